@@ -1,0 +1,121 @@
+"""Words for the machine's reasoning: moves, the nim-sum in binary.
+
+Shared by the command line, the text link and the "how the machine thinks"
+panel (after the Ferranti Nimrod, which showed its working on lamps).
+
+    >>> print("\\n".join(nim_sum_lines([3, 4, 5])))
+      011  3  heap A
+      100  4  heap B
+      101  5  heap C
+      ---
+      010  2  nim-sum
+"""
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def label(i):
+    return LETTERS[i] if i < len(LETTERS) else str(i + 1)
+
+
+def binary(n, width):
+    """n in binary, padded with zeros to ``width`` digits."""
+    digits = ""
+    while n:
+        digits = ("1" if n & 1 else "0") + digits
+        n >>= 1
+    while len(digits) < width:
+        digits = "0" + digits
+    return digits
+
+
+def _width(values):
+    top = 1
+    for v in values:
+        w = len(binary(v, 1))
+        if w > top:
+            top = w
+    return top
+
+
+def _pad(text, width):
+    while len(text) < width:
+        text = " " + text
+    return text
+
+
+def nim_sum_lines(heaps, x=None):
+    """The nim-sum worked in binary, one line per heap, the way the seeds do."""
+    if x is None:
+        x = 0
+        for h in heaps:
+            x ^= h
+    width = _width(list(heaps) + [x])
+    num = len(str(max(list(heaps) + [x])))
+    lines = []
+    for i in range(len(heaps)):
+        lines.append("  %s  %s  heap %s" % (binary(heaps[i], width), _pad(str(heaps[i]), num), label(i)))
+    lines.append("  " + "-" * width)
+    lines.append("  %s  %s  nim-sum" % (binary(x, width), _pad(str(x), num)))
+    return lines
+
+
+def column_parities(heaps):
+    """Per binary column, high to low: how many heaps have a 1 there."""
+    width = _width(heaps)
+    counts = []
+    for col in range(width - 1, -1, -1):
+        n = 0
+        for h in heaps:
+            if h >> col & 1:
+                n += 1
+        counts.append(n)
+    return counts
+
+
+def _plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def describe_move(before, after, ordered=True, ring=False):
+    """A move in words: "take 2 from heap A", "split a heap of 7 into 4 and 3"."""
+    if after is None:
+        return "no move"
+    if ordered:
+        taken = [(i, before[i] - after[i]) for i in range(len(before)) if before[i] != after[i]]
+        if len(taken) == len(before) > 1 and len(set([t for _, t in taken])) == 1:
+            return "take %d from every heap" % taken[0][1]
+        parts = ["%d from heap %s" % (t, label(i)) for i, t in taken]
+        if len(parts) > 1:
+            return "take " + ", ".join(parts[:-1]) + " and " + parts[-1]
+        return "take " + parts[0]
+    old = _difference(before, after)
+    new = _difference(after, before)
+    if ring:
+        n = before[0]
+        return "take %d from the circle of %d" % (n - sum(after), n)
+    if len(old) == 1:
+        gone = old[0] - sum(new)
+        if gone == 0:
+            return "split a heap of %d into %s" % (old[0], " and ".join([str(p) for p in new]))
+        if not new:
+            return "take %s (a whole row)" % _plural(gone, "object")
+        if len(new) == 1:
+            return "take %d from the end of a row of %d" % (gone, old[0])
+        return "take %d from the middle of a row of %d, leaving %d and %d" % (
+            gone, old[0], new[0], new[1])
+    return "move from %s to %s" % (before, after)
+
+
+def _difference(a, b):
+    """Parts of multiset a that are not in multiset b (parts >= 1)."""
+    rest = [x for x in b if x]
+    out = []
+    for x in a:
+        if not x:
+            continue
+        if x in rest:
+            rest.remove(x)
+        else:
+            out.append(x)
+    return out

@@ -1,0 +1,221 @@
+"""Rule sets: which moves are legal, and what theory knows about each game.
+
+A position is a list of heap sizes. Each rule set is one small class that
+generates the positions reachable in one move (``moves``) and, where the
+mathematics is known, answers directly (``theory``). Misère play is not a
+copy of a rule set: the search treats it as a hook on the terminal position,
+and theories that know misère play say so in ``theory``.
+
+    >>> from nimatron.rules import parse_rules
+    >>> rules = parse_rules("subtract:3")
+    >>> list(rules.moves([2, 5]))[:3]
+    [[2, 4], [2, 3], [2, 2]]
+
+Pure Python in the subset shared by CPython, MicroPython and CircuitPython.
+"""
+
+MAX_HEAP = 65535
+MAX_HEAPS = 32
+
+
+class RulesError(ValueError):
+    """Unknown rules, or a position that is not a position."""
+
+
+class SizeError(RulesError):
+    """A position beyond what this rule set can solve on this machine."""
+
+
+def nim_sum(heaps):
+    """The nim-sum (binary digital sum without carries) of the heaps."""
+    total = 0
+    for h in heaps:
+        total ^= h
+    return total
+
+
+def mex(values):
+    """Minimum excludant: the least non-negative int not in ``values``."""
+    n = 0
+    while n in values:
+        n += 1
+    return n
+
+
+def states(heaps):
+    """How many unordered positions lie at or below ``heaps`` (search size)."""
+    n = len(heaps)
+    top = max(heaps) if heaps else 0
+    count = 1
+    for i in range(1, n + 1):  # C(top + n, n), exactly, without math.comb
+        count = count * (top + i) // i
+    return count
+
+
+class Rules:
+    """Base class: one game of taking from heaps. Subclasses override hooks.
+
+    ``name`` and ``k`` round-trip through ``spec`` ("subtract:3").
+    ``ordered`` says whether a position keeps its heap order (heaps may fall
+    to 0) or is a multiset of parts >= 1 (Grundy's game, circular Nim).
+    ``search_states`` caps exhaustive search: beyond it, a position needs a
+    theory or is refused with SizeError instead of hanging the machine.
+    """
+
+    name = ""
+    ordered = True
+    takes_k = False
+    has_ring = False
+    search_states = 2000
+    about = ""
+
+    def __init__(self, k=None):
+        self.k = k
+
+    @property
+    def spec(self):
+        return self.name if self.k is None else "%s:%d" % (self.name, self.k)
+
+    def __repr__(self):
+        return "<Rules %s>" % self.spec
+
+    # -- validation -------------------------------------------------------
+    def check(self, position, ring=False):
+        """Return the position as a fresh list, or raise RulesError."""
+        if not isinstance(position, (list, tuple)):
+            raise RulesError("position must be a list of heap sizes")
+        if not position:
+            raise RulesError("position needs at least one heap")
+        if len(position) > MAX_HEAPS:
+            raise RulesError("at most %d heaps" % MAX_HEAPS)
+        heaps = []
+        for h in position:
+            if isinstance(h, bool) or not isinstance(h, int):
+                raise RulesError("heap sizes must be whole numbers, got %r" % (h,))
+            if h < 0:
+                raise RulesError("heap sizes cannot be negative, got %d" % h)
+            if h > MAX_HEAP:
+                raise RulesError("heap sizes stop at %d, got %d" % (MAX_HEAP, h))
+            heaps.append(h)
+        if ring and not self.has_ring:
+            raise RulesError("only circular Nim has a ring")
+        return heaps
+
+    # -- moves ------------------------------------------------------------
+    def moves(self, heaps, ring=False):
+        """Yield every position reachable in one move (fresh lists)."""
+        raise NotImplementedError
+
+    def has_move(self, heaps, ring=False):
+        for _ in self.moves(heaps, ring):
+            return True
+        return False
+
+    def is_legal(self, before, after, ring=False):
+        """True if ``after`` is reachable from ``before`` in one move."""
+        target = self.key(after)
+        if self.ordered:
+            for m in self.moves(before, ring):
+                if m == list(after):
+                    return True
+            return False
+        for m in self.moves(before, ring):
+            if self.key(m) == target:
+                return True
+        return False
+
+    def gentle(self, heaps, ring=False):
+        """A move for a lost position: take as little as possible.
+
+        Leaving the most objects leaves the opponent the most chances to go
+        wrong. Ties go to the move on the largest heap (generation order).
+        """
+        best = None
+        best_total = -1
+        for m in self.moves(heaps, ring):
+            total = sum(m)
+            if total > best_total:
+                best, best_total = m, total
+        return best
+
+    # -- search support -----------------------------------------------------
+    def key(self, heaps, ring=False):
+        """Canonical memo key: positions with the same key play the same."""
+        parts = sorted(h for h in heaps if h)
+        if ring:
+            return bytes([255] + parts)
+        return bytes(parts)
+
+    def searchable(self, heaps, ring=False):
+        return max(heaps) <= 250 and states(heaps) <= self.search_states
+
+    def size_error(self, heaps, misere):
+        return SizeError(
+            "%s%s: position too large to search (%d heaps, largest %d)"
+            % (self.spec, " misere" if misere else "", len(heaps), max(heaps))
+        )
+
+    # -- theory hooks ---------------------------------------------------------
+    def table_spec(self, misere):
+        """Name of the precomputed exhibit-size table for this game, if any."""
+        return None
+
+    def nimber(self, heaps, ring=False):
+        """Sprague-Grundy value by theory, or None when none is known."""
+        return None
+
+    def theory(self, heaps, misere, ring=False):
+        """Winning moves by theory: a list of after-positions ([] if lost),
+        or None when no theory covers this position."""
+        return None
+
+
+
+# name -> (module, class name); imported on first use to spare a small heap.
+RULES = {
+    "nim": ("heaps", "Nim"),
+    "subtract": ("heaps", "Subtract"),
+    "moore": ("heaps", "Moore"),
+    "greedy": ("heaps", "Greedy"),
+    "allheaps": ("heaps", "AllHeaps"),
+    "grundy": ("splits", "Grundy"),
+    "circular": ("splits", "Circular"),
+}
+NAMES = ("nim", "subtract:K", "moore:K", "greedy", "allheaps", "grundy", "circular")
+MAX_K = 1000
+
+
+def rules_class(name):
+    if name not in RULES:
+        raise RulesError(
+            "unknown rules %r (choose from %s)" % (name, ", ".join(NAMES))
+        )
+    module, cls = RULES[name]
+    if module == "heaps":
+        from . import heaps as mod
+    else:
+        from . import splits as mod
+    return getattr(mod, cls)
+
+
+def parse_rules(spec):
+    """A Rules object from a spec such as "nim", "subtract:3" or a Rules."""
+    if isinstance(spec, Rules):
+        return spec
+    if not isinstance(spec, str):
+        raise RulesError("rules must be a name such as 'nim' or 'subtract:3'")
+    name, sep, arg = spec.strip().partition(":")
+    cls = rules_class(name)
+    if not cls.takes_k:
+        if sep:
+            raise RulesError("rules %r take no number" % name)
+        return cls()
+    if not sep:
+        raise RulesError("rules %r need a number: %s:K" % (name, name))
+    try:
+        k = int(arg)
+    except ValueError:
+        raise RulesError("rules %s:K need a whole number K, got %r" % (name, arg))
+    if not 1 <= k <= MAX_K:
+        raise RulesError("rules %s:K need 1 <= K <= %d, got %d" % (name, MAX_K, k))
+    return cls(k)

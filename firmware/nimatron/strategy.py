@@ -1,0 +1,173 @@
+"""The machine's brain: the move to make, by theory where known, else search.
+
+    >>> from nimatron.strategy import solve
+    >>> solve("nim", [3, 4, 5])
+    {'outcome': 'win', 'after': [1, 4, 5], 'ring': False, 'nimber': 2}
+
+Theory first (Bouton's nim-sum, heaps mod k+1, Moore's digit sums, Greedy
+Nim's parity, Wythoff's pairs, nim-value tables); exhaustive memoised search
+where no theory applies, within each rule set's size limit; a SizeError
+beyond it, never a hang. Misère play is the one hook of the search: a
+player with no move has lost in normal play and has won in misère play.
+"""
+
+from . import tables
+from .rules import mex, parse_rules
+
+MEMO_MAX = 8000  # entries kept across decisions, all rule sets together
+
+_memos = {}
+
+
+def _memo(rules, misere):
+    name = rules.spec + ("-" if misere else "+")
+    memo = _memos.get(name)
+    if memo is None:
+        memo = {}
+        _memos[name] = memo
+    return memo
+
+
+def forget():
+    """Drop every memoised position (frees the heap on a small board)."""
+    _memos.clear()
+
+
+def _trim():
+    total = 0
+    for memo in _memos.values():
+        total += len(memo)
+    if total > MEMO_MAX:
+        _memos.clear()
+
+
+def nim_value(rules, heaps, ring, memo):
+    """Sprague-Grundy value by exhaustive search (normal play)."""
+    key = rules.key(heaps, ring)
+    value = memo.get(key)
+    if value is None:
+        seen = []
+        for after in rules.moves(heaps, ring):
+            v = nim_value(rules, after, False, memo)
+            if v not in seen:
+                seen.append(v)
+        value = mex(seen)
+        memo[key] = value
+    return value
+
+
+def misere_wins(rules, heaps, ring, memo):
+    """True if the player to move wins in misère play (exhaustive search)."""
+    key = rules.key(heaps, ring)
+    wins = memo.get(key)
+    if wins is None:
+        wins = True  # no move left: the opponent took the last object
+        for after in rules.moves(heaps, ring):
+            wins = False
+            if not misere_wins(rules, after, False, memo):
+                wins = True
+                break
+        memo[key] = wins
+    return wins
+
+
+def _searched_wins(rules, heaps, misere, ring, every):
+    """Winning moves found by search: the first one, or ``every`` one."""
+    memo = _memo(rules, misere)
+    wins = []
+    for after in rules.moves(heaps, ring):
+        if misere:
+            lost = not misere_wins(rules, after, False, memo)
+        else:
+            lost = nim_value(rules, after, False, memo) == 0
+        if lost:
+            wins.append(after)
+            if not every:
+                break
+    return wins
+
+
+def _table_wins(rules, heaps, misere, ring, every):
+    """Winning moves from the precomputed tables, or None if not covered."""
+    if tables.name(rules, misere) is None:
+        return None
+    if tables.value(rules, heaps, misere, ring) == 0:
+        return []  # lost: no need to look at every move
+    wins = []
+    for after in rules.moves(heaps, ring):
+        value = tables.value(rules, after, misere)
+        if value is None:
+            return None
+        if value == 0:
+            wins.append(after)
+            if not every:
+                break
+    return wins
+
+
+def _pick(moves, seed):
+    if seed is None or len(moves) == 1:
+        return moves[0]
+    # A small hash, identical on every interpreter, so a seed replays.
+    return moves[(seed * 1103515245 + 12345) % 2147483648 % len(moves)]
+
+
+def solve(rules, position, misere=False, ring=False, seed=None):
+    """Outcome for the player to move, and the machine's move.
+
+    Returns a dict: ``outcome`` ("win" or "loss" under perfect play),
+    ``after`` (the position after the chosen move, None if no move exists),
+    ``ring`` (whether ``after`` is still an unbroken circle: never, since
+    any move breaks it) and ``nimber`` (Sprague-Grundy value in normal play,
+    None in misère play or where no theory or search reaches). Raises
+    RulesError for bad input and SizeError beyond a rule set's limits.
+    A ``seed`` varies the choice among equally good winning moves.
+    """
+    rules = parse_rules(rules)
+    heaps = rules.check(position, ring)
+    misere = bool(misere)
+    ring = bool(ring)
+    _trim()
+    if not rules.has_move(heaps, ring):
+        return _result("win" if misere else "loss", None, None if misere else 0)
+    searchable = rules.searchable(heaps, ring)
+    wins = rules.theory(heaps, misere, ring)
+    if wins is None:
+        wins = _table_wins(rules, heaps, misere, ring, seed is not None)
+    if wins is None:
+        if not searchable:
+            raise rules.size_error(heaps, misere)
+        wins = _searched_wins(rules, heaps, misere, ring, seed is not None)
+    nimber = None
+    if not misere:
+        nimber = rules.nimber(heaps, ring)
+        if nimber is None:
+            nimber = tables.value(rules, heaps, False, ring)
+        if nimber is None and searchable:
+            nimber = nim_value(rules, heaps, ring, _memo(rules, False))
+    if wins:
+        return _result("win", _pick(wins, seed), nimber)
+    return _result("loss", rules.gentle(heaps, ring), nimber)
+
+
+def _result(outcome, after, nimber):
+    return {"outcome": outcome, "after": after, "ring": False, "nimber": nimber}
+
+
+def winning_moves(rules, position, misere=False, ring=False):
+    """Every winning move (after-positions); [] when the position is lost.
+
+    For the teaching hint and the "how the machine thinks" panel.
+    """
+    rules = parse_rules(rules)
+    heaps = rules.check(position, ring)
+    misere = bool(misere)
+    ring = bool(ring)
+    wins = _table_wins(rules, heaps, misere, ring, True)
+    if wins is None and rules.searchable(heaps, ring):
+        wins = _searched_wins(rules, heaps, misere, ring, True)
+    if wins is None:
+        wins = rules.theory(heaps, misere, ring)
+    if wins is None:
+        raise rules.size_error(heaps, misere)
+    return wins

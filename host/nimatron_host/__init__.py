@@ -1,0 +1,1 @@
+"""Host-side tools for the Nimatron: the ``nimatron`` command and its helpers."""

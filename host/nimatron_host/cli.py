@@ -1,0 +1,65 @@
+"""The ``nimatron`` command: one entry point, one subcommand per job.
+
+Each subcommand lives in its own module with ``add_parser(subparsers)`` and
+``run(args)``; usage errors exit with status 2 and one line naming the
+problem, never a traceback.
+"""
+
+import argparse
+import sys
+
+# subcommand name -> module (imported only when used, so `solve` starts fast)
+COMMANDS = {
+    "solve": "nimatron_host.solve",
+    "tables": "nimatron_host.tables_cmd",
+    "demo": "nimatron_host.demo",
+}
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported in one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _module(name):
+    import importlib
+
+    return importlib.import_module(COMMANDS[name])
+
+
+def build_parser(only=None):
+    parser = Parser(prog="nimatron", description="The Nimatron, recreated: play, simulate, solve, deploy.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for name in COMMANDS:
+        if only is None or name == only:
+            _module(name).add_parser(sub)
+        else:
+            sub.add_parser(name, help="(see nimatron %s --help)" % name)
+    return parser
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    only = next((a for a in argv if a in COMMANDS), None)
+    prefix = "nimatron" + (" " + only if only else "")
+    try:
+        args = build_parser(only).parse_args(argv)
+        if not args.command:
+            build_parser(only).print_help()
+            return 2
+        return _module(args.command).run(args) or 0
+    except UsageError as e:
+        print("%s: error: %s" % (prefix, e), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""``nimatron solve``: ask the strategy engine, for a person or a program.
+
+    nimatron solve --rules nim 3 4 5
+    nimatron solve --rules subtract:3 --misere --json 21
+    echo '{"rules": "nim", "position": [3, 4, 5]}' | nimatron solve --batch
+"""
+
+import json
+import sys
+
+from nimatron import explain, strategy
+from nimatron.rules import RulesError, parse_rules
+
+from .cli import UsageError
+
+
+def add_parser(sub):
+    p = sub.add_parser("solve", help="the machine's move for a position", description=__doc__.split("\n")[0])
+    p.add_argument("--rules", default="nim", help="nim, subtract:K, moore:K, greedy, allheaps, grundy, circular (default nim)")
+    p.add_argument("--misere", action="store_true", help="misère play: whoever takes the last object loses")
+    p.add_argument("--ring", action="store_true", help="circular Nim: the single heap is an unbroken circle")
+    p.add_argument("--json", action="store_true", help="print one JSON line instead of an explanation")
+    p.add_argument("--batch", action="store_true", help="read JSON lines from stdin, write one JSON line per input")
+    p.add_argument("heaps", nargs="*", metavar="HEAP", help="heap sizes")
+
+
+def _heap(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError("heap sizes must be whole numbers, got %r" % text)
+
+
+def run(args):
+    if args.batch:
+        if args.heaps:
+            raise UsageError("--batch reads positions from stdin; give no HEAP arguments")
+        return batch(sys.stdin, sys.stdout)
+    if not args.heaps:
+        raise UsageError("give the heap sizes, e.g. nimatron solve --rules nim 3 4 5")
+    heaps = [_heap(h) for h in args.heaps]
+    try:
+        rules = parse_rules(args.rules)
+        result = strategy.solve(rules, heaps, args.misere, args.ring)
+    except RulesError as e:
+        raise UsageError(str(e))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(report(rules, heaps, args.misere, args.ring, result))
+    return 0
+
+
+def report(rules, heaps, misere, ring, result):
+    """The answer for a person: outcome, the move in words, the working."""
+    play = "misère play (last move loses)" if misere else "normal play (last move wins)"
+    where = "a circle of %d" % heaps[0] if ring else " ".join(str(h) for h in heaps)
+    lines = ["%s, %s: %s" % (rules.spec, play, where)]
+    if rules.name == "nim" or rules.spec == "moore:1":
+        lines.append("")
+        lines.extend(explain.nim_sum_lines(heaps))
+        lines.append("")
+    elif rules.name == "subtract" and not misere:
+        lines.append("")
+        lines.append("  heaps modulo %d, then their nim-sum:" % (rules.k + 1))
+        lines.extend(explain.nim_sum_lines([h % (rules.k + 1) for h in heaps]))
+        lines.append("")
+    elif result["nimber"] is not None:
+        lines.append("nim-value (Sprague-Grundy): %d" % result["nimber"])
+    if result["after"] is None:
+        lines.append("No move is left: the player to move has %s." % ("won" if result["outcome"] == "win" else "lost"))
+        return "\n".join(lines)
+    move = explain.describe_move(heaps, result["after"], rules.ordered, ring)
+    if result["outcome"] == "win":
+        lines.append("The player to move wins: %s, leaving %s." % (move, _position(result["after"])))
+    else:
+        lines.append("The player to move loses against perfect play; best try: %s, leaving %s." % (move, _position(result["after"])))
+    return "\n".join(lines)
+
+
+def _position(after):
+    return " ".join(str(h) for h in after) if after else "nothing"
+
+
+FIELDS = ("rules", "position", "misere", "ring")
+
+
+def solve_request(line):
+    """One batch line (JSON text) -> the result dict, or {"error": ...}."""
+    try:
+        request = json.loads(line)
+    except ValueError as e:
+        return {"error": "broken JSON: %s" % e}
+    if not isinstance(request, dict):
+        return {"error": "each line must be a JSON object"}
+    for name in ("rules", "position"):
+        if name not in request:
+            return {"error": "missing field %r" % name}
+    unknown = sorted(set(request) - set(FIELDS))
+    if unknown:
+        return {"error": "unknown field %r" % unknown[0]}
+    for name in ("misere", "ring"):
+        if not isinstance(request.get(name, False), bool):
+            return {"error": "%r must be true or false" % name}
+    try:
+        return strategy.solve(request["rules"], request["position"], request.get("misere", False), request.get("ring", False))
+    except RulesError as e:
+        return {"error": str(e)}
+    except RecursionError:
+        return {"error": "position too large to search"}
+
+
+def batch(stdin, stdout):
+    """One JSON line out per line in, in order; bad lines get an error line."""
+    write = stdout.write
+    dumps = json.dumps
+    for line in stdin:
+        write(dumps(solve_request(line)) + "\n")
+    stdout.flush()
+    return 0

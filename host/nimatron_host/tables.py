@@ -1,0 +1,98 @@
+"""Build ``firmware/nimatron/tables.bin`` by exhaustive search (CPython).
+
+The board then answers every exhibit-size position of the search-only games
+by one table lookup. ``nimatron tables --check`` verifies the shipped file.
+"""
+
+import json
+import os
+
+from nimatron import strategy, tables
+from nimatron.rules import parse_rules
+
+# (rules spec, misere) for every game with no theory at exhibit size.
+SPECS = (
+    [("subtract:%d" % k, True) for k in range(1, 7)]
+    + [("moore:%d" % k, m) for k in (2, 3, 4) for m in (False, True)]
+    + [("greedy", False), ("greedy", True), ("allheaps", False), ("allheaps", True)]
+    + [("grundy", True), ("circular", True)]
+)
+
+
+def sorted_positions(n, top=tables.TOP):
+    """Every sorted position of n heaps of 0..top, in rank order."""
+    out = []
+
+    def walk(prefix, low):
+        if len(prefix) == n:
+            out.append(list(prefix))
+            return
+        for h in range(low, top + 1):
+            walk(prefix + [h], h)
+
+    walk([], 0)
+    out.sort(key=tables.rank)
+    return out
+
+
+def partitions(total, smallest):
+    """Every multiset of parts >= smallest with sum <= total (sorted lists)."""
+    out = []
+
+    def walk(prefix, low, left):
+        out.append(list(prefix))
+        for p in range(low, left + 1):
+            walk(prefix + [p], p, left - p)
+
+    walk([], smallest, total)
+    return out
+
+
+def heap_table(rules, misere):
+    memo = {}
+    data = bytearray()
+    for n in range(1, tables.HEAPS + 1):
+        for heaps in sorted_positions(n):
+            if misere:
+                data.append(1 if strategy.misere_wins(rules, heaps, False, memo) else 0)
+            else:
+                value = strategy.nim_value(rules, heaps, False, memo)
+                assert value < 256
+                data.append(value)
+    return bytes(data)
+
+
+def split_table(rules):
+    memo = {}
+    smallest = 3 if rules.name == "grundy" else 1
+    lost = set()
+    for parts in partitions(tables.SPLIT_TOTAL[rules.name], smallest):
+        if not strategy.misere_wins(rules, parts, False, memo):
+            lost.add(rules.key(parts))
+    data = bytearray()
+    for key in sorted(lost):
+        data.append(len(key))
+        data.extend(key)
+    return bytes(data)
+
+
+def build():
+    """The bytes of tables.bin: a JSON index line, then the tables."""
+    blobs = []
+    index = {}
+    offset = 0
+    for spec, misere in SPECS:
+        rules = parse_rules(spec)
+        if rules.name in tables.SPLIT_TOTAL:
+            blob = split_table(rules)
+        else:
+            blob = heap_table(rules, misere)
+        index[tables.name(rules, misere)] = [offset, len(blob)]
+        offset += len(blob)
+        blobs.append(blob)
+    header = json.dumps(index, sort_keys=True, separators=(",", ":")) + "\n"
+    return header.encode() + b"".join(blobs)
+
+
+def path():
+    return os.path.join(os.path.dirname(tables.__file__), tables.FILE)

@@ -1,0 +1,8 @@
+#!/bin/sh
+# The main job: the Nimatron on this computer (sets itself up on first run).
+# Any arguments go to the `nimatron` command, e.g. ./run.sh solve 3 4 5
+set -e
+cd "$(dirname "$0")"
+. tools/setup.sh
+if [ $# -eq 0 ]; then set -- demo; fi
+exec .venv/bin/nimatron "$@"
