@@ -1,0 +1,54 @@
+"""Build the machine for a board: pin map + settings -> layout -> controller.
+
+    controller = make_controller("pico-neopixel", {"preset": "drnim"})
+
+One function shared by ``code.py``, ``python -m nimatron`` and the
+simulator, so they cannot drift apart. Raises BoardError, SettingsError or
+PanelError (all ValueError) with a message naming the problem.
+"""
+
+from . import boards
+from .controller import Controller
+from .panel import PanelError
+from .settings import resolve
+
+
+def choose_layout(spec, settings):
+    """Lamps per row: the preset's layout where the lamps allow, else the board's."""
+    lamps = spec["lamps"]
+    own = boards.layout(spec)
+    wanted = settings["layout"]
+    if lamps["kind"] != "neopixel" or lamps.get("fixed") or not wanted:
+        return own
+    room = lamps["pixels"] - lamps["first"]
+    if sum(wanted) > room:
+        raise PanelError(
+            "preset %s needs %d lamps; this strip has room for %d" % (settings["preset"], sum(wanted), room)
+        )
+    if spec["input"] == "rows":
+        buttons = len([r for r in spec["buttons"] if r[:3] == "row"])
+        if len(wanted) > buttons:
+            raise PanelError("preset %s needs %d row buttons; this board has %d" % (settings["preset"], len(wanted), buttons))
+    return list(wanted)
+
+
+def make_settings(board_name, overrides=None):
+    spec = boards.board(board_name)
+    overrides = dict(overrides or {})
+    preset = overrides.pop("preset", None) or spec["preset"]
+    return spec, resolve(overrides, preset)
+
+
+def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0):
+    """The controller for a board; opens the board's driver unless ``io`` is given."""
+    spec, settings = make_settings(board_name, overrides)
+    layout = choose_layout(spec, settings)
+    if io is None:
+        from .drivers import open_io
+
+        io = open_io(spec, layout)
+    try:
+        return Controller(io, settings, layout, spec["input"], listener, now_ms)
+    except Exception:
+        io.close()
+        raise

@@ -1,0 +1,388 @@
+"""The game flow: attract, the visitor's turn, the machine thinking, its move
+shown, game over; polled from one main loop with the time passed in.
+
+    controller = Controller(io, settings.resolve(), layout=[7, 7, 7, 7])
+    while True:
+        controller.update(now_ms())
+
+No sleeps and no threads: every timer is a difference of ``now_ms`` values,
+so tests run a simulated minute in milliseconds. ``io`` is the port of
+``nimatron.ports``; ``listener`` (optional) receives each game event as a
+dict (``move``, ``refused``, ``hint``, ``new_game``, ``game_over``).
+"""
+
+from . import strategy
+from .debounce import Debouncer
+from .panel import PanelError, make_panel
+from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
+from .rules import parse_rules
+
+ATTRACT = "attract"
+VISITOR = "visitor"
+THINKING = "thinking"
+SHOWING = "showing"
+OVER = "over"
+
+# Rules whose every move takes from one row: playable with one button per row.
+ROW_RULES = ("nim", "subtract", "greedy")
+OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
+
+
+class Rng:
+    """A tiny linear congruential generator: the same game on every Python."""
+
+    def __init__(self, seed):
+        self.state = seed & 0x7FFFFFFF
+
+    def below(self, n):
+        self.state = (self.state * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.state >> 8) % n
+
+
+class Controller:
+    def __init__(self, io, settings, layout, input_model="rows", listener=None, now_ms=0):
+        self.io = io
+        self.settings = settings
+        self.layout = list(layout)
+        self.input_model = input_model
+        self.listener = listener
+        self.rules = parse_rules(settings["rules"])
+        self.misere = settings["misere"]
+        if input_model == "rows" and self.rules.name not in ROW_RULES:
+            raise PanelError(
+                "%s moves need a key under every lamp: use a grid board" % self.rules.spec
+            )
+        for start in settings["starts"]:
+            make_panel(self.rules, self.layout, start)  # fits, or PanelError now
+        self.debouncer = Debouncer(settings["debounce_ms"])
+        self.rng = Rng(settings["seed"])
+        self.audits = {"games": 0, "finished": 0, "visitor_wins": 0, "machine_wins": 0, "abandoned": 0}
+        self.games = 0
+        self.state = ATTRACT
+        self.since = now_ms
+        self.now = now_ms
+        self.panel = None
+        self.winner = None
+        self.last_move = None
+        self._frame = None
+        self._reset_turn(now_ms)
+
+    # -- the main loop ------------------------------------------------------
+    def update(self, now_ms):
+        """Poll inputs, run timers, refresh the lamps. Never blocks."""
+        self.now = now_ms
+        for role, pressed in self.io.events():
+            self.debouncer.feed(role, pressed, now_ms)
+        for role, pressed in self.debouncer.update(now_ms):
+            if pressed:
+                self.press(role, now_ms)
+        self._timers(now_ms)
+        self._render(now_ms)
+
+    def press(self, role, now):
+        """One debounced press of a button or key."""
+        if role == "new":
+            self.new_game(now)
+        elif self.state == ATTRACT:
+            self.new_game(now)
+        elif self.state == OVER:
+            if now - self.since >= OVER_GUARD_MS:
+                self.new_game(now)
+        elif self.state == VISITOR:
+            self.last_input = now
+            self.hint = None
+            if role == "done":
+                self._done(now)
+            elif role[:3] == "row" and self.input_model == "rows":
+                self._row(role, now)
+            elif role[:4] == "key " and self.input_model == "grid":
+                self._key(role, now)
+        # THINKING, SHOWING: ignored, never queued into the next turn.
+
+    # -- game flow ------------------------------------------------------------
+    def new_game(self, now):
+        if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
+            self._emit({"event": "game_over", "winner": "abandoned"})
+            self.audits["abandoned"] += 1
+        starts = self.settings["starts"]
+        start = starts[self.games % len(starts)]
+        self.games += 1
+        self.audits["games"] += 1
+        self.panel = make_panel(self.rules, self.layout, start)
+        self.equalized = False
+        self.winner = None
+        self.last_move = None
+        first = self.settings["first"]
+        if first == "alternate":
+            first = "visitor" if self.games % 2 else "machine"
+        heaps, ring = self.panel.position()
+        self._emit({"event": "new_game", "position": heaps, "ring": ring, "first": first,
+                    "rules": self.rules.spec, "misere": self.misere})
+        self._reset_turn(now)
+        if first == "machine":
+            self._think(now)
+        else:
+            self._enter(VISITOR, now)
+
+    def position(self):
+        """(heaps, ring) of the game in play, or None in attract mode."""
+        return self.panel.position() if self.panel else None
+
+    def _enter(self, state, now):
+        self.state = state
+        self.since = now
+
+    def _reset_turn(self, now):
+        self.turn_start = self.panel.position() if self.panel else None
+        self.turn_row = None
+        self.taken = []
+        self.selected = []
+        self.refused = []
+        self.refused_at = None
+        self.hint = None
+        self.last_input = now
+
+    def _refuse(self, reason, lamps, now):
+        self.refused = lamps
+        self.refused_at = now
+        self._emit({"event": "refused", "reason": reason})
+
+    def _row(self, role, now):
+        try:
+            row = int(role[3:])
+        except ValueError:
+            return
+        panel = self.panel
+        if self.turn_row is not None and row != self.turn_row:
+            self._refuse("one row per turn: keep taking from row %d or press DONE" % self.turn_row,
+                         self._row_lamps(row), now)
+            return
+        lamp = panel.last_lit(row)
+        if lamp is None:
+            self._refuse("row %d is empty" % row, [], now)
+            return
+        heaps, ring = self.turn_start
+        after = panel.position()[0]
+        after[row] -= 1
+        if not self.rules.is_legal(heaps, after, ring):
+            self._refuse("%s: not allowed" % self.rules.about, self._row_lamps(row), now)
+            return
+        panel.lit[lamp[0]][lamp[1]] = False
+        self.turn_row = row
+        self.taken.append(lamp)
+        if not self.rules.has_move(after, False):
+            self._commit(now)  # the last lamp: no DONE needed to end the game
+
+    def _row_lamps(self, row):
+        if row >= len(self.panel.lit):
+            return []
+        return [(row, i) for i in range(len(self.panel.lit[row])) if self.panel.lit[row][i]]
+
+    def _key(self, role, now):
+        parts = role.split()
+        try:
+            lamp = (int(parts[1]), int(parts[2]))
+        except (IndexError, ValueError):
+            return
+        r, i = lamp
+        if r >= len(self.panel.lit) or i >= len(self.panel.lit[r]) or not self.panel.lit[r][i]:
+            self._refuse("lamp %d %d is not in play" % (r, i), [], now)
+            return
+        if lamp in self.selected:
+            self.selected.remove(lamp)
+        else:
+            self.selected.append(lamp)
+
+    def _done(self, now):
+        if self.input_model == "rows":
+            if not self.taken:
+                self._refuse("take at least one lamp before DONE", [], now)
+                return
+            self._commit(now)
+            return
+        if not self.selected:
+            self._refuse("select lamps before DONE", [], now)
+            return
+        heaps, ring = self.turn_start
+        after = self.panel.after_selection(self.selected)
+        if after is None or not self.rules.is_legal(heaps, after, ring):
+            lamps = self.selected
+            self.selected = []  # every lamp restored: nothing lost
+            self._refuse("not a legal move: %s" % self.rules.about, lamps, now)
+            return
+        self.panel.apply_selection(self.selected)
+        self.selected = []
+        self._commit(now)
+
+    def _commit(self, now):
+        before = self.turn_start[0]
+        after = self.panel.position()[0]
+        self._emit({"event": "move", "by": "visitor", "before": before, "after": after})
+        self.last_move = ("visitor", before, after)
+        if not self.rules.has_move(after, False):
+            self._finish("visitor", now)
+        else:
+            self._think(now)
+
+    def _think(self, now):
+        heaps, ring = self.panel.position()
+        self.machine_after = self._choose(heaps, ring)
+        self.machine_out, self.machine_light = self.panel.lamps_for(self.machine_after)
+        self._enter(THINKING, now)
+
+    def _choose(self, heaps, ring):
+        difficulty = self.settings["difficulty"]
+        if difficulty == "equalizer" and not self.equalized:
+            self.equalized = True  # Dr. NIM's lever: one deliberate small move
+            return self.rules.gentle(heaps, ring)
+        if difficulty == "fallible" and self.rng.below(100) < self.settings["error_rate"]:
+            moves = list(self.rules.moves(heaps, ring))
+            return moves[self.rng.below(len(moves))]
+        return strategy.solve(self.rules, heaps, self.misere, ring)["after"]
+
+    def _machine_moved(self, now):
+        before, ring = self.panel.position()
+        self.panel.apply(self.machine_out, self.machine_light)
+        after = self.panel.position()[0]
+        event = {"event": "move", "by": "machine", "before": before, "after": after}
+        if self.settings["explain"]:
+            event["why"] = self.explain(before, ring)
+        self._emit(event)
+        self.last_move = ("machine", before, after)
+        if not self.rules.has_move(after, False):
+            self._finish("machine", now)
+        else:
+            self._reset_turn(now)
+            self._enter(VISITOR, now)
+
+    def explain(self, heaps=None, ring=None):
+        """The machine's reasoning for a position, in words (Nimrod's panel)."""
+        from . import explain
+
+        if heaps is None:
+            if not self.panel:
+                return "no game in play"
+            heaps, ring = self.panel.position()
+        result = strategy.solve(self.rules, heaps, self.misere, ring)
+        words = []
+        if self.rules.name == "nim":
+            x = 0
+            for h in heaps:
+                x ^= h
+            words.append("nim-sum " + explain.binary(x, 1) + " (%d)" % x)
+        elif result["nimber"] is not None:
+            words.append("nim-value %d" % result["nimber"])
+        if result["after"] is None:
+            words.append("no move left")
+        else:
+            move = explain.describe_move(heaps, result["after"], self.rules.ordered, ring)
+            if result["outcome"] == "win":
+                words.append("winning move: " + move)
+            else:
+                words.append("no winning move; plays for time: " + move)
+        return "; ".join(words)
+
+    def _finish(self, last, now):
+        other = "machine" if last == "visitor" else "visitor"
+        self.winner = other if self.misere else last
+        self.audits["finished"] += 1
+        self.audits["visitor_wins" if self.winner == "visitor" else "machine_wins"] += 1
+        self._emit({"event": "game_over", "winner": self.winner})
+        self._enter(OVER, now)
+
+    def _timers(self, now):
+        s = self.settings
+        elapsed = now - self.since
+        if self.state == THINKING and elapsed >= s["think_ms"]:
+            self._enter(SHOWING, now)
+        elif self.state == SHOWING and elapsed >= s["show_ms"]:
+            self._machine_moved(now)
+        elif self.state == OVER and elapsed >= s["over_ms"]:
+            self.panel = None
+            self._enter(ATTRACT, now)
+        elif self.state == VISITOR:
+            idle = now - self.last_input
+            if idle >= s["walkaway_ms"]:
+                self._emit({"event": "game_over", "winner": "abandoned"})
+                self.audits["abandoned"] += 1
+                self.panel = None
+                self._enter(ATTRACT, now)
+            elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
+                  and not self.selected and idle >= s["hint_ms"]):
+                self._hint()
+
+    def _hint(self):
+        heaps, ring = self.panel.position()
+        result = strategy.solve(self.rules, heaps, self.misere, ring)
+        self.hint = []
+        if result["outcome"] == "win":
+            self.hint = self.panel.lamps_for(result["after"])[0]
+            self._emit({"event": "hint", "after": result["after"]})
+
+    # -- lamps ------------------------------------------------------------
+    def frame(self, now):
+        """(lamps, status) as they should look at ``now``."""
+        lamps = [[OFF] * n for n in self.layout]
+        status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
+        state = self.state
+        if state == ATTRACT or self.panel is None:
+            # A slow diagonal wave: each lamp lights 0.5 s in every 2 s.
+            step = now // 500
+            for r in range(len(lamps)):
+                for i in range(len(lamps[r])):
+                    if (step + r + i) % 4 == 0:
+                        lamps[r][i] = LIT
+            status["visitor"] = 1 if (now // 1000) % 2 == 0 else 0
+            return lamps, status
+        lit = self.panel.lit
+        for r in range(len(lamps)):
+            for i in range(len(lamps[r])):
+                if lit[r][i]:
+                    lamps[r][i] = LIT
+        blink2 = (now // 250) % 2 == 0   # 2 flashes a second
+        blink1 = (now // 500) % 2 == 0   # 1 flash a second
+        if state == VISITOR:
+            status["visitor"] = 1
+            for r, i in self.selected:
+                lamps[r][i] = SELECTED if blink2 else OFF
+            if self.hint:
+                for r, i in self.hint:
+                    lamps[r][i] = HINT if blink1 else LIT
+        elif state == THINKING:
+            status["machine"] = 1 if blink2 else 0
+        elif state == SHOWING:
+            status["machine"] = 1
+            for r, i in self.machine_out:
+                lamps[r][i] = TAKING if (now - self.since) // 200 % 2 == 0 else OFF
+        elif state == OVER:
+            if self.winner == "visitor":
+                status["champ"] = 1
+                flat = [(r, i) for r in range(len(lamps)) for i in range(len(lamps[r]))]
+                k = (now // 250) % len(flat)
+                for r, i in flat:
+                    lamps[r][i] = OFF
+                lamps[flat[k][0]][flat[k][1]] = LIT
+            else:
+                status["machine_wins"] = 1
+                if not blink1:
+                    lamps = [[OFF] * n for n in self.layout]
+        if self.refused_at is not None:
+            age = now - self.refused_at
+            if age < self.settings["refuse_ms"]:
+                status["visitor"] = 0 if age < self.settings["refuse_ms"] // 2 else status["visitor"]
+                for r, i in self.refused:
+                    lamps[r][i] = OFF if age < self.settings["refuse_ms"] // 2 else REFUSED
+            else:
+                self.refused_at = None
+                self.refused = []
+        return lamps, status
+
+    def _render(self, now):
+        frame = self.frame(now)
+        if frame != self._frame:
+            self._frame = frame
+            self.io.show(frame[0], frame[1])
+
+    def _emit(self, event):
+        if self.listener is not None:
+            self.listener(event)

@@ -1,0 +1,177 @@
+"""Settings and presets: one place, defaults that work, every value checked.
+
+A board's settings are the defaults, then its preset, then the operator's
+overrides (from ``settings.json`` on a board, the command line, or ``SET``
+over the serial link). ``resolve`` validates the result; a bad value is a
+SettingsError naming the key, never a half-applied change.
+
+    >>> s = resolve({"preset": "drnim"})
+    >>> s["rules"], s["starts"], s["difficulty"]
+    ('subtract:3', [[15]], 'equalizer')
+"""
+
+from .rules import RulesError, parse_rules
+
+
+class SettingsError(ValueError):
+    """A setting with a bad name or value."""
+
+
+DIFFICULTIES = ("perfect", "fallible", "equalizer", "teach")
+FIRST = ("visitor", "machine", "alternate")
+
+DEFAULTS = {
+    "preset": "nimatron",
+    "rules": "nim",
+    "misere": False,
+    "starts": [[3, 4, 5, 7]],
+    "layout": None,        # lamps per row; None: the board's own
+    "difficulty": "perfect",
+    "error_rate": 30,      # percent of machine moves that are random (fallible)
+    "first": "visitor",
+    "think_ms": 1500,      # the machine's deliberate pause, as the relays clacked
+    "show_ms": 1600,       # the lamps it takes blink this long, then go out
+    "over_ms": 15000,      # NIM CHAMP (or machine wins) display, then attract
+    "walkaway_ms": 60000,  # no input this long mid-game: abandoned
+    "hint_ms": 8000,       # teach: a hesitation this long shows the winning move
+    "refuse_ms": 500,      # how long a refused press or selection flashes
+    "debounce_ms": 30,
+    "explain": False,      # Nimrod: reasoning on the text link and panel
+    "seed": 1940,
+    "remote_play": False,  # allow `nimatron play` over the serial link
+    "operator_pin": "",    # if set, SET needs UNLOCK first
+}
+
+# Checks per key: (kind, low, high) for ints, or a tuple of allowed values.
+_INT = {
+    "error_rate": (0, 100), "think_ms": (0, 60000), "show_ms": (0, 60000),
+    "over_ms": (1000, 3600000), "walkaway_ms": (5000, 3600000),
+    "hint_ms": (1000, 600000), "refuse_ms": (100, 5000), "debounce_ms": (0, 200),
+    "seed": (0, 2 ** 30),
+}
+_BOOL = ("misere", "explain", "remote_play")
+_CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}
+
+# Starting positions a perfect visitor can win (nim-sum not 0), as the 1940
+# machine's were: nine fixed starts on four rows of up to seven lamps.
+NIMATRON_STARTS = [
+    [3, 4, 5, 7], [1, 3, 5, 6], [2, 4, 6, 7], [1, 4, 6, 7], [3, 5, 6, 7],
+    [2, 3, 5, 7], [1, 2, 5, 7], [4, 5, 6, 7], [2, 3, 6, 6],
+]
+
+PRESETS = {
+    "nimatron": {"about": "Westinghouse Nimatron, 1940: four rows of seven, visitor first",
+                 "rules": "nim", "starts": NIMATRON_STARTS, "layout": [7, 7, 7, 7]},
+    "nimrod": {"about": "Ferranti Nimrod, 1951: shows its reasoning; set misere for the reverse game",
+               "rules": "nim", "starts": [[3, 5, 6, 7], [1, 4, 5, 7], [2, 3, 6, 7]],
+               "layout": [7, 7, 7, 7], "explain": True},
+    "marienbad": {"about": "Last Year at Marienbad, 1961: 1-3-5-7, last one loses",
+                  "rules": "nim", "misere": True, "starts": [[1, 3, 5, 7]], "layout": [1, 3, 5, 7]},
+    "drnim": {"about": "Dr. NIM, 1966: fifteen marbles, take 1-3, last one wins; equalizer on",
+              "rules": "subtract:3", "starts": [[15]], "layout": [15],
+              "first": "machine", "difficulty": "equalizer"},
+    "21": {"about": "The game of 21: add 1-3, whoever says 21 loses",
+           "rules": "subtract:3", "misere": True, "starts": [[21]], "layout": [21]},
+    "100": {"about": "The game of 100: add 1-10, whoever reaches 100 wins",
+            "rules": "subtract:10", "starts": [[100]], "layout": [100]},
+    "nim": {"about": "Nim on four rows", "rules": "nim", "starts": [[3, 4, 5, 7]], "layout": [7, 7, 7, 7]},
+    "subtract": {"about": "Subtraction game: take 1-3 from one row",
+                 "rules": "subtract:3", "starts": [[5, 6, 7, 7], [4, 6, 7, 7]], "layout": [7, 7, 7, 7]},
+    "moore": {"about": "Moore's Nim: take from one or two rows at once",
+              "rules": "moore:2", "starts": [[3, 4, 5, 7], [2, 5, 6, 7]], "layout": [7, 7, 7, 7]},
+    "greedy": {"about": "Greedy Nim: take only from a largest row",
+               "rules": "greedy", "starts": [[3, 5, 7, 7], [2, 4, 6, 7]], "layout": [7, 7, 7, 7]},
+    "allheaps": {"about": "Take from one row, or the same from every row (Wythoff)",
+                 "rules": "allheaps", "starts": [[3, 5, 6, 7], [2, 4, 7, 7]], "layout": [7, 7, 7, 7]},
+    "grundy": {"about": "Grundy's game: split a row into two unequal rows",
+               "rules": "grundy", "starts": [[8], [7]], "layout": [8, 8, 8, 8, 8, 8, 8, 8]},
+    "circular": {"about": "Circular Nim: take 1-3 neighbours from a ring of lamps",
+                 "rules": "circular", "starts": [[16]], "layout": [16]},
+}
+
+# Settings an operator may change (everything but the preset's identity).
+KEYS = tuple(sorted(DEFAULTS))
+
+
+def check_value(key, value):
+    """The value converted to its proper type, or SettingsError."""
+    if key not in DEFAULTS:
+        raise SettingsError("unknown setting %r" % key)
+    if key in _BOOL:
+        if isinstance(value, str):
+            low = value.lower()
+            if low in ("1", "true", "on", "yes"):
+                return True
+            if low in ("0", "false", "off", "no"):
+                return False
+        if isinstance(value, bool):
+            return value
+        raise SettingsError("%s must be on or off" % key)
+    if key in _INT:
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            value = int(value)
+        except (TypeError, ValueError):
+            raise SettingsError("%s must be a whole number" % key)
+        low, high = _INT[key]
+        if not low <= value <= high:
+            raise SettingsError("%s must be between %d and %d" % (key, low, high))
+        return value
+    if key in _CHOICE:
+        if value not in _CHOICE[key]:
+            raise SettingsError("%s must be one of %s" % (key, ", ".join(_CHOICE[key])))
+        return value
+    if key == "preset":
+        if value not in PRESETS:
+            raise SettingsError("unknown preset %r (choose from %s)" % (value, ", ".join(sorted(PRESETS))))
+        return value
+    if key == "rules":
+        try:
+            return parse_rules(value).spec
+        except RulesError as e:
+            raise SettingsError(str(e))
+    if key in ("starts", "layout"):
+        if value is None and key == "layout":
+            return None
+        if key == "starts" and isinstance(value, list) and value and isinstance(value[0], int):
+            value = [value]  # one start given as a plain list
+        rows = value if key == "layout" else None
+        if not isinstance(value, list) or not value:
+            raise SettingsError("%s must be a non-empty list" % key)
+        for item in ([rows] if rows else value):
+            if not isinstance(item, list) or not item:
+                raise SettingsError("%s must hold lists of lamp counts" % key)
+            for n in item:
+                if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 255:
+                    raise SettingsError("%s: %r is not a lamp count (0-255)" % (key, n))
+        return value
+    if key == "operator_pin":
+        value = str(value)
+        if value and (len(value) > 12 or not value.isdigit()):
+            raise SettingsError("operator_pin must be up to 12 digits (empty: no PIN)")
+        return value
+    raise SettingsError("cannot set %s" % key)
+
+
+def resolve(overrides=None, preset=None):
+    """Defaults, then the preset, then the overrides: a checked dict."""
+    overrides = overrides or {}
+    name = check_value("preset", preset or overrides.get("preset") or DEFAULTS["preset"])
+    merged = dict(DEFAULTS)
+    for key, value in PRESETS[name].items():
+        if key != "about":
+            merged[key] = value
+    merged["preset"] = name
+    for key, value in overrides.items():
+        merged[key] = value
+    out = {}
+    for key in DEFAULTS:
+        out[key] = check_value(key, merged[key])
+    rules = parse_rules(out["rules"])
+    for start in out["starts"]:
+        try:
+            rules.check(start, ring=rules.has_ring)
+        except RulesError as e:
+            raise SettingsError("start %s: %s" % (start, e))
+    return out
