@@ -382,3 +382,429 @@ def grundy_heap_values(limit):
             a += 1
         g[n] = mex(seen)
     return g
+
+
+# ------------------------------------------------------------ judging answers
+
+def _as_canon(oracle, position):
+    if oracle.ordered:
+        return tuple(position)
+    return multiset(position)
+
+
+def first_move(oracle, position, ring=False):
+    """One legal move, or None when the position has none (cheap)."""
+    if ring:
+        oracle._check_ring(position)
+        src = _ring_moves(position[0])
+    elif oracle.ordered:
+        src = oracle._raw_moves(tuple(position))
+    else:
+        src = oracle._raw_moves(multiset(position))
+    for after in src:
+        return after
+    return None
+
+
+def judge(oracle, position, result, misere=False, ring=False, search=True,
+          nimber_optional=False):
+    """Everything wrong with one ``solve`` answer; [] when it is right.
+
+    Always: the keys, legality of ``after`` (or None exactly when no move
+    exists), ``ring`` False once a move is made, ``nimber`` None in misere.
+    With ``search``: the outcome, the exact nimber in normal play (or None,
+    with ``nimber_optional``, beyond exhibit size), and that a "win" answer
+    moves to a position the opponent loses.
+    """
+    problems = []
+    if type(result) is not dict:
+        return ["solve returned %r, not a dict" % (result,)]
+    for name in ("outcome", "after", "ring", "nimber"):
+        if name not in result:
+            problems.append("no %r in %r" % (name, result))
+    if problems:
+        return problems
+    outcome = result["outcome"]
+    after = result["after"]
+    if outcome not in ("win", "loss"):
+        problems.append("outcome %r is neither 'win' nor 'loss'" % (outcome,))
+    legal = first_move(oracle, position, ring)
+    if legal is None:
+        if after is not None:
+            problems.append("no legal move exists but after is %r" % (after,))
+    elif after is None:
+        problems.append("after is None but %r is legal" % (list(legal),))
+    else:
+        if type(after) is not list:
+            problems.append("after %r is not a list" % (after,))
+        bad = [p for p in after if type(p) is not int or p < 0]
+        if bad or (not oracle.ordered and 0 in after):
+            problems.append("after %r has parts that are not heaps" % (after,))
+        elif not oracle.is_move(position, after, ring):
+            problems.append("after %r is not a legal move" % (after,))
+        if result["ring"] is not False:
+            problems.append("ring is %r with after given" % (result["ring"],))
+    nimber = result["nimber"]
+    if misere and nimber is not None:
+        problems.append("nimber %r in misere play (expected None)" % (nimber,))
+    if not search:
+        return problems
+    expected = "win" if oracle.win(position, misere, ring) else "loss"
+    if outcome != expected:
+        problems.append("outcome %r, oracle says %r" % (outcome, expected))
+    if not misere and not (nimber_optional and nimber is None):
+        value = oracle.sg(position, ring)
+        if nimber != value:
+            problems.append("nimber %r, oracle says %r" % (nimber, value))
+    if (expected == "win" and after is not None and not problems
+            and oracle.win(after, misere)):
+        problems.append("after %r lets the opponent win" % (after,))
+    return problems
+
+
+# ------------------------------------------------- the seed documents as cases
+
+HEAP_NAMES = "ABCDEFGH"
+
+
+def _take(heaps, take):
+    i = HEAP_NAMES.index(take["heap"])
+    out = list(heaps)
+    out[i] -= take["count"]
+    return out
+
+
+def _instances(pattern, values):
+    """"1 1 n n" with values [1, 2] -> [1, 1, 1, 1], [1, 1, 2, 2]."""
+    letters = []
+    for word in pattern.split():
+        if not word.isdigit() and word not in letters:
+            letters.append(word)
+    choices = [[]]
+    for _ in letters:
+        choices = [c + [v] for c in choices for v in values]
+    out = []
+    for choice in choices:
+        heaps = []
+        for word in pattern.split():
+            if word.isdigit():
+                heaps.append(int(word))
+            else:
+                heaps.append(choice[letters.index(word)])
+        if heaps not in out:
+            out.append(heaps)
+    return out
+
+
+def _circle_rows(diagram):
+    """'_ . . _' (a circle) -> rows of adjacent objects, or None if whole."""
+    places = diagram.split()
+    n = len(places)
+    if "_" not in places:
+        return None
+    start = places.index("_")
+    rows = []
+    run = 0
+    for j in range(1, n + 1):
+        if places[(start + j) % n] == ".":
+            run += 1
+        else:
+            if run:
+                rows.append(run)
+            run = 0
+    return rows
+
+
+def _case(cid, rules, position, misere=False, ring=False, **expect):
+    case = {"id": cid, "rules": rules, "position": position,
+            "misere": misere, "ring": ring}
+    for name in expect:
+        case[name] = expect[name]
+    return case
+
+
+def seed_cases(nim, variants):
+    """Yield the seeds' games, tables and examples as engine test cases.
+
+    A case has id, rules, position, misere, ring, and may expect:
+    ``outcome``; ``move`` (a move the seed makes here: it must be legal, and
+    winning when ``move_wins``); ``only`` (the seed's move is the only
+    winning one, so the engine must make it); ``nimber``; ``grundy_table``
+    (judge a Grundy move by the A002188 values); ``legal`` / ``illegal``
+    (moves the seed says are or are not allowed); ``max_take`` (no move may
+    remove more objects than this).
+    """
+    for game in nim["games"]:
+        steps = game["steps"]
+        for i in range(len(steps)):
+            step = steps[i]
+            wins = step["mover"] == game["winner"]
+            yield _case("%s/%d-%s" % (game["id"], i, step["mover"]),
+                        game["rules"], step["heaps"], game["misere"],
+                        outcome="win" if wins else "loss",
+                        move=_take(step["heaps"], step["take"]),
+                        move_wins=wins)
+        yield _case("%s/end" % game["id"], game["rules"], game["final"],
+                    game["misere"],
+                    outcome="win" if game["misere"] else "loss")
+    for single in nim["single_moves"]:
+        yield _case(single["id"], single["rules"], single["heaps"],
+                    single["misere"], outcome=single["outcome"],
+                    move=single["winning_after"], move_wins=True)
+    for doc in nim["doctests"]["cases"]:
+        misere = doc["game_type"] == "misere"
+        cid = "doctest/%s%s" % (doc["game_type"], doc["heaps"])
+        if doc["result"] == "You will lose :(":
+            yield _case(cid, "nim", doc["heaps"], misere, outcome="loss")
+        else:
+            after = list(doc["heaps"])
+            after[doc["result"][0]] -= doc["result"][1]
+            yield _case(cid, "nim", doc["heaps"], misere, outcome="win",
+                        move=after, move_wins=True)
+    table = nim["winning_positions"]
+    for row in table["rows"]:
+        modes = table["marks"][row.get("mark", "")]
+        for heaps in _instances(row["heaps"], table["instantiate"]):
+            row_modes = modes
+            if max(heaps) == 1 and not row["heaps"].replace(" ", "").isdigit():
+                row_modes = table["marks"]["*"]  # see all_ones_note
+            for mode in ("normal", "misere"):
+                yield _case("table/%s/%s/%s" % (row["heaps"], heaps, mode),
+                            "nim", heaps, mode == "misere",
+                            outcome="loss" if mode in row_modes else "win")
+
+    sub = variants["subtraction"]
+    for k in sub["k"]:
+        for mode in ("normal", "misere"):
+            residue = sub["second_player_wins_residue"][mode]
+            for h in range(sub["heaps_up_to"] + 1):
+                spec = "subtract:%d" % k
+                cid = "subtraction/%s/%s/%d" % (spec, mode, h)
+                expect = {}
+                if mode == "normal":
+                    expect["nimber"] = h % (k + 1)
+                if h % (k + 1) == residue:
+                    yield _case(cid, spec, [h], mode == "misere",
+                                outcome="loss", **expect)
+                else:
+                    drop = (h - residue) % (k + 1)
+                    move = [h - drop] if h else None
+                    yield _case(cid, spec, [h], mode == "misere",
+                                outcome="win", move=move, move_wins=True,
+                                only=True, **expect)
+
+    g21 = variants["game_of_21"]
+    target = g21["target"]
+    said = [0]
+    for turn in g21["sample_game"]:
+        wins = turn["player"] == g21["winner"]
+        for before in said:
+            for says in turn["says"]:
+                yield _case("game21/%d-says-%d" % (before, says), g21["rules"],
+                            [target - before], g21["misere"],
+                            outcome="win" if wins else "loss",
+                            move=[target - says], move_wins=wins, only=wins)
+        said = turn["says"]
+    yield _case("game21/%d-end" % target, g21["rules"], [0], g21["misere"],
+                outcome="win")  # the player who said 21 lost
+
+    g34 = variants["game_of_34"]
+    k34 = int(g34["rules"].split(":")[1])
+    start = g34["target"]
+    goal = start - (start - 1) % (k34 + 1)  # heaps = 1 (mod k+1) lose, misere
+    yield _case("game34/start", g34["rules"], [start], g34["misere"],
+                outcome="win" if goal != start else "loss",
+                move=[goal], move_wins=True, only=True)
+
+    g100 = variants["game_of_100"]
+    target = g100["target"]
+    keys = g100["key_numbers"]
+    for total in range(target + 1):
+        cid = "game100/at-%d" % total
+        if total in keys:
+            yield _case(cid, g100["rules"], [target - total], g100["misere"],
+                        outcome="loss")
+        else:
+            nxt = [key for key in keys if key > total][0]
+            yield _case(cid, g100["rules"], [target - total], g100["misere"],
+                        outcome="win", move=[target - nxt], move_wins=True,
+                        only=True)
+
+    wy = variants["wythoff"]
+    for pair in wy["p_positions"]:
+        for heaps in ([pair[0], pair[1]], [pair[1], pair[0]]):
+            yield _case("wythoff/%s" % heaps, wy["rules"], heaps,
+                        outcome="loss", nimber=0)
+
+    gr = variants["grundy"]
+    values = gr["a002188"]
+    for n in range(1, len(values)):
+        yield _case("grundy/%d" % n, gr["rules"], [n],
+                    outcome="win" if values[n] else "loss",
+                    nimber=values[n], grundy_table=values)
+    split = gr["split_example"]
+    yield _case("grundy/split-%d" % split["heap"], gr["rules"],
+                [split["heap"]], legal=split["splits"], illegal=split["not"])
+
+    ci = variants["circular"]
+    diagrams = ci["diagrams"]
+    before = [len(diagrams[0].split())]
+    ring = True
+    for i in range(1, len(diagrams)):
+        rows = _circle_rows(diagrams[i])
+        yield _case("circular/diagram-%d" % i, ci["rules"], before,
+                    ring=ring, legal=[rows])
+        before = rows
+        ring = False
+    yield _case("circular/then", ci["rules"], before,
+                max_take=ci["then_cannot_take"] - 1)
+
+    gr = variants["greedy"]
+    for example in gr["examples"]:
+        yield _case("greedy/%s" % example[0], gr["rules"], example[0],
+                    outcome=example[1])
+    for example in variants["moore"]["examples"]:
+        yield _case("moore/%s/%s" % (example["rules"], example["heaps"]),
+                    example["rules"], example["heaps"],
+                    outcome=example["outcome"])
+
+
+def check_case(oracle, case, result, search=True):
+    """Everything wrong with the engine's ``result`` for one seed case."""
+    position = case["position"]
+    misere = case["misere"]
+    ring = case["ring"]
+    problems = judge(oracle, position, result, misere, ring, search)
+    if problems and ("no %r in %r" % ("outcome", result)) in problems:
+        return problems
+    after = result.get("after")
+    if "outcome" in case and result.get("outcome") != case["outcome"]:
+        problems.append("outcome %r, the seed says %r"
+                        % (result.get("outcome"), case["outcome"]))
+    if ("nimber" in case and not misere
+            and result.get("nimber") != case["nimber"]):
+        problems.append("nimber %r, the seed says %r"
+                        % (result.get("nimber"), case["nimber"]))
+    move = case.get("move")
+    if move is not None:
+        if not oracle.is_move(position, move, ring):
+            problems.append("the seed's move %r is not legal" % (move,))
+        elif case.get("move_wins") and search and oracle.win(move, misere):
+            problems.append("the seed's move %r does not win" % (move,))
+        if case.get("only") or (case.get("move_wins") and search and len(
+                oracle.winning_moves(position, misere, ring)) == 1):
+            if after is None or (_as_canon(oracle, after)
+                                 != _as_canon(oracle, move)):
+                problems.append("after %r, the only winning move is %r"
+                                % (after, move))
+    for legal in case.get("legal", ()):
+        if not oracle.is_move(position, legal, ring):
+            problems.append("the seed's move %r is not legal" % (legal,))
+    for illegal in case.get("illegal", ()):
+        if oracle.is_move(position, illegal, ring):
+            problems.append("the seed's non-move %r is legal" % (illegal,))
+    if "max_take" in case:
+        for other in oracle.moves(position, ring):
+            if sum(position) - sum(other) > case["max_take"]:
+                problems.append("%r -> %r takes more than %d"
+                                % (position, other, case["max_take"]))
+    table = case.get("grundy_table")
+    if table and after is not None and case.get("outcome") == "win":
+        total = 0
+        for p in after:
+            total ^= table[p]
+        if total != 0:
+            problems.append("after %r has nim-value %d by A002188, not 0"
+                            % (after, total))
+    return problems
+
+
+def wythoff_pairs(count):
+    """Wythoff's P-positions built by their definition: a is the least number
+    not used yet, b = a + n."""
+    used = []
+    pairs = []
+    for n in range(count):
+        a = mex(used)
+        pairs.append([a, a + n])
+        used.append(a)
+        used.append(a + n)
+    return pairs
+
+
+def seed_data_problems(nim, variants):
+    """Is the seed data consistent with itself and with the oracle?"""
+    problems = []
+    for game in nim["games"]:
+        steps = game["steps"]
+        for i in range(len(steps)):
+            step = steps[i]
+            take = step["take"]
+            heap = step["heaps"][HEAP_NAMES.index(take["heap"])]
+            if not 1 <= take["count"] <= heap:
+                problems.append("%s step %d: cannot take %r"
+                                % (game["id"], i, take))
+            nxt = steps[i + 1]["heaps"] if i + 1 < len(steps) else game["final"]
+            if _take(step["heaps"], take) != nxt:
+                problems.append("%s step %d: %r then %r is not %r"
+                                % (game["id"], i, step["heaps"], take, nxt))
+            if "nim_sum" in step:
+                total = 0
+                for h in step["heaps"]:
+                    total ^= h
+                if total != step["nim_sum"]:
+                    problems.append("%s step %d: nim-sum %d, not %d" % (
+                        game["id"], i, total, step["nim_sum"]))
+        if game["final"] != [0] * len(game["final"]):
+            problems.append("%s does not end empty" % game["id"])
+    for single in nim["single_moves"]:
+        if "nim_sum" in single:
+            total = 0
+            for h in single["heaps"]:
+                total ^= h
+            if total != single["nim_sum"]:
+                problems.append("%s: nim-sum %d" % (single["id"], total))
+    pairs = variants["wythoff"]["p_positions"]
+    if pairs != wythoff_pairs(len(pairs)):
+        problems.append("Wythoff pairs differ from the construction: %r"
+                        % wythoff_pairs(len(pairs)))
+    values = variants["grundy"]["a002188"]
+    computed = grundy_heap_values(len(values) - 1)
+    for n in range(len(values)):
+        if values[n] != computed[n]:
+            problems.append("A002188[%d] = %d in the data, oracle says %d"
+                            % (n, values[n], computed[n]))
+    diagrams = variants["circular"]["diagrams"]
+    taken = variants["circular"]["taken"]
+    for i in range(1, len(diagrams)):
+        old = diagrams[i - 1].split()
+        new = diagrams[i].split()
+        n = len(old)
+        gone = [j for j in range(n) if old[j] == "." and new[j] == "_"]
+        back = [j for j in range(n) if old[j] == "_" and new[j] == "."]
+        # one run of consecutive places around the circle
+        starts = [j for j in gone if (j - 1) % n not in gone]
+        if back or len(new) != n or len(gone) != taken[i - 1] or (
+                len(gone) < n and len(starts) != 1):
+            problems.append("circle step %d takes %r, not %d adjacent"
+                            % (i, gone, taken[i - 1]))
+    return problems
+
+
+def search_size(oracle, position):
+    """Roughly how many positions a search from ``position`` visits."""
+    if oracle.ordered:
+        n = len(position)
+        top = max(position) if position else 0
+        count = 1
+        for i in range(1, n + 1):  # C(top + n, n): sorted heap tuples
+            count = count * (top + i) // i
+        return count
+    total = 0
+    for p in position:
+        total += p
+    ways = [1] + [0] * total  # p(total): multisets of parts summing to total
+    for part in range(1, total + 1):
+        for s in range(part, total + 1):
+            ways[s] += ways[s - part]
+    return ways[total]

@@ -58,6 +58,7 @@ class Controller:
         self.rng = Rng(settings["seed"])
         self.audits = {"games": 0, "finished": 0, "visitor_wins": 0, "machine_wins": 0, "abandoned": 0}
         self.games = 0
+        self._pending = None
         self.state = ATTRACT
         self.since = now_ms
         self.now = now_ms
@@ -66,6 +67,26 @@ class Controller:
         self.last_move = None
         self._frame = None
         self._reset_turn(now_ms)
+
+    def apply_settings(self, settings):
+        """Adopt new checked settings (``settings.resolve``) from the operator.
+
+        Timings and difficulty apply at once; rules, starts and misère play
+        from the next game. Raises PanelError (and changes nothing) if the
+        new games would not fit this board's lamps or buttons.
+        """
+        rules = parse_rules(settings["rules"])
+        if self.input_model == "rows" and rules.name not in ROW_RULES:
+            raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
+        for start in settings["starts"]:
+            make_panel(rules, self.layout, start)
+        if self.state in (ATTRACT, OVER) or self.panel is None:
+            self.rules = rules
+            self.misere = settings["misere"]
+        else:
+            self._pending = (rules, settings["misere"])
+        self.settings = settings
+        self.debouncer.ms = settings["debounce_ms"]
 
     # -- the main loop ------------------------------------------------------
     def update(self, now_ms):
@@ -104,6 +125,9 @@ class Controller:
         if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
             self._emit({"event": "game_over", "winner": "abandoned"})
             self.audits["abandoned"] += 1
+        if self._pending:
+            self.rules, self.misere = self._pending
+            self._pending = None
         starts = self.settings["starts"]
         start = starts[self.games % len(starts)]
         self.games += 1
