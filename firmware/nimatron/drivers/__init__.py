@@ -1,0 +1,95 @@
+"""Drivers: the only code that touches pins.
+
+Each driver adapts one hardware library to the io port of ``nimatron.ports``
+(``show(lamps, status)``, ``events()``, ``close()``) and receives its pin map
+(a board dict from ``nimatron.boards``) and the lamp layout through its
+constructor. Hardware libraries are imported inside the driver modules, never
+here, so ``import nimatron.drivers`` works anywhere.
+
+    >>> from nimatron import boards
+    >>> from nimatron.drivers import open_io
+    >>> spec = boards.board("pi-leds")
+    >>> io = open_io(spec, boards.layout(spec))      # doctest: +SKIP
+"""
+
+
+class DriverError(ValueError):
+    """A pin map or layout this driver cannot drive, or a pin the board lacks."""
+
+
+# driver name -> module (imported only when chosen)
+DRIVERS = {
+    "gpiozero": "gpiozero_io",
+    "circuitpython": "circuitpython_io",
+}
+
+
+def open_io(board_spec, layout, **options):
+    """The io object for ``board_spec`` (a dict from ``boards.BOARDS``).
+
+    ``layout`` is the lamps per row the game uses. ``options`` go to the
+    driver (``pin_factory=`` for gpiozero).
+    """
+    name = board_spec.get("driver")
+    if name == "gpiozero":
+        from .gpiozero_io import GpiozeroIO
+
+        return GpiozeroIO(board_spec, layout, **options)
+    if name == "circuitpython":
+        from .circuitpython_io import CircuitPythonIO
+
+        return CircuitPythonIO(board_spec, layout, **options)
+    raise DriverError("unknown driver %r (choose from %s)" % (name, ", ".join(sorted(DRIVERS))))
+
+
+def lamp_pixels(lamps, layout):
+    """Pixel index of every lamp, one list per row of ``layout``.
+
+    ``lamps`` is a NeoPixel lamp map from ``boards``. Rows follow one another
+    along the strip from ``first``; on a ``fixed`` board (a matrix or ring,
+    where each pixel sits over its key) a row keeps its place in the board's
+    own layout, and ``layout`` must fit inside it.
+    """
+    first = lamps["first"]
+    status = lamps.get("status", ())
+    out = []
+    if lamps.get("fixed"):
+        own = lamps["layout"]
+        if len(layout) > len(own):
+            raise DriverError("layout %s has more rows than this board's fixed layout %s" % (list(layout), list(own)))
+        start = first
+        for r, n in enumerate(layout):
+            if n > own[r]:
+                raise DriverError("layout %s does not fit this board's fixed layout %s" % (list(layout), list(own)))
+            out.append([start + i for i in range(n)])
+            start += own[r]
+        return out
+    start = first
+    for n in layout:
+        out.append([start + i for i in range(n)])
+        start += n
+    if start > lamps["pixels"]:
+        raise DriverError("layout %s needs %d pixels after pixel %d; the strip has %d" % (list(layout), start - first, first, lamps["pixels"]))
+    for row in out:
+        for p in row:
+            if p in status:
+                raise DriverError("layout %s runs over status pixel %d" % (list(layout), p))
+    return out
+
+
+def key_lamps(lamps, layout, keys):
+    """(row, index) of the lamp over each key number of a key matrix, or None.
+
+    Key numbers count row-major through the board's lamp layout (key n sits
+    under the n-th lamp); keys past the last lamp, or under a lamp outside
+    ``layout``, map to None.
+    """
+    own = lamps["layout"] if lamps.get("fixed") else layout
+    out = []
+    for r, n in enumerate(own):
+        for i in range(n):
+            inside = r < len(layout) and i < layout[r]
+            out.append((r, i) if inside else None)
+    while len(out) < keys:
+        out.append(None)
+    return out[:keys]

@@ -1,0 +1,196 @@
+"""CircuitPython boards, natively or on a Raspberry Pi through Blinka.
+
+Lamps are a NeoPixel strip (one pixel per lamp in the colours of
+``ports.COLOURS``, status pixels white, brightness capped by the board's
+power budget) or discrete LEDs on ``digitalio`` outputs. Buttons are scanned
+by ``keypad``: ``Keys`` for one button per row (active low, internal
+pull-ups), or ``KeyMatrix`` for a key under every lamp plus ``Keys`` for
+DONE and NEW. ``keypad`` scans in the background and queues edges;
+``events()`` drains the queues, so nothing here needs a thread.
+
+Written in the subset shared by CPython and CircuitPython.
+"""
+
+from ..boards import STATUS
+from ..ports import COLOURS, OFF, STATUS_COLOUR
+from . import DriverError, key_lamps, lamp_pixels
+
+
+def board_pin(board, name):
+    """``board.<name>``; DriverError (not AttributeError) when the board lacks it."""
+    pin = getattr(board, name, None)
+    if pin is None:
+        raise DriverError("this board has no pin %s (board.%s); check its pin map in nimatron/boards.py" % (name, name))
+    return pin
+
+
+def _dark(colour):
+    return colour[0] == 0 and colour[1] == 0 and colour[2] == 0
+
+
+class CircuitPythonIO:
+    """The io port on ``neopixel`` or ``digitalio`` lamps and ``keypad`` buttons."""
+
+    def __init__(self, spec, layout, *, brightness=None):
+        import board
+        import keypad
+
+        self._pixels = None
+        self._leds = None
+        self._scanners = []  # (keypad scanner, role of each key number)
+        self._shown = None
+        try:
+            self._open_lamps(board, spec, layout, brightness)
+            self._open_buttons(board, keypad, spec, layout)
+        except Exception:
+            self.close()
+            raise
+
+    def _open_lamps(self, board, spec, layout, brightness):
+        lamps = spec["lamps"]
+        if lamps["kind"] == "neopixel":
+            import neopixel
+
+            self._lamp_pixels = lamp_pixels(lamps, layout)
+            self._status_pixels = list(lamps["status"])
+            cap = spec.get("brightness", 1.0)
+            level = cap if brightness is None else min(brightness, cap)
+            self._pixels = neopixel.NeoPixel(board_pin(board, lamps["pin"]), lamps["pixels"], brightness=level,
+                                             auto_write=False, pixel_order=lamps.get("order", "GRB"))
+            self._pixels.fill((0, 0, 0))
+            self._pixels.show()
+        elif lamps["kind"] == "leds":
+            import digitalio
+
+            own = [len(row) for row in lamps["rows"]]
+            if list(layout) != own:
+                raise DriverError("discrete LEDs are wired as %s; cannot show layout %s" % (own, list(layout)))
+            pins = [pin for row in lamps["rows"] for pin in row] + [spec["status"][role] for role in STATUS]
+            self._leds = []
+            for name in pins:
+                led = digitalio.DigitalInOut(board_pin(board, name))
+                self._leds.append(led)
+                led.switch_to_output(value=False)
+        else:
+            raise DriverError("unknown lamp kind %r" % lamps["kind"])
+
+    def _open_buttons(self, board, keypad, spec, layout):
+        buttons = spec["buttons"]
+        if spec["input"] == "rows":
+            roles = ["row%d" % r for r in range(len(layout))] + ["done", "new"]
+        elif spec["input"] == "grid":
+            matrix = spec["matrix"]
+            rows = [board_pin(board, name) for name in matrix["rows"]]
+            columns = [board_pin(board, name) for name in matrix["columns"]]
+            places = key_lamps(spec["lamps"], layout, len(rows) * len(columns))
+            keys = keypad.KeyMatrix(rows, columns)
+            self._scanners.append((keys, ["key %d %d" % place if place else None for place in places]))
+            roles = ["done", "new"]
+        else:
+            raise DriverError("unknown input %r" % spec["input"])
+        for role in roles:
+            if role not in buttons:
+                raise DriverError("layout %s needs button %s, which this board does not have" % (list(layout), role))
+        keys = keypad.Keys([board_pin(board, buttons[role]) for role in roles], value_when_pressed=False, pull=True)
+        self._scanners.append((keys, roles))
+
+    def show(self, lamps, status):
+        if self._pixels is not None:
+            self._show_pixels(lamps, status)
+        elif self._leds is not None:
+            self._show_leds(lamps, status)
+
+    def _show_pixels(self, lamps, status):
+        pixels = self._pixels
+        wanted = []
+        for r, row in enumerate(self._lamp_pixels):
+            states = lamps[r] if r < len(lamps) else ()
+            for i in range(len(row)):
+                wanted.append(COLOURS.get(states[i], COLOURS[OFF]) if i < len(states) else COLOURS[OFF])
+        for role in STATUS:
+            wanted.append(STATUS_COLOUR if status.get(role) else COLOURS[OFF])
+        if wanted == self._shown:
+            return
+        k = 0
+        for row in self._lamp_pixels:
+            for p in row:
+                pixels[p] = wanted[k]
+                k += 1
+        for p in self._status_pixels:
+            pixels[p] = wanted[k]
+            k += 1
+        pixels.show()
+        self._shown = wanted
+
+    def _show_leds(self, lamps, status):
+        wanted = []
+        for row in lamps:
+            for state in row:
+                wanted.append(state != OFF)
+        for role in STATUS:
+            wanted.append(bool(status.get(role)))
+        shown = self._shown
+        for k, led in enumerate(self._leds):
+            value = k < len(wanted) and wanted[k]
+            if shown is None or shown[k] != value:
+                led.value = value
+        self._shown = [k < len(wanted) and wanted[k] for k in range(len(self._leds))]
+
+    def events(self):
+        out = []
+        for keys, roles in self._scanners:
+            queue = keys.events
+            while True:
+                event = queue.get()
+                if event is None:
+                    break
+                role = roles[event.key_number] if event.key_number < len(roles) else None
+                if role is not None:
+                    out.append((role, event.pressed))
+        return out
+
+    def close(self):
+        scanners, self._scanners = self._scanners, []
+        for keys, _ in scanners:
+            _stop(keys)
+        if self._pixels is not None:
+            pixels, self._pixels = self._pixels, None
+            pixels.deinit()  # blanks the strip and frees the pin
+        if self._leds is not None:
+            leds, self._leds = self._leds, None
+            for led in leds:
+                led.value = False
+                led.deinit()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _stop(keys):
+    """Stop a keypad scanner and free its pins.
+
+    CircuitPython's ``deinit()`` does this. Blinka's ``keypad`` scans in an
+    endless thread that its ``deinit()`` joins, so there it would hang: on
+    Blinka the scan is made a no-op (the daemon thread ends with the process)
+    and the pins are released directly.
+    """
+    thread = getattr(keys, "_scan_thread", None)
+    if thread is None or not thread.is_alive():
+        keys.deinit()
+        return
+    import time
+
+    keys._scanning_function = _idle
+    time.sleep(2 * getattr(keys, "_interval", 0.02))  # let a scan in progress finish
+    pins = []
+    for name in ("_digitalinouts", "_row_digitalinouts", "_column_digitalinouts"):
+        pins.extend(getattr(keys, name, ()))
+    for dio in pins:
+        dio.deinit()
+
+
+def _idle():
+    pass

@@ -1,0 +1,280 @@
+"""The breadboard under the simulated firmware: mocked pins, switches, lamps.
+
+A bench stands in for the wires of one board (``nimatron.boards``). It
+closes and opens switches (a button to ground, or a matrix key joining a
+row wire to a column wire) and reads the lamps back *from the pins*: LED
+pin levels, or the bytes of the last NeoPixel frame. The real driver sits on
+top, unchanged:
+
+- ``GpiozeroBench``: gpiozero's ``MockFactory``; a press is
+  ``pin.drive_low()``, a lamp is ``pin.state``.
+- ``BlinkaBench``: Blinka's OS-agnostic board (``blinka_mock``) with a
+  small electrical model: an input reads low when a closed switch joins it
+  to ground or to an output driven low, else its pull; the keypad scanners
+  run on the bench's virtual clock.
+"""
+
+from nimatron.drivers import key_lamps, lamp_pixels
+
+GND = "GND"
+
+
+def board_roles(spec):
+    """Every button role wired on a board: row buttons, done, new, keys."""
+    roles = sorted(spec["buttons"])
+    matrix = spec.get("matrix")
+    if matrix:
+        keys = len(matrix["rows"]) * len(matrix["columns"])
+        for place in key_lamps(spec["lamps"], spec["lamps"]["layout"], keys):
+            if place:
+                roles.append("key %d %d" % place)
+    return roles
+
+
+def make_bench(spec):
+    if spec["driver"] == "gpiozero":
+        return GpiozeroBench(spec)
+    if spec["driver"] == "circuitpython":
+        return BlinkaBench(spec)
+    raise ValueError("no bench for driver %r" % spec["driver"])
+
+
+class Bench:
+    """What both benches share: roles, read-back, change counting."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.roles = board_roles(spec)
+        self.version = 0    # bumped on every output change
+        self.layout = None  # the game's lamps per row, set once the controller is built
+
+    def next_scan(self):
+        """Virtual ms of the next keypad scan (None: inputs need no scanning)."""
+        return None
+
+    def scan(self, now):
+        pass
+
+    def open(self, make):
+        """Call ``make()`` (which opens the driver) with this bench's pins in place."""
+        return make()
+
+
+class GpiozeroBench(Bench):
+    def __init__(self, spec):
+        Bench.__init__(self, spec)
+        from gpiozero.pins.mock import MockFactory, MockPin
+
+        bench = self
+
+        class BenchPin(MockPin):
+            def _change_state(self, value):
+                changed = MockPin._change_state(self, value)
+                if changed:
+                    bench.version += 1
+                    if len(self.states) > 64:  # MockPin keeps every change; a long run would grow forever
+                        del self.states[:-8]
+                return changed
+
+        self.factory = MockFactory(pin_class=BenchPin)
+        lamps = spec["lamps"]
+        self._lamp_pins = [[self.factory.pin(name) for name in row] for row in lamps["rows"]]
+        self._status_pins = {role: self.factory.pin(name) for role, name in spec["status"].items()}
+        self._button_pins = {role: self.factory.pin(name) for role, name in spec["buttons"].items()}
+
+    def open(self, make):
+        from gpiozero import Device
+
+        previous = Device.pin_factory
+        Device.pin_factory = self.factory
+        try:
+            return make()
+        finally:
+            Device.pin_factory = previous
+
+    def set_switch(self, role, closed):
+        pin = self._button_pins[role]
+        if closed:
+            pin.drive_low()   # the button shorts the pulled-up pin to ground
+        else:
+            pin.drive_high()
+
+    def read_lamps(self):
+        return [[1 if pin.state else 0 for pin in row] for row in self._lamp_pins]
+
+    def read_status(self):
+        return {role: 1 if self._status_pins[role].state else 0 for role in _status_roles()}
+
+    def read_colours(self):
+        """(r, g, b) per lamp: white when lit (discrete LEDs have one colour)."""
+        return [[(255, 255, 255) if on else (0, 0, 0) for on in row] for row in self.read_lamps()]
+
+    def close(self):
+        self.factory.reset()
+
+
+def _status_roles():
+    from nimatron.boards import STATUS
+
+    return STATUS
+
+
+class BlinkaBench(Bench):
+    IN, OUT, PULL_UP, PULL_DOWN = 1, 0, 1, 2  # agnostic Pin's constants
+
+    def __init__(self, spec):
+        Bench.__init__(self, spec)
+        from . import blinka_mock
+
+        self._mock = blinka_mock
+        blinka_mock.install()
+        self._id = {}        # pin name -> id
+        self._mode = {}      # id -> IN / OUT
+        self._pull = {}      # id -> pull
+        self._out = {}       # id -> level driven
+        self._frames = {}    # id -> last NeoPixel frame bytes
+        self._links = {}     # id -> other ends of closed switches
+        self._scanners = []
+        from nimatron.boards import pins
+
+        for name, _ in pins(spec):
+            pin = blinka_mock.new_pin(self, name)
+            self._id[name] = pin.id
+            self._mode[pin.id] = self.IN
+        self._switch = {}    # role -> (id, other end)
+        for role, name in spec["buttons"].items():
+            self._switch[role] = (self._id[name], GND)
+        matrix = spec.get("matrix")
+        if matrix:
+            rows = [self._id[n] for n in matrix["rows"]]
+            columns = [self._id[n] for n in matrix["columns"]]
+            places = key_lamps(spec["lamps"], spec["lamps"]["layout"], len(rows) * len(columns))
+            for n, place in enumerate(places):
+                if place:
+                    self._switch["key %d %d" % place] = (rows[n // len(columns)], columns[n % len(columns)])
+        self._closed = set()
+        self._mapped = None
+
+    def open(self, make):
+        # board.<name> may have been rebound by a later bench: point it back here
+        import board
+
+        for name, pin_id in self._id.items():
+            current = getattr(board, name, None)
+            if current is None or current.id != pin_id:
+                from adafruit_blinka.microcontroller.generic_agnostic_board.pin import Pin
+
+                setattr(board, name, Pin(pin_id))
+        return make()
+
+    # -- called by the patched Blinka pin -----------------------------------
+    def configure(self, pin_id, mode, pull):
+        self._mode[pin_id] = mode
+        self._pull[pin_id] = pull
+
+    def drive(self, pin_id, value):
+        if self._out.get(pin_id) != value:
+            self._out[pin_id] = value
+            self.version += 1
+
+    def level(self, pin_id):
+        if self._mode.get(pin_id) == self.OUT:
+            return 1 if self._out.get(pin_id) else 0
+        high = False
+        for other in self._links.get(pin_id, ()):
+            if other == GND:
+                return 0
+            if self._mode.get(other) == self.OUT:
+                if not self._out.get(other):
+                    return 0
+                high = True
+        if high:
+            return 1
+        return 0 if self._pull.get(pin_id) == self.PULL_DOWN else 1  # pulled up, or floating high
+
+    def frame(self, pin_id, data):
+        if self._frames.get(pin_id) != data:
+            self._frames[pin_id] = data
+            self.version += 1
+
+    def add_scanner(self, keys):
+        self._scanners.append(keys)
+
+    # -- the simulator's side -------------------------------------------------
+    def next_scan(self):
+        best = None
+        for keys in self._scanners:
+            last = keys._last_scan
+            due = 0 if last is None else last + _interval_ms(keys)
+            if best is None or due < best:
+                best = due
+        return best
+
+    def scan(self, now):
+        for keys in self._scanners:
+            last = keys._last_scan
+            if last is None or now - last >= _interval_ms(keys):
+                keys._last_scan = now
+                keys._scanning_function()
+
+    def set_switch(self, role, closed):
+        if closed:
+            self._closed.add(role)
+        else:
+            self._closed.discard(role)
+        links = {}
+        for r in self._closed:
+            a, b = self._switch[r]
+            links.setdefault(a, []).append(b)
+            if b != GND:
+                links.setdefault(b, []).append(a)
+        self._links = links
+
+    def _pixel_bytes(self):
+        lamps = self.spec["lamps"]
+        data = self._frames.get(self._id[lamps["pin"]], b"")
+        bpp = len(data) // lamps["pixels"] if data else 3
+        return data, bpp
+
+    def _pixel(self, data, bpp, p):
+        """(r, g, b) of pixel ``p`` as sent (brightness-scaled), or dark."""
+        chunk = data[p * bpp: p * bpp + bpp]
+        if len(chunk) < 3:
+            return (0, 0, 0)
+        order = self.spec["lamps"].get("order", "GRB")
+        return (chunk[order.index("R")], chunk[order.index("G")], chunk[order.index("B")])
+
+    def _lamp_pixels(self):
+        if self._mapped is None or self._mapped[0] != self.layout:
+            self._mapped = (list(self.layout), lamp_pixels(self.spec["lamps"], self.layout))
+        return self._mapped[1]
+
+    def read_colours(self):
+        lamps = self.spec["lamps"]
+        if lamps["kind"] != "neopixel":
+            return [[(255, 255, 255) if on else (0, 0, 0) for on in row] for row in self.read_lamps()]
+        data, bpp = self._pixel_bytes()
+        return [[self._pixel(data, bpp, p) for p in row] for row in self._lamp_pixels()]
+
+    def read_lamps(self):
+        lamps = self.spec["lamps"]
+        if lamps["kind"] != "neopixel":
+            return [[1 if self._out.get(self._id[n]) else 0 for n in row] for row in lamps["rows"]]
+        data, bpp = self._pixel_bytes()
+        return [[1 if any(data[p * bpp: p * bpp + bpp]) else 0 for p in row] for row in self._lamp_pixels()]
+
+    def read_status(self):
+        lamps = self.spec["lamps"]
+        roles = _status_roles()
+        if lamps["kind"] != "neopixel":
+            return {role: 1 if self._out.get(self._id[self.spec["status"][role]]) else 0 for role in roles}
+        data, bpp = self._pixel_bytes()
+        return {role: 1 if any(data[p * bpp: p * bpp + bpp]) else 0 for role, p in zip(roles, lamps["status"])}
+
+    def close(self):
+        self._mock.release(list(self._id.values()))
+        self._scanners = []
+
+
+def _interval_ms(keys):
+    return int(round(keys._interval * 1000))

@@ -1,0 +1,136 @@
+"""Adafruit Blinka on a PC, wired to the simulator's bench.
+
+Blinka's OS-agnostic board (``BLINKA_OS_AGNOSTIC=1``, set here before the
+first ``import board``) is a fixed test fixture. ``install()`` turns it into
+a breadboard:
+
+- its ``Pin`` class reads and writes through the bench that owns the pin id
+  (pins the bench does not own keep their canned behaviour);
+- NeoPixel frames written through the agnostic ``neopixel_write`` are handed
+  to the bench that owns the data pin;
+- Blinka's ``keypad`` scanners on bench pins do not start their background
+  thread: the bench calls their own scan function every ``interval`` of
+  *virtual* time instead. Blinka scans in an endless real-time thread (and
+  its ``deinit()`` joins that thread, so it hangs); a thread would make
+  press timing depend on the host's scheduler and the simulation could not
+  run faster than real time. Everything else (``Keys``/``KeyMatrix`` scan
+  logic, ``EventQueue``, ``digitalio``) is Blinka's own code.
+
+The driver under test (``nimatron.drivers.circuitpython_io``) is unchanged:
+it imports ``board``, ``digitalio``, ``keypad`` and ``neopixel`` as on a Pi.
+"""
+
+import os
+import threading
+
+os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
+
+_owners = {}        # pin id -> bench
+_state = {"installed": False, "next_id": 1000}
+
+
+class BlinkaMockError(RuntimeError):
+    """Blinka was already set up for real hardware in this process."""
+
+
+def install():
+    """Patch Blinka once per process; returns the ``board`` module."""
+    if _state["installed"]:
+        import board
+
+        return board
+    if os.environ.get("BLINKA_OS_AGNOSTIC") != "1":
+        raise BlinkaMockError("the simulator needs BLINKA_OS_AGNOSTIC=1 before `import board`")
+    import board
+    import keypad
+    from adafruit_blinka.agnostic import board_id
+    from adafruit_blinka.microcontroller.generic_agnostic_board import neopixel as agnostic_neopixel
+    from adafruit_blinka.microcontroller.generic_agnostic_board import pin as agnostic_pin
+
+    if board_id != "OS_AGNOSTIC_BOARD":
+        raise BlinkaMockError("Blinka detected a real board (%s): `import board` ran before the simulator" % board_id)
+
+    Pin = agnostic_pin.Pin
+    canned_init, canned_read, canned_write = Pin.init, Pin.read, Pin.write
+
+    def init(self, mode=Pin.IN, pull=None):
+        canned_init(self, mode, pull)
+        bench = _owners.get(self.id)
+        if bench is not None:
+            bench.configure(self.id, mode, self._pull)
+
+    def read(self):
+        bench = _owners.get(self.id)
+        if bench is None:
+            return canned_read(self)
+        return bench.level(self.id)
+
+    def write(self, value):
+        canned_write(self, value)
+        bench = _owners.get(self.id)
+        if bench is not None:
+            bench.drive(self.id, value)
+
+    Pin.init, Pin.read, Pin.write = init, read, write
+
+    canned_neopixel_write = agnostic_neopixel.neopixel_write
+
+    def neopixel_write(gpio, buf):
+        bench = _owners.get(gpio._pin.id)
+        if bench is None:
+            return canned_neopixel_write(gpio, buf)
+        bench.frame(gpio._pin.id, bytes(buf))
+
+    agnostic_neopixel.neopixel_write = neopixel_write
+
+    threaded_init = keypad._KeysBase.__init__
+
+    def keys_init(self, interval, max_events, scanning_function):
+        bench = _scanner_bench(self)
+        if bench is None:
+            return threaded_init(self, interval, max_events, scanning_function)
+        self._interval = interval
+        self._last_scan = None
+        self._events = keypad.EventQueue(max_events)
+        self._scanning_function = scanning_function
+        self._scan_thread = threading.Thread(target=_idle, daemon=True)  # never started: deinit() returns
+        bench.add_scanner(self)
+
+    keypad._KeysBase.__init__ = keys_init
+    _state["installed"] = True
+    return board
+
+
+def _idle():
+    pass
+
+
+def _scanner_bench(keys):
+    for name in ("_digitalinouts", "_row_digitalinouts"):
+        dios = getattr(keys, name, None)
+        if dios:
+            return _owners.get(dios[0]._pin.id)
+    return None
+
+
+def new_pin(bench, name):
+    """A fresh agnostic ``Pin`` owned by ``bench``, set as ``board.<name>``.
+
+    Every bench gets its own pin ids, so two simulators never share a wire;
+    the driver looks its pins up by name when it opens, so replacing the
+    attribute later does not disturb an open driver.
+    """
+    board = install()
+    from adafruit_blinka.microcontroller.generic_agnostic_board.pin import Pin
+
+    pin_id = _state["next_id"]
+    _state["next_id"] += 1
+    _owners[pin_id] = bench
+    pin = Pin(pin_id)
+    setattr(board, name, pin)
+    return pin
+
+
+def release(pin_ids):
+    for pin_id in pin_ids:
+        _owners.pop(pin_id, None)
