@@ -1,96 +1,11 @@
-"""The heap-taking rule sets: Nim and its variants that keep heap order.
+"""The heap-taking variants of Nim that keep heap order.
 
 Each knows its theory where one exists (Bouton, Moore, Greedy Nim's parity,
 Wythoff); the strategy searches where none does.
 """
 
-from .rules import Rules, nim_sum
-
-class TakeRules(Rules):
-    """Games where a move takes objects from heaps (order kept)."""
-
-    def gentle(self, heaps, ring=False):
-        # Smallest take from the largest heap: always legal in these games.
-        i = heaps.index(max(heaps))
-        after = list(heaps)
-        after[i] -= 1
-        return after
-
-
-class Nim(TakeRules):
-    """Take any number >= 1 from one heap. Bouton, 1901."""
-
-    name = "nim"
-    about = "take any number from one heap"
-
-    def moves(self, heaps, ring=False):
-        for i in _largest_first(heaps):
-            for t in range(1, heaps[i] + 1):
-                after = list(heaps)
-                after[i] -= t
-                yield after
-
-    def nimber(self, heaps, ring=False):
-        return nim_sum(heaps)
-
-    def theory(self, heaps, misere, ring=False):
-        return bouton(heaps, misere)
-
-
-def bouton(heaps, misere):
-    """Bouton's winning moves for Nim, with his misère endgame rule.
-
-    Normal play: move to nim-sum 0. Misère play: the same, except when the
-    move would leave only heaps of size 1: then leave an odd number of them.
-    """
-    big = 0
-    for h in heaps:
-        if h > 1:
-            big += 1
-    if misere and big <= 1:
-        ones = 0
-        for h in heaps:
-            if h == 1:
-                ones += 1
-        if big == 0:
-            # Only ones: the player to move wins if their count is even.
-            if ones % 2 == 1:
-                return []
-            i = heaps.index(1)
-            after = list(heaps)
-            after[i] = 0
-            return [after]
-        # One big heap: cut it to 0 or 1 so an odd number of ones remain.
-        i = _index_of_big(heaps)
-        after = list(heaps)
-        after[i] = 1 if ones % 2 == 0 else 0
-        return [after]
-    x = nim_sum(heaps)
-    if x == 0:
-        return []
-    wins = []
-    for i in range(len(heaps)):
-        target = heaps[i] ^ x
-        if target < heaps[i]:
-            after = list(heaps)
-            after[i] = target
-            wins.append(after)
-    return wins
-
-
-def _index_of_big(heaps):
-    for i in range(len(heaps)):
-        if heaps[i] > 1:
-            return i
-    return -1
-
-
-def _largest_first(heaps):
-    """Heap indexes, largest heap first (stable): generation order."""
-    order = list(range(len(heaps)))
-    order.sort(key=lambda i: -heaps[i])
-    return order
-
+from .nim import TakeRules, bouton, largest_first
+from .rules import nim_sum
 
 class Subtract(TakeRules):
     """Take 1..k from one heap. Heaps count modulo k+1 (Sprague-Grundy)."""
@@ -100,7 +15,7 @@ class Subtract(TakeRules):
     about = "take 1 to k from one heap"
 
     def moves(self, heaps, ring=False):
-        for i in _largest_first(heaps):
+        for i in largest_first(heaps):
             for t in range(1, min(self.k, heaps[i]) + 1):
                 after = list(heaps)
                 after[i] -= t
@@ -156,7 +71,7 @@ class Moore(TakeRules):
     about = "take from up to k heaps at once"
 
     def moves(self, heaps, ring=False):
-        live = [i for i in _largest_first(heaps) if heaps[i]]
+        live = [i for i in largest_first(heaps) if heaps[i]]
         # Choose a set of 1..k live heaps, then a take >= 1 from each.
         for size in range(1, min(self.k, len(live)) + 1):
             for chosen in _combinations(live, size):
@@ -311,7 +226,7 @@ class AllHeaps(TakeRules):
     about = "take from one heap, or the same from every heap"
 
     def moves(self, heaps, ring=False):
-        for i in _largest_first(heaps):
+        for i in largest_first(heaps):
             for t in range(1, heaps[i] + 1):
                 after = list(heaps)
                 after[i] -= t

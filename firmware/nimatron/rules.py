@@ -173,7 +173,7 @@ class Rules:
 
 # name -> (module, class name); imported on first use to spare a small heap.
 RULES = {
-    "nim": ("heaps", "Nim"),
+    "nim": ("nim", "Nim"),
     "subtract": ("heaps", "Subtract"),
     "moore": ("heaps", "Moore"),
     "greedy": ("heaps", "Greedy"),
@@ -191,7 +191,9 @@ def rules_class(name):
             "unknown rules %r (choose from %s)" % (name, ", ".join(NAMES))
         )
     module, cls = RULES[name]
-    if module == "heaps":
+    if module == "nim":
+        from . import nim as mod
+    elif module == "heaps":
         from . import heaps as mod
     else:
         from . import splits as mod

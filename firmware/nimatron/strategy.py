@@ -11,8 +11,18 @@ beyond it, never a hang. Misère play is the one hook of the search: a
 player with no move has lost in normal play and has won in misère play.
 """
 
-from . import tables
 from .rules import mex, parse_rules
+
+tables = None  # nimatron.tables, imported on first use (Nim never needs it)
+
+
+def _tables():
+    global tables
+    if tables is None:
+        from . import tables as module
+
+        tables = module
+    return tables
 
 MEMO_MAX = 8000  # entries kept across decisions, all rule sets together
 
@@ -89,8 +99,15 @@ def _searched_wins(rules, heaps, misere, ring, every):
 
 def _table_wins(rules, heaps, misere, ring, every):
     """Winning moves from the precomputed tables, or None if not covered."""
+    if rules.table_spec(misere) is None:
+        return None
+    tables = _tables()
     if tables.name(rules, misere) is None:
         return None
+    if not every:
+        stored = tables.move(rules, heaps, misere, ring)
+        if stored is not None:
+            return stored
     if tables.value(rules, heaps, misere, ring) == 0:
         return []  # lost: no need to look at every move
     wins = []
@@ -141,8 +158,8 @@ def solve(rules, position, misere=False, ring=False, seed=None):
     nimber = None
     if not misere:
         nimber = rules.nimber(heaps, ring)
-        if nimber is None:
-            nimber = tables.value(rules, heaps, False, ring)
+        if nimber is None and rules.table_spec(False) is not None:
+            nimber = _tables().value(rules, heaps, False, ring)
         if nimber is None and searchable:
             nimber = nim_value(rules, heaps, ring, _memo(rules, False))
     if wins:

@@ -74,8 +74,9 @@ def covers(rules, heaps):
     return 0 < len(heaps) <= HEAPS and max(heaps) <= TOP
 
 
-_index = []  # [header length, {name: [offset, length]}] once read
+_index = []  # [header length, {name: [offset, length, record]}] once read
 _loaded = {}
+LOST = 0xFFFF  # misère heap tables: no winning move
 
 
 def _path():
@@ -87,6 +88,7 @@ def _path():
 
 
 def _table(table):
+    """(bytes, record size) of a table, reading it from flash on first use."""
     data = _loaded.get(table)
     if data is not None:
         return data
@@ -103,23 +105,43 @@ def _table(table):
         if where is None:
             return None
         f.seek(_index[0] + where[0])
-        data = f.read(where[1])
-    if table[-1] == "-" and table[:-1] in SPLIT_TOTAL:
-        data = _key_set(data)
+        data = (f.read(where[1]), where[2])
     _loaded.clear()  # keep one table in RAM
     _loaded[table] = data
     return data
 
 
-def _key_set(data):
-    """Length-prefixed keys -> a set of keys (losing positions)."""
-    keys = set()
-    i = 0
-    while i < len(data):
-        n = data[i]
-        keys.add(bytes(data[i + 1 : i + 1 + n]))
-        i += 1 + n
-    return keys
+def _lost_key(data, size, key):
+    """Binary search of a sorted table of fixed-size, zero-padded keys."""
+    if len(key) > size:
+        return False
+    key = bytes(size - len(key)) + key
+    lo = 0
+    hi = len(data) // size
+    while lo < hi:
+        mid = (lo + hi) // 2
+        at = mid * size
+        cmp = 0
+        for j in range(size):
+            a = data[at + j]
+            b = key[j]
+            if a != b:
+                cmp = -1 if a < b else 1
+                break
+        if cmp == 0:
+            return True
+        if cmp < 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    return False
+
+
+def _entry(rules, heaps, misere, ring):
+    table = name(rules, misere)
+    if table is None or ring or not covers(rules, heaps):
+        return None
+    return _table(table)
 
 
 def value(rules, heaps, misere, ring=False):
@@ -127,12 +149,43 @@ def value(rules, heaps, misere, ring=False):
 
     None when no table covers this position.
     """
-    table = name(rules, misere)
-    if table is None or ring or not covers(rules, heaps):
+    found = _entry(rules, heaps, misere, ring)
+    if found is None:
         return None
-    data = _table(table)
-    if data is None:
-        return None
-    if isinstance(data, set):
-        return 0 if rules.key(heaps) in data else 1
+    data, size = found
+    if rules.name in SPLIT_TOTAL:
+        return 0 if _lost_key(data, size, rules.key(heaps)) else 1
+    if size == 2:
+        at = 2 * rank(heaps)
+        return 0 if (data[at] << 8 | data[at + 1]) == LOST else 1
     return data[rank(heaps)]
+
+
+def move(rules, heaps, misere, ring=False):
+    """The stored winning move ([] if lost), or None if no table stores moves.
+
+    Moves are stored per sorted slot (three bits per heap); heaps of equal
+    size are interchangeable, so the slots map back to this heap order.
+    """
+    found = _entry(rules, heaps, misere, ring)
+    if found is None or found[1] != 2:
+        return None
+    data, _ = found
+    at = 2 * rank(heaps)
+    code = data[at] << 8 | data[at + 1]
+    if code == LOST:
+        return []
+    order = list(range(len(heaps)))
+    order.sort(key=lambda i: heaps[i])
+    after = list(heaps)
+    for slot in range(len(order)):
+        after[order[slot]] = code >> (3 * slot) & 7
+    return [after]
+
+
+def encode(after_sorted):
+    """Slot values (sorted order of the position) -> the stored 16-bit code."""
+    code = 0
+    for slot in range(len(after_sorted)):
+        code |= after_sorted[slot] << (3 * slot)
+    return code

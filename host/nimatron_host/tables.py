@@ -49,31 +49,40 @@ def partitions(total, smallest):
 
 
 def heap_table(rules, misere):
+    """Normal play: one nim-value byte per position. Misère play: two bytes,
+    the winning move by sorted slot (tables.encode), or tables.LOST."""
     memo = {}
     data = bytearray()
     for n in range(1, tables.HEAPS + 1):
         for heaps in sorted_positions(n):
-            if misere:
-                data.append(1 if strategy.misere_wins(rules, heaps, False, memo) else 0)
-            else:
+            if not misere:
                 value = strategy.nim_value(rules, heaps, False, memo)
                 assert value < 256
                 data.append(value)
-    return bytes(data)
+                continue
+            code = tables.LOST
+            for after in rules.moves(heaps):  # heaps sorted: slots in order
+                if not strategy.misere_wins(rules, after, False, memo):
+                    code = tables.encode(after)
+                    break
+            data.append(code >> 8)
+            data.append(code & 255)
+    return bytes(data), 2 if misere else 1
 
 
 def split_table(rules):
+    """Misère losing positions: sorted keys, zero-padded to one width."""
     memo = {}
     smallest = 3 if rules.name == "grundy" else 1
     lost = set()
     for parts in partitions(tables.SPLIT_TOTAL[rules.name], smallest):
         if not strategy.misere_wins(rules, parts, False, memo):
             lost.add(rules.key(parts))
+    size = max(len(k) for k in lost)
     data = bytearray()
-    for key in sorted(lost):
-        data.append(len(key))
+    for key in sorted(bytes(size - len(k)) + k for k in lost):
         data.extend(key)
-    return bytes(data)
+    return bytes(data), size
 
 
 def build():
@@ -84,10 +93,10 @@ def build():
     for spec, misere in SPECS:
         rules = parse_rules(spec)
         if rules.name in tables.SPLIT_TOTAL:
-            blob = split_table(rules)
+            blob, record = split_table(rules)
         else:
-            blob = heap_table(rules, misere)
-        index[tables.name(rules, misere)] = [offset, len(blob)]
+            blob, record = heap_table(rules, misere)
+        index[tables.name(rules, misere)] = [offset, len(blob), record]
         offset += len(blob)
         blobs.append(blob)
     header = json.dumps(index, sort_keys=True, separators=(",", ":")) + "\n"
