@@ -13,6 +13,7 @@ COMMANDS = {
     "solve": "nimatron_host.solve",
     "tables": "nimatron_host.tables_cmd",
     "demo": "nimatron_host.demo",
+    "sim": "nimatron_sim.cli",
 }
 
 

@@ -24,17 +24,20 @@ def board_pin(board, name):
     return pin
 
 
-def _dark(colour):
-    return colour[0] == 0 and colour[1] == 0 and colour[2] == 0
+def load(name):
+    """Import a hardware module; DriverError if this machine cannot run it."""
+    try:
+        return __import__(name)
+    except (ImportError, NotImplementedError, RuntimeError) as e:
+        raise DriverError("cannot load %s on this machine (%s): is this the right board, with Blinka set up?" % (name, e))
 
 
 class CircuitPythonIO:
     """The io port on ``neopixel`` or ``digitalio`` lamps and ``keypad`` buttons."""
 
     def __init__(self, spec, layout, *, brightness=None):
-        import board
-        import keypad
-
+        board = load("board")
+        keypad = load("keypad")
         self._pixels = None
         self._leds = None
         self._scanners = []  # (keypad scanner, role of each key number)
@@ -49,8 +52,7 @@ class CircuitPythonIO:
     def _open_lamps(self, board, spec, layout, brightness):
         lamps = spec["lamps"]
         if lamps["kind"] == "neopixel":
-            import neopixel
-
+            neopixel = load("neopixel")
             self._lamp_pixels = lamp_pixels(lamps, layout)
             self._status_pixels = list(lamps["status"])
             cap = spec.get("brightness", 1.0)
@@ -60,8 +62,7 @@ class CircuitPythonIO:
             self._pixels.fill((0, 0, 0))
             self._pixels.show()
         elif lamps["kind"] == "leds":
-            import digitalio
-
+            digitalio = load("digitalio")
             own = [len(row) for row in lamps["rows"]]
             if list(layout) != own:
                 raise DriverError("discrete LEDs are wired as %s; cannot show layout %s" % (own, list(layout)))

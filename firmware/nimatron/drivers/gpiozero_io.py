@@ -42,6 +42,9 @@ class GpiozeroIO:
                 button.when_pressed = self._recorder(role, True)
                 button.when_released = self._recorder(role, False)
             self._outputs = [led for row in self._lamps for led in row] + [self._status[role] for role in STATUS]
+        except ImportError as e:  # gpiozero's BadPinFactory: no GPIO library, or not a Pi
+            self.close()
+            raise DriverError("gpiozero cannot drive pins here (%s); on a PC set GPIOZERO_PIN_FACTORY=mock" % e)
         except Exception:
             self.close()
             raise

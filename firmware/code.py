@@ -1,0 +1,71 @@
+"""CircuitPython entry point: the Nimatron on this board.
+
+Copy ``code.py``, ``boot.py`` and the ``nimatron`` folder to CIRCUITPY, plus
+the ``neopixel`` and ``adafruit_pixelbuf`` libraries from the Adafruit
+bundle. Change ``BOARD`` to your pin map in ``nimatron/boards.py``, or put
+``{"board": "pico-grid", "preset": "grundy"}`` in ``settings.json``.
+"""
+
+import json
+
+import supervisor
+
+BOARD = "pico-neopixel"     # the pin map in nimatron/boards.py
+SETTINGS = "/settings.json"
+TICKS_PERIOD = 1 << 29      # supervisor.ticks_ms() wraps here
+
+supervisor.runtime.autoreload = False  # a museum PC touching the drive must not restart the game
+
+
+def read_settings(path):
+    """The operator's overrides, or {} if there is no readable file."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError:
+        return {}
+    except ValueError as e:
+        print("%s is not valid JSON (%s): using the defaults" % (path, e))
+        return {}
+    if not isinstance(data, dict):
+        print("%s must hold a JSON object: using the defaults" % path)
+        return {}
+    return data
+
+
+def start(now):
+    from nimatron.app import make_controller
+
+    overrides = read_settings(SETTINGS)
+    board = overrides.pop("board", BOARD)
+    try:
+        return make_controller(board, overrides, now_ms=now)
+    except ValueError as e:  # a bad setting must not leave the exhibit dark
+        if not overrides:
+            raise
+        print("settings rejected (%s): starting with the board's defaults" % e)
+        return make_controller(board, {}, now_ms=now)
+
+
+def main():
+    # A millisecond clock that never wraps: sum the wrap-safe differences of
+    # supervisor.ticks_ms() (it wraps every 2**29 ms, about 6 days).
+    now = 0
+    last = supervisor.ticks_ms()
+    controller = start(now)
+    while True:
+        ticks = supervisor.ticks_ms()
+        now += (ticks - last) & (TICKS_PERIOD - 1)
+        last = ticks
+        controller.update(now)
+
+
+try:
+    main()
+except Exception as e:  # noqa: BLE001 - an exhibit restarts rather than sits dark
+    import sys
+    import time
+
+    sys.print_exception(e) if hasattr(sys, "print_exception") else print(repr(e))
+    time.sleep(5)
+    supervisor.reload()

@@ -1,0 +1,148 @@
+"""``nimatron sim``: the firmware on a simulated board.
+
+    nimatron sim --list-boards
+    nimatron sim --headless --board pico-neopixel --script game.txt
+    echo "press new" | nimatron sim --headless --board pi-leds --script -
+
+Headless mode plays a script (see ``nimatron_sim.script``) on a virtual
+clock and prints JSON lines: ``{"t": MS, "lamps": [[0|1, ...], ...],
+"status": {...}}`` whenever the lamps read back from the pins change, and
+each game event (``move``, ``refused``, ``new_game``, ``game_over``, ...)
+with ``"t"`` added.
+"""
+
+import json
+import sys
+import time
+
+from nimatron_host.cli import UsageError
+
+
+def add_parser(sub):
+    p = sub.add_parser("sim", help="run the firmware on a simulated board", description=__doc__.split("\n")[0])
+    p.add_argument("--list-boards", action="store_true", help="one line per board: name, driver, input model")
+    p.add_argument("--headless", action="store_true", help="play a script, print JSON lines (no screen)")
+    p.add_argument("--board", default="pico-neopixel", help="board from nimatron/boards.py (default pico-neopixel)")
+    p.add_argument("--preset", help="preset (default: the board's own)")
+    p.add_argument("--rules", help="rule set, e.g. nim, subtract:3")
+    p.add_argument("--misere", action="store_true", help="misère play: whoever takes the last lamp loses")
+    p.add_argument("--difficulty", help="perfect, fallible, equalizer or teach")
+    p.add_argument("--seed", type=int, help="seed for the machine's choices and for switch bounce")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other setting, e.g. --set think_ms=0 (repeatable)")
+    p.add_argument("--script", metavar="FILE", help="actions, one per line ('-' reads stdin)")
+    p.add_argument("--tick", type=int, default=5, metavar="MS", help="main-loop tick in virtual ms (default 5)")
+    p.add_argument("--until-killed", action="store_true",
+                   help="after the script, keep running in real time until interrupted")
+
+
+def overrides(args):
+    """Settings overrides from the command line."""
+    out = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError("--set wants KEY=VALUE, got %r" % item)
+        try:
+            value = json.loads(value)   # numbers, lists ("[[3,4,5]]"), true/false
+        except ValueError:
+            pass                        # plain words stay strings
+        out[key.strip()] = value
+    for key in ("preset", "rules", "difficulty"):
+        value = getattr(args, key)
+        if value is not None:
+            out[key] = value
+    if args.misere:
+        out["misere"] = True
+    return out
+
+
+def list_boards(out=sys.stdout):
+    from nimatron.boards import BOARDS
+
+    for name in sorted(BOARDS):
+        spec = BOARDS[name]
+        out.write("%s %s %s\n" % (name, spec["driver"], spec["input"]))
+
+
+def _read_script(path):
+    if path is None:
+        return []
+    if path == "-":
+        return sys.stdin.read().splitlines()
+    try:
+        with open(path) as f:
+            return f.read().splitlines()
+    except OSError as e:
+        raise UsageError("cannot read script %s: %s" % (path, e.strerror or e))
+
+
+def run(args):
+    if args.list_boards:
+        list_boards()
+        return 0
+    if not args.headless:
+        raise UsageError("the interactive simulator is not built yet; use --headless --script FILE")
+    if args.tick < 1:
+        raise UsageError("--tick must be at least 1 ms")
+    from nimatron import boards
+
+    from . import script
+
+    try:
+        spec = boards.board(args.board)
+    except ValueError as e:
+        raise UsageError(str(e))
+    settings = overrides(args)
+    try:
+        actions = script.parse(_read_script(args.script), _roles(spec))
+    except script.ScriptError as e:
+        raise UsageError(str(e))
+
+    from .engine import Simulator
+
+    try:
+        sim = Simulator(args.board, settings, args.seed, tick_ms=args.tick)
+    except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
+        raise UsageError(str(e).split("\n")[0])
+    out = sys.stdout
+
+    def emit(record):
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+
+    sim.listeners.append(emit)
+    sim.output_listeners.append(lambda t, lamps, status: emit({"t": t, "lamps": lamps, "status": status}))
+    try:
+        script.run(sim, actions)
+        sim.advance(0)
+        if args.until_killed:
+            _real_time(sim)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sim.close()
+    return 0
+
+
+def _roles(spec):
+    from .bench import board_roles
+
+    return board_roles(spec)
+
+
+def _real_time(sim):
+    """Keep the virtual clock in step with the wall clock until interrupted."""
+    import signal
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    start = time.monotonic()
+    origin = sim.now
+    while True:
+        due = origin + int((time.monotonic() - start) * 1000)
+        if due > sim.now:
+            sim.advance(due - sim.now)
+        time.sleep(sim.tick_ms / 1000)
