@@ -44,10 +44,10 @@ BOARDS = {
         "preset": "marienbad",
     },
     "pi-neopixel": {
-        "about": "Raspberry Pi, a 60-pixel NeoPixel strip (Blinka), one button per row",
+        "about": "Raspberry Pi, a 120-pixel NeoPixel strip (Blinka), one button per row",
         "driver": "circuitpython",
         "input": "rows",
-        "lamps": {"kind": "neopixel", "pin": "D18", "pixels": 60, "order": "GRB",
+        "lamps": {"kind": "neopixel", "pin": "D18", "pixels": 120, "order": "GRB",
                   "status": [0, 1, 2, 3], "first": 4, "layout": [7, 7, 7, 7]},
         "buttons": {"row0": "D17", "row1": "D27", "row2": "D22", "row3": "D23",
                     "done": "D24", "new": "D25"},

@@ -56,14 +56,14 @@ _CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}
 # machine's were: nine fixed starts on four rows of up to seven lamps.
 NIMATRON_STARTS = [
     [3, 4, 5, 7], [1, 3, 5, 6], [2, 4, 6, 7], [1, 4, 6, 7], [3, 5, 6, 7],
-    [2, 3, 5, 7], [1, 2, 5, 7], [4, 5, 6, 7], [2, 3, 6, 6],
+    [2, 3, 5, 7], [1, 2, 5, 7], [4, 5, 6, 6], [2, 3, 6, 6],
 ]
 
 PRESETS = {
     "nimatron": {"about": "Westinghouse Nimatron, 1940: four rows of seven, visitor first",
                  "rules": "nim", "starts": NIMATRON_STARTS, "layout": [7, 7, 7, 7]},
     "nimrod": {"about": "Ferranti Nimrod, 1951: shows its reasoning; set misere for the reverse game",
-               "rules": "nim", "starts": [[3, 5, 6, 7], [1, 4, 5, 7], [2, 3, 6, 7]],
+               "rules": "nim", "starts": [[3, 5, 6, 7], [1, 4, 5, 7], [2, 3, 6, 6]],
                "layout": [7, 7, 7, 7], "explain": True},
     "marienbad": {"about": "Last Year at Marienbad, 1961: 1-3-5-7, last one loses",
                   "rules": "nim", "misere": True, "starts": [[1, 3, 5, 7]], "layout": [1, 3, 5, 7]},
@@ -164,6 +164,8 @@ def resolve(overrides=None, preset=None):
             merged[key] = value
     merged["preset"] = name
     for key, value in overrides.items():
+        if key not in DEFAULTS:
+            raise SettingsError("unknown setting %r" % key)
         merged[key] = value
     out = {}
     for key in DEFAULTS:

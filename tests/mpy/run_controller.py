@@ -1,0 +1,21 @@
+# The game-flow scenarios under the MicroPython unix port, with a fake driver.
+# MICROPYPATH=firmware:tests micropython -X heapsize=... tests/mpy/run_controller.py
+import gc
+import sys
+
+import controller_scenarios
+
+failed = 0
+names = [n for n in dir(controller_scenarios) if n.startswith("scenario_")]
+names.sort()
+for name in names:
+    gc.collect()
+    try:
+        getattr(controller_scenarios, name)()
+        print("ok   " + name)
+    except Exception as e:  # report every scenario, then fail as a whole
+        failed += 1
+        print("FAIL " + name + ": " + repr(e))
+        sys.print_exception(e)
+print("%d scenarios, %d failed" % (len(names), failed))
+sys.exit(1 if failed else 0)

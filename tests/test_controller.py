@@ -1,0 +1,15 @@
+"""The game flow under CPython: every scenario of controller_scenarios.py.
+
+The same scenarios run under MicroPython in test_micropython_controller.
+"""
+
+import pytest
+
+import controller_scenarios
+
+SCENARIOS = sorted(name for name in dir(controller_scenarios) if name.startswith("scenario_"))
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_scenario(name):
+    getattr(controller_scenarios, name)()
