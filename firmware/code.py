@@ -11,7 +11,7 @@ import json
 import supervisor
 
 BOARD = "pico-neopixel"     # the pin map in nimatron/boards.py
-SETTINGS = "/settings.json"
+SETTINGS = "settings.json"      # beside code.py (CircuitPython runs it from /)
 TICKS_PERIOD = 1 << 29      # supervisor.ticks_ms() wraps here
 
 supervisor.runtime.autoreload = False  # a museum PC touching the drive must not restart the game

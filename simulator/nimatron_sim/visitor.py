@@ -1,0 +1,167 @@
+"""Robot visitors: they read the lamps, choose a move and press buttons.
+
+A robot sees what a visitor sees: the lamps (read back from the pins) and
+whose turn it is (the game events, as the status lamps tell a person). It
+never looks inside the controller, so a robot's game exercises the whole
+chain: pins, driver, controller, engine and back.
+
+    sim = Simulator("pico-neopixel", {"think_ms": 0, "show_ms": 0})
+    robot = Visitor(sim, skill="perfect", seed=1)
+    result = robot.play_game()     # {"winner": "machine", "moves": [...], ...}
+
+``skill``: ``random`` (any legal move) or ``perfect`` (the engine's winning
+move when one exists, else any legal move).
+"""
+
+import random
+
+from nimatron import strategy
+from nimatron.rules import parse_rules
+
+
+class Visitor:
+    def __init__(self, sim, skill="random", seed=0, hold_ms=None, gap_ms=None):
+        if skill not in ("random", "perfect"):
+            raise ValueError("skill must be random or perfect")
+        self.sim = sim
+        self.skill = skill
+        self.rng = random.Random(seed)
+        self.hold_ms = hold_ms
+        self.gap_ms = gap_ms
+        self.turn = None
+        self.winner = None
+        self.moves = []    # move events of the game in play
+        self.game = None   # its new_game event
+        self.ring = False
+        sim.listeners.append(self._event)
+
+    def _event(self, event):
+        kind = event["event"]
+        if kind == "new_game":
+            self.game = event
+            self.rules = parse_rules(event["rules"])
+            self.misere = event["misere"]
+            self.start = list(event["position"])
+            self.ring = event["ring"]
+            self.turn = event["first"]
+            self.winner = None
+            self.moves = []
+        elif kind == "move":
+            self.moves.append(event)
+            self.ring = False
+            self.turn = "machine" if event["by"] == "visitor" else "visitor"
+        elif kind == "game_over":
+            self.turn = None
+            self.winner = event["winner"]
+
+    # -- looking at the lamps ----------------------------------------------------
+    def position(self):
+        """The heaps as the lamps show them (the visitor's own count)."""
+        lamps = self.sim.read_lamps()
+        if self.rules.name == "circular":
+            return [len(run) for run in self._runs(lamps)] if not self.ring else [self.start[0]]
+        if self.rules.name == "grundy":
+            return [sum(row) for row in lamps if sum(row)]
+        return [sum(lamps[r]) for r in range(len(self.start))]
+
+    def _runs(self, lamps):
+        row = lamps[0][: self.start[0]]
+        n = len(row)
+        if all(row):
+            return [list(range(n))]
+        first_dark = row.index(0)
+        runs, run = [], []
+        for step in range(1, n + 1):
+            i = (first_dark + step) % n
+            if row[i]:
+                run.append(i)
+            elif run:
+                runs.append(run)
+                run = []
+        if run:
+            runs.append(run)
+        return runs
+
+    # -- choosing ------------------------------------------------------------------
+    def choose(self, heaps):
+        if self.skill == "perfect":
+            result = strategy.solve(self.rules, heaps, self.misere, self.ring)
+            if result["outcome"] == "win":
+                return result["after"]
+        moves = list(self.rules.moves(heaps, self.ring))
+        return moves[self.rng.randrange(len(moves))]
+
+    def selection(self, heaps, after):
+        """The lamps to select (grid boards) for the move ``heaps`` -> ``after``."""
+        lamps = self.sim.read_lamps()
+        name = self.rules.name
+        if name == "circular":
+            return self._ring_selection(lamps, after)
+        if name == "grundy":
+            target = sorted(h for h in after if h)
+            for r, row in enumerate(lamps):
+                h = sum(row)
+                rest = [sum(x) for x in lamps if sum(x)]
+                rest.remove(h)
+                for a in range(1, (h + 1) // 2):
+                    if sorted(rest + [h - a, a]) == target:
+                        lit = [i for i in range(len(row)) if row[i]]
+                        return [(r, i) for i in lit[h - a:]]
+            raise AssertionError("no split of %s gives %s" % (heaps, after))
+        out = []
+        for r in range(len(heaps)):
+            lit = [i for i in range(len(lamps[r])) if lamps[r][i]]
+            out.extend((r, i) for i in lit[after[r]:])
+        return out
+
+    def _ring_selection(self, lamps, after):
+        target = sorted(h for h in after if h)
+        n = self.start[0]
+        row = lamps[0][:n]
+        for run in self._runs(lamps):
+            for t in (1, 2, 3):
+                starts = range(len(run)) if self.ring else range(len(run) - t + 1)
+                for s in starts:
+                    take = [run[(s + j) % len(run)] for j in range(t)]
+                    if len(set(take)) < t:
+                        continue
+                    rest = [[1 if row[i] and i not in take else 0 for i in range(n)]]
+                    saved, self.ring = self.ring, False
+                    runs = [len(x) for x in self._runs(rest)] if any(rest[0]) else []
+                    self.ring = saved
+                    if sorted(runs) == target:
+                        return [(0, i) for i in take]
+        raise AssertionError("no run of the ring gives %s" % (after,))
+
+    # -- pressing ---------------------------------------------------------------------
+    def tap(self, role):
+        self.sim.tap(role, self.hold_ms, self.gap_ms)
+
+    def move(self):
+        """Make one move on the visitor's turn; returns (before, after)."""
+        heaps = self.position()
+        after = self.choose(heaps)
+        if self.sim.spec["input"] == "rows":
+            r = [i for i in range(len(heaps)) if heaps[i] != after[i]][0]
+            for _ in range(heaps[r] - after[r]):
+                self.tap("row%d" % r)
+            if self.turn == "visitor":  # the last lamp commits at once; else DONE
+                self.tap("done")
+        else:
+            for r, i in self.selection(heaps, after):
+                self.tap("key %d %d" % (r, i))
+            self.tap("done")
+        return heaps, after
+
+    def play_game(self, limit_ms=600000):
+        """Press NEW and play one game to the end; returns a summary dict."""
+        sim = self.sim
+        self.turn = None
+        self.tap("new")
+        end = sim.now + limit_ms
+        while self.winner is None and sim.now < end:
+            if self.turn == "visitor":
+                self.move()
+            else:
+                sim.advance(sim.tick_ms)
+        return {"winner": self.winner, "start": self.start, "moves": list(self.moves), "game": self.game}
