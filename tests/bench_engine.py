@@ -45,8 +45,10 @@ def compiled_tree():
     for name in os.listdir(src):
         if name.endswith(".py"):
             subprocess.run([cross, "-o", os.path.join(dst, name[:-3] + ".mpy"), os.path.join(src, name)], check=True)
-        elif name.endswith(".bin"):
+        elif name.endswith((".bin", ".json")):
             shutil.copy(os.path.join(src, name), dst)
+        elif name == "pinmaps":
+            shutil.copytree(os.path.join(src, name), os.path.join(dst, name))
     return tmp
 
 

@@ -5,3 +5,17 @@ CPython, MicroPython and CircuitPython; hardware lives in ``drivers``.
 """
 
 __version__ = "0.1.0"
+
+
+def resource(name):
+    """Path of a data file shipped inside the package (tables, pin maps)."""
+    here = __file__
+    cut = max(here.rfind("/"), here.rfind("\\"))
+    return here[: cut + 1] + name
+
+
+def load_json(name):
+    import json
+
+    with open(resource(name)) as f:
+        return json.load(f)

@@ -1,4 +1,4 @@
-"""Pin maps: one source of truth per supported board.
+"""Pin maps: one source of truth per supported board, ``pinmaps/NAME.json``.
 
 Read by the firmware (which driver, which pins), the simulator (which pins to
 mock) and the wiring diagrams. Pin names are the board's own: ``GPIO17`` for
@@ -22,88 +22,38 @@ Each board has:
 - ``preset``: the preset it starts with.
 """
 
-STATUS = ("visitor", "machine", "champ", "machine_wins")
+import os
 
-BOARDS = {
-    "pi-leds": {
-        "about": "Raspberry Pi, discrete LEDs in rows of 1-3-5-7, one button per row",
-        "driver": "gpiozero",
-        "input": "rows",
-        "lamps": {
-            "kind": "leds",
-            "rows": [
-                ["GPIO4"],
-                ["GPIO17", "GPIO27", "GPIO22"],
-                ["GPIO5", "GPIO6", "GPIO13", "GPIO19", "GPIO26"],
-                ["GPIO18", "GPIO23", "GPIO24", "GPIO25", "GPIO12", "GPIO16", "GPIO20"],
-            ],
-        },
-        "status": {"visitor": "GPIO21", "machine": "GPIO7", "champ": "GPIO8", "machine_wins": "GPIO11"},
-        "buttons": {"row0": "GPIO2", "row1": "GPIO3", "row2": "GPIO9", "row3": "GPIO10",
-                    "done": "GPIO14", "new": "GPIO15"},
-        "preset": "marienbad",
-    },
-    "pi-neopixel": {
-        "about": "Raspberry Pi, a 120-pixel NeoPixel strip (Blinka), one button per row",
-        "driver": "circuitpython",
-        "input": "rows",
-        "lamps": {"kind": "neopixel", "pin": "D18", "pixels": 120, "order": "GRB",
-                  "status": [0, 1, 2, 3], "first": 4, "layout": [7, 7, 7, 7]},
-        "buttons": {"row0": "D17", "row1": "D27", "row2": "D22", "row3": "D23",
-                    "done": "D24", "new": "D25"},
-        "brightness": 0.25,
-        "preset": "nimatron",
-    },
-    "pico-neopixel": {
-        "about": "Raspberry Pi Pico (RP2040) on CircuitPython, a 32-pixel strip, row buttons",
-        "driver": "circuitpython",
-        "input": "rows",
-        "lamps": {"kind": "neopixel", "pin": "GP0", "pixels": 32, "order": "GRB",
-                  "status": [0, 1, 2, 3], "first": 4, "layout": [7, 7, 7, 7]},
-        "buttons": {"row0": "GP2", "row1": "GP3", "row2": "GP4", "row3": "GP5",
-                    "done": "GP6", "new": "GP7"},
-        "brightness": 0.2,
-        "preset": "nimatron",
-    },
-    "pico-grid": {
-        "about": "Raspberry Pi Pico, an 8x8 NeoPixel matrix over an 8x8 key matrix",
-        "driver": "circuitpython",
-        "input": "grid",
-        "lamps": {"kind": "neopixel", "pin": "GP0", "pixels": 68, "order": "GRB",
-                  "status": [64, 65, 66, 67], "first": 0, "layout": [8, 8, 8, 8, 8, 8, 8, 8],
-                  "fixed": True},
-        "matrix": {"rows": ["GP2", "GP3", "GP4", "GP5", "GP6", "GP7", "GP8", "GP9"],
-                   "columns": ["GP10", "GP11", "GP12", "GP13", "GP14", "GP15", "GP16", "GP17"]},
-        "buttons": {"done": "GP18", "new": "GP19"},
-        "brightness": 0.15,
-        "preset": "allheaps",
-    },
-    "pico-ring": {
-        "about": "Raspberry Pi Pico, a 16-pixel NeoPixel ring over a 4x4 key matrix",
-        "driver": "circuitpython",
-        "input": "grid",
-        "lamps": {"kind": "neopixel", "pin": "GP0", "pixels": 20, "order": "GRB",
-                  "status": [16, 17, 18, 19], "first": 0, "layout": [16], "shape": "ring",
-                  "fixed": True},
-        "matrix": {"rows": ["GP2", "GP3", "GP4", "GP5"], "columns": ["GP6", "GP7", "GP8", "GP9"]},
-        "buttons": {"done": "GP18", "new": "GP19"},
-        "brightness": 0.2,
-        "preset": "circular",
-    },
-}
+from . import load_json, resource
+
+STATUS = ("visitor", "machine", "champ", "machine_wins")
+FOLDER = "pinmaps"
 
 
 class BoardError(ValueError):
     """A pin map that cannot work: a pin used twice, a role left unwired."""
 
 
+def names():
+    """Every board with a pin map, sorted."""
+    return sorted([f[:-5] for f in os.listdir(resource(FOLDER)) if f[-5:] == ".json"])
+
+
 def board(name):
     """The pin map of a board, checked; BoardError names the problem."""
-    if name not in BOARDS:
-        raise BoardError("unknown board %r (choose from %s)" % (name, ", ".join(sorted(BOARDS))))
-    spec = BOARDS[name]
+    if not isinstance(name, str) or name not in names():
+        raise BoardError("unknown board %r (choose from %s)" % (name, ", ".join(names())))
+    spec = load_json(FOLDER + "/" + name + ".json")
     check(name, spec)
     return spec
+
+
+def __getattr__(attr):
+    # CPython only (PEP 562): BOARDS, every pin map, for host tools. A board
+    # never loads them all: it reads its own file with board().
+    if attr == "BOARDS":
+        return dict((name, load_json(FOLDER + "/" + name + ".json")) for name in names())
+    raise AttributeError(attr)
 
 
 def layout(spec):

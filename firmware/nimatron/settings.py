@@ -10,6 +10,7 @@ SettingsError naming the key, never a half-applied change.
     ('subtract:3', [[15]], 'equalizer')
 """
 
+from . import load_json
 from .rules import RulesError, parse_rules
 
 
@@ -52,42 +53,30 @@ _INT = {
 _BOOL = ("misere", "explain", "remote_play")
 _CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}
 
-# Starting positions a perfect visitor can win (nim-sum not 0), as the 1940
-# machine's were: nine fixed starts on four rows of up to seven lamps.
-NIMATRON_STARTS = [
-    [3, 4, 5, 7], [1, 3, 5, 6], [2, 4, 6, 7], [1, 4, 6, 7], [3, 5, 6, 7],
-    [2, 3, 5, 7], [1, 2, 5, 7], [4, 5, 6, 6], [2, 3, 6, 6],
-]
+PRESETS_FILE = "presets.json"  # name -> settings and "about"; read per use
+_preset_names = []
 
-PRESETS = {
-    "nimatron": {"about": "Westinghouse Nimatron, 1940: four rows of seven, visitor first",
-                 "rules": "nim", "starts": NIMATRON_STARTS, "layout": [7, 7, 7, 7]},
-    "nimrod": {"about": "Ferranti Nimrod, 1951: shows its reasoning; set misere for the reverse game",
-               "rules": "nim", "starts": [[3, 5, 6, 7], [1, 4, 5, 7], [2, 3, 6, 6]],
-               "layout": [7, 7, 7, 7], "explain": True},
-    "marienbad": {"about": "Last Year at Marienbad, 1961: 1-3-5-7, last one loses",
-                  "rules": "nim", "misere": True, "starts": [[1, 3, 5, 7]], "layout": [1, 3, 5, 7]},
-    "drnim": {"about": "Dr. NIM, 1966: fifteen marbles, take 1-3, last one wins; equalizer on",
-              "rules": "subtract:3", "starts": [[15]], "layout": [15],
-              "first": "machine", "difficulty": "equalizer"},
-    "21": {"about": "The game of 21: add 1-3, whoever says 21 loses",
-           "rules": "subtract:3", "misere": True, "starts": [[21]], "layout": [21]},
-    "100": {"about": "The game of 100: add 1-10, whoever reaches 100 wins",
-            "rules": "subtract:10", "starts": [[100]], "layout": [100]},
-    "nim": {"about": "Nim on four rows", "rules": "nim", "starts": [[3, 4, 5, 7]], "layout": [7, 7, 7, 7]},
-    "subtract": {"about": "Subtraction game: take 1-3 from one row",
-                 "rules": "subtract:3", "starts": [[5, 6, 7, 7], [4, 6, 7, 7]], "layout": [7, 7, 7, 7]},
-    "moore": {"about": "Moore's Nim: take from one or two rows at once",
-              "rules": "moore:2", "starts": [[3, 4, 5, 7], [2, 5, 6, 7]], "layout": [7, 7, 7, 7]},
-    "greedy": {"about": "Greedy Nim: take only from a largest row",
-               "rules": "greedy", "starts": [[3, 5, 7, 7], [2, 4, 6, 7]], "layout": [7, 7, 7, 7]},
-    "allheaps": {"about": "Take from one row, or the same from every row (Wythoff)",
-                 "rules": "allheaps", "starts": [[3, 5, 6, 7], [2, 4, 7, 7]], "layout": [7, 7, 7, 7]},
-    "grundy": {"about": "Grundy's game: split a row into two unequal rows",
-               "rules": "grundy", "starts": [[8], [7]], "layout": [8, 8, 8, 8, 8, 8, 8, 8]},
-    "circular": {"about": "Circular Nim: take 1-3 neighbours from a ring of lamps",
-                 "rules": "circular", "starts": [[16]], "layout": [16]},
-}
+
+def preset_names():
+    if not _preset_names:
+        _preset_names.extend(sorted(load_json(PRESETS_FILE)))
+    return _preset_names
+
+
+def load_preset(name):
+    """One preset's settings (and its "about" text), or SettingsError."""
+    found = load_json(PRESETS_FILE).get(name)
+    if found is None:
+        raise SettingsError("unknown preset %r (choose from %s)" % (name, ", ".join(preset_names())))
+    return found
+
+
+def __getattr__(attr):
+    # CPython only (PEP 562): every preset at once, for host tools and menus.
+    if attr == "PRESETS":
+        return load_json(PRESETS_FILE)
+    raise AttributeError(attr)
+
 
 # Settings an operator may change (everything but the preset's identity).
 KEYS = tuple(sorted(DEFAULTS))
@@ -123,8 +112,8 @@ def check_value(key, value):
             raise SettingsError("%s must be one of %s" % (key, ", ".join(_CHOICE[key])))
         return value
     if key == "preset":
-        if value not in PRESETS:
-            raise SettingsError("unknown preset %r (choose from %s)" % (value, ", ".join(sorted(PRESETS))))
+        if not isinstance(value, str) or value not in preset_names():
+            raise SettingsError("unknown preset %r (choose from %s)" % (value, ", ".join(preset_names())))
         return value
     if key == "rules":
         try:
@@ -159,7 +148,7 @@ def resolve(overrides=None, preset=None):
     overrides = overrides or {}
     name = check_value("preset", preset or overrides.get("preset") or DEFAULTS["preset"])
     merged = dict(DEFAULTS)
-    for key, value in PRESETS[name].items():
+    for key, value in load_preset(name).items():
         if key != "about":
             merged[key] = value
     merged["preset"] = name

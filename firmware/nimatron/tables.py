@@ -15,6 +15,8 @@ bytes of RAM.
 
 import json
 
+from . import resource
+
 TOP = 7     # heap rules: heaps of up to 7 ...
 HEAPS = 4   # ... in up to 4 heaps
 SPLIT_TOTAL = {"grundy": 24, "circular": 16}  # splitting rules: objects in all
@@ -79,21 +81,13 @@ _loaded = {}
 LOST = 0xFFFF  # misère heap tables: no winning move
 
 
-def _path():
-    here = __file__
-    cut = here.rfind("/")
-    if cut < 0:
-        cut = here.rfind("\\")
-    return here[: cut + 1] + FILE
-
-
 def _table(table):
     """(bytes, record size) of a table, reading it from flash on first use."""
     data = _loaded.get(table)
     if data is not None:
         return data
     try:
-        f = open(_path(), "rb")
+        f = open(resource(FILE), "rb")
     except OSError:
         return None  # not deployed: the strategy searches instead
     with f:

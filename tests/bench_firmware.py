@@ -1,0 +1,59 @@
+"""Firmware benchmark under MicroPython: the smallest heap that plays games.
+
+    .venv/bin/python tests/bench_firmware.py [--games 20]
+
+Precompiles firmware/nimatron with mpy-cross (as a deploy can), then runs
+tests/mpy/bench_firmware.py (the real controller, a fake driver, a random
+visitor) under `micropython -X heapsize=N`, halving the search interval
+to find the smallest N (in KB) that finishes the games; prints it with the
+worst update() time. Figures go in the README; nothing is asserted.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from bench_engine import compiled_tree, micropython  # noqa: E402
+
+
+def runs(exe, tree, heap_kb, preset, board, games):
+    env = dict(os.environ, MICROPYPATH=tree)
+    out = subprocess.run([exe, "-X", "heapsize=%dK" % heap_kb, "-m", "bench_firmware", preset, board, str(games)],
+                         capture_output=True, text=True, env=env, timeout=600)
+    return out.stdout.split() if out.returncode == 0 else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=20)
+    args = ap.parse_args()
+    exe = micropython()
+    tree = compiled_tree()
+    if not exe or not tree:
+        sys.exit("needs micropython and mpy-cross in the venv")
+    cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    subprocess.run([cross, "-o", os.path.join(tree, "bench_firmware.mpy"), os.path.join(HERE, "mpy", "bench_firmware.py")], check=True)
+    print("%-10s %-14s %8s %10s %14s" % ("preset", "board", "games", "min heap", "worst update"))
+    for preset, board in (("nimatron", "pico-neopixel"), ("drnim", "pico-neopixel"), ("21", "pico-neopixel"), ("marienbad", "pi-leds")):
+        lo, hi = 8, 256
+        best = None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            got = runs(exe, tree, mid, preset, board, args.games)
+            if got:
+                best = (mid, got)
+                hi = mid - 1
+            else:
+                lo = mid + 1
+        if best:
+            print("%-10s %-14s %8s %8d KB %11s us" % (preset, board, best[1][0], best[0], best[1][2]))
+        else:
+            print("%-10s %-14s  did not run in 256 KB" % (preset, board))
+
+
+if __name__ == "__main__":
+    main()
