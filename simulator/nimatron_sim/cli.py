@@ -57,9 +57,10 @@ def overrides(args):
     return out
 
 
-def list_boards(out=sys.stdout):
+def list_boards(out=None):
     from nimatron.boards import BOARDS
 
+    out = out or sys.stdout
     for name in sorted(BOARDS):
         spec = BOARDS[name]
         out.write("%s %s %s\n" % (name, spec["driver"], spec["input"]))

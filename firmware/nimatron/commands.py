@@ -1,0 +1,276 @@
+"""The host link's commands: one function per command word.
+
+Each takes ``(link, args, text, now)`` (the ``HostLink``, the words after
+the command, the whole line, the time) and returns the reply's JSON object
+(or None for a bare ``OK``); a CommandError becomes ``ERR code message``.
+Kept apart from ``hostlink`` so each module compiles in a small heap.
+"""
+
+import json
+
+from . import __version__
+from .protocol import COMMANDS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
+
+# Settings that stay when SET preset switches to another preset's defaults.
+KEEP_ON_PRESET = ("operator_pin", "remote_play", "layout")
+
+
+def cmd_hello(link, args, text, now):
+    _no_args(args, "HELLO")
+    return {"name": "nimatron", "version": __version__, "protocol": PROTOCOL,
+            "board": link.board, "preset": link.controller.settings["preset"]}
+
+
+def cmd_help(link, args, text, now):
+    return {"commands": list(COMMANDS), "doc": "host/PROTOCOL.md"}
+
+
+def cmd_state(link, args, text, now):
+    _no_args(args, "STATE")
+    return state(link, now)
+
+
+def state(link, now):
+    c = link.controller
+    position = c.position()
+    heaps, ring = position if position else (None, False)
+    turn = None
+    if c.state == "visitor":
+        turn = "visitor"
+    elif c.state in ("thinking", "showing"):
+        turn = "machine"
+    lamps, status = c.frame(now)
+    rows = []
+    for row in lamps:
+        rows.append("".join([str(s) for s in row]))
+    last = None
+    if c.last_move:
+        last = {"by": c.last_move[0], "before": c.last_move[1], "after": c.last_move[2]}
+    s = c.settings
+    return {"state": c.state, "turn": turn, "position": heaps, "ring": ring,
+            "rules": c.rules.spec, "misere": c.misere, "difficulty": s["difficulty"],
+            "preset": s["preset"], "winner": c.winner, "last_move": last,
+            "lamps": rows, "status": status, "remote_play": s["remote_play"]}
+
+
+def cmd_explain(link, args, text, now):
+    _no_args(args, "EXPLAIN")
+    c = link.controller
+    position = c.position()
+    if position is None:
+        return {"position": None, "text": "no game in play"}
+    heaps, ring = position
+    from . import explain
+
+    result = solve(c, heaps, ring)
+    out = {"position": heaps, "ring": ring, "rules": c.rules.spec, "misere": c.misere,
+           "difficulty": c.settings["difficulty"], "outcome": result["outcome"],
+           "after": result["after"], "nimber": result["nimber"],
+           "move": explain.describe_move(heaps, result["after"], c.rules.ordered, ring),
+           "text": c.explain(heaps, ring)}
+    if c.rules.name == "nim":
+        x = 0
+        for h in heaps:
+            x ^= h
+        out["nim_sum"] = x
+        out["working"] = explain.nim_sum_lines(heaps, x)
+    return out
+
+
+def solve(c, heaps, ring):
+    from . import strategy
+
+    return strategy.solve(c.rules, heaps, c.misere, ring)
+
+
+def cmd_audits(link, args, text, now):
+    _no_args(args, "AUDITS")
+    a = link.controller.audits
+    out = {"started": a["games"], "finished": a["finished"], "visitor_wins": a["visitor_wins"],
+           "machine_wins": a["machine_wins"], "abandoned": a["abandoned"],
+           "uptime_s": (now - link.started_ms) // 1000, "presets": link.presets}
+    if link.dropped:
+        out["events_dropped"] = link.dropped
+    return out
+
+
+def cmd_config(link, args, text, now):
+    settings = link.controller.settings
+    if len(args) > 1:
+        raise CommandError("syntax", "usage: CONFIG [KEY]")
+    shown = {}
+    for key in settings:
+        shown[key] = settings[key]
+    if shown.get("operator_pin"):
+        shown["operator_pin"] = "****"  # never sent back, even unlocked
+    if args:
+        key = args[0]
+        if key not in shown:
+            raise CommandError("value", "unknown setting %s" % _shown(key))
+        return {key: shown[key]}
+    return shown
+
+
+def cmd_set(link, args, text, now):
+    if len(args) < 2:
+        raise CommandError("syntax", "usage: SET KEY VALUE")
+    key = args[0]
+    current = link.controller.settings  # every key, resolved
+    if key not in current:
+        raise CommandError("value", "unknown setting %s" % _shown(key))
+    link.operator("SET")
+    from .settings import SettingsError, check_value, resolve
+
+    raw = text.split(None, 2)[2].strip()
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw  # a bare word: SET difficulty teach, SET misere on
+    try:
+        value = check_value(key, value)
+        if key == "layout" and value != current["layout"]:
+            raise SettingsError("layout is fixed while running: change it in the settings file and restart")
+        if key == "preset":
+            keep = {}
+            for k in KEEP_ON_PRESET:
+                keep[k] = current[k]
+            new = resolve(keep, value)
+        else:
+            new = dict(current)
+            new[key] = value
+            new = resolve(new, new["preset"])
+        link.controller.apply_settings(new)
+    except ValueError as e:  # SettingsError, or PanelError: nothing was changed
+        prefix = "" if isinstance(e, SettingsError) else "does not fit this board: "
+        raise CommandError("value", prefix + _shown(str(e), 200))
+    saved = False
+    if link.save is not None:
+        try:
+            saved = bool(link.save(new))
+        except Exception:
+            saved = False
+    applies = "now"
+    if key in ("rules", "misere", "starts", "preset") and link.controller.state not in ("attract", "over"):
+        applies = "next game"
+    shown = value
+    if key == "operator_pin" and value:
+        shown = "****"
+        link.unlocked = True  # whoever set the PIN knows it
+    return {"key": key, "value": shown, "applies": applies, "saved": saved}
+
+
+def cmd_unlock(link, args, text, now):
+    if len(args) != 1:
+        raise CommandError("syntax", "usage: UNLOCK PIN")
+    pin = link.controller.settings.get("operator_pin") or ""
+    if not pin:
+        link.unlocked = True
+        return {"locked": False, "pin": False}
+    if link.pin_pause_until is not None:
+        if now < link.pin_pause_until:
+            raise CommandError("busy", "too many wrong PINs: wait %d s" % ((link.pin_pause_until - now + 999) // 1000))
+        link.pin_pause_until = None
+        link.pin_failures = 0
+    if args[0] != pin:
+        link.pin_failures += 1
+        if link.pin_failures >= PIN_TRIES:
+            link.pin_pause_until = now + PIN_PAUSE_MS
+        raise CommandError("denied", "wrong PIN")
+    link.pin_failures = 0
+    link.unlocked = True
+    return {"locked": False, "pin": True}
+
+
+def cmd_lock(link, args, text, now):
+    _no_args(args, "LOCK")
+    link.unlocked = False
+    return {"locked": True}
+
+
+def cmd_new(link, args, text, now):
+    _no_args(args, "NEW")
+    link.operator("NEW")
+    link.controller.new_game(now)
+    return state(link, now)
+
+
+def cmd_events(link, args, text, now):
+    if len(args) != 1 or args[0].upper() not in ("ON", "OFF"):
+        raise CommandError("syntax", "usage: EVENTS ON|OFF")
+    link.events = args[0].upper() == "ON"
+    return {"events": link.events}
+
+
+def cmd_play(link, args, text, now):
+    c = link.controller
+    if len(args) < 2 or args[0].upper() != "PRESS":
+        raise CommandError("syntax", "usage: PLAY PRESS row0|done|new|key R I")
+    if not c.settings["remote_play"]:
+        raise CommandError("denied", "remote play is off (SET remote_play on)")
+    role = _role(c, args[1:])
+    refused = []
+    before = c.listener
+
+    def catch(event):
+        if event.get("event") == "refused":
+            refused.append(event.get("reason"))
+        if before is not None:
+            before(event)
+
+    c.listener = catch
+    try:
+        c.press(role, now)
+    finally:
+        c.listener = before
+    out = state(link, now)
+    out["pressed"] = role
+    if refused:
+        out["refused"] = refused[-1]
+    return out
+
+
+def _role(c, words):
+    name = words[0].lower()
+    if name in ("done", "new") and len(words) == 1:
+        return name
+    if name == "key" and len(words) == 3 and c.input_model == "grid":
+        r = _small_int(words[1])
+        i = _small_int(words[2])
+        if r is not None and i is not None and r < len(c.layout) and i < c.layout[r]:
+            return "key %d %d" % (r, i)
+        raise CommandError("value", "no key %s %s on this board" % (_shown(words[1]), _shown(words[2])))
+    if name[:3] == "row" and len(words) == 1 and c.input_model == "rows":
+        r = _small_int(name[3:])
+        if r is not None and r < len(c.layout):
+            return "row%d" % r
+    what = "row0..row%d, done, new" % (len(c.layout) - 1)
+    if c.input_model == "grid":
+        what = "key R I, done, new"
+    raise CommandError("value", "no button %s on this board (%s)" % (_shown(" ".join(words)), what))
+
+
+def _no_args(args, verb):
+    if args:
+        raise CommandError("syntax", "%s takes no arguments" % verb)
+
+
+def _small_int(text):
+    if not text or len(text) > 3 or not text.isdigit():
+        return None
+    return int(text)
+
+
+HANDLERS = {
+    "HELLO": cmd_hello,
+    "HELP": cmd_help,
+    "STATE": cmd_state,
+    "EXPLAIN": cmd_explain,
+    "AUDITS": cmd_audits,
+    "CONFIG": cmd_config,
+    "SET": cmd_set,
+    "UNLOCK": cmd_unlock,
+    "LOCK": cmd_lock,
+    "NEW": cmd_new,
+    "EVENTS": cmd_events,
+    "PLAY": cmd_play,
+}

@@ -1,0 +1,224 @@
+"""The machine's end of the host link: one more input of the main loop.
+
+    link = HostLink(controller, transport, board="pico-neopixel")
+    while True:
+        now = ticks()
+        controller.update(now)
+        link.poll(now)
+
+``poll`` reads what the host sent (a few hundred bytes at most), answers up
+to ``LINES_PER_POLL`` commands and writes what the transport will take; it
+never waits and never raises. A host that floods the link, sends noise or
+goes away mid-line gets ``ERR`` replies or nothing; the game goes on.
+``handle(line, now_ms)`` is the pure part: one command line in, one reply
+line out (the commands themselves are in ``nimatron.commands``).
+
+Session state lives here: ``EVENTS ON``, ``UNLOCK``, wrong-PIN pauses. It
+resets when the transport reports the host gone (``connected`` False).
+"""
+
+from . import commands
+from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, READ_CHUNK,
+                       RELOCK_MS, CommandError, LineReader, check_ascii, error, event_line, reply,
+                       _shown)
+
+COUNTERS = ("started", "finished", "visitor_wins", "machine_wins", "abandoned")
+
+
+class HostLink:
+    """Commands in, replies and events out, for one running ``Controller``.
+
+    ``transport``: anything with ``read(n)`` (bytes, ``b""`` when nothing
+    waits; never blocks), ``write(data)`` (bytes taken, possibly fewer; never
+    blocks) and optionally ``connected``; see ``nimatron.transports``.
+    ``save`` (optional): called with the new settings after each accepted
+    ``SET``, returns True once they are stored for the next start.
+    """
+
+    def __init__(self, controller, transport=None, board=None, save=None, now_ms=0):
+        self.controller = controller
+        self.transport = transport
+        self.board = board
+        self.save = save
+        self.reader = LineReader(MAX_LINE)
+        self.pending = []
+        self.out = []          # encoded lines waiting for the transport
+        self.out_bytes = 0
+        self.dropped = 0       # event lines dropped because the host was not reading
+        self.started_ms = now_ms
+        self.now = now_ms
+        self.connected = False
+        self.failure = None    # the last exception a transport or listener raised
+        self.presets = {}      # preset -> counters, tallied from game events
+        self._game_preset = None
+        self._why = None       # the machine's reasoning for its next move
+        self._best = None      # ... and the move that reasoning picks
+        self._reset_session(now_ms)
+        self.attach(controller)
+
+    def attach(self, controller):
+        """Receive the controller's game events (after any listener it had)."""
+        before = controller.listener
+
+        def listener(event):
+            if before is not None:
+                before(event)
+            self.on_event(event)
+
+        controller.listener = listener
+
+    def _reset_session(self, now):
+        self.events = False
+        self.unlocked = False
+        self.pin_failures = 0
+        self.pin_pause_until = None
+        self.last_command = now
+
+    # -- transport ------------------------------------------------------
+    def poll(self, now_ms):
+        """Read, handle and answer what the host sent. Never blocks or raises."""
+        self.now = now_ms
+        transport = self.transport
+        if transport is None:
+            return
+        try:
+            if not getattr(transport, "connected", True):
+                if self.connected:
+                    self.hang_up(now_ms)
+                return
+            self.connected = True
+            self._flush()
+            if not self.pending and self.out_bytes < MAX_OUT // 2:
+                data = transport.read(READ_CHUNK)
+                if data:
+                    self.pending = self.reader.feed(data)
+            handled = 0
+            while self.pending and handled < LINES_PER_POLL and self.out_bytes <= MAX_OUT - MAX_REPLY:
+                self._send(self.handle(self.pending.pop(0), now_ms), True)
+                handled += 1
+            self._flush()
+        except Exception as exc:  # a broken transport must not stop the game
+            self.failure = exc
+            self.hang_up(now_ms)
+
+    def hang_up(self, now_ms):
+        """The host went away: forget its partial line, lock, events off."""
+        self.connected = False
+        self.reader.reset()
+        self.pending = []
+        self.out = []
+        self.out_bytes = 0
+        self._reset_session(now_ms)
+
+    def _send(self, line, is_reply):
+        data = (line + "\n").encode()
+        if not is_reply and self.out_bytes + len(data) > MAX_OUT:
+            self.dropped += 1  # a host that does not read loses events, not the game
+            return
+        self.out.append(data)
+        self.out_bytes += len(data)
+
+    def _flush(self):
+        while self.out:
+            data = self.out[0]
+            n = self.transport.write(data) or 0
+            if n <= 0:
+                return
+            self.out_bytes -= n
+            if n < len(data):
+                self.out[0] = data[n:]
+                return
+            self.out.pop(0)
+
+    # -- events ---------------------------------------------------------
+    def on_event(self, event):
+        """A game event from the controller: tally it; stream it if asked."""
+        try:
+            self._tally(event)
+            if self.events and (self.transport is None or self.connected):
+                self._send(self.event_line(event), False)
+        except Exception as exc:
+            self.failure = exc
+
+    def event_line(self, event):
+        """The ``EV`` line for a game event, with the machine's reasoning."""
+        c = self.controller
+        kind = event.get("event")
+        ev = dict(event)
+        if kind == "move" and event.get("by") == "machine":
+            if "why" not in ev and self._why:
+                ev["why"] = self._why
+            if self._best is not None and event.get("after") != self._best:
+                ev["deliberate"] = c.settings["difficulty"]  # not the best move, on purpose
+        self._why = None
+        self._best = None
+        machine_next = (kind == "move" and event.get("by") == "visitor") or (
+            kind == "new_game" and event.get("first") == "machine")
+        if machine_next and c.panel is not None:
+            try:
+                heaps, ring = c.panel.position()
+                if c.rules.has_move(heaps, ring):
+                    self._why = c.explain(heaps, ring)
+                    self._best = commands.solve(c, heaps, ring)["after"]
+            except Exception as exc:  # MemoryError on a small board: the event goes without
+                self.failure = exc
+        if kind == "new_game":
+            ev["preset"] = c.settings["preset"]
+        line = event_line(ev)
+        if len(line) > MAX_REPLY:
+            ev.pop("why", None)
+            line = event_line(ev)
+        return line
+
+    def _tally(self, event):
+        kind = event.get("event")
+        if kind == "new_game":
+            self._game_preset = self.controller.settings["preset"]
+            self._count("started")
+        elif kind == "game_over" and self._game_preset is not None:
+            winner = event.get("winner")
+            if winner == "abandoned":
+                self._count("abandoned")
+            else:
+                self._count("finished")
+                self._count("visitor_wins" if winner == "visitor" else "machine_wins")
+
+    def _count(self, key):
+        counts = self.presets.get(self._game_preset)
+        if counts is None:
+            counts = {}
+            for name in COUNTERS:
+                counts[name] = 0
+            self.presets[self._game_preset] = counts
+        counts[key] += 1
+
+    # -- commands -------------------------------------------------------
+    def handle(self, line, now_ms):
+        """One command line (bytes, or None for an overlong one) -> one reply line."""
+        self.now = now_ms
+        try:
+            if line is None:
+                raise CommandError("toolong", "line longer than %d bytes" % MAX_LINE)
+            text = check_ascii(line)
+            words = text.split()
+            if not words:
+                raise CommandError("syntax", "empty command")
+            verb = words[0].upper()
+            if verb not in COMMANDS:
+                raise CommandError("syntax", "unknown command %s (try HELP)" % _shown(words[0]))
+            if self.unlocked and now_ms - self.last_command >= RELOCK_MS:
+                self.unlocked = False
+            self.last_command = now_ms
+            out = reply(commands.HANDLERS[verb](self, words[1:], text, now_ms))
+            if len(out) > MAX_REPLY:
+                raise CommandError("toolong", "reply longer than %d bytes" % MAX_REPLY)
+            return out
+        except CommandError as e:
+            return error(e.code, e.message)
+        except Exception as e:  # MemoryError included: answer, never crash the game
+            return error("internal", "%s: %s" % (type(e).__name__, _shown(str(e), 80)))
+
+    def operator(self, what):
+        """CommandError unless the operator may act (no PIN set, or unlocked)."""
+        if self.controller.settings.get("operator_pin") and not self.unlocked:
+            raise CommandError("locked", "%s needs the operator PIN: UNLOCK PIN first" % what)

@@ -1,0 +1,176 @@
+"""Transports for the host link: where ``protocol.HostLink`` reads and writes.
+
+A transport has ``read(n)`` (the bytes waiting, at most ``n``; ``b""`` when
+none; never blocks), ``write(data)`` (how many bytes it took; never blocks)
+and ``connected``. Three kinds, chosen by ``open_transport(where)``:
+
+- ``"usb"``: CircuitPython's second USB serial channel, ``usb_cdc.data``
+  (boot.py must call ``usb_cdc.enable(console=True, data=True)``); the
+  console stays free for the REPL and a stray Ctrl-C cannot stop the game.
+  ``connected`` is the host's DTR: opening the port connects.
+- ``"pty"``: a pseudo-terminal (Linux, macOS: a Raspberry Pi or the
+  simulator). ``transport.path`` is the ``/dev/pts/N`` a host opens.
+- a device path such as ``/dev/ttyGS0`` or ``/dev/serial0`` (pyserial).
+
+Hardware and OS modules are imported inside the functions that need them,
+so ``import nimatron.links`` works everywhere.
+
+    transport = open_transport("usb")
+    link = HostLink(controller, transport, board="pico-neopixel")
+    while True:
+        now = ticks()
+        controller.update(now)
+        link.poll(now)
+"""
+
+
+class LinkError(ValueError):
+    """A transport that cannot be opened here."""
+
+
+class StreamTransport:
+    """``usb_cdc.data`` or a ``serial.Serial``, made non-blocking."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        stream.timeout = 0
+        stream.write_timeout = 0
+        self.path = getattr(stream, "port", None)
+
+    @property
+    def connected(self):
+        return getattr(self.stream, "connected", True)
+
+    def read(self, n):
+        if not self.stream.in_waiting:
+            return b""
+        return self.stream.read(n) or b""
+
+    def write(self, data):
+        return self.stream.write(data) or 0
+
+    def close(self):
+        close = getattr(self.stream, "close", None)
+        if close is not None and self.path is not None:
+            close()  # a pyserial port; usb_cdc.data is never closed
+
+
+class PtyTransport:
+    """A pseudo-terminal: the machine holds the master, a host opens ``path``.
+
+    Nobody holding the slave end shows as EIO on read: that is a hang-up
+    (``connected`` turns False until a host opens ``path`` again). Writes
+    never block: when the host does not read, the pty's buffer fills and the
+    link keeps its lines (or drops events) instead.
+    """
+
+    def __init__(self):
+        import fcntl
+        import os
+        import tty
+
+        self._os = os
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        self.path = os.ttyname(slave)
+        os.close(slave)  # hosts open it by path; holding it would hide hang-ups
+        flags = fcntl.fcntl(master, fcntl.F_GETFL)
+        fcntl.fcntl(master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        self.fd = master
+        self._connected = False
+        self._peek = b""
+
+    @property
+    def connected(self):
+        if self.fd is None:
+            return False
+        if not self._connected:
+            data = self._read(256)  # EIO until a host opens the slave end
+            if data is not None:
+                self._connected = True
+                self._peek = data
+        return self._connected
+
+    def _read(self, n):
+        try:
+            return self._os.read(self.fd, n)
+        except BlockingIOError:
+            return b""
+        except OSError:
+            return None  # EIO: no host holds the other end
+
+    def read(self, n):
+        if self._peek:
+            data = self._peek
+            self._peek = b""
+            return data
+        data = self._read(n)
+        if data is None:
+            self._connected = False
+            return b""
+        return data
+
+    def write(self, data):
+        if not self._connected:
+            return len(data)  # nobody to hear it: drop, as a UART would
+        try:
+            return self._os.write(self.fd, data)
+        except BlockingIOError:
+            return 0
+        except OSError:
+            self._connected = False
+            return len(data)
+
+    def close(self):
+        if self.fd is not None:
+            self._os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def usb_data():
+    """CircuitPython's ``usb_cdc.data`` as a transport; LinkError if off."""
+    try:
+        import usb_cdc
+    except ImportError:
+        raise LinkError("no usb_cdc here: the USB data channel is for CircuitPython boards")
+    if usb_cdc.data is None:
+        raise LinkError("usb_cdc.data is off: boot.py must call usb_cdc.enable(console=True, data=True)")
+    return StreamTransport(usb_cdc.data)
+
+
+def serial_device(path, baudrate=115200):
+    """A serial device (``/dev/ttyGS0``, ``/dev/serial0``) through pyserial."""
+    try:
+        import serial
+    except ImportError:
+        raise LinkError("pyserial is not installed (pip install pyserial)")
+    try:
+        port = serial.Serial(path, baudrate, timeout=0, write_timeout=0)
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise LinkError("cannot open %s: %s" % (path, e))
+    return StreamTransport(port)
+
+
+def open_transport(where):
+    """``"usb"``, ``"pty"`` or a device path -> a transport; LinkError if not here."""
+    if where == "usb":
+        return usb_data()
+    if where == "pty":
+        try:
+            return PtyTransport()
+        except (ImportError, OSError) as e:
+            raise LinkError("no pseudo-terminals here: %s" % e)
+    return serial_device(where)
+
+
+def open_link(controller, where, board=None, save=None, now_ms=0):
+    """A ``HostLink`` on the transport named by ``where`` (see ``open_transport``)."""
+    from .protocol import HostLink
+
+    return HostLink(controller, open_transport(where), board=board, save=save, now_ms=now_ms)

@@ -1,0 +1,36 @@
+"""The host-link protocol under the real MicroPython interpreter (run by pytest).
+
+    MICROPYPATH=firmware micropython -X heapsize=64K tests/mpy/run_protocol.py fake
+    MICROPYPATH=build micropython -X heapsize=128K tests/mpy/run_protocol.py real
+
+Every command once through ``HostLink.poll`` over an in-memory cable that
+takes 64 bytes a write, then noise (random bytes, overlong lines, lines cut
+in half, bytes over 0x7f); the machine must still answer HELLO and the game
+and its settings must be where they were. Prints one line per check; exits
+1 on any failure.
+
+``fake``: the link with a stand-in for the controller (the link, protocol,
+commands and settings modules compile from source in a 64K heap; the real
+controller module alone does not). ``real``: the real Controller built by
+``app.make_controller``, imported from ``.mpy`` files (tests/test_protocol.py
+compiles them with mpy-cross); link and game together need about 75K.
+"""
+
+import gc
+import sys
+
+from protocol_checks import main  # compiled first, while the heap is empty
+
+if sys.argv[1:] not in (["fake"], ["real"]):
+    print(__doc__)
+    sys.exit(2)
+# Then the link, innermost module first: each compiles while the heap has room.
+gc.collect()
+import nimatron.protocol  # noqa: E402,F401
+gc.collect()
+import nimatron.commands  # noqa: E402,F401
+gc.collect()
+import nimatron.hostlink  # noqa: E402,F401
+
+if not main(sys.argv[1:] == ["real"]):
+    sys.exit(1)
