@@ -1,0 +1,106 @@
+"""`nimatron solve`: for a person, for a program, and for bad input."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from nimatron_host.cli import main
+
+
+def nimatron(*args, stdin=None):
+    exe = os.path.join(os.path.dirname(sys.executable), "nimatron")
+    return subprocess.run([exe] + list(args), input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def test_nim_explained_the_way_the_seeds_work_3_4_5(capsys):
+    assert main(["solve", "--rules", "nim", "3", "4", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "  011  3  heap A\n  100  4  heap B\n  101  5  heap C\n  ---\n  010  2  nim-sum" in out
+    assert "take 2 from heap A" in out and "1 4 5" in out
+
+
+def test_misere_game_of_21_for_a_person(capsys):
+    assert main(["solve", "--rules", "subtract:3", "--misere", "21"]) == 0
+    out = capsys.readouterr().out
+    assert "loses" in out and "misère" in out
+
+
+def test_json_is_one_line_with_the_engine_dict(capsys):
+    assert main(["solve", "--rules", "circular", "--ring", "--json", "10"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    assert json.loads(out) == {"outcome": "loss", "after": [9], "ring": False, "nimber": 0}
+
+
+def test_grundy_split_in_words(capsys):
+    assert main(["solve", "--rules", "grundy", "8"]) == 0
+    assert "split a heap of 8 into" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--rules", "chess", "3"], "unknown rules 'chess'"),
+    (["--rules", "subtract:0", "3"], "1 <= K"),
+    (["--rules", "subtract", "3"], "need a number"),
+    (["3", "-1"], "cannot be negative"),
+    (["3", "x"], "whole numbers"),
+    (["3.5"], "whole numbers"),
+    ([], "give the heap sizes"),
+    (["--rules", "nim", "--ring", "5"], "only circular Nim has a ring"),
+    (["--rules", "moore:2", "--misere", "900", "900", "900", "900", "900", "900"], "too large"),
+    (["--rules", "grundy", "--misere", "30"], "at most 24 objects"),
+    (["--bogus", "3"], "unrecognized arguments"),
+])
+def test_bad_input_is_one_line_and_status_2(args, words):
+    out = nimatron("solve", *args)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_batch_answers_every_line_in_order_and_goes_on_after_errors():
+    lines = [
+        '{"rules": "nim", "position": [3, 4, 5]}',
+        "not json",
+        '{"rules": "nim"}',
+        '{"rules": "nim", "position": [1, -2]}',
+        '{"rules": "allheaps", "position": [1, 2]}',
+        "[1, 2]",
+        '{"rules": "nim", "position": [1], "misere": "yes"}',
+        '{"rules": "circular", "position": [16], "ring": true, "misere": true}',
+        "",
+        '{"rules": "moore:2", "position": [900, 900, 900, 900, 900, 900], "misere": true}',
+        '{"rules": "nim", "position": [1, 1], "misere": true}',
+    ]
+    out = nimatron("solve", "--batch", stdin="\n".join(lines) + "\n")
+    assert out.returncode == 0
+    got = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(got) == len(lines)
+    assert got[0] == {"outcome": "win", "after": [1, 4, 5], "ring": False, "nimber": 2}
+    assert "broken JSON" in got[1]["error"]
+    assert "missing field 'position'" in got[2]["error"]
+    assert "negative" in got[3]["error"]
+    assert got[4]["outcome"] == "loss" and got[4]["nimber"] == 0  # a Wythoff pair
+    assert "JSON object" in got[5]["error"]
+    assert "true or false" in got[6]["error"]
+    assert got[7]["outcome"] in ("win", "loss") and got[7]["nimber"] is None
+    assert "error" in got[8]
+    assert "too large" in got[9]["error"]
+    assert got[10] == {"outcome": "win", "after": [0, 1], "ring": False, "nimber": None}
+
+
+def test_batch_of_100000_lines_is_routine():
+    lines = []
+    for i in range(100000):
+        heaps = [(i * 7 + k * 13) % 8 for k in range(1 + i % 4)]
+        rules = ("nim", "subtract:3", "greedy", "allheaps")[i % 4]
+        lines.append(json.dumps({"rules": rules, "misere": i % 3 == 0, "position": heaps}))
+    out = nimatron("solve", "--batch", stdin="\n".join(lines) + "\n")
+    assert out.returncode == 0
+    answers = out.stdout.splitlines()
+    assert len(answers) == 100000
+    assert not any('"error"' in a for a in answers)
