@@ -1,0 +1,421 @@
+"""The machine's face, read off a running Simulator: what a front end shows.
+
+No Textual here: this is the part of the interactive simulator that can be
+tested without a screen. A ``Face`` owns one ``Simulator`` (the unchanged
+firmware and real drivers on mocked pins) and answers, at any moment:
+
+- ``lamps()``: per lamp, whether it glows (read back from the pin or the
+  NeoPixel bytes), its colour (the controller's frame state, through the
+  firmware's own palette) and its *kind*, a meaning that never rests on
+  colour: lit ●, taken ○, selected ◉, hint ◆, being taken ✕, refused ✗,
+  not in play ·;
+- ``status()``: the four status lamps, from their pins;
+- ``message()``: the line of words under the lamps;
+- ``reasoning()``: "how the machine thinks", after the Ferranti Nimrod;
+- ``log``: the moves and results, as lines;
+- ``audits()``: the session's counters, carried across restarts.
+
+    face = Face("pico-neopixel", {"preset": "nimrod"})
+    face.tap("new"); face.tap("row3"); face.tap("done"); face.advance(4000)
+    [lamp.glyph for lamp in face.lamps()[3]]   # ['●', '●', '●', '●', '●', '○', '○']
+
+Buttons are pressed only through the simulator's switches; nothing here
+decides a move. The reasoning panel asks the firmware's own engine
+(``nimatron.strategy``, ``nimatron.explain``).
+"""
+
+from nimatron import explain, strategy
+from nimatron.controller import ATTRACT, OVER, SHOWING, THINKING, VISITOR
+from nimatron.ports import COLOURS, LIT, OFF
+
+from .engine import Simulator
+
+# kind -> (glyph, word): the shape carries the meaning, the colour repeats it
+KINDS = {
+    "lit": ("●", "lit"),
+    "taken": ("○", "taken"),
+    "selected": ("◉", "selected"),
+    "hint": ("◆", "hint"),
+    "taking": ("✕", "machine taking"),
+    "refused": ("✗", "refused"),
+    "dark": ("·", "not in play"),
+}
+STATUS_WORDS = (
+    ("visitor", "YOUR TURN"),
+    ("machine", "MACHINE THINKING"),
+    ("champ", "NIM CHAMP"),
+    ("machine_wins", "MACHINE WINS"),
+)
+MESSAGE_MS = 3000  # a refusal's reason stays on the face this long
+
+
+def _hex(rgb):
+    return "#%02x%02x%02x" % tuple(rgb)
+
+
+# What a glowing lamp looks like: the firmware's NeoPixel palette by frame state.
+GLOW = {state: _hex(rgb) for state, rgb in COLOURS.items() if state != OFF}
+GLOW[OFF] = _hex(COLOURS[LIT])  # a lamp lit by a display effect (attract, NIM CHAMP)
+DIM = {"taken": "#8a8a8a", "dark": "#5c5c5c"}
+DIM_STATE = "#6e6e6e"  # a meaningful lamp in the dark half of its blink
+
+
+class Lamp:
+    """One lamp as shown: ``kind`` (see KINDS), ``on`` (its pin), ``colour``."""
+
+    __slots__ = ("kind", "on", "state", "colour")
+
+    def __init__(self, kind, on, state):
+        self.kind = kind
+        self.on = on
+        self.state = state
+        if on:
+            self.colour = GLOW.get(state, GLOW[LIT])
+        else:
+            self.colour = DIM.get(kind, DIM_STATE)
+
+    @property
+    def glyph(self):
+        return KINDS[self.kind][0]
+
+    @property
+    def word(self):
+        return KINDS[self.kind][1]
+
+    def __eq__(self, other):
+        return isinstance(other, Lamp) and (self.kind, self.on, self.colour) == (other.kind, other.on, other.colour)
+
+    def __repr__(self):
+        return "<Lamp %s %s>" % (self.kind, "on" if self.on else "off")
+
+
+def row_label(r):
+    return explain.label(r)
+
+
+def position_text(heaps):
+    return " ".join(str(h) for h in heaps) if heaps else "nothing"
+
+
+class Face:
+    """A simulator and everything its front end needs to show about it."""
+
+    def __init__(self, board, overrides=None, seed=None, *, audits=None):
+        self.board = board
+        self.overrides = dict(overrides or {})
+        self.sim = Simulator(board, self.overrides, seed)
+        self.sim.listeners.append(self._event)
+        self.log = []              # (style, text), append-only
+        self._retired = dict(audits or {})
+        self._played = set()       # lamps lit at some point of this game
+        self._ring = False         # the position is still an unbroken circle
+        self._note = None          # (until_ms, text): a refusal's reason
+        self._reasons = {}         # position -> reasoning lines (cache)
+
+    # -- the simulator ---------------------------------------------------------
+    @property
+    def controller(self):
+        return self.sim.controller
+
+    @property
+    def settings(self):
+        return self.sim.controller.settings
+
+    @property
+    def layout(self):
+        return self.sim.layout
+
+    @property
+    def now(self):
+        return self.sim.now
+
+    @property
+    def input_model(self):
+        return self.sim.controller.input_model
+
+    @property
+    def roles(self):
+        return self.sim.roles
+
+    def tap(self, role):
+        """One press of a button (or a key of the grid) by a visitor's hand.
+
+        Returns the virtual milliseconds it took (hold and release).
+        """
+        if role not in self.sim.roles:
+            return 0
+        before = self.sim.now
+        self.sim.tap(role)
+        return self.sim.now - before
+
+    def advance(self, ms):
+        if ms > 0:
+            self.sim.advance(int(ms))
+
+    def close(self):
+        self.sim.close()
+
+    # -- events ------------------------------------------------------------------
+    def _event(self, event):
+        kind = event.get("event")
+        controller = self.sim.controller
+        if kind == "new_game":
+            self._played = set()
+            self._ring = bool(event.get("ring"))
+            self._note = None
+            first = "you move first" if event["first"] == "visitor" else "the machine moves first"
+            self._add("game", "Game %d: %s  (%s%s; %s)" % (
+                controller.audits["games"] + self._retired.get("games", 0), position_text(event["position"]),
+                event["rules"], ", misère" if event["misere"] else "", first))
+        elif kind == "move":
+            self._move(event)
+        elif kind == "refused":
+            self._note = (self.sim.now + MESSAGE_MS, "Not allowed: " + event["reason"])
+            self._add("refused", "  refused: " + event["reason"])
+        elif kind == "hint":
+            self._add("hint", "  hint: the ◆ lamps show a winning move")
+        elif kind == "game_over":
+            winner = event["winner"]
+            if winner == "visitor":
+                self._add("win", "You win: NIM CHAMP!")
+            elif winner == "machine":
+                self._add("loss", "The machine wins.")
+            else:
+                self._add("note", "Game abandoned.")
+        if controller.panel is not None:
+            self._mark_played()
+
+    def _mark_played(self):
+        lit = self.sim.controller.panel.lit
+        for r in range(len(lit)):
+            for i in range(len(lit[r])):
+                if lit[r][i]:
+                    self._played.add((r, i))
+
+    def _move(self, event):
+        controller = self.sim.controller
+        rules = controller.rules
+        before, after = event["before"], event["after"]
+        ring = self._ring
+        self._ring = False
+        words = explain.describe_move(before, after, rules.ordered, ring)
+        who = "You" if event["by"] == "visitor" else "Machine"
+        self._add(event["by"], "%s: %s  → %s" % (who, words, position_text([h for h in after if h] if not rules.ordered else after)))
+        if event["by"] != "machine":
+            return
+        why = event.get("why")
+        try:
+            was = strategy.solve(rules, before, controller.misere, ring)
+            now = strategy.solve(rules, after, controller.misere, False) if rules.has_move(after) else None
+        except ValueError:
+            was = now = None
+        if was is not None and was["outcome"] == "win" and now is not None and now["outcome"] == "win":
+            why = "a deliberate slip (difficulty %s): a winning move is open to you" % controller.settings["difficulty"]
+        elif why is None and was is not None:
+            why = controller.explain(before, ring)
+        if why:
+            self._add("why", "  why: " + why)
+
+    def _add(self, style, text):
+        self.log.append((style, text))
+
+    # -- what the face shows -------------------------------------------------------
+    def lamps(self):
+        """Rows of Lamp, in the game's layout."""
+        controller = self.sim.controller
+        glowing = self.sim.read_lamps()
+        states = controller.frame(self.sim.now)[0]
+        panel = controller.panel
+        state = controller.state
+        marks = {}
+        if panel is not None:
+            for lamp in self._played:
+                marks[lamp] = "taken"
+            for r in range(len(panel.lit)):
+                for i in range(len(panel.lit[r])):
+                    if panel.lit[r][i]:
+                        marks[(r, i)] = "lit"
+            if controller.refused_at is not None:
+                for lamp in controller.refused:
+                    marks[lamp] = "refused"
+            if state == VISITOR:
+                for lamp in controller.hint or ():
+                    marks[lamp] = "hint"
+                for lamp in controller.selected:
+                    marks[lamp] = "selected"
+            elif state == SHOWING:
+                for lamp in controller.machine_out:
+                    marks[lamp] = "taking"
+        rows = []
+        for r, n in enumerate(self.sim.layout):
+            row = []
+            for i in range(n):
+                on = bool(glowing[r][i]) if r < len(glowing) and i < len(glowing[r]) else False
+                kind = marks.get((r, i), "dark")
+                if on and kind in ("taken", "dark"):
+                    kind = "lit"  # lit by a display effect: the attract wave, NIM CHAMP's chase
+                frame_state = states[r][i] if r < len(states) and i < len(states[r]) else OFF
+                row.append(Lamp(kind, on, frame_state))
+            rows.append(row)
+        return rows
+
+    def status(self):
+        """The four status lamps, read back from their pins: role -> bool."""
+        read = self.sim.read_status()
+        return {role: bool(read.get(role)) for role, _ in STATUS_WORDS}
+
+    def heaps(self):
+        """The position in play as (heaps, ring), or None in attract mode."""
+        return self.sim.controller.position()
+
+    def rules_line(self):
+        s = self.settings
+        controller = self.sim.controller
+        goal = "loses" if controller.misere else "wins"
+        about = controller.rules.about or controller.rules.spec
+        return "Rules: %s; whoever takes the last lamp %s.\nDifficulty %s · first: %s" % (
+            about, goal, s["difficulty"], s["first"])
+
+    def message(self):
+        """The words under the lamps: what is happening, and what to do."""
+        controller = self.sim.controller
+        state = controller.state
+        now = self.sim.now
+        if self._note is not None:
+            if now < self._note[0] and state == VISITOR:
+                return self._note[1]
+            self._note = None
+        if state == ATTRACT:
+            return "Press N for a new game (or any of the machine's buttons)."
+        if state == VISITOR:
+            if controller.input_model == "rows":
+                if controller.taken:
+                    return ("You have put out %d from row %s. Press its button again for more, or DONE (Enter)."
+                            % (len(controller.taken), row_label(controller.turn_row)))
+                keys = "1" if len(self.sim.layout) == 1 else "1-%d" % len(self.sim.layout)
+                text = "Your turn: press a row's button (%s) to put out its last lamp; then DONE (Enter)." % keys
+            else:
+                if controller.selected:
+                    return ("%d selected (◉). DONE (Enter) takes them; select a lamp again to put it back."
+                            % len(controller.selected))
+                text = "Your turn: choose lamps with the arrows and Space, or click them; then DONE (Enter)."
+            if controller.hint:
+                text += " Hint: ◆ shows a winning move."
+            return text
+        if state == THINKING:
+            return "The machine is thinking..."
+        if state == SHOWING:
+            heaps, ring = controller.position()
+            return "The machine takes (✕): %s." % explain.describe_move(
+                heaps, controller.machine_after, controller.rules.ordered, ring)
+        if state == OVER:
+            if controller.winner == "visitor":
+                return "You win: NIM CHAMP! Press N to play again."
+            return "The machine wins. Press N to play again."
+        return ""
+
+    def audits(self):
+        """The session's counters: every simulator this front end has run."""
+        own = self.sim.controller.audits
+        out = {}
+        for key in ("games", "visitor_wins", "machine_wins", "abandoned"):
+            out[key] = own.get(key, 0) + self._retired.get(key, 0)
+        return out
+
+    # -- how the machine thinks ------------------------------------------------------
+    def reasoning(self):
+        """Lines for the "how the machine thinks" panel, for the position in play."""
+        controller = self.sim.controller
+        position = controller.position()
+        if position is None:
+            return ["No game in play.", "", "Press N: the machine will show its working here."]
+        heaps, ring = position
+        mover = "the machine" if controller.state in (THINKING, SHOWING) else "you"
+        if controller.state == OVER:
+            mover = None
+        key = (controller.rules.spec, controller.misere, tuple(heaps), ring, mover)
+        lines = self._reasons.get(key)
+        if lines is None:
+            if len(self._reasons) > 64:
+                self._reasons = {}
+            try:
+                lines = reasoning(controller.rules, controller.misere, heaps, ring, mover)
+            except ValueError as e:  # SizeError: too large to work out on this machine
+                lines = ["Position %s" % position_text(heaps), str(e)]
+            self._reasons[key] = lines
+        return lines
+
+
+def _table(values, names):
+    """Binary rows over a common width, the column counts, and their nim-sum."""
+    x = 0
+    for v in values:
+        x ^= v
+    width = 1
+    for v in list(values) + [x]:
+        width = max(width, len(explain.binary(v, 1)))
+    lines = []
+    if width <= 4:  # the column values, 8 4 2 1, over the digits
+        lines.append("  " + " ".join(str(1 << c) for c in range(width - 1, -1, -1)))
+    for v, name in zip(values, names):
+        lines.append("  " + " ".join(explain.binary(v, width)) + "  %3d  %s" % (v, name))
+    lines.append("  " + "-" * (2 * width - 1))
+    counts = explain.column_parities(list(values) + [0]) if values else []
+    while len(counts) < width:
+        counts = [0] + counts
+    lines.append("  " + " ".join(str(c % 10) for c in counts) + "        ones")
+    lines.append("  " + " ".join(explain.binary(x, width)) + "  %3d  nim-sum" % x)
+    return lines, x
+
+
+def reasoning(rules, misere, heaps, ring, mover):
+    """The working, as Nimrod showed it: for nim, each heap in binary, the
+    column counts and the nim-sum; for games that are sums of heaps, each
+    heap's nim-value the same way; then the move and the reason for it."""
+    rules_name = rules.name
+    lines = []
+    result = strategy.solve(rules, heaps, misere, ring)
+    after = result["after"]
+    labels = ["heap %s" % explain.label(i) for i in range(len(heaps))]
+    if rules_name == "nim":
+        table, x = _table(heaps, labels)
+        lines.extend(table)
+        if misere:
+            lines.append("Misère: play as in normal Nim until only heaps of 1 would be left; "
+                         "then leave an odd number of them.")
+        elif x:
+            lines.append("Nim-sum not 0: the player to move wins by making it 0.")
+        else:
+            lines.append("Nim-sum 0: every move makes it non-zero; a perfect opponent wins.")
+    elif rules_name in ("subtract", "grundy", "circular") and not misere and not ring:
+        values = []
+        for h in heaps:
+            values.append(strategy.solve(rules, [h], False)["nimber"] or 0)
+        how = {"subtract": "heap mod %d" % (rules.k + 1) if rules.k else "",
+               "grundy": "Grundy values", "circular": "values of rows"}[rules_name]
+        lines.append("Each heap's nim-value (%s):" % how)
+        table, x = _table(values, ["%s (%d)" % (labels[i], heaps[i]) for i in range(len(heaps))])
+        lines.extend(table)
+        lines.append("Nim-values add like Nim heaps (XOR): the player to move wins if the sum is not 0.")
+    elif rules_name == "moore" and not misere:
+        table, _ = _table(heaps, labels)
+        lines.extend(table[:-1])
+        lines.append("Moore: a loss for the player to move when every column count is a multiple of %d."
+                     % (rules.k + 1))
+    else:
+        lines.append("Position %s%s" % (position_text(heaps), " (a circle)" if ring else ""))
+        lines.append("Rules: %s%s." % (rules.about or rules.spec, ", misère" if misere else ""))
+        if result["nimber"] is not None:
+            lines.append("Nim-value of the whole position: %d." % result["nimber"])
+        lines.append("The machine knows the theory, or searched every line of play from here.")
+    lines.append("")
+    who = mover or "the next player"
+    if after is None:
+        lines.append("No move left: the game is over.")
+    elif result["outcome"] == "win":
+        lines.append("Winning move for %s: %s, leaving %s." % (
+            who, explain.describe_move(heaps, after, rules.ordered, ring), position_text(after)))
+    else:
+        lines.append("No winning move for %s; play for time: %s." % (
+            who, explain.describe_move(heaps, after, rules.ordered, ring)))
+    return lines

@@ -1,0 +1,518 @@
+"""``nimatron sim``: the machine's face in a terminal (and, served, a browser).
+
+A Textual front end on a ``Face`` (``nimatron_sim.face``), which runs the
+unchanged firmware and drivers on mocked pins. Keys press the simulated
+buttons; the lamps are read back from the pins; a timer drives the virtual
+clock at real speed, so the machine's pause and its blinking move are seen
+as on the real thing.
+
+Keys: 1-9 press a row's button, Enter is DONE, N is NEW GAME; on grid boards
+the arrows move a cursor and Space selects the lamp under it (or click the
+lamps). T shows how the machine thinks, S opens the settings, Q (or Ctrl-C)
+quits.
+
+    app = NimatronApp(Face("pico-neopixel", {"preset": "nimrod"}))
+    app.run()
+"""
+
+import time
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Header, Label, RichLog, Select, Static
+
+from nimatron import boards, settings as nsettings
+
+from .face import KINDS, STATUS_WORDS, Face, row_label
+
+SIDE_WIDTH = 36       # the thinking panel, move log and audits
+TICK_S = 0.03         # the virtual clock follows the wall clock every 30 ms
+MAX_STEP_MS = 1000    # after a stall (a suspended laptop), do not race ahead
+
+LOG_STYLES = {
+    "game": "bold", "visitor": "", "machine": "bold", "why": "dim italic",
+    "refused": "#ff66cc", "hint": "#33dd66", "win": "bold #33dd66", "loss": "bold #ffaa3c",
+    "note": "dim", "settings": "dim",
+}
+
+CSS = """
+Screen { background: #101418; }
+#body { height: 1fr; }
+#face { width: 1fr; padding: 0 1; }
+#side { width: %d; border-left: solid #3a4a55; }
+#status-lamps { height: 2; grid-size: 2 2; grid-columns: 18 20; }
+.status-lamp { width: auto; color: #8a8a8a; }
+.status-lamp.on { color: #101418; background: #f0f0f0; text-style: bold; }
+#rules-line { color: #9fb0bb; height: auto; margin: 1 0 0 0; }
+#lamps { height: auto; margin: 1 0 0 0; }
+.lamp-row { height: 1; }
+#lamps.spaced .lamp-row { margin: 0 0 1 0; }
+#lamps.spaced .lamp-row:last-child { margin: 0; }
+.row-label { width: 3; color: #c8d3da; text-style: bold; }
+.row-count { width: 4; color: #9fb0bb; }
+LampWidget { width: 3; height: 1; }
+.row-button { height: 1; min-width: 10; border: none; margin: 0 0 0 1; background: #2c3e4a; color: #f0f0f0; text-style: bold; }
+.row-button:hover { background: #47657a; }
+#controls { height: 1; margin: 1 0 0 0; }
+#controls Button { height: 1; border: none; min-width: 10; margin: 0 1 0 0; background: #2c3e4a; color: #f0f0f0; text-style: bold; }
+#controls Button:hover { background: #47657a; }
+#controls #done { background: #7a5a12; }
+#controls #new { background: #1f5a35; }
+#message { height: auto; min-height: 2; color: #f0f0f0; text-style: bold; margin: 1 0 0 0; }
+#legend { height: auto; color: #9fb0bb; margin: 1 0 0 0; }
+#thinking { height: auto; padding: 0 1; border: round #3a4a55; border-title-color: #c8d3da; }
+#log { height: 1fr; min-height: 4; border: round #3a4a55; border-title-color: #c8d3da; background: #101418; }
+#audits { height: auto; padding: 0 1; border: round #3a4a55; border-title-color: #c8d3da; }
+#too-small { display: none; width: 1fr; height: 1fr; content-align: center middle; text-align: center; color: #f0f0f0; text-style: bold; }
+SettingsScreen { align: center middle; }
+#settings-box { width: 72; height: auto; border: thick #47657a; background: #16202a; padding: 1 2; }
+#settings-box Label { margin: 1 0 0 0; }
+#settings-title { text-style: bold; }
+#settings-error { color: #ff66cc; height: auto; margin: 1 0 0 0; }
+#settings-buttons { height: 3; margin: 1 0 0 0; }
+#settings-buttons Button { margin: 0 2 0 0; }
+""" % SIDE_WIDTH
+
+
+class LampWidget(Widget):
+    """One round lamp: its glyph says what it is, its colour repeats it."""
+
+    can_focus = False
+
+    def __init__(self, r, i):
+        super().__init__(id="lamp-%d-%d" % (r, i))
+        self.r = r
+        self.i = i
+        self.lamp = None
+        self.cursor = False
+
+    def show(self, lamp, cursor):
+        if lamp != self.lamp or cursor != self.cursor:
+            self.lamp = lamp
+            self.cursor = cursor
+            self.refresh()
+
+    def render(self):
+        lamp = self.lamp
+        glyph = lamp.glyph if lamp else KINDS["dark"][0]
+        style = (lamp.colour if lamp else "#5c5c5c") + (" bold" if lamp and lamp.on else "")
+        text = Text()
+        text.append("[" if self.cursor else " ", style="bold #f0f0f0")
+        text.append(glyph, style=style)
+        text.append("]" if self.cursor else " ", style="bold #f0f0f0")
+        return text
+
+    def on_click(self, event):
+        event.stop()
+        self.app.lamp_clicked(self.r, self.i)
+
+
+class SettingsScreen(ModalScreen):
+    """Board, preset, rules, misère, difficulty, who starts: Apply restarts."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, board, overrides):
+        super().__init__()
+        self.board = board
+        self.overrides = dict(overrides)
+
+    def compose(self) -> ComposeResult:
+        o = self.overrides
+        every = nsettings.PRESETS
+        presets = [("(the board's own)", "")] + [("%s: %s" % (name, every[name]["about"]), name) for name in every]
+        rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular"]
+        if o.get("rules") and o["rules"] not in rules:
+            rules.append(o["rules"])
+        misere = o.get("misere")
+        with Vertical(id="settings-box"):
+            yield Static("Settings: Apply restarts the machine with these", id="settings-title")
+            yield Label("Board (lamps and buttons)")
+            yield Select([("%s: %s" % (n, boards.board(n)["about"]), n) for n in boards.names()],
+                         value=self.board, allow_blank=False, id="set-board")
+            yield Label("Preset (a historic machine or game)")
+            yield Select(presets, value=o.get("preset", ""), allow_blank=False, id="set-preset")
+            yield Label("Rule set")
+            yield Select([("(the preset's)", "")] + [(r, r) for r in rules],
+                         value=o.get("rules", ""), allow_blank=False, id="set-rules")
+            yield Label("Goal")
+            yield Select([("(the preset's)", ""), ("normal: whoever takes the last lamp wins", "off"),
+                          ("misère: whoever takes the last lamp loses", "on")],
+                         value="" if misere is None else ("on" if misere else "off"), allow_blank=False,
+                         id="set-misere")
+            yield Label("Difficulty")
+            yield Select([("(the preset's)", "")] + [(d, d) for d in nsettings.DIFFICULTIES],
+                         value=o.get("difficulty", ""), allow_blank=False, id="set-difficulty")
+            yield Label("Who moves first")
+            yield Select([("(the preset's)", "")] + [(f, f) for f in nsettings.FIRST],
+                         value=o.get("first", ""), allow_blank=False, id="set-first")
+            yield Static("", id="settings-error")
+            with Horizontal(id="settings-buttons"):
+                yield Button("Apply", id="apply", variant="primary")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    def chosen(self):
+        """(board, overrides) as set on the screen; other overrides are kept."""
+        out = dict(self.overrides)
+        for key in ("preset", "rules", "difficulty", "first", "misere"):
+            value = self.query_one("#set-" + key, Select).value
+            out.pop(key, None)
+            if value:
+                out[key] = (value == "on") if key == "misere" else value
+        return self.query_one("#set-board", Select).value, out
+
+    def on_button_pressed(self, event):
+        event.stop()
+        if event.button.id == "cancel":
+            self.dismiss(None)
+            return
+        board, overrides = self.chosen()
+        error = self.app.restart(board, overrides)
+        if error:
+            self.query_one("#settings-error", Static).update("Cannot use these: " + error)
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self):
+        self.dismiss(None)
+
+
+class NimatronApp(App):
+    """The Nimatron's face: lamps, buttons, status lamps, its working, a log."""
+
+    TITLE = "NIMATRON"
+    ENABLE_COMMAND_PALETTE = False
+    AUTO_FOCUS = None  # nothing takes the keys: they all go to the machine
+    CSS = CSS
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("enter", "press('done')", "DONE"),
+        Binding("n", "press('new')", "New game"),
+        Binding("t", "toggle_thinking", "How it thinks"),
+        Binding("s", "settings", "Settings"),
+        Binding("space", "select", "Select", show=False),
+        Binding("up", "cursor(-1, 0)", show=False),
+        Binding("down", "cursor(1, 0)", show=False),
+        Binding("left", "cursor(0, -1)", show=False),
+        Binding("right", "cursor(0, 1)", show=False),
+    ] + [Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)]
+
+    GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings")
+
+    def __init__(self, face, *, realtime=True, thinking=None):
+        """``face``: a Face; ``realtime``: drive the virtual clock from a
+        timer (False: tests call ``advance``); ``thinking``: show the
+        panel (default: when the preset explains itself, as Nimrod)."""
+        super().__init__()
+        self.face = face
+        self.realtime = realtime
+        self.show_thinking = face.settings["explain"] if thinking is None else thinking
+        self.cursor = (0, 0)
+        self._logged = 0
+        self._ahead = 0.0    # virtual ms already spent by taps, ahead of the wall clock
+        self._last = None
+        self._carry = 0.0
+        self._shown = {}
+
+    # -- layout -------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header(icon="●")
+        with Horizontal(id="body"):
+            with VerticalScroll(id="face", can_focus=False):
+                with Grid(id="status-lamps"):
+                    for role, words in STATUS_WORDS:
+                        yield Static(words, id="status-" + role, classes="status-lamp")
+                yield Static("", id="rules-line")
+                yield Vertical(id="lamps")
+                with Horizontal(id="controls"):
+                    yield Button("⏎ DONE", id="done")
+                    yield Button("N NEW GAME", id="new")
+                yield Static("", id="message")
+                yield Static("", id="legend")
+            with Vertical(id="side"):
+                yield Static("", id="thinking")
+                yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
+                yield Static("", id="audits")
+        yield Static("", id="too-small")
+        yield Footer()
+
+    def _lamp_rows(self):
+        face = self.face
+        rows = []
+        for r, n in enumerate(face.layout):
+            children = [Static(row_label(r), classes="row-label")]
+            children += [LampWidget(r, i) for i in range(n)]
+            children.append(Static("", id="count-%d" % r, classes="row-count"))
+            if face.input_model == "rows" and "row%d" % r in face.roles:
+                key = str(r + 1) if r < 9 else " "
+                children.append(Button("%s TAKE" % key, id="row-%d" % r, classes="row-button"))
+            rows.append(Horizontal(*children, classes="lamp-row"))
+        return rows
+
+    async def on_mount(self):
+        for button in self.query(Button):
+            button.can_focus = False  # every key goes to the machine, never to a focused button
+        self.query_one("#log", RichLog).can_focus = False
+        self.query_one("#thinking", Static).border_title = "How the machine thinks (T)"
+        self.query_one("#log", RichLog).border_title = "Moves"
+        self.query_one("#audits", Static).border_title = "This session"
+        await self._build_lamps()
+        if self.realtime:
+            self._last = time.monotonic()
+            self.set_interval(TICK_S, self._tick)
+        self.refresh_face()
+        self._check_size()
+
+    async def _build_lamps(self):
+        container = self.query_one("#lamps", Vertical)
+        await container.remove_children()
+        await container.mount(*self._lamp_rows())
+        container.set_class(len(self.face.layout) <= 4, "spaced")
+        for button in container.query(Button):
+            button.can_focus = False
+        self._lamp_widgets = {(w.r, w.i): w for w in self.query(LampWidget)}
+        self.cursor = (0, 0)
+        self._shown = {}
+        self.sub_title = "%s · %s" % (self.face.board, self.face.settings["preset"])
+        self.query_one("#legend", Static).update(self._legend())
+        self.query_one("#thinking", Static).display = self.show_thinking
+
+    def _legend(self):
+        kinds = ["lit", "taken", "selected", "hint", "taking", "refused", "dark"]
+        keys = ""
+        if self.face.input_model == "rows":
+            kinds.remove("selected")
+        else:
+            keys = "\nArrows move [ ], Space selects (or click a lamp)."
+        parts = ["%s %s" % KINDS[k] for k in kinds]
+        if self.face.sim.spec["lamps"].get("shape") == "ring":
+            keys += "\nA ring: the row's last lamp touches its first."
+        return "  ".join(parts) + keys
+
+    # -- size ---------------------------------------------------------------------
+    def needed_size(self):
+        """(columns, lines) the face and its side panel need."""
+        layout = self.face.layout
+        lamps = 3 + 3 * max(layout) + 4 + (11 if self.face.input_model == "rows" else 0)
+        rows = 2 * len(layout) - 1 if len(layout) <= 4 else len(layout)
+        extra = 1 if self.face.input_model == "grid" else 0
+        return max(38, lamps) + 2 + SIDE_WIDTH + 1, 17 + rows + extra
+
+    def on_resize(self, event):
+        self._check_size()
+
+    def _check_size(self):
+        width, height = self.size
+        need_w, need_h = self.needed_size()
+        small = width < need_w or height < need_h
+        note = self.query_one("#too-small", Static)
+        if small:
+            note.update("The terminal is %d×%d; the Nimatron needs at least %d×%d.\n"
+                        "Make the window larger (or the font smaller). Q quits." % (width, height, need_w, need_h))
+        note.display = small
+        self.query_one("#body").display = not small
+
+    # -- the clock ------------------------------------------------------------------
+    def _tick(self):
+        now = time.monotonic()
+        ms = min(MAX_STEP_MS, (now - self._last) * 1000.0) + self._carry
+        self._last = now
+        if self._ahead:
+            used = min(self._ahead, ms)
+            self._ahead -= used
+            ms -= used
+        whole = int(ms)
+        self._carry = ms - whole
+        if whole:
+            self.face.advance(whole)
+        self.refresh_face()
+
+    def advance(self, ms):
+        """Run the machine ``ms`` virtual milliseconds and redraw (tests, screenshots)."""
+        self.face.advance(ms)
+        self.refresh_face()
+
+    def tap(self, role):
+        """Press one of the machine's buttons through the simulator."""
+        spent = self.face.tap(role)
+        if self.realtime:
+            self._ahead += spent
+        self.refresh_face()
+
+    # -- actions: keys and clicks -----------------------------------------------------
+    def check_action(self, action, parameters):
+        if action in self.GAME_ACTIONS and isinstance(self.screen, ModalScreen):
+            return False  # the settings screen has the keys
+        return True
+
+    def action_press(self, role):
+        self.tap(role)
+
+    def action_row(self, row):
+        role = "row%d" % row
+        if self.face.input_model == "rows" and role in self.face.roles:
+            self.tap(role)
+
+    def action_cursor(self, dr, di):
+        if self.face.input_model != "grid":
+            return
+        layout = self.face.layout
+        r = (self.cursor[0] + dr) % len(layout)
+        i = min(max(0, self.cursor[1] + di), layout[r] - 1)
+        self.cursor = (r, i)
+        self.refresh_face()
+
+    def action_select(self):
+        if self.face.input_model == "grid":
+            self.tap("key %d %d" % self.cursor)
+
+    def lamp_clicked(self, r, i):
+        if isinstance(self.screen, ModalScreen):
+            return
+        if self.face.input_model == "grid":
+            self.cursor = (r, i)
+            self.tap("key %d %d" % (r, i))
+
+    def on_button_pressed(self, event):
+        button = event.button.id or ""
+        if button in ("done", "new"):
+            self.tap(button)
+        elif button.startswith("row-"):
+            self.action_row(int(button[4:]))
+
+    def action_toggle_thinking(self):
+        self.show_thinking = not self.show_thinking
+        self.query_one("#thinking", Static).display = self.show_thinking
+        self._shown.pop("thinking", None)
+        self.refresh_face()
+        self._check_size()
+
+    def action_settings(self):
+        self.push_screen(SettingsScreen(self.face.board, self.face.overrides))
+
+    def restart(self, board, overrides):
+        """A new simulator with these settings; the error in words, or None."""
+        try:
+            face = Face(board, overrides, audits=self.face.audits())
+        except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
+            return str(e).split("\n")[0]
+        old, self.face = self.face, face
+        old.close()
+        self._logged = 0
+        self.query_one("#log", RichLog).write(Text("Settings: %s, preset %s" % (board, face.settings["preset"]),
+                                                   style="dim"))
+        if face.settings["explain"]:
+            self.show_thinking = True
+        self.call_later(self._rebuilt)
+        return None
+
+    async def _rebuilt(self):
+        await self._build_lamps()
+        self.refresh_face()
+        self._check_size()
+
+    # -- drawing ------------------------------------------------------------------
+    def _set(self, key, widget_id, content):
+        if self._shown.get(key) != content:
+            self._shown[key] = content
+            self.query_one(widget_id, Static).update(content)
+
+    def refresh_face(self):
+        face = self.face
+        lamps = face.lamps()
+        widgets = getattr(self, "_lamp_widgets", {})
+        grid = face.input_model == "grid"
+        panel = face.controller.panel
+        for r, row in enumerate(lamps):
+            for i, lamp in enumerate(row):
+                widget = widgets.get((r, i))
+                if widget is not None:
+                    widget.show(lamp, grid and self.cursor == (r, i))
+            if widgets:  # lamps still in play, in figures
+                self._set("count-%d" % r, "#count-%d" % r, "%2d" % sum(panel.lit[r]) if panel else "")
+        status = face.status()
+        for role, words in STATUS_WORDS:
+            on = status[role]
+            if self._shown.get("status-" + role) != on:
+                self._shown["status-" + role] = on
+                widget = self.query_one("#status-" + role, Static)
+                widget.update(("■ " if on else "□ ") + words)
+                widget.set_class(on, "on")
+        self._set("rules", "#rules-line", face.rules_line())
+        self._set("message", "#message", face.message())
+        if self.show_thinking:
+            self._set("thinking", "#thinking", "\n".join(face.reasoning()))
+        audits = face.audits()
+        self._set("audits", "#audits", "Games %d · abandoned %d\nYou won %d · machine won %d" % (
+            audits["games"], audits["abandoned"], audits["visitor_wins"], audits["machine_wins"]))
+        if self._logged < len(face.log):
+            log = self.query_one("#log", RichLog)
+            for style, line in face.log[self._logged:]:
+                log.write(Text(line, style=LOG_STYLES.get(style, "")))
+            self._logged = len(face.log)
+
+    def on_unmount(self):
+        self.face.close()
+
+
+def open_face(args):
+    """The Face for the command line, or UsageError in one line."""
+    from nimatron_host.cli import UsageError
+
+    from .cli import overrides
+
+    try:
+        return Face(args.board, overrides(args), args.seed)
+    except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
+        raise UsageError(str(e).split("\n")[0])
+
+
+async def _screenshot(app, path, size):
+    async with app.run_test(size=size) as pilot:
+        app.tap("new")
+        app.tap("row3")
+        app.tap("row3")
+        app.tap("done")
+        app.advance(app.face.settings["think_ms"] + 200)   # the machine shows its move: ✕ lamps
+        await pilot.pause()
+        app.save_screenshot(path)
+
+
+def screenshot(args):
+    """Save an SVG of the face mid-game (``nimatron sim --screenshot PATH``)."""
+    import asyncio
+
+    face = open_face(args)
+    app = NimatronApp(face, realtime=False, thinking=True)
+    size = app.needed_size()
+    asyncio.run(_screenshot(app, args.screenshot, (max(100, size[0]), max(32, size[1]))))
+    print(args.screenshot)
+    return 0
+
+
+def run(args):
+    """The interactive simulator in this terminal (the non-headless branch)."""
+    import os
+    import sys
+
+    from nimatron_host.cli import UsageError
+
+    if getattr(args, "screenshot", None):
+        return screenshot(args)
+    if getattr(args, "web", False):
+        from . import web
+
+        open_face(args).close()  # bad settings: one line now, not in every browser tab
+        return web.serve(args)
+    face = open_face(args)
+    if not os.environ.get("TEXTUAL_DRIVER") and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        face.close()
+        raise UsageError("the interactive simulator needs a terminal; use --headless --script FILE, or --web")
+    app = NimatronApp(face, thinking=True if getattr(args, "thinking", False) else None)
+    app.run()
+    return app.return_code or 0
