@@ -34,6 +34,11 @@ def add_parser(sub):
     p.add_argument("--tick", type=int, default=5, metavar="MS", help="main-loop tick in virtual ms (default 5)")
     p.add_argument("--until-killed", action="store_true",
                    help="after the script, keep running in real time until interrupted")
+    p.add_argument("--first", choices=("visitor", "machine", "alternate"), help="who moves first")
+    p.add_argument("--thinking", action="store_true", help="open with the 'how the machine thinks' panel shown")
+    p.add_argument("--web", action="store_true", help="serve the interactive simulator to a browser on localhost")
+    p.add_argument("--port", type=int, default=8000, help="port for --web (default 8000)")
+    p.add_argument("--screenshot", metavar="PATH", help="save an SVG of the interactive simulator mid-game, then exit")
 
 
 def overrides(args):
@@ -48,7 +53,7 @@ def overrides(args):
         except ValueError:
             pass                        # plain words stay strings
         out[key.strip()] = value
-    for key in ("preset", "rules", "difficulty"):
+    for key in ("preset", "rules", "difficulty", "first"):
         value = getattr(args, key)
         if value is not None:
             out[key] = value
@@ -83,7 +88,9 @@ def run(args):
         list_boards()
         return 0
     if not args.headless:
-        raise UsageError("the interactive simulator is not built yet; use --headless --script FILE")
+        from . import tui
+
+        return tui.run(args)
     if args.tick < 1:
         raise UsageError("--tick must be at least 1 ms")
     from nimatron import boards
