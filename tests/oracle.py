@@ -744,7 +744,10 @@ def seed_data_problems(nim, variants):
             if not 1 <= take["count"] <= heap:
                 problems.append("%s step %d: cannot take %r"
                                 % (game["id"], i, take))
-            nxt = steps[i + 1]["heaps"] if i + 1 < len(steps) else game["final"]
+            if i + 1 < len(steps):
+                nxt = steps[i + 1]["heaps"]
+            else:
+                nxt = game["final"]
             if _take(step["heaps"], take) != nxt:
                 problems.append("%s step %d: %r then %r is not %r"
                                 % (game["id"], i, step["heaps"], take, nxt))

