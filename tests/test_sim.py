@@ -1,0 +1,483 @@
+"""The whole chain on simulated boards: pin -> driver -> controller -> engine
+-> driver -> pin, under both drivers (gpiozero's MockFactory on ``pi-leds``;
+Blinka's agnostic board on the NeoPixel boards, with ``keypad.Keys`` and
+``keypad.KeyMatrix``).
+
+Lamps are always read back from the pins or the NeoPixel bytes, and compared
+with the game the controller is playing. Robot visitors
+(``nimatron_sim.visitor``) decide from those lamps too.
+"""
+
+import json
+import os
+import runpy
+import signal
+import subprocess
+import sys
+import time
+import types
+
+import pytest
+
+from nimatron import strategy
+from nimatron.rules import parse_rules
+
+from nimatron_host.cli import main as nimatron
+from nimatron_sim import Simulator
+from nimatron_sim.bench import BlinkaBench
+from nimatron_sim.visitor import Visitor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+FAST = {"think_ms": 0, "show_ms": 0}          # for statistics: no deliberate pauses
+CHAIN = ["pi-leds", "pico-neopixel", "pico-grid", "pico-ring"]   # both drivers, both input models
+ROWS = ["pi-leds", "pico-neopixel"]
+
+
+@pytest.fixture
+def sims():
+    """make(board, overrides, **kw) -> Simulator collecting ``.log`` of events; all closed after."""
+    made = []
+
+    def make(board, overrides=None, **kw):
+        sim = Simulator(board, overrides, **kw)
+        sim.log = []
+        sim.listeners.append(sim.log.append)
+        made.append(sim)
+        return sim
+
+    yield make
+    for sim in made:
+        sim.close()
+
+
+def events(sim, kind):
+    return [e for e in sim.log if e["event"] == kind]
+
+
+def lit_rows(sim):
+    """The lamps as the pins show them, as booleans per row."""
+    return [[bool(x) for x in row] for row in sim.read_lamps()]
+
+
+def assert_lamps_show_the_game(sim):
+    """Read-back lamps == the controller's lamps == its position (steady state)."""
+    controller = sim.controller
+    assert lit_rows(sim) == controller.panel.lit
+    heaps, ring = controller.position()
+    lamps = sim.read_lamps()
+    rules = controller.rules
+    if rules.name == "grundy":
+        assert sorted(sum(row) for row in lamps if sum(row)) == sorted(heaps)
+    elif rules.name == "circular":
+        assert sum(lamps[0]) == sum(heaps)
+    else:
+        for r, h in enumerate(heaps):
+            assert lamps[r] == [1] * h + [0] * (len(lamps[r]) - h)   # lit from the left
+    assert sim.read_status()["visitor"] == 1
+
+
+def begin(sim):
+    sim.tap("new")
+    assert events(sim, "new_game"), "NEW did not start a game"
+    return sim.controller.position()[0]
+
+
+# -- the chain, both drivers ----------------------------------------------------------
+
+@pytest.mark.parametrize("board", CHAIN)
+def test_lamps_read_back_always_equal_the_game_in_steady_states(sims, board):
+    sim = sims(board)   # real timings: the machine thinks 1.5 s and blinks its move 1.6 s
+    robot = Visitor(sim, "random", seed=7)
+    checked = 0
+    for _ in range(6):
+        robot.turn = None
+        robot.tap("new")
+        while robot.winner is None:
+            if robot.turn == "visitor":
+                assert_lamps_show_the_game(sim)
+                checked += 1
+                before, after = robot.move()
+                if robot.turn == "machine":   # thinking: the visitor's move stands on the lamps
+                    assert lit_rows(sim) == sim.controller.panel.lit
+                    assert sim.controller.position()[0] == after or sorted(sim.controller.position()[0]) == sorted(after)
+            else:
+                sim.advance(sim.tick_ms)
+    assert checked >= 12
+
+
+@pytest.mark.parametrize("board", ROWS)
+def test_a_refused_row_press_leaves_everything_as_it_was(sims, board):
+    sim = sims(board)
+    heaps = begin(sim)
+    sim.tap("row3")
+    lamps = sim.read_lamps()
+    sim.tap("row1")                       # one row per turn
+    assert events(sim, "refused")[-1]["reason"].startswith("one row per turn")
+    sim.advance(sim.controller.settings["refuse_ms"])
+    assert sim.read_lamps() == lamps
+    sim.tap("done")
+    move = events(sim, "move")[-1]
+    assert move["before"] == heaps and move["after"] == heaps[:3] + [heaps[3] - 1]
+
+
+@pytest.mark.parametrize("board", ROWS)
+def test_done_before_taking_is_refused_and_changes_nothing(sims, board):
+    sim = sims(board)
+    begin(sim)
+    lamps = sim.read_lamps()
+    sim.tap("done")
+    assert events(sim, "refused")[-1]["reason"] == "take at least one lamp before DONE"
+    sim.advance(1000)
+    assert sim.read_lamps() == lamps and not events(sim, "move")
+    assert_lamps_show_the_game(sim)
+
+
+@pytest.mark.parametrize("board, keys", [
+    ("pico-grid", ["key 0 0", "key 1 0", "key 1 1"]),     # allheaps: 1 from row 0 and 2 from row 1
+    ("pico-ring", ["key 0 3", "key 0 9"]),                 # circular: not neighbours
+])
+def test_a_refused_selection_restores_every_lamp(sims, board, keys):
+    sim = sims(board)
+    heaps = begin(sim)
+    lamps = sim.read_lamps()
+    for key in keys:
+        sim.tap(key)
+    sim.tap("done")
+    assert events(sim, "refused")[-1]["reason"].startswith("not a legal move")
+    sim.advance(sim.controller.settings["refuse_ms"])
+    assert sim.read_lamps() == lamps and sim.controller.position()[0] == heaps
+    assert not events(sim, "move")
+    assert_lamps_show_the_game(sim)
+
+
+@pytest.mark.parametrize("board", ROWS + ["pico-grid"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_bouncing_switch_never_takes_twice(sims, board, seed):
+    sim = sims(board, seed=seed, bounce=True)
+    edges = []
+    io = sim.controller.io
+    raw = io.events
+
+    def counting():
+        got = raw()
+        edges.extend(got)
+        return got
+
+    io.events = counting
+    heaps = begin(sim)
+    if board == "pico-grid":
+        for i in (6, 5, 4):
+            sim.tap("key 3 %d" % i)
+    else:
+        for _ in range(3):
+            sim.tap("row3")
+        assert sum(sim.read_lamps()[3]) == heaps[3] - 3
+    sim.tap("done")
+    move = events(sim, "move")[0]
+    assert move["after"] == heaps[:3] + [heaps[3] - 3]
+    assert not events(sim, "refused")
+    if board == "pi-leds":   # gpiozero passes every chattering edge to the controller
+        assert len(edges) > 2 * 5
+
+
+@pytest.mark.parametrize("board", CHAIN)
+def test_walking_away_mid_game_abandons_it_after_a_minute(sims, board):
+    sim = sims(board)
+    begin(sim)
+    key = "row3" if sim.spec["input"] == "rows" else "key 0 0"
+    sim.tap(key)                            # mid-turn: a lamp taken or selected
+    last_input = sim.now - sim.gap_ms - sim.hold_ms
+    sim.advance(58000)
+    assert not events(sim, "game_over")
+    sim.advance(3000)
+    over = events(sim, "game_over")
+    assert [e["winner"] for e in over] == ["abandoned"]
+    assert abs(over[0]["t"] - (last_input + 60000)) <= 25
+    assert sim.controller.state == "attract"
+    sim.advance(2000)
+    assert sum(map(sum, sim.read_lamps())) < sum(map(len, sim.read_lamps()))   # the attract wave
+    assert begin(sim)   # ready for the next visitor
+
+
+@pytest.mark.parametrize("board", ROWS)
+def test_a_visitor_who_leaves_after_the_machine_moved_is_abandoned_too(sims, board):
+    sim = sims(board, FAST)
+    begin(sim)
+    sim.tap("row3")
+    sim.tap("done")
+    sim.advance(100)
+    assert events(sim, "move")[-1]["by"] == "machine"
+    sim.advance(61000)
+    assert events(sim, "game_over")[-1]["winner"] == "abandoned"
+
+
+@pytest.mark.parametrize("board", CHAIN)
+def test_presses_while_the_machine_thinks_are_ignored(sims, board):
+    sim = sims(board)
+    robot = Visitor(sim, "random", seed=3)
+    robot.tap("new")
+    robot.move()
+    assert robot.turn == "machine"
+    visitor_move = events(sim, "move")[-1]
+    buttons = ["row0", "row3", "done"] if sim.spec["input"] == "rows" else ["key 0 0", "key 0 1", "done"]
+    pressed = 0
+    while events(sim, "move")[-1]["by"] != "machine":
+        sim.tap(buttons[pressed % len(buttons)], 40, 30)   # 70 ms a press: ends after the move
+        pressed += 1
+        assert sim.now - visitor_move["t"] < 5000
+    assert pressed > 30
+    machine = events(sim, "move")[-1]
+    assert machine["before"] == visitor_move["after"]
+    assert not events(sim, "refused")
+    assert len(events(sim, "move")) == 2
+    sim.advance(300)
+    assert_lamps_show_the_game(sim)
+    assert sim.controller.position()[0] == machine["after"]   # nothing queued into the visitor's turn
+
+
+def test_the_same_script_gives_the_same_output_every_time(capsys):
+    script = "press new\npress row3\nbounce on\npress row3\npress done\nwait 4000\n"
+    outs = []
+    for _ in range(2):
+        sys.stdin = _Stdin(script)
+        try:
+            assert nimatron(["sim", "--headless", "--board", "pico-neopixel", "--seed", "5", "--script", "-"]) == 0
+        finally:
+            sys.stdin = sys.__stdin__
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1]
+
+
+class _Stdin:
+    def __init__(self, text):
+        self.text = text
+
+    def read(self):
+        return self.text
+
+
+# -- the headless CLI -------------------------------------------------------------------
+
+def run_cli(args, capsys, script=None, tmp_path=None):
+    if script is not None:
+        path = tmp_path / "script.txt"
+        path.write_text(script)
+        args = args + ["--script", str(path)]
+    code = nimatron(["sim"] + args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("board", ["pi-leds", "pi-neopixel"])
+def test_headless_prints_lamp_changes_and_events_as_json_lines(capsys, tmp_path, board):
+    code, out, err = run_cli(["--headless", "--board", board], capsys,
+                             "# take two from the last row\npress new\npress row3\npress row3\nhold done 80\nwait 4000\n",
+                             tmp_path)
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert all("t" in x for x in lines)
+    assert [x["t"] for x in lines] == sorted(x["t"] for x in lines)
+    kinds = [x.get("event") for x in lines if "event" in x]
+    assert kinds == ["new_game", "move", "move"]
+    moves = [x for x in lines if x.get("event") == "move"]
+    assert moves[0]["by"] == "visitor" and moves[0]["after"][3] == moves[0]["before"][3] - 2
+    last = [x for x in lines if "lamps" in x][-1]
+    after = moves[1]["after"]
+    assert [sum(row) for row in last["lamps"]] == after and last["status"]["visitor"] == 1
+    assert set(last["status"]) == {"visitor", "machine", "champ", "machine_wins"}
+
+
+def test_list_boards(capsys):
+    code, out, err = run_cli(["--list-boards"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert "pi-leds gpiozero rows" in lines and "pico-grid circuitpython grid" in lines
+    assert len(lines) == 5
+
+
+@pytest.mark.parametrize("script, message", [
+    ("press new\npress row9\n", "script line 2: no button 'row9'"),
+    ("press new\n\n# fine\nwait soon\n", "script line 4: bad number 'soon'"),
+    ("wait -5\n", "script line 1: bad number '-5'"),
+    ("press new\njump row1\n", "script line 2: unknown action 'jump'"),
+    ("hold done\n", "script line 1: hold needs a button and milliseconds"),
+    ("bounce maybe\n", "script line 1: bounce on, or bounce off"),
+    ("press\n", "script line 1: which button?"),
+    ("press key 0 0\n", "script line 1: no button 'key 0 0'"),
+])
+def test_a_bad_script_exits_2_naming_its_line_before_running_anything(capsys, tmp_path, script, message):
+    code, out, err = run_cli(["--headless", "--board", "pico-neopixel"], capsys, script, tmp_path)
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert out == ""
+
+
+def test_grid_keys_are_buttons_in_scripts(capsys, tmp_path):
+    code, out, err = run_cli(["--headless", "--board", "pico-grid"], capsys,
+                             "press new\npress key 3 6\npress key 3 5\npress done\nwait 100\n", tmp_path)
+    assert code == 0, err
+    moves = [json.loads(x) for x in out.splitlines() if '"move"' in x]
+    assert moves[0]["after"][3] == moves[0]["before"][3] - 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--headless", "--board", "pi-zero"], "unknown board 'pi-zero'"),
+    (["--headless", "--preset", "tic-tac-toe"], "unknown preset 'tic-tac-toe'"),
+    (["--headless", "--difficulty", "easy"], "difficulty must be one of"),
+    (["--headless", "--board", "pico-neopixel", "--preset", "100"], "needs 100 lamps"),
+    (["--headless", "--board", "pico-neopixel", "--rules", "moore:2"], "use a grid board"),
+    (["--headless", "--script", "/nonexistent/script"], "cannot read script"),
+    (["--headless", "--tick", "0"], "--tick"),
+])
+def test_usage_errors_exit_2_with_one_line(capsys, args, message):
+    code, out, err = run_cli(args, capsys)
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_options_reach_the_settings(capsys, tmp_path):
+    code, out, err = run_cli(["--headless", "--board", "pico-neopixel", "--rules", "subtract:3", "--misere",
+                              "--set", "starts=[[5,6,7,7]]"], capsys, "press new\n", tmp_path)
+    assert code == 0, err
+    game = json.loads([x for x in out.splitlines() if "new_game" in x][0])
+    assert game["rules"] == "subtract:3" and game["misere"] is True and game["position"] == [5, 6, 7, 7]
+
+
+def test_until_killed_keeps_running_in_real_time_and_stops_cleanly():
+    proc = subprocess.Popen([sys.executable, "-m", "nimatron_host.cli", "sim", "--headless", "--board", "pi-leds",
+                             "--until-killed"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        first = json.loads(proc.stdout.readline())     # the attract wave starts at once
+        second = json.loads(proc.stdout.readline())    # and moves on in real time
+        assert first["t"] == 0 and 0 < second["t"] <= 1500
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()
+
+
+# -- the firmware entry points ------------------------------------------------------------
+
+def test_python_m_nimatron_runs_on_mock_pins_and_exits_cleanly_on_ctrl_c():
+    env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock")
+    proc = subprocess.Popen([sys.executable, "-m", "nimatron", "--board", "pi-leds"], env=env, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(10) == 0
+    assert "Traceback" not in proc.stderr.read()
+
+
+def test_python_m_nimatron_names_a_bad_board():
+    done = subprocess.run([sys.executable, "-m", "nimatron", "--board", "pi-zero"], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.returncode == 2 and "unknown board 'pi-zero'" in done.stderr
+
+
+def test_boot_py_opens_the_data_channel(monkeypatch):
+    calls = []
+    monkeypatch.setitem(sys.modules, "usb_cdc", types.SimpleNamespace(enable=lambda **kw: calls.append(kw)))
+    runpy.run_path(os.path.join(FIRMWARE, "boot.py"))
+    assert calls == [{"console": True, "data": True}]
+
+
+class _Stop(BaseException):
+    """Ends code.py's endless loop (BaseException: its `except Exception` must not catch it)."""
+
+
+def test_code_py_reads_settings_and_keeps_time_across_the_ticks_wrap(monkeypatch, tmp_path):
+    import nimatron.app
+
+    clock = {"ticks": (1 << 29) - 3000, "calls": 0}
+
+    def ticks_ms():
+        clock["calls"] += 1
+        if clock["calls"] > 2000:
+            raise _Stop
+        clock["ticks"] = (clock["ticks"] + 7) % (1 << 29)   # wraps after ~430 calls
+        return clock["ticks"]
+
+    supervisor = types.SimpleNamespace(ticks_ms=ticks_ms, runtime=types.SimpleNamespace(autoreload=True),
+                                       reload=lambda: pytest.fail("code.py reloaded: %r" % (sys.exc_info(),)))
+    monkeypatch.setitem(sys.modules, "supervisor", supervisor)
+    (tmp_path / "settings.json").write_text(json.dumps({"board": "pico-neopixel", "preset": "drnim"}))
+    monkeypatch.chdir(tmp_path)
+    bench = BlinkaBench(__import__("nimatron.boards", fromlist=["board"]).board("pico-neopixel"))
+    made = []
+    real = nimatron.app.make_controller
+
+    def make_controller(*args, **kw):
+        made.append(bench.open(lambda: real(*args, **kw)))
+        return made[-1]
+
+    monkeypatch.setattr(nimatron.app, "make_controller", make_controller)
+    try:
+        with pytest.raises(_Stop):
+            runpy.run_path(os.path.join(FIRMWARE, "code.py"))
+    finally:
+        for controller in made:
+            controller.io.close()
+        bench.close()
+    assert supervisor.runtime.autoreload is False
+    controller = made[0]
+    assert controller.settings["preset"] == "drnim" and controller.layout == [15]
+    assert controller.now == 1999 * 7     # one steady millisecond count through the wrap
+
+
+# -- statistics: many games through the whole stack ------------------------------------------
+
+def machine_could_win(rules, misere, moves):
+    """True if the machine ever faced a position it could win with perfect play."""
+    for k, move in enumerate(moves):
+        if move["by"] == "machine":
+            ring = rules.has_ring and k == 0
+            if strategy.solve(rules, move["before"], misere, ring)["outcome"] == "win":
+                return True
+    return False
+
+
+@pytest.mark.parametrize("board, preset, games", [
+    ("pico-neopixel", "nimatron", 1000),   # Nim, nine 1940 starts
+    ("pi-leds", "marienbad", 1000),        # misère Nim, on gpiozero
+    ("pico-neopixel", "subtract", 1000),
+    ("pico-neopixel", "21", 1000),         # misère subtraction, one row of 21
+    ("pico-neopixel", "greedy", 1000),
+    ("pico-grid", "moore", 1000),
+    ("pico-grid", "allheaps", 1000),
+    ("pico-grid", "grundy", 1000),
+    ("pico-ring", "circular", 1000),
+])
+def test_the_perfect_machine_never_loses_a_winnable_game(sims, board, preset, games):
+    sim = sims(board, dict(FAST, preset=preset), seed=11)
+    robot = Visitor(sim, "random", seed=sum(map(ord, preset)), hold_ms=40, gap_ms=40)
+    winnable = 0
+    for _ in range(games):
+        result = robot.play_game()
+        rules = parse_rules(result["game"]["rules"])
+        if machine_could_win(rules, result["game"]["misere"], result["moves"]):
+            winnable += 1
+            assert result["winner"] == "machine", result
+        assert result["winner"] in ("machine", "visitor")
+    assert winnable > games // 2   # a random visitor gives the machine plenty of chances
+
+
+def perfect_visitor_wins(sims, board, overrides, games, seed=5):
+    sim = sims(board, dict(FAST, **overrides), seed=seed)
+    robot = Visitor(sim, "perfect", seed=seed, hold_ms=40, gap_ms=40)
+    return sum(robot.play_game()["winner"] == "visitor" for _ in range(games))
+
+
+def test_dr_nims_equalizer_lets_a_perfect_visitor_win(sims):
+    # Dr. NIM: 15 marbles, take 1-3, the machine first: 15 is a won start for it...
+    assert perfect_visitor_wins(sims, "pico-neopixel", {"preset": "drnim", "difficulty": "perfect"}, 50) == 0
+    # ...until the equalizer's gentle first move hands the win to a visitor who never errs
+    assert perfect_visitor_wins(sims, "pico-neopixel", {"preset": "drnim"}, 200) == 200
+
+
+def test_a_fallible_machine_lets_a_perfect_visitor_win_sometimes(sims):
+    won_start = {"preset": "nim", "first": "machine"}     # 3 4 5 7: the first player wins
+    assert perfect_visitor_wins(sims, "pico-neopixel", dict(won_start, difficulty="perfect"), 100) == 0
+    wins = perfect_visitor_wins(sims, "pico-neopixel", dict(won_start, difficulty="fallible"), 400)
+    assert 0.2 * 400 < wins < 400
