@@ -21,6 +21,10 @@ class UsageError(Exception):
     """Bad input from the user: reported in one line, exit status 2."""
 
 
+class Failure(Exception):
+    """A command that could not do its job (no such port, no reply): one line, exit status 1."""
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError(message)
@@ -56,6 +60,9 @@ def main(argv=None):
     except UsageError as e:
         print("%s: error: %s" % (prefix, e), file=sys.stderr)
         return 2
+    except Failure as e:
+        print("%s: %s" % (prefix, e), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

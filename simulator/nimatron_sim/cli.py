@@ -34,6 +34,9 @@ def add_parser(sub):
     p.add_argument("--tick", type=int, default=5, metavar="MS", help="main-loop tick in virtual ms (default 5)")
     p.add_argument("--until-killed", action="store_true",
                    help="after the script, keep running in real time until interrupted")
+    p.add_argument("--serial", action="store_true",
+                   help="host link on a pseudo-terminal, path printed as 'serial: PATH' (first line on stderr); "
+                        "script waits then pass in real time")
     p.add_argument("--first", choices=("visitor", "machine", "alternate"), help="who moves first")
     p.add_argument("--thinking", action="store_true", help="open with the 'how the machine thinks' panel shown")
     p.add_argument("--web", action="store_true", help="serve the interactive simulator to a browser on localhost")
@@ -121,14 +124,23 @@ def run(args):
 
     sim.listeners.append(emit)
     sim.output_listeners.append(lambda t, lamps, status: emit({"t": t, "lamps": lamps, "status": status}))
+    port = None
     try:
-        script.run(sim, actions)
+        if args.serial:  # the host link (nimatron_sim.serial_port)
+            from .serial_port import SerialPort
+
+            port = SerialPort(sim)
+            port.run_script(actions)
+        else:
+            script.run(sim, actions)
         sim.advance(0)
         if args.until_killed:
-            _real_time(sim)
+            port.run_until_killed() if port else _real_time(sim)
     except KeyboardInterrupt:
         pass
     finally:
+        if port:
+            port.close()
         sim.close()
     return 0
 

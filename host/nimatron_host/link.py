@@ -1,0 +1,157 @@
+"""The PC's end of the host link: one Nimatron on a serial port (pyserial).
+
+    with Link("/dev/ttyACM1") as machine:
+        machine.hello()                  # {"name": "nimatron", "board": ...}
+        machine.command("EVENTS ON")
+        for event in machine.events(): ...
+
+Lines are parsed with ``nimatron.protocol.parse_line``; lines that are not
+the protocol's (noise, a console's chatter) are skipped. Every problem is a
+``Failure`` (``cli`` prints it in one line and exits 1); a refusal by the
+machine is a ``MachineError`` with its code.
+"""
+
+import collections
+import os
+import time
+
+from nimatron.protocol import MAX_LINE, ProtocolError, parse_line
+
+from .cli import Failure
+
+BAUD = 115200  # ignored by USB CDC and ptys; right for a real UART
+
+
+class MachineError(Failure):
+    """``ERR code message`` from the machine."""
+
+    def __init__(self, code, message):
+        Failure.__init__(self, "the machine says: %s (%s)" % (message, code))
+        self.code = code
+        self.message = message
+
+
+def open_serial(port, timeout=0.05):
+    """A ``serial.Serial`` on ``port``; Failure with the reason if it will not open."""
+    import serial
+
+    if not port:
+        raise Failure("no port given")
+    try:
+        return serial.serial_for_url(port, BAUD, timeout=timeout, write_timeout=2)
+    except (serial.SerialException, OSError, ValueError) as e:
+        errno = getattr(e, "errno", None)
+        reason = os.strerror(errno) if isinstance(errno, int) and errno > 0 else str(e)
+        raise Failure("cannot open %s: %s" % (port, reason))
+
+
+class Link:
+    """Commands and events over one serial port."""
+
+    def __init__(self, port, timeout=3.0, serial_port=None):
+        self.name = port
+        self.timeout = timeout
+        self.port = serial_port if serial_port is not None else open_serial(port)
+        self.buf = b""
+        self.pending = collections.deque()  # EV lines read while waiting for a reply
+        try:
+            self.port.reset_input_buffer()
+        except Exception:
+            pass
+
+    def close(self):
+        try:
+            self.port.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- lines ----------------------------------------------------------
+    def _read_line(self, deadline):
+        """The next protocol line as (kind, data), or None at the deadline."""
+        import serial
+
+        while True:
+            cut = self.buf.find(b"\n")
+            if cut >= 0:
+                line, self.buf = self.buf[:cut], self.buf[cut + 1:]
+                try:
+                    return parse_line(line)
+                except ProtocolError:
+                    continue  # not ours: skip it
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            try:
+                data = self.port.read(max(1, self.port.in_waiting))
+            except (serial.SerialException, OSError) as e:
+                raise Failure("lost the connection to %s: %s" % (self.name, e))
+            if data:
+                self.buf += data
+                if len(self.buf) > 64 * 1024 and b"\n" not in self.buf:
+                    self.buf = b""  # a flood of noise without line ends
+
+    def send(self, line):
+        """Write one command line (no reply awaited)."""
+        import serial
+
+        data = line.encode("ascii", "replace") + b"\n"
+        if len(data) > MAX_LINE + 1:
+            raise Failure("command too long for the machine (%d bytes, at most %d)" % (len(data) - 1, MAX_LINE))
+        try:
+            self.port.write(data)
+            self.port.flush()
+        except (serial.SerialException, OSError) as e:
+            raise Failure("cannot write to %s: %s" % (self.name, e))
+
+    def command(self, line, timeout=None):
+        """Send a command; its reply's JSON object (None for a bare OK).
+
+        ``EV`` lines that arrive meanwhile are kept for ``events()``.
+        MachineError for ``ERR``; Failure when nothing answers in time.
+        """
+        self.send(line)
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            got = self._read_line(deadline)
+            if got is None:
+                raise Failure("no reply from %s within %g s: is a Nimatron's host link there?"
+                              % (self.name, self.timeout if timeout is None else timeout))
+            kind, data = got
+            if kind == "EV":
+                self.pending.append(data)
+            elif kind == "ERR":
+                raise MachineError(data[0], data[1])
+            else:
+                return data
+
+    def hello(self, timeout=None):
+        """HELLO, checked: Failure if the other end is not a Nimatron."""
+        data = self.command("HELLO", timeout)
+        if not data or data.get("name") != "nimatron":
+            raise Failure("%s answered, but not as a Nimatron" % self.name)
+        return data
+
+    def next_event(self, timeout=None):
+        """The next event (a dict), or None when ``timeout`` seconds pass first."""
+        if self.pending:
+            return self.pending.popleft()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            got = self._read_line(deadline)
+            if got is None:
+                return None
+            if got[0] == "EV":
+                return got[1]
+
+    def events(self, timeout=None):
+        """Events as they come; stops after ``timeout`` seconds of silence."""
+        while True:
+            event = self.next_event(timeout)
+            if event is None:
+                return
+            yield event
