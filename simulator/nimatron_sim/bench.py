@@ -70,7 +70,7 @@ class GpiozeroBench(Bench):
         class BenchPin(MockPin):
             def _change_state(self, value):
                 changed = MockPin._change_state(self, value)
-                if changed:
+                if changed and self._function == "output":   # a lamp, not a button
                     bench.version += 1
                     if len(self.states) > 64:  # MockPin keeps every change; a long run would grow forever
                         del self.states[:-8]
@@ -141,6 +141,12 @@ class BlinkaBench(Bench):
             pin = blinka_mock.new_pin(self, name)
             self._id[name] = pin.id
             self._mode[pin.id] = self.IN
+        lamps = spec["lamps"]
+        if lamps["kind"] == "neopixel":
+            self._lamp_ids = {self._id[lamps["pin"]]}
+        else:
+            names = [n for row in lamps["rows"] for n in row] + list(spec["status"].values())
+            self._lamp_ids = {self._id[n] for n in names}
         self._switch = {}    # role -> (id, other end)
         for role, name in spec["buttons"].items():
             self._switch[role] = (self._id[name], GND)
@@ -175,7 +181,8 @@ class BlinkaBench(Bench):
     def drive(self, pin_id, value):
         if self._out.get(pin_id) != value:
             self._out[pin_id] = value
-            self.version += 1
+            if pin_id in self._lamp_ids:   # not a key matrix row being scanned
+                self.version += 1
 
     def level(self, pin_id):
         if self._mode.get(pin_id) == self.OUT:
