@@ -87,7 +87,12 @@ def _index_of_big(heaps):
 
 
 def largest_first(heaps):
-    """Heap indexes, largest heap first (stable): generation order."""
-    order = list(range(len(heaps)))
-    order.sort(key=lambda i: -heaps[i])
+    """Heap indexes, largest heap first, ties by index: generation order.
+
+    The index is part of the key because MicroPython's sort is not stable:
+    the board and the PC must choose the same move.
+    """
+    n = len(heaps)
+    order = list(range(n))
+    order.sort(key=lambda i: i - heaps[i] * n)
     return order

@@ -14,8 +14,14 @@ and theories that know misère play say so in ``theory``.
 Pure Python in the subset shared by CPython, MicroPython and CircuitPython.
 """
 
+import sys
+
 MAX_HEAP = 65535
 MAX_HEAPS = 32
+# A board's heap is small: search far less there than on a PC (beyond the
+# exhibit-size tables, a board answers by theory or says the position is
+# too large; it never runs out of memory half-way through a search).
+SMALL = sys.implementation.name != "cpython"
 
 
 class RulesError(ValueError):
@@ -147,7 +153,8 @@ class Rules:
         return bytes(parts)
 
     def searchable(self, heaps, ring=False):
-        return max(heaps) <= 250 and states(heaps) <= self.search_states
+        limit = self.search_states // 10 if SMALL else self.search_states
+        return max(heaps) <= 250 and states(heaps) <= limit
 
     def size_error(self, heaps, misere):
         return SizeError(

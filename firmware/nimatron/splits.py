@@ -5,7 +5,7 @@ not matter, and a move may turn one part into two. Normal play is solved by
 a nim-value table per part size (Sprague-Grundy); misère play is searched.
 """
 
-from .rules import Rules, RulesError, mex, nim_sum
+from .rules import SMALL, Rules, RulesError, mex, nim_sum
 
 
 class SplitRules(Rules):
@@ -39,7 +39,7 @@ class SplitRules(Rules):
         return nim_sum([self.value(h) for h in heaps])
 
     def searchable(self, heaps, ring=False):
-        return sum(heaps) <= self.search_total
+        return sum(heaps) <= (self.search_total * 3 // 4 if SMALL else self.search_total)
 
     def table_spec(self, misere):
         return self.name if misere else None

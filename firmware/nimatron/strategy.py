@@ -11,7 +11,7 @@ beyond it, never a hang. Misère play is the one hook of the search: a
 player with no move has lost in normal play and has won in misère play.
 """
 
-from .rules import mex, parse_rules
+from .rules import SizeError, mex, parse_rules
 
 tables = None  # nimatron.tables, imported on first use (Nim never needs it)
 
@@ -142,8 +142,14 @@ def solve(rules, position, misere=False, ring=False, seed=None):
     """
     rules = parse_rules(rules)
     heaps = rules.check(position, ring)
-    misere = bool(misere)
-    ring = bool(ring)
+    try:
+        return _solve(rules, heaps, bool(misere), bool(ring), seed)
+    except MemoryError:
+        forget()  # a board's heap ran out mid-search: free it, say so, go on
+        raise SizeError("%s: not enough memory to search this position" % rules.spec)
+
+
+def _solve(rules, heaps, misere, ring, seed):
     _trim()
     if not rules.has_move(heaps, ring):
         return _result("win" if misere else "loss", None, None if misere else 0)
@@ -158,10 +164,16 @@ def solve(rules, position, misere=False, ring=False, seed=None):
     nimber = None
     if not misere:
         nimber = rules.nimber(heaps, ring)
+        if nimber is None and not wins:
+            nimber = 0  # a lost position is exactly one of nim-value 0
         if nimber is None and rules.table_spec(False) is not None:
             nimber = _tables().value(rules, heaps, False, ring)
         if nimber is None and searchable:
-            nimber = nim_value(rules, heaps, ring, _memo(rules, False))
+            try:
+                nimber = nim_value(rules, heaps, ring, _memo(rules, False))
+            except MemoryError:
+                forget()  # the move is known; only the nim-value is missing
+                nimber = None
     if wins:
         return _result("win", _pick(wins, seed), nimber)
     return _result("loss", rules.gentle(heaps, ring), nimber)

@@ -169,8 +169,9 @@ def move(rules, heaps, misere, ring=False):
     code = data[at] << 8 | data[at + 1]
     if code == LOST:
         return []
-    order = list(range(len(heaps)))
-    order.sort(key=lambda i: heaps[i])
+    n = len(heaps)
+    order = list(range(n))
+    order.sort(key=lambda i: heaps[i] * n + i)  # ties by index: sort is not stable everywhere
     after = list(heaps)
     for slot in range(len(order)):
         after[order[slot]] = code >> (3 * slot) & 7
