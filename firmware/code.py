@@ -53,11 +53,16 @@ def main():
     now = 0
     last = supervisor.ticks_ms()
     controller = start(now)
+    from nimatron.transports import usb_link  # the host link on usb_cdc.data (or None)
+
+    link = usb_link(controller, read_settings(SETTINGS).get("board", BOARD), now)
     while True:
         ticks = supervisor.ticks_ms()
         now += (ticks - last) & (TICKS_PERIOD - 1)
         last = ticks
         controller.update(now)
+        if link:
+            link.poll(now)
 
 
 try:

@@ -30,6 +30,8 @@ def parse_args(argv):
     p.add_argument("--seed", type=int)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any setting (repeatable)")
     p.add_argument("--quiet", action="store_true", help="do not print game events")
+    p.add_argument("--serial", metavar="WHERE",
+                   help="host link: a serial device (/dev/ttyGS0) or 'pty' (its path printed on stderr)")
     return p.parse_args(argv)
 
 
@@ -72,9 +74,23 @@ def main(argv=None):
     except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
         print("nimatron: %s" % e, file=sys.stderr)
         return 2
+    link = None
+    if args.serial:  # the host link (nimatron.hostlink)
+        from .transports import LinkError, open_link
+
+        try:
+            link = open_link(controller, args.serial, board=args.board, now_ms=ms())
+        except LinkError as e:
+            controller.io.close()
+            print("nimatron: %s" % e, file=sys.stderr)
+            return 2
+        print("serial: %s" % link.transport.path, file=sys.stderr, flush=True)
     try:
         while True:
-            controller.update(ms())
+            now = ms()
+            controller.update(now)
+            if link:
+                link.poll(now)
             time.sleep(TICK_S)
     except KeyboardInterrupt:
         return 0

@@ -1,4 +1,4 @@
-"""Transports for the host link: where ``protocol.HostLink`` reads and writes.
+"""Transports for the host link: where ``hostlink.HostLink`` reads and writes.
 
 A transport has ``read(n)`` (the bytes waiting, at most ``n``; ``b""`` when
 none; never blocks), ``write(data)`` (how many bytes it took; never blocks)
@@ -171,6 +171,19 @@ def open_transport(where):
 
 def open_link(controller, where, board=None, save=None, now_ms=0):
     """A ``HostLink`` on the transport named by ``where`` (see ``open_transport``)."""
-    from .protocol import HostLink
+    from .hostlink import HostLink
 
     return HostLink(controller, open_transport(where), board=board, save=save, now_ms=now_ms)
+
+
+def usb_link(controller, board=None, now_ms=0):
+    """The host link on ``usb_cdc.data`` for code.py, or None (and why, printed).
+
+    The game never depends on the link: if the data channel is off, or the
+    link does not fit in memory, the exhibit runs without it.
+    """
+    try:
+        return open_link(controller, "usb", board=board, now_ms=now_ms)
+    except Exception as e:  # LinkError, MemoryError
+        print("host link off: %s" % e)
+        return None
