@@ -68,9 +68,13 @@ def main():
 try:
     main()
 except Exception as e:  # noqa: BLE001 - an exhibit restarts rather than sits dark
-    import sys
     import time
 
-    sys.print_exception(e) if hasattr(sys, "print_exception") else print(repr(e))
+    try:
+        import traceback
+
+        traceback.print_exception(e)
+    except Exception:  # noqa: BLE001
+        print(repr(e))
     time.sleep(5)
     supervisor.reload()

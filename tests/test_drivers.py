@@ -214,6 +214,22 @@ def test_a_key_matrix_names_the_lamp_over_each_key(blinka, board, key):
     assert io.events() == [(key, False)]
 
 
+def test_an_overflowed_key_queue_releases_every_key_and_rescans(blinka):
+    bench, io = blinka("pico-neopixel")
+    bench.scan(0)
+    t = 0
+    for _ in range(40):                 # 80 edges: the queue holds 64
+        for closed in (True, False):
+            bench.set_switch("row0", closed)
+            t += 20
+            bench.scan(t)
+    bench.set_switch("row2", True)      # held down through the overflow
+    bench.scan(t + 20)
+    assert io.events() == [(role, False) for role in ("row0", "row1", "row2", "row3", "done", "new")]
+    bench.scan(t + 40)
+    assert io.events() == [("row2", True)]
+
+
 def test_grid_done_and_new_are_separate_keys(blinka):
     bench, io = blinka("pico-grid")
     bench.scan(0)

@@ -141,6 +141,15 @@ class CircuitPythonIO:
         out = []
         for keys, roles in self._scanners:
             queue = keys.events
+            if queue.overflowed:
+                # Edges were lost (the loop stalled): release every key, then
+                # rescan from scratch so keys still held report a fresh press.
+                queue.clear()
+                _rescan(keys)
+                for role in roles:
+                    if role is not None:
+                        out.append((role, False))
+                continue
             while True:
                 event = queue.get()
                 if event is None:
@@ -168,6 +177,20 @@ class CircuitPythonIO:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _rescan(keys):
+    """``keys.reset()``: forget which keys are down, so held keys report again.
+
+    Blinka's ``reset()`` binds its two key-state lists to one list, after
+    which its scanner never reports an edge again; there the lists are
+    replaced by two fresh ones instead.
+    """
+    if hasattr(keys, "_previously_pressed"):
+        keys._currently_pressed = [False] * keys.key_count
+        keys._previously_pressed = [False] * keys.key_count
+    else:
+        keys.reset()
 
 
 def _stop(keys):
