@@ -273,6 +273,8 @@ class Face:
         controller = self.sim.controller
         goal = "loses" if controller.misere else "wins"
         about = controller.rules.about or controller.rules.spec
+        if controller.rules.k is not None:
+            about = about.replace(" k ", " %d " % controller.rules.k)  # "take 1 to 3 from one heap"
         return "Rules: %s; whoever takes the last lamp %s.\nDifficulty %s · first: %s" % (
             about, goal, s["difficulty"], s["first"])
 

@@ -65,28 +65,38 @@ LampWidget { width: 3; height: 1; }
 #message { height: auto; min-height: 2; color: #f0f0f0; text-style: bold; margin: 1 0 0 0; }
 #legend { height: auto; color: #9fb0bb; margin: 1 0 0 0; }
 #thinking { height: auto; padding: 0 1; border: round #3a4a55; border-title-color: #c8d3da; }
-#log { height: 1fr; min-height: 4; border: round #3a4a55; border-title-color: #c8d3da; background: #101418; }
+#log { height: 1fr; min-height: 4; border: round #3a4a55; border-title-color: #c8d3da; background: #101418;
+       scrollbar-size-vertical: 1; scrollbar-background: #101418; scrollbar-color: #3a4a55; }
 #audits { height: auto; padding: 0 1; border: round #3a4a55; border-title-color: #c8d3da; }
 #too-small { display: none; width: 1fr; height: 1fr; content-align: center middle; text-align: center; color: #f0f0f0; text-style: bold; }
 SettingsScreen { align: center middle; }
-#settings-box { width: 72; height: auto; border: thick #47657a; background: #16202a; padding: 1 2; }
-#settings-box Label { margin: 1 0 0 0; }
+#settings-box { width: 78; height: auto; border: thick #47657a; background: #16202a; padding: 0 1; }
+#settings-grid { grid-size: 2; grid-columns: 16 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0; }
+#settings-grid Label { color: #c8d3da; }
 #settings-title { text-style: bold; }
-#settings-error { color: #ff66cc; height: auto; margin: 1 0 0 0; }
-#settings-buttons { height: 3; margin: 1 0 0 0; }
+#settings-error { color: #ff66cc; height: auto; }
+#settings-buttons { height: 3; }
 #settings-buttons Button { margin: 0 2 0 0; }
 """ % SIDE_WIDTH
 
 
+def lamp_width(layout):
+    """Columns per lamp: " ● " (3), or " ●" (2) for long rows such as Dr. NIM's 15."""
+    return 3 if max(layout) <= 8 else 2
+
+
 class LampWidget(Widget):
-    """One round lamp: its glyph says what it is, its colour repeats it."""
+    """One round lamp: its glyph says what it is, its colour repeats it.
+
+    The grid cursor is drawn as brackets, [●] (or ▸● in a narrow cell)."""
 
     can_focus = False
 
-    def __init__(self, r, i):
+    def __init__(self, r, i, width=3):
         super().__init__(id="lamp-%d-%d" % (r, i))
         self.r = r
         self.i = i
+        self.styles.width = width
         self.lamp = None
         self.cursor = False
 
@@ -101,6 +111,10 @@ class LampWidget(Widget):
         glyph = lamp.glyph if lamp else KINDS["dark"][0]
         style = (lamp.colour if lamp else "#5c5c5c") + (" bold" if lamp and lamp.on else "")
         text = Text()
+        if self.styles.width.value == 2:
+            text.append("▸" if self.cursor else " ", style="bold #f0f0f0")
+            text.append(glyph, style=style)
+            return text
         text.append("[" if self.cursor else " ", style="bold #f0f0f0")
         text.append(glyph, style=style)
         text.append("]" if self.cursor else " ", style="bold #f0f0f0")
@@ -109,6 +123,10 @@ class LampWidget(Widget):
     def on_click(self, event):
         event.stop()
         self.app.lamp_clicked(self.r, self.i)
+
+
+def _short(text, width=56):
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class SettingsScreen(ModalScreen):
@@ -124,36 +142,37 @@ class SettingsScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         o = self.overrides
         every = nsettings.PRESETS
-        presets = [("(the board's own)", "")] + [("%s: %s" % (name, every[name]["about"]), name) for name in every]
         rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular"]
         if o.get("rules") and o["rules"] not in rules:
             rules.append(o["rules"])
         misere = o.get("misere")
+        keep = ("(the preset's)", "")
+        fields = [
+            ("Board", "board", [(_short("%s: %s" % (n, boards.board(n)["about"])), n) for n in boards.names()],
+             self.board),
+            ("Preset", "preset", [("(the board's own)", "")] + [
+                (_short("%s: %s" % (n, every[n]["about"])), n) for n in every], o.get("preset", "")),
+            ("Rule set", "rules", [keep] + [(r, r) for r in rules], o.get("rules", "")),
+            ("Goal", "misere", [keep, ("normal: whoever takes the last lamp wins", "off"),
+                                ("misère: whoever takes the last lamp loses", "on")],
+             "" if misere is None else ("on" if misere else "off")),
+            ("Difficulty", "difficulty", [keep] + [(d, d) for d in nsettings.DIFFICULTIES], o.get("difficulty", "")),
+            ("Who moves first", "first", [keep] + [(f, f) for f in nsettings.FIRST], o.get("first", "")),
+        ]
         with Vertical(id="settings-box"):
-            yield Static("Settings: Apply restarts the machine with these", id="settings-title")
-            yield Label("Board (lamps and buttons)")
-            yield Select([("%s: %s" % (n, boards.board(n)["about"]), n) for n in boards.names()],
-                         value=self.board, allow_blank=False, id="set-board")
-            yield Label("Preset (a historic machine or game)")
-            yield Select(presets, value=o.get("preset", ""), allow_blank=False, id="set-preset")
-            yield Label("Rule set")
-            yield Select([("(the preset's)", "")] + [(r, r) for r in rules],
-                         value=o.get("rules", ""), allow_blank=False, id="set-rules")
-            yield Label("Goal")
-            yield Select([("(the preset's)", ""), ("normal: whoever takes the last lamp wins", "off"),
-                          ("misère: whoever takes the last lamp loses", "on")],
-                         value="" if misere is None else ("on" if misere else "off"), allow_blank=False,
-                         id="set-misere")
-            yield Label("Difficulty")
-            yield Select([("(the preset's)", "")] + [(d, d) for d in nsettings.DIFFICULTIES],
-                         value=o.get("difficulty", ""), allow_blank=False, id="set-difficulty")
-            yield Label("Who moves first")
-            yield Select([("(the preset's)", "")] + [(f, f) for f in nsettings.FIRST],
-                         value=o.get("first", ""), allow_blank=False, id="set-first")
+            yield Static("Settings: Apply restarts the machine with these.", id="settings-title")
+            with Grid(id="settings-grid"):
+                for words, key, choices, value in fields:
+                    yield Label(words)
+                    yield Select(choices, value=value, allow_blank=False, compact=True, id="set-" + key)
             yield Static("", id="settings-error")
             with Horizontal(id="settings-buttons"):
                 yield Button("Apply", id="apply", variant="primary")
                 yield Button("Cancel (Esc)", id="cancel")
+
+    def on_mount(self):
+        for button in self.query(Button):
+            button.active_effect_duration = 0  # Apply answers every click, at once
 
     def chosen(self):
         """(board, overrides) as set on the screen; other overrides are kept."""
@@ -246,7 +265,7 @@ class NimatronApp(App):
         rows = []
         for r, n in enumerate(face.layout):
             children = [Static(row_label(r), classes="row-label")]
-            children += [LampWidget(r, i) for i in range(n)]
+            children += [LampWidget(r, i, lamp_width(face.layout)) for i in range(n)]
             children.append(Static("", id="count-%d" % r, classes="row-count"))
             if face.input_model == "rows" and "row%d" % r in face.roles:
                 key = str(r + 1) if r < 9 else " "
@@ -257,6 +276,7 @@ class NimatronApp(App):
     async def on_mount(self):
         for button in self.query(Button):
             button.can_focus = False  # every key goes to the machine, never to a focused button
+            button.active_effect_duration = 0  # a quick second click is a second press
         self.query_one("#log", RichLog).can_focus = False
         self.query_one("#thinking", Static).border_title = "How the machine thinks (T)"
         self.query_one("#log", RichLog).border_title = "Moves"
@@ -275,6 +295,7 @@ class NimatronApp(App):
         container.set_class(len(self.face.layout) <= 4, "spaced")
         for button in container.query(Button):
             button.can_focus = False
+            button.active_effect_duration = 0
         self._lamp_widgets = {(w.r, w.i): w for w in self.query(LampWidget)}
         self.cursor = (0, 0)
         self._shown = {}
@@ -298,16 +319,16 @@ class NimatronApp(App):
     def needed_size(self):
         """(columns, lines) the face and its side panel need."""
         layout = self.face.layout
-        lamps = 3 + 3 * max(layout) + 4 + (11 if self.face.input_model == "rows" else 0)
+        lamps = 3 + lamp_width(layout) * max(layout) + 4 + (11 if self.face.input_model == "rows" else 0)
         rows = 2 * len(layout) - 1 if len(layout) <= 4 else len(layout)
         extra = 1 if self.face.input_model == "grid" else 0
         return max(38, lamps) + 2 + SIDE_WIDTH + 1, 17 + rows + extra
 
     def on_resize(self, event):
-        self._check_size()
+        self._check_size(event.size)
 
-    def _check_size(self):
-        width, height = self.size
+    def _check_size(self, size=None):
+        width, height = size or self.size
         need_w, need_h = self.needed_size()
         small = width < need_w or height < need_h
         note = self.query_one("#too-small", Static)
@@ -434,7 +455,7 @@ class NimatronApp(App):
                 if widget is not None:
                     widget.show(lamp, grid and self.cursor == (r, i))
             if widgets:  # lamps still in play, in figures
-                self._set("count-%d" % r, "#count-%d" % r, "%2d" % sum(panel.lit[r]) if panel else "")
+                self._set("count-%d" % r, "#count-%d" % r, "%3d" % sum(panel.lit[r]) if panel else "")
         status = face.status()
         for role, words in STATUS_WORDS:
             on = status[role]

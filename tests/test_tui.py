@@ -1,0 +1,434 @@
+"""The interactive simulator, played headless through Textual's Pilot.
+
+Every game here runs the real firmware and drivers on mocked pins (through
+``nimatron_sim.face.Face``); keys and clicks press the simulated buttons;
+the virtual clock is advanced by the test (``realtime=False``), so the
+machine's 1.5 s of thinking costs nothing. What the screen shows is checked
+against the simulator: the position in play and the lamps read back from
+the pins.
+"""
+
+import asyncio
+import io
+
+import pytest
+from rich.console import Console
+
+from nimatron import strategy
+from nimatron.controller import OVER, SHOWING, THINKING, VISITOR
+from nimatron_host.cli import main
+from nimatron_sim.face import Face
+from nimatron_sim.tui import NimatronApp, lamp_width
+
+SIZE = (100, 34)
+LAMP_COLUMN = 4      # the face's padding (1) and row label (3)
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def screen_text(app):
+    """The whole screen as plain text, exactly as composed for the terminal."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def screen_rows(app):
+    """The glyphs of each row of lamps, read off the screen."""
+    lines = screen_text(app).splitlines()
+    width = lamp_width(app.face.layout)
+    rows = []
+    for r, n in enumerate(app.face.layout):
+        label = " %s " % "ABCDEFGH"[r]
+        line = next(line for line in lines if line.startswith(label))
+        rows.append("".join(line[LAMP_COLUMN + width * i + 1] for i in range(n)))
+    return rows
+
+
+def status_on(app):
+    """The status lamps lit on screen (■), by their words."""
+    text = screen_text(app)
+    return sorted(words for words in ("YOUR TURN", "MACHINE THINKING", "NIM CHAMP", "MACHINE WINS")
+                  if "■ " + words in text)
+
+
+def check_screen_matches_game(app):
+    """The screen's lamps against the simulator: lit lamps are the position,
+    and each glowing glyph is a lamp whose pin reads lit."""
+    face = app.face
+    rows = screen_rows(app)
+    heaps, _ = face.heaps()
+    in_play = ["".join(c for c in row if c in "●◉◆✕") for row in rows]
+    counts = [len(row) for row in in_play]
+    if face.controller.rules.ordered:
+        assert counts[:len(heaps)] == heaps, (rows, heaps)
+    else:
+        assert sorted(c for c in counts if c) == sorted(heaps), (rows, heaps)
+    pins = face.sim.read_lamps()
+    for r, row in enumerate(rows):
+        for i, glyph in enumerate(row):
+            if pins[r][i] and face.controller.state == VISITOR and not face.controller.selected:
+                assert glyph == "●", (r, i, rows)
+            if glyph == "·":
+                assert not pins[r][i]
+
+
+async def until(app, pilot, states, limit_ms=20000):
+    """Advance the virtual clock in small steps until the controller is in one of ``states``."""
+    spent = 0
+    while app.face.controller.state not in states:
+        assert spent < limit_ms, "stuck in %s" % app.face.controller.state
+        app.advance(100)
+        spent += 100
+    await pilot.pause()
+
+
+def make_app(board="pico-neopixel", overrides=None, seed=None, thinking=None):
+    return NimatronApp(Face(board, overrides, seed), realtime=False, thinking=thinking)
+
+
+# -- the default machine, by keys -------------------------------------------------
+
+def test_default_preset_whole_game_by_keys_machine_wins():
+    """The visitor always takes one lamp from the longest row; the 1940 machine
+    wins. Every turn, the screen shows the simulator's position."""
+    app = make_app()
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("n")
+            assert status_on(app) == ["YOUR TURN"]
+            assert app.face.settings["preset"] == "nimatron"
+            turns = 0
+            while app.face.controller.state != OVER:
+                check_screen_matches_game(app)
+                heaps, _ = app.face.heaps()
+                row = heaps.index(max(heaps))
+                await pilot.press(str(row + 1))
+                rows = screen_rows(app)
+                assert rows[row][heaps[row] - 1] == "○"          # the lamp just put out
+                assert app.face.controller.state in (VISITOR, THINKING, OVER)
+                if app.face.controller.state == VISITOR:
+                    await pilot.press("enter")
+                if app.face.controller.state == OVER:
+                    break
+                assert app.face.controller.state == THINKING
+                app.advance(200)
+                await pilot.pause()
+                assert "MACHINE THINKING" in screen_text(app)
+                await until(app, pilot, (SHOWING,))
+                assert "✕" in "".join(screen_rows(app))              # the lamps it will take
+                assert "The machine takes" in screen_text(app)
+                await until(app, pilot, (VISITOR, OVER))
+                turns += 1
+                assert turns < 40
+            app.advance(100)
+            await pilot.pause()
+            assert app.face.controller.winner == "machine"
+            assert status_on(app) == ["MACHINE WINS"] or app.face.sim.read_status()["machine_wins"] == 0
+            text = screen_text(app)
+            assert "The machine wins" in text
+            assert "machine won 1" in text and "You won 0" in text and "Games 1" in text
+
+    run(play())
+
+
+def test_default_preset_winning_game_by_mouse_clicks():
+    """The visitor clicks the row buttons and DONE, playing the winning move
+    each turn (the engine as the visitor's coach): NIM CHAMP lights."""
+    app = make_app()
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.click("#new")
+            assert app.face.controller.state == VISITOR
+            while app.face.controller.state != OVER:
+                check_screen_matches_game(app)
+                heaps, _ = app.face.heaps()
+                after = strategy.solve("nim", heaps)["after"]
+                row = [i for i in range(len(heaps)) if heaps[i] != after[i]][0]
+                for _ in range(heaps[row] - after[row]):
+                    await pilot.click("#row-%d" % row)
+                if app.face.controller.state == VISITOR:
+                    await pilot.click("#done")
+                await until(app, pilot, (VISITOR, OVER))
+            app.advance(50)
+            await pilot.pause()
+            assert app.face.controller.winner == "visitor"
+            text = screen_text(app)
+            assert "NIM CHAMP" in text and "You win" in text
+            assert "You won 1" in text
+            assert "You win: NIM CHAMP!" in "\n".join(line for _, line in app.face.log)
+
+    run(play())
+
+
+# -- grid boards: cursor, space, clicks on lamps ---------------------------------------
+
+def test_grid_allheaps_whole_game_by_arrows_space_and_clicks():
+    """pico-grid (8x8 keys under 8x8 lamps), its own preset allheaps: the
+    visitor selects lamps with the cursor and by clicking them, then DONE."""
+    app = make_app("pico-grid")
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            assert app.face.settings["preset"] == "allheaps"
+            await pilot.press("n")
+            # the cursor: down twice, right once, Space selects lamp C2
+            await pilot.press("down", "down", "right", "space")
+            assert app.face.controller.selected == [(2, 1)]
+            assert screen_rows(app)[2][1] == "◉"
+            assert "[◉]" in screen_text(app)
+            await pilot.press("space")                     # again: put back
+            assert app.face.controller.selected == []
+            move = 0
+            while app.face.controller.state != OVER:
+                check_screen_matches_game(app)
+                heaps, _ = app.face.heaps()
+                # alternate: the whole last row by clicks, or one lamp by keys
+                row = max(i for i in range(len(heaps)) if heaps[i])
+                take = heaps[row] if move % 2 == 0 else 1
+                if move % 2 == 0:
+                    for i in range(heaps[row] - take, heaps[row]):
+                        await pilot.click("#lamp-%d-%d" % (row, i))
+                else:
+                    app.cursor = (row, 0)
+                    await pilot.press("left")                  # stays at the row's first lamp
+                    for _ in range(heaps[row] - 1):
+                        await pilot.press("right")
+                    await pilot.press("space")
+                selected = screen_rows(app)[row].count("◉")
+                assert selected == take
+                await pilot.press("enter")
+                move += 1
+                await until(app, pilot, (VISITOR, OVER))
+                assert move < 40
+            assert app.face.controller.winner in ("visitor", "machine")
+            won = app.face.audits()["visitor_wins"] + app.face.audits()["machine_wins"]
+            assert won == 1
+
+    run(play())
+
+
+def test_grid_grundy_whole_game_splits_move_lamps_to_free_rows():
+    """Grundy's game on the 8x8 grid: the visitor splits a row by selecting
+    its last lamps; the new row lights below; the screen follows the game."""
+    app = make_app("pico-grid", {"preset": "grundy"}, thinking=True)
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("n")
+            assert "nim-value" in screen_text(app).lower()
+            turns = 0
+            while app.face.controller.state != OVER:
+                check_screen_matches_game(app)
+                lit = app.face.controller.panel.lit
+                counts = [sum(row) for row in lit]
+                row = max(range(len(counts)), key=lambda r: counts[r])
+                h = counts[row]
+                assert h >= 3
+                for i in range(h - 1, h):       # split off one lamp
+                    await pilot.click("#lamp-%d-%d" % (row, i))
+                await pilot.press("enter")
+                await until(app, pilot, (VISITOR, OVER))
+                turns += 1
+                assert turns < 20
+            assert "Game 1" in screen_text(app) or app.face.log[0][1].startswith("Game 1")
+
+    run(play())
+
+
+# -- bad input ------------------------------------------------------------------------
+
+def test_meaningless_keys_are_ignored_and_refusals_are_explained():
+    app = make_app()
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("n")
+            before = screen_rows(app)
+            await pilot.press("x", "z", "9", "0", "space", "up", "left", "f5", "escape")
+            assert screen_rows(app) == before
+            assert app.face.controller.state == VISITOR
+            await pilot.press("enter")                         # DONE with nothing taken
+            assert "Not allowed: take at least one lamp" in screen_text(app)
+            await pilot.press("1", "2")                        # a second row in one turn
+            app.advance(300)                                   # past the dark half of the refusal flash
+            await pilot.pause()
+            assert "one row per turn" in screen_text(app)
+            assert "✗" in screen_rows(app)[1]
+            app.advance(3000)
+            await pilot.pause()
+            assert "✗" not in "".join(screen_rows(app))
+            assert "Not allowed" not in screen_text(app)
+
+    run(play())
+
+
+def test_terminal_too_small_says_what_size_it_needs():
+    app = make_app()
+
+    async def play():
+        async with app.run_test(size=(60, 18)) as pilot:
+            await pilot.pause()
+            need = app.needed_size()
+            text = screen_text(app)
+            assert "needs at least %d×%d" % need in text
+            assert "60×18" in text
+            await pilot.press("q")
+        assert app.return_code == 0
+
+    run(play())
+
+    app = make_app()
+
+    async def grow():
+        async with app.run_test(size=(60, 18)) as pilot:
+            await pilot.resize_terminal(*SIZE)
+            await pilot.pause()
+            assert "needs at least" not in screen_text(app)
+            assert len(screen_rows(app)) == 4
+
+    run(grow())
+
+
+def test_default_fits_an_80x24_terminal():
+    app = make_app()
+    assert app.needed_size()[0] <= 80 and app.needed_size()[1] <= 24
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+c"])
+def test_quit_keys(key):
+    app = make_app()
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("n", key)
+            await pilot.pause()
+        assert app.return_code == 0
+
+    run(play())
+
+
+# -- the thinking panel, the log, settings ---------------------------------------------------
+
+def test_thinking_panel_shows_binary_parities_nim_sum_and_the_move():
+    app = make_app(overrides={"preset": "nimrod"})   # Nimrod explains itself: panel open
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("n")
+            heaps, _ = app.face.heaps()
+            x = 0
+            for h in heaps:
+                x ^= h
+            text = screen_text(app)
+            for i, h in enumerate(heaps):
+                assert "%s  %3d  heap %s" % (" ".join(format(h, "03b")), h, "ABCD"[i]) in text
+            assert "%s  %3d  nim-sum" % (" ".join(format(x, "03b")), x) in text
+            assert "ones" in text
+            win = strategy.solve("nim", heaps)["after"]
+            assert "leaving %s" % " ".join(map(str, win)) in text
+            await pilot.press("t")
+            assert "nim-sum" not in screen_text(app)
+            await pilot.press("t")
+            assert "nim-sum" in screen_text(app)
+            # the machine's move in the log, with its reason
+            await pilot.press("4", "enter")
+            await until(app, pilot, (VISITOR, OVER))
+            log = "\n".join(line for _, line in app.face.log)
+            assert "You: take 1 from heap D" in log
+            assert "Machine: take" in log and "why: nim-sum" in log
+
+    run(play())
+
+
+def test_settings_screen_restarts_with_new_board_and_keeps_the_audits():
+    from textual.widgets import Select
+
+    app = make_app()
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("n", "s")
+            screen = app.screen
+            assert type(screen).__name__ == "SettingsScreen"
+            await pilot.press("n")                                  # keys go to the settings, not the game
+            assert app.face.audits()["games"] == 1
+            # a rule set that cannot be played with row buttons: refused in words
+            screen.query_one("#set-rules", Select).value = "grundy"
+            await pilot.click("#apply")
+            assert "Cannot use these: grundy moves need a key under every lamp" in screen_text(app)
+            screen.query_one("#set-board", Select).value = "pico-grid"
+            screen.query_one("#set-preset", Select).value = "grundy"
+            screen.query_one("#set-first", Select).value = "machine"
+            await pilot.click("#apply")
+            await pilot.pause()
+            assert type(app.screen).__name__ != "SettingsScreen"
+            assert app.face.board == "pico-grid" and app.face.layout == [8] * 8
+            assert app.face.settings["rules"] == "grundy" and app.face.settings["first"] == "machine"
+            assert len(screen_rows(app)) == 8
+            await pilot.press("n")
+            assert app.face.controller.state == THINKING                # the machine moves first
+            await until(app, pilot, (VISITOR, OVER))
+            check_screen_matches_game(app)
+            assert app.face.audits()["games"] == 2                      # counted across the restart
+            assert "Games 2" in screen_text(app)
+            await pilot.press("s", "escape")
+            assert type(app.screen).__name__ != "SettingsScreen"
+
+    run(play())
+
+
+def test_command_line_options_reach_the_machine():
+    """--preset drnim --difficulty equalizer: Dr. NIM's lever, the machine first."""
+    app = make_app(overrides={"preset": "drnim", "difficulty": "equalizer"})
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("n")
+            assert app.face.layout == [15]
+            await until(app, pilot, (VISITOR,))
+            log = "\n".join(line for _, line in app.face.log)
+            assert "Machine: take 1 from heap A" in log and "deliberate slip" in log
+            assert "1 TAKE" in screen_text(app)
+
+    run(play())
+
+
+def test_real_time_clock_follows_the_wall_clock():
+    app = NimatronApp(Face("pico-neopixel"), realtime=True)
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            start = app.face.now
+            await pilot.pause(0.4)
+            elapsed = app.face.now - start
+            assert 200 <= elapsed <= 1500, elapsed
+
+    run(play())
+
+
+# -- the command line ----------------------------------------------------------------------
+
+def test_sim_without_a_terminal_is_one_line_and_exit_2(capsys):
+    assert main(["sim"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs a terminal" in err
+
+
+def test_bad_settings_fail_before_the_screen_opens(capsys):
+    assert main(["sim", "--rules", "grundy"]) == 2
+    assert "grid board" in capsys.readouterr().err
+
+
+def test_screenshot_command_writes_an_svg(tmp_path, capsys):
+    path = tmp_path / "face.svg"
+    assert main(["sim", "--screenshot", str(path)]) == 0
+    svg = path.read_text()
+    assert svg.startswith("<svg") and "NIMATRON" in svg
+    assert "YOUR&#160;TURN" in svg or "YOUR TURN" in svg
