@@ -1,0 +1,234 @@
+"""The host tools against the simulator over a real pseudo-terminal.
+
+``nimatron sim --headless --serial`` runs in a subprocess exactly as a maker
+would start it; the tools open the path it prints, through pyserial, as they
+would open a board's USB data port.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from nimatron_host.cli import main
+from nimatron_host.link import Link, MachineError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NIMATRON = [sys.executable, "-m", "nimatron_host"]
+FAST = ["--set", "think_ms=0", "--set", "show_ms=0"]
+
+
+class Sim:
+    """``nimatron sim --headless --serial`` in a subprocess; ``.path`` is its port."""
+
+    def __init__(self, *args, script=None):
+        cmd = NIMATRON + ["sim", "--headless", "--serial"] + list(args)
+        if script is None:
+            cmd.append("--until-killed")
+        else:
+            cmd += ["--script", "-"]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        if script is not None:
+            self.proc.stdin.write(script)
+        self.proc.stdin.close()
+        first = self.proc.stderr.readline()
+        assert first.startswith("serial: /dev/"), first + self.proc.stderr.read()
+        self.path = first.split(" ", 1)[1].strip()
+        self.stdout = []
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.proc.stdout:
+            self.stdout.append(line)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        self.proc.wait(10)
+        return self.proc.returncode
+
+
+@pytest.fixture
+def sim_factory():
+    sims = []
+
+    def start(*args, script=None):
+        sim = Sim(*args, script=script)
+        sims.append(sim)
+        return sim
+
+    yield start
+    for sim in sims:
+        sim.stop()
+
+
+def nimatron(*args, stdin=None, timeout=30):
+    return subprocess.run(NIMATRON + list(args), cwd=ROOT, input=stdin, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_hello_and_state(sim_factory):
+    sim = sim_factory("--board", "pico-neopixel")
+    with Link(sim.path) as link:
+        hello = link.hello()
+        assert (hello["name"], hello["protocol"], hello["board"], hello["preset"]) == (
+            "nimatron", 1, "pico-neopixel", "nimatron")
+        state = link.command("STATE")
+        assert state["state"] == "attract" and state["rules"] == "nim"
+        assert len(state["lamps"]) == 4
+
+
+def test_ports_recognises_the_simulator(sim_factory, capsys):
+    sim = sim_factory()
+    assert main(["ports", sim.path]) == 0
+    out = capsys.readouterr().out
+    assert sim.path in out and "Nimatron (board pico-neopixel, preset nimatron" in out
+
+
+GAME_OF_21 = "wait 1500\n" + "press row0\npress done\nwait 60\n" * 14 + "wait 3000\n"
+
+
+def test_monitor_watches_a_whole_game_then_audits_count_it(sim_factory):
+    """A visitor at the buttons plays the game of 21; the office watches."""
+    sim = sim_factory("--preset", "21", *FAST, script=GAME_OF_21)
+    watch = subprocess.Popen(NIMATRON + ["monitor", sim.path, "--games", "1"], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = watch.communicate(timeout=30)
+    assert watch.returncode == 0, err
+    assert "Watching the Nimatron on %s" % sim.path in out
+    assert "New game: 21  (21, subtract:3, misère play" in out
+    assert out.count("Visitor: take 1 from heap A") == 6
+    assert "  Machine: take 3 from heap A  ->  17\n            reasoning: winning move: take 3 from heap A" in out
+    assert "The machine wins." in out
+    csv = nimatron("audits", sim.path, "--csv")
+    assert csv.returncode == 0, csv.stderr
+    lines = csv.stdout.splitlines()
+    assert lines[0] == "preset,started,finished,visitor_wins,machine_wins,abandoned,uptime_s"
+    assert lines[1].startswith("all,1,1,0,1,0,") and lines[2] == "21,1,1,0,1,0,"
+    data = json.loads(nimatron("audits", sim.path, "--json").stdout)
+    assert data["machine_wins"] == 1 and data["presets"]["21"]["finished"] == 1
+    table = nimatron("audits", sim.path).stdout
+    assert "up 0 h 00 min" in table and table.splitlines()[-1].split() == ["21", "1", "1", "0", "1", "0"]
+
+
+def test_monitor_json_and_reasoning_for_nim(sim_factory):
+    sim = sim_factory(*FAST, "--set", "remote_play=true")
+    lines = []
+    watch = subprocess.Popen(NIMATRON + ["monitor", sim.path, "--json", "--games", "1"], cwd=ROOT,
+                             stdout=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    with Link(sim.path) as link:  # a second client on the same pty: only commands, no events
+        for role in ("new", "row3", "done"):
+            link.send("PLAY PRESS " + role)
+        time.sleep(0.5)
+        link.send("PLAY PRESS new")  # the next game abandons this one: game_over
+    out, _ = watch.communicate(timeout=20)
+    for line in out.splitlines():
+        lines.append(json.loads(line))
+    kinds = [e["event"] for e in lines]
+    assert kinds[:3] == ["new_game", "move", "move"] and kinds[-1] == "game_over"
+    assert lines[2]["why"].startswith("nim-sum 100 (4); winning move")
+
+
+def test_config_set_refused_without_unlock_and_accepted_with_it(sim_factory):
+    sim = sim_factory("--set", "operator_pin=4711")
+    locked = nimatron("config", sim.path, "difficulty", "teach")
+    assert locked.returncode == 1
+    assert locked.stderr.strip() == ("nimatron config: this machine has an operator PIN: "
+                                     "give it with --pin (or NIMATRON_PIN)")
+    wrong = nimatron("config", sim.path, "difficulty", "teach", "--pin", "1234")
+    assert wrong.returncode == 1 and "UNLOCK refused: wrong PIN" in wrong.stderr
+    assert nimatron("config", sim.path, "difficulty").stdout == "difficulty = perfect\n"
+    ok = nimatron("config", sim.path, "difficulty", "teach", "--pin", "4711")
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.startswith("difficulty = teach  (applies now")
+    assert nimatron("config", sim.path, "difficulty").stdout == "difficulty = teach\n"
+    env = dict(os.environ, NIMATRON_PIN="4711")
+    bad = subprocess.run(NIMATRON + ["config", sim.path, "think_ms", "soon"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 1 and "think_ms not changed: think_ms must be a whole number" in bad.stderr
+    everything = nimatron("config", sim.path).stdout
+    assert "operator_pin = ****" in everything and "4711" not in everything
+    with Link(sim.path) as link:  # the tool locked the link again behind it
+        link.hello()
+        with pytest.raises(Exception, match="UNLOCK PIN first"):
+            link.command("SET difficulty perfect")
+
+
+def test_play_from_the_keyboard(sim_factory):
+    sim = sim_factory(*FAST, "--set", "remote_play=true")
+    run = nimatron("play", sim.path, stdin="D 7\nB x\nq\n")
+    assert run.returncode == 0, run.stderr
+    assert "The machine leaves" in run.stdout and "nim-sum" in run.stdout
+    assert "type a row letter and how many lamps to take" in run.stdout
+
+
+def test_play_is_refused_unless_the_operator_allows_it(sim_factory):
+    sim = sim_factory()
+    run = nimatron("play", sim.path, stdin="q\n")
+    assert run.returncode == 1
+    assert "remote play is off on this machine" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["monitor", "/dev/no-such-port"], 1, "nimatron monitor: cannot open /dev/no-such-port: No such file or directory"),
+    (["audits", "/dev/no-such-port", "--csv"], 1, "nimatron audits: cannot open /dev/no-such-port: No such file or directory"),
+    (["config"], 2, "nimatron config: error: the following arguments are required: PORT"),
+    (["audits", "x", "--csv", "--json"], 2, "nimatron audits: error: argument --json: not allowed with argument --csv"),
+    (["play", "/dev/null"], 1, "nimatron play: cannot open /dev/null: not a serial port"),
+])
+def test_bad_input_is_one_line_and_an_exit_status(args, code, message):
+    run = nimatron(*args)
+    assert run.returncode == code
+    assert run.stderr.strip() == message
+
+
+def test_a_port_where_nothing_answers(capsys):
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    try:
+        path = os.ttyname(slave)
+        assert main(["ports", path, "--timeout", "0.3"]) == 0
+        assert "no Nimatron here (no HELLO reply)" in capsys.readouterr().out
+        started = time.monotonic()
+        assert main(["audits", path]) == 1
+        assert time.monotonic() - started < 5
+        assert capsys.readouterr().err.strip() == (
+            "nimatron audits: no reply from %s within 3 s: is a Nimatron's host link there?" % path)
+    finally:
+        os.close(slave)
+        os.close(master)
+
+
+def test_noise_on_the_real_port_changes_nothing(sim_factory):
+    """Binary noise, invalid UTF-8, an overlong line, a flood and a hang-up mid-line."""
+    import serial
+
+    sim = sim_factory("--set", "operator_pin=4711", "--set", "remote_play=false")
+    with Link(sim.path) as link:
+        link.hello()
+        link.command("EVENTS ON")
+        before = link.command("STATE")
+        config = link.command("CONFIG")
+    port = serial.Serial(sim.path, timeout=0.1)
+    port.write(bytes(range(256)) * 4 + b"\xc3\x28\xed\xa0\x80\n" + b"A" * 4000 + b"\n")
+    port.write(b"SET difficulty teach\nNEW\nPLAY PRESS row0\nUNLOCK 0000\n" * 50)
+    port.write(b"SET operator_pin 1")  # and hang up in the middle of a line
+    port.close()
+    time.sleep(0.3)
+    with Link(sim.path) as link:
+        assert link.hello()["name"] == "nimatron"
+        after = link.command("STATE")
+        assert link.command("CONFIG") == config
+        for key in ("state", "position", "rules", "difficulty"):
+            assert after[key] == before[key]
+        with pytest.raises(MachineError) as refused:  # wrong PINs paused UNLOCK, hang-up or not
+            link.command("UNLOCK 4711")
+        assert refused.value.code == "busy"
