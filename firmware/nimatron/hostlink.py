@@ -53,6 +53,8 @@ class HostLink:
         self._game_preset = None
         self._why = None       # the machine's reasoning for its next move
         self._best = None      # ... and the move that reasoning picks
+        self.pin_failures = 0
+        self.pin_pause_until = None
         self._reset_session(now_ms)
         self.attach(controller)
 
@@ -68,10 +70,9 @@ class HostLink:
         controller.listener = listener
 
     def _reset_session(self, now):
+        # (wrong-PIN counts outlive a session: hanging up must not reset them)
         self.events = False
         self.unlocked = False
-        self.pin_failures = 0
-        self.pin_pause_until = None
         self.last_command = now
 
     # -- transport ------------------------------------------------------

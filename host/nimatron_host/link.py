@@ -42,6 +42,8 @@ def open_serial(port, timeout=0.05):
     except (serial.SerialException, OSError, ValueError) as e:
         errno = getattr(e, "errno", None)
         reason = os.strerror(errno) if isinstance(errno, int) and errno > 0 else str(e)
+        if "Could not configure port" in str(e):
+            reason = "not a serial port"
         raise Failure("cannot open %s: %s" % (port, reason))
 
 

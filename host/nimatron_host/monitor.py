@@ -59,7 +59,7 @@ class Printer:
             if who == "Machine" and self.working and self.rules == "nim" and before:
                 for text in explain.nim_sum_lines(before):
                     self.line("          " + text)
-            self.line("  %-8s %s  ->  %s" % (who + ":", words, heaps(after)))
+            self.line("  %-9s%s  ->  %s" % (who + ":", words, heaps(after)))
             if ev.get("why"):
                 self.line("            reasoning: " + ev["why"])
             if ev.get("deliberate"):
