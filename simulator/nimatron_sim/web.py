@@ -11,6 +11,7 @@ The port is checked before anything starts: a port in use is one line on
 stderr and exit status 2, never a traceback from deep inside aiohttp.
 """
 
+import asyncio
 import errno
 import shlex
 import socket
@@ -64,6 +65,35 @@ def app_command(args):
     return shlex.join(argv)
 
 
+def make_server(command, port):
+    """A textual-serve Server that, when stopped, also ends the open sessions.
+
+    Without this, Ctrl-C with a browser tab still open waits for that tab's
+    websocket (aiohttp's shutdown timeout is a minute): here each session is
+    cancelled, which closes its websocket and tells its app process to quit.
+    """
+    from textual_serve.server import Server
+
+    class NimatronServer(Server):
+        def __init__(self, *a, **kw):
+            Server.__init__(self, *a, **kw)
+            self.sessions = set()
+
+        async def handle_websocket(self, request):
+            task = asyncio.current_task()
+            self.sessions.add(task)
+            try:
+                return await Server.handle_websocket(self, request)
+            finally:
+                self.sessions.discard(task)
+
+        async def on_shutdown(self, app):
+            for task in list(self.sessions):
+                task.cancel()
+
+    return NimatronServer(command, host=HOST, port=port, title="Nimatron")
+
+
 def serve(args, out=sys.stdout):
     """Serve the face until Ctrl-C (or SIGTERM); 0 when stopped cleanly."""
     from nimatron_host.cli import UsageError
@@ -72,9 +102,7 @@ def serve(args, out=sys.stdout):
     problem = port_problem(port)
     if problem:
         raise UsageError(problem)
-    from textual_serve.server import Server
-
-    server = Server(app_command(args), host=HOST, port=port, title="Nimatron")
+    server = make_server(app_command(args), port)
     out.write("Nimatron on http://%s:%d (Ctrl-C stops the server)\n" % (HOST, port))
     out.flush()
     try:
