@@ -493,26 +493,38 @@ def open_face(args):
         raise UsageError(str(e).split("\n")[0])
 
 
-async def _screenshot(app, path, size):
+async def _screenshot(app, size):
     async with app.run_test(size=size) as pilot:
         app.tap("new")
-        app.tap("row3")
-        app.tap("row3")
-        app.tap("done")
-        app.advance(app.face.settings["think_ms"] + 200)   # the machine shows its move: ✕ lamps
+        for role in ("row3", "row3", "done"):
+            app.tap(role)
+        app.advance(app.face.settings["think_ms"] + 100)   # the machine shows its move: ✕ lamps, lit
         await pilot.pause()
-        app.save_screenshot(path)
+        return app.export_screenshot(title="nimatron sim")
 
 
 def screenshot(args):
-    """Save an SVG of the face mid-game (``nimatron sim --screenshot PATH``)."""
+    """Save an SVG of the face mid-game (``nimatron sim --screenshot PATH``):
+    the visitor has taken two lamps from row D, the machine shows its reply."""
     import asyncio
+    import os
+
+    from nimatron_host.cli import UsageError
 
     face = open_face(args)
     app = NimatronApp(face, realtime=False, thinking=True)
-    size = app.needed_size()
-    asyncio.run(_screenshot(app, args.screenshot, (max(100, size[0]), max(32, size[1]))))
-    print(args.screenshot)
+    width, height = app.needed_size()
+    svg = asyncio.run(_screenshot(app, (max(100, width), max(30, height))))
+    path = args.screenshot
+    try:
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(svg)
+    except OSError as e:
+        raise UsageError("cannot write %s: %s" % (path, e.strerror or e))
+    print(path)
     return 0
 
 
