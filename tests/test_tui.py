@@ -66,6 +66,11 @@ def check_screen_matches_game(app):
     counts = [len(row) for row in in_play]
     if face.controller.rules.ordered:
         assert counts[:len(heaps)] == heaps, (rows, heaps)
+    elif face.controller.rules.name == "circular":   # runs of neighbours round one ring of lamps
+        ring = rows[0]
+        cut = ring.index("○") if "○" in ring else None
+        runs = [len(run) for run in (ring[cut:] + ring[:cut]).split("○") if run] if cut is not None else [len(ring)]
+        assert sorted(runs) == sorted(heaps), (rows, heaps)
     else:
         assert sorted(c for c in counts if c) == sorted(heaps), (rows, heaps)
     pins = face.sim.read_lamps()
@@ -432,3 +437,57 @@ def test_screenshot_command_writes_an_svg(tmp_path, capsys):
     svg = path.read_text()
     assert svg.startswith("<svg") and "NIMATRON" in svg
     assert "YOUR&#160;TURN" in svg or "YOUR TURN" in svg
+
+
+# -- every board, and the teaching hint ------------------------------------------------------
+
+@pytest.mark.parametrize("board", ["pi-leds", "pi-neopixel", "pico-neopixel", "pico-grid", "pico-ring"])
+def test_every_board_plays_a_turn_on_screen(board):
+    """Each board with its own preset: one visitor move by its own input
+    model, the machine's answer, and the screen agreeing with the pins."""
+    app = make_app(board)
+
+    async def play():
+        async with app.run_test(size=(110, 34)) as pilot:
+            await pilot.press("n")
+            await until(app, pilot, (VISITOR,))
+            check_screen_matches_game(app)
+            before = app.face.heaps()[0]
+            if app.face.input_model == "rows":
+                heaps = before
+                await pilot.press(str(heaps.index(max(heaps)) + 1))
+            else:
+                lit = app.face.controller.panel.lit
+                r = max(range(len(lit)), key=lambda k: sum(lit[k]))
+                await pilot.click("#lamp-%d-%d" % (r, sum(lit[r]) - 1))
+            await pilot.press("enter")
+            assert app.face.heaps() is None or app.face.heaps()[0] != before or app.face.controller.state == OVER
+            await until(app, pilot, (VISITOR, OVER))
+            if app.face.controller.state == VISITOR:
+                check_screen_matches_game(app)
+            log = "\n".join(line for _, line in app.face.log)
+            assert "You: " in log
+
+    run(play())
+
+
+def test_teach_mode_shows_the_winning_move_as_diamonds():
+    app = make_app(overrides={"difficulty": "teach"})
+
+    async def play():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("n")
+            assert "◆" not in "".join(screen_rows(app))
+            app.advance(app.face.settings["hint_ms"] + 50)
+            await pilot.pause()
+            rows = screen_rows(app)
+            heaps, _ = app.face.heaps()
+            after = strategy.solve("nim", heaps)["after"]
+            diamonds = ["".join(row).count("◆") for row in rows]
+            assert diamonds[:len(heaps)] == [h - a for h, a in zip(heaps, after)]
+            assert "Hint: ◆ shows a winning move" in screen_text(app)
+            app.advance(500)                             # the hint blinks slowly, the shape stays
+            await pilot.pause()
+            assert ["".join(row).count("◆") for row in screen_rows(app)] == diamonds
+
+    run(play())

@@ -265,7 +265,12 @@ class NimatronApp(App):
         rows = []
         for r, n in enumerate(face.layout):
             children = [Static(row_label(r), classes="row-label")]
-            children += [LampWidget(r, i, lamp_width(face.layout)) for i in range(n)]
+            width = lamp_width(face.layout)
+            children += [LampWidget(r, i, width) for i in range(n)]
+            if n < max(face.layout):  # short rows (1-3-5-7): counts and buttons stay in a column
+                spacer = Static("", classes="row-spacer")
+                spacer.styles.width = width * (max(face.layout) - n)
+                children.append(spacer)
             children.append(Static("", id="count-%d" % r, classes="row-count"))
             if face.input_model == "rows" and "row%d" % r in face.roles:
                 key = str(r + 1) if r < 9 else " "
@@ -309,7 +314,8 @@ class NimatronApp(App):
         if self.face.input_model == "rows":
             kinds.remove("selected")
         else:
-            keys = "\nArrows move [ ], Space selects (or click a lamp)."
+            cursor = "[ ]" if lamp_width(self.face.layout) == 3 else "▸"
+            keys = "\nArrows move the cursor %s; Space selects (or click a lamp)." % cursor
         parts = ["%s %s" % KINDS[k] for k in kinds]
         if self.face.sim.spec["lamps"].get("shape") == "ring":
             keys += "\nA ring: the row's last lamp touches its first."
