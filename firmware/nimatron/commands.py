@@ -18,7 +18,8 @@ KEEP_ON_PRESET = ("operator_pin", "remote_play", "layout")
 def cmd_hello(link, args, text, now):
     _no_args(args, "HELLO")
     return {"name": "nimatron", "version": __version__, "protocol": PROTOCOL,
-            "board": link.board, "preset": link.controller.settings["preset"]}
+            "board": link.board, "preset": link.controller.settings["preset"],
+            "input": link.controller.input_model}
 
 
 def cmd_help(link, args, text, now):

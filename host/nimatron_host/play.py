@@ -62,7 +62,7 @@ def run(args):
         if not state.get("remote_play"):
             raise Failure("remote play is off on this machine; an operator can allow it with: "
                           "nimatron config %s remote_play on" % args.port)
-        grid = hello.get("board", "").endswith(("grid", "ring"))
+        grid = hello.get("input") == "grid"
         link.command("EVENTS ON")
         out.write("The Nimatron on %s (%s). Type a move, n for a new game, q to quit.\n" % (args.port, state.get("rules")))
         if state.get("state") in ("attract", "over"):
@@ -112,7 +112,11 @@ def _press_all(link, presses, out):
         try:
             state = link.command("PLAY PRESS " + role)
         except MachineError as e:
-            out.write("  %s\n" % e.message)
+            if e.code == "value" and role.startswith("key"):
+                r, i = role.split()[1:]
+                out.write("  there is no lamp %d %d on this board\n" % (int(r) + 1, int(i) + 1))
+            else:
+                out.write("  %s\n" % e.message)
             return link.command("STATE")
         if state.get("refused"):
             out.write("  refused: %s\n" % state["refused"])
