@@ -4,5 +4,5 @@
 set -e
 cd "$(dirname "$0")"
 . tools/setup.sh
-if [ $# -eq 0 ]; then set -- demo; fi
+if [ $# -eq 0 ]; then set -- sim; fi
 exec .venv/bin/nimatron "$@"

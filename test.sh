@@ -3,4 +3,13 @@
 set -e
 cd "$(dirname "$0")"
 . tools/setup.sh
+# The browser and terminal tests drive Debian's chromium and tmux. Install them
+# where this shell can (root with apt-get); elsewhere those tests skip, saying why.
+for tool in chromium tmux; do
+    if ! command -v "$tool" >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "installing $tool for the browser/terminal tests..." >&2
+        { apt-get install -y -q "$tool" || { apt-get update -q && apt-get install -y -q "$tool"; }; } >/dev/null 2>&1 \
+            || echo "could not install $tool: its tests will skip" >&2
+    fi
+done
 exec .venv/bin/python -m pytest -n auto -q "$@"
