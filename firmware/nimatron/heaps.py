@@ -4,7 +4,7 @@ Each knows its theory where one exists (Bouton, Moore, Greedy Nim's parity,
 Wythoff); the strategy searches where none does.
 """
 
-from .nim import TakeRules, bouton, largest_first
+from .nim import Nim, TakeRules, bouton, largest_first
 from .rules import nim_sum
 
 class Subtract(TakeRules):
@@ -226,11 +226,8 @@ class AllHeaps(TakeRules):
     about = "take from one heap, or the same from every heap"
 
     def moves(self, heaps, ring=False):
-        for i in largest_first(heaps):
-            for t in range(1, heaps[i] + 1):
-                after = list(heaps)
-                after[i] -= t
-                yield after
+        for after in Nim.moves(self, heaps):
+            yield after
         if len(heaps) > 1:
             for t in range(1, min(heaps) + 1):
                 yield [h - t for h in heaps]

@@ -77,24 +77,7 @@ class RingPanel:
         return [len(run) for run in self._runs(self.lit[0][: self.n])], False
 
     def _runs(self, lamps):
-        """Runs of neighbouring lit lamps, each a list of indexes."""
-        n = len(lamps)
-        dark = [i for i in range(n) if not lamps[i]]
-        if not dark:
-            return [list(range(n))]
-        runs = []
-        start = dark[0]
-        run = []
-        for step in range(1, n + 1):
-            i = (start + step) % n
-            if lamps[i]:
-                run.append(i)
-            elif run:
-                runs.append(run)
-                run = []
-        if run:
-            runs.append(run)
-        return runs
+        return lit_runs(lamps)
 
     def after_selection(self, selected):
         row = self.lit[0]
@@ -149,3 +132,26 @@ class RingPanel:
 
     def last_lit(self, row):
         return None
+
+
+def lit_runs(lamps):
+    """Runs of neighbouring lit lamps round a circle, each a list of indexes.
+
+    A circle with no dark lamp is one run, in index order.
+    """
+    n = len(lamps)
+    dark = [i for i in range(n) if not lamps[i]]
+    if not dark:
+        return [list(range(n))]
+    runs = []
+    run = []
+    for step in range(1, n + 1):
+        i = (dark[0] + step) % n
+        if lamps[i]:
+            run.append(i)
+        elif run:
+            runs.append(run)
+            run = []
+    if run:
+        runs.append(run)
+    return runs

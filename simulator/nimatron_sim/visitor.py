@@ -17,6 +17,7 @@ import random
 
 from nimatron import strategy
 from nimatron.rules import parse_rules
+from nimatron.shapes import lit_runs
 
 
 class Visitor:
@@ -65,22 +66,7 @@ class Visitor:
         return [sum(lamps[r]) for r in range(len(self.start))]
 
     def _runs(self, lamps):
-        row = lamps[0][: self.start[0]]
-        n = len(row)
-        if all(row):
-            return [list(range(n))]
-        first_dark = row.index(0)
-        runs, run = [], []
-        for step in range(1, n + 1):
-            i = (first_dark + step) % n
-            if row[i]:
-                run.append(i)
-            elif run:
-                runs.append(run)
-                run = []
-        if run:
-            runs.append(run)
-        return runs
+        return lit_runs(lamps[0][: self.start[0]])
 
     # -- choosing ------------------------------------------------------------------
     def choose(self, heaps):
