@@ -9,6 +9,14 @@ No sleeps and no threads: every timer is a difference of ``now_ms`` values,
 so tests run a simulated minute in milliseconds. ``io`` is the port of
 ``nimatron.ports``; ``listener`` (optional) receives each game event as a
 dict (``move``, ``refused``, ``hint``, ``new_game``, ``game_over``).
+
+Read-only attributes front ends may rely on (the simulator's face, the
+serial link): ``state``, ``rules``, ``misere``, ``settings``, ``layout``,
+``audits``, ``panel`` (``panel.lit``: the lamps in play), ``taken`` and
+``turn_row`` (this turn's presses on a row board), ``selected`` (grid
+selection), ``hint`` (lamps of the teaching hint), ``machine_after`` and
+``machine_out`` (the machine's chosen position and the lamps it takes),
+``refused`` and ``refused_at`` (the last refusal's lamps and time).
 """
 
 from . import strategy
