@@ -1,8 +1,8 @@
 """CircuitPython entry point: the Nimatron on this board.
 
-Copy ``code.py``, ``boot.py`` and the ``nimatron`` folder to CIRCUITPY, plus
-the ``neopixel`` and ``adafruit_pixelbuf`` libraries from the Adafruit
-bundle. Change ``BOARD`` to your pin map in ``nimatron/boards.py``, or put
+Put it on the board with ``nimatron deploy --to CIRCUITPY --board NAME``
+(code.py, boot.py, lib/nimatron with the board's pin map, and the neopixel
+library). Change ``BOARD`` to your pin map in ``nimatron/pinmaps/``, or put
 ``{"board": "pico-grid", "preset": "grundy"}`` in ``settings.json``.
 """
 
@@ -10,7 +10,7 @@ import json
 
 import supervisor
 
-BOARD = "pico-neopixel"     # the pin map in nimatron/boards.py
+BOARD = "pico-neopixel"     # the pin map nimatron/pinmaps/pico-neopixel.json
 SETTINGS = "settings.json"      # beside code.py (CircuitPython runs it from /)
 TICKS_PERIOD = 1 << 29      # supervisor.ticks_ms() wraps here
 
