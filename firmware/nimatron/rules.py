@@ -119,12 +119,13 @@ class Rules:
 
     def is_legal(self, before, after, ring=False):
         """True if ``after`` is reachable from ``before`` in one move."""
-        target = self.key(after)
         if self.ordered:
+            after = list(after)
             for m in self.moves(before, ring):
-                if m == list(after):
+                if m == after:
                     return True
             return False
+        target = self.key(after)
         for m in self.moves(before, ring):
             if self.key(m) == target:
                 return True
