@@ -20,6 +20,19 @@ Each board has:
   (key R C sits under lamp R C) and ``buttons`` holds ``done`` and ``new``;
 - ``brightness``: the NeoPixel brightness cap from the power budget;
 - ``preset``: the preset it starts with.
+
+Boards with their buttons built in (``drivers/onboard_io``: the MacroPad,
+the Circuit Playground) may also have: ``keys`` (one pin per key, key k
+under pixel k), ``switches`` (slide switches, role -> pin), ``presses``
+(a chord ``"a+b"`` or a switch standing for ``done``/``new``), ``holds``
+(a button or chord held down for another press: ``{"done": "new"}``),
+``cursor`` (``{"move": role, "select": role}``: a cursor over the lamps for
+boards with fewer buttons than lamps, see ``drivers/presses``), ``encoder``
+(two pins), ``speaker`` (``{"pin", "enable"}``), ``buzzer`` (a pin),
+``status_led`` (one LED for "your turn" where no status pixels are left,
+then lamp ``status`` is ``[]``), ``display`` (a built-in ``board.DISPLAY``)
+and ``presets`` (the presets an encoder chooses from in attract mode). A
+lamp ``map`` gives the pixel of every lamp of the board's own layout.
 """
 
 import os
@@ -78,6 +91,19 @@ def pins(spec):
         out.append((lamps.get("pin"), "neopixel data"))
     for role, pin in sorted(spec.get("buttons", {}).items()):
         out.append((pin, role))
+    for role, pin in sorted(spec.get("switches", {}).items()):
+        out.append((pin, role))
+    for k, pin in enumerate(spec.get("keys", ())):
+        out.append((pin, "key %d" % k))
+    for k, pin in enumerate(spec.get("encoder", ())):
+        out.append((pin, "encoder %s" % "ab"[k % 2]))
+    speaker = spec.get("speaker")
+    if speaker:
+        out.append((speaker.get("pin"), "speaker"))
+        out.append((speaker.get("enable"), "speaker enable"))
+    for key in ("buzzer", "status_led"):
+        if key in spec:
+            out.append((spec[key], key.replace("_", " ")))
     matrix = spec.get("matrix")
     if matrix:
         for i, pin in enumerate(matrix.get("rows", [])):
@@ -95,6 +121,15 @@ def roles(spec):
     return out
 
 
+def reachable(spec):
+    """The core's roles the board's buttons can give: directly, by a chord,
+    a switch or a hold."""
+    out = list(spec.get("buttons", {}))
+    for table in ("presses", "holds"):
+        out.extend(spec.get(table, {}).values())
+    return out
+
+
 def check(name, spec):
     seen = {}
     for pin, role in pins(spec):
@@ -103,17 +138,18 @@ def check(name, spec):
         if pin in seen:
             raise BoardError("board %s: pin %s is used twice (%s and %s)" % (name, pin, seen[pin], role))
         seen[pin] = role
-    buttons = spec.get("buttons", {})
+    buttons = reachable(spec)
     for role in roles(spec):
         if role not in buttons:
             raise BoardError("board %s: button %s is not wired to a pin" % (name, role))
     lamps = spec["lamps"]
     if lamps["kind"] == "neopixel":
         used = lamps["first"] + sum(lamps["layout"])
-        if used > lamps["pixels"] or len(lamps["status"]) != len(STATUS):
+        status = len(lamps["status"])
+        if used > lamps["pixels"] or not (status == len(STATUS) or status == 0 and spec.get("status_led")):
             raise BoardError("board %s: the layout needs more pixels than the strip has" % name)
-    if spec["input"] == "grid":
+    if spec["input"] == "grid" and not spec.get("cursor"):
         matrix = spec.get("matrix") or {}
-        keys = len(matrix.get("rows", [])) * len(matrix.get("columns", []))
+        keys = len(matrix.get("rows", [])) * len(matrix.get("columns", [])) + len(spec.get("keys", ()))
         if keys < sum(layout(spec)):
             raise BoardError("board %s: fewer keys than lamps" % name)

@@ -74,6 +74,9 @@ class Controller:
         self.winner = None
         self.last_move = None
         self._frame = None
+        # A driver that must follow the game (a cursor over the lamps, sound,
+        # a display) has ``io.watch(controller, now_ms)``, called every loop.
+        self._watch = getattr(io, "watch", None)
         self._reset_turn(now_ms)
 
     def apply_settings(self, settings):
@@ -100,6 +103,8 @@ class Controller:
     def update(self, now_ms):
         """Poll inputs, run timers, refresh the lamps. Never blocks."""
         self.now = now_ms
+        if self._watch is not None:
+            self._watch(self, now_ms)
         for role, pressed in self.io.events():
             self.debouncer.feed(role, pressed, now_ms)
         for role, pressed in self.debouncer.update(now_ms):

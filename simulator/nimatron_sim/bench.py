@@ -17,10 +17,12 @@ top, unchanged:
 from nimatron.drivers import key_lamps, lamp_pixels
 
 GND = "GND"
+VCC = "3V3"
 
 
 def board_roles(spec):
-    """Every button role wired on a board: row buttons, done, new, keys."""
+    """Every button role wired on a board: row buttons, done, new, keys;
+    switches, chords (``a+b``) and an encoder's turns (``cw``, ``ccw``)."""
     roles = sorted(spec["buttons"])
     matrix = spec.get("matrix")
     if matrix:
@@ -28,13 +30,35 @@ def board_roles(spec):
         for place in key_lamps(spec["lamps"], spec["lamps"]["layout"], keys):
             if place:
                 roles.append("key %d %d" % place)
+    where = key_pixels(spec)
+    roles.extend(sorted(where, key=lambda role: where[role]))
+    roles.extend(sorted(spec.get("switches", {})))
+    for table in ("presses", "holds"):
+        for name in sorted(spec.get(table, {})):
+            if "+" in name and name not in roles:
+                roles.append(name)
+    if spec.get("encoder"):
+        roles.extend(["cw", "ccw"])
     return roles
+
+
+def key_pixels(spec):
+    """``key R I`` -> key number for a board with one pin per key (key k under pixel k)."""
+    names = spec.get("keys", ())
+    out = {}
+    if names:
+        lamps = spec["lamps"]
+        for r, row in enumerate(lamp_pixels(lamps, lamps["layout"])):
+            for i, p in enumerate(row):
+                if p < len(names):
+                    out["key %d %d" % (r, i)] = p
+    return out
 
 
 def make_bench(spec):
     if spec["driver"] == "gpiozero":
         return GpiozeroBench(spec)
-    if spec["driver"] == "circuitpython":
+    if spec["driver"] in ("circuitpython", "onboard"):
         return BlinkaBench(spec)
     raise ValueError("no bench for driver %r" % spec["driver"])
 
@@ -121,6 +145,8 @@ def _status_roles():
 
 class BlinkaBench(Bench):
     IN, OUT, PULL_UP, PULL_DOWN = 1, 0, 1, 2  # agnostic Pin's constants
+    # an encoder's two contacts through one detent, clockwise (A leads B)
+    QUADRATURE = ((0, 1), (0, 0), (1, 0), (1, 1))
 
     def __init__(self, spec):
         Bench.__init__(self, spec)
@@ -144,12 +170,29 @@ class BlinkaBench(Bench):
         lamps = spec["lamps"]
         if lamps["kind"] == "neopixel":
             self._lamp_ids = {self._id[lamps["pin"]]}
+            if spec.get("status_led"):
+                self._lamp_ids.add(self._id[spec["status_led"]])
         else:
             names = [n for row in lamps["rows"] for n in row] + list(spec["status"].values())
             self._lamp_ids = {self._id[n] for n in names}
         self._switch = {}    # role -> (id, other end)
+        to = VCC if spec.get("pressed") == "high" else GND  # pull-down buttons close to 3.3 V
         for role, name in spec["buttons"].items():
+            self._switch[role] = (self._id[name], to)
+        keys = spec.get("keys", ())
+        for role, k in key_pixels(spec).items():
+            self._switch[role] = (self._id[keys[k]], GND)
+        self._toggles = {}   # slide switch role -> position (closed to ground or not)
+        for role, name in spec.get("switches", {}).items():
             self._switch[role] = (self._id[name], GND)
+            self._toggles[role] = False
+        self._encoders = []
+        self._turns = 0      # detents turned, clockwise positive
+        encoder = spec.get("encoder")
+        self._encoder_ids = [self._id[n] for n in encoder] if encoder else []
+        if encoder:
+            for role, pin_id in zip(("encoder a", "encoder b"), self._encoder_ids):
+                self._switch[role] = (pin_id, GND)
         matrix = spec.get("matrix")
         if matrix:
             rows = [self._id[n] for n in matrix["rows"]]
@@ -191,6 +234,8 @@ class BlinkaBench(Bench):
         for other in self._links.get(pin_id, ()):
             if other == GND:
                 return 0
+            if other == VCC:
+                return 1
             if self._mode.get(other) == self.OUT:
                 if not self._out.get(other):
                     return 0
@@ -206,6 +251,9 @@ class BlinkaBench(Bench):
 
     def add_scanner(self, keys):
         self._scanners.append(keys)
+
+    def add_encoder(self, encoder):
+        self._encoders.append(encoder)
 
     # -- the simulator's side -------------------------------------------------
     def next_scan(self):
@@ -225,15 +273,46 @@ class BlinkaBench(Bench):
                 keys._scanning_function()
 
     def set_switch(self, role, closed):
+        if role in ("cw", "ccw"):
+            if closed:
+                self.turn(1 if role == "cw" else -1)
+            return
+        if role in self._toggles:
+            if not closed:
+                return  # a slide switch stays where it was pushed
+            self._toggles[role] = closed = not self._toggles[role]
+        if "+" in role:
+            for part in role.split("+"):
+                self.set_switch(part, closed)
+            return
         if closed:
             self._closed.add(role)
         else:
             self._closed.discard(role)
+        self._relink()
+
+    def turn(self, detents):
+        """Turn the encoder: its contacts step through the quadrature cycle,
+        the encoder sampling each step (as its pin-change interrupt would)."""
+        steps = self.QUADRATURE if detents > 0 else tuple(reversed(self.QUADRATURE[:-1])) + self.QUADRATURE[-1:]
+        for _ in range(abs(detents)):
+            for a, b in steps:
+                for role, level in (("encoder a", a), ("encoder b", b)):
+                    if level:
+                        self._closed.discard(role)
+                    else:
+                        self._closed.add(role)
+                self._relink()
+                for encoder in self._encoders:
+                    encoder.sample()
+        self._turns += detents
+
+    def _relink(self):
         links = {}
         for r in self._closed:
             a, b = self._switch[r]
             links.setdefault(a, []).append(b)
-            if b != GND:
+            if b not in (GND, VCC):
                 links.setdefault(b, []).append(a)
         self._links = links
 
@@ -273,6 +352,11 @@ class BlinkaBench(Bench):
     def read_status(self):
         lamps = self.spec["lamps"]
         roles = _status_roles()
+        led = self.spec.get("status_led")
+        if led:  # one LED for "your turn"; the other states are not lamps on this board
+            status = {role: 0 for role in roles}
+            status["visitor"] = 1 if self._out.get(self._id[led]) else 0
+            return status
         if lamps["kind"] != "neopixel":
             return {role: 1 if self._out.get(self._id[self.spec["status"][role]]) else 0 for role in roles}
         data, bpp = self._pixel_bytes()

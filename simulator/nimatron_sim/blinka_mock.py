@@ -16,6 +16,10 @@ a breadboard:
   run faster than real time. Everything else (``Keys``/``KeyMatrix`` scan
   logic, ``EventQueue``, ``digitalio``) is Blinka's own code.
 
+- Blinka has no ``rotaryio``: ``rotaryio.IncrementalEncoder`` here decodes
+  the quadrature of its two bench pins, sampled by the bench at every step
+  of a turn (as CircuitPython's pin-change interrupt does).
+
 The driver under test (``nimatron.drivers.circuitpython_io``) is unchanged:
 it imports ``board``, ``digitalio``, ``keypad`` and ``neopixel`` as on a Pi.
 """
@@ -97,8 +101,59 @@ def install():
         bench.add_scanner(self)
 
     keypad._KeysBase.__init__ = keys_init
+    _install_rotaryio()
     _state["installed"] = True
     return board
+
+
+class IncrementalEncoder:
+    """CircuitPython's ``rotaryio.IncrementalEncoder`` on two bench pins:
+    ``position`` counts detents (four quadrature steps each, ``divisor=4``)."""
+
+    # (A, B) as a two-bit state -> its place in the clockwise cycle
+    _PLACE = {0b01: 0, 0b00: 1, 0b10: 2, 0b11: 3}
+
+    def __init__(self, pin_a, pin_b, divisor=4):
+        self._pins = (pin_a, pin_b)
+        self._bench = _owners.get(pin_a.id)
+        if self._bench is None:
+            raise ValueError("rotaryio: pin %s is not on the simulator's bench" % pin_a.id)
+        self._divisor = divisor
+        self._steps = 0
+        self._last = self._read()
+        self._bench.add_encoder(self)
+
+    def _read(self):
+        a, b = (self._bench.level(pin.id) for pin in self._pins)
+        return self._PLACE[(a << 1) | b]
+
+    def sample(self):
+        now = self._read()
+        delta = (now - self._last) % 4
+        if delta == 1:
+            self._steps += 1
+        elif delta == 3:
+            self._steps -= 1
+        self._last = now
+
+    @property
+    def position(self):
+        return int(self._steps / self._divisor)
+
+    def deinit(self):
+        if self._bench is not None and self in self._bench._encoders:
+            self._bench._encoders.remove(self)
+
+
+def _install_rotaryio():
+    import sys
+    import types
+
+    if "rotaryio" not in sys.modules:
+        module = types.ModuleType("rotaryio")
+        module.IncrementalEncoder = IncrementalEncoder
+        module.__doc__ = "The simulator's rotaryio (Blinka has none): see nimatron_sim.blinka_mock."
+        sys.modules["rotaryio"] = module
 
 
 def _idle():

@@ -77,6 +77,28 @@ class Simulator:
         self.release(role)
         self.advance(self.gap_ms if gap_ms is None else gap_ms)
 
+    def press_for(self, press):
+        """(button, hold ms) that gives the core's ``press`` (``done``,
+        ``new``) on this board: the button itself, or a chord or switch
+        standing for it, or one held down for it (``hold ms`` then > 0)."""
+        if press in self._roles:
+            return press, None
+        spec = self.spec
+        for name, target in sorted(spec.get("presses", {}).items()):
+            if target == press and name in self._roles and name not in spec.get("switches", {}):
+                return name, None
+        for name, target in sorted(spec.get("holds", {}).items()):
+            if target == press and name in self._roles:
+                from nimatron.drivers.presses import HOLD_MS
+
+                return name, HOLD_MS + 100
+        raise KeyError("board %s has no way to press %s" % (self.board, press))
+
+    def tap_for(self, press):
+        """One press of the core's ``press`` (``done``, ``new``) the way this board gives it."""
+        role, hold = self.press_for(press)
+        self.tap(role, hold_ms=hold)
+
     def _edge(self, role, closed):
         if role not in self._roles:
             raise KeyError("board %s has no button %r" % (self.board, role))

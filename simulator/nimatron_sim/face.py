@@ -142,10 +142,14 @@ class Face:
 
         Returns the virtual milliseconds it took (hold and release).
         """
-        if role not in self.sim.roles:
-            return 0
         before = self.sim.now
-        self.sim.tap(role)
+        if role in self.sim.roles:
+            self.sim.tap(role)
+        elif role in ("done", "new"):  # a chord or a long press on boards without the button
+            try:
+                self.sim.tap_for(role)
+            except KeyError:
+                return 0
         return self.sim.now - before
 
     def advance(self, ms):
@@ -301,6 +305,9 @@ class Face:
                     return ("%d selected (◉). DONE (Enter) takes them; select a lamp again to put it back."
                             % len(controller.selected))
                 text = "Your turn: choose lamps with the arrows and Space, or click them; then DONE (Enter)."
+                if self.sim.spec.get("cursor"):
+                    text = ("Your turn: A moves the blinking cursor, B selects the lamp under it; "
+                            "then DONE: A+B (Enter) or the slide switch (W).")
             if controller.hint:
                 text += " Hint: ◆ shows a winning move."
             return text

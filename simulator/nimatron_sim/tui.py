@@ -219,6 +219,12 @@ class NimatronApp(App):
         Binding("down", "cursor(1, 0)", show=False),
         Binding("left", "cursor(0, -1)", show=False),
         Binding("right", "cursor(0, 1)", show=False),
+        # boards with their buttons built in (MacroPad, Circuit Playground)
+        Binding("a", "press('a')", show=False),
+        Binding("b", "press('b')", show=False),
+        Binding("w", "press('slide')", show=False),
+        Binding("left_square_bracket", "press('ccw')", show=False),
+        Binding("right_square_bracket", "press('cw')", show=False),
     ] + [Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)]
 
     GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings")
@@ -319,6 +325,11 @@ class NimatronApp(App):
         parts = ["%s %s" % KINDS[k] for k in kinds]
         if self.face.sim.spec["lamps"].get("shape") == "ring":
             keys += "\nA ring: the row's last lamp touches its first."
+        spec = self.face.sim.spec
+        if spec.get("cursor"):
+            keys = "\nA moves the cursor, B selects; Enter is A+B (DONE), W flips the slide switch; N (A+B held): new game."
+        elif spec.get("encoder"):
+            keys += "\n[ and ] turn the encoder: in attract mode it chooses the game."
         return "  ".join(parts) + keys
 
     # -- size ---------------------------------------------------------------------
@@ -455,6 +466,9 @@ class NimatronApp(App):
         widgets = getattr(self, "_lamp_widgets", {})
         grid = face.input_model == "grid"
         panel = face.controller.panel
+        presses = getattr(face.controller.io, "presses", None)
+        if presses is not None and presses.move:  # the board's own cursor, as its pixels blink
+            self.cursor = presses.shown(face.sim.now) or (-1, -1)
         for r, row in enumerate(lamps):
             for i, lamp in enumerate(row):
                 widget = widgets.get((r, i))

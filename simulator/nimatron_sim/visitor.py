@@ -123,6 +123,42 @@ class Visitor:
     def tap(self, role):
         self.sim.tap(role, self.hold_ms, self.gap_ms)
 
+    def tap_for(self, press):
+        """``done`` or ``new``, however this board gives it (a chord, a hold)."""
+        role, hold = self.sim.press_for(press)
+        self.sim.tap(role, hold if hold is not None else self.hold_ms, self.gap_ms)
+
+    def cursor(self, wait_ms=1500):
+        """The lamp the blinking cursor shows (read from the pixels' colours), or None."""
+        sim = self.sim
+        spec = sim.spec
+        from nimatron.drivers.presses import CURSOR_COLOUR
+
+        level = spec.get("brightness", 1.0)
+        colour = tuple(int(c * level) for c in CURSOR_COLOUR)
+        end = sim.now + wait_ms
+        while True:
+            for r, row in enumerate(sim.read_colours()):
+                for i, rgb in enumerate(row):
+                    if tuple(rgb) == colour:
+                        return (r, i)
+            if sim.now >= end:
+                return None
+            sim.advance(sim.tick_ms * 4)
+
+    def select(self, lamp):
+        """Select a lamp: with its key, or by moving the cursor onto it first."""
+        cursor = self.sim.spec.get("cursor")
+        if not cursor:
+            self.tap("key %d %d" % lamp)
+            return
+        for _ in range(sum(self.sim.layout) + 1):
+            if self.cursor() == tuple(lamp):
+                self.tap(cursor["select"])
+                return
+            self.tap(cursor["move"])
+        raise AssertionError("the cursor never reached lamp %s" % (lamp,))
+
     def move(self):
         """Make one move on the visitor's turn; returns (before, after)."""
         heaps = self.position()
@@ -132,18 +168,18 @@ class Visitor:
             for _ in range(heaps[r] - after[r]):
                 self.tap("row%d" % r)
             if self.turn == "visitor":  # the last lamp commits at once; else DONE
-                self.tap("done")
+                self.tap_for("done")
         else:
-            for r, i in self.selection(heaps, after):
-                self.tap("key %d %d" % (r, i))
-            self.tap("done")
+            for lamp in self.selection(heaps, after):
+                self.select(lamp)
+            self.tap_for("done")
         return heaps, after
 
     def play_game(self, limit_ms=600000):
         """Press NEW and play one game to the end; returns a summary dict."""
         sim = self.sim
         self.turn = None
-        self.tap("new")
+        self.tap_for("new")
         end = sim.now + limit_ms
         while self.winner is None and sim.now < end:
             if self.turn == "visitor":

@@ -21,6 +21,7 @@ class DriverError(ValueError):
 DRIVERS = {
     "gpiozero": "gpiozero_io",
     "circuitpython": "circuitpython_io",
+    "onboard": "onboard_io",
 }
 
 
@@ -39,6 +40,10 @@ def open_io(board_spec, layout, **options):
         from .circuitpython_io import CircuitPythonIO
 
         return CircuitPythonIO(board_spec, layout, **options)
+    if name == "onboard":
+        from .onboard_io import OnboardIO
+
+        return OnboardIO(board_spec, layout, **options)
     raise DriverError("unknown driver %r (choose from %s)" % (name, ", ".join(sorted(DRIVERS))))
 
 
@@ -58,10 +63,11 @@ def lamp_pixels(lamps, layout):
         if len(layout) > len(own):
             raise DriverError("layout %s has more rows than this board's fixed layout %s" % (list(layout), list(own)))
         start = first
+        places = lamps.get("map")  # the pixel of every lamp of the board's own layout
         for r, n in enumerate(layout):
             if n > own[r]:
                 raise DriverError("layout %s does not fit this board's fixed layout %s" % (list(layout), list(own)))
-            out.append([start + i for i in range(n)])
+            out.append(list(places[r][:n]) if places else [start + i for i in range(n)])
             start += own[r]
         return out
     start = first

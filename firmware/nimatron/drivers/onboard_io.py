@@ -1,0 +1,185 @@
+"""Boards with everything built in: the MacroPad RP2040, the Circuit Playground.
+
+No wiring: the lamps are the board's own NeoPixels (under the MacroPad's
+keys, round the Circuit Playground's ring), the buttons its own keys and
+switches. What the pin map asks beyond ``circuitpython_io``:
+
+- ``keys``: one pin per key (``keypad.Keys``, active low), key k under
+  pixel k, so a key presses the lamp above it;
+- ``buttons`` read high or low when pressed (``"pressed": "high"``: the
+  Circuit Playground's A and B have pull-downs), ``switches`` read by
+  ``digitalio``; chords, holds and the cursor go through ``presses``;
+- ``encoder``: turned in attract mode, it chooses among the board's
+  ``presets`` (``rotaryio``);
+- ``status_led``: the one LED left for "your turn".
+
+The controller calls ``watch(controller, now_ms)`` each loop (the cursor
+needs to know whose turn it is and which lamps are in play; holds need the
+time). Written in the subset shared by CPython and CircuitPython.
+"""
+
+from ..ports import COLOURS, OFF
+from . import DriverError, lamp_pixels
+from .circuitpython_io import CircuitPythonIO, board_pin, load
+from .presses import CURSOR, CURSOR_COLOUR, Presses
+
+PALETTE = dict(COLOURS)
+PALETTE[CURSOR] = CURSOR_COLOUR
+
+
+class OnboardIO(CircuitPythonIO):
+    """The io port on a board's own NeoPixels, keys, buttons and switches."""
+
+    def __init__(self, spec, layout, *, brightness=None):
+        board = load("board")
+        keypad = load("keypad")
+        self.spec = spec
+        self._pixels = None
+        self._leds = None
+        self._scanners = []
+        self._shown = None
+        self._switches = []   # slide switches: [role, DigitalInOut, level, level at start]
+        self._led = None
+        self._encoder = None
+        self._turned = 0
+        self._frame = None
+        self._cursor = None   # the cursor lamp as last drawn
+        self.now = 0
+        self.presses = Presses(spec)
+        try:
+            if spec["lamps"]["kind"] != "neopixel":
+                raise DriverError("the onboard driver drives a board's own NeoPixels")
+            self._open_lamps(board, spec, layout, brightness)
+            self._open_inputs(board, keypad, spec, layout)
+            self._open_outputs(board, spec)
+        except Exception:
+            self.close()
+            raise
+
+    def _open_inputs(self, board, keypad, spec, layout):
+        names = spec.get("keys", ())
+        if names:
+            where = {}
+            for r, row in enumerate(lamp_pixels(spec["lamps"], layout)):
+                for i, p in enumerate(row):
+                    where[p] = "key %d %d" % (r, i)
+            keys = keypad.Keys([board_pin(board, n) for n in names], value_when_pressed=False, pull=True)
+            self._scanners.append((keys, [where.get(k) for k in range(len(names))]))
+        buttons = spec.get("buttons", {})
+        roles = sorted(buttons)
+        if roles:
+            high = spec.get("pressed") == "high"
+            keys = keypad.Keys([board_pin(board, buttons[r]) for r in roles], value_when_pressed=high, pull=True)
+            self._scanners.append((keys, roles))
+        switches = spec.get("switches", {})
+        if switches:
+            digitalio = load("digitalio")
+            for role in sorted(switches):
+                pin = digitalio.DigitalInOut(board_pin(board, switches[role]))
+                pin.switch_to_input(pull=digitalio.Pull.UP)
+                self._switches.append([role, pin, pin.value, pin.value])  # role, pin, level, level at start
+        encoder = spec.get("encoder")
+        if encoder:
+            rotaryio = load("rotaryio")
+            self._encoder = rotaryio.IncrementalEncoder(board_pin(board, encoder[0]), board_pin(board, encoder[1]))
+            self._turned = self._encoder.position
+
+    def _open_outputs(self, board, spec):
+        name = spec.get("status_led")
+        if name:
+            digitalio = load("digitalio")
+            self._led = digitalio.DigitalInOut(board_pin(board, name))
+            self._led.switch_to_output(value=False)
+
+    # -- the port -----------------------------------------------------------------
+    def show(self, lamps, status):
+        self._frame = (lamps, status)
+        self._draw()
+
+    def _draw(self):
+        lamps, status = self._frame
+        self._cursor = self.presses.shown(self.now)
+        lamps = self.presses.overlay(lamps, self.now)
+        wanted = []
+        for r, row in enumerate(self._lamp_pixels):
+            states = lamps[r] if r < len(lamps) else ()
+            for i in range(len(row)):
+                wanted.append(PALETTE.get(states[i], PALETTE[OFF]) if i < len(states) else PALETTE[OFF])
+        if self._led is not None:
+            on = bool(status.get("visitor"))
+            if self._led.value != on:
+                self._led.value = on
+        if wanted == self._shown:
+            return
+        pixels = self._pixels
+        k = 0
+        for row in self._lamp_pixels:
+            for p in row:
+                pixels[p] = wanted[k]
+                k += 1
+        pixels.show()
+        self._shown = wanted
+
+    def events(self):
+        presses = self.presses
+        now = self.now
+        for role, pressed in CircuitPythonIO.events(self):
+            presses.feed(role, pressed, now)
+        for switch in self._switches:
+            level = switch[1].value
+            if level != switch[2]:
+                switch[2] = level
+                presses.feed(switch[0], level != switch[3], now)  # moved from where it started
+        return presses.update(now)
+
+    def watch(self, controller, now):
+        """Called by the controller every loop, before ``events()``."""
+        self.now = now
+        self.presses.watch(controller, now)
+        if self._encoder is not None:
+            position = self._encoder.position
+            if position != self._turned:
+                steps = position - self._turned
+                self._turned = position
+                if controller.state == "attract":
+                    choose_preset(controller, self.spec.get("presets") or [], steps)
+        if self._frame is not None and self.presses.shown(now) != self._cursor:
+            self._draw()  # the cursor's slow blink
+
+    def close(self):
+        CircuitPythonIO.close(self)
+        switches, self._switches = self._switches, []
+        for switch in switches:
+            switch[1].deinit()
+        if self._encoder is not None:
+            encoder, self._encoder = self._encoder, None
+            encoder.deinit()
+        if self._led is not None:
+            led, self._led = self._led, None
+            led.value = False
+            led.deinit()
+
+
+def choose_preset(controller, names, steps):
+    """Step through ``names`` (the board's presets) in attract mode, keeping
+    the operator's own settings; a preset that does not fit is skipped."""
+    from ..settings import load_preset, resolve
+
+    current = controller.settings["preset"]
+    k = names.index(current) if current in names else -1
+    for _ in range(len(names)):
+        k = (k + (1 if steps > 0 else -1)) % len(names)
+        name = names[k]
+        old, new = load_preset(current), load_preset(name)
+        keep = {}
+        for key, value in controller.settings.items():
+            if key not in old and key not in new and key != "preset":
+                keep[key] = value
+        try:
+            controller.apply_settings(resolve(keep, name))
+        except ValueError:
+            continue
+        if controller.listener is not None:
+            controller.listener({"event": "preset", "preset": name, "about": new.get("about", "")})
+        return name
+    return None

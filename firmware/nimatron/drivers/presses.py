@@ -1,0 +1,207 @@
+"""Buttons that stand for the core's presses on boards with few of them.
+
+The controller knows ``key R I``, ``done`` and ``new``. A board with its
+buttons built in has fewer: the Circuit Playground has two buttons and a
+slide switch for ten lamps, the MacroPad one encoder switch for DONE and
+NEW. ``Presses`` turns the raw edges of the board's own buttons into the
+core's presses, as the pin map says (``boards``):
+
+- ``presses``: a chord (``"a+b": "done"``, both down together) or a switch
+  (``"slide": "done"``, each flip one press) standing for a core press;
+- ``holds``: a button or chord held ``HOLD_MS`` gives another press
+  (``{"done": "new"}``: a long press of DONE is NEW GAME); released sooner,
+  it is its own press;
+- ``cursor``: ``{"move": "a", "select": "b"}``: *move* steps a cursor to the
+  next lamp in play, *select* presses the key under it. The cursor shows
+  only on the visitor's turn, by blinking slowly (``CURSOR_MS`` on, the
+  same off: under one flash a second) in a dim, cooler light than a lamp,
+  so neither colour nor brightness alone carries it. Out of the visitor's
+  turn either button is a plain press (a new game from attract mode).
+
+Buttons that are part of a chord, a hold or the cursor act when released,
+so a chord never also moves or selects. Pure logic with the time passed in:
+any future board with few buttons reuses it, and it runs unchanged on
+MicroPython. The driver calls ``feed`` with raw edges, ``watch`` every loop
+(it reads the controller's documented attributes: ``state``, ``panel``) and
+``update`` for the core's edges.
+"""
+
+from ..debounce import Debouncer
+
+HOLD_MS = 1500
+CURSOR_MS = 600
+CURSOR = 6                     # a lamp state beside ports.OFF...REFUSED: the cursor
+CURSOR_COLOUR = (30, 60, 110)  # dim and cool beside the lamps' warm white
+
+
+def tap(role):
+    """A press and its release, as a driver reports them."""
+    return [(role, True), (role, False)]
+
+
+class Presses:
+    hold_ms = HOLD_MS
+
+    def __init__(self, spec, debounce_ms=30):
+        self.presses = dict(spec.get("presses", {}))
+        self.holds = dict(spec.get("holds", {}))
+        self.switches = list(spec.get("switches", {}))
+        cursor = spec.get("cursor") or {}
+        self.move = cursor.get("move")
+        self.select = cursor.get("select")
+        self.chords = []  # (name, parts)
+        for name in sorted(list(self.presses) + list(self.holds)):
+            if "+" in name and name not in [c[0] for c in self.chords]:
+                self.chords.append((name, name.split("+")))
+        self.deferred = []  # buttons that act on release
+        for name, parts in self.chords:
+            self.deferred.extend(parts)
+        self.deferred.extend(list(self.holds) + [self.move, self.select])
+        self.debouncer = Debouncer(debounce_ms)
+        self.down = {}        # button -> when pressed
+        self.spent = []       # buttons whose release does nothing (used by a chord or a hold)
+        self.chord = None     # [name, since, fired] while a chord is held
+        self.held = None      # [button, fired] while a hold-button is down
+        self.out = []
+        self.now = 0
+        self.lamps = []       # lamps in play, in order
+        self.at = None        # the cursor's lamp
+        self.moved = 0        # when the cursor last moved (it shows at once)
+        self.active = False   # the visitor's turn: the cursor shows
+
+    # -- raw edges in ---------------------------------------------------------
+    def feed(self, role, pressed, now):
+        self.now = now
+        self.debouncer.feed(role, pressed, now)
+
+    def update(self, now):
+        """The core's edges since the last call: ``[(role, pressed)]``."""
+        self.now = now
+        for role, pressed in self.debouncer.update(now):
+            if role in self.switches:
+                self._press(self.presses.get(role))  # a flip either way
+            elif pressed:
+                self._down(role, now)
+            else:
+                self._up(role)
+        self._timers(now)
+        out = self.out
+        self.out = []
+        return out
+
+    def _press(self, role):
+        if role:
+            self.out.extend(tap(role))
+
+    def _down(self, role, now):
+        self.down[role] = now
+        for name, parts in self.chords:
+            if self.chord is None and all(p in self.down for p in parts):
+                self.chord = [name, now, False]
+                self.held = None
+                for p in parts:
+                    if p not in self.spent:
+                        self.spent.append(p)
+                return
+        if role not in self.deferred:
+            self.out.append((role, True))  # a plain key: at once
+        elif role in self.holds and self.chord is None:
+            self.held = [role, False]
+
+    def _up(self, role):
+        self.down.pop(role, None)
+        chord = self.chord
+        if chord is not None and role in chord[0].split("+"):
+            self.chord = None
+            if chord[2]:
+                self.out.append((self.holds[chord[0]], False))
+            else:
+                self._press(self.presses.get(chord[0]))
+        if role in self.spent:
+            self.spent.remove(role)
+            return
+        held = self.held
+        if held is not None and held[0] == role:
+            self.held = None
+            if held[1]:
+                self.out.append((self.holds[role], False))
+                return
+        if role == self.move:
+            self._move()
+        elif role == self.select:
+            self._select()
+        elif role in self.deferred:
+            self._press(role)
+        else:
+            self.out.append((role, False))
+
+    def _timers(self, now):
+        chord = self.chord
+        if chord is not None and not chord[2] and chord[0] in self.holds and now - chord[1] >= self.hold_ms:
+            chord[2] = True
+            self.out.append((self.holds[chord[0]], True))
+        held = self.held
+        if held is not None and not held[1] and now - self.down.get(held[0], now) >= self.hold_ms:
+            held[1] = True
+            self.out.append((self.holds[held[0]], True))
+
+    # -- the cursor -------------------------------------------------------------
+    def watch(self, controller, now):
+        """Follow the game: which lamps are in play, whose turn it is."""
+        self.now = now
+        panel = controller.panel
+        lamps = []
+        if panel is not None:
+            lit = panel.lit
+            for r in range(len(lit)):
+                for i in range(len(lit[r])):
+                    if lit[r][i]:
+                        lamps.append((r, i))
+        self.lamps = lamps
+        active = controller.state == "visitor" and bool(lamps)
+        if active and not self.active:
+            self.moved = now
+        self.active = active
+        if lamps and self.at not in lamps:
+            self.at = self._after(self.at)
+
+    def _after(self, at):
+        """The next lamp in play after ``at`` (round the end), or None."""
+        lamps = self.lamps
+        if not lamps:
+            return None
+        for lamp in lamps:
+            if at is None or lamp > at:
+                return lamp
+        return lamps[0]
+
+    def _move(self):
+        if not self.active:
+            self._press("done")  # out of the visitor's turn: any button plays
+            return
+        self.at = self._after(self.at)
+        self.moved = self.now
+
+    def _select(self):
+        if not self.active or self.at is None:
+            self._press("done")
+            return
+        self._press("key %d %d" % self.at)
+        self.moved = self.now
+
+    def shown(self, now):
+        """The cursor's lamp if it shows at ``now`` (the on half of its blink), else None."""
+        if not self.active or self.at is None or self.move is None:
+            return None
+        if (now - self.moved) // CURSOR_MS % 2:
+            return None
+        return self.at
+
+    def overlay(self, lamps, now):
+        """The lamp states with the cursor drawn in (a new list)."""
+        at = self.shown(now)
+        if at is None or at[0] >= len(lamps) or at[1] >= len(lamps[at[0]]):
+            return lamps
+        out = [list(row) for row in lamps]
+        out[at[0]][at[1]] = CURSOR
+        return out

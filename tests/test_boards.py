@@ -1,0 +1,302 @@
+"""Boards with everything built in: the MacroPad RP2040 and the Circuit
+Playground, through the real ``onboard`` driver on Blinka's mocked pins.
+
+Robot visitors play whole games by pressing the boards' own buttons (the
+MacroPad's keys and encoder switch; the Circuit Playground's A, B, A+B and
+slide switch through the cursor), reading the lamps back from the NeoPixel
+bytes, and every move is judged by the exhaustive oracle (``tests/oracle``).
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from nimatron import boards
+from nimatron.drivers import DriverError, open_io
+from nimatron.drivers.presses import CURSOR, CURSOR_MS, HOLD_MS, Presses
+from nimatron.ports import LIT, OFF
+
+from nimatron_host.cli import main as nimatron
+from nimatron_sim.visitor import Visitor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402
+from test_sim import sims  # noqa: E402,F401 - the fixture: Simulator with .log, closed after
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FAST = {"think_ms": 0, "show_ms": 0}
+ORACLES = {}
+
+
+def judge(rules, misere, start, moves):
+    """Every move legal; the machine never lets a won position go."""
+    o = ORACLES.setdefault(rules, oracle.Oracle(rules))
+    ring = rules == "circular"
+    for k, move in enumerate(moves):
+        before, after = move["before"], move["after"]
+        assert o.is_move(before, after, ring and k == 0), move
+        if move["by"] == "machine" and o.win(before, misere, ring and k == 0):
+            assert not o.win(after, misere), move
+    assert moves[0]["before"] == start
+
+
+def lit(sim):
+    return [[bool(x) for x in row] for row in sim.read_lamps()]
+
+
+@pytest.mark.parametrize("board, preset, games", [
+    ("macropad", "pad-nim", 12),
+    ("macropad", "pad-moore", 8),
+    ("macropad", "pad-marienbad", 8),
+    ("circuitplayground", "circle10", 12),   # the seeds' circle of ten
+    ("circuitplayground", "arcs", 8),       # Nim 2-3-5 on arcs of the ring
+])
+def test_robots_play_whole_games_judged_by_the_oracle(sims, board, preset, games):
+    sim = sims(board, dict(FAST, preset=preset), seed=7)
+    robot = Visitor(sim, "random", seed=len(preset), hold_ms=40, gap_ms=40)
+    for _ in range(games):
+        result = robot.play_game()
+        game = result["game"]
+        assert result["winner"] in ("machine", "visitor")
+        judge(game["rules"], game["misere"], game["position"], result["moves"])
+        assert sum(map(sum, sim.read_lamps())) == 0 or result["winner"] == "visitor"
+
+
+@pytest.mark.parametrize("board, preset", [("macropad", "pad-nim"), ("circuitplayground", "arcs")])
+def test_a_perfect_visitor_wins_every_winnable_start(sims, board, preset):
+    sim = sims(board, dict(FAST, preset=preset), seed=3)
+    robot = Visitor(sim, "perfect", seed=1, hold_ms=40, gap_ms=40)
+    for _ in range(6):
+        result = robot.play_game()
+        o = ORACLES.setdefault(result["game"]["rules"], oracle.Oracle(result["game"]["rules"]))
+        assert o.win(result["game"]["position"], result["game"]["misere"])
+        assert result["winner"] == "visitor", result
+
+
+def test_macropad_keys_are_the_lamps_above_them(sims):
+    sim = sims("macropad", FAST)
+    sim.tap("done")                      # attract: any press plays
+    assert sim.controller.position() == ([2, 3, 4], False)
+    assert lit(sim) == sim.controller.panel.lit   # read back from the NeoPixel bytes
+    data = sim.bench._frames[sim.bench._id["NEOPIXEL"]]
+    lit_pixels = [p for p in range(12) if any(data[3 * p: 3 * p + 3])]
+    # each column of keys is a row of the game, lit from the bottom key up
+    assert lit_pixels == sorted([9, 6] + [10, 7, 4] + [11, 8, 5, 2])
+    sim.tap("key 2 3")                  # KEY3, top right: the fourth lamp of row C
+    assert sim.controller.selected == [(2, 3)]
+    sim.tap("done")
+    sim.advance(200)
+    assert sim.log[-1]["event"] == "move" and sim.log[-2]["after"] == [2, 3, 3]
+
+
+def test_macropad_a_long_press_of_the_encoder_is_new_game(sims):
+    sim = sims("macropad", FAST)
+    sim.tap("done")
+    sim.tap("key 0 1")
+    sim.tap("done", hold_ms=HOLD_MS + 100)   # held: NEW GAME, never DONE
+    kinds = [e["event"] for e in sim.log]
+    assert kinds == ["new_game", "game_over", "new_game"] and sim.log[1]["winner"] == "abandoned"
+    assert "move" not in kinds
+
+
+def test_macropad_encoder_chooses_the_game_in_attract_mode_only(sims):
+    sim = sims("macropad", dict(FAST, think_ms=700))
+    assert sim.controller.settings["preset"] == "pad-nim"
+    sim.tap("cw")
+    assert sim.controller.settings["preset"] == "pad-nimrod" and sim.controller.settings["think_ms"] == 700
+    sim.tap("ccw")
+    sim.tap("ccw")
+    assert sim.controller.settings["preset"] == "pad-marienbad" and sim.controller.misere
+    assert [e["preset"] for e in sim.log if e["event"] == "preset"] == ["pad-nimrod", "pad-nim", "pad-marienbad"]
+    sim.tap("done")
+    assert sim.log[-1]["event"] == "new_game" and sim.log[-1]["position"] == [1, 3, 4]
+    sim.tap("cw")                               # mid-game the encoder changes nothing
+    assert sim.controller.settings["preset"] == "pad-marienbad"
+
+
+def cursor_lamp(sim):
+    """Where the cursor shows, from the pixel colours (None in its off half)."""
+    return Visitor(sim).cursor(wait_ms=0)
+
+
+def test_playground_cursor_blinks_slowly_over_lamps_in_play_on_the_visitors_turn_only(sims):
+    sim = sims("circuitplayground", dict(FAST, preset="arcs"))
+    sim.advance(2000)
+    assert cursor_lamp(sim) is None                 # attract: no cursor
+    sim.tap("b")                                    # any button starts a game
+    assert sim.controller.state == "visitor"
+    seen = []
+    for _ in range(60):                             # 3 s sampled every 50 ms
+        seen.append(cursor_lamp(sim))
+        sim.advance(50)
+    assert set(seen) == {None, (0, 0)}
+    flashes = sum(1 for a, b in zip(seen, seen[1:]) if a is None and b is not None)
+    assert 1 <= flashes <= 3 * 3                    # at most 3 a second
+    # the cursor is dim and cooler than a lamp: not colour alone, it blinks
+    sim.tap("a")
+    sim.tap("a")
+    assert cursor_lamp(sim) == (1, 0)               # past row A's two lamps onto row B
+
+
+def test_playground_b_selects_a_plus_b_is_done_and_never_selects(sims):
+    sim = sims("circuitplayground", dict(FAST, preset="arcs"))
+    sim.tap("b")
+    for _ in range(4):
+        sim.tap("a")                                 # (0,0) -> (0,1) (1,0) (1,1) (1,2)
+    assert cursor_lamp(sim) == (1, 2)
+    sim.tap("b")
+    assert sim.controller.selected == [(1, 2)]
+    sim.tap("b")
+    assert sim.controller.selected == []           # B again deselects
+    sim.tap("b")
+    sim.tap("a+b")                                   # DONE, with nothing else selected or moved
+    sim.advance(100)
+    moves = [e for e in sim.log if e["event"] == "move"]
+    assert moves[0]["by"] == "visitor" and moves[0]["after"] == [2, 2, 5]
+
+
+def test_playground_the_slide_switch_is_done_each_way(sims):
+    sim = sims("circuitplayground", FAST)
+    sim.tap("slide")                                 # attract: starts a game
+    assert sim.controller.state == "visitor"
+    sim.tap("b")
+    sim.tap("slide")                                 # flipped back: DONE again
+    sim.advance(100)
+    assert [e["event"] for e in sim.log][:3] == ["new_game", "move", "move"]
+    assert sim.log[1]["after"] == [9]
+
+
+def test_playground_holding_a_and_b_is_new_game(sims):
+    sim = sims("circuitplayground", FAST)
+    sim.tap("b")
+    sim.tap("b")
+    sim.tap("a+b", hold_ms=HOLD_MS + 100)
+    assert [e["event"] for e in sim.log] == ["new_game", "game_over", "new_game"]
+    assert sim.controller.selected == []
+
+
+def test_playground_buttons_read_high_when_pressed_and_the_led_is_your_turn(sims):
+    sim = sims("circuitplayground", FAST)
+    bench = sim.bench
+    a = bench._id["BUTTON_A"]
+    assert bench.level(a) == 0                       # pulled down at rest
+    sim.press("a")
+    assert bench.level(a) == 1
+    sim.advance(60)
+    sim.release("a")
+    sim.advance(100)
+    assert sim.read_status()["visitor"] == 1 and sim.controller.state == "visitor"
+    sim.tap("b")
+    sim.tap("a+b")
+    sim.advance(5)
+    assert sim.controller.state in ("thinking", "showing", "visitor")
+
+
+def test_presses_are_pure_logic_any_board_can_reuse():
+    spec = {"buttons": {"x": "P1", "y": "P2"}, "cursor": {"move": "x", "select": "y"},
+            "presses": {"x+y": "done"}, "holds": {"x+y": "new"}}
+    p = Presses(spec)
+
+    class Game:
+        state = "visitor"
+
+        class panel:
+            lit = [[True, False, True]]
+
+    p.watch(Game, 0)
+    assert p.shown(0) == (0, 0) and p.shown(CURSOR_MS) is None
+    p.feed("x", True, 0)
+    p.feed("x", False, 100)
+    assert p.update(100) == []                        # a cursor move is no core press
+    assert p.at == (0, 2)                             # the dark lamp is skipped
+    p.feed("y", True, 200)
+    p.feed("y", False, 300)
+    assert p.update(300) == [("key 0 2", True), ("key 0 2", False)]
+    assert p.overlay([[LIT, OFF, LIT]], 300) == [[LIT, OFF, CURSOR]]
+    p.feed("x", True, 400)
+    p.feed("y", True, 420)
+    p.feed("y", False, 500)
+    p.feed("x", False, 520)
+    assert p.update(520) == [("done", True), ("done", False)]
+    Game.state = "thinking"
+    p.watch(Game, 600)
+    assert p.shown(600) is None
+
+
+def test_presses_runs_under_micropython():
+    from mpy_runner import micropython
+
+    env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware"))
+    code = ("from nimatron.drivers.presses import Presses\n"
+            "p = Presses({'buttons': {'done': 'B'}, 'holds': {'done': 'new'}})\n"
+            "p.feed('done', True, 0); assert p.update(0) == []\n"
+            "assert p.update(1600) == [('new', True)]\n"
+            "p.feed('done', False, 1700); assert p.update(1700) == [('new', False)]\n"
+            "import nimatron.drivers.onboard_io\n"
+            "print('ok')\n")
+    done = subprocess.run([micropython(), "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_pin_maps_are_checked():
+    spec = json.loads(json.dumps(boards.board("circuitplayground")))
+    boards.check("circuitplayground", spec)
+    del spec["status_led"]
+    with pytest.raises(boards.BoardError, match="more pixels"):
+        boards.check("x", spec)
+    spec = json.loads(json.dumps(boards.board("macropad")))
+    spec["holds"] = {}
+    with pytest.raises(boards.BoardError, match="button new is not wired"):
+        boards.check("x", spec)
+    spec = json.loads(json.dumps(boards.board("macropad")))
+    spec["keys"][3] = "KEY1"
+    with pytest.raises(boards.BoardError, match="pin KEY1 is used twice"):
+        boards.check("x", spec)
+
+
+def test_the_onboard_driver_names_a_missing_pin():
+    from nimatron_sim.bench import BlinkaBench
+
+    spec = boards.board("macropad")
+    bench = BlinkaBench(spec)
+    try:
+        broken = dict(spec, encoder=["ROTA", "NOPE"])
+        with pytest.raises(DriverError, match="no pin NOPE"):
+            bench.open(lambda: open_io(broken, [4, 4, 4]))
+    finally:
+        bench.close()
+
+
+def run_cli(args, capsys, script):
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "boards-%d.txt" % os.getpid())
+    with open(path, "w") as f:
+        f.write(script)
+    try:
+        code = nimatron(["sim", "--headless", "--script", path] + args)
+    finally:
+        os.unlink(path)
+    out, err = capsys.readouterr()
+    return code, [json.loads(x) for x in out.splitlines()], err
+
+
+def test_headless_scripts_press_the_boards_own_buttons(capsys):
+    code, lines, err = run_cli(["--board", "circuitplayground", "--preset", "arcs", "--set", "think_ms=0",
+                                "--set", "show_ms=0"], capsys,
+                               "press b\npress a\npress a\npress a\npress b\npress a+b\nwait 200\n")
+    assert code == 0, err
+    moves = [x for x in lines if x.get("event") == "move"]
+    assert moves[0]["before"] == [2, 3, 5] and moves[0]["after"] == [2, 2, 5]
+    code, lines, err = run_cli(["--board", "macropad"], capsys,
+                               "press cw\npress done\npress key 2 3\nhold done 200\nwait 100\nhold done 1600\n")
+    assert code == 0, err
+    kinds = [x["event"] for x in lines if "event" in x]
+    assert kinds == ["preset", "new_game", "move", "game_over", "new_game"]
+
+
+def test_list_boards_names_the_new_boards(capsys):
+    assert nimatron(["sim", "--list-boards"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "macropad onboard grid" in out and "circuitplayground onboard grid" in out
