@@ -39,8 +39,9 @@ def make_settings(board_name, overrides=None):
     return spec, resolve(overrides, preset)
 
 
-def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0):
-    """The controller for a board; opens the board's driver unless ``io`` is given."""
+def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0, audits=None):
+    """The controller for a board; opens the board's driver unless ``io`` is given.
+    ``audits``: a ``nimatron.audits.Audits`` to keep counting in (default: new)."""
     spec, settings = make_settings(board_name, overrides)
     layout = choose_layout(spec, settings)
     if io is None:
@@ -48,7 +49,7 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
 
         io = open_io(spec, layout)
     try:
-        return Controller(io, settings, layout, spec["input"], listener, now_ms)
+        return Controller(io, settings, layout, spec["input"], listener, now_ms, audits)
     except Exception:
         io.close()
         raise

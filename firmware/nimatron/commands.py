@@ -9,7 +9,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 import json
 
 from . import __version__
-from .protocol import COMMANDS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
+from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
 
 # Settings that stay when SET preset switches to another preset's defaults.
 KEEP_ON_PRESET = ("operator_pin", "remote_play", "layout")
@@ -17,9 +17,12 @@ KEEP_ON_PRESET = ("operator_pin", "remote_play", "layout")
 
 def cmd_hello(link, args, text, now):
     _no_args(args, "HELLO")
-    return {"name": "nimatron", "version": __version__, "protocol": PROTOCOL,
-            "board": link.board, "preset": link.controller.settings["preset"],
-            "input": link.controller.input_model}
+    out = {"name": "nimatron", "version": __version__, "protocol": PROTOCOL,
+           "board": link.board, "preset": link.controller.settings["preset"],
+           "input": link.controller.input_model}
+    if link.boot:
+        out.update(link.boot)  # who the machine is, what it started with (nimatron.startup)
+    return out
 
 
 def cmd_help(link, args, text, now):
@@ -86,12 +89,14 @@ def solve(c, heaps, ring):
 
 def cmd_audits(link, args, text, now):
     _no_args(args, "AUDITS")
-    a = link.controller.audits
-    out = {"started": a["games"], "finished": a["finished"], "visitor_wins": a["visitor_wins"],
-           "machine_wins": a["machine_wins"], "abandoned": a["abandoned"],
-           "uptime_s": (now - link.started_ms) // 1000, "presets": link.presets}
+    out = link.controller.audits.snapshot()  # since service; "lifetime" never cleared
+    out["started"] = out.pop("games")
+    out["uptime_s"] = (now - link.started_ms) // 1000
     if link.dropped:
         out["events_dropped"] = link.dropped
+    while out["presets"] and len(json.dumps(out)) > MAX_REPLY - 30:
+        out["presets"] = {}  # one reply line, whatever was counted
+        out["presets_cut"] = True
     return out
 
 

@@ -17,9 +17,13 @@ serial link): ``state``, ``rules``, ``misere``, ``settings``, ``layout``,
 selection), ``hint`` (lamps of the teaching hint), ``machine_after`` and
 ``machine_out`` (the machine's chosen position and the lamps it takes),
 ``refused`` and ``refused_at`` (the last refusal's lamps and time).
+``alarm`` (set by ``nimatron.startup``): ``"settings"`` (started on
+fallback settings) or ``"fault"`` (rebuilt after an unexpected exception,
+until the next game): a double blink of a status lamp in attract mode.
 """
 
 from . import strategy
+from .audits import Audits
 from .debounce import Debouncer
 from .panel import PanelError, make_panel
 from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
@@ -48,7 +52,7 @@ class Rng:
 
 
 class Controller:
-    def __init__(self, io, settings, layout, input_model="rows", listener=None, now_ms=0):
+    def __init__(self, io, settings, layout, input_model="rows", listener=None, now_ms=0, audits=None):
         self.io = io
         self.settings = settings
         self.layout = list(layout)
@@ -64,7 +68,7 @@ class Controller:
             make_panel(self.rules, self.layout, start)  # fits, or PanelError now
         self.debouncer = Debouncer(settings["debounce_ms"])
         self.rng = Rng(settings["seed"])
-        self.audits = {"games": 0, "finished": 0, "visitor_wins": 0, "machine_wins": 0, "abandoned": 0}
+        self.audits = audits if audits is not None else Audits()  # nimatron.audits: saved per game
         self.games = 0
         self._pending = None
         self.state = ATTRACT
@@ -77,6 +81,7 @@ class Controller:
         # A driver that must follow the game (a cursor over the lamps, sound,
         # a display) has ``io.watch(controller, now_ms)``, called every loop.
         self._watch = getattr(io, "watch", None)
+        self.alarm = None
         self._reset_turn(now_ms)
 
     def apply_settings(self, settings):
@@ -137,14 +142,16 @@ class Controller:
     def new_game(self, now):
         if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
             self._emit({"event": "game_over", "winner": "abandoned"})
-            self.audits["abandoned"] += 1
+            self.audits.game_ended("abandoned")
         if self._pending:
             self.rules, self.misere = self._pending
             self._pending = None
         starts = self.settings["starts"]
         start = starts[self.games % len(starts)]
         self.games += 1
-        self.audits["games"] += 1
+        self.audits.game_started(self.settings["preset"])
+        if self.alarm == "fault":
+            self.alarm = None  # shown until someone plays again
         self.panel = make_panel(self.rules, self.layout, start)
         self.equalized = False
         self.winner = None
@@ -322,8 +329,7 @@ class Controller:
     def _finish(self, last, now):
         other = "machine" if last == "visitor" else "visitor"
         self.winner = other if self.misere else last
-        self.audits["finished"] += 1
-        self.audits["visitor_wins" if self.winner == "visitor" else "machine_wins"] += 1
+        self.audits.game_ended(self.winner)  # counted (and saved) before anyone hears of it
         self._emit({"event": "game_over", "winner": self.winner})
         self._enter(OVER, now)
 
@@ -344,7 +350,7 @@ class Controller:
             idle = now - self.last_input
             if idle >= s["walkaway_ms"]:
                 self._emit({"event": "game_over", "winner": "abandoned"})
-                self.audits["abandoned"] += 1
+                self.audits.game_ended("abandoned")
                 self.panel = None
                 self._enter(ATTRACT, now)
             elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
@@ -373,6 +379,10 @@ class Controller:
                     if (step + r + i) % 4 == 0:
                         lamps[r][i] = LIT
             status["visitor"] = 1 if (now // 1000) % 2 == 0 else 0
+            if self.alarm:  # a double blink every 2 s: "settings" or "fault"
+                phase = now % 2000
+                status["machine_wins" if self.alarm == "settings" else "machine"] = (
+                    1 if phase < 250 or 500 <= phase < 750 else 0)
             return lamps, status
         lit = self.panel.lit
         for r in range(len(lamps)):

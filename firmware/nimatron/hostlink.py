@@ -22,8 +22,6 @@ from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, R
                        RELOCK_MS, CommandError, LineReader, check_ascii, error, event_line, reply,
                        _shown)
 
-COUNTERS = ("started", "finished", "visitor_wins", "machine_wins", "abandoned")
-
 
 class HostLink:
     """Commands in, replies and events out, for one running ``Controller``.
@@ -33,13 +31,19 @@ class HostLink:
     blocks) and optionally ``connected``; see ``nimatron.transports``.
     ``save`` (optional): called with the new settings after each accepted
     ``SET``, returns True once they are stored for the next start.
+    ``boot`` (optional): the start-up report (``nimatron.startup``): who the
+    machine is and what its settings came from, shown by ``HELLO``.
+    ``sealed`` (optional): why operator commands stay refused even without
+    a PIN (the settings file that held the PIN could not be read).
     """
 
-    def __init__(self, controller, transport=None, board=None, save=None, now_ms=0):
+    def __init__(self, controller, transport=None, board=None, save=None, now_ms=0, boot=None):
         self.controller = controller
         self.transport = transport
         self.board = board
         self.save = save
+        self.boot = boot
+        self.sealed = None
         self.reader = LineReader(MAX_LINE)
         self.pending = []
         self.out = []          # encoded lines waiting for the transport
@@ -49,8 +53,6 @@ class HostLink:
         self.now = now_ms
         self.connected = False
         self.failure = None    # the last exception a transport or listener raised
-        self.presets = {}      # preset -> counters, tallied from game events
-        self._game_preset = None
         self._why = None       # the machine's reasoning for its next move
         self._best = None      # ... and the move that reasoning picks
         self.pin_failures = 0
@@ -133,9 +135,8 @@ class HostLink:
 
     # -- events ---------------------------------------------------------
     def on_event(self, event):
-        """A game event from the controller: tally it; stream it if asked."""
+        """A game event from the controller: stream it if asked."""
         try:
-            self._tally(event)
             if self.events and (self.transport is None or self.connected):
                 self._send(self.event_line(event), False)
         except Exception as exc:
@@ -171,28 +172,6 @@ class HostLink:
             line = event_line(ev)
         return line
 
-    def _tally(self, event):
-        kind = event.get("event")
-        if kind == "new_game":
-            self._game_preset = self.controller.settings["preset"]
-            self._count("started")
-        elif kind == "game_over" and self._game_preset is not None:
-            winner = event.get("winner")
-            if winner == "abandoned":
-                self._count("abandoned")
-            else:
-                self._count("finished")
-                self._count("visitor_wins" if winner == "visitor" else "machine_wins")
-
-    def _count(self, key):
-        counts = self.presets.get(self._game_preset)
-        if counts is None:
-            counts = {}
-            for name in COUNTERS:
-                counts[name] = 0
-            self.presets[self._game_preset] = counts
-        counts[key] += 1
-
     # -- commands -------------------------------------------------------
     def handle(self, line, now_ms):
         """One command line (bytes, or None for an overlong one) -> one reply line."""
@@ -221,5 +200,7 @@ class HostLink:
 
     def operator(self, what):
         """CommandError unless the operator may act (no PIN set, or unlocked)."""
+        if self.sealed:
+            raise CommandError("locked", "%s: %s" % (what, self.sealed))
         if self.controller.settings.get("operator_pin") and not self.unlocked:
             raise CommandError("locked", "%s needs the operator PIN: UNLOCK PIN first" % what)

@@ -55,6 +55,13 @@ class FakePanel:
         return list(self.heaps), False
 
 
+class FakeAudits(dict):
+    """The surface of nimatron.audits.Audits the link uses."""
+
+    def snapshot(self):
+        return {"games": self["games"], "presets": {}}
+
+
 class FakeController:
     """The surface of Controller the link uses: one row button takes one lamp,
     DONE ends the turn and the machine takes one lamp from the first row."""
@@ -70,7 +77,7 @@ class FakeController:
         self.panel = None
         self.winner = None
         self.last_move = None
-        self.audits = {"games": 0, "finished": 0, "visitor_wins": 0, "machine_wins": 0, "abandoned": 0}
+        self.audits = FakeAudits(games=0)
         self.taken = False
 
     def apply_settings(self, settings):
@@ -214,11 +221,11 @@ def main(real):
     rng = Rng(1940)
     noise = [b"\xff\xfe\x00\x01" * 10, b"\xc3\x28 invalid utf-8\n", b"x" * (MAX_LINE * 3) + b"\n",
              b"SET difficulty perfect\n", b"UNLOCK 0000\n", b"NEW\n", b"PLAY PRESS row1\n", b"HEL"]
-    for i in range(60):
-        noise.append(bytes([rng.below(256) for _ in range(rng.below(40))]))
-    for chunk in noise:
+    for i in range(len(noise) + 60):  # 60 random chunks, made one at a time (no list to grow)
+        chunk = noise[i] if i < len(noise) else bytes([rng.below(256) for _ in range(rng.below(40))])
         wire.to_machine += chunk
         now = run(link, wire, c, now, 3)
+        wire.to_host = b""  # a host reading as it goes: no growing buffer to fragment the heap
         gc.collect()
     now = run(link, wire, c, now, 200)
     wire.lines()

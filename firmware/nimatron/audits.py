@@ -1,0 +1,210 @@
+"""Audits, pinball style: what the machine has seen, kept across power cuts.
+
+Two sets of the same counters: ``lifetime`` (no menu can clear them) and
+``service`` ("since last service": ``clear_service()`` zeroes them), plus
+per-preset game counts since service and the first and last game's time
+where a wall clock exists (``clock``: a function giving Unix seconds, or
+None on a board without one).
+
+    audits = Audits(store=store)          # store: nimatron.store.Store or None
+    audits.count("stuck_buttons")         # in RAM; saved with the next game
+    audits.game_started("nimatron")
+    audits.game_ended("visitor")          # counts and saves: one write per game
+    audits.clear_service()                # operator menu: zero "since service", saved
+    audits["games"]                       # a since-service count (AUDITS shows these)
+    audits.lifetime["games"]              # never cleared
+
+API for the other parts of the firmware (the operator menu, stuck-button
+checks, the PIN lockout, the engine's fault path, code.py):
+
+- ``count(key, n=1)``: add to a counter (``KEYS``); ValueError for a name
+  not in ``KEYS``. Counted in RAM: written with the next game's record, or
+  at once with ``save()`` where losing it would matter (faults).
+- ``game_started(preset)`` / ``game_ended(winner)``: the controller's two
+  calls; ``winner`` is ``"visitor"``, ``"machine"`` or ``"abandoned"``.
+  ``game_ended`` saves (the one write per game).
+- ``power_up(reason)``: once per start; reason ``power_on``, ``watchdog``,
+  ``software``, ``reset_pin``, ``safe_mode`` or None (unknown); saves.
+- ``clear_service()``: zero the since-service counters; saves.
+- ``snapshot()``: a dict for the link (``AUDITS``, the boot event).
+- ``save()``: write now; True once durable (False without a store).
+
+Writes are never per press: flash wears (see README, "Power cuts").
+New counters are appended to ``KEYS``, never inserted or reordered: a
+record stores the counters as lists in this order, so older records keep
+their meaning (a shorter list reads as zeros for the new keys).
+"""
+
+KEYS = (
+    "games", "finished", "visitor_wins", "machine_wins", "abandoned",  # today's AUDITS keys
+    "power_ups", "power_on_resets", "watchdog_resets", "software_resets", "reset_pin_resets",
+    "safe_mode_restarts", "stuck_buttons", "faults", "engine_faults", "pin_lockouts",
+    "factory_restores", "settings_fallbacks",
+)
+PRESET_KEYS = ("started", "finished", "visitor_wins", "machine_wins", "abandoned")
+RESETS = {"power_on": "power_on_resets", "watchdog": "watchdog_resets", "software": "software_resets",
+          "reset_pin": "reset_pin_resets", "safe_mode": "safe_mode_restarts"}
+MAX_PRESETS = 24  # per-preset counts kept (more would outgrow one flash record)
+
+
+def _zeros():
+    out = {}
+    for key in KEYS:
+        out[key] = 0
+    return out
+
+
+def _from_list(values):
+    out = _zeros()
+    if isinstance(values, list):
+        for i in range(min(len(values), len(KEYS))):
+            v = values[i]
+            if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+                out[KEYS[i]] = v
+    return out
+
+
+class Audits:
+    """Lifetime and since-service counters; ``store`` makes them survive power cuts."""
+
+    def __init__(self, record=None, store=None, clock=None):
+        self.store = store
+        self.clock = clock
+        self.lifetime = _zeros()
+        self.service = _zeros()
+        self.presets = {}      # preset -> {PRESET_KEYS...}, since service
+        self.first_game = None
+        self.last_game = None
+        self._preset = None    # the preset of the game in play
+        if record:
+            self.load(record)
+
+    # -- counting ---------------------------------------------------------
+    def count(self, key, n=1):
+        if key not in self.lifetime:
+            raise ValueError("no audit counter %r" % key)
+        self.lifetime[key] += n
+        self.service[key] += n
+
+    def __getitem__(self, key):
+        return self.service[key]
+
+    def get(self, key, default=None):
+        return self.service.get(key, default)
+
+    def keys(self):
+        return KEYS
+
+    def game_started(self, preset):
+        self.count("games")
+        self._preset = preset
+        self._preset_count("started")
+        if self.clock is not None:
+            now = self.clock()
+            if now is not None:
+                if self.first_game is None:
+                    self.first_game = now
+                self.last_game = now
+
+    def game_ended(self, winner):
+        """A game over (won or abandoned): count it and write the record."""
+        if winner == "abandoned":
+            self.count("abandoned")
+            self._preset_count("abandoned")
+        else:
+            self.count("finished")
+            self._preset_count("finished")
+            key = "visitor_wins" if winner == "visitor" else "machine_wins"
+            self.count(key)
+            self._preset_count(key)
+        self._preset = None
+        return self.save()
+
+    def _preset_count(self, key):
+        name = self._preset
+        if name is None:
+            return
+        counts = self.presets.get(name)
+        if counts is None:
+            if len(self.presets) >= MAX_PRESETS:
+                return
+            counts = {}
+            for k in PRESET_KEYS:
+                counts[k] = 0
+            self.presets[name] = counts
+        counts[key] += 1
+
+    def power_up(self, reason=None):
+        """One start of the firmware: count it and why it started."""
+        self.count("power_ups")
+        key = RESETS.get(reason)
+        if key:
+            self.count(key)
+        return self.save()
+
+    def clear_service(self):
+        """Zero the since-service counters (lifetime ones stay); saved."""
+        self.service = _zeros()
+        self.presets = {}
+        return self.save()
+
+    # -- the record -------------------------------------------------------
+    def record(self):
+        """Everything as a compact JSON-able dict (the store's audits record)."""
+        out = {"l": [self.lifetime[k] for k in KEYS], "s": [self.service[k] for k in KEYS]}
+        if self.presets:
+            p = {}
+            for name in self.presets:
+                p[name] = [self.presets[name][k] for k in PRESET_KEYS]
+            out["p"] = p
+        if self.first_game is not None:
+            out["f"] = self.first_game
+            out["z"] = self.last_game
+        return out
+
+    def load(self, record):
+        """Adopt a stored record; anything malformed reads as zero."""
+        if not isinstance(record, dict):
+            return
+        self.lifetime = _from_list(record.get("l"))
+        self.service = _from_list(record.get("s"))
+        self.presets = {}
+        presets = record.get("p")
+        if isinstance(presets, dict):
+            for name in sorted(presets)[:MAX_PRESETS]:
+                values = presets[name]
+                if isinstance(name, str) and isinstance(values, list):
+                    counts = {}
+                    for i in range(len(PRESET_KEYS)):
+                        v = values[i] if i < len(values) else 0
+                        counts[PRESET_KEYS[i]] = v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
+                    self.presets[name] = counts
+        for attr, key in (("first_game", "f"), ("last_game", "z")):
+            v = record.get(key)
+            setattr(self, attr, v if isinstance(v, int) and not isinstance(v, bool) else None)
+
+    def save(self):
+        """Write the record now; True once durable, False without a store."""
+        if self.store is None:
+            return False
+        return self.store.save_audits(self.record())
+
+    def snapshot(self):
+        """For the link (one short line): since-service counts by name, the
+        lifetime ones, presets; counters beyond today's five only if not 0."""
+        out = {}
+        lifetime = {}
+        for i in range(len(KEYS)):
+            key = KEYS[i]
+            if i < 5 or self.service[key]:
+                out[key] = self.service[key]
+            if i < 5 or self.lifetime[key]:
+                lifetime[key] = self.lifetime[key]
+        out["lifetime"] = lifetime
+        presets = {}
+        for name in self.presets:
+            presets[name] = dict(self.presets[name])
+        out["presets"] = presets
+        out["first_game"] = self.first_game
+        out["last_game"] = self.last_game
+        return out

@@ -1,0 +1,302 @@
+"""Settings and audits that survive power cuts, written as real flash fails.
+
+    store = Store(nvm=microcontroller.nvm)              # a CircuitPython board
+    store = Store(path="/var/lib/nimatron/state.bin")   # a Raspberry Pi
+    found = store.load()       # {"settings": dict|None, "audits": dict|None, "problems": [...]}
+    store.save_audits(audits.record())                 # True once durable
+    store.save_settings({"board": ..., "src": ..., "set": {...}})
+    store.factory_reset()      # forget SET changes (audits stay: lifetime ones are never cleared)
+
+A record is ``4E kind len:2 seq:4 payload crc:4`` (little-endian): ``kind``
+``S`` (settings) or ``A`` (audits), a JSON payload, a sequence number that
+grows with every record, and a CRC-32 over everything before it. Recovery
+takes, per kind, the valid record with the highest sequence number; a
+record failing its checksum is never used.
+
+On ``nvm`` (RP2040: one 4 KB flash sector; a write into still-blank 0xFF
+bytes only programs them, any other write erases and rewrites the whole
+sector) records are appended into the blank tail, so a power cut mid-write
+tears only the new record. When the sector is full (or holds something
+unreadable) it is compacted: the latest record of each kind rewritten from
+offset 0, one erase. A cut during that erase loses the sector, so when a
+``path`` is given as well the same records are first written to that file
+(atomically) and the erase is survivable. Without ``nvm`` the file holds
+the state and is replaced on every save: temporary file, fsync, rename,
+fsync of the folder.
+
+``files`` is the file-system port (``OsFiles`` by default): ``read``,
+``create``, ``fsync``, ``rename``, ``fsync_dir``, ``remove``; tests pass
+a model that loses what a power cut would.
+"""
+
+import json
+
+MAGIC = 0x4E
+SETTINGS = 0x53  # "S"
+AUDITS = 0x41    # "A"
+KINDS = (SETTINGS, AUDITS)
+HEADER = 8
+TRAILER = 4
+MAX_PAYLOAD = 2000  # a record must fit twice in a 4 KB sector
+BLANK = 0xFF
+
+_CRC_TABLE = []
+
+
+def crc32(data, crc=0):
+    """CRC-32 (as zlib.crc32), by hand: binascii.crc32 is not on every board."""
+    table = _CRC_TABLE
+    if not table:
+        for i in range(16):
+            c = i
+            for _ in range(4):
+                c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+            table.append(c)
+    crc ^= 0xFFFFFFFF
+    for b in data:
+        crc = table[(crc ^ b) & 15] ^ (crc >> 4)
+        crc = table[(crc ^ (b >> 4)) & 15] ^ (crc >> 4)
+    return crc ^ 0xFFFFFFFF
+
+
+def _u32(n):
+    return (n & 0xFFFFFFFF).to_bytes(4, "little")
+
+
+def encode(kind, seq, payload):
+    """One record: header, JSON payload (a dict), CRC-32."""
+    try:
+        body = json.dumps(payload, separators=(",", ":")).encode()
+    except TypeError:  # an older json without separators
+        body = json.dumps(payload).encode()
+    if len(body) > MAX_PAYLOAD:
+        raise ValueError("record of %d bytes is too long to store" % len(body))
+    head = bytes([MAGIC, kind]) + len(body).to_bytes(2, "little") + _u32(seq)
+    return head + body + _u32(crc32(head + body))
+
+
+def scan(buf):
+    """Records in ``buf``: (records, tail, clean).
+
+    ``records``: (kind, seq, payload dict, raw bytes) of every record whose
+    checksum holds; ``tail``: where the next record would go; ``clean``:
+    False if something unreadable stops the scan (the space after it
+    cannot be trusted: the next write compacts).
+    """
+    records = []
+    n = len(buf)
+    pos = 0
+    clean = True
+    while pos < n:
+        if buf[pos] == BLANK:
+            break
+        if pos + HEADER + TRAILER > n or buf[pos] != MAGIC or buf[pos + 1] not in KINDS:
+            clean = False
+            break
+        length = buf[pos + 2] | (buf[pos + 3] << 8)
+        end = pos + HEADER + length + TRAILER
+        if length > MAX_PAYLOAD or end > n:
+            clean = False
+            break
+        raw = bytes(buf[pos:end])
+        if crc32(raw[:-TRAILER]) == int.from_bytes(raw[-TRAILER:], "little"):
+            try:
+                payload = json.loads(raw[HEADER:-TRAILER])
+            except ValueError:
+                payload = None
+            if isinstance(payload, dict):
+                seq = int.from_bytes(raw[4:8], "little")
+                records.append((buf[pos + 1], seq, payload, raw))
+        pos = end  # a torn record (bad CRC) is skipped: append after it
+    return records, pos, clean
+
+
+def _blank(buf):
+    for b in buf:
+        if b != BLANK:
+            return False
+    return True
+
+
+class OsFiles:
+    """The file-system port on ``os``: CPython, MicroPython and CircuitPython."""
+
+    def __init__(self, os_module=None):
+        if os_module is None:
+            import os as os_module
+        self.os = os_module
+
+    def read(self, path):
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def create(self, path, data):
+        with open(path, "wb") as f:
+            f.write(data)
+            f.flush()
+
+    def fsync(self, path):
+        fsync = getattr(self.os, "fsync", None)
+        if fsync is None:
+            sync = getattr(self.os, "sync", None)  # CircuitPython: the whole drive
+            if sync is not None:
+                sync()
+            return
+        fd = self.os.open(path, self.os.O_RDONLY)
+        try:
+            fsync(fd)
+        finally:
+            self.os.close(fd)
+
+    def rename(self, src, dst):
+        if hasattr(self.os, "replace"):
+            self.os.replace(src, dst)
+            return
+        try:  # FAT (CircuitPython) will not rename onto an existing file
+            self.os.remove(dst)
+        except OSError:
+            pass
+        self.os.rename(src, dst)
+
+    def fsync_dir(self, path):
+        if not hasattr(self.os, "O_DIRECTORY"):
+            return self.fsync(path)
+        cut = path.rfind("/")
+        folder = path[:cut] if cut > 0 else ("/" if cut == 0 else ".")
+        fd = self.os.open(folder, self.os.O_RDONLY | self.os.O_DIRECTORY)
+        try:
+            self.os.fsync(fd)
+        finally:
+            self.os.close(fd)
+
+    def remove(self, path):
+        try:
+            self.os.remove(path)
+        except OSError:
+            pass
+
+
+class Store:
+    """Latest settings and audits records on ``nvm`` and/or a file at ``path``."""
+
+    def __init__(self, nvm=None, path=None, files=None):
+        self.nvm = nvm
+        self.path = path
+        self.files = files if files is not None else (OsFiles() if path else None)
+        self.seq = 0
+        self.latest = {}       # kind -> raw record bytes, the newest known
+        self.tail = 0          # where the next nvm record goes
+        self.clean = True      # nvm readable up to its tail
+        self.writes = 0        # records written (for the figures)
+        self.erases = 0        # sector compactions
+        self.failure = None    # the last exception a write raised
+        self.loaded = None     # what load() found
+
+    # -- reading -----------------------------------------------------------
+    def load(self):
+        """The newest valid records; {"settings", "audits", "problems"}."""
+        problems = []
+        found = {}
+        sources = []
+        if self.nvm is not None:
+            try:
+                buf = self.nvm[0:len(self.nvm)]
+            except Exception as e:  # noqa: BLE001 - a broken nvm must not stop the game
+                buf = b""
+                problems.append("nvm unreadable: %s" % e)
+            records, self.tail, self.clean = scan(buf)
+            if not self.clean:
+                problems.append("nvm holds unreadable bytes at %d" % self.tail)
+            sources.append(records)
+        if self.path:
+            data = self.files.read(self.path)
+            if data:
+                records, end, clean = scan(data)
+                if not clean or end != len(data):
+                    problems.append("%s is damaged" % self.path)
+                sources.append(records)
+        for records in sources:
+            for kind, seq, payload, raw in records:
+                if seq >= self.seq:
+                    self.seq = seq
+                best = found.get(kind)
+                if best is None or seq > best[0]:
+                    found[kind] = (seq, payload, raw)
+        out = {"settings": None, "audits": None, "problems": problems}
+        self.loaded = out
+        for kind, name in ((SETTINGS, "settings"), (AUDITS, "audits")):
+            if kind in found:
+                out[name] = found[kind][1]
+                self.latest[kind] = found[kind][2]
+        return out
+
+    # -- writing -----------------------------------------------------------
+    def save_settings(self, record):
+        return self._save(SETTINGS, record)
+
+    def save_audits(self, record):
+        return self._save(AUDITS, record)
+
+    def factory_reset(self):
+        """Forget every SET change: the next start uses the settings file or
+        the board's defaults. Audits stay (lifetime ones are never cleared)."""
+        return self._save(SETTINGS, {"factory": True})
+
+    def _save(self, kind, payload):
+        """Write one record; True once durable. Never raises."""
+        try:
+            if self.loaded is None:
+                self.load()  # never append blind: the sequence and the tail first
+            raw = encode(kind, self.seq + 1, payload)
+            self.seq += 1
+            self.latest[kind] = raw
+            if self.nvm is not None:
+                self._append(raw)
+            else:
+                self._write_file()
+            self.writes += 1
+            return True
+        except Exception as e:  # noqa: BLE001 - a full or broken store must not stop the game
+            self.failure = e
+            return False
+
+    def _append(self, raw):
+        nvm = self.nvm
+        end = self.tail + len(raw)
+        if self.clean and end <= len(nvm) and _blank(nvm[self.tail:end]):
+            nvm[self.tail:end] = raw  # programs blank bytes only: no erase
+            self.tail = end
+            return
+        self._compact()
+
+    def _image(self):
+        out = b""
+        for kind in KINDS:
+            if kind in self.latest:
+                out += self.latest[kind]
+        return out
+
+    def _compact(self):
+        """The newest record of each kind from offset 0: one sector erase."""
+        image = self._image()
+        if self.path:
+            self._write_file()  # a cut during the erase below is then survivable
+        size = len(self.nvm)
+        if len(image) > size:
+            raise ValueError("records do not fit in %d bytes of nvm" % size)
+        self.nvm[0:size] = image + bytes([BLANK]) * (size - len(image))
+        self.erases += 1
+        self.tail = len(image)
+        self.clean = True
+
+    def _write_file(self):
+        """Temporary file, fsync, rename over the old one, fsync the folder."""
+        files = self.files
+        tmp = self.path + ".tmp"
+        files.create(tmp, self._image())
+        files.fsync(tmp)
+        files.rename(tmp, self.path)
+        files.fsync_dir(self.path)

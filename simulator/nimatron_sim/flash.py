@@ -1,0 +1,200 @@
+"""A flash sector that fails as the RP2040's does: the simulator's nvm.
+
+    nvm = FlashNvm.open("nvm.bin")      # the same 4096 bytes as a board's nvm
+    nvm[0:12] = record                  # into blank bytes: programmed, byte by byte
+    nvm[0:4096] = image                 # anything else: erase the sector, then program it
+
+    power = Power(cut_at=7)             # tests: the power fails at the 8th step
+    nvm = FlashNvm(power=power); files = ModelFiles(power)
+    ...; files.after_cut()              # what a restart would find on the disk
+
+Modelled on CircuitPython's ``nvm.ByteArray`` for the RP2040: a write whose
+target bytes are all blank (0xFF) only programs them (bits go 1 -> 0);
+any other write copies the sector, erases it and programs it back. Every
+byte programmed and every half of the erase is a *step*; with ``cut_at``
+set, the power fails at that step (``PowerCut``), leaving the bytes as the
+flash would: a prefix programmed, or a sector half erased. ``ModelFiles``
+is the same for a file system (``nimatron.store``'s file port): what was
+not fsynced is lost (or half there) when the power fails, and a rename is
+lost unless its folder was fsynced.
+
+Plain Python in the MicroPython subset, so the store's tests run it under
+the MicroPython unix port too.
+"""
+
+SIZE = 4096
+BLANK = 0xFF
+
+
+class PowerCut(BaseException):
+    """The power failed mid-operation: a BaseException, so no ``except
+    Exception`` in the firmware can carry on as if it had not happened."""
+
+
+class Power:
+    """Counts the steps of storage operations; fails at step ``cut_at``."""
+
+    def __init__(self, cut_at=None):
+        self.steps = 0
+        self.cut_at = cut_at
+
+    def step(self):
+        if self.cut_at is not None and self.steps >= self.cut_at:
+            raise PowerCut("power cut at step %d" % self.steps)
+        self.steps += 1
+
+
+class FlashNvm:
+    def __init__(self, data=None, size=SIZE, path=None, power=None):
+        self.data = bytearray(data) if data is not None else bytearray(b"\xff" * size)
+        self.path = path
+        self.power = power if power is not None else Power()
+        self.erases = 0
+        self.programmed = 0
+
+    @classmethod
+    def open(cls, path, size=SIZE):
+        """The nvm held in ``path`` (created blank if missing)."""
+        try:
+            with open(path, "rb") as f:
+                data = f.read(size)
+        except OSError:
+            data = b""
+        fresh = len(data) != size
+        nvm = cls(data + b"\xff" * (size - len(data)), size, path)  # a short file: the rest blank
+        if fresh:
+            nvm.flush()
+        return nvm
+
+    def flush(self):
+        """Keep the bytes in the file (the board's flash keeps them itself)."""
+        if self.path:
+            tmp = self.path + ".tmp"
+            with open(tmp, "wb") as f:
+                f.write(self.data)
+            import os
+
+            os.replace(tmp, self.path) if hasattr(os, "replace") else os.rename(tmp, self.path)
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return bytes(self.data[index])
+        return self.data[index]
+
+    def __setitem__(self, index, values):
+        if not isinstance(index, slice):
+            index = slice(index, index + 1)
+            values = bytes([values])
+        start = index.start or 0
+        stop = len(self.data) if index.stop is None else index.stop
+        values = bytes(values)
+        if stop - start != len(values) or start < 0 or stop > len(self.data):
+            raise ValueError("nvm slice and value differ in length")
+        try:
+            blank = True
+            for b in self.data[start:stop]:
+                if b != BLANK:
+                    blank = False
+                    break
+            if blank:
+                self._program(start, values)
+            else:
+                image = bytearray(self.data)
+                image[start:stop] = values
+                self._erase()
+                self._program(0, image)
+        finally:
+            self.flush()
+
+    def _program(self, start, values):
+        data = self.data
+        for i in range(len(values)):
+            v = values[i]
+            if v != BLANK:  # programming 0xFF changes nothing: no step
+                self.power.step()
+                data[start + i] &= v
+                self.programmed += 1
+
+    def _erase(self):
+        data = self.data
+        half = len(data) // 2
+        self.power.step()
+        for i in range(half):  # a cut here: half the sector erased, half as it was
+            data[i] = BLANK
+        self.power.step()
+        for i in range(half, len(data)):
+            data[i] = BLANK
+        self.erases += 1
+
+
+class ModelFiles:
+    """A file system that loses what was not made durable when the power fails.
+
+    The port of ``nimatron.store.OsFiles``. Each operation is one step of
+    ``power``. ``after_cut(keep_renames)`` is the disk a restart finds:
+    file contents as last fsynced (a file never fsynced holds the first
+    half of what was written), folder entries as of the last ``fsync_dir``
+    (or, with ``keep_renames``, as they were: some file systems keep a
+    rename without the folder's fsync, so both are tried).
+    """
+
+    def __init__(self, power=None):
+        self.power = power if power is not None else Power()
+        self.names = {}     # path -> inode, as the running system sees them
+        self.durable = {}   # path -> inode, as the disk holds them
+        self.data = {}      # inode -> bytes written
+        self.synced = {}    # inode -> bytes on the disk
+        self.inodes = 0
+
+    def read(self, path):
+        inode = self.names.get(path)
+        return None if inode is None else self.data[inode]
+
+    def create(self, path, data):
+        self.power.step()
+        self.inodes += 1
+        self.data[self.inodes] = bytes(data)
+        self.synced[self.inodes] = bytes(data[:len(data) // 2])
+        self.names[path] = self.inodes
+
+    def fsync(self, path):
+        self.power.step()
+        inode = self.names[path]
+        self.synced[inode] = self.data[inode]
+
+    def rename(self, src, dst):
+        self.power.step()
+        self.names[dst] = self.names.pop(src)
+
+    def fsync_dir(self, path):
+        self.power.step()
+        self.durable = dict(self.names)
+
+    def remove(self, path):
+        self.power.step()
+        self.names.pop(path, None)
+
+    def clone(self, power=None):
+        """The same disk, running, with its own ``power``."""
+        out = ModelFiles(power)
+        out.names = dict(self.names)
+        out.durable = dict(self.durable)
+        out.data = dict(self.data)
+        out.synced = dict(self.synced)
+        out.inodes = self.inodes
+        return out
+
+    def after_cut(self, keep_renames=False):
+        out = ModelFiles()
+        names = self.names if keep_renames else self.durable
+        for path in names:
+            inode = names[path]
+            out.inodes += 1
+            out.names[path] = out.inodes
+            out.data[out.inodes] = self.synced[inode]
+            out.synced[out.inodes] = self.synced[inode]
+        out.durable = dict(out.names)
+        return out

@@ -1,0 +1,35 @@
+"""Settings and audits across power cuts: every scenario of store_scenarios.py
+under CPython (tests/mpy/run_store.py runs them under MicroPython)."""
+
+import os
+import sys
+import zlib
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim"))  # flash.py, as on MicroPython
+
+import store_scenarios  # noqa: E402
+
+from nimatron.store import crc32  # noqa: E402
+
+SCENARIOS = sorted(name for name in dir(store_scenarios) if name.startswith("scenario_"))
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_scenario(name):
+    getattr(store_scenarios, name)()
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00", b"\xff" * 300, bytes(range(256)) * 3])
+def test_crc32_matches_zlib(data):
+    assert crc32(data) == zlib.crc32(data)
+
+
+def test_store_scenarios_under_micropython():
+    import mpy_runner
+
+    out = mpy_runner.run("mpy/run_store.py", heap="128K", paths=("firmware", "tests", "simulator/nimatron_sim"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "0 failed" in out.stdout
