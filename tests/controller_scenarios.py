@@ -351,6 +351,50 @@ def scenario_circular_on_the_ring():
     assert winner == "machine"  # a ring of 16 is lost for the first player
 
 
+def scenario_grundy_on_the_ring_plays_arcs():
+    rig = Rig("pico-ring", preset="grundy", think_ms=50, show_ms=50)
+    rig.press("new")
+    for i in (5, 6, 7):
+        rig.press("key 0 %d" % i)
+    rig.press("done", hold=20, gap=0)  # one end of the arc of 8: 5 and 3, a dark lamp between
+    assert rig.kinds("move")[0]["after"] == [5, 3]
+    assert rig.c.panel.lit[0][:10] == [True] * 5 + [False] + [True] * 3 + [False]
+    rig.wait_for_visitor()
+    assert strategy.solve("grundy", rig.position())["outcome"] == "loss"  # the machine split to win
+    assert sum([1 for x in rig.c.panel.lit[0] if x]) == 8
+    winner = perfect_visitor_game(Rig("pico-ring", preset="grundy", starts=[[5, 2]], think_ms=50, show_ms=50),
+                                  grid=True)
+    assert winner == "visitor"  # 5 and 2: nim-value 2, a win for the first player
+    for starts in ([[9]], [[5, 5]]):  # 9 lamps and 8 gaps, or 10 and 8: more than 16
+        try:
+            Rig("pico-ring", preset="grundy", starts=starts)
+        except PanelError:
+            continue
+        raise AssertionError("the ring accepted %r" % (starts,))
+
+
+def scenario_grid_lamps_stay_out_and_circles_are_loops():
+    rig = Rig("pico-grid", preset="allheaps", think_ms=50, show_ms=50)
+    rig.press("new")
+    rig.press("key 1 1")
+    rig.press("done")
+    assert rig.c.panel.lit[1][:5] == [True, False, True, True, True]
+    rig = Rig("pico-grid", preset="circular", think_ms=50, show_ms=50)   # 16: a 5 by 5 square's border
+    rig.press("new")
+    lit = rig.c.panel.lit
+    assert [sum([1 for x in row if x]) for row in lit][:5] == [5, 2, 2, 2, 5]
+    rig.press("key 1 0")
+    rig.press("key 0 0")
+    rig.press("key 0 1")
+    rig.press("done")  # three neighbours round the corner
+    assert rig.kinds("move")[0]["after"] == [13]
+    try:
+        Rig("pico-grid", preset="circular", starts=[[7]])
+    except PanelError:
+        return
+    raise AssertionError("the grid drew a circle of 7")
+
+
 def scenario_flashes_stay_under_three_per_second():
     rig = Rig("pi-neopixel", preset="nimatron", think_ms=1500, show_ms=1600, over_ms=4000)
     last = {}     # lamp -> on at the previous frame

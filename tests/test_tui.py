@@ -491,3 +491,50 @@ def test_teach_mode_shows_the_winning_move_as_diamonds():
             assert ["".join(row).count("◆") for row in screen_rows(app)] == diamonds
 
     run(play())
+
+
+def board_tour(names):
+    """A sequence of boards in which every ordered pair appears as a step."""
+    steps = {a: [b for b in names if b != a] for a in names}
+    tour, stack = [], [names[0]]
+    while stack:   # Hierholzer: an Euler circuit of the complete directed graph
+        if steps[stack[-1]]:
+            stack.append(steps[stack[-1]].pop(0))
+        else:
+            tour.append(stack.pop())
+    return tour[::-1]
+
+
+def test_switching_between_every_pair_of_boards_redraws_the_lamps():
+    """The settings screen restarts on another board while the clock ticks:
+    a tick between the restart and the new lamps must not draw the old
+    board's rows (it crashed with NoMatches '#count-4' going to pico-grid)."""
+    from nimatron import boards
+    from textual.widgets import Select
+
+    names = list(boards.names())
+    tour = board_tour(names)
+    assert len(tour) == len(names) * (len(names) - 1) + 1
+    app = make_app(tour[0])
+
+    async def play():
+        async with app.run_test(size=(110, 40)) as pilot:
+            for k, board in enumerate(tour[1:]):
+                if k % 4 == 0:   # through the screen itself now and then
+                    await pilot.press("s")
+                    app.screen.query_one("#set-board", Select).value = board
+                    await pilot.click("#apply")
+                else:
+                    assert app.restart(board, {}) is None
+                app.refresh_face()            # the clock's tick, before the lamps are rebuilt
+                await pilot.pause()
+                assert type(app.screen).__name__ != "SettingsScreen"
+                assert app.face.board == board
+                assert len(screen_rows(app)) == len(app.face.layout)
+                await pilot.press("n")
+                app.advance(100)
+                await pilot.pause()
+                if app.face.controller.state == VISITOR:
+                    check_screen_matches_game(app)
+
+    run(play())

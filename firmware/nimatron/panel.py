@@ -3,13 +3,22 @@
 The engine thinks in heap sizes; the visitor sees lamps. A panel keeps the
 truth of which lamps are lit and translates both ways: lamps -> position,
 a visitor's selection -> a move, the machine's chosen position -> the lamps
-that go out (and, in Grundy's game, the lamps that light in a new row).
+that go out (and, in Grundy's game, the lamps that light for a new heap).
 
-- ``HeapPanel``: heap i is row i, lit from the left (Nim and its cousins).
-- ``shapes.SplitPanel``: each part of Grundy's game is a row; a split moves
-  lamps to the first empty row.
-- ``shapes.RingPanel``: circular Nim on row 0 (a NeoPixel ring): objects
-  stay in place, neighbours are lamps side by side, wrapping round.
+A lamp that went out stays out: a visitor may take lamps from the middle of
+a row, and the row keeps its gaps (a heap is the count of its lit lamps);
+the machine takes from the right-hand end of a row.
+
+- ``HeapPanel``: heap i is row i (Nim and its cousins).
+- ``shapes.SplitPanel``: each part of Grundy's game is a row of a grid; a
+  split moves lamps to the first empty row.
+- ``shapes.ArcPanel``: Grundy's game on a ring: each part is an arc, arcs
+  separated by one dark lamp.
+- ``shapes.RingPanel``: circular Nim: a closed loop of neighbouring lamps
+  (the whole ring, or a rectangle on a grid); objects stay in place.
+
+A board accepts a start only if every position reachable from it can be
+shown (``check_fits``): a game never stops mid-way for want of lamps.
 """
 
 
@@ -18,14 +27,14 @@ class PanelError(ValueError):
 
 
 class HeapPanel:
-    """Heap i is row i; its lit lamps are the first ``heap`` of the row."""
+    """Heap i is row i; its heap is the count of its lit lamps."""
 
     def __init__(self, layout, start):
         if len(start) > len(layout):
             raise PanelError("%d heaps but only %d rows of lamps" % (len(start), len(layout)))
         for i in range(len(start)):
             if start[i] > layout[i]:
-                raise PanelError("heap %d of %d does not fit row %d of %d lamps" % (i, start[i], i, layout[i]))
+                raise PanelError("heap %d does not fit row %s of %d lamps" % (start[i], _label(i), layout[i]))
         self.layout = list(layout)
         self.heaps = len(start)
         self.lit = [[j < (start[i] if i < len(start) else 0) for j in range(layout[i])] for i in range(len(layout))]
@@ -38,11 +47,8 @@ class HeapPanel:
         """The lamp a row button puts out next: the rightmost lit one."""
         if row >= self.heaps:
             return None
-        lamps = self.lit[row]
-        for i in range(len(lamps) - 1, -1, -1):
-            if lamps[i]:
-                return (row, i)
-        return None
+        ends = _rightmost(self.lit[row], 1)
+        return (row, ends[0]) if ends else None
 
     def after_selection(self, selected):
         """The position a selection of lamps would leave, or None."""
@@ -55,27 +61,20 @@ class HeapPanel:
         return after
 
     def lamps_for(self, after):
-        """(lamps that go out, lamps that light) for the machine's move."""
+        """(lamps that go out, lamps that light) for the machine's move:
+        the rightmost lit lamps of each row it takes from."""
         heaps, _ = self.position()
         out = []
         for r in range(self.heaps):
-            for i in range(after[r], heaps[r]):
+            for i in _rightmost(self.lit[r], heaps[r] - after[r]):
                 out.append((r, i))
         return out, []
-
-    def settle(self):
-        """Re-pack each row from the left after a move (heaps keep size)."""
-        for row in self.lit:
-            n = _count(row)
-            for i in range(len(row)):
-                row[i] = i < n
 
     def apply(self, out, light):
         for r, i in out:
             self.lit[r][i] = False
         for r, i in light:
             self.lit[r][i] = True
-        self.settle()
 
     def apply_selection(self, selected):
         self.apply(selected, [])
@@ -89,18 +88,59 @@ def _count(lamps):
     return n
 
 
+def _rightmost(lamps, n):
+    """Indexes of the last ``n`` lit lamps of a row, left to right."""
+    out = []
+    for i in range(len(lamps) - 1, -1, -1):
+        if len(out) == n:
+            break
+        if lamps[i]:
+            out.insert(0, i)
+    return out
+
+
 def _same(a, b):
     return sorted([x for x in a if x]) == sorted([x for x in b if x])
 
 
-def make_panel(rules, layout, start):
-    """The panel for a rule set: ring, split or heap rows."""
+def _label(r):
+    return chr(ord("A") + r) if r < 26 else str(r + 1)
+
+
+def make_panel(rules, layout, start, shape=None):
+    """The panel for a rule set on a board: ring, arcs, split rows or heap rows.
+
+    ``shape`` is the board's lamp shape: ``"ring"`` (one row of lamps, the
+    last touching the first) or ``"grid"``; by default a single row is a
+    ring. Raises PanelError if some position reachable from ``start`` could
+    not be shown on these lamps.
+    """
+    if shape is None:
+        shape = "ring" if len(layout) == 1 else "grid"
     if rules.name == "circular":
         from .shapes import RingPanel
 
-        return RingPanel(layout, start)
+        return RingPanel(layout, start, shape)
     if rules.name == "grundy":
-        from .shapes import SplitPanel
+        from .shapes import ArcPanel, SplitPanel
 
+        if shape == "ring":
+            return ArcPanel(layout, start)
         return SplitPanel(layout, start)
     return HeapPanel(layout, start)
+
+
+def check_fits(rules, layout, start, shape=None):
+    """Raise PanelError unless every position reachable from ``start`` can be
+    shown on this board (the display half of "a start is accepted only if
+    the machine can play every position reachable from it")."""
+    make_panel(rules, layout, start, shape)
+
+
+def fits_all_reachable(rules, layout, start, shape=None):
+    """True if every position reachable from ``start`` can be shown."""
+    try:
+        check_fits(rules, layout, start, shape)
+    except PanelError:
+        return False
+    return True

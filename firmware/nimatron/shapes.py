@@ -1,16 +1,43 @@
-"""Panels for games whose moves reshape the rows (see ``panel``).
+"""Panels for games whose moves reshape the lamps (see ``panel``).
 
 Imported only by boards that play Grundy's game or circular Nim.
 """
 
-from .panel import HeapPanel, PanelError, _count, _same
+from .panel import HeapPanel, PanelError, _count, _rightmost, _same
+
+
+def most_parts(start):
+    """The most heaps Grundy's game can reach from ``start``: a heap h ends
+    as at most max(1, h-1) heaps (split off one lamp at a time)."""
+    n = 0
+    for h in start:
+        if h:
+            n += h - 1 if h > 2 else 1
+    return n
+
+
+def _grundy_start(start):
+    heaps = [h for h in start if h]
+    if not heaps:
+        raise PanelError("Grundy's game needs at least one heap")
+    return heaps
 
 
 class SplitPanel(HeapPanel):
-    """Grundy's game: a split keeps part of a row and moves the rest down."""
+    """Grundy's game on a grid: each heap is a row; a split keeps part of a
+    row and lights the rest in the first empty row."""
 
     def __init__(self, layout, start):
-        HeapPanel.__init__(self, layout, start)
+        heaps = _grundy_start(start)
+        HeapPanel.__init__(self, layout, heaps)
+        parts = most_parts(heaps)
+        if parts > len(layout):
+            raise PanelError(
+                "Grundy's game from %s can reach %d heaps (a heap of h splits into up to h-1); "
+                "this board shows %d, one a row (try starts=[[%d]])"
+                % (" ".join([str(h) for h in heaps]), parts, len(layout), min(len(layout) + 1, min(layout))))
+        if max(heaps) > min(layout):
+            raise PanelError("a heap of %d does not fit a row of %d lamps" % (max(heaps), min(layout)))
         self.heaps = len(layout)
 
     def position(self):
@@ -23,6 +50,7 @@ class SplitPanel(HeapPanel):
         return -1
 
     def after_selection(self, selected):
+        """Selected lamps of one row become a new heap in an empty row."""
         rows = []
         for r, i in selected:
             if not self.lit[r][i]:
@@ -47,9 +75,9 @@ class SplitPanel(HeapPanel):
             for a in range(1, (h + 1) // 2):
                 if _same(rest + [h - a, a], after):
                     free = self._free_row(a)
-                    if free < 0:
+                    if free < 0:  # check_fits makes this impossible
                         raise PanelError("no empty row left for the split")
-                    out = [(r, i) for i in range(h - a, h)]
+                    out = [(r, i) for i in _rightmost(self.lit[r], a)]
                     return out, [(free, i) for i in range(a)]
         raise PanelError("move %s is not a split of %s" % (after, heaps))
 
@@ -59,33 +87,179 @@ class SplitPanel(HeapPanel):
         self.apply(selected, [(free, i) for i in range(len(selected))])
 
 
-class RingPanel:
-    """Circular Nim: the first n lamps of row 0 form the circle."""
+class ArcPanel:
+    """Grundy's game on a ring: heaps are arcs round the ring, in order from
+    lamp 0, each followed by one dark lamp. A split opens a dark lamp at the
+    split point, and the lamps after it move one place on round the ring.
+
+    The visitor selects the lamps at one end of an arc (one side of the
+    split), then DONE; the machine blinks the end it splits off.
+    """
 
     def __init__(self, layout, start):
+        heaps = _grundy_start(start)
+        n = layout[0]
+        need = sum(heaps) + most_parts(heaps)
+        if need > n:
+            raise PanelError(
+                "Grundy's game from %s needs %d lamps on the ring (each heap an arc and a dark gap, "
+                "up to %d heaps); the ring has %d (try starts=[[%d]])"
+                % (" ".join([str(h) for h in heaps]), need, most_parts(heaps), n, (n + 1) // 2))
+        self.layout = list(layout)
+        self.parts = list(heaps)  # ring order
+        self.ring = False
+        self.lit = [[False] * k for k in layout]
+        self._draw()
+
+    def _draw(self):
+        row = self.lit[0]
+        for i in range(len(row)):
+            row[i] = False
+        i = 0
+        for h in self.parts:
+            for j in range(h):
+                row[i + j] = True
+            i += h + 1
+
+    def _arcs(self):
+        """(first lamp, size) of each arc, in ring order."""
+        out = []
+        i = 0
+        for h in self.parts:
+            out.append((i, h))
+            i += h + 1
+        return out
+
+    def position(self):
+        return list(self.parts), False
+
+    def last_lit(self, row):
+        return None
+
+    def _split(self, selected):
+        """(arc index, lamps kept before, lamps split off after) or None."""
+        idx = []
+        for r, i in selected:
+            if r != 0 or i >= len(self.lit[0]) or not self.lit[0][i]:
+                return None
+            idx.append(i)
+        if not idx:
+            return None
+        idx.sort()
+        arcs = self._arcs()
+        for k in range(len(arcs)):
+            first, h = arcs[k]
+            if first <= idx[0] < first + h:
+                if idx[-1] - idx[0] != len(idx) - 1 or idx[-1] >= first + h or len(idx) >= h:
+                    return None  # not one unbroken end of this arc
+                if idx[0] == first:
+                    return k, len(idx), h - len(idx)
+                if idx[-1] == first + h - 1:
+                    return k, h - len(idx), len(idx)
+                return None
+        return None
+
+    def after_selection(self, selected):
+        split = self._split(selected)
+        if split is None:
+            return None
+        k, a, b = split
+        parts = list(self.parts)
+        parts[k:k + 1] = [a, b]
+        return parts
+
+    def lamps_for(self, after):
+        arcs = self._arcs()
+        for k in range(len(arcs)):
+            first, h = arcs[k]
+            rest = self.parts[:k] + self.parts[k + 1:]
+            for a in range(1, (h + 1) // 2):
+                if _same(rest + [h - a, a], after):
+                    out = [(0, i) for i in range(first + h - a, first + h)]
+                    return out, []
+        raise PanelError("move %s is not a split of %s" % (after, self.parts))
+
+    def apply(self, out, light):
+        split = self._split(out)
+        if split is None:
+            raise PanelError("lamps %s are not one end of an arc" % (out,))
+        k, a, b = split
+        self.parts[k:k + 1] = [a, b]
+        self._draw()
+
+    def apply_selection(self, selected):
+        self.apply(selected, [])
+
+
+def circle_cells(layout, n, shape):
+    """The lamps of a circle of n objects, in order round the circle.
+
+    On a ring the circle is the whole ring. On a grid it is the border of a
+    rectangle, so that neighbours in the circle are neighbouring lamps (a
+    grid has closed loops of even length only; circles of 1 or 2 are a row).
+    """
+    if shape == "ring":
+        if n != layout[0]:
+            raise PanelError(
+                "circular Nim on this ring needs a circle of all %d lamps (a smaller circle "
+                "would join lamps that are not neighbours)" % layout[0])
+        return [(0, i) for i in range(n)]
+    rows = len(layout)
+    cols = min(layout)
+    if n <= 2 and n <= cols:
+        return [(0, i) for i in range(n)]
+    half = n // 2 + 2  # width + height of a rectangle whose border has n lamps
+    if n % 2 or n < 4:
+        raise PanelError("a circle of %d cannot be drawn on the grid's neighbouring lamps: "
+                         "choose an even size from 4 to %d" % (n, 2 * (rows + cols) - 4))
+    h = half // 2
+    if h > rows:
+        h = rows
+    w = half - h
+    if w > cols or h < 2 or rows < 2:
+        raise PanelError("a circle of %d does not fit this board: at most %d" % (n, 2 * (rows + cols) - 4))
+    cells = [(0, i) for i in range(w)]
+    cells += [(r, w - 1) for r in range(1, h)]
+    cells += [(h - 1, i) for i in range(w - 2, -1, -1)]
+    cells += [(r, 0) for r in range(h - 2, 0, -1)]
+    return cells
+
+
+class RingPanel:
+    """Circular Nim: a closed loop of lamps (``circle_cells``); objects stay
+    in place and a move breaks the circle into rows of neighbours."""
+
+    def __init__(self, layout, start, shape):
         n = start[0] if start else 0
-        if len(start) != 1 or n > layout[0] or n < 1:
-            raise PanelError("circular Nim needs one circle of at most %d lamps" % layout[0])
+        if len(start) != 1 or n < 1:
+            raise PanelError("circular Nim needs one circle of at least 1 lamp")
+        self.cells = circle_cells(layout, n, shape)
+        self.where = {}
+        for k in range(len(self.cells)):
+            self.where[self.cells[k]] = k
         self.layout = list(layout)
         self.n = n
-        self.lit = [[j < n if r == 0 else False for j in range(layout[r])] for r in range(len(layout))]
+        self.lit = [[False] * k for k in layout]
+        for r, i in self.cells:
+            self.lit[r][i] = True
         self.ring = True  # unbroken until the first move
+
+    def _circle(self):
+        return [self.lit[r][i] for r, i in self.cells]
 
     def position(self):
         if self.ring:
             return [self.n], True
-        return [len(run) for run in self._runs(self.lit[0][: self.n])], False
-
-    def _runs(self, lamps):
-        return lit_runs(lamps)
+        return [len(run) for run in lit_runs(self._circle())], False
 
     def after_selection(self, selected):
-        row = self.lit[0]
+        circle = self._circle()
         idx = []
-        for r, i in selected:
-            if r != 0 or i >= self.n or not row[i]:
+        for lamp in selected:
+            k = self.where.get(tuple(lamp))
+            if k is None or not circle[k]:
                 return None
-            idx.append(i)
+            idx.append(k)
         if not idx:
             return None
         if self.ring:
@@ -96,31 +270,30 @@ class RingPanel:
                     return [self.n - k] if k < self.n else []
             return None
         # The selection must be one run of neighbours.
-        for run in self._runs(row[: self.n]):
+        for run in lit_runs(circle):
             if idx[0] in run:
                 pos = sorted([run.index(i) for i in idx if i in run])
                 if len(pos) != len(idx) or pos[-1] - pos[0] != len(pos) - 1:
                     return None
-        lamps = list(row[: self.n])
         for i in idx:
-            lamps[i] = False
-        return [len(run) for run in self._runs(lamps)]
+            circle[i] = False
+        return [len(run) for run in lit_runs(circle)]
 
     def lamps_for(self, after):
         if self.ring:
             t = self.n - sum(after)
-            return [(0, i) for i in range(t)], []
-        row = self.lit[0][: self.n]
-        for run in self._runs(row):
+            return [self.cells[i] for i in range(t)], []
+        circle = self._circle()
+        for run in lit_runs(circle):
             for t in (1, 2, 3):
                 for s in range(len(run) - t + 1):
                     take = run[s : s + t]
-                    lamps = list(row)
+                    lamps = list(circle)
                     for i in take:
                         lamps[i] = False
-                    if _same([len(x) for x in self._runs(lamps)], after):
-                        return [(0, i) for i in take], []
-        raise PanelError("move %s cannot be made on the ring" % (after,))
+                    if _same([len(x) for x in lit_runs(lamps)], after):
+                        return [self.cells[i] for i in take], []
+        raise PanelError("move %s cannot be made on the circle" % (after,))
 
     def apply(self, out, light):
         for r, i in out:

@@ -441,6 +441,7 @@ class NimatronApp(App):
             return str(e).split("\n")[0]
         old, self.face = self.face, face
         old.close()
+        self._lamp_widgets = {}  # the old board's lamps: never drawn with the new layout
         self._logged = 0
         self.query_one("#log", RichLog).write(Text("Settings: %s, preset %s" % (board, face.settings["preset"]),
                                                    style="dim"))
@@ -474,7 +475,7 @@ class NimatronApp(App):
                 widget = widgets.get((r, i))
                 if widget is not None:
                     widget.show(lamp, grid and self.cursor == (r, i))
-            if widgets:  # lamps still in play, in figures
+            if (r, 0) in widgets:  # lamps still in play, in figures
                 self._set("count-%d" % r, "#count-%d" % r, "%3d" % sum(panel.lit[r]) if panel else "")
         status = face.status()
         for role, words in STATUS_WORDS:

@@ -17,7 +17,7 @@ import random
 
 from nimatron import strategy
 from nimatron.rules import parse_rules
-from nimatron.shapes import lit_runs
+from nimatron.shapes import circle_cells, lit_runs
 
 
 class Visitor:
@@ -62,11 +62,17 @@ class Visitor:
         if self.rules.name == "circular":
             return [len(run) for run in self._runs(lamps)] if not self.ring else [self.start[0]]
         if self.rules.name == "grundy":
+            if len(lamps) == 1:  # a ring: each heap an arc
+                return [len(run) for run in lit_runs(lamps[0]) if lamps[0][run[0]]]
             return [sum(row) for row in lamps if sum(row)]
         return [sum(lamps[r]) for r in range(len(self.start))]
 
+    def _cells(self):
+        """The circle's lamps in order round it, as the board draws them."""
+        return circle_cells(self.sim.layout, self.start[0], self.sim.spec["lamps"].get("shape", "grid"))
+
     def _runs(self, lamps):
-        return lit_runs(lamps[0][: self.start[0]])
+        return lit_runs([lamps[r][i] for r, i in self._cells()])
 
     # -- choosing ------------------------------------------------------------------
     def choose(self, heaps):
@@ -83,6 +89,8 @@ class Visitor:
         name = self.rules.name
         if name == "circular":
             return self._ring_selection(lamps, after)
+        if name == "grundy" and len(lamps) == 1:
+            return self._arc_selection(lamps[0], after)
         if name == "grundy":
             target = sorted(h for h in after if h)
             for r, row in enumerate(lamps):
@@ -100,10 +108,25 @@ class Visitor:
             out.extend((r, i) for i in lit[after[r]:])
         return out
 
+    def _arc_selection(self, row, after):
+        """Grundy's game on a ring: the lamps at the far end of one arc."""
+        target = sorted(h for h in after if h)
+        runs = [run for run in lit_runs(row) if row[run[0]]]
+        sizes = [len(run) for run in runs]
+        for run in runs:
+            h = len(run)
+            rest = list(sizes)
+            rest.remove(h)
+            for a in range(1, (h + 1) // 2):
+                if sorted(rest + [h - a, a]) == target:
+                    return [(0, i) for i in run[h - a:]]
+        raise AssertionError("no split of the arcs %s gives %s" % (sizes, after))
+
     def _ring_selection(self, lamps, after):
         target = sorted(h for h in after if h)
         n = self.start[0]
-        row = lamps[0][:n]
+        cells = self._cells()
+        row = [lamps[r][i] for r, i in cells]
         for run in self._runs(lamps):
             for t in (1, 2, 3):
                 starts = range(len(run)) if self.ring else range(len(run) - t + 1)
@@ -111,12 +134,10 @@ class Visitor:
                     take = [run[(s + j) % len(run)] for j in range(t)]
                     if len(set(take)) < t:
                         continue
-                    rest = [[1 if row[i] and i not in take else 0 for i in range(n)]]
-                    saved, self.ring = self.ring, False
-                    runs = [len(x) for x in self._runs(rest)] if any(rest[0]) else []
-                    self.ring = saved
+                    rest = [bool(row[i]) and i not in take for i in range(n)]
+                    runs = [len(x) for x in lit_runs(rest)] if any(rest) else []
                     if sorted(runs) == target:
-                        return [(0, i) for i in take]
+                        return [cells[i] for i in take]
         raise AssertionError("no run of the ring gives %s" % (after,))
 
     # -- pressing ---------------------------------------------------------------------
