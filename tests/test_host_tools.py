@@ -90,12 +90,17 @@ def test_ports_recognises_the_simulator(sim_factory, capsys):
     assert sim.path in out and "Nimatron (board pico-neopixel, preset nimatron" in out
 
 
-GAME_OF_21 = "wait 1500\n" + "press row0\npress done\nwait 60\n" * 14 + "wait 3000\n"
+# The visitor takes 1 each turn: 21, 17, 13, 9, 5, 1 after the machine's replies; the
+# sixth take is the last lamp, which ends the game by itself. No press after it, so no
+# second game can start while the audits are read; "wait host" starts the game only
+# once the monitor listens, however slow its start on a loaded machine; the simulator
+# then runs until killed, so the audits find it however long they take to start.
+GAME_OF_21 = "wait host\npress new\n" + "press row0\npress done\nwait 60\n" * 5 + "press row0\n"
 
 
 def test_monitor_watches_a_whole_game_then_audits_count_it(sim_factory):
     """A visitor at the buttons plays the game of 21; the office watches."""
-    sim = sim_factory("--preset", "21", *FAST, script=GAME_OF_21)
+    sim = sim_factory("--preset", "21", *FAST, "--until-killed", script=GAME_OF_21)
     watch = subprocess.Popen(NIMATRON + ["monitor", sim.path, "--games", "1"], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = watch.communicate(timeout=30)
@@ -232,3 +237,53 @@ def test_noise_on_the_real_port_changes_nothing(sim_factory):
         with pytest.raises(MachineError) as refused:  # wrong PINs paused UNLOCK, hang-up or not
             link.command("UNLOCK 4711")
         assert refused.value.code == "busy"
+
+
+ROWS = {"lamps": ["1000000", "1110000", "1111100", "1111111"], "position": [1, 3, 5, 7], "rules": "nim"}
+GRID = {"lamps": ["11110000", "11111000", "00000000"], "position": [4, 5, 0], "rules": "allheaps"}
+
+
+@pytest.mark.parametrize("state, grid, text, message", [
+    (ROWS, False, "A 99999999999", "row A has 1 lamp lit: take 1"),
+    (ROWS, False, "B 9", "row B has 3 lamps lit: take 1-3"),
+    (ROWS, False, "Z 9", "no row Z (rows A-D)"),
+    (ROWS, False, "5 1", "no row 5 (rows A-D)"),
+    (ROWS, False, "B 0", "take at least one lamp"),
+    (ROWS, False, "B -1", "type a row letter and how many lamps to take"),
+    (dict(ROWS, rules="subtract:3"), False, "D 4", "subtract:3 does not allow taking 4 from row D"),
+    (GRID, True, "C 1", "lamp C 1 is already out"),
+    (GRID, True, "A 9", "no lamp A 9: row A has lamps 1-8"),
+    (GRID, True, "A 1 A 1", "lamp A 1 is named twice"),
+    (GRID, True, "Z 1", "no row Z (rows A-C)"),
+    (GRID, True, "A 1 2", "name lamps by row and lamp, as on the screen"),
+])
+def test_play_checks_the_whole_move_before_pressing_anything(state, grid, text, message):
+    from nimatron_host.play import parse_move
+
+    with pytest.raises(ValueError) as refused:
+        parse_move(text, state, grid)
+    assert str(refused.value) == message or str(refused.value).startswith(message)
+
+
+@pytest.mark.parametrize("state, grid, text, presses", [
+    (ROWS, False, "B 2", ["row1", "row1"]),
+    (ROWS, False, "b,3", ["row1"] * 3),
+    (ROWS, False, "2 1", ["row1"]),                      # rows by number, from 1
+    (GRID, True, "A 1 A 2", ["key 0 0", "key 0 1"]),     # the letters the screen shows
+    (GRID, True, "A1 B5", ["key 0 0", "key 1 4"]),
+    (GRID, True, "1 1 2 5", ["key 0 0", "key 1 4"]),     # or numbers
+])
+def test_play_reads_rows_as_the_screen_names_them(state, grid, text, presses):
+    from nimatron_host.play import parse_move
+
+    assert parse_move(text, state, grid) == presses
+
+
+def test_play_refuses_a_move_too_big_and_the_game_goes_on(sim_factory):
+    """Nothing is pressed for a refused move: the next good move is whole."""
+    sim = sim_factory(*FAST, "--set", "remote_play=true")
+    run = nimatron("play", sim.path, stdin="A 99999999999\nB 9\nZ 9\nD 7\nq\n")
+    assert run.returncode == 0, run.stderr
+    assert "  row A has 3 lamps lit: take 1" in run.stdout    # the start is 3 4 5 7
+    assert "  row B has 4 lamps lit: take 1" in run.stdout and "  no row Z (rows A" in run.stdout
+    assert "The machine leaves" in run.stdout and "refused" not in run.stdout

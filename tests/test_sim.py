@@ -305,12 +305,65 @@ def test_list_boards(capsys):
     ("bounce maybe\n", "script line 1: bounce on, or bounce off"),
     ("press\n", "script line 1: which button?"),
     ("press key 0 0\n", "script line 1: no button 'key 0 0'"),
+    ("press new\nwait 99999999999999999999999999\n", "script line 2: a 26-digit number of ms is too long (at most 86400000"),
+    ("hold done 86400001\n", "script line 1: 86400001 ms is too long (at most 86400000, 24 hours"),
+    ("wait host x\n", "script line 1: wait needs milliseconds"),
+    ("press new\n" + "x" * 5000 + "\n", "script line 2: longer than 1000 bytes"),
 ])
 def test_a_bad_script_exits_2_naming_its_line_before_running_anything(capsys, tmp_path, script, message):
     code, out, err = run_cli(["--headless", "--board", "pico-neopixel"], capsys, script, tmp_path)
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
     assert out == ""
+
+
+def test_a_binary_file_as_script_is_one_line_and_exit_2(capsys, tmp_path):
+    path = tmp_path / "picture.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe" * 40)
+    assert nimatron(["sim", "--headless", "--script", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == "nimatron sim: error: script line 1: not text (is this a script? a binary file cannot run)\n"
+    path.write_bytes(b"press new\n\xc3\x28\n")  # invalid UTF-8 on line 2
+    assert nimatron(["sim", "--headless", "--script", str(path)]) == 2
+    assert "script line 2: not text" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("tick", ["0", "1001", "1000000"])
+def test_a_tick_beyond_1_to_1000_ms_is_refused(capsys, tick):
+    assert nimatron(["sim", "--headless", "--tick", tick, "--script", os.devnull]) == 2
+    assert capsys.readouterr().err == "nimatron sim: error: --tick must be 1 to 1000 ms, got %s\n" % tick
+
+
+def test_a_long_script_is_read_as_it_plays_not_held(tmp_path, monkeypatch):
+    """The script is checked whole, then read again line by line as it runs:
+    the simulator never holds more than one line of it."""
+    from nimatron_sim import script
+
+    path = tmp_path / "long.txt"
+    path.write_text("press new\n" + "wait 0\n# a comment\n" * 5000 + "press row3\n")
+    held = []
+    real = script.lines
+
+    def watched(f):
+        for line in real(f):
+            held.append(f.tell())
+            yield line
+
+    monkeypatch.setattr(script, "lines", watched)
+    source = script.Script(str(path))
+    source.check()
+    steps = source.actions()
+    first = next(steps)
+    assert first == (1, "press", ("new",))
+    assert held[-1] < 100  # the first action came after reading one line, not the file
+    assert sum(1 for _ in steps) == 5001
+    source.close()
+
+
+def test_wait_host_without_a_host_link_is_a_no_op(capsys, tmp_path):
+    code, out, err = run_cli(["--headless", "--board", "pi-leds"], capsys, "wait host\npress new\n", tmp_path)
+    assert code == 0, err
+    assert '"new_game"' in out
 
 
 def test_grid_keys_are_buttons_in_scripts(capsys, tmp_path):

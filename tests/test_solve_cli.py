@@ -104,3 +104,53 @@ def test_batch_of_100000_lines_is_routine():
     answers = out.stdout.splitlines()
     assert len(answers) == 100000
     assert not any('"error"' in a for a in answers)
+
+
+def test_batch_survives_deep_nesting_bad_utf8_and_huge_numbers():
+    """Each bad line is one {"error"} line, whatever it holds; the batch goes on."""
+    good = b'{"rules": "nim", "position": [3, 4, 5]}\n'
+    stdin = (b"[" * 100000 + b"]" * 100000 + b"\n" + good
+             + b"\xff\xfe not UTF-8\n" + good
+             + b'{"rules": "nim", "position": [' + b"9" * 4300 + b"]}\n"
+             + b'{"rules": "nim", "position": [' + b"9" * 5000 + b"]}\n" + good)
+    exe = os.path.join(os.path.dirname(sys.executable), "nimatron")
+    out = subprocess.run([exe, "solve", "--batch"], input=stdin, capture_output=True, timeout=120,
+                         env=dict(os.environ, PYTHONIOENCODING="utf-8:strict", LC_ALL="C.UTF-8"))
+    assert out.returncode == 0, out.stderr
+    got = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    assert len(got) == 7
+    assert got[0] == {"error": "broken JSON: nested too deeply"}
+    assert got[2] == {"error": "not UTF-8 text (byte 0xff at 0)"}
+    assert got[4] == {"error": "heap sizes stop at 65535, got a 4,300-digit number"}
+    assert got[5] == {"error": "broken JSON: a number longer than 4,300 digits"}
+    assert got[1] == got[3] == got[6] == {"outcome": "win", "after": [1, 4, 5], "ring": False, "nimber": 2}
+
+
+def test_a_huge_heap_on_the_command_line_is_named_not_echoed():
+    out = nimatron("solve", "9" * 4300)
+    assert out.returncode == 2
+    assert out.stderr == "nimatron solve: error: heap sizes stop at 65535, got a 4,300-digit number\n"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--rules", "grundy", "1000"], "grundy from 1000 can split into more than 32 heaps"),
+    (["--rules", "circular", "1000"], "circular from 1000 can split into more than 32 heaps"),
+    (["--rules", "moore:2", "65535", "65535", "65535"], "more than 100,000 moves to choose from"),
+    (["--rules", "moore:1000"] + [str(h) for h in range(1, 33)], "more than 100,000 moves to choose from"),
+    (["--rules", "grundy", "--misere", "30"], "at most 24 objects"),   # solve's own check
+    (["--rules", "chess"], "unknown rules 'chess'"),
+    (["9" * 30], "got a 30-digit number"),
+])
+def test_demo_refuses_a_game_it_cannot_finish_before_the_first_move(args, words):
+    out = nimatron("demo", *args)
+    assert out.returncode == 2 and out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], out.stderr
+
+
+@pytest.mark.parametrize("args", [["--rules", "grundy", "30"], ["--rules", "circular", "60"],
+                                  ["--rules", "subtract:3", "--misere", "1000"], ["3", "4", "5"]])
+def test_demo_plays_to_the_end(args):
+    out = nimatron("demo", "--seed", "1", *args)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.rstrip().endswith("wins.") or out.stdout.rstrip().endswith("NIM CHAMP!)")

@@ -405,15 +405,43 @@ def test_command_line_options_reach_the_machine():
     run(play())
 
 
+class FakeClock:
+    """A wall clock that moves only when the test says so."""
+
+    def __init__(self):
+        self.s = 1000.0
+
+    def __call__(self):
+        return self.s
+
+
 def test_real_time_clock_follows_the_wall_clock():
-    app = NimatronApp(Face("pico-neopixel"), realtime=True)
+    """The virtual clock gains what the wall clock gained: fractions carried,
+    a visitor's press not counted twice, a stall (a suspended laptop) capped."""
+    from nimatron_sim.tui import MAX_STEP_MS
+
+    clock = FakeClock()
+    app = NimatronApp(Face("pico-neopixel"), realtime=True, clock=clock)
 
     async def play():
         async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()  # the app's own timer ticks: the fake clock has not moved
             start = app.face.now
-            await pilot.pause(0.4)
-            elapsed = app.face.now - start
-            assert 200 <= elapsed <= 1500, elapsed
+            for _ in range(3):
+                clock.s += 0.1335
+                app._tick()
+            assert app.face.now - start == 400  # 3 x 133.5 ms: the half milliseconds carried
+            before = app.face.now
+            app.tap("new")  # a press runs the virtual clock ahead by its own length...
+            spent = app.face.now - before
+            assert spent > 0
+            clock.s += spent / 1000.0 + 0.05  # ...which the wall clock then catches up
+            app._tick()
+            assert app.face.now - before == spent + 50  # the wall clock's gain, the press not counted twice
+            before = app.face.now
+            clock.s += 3600
+            app._tick()
+            assert app.face.now - before == MAX_STEP_MS
 
     run(play())
 

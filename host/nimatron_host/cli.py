@@ -32,6 +32,16 @@ class Failure(Exception):
     """A command that could not do its job (no such port, no reply): one line, exit status 1."""
 
 
+def cut_numbers(text, longest=20):
+    """``text`` with every run of more than ``longest`` digits named, not echoed.
+
+    A 4,300-digit heap size in an error message buries the message itself.
+    """
+    import re
+
+    return re.sub(r"\d{%d,}" % (longest + 1), lambda m: "a {:,}-digit number".format(len(m.group())), text)
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError(message)
@@ -65,10 +75,10 @@ def main(argv=None):
             return 2
         return _module(args.command).run(args) or 0
     except UsageError as e:
-        print("%s: error: %s" % (prefix, e), file=sys.stderr)
+        print("%s: error: %s" % (prefix, cut_numbers(str(e))), file=sys.stderr)
         return 2
     except Failure as e:
-        print("%s: %s" % (prefix, e), file=sys.stderr)
+        print("%s: %s" % (prefix, cut_numbers(str(e))), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -3,9 +3,14 @@
 import random
 
 from nimatron import explain, strategy
-from nimatron.rules import RulesError, parse_rules
+from nimatron.rules import MAX_HEAPS, RulesError
 
 from .cli import UsageError
+from .solve import checked
+
+# The random visitor chooses among every move of a position: more than this
+# many and the demo would crawl (Moore's game on big heaps has billions).
+MOST_MOVES = 100000
 
 
 def add_parser(sub):
@@ -16,13 +21,40 @@ def add_parser(sub):
     p.add_argument("heaps", nargs="*", type=int, default=[3, 4, 5], metavar="HEAP")
 
 
+def most_heaps(rules, heaps):
+    """The most heaps any position reachable from ``heaps`` can have.
+
+    Taking never adds a heap; splitting does: a Grundy heap of h ends as at
+    most h - 1 heaps (a 2 and 1s), a circular row of h as (h + 1) // 2 ones.
+    """
+    if rules.name == "grundy":
+        return sum(max(1, h - 1) for h in heaps)
+    if rules.name == "circular":
+        return sum((h + 1) // 2 for h in heaps)
+    return len(heaps)
+
+
+def check_game(rules, heaps):
+    """UsageError unless a whole game from ``heaps`` stays within the demo's reach.
+
+    The start is checked by ``solve``'s own check; what a game can grow
+    into (more heaps than the engine takes, too many moves to choose from)
+    is checked here, before the first move, so a demo never dies half-way.
+    """
+    if most_heaps(rules, heaps) > MAX_HEAPS:
+        raise UsageError("%s from %s can split into more than %d heaps: too large for a demo"
+                         % (rules.spec, " ".join(map(str, heaps)), MAX_HEAPS))
+    count = 0
+    for _ in rules.moves(heaps):
+        count += 1
+        if count > MOST_MOVES:
+            raise UsageError("%s from %s has more than %s moves to choose from: too large for a demo"
+                             % (rules.spec, " ".join(map(str, heaps)), "{:,}".format(MOST_MOVES)))
+
+
 def run(args):
-    try:
-        rules = parse_rules(args.rules)
-        heaps = rules.check(args.heaps)
-        strategy.solve(rules, heaps, args.misere)
-    except RulesError as e:
-        raise UsageError(str(e))
+    rules, heaps, _ = checked(args.rules, args.heaps, args.misere)
+    check_game(rules, heaps)
     rng = random.Random(args.seed)
     print("The Nimatron (%s, %s) against a visitor who plays at random." % (rules.spec, "misère" if args.misere else "normal play"))
     print("Start: %s\n" % " ".join(map(str, heaps)))
@@ -35,7 +67,10 @@ def run(args):
             after = rng.choice(moves)
             print("Visitor: %s -> %s" % (explain.describe_move(heaps, after, rules.ordered), " ".join(map(str, after))))
         else:
-            result = strategy.solve(rules, heaps, args.misere)
+            try:
+                result = strategy.solve(rules, heaps, args.misere)
+            except RulesError as e:  # the checks above should make this unreachable
+                raise UsageError("the engine cannot answer %s: %s" % (" ".join(map(str, heaps)), e))
             after = result["after"]
             if rules.name == "nim":
                 print("\n".join(explain.nim_sum_lines(heaps)))

@@ -5,8 +5,12 @@ game is exactly the one on the lamps. Off unless an operator allows it:
 ``nimatron config PORT remote_play on``.
 
     B 2        take 2 lamps from row B (rows start at A), then DONE
-    3 1 3 2    on a grid board: select lamps 1 and 2 of row 3, then DONE
+    C 1 C 2    on a grid board: select lamps 1 and 2 of row C, then DONE
+               (rows by number work too: 3 1 3 2)
+    d          DONE: finish a move begun on the machine's buttons
     n          new game          q   quit
+
+A move is checked against the lamps before any button is pressed.
 """
 
 import sys
@@ -34,24 +38,94 @@ def draw(state, out):
     lit, dark = lamp_chars(out)
     for i, row in enumerate(state.get("lamps", [])):
         count = state["position"][i] if state.get("position") and i < len(state["position"]) else 0
-        out.write("  %s  %s   %d\n" % (LETTERS[i] if i < 26 else i, " ".join(lit if c != "0" else dark for c in row), count))
+        out.write("  %s  %s   %d\n" % (row_name(i), " ".join(lit if c != "0" else dark for c in row), count))
 
 
-def parse_move(text, state, grid):
-    """Keyboard text -> the presses it means (without the final DONE)."""
-    words = text.replace(",", " ").split()
+def row_name(i):
+    return LETTERS[i] if i < 26 else str(i + 1)
+
+
+def _dash(out):
+    encoding = (getattr(out, "encoding", None) or "").lower()
+    return "\u2013" if "utf" in encoding else "-"
+
+
+def _row(word, rows, dash):
+    """A row as the screen names it (a letter) or by number from 1; ValueError if none."""
+    span = "rows %s%s%s" % (row_name(0), dash, row_name(rows - 1)) if rows > 1 else "row A"
+    if word.isdigit():
+        row = int(word) - 1 if len(word) < 6 else rows
+    elif len(word) == 1 and word.upper() in LETTERS:
+        row = LETTERS.index(word.upper())
+    else:
+        row = rows
+    if not 0 <= row < rows:
+        raise ValueError("no row %s (%s)" % (word.upper() if len(word) < 6 else word[:6] + "...", span))
+    return row
+
+
+def parse_move(text, state, grid, dash="-"):
+    """Keyboard text -> the presses it means (without the final DONE).
+
+    The whole move is checked against the lamps in ``state`` before anything
+    is pressed, so a bad move never leaves half a move on the machine.
+    """
+    import re
+
+    lamps = state.get("lamps") or []
+    words = re.findall(r"[A-Za-z]+|\d+", text)
+    if not words or re.sub(r"[A-Za-z0-9,\s]", "", text):
+        raise ValueError(USAGE[grid])
     if grid:
-        if len(words) % 2 or not words or not all(w.isdigit() for w in words):
-            raise ValueError("on this board name lamps as ROW LAMP pairs, counting from 1: 3 1 3 2")
-        pairs = [(int(words[i]) - 1, int(words[i + 1]) - 1) for i in range(0, len(words), 2)]
-        return ["key %d %d" % p for p in pairs]
-    if len(words) != 2 or len(words[0]) != 1 or not words[0].isalpha() or not words[1].isdigit():
-        raise ValueError("type a row letter and how many lamps to take, e.g. B 2")
-    row = LETTERS.index(words[0].upper())
-    count = int(words[1])
+        if len(words) % 2:
+            raise ValueError(USAGE[grid])
+        presses = []
+        for i in range(0, len(words), 2):
+            row = _row(words[i], len(lamps), dash)
+            lamp = words[i + 1]
+            if not lamp.isdigit():
+                raise ValueError(USAGE[grid])
+            shown = lamps[row]
+            if not 1 <= (int(lamp) if len(lamp) < 6 else 0) <= len(shown):
+                raise ValueError("no lamp %s %s: row %s has lamps 1%s%d" % (
+                    row_name(row), lamp if len(lamp) < 6 else lamp[:5] + "...", row_name(row), dash, len(shown)))
+            index = int(lamp) - 1
+            if shown[index] == "0":
+                raise ValueError("lamp %s %d is already out" % (row_name(row), index + 1))
+            press = "key %d %d" % (row, index)
+            if press in presses:
+                raise ValueError("lamp %s %d is named twice" % (row_name(row), index + 1))
+            presses.append(press)
+        return presses
+    if len(words) != 2 or not words[1].isdigit():
+        raise ValueError(USAGE[grid])
+    row = _row(words[0], len(lamps), dash)
+    lit = sum(1 for c in lamps[row] if c != "0")
+    count = int(words[1]) if len(words[1]) < 6 else lit + 1
     if count < 1:
         raise ValueError("take at least one lamp")
+    if count > lit:
+        if not lit:
+            raise ValueError("row %s has no lamps lit" % row_name(row))
+        raise ValueError("row %s has %d lamp%s lit: take %s" % (
+            row_name(row), lit, "" if lit == 1 else "s", "1" if lit == 1 else "1%s%d" % (dash, lit)))
+    position = state.get("position")
+    if state.get("rules") and position and row < len(position):
+        from nimatron.rules import RulesError, parse_rules
+
+        after = list(position)
+        after[row] -= count
+        try:
+            legal = parse_rules(state["rules"]).is_legal(position, after)
+        except RulesError:
+            legal = True  # rules this tool does not know: the machine decides
+        if not legal:
+            raise ValueError("%s does not allow taking %d from row %s" % (state["rules"], count, row_name(row)))
     return ["row%d" % row] * count
+
+
+USAGE = {False: "type a row letter and how many lamps to take, e.g. B 2",
+         True: "name lamps by row and lamp, as on the screen: C 1 C 2 (or by numbers: 3 1 3 2)"}
 
 
 def run(args):
@@ -87,8 +161,11 @@ def run(args):
             if text.lower() in ("n", "new"):
                 state = link.command("PLAY PRESS new")
                 continue
+            if text.lower() in ("d", "done"):  # finish a move begun on the machine's own buttons
+                state = _press_all(link, [], out)
+                continue
             try:
-                presses = parse_move(text, state, grid)
+                presses = parse_move(text, state, grid, _dash(out))
             except ValueError as e:
                 out.write("  %s\n" % e)
                 continue
@@ -107,20 +184,23 @@ def _show(state, out):
 
 
 def _press_all(link, presses, out):
+    """Press each button of a checked move, then DONE; say so if the machine stops it half-way."""
     state = None
-    for role in presses + ["done"]:
+    for n, role in enumerate(presses + ["done"]):
         try:
             state = link.command("PLAY PRESS " + role)
         except MachineError as e:
             if e.code == "value" and role.startswith("key"):
                 r, i = role.split()[1:]
-                out.write("  there is no lamp %d %d on this board\n" % (int(r) + 1, int(i) + 1))
+                out.write("  there is no lamp %s %d on this board\n" % (row_name(int(r)), int(i) + 1))
             else:
                 out.write("  %s\n" % e.message)
             return link.command("STATE")
         if state.get("refused"):
             out.write("  refused: %s\n" % state["refused"])
             if role != "done":
+                if n:
+                    out.write("  part of the move is made: take more, or type d (DONE) to hand over\n")
                 return state
         if state.get("turn") != "visitor":
             break  # the last lamp ends the game without DONE

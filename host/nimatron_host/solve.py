@@ -11,7 +11,7 @@ import sys
 from nimatron import explain, strategy
 from nimatron.rules import RulesError, parse_rules
 
-from .cli import UsageError
+from .cli import UsageError, cut_numbers
 
 
 def add_parser(sub):
@@ -38,17 +38,28 @@ def run(args):
         return batch(sys.stdin, sys.stdout)
     if not args.heaps:
         raise UsageError("give the heap sizes, e.g. nimatron solve --rules nim 3 4 5")
-    heaps = [_heap(h) for h in args.heaps]
-    try:
-        rules = parse_rules(args.rules)
-        result = strategy.solve(rules, heaps, args.misere, args.ring)
-    except RulesError as e:
-        raise UsageError(str(e))
+    rules, heaps, result = checked(args.rules, [_heap(h) for h in args.heaps], args.misere, args.ring)
     if args.json:
         print(json.dumps(result))
     else:
         print(report(rules, heaps, args.misere, args.ring, result))
     return 0
+
+
+def checked(spec, heaps, misere=False, ring=False):
+    """(rules, heaps, the engine's answer), or UsageError naming the problem.
+
+    The one check of a command-line position (``solve``, ``demo``): rules
+    that exist, heaps that are heaps, a size the engine can answer.
+    """
+    try:
+        rules = parse_rules(spec)
+        heaps = rules.check(heaps, ring)
+        return rules, heaps, strategy.solve(rules, heaps, misere, ring)
+    except RulesError as e:
+        raise UsageError(str(e))
+    except RecursionError:
+        raise UsageError("%s: position too large to search" % spec)
 
 
 def report(rules, heaps, misere, ring, result):
@@ -86,11 +97,20 @@ FIELDS = ("rules", "position", "misere", "ring")
 
 
 def solve_request(line):
-    """One batch line (JSON text) -> the result dict, or {"error": ...}."""
+    """One batch line (JSON text or bytes) -> the result dict, or {"error": ...}."""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return {"error": "not UTF-8 text (byte 0x%02x at %d)" % (line[e.start], e.start)}
     try:
         request = json.loads(line)
+    except RecursionError:
+        return {"error": "broken JSON: nested too deeply"}
     except ValueError as e:
-        return {"error": "broken JSON: %s" % e}
+        if "Exceeds the limit" in str(e):
+            return {"error": "broken JSON: a number longer than 4,300 digits"}
+        return {"error": "broken JSON: %s" % cut_numbers(str(e))}
     if not isinstance(request, dict):
         return {"error": "each line must be a JSON object"}
     for name in ("rules", "position"):
@@ -105,16 +125,20 @@ def solve_request(line):
     try:
         return strategy.solve(request["rules"], request["position"], request.get("misere", False), request.get("ring", False))
     except RulesError as e:
-        return {"error": str(e)}
+        return {"error": cut_numbers(str(e))}
     except RecursionError:
         return {"error": "position too large to search"}
 
 
 def batch(stdin, stdout):
-    """One JSON line out per line in, in order; bad lines get an error line."""
+    """One JSON line out per line in, in order; bad lines get an error line.
+
+    Lines are read as bytes, so text that is not UTF-8 is one bad line
+    whatever the locale, not the end of the batch.
+    """
     write = stdout.write
     dumps = json.dumps
-    for line in stdin:
+    for line in getattr(stdin, "buffer", stdin):
         write(dumps(solve_request(line)) + "\n")
     stdout.flush()
     return 0

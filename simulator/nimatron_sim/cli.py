@@ -17,6 +17,8 @@ import time
 
 from nimatron_host.cli import UsageError
 
+MAX_TICK = 1000  # ms: a main loop slower than a second is no longer the machine
+
 
 def add_parser(sub):
     p = sub.add_parser("sim", help="run the firmware on a simulated board", description=__doc__.split("\n")[0])
@@ -74,14 +76,13 @@ def list_boards(out=None):
         out.write("%s %s %s\n" % (name, spec["driver"], spec["input"]))
 
 
-def _read_script(path):
+def _open_script(path):
+    from .script import Script
+
     if path is None:
-        return []
-    if path == "-":
-        return sys.stdin.read().splitlines()
+        return None
     try:
-        with open(path) as f:
-            return f.read().splitlines()
+        return Script(path)
     except OSError as e:
         raise UsageError("cannot read script %s: %s" % (path, e.strerror or e))
 
@@ -94,8 +95,8 @@ def run(args):
         from . import tui
 
         return tui.run(args)
-    if args.tick < 1:
-        raise UsageError("--tick must be at least 1 ms")
+    if not 1 <= args.tick <= MAX_TICK:
+        raise UsageError("--tick must be 1 to %d ms, got %s" % (MAX_TICK, args.tick))
     from nimatron import boards
 
     from . import script
@@ -105,10 +106,24 @@ def run(args):
     except ValueError as e:
         raise UsageError(str(e))
     settings = overrides(args)
+    source = _open_script(args.script)
     try:
-        actions = script.parse(_read_script(args.script), _roles(spec))
-    except script.ScriptError as e:
+        _play(args, spec, settings, source)
+    except script.ScriptError as e:  # a bad line found before anything ran
         raise UsageError(str(e))
+    finally:
+        if source:
+            source.close()
+    return 0
+
+
+def _play(args, spec, settings, source):
+    from . import script
+
+    roles = _roles(spec)
+    if source:
+        source.check(roles)
+    actions = source.actions(roles) if source else ()
 
     from .engine import Simulator
 
@@ -142,7 +157,6 @@ def run(args):
         if port:
             port.close()
         sim.close()
-    return 0
 
 
 def _roles(spec):

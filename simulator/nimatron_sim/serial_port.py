@@ -58,6 +58,9 @@ class SerialPort:
         for action in actions:
             if action[1] == "wait":
                 self.run_real_time(action[2][0])
+            elif action[1] == "host":
+                while not self.link.events:  # a host that watches: it will see every event from here
+                    self.run_real_time(self.sim.tick_ms)
             else:
                 script.run(self.sim, [action])
                 self.poll()

@@ -229,13 +229,15 @@ class NimatronApp(App):
 
     GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings")
 
-    def __init__(self, face, *, realtime=True, thinking=None):
+    def __init__(self, face, *, realtime=True, thinking=None, clock=time.monotonic):
         """``face``: a Face; ``realtime``: drive the virtual clock from a
         timer (False: tests call ``advance``); ``thinking``: show the
-        panel (default: when the preset explains itself, as Nimrod)."""
+        panel (default: when the preset explains itself, as Nimrod);
+        ``clock``: seconds, the wall clock the virtual one follows."""
         super().__init__()
         self.face = face
         self.realtime = realtime
+        self.clock = clock
         self.show_thinking = face.settings["explain"] if thinking is None else thinking
         self.cursor = (0, 0)
         self._logged = 0
@@ -294,7 +296,7 @@ class NimatronApp(App):
         self.query_one("#audits", Static).border_title = "This session"
         await self._build_lamps()
         if self.realtime:
-            self._last = time.monotonic()
+            self._last = self.clock()
             self.set_interval(TICK_S, self._tick)
         self.refresh_face()
         self._check_size()
@@ -357,7 +359,7 @@ class NimatronApp(App):
 
     # -- the clock ------------------------------------------------------------------
     def _tick(self):
-        now = time.monotonic()
+        now = self.clock()
         ms = min(MAX_STEP_MS, (now - self._last) * 1000.0) + self._carry
         self._last = now
         if self._ahead:
