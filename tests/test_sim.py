@@ -534,3 +534,20 @@ def test_a_fallible_machine_lets_a_perfect_visitor_win_sometimes(sims):
     assert perfect_visitor_wins(sims, "pico-neopixel", dict(won_start, difficulty="perfect"), 100) == 0
     wins = perfect_visitor_wins(sims, "pico-neopixel", dict(won_start, difficulty="fallible"), 400)
     assert 0.2 * 400 < wins < 400
+
+
+def test_a_long_bouncy_run_keeps_no_history_of_pin_changes():
+    """gpiozero's MockPin records every change of every pin; with bounce on, a
+    button makes several per press. The bench trims them (lamps and buttons),
+    so a soak of thousands of games stays flat in memory."""
+    from nimatron_sim.bench import KEPT_STATES
+
+    with Simulator("pi-leds", {"think_ms": 0, "show_ms": 0}, seed=3, bounce=True) as sim:
+        for _ in range(60):
+            sim.tap("new")
+            sim.tap("row3")
+            sim.tap("done")
+            sim.advance(200)
+        pins = list(sim.bench.factory.pins.values())
+        assert len(pins) >= 20
+        assert max(len(pin.states) for pin in pins) <= KEPT_STATES

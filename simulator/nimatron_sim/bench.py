@@ -17,6 +17,7 @@ top, unchanged:
 from nimatron.drivers import key_lamps, lamp_pixels
 
 GND = "GND"
+KEPT_STATES = 64  # a mocked gpiozero pin's history of changes, trimmed beyond this
 VCC = "3V3"
 
 
@@ -94,9 +95,12 @@ class GpiozeroBench(Bench):
         class BenchPin(MockPin):
             def _change_state(self, value):
                 changed = MockPin._change_state(self, value)
-                if changed and self._function == "output":   # a lamp, not a button
-                    bench.version += 1
-                    if len(self.states) > 64:  # MockPin keeps every change; a long run would grow forever
+                if changed:
+                    if self._function == "output":   # a lamp, not a button
+                        bench.version += 1
+                    # MockPin keeps every change of every pin, lamp or button
+                    # (bounce makes many): a long run would grow forever
+                    if len(self.states) > KEPT_STATES:
                         del self.states[:-8]
                 return changed
 
