@@ -43,6 +43,11 @@ def judge(rules, misere, start, moves):
     assert moves[0]["before"] == start
 
 
+def game(sim):
+    """The game's events (sounds left out)."""
+    return [e for e in sim.log if e["event"] != "sound"]
+
+
 def lit(sim):
     return [[bool(x) for x in row] for row in sim.read_lamps()]
 
@@ -89,7 +94,7 @@ def test_macropad_keys_are_the_lamps_above_them(sims):
     assert sim.controller.selected == [(2, 3)]
     sim.tap("done")
     sim.advance(200)
-    assert sim.log[-1]["event"] == "move" and sim.log[-2]["after"] == [2, 3, 3]
+    assert game(sim)[-1]["event"] == "move" and game(sim)[-2]["after"] == [2, 3, 3]
 
 
 def test_macropad_a_long_press_of_the_encoder_is_new_game(sims):
@@ -97,8 +102,8 @@ def test_macropad_a_long_press_of_the_encoder_is_new_game(sims):
     sim.tap("done")
     sim.tap("key 0 1")
     sim.tap("done", hold_ms=HOLD_MS + 100)   # held: NEW GAME, never DONE
-    kinds = [e["event"] for e in sim.log]
-    assert kinds == ["new_game", "game_over", "new_game"] and sim.log[1]["winner"] == "abandoned"
+    kinds = [e["event"] for e in game(sim)]
+    assert kinds == ["new_game", "game_over", "new_game"] and game(sim)[1]["winner"] == "abandoned"
     assert "move" not in kinds
 
 
@@ -112,7 +117,7 @@ def test_macropad_encoder_chooses_the_game_in_attract_mode_only(sims):
     assert sim.controller.settings["preset"] == "pad-marienbad" and sim.controller.misere
     assert [e["preset"] for e in sim.log if e["event"] == "preset"] == ["pad-nimrod", "pad-nim", "pad-marienbad"]
     sim.tap("done")
-    assert sim.log[-1]["event"] == "new_game" and sim.log[-1]["position"] == [1, 3, 4]
+    assert game(sim)[-1]["event"] == "new_game" and game(sim)[-1]["position"] == [1, 3, 4]
     sim.tap("cw")                               # mid-game the encoder changes nothing
     assert sim.controller.settings["preset"] == "pad-marienbad"
 
@@ -154,7 +159,7 @@ def test_playground_b_selects_a_plus_b_is_done_and_never_selects(sims):
     sim.tap("b")
     sim.tap("a+b")                                   # DONE, with nothing else selected or moved
     sim.advance(100)
-    moves = [e for e in sim.log if e["event"] == "move"]
+    moves = [e for e in game(sim) if e["event"] == "move"]
     assert moves[0]["by"] == "visitor" and moves[0]["after"] == [2, 2, 5]
 
 
@@ -165,8 +170,8 @@ def test_playground_the_slide_switch_is_done_each_way(sims):
     sim.tap("b")
     sim.tap("slide")                                 # flipped back: DONE again
     sim.advance(100)
-    assert [e["event"] for e in sim.log][:3] == ["new_game", "move", "move"]
-    assert sim.log[1]["after"] == [9]
+    assert [e["event"] for e in game(sim)][:3] == ["new_game", "move", "move"]
+    assert game(sim)[1]["after"] == [9]
 
 
 def test_playground_holding_a_and_b_is_new_game(sims):
@@ -174,7 +179,7 @@ def test_playground_holding_a_and_b_is_new_game(sims):
     sim.tap("b")
     sim.tap("b")
     sim.tap("a+b", hold_ms=HOLD_MS + 100)
-    assert [e["event"] for e in sim.log] == ["new_game", "game_over", "new_game"]
+    assert [e["event"] for e in game(sim)] == ["new_game", "game_over", "new_game"]
     assert sim.controller.selected == []
 
 
@@ -235,10 +240,13 @@ def test_presses_runs_under_micropython():
             "p.feed('done', True, 0); assert p.update(0) == []\n"
             "assert p.update(1600) == [('new', True)]\n"
             "p.feed('done', False, 1700); assert p.update(1700) == [('new', False)]\n"
-            "import nimatron.drivers.onboard_io\n"
+            "import nimatron.drivers.onboard_io, nimatron.drivers.tone\n"
+            "from nimatron.sound import Sound\n"
+            "class T:\n    def play(self, hz, v): print('play', hz)\n    def stop(self): pass\n"
+            "s = Sound(T()); s.hear({'event': 'refused'}); s.update(0)\n"
             "print('ok')\n")
     done = subprocess.run([micropython(), "-c", code], capture_output=True, text=True, env=env, timeout=60)
-    assert done.stdout.strip() == "ok", done.stderr
+    assert done.stdout.split() == ["play", "110", "ok"], done.stderr
 
 
 def test_pin_maps_are_checked():
@@ -292,11 +300,96 @@ def test_headless_scripts_press_the_boards_own_buttons(capsys):
     code, lines, err = run_cli(["--board", "macropad"], capsys,
                                "press cw\npress done\npress key 2 3\nhold done 200\nwait 100\nhold done 1600\n")
     assert code == 0, err
-    kinds = [x["event"] for x in lines if "event" in x]
+    kinds = [x["event"] for x in lines if "event" in x and x["event"] != "sound"]
     assert kinds == ["preset", "new_game", "move", "game_over", "new_game"]
+    clicks = [x["t"] for x in lines if x.get("event") == "sound" and x["name"] == "click"]
+    assert clicks and 0 <= clicks[0] - moves_t(lines) <= 10   # sounds in headless output, as the lamp goes out
+
+
+def moves_t(lines):
+    return [x for x in lines if x.get("event") == "move"][0]["t"]
 
 
 def test_list_boards_names_the_new_boards(capsys):
     assert nimatron(["sim", "--list-boards"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "macropad onboard grid" in out and "circuitplayground onboard grid" in out
+
+
+# -- sound ----------------------------------------------------------------------------
+
+def sounds(sim):
+    return [e["name"] for e in sim.log if e["event"] == "sound"]
+
+
+@pytest.mark.parametrize("board, preset", [("macropad", "pad-nim"), ("circuitplayground", "arcs")])
+def test_the_sounds_of_a_whole_game(sims, board, preset):
+    sim = sims(board, {"preset": preset, "think_ms": 800, "show_ms": 400})
+    robot = Visitor(sim, "perfect", seed=2, hold_ms=40, gap_ms=40)
+    result = robot.play_game()
+    sim.advance(2000)
+    assert result["winner"] == "visitor"
+    heard = sounds(sim)
+    lamps = sum(result["game"]["position"])
+    assert heard.count("click") == lamps                     # one click per lamp put out
+    visitor_moves = [m for m in result["moves"] if m["by"] == "visitor"]
+    assert heard.count("chatter") == len(visitor_moves) - 1  # the machine thinks after all but the last
+    assert heard[-1] == "champ" and "machine_wins" not in heard
+    assert sim.bench.tones and sim.bench.tones[-1][1] == 0   # the speaker's PWM fell silent at the end
+    # each sound starts as the lamps go out: the machine's clicks come with its move
+    kinds = [(e["event"], e.get("name"), e.get("by")) for e in sim.log if e["event"] in ("move", "sound")]
+    first_machine = kinds.index(("move", None, "machine"))
+    assert kinds[first_machine + 1] == ("sound", "click", None)
+
+
+def test_the_machines_win_and_a_refusal_sound_differently_and_volume_0_is_silent(sims):
+    sim = sims("macropad", dict(FAST, preset="pad-nim"))
+    sim.tap("done")
+    sim.tap("done")                                # DONE with nothing selected: refused
+    sim.advance(300)
+    assert sounds(sim) == ["buzz"]
+    robot = Visitor(sim, "random", seed=5, hold_ms=40, gap_ms=40)
+    while robot.play_game()["winner"] != "machine":
+        pass
+    sim.advance(2000)
+    assert sounds(sim)[-1] == "machine_wins"
+    quiet = sims("macropad", dict(FAST, preset="pad-nim", volume=0))
+    Visitor(quiet, "random", seed=5, hold_ms=40, gap_ms=40).play_game()
+    quiet.tap("done")
+    quiet.advance(3000)
+    assert sounds(quiet) == [] and all(duty == 0 for _, duty in quiet.bench.tones)
+
+
+def test_sound_never_waits_hear_only_queues_and_update_plays_what_is_due():
+    from nimatron.sound import CHAMP, Sound
+
+    calls = []
+
+    class Speaker:
+        def play(self, hz, volume):
+            calls.append(("play", hz, volume))
+
+        def stop(self):
+            calls.append(("stop",))
+
+    sound = Sound(Speaker(), volume=3)
+    sound.update(1000)
+    sound.hear({"event": "game_over", "winner": "visitor"})
+    assert calls == []                                   # hearing plays nothing
+    sound.update(1000)
+    assert calls == [("play", CHAMP[0][1], 3)]
+    sound.update(1000 + CHAMP[0][2])
+    assert calls[-1] == ("stop",)
+    sound.update(100000)                                  # a stalled loop skips to the last note due
+    assert calls[-1] == ("play", CHAMP[-1][1], 3) and len(calls) == 3
+    sound.update(100000 + CHAMP[-1][2])
+    assert not sound.busy() and calls[-1] == ("stop",)
+
+
+@pytest.mark.parametrize("value", [11, -1, "loud", True])
+def test_volume_is_checked(value):
+    from nimatron.settings import SettingsError, resolve
+
+    assert resolve({"volume": 0})["volume"] == 0
+    with pytest.raises(SettingsError, match="volume"):
+        resolve({"volume": value})

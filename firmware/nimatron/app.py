@@ -48,8 +48,19 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
         from .drivers import open_io
 
         io = open_io(spec, layout)
+    hear = getattr(io, "hear", None)  # a driver with a speaker hears the game's events
+    if hear is not None:
+        listener = _both(listener, hear) if listener else hear
     try:
         return Controller(io, settings, layout, spec["input"], listener, now_ms, audits)
     except Exception:
         io.close()
         raise
+
+
+def _both(first, second):
+    def listener(event):
+        first(event)
+        second(event)
+
+    return listener

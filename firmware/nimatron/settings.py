@@ -41,6 +41,7 @@ DEFAULTS = {
     "seed": 1940,
     "remote_play": False,  # allow `nimatron play` over the serial link
     "operator_pin": "",    # if set, SET needs UNLOCK first
+    "volume": 5,           # boards with a speaker or buzzer: 0 mute .. 10 loudest
 }
 
 # Checks per key: (kind, low, high) for ints, or a tuple of allowed values.
@@ -48,7 +49,7 @@ _INT = {
     "error_rate": (0, 100), "think_ms": (0, 60000), "show_ms": (0, 60000),
     "over_ms": (1000, 3600000), "walkaway_ms": (5000, 3600000),
     "hint_ms": (1000, 600000), "refuse_ms": (100, 5000), "debounce_ms": (0, 200),
-    "seed": (0, 2 ** 30),
+    "seed": (0, 2 ** 30), "volume": (0, 10),
 }
 _BOOL = ("misere", "explain", "remote_play")
 _CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}

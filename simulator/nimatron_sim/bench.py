@@ -207,6 +207,7 @@ class BlinkaBench(Bench):
                     self._switch["key %d %d" % place] = (rows[n // len(columns)], columns[n % len(columns)])
         self._closed = set()
         self._mapped = None
+        self.tones = []
 
     def open(self, make):
         # board.<name> may have been rebound by a later bench: point it back here
@@ -258,6 +259,12 @@ class BlinkaBench(Bench):
 
     def add_encoder(self, encoder):
         self._encoders.append(encoder)
+
+    def tone(self, pin_id, frequency, duty):
+        """A PWM speaker pin changed: (Hz, duty) appended to ``tones`` (0 duty: silent)."""
+        self.tones.append((int(frequency), int(duty)))
+        if len(self.tones) > 256:  # long runs: keep the recent past
+            del self.tones[:-64]
 
     # -- the simulator's side -------------------------------------------------
     def next_scan(self):

@@ -16,6 +16,8 @@ a breadboard:
   run faster than real time. Everything else (``Keys``/``KeyMatrix`` scan
   logic, ``EventQueue``, ``digitalio``) is Blinka's own code.
 
+- a speaker's ``pwmio.PWMOut`` (the agnostic board's own mock) tells the
+  bench each tone it plays (``bench.tones``);
 - Blinka has no ``rotaryio``: ``rotaryio.IncrementalEncoder`` here decodes
   the quadrature of its two bench pins, sampled by the bench at every step
   of a turn (as CircuitPython's pin-change interrupt does).
@@ -102,6 +104,7 @@ def install():
 
     keypad._KeysBase.__init__ = keys_init
     _install_rotaryio()
+    _patch_pwm()
     _state["installed"] = True
     return board
 
@@ -143,6 +146,23 @@ class IncrementalEncoder:
     def deinit(self):
         if self._bench is not None and self in self._bench._encoders:
             self._bench._encoders.remove(self)
+
+
+def _patch_pwm():
+    """The agnostic board's ``PWMOut`` keeps its frequency and duty cycle;
+    here each change also reaches the bench that owns the pin (the speaker)."""
+    from adafruit_blinka.microcontroller.generic_agnostic_board import PWMOut as agnostic_pwm
+
+    cls = agnostic_pwm.PWMOut
+    duty = cls.duty_cycle
+
+    def set_duty(self, value):
+        duty.fset(self, value)
+        bench = _owners.get(getattr(self._pin, "id", None))
+        if bench is not None:
+            bench.tone(self._pin.id, self.frequency, value)
+
+    cls.duty_cycle = property(duty.fget, set_duty)
 
 
 def _install_rotaryio():

@@ -57,6 +57,9 @@ class Simulator:
         except Exception:
             self.bench.close()
             raise
+        sound = getattr(self.controller.io, "sound", None)
+        if sound is not None:  # the board's sounds, as events: {"event": "sound", "name": ...}
+            sound.on_sound = lambda name: self._event({"event": "sound", "name": name})
         self.bench.layout = list(self.controller.layout)
         self.layout = self.bench.layout
         self.roles = list(self.bench.roles)

@@ -42,9 +42,11 @@ class CircuitPythonIO:
         self._leds = None
         self._scanners = []  # (keypad scanner, role of each key number)
         self._shown = None
+        self.sound = None
         try:
             self._open_lamps(board, spec, layout, brightness)
             self._open_buttons(board, keypad, spec, layout)
+            self._open_sound(board, spec)
         except Exception:
             self.close()
             raise
@@ -74,6 +76,25 @@ class CircuitPythonIO:
                 led.switch_to_output(value=False)
         else:
             raise DriverError("unknown lamp kind %r" % lamps["kind"])
+
+    def _open_sound(self, board, spec):
+        """A ``speaker`` (pin + amplifier enable) or a ``buzzer`` pin: ``nimatron.sound``."""
+        speaker = spec.get("speaker") or ({"pin": spec["buzzer"]} if spec.get("buzzer") else None)
+        if speaker:
+            from ..sound import Sound
+            from .tone import Tone
+
+            self.sound = Sound(Tone(board, speaker["pin"], speaker.get("enable")))
+
+    def hear(self, event):
+        """The controller's events, for the sounds (``app`` passes them on)."""
+        if self.sound is not None:
+            self.sound.hear(event)
+
+    def watch(self, controller, now):
+        """Called by the controller every loop: sounds start and stop here."""
+        if self.sound is not None:
+            self.sound.watch(controller, now)
 
     def _open_buttons(self, board, keypad, spec, layout):
         buttons = spec["buttons"]
@@ -160,6 +181,10 @@ class CircuitPythonIO:
         return out
 
     def close(self):
+        sound, self.sound = getattr(self, "sound", None), None
+        if sound is not None:
+            sound.tone.stop()
+            sound.tone.deinit()
         scanners, self._scanners = self._scanners, []
         for keys, _ in scanners:
             _stop(keys)

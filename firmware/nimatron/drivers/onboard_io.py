@@ -45,6 +45,7 @@ class OnboardIO(CircuitPythonIO):
         self._frame = None
         self._cursor = None   # the cursor lamp as last drawn
         self.now = 0
+        self.sound = None
         self.presses = Presses(spec)
         try:
             if spec["lamps"]["kind"] != "neopixel":
@@ -52,6 +53,7 @@ class OnboardIO(CircuitPythonIO):
             self._open_lamps(board, spec, layout, brightness)
             self._open_inputs(board, keypad, spec, layout)
             self._open_outputs(board, spec)
+            self._open_sound(board, spec)
         except Exception:
             self.close()
             raise
@@ -145,6 +147,7 @@ class OnboardIO(CircuitPythonIO):
                     choose_preset(controller, self.spec.get("presets") or [], steps)
         if self._frame is not None and self.presses.shown(now) != self._cursor:
             self._draw()  # the cursor's slow blink
+        CircuitPythonIO.watch(self, controller, now)
 
     def close(self):
         CircuitPythonIO.close(self)
