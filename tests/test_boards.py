@@ -393,3 +393,94 @@ def test_volume_is_checked(value):
     assert resolve({"volume": 0})["volume"] == 0
     with pytest.raises(SettingsError, match="volume"):
         resolve({"volume": value})
+
+
+# -- the MacroPad's OLED --------------------------------------------------------------
+
+def drawn(text, y):
+    """The pixels the terminal font draws for ``text`` at line ``y`` (a fresh display)."""
+    import displayio
+    import terminalio
+    from adafruit_display_text import label
+    from nimatron_sim.oled_mock import make_display
+
+    display = make_display()
+    group = displayio.Group()
+    group.append(label.Label(terminalio.FONT, text=text, color=0xFFFFFF, x=0, y=y))
+    display.root_group = group
+    display.refresh()
+    return display.bus_pixels
+
+
+def assert_oled_shows(sim, k, text):
+    """Line k of the OLED's framebuffer has exactly the pixels of ``text``."""
+    from nimatron.drivers.oled import LINE_Y
+
+    y = LINE_Y[k]
+    band = range(max(0, y - 6), min(64, y + 7))
+    pixels = sim.bench.read_display()
+    want = drawn(text, y)
+    assert any(any(want[r]) for r in band)
+    assert [pixels[r] for r in band] == [want[r] for r in band], "OLED line %d is not %r" % (k, text)
+
+
+def test_the_oled_shows_the_status_words_and_the_position_in_real_pixels(sims):
+    sim = sims("macropad", dict(FAST, think_ms=600, show_ms=400))
+    sim.advance(100)
+    assert_oled_shows(sim, 0, "NIMATRON")
+    assert_oled_shows(sim, 1, "game: pad-nim")
+    sim.tap("cw")                                     # the encoder chooses the game: the OLED says which
+    assert_oled_shows(sim, 1, "game: pad-nimrod")
+    sim.tap("done")
+    assert_oled_shows(sim, 0, "YOUR TURN")
+    assert_oled_shows(sim, 2, "A3 B4 C4")
+    sim.tap("key 0 2")
+    sim.tap("done")
+    sim.advance(100)
+    assert_oled_shows(sim, 0, "MACHINE THINKING")
+    sim.advance(1200)
+    heaps = sim.controller.position()[0]
+    assert_oled_shows(sim, 0, "YOUR TURN")
+    assert_oled_shows(sim, 2, "A%d B%d C%d" % tuple(heaps))
+    # Nimrod's panel: each heap in binary, then the nim-sum
+    assert_oled_shows(sim, 3, "A%s B%s C%s" % tuple(format(h, "03b") for h in heaps))
+    assert sim.controller.io.oled.text[4].startswith("nim-sum")
+
+
+def test_the_oled_text_layer_for_every_state():
+    from nimatron.drivers.oled import WIDTH, lines
+
+    class Panel:
+        pass
+
+    class Game:
+        state = "over"
+        winner = "visitor"
+        misere = True
+        settings = {"preset": "pad-marienbad", "explain": False}
+
+        class rules:
+            spec = "nim"
+            name = "nim"
+
+        def position(self):
+            return [0, 0, 0], False
+
+    text = lines(Game())
+    assert text[:3] == ["NIM CHAMP!", "nim misere", "A0 B0 C0"] and len(text) == 5
+    Game.winner = "machine"
+    assert lines(Game())[0] == "MACHINE WINS"
+    Game.state = "attract"
+    assert all(len(line) <= WIDTH for line in lines(Game()))
+
+
+def test_the_screenshot_includes_the_oled_as_png(tmp_path, capsys):
+    path = tmp_path / "pad.png"
+    assert nimatron(["sim", "--board", "macropad", "--screenshot", str(path)]) == 0
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[16:24] == (256).to_bytes(4, "big") + (128).to_bytes(4, "big")
+    svg = tmp_path / "pad.svg"
+    assert nimatron(["sim", "--board", "macropad", "--screenshot", str(svg)]) == 0
+    assert "data:image/png;base64," in svg.read_text()
+    assert nimatron(["sim", "--board", "circuitplayground", "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert "has none" in capsys.readouterr().err

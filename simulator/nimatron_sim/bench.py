@@ -208,6 +208,7 @@ class BlinkaBench(Bench):
         self._closed = set()
         self._mapped = None
         self.tones = []
+        self.display = blinka_mock.new_display(self, spec["display"]) if spec.get("display") else None
 
     def open(self, make):
         # board.<name> may have been rebound by a later bench: point it back here
@@ -219,6 +220,8 @@ class BlinkaBench(Bench):
                 from adafruit_blinka.microcontroller.generic_agnostic_board.pin import Pin
 
                 setattr(board, name, Pin(pin_id))
+        if self.display is not None:
+            setattr(board, self.spec["display"], self.display)
         return make()
 
     # -- called by the patched Blinka pin -----------------------------------
@@ -359,6 +362,12 @@ class BlinkaBench(Bench):
             return [[1 if self._out.get(self._id[n]) else 0 for n in row] for row in lamps["rows"]]
         data, bpp = self._pixel_bytes()
         return [[1 if any(data[p * bpp: p * bpp + bpp]) else 0 for p in row] for row in self._lamp_pixels()]
+
+    def read_display(self):
+        """The built-in display's pixels (rows of 0/1) as displayio drew them, or None."""
+        if self.display is None:
+            return None
+        return [list(row) for row in self.display.bus_pixels]
 
     def read_status(self):
         lamps = self.spec["lamps"]

@@ -519,32 +519,76 @@ def open_face(args):
 async def _screenshot(app, size):
     async with app.run_test(size=size) as pilot:
         app.tap("new")
-        for role in ("row3", "row3", "done"):
+        for role in _screenshot_move(app.face):
             app.tap(role)
         app.advance(app.face.settings["think_ms"] + 100)   # the machine shows its move: ✕ lamps, lit
         await pilot.pause()
         return app.export_screenshot(title="nimatron sim")
 
 
+def _screenshot_move(face):
+    """The visitor's presses for the picture: two lamps from row D, or on a
+    board without row buttons the last lamp (by its key, or the cursor)."""
+    if "row3" in face.roles:
+        return ("row3", "row3", "done")
+    cursor = face.sim.spec.get("cursor")
+    if cursor:
+        return (cursor["select"], "done")
+    lit = face.controller.panel.lit
+    r = max(k for k in range(len(lit)) if any(lit[k]))
+    return ("key %d %d" % (r, max(i for i in range(len(lit[r])) if lit[r][i])), "done")
+
+
+def with_display(svg, png_bytes, scale=2):
+    """The SVG with the board's display (a PNG) added below the terminal."""
+    import base64
+    import re
+
+    found = re.search(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"', svg)
+    if not found:
+        return svg
+    width, height = float(found.group(1)), float(found.group(2))
+    extra = 64 * scale + 40
+    svg = svg.replace(found.group(0), 'viewBox="0 0 %g %g"' % (width, height + extra), 1)
+    picture = ('<rect x="0" y="%g" width="%g" height="%g" fill="#101418"/>'
+               '<text x="20" y="%g" fill="#c0c0c0" font-family="monospace" font-size="14">the board\'s OLED, as displayio drew it</text>'
+               '<image x="20" y="%g" width="%d" height="%d" href="data:image/png;base64,%s"/>'
+               % (height, width, extra, height + 22, height + 30, 128 * scale, 64 * scale,
+                  base64.b64encode(png_bytes).decode("ascii")))
+    cut = svg.rfind("</svg>")
+    return svg[:cut] + picture + svg[cut:]
+
+
 def screenshot(args):
     """Save an SVG of the face mid-game (``nimatron sim --screenshot PATH``):
-    the visitor has taken two lamps from row D, the machine shows its reply."""
+    the visitor has taken two lamps from row D, the machine shows its reply.
+    A board with a display (the MacroPad's OLED) adds its pixels below;
+    ``PATH.png`` saves only the display's pixels."""
     import asyncio
     import os
 
     from nimatron_host.cli import UsageError
 
     face = open_face(args)
+    path = args.screenshot
+    if path.lower().endswith(".png") and face.sim.bench.read_display() is None:
+        face.close()
+        raise UsageError("a .png screenshot saves a board's display; board %s has none (use .svg)" % face.board)
     app = NimatronApp(face, realtime=False, thinking=True)
     width, height = app.needed_size()
     svg = asyncio.run(_screenshot(app, (max(100, width), max(30, height))))
-    path = args.screenshot
+    pixels = face.sim.bench.read_display()
+    data = svg.encode("utf-8")
+    if pixels is not None:
+        from .oled_mock import png
+
+        data = png(pixels) if path.lower().endswith(".png") else with_display(svg, png(pixels)).encode("utf-8")
     try:
         folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(svg)
+        with open(path, "wb") as f:
+            f.write(data)
     except OSError as e:
         raise UsageError("cannot write %s: %s" % (path, e.strerror or e))
     print(path)

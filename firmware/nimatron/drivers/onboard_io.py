@@ -40,6 +40,7 @@ class OnboardIO(CircuitPythonIO):
         self._shown = None
         self._switches = []   # slide switches: [role, DigitalInOut, level, level at start]
         self._led = None
+        self.oled = None
         self._encoder = None
         self._turned = 0
         self._frame = None
@@ -92,6 +93,14 @@ class OnboardIO(CircuitPythonIO):
             digitalio = load("digitalio")
             self._led = digitalio.DigitalInOut(board_pin(board, name))
             self._led.switch_to_output(value=False)
+        name = spec.get("display")
+        if name:
+            from .oled import Oled
+
+            try:
+                self.oled = Oled(board_pin(board, name))
+            except ImportError as e:
+                raise DriverError("the display needs the adafruit_display_text library in lib/ (%s)" % e)
 
     # -- the port -----------------------------------------------------------------
     def show(self, lamps, status):
@@ -147,6 +156,8 @@ class OnboardIO(CircuitPythonIO):
                     choose_preset(controller, self.spec.get("presets") or [], steps)
         if self._frame is not None and self.presses.shown(now) != self._cursor:
             self._draw()  # the cursor's slow blink
+        if self.oled is not None:
+            self.oled.watch(controller, now)
         CircuitPythonIO.watch(self, controller, now)
 
     def close(self):
@@ -161,6 +172,9 @@ class OnboardIO(CircuitPythonIO):
             led, self._led = self._led, None
             led.value = False
             led.deinit()
+        if self.oled is not None:
+            oled, self.oled = self.oled, None
+            oled.deinit()
 
 
 def choose_preset(controller, names, steps):

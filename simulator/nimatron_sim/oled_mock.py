@@ -1,0 +1,92 @@
+"""A board's built-in display on the bench: real displayio, pixels in memory.
+
+The MacroPad's ``board.DISPLAY`` is a ``displayio`` display that
+CircuitPython sets up. Here it is ``busdisplay.BusDisplay`` from
+``adafruit-blinka-displayio`` (the same Group/Label/TileGrid rendering) on a
+bus that, instead of SPI, decodes the column, row and RAM-write commands
+into a 128x64 framebuffer: what the firmware drew, pixel by pixel, ready to
+be checked by tests and saved as a PNG. Refreshed when the firmware changes
+the text (``auto_refresh`` off and out of displayio's pool: no background
+thread touches it, so runs are deterministic).
+"""
+
+import struct
+import zlib
+
+SET_COLUMN, SET_ROW, WRITE_RAM = 0x2A, 0x2B, 0x2C
+
+
+def make_display(width=128, height=64):
+    """A displayio display whose panel is ``display.bus.pixels`` (rows of 0/1)."""
+    import busdisplay
+    import fourwire
+
+    class BenchBus(fourwire.FourWire):
+        """fourwire's interface with the wires replaced by a framebuffer."""
+
+        def __init__(self):  # no SPI, no pins
+            self.pixels = [[0] * width for _ in range(height)]
+            self.frames = 0
+            self._command = None
+            self._columns = (0, 0)
+            self._rows = (0, 0)
+
+        def reset(self):
+            pass
+
+        def _free(self):
+            return True
+
+        def _begin_transaction(self):
+            return True
+
+        def _end_transaction(self):
+            pass
+
+        def _send(self, data_type, chip_select, data):
+            from displayio._constants import DISPLAY_COMMAND
+
+            if data_type == DISPLAY_COMMAND:
+                self._command = data[0]
+            elif self._command == SET_COLUMN:
+                self._columns = struct.unpack(">HH", bytes(data))
+            elif self._command == SET_ROW:
+                self._rows = struct.unpack(">HH", bytes(data))
+            elif self._command == WRITE_RAM:
+                x0, y0 = self._columns[0], self._rows[0]
+                across = self._columns[1] - x0 + 1
+                for k in range(len(data) // 2):  # RGB565: any colour is a lit OLED pixel
+                    y, x = y0 + k // across, x0 + k % across
+                    if y < height and x < width:
+                        self.pixels[y][x] = 1 if data[2 * k] | data[2 * k + 1] else 0
+                self.frames += 1
+
+    import displayio
+
+    bus = BenchBus()
+    display = busdisplay.BusDisplay(bus, b"", width=width, height=height, color_depth=16, auto_refresh=False)
+    # Out of displayio's pool (one display, like a board's limit, and a
+    # background thread that would refresh it): each bench owns its display.
+    if display in displayio.displays:
+        displayio.displays.remove(display)
+    display.bus_pixels = bus.pixels
+    return display
+
+
+def png(pixels, scale=2, on=(120, 200, 255), off=(0, 0, 0)):
+    """PNG bytes of a framebuffer (rows of 0/1), each pixel ``scale`` square."""
+    rows = []
+    for row in pixels:
+        line = bytearray([0])  # filter: none
+        for p in row:
+            line.extend(bytes(on if p else off) * scale)
+        rows.extend([bytes(line)] * scale)
+    height, width = len(pixels) * scale, (len(pixels[0]) if pixels else 0) * scale
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows)))
+            + chunk(b"IEND", b""))
