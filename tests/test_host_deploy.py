@@ -165,3 +165,84 @@ def test_install_pi_without_permission(tmp_path, capsys):
         pytest.skip("running as root: every folder is writable")
     assert main(["install-pi", "--board", "pi-leds", "--unit-dir", str(folder)]) == 1
     assert "use --print" in capsys.readouterr().err
+
+
+# -- nothing that cannot run, nothing systemd would read otherwise (issue 13, finding 13) ----
+
+@pytest.mark.parametrize("args, message", [
+    (["--board", "pi-leds", "--preset", "nosuch"], "nimatron install-pi: error: unknown preset 'nosuch'"),
+    (["--board", "pi-leds", "--preset", "100"], "nimatron install-pi: error: heap 100 does not fit"),
+    (["--board", "pico-grid"], "nimatron install-pi: error: board pico-grid is a CircuitPython board: use nimatron deploy"),
+    (["--board", "pi-leds", "--user", "root\nExecStartPre=/bin/sh -c id"],
+     "nimatron install-pi: error: --user holds a control character (a line break?): refused"),
+    (["--board", "pi-leds", "--user", "Robert'); DROP"], "nimatron install-pi: error: --user \"Robert'); DROP\" is not a user name"),
+    (["--board", "pi-leds", "--serial", "/dev/tty\rGS0"], "nimatron install-pi: error: --serial holds a control character"),
+    (["--board", "pi-leds", "--python", "python3"], "nimatron install-pi: error: --python must be an absolute path"),
+])
+def test_install_pi_refuses_what_cannot_run(tmp_path, capsys, args, message):
+    assert main(["install-pi"] + args + ["--unit-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []  # no unit written
+
+
+def test_install_pi_refuses_a_preset_with_the_simulators_words(capsys):
+    from nimatron_host.cli import main as nimatron
+
+    assert nimatron(["sim", "--headless", "--board", "pi-leds", "--preset", "100", "--script", os.devnull]) == 2
+    sim = capsys.readouterr().err.split("error: ", 1)[1]
+    assert main(["install-pi", "--board", "pi-leds", "--preset", "100", "--print"]) == 2
+    assert capsys.readouterr().err.split("error: ", 1)[1] == sim
+
+
+def test_install_pi_quotes_what_systemd_would_expand(capsys):
+    assert main(["install-pi", "--board", "pi-leds", "--user", "pi", "--python", "/opt/nim atron/bin/python",
+                 "--serial", "x%h$HOME", "--print"]) == 0
+    unit = capsys.readouterr().out
+    assert 'ExecStart="/opt/nim atron/bin/python" -m nimatron --board pi-leds --serial "x%%h$$HOME"\n' in unit
+    keys = [line.split("=", 1)[0] for line in unit.splitlines() if "=" in line]
+    assert keys.count("ExecStart") == 1 and keys.count("User") == 1
+
+
+def test_install_pi_unit_restarts_but_never_in_an_endless_loop(capsys):
+    assert main(["install-pi", "--board", "pi-leds", "--print"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    unit = lines[:lines.index("[Service]")]
+    service = lines[lines.index("[Service]"):lines.index("[Install]")]
+    assert "StartLimitIntervalSec=120" in unit and "StartLimitBurst=10" in unit
+    assert {"Restart=always", "RestartSec=5", "RestartPreventExitStatus=2"} <= set(service)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--board", "pico-neopixel", "--preset", "grundy"],
+     "nimatron deploy: error: preset grundy needs 64 lamps; this strip has room for 28"),
+])
+def test_deploy_refuses_a_board_and_preset_that_cannot_run(drive, capsys, args, message):
+    assert deploy_to(drive, *args) == 2
+    assert capsys.readouterr().err == message + "\n"
+    assert set(files(drive)) == {"boot_out.txt"}  # nothing written
+
+
+def test_deploy_checks_the_settings_already_on_the_drive(drive, capsys):
+    (drive / "settings.json").write_text('{"board": "pico-neopixel", "think_ms": 99999999}')
+    assert deploy_to(drive, "--board", "pico-neopixel") == 2
+    assert "think_ms" in capsys.readouterr().err
+    assert json.loads((drive / "settings.json").read_text())["think_ms"] == 99999999  # left as it was
+
+
+def test_systemd_reads_the_unit_without_complaint(tmp_path, capsys):
+    import shutil
+    import subprocess
+    import sys
+
+    analyze = shutil.which("systemd-analyze")
+    if not analyze:
+        pytest.skip("systemd-analyze is not installed")
+    assert main(["install-pi", "--board", "pi-leds", "--python", sys.executable, "--serial", "x%h$HOME",
+                 "--unit-dir", str(tmp_path)]) == 0
+    run = subprocess.run([analyze, "verify", str(tmp_path / "nimatron.service")], capture_output=True,
+                         text=True, timeout=60)
+    if "Failed to" in run.stderr and "bus" in run.stderr.lower():
+        pytest.skip("systemd-analyze cannot run here: %s" % run.stderr.strip()[:80])
+    assert run.returncode == 0, run.stderr
+    assert "nimatron.service" not in run.stderr, run.stderr  # no warning about the unit itself

@@ -122,17 +122,12 @@ def test_monitor_watches_a_whole_game_then_audits_count_it(sim_factory):
 
 
 def test_monitor_json_and_reasoning_for_nim(sim_factory):
-    sim = sim_factory(*FAST, "--set", "remote_play=true")
+    sim = sim_factory(*FAST, "--until-killed",
+                      script="wait host\npress new\npress row3\npress done\nwait 500\npress new\n")
     lines = []
     watch = subprocess.Popen(NIMATRON + ["monitor", sim.path, "--json", "--games", "1"], cwd=ROOT,
                              stdout=subprocess.PIPE, text=True)
-    time.sleep(1.0)
-    with Link(sim.path) as link:  # a second client on the same pty: only commands, no events
-        for role in ("new", "row3", "done"):
-            link.send("PLAY PRESS " + role)
-        time.sleep(0.5)
-        link.send("PLAY PRESS new")  # the next game abandons this one: game_over
-    out, _ = watch.communicate(timeout=20)
+    out, _ = watch.communicate(timeout=60)  # the second NEW GAME abandons the first: game_over
     for line in out.splitlines():
         lines.append(json.loads(line))
     kinds = [e["event"] for e in lines]
@@ -287,3 +282,125 @@ def test_play_refuses_a_move_too_big_and_the_game_goes_on(sim_factory):
     assert "  row A has 3 lamps lit: take 1" in run.stdout    # the start is 3 4 5 7
     assert "  row B has 4 lamps lit: take 1" in run.stdout and "  no row Z (rows A" in run.stdout
     assert "The machine leaves" in run.stdout and "refused" not in run.stdout
+
+
+# -- a device that answers wrongly (issue 13, finding 11) -----------------------------------
+
+HELLO = '{"name": "nimatron", "version": "0.1.0", "protocol": 1, "board": "pico-neopixel", "preset": "nim", "input": "rows"}'
+
+
+class FakeDevice:
+    """A "Nimatron" on a real pseudo-terminal that answers each command word
+    from a table (``ERR syntax`` otherwise): for replies no real machine sends."""
+
+    def __init__(self, answers):
+        import tty
+
+        self.answers = dict(answers)
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+        self.running = True
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        import select
+
+        buf = b""
+        while self.running:
+            if not select.select([self.master], [], [], 0.05)[0]:
+                continue
+            try:
+                buf += os.read(self.master, 4096)
+            except OSError:
+                return
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                words = line.decode("ascii", "replace").split()
+                if not words:
+                    continue
+                reply = self.answers.get(" ".join(words[:2]), self.answers.get(words[0], "ERR syntax unknown"))
+                os.write(self.master, reply.encode() + b"\n")
+
+    def close(self):
+        self.running = False
+        time.sleep(0.1)
+        os.close(self.slave)
+        os.close(self.master)
+
+
+@pytest.fixture
+def device():
+    made = []
+
+    def make(**answers):
+        answers.setdefault("HELLO", "OK " + HELLO)
+        dev = FakeDevice(answers)
+        made.append(dev)
+        return dev
+
+    yield make
+    for dev in made:
+        dev.close()
+
+
+@pytest.mark.parametrize("args, answers, message", [
+    (["audits"], {"AUDITS": 'OK {"started": "12", "finished": 9}'},
+     "the device sent an AUDITS reply with 'started' = \"12\", where a whole number belongs"),
+    (["audits", "--csv"], {"AUDITS": 'OK {"started": 1, "presets": {"nim": [1, 2]}}'},
+     "the device sent an AUDITS reply that is not a JSON object (preset \"nim\")"),
+    (["audits", "--csv"], {"AUDITS": 'OK {"started": 1, "presets": [1]}'},
+     "the device sent an AUDITS reply with 'presets' = [1], where an object belongs"),
+    (["audits"], {"AUDITS": 'OK {"started": 1, "uptime_s": Infinity}'},
+     "the device sent an AUDITS reply with 'uptime_s' = Infinity, where a count belongs"),
+    (["audits"], {"AUDITS": "OK"}, "the device sent a bare OK to AUDITS, without its data"),
+    (["config", "PORT", "difficulty", "teach"], {"SET": 'OK {"value": "teach", "applies": "now"}'},
+     "the device sent a SET reply without 'key'"),
+    (["config", "PORT", "difficulty", "teach"], {"SET": 'OK {"key": "difficulty", "value": "teach", "applies": 5}'},
+     "the device sent a SET reply with 'applies' = 5, where text belongs"),
+    (["audits"], {"HELLO": 'OK {"name": "nimatron", "protocol": 2}'},
+     "the Nimatron on PORT speaks protocol 2; this tool knows 1"),
+    (["play"], {"STATE": 'OK {"state": "visitor", "remote_play": true, "position": "3 4 5", "lamps": []}'},
+     "the device sent a STATE reply with 'position' = \"3 4 5\", where a list of heap sizes belongs"),
+])
+def test_a_device_that_sends_wrong_types_is_one_line_and_exit_1(device, args, answers, message):
+    dev = device(**answers)
+    argv = [a.replace("PORT", dev.path) for a in args]
+    if "PORT" not in args:
+        argv.insert(1, dev.path)
+    run = nimatron(*argv, stdin="q\n")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.stderr == "nimatron %s: %s\n" % (args[0], message.replace("PORT", dev.path)) or (
+        message.replace("PORT", dev.path) in run.stderr and run.stderr.count("\n") == 1), run.stderr
+
+
+def test_config_of_a_machine_with_60_starts(sim_factory):
+    """The whole CONFIG is longer than one reply line: config asks key by key."""
+    starts = [[(i + r) % 7 + 1 for r in range(4)] for i in range(60)]
+    sim = sim_factory("--set", "starts=" + json.dumps(starts))
+    run = nimatron("config", sim.path)
+    assert run.returncode == 0, run.stderr
+    shown = dict(line.split(" = ", 1) for line in run.stdout.splitlines())
+    assert json.loads(shown["starts"]) == starts
+    assert shown["difficulty"] == "perfect" and shown["preset"] == "nimatron"
+
+
+def test_a_second_tool_on_a_busy_port_says_so_and_the_first_goes_on(sim_factory):
+    """A monitor holds the port; audits, play, config and ports are told it is
+    busy (never "no Nimatron here"), and the monitor keeps watching."""
+    sim = sim_factory(*FAST, "--until-killed", script="wait host\nwait 500\npress new\npress row3\npress done\n")
+    watch = subprocess.Popen(NIMATRON + ["monitor", sim.path, "--json", "--games", "1"], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = watch.stdout.readline()  # the first event: the monitor is listening
+    busy = "cannot open %s: port busy (another nimatron tool has it open)" % sim.path
+    for args in (["audits", sim.path], ["play", sim.path], ["config", sim.path]):
+        run = nimatron(*args, stdin="q\n")
+        assert run.returncode == 1 and run.stderr == "nimatron %s: %s\n" % (args[0], busy)
+    ports = nimatron("ports", sim.path)
+    assert ports.returncode == 0 and busy in ports.stdout and "no Nimatron here" not in ports.stdout
+    assert watch.poll() is None  # the first tool is untouched
+    events = [json.loads(first)]
+    watch.terminate()
+    out, _ = watch.communicate(timeout=30)
+    events += [json.loads(line) for line in out.splitlines()]
+    assert [e["event"] for e in events[:3]] == ["new_game", "move", "move"]

@@ -11,7 +11,7 @@ import csv
 import json
 import sys
 
-from .link import Link
+from .link import DeviceError, Link, require, shown
 
 COLUMNS = ("started", "finished", "visitor_wins", "machine_wins", "abandoned")
 
@@ -32,6 +32,29 @@ def rows(audits):
     return out
 
 
+def checked(audits):
+    """The AUDITS reply if every counter this tool shows is a count; DeviceError naming the first that is not."""
+    what = "an AUDITS reply"
+    presets = audits.get("presets", {}) if isinstance(audits, dict) else None
+    if not isinstance(presets, dict):
+        require(audits, "presets", (dict,), what)
+    for name, counts in rows(audits):
+        where = "" if name == "all" else " (preset %s)" % shown(name)
+        for column in COLUMNS:
+            if not isinstance(counts, dict) or column in counts:
+                _count(counts, column, what, where)
+    for key in ("uptime_s", "events_dropped"):
+        if key in audits:
+            _count(audits, key, what)
+    return audits
+
+
+def _count(data, key, what, where=""):
+    value = require(data, key, (int, float) if key == "uptime_s" else (int,), what, where)
+    if not 0 <= value < 1e15:  # also refuses NaN and infinity
+        raise DeviceError("%s with %r = %s%s, where a count belongs" % (what, key, shown(value), where))
+
+
 def uptime(seconds):
     days, rest = divmod(int(seconds), 86400)
     hours, rest = divmod(rest, 3600)
@@ -42,7 +65,7 @@ def uptime(seconds):
 def run(args):
     with Link(args.port) as link:
         hello = link.hello()
-        audits = link.command("AUDITS")
+        audits = checked(link.ask("AUDITS"))
     out = sys.stdout
     if args.json:
         out.write(json.dumps(audits, indent=2, sort_keys=True) + "\n")

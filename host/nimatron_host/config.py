@@ -15,7 +15,7 @@ import os
 import sys
 
 from .cli import Failure
-from .link import Link, MachineError
+from .link import Link, MachineError, require
 
 
 def add_parser(sub):
@@ -30,15 +30,34 @@ def shown(value):
     return json.dumps(value) if not isinstance(value, str) else value
 
 
+def one_by_one(link):
+    """Every setting, asked for one at a time: for a machine whose whole
+    CONFIG is longer than one reply line (many starts, say)."""
+    from nimatron.settings import KEYS
+
+    data = {}
+    for key in KEYS:
+        try:
+            data.update(link.ask("CONFIG " + key))
+        except MachineError as e:
+            if e.code == "toolong":
+                data[key] = "(longer than one reply line: %s)" % e.message
+            elif e.code != "value":  # "value": a setting this machine does not have
+                raise Failure(e.message)
+    return data
+
+
 def run(args):
     out = sys.stdout
     with Link(args.port) as link:
         link.hello()
         if args.value is None:
             try:
-                data = link.command("CONFIG" + (" " + args.key if args.key else ""))
+                data = link.ask("CONFIG" + (" " + args.key if args.key else ""))
             except MachineError as e:
-                raise Failure(e.message)
+                if e.code != "toolong" or args.key:
+                    raise Failure(e.message)
+                data = one_by_one(link)
             for key in sorted(data):
                 out.write("%s = %s\n" % (key, shown(data[key])))
             return 0
@@ -50,7 +69,7 @@ def run(args):
                 raise Failure("UNLOCK refused: %s" % e.message)
         try:
             value = " ".join(args.value.split())
-            data = link.command("SET %s %s" % (args.key, value))
+            data = link.ask("SET %s %s" % (args.key, value))
         except MachineError as e:
             if e.code == "locked":
                 raise Failure("this machine has an operator PIN: give it with --pin (or NIMATRON_PIN)")
@@ -61,7 +80,9 @@ def run(args):
                     link.command("LOCK", timeout=1)
                 except Failure:
                     pass
+        what = "a SET reply"
+        require(data, "value", (str, int, float, bool, list, dict, type(None)), what)
         out.write("%s = %s  (applies %s; %s)\n" % (
-            data["key"], shown(data["value"]), data["applies"],
+            require(data, "key", (str,), what), shown(data["value"]), require(data, "applies", (str,), what),
             "saved for the next start" if data.get("saved") else "until the machine restarts"))
     return 0

@@ -212,6 +212,22 @@ def settings_file(drive, board, preset):
     return (json.dumps(wanted, indent=2, sort_keys=True) + "\n").encode(), None
 
 
+def check_settings(board, data, preset):
+    """UsageError unless the board starts with this settings.json (as code.py reads it)."""
+    from .machine import check
+
+    try:
+        overrides = json.loads(data.decode("utf-8")) if data else {}
+    except (ValueError, UnicodeError, RecursionError):
+        overrides = {}  # a broken file is left alone (and said so): the board uses its defaults
+    if not isinstance(overrides, dict):
+        overrides = {}
+    overrides.pop("board", None)
+    if preset:
+        overrides["preset"] = preset
+    check(board, overrides)
+
+
 class Plan:
     """What a deploy does, file by file, before it does it."""
 
@@ -300,6 +316,8 @@ def run(args):
     for path in sorted(files):
         plan.put(path, files[path])
     settings, note = settings_file(drive, board, args.preset)
+    check_settings(board, settings if settings is not None else read(os.path.join(drive, "settings.json")),
+                   args.preset)
     if note:
         plan.notes.append(note)
     if settings is not None:

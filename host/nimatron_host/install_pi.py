@@ -1,19 +1,30 @@
 """``nimatron install-pi``: start the Nimatron when a Raspberry Pi boots.
 
-Writes a systemd unit that runs ``python -m nimatron --board NAME`` with
-``Restart=always`` (an exhibit restarts rather than sits dark), then says how
-to enable it. ``--print`` only prints the unit.
+Writes a systemd unit that runs ``python -m nimatron --board NAME``, then
+says how to enable it. ``--print`` only prints the unit. The board and
+preset are checked first by the code the machine starts with, so a unit
+that could never run is never written; every value is quoted the way
+systemd reads it (``%`` and ``$`` escaped) and control characters are
+refused, so no value can add a line to the unit.
 
     sudo nimatron install-pi --board pi-leds
     nimatron install-pi --board pi-neopixel --serial /dev/ttyGS0 --print
 """
 
 import os
+import re
 import sys
 
 from .cli import Failure, UsageError
 
 UNIT = "nimatron.service"
+# useradd's rule (Debian's NAME_REGEX, relaxed to what systemd accepts as User=)
+USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,30}\$?\Z")
+# Restart after a crash, but not in a loop: a machine that fails 10 times in
+# 2 minutes stops (systemctl status says why); exit status 2 is a refusal of
+# the settings, which no restart can mend.
+RESTART = ["Restart=always", "RestartSec=5", "RestartPreventExitStatus=2"]
+START_LIMITS = ["StartLimitIntervalSec=120", "StartLimitBurst=10"]
 
 
 def add_parser(sub):
@@ -29,13 +40,34 @@ def add_parser(sub):
     p.add_argument("--print", action="store_true", help="only print the unit")
 
 
-def unit(args, user):
+def check_args(args, user):
+    """UsageError for anything the unit could not run with, before a line is written."""
     from nimatron import boards
 
+    for name in ("board", "preset", "serial", "python", "user"):
+        value = user if name == "user" else getattr(args, name)
+        if value is not None and any(ord(c) < 32 or ord(c) == 127 for c in value):
+            raise UsageError("--%s holds a control character (a line break?): refused" % name)
     try:
-        boards.board(args.board)
+        spec = boards.board(args.board)
     except ValueError as e:
         raise UsageError(str(e))
+    if not args.board.startswith("pi-"):
+        raise UsageError("board %s is a CircuitPython board: use nimatron deploy for it (install-pi takes %s)"
+                         % (args.board, ", ".join(sorted(b for b in boards.BOARDS if b.startswith("pi-")))))
+    from .machine import check
+
+    check(args.board, {"preset": args.preset} if args.preset else None)
+    if user is not None and user != "root" and not USER_NAME.match(user):
+        raise UsageError("--user %r is not a user name (lower-case letters, digits, _ and -, at most 32)"
+                         % user[:40])
+    if not os.path.isabs(args.python):
+        raise UsageError("--python must be an absolute path, got %r" % args.python[:80])
+    return spec
+
+
+def unit(args, user, notify=False):
+    check_args(args, user)
     command = [args.python, "-m", "nimatron", "--board", args.board]
     if args.preset:
         command += ["--preset", args.preset]
@@ -43,14 +75,17 @@ def unit(args, user):
         command += ["--serial", args.serial]
     lines = [
         "[Unit]",
-        "Description=Nimatron exhibit (board %s)" % args.board,
+        "Description=Nimatron exhibit (board %s)" % _escape(args.board),
         "After=local-fs.target",
+    ] + START_LIMITS + [
         "",
         "[Service]",
-        "Type=simple",
-        "ExecStart=%s" % " ".join(_quote(c) for c in command),
-        "Restart=always",
-        "RestartSec=2",
+    ]
+    if notify:  # python -m nimatron says READY=1, then WATCHDOG=1 from its main loop
+        lines += ["Type=notify", "NotifyAccess=main", "WatchdogSec=10"]
+    else:
+        lines += ["Type=simple"]
+    lines += ["ExecStart=%s" % " ".join(_quote(c) for c in command)] + RESTART + [
         "Environment=PYTHONUNBUFFERED=1",
     ]
     if user and user != "root":
@@ -59,8 +94,15 @@ def unit(args, user):
     return "\n".join(lines)
 
 
+def _escape(word):
+    """Specifiers (%h) and variables ($HOME) read as themselves."""
+    return word.replace("%", "%%").replace("$", "$$")
+
+
 def _quote(word):
-    if word and all(c.isalnum() or c in "/._-=:+," for c in word):
+    """One word of ExecStart: escaped, and in double quotes unless it is plain."""
+    word = _escape(word)
+    if word and all(c.isascii() and (c.isalnum() or c in "/._-=:+,") for c in word):
         return word
     return '"%s"' % word.replace("\\", "\\\\").replace('"', '\\"')
 

@@ -12,6 +12,8 @@ machine is a ``MachineError`` with its code.
 """
 
 import collections
+import errno as errnos
+import json
 import os
 import time
 
@@ -20,6 +22,41 @@ from nimatron.protocol import MAX_LINE, ProtocolError, parse_line
 from .cli import Failure
 
 BAUD = 115200  # ignored by USB CDC and ptys; right for a real UART
+PROTOCOL = 1   # the host link version these tools speak (host/PROTOCOL.md)
+BUSY = "port busy (another nimatron tool has it open)"
+
+
+class DeviceError(Failure):
+    """The device answered, but with something this tool cannot use: "the device sent ..."."""
+
+    def __init__(self, what):
+        Failure.__init__(self, "the device sent %s" % what)
+
+
+def shown(value, limit=40):
+    """A value the device sent, short enough for one line of error."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def require(data, key, kinds, what, where=""):
+    """``data[key]`` if it is one of ``kinds``; DeviceError naming it otherwise.
+
+    Booleans are not counts, though Python calls them ints.
+    """
+    if not isinstance(data, dict):
+        raise DeviceError("%s that is not a JSON object%s" % (what, where))
+    value = data.get(key)
+    if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
+        return value
+    names = {int: "a whole number", float: "a number", str: "text", dict: "an object", list: "a list", bool: "true or false"}
+    wanted = " or ".join(names.get(k, k.__name__) for k in kinds)
+    if key not in data:
+        raise DeviceError("%s without %r%s" % (what, key, where))
+    raise DeviceError("%s with %r = %s%s, where %s belongs" % (what, key, shown(value), where, wanted))
 
 
 class MachineError(Failure):
@@ -38,12 +75,16 @@ def open_serial(port, timeout=0.05):
     if not port:
         raise Failure("no port given")
     try:
-        return serial.serial_for_url(port, BAUD, timeout=timeout, write_timeout=2)
+        # exclusive: flock the port, so a second nimatron tool is told the
+        # port is busy instead of stealing half the replies of the first
+        return serial.serial_for_url(port, BAUD, timeout=timeout, write_timeout=2, exclusive=True)
     except (serial.SerialException, OSError, ValueError) as e:
         errno = getattr(e, "errno", None)
         reason = os.strerror(errno) if isinstance(errno, int) and errno > 0 else str(e)
         if "Could not configure port" in str(e):
             reason = "not a serial port"
+        if errno in (errnos.EAGAIN, errnos.EWOULDBLOCK) or "exclusively lock" in str(e):
+            reason = BUSY
         raise Failure("cannot open %s: %s" % (port, reason))
 
 
@@ -84,8 +125,8 @@ class Link:
                 line, self.buf = self.buf[:cut], self.buf[cut + 1:]
                 try:
                     return parse_line(line)
-                except ProtocolError:
-                    continue  # not ours: skip it
+                except (ProtocolError, RecursionError):
+                    continue  # not ours (or JSON nested past reading): skip it
             if deadline is not None and time.monotonic() >= deadline:
                 return None
             try:
@@ -131,11 +172,23 @@ class Link:
             else:
                 return data
 
+    def ask(self, line, timeout=None):
+        """``command`` for a reply that must carry a JSON object (STATE, AUDITS...)."""
+        data = self.command(line, timeout)
+        if data is None:
+            raise DeviceError("a bare OK to %s, without its data" % line.split()[0])
+        return data
+
     def hello(self, timeout=None):
-        """HELLO, checked: Failure if the other end is not a Nimatron."""
+        """HELLO, checked: Failure if the other end is not a Nimatron this tool can talk to."""
         data = self.command("HELLO", timeout)
         if not data or data.get("name") != "nimatron":
             raise Failure("%s answered, but not as a Nimatron" % self.name)
+        protocol = data.get("protocol")
+        if protocol != PROTOCOL or isinstance(protocol, bool):
+            raise Failure("the Nimatron on %s speaks protocol %s; this tool knows %d "
+                          "(update one of them: pip install -U nimatron, or deploy again)"
+                          % (self.name, shown(protocol), PROTOCOL))
         return data
 
     def next_event(self, timeout=None):
@@ -148,7 +201,7 @@ class Link:
             if got is None:
                 return None
             if got[0] == "EV":
-                return got[1]
+                return got[1]  # a JSON object, as parse_line checks
 
     def events(self, timeout=None):
         """Events as they come; stops after ``timeout`` seconds of silence."""
@@ -157,3 +210,19 @@ class Link:
             if event is None:
                 return
             yield event
+
+
+def checked_state(state):
+    """A STATE reply whose fields the tools read are of the right kind; DeviceError otherwise."""
+    what = "a STATE reply"
+    position = state.get("position")
+    if position is not None and not (isinstance(position, list) and all(
+            isinstance(h, int) and not isinstance(h, bool) and 0 <= h < 1 << 16 for h in position)):
+        raise DeviceError("%s with 'position' = %s, where a list of heap sizes belongs" % (what, shown(position)))
+    lamps = state.get("lamps", [])
+    if not (isinstance(lamps, list) and all(isinstance(row, str) and len(row) < 1 << 10 for row in lamps)):
+        raise DeviceError("%s with 'lamps' = %s, where a list of lamp strings belongs" % (what, shown(lamps)))
+    for key in ("state", "turn", "rules", "winner", "refused"):
+        if state.get(key) is not None:
+            require(state, key, (str,), what)
+    return state

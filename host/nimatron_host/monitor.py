@@ -14,7 +14,7 @@ import time
 
 from nimatron import explain
 
-from .link import Link
+from .link import Link, checked_state, shown
 
 
 def add_parser(sub):
@@ -79,7 +79,7 @@ def run(args):
     out = sys.stdout
     with Link(args.port) as link:
         hello = link.hello()
-        state = link.command("STATE")
+        state = checked_state(link.ask("STATE"))
         link.command("EVENTS ON")
         if not args.json:
             out.write("Watching the Nimatron on %s (board %s, preset %s, %s%s). Ctrl-C to stop.\n" % (
@@ -97,7 +97,10 @@ def run(args):
                 out.write(json.dumps(ev) + "\n")
                 out.flush()
             else:
-                printer.event(ev)
+                try:
+                    printer.event(ev)
+                except (TypeError, ValueError, AttributeError, KeyError, IndexError):
+                    printer.line("  (the device sent an event this tool cannot read: %s)" % shown(ev, 200))
             if ev.get("event") == "game_over":
                 ended += 1
         try:

@@ -16,7 +16,7 @@ A move is checked against the lamps before any button is pressed.
 import sys
 
 from .cli import Failure
-from .link import Link, MachineError
+from .link import Link, MachineError, checked_state
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -132,7 +132,7 @@ def run(args):
     out = sys.stdout
     with Link(args.port) as link:
         hello = link.hello()
-        state = link.command("STATE")
+        state = checked_state(link.ask("STATE"))
         if not state.get("remote_play"):
             raise Failure("remote play is off on this machine; an operator can allow it with: "
                           "nimatron config %s remote_play on" % args.port)
@@ -140,7 +140,7 @@ def run(args):
         link.command("EVENTS ON")
         out.write("The Nimatron on %s (%s). Type a move, n for a new game, q to quit.\n" % (args.port, state.get("rules")))
         if state.get("state") in ("attract", "over"):
-            state = link.command("PLAY PRESS new")
+            state = checked_state(link.ask("PLAY PRESS new"))
         while True:
             _show(state, out)
             if state.get("state") == "over":
@@ -159,7 +159,7 @@ def run(args):
             if not text:
                 continue
             if text.lower() in ("n", "new"):
-                state = link.command("PLAY PRESS new")
+                state = checked_state(link.ask("PLAY PRESS new"))
                 continue
             if text.lower() in ("d", "done"):  # finish a move begun on the machine's own buttons
                 state = _press_all(link, [], out)
@@ -188,14 +188,14 @@ def _press_all(link, presses, out):
     state = None
     for n, role in enumerate(presses + ["done"]):
         try:
-            state = link.command("PLAY PRESS " + role)
+            state = checked_state(link.ask("PLAY PRESS " + role))
         except MachineError as e:
             if e.code == "value" and role.startswith("key"):
                 r, i = role.split()[1:]
                 out.write("  there is no lamp %s %d on this board\n" % (row_name(int(r)), int(i) + 1))
             else:
                 out.write("  %s\n" % e.message)
-            return link.command("STATE")
+            return checked_state(link.ask("STATE"))
         if state.get("refused"):
             out.write("  refused: %s\n" % state["refused"])
             if role != "done":
@@ -218,6 +218,6 @@ def _await_machine(link, out, wait):
             out.write("The machine leaves %s." % " ".join(str(h) for h in ev.get("after", [])))
             out.write(("  (%s)\n" % ev["why"]) if ev.get("why") else "\n")
         if ev.get("event") in ("move", "game_over") and ev.get("by") != "visitor":
-            state = link.command("STATE")
+            state = checked_state(link.ask("STATE"))
             if state.get("turn") != "machine":
                 return state
