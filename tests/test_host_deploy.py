@@ -211,6 +211,12 @@ def test_install_pi_unit_restarts_but_never_in_an_endless_loop(capsys):
     service = lines[lines.index("[Service]"):lines.index("[Install]")]
     assert "StartLimitIntervalSec=120" in unit and "StartLimitBurst=10" in unit
     assert {"Restart=always", "RestartSec=5", "RestartPreventExitStatus=2"} <= set(service)
+    from nimatron_host.install_pi import notify_supported
+
+    if notify_supported():  # the firmware sends READY=1 and WATCHDOG=1: systemd may hold it to them
+        assert {"Type=notify", "NotifyAccess=main", "WatchdogSec=10", "StateDirectory=nimatron"} <= set(service)
+    else:                   # a watchdog nobody feeds would kill a healthy machine
+        assert "Type=simple" in service and not [x for x in service if x.startswith("WatchdogSec")]
 
 
 @pytest.mark.parametrize("args, message", [

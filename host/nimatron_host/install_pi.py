@@ -66,8 +66,23 @@ def check_args(args, user):
     return spec
 
 
-def unit(args, user, notify=False):
+def notify_supported():
+    """True when the ``python -m nimatron`` this unit starts speaks sd_notify
+    (READY=1 once playing, WATCHDOG=1 from its main loop): only then may the
+    unit ask for ``Type=notify`` and a watchdog, which would otherwise kill a
+    healthy machine."""
+    import importlib
+
+    try:
+        return hasattr(importlib.import_module("nimatron.__main__"), "Notifier")
+    except Exception:
+        return False
+
+
+def unit(args, user, notify=None):
     check_args(args, user)
+    if notify is None:
+        notify = notify_supported()
     command = [args.python, "-m", "nimatron", "--board", args.board]
     if args.preset:
         command += ["--preset", args.preset]
@@ -82,7 +97,8 @@ def unit(args, user, notify=False):
         "[Service]",
     ]
     if notify:  # python -m nimatron says READY=1, then WATCHDOG=1 from its main loop
-        lines += ["Type=notify", "NotifyAccess=main", "WatchdogSec=10"]
+        lines += ["Type=notify", "NotifyAccess=main", "WatchdogSec=10",
+                  "StateDirectory=nimatron"]  # where it keeps audits and settings
     else:
         lines += ["Type=simple"]
     lines += ["ExecStart=%s" % " ".join(_quote(c) for c in command)] + RESTART + [
