@@ -95,25 +95,25 @@ def leds(factory):
 def test_gpiozero_lights_exactly_the_lamps_in_play(leds, factory):
     spec, io = leds
     io.show(rows([1, 3, 5, 7], {(0, 0), (3, 6)}), dict(DARK, visitor=1))
-    assert factory.pin("GPIO4").state == 1          # row 0, lamp 0
+    assert factory.pin("GPIO9").state == 1          # row 0, lamp 0
     assert factory.pin("GPIO20").state == 1         # row 3, lamp 6
     assert factory.pin("GPIO18").state == 0         # row 3, lamp 0
     assert factory.pin("GPIO21").state == 1         # status: visitor
-    assert factory.pin("GPIO7").state == 0          # status: machine
+    assert factory.pin("GPIO14").state == 0         # status: machine
 
 
 def test_gpiozero_shows_every_lamp_state_but_off_as_lit(leds, factory):
     spec, io = leds
     io.show([[SELECTED], [TAKING, REFUSED, OFF], [OFF] * 5, [OFF] * 7], DARK)
-    assert [factory.pin(p).state for p in ("GPIO4", "GPIO17", "GPIO27", "GPIO22")] == [1, 1, 1, 0]
+    assert [factory.pin(p).state for p in ("GPIO9", "GPIO17", "GPIO27", "GPIO22")] == [1, 1, 1, 0]
 
 
 def test_gpiozero_buttons_are_active_low_and_queue_raw_edges(leds, factory):
     spec, io = leds
     assert io.events() == []
-    factory.pin("GPIO10").drive_low()   # row3 pressed: shorted to ground
-    factory.pin("GPIO10").drive_high()
-    factory.pin("GPIO14").drive_low()   # done
+    factory.pin("GPIO6").drive_low()    # row3 pressed: shorted to ground
+    factory.pin("GPIO6").drive_high()
+    factory.pin("GPIO7").drive_low()    # done
     assert io.events() == [("row3", True), ("row3", False), ("done", True)]
     assert io.events() == []
 

@@ -3,11 +3,11 @@
     controller = make_controller("pico-neopixel", {"preset": "drnim"})
 
 One function shared by ``code.py``, ``python -m nimatron`` and the
-simulator, so they cannot drift apart. Raises BoardError, SettingsError or
-PanelError (all ValueError) with a message naming the problem.
+simulator, so they cannot drift apart. Raises BoardError, SettingsError,
+PanelError or PowerError (all ValueError) with a message naming the problem.
 """
 
-from . import boards
+from . import boards, power
 from .controller import Controller
 from .panel import PanelError
 from .settings import resolve
@@ -44,15 +44,22 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
     ``audits``: a ``nimatron.audits.Audits`` to keep counting in (default: new)."""
     spec, settings = make_settings(board_name, overrides)
     layout = choose_layout(spec, settings)
+
+    def limit(settings):
+        # the power budget: the brightness to drive at, or PowerError
+        return power.check(board_name, spec, settings["brightness"])
+
+    level = limit(settings)
     if io is None:
         from .drivers import open_io
 
-        io = open_io(spec, layout)
+        options = {"brightness": level} if spec["lamps"]["kind"] == "neopixel" else {}
+        io = open_io(spec, layout, **options)
     hear = getattr(io, "hear", None)  # a driver with a speaker hears the game's events
     if hear is not None:
         listener = _both(listener, hear) if listener else hear
     try:
-        return Controller(io, settings, layout, spec["input"], listener, now_ms, audits)
+        return Controller(io, settings, layout, spec["input"], listener, now_ms, audits, limit=limit)
     except Exception:
         io.close()
         raise

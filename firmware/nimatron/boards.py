@@ -2,7 +2,7 @@
 
 Read by the firmware (which driver, which pins), the simulator (which pins to
 mock) and the wiring diagrams. Pin names are the board's own: ``GPIO17`` for
-gpiozero on a Raspberry Pi, ``D18`` / ``GP2`` for CircuitPython's ``board``.
+gpiozero on a Raspberry Pi, ``D10`` / ``GP2`` for CircuitPython's ``board``.
 
 Each board has:
 - ``driver``: ``gpiozero`` or ``circuitpython`` (also runs on a Pi via Blinka);
@@ -18,7 +18,13 @@ Each board has:
 - ``buttons``: role -> pin for ``rows`` input (``row0``..., ``done``, ``new``);
   for ``grid`` input ``matrix`` gives ``keypad.KeyMatrix`` row and column pins
   (key R C sits under lamp R C) and ``buttons`` holds ``done`` and ``new``;
-- ``brightness``: the NeoPixel brightness cap from the power budget;
+- ``brightness``: the NeoPixel brightness it starts at (the ``brightness``
+  setting may change it, up to the cap of the power budget);
+- ``supply`` (``{"volts": 5, "amps": 2, "board_ma": 50}``: the supply the
+  lamps hang on and what else it feeds), ``logic`` (``{"volts": 3.3,
+  "pin_ma": 16, "total_ma": 50}``: the board's pins) and, for discrete LEDs,
+  ``led`` (``{"vf": 1.9, "ma": 2}``): the power budget (``nimatron.power``)
+  and the wiring diagrams' resistor values come from these;
 - ``preset``: the preset it starts with.
 
 Boards with their buttons built in (``drivers/onboard_io``: the MacroPad,

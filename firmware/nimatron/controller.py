@@ -52,8 +52,9 @@ class Rng:
 
 
 class Controller:
-    def __init__(self, io, settings, layout, input_model="rows", listener=None, now_ms=0, audits=None):
+    def __init__(self, io, settings, layout, input_model="rows", listener=None, now_ms=0, audits=None, limit=None):
         self.io = io
+        self.limit = limit  # f(settings) -> lamp brightness, or PowerError (app.make_controller)
         self.settings = settings
         self.layout = list(layout)
         self.input_model = input_model
@@ -96,6 +97,9 @@ class Controller:
             raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
         for start in settings["starts"]:
             make_panel(rules, self.layout, start)
+        level = self.limit(settings) if self.limit else None  # over the power budget: refused here
+        if level is not None and hasattr(self.io, "set_brightness"):
+            self.io.set_brightness(level)
         if self.state in (ATTRACT, OVER) or self.panel is None:
             self.rules = rules
             self.misere = settings["misere"]

@@ -42,6 +42,7 @@ DEFAULTS = {
     "remote_play": False,  # allow `nimatron play` over the serial link
     "operator_pin": "",    # if set, SET needs UNLOCK first
     "volume": 5,           # boards with a speaker or buzzer: 0 mute .. 10 loudest
+    "brightness": None,    # NeoPixel brightness 0-1; None: the pin map's (capped by power.py)
 }
 
 # Checks per key: (kind, low, high) for ints, or a tuple of allowed values.
@@ -135,6 +136,18 @@ def check_value(key, value):
             for n in item:
                 if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 255:
                     raise SettingsError("%s: %r is not a lamp count (0-255)" % (key, n))
+        return value
+    if key == "brightness":
+        if value is None or value in ("default", "null", ""):
+            return None
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            value = float(value)
+        except (TypeError, ValueError):
+            raise SettingsError("brightness must be a number above 0 and at most 1 (or default)")
+        if not 0 < value <= 1:
+            raise SettingsError("brightness must be above 0 and at most 1")
         return value
     if key == "operator_pin":
         value = str(value)

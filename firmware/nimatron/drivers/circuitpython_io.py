@@ -57,8 +57,7 @@ class CircuitPythonIO:
             neopixel = load("neopixel")
             self._lamp_pixels = lamp_pixels(lamps, layout)
             self._status_pixels = list(lamps["status"])
-            cap = spec.get("brightness", 1.0)
-            level = cap if brightness is None else min(brightness, cap)
+            level = spec.get("brightness", 1.0) if brightness is None else brightness  # checked by power.py
             self._pixels = neopixel.NeoPixel(board_pin(board, lamps["pin"]), lamps["pixels"], brightness=level,
                                              auto_write=False, pixel_order=lamps.get("order", "GRB"))
             self._pixels.fill((0, 0, 0))
@@ -115,6 +114,12 @@ class CircuitPythonIO:
                 raise DriverError("layout %s needs button %s, which this board does not have" % (list(layout), role))
         keys = keypad.Keys([board_pin(board, buttons[role]) for role in roles], value_when_pressed=False, pull=True)
         self._scanners.append((keys, roles))
+
+    def set_brightness(self, level):
+        """Dim or brighten the strip (a level already checked by ``nimatron.power``)."""
+        if self._pixels is not None and self._pixels.brightness != level:
+            self._pixels.brightness = level
+            self._pixels.show()
 
     def show(self, lamps, status):
         if self._pixels is not None:
