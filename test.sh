@@ -3,13 +3,16 @@
 set -e
 cd "$(dirname "$0")"
 . tools/setup.sh
-# The browser and terminal tests drive Debian's chromium and tmux. Install them
+# The browser and terminal tests drive Debian's chromium and tmux; the hardware
+# package renders its PNGs with rsvg-convert (librsvg2-bin). Install them
 # where this shell can (root with apt-get); elsewhere those tests skip, saying why.
-for tool in chromium tmux; do
+for tool in chromium tmux rsvg-convert:librsvg2-bin; do
+    package=${tool#*:}
+    tool=${tool%%:*}
     if ! command -v "$tool" >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "installing $tool for the browser/terminal tests..." >&2
-        { apt-get install -y -q "$tool" || { apt-get update -q && apt-get install -y -q "$tool"; }; } >/dev/null 2>&1 \
-            || echo "could not install $tool: its tests will skip" >&2
+        echo "installing $package for the browser/terminal/hardware tests..." >&2
+        { apt-get install -y -q "$package" || { apt-get update -q && apt-get install -y -q "$package"; }; } >/dev/null 2>&1 \
+            || echo "could not install $package: its tests will skip" >&2
     fi
 done
 exec .venv/bin/python -m pytest -n auto -q "$@"

@@ -21,6 +21,8 @@ COMMANDS = {
     "play": "nimatron_host.play",
     "deploy": "nimatron_host.deploy",
     "install-pi": "nimatron_host.install_pi",
+    "power": "nimatron_host.power_cmd",
+    "hardware": "nimatron_host.hardware_cmd",
 }
 
 

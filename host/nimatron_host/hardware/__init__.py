@@ -1,0 +1,142 @@
+"""The hardware package, generated from the pin maps: ``nimatron hardware``.
+
+``files(lang)`` gives every text file of ``hardware/`` (Markdown, CSV, SVG)
+as ``{relative path: text}``, deterministically: the same pin maps give the
+same bytes on every machine. PNG pictures are rendered from the SVGs with
+``rsvg-convert``; renderers differ between versions, so a PNG is current
+when ``png-sources.txt`` records the SHA-256 of the SVG it came from.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+
+from nimatron import boards
+
+from . import bom, guide, panel, wiring
+from .circuit import circuit
+
+SOURCES = "png-sources.txt"
+RENDER_ZOOM = {"wiring": "1.5", "panel": "2"}   # px per SVG unit; panel SVG is in mm
+
+
+def designs():
+    return [circuit(name, boards.board(name)) for name in boards.names()]
+
+
+def files(lang="en"):
+    """{path: text} of every generated text file."""
+    out = {}
+    all_designs = designs()
+    for design in all_designs:
+        name = design["name"]
+        out[name + "/bom.csv"] = bom.text(design)
+        out[name + "/wiring.svg"] = wiring.draw(design)
+        out[name + "/panel.svg"] = panel.draw(name, design["spec"], lang)
+        out[name + "/README.md"] = guide.board_guide(design, lang) + "\n"
+    out["README.md"] = guide.index(all_designs, lang) + "\n"
+    return out
+
+
+def digest(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def png_sources(texts):
+    """{png path: sha256 of its SVG} for every SVG."""
+    out = {}
+    for path in sorted(texts):
+        if path.endswith(".svg"):
+            out[path[:-4] + ".png"] = digest(texts[path])
+    return out
+
+
+def read_sources(folder):
+    out = {}
+    try:
+        with open(os.path.join(folder, SOURCES)) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2:
+                    out[parts[1]] = parts[0]
+    except OSError:
+        pass
+    return out
+
+
+def sources_text(recorded):
+    return "".join("%s  %s\n" % (recorded[p], p) for p in sorted(recorded))
+
+
+def stale(folder, lang="en"):
+    """Paths under ``folder`` that are missing or differ from what would be generated."""
+    texts = files(lang)
+    out = []
+    for path in sorted(texts):
+        try:
+            with open(os.path.join(folder, path), encoding="utf-8") as f:
+                if f.read() != texts[path]:
+                    out.append(path)
+        except OSError:
+            out.append(path)
+    recorded = read_sources(folder)
+    for png, source in sorted(png_sources(texts).items()):
+        if recorded.get(png) != source or not os.path.exists(os.path.join(folder, png)):
+            out.append(png)
+    return out
+
+
+def renderer():
+    return shutil.which("rsvg-convert")
+
+
+def render(svg_path, png_path):
+    kind = "panel" if os.path.basename(svg_path).startswith("panel") else "wiring"
+    tmp = png_path + ".tmp"
+    subprocess.run([renderer(), "--zoom", RENDER_ZOOM[kind], "--background-color", "white", "-o", tmp, svg_path],
+                   check=True, capture_output=True, timeout=120)
+    os.replace(tmp, png_path)
+
+
+def write(folder, lang="en", pngs=True):
+    """Write what is stale; returns (written paths, PNGs left stale for want of a renderer)."""
+    texts = files(lang)
+    written = []
+    for path in sorted(texts):
+        full = os.path.join(folder, path)
+        try:
+            with open(full, encoding="utf-8") as f:
+                same = f.read() == texts[path]
+        except OSError:
+            same = False
+        if not same:
+            os.makedirs(os.path.dirname(full) or ".", exist_ok=True)
+            with open(full + ".tmp", "w", encoding="utf-8", newline="\n") as f:
+                f.write(texts[path])
+            os.replace(full + ".tmp", full)
+            written.append(path)
+    recorded = read_sources(folder)
+    wanted = png_sources(texts)
+    left = []
+    for png, source in sorted(wanted.items()):
+        if recorded.get(png) == source and os.path.exists(os.path.join(folder, png)):
+            continue
+        if not pngs or not renderer():
+            left.append(png)
+            continue
+        render(os.path.join(folder, png[:-4] + ".svg"), os.path.join(folder, png))
+        recorded[png] = source
+        written.append(png)
+    keep = dict((p, recorded[p]) for p in wanted if p in recorded)
+    text = sources_text(keep)
+    path = os.path.join(folder, SOURCES)
+    try:
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
+    except OSError:
+        old = None
+    if old != text:
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    return written, left

@@ -1,0 +1,234 @@
+"""One board's circuit, derived from its pin map: the parts and every wire.
+
+The wiring diagram draws exactly this, and the bill of materials counts it,
+so the two cannot disagree; both follow the pin map the firmware reads.
+
+    design = circuit("pico-neopixel", boards.board("pico-neopixel"))
+    design["chains"][0]   # {"pin": "GP0", "role": "neopixel data", "items": [...], ...}
+
+Electrical choices, each with its reason:
+- buttons and keys close to ground; the board's internal pull-ups (about
+  50 kOhm) hold them high, so no pull-up resistors are fitted. A 220 Ohm
+  resistor in each line at the board limits the current of an electrostatic
+  discharge from a visitor's hand into the pin's protection diodes (small
+  enough that a pressed button still reads low, even against the 1.8 kOhm
+  pull-ups the Raspberry Pi fits on GPIO2 and GPIO3);
+- one 1N4148 per key of a key matrix, anode to the column (``keypad.
+  KeyMatrix(columns_to_anodes=True)``, its default), so chords never ghost;
+- NeoPixels: a 74AHCT125 lifts the 3.3 V data to 5 V logic (WS2812 needs
+  0.7 x VDD = 3.5 V), a 330 Ohm resistor at the strip's input damps ringing,
+  a 1000 uF capacitor across the strip's supply absorbs the switch-on surge;
+- a Pico takes its 5 V through a 1N5817 Schottky diode into VSYS, so USB
+  and the supply can both be plugged in (the Pico datasheet's own advice);
+- a Raspberry Pi keeps its own USB-C supply; only grounds are joined.
+"""
+
+from nimatron import boards, power
+
+BUTTON_OHMS = 220
+DATA_OHMS = 330
+NAMES = {"row": "row", "done": "DONE", "new": "NEW GAME"}
+STATUS_WORDS = {"visitor": "YOUR TURN", "machine": "MACHINE'S TURN", "champ": "NIM CHAMP",
+                "machine_wins": "MACHINE WINS"}
+
+# Raspberry Pi 40-pin header: BCM GPIO -> physical pin
+PI_HEADER = {2: 3, 3: 5, 4: 7, 14: 8, 15: 10, 17: 11, 18: 12, 27: 13, 22: 15, 23: 16, 24: 18, 10: 19,
+             9: 21, 25: 22, 11: 23, 8: 24, 7: 26, 0: 27, 1: 28, 5: 29, 6: 31, 12: 32, 13: 33, 19: 35,
+             16: 36, 26: 37, 20: 38, 21: 40}
+# Raspberry Pi Pico: GPn -> physical pin
+PICO_HEADER = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16,
+               13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29,
+               26: 31, 27: 32, 28: 34}
+
+# What a Raspberry Pi pin also does, for the pin-map review.
+PI_NOTES = {
+    2: "I2C1 SDA, 1.8 kOhm pull-up to 3.3 V on the Pi: fine for a button (it is pulled up anyway)",
+    3: "I2C1 SCL, 1.8 kOhm pull-up; shorting it to ground wakes a halted Pi: NEW GAME switches the exhibit on",
+    4: "GPCLK0 / default 1-Wire pin (both unused)",
+    7: "SPI0 CE1 (SPI stays off)", 8: "SPI0 CE0 (SPI stays off)",
+    9: "SPI0 MISO (SPI stays off)", 10: "SPI0 MOSI", 11: "SPI0 SCLK (SPI stays off)",
+    12: "PWM0 (analog audio on a Pi 4)", 13: "PWM1 (analog audio on a Pi 4)",
+    14: "UART TX: the serial console. Never a button here (a press would short the console's output); "
+        "a lamp is harmless once the console is off",
+    15: "UART RX: as GPIO14",
+    18: "PWM0 / PCM clock: the analog audio and I2S",
+    19: "PWM1 / PCM frame", 20: "PCM in", 21: "PCM out",
+}
+
+
+def pin_number(pin):
+    """The number in a pin name: GPIO17 -> 17, D10 -> 10, GP2 -> 2."""
+    digits = ""
+    for ch in pin:
+        if ch.isdigit():
+            digits += ch
+    return int(digits)
+
+
+def is_pico(spec):
+    return spec["driver"] == "circuitpython" and any(pin.startswith("GP") and not pin.startswith("GPIO")
+                                                     for pin, _ in boards.pins(spec))
+
+
+def header_pin(spec, pin):
+    """The physical pin a builder solders to."""
+    table = PICO_HEADER if is_pico(spec) else PI_HEADER
+    return table[pin_number(pin)]
+
+
+def row_letter(r):
+    return "ABCDEFGHIJKLMNOP"[r]
+
+
+def role_label(role):
+    """Words for a pin's role: 'lamp 1 2' -> 'lamp B3', 'row0' -> 'row A button'."""
+    words = role.split()
+    if words[0] == "lamp":
+        return "lamp %s%d" % (row_letter(int(words[1])), int(words[2]) + 1)
+    if words[0] == "status":
+        return "status: " + STATUS_WORDS[words[1]]
+    if role.startswith("row"):
+        return "row %s button" % row_letter(int(role[3:]))
+    if role in ("done", "new"):
+        return NAMES[role] + " button"
+    if words[0] == "key":
+        return "key matrix %s %d" % (words[1], int(words[2]) + 1)
+    return role
+
+
+class Parts:
+    """Numbered parts, grouped for the bill of materials."""
+
+    def __init__(self):
+        self.count = {}
+        self.lines = []   # [key, prefix, part, value, refs]
+        self._line = {}
+
+    def add(self, prefix, part, value="", key=None):
+        n = self.count.get(prefix, 0) + 1
+        self.count[prefix] = n
+        ref = "%s%d" % (prefix, n)
+        key = key or (prefix, part, value)
+        if key not in self._line:
+            self._line[key] = [prefix, part, value, []]
+            self.lines.append(self._line[key])
+        self._line[key][3].append(ref)
+        return ref
+
+
+def circuit(name, spec):
+    """The board's parts and wires (see the module docstring for the why)."""
+    parts = Parts()
+    pico = is_pico(spec)
+    lamps = spec["lamps"]
+    figures = power.budget(spec)
+    out = {"name": name, "spec": spec, "pico": pico, "figures": figures, "chains": [], "matrix": None,
+           "power": []}
+    controller = parts.add("A", "Raspberry Pi Pico" if pico else "Raspberry Pi (40-pin header)")
+    out["controller"] = controller
+
+    def chain(pin, role, items, end, group):
+        out["chains"].append({"pin": pin, "role": role, "label": role_label(role), "header": header_pin(spec, pin),
+                              "items": items, "end": end, "group": group})
+
+    if lamps["kind"] == "leds":
+        led = spec["led"]
+        ohms = figures["ohms"]
+        for pin, role in boards.pins(spec):
+            if role.startswith("lamp") or role.startswith("status"):
+                r = parts.add("R", "resistor", "%d ohm" % ohms)
+                lamp = parts.add("L", "LED", "Vf %.1f V, %g mA" % (led["vf"], led["ma"]))
+                chain(pin, role, [("resistor", r, "%d Ω" % ohms), ("led", lamp, role_label(role))], "gnd",
+                      "status lamps" if role.startswith("status") else "lamps")
+    else:
+        shifter = parts.add("U", "74AHCT125")
+        resistor = parts.add("R", "resistor", "%d ohm" % DATA_OHMS, key=("R", "data"))
+        strip = parts.add("PX", "NeoPixels", "%d pixels" % lamps["pixels"])
+        chain(lamps["pin"], "neopixel data",
+              [("buffer", shifter, "74AHCT125 1A→1Y"), ("resistor", resistor, "%d Ω" % DATA_OHMS),
+               ("pixels", strip, "DIN")], "pixels", "NeoPixel data")
+        cap = parts.add("C", "capacitor", "1000 uF 10 V")
+        out["pixels"] = {"ref": strip, "cap": cap, "shifter": shifter, "count": lamps["pixels"]}
+    for role in sorted(spec.get("buttons", {}), key=_button_order):
+        r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
+        s = parts.add("S", "arcade button")
+        chain(spec["buttons"][role], role, [("resistor", r, "%d Ω" % BUTTON_OHMS), ("switch", s, role_label(role))],
+              "gnd", "buttons")
+    matrix = spec.get("matrix")
+    if matrix:
+        rows, columns = matrix["rows"], matrix["columns"]
+        grid = {"rows": [], "columns": [], "keys": []}
+        for c in range(len(columns) - 1, -1, -1):   # top pin -> rightmost column: no wire crosses
+            r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
+            grid["columns"].append((c, columns[c], r))
+            chain(columns[c], "key column %d" % c, [("resistor", r, "%d Ω" % BUTTON_OHMS)], "column", "key matrix")
+        for i, pin in enumerate(rows):
+            r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
+            grid["rows"].append((i, pin, r))
+            chain(pin, "key row %d" % i, [("resistor", r, "%d Ω" % BUTTON_OHMS)], "row", "key matrix")
+        for i in range(len(rows)):
+            line = []
+            for c in range(len(columns)):
+                line.append((parts.add("K", "key (arcade button)"), parts.add("D", "1N4148")))
+            grid["keys"].append(line)
+        out["matrix"] = grid
+    # power
+    if pico:
+        out["supply"] = parts.add("PS", "5 V supply", "%g A" % spec["supply"]["amps"])
+        out["jack"] = parts.add("J", "DC jack")
+        out["vsys_diode"] = parts.add("D", "1N5817")
+    elif lamps["kind"] == "neopixel":
+        out["pi_supply"] = parts.add("PS", "Raspberry Pi USB-C supply")
+        out["supply"] = parts.add("PS", "5 V supply", "%g A" % spec["supply"]["amps"])
+        out["jack"] = parts.add("J", "DC jack")
+    else:
+        out["pi_supply"] = parts.add("PS", "Raspberry Pi USB-C supply")
+    out["parts"] = parts
+    return out
+
+
+def _button_order(role):
+    return (0, int(role[3:])) if role.startswith("row") else (1, ["done", "new"].index(role))
+
+
+def drawn_refs(design):
+    """Every reference the wiring diagram shows, sorted."""
+    refs = []
+    for line in design["parts"].lines:
+        refs.extend(line[3])
+    return sorted(refs, key=ref_key)
+
+
+def ref_key(ref):
+    prefix = ref.rstrip("0123456789")
+    return (prefix, int(ref[len(prefix):]))
+
+
+def ref_ranges(refs):
+    """['R1', 'R2', 'R3', 'R7'] -> 'R1-R3, R7' (a BOM's reference column)."""
+    refs = sorted(refs, key=ref_key)
+    out = []
+    i = 0
+    while i < len(refs):
+        j = i
+        while j + 1 < len(refs) and ref_key(refs[j + 1]) == (ref_key(refs[i])[0], ref_key(refs[j])[1] + 1):
+            j += 1
+        out.append(refs[i] if i == j else "%s-%s" % (refs[i], refs[j]))
+        i = j + 1
+    return ", ".join(out)
+
+
+def expand_refs(text):
+    """'R1-R3, R7' -> ['R1', 'R2', 'R3', 'R7']."""
+    out = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if "-" in item:
+            a, b = item.split("-")
+            prefix, lo = ref_key(a)
+            out.extend("%s%d" % (prefix, n) for n in range(lo, ref_key(b)[1] + 1))
+        else:
+            out.append(item)
+    return out

@@ -1,0 +1,280 @@
+"""The front panel of one board as SVG in millimetres, from its layout.
+
+For a laser cutter: red hairlines (0.1 mm, #ff0000) are cuts (lamp and
+button holes, the outline), black is engraving or print. For print: black on
+the light panel face, 18:1 contrast. Every lamp hole is ``<circle
+class="lamp" data-row data-index>``, every button ``class="button"
+data-role`` (or ``class="key" data-row data-index`` on a grid), so the
+tests check the panel against the pin map.
+
+Accessible by construction: 30 mm arcade buttons (at least 25 mm), every
+control within one hand's reach of the others, meaning carried by words and
+shapes (letters on rows, words beside status lamps, a tick on DONE and a
+circular arrow on NEW GAME), never by colour alone.
+"""
+
+import math
+
+from nimatron import boards
+from nimatron.settings import resolve
+
+from .svg import Drawing, FONT
+
+CUT = {"stroke": "#ff0000", "stroke_width": 0.1, "fill": "none"}
+INK = "#000000"
+FACE = "#f4efe4"       # light birch / off-white print
+BUTTON_MM = 30         # hole for a 30 mm arcade button
+LAMP_MM = 12           # hole for a diffuser or bezel
+TEXT_MM = 5            # how-to-play text height (readable at arm's length)
+LANGS = ("en", "es", "ru")
+
+WORDS = {
+    "en": {"done": "DONE", "new": "NEW GAME", "visitor": "YOUR TURN", "machine": "MACHINE'S TURN",
+           "champ": "NIM CHAMP", "machine_wins": "MACHINE WINS", "how": "HOW TO PLAY", "row": "row"},
+    "es": {"done": "HECHO", "new": "NUEVA PARTIDA", "visitor": "TU TURNO", "machine": "TURNO DE LA MÁQUINA",
+           "champ": "¡CAMPEÓN DE NIM!", "machine_wins": "GANA LA MÁQUINA", "how": "CÓMO SE JUEGA", "row": "fila"},
+    "ru": {"done": "ГОТОВО", "new": "НОВАЯ ИГРА", "visitor": "ВАШ ХОД", "machine": "ХОД МАШИНЫ",
+           "champ": "ЧЕМПИОН НИМ", "machine_wins": "МАШИНА ПОБЕДИЛА", "how": "КАК ИГРАТЬ", "row": "ряд"},
+}
+
+STEPS = {
+    "en": {"start": "Press NEW GAME.",
+           "rows": "Press a row's button once for each lamp you take: one row per turn.",
+           "grid": "Press the keys under the lamps you take.",
+           "done": "Press DONE. The machine takes its turn, and so on.",
+           "win": "Whoever takes the last lamp wins.", "lose": "Whoever takes the last lamp loses."},
+    "es": {"start": "Pulsa NUEVA PARTIDA.",
+           "rows": "Pulsa el botón de una fila una vez por cada luz que quites: una sola fila por turno.",
+           "grid": "Pulsa las teclas bajo las luces que quites.",
+           "done": "Pulsa HECHO. Juega la máquina, y así sucesivamente.",
+           "win": "Quien quita la última luz gana.", "lose": "Quien quita la última luz pierde."},
+    "ru": {"start": "Нажмите НОВАЯ ИГРА.",
+           "rows": "Нажимайте кнопку ряда по разу на каждую лампу, которую гасите: один ряд за ход.",
+           "grid": "Нажмите кнопки под лампами, которые гасите.",
+           "done": "Нажмите ГОТОВО. Ходит машина, и так далее.",
+           "win": "Кто погасит последнюю лампу, тот выиграл.", "lose": "Кто погасит последнюю лампу, тот проиграл."},
+}
+
+RULES = {
+    "nim": {"en": "Take any number of lamps from one row.", "es": "Quita cuantas luces quieras de una sola fila.",
+            "ru": "Гасите сколько угодно ламп в одном ряду."},
+    "subtract": {"en": "Take 1 to %d lamps from one row.", "es": "Quita de 1 a %d luces de una sola fila.",
+                 "ru": "Гасите от 1 до %d ламп в одном ряду."},
+    "greedy": {"en": "Take any number of lamps, only from a longest row.",
+               "es": "Quita cuantas luces quieras, solo de una de las filas más largas.",
+               "ru": "Гасите сколько угодно ламп, но только в самом длинном ряду."},
+    "moore": {"en": "Take lamps from 1 to %d rows at once.", "es": "Quita luces de 1 a %d filas a la vez.",
+              "ru": "Гасите лампы сразу в 1–%d рядах."},
+    "allheaps": {"en": "Take from one row, or the same number from every row.",
+                 "es": "Quita de una fila, o el mismo número de cada fila.",
+                 "ru": "Гасите лампы в одном ряду или поровну во всех рядах."},
+    "grundy": {"en": "Split a row into two unequal rows.", "es": "Divide una fila en dos filas desiguales.",
+               "ru": "Разделите ряд на два неравных ряда."},
+    "circular": {"en": "Take 1 to 3 neighbouring lamps of the circle (then of the rows left).",
+                 "es": "Quita de 1 a 3 luces vecinas del círculo (luego de las filas que quedan).",
+                 "ru": "Гасите 1–3 соседние лампы круга (затем в оставшихся рядах)."},
+}
+
+
+def how_to_play(spec, lang):
+    """The steps for this board's own preset, in ``lang``."""
+    settings = resolve({}, spec["preset"])
+    rules = settings["rules"]
+    name, _, k = rules.partition(":")
+    rule = RULES[name][lang]
+    if "%d" in rule:
+        rule = rule % int(k or 2)
+    steps = STEPS[lang]
+    return [steps["start"], rule, steps["rows" if spec["input"] == "rows" else "grid"], steps["done"],
+            steps["lose" if settings["misere"] else "win"]]
+
+
+def lamp_pitch(spec):
+    """Centre to centre of two lamps of a row (mm): a strip's own spacing."""
+    lamps = spec["lamps"]
+    if lamps["kind"] == "neopixel" and not lamps.get("fixed"):
+        return 1000.0 / 60   # 60 pixels a metre: the holes sit over the strip
+    return 22.0
+
+
+def relative_luminance(hex_colour):
+    def channel(c):
+        c = c / 255.0
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a, b):
+    """WCAG contrast ratio of two #rrggbb colours."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def _wrap(text, chars):
+    out, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > chars:
+            out.append(line)
+            line = word
+        else:
+            line = (line + " " + word).strip()
+    out.append(line)
+    return out
+
+
+class Panel:
+    def __init__(self, name, spec, lang):
+        self.name = name
+        self.spec = spec
+        self.lang = lang
+        self.words = WORDS[lang]
+        self.parts = []   # (callable) drawn after the size is known
+
+    # -- pieces ---------------------------------------------------------------
+    def lamp(self, d, x, y, row, index, label=None):
+        d.add("circle", cx=x, cy=y, r=LAMP_MM / 2.0, class_="lamp", data_row=row, data_index=index, **CUT)
+        d.circle(x, y, LAMP_MM / 2.0 + 1.2, stroke=INK, stroke_width=0.5)
+        if label:
+            d.text(x, y + LAMP_MM / 2.0 + 5, label, size=3.5, anchor="middle")
+
+    def button(self, d, x, y, label, cls="button", **data):
+        d.add("circle", cx=x, cy=y, r=BUTTON_MM / 2.0, class_=cls, **dict(CUT, **data))
+        d.circle(x, y, BUTTON_MM / 2.0 + 2.5, stroke=INK, stroke_width=1.2)
+        if label:
+            d.text(x, y + BUTTON_MM / 2.0 + 9, label, size=5.5, anchor="middle", weight="bold")
+
+    def tick(self, d, x, y):
+        d.path("M%.1f %.1f l3 3 l6 -7" % (x - 4.5, y), stroke=INK, stroke_width=1.4)
+
+    def circle_arrow(self, d, x, y):
+        d.path("M%.1f %.1f a4 4 0 1 1 -4 -4" % (x + 4, y), stroke=INK, stroke_width=1.2)
+        d.path("M%.1f %.1f l0 -3.2 l3 3.2 z" % (x - 0.5, y - 4 - 1.5), fill=INK, stroke=INK, stroke_width=0.4)
+
+    def status_row(self, d, y, width):
+        roles = boards.STATUS
+        step = (width - 40) / len(roles)
+        for i, role in enumerate(roles):
+            x = 20 + step * (i + 0.5)
+            self.lamp(d, x, y, "status", i)
+            d.text(x, y + LAMP_MM / 2.0 + 8, self.words[role], size=4.5, anchor="middle", weight="bold")
+
+    def controls(self, d, y, width):
+        """DONE and NEW GAME, side by side, icons beside the words."""
+        for x, role in ((width / 2.0 - 45, "done"), (width / 2.0 + 45, "new")):
+            self.button(d, x, y, self.words[role], data_role=role)
+            icon_y = y + BUTTON_MM / 2.0 + 19
+            (self.tick if role == "done" else self.circle_arrow)(d, x, icon_y)
+
+    def instructions(self, d, y, width):
+        chars = int((width - 40) / (TEXT_MM * 0.56))
+        d.text(20, y, self.words["how"], size=6, weight="bold")
+        y += 9
+        for n, step in enumerate(how_to_play(self.spec, self.lang)):
+            lines = _wrap(step, chars - 4)
+            for k, line in enumerate(lines):
+                d.text(20 if k == 0 else 25, y, ("%d. " % (n + 1) if k == 0 else "") + line, size=TEXT_MM)
+                y += TEXT_MM * 1.45
+        return y
+
+    def text_bottom(self, y, width):
+        """Where the instructions end (they are drawn on a scratch drawing)."""
+        return self.instructions(Drawing(width, 1), y, width)
+
+    # -- whole panels ------------------------------------------------------------
+    def draw(self):
+        spec = self.spec
+        if spec["lamps"].get("shape") == "ring":
+            return self._ring()
+        if spec["input"] == "grid":
+            return self._grid()
+        return self._rows()
+
+    def _frame(self, width, height):
+        d = Drawing(width, height, unit="mm", title="Nimatron %s front panel (%s)" % (self.name, self.lang),
+                    background=FACE)
+        d.add("rect", x=2, y=2, width=width - 4, height=height - 4, rx=6, class_="outline", **CUT)
+        d.text(width / 2.0, 20, "NIMATRON", size=11, anchor="middle", weight="bold", letter_spacing=2)
+        return d
+
+    def _rows(self):
+        layout = boards.layout(self.spec)
+        pitch = lamp_pitch(self.spec)
+        column = 64.0
+        width = max(300.0, column * len(layout) + 40)
+        tallest = max(layout)
+        lamps_top = 66.0
+        lamps_bottom = lamps_top + 8 + (tallest - 1) * pitch
+        buttons_y = lamps_bottom + 30
+        controls_y = buttons_y + 48
+        text_y = controls_y + 48
+        height = self.text_bottom(text_y, width) + 12
+        d = self._frame(width, height)
+        self.status_row(d, 34, width)
+        left = (width - column * len(layout)) / 2.0
+        for r, n in enumerate(layout):
+            x = left + column * (r + 0.5)
+            letter = "ABCDEFGH"[r]
+            d.text(x, lamps_bottom - (n - 1) * pitch - LAMP_MM / 2.0 - 5, letter, size=8, anchor="middle", weight="bold")
+            for i in range(n):
+                # lamps stand on the button, like a stack of coins
+                y = lamps_bottom - (n - 1 - i) * pitch
+                self.lamp(d, x, y, r, i)
+            self.button(d, x, buttons_y, letter, data_role="row%d" % r)
+        self.controls(d, controls_y, width)
+        self.instructions(d, text_y, width)
+        return d.document()
+
+    def _grid(self):
+        layout = boards.layout(self.spec)
+        cell_w, cell_h = 44.0, 60.0
+        columns = max(layout)
+        width = max(300.0, cell_w * columns + 60)
+        top = 70.0
+        controls_y = top + cell_h * len(layout) + 26
+        text_y = controls_y + 48
+        height = self.text_bottom(text_y, width) + 12
+        d = self._frame(width, height)
+        self.status_row(d, 34, width)
+        left = (width - cell_w * columns) / 2.0 + 6
+        for r, n in enumerate(layout):
+            y = top + cell_h * r
+            d.text(left - 10, y + 36, "ABCDEFGH"[r], size=7, anchor="middle", weight="bold")
+            for i in range(n):
+                x = left + cell_w * (i + 0.5)
+                self.lamp(d, x, y + 8, r, i)
+                d.add("circle", cx=x, cy=y + 34, r=BUTTON_MM / 2.0, class_="key", data_row=r, data_index=i, **CUT)
+                d.circle(x, y + 34, BUTTON_MM / 2.0 + 1.5, stroke=INK, stroke_width=1)
+        self.controls(d, controls_y, width)
+        self.instructions(d, text_y, width)
+        return d.document()
+
+    def _ring(self):
+        n = boards.layout(self.spec)[0]
+        ring_r, key_r = 118.0, 150.0
+        width = 2 * (key_r + BUTTON_MM) + 40
+        cx, cy = width / 2.0, 70 + key_r + BUTTON_MM / 2.0
+        controls_y = cy + key_r + BUTTON_MM + 20
+        text_y = controls_y + 48
+        height = self.text_bottom(text_y, width) + 12
+        d = self._frame(width, height)
+        self.status_row(d, 34, width)
+        for i in range(n):
+            a = 2 * math.pi * i / n - math.pi / 2
+            lx, ly = cx + ring_r * math.cos(a), cy + ring_r * math.sin(a)
+            kx, ky = cx + key_r * math.cos(a), cy + key_r * math.sin(a)
+            self.lamp(d, lx, ly, 0, i)
+            d.text(cx + (ring_r - 16) * math.cos(a), cy + (ring_r - 16) * math.sin(a) + 1.5, str(i + 1), size=4.5,
+                   anchor="middle")
+            d.add("circle", cx=kx, cy=ky, r=BUTTON_MM / 2.0, class_="key", data_row=0, data_index=i, **CUT)
+            d.circle(kx, ky, BUTTON_MM / 2.0 + 1.5, stroke=INK, stroke_width=1)
+        self.controls(d, controls_y, width)
+        self.instructions(d, text_y, width)
+        return d.document()
+
+
+def draw(name, spec, lang="en"):
+    if lang not in LANGS:
+        raise ValueError("language %r: choose from %s" % (lang, ", ".join(LANGS)))
+    return Panel(name, spec, lang).draw()

@@ -1,0 +1,309 @@
+"""The wiring diagram of one board as SVG, drawn from its circuit.
+
+One horizontal line per pin of the pin map, from the board's header (left)
+through its parts to a ground symbol, the level shifter and the pixels, or
+the key matrix. No wire crosses another except column and row lines of a key
+matrix, which hop. Every pin wire is a ``<g class="wire" data-pin=...
+data-role=...>`` and every part carries ``data-ref``, so the tests compare the
+drawing with the pin map and the bill of materials.
+"""
+
+from .circuit import ref_ranges
+from .svg import Drawing
+
+PITCH = 30          # px between pin lines
+MATRIX_PITCH = 60   # between key-matrix rows (room for a diode and a key)
+CELL = 76           # key-matrix column spacing
+BOX_X, BOX_W = 20, 230
+START = BOX_X + BOX_W
+GREY = "#555555"
+
+
+def _ground(d, x, y):
+    d.line(x, y, x, y + 5)
+    d.line(x - 8, y + 5, x + 8, y + 5, stroke_width=1.6)
+    d.line(x - 5, y + 8.5, x + 5, y + 8.5, stroke_width=1.4)
+    d.line(x - 2, y + 12, x + 2, y + 12, stroke_width=1.2)
+
+
+def _plus5(d, x, y, label="+5V"):
+    d.line(x, y, x, y - 10)
+    d.line(x - 8, y - 10, x + 8, y - 10, stroke_width=1.6)
+    d.text(x, y - 14, label, size=11, anchor="middle", weight="bold")
+
+
+def _resistor(d, x, y, ref, value):
+    d.line(x, y, x + 12, y)
+    d.rect(x + 12, y - 6, 36, 12, data_ref=ref)
+    d.line(x + 48, y, x + 60, y)
+    d.text(x + 30, y - 10, "%s %s" % (ref, value), size=11, anchor="middle")
+    return x + 60
+
+
+def _diode(d, x, y, ref, label, arrows=False, flip=False):
+    """Anode left (or right when ``flip``), cathode bar on the other side."""
+    d.line(x, y, x + 14, y)
+    a, b = (x + 14, x + 30) if not flip else (x + 30, x + 14)
+    d.path("M%d %d L%d %d L%d %d Z" % (a, y - 8, a, y + 8, b, y), fill="#ffffff", data_ref=ref)
+    d.line(b, y - 8, b, y + 8, stroke_width=1.6)
+    if arrows:
+        d.path("M%d %d l6 -8 M%d %d l6 -8" % (x + 20, y - 10, x + 26, y - 10), stroke_width=1)
+        d.path("M%d %d l-3 0 l3 -3 z M%d %d l-3 0 l3 -3 z" % (x + 27, y - 18, x + 33, y - 18), fill="#000000", stroke_width=1)
+    d.line(x + 30, y, x + 44, y)
+    if label:
+        d.text(x + 22, y - 12, "%s %s" % (ref, label), size=11, anchor="middle")
+    return x + 44
+
+
+def _switch(d, x, y, ref, label, small=False):
+    """A push button (normally open)."""
+    w = 24 if small else 34
+    d.line(x, y, x + 6, y)
+    d.circle(x + 8, y, 2)
+    d.circle(x + w - 2, y, 2)
+    d.line(x + 8, y - 7, x + w - 2, y - 7, data_ref=ref)
+    d.line(x + 3 + w / 2, y - 7, x + 3 + w / 2, y - 12)
+    d.line(x + w, y, x + w + 6, y)
+    return x + w + 6
+
+
+def _buffer(d, x, y, ref):
+    d.line(x, y, x + 10, y)
+    d.path("M%d %d L%d %d L%d %d Z" % (x + 10, y - 14, x + 10, y + 14, x + 40, y), data_ref=ref)
+    d.text(x + 16, y + 4, "1A", size=8)
+    d.line(x + 40, y, x + 52, y)
+    d.text(x + 26, y - 18, "%s 74AHCT125" % ref, size=11, anchor="middle")
+    d.text(x + 26, y + 26, "pin 2 → 3", size=10, anchor="middle", fill=GREY)
+    return x + 52
+
+
+def rows_of(design):
+    """(y, chain) for every pin line, with group headings: [(y, kind, thing)]."""
+    out = []
+    y = 96
+    group = None
+    for item in design["power_rows"] + design["chains"]:
+        if item["group"] != group:
+            group = item["group"]
+            y += 8
+            out.append((y, "heading", group))
+            y += 24
+        if item.get("end") == "pixels":
+            y += 14   # room for the level shifter's and the strip's labels
+        if item.get("end") == "row" and out[-1][2].get("end") == "column":
+            y += 26   # room for the first row of keys
+        out.append((y, "line", item))
+        y += MATRIX_PITCH if item.get("end") in ("row", "pixels") else PITCH
+    return out, y
+
+
+def power_rows(design):
+    """The controller's own supply and ground pins (not in the pin map)."""
+    if design["pico"]:
+        return [{"pin": "VSYS", "header": 39, "label": "5 V in", "group": "power", "end": "vsys"},
+                {"pin": "GND", "header": 38, "label": "ground", "group": "power", "end": "gnd"}]
+    return [{"pin": "GND", "header": 6, "label": "ground (also 9, 14, 20, 25, 30, 34, 39)", "group": "power",
+             "end": "gnd"}]
+
+
+def draw(design):
+    design["power_rows"] = power_rows(design)
+    lines, bottom = rows_of(design)
+    matrix = design["matrix"]
+    width = max(940, START + 170 + 30 + len(matrix["columns"]) * CELL + 40) if matrix else 940
+    notes = notes_of(design)
+    height = bottom + 40 + 16 * len(wrap(notes, 125 if matrix else 108)) + 20
+    d = Drawing(width, height, title="%s wiring" % design["name"])
+    spec = design["spec"]
+    d.text(20, 30, "Nimatron %s: wiring" % design["name"], size=18, weight="bold")
+    d.text(20, 50, spec.get("about", ""), size=12, fill=GREY)
+    d.text(20, 68, "Generated from firmware/nimatron/pinmaps/%s.json by `nimatron hardware`: edit the pin map, not this drawing."
+           % design["name"], size=11, fill=GREY)
+    top = lines[0][0] - 26
+    d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design["controller"])
+    d.text(BOX_X + 8, top + 16, "%s %s" % (design["controller"], "Raspberry Pi Pico" if design["pico"]
+                                               else "Raspberry Pi 40-pin header"), size=12, weight="bold")
+    if design.get("pi_supply"):
+        d.text(BOX_X + 8, top + 32, "USB-C power: %s Raspberry Pi supply" % design["pi_supply"], size=11,
+               data_ref=design["pi_supply"])
+    if design.get("supply"):
+        _supply(d, design, lines[1][0])
+    matrix_x = START + 170
+    col_x = {}
+    row_ys = []
+    for y, kind, item in lines:
+        if kind == "heading":
+            d.text(START + 14, y, item.upper(), size=11, weight="bold", fill=GREY)
+            continue
+        d.text(START - 10, y + 4, "%s · pin %d" % (item["pin"], item["header"]), size=12, anchor="end",
+               weight="bold" if item["group"] != "power" else None)
+        d.circle(START, y, 3, fill="#000000")
+        if item["group"] == "power":
+            d.group(class_="supply", data_pin=item["pin"])
+            _power_line(d, design, item, y)
+            d.end()
+            continue
+        d.group(class_="wire", data_pin=item["pin"], data_role=item["role"])
+        x = START
+        for kind_, ref, label in item["items"]:
+            d.line(x, y, x + 20, y)
+            x += 20
+            if kind_ == "resistor":
+                x = _resistor(d, x, y, ref, label)
+            elif kind_ == "led":
+                x = _diode(d, x, y, ref, "", arrows=True)
+            elif kind_ == "switch":
+                x = _switch(d, x, y, ref, label)
+            elif kind_ == "buffer":
+                x = _buffer(d, x, y, ref)
+            elif kind_ == "pixels":
+                x = _pixels(d, design, x, y)
+        end = item["end"]
+        if end == "gnd":
+            d.line(x, y, x + 20, y)
+            _ground(d, x + 20, y)
+            last = item["items"][-1]
+            d.text(x + 40, y + 4, "%s  %s" % (last[1], last[2]), size=12)
+        elif end == "column":
+            c = int(item["role"].split()[-1])
+            cx = matrix_x + 30 + c * CELL
+            col_x[c] = (cx, y)
+            d.line(x, y, cx, y)
+            d.text(x + 8, y - 6, "column %d" % (c + 1), size=10, fill=GREY)
+        elif end == "row":
+            row_ys.append((int(item["role"].split()[-1]), y))
+            d.line(x, y, matrix_x + 30 + len(matrix["columns"]) * CELL - 10, y)
+            d.text(x + 8, y - 6, "row %d" % (int(item["role"].split()[-1]) + 1), size=10, fill=GREY)
+        d.end()
+    if matrix:
+        _matrix(d, design, col_x, row_ys)
+    y = bottom + 24
+    for text in wrap(notes, 125 if matrix else 108):
+        d.text(20, y, text, size=11)
+        y += 16
+    return d.document()
+
+
+def _power_line(d, design, item, y):
+    x = START
+    if item["end"] == "gnd":
+        d.line(x, y, x + 30, y)
+        _ground(d, x + 30, y)
+        d.text(x + 50, y + 4, "one ground: join every ground symbol at the supply's − terminal", size=11, fill=GREY)
+        return
+    d.line(x, y, x + 20, y)
+    x = _diode(d, x + 20, y, design["vsys_diode"], "1N5817", flip=True)
+    d.line(x, y, x + 40, y)
+    _plus5(d, x + 40, y)
+    d.text(x + 56, y + 4, "so USB and the supply may both be in", size=11, fill=GREY)
+
+
+def _supply(d, design, y):
+    """The 5 V supply of the pixels (and of a Pico) at the top right."""
+    x = d.width - 200
+    d.rect(x, y - 30, 170, 40, stroke_width=2, data_ref=design["supply"], fill="#eef4ff")
+    d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design["supply"], design["spec"]["supply"]["amps"]), size=11,
+           weight="bold")
+    d.text(x + 8, y + 2, "%s DC jack (panel)" % design["jack"], size=10, data_ref=design["jack"])
+    d.line(x, y - 10, x - 24, y - 10)
+    _plus5(d, x - 24, y - 10)
+    d.line(x + 150, y + 10, x + 150, y + 16)
+    _ground(d, x + 150, y + 16)
+
+
+def _pixels(d, design, x, y):
+    px = design["pixels"]
+    lamps = design["spec"]["lamps"]
+    d.line(x, y, x + 16, y)
+    bx, by, bw, bh = x + 16, y - 22, 190, 44
+    d.rect(bx, by, bw, bh, stroke_width=2, data_ref=px["ref"], fill="#fff8e8")
+    d.text(bx + 6, y + 4, "DIN", size=10, weight="bold")
+    d.text(bx + 34, y - 6, "%s NeoPixels × %d (GRB)" % (px["ref"], px["count"]), size=11, weight="bold")
+    status = lamps["status"]
+    d.text(bx + 34, y + 9, "status %d-%d, lamps from %d" % (status[0], status[-1], lamps["first"]), size=10)
+    # supply of the pixels: +5V above, ground below, C1 across
+    d.line(bx + bw - 20, by, bx + bw - 20, by - 8)
+    _plus5(d, bx + bw - 20, by - 8)
+    d.line(bx + bw - 40, by + bh, bx + bw - 40, by + bh + 4)
+    _ground(d, bx + bw - 40, by + bh + 4)
+    cx = bx + bw + 40
+    d.line(bx + bw - 20, by - 8, cx, by - 8)
+    d.line(cx, by - 8, cx, y - 4)
+    d.line(cx - 10, y - 4, cx + 10, y - 4, stroke_width=2, data_ref=px["cap"])
+    d.path("M%d %d q10 6 20 0" % (cx - 10, y + 4), stroke_width=2)
+    d.line(cx, y + 5, cx, by + bh + 4)
+    _ground(d, cx, by + bh + 4)
+    d.text(cx + 14, y - 6, "%s 1000 µF" % px["cap"], size=11)
+    d.text(cx + 14, y + 8, "+ to +5V, at the strip", size=10, fill=GREY)
+    return bx + bw
+
+
+def _matrix(d, design, col_x, row_ys):
+    matrix = design["matrix"]
+    rows = dict(row_ys)
+    last = max(rows.values())
+    for c, (cx, y0) in sorted(col_x.items()):
+        d.group(class_="column", data_column=c)
+        # down the column, hopping over every row line
+        path = "M%d %d" % (cx, y0)
+        for r in sorted(rows):
+            ry = rows[r]
+            path += " L%d %d a5 5 0 0 1 0 10" % (cx, ry - 5)
+        path += " L%d %d" % (cx, last + 14)
+        d.path(path)
+        d.end()
+    for r, line in enumerate(matrix["keys"]):
+        ry = rows[r]
+        for c, (key, diode) in enumerate(line):
+            cx = col_x[c][0]
+            ky = ry - 34
+            d.circle(cx, ky, 2.2, fill="#000000")
+            d.line(cx, ky, cx + 6, ky)
+            d.path("M%d %d L%d %d L%d %d Z" % (cx + 6, ky - 5, cx + 6, ky + 5, cx + 16, ky), fill="#ffffff",
+                   data_ref=diode)
+            d.line(cx + 16, ky - 5, cx + 16, ky + 5, stroke_width=1.4)
+            x = _switch(d, cx + 16, ky, key, "", small=True)
+            d.line(x, ky, x + 4, ky)
+            d.line(x + 4, ky, x + 4, ry)
+            d.circle(x + 4, ry, 2.2, fill="#000000")
+            d.text(cx + 26, ky + 14, "%s/%s" % (key, diode), size=8, anchor="middle", fill=GREY)
+
+
+def wrap(paragraphs, width):
+    """Lines of at most ``width`` characters, broken at spaces."""
+    out = []
+    for text in paragraphs:
+        line = ""
+        for word in text.split(" "):
+            if line and len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = "   " + word
+            else:
+                line = line + " " + word if line else word
+        out.append(line)
+    return out
+
+
+def notes_of(design):
+    spec = design["spec"]
+    f = design["figures"]
+    out = []
+    if spec["lamps"]["kind"] == "leds":
+        out.append("LEDs: Vf %.1f V at %g mA from %.1f V pins: R = (%.1f - %.1f) V / %g mA = %d Ω exact, "
+                   "E24 %d Ω -> %.2f mA each, %.1f mA with every lamp lit (pins may give %d mA)."
+                   % (spec["led"]["vf"], spec["led"]["ma"], f["logic_volts"], f["logic_volts"], spec["led"]["vf"],
+                      spec["led"]["ma"], (f["logic_volts"] - spec["led"]["vf"]) * 1000 / spec["led"]["ma"],
+                      f["ohms"], f["led_ma"], f["leds_ma"], f["total_limit_ma"]))
+    else:
+        out.append("U1 74AHCT125 (DIP-14): pin 2 1A in, pin 3 1Y out, pin 1 1OE to ground, pin 14 VCC to +5V, pin 7 to ground;"
+                   " unused 2A/3A/4A (5, 9, 12) to ground, 2OE/3OE/4OE (4, 10, 13) to +5V.")
+        out.append("Data: keep the wire from U1 to the first pixel short; the 330 Ω resistor sits at the strip's DIN."
+                   " Power the pixels from both ends of a long strip.")
+    out.append("Buttons close to ground; the board's own pull-ups hold them high (no pull-up resistors)."
+               " The 220 Ω in each line limits an electrostatic discharge.")
+    if design["matrix"]:
+        out.append("Key matrix: one 1N4148 per key, anode to the column, cathode towards the key and the row"
+                   " (keypad.KeyMatrix, columns_to_anodes=True). Key K(n) sits under lamp n, counted row by row.")
+    out.append("All ground symbols are one net; all +5V flags are one net. Parts: " + ", ".join(
+        ref_ranges(line[3]) for line in design["parts"].lines) + " (see bom.csv).")
+    return out
