@@ -18,7 +18,7 @@ from . import bom, guide, panel, wiring
 from .circuit import circuit
 
 SOURCES = "png-sources.txt"
-RENDER_ZOOM = {"wiring": "1.5", "panel": "2"}   # px per SVG unit; panel SVG is in mm
+RENDER_ZOOM = {"wiring": "1.5", "panel": "0.8"}   # wiring: 1.5 px per unit; panel (mm): 0.8 x 3.78 = 3 px/mm
 
 
 def designs():

@@ -68,10 +68,10 @@ def budget_words(design):
 
     f = design["figures"]
     if f["kind"] == "leds":
-        return "%d mA worst case of %d mA" % (int(f["worst_ma"] + 0.5), int(f["allowed_ma"]))
+        return "worst case %d mA of %d mA" % (int(f["worst_ma"] + 0.5), int(f["allowed_ma"]))
     level = design["spec"].get("brightness", 1.0)
-    return "%d mA worst case at brightness %.2f of %d mA (cap %.2f)" % (
-        int(power.worst_ma(f, level) + 0.5), level, int(f["allowed_ma"]), f["cap"])
+    return "worst case %d mA of %d mA at brightness %.2f; cap %.2f" % (
+        int(power.worst_ma(f, level) + 0.5), int(f["allowed_ma"]), level, f["cap"])
 
 
 RESISTORS = {

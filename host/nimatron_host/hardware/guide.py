@@ -227,15 +227,16 @@ def software_steps(design):
 def self_test(design):
     spec = design["spec"]
     layout = boards.layout(spec)
-    out = ["Supply off, controller out: no short between +5V and ground (multimeter > 100 Ω).",
+    out = ["Supply off, controller out: no short between +5V and ground (the multimeter's reading climbs as "
+           "the capacitors charge; it must not stay near 0 Ω).",
            "Power on. Attract mode: a slow wave runs over all %d lamps. A lamp that never lights: check its %s."
            % (sum(layout), "resistor, LED polarity and pin" if spec["lamps"]["kind"] == "leds"
               else "place in the chain; if every lamp after one point is dark, that pixel's DOUT or the joint after it"),
            "Press NEW GAME: the starting lamps light and YOUR TURN comes on."]
     if spec["input"] == "rows":
-        out.append("Press each row's button once (A, B, ...): one lamp of that row goes out each time; pressing "
-                   "another row in the same turn is refused with a short flash. This tests every button and its "
-                   "wire.")
+        out.append("Press row A's button: one lamp of row A goes out. Press row B's: refused with a short flash "
+                   "(one row per turn). Press NEW GAME and repeat from row B, then C and so on: every button and its "
+                   "wire is tested.")
     else:
         out.append("Press each key: the lamp above it changes to selected (press it again to clear); a key that "
                    "selects the wrong lamp has its row or column wires swapped; two lamps at once means a diode is "
@@ -245,7 +246,7 @@ def self_test(design):
             "On the host computer, `nimatron monitor PORT` shows the same events with the machine's reasoning "
             "(the host link: `host/PROTOCOL.md`).",
             "Measure the supply at the pixels (or the Pi's 5 V pin) with every lamp lit: it should stay above "
-            "4.75 V. The budget above says the worst case the firmware allows (%s)." % budget_words(design)]
+            "4.75 V. The firmware allows at most this (%s)." % budget_words(design)]
     return out
 
 

@@ -41,16 +41,19 @@ STEPS = {
     "en": {"start": "Press NEW GAME.",
            "rows": "Press a row's button once for each lamp you take: one row per turn.",
            "grid": "Press the keys under the lamps you take.",
+           "ring": "Press the keys beside the lamps you take.",
            "done": "Press DONE. The machine takes its turn, and so on.",
            "win": "Whoever takes the last lamp wins.", "lose": "Whoever takes the last lamp loses."},
     "es": {"start": "Pulsa NUEVA PARTIDA.",
            "rows": "Pulsa el botón de una fila una vez por cada luz que quites: una sola fila por turno.",
            "grid": "Pulsa las teclas bajo las luces que quites.",
+           "ring": "Pulsa las teclas junto a las luces que quites.",
            "done": "Pulsa HECHO. Juega la máquina, y así sucesivamente.",
            "win": "Quien quita la última luz gana.", "lose": "Quien quita la última luz pierde."},
     "ru": {"start": "Нажмите НОВАЯ ИГРА.",
            "rows": "Нажимайте кнопку ряда по разу на каждую лампу, которую гасите: один ряд за ход.",
            "grid": "Нажмите кнопки под лампами, которые гасите.",
+           "ring": "Нажмите кнопки рядом с лампами, которые гасите.",
            "done": "Нажмите ГОТОВО. Ходит машина, и так далее.",
            "win": "Кто погасит последнюю лампу, тот выиграл.", "lose": "Кто погасит последнюю лампу, тот проиграл."},
 }
@@ -85,7 +88,8 @@ def how_to_play(spec, lang):
     if "%d" in rule:
         rule = rule % int(k or 2)
     steps = STEPS[lang]
-    return [steps["start"], rule, steps["rows" if spec["input"] == "rows" else "grid"], steps["done"],
+    kind = "rows" if spec["input"] == "rows" else ("ring" if spec["lamps"].get("shape") == "ring" else "grid")
+    return [steps["start"], rule, steps[kind], steps["done"],
             steps["lose" if settings["misere"] else "win"]]
 
 
@@ -149,8 +153,10 @@ class Panel:
         d.path("M%.1f %.1f l3 3 l6 -7" % (x - 4.5, y), stroke=INK, stroke_width=1.4)
 
     def circle_arrow(self, d, x, y):
-        d.path("M%.1f %.1f a4 4 0 1 1 -4 -4" % (x + 4, y), stroke=INK, stroke_width=1.2)
-        d.path("M%.1f %.1f l0 -3.2 l3 3.2 z" % (x - 0.5, y - 4 - 1.5), fill=INK, stroke=INK, stroke_width=0.4)
+        """A clockwise circular arrow: start again."""
+        d.path("M%.1f %.1f A4.5 4.5 0 1 1 %.1f %.1f" % (x + 4.5, y, x, y - 4.5), stroke=INK, stroke_width=1.2)
+        d.path("M%.1f %.1f L%.1f %.1f L%.1f %.1f Z" % (x + 2.2, y - 4.5, x - 0.6, y - 7.2, x - 0.6, y - 1.8),
+               fill=INK, stroke=INK, stroke_width=0.3)
 
     def status_row(self, d, y, width):
         roles = boards.STATUS
@@ -164,7 +170,7 @@ class Panel:
         """DONE and NEW GAME, side by side, icons beside the words."""
         for x, role in ((width / 2.0 - 45, "done"), (width / 2.0 + 45, "new")):
             self.button(d, x, y, self.words[role], data_role=role)
-            icon_y = y + BUTTON_MM / 2.0 + 19
+            icon_y = y + BUTTON_MM / 2.0 + 22
             (self.tick if role == "done" else self.circle_arrow)(d, x, icon_y)
 
     def instructions(self, d, y, width):

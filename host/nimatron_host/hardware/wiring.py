@@ -215,7 +215,7 @@ def _pixels(d, design, x, y):
     px = design["pixels"]
     lamps = design["spec"]["lamps"]
     d.line(x, y, x + 16, y)
-    bx, by, bw, bh = x + 16, y - 22, 190, 44
+    bx, by, bw, bh = x + 16, y - 22, 214, 44
     d.rect(bx, by, bw, bh, stroke_width=2, data_ref=px["ref"], fill="#fff8e8")
     d.text(bx + 6, y + 4, "DIN", size=10, weight="bold")
     d.text(bx + 34, y - 6, "%s NeoPixels × %d (GRB)" % (px["ref"], px["count"]), size=11, weight="bold")
