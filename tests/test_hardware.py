@@ -24,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARDWARE = os.path.join(ROOT, "hardware")
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = boards.names()
+PANELS = [n for n in NAMES if boards.board(n)["driver"] != "onboard"]   # built-in boards are their own panel
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def test_committed_hardware_is_current():
 def test_generation_is_deterministic_and_writes_only_what_changed(tmp_path, texts):
     assert hardware.files("en") == texts
     written, left = hardware.write(str(tmp_path), pngs=False)
-    assert sorted(written) == sorted(texts) and len(left) == 2 * len(NAMES)
+    assert sorted(written) == sorted(texts) and len(left) == len(NAMES) + len(PANELS)
     for path in texts:
         with open(os.path.join(HARDWARE, path), encoding="utf-8") as f:
             assert (tmp_path / path).read_text(encoding="utf-8") == f.read(), path
@@ -59,7 +60,7 @@ def test_wiring_has_every_pin_of_the_pin_map_and_no_other(name, texts):
     assert drawn == sorted(boards.pins(boards.board(name)))
     labels = [t.text for t in root.iter(SVG + "text")]
     for pin, _ in boards.pins(boards.board(name)):
-        assert any(text and text.startswith(pin + " · pin ") for text in labels), pin
+        assert any(text and (text.startswith(pin + " · pin ") or text == pin + " · built in") for text in labels), pin
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -83,7 +84,7 @@ def parts_named(texts, name, word):
     return [r for r in csv.reader(io.StringIO(texts[name + "/bom.csv"])) if word in r[1]]
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if boards.board(n)["lamps"]["kind"] == "neopixel"])
+@pytest.mark.parametrize("name", [n for n in PANELS if boards.board(n)["lamps"]["kind"] == "neopixel"])
 def test_neopixel_boards_have_shifter_capacitor_and_data_resistor(name, texts):
     for word in ("level shifter", "1000 uF", "330 Ohm", "NeoPixel"):
         assert len(parts_named(texts, name, word)) == 1, word
@@ -110,7 +111,7 @@ def test_pi_leds_keeps_buttons_off_the_uart_pins():
     assert buttons <= {"GPIO%d" % n for n in range(2, 9)}                # pulled up at boot
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PANELS)
 def test_panel_is_millimetres_and_matches_the_layout(name, texts):
     root = svg_of(texts, name, "panel")
     width, height = root.get("width"), root.get("height")
@@ -160,6 +161,7 @@ def test_guide_names_the_power_figures_and_the_moves(texts):
     assert "nimatron deploy" in texts["pico-grid/README.md"].replace("./run.sh deploy", "nimatron deploy")
     for name in NAMES:
         assert "![wiring diagram](wiring.png)" in texts[name + "/README.md"]
+        assert ("![front panel](panel.png)" in texts[name + "/README.md"]) == (name in PANELS)
 
 
 def test_hardware_command_check_and_bad_input(tmp_path, capsys):

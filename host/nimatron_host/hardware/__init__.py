@@ -33,7 +33,8 @@ def files(lang="en"):
         name = design["name"]
         out[name + "/bom.csv"] = bom.text(design)
         out[name + "/wiring.svg"] = wiring.draw(design)
-        out[name + "/panel.svg"] = panel.draw(name, design["spec"], lang)
+        if not design["onboard"]:   # a board with its keys built in is its own panel
+            out[name + "/panel.svg"] = panel.draw(name, design["spec"], lang)
         out[name + "/README.md"] = guide.board_guide(design, lang) + "\n"
     out["README.md"] = guide.index(all_designs, lang) + "\n"
     return out

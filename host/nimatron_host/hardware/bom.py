@@ -51,7 +51,15 @@ def _catalogue(design):
                                "power budget: %s" % budget_words(design)),
         ("J", "DC jack"): ("panel DC jack 2.1 mm, 5 A", "CUI PJ-002AH", 1.50, "strain-relieve the cable inside"),
     }
-    if spec["lamps"]["kind"] == "neopixel":
+    if design["onboard"]:
+        out[("A", design["title"])] = (design["title"] + " (keys, pixels and speaker built in), CircuitPython 9 or 10",
+                                      design["title"], 50.00 if "MacroPad" in design["title"] else 25.00,
+                                      "nothing to wire")
+        out[("PS", "USB supply")] = ("USB power adapter 5 V, at least %g A, and a USB data cable" % f["amps"],
+                                     "Raspberry Pi 12.5W micro-USB supply" if "MacroPad" not in design["title"]
+                                     else "any 5 V 1 A USB-C charger", 8.00,
+                                     "power budget: %s" % budget_words(design))
+    elif spec["lamps"]["kind"] == "neopixel":
         if spec["lamps"].get("shape") == "ring" or spec["lamps"].get("fixed"):
             desc = ("NeoPixel-compatible 12 mm bullet pixels, WS2811 5 V, on a wire string (%d used)" % px,
                     "WS2811 12 mm pixel string, 5 V", 0.60 * px,
@@ -122,6 +130,10 @@ def _sundries(design):
     spec = design["spec"]
     lines = len(design["chains"])
     out = []
+    if design["onboard"]:
+        return [("display case or enclosure with a window for the board (e.g. a 3D-printed or acrylic case)", 1,
+                 "", 10.00, "the keys stay reachable; the USB cable clamped inside"),
+                ("cable clamp / P-clip for the USB cable (strain relief)", 1, "", 1.00, "")]
     if design["pico"]:
         out.append(("micro-USB cable, data (deploy and host link)", 1, "any USB-A/C to micro-B data cable", 3.00,
                     "leave it unplugged in the museum unless the host link is used"))

@@ -116,14 +116,34 @@ class Parts:
         return ref
 
 
+def onboard(name, spec):
+    """A board with everything built in (MacroPad, Circuit Playground): no
+    wiring to do; every pin of the pin map is a part of the board itself."""
+    parts = Parts()
+    title = spec.get("about", name).split(":")[0]
+    out = {"name": name, "spec": spec, "pico": False, "onboard": True, "figures": power.budget(spec),
+           "chains": [], "matrix": None, "title": title}
+    out["controller"] = parts.add("A", title)
+    for pin, role in boards.pins(spec):
+        words = role.split()
+        label = "key %d" % (int(words[1]) + 1) if words[0] == "key" and len(words) == 2 else role
+        out["chains"].append({"pin": pin, "role": role, "label": label, "header": None, "end": "onboard",
+                              "items": [("onboard", out["controller"], "built in: " + label)], "group": "built in"})
+    out["supply"] = parts.add("PS", "USB supply", "%g A" % spec["supply"]["amps"])
+    out["parts"] = parts
+    return out
+
+
 def circuit(name, spec):
     """The board's parts and wires (see the module docstring for the why)."""
+    if spec["driver"] == "onboard":
+        return onboard(name, spec)
     parts = Parts()
     pico = is_pico(spec)
     lamps = spec["lamps"]
     figures = power.budget(spec)
-    out = {"name": name, "spec": spec, "pico": pico, "figures": figures, "chains": [], "matrix": None,
-           "power": []}
+    out = {"name": name, "spec": spec, "pico": pico, "onboard": False, "figures": figures, "chains": [],
+           "matrix": None, "power": []}
     controller = parts.add("A", "Raspberry Pi Pico" if pico else "Raspberry Pi (40-pin header)")
     out["controller"] = controller
 

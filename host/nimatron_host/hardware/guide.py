@@ -68,12 +68,17 @@ def board_guide(design, lang):
            % name, "",
            "%s. It plays the `%s` preset out of the box (%s%s), %s lamps in rows of %s."
            % (spec["about"], spec["preset"], settings["rules"], ", misère" if settings["misere"] else "",
-              sum(layout), "-".join(str(n) for n in layout)), "",
-           "![front panel](panel.png)", "",
-           "Files: [bill of materials](bom.csv) · [wiring diagram](wiring.svg) · [front panel for cutting](panel.svg) "
-           "(red hairlines are cuts, black is engraving; `nimatron hardware --lang es|ru` for the panel in Spanish or "
-           "Russian).", "",
-           "## Parts", "",
+              sum(layout), "-".join(str(n) for n in layout)), ""]
+    if design["onboard"]:
+        out += ["Everything is on the board: its keys and pixels are the panel, so there is no panel to cut and "
+                "nothing to wire. Controls: %s." % spec["about"].split(":", 1)[-1].strip(), "",
+                "Files: [bill of materials](bom.csv) · [pin diagram](wiring.svg).", ""]
+    else:
+        out += ["![front panel](panel.png)", "",
+                "Files: [bill of materials](bom.csv) · [wiring diagram](wiring.svg) · [front panel for cutting]"
+                "(panel.svg) (red hairlines are cuts, black is engraving; `nimatron hardware --lang es|ru` for the "
+                "panel in Spanish or Russian).", ""]
+    out += ["## Parts", "",
            "Approximate cost **%s USD** for one machine (single units; see [bom.csv](bom.csv) for example part "
            "numbers and notes)." % _total(design), ""]
     parts = []
@@ -90,11 +95,11 @@ def board_guide(design, lang):
             "solder to).", ""]
     table = []
     for chain in design["chains"]:
-        table.append(["`%s`" % chain["pin"], chain["header"], chain["label"],
+        table.append(["`%s`" % chain["pin"], "built in" if chain["header"] is None else chain["header"], chain["label"],
                       " → ".join("%s %s" % (ref, label) if kind != "pixels" else "%s DIN" % ref
                                  for kind, ref, label in chain["items"])
                       + {"gnd": " → ground", "row": " → key matrix row", "column": " → key matrix column",
-                         "pixels": ""}[chain["end"]]])
+                         "pixels": "", "onboard": ""}[chain["end"]]])
     out += _table(["pin", "header pin", "role", "through"], table) + [""]
     out += ["## Assembly, step by step", ""]
     steps = assembly_steps(design)
@@ -114,6 +119,11 @@ def board_guide(design, lang):
 
 def assembly_steps(design):
     spec = design["spec"]
+    if design["onboard"]:
+        return ["Nothing to solder: put the board in its case with the keys reachable and the USB socket free.",
+                "Clamp the USB cable inside the case within 50 mm of the board (strain relief); power it from the "
+                "USB adapter (%s), not from a museum PC (see the service notes)." % design["supply"],
+                "Mount the case with the keys 380-1220 mm above the floor."]
     pi = not design["pico"]
     neo = spec["lamps"]["kind"] == "neopixel"
     refs = dict((line[1], ref_ranges(line[3])) for line in design["parts"].lines)
@@ -180,14 +190,17 @@ def assembly_steps(design):
 def software_steps(design):
     name = design["name"]
     spec = design["spec"]
-    if design["pico"]:
+    if design["pico"] or design["onboard"]:
+        first = ("Hold BOOTSEL on the Pico, plug it into a computer, copy %s onto the RPI-RP2 drive; it comes back "
+                 "as CIRCUITPY." % CIRCUITPYTHON if design["pico"] else
+                 "Install CircuitPython 9.x or 10.x for the %s (double-press reset for its boot drive, copy the "
+                 ".uf2 from circuitpython.org); it comes back as CIRCUITPY." % design["title"])
         return [
-            "Hold BOOTSEL on the Pico, plug it into a computer, copy %s onto the RPI-RP2 drive; it "
-            "comes back as CIRCUITPY." % CIRCUITPYTHON,
+            first,
             "On the computer, in this repository: `./run.sh deploy --to /media/$USER/CIRCUITPY --board %s` "
             "(`--dry-run` first to see what it writes; it copies the `neopixel` library and `lib/nimatron` with "
             "this pin map, writes `settings.json`, never deletes what it did not put there)." % name,
-            "Eject the drive before unplugging. The Pico restarts into attract mode.",
+            "Eject the drive before unplugging. The board restarts into attract mode.",
             "Change the game later with `settings.json` on the drive (e.g. `{\"board\": \"%s\", \"preset\": "
             "\"nim\", \"brightness\": %.2f}`) or over the host link: `nimatron config PORT brightness 0.3`."
             % (name, spec.get("brightness", 1.0)),
@@ -233,7 +246,9 @@ def self_test(design):
            % (sum(layout), "resistor, LED polarity and pin" if spec["lamps"]["kind"] == "leds"
               else "place in the chain; if every lamp after one point is dark, that pixel's DOUT or the joint after it"),
            "Press NEW GAME: the starting lamps light and YOUR TURN comes on."]
-    if spec["input"] == "rows":
+    if design["onboard"]:
+        out.append("Try every control: %s. Each press shows on the lamps." % spec["about"].split(":", 1)[-1].strip())
+    elif spec["input"] == "rows":
         out.append("Press row A's button: one lamp of row A goes out. Press row B's: refused with a short flash "
                    "(one row per turn). Press NEW GAME and repeat from row B, then C and so on: every button and its "
                    "wire is tested.")

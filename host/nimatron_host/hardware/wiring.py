@@ -99,6 +99,8 @@ def rows_of(design):
 
 def power_rows(design):
     """The controller's own supply and ground pins (not in the pin map)."""
+    if design["onboard"]:
+        return []
     if design["pico"]:
         return [{"pin": "VSYS", "header": 39, "label": "5 V in", "group": "power", "end": "vsys"},
                 {"pin": "GND", "header": 38, "label": "ground", "group": "power", "end": "gnd"}]
@@ -116,18 +118,22 @@ def draw(design):
     d = Drawing(width, height, title="%s wiring" % design["name"])
     spec = design["spec"]
     d.text(20, 30, "Nimatron %s: wiring" % design["name"], size=18, weight="bold")
-    d.text(20, 50, spec.get("about", ""), size=12, fill=GREY)
+    about = spec.get("about", "")
+    d.text(20, 50, about if len(about) < 110 else about.split(":")[0], size=12, fill=GREY)
     d.text(20, 68, "Generated from firmware/nimatron/pinmaps/%s.json by `nimatron hardware`: edit the pin map, not this drawing."
            % design["name"], size=11, fill=GREY)
     top = lines[0][0] - 26
     d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design["controller"])
-    d.text(BOX_X + 8, top + 16, "%s %s" % (design["controller"], "Raspberry Pi Pico" if design["pico"]
-                                               else "Raspberry Pi 40-pin header"), size=12, weight="bold")
+    d.text(BOX_X + 8, top + 16, "%s %s" % (design["controller"], design.get("title") or (
+        "Raspberry Pi Pico" if design["pico"] else "Raspberry Pi 40-pin header")), size=12, weight="bold")
     if design.get("pi_supply"):
         d.text(BOX_X + 8, top + 32, "USB-C power: %s Raspberry Pi supply" % design["pi_supply"], size=11,
                data_ref=design["pi_supply"])
-    if design.get("supply"):
+    if design.get("supply") and not design["onboard"]:
         _supply(d, design, lines[1][0])
+    elif design["onboard"]:
+        d.text(BOX_X + 8, top + 32, "USB power: %s (5 V %g A)" % (design["supply"], spec["supply"]["amps"]), size=11,
+               data_ref=design["supply"])
     matrix_x = START + 170
     col_x = {}
     row_ys = []
@@ -135,7 +141,8 @@ def draw(design):
         if kind == "heading":
             d.text(START + 14, y, item.upper(), size=11, weight="bold", fill=GREY)
             continue
-        d.text(START - 10, y + 4, "%s · pin %d" % (item["pin"], item["header"]), size=12, anchor="end",
+        where = "built in" if item["header"] is None else "pin %d" % item["header"]
+        d.text(START - 10, y + 4, "%s · %s" % (item["pin"], where), size=12, anchor="end",
                weight="bold" if item["group"] != "power" else None)
         d.circle(START, y, 3, fill="#000000")
         if item["group"] == "power":
@@ -158,6 +165,8 @@ def draw(design):
                 x = _buffer(d, x, y, ref)
             elif kind_ == "pixels":
                 x = _pixels(d, design, x, y)
+            elif kind_ == "onboard":
+                d.text(x + 6, y + 4, label, size=12, fill=GREY)
         end = item["end"]
         if end == "gnd":
             d.line(x, y, x + 20, y)
@@ -288,6 +297,10 @@ def notes_of(design):
     spec = design["spec"]
     f = design["figures"]
     out = []
+    if design["onboard"]:
+        return ["Nothing to wire: every pin above is on the board itself (keys, pixels, speaker). The pin map names "
+                "them so the firmware, the simulator and this drawing agree.",
+                "Parts: " + ", ".join(ref_ranges(line[3]) for line in design["parts"].lines) + " (see bom.csv)."]
     if spec["lamps"]["kind"] == "leds":
         out.append("LEDs: Vf %.1f V at %g mA from %.1f V pins: R = (%.1f - %.1f) V / %g mA = %d Ω exact, "
                    "E24 %d Ω -> %.2f mA each, %.1f mA with every lamp lit (pins may give %d mA)."
