@@ -181,11 +181,3 @@ def test_power_command_bad_input(argv, message, capsys):
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
 
-
-def test_a_preset_switch_over_the_link_keeps_the_brightness():
-    from test_protocol import Machine
-
-    m = Machine("pico-neopixel")
-    m.ok("SET brightness 0.5")
-    m.ok("SET preset nim")
-    assert m.ok("CONFIG preset") == {"preset": "nim"} and m.ok("CONFIG brightness") == {"brightness": 0.5}

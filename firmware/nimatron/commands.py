@@ -12,7 +12,7 @@ from . import __version__
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
 
 # Settings that stay when SET preset switches to another preset's defaults.
-KEEP_ON_PRESET = ("operator_pin", "remote_play", "layout", "brightness")
+KEEP_ON_PRESET = ("operator_pin", "remote_play", "layout")
 
 
 def cmd_hello(link, args, text, now):
