@@ -74,6 +74,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--heap", default="64K")
     ap.add_argument("--no-mpy", action="store_true")
+    ap.add_argument("--rules", help="only this rule set (e.g. candy)")
     args = ap.parse_args()
     exe = None if args.no_mpy else find("micropython")
     tree = compiled_tree() if exe else None
@@ -82,6 +83,8 @@ def main():
                                                 "mpy(.mpy) med   max  importKB peakKB",
                                                 "mpy(source) med   max  importKB peakKB"))
     for spec, misere in CASES:
+        if args.rules and spec != args.rules:
+            continue
         n, med, worst = cpython(spec, misere)
         row = "%-12s %-6s %6d | %8.1f %8.1f" % (spec, "misere" if misere else "normal", n, med, worst)
         if exe:

@@ -12,6 +12,7 @@ CASES = [
     ("allheaps", False), ("allheaps", True),
     ("grundy", False), ("grundy", True),
     ("circular", False), ("circular", True),
+    ("candy", False), ("candy", True),
 ]
 
 

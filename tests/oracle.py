@@ -23,7 +23,7 @@ itertools, typing or dataclasses; no int.bit_length), so the MicroPython test
 runner uses the very same oracle.
 """
 
-ORDERED_RULES = ("nim", "subtract", "moore", "greedy", "allheaps")
+ORDERED_RULES = ("nim", "subtract", "moore", "greedy", "allheaps", "candy")
 MULTISET_RULES = ("grundy", "circular")
 NEEDS_K = ("subtract", "moore")
 
@@ -161,11 +161,12 @@ class Oracle:
         self.ordered = self.name in ORDERED_RULES
         self._sg = {}
         self._misere = {}
+        self._candy = {}
 
     def _raw_moves(self, pos):
         """Successors of a tuple position (ordered, or sorted multiset)."""
         name = self.name
-        if name == "nim":
+        if name in ("nim", "candy"):
             return _nim_moves(pos)
         if name == "subtract":
             return _subtract_moves(pos, self.k)
@@ -221,7 +222,7 @@ class Oracle:
         if not changed:
             return False
         name = self.name
-        if name == "nim":
+        if name in ("nim", "candy"):
             return len(changed) == 1
         if name == "subtract":
             return len(changed) == 1 and diffs[changed[0]] <= self.k
@@ -325,10 +326,31 @@ class Oracle:
         return [a for a in self.moves(position, ring)
                 if not self.win(a, misere)]
 
+    def candy(self, position, misere=False, memo=None):
+        """Candy Nim by plain minimax: (mover wins, the most candies the
+        mover takes from now on), each player wanting first the win, then
+        the most candies for themselves."""
+        if memo is None:
+            memo = self._candy.setdefault(misere, {})
+        pos = tuple(sorted(position))
+        if pos in memo:
+            return memo[pos]
+        total = sum(pos)
+        best = (misere, 0)  # no move: the last candy went to the other player
+        first = True
+        for after in self._raw_moves(pos):
+            win, got = self.candy(after, misere, memo)
+            mine = (not win, total - got)
+            if first or mine > best:
+                best, first = mine, False
+        memo[pos] = best
+        return best
+
     def forget(self):
         """Drop the memo (frees memory on a small heap)."""
         self._sg = {}
         self._misere = {}
+        self._candy = {}
 
 
 # ------------------------------------------------------------ position lists

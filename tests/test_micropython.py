@@ -78,7 +78,7 @@ def check_part(part):
 SWEEPS = [spec + " " + mode
           for spec in ("nim", "subtract:1", "subtract:2", "subtract:3",
                        "moore:2", "moore:3", "greedy", "allheaps", "grundy",
-                       "circular")
+                       "circular", "candy")
           for mode in ("normal", "misere")]
 
 

@@ -265,12 +265,19 @@ class Controller:
     def _commit(self, now):
         before = self.turn_start[0]
         after = self.panel.position()[0]
+        self._tell_panel("visitor", before, after)
         self._emit({"event": "move", "by": "visitor", "before": before, "after": after})
         self.last_move = ("visitor", before, after)
         if not self.rules.has_move(after, False):
             self._finish("visitor", now)
         else:
             self._think(now)
+
+    def _tell_panel(self, by, before, after):
+        """A panel that keeps score (Candy Nim's tallies) hears who moved."""
+        moved = getattr(self.panel, "moved", None)
+        if moved is not None:
+            moved(by, before, after)
 
     def _think(self, now):
         heaps, ring = self.panel.position()
@@ -292,6 +299,7 @@ class Controller:
         before, ring = self.panel.position()
         self.panel.apply(self.machine_out, self.machine_light)
         after = self.panel.position()[0]
+        self._tell_panel("machine", before, after)
         event = {"event": "move", "by": "machine", "before": before, "after": after}
         if self.settings["explain"]:
             event["why"] = self.explain(before, ring)
@@ -320,6 +328,7 @@ class Controller:
             words.append("nim-sum " + explain.binary(x, 1) + " (%d)" % x)
         elif result["nimber"] is not None:
             words.append("nim-value %d" % result["nimber"])
+        words.extend(self.rules.notes(heaps, self.misere))
         if result["after"] is None:
             words.append("no move left")
         else:

@@ -14,6 +14,8 @@ the machine takes from the right-hand end of a row.
   split moves lamps to the first empty row.
 - ``shapes.ArcPanel``: Grundy's game on a ring: each part is an arc, arcs
   separated by one dark lamp.
+- ``tally.CandyPanel``: Candy Nim: heap rows, then each player's candies
+  as a tally.
 - ``shapes.RingPanel``: circular Nim: a closed loop of neighbouring lamps
   (the whole ring, or a rectangle on a grid); objects stay in place.
 
@@ -121,6 +123,10 @@ def make_panel(rules, layout, start, shape=None):
         from .shapes import RingPanel
 
         return RingPanel(layout, start, shape)
+    if rules.name == "candy":
+        from .tally import CandyPanel
+
+        return CandyPanel(layout, start)
     if rules.name == "grundy":
         from .shapes import ArcPanel, SplitPanel
 

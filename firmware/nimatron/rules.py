@@ -177,6 +177,15 @@ class Rules:
         or None when no theory covers this position."""
         return None
 
+    def losing_move(self, heaps, misere, ring=False):
+        """The move to make in a lost position (``gentle`` unless a game
+        has a second goal, such as Candy Nim's candies)."""
+        return self.gentle(heaps, ring)
+
+    def notes(self, heaps, misere):
+        """More words for the machine's reasoning (a second goal), if any."""
+        return []
+
 
 
 # name -> (module, class name); imported on first use to spare a small heap.
@@ -188,8 +197,9 @@ RULES = {
     "allheaps": ("heaps", "AllHeaps"),
     "grundy": ("splits", "Grundy"),
     "circular": ("splits", "Circular"),
+    "candy": ("candy", "Candy"),
 }
-NAMES = ("nim", "subtract:K", "moore:K", "greedy", "allheaps", "grundy", "circular")
+NAMES = ("nim", "subtract:K", "moore:K", "greedy", "allheaps", "grundy", "circular", "candy")
 MAX_K = 1000
 
 
@@ -203,6 +213,8 @@ def rules_class(name):
         from . import nim as mod
     elif module == "heaps":
         from . import heaps as mod
+    elif module == "candy":
+        from . import candy as mod
     else:
         from . import splits as mod
     return getattr(mod, cls)

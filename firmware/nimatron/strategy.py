@@ -176,7 +176,7 @@ def _solve(rules, heaps, misere, ring, seed):
                 nimber = None
     if wins:
         return _result("win", _pick(wins, seed), nimber)
-    return _result("loss", rules.gentle(heaps, ring), nimber)
+    return _result("loss", rules.losing_move(heaps, misere, ring), nimber)
 
 
 def _result(outcome, after, nimber):

@@ -16,9 +16,11 @@ from .cli import UsageError, cut_numbers
 
 def add_parser(sub):
     p = sub.add_parser("solve", help="the machine's move for a position", description=__doc__.split("\n")[0])
-    p.add_argument("--rules", default="nim", help="nim, subtract:K, moore:K, greedy, allheaps, grundy, circular (default nim)")
+    p.add_argument("--rules", default="nim", help="nim, subtract:K, moore:K, greedy, allheaps, grundy, circular, candy (default nim)")
     p.add_argument("--misere", action="store_true", help="misère play: whoever takes the last object loses")
     p.add_argument("--ring", action="store_true", help="circular Nim: the single heap is an unbroken circle")
+    p.add_argument("--candies", nargs=2, metavar=("MINE", "THEIRS"),
+                   help="Candy Nim: candies the player to move and the other already hold")
     p.add_argument("--json", action="store_true", help="print one JSON line instead of an explanation")
     p.add_argument("--batch", action="store_true", help="read JSON lines from stdin, write one JSON line per input")
     p.add_argument("heaps", nargs="*", metavar="HEAP", help="heap sizes")
@@ -39,6 +41,12 @@ def run(args):
     if not args.heaps:
         raise UsageError("give the heap sizes, e.g. nimatron solve --rules nim 3 4 5")
     rules, heaps, result = checked(args.rules, [_heap(h) for h in args.heaps], args.misere, args.ring)
+    if args.candies is not None or rules.name == "candy":
+        held = args.candies if args.candies is not None else [0, 0]
+        try:
+            add_candies(rules, heaps, args.misere, result, [_heap(c) for c in held])
+        except RulesError as e:
+            raise UsageError(str(e))
     if args.json:
         print(json.dumps(result))
     else:
@@ -78,6 +86,8 @@ def report(rules, heaps, misere, ring, result):
         lines.append("")
     elif result["nimber"] is not None:
         lines.append("nim-value (Sprague-Grundy): %d" % result["nimber"])
+    if "candies" in result:
+        lines.append("The player to move can be sure to end with %d candies." % result["candies"])
     if result["after"] is None:
         lines.append("No move is left: the player to move has %s." % ("won" if result["outcome"] == "win" else "lost"))
         return "\n".join(lines)
@@ -93,7 +103,18 @@ def _position(after):
     return " ".join(str(h) for h in after) if after else "nothing"
 
 
-FIELDS = ("rules", "position", "misere", "ring")
+FIELDS = ("rules", "position", "misere", "ring", "candies")
+
+
+def add_candies(rules, heaps, misere, result, held):
+    """Candy Nim: add ``candies``, the most the mover can be sure to end with,
+    counting the ``held`` [mover, other] candies already taken."""
+    if rules.name != "candy":
+        raise RulesError("candies belong to Candy Nim (--rules candy)")
+    if (not isinstance(held, list) or len(held) != 2
+            or [c for c in held if isinstance(c, bool) or not isinstance(c, int) or c < 0]):
+        raise RulesError("candies must be two whole numbers >= 0: [mover, other]")
+    result["candies"] = held[0] + rules.candies(heaps, misere)
 
 
 def solve_request(line):
@@ -123,7 +144,13 @@ def solve_request(line):
         if not isinstance(request.get(name, False), bool):
             return {"error": "%r must be true or false" % name}
     try:
-        return strategy.solve(request["rules"], request["position"], request.get("misere", False), request.get("ring", False))
+        result = strategy.solve(request["rules"], request["position"], request.get("misere", False),
+                                request.get("ring", False))
+        rules = parse_rules(request["rules"])
+        if "candies" in request or rules.name == "candy":
+            add_candies(rules, request["position"], request.get("misere", False), result,
+                        request.get("candies", [0, 0]))
+        return result
     except RulesError as e:
         return {"error": cut_numbers(str(e))}
     except RecursionError:

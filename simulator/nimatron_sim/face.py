@@ -386,7 +386,7 @@ def reasoning(rules, misere, heaps, ring, mover):
     result = strategy.solve(rules, heaps, misere, ring)
     after = result["after"]
     labels = ["heap %s" % explain.label(i) for i in range(len(heaps))]
-    if rules_name == "nim":
+    if rules_name in ("nim", "candy"):
         table, x = _table(heaps, labels)
         lines.extend(table)
         if misere:
@@ -396,6 +396,10 @@ def reasoning(rules, misere, heaps, ring, mover):
             lines.append("Nim-sum not 0: the player to move wins by making it 0.")
         else:
             lines.append("Nim-sum 0: every move makes it non-zero; a perfect opponent wins.")
+        for note in rules.notes(heaps, misere):
+            lines.append("Candies: %s; %s, the machine takes the one that leaves it the most "
+                         "at the end." % (note, "among the winning moves" if result["outcome"] == "win"
+                                          else "with no winning move, among all moves"))
     elif rules_name in ("subtract", "grundy", "circular") and not misere and not ring:
         values = []
         for h in heaps:

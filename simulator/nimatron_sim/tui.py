@@ -142,7 +142,7 @@ class SettingsScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         o = self.overrides
         every = nsettings.PRESETS
-        rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular"]
+        rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular", "candy"]
         if o.get("rules") and o["rules"] not in rules:
             rules.append(o["rules"])
         misere = o.get("misere")
@@ -325,6 +325,10 @@ class NimatronApp(App):
             cursor = "[ ]" if lamp_width(self.face.layout) == 3 else "▸"
             keys = "\nArrows move the cursor %s; Space selects (or click a lamp)." % cursor
         parts = ["%s %s" % KINDS[k] for k in kinds]
+        if self.face.controller.rules.name == "candy":   # each player's candies below the heaps
+            n = len(self.face.layout)
+            keys += "\nCandies: rows %s-%s yours, %s-%s the machine's." % tuple(
+                row_label(r) for r in range(n - 4, n))
         if self.face.sim.spec["lamps"].get("shape") == "ring":
             keys += "\nA ring: the row's last lamp touches its first."
         spec = self.face.sim.spec

@@ -35,7 +35,7 @@ import json
 import sys
 
 HEAP_RULES = ("nim", "subtract:1", "subtract:2", "subtract:3", "moore:2",
-              "moore:3", "greedy", "allheaps")
+              "moore:3", "greedy", "allheaps", "candy")
 SEARCH_LIMIT = 20000  # oracle positions per seed case (as on CPython)
 SHOW = 8  # failures printed in full
 
