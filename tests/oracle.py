@@ -833,3 +833,39 @@ def search_size(oracle, position):
         for s in range(part, total + 1):
             ways[s] += ways[s - part]
     return ways[total]
+
+
+# ------------------------------------------------------ two-dimensional Nim
+
+def nim2d_wins(rows, cols, misere=False):
+    """Win (True) or loss for the player to move in every position of a
+    rows x cols board of two-dimensional Nim, by the rule alone: a move puts
+    out lit cells side by side in one row or one column. Index: bit r*cols+c
+    set where cell (r, c) is lit. Bottom-up over the masks: every move
+    lowers the mask, so each position's moves are already known."""
+    segments = []
+    for r in range(rows):
+        for a in range(cols):
+            for b in range(a, cols):
+                m = 0
+                for c in range(a, b + 1):
+                    m |= 1 << (r * cols + c)
+                segments.append(m)
+    for c in range(cols):
+        for a in range(rows):
+            for b in range(a + 1, rows):
+                m = 0
+                for r in range(a, b + 1):
+                    m |= 1 << (r * cols + c)
+                segments.append(m)
+    wins = bytearray(1 << (rows * cols))
+    for mask in range(1 << (rows * cols)):
+        win = misere  # no lit cell, no move: normal play lost; misère play won
+        if mask:
+            win = False
+            for seg in segments:
+                if seg & mask == seg and not wins[mask ^ seg]:
+                    win = True
+                    break
+        wins[mask] = 1 if win else 0
+    return wins

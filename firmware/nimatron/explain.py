@@ -81,6 +81,8 @@ def describe_move(before, after, ordered=True, ring=False):
     """A move in words: "take 2 from heap A", "split a heap of 7 into 4 and 3"."""
     if after is None:
         return "no move"
+    if before and isinstance(before[0], list):
+        return _cells_move(before, after)
     if ordered:
         taken = [(i, before[i] - after[i]) for i in range(len(before)) if before[i] != after[i]]
         if len(taken) == len(before) > 1 and len(set([t for _, t in taken])) == 1:
@@ -105,6 +107,20 @@ def describe_move(before, after, ordered=True, ring=False):
         return "take %d from the middle of a row of %d, leaving %d and %d" % (
             gone, old[0], new[0], new[1])
     return "move from %s to %s" % (before, after)
+
+
+def _cells_move(before, after):
+    """Two-dimensional Nim: "put out 3 lamps of row B" (rows A.., columns 1..)."""
+    gone = []
+    for r in range(len(before)):
+        for c in range(len(before[r])):
+            if before[r][c] and not after[r][c]:
+                gone.append((r, c))
+    if len(gone) == 1:
+        return "put out the lamp at row %s, column %d" % (label(gone[0][0]), gone[0][1] + 1)
+    if gone[0][0] == gone[-1][0]:
+        return "put out %d lamps of row %s" % (len(gone), label(gone[0][0]))
+    return "put out %d lamps of column %d" % (len(gone), gone[0][1] + 1)
 
 
 def _difference(a, b):

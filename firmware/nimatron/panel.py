@@ -16,6 +16,7 @@ the machine takes from the right-hand end of a row.
   separated by one dark lamp.
 - ``tally.CandyPanel``: Candy Nim: heap rows, then each player's candies
   as a tally.
+- ``shapes.CellPanel``: two-dimensional Nim: the lit cells are the position.
 - ``shapes.RingPanel``: circular Nim: a closed loop of neighbouring lamps
   (the whole ring, or a rectangle on a grid); objects stay in place.
 
@@ -123,6 +124,10 @@ def make_panel(rules, layout, start, shape=None):
         from .shapes import RingPanel
 
         return RingPanel(layout, start, shape)
+    if rules.name == "nim2d":
+        from .shapes import CellPanel
+
+        return CellPanel(rules, layout, start)
     if rules.name == "candy":
         from .tally import CandyPanel
 

@@ -198,8 +198,9 @@ RULES = {
     "grundy": ("splits", "Grundy"),
     "circular": ("splits", "Circular"),
     "candy": ("candy", "Candy"),
+    "nim2d": ("nim2d", "Nim2D"),
 }
-NAMES = ("nim", "subtract:K", "moore:K", "greedy", "allheaps", "grundy", "circular", "candy")
+NAMES = ("nim", "subtract:K", "moore:K", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d")
 MAX_K = 1000
 
 
@@ -215,6 +216,8 @@ def rules_class(name):
         from . import heaps as mod
     elif module == "candy":
         from . import candy as mod
+    elif module == "nim2d":
+        from . import nim2d as mod
     else:
         from . import splits as mod
     return getattr(mod, cls)

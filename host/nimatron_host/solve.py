@@ -33,6 +33,13 @@ def _heap(text):
         raise UsageError("heap sizes must be whole numbers, got %r" % text)
 
 
+def _cells(text):
+    """Two-dimensional Nim: one row of the board as 0s and 1s, e.g. 1101."""
+    if not text or text.strip("01"):
+        raise UsageError("nim2d: each row is a string of 0s and 1s, got %r" % text)
+    return [int(ch) for ch in text]
+
+
 def run(args):
     if args.batch:
         if args.heaps:
@@ -40,7 +47,11 @@ def run(args):
         return batch(sys.stdin, sys.stdout)
     if not args.heaps:
         raise UsageError("give the heap sizes, e.g. nimatron solve --rules nim 3 4 5")
-    rules, heaps, result = checked(args.rules, [_heap(h) for h in args.heaps], args.misere, args.ring)
+    if args.rules.strip().startswith("nim2d"):
+        heaps = [_cells(row) for row in args.heaps]
+    else:
+        heaps = [_heap(h) for h in args.heaps]
+    rules, heaps, result = checked(args.rules, heaps, args.misere, args.ring)
     if args.candies is not None or rules.name == "candy":
         held = args.candies if args.candies is not None else [0, 0]
         try:
@@ -73,7 +84,10 @@ def checked(spec, heaps, misere=False, ring=False):
 def report(rules, heaps, misere, ring, result):
     """The answer for a person: outcome, the move in words, the working."""
     play = "misère play (last move loses)" if misere else "normal play (last move wins)"
-    where = "a circle of %d" % heaps[0] if ring else " ".join(str(h) for h in heaps)
+    if heaps and isinstance(heaps[0], list):
+        where = " / ".join("".join(str(x) for x in row) for row in heaps)
+    else:
+        where = "a circle of %d" % heaps[0] if ring else " ".join(str(h) for h in heaps)
     lines = ["%s, %s: %s" % (rules.spec, play, where)]
     if rules.name == "nim" or rules.spec == "moore:1":
         lines.append("")
@@ -100,6 +114,8 @@ def report(rules, heaps, misere, ring, result):
 
 
 def _position(after):
+    if after and isinstance(after[0], list):
+        return " / ".join("".join(str(x) for x in row) for row in after)
     return " ".join(str(h) for h in after) if after else "nothing"
 
 

@@ -94,6 +94,8 @@ def row_label(r):
 
 
 def position_text(heaps):
+    if heaps and isinstance(heaps[0], list):  # two-dimensional Nim: rows of cells
+        return "/".join("".join(str(x) for x in row) for row in heaps)
     return " ".join(str(h) for h in heaps) if heaps else "nothing"
 
 

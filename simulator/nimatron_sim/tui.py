@@ -142,7 +142,7 @@ class SettingsScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         o = self.overrides
         every = nsettings.PRESETS
-        rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular", "candy"]
+        rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d"]
         if o.get("rules") and o["rules"] not in rules:
             rules.append(o["rules"])
         misere = o.get("misere")

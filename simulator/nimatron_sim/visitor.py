@@ -61,6 +61,9 @@ class Visitor:
         lamps = self.sim.read_lamps()
         if self.rules.name == "circular":
             return [len(run) for run in self._runs(lamps)] if not self.ring else [self.start[0]]
+        if self.rules.name == "nim2d":  # the board of cells, from the top-left lamp
+            rows, cols = len(self.start), len(self.start[0])
+            return [[lamps[r][c] for c in range(cols)] for r in range(rows)]
         if self.rules.name == "grundy":
             if len(lamps) == 1:  # a ring: each heap an arc
                 return [len(run) for run in lit_runs(lamps[0]) if lamps[0][run[0]]]
@@ -89,6 +92,9 @@ class Visitor:
         name = self.rules.name
         if name == "circular":
             return self._ring_selection(lamps, after)
+        if name == "nim2d":
+            return [(r, c) for r in range(len(after)) for c in range(len(after[r]))
+                    if lamps[r][c] and not after[r][c]]
         if name == "grundy" and len(lamps) == 1:
             return self._arc_selection(lamps[0], after)
         if name == "grundy":
