@@ -484,3 +484,60 @@ def test_the_screenshot_includes_the_oled_as_png(tmp_path, capsys):
     assert "data:image/png;base64," in svg.read_text()
     assert nimatron(["sim", "--board", "circuitplayground", "--screenshot", str(tmp_path / "x.png")]) == 2
     assert "has none" in capsys.readouterr().err
+
+
+# -- nimatron deploy ---------------------------------------------------------------------
+
+MACROPAD_BOOT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit Macropad RP2040 with rp2040\n"
+                 "Board ID:adafruit_macropad_rp2040\nUID:E6614C311B2F2A36\n")
+EXPRESS_BOOT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit CircuitPlayground Express with samd21g18\n"
+                "Board ID:circuitplayground_express\n")
+
+
+@pytest.fixture
+def drive(tmp_path, monkeypatch):
+    """make(boot_out text) -> an empty CIRCUITPY-shaped folder, never online."""
+    from nimatron_host import deploy
+
+    monkeypatch.setattr(deploy, "online", lambda *a, **k: False)
+
+    def make(boot_out):
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        folder.mkdir()
+        (folder / "boot_out.txt").write_text(boot_out)
+        return folder
+
+    return make
+
+
+def deployed(folder):
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+
+
+def test_deploy_recognises_the_board_from_boot_out_and_copies_what_it_needs(drive, capsys):
+    pad = drive(MACROPAD_BOOT)
+    assert nimatron(["deploy", "--to", str(pad)]) == 0
+    got = deployed(pad)
+    assert json.loads((pad / "settings.json").read_text()) == {"board": "macropad"}
+    assert {"lib/nimatron/drivers/onboard_io.py", "lib/nimatron/drivers/presses.py", "lib/nimatron/drivers/tone.py",
+            "lib/nimatron/drivers/oled.py", "lib/nimatron/pinmaps/macropad.json", "lib/neopixel.py",
+            "lib/adafruit_display_text/label.py", "lib/adafruit_display_text/__init__.py"} <= got
+    assert "lib/nimatron/drivers/gpiozero_io.py" not in got
+    express = drive(EXPRESS_BOOT)
+    assert nimatron(["deploy", "--to", str(express)]) == 0
+    got = deployed(express)
+    assert json.loads((express / "settings.json").read_text()) == {"board": "circuitplayground"}
+    assert "lib/nimatron/drivers/presses.py" in got and "lib/nimatron/drivers/oled.py" not in got
+    assert not [p for p in got if "adafruit_display_text" in p]
+
+
+@pytest.mark.parametrize("boot_out, board, names", [
+    (MACROPAD_BOOT, "pico-neopixel", ("pico-neopixel", "adafruit_macropad_rp2040", "use --board macropad")),
+    (EXPRESS_BOOT, "macropad", ("macropad", "circuitplayground_express", "use --board circuitplayground")),
+])
+def test_deploy_refuses_a_pin_map_for_another_board(drive, capsys, boot_out, board, names):
+    folder = drive(boot_out)
+    assert nimatron(["deploy", "--to", str(folder), "--board", board]) == 2
+    err = capsys.readouterr().err
+    assert all(name in err for name in names) and len(err.strip().splitlines()) == 1
+    assert deployed(folder) == {"boot_out.txt"}                 # nothing written

@@ -37,7 +37,9 @@ boards with fewer buttons than lamps, see ``drivers/presses``), ``encoder``
 (two pins), ``speaker`` (``{"pin", "enable"}``), ``buzzer`` (a pin),
 ``status_led`` (one LED for "your turn" where no status pixels are left,
 then lamp ``status`` is ``[]``), ``display`` (a built-in ``board.DISPLAY``)
-and ``presets`` (the presets an encoder chooses from in attract mode). A
+``presets`` (the presets an encoder chooses from in attract mode) and
+``board_ids`` (CircuitPython's ``board.board_id`` values it fits, which
+``nimatron deploy`` reads from ``boot_out.txt``). A
 lamp ``map`` gives the pixel of every lamp of the board's own layout.
 """
 

@@ -32,8 +32,10 @@ from .cli import Failure, UsageError
 
 MANIFEST = ".nimatron-deploy.json"
 # CircuitPython libraries by lamp kind: module -> (file in lib/, Python module to copy offline, circup name)
-LIBRARIES = {"neopixel": ("neopixel.py", "neopixel", "neopixel")}
+LIBRARIES = {"neopixel": ("neopixel.py", "neopixel", "neopixel"),
+             "adafruit_display_text": ("adafruit_display_text", "adafruit_display_text", "adafruit_display_text")}
 DRIVERS = {"circuitpython": "circuitpython_io.py", "gpiozero": "gpiozero_io.py"}
+ONBOARD = ("circuitpython", "onboard")  # drivers that run on a CircuitPython board
 
 
 def add_parser(sub):
@@ -90,22 +92,48 @@ def write_atomic(path, data):
         raise
 
 
+def drive_board_id(drive):
+    """The ``Board ID:`` line of the drive's boot_out.txt, or None."""
+    text = read(os.path.join(drive, "boot_out.txt"))
+    for line in (text or b"").decode("utf-8", "replace").splitlines():
+        if line.startswith("Board ID:"):
+            return line[9:].strip() or None
+    return None
+
+
+def check_board_id(board, spec, board_id):
+    """UsageError if the pin map is not for the drive's board (boot_out.txt)."""
+    from nimatron import boards
+
+    if not board_id:
+        return
+    ids = spec.get("board_ids")
+    claimed = [name for name, other in sorted(boards.BOARDS.items()) if board_id in other.get("board_ids", ())]
+    if (ids and board_id not in ids) or (not ids and claimed):
+        hint = "; use --board %s" % claimed[0] if claimed else ""
+        raise UsageError("pin map %s does not match the drive's board %s (boot_out.txt)%s" % (board, board_id, hint))
+
+
 def choose_board(args, drive):
     from nimatron import boards
 
     board = args.board
+    board_id = drive_board_id(drive)
     if board is None:
         settings = read(os.path.join(drive, "settings.json"))
         try:
             board = json.loads(settings).get("board") if settings else None
         except (ValueError, AttributeError):
             board = None
+    if board is None and board_id:  # a board with its own pin map (MacroPad, Circuit Playground)
+        board = ([n for n, s in sorted(boards.BOARDS.items()) if board_id in s.get("board_ids", ())] or [None])[0]
     board = board or "pico-neopixel"
     try:
         spec = boards.board(board)
     except ValueError as e:
         raise UsageError(str(e))
-    if spec["driver"] != "circuitpython" or board.startswith("pi-"):
+    check_board_id(board, spec, board_id)
+    if spec["driver"] not in ONBOARD or board.startswith("pi-"):
         raise UsageError("board %s runs on a Raspberry Pi: use nimatron install-pi there" % board)
     if args.preset is not None:
         from nimatron.settings import PRESETS
@@ -119,7 +147,7 @@ def firmware_files(board, spec, mpy_cross=None):
     """{path on the drive: bytes} for the firmware itself."""
     top, package = firmware_dir()
     files = {"code.py": read(os.path.join(top, "code.py")), "boot.py": read(os.path.join(top, "boot.py"))}
-    skip_drivers = [f for d, f in DRIVERS.items() if d != spec["driver"]]
+    keep = driver_files(spec)
     for folder, dirs, names in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
         rel = os.path.relpath(folder, package)
@@ -127,7 +155,7 @@ def firmware_files(board, spec, mpy_cross=None):
             path = os.path.normpath(os.path.join(rel, name))
             if name.endswith((".pyc", ".tmp")) or name.startswith(".") or (rel == "." and name == "__main__.py"):
                 continue
-            if rel == "drivers" and name in skip_drivers:
+            if rel == "drivers" and name.endswith(".py") and name not in keep:
                 continue
             if rel == "pinmaps" and name != board + ".json":
                 continue
@@ -135,6 +163,18 @@ def firmware_files(board, spec, mpy_cross=None):
     if mpy_cross:
         compile_mpy(files, mpy_cross)
     return files
+
+
+def driver_files(spec):
+    """The modules of nimatron/drivers/ a board needs, and no others."""
+    keep = {"__init__.py", DRIVERS.get(spec["driver"], "circuitpython_io.py")}
+    if spec["driver"] == "onboard":
+        keep.update(("circuitpython_io.py", "onboard_io.py", "presses.py"))
+    if spec.get("speaker") or spec.get("buzzer"):
+        keep.add("tone.py")
+    if spec.get("display"):
+        keep.add("oled.py")
+    return keep
 
 
 def compile_mpy(files, exe):
@@ -167,13 +207,23 @@ def library_files(spec):
         target, name, _ = LIBRARIES[module]
         found = importlib.util.find_spec(name)
         if found is None or not found.origin:
-            raise Failure("the %s library is not installed here (pip install adafruit-circuitpython-%s)" % (name, name))
-        out["lib/" + target] = read(found.origin)
+            raise Failure("the %s library is not installed here (pip install adafruit-circuitpython-%s)"
+                          % (name, name.replace("adafruit_", "").replace("_", "-")))
+        if found.submodule_search_locations:  # a package: every .py in its folder
+            folder = list(found.submodule_search_locations)[0]
+            for file in sorted(os.listdir(folder)):
+                if file.endswith(".py"):
+                    out["lib/%s/%s" % (target, file)] = read(os.path.join(folder, file))
+        else:
+            out["lib/" + target] = read(found.origin)
     return out
 
 
 def needed_libraries(spec):
-    return ["neopixel"] if spec["lamps"]["kind"] == "neopixel" else []
+    out = ["neopixel"] if spec["lamps"]["kind"] == "neopixel" else []
+    if spec.get("display"):
+        out.append("adafruit_display_text")
+    return out
 
 
 def circup_exe():

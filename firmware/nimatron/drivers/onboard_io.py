@@ -47,6 +47,9 @@ class OnboardIO(CircuitPythonIO):
         self._cursor = None   # the cursor lamp as last drawn
         self.now = 0
         self.sound = None
+        # Which board this is (``circuitplayground_express`` or ``_bluefruit``...):
+        # the Express's speaker pin has no PWM, and tone.py falls back to audioio there.
+        self.model = getattr(board, "board_id", None)
         self.presses = Presses(spec)
         try:
             if spec["lamps"]["kind"] != "neopixel":
