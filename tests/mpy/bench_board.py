@@ -1,0 +1,97 @@
+# The Circuit Playground build under MicroPython: GAMES games of PRESET with a
+# random visitor pressing A, B and A+B through the real cursor model
+# (drivers/presses.py) and the real sound scheduler (a silent speaker); the
+# pins are the only part left out. Prints games, ticks, worst update() in us,
+# then the firmware modules it imported.
+# usage: micropython -X heapsize=N -m bench_board PRESET GAMES
+import gc
+import sys
+import time
+
+from nimatron.app import make_controller
+from nimatron.boards import board
+from nimatron.drivers.presses import Presses
+from nimatron.sound import Sound
+
+
+class Silent:
+    def play(self, hz, volume):
+        pass
+
+    def stop(self):
+        pass
+
+
+class IO:
+    """The onboard driver without its pins: raw edges in, the cursor drawn."""
+
+    def __init__(self, spec):
+        self.presses = Presses(spec)
+        self.sound = Sound(Silent())
+        self.raw = []
+        self.now = 0
+        self.frame = None
+
+    def show(self, lamps, status):
+        self.frame = self.presses.overlay(lamps, self.now)
+
+    def events(self):
+        for role, pressed in self.raw:
+            self.presses.feed(role, pressed, self.now)
+        self.raw = []
+        return self.presses.update(self.now)
+
+    def watch(self, controller, now):
+        self.now = now
+        self.presses.watch(controller, now)
+        self.sound.watch(controller, now)
+
+    def hear(self, event):
+        self.sound.hear(event)
+
+    def close(self):
+        pass
+
+
+preset, games = sys.argv[1], int(sys.argv[2])
+io = IO(board("circuitplayground"))
+ends = [0]
+
+
+def listen(event):
+    if event["event"] == "game_over":
+        ends[0] += 1
+
+
+c = make_controller("circuitplayground", {"preset": preset, "think_ms": 300, "show_ms": 400, "over_ms": 1000},
+                    io, listen)
+gc.collect()
+seed = 4321
+now = 0
+ticks = 0
+worst = 0
+plan = []   # the visitor's next raw presses: (role, down) every few ticks
+while ends[0] < games:
+    now += 10
+    ticks += 1
+    if ticks % 8 == 0:
+        if plan:
+            io.raw.extend(plan.pop(0))
+        elif c.state == "visitor":
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            steps = (seed >> 10) % 4
+            for _ in range(steps):
+                plan.append([("a", True)])
+                plan.append([("a", False)])
+            plan.append([("b", True)])
+            plan.append([("b", False)])
+            plan.append([("a", True), ("b", True)])
+            plan.append([("a", False), ("b", False)])
+        elif c.state == "attract":
+            plan.append([("b", True)])
+            plan.append([("b", False)])
+    started = time.ticks_us()
+    c.update(now)
+    worst = max(worst, time.ticks_diff(time.ticks_us(), started))
+print(ends[0], ticks, worst)
+print(" ".join(sorted([m for m in sys.modules if m.startswith("nimatron")])))
