@@ -459,8 +459,17 @@ def test_noise_split_anywhere_gets_the_same_replies(data, cuts):
 
 
 # -- MicroPython --------------------------------------------------------------
-def test_protocol_runs_under_micropython_from_source_in_64k():
-    run = subprocess.run([mpy_runner.micropython(), "-X", "heapsize=64K", "tests/mpy/run_protocol.py", "fake"],
+# Compiling the link from source peaks at 66 KB (measured: it fails at 64 KB
+# every time, passes at 66 KB every time); near that edge a run passes or
+# fails with ASLR, because MicroPython's GC scans the C stack conservatively
+# and a stale word that looks like a heap pointer keeps garbage alive. 96 KB
+# (the engine's own from-source figure in the README) leaves a 30 KB margin;
+# the 64 KB figure belongs to precompiled code (test below, bench_link.py).
+SOURCE_HEAP = "96K"
+
+
+def test_protocol_runs_under_micropython_from_source():
+    run = subprocess.run([mpy_runner.micropython(), "-X", "heapsize=" + SOURCE_HEAP, "tests/mpy/run_protocol.py", "fake"],
                          cwd=ROOT, env=dict(os.environ, MICROPYPATH="firmware"),
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr

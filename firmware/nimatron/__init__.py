@@ -19,3 +19,14 @@ def load_json(name):
 
     with open(resource(name)) as f:
         return json.load(f)
+
+
+def ascii_digits(text):
+    """True if ``text`` is one or more of 0-9 (``str.isdigit`` also takes
+    "²" and "١" on CPython, which ``int`` then reads or chokes on)."""
+    if not text:
+        return False
+    for c in text:
+        if c < "0" or c > "9":
+            return False
+    return True

@@ -19,10 +19,10 @@ TICK_S = 0.005  # sleep between loop ticks (here only: the core never sleeps)
 
 
 def parse_args(argv):
-    from .boards import BOARDS
+    from .boards import names
 
     p = argparse.ArgumentParser(prog="python -m nimatron", description=__doc__.split("\n")[0])
-    p.add_argument("--board", required=True, help="one of: " + ", ".join(sorted(BOARDS)))
+    p.add_argument("--board", required=True, help="one of: " + ", ".join(names()))
     p.add_argument("--preset", help="preset (default: the board's own)")
     p.add_argument("--rules")
     p.add_argument("--misere", action="store_true")

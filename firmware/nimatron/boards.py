@@ -45,10 +45,19 @@ lamp ``map`` gives the pixel of every lamp of the board's own layout.
 
 import os
 
-from . import load_json, resource
+from . import ascii_digits, load_json, resource
 
 STATUS = ("visitor", "machine", "champ", "machine_wins")
 FOLDER = "pinmaps"
+
+# Pin names each driver can reach: (prefix, lowest, highest number). One
+# board's pins all come from one family; a name outside it is a typo that
+# would only show when the driver opens the pin (or never, on a mock).
+PIN_FAMILIES = {
+    "gpiozero": (("GPIO", 0, 27),),      # a Raspberry Pi's BCM numbers
+    "circuitpython": (("GP", 0, 28),     # Raspberry Pi Pico (RP2040)
+                      ("D", 0, 27)),     # a Raspberry Pi through Blinka
+}
 
 
 class BoardError(ValueError):
@@ -64,7 +73,13 @@ def board(name):
     """The pin map of a board, checked; BoardError names the problem."""
     if not isinstance(name, str) or name not in names():
         raise BoardError("unknown board %r (choose from %s)" % (name, ", ".join(names())))
-    spec = load_json(FOLDER + "/" + name + ".json")
+    path = FOLDER + "/" + name + ".json"
+    try:
+        spec = load_json(path)
+    except (OSError, ValueError) as e:  # unreadable, or not JSON
+        raise BoardError("pin map %s: cannot read it (%s)" % (path, e))
+    except RuntimeError:  # nested past the parser's limits
+        raise BoardError("pin map %s: nested too deeply" % path)
     check(name, spec)
     return spec
 
@@ -73,7 +88,7 @@ def __getattr__(attr):
     # CPython only (PEP 562): BOARDS, every pin map, for host tools. A board
     # never loads them all: it reads its own file with board().
     if attr == "BOARDS":
-        return dict((name, load_json(FOLDER + "/" + name + ".json")) for name in names())
+        return dict((name, board(name)) for name in names())
     raise AttributeError(attr)
 
 
@@ -139,10 +154,15 @@ def reachable(spec):
 
 
 def check(name, spec):
+    """BoardError naming the file and the problem, for any pin map that
+    cannot run: wrong shapes or types first, then the wiring."""
+    where = "pin map %s/%s.json" % (FOLDER, name)
+    _check_shape(where, spec)
     seen = {}
     for pin, role in pins(spec):
         if not pin:
             raise BoardError("board %s: %s is not wired to a pin" % (name, role))
+        _check_pin(where, spec["driver"], pin, role, seen)
         if pin in seen:
             raise BoardError("board %s: pin %s is used twice (%s and %s)" % (name, pin, seen[pin], role))
         seen[pin] = role
@@ -161,3 +181,69 @@ def check(name, spec):
         keys = len(matrix.get("rows", [])) * len(matrix.get("columns", [])) + len(spec.get("keys", ()))
         if keys < sum(layout(spec)):
             raise BoardError("board %s: fewer keys than lamps" % name)
+
+
+def _need(where, ok, what):
+    if not ok:
+        raise BoardError("%s: %s" % (where, what))
+
+
+def _ints(value, low, high):
+    return isinstance(value, list) and len(value) > 0 and all(
+        [isinstance(n, int) and not isinstance(n, bool) and low <= n <= high for n in value])
+
+
+def _names(value):
+    return isinstance(value, list) and len(value) > 0 and all([isinstance(p, str) for p in value])
+
+
+def _check_shape(where, spec):
+    """Every field a driver, the panel or the simulator reads, with its type."""
+    _need(where, isinstance(spec, dict), "must hold a JSON object")
+    _need(where, spec.get("driver") in PIN_FAMILIES, "driver must be one of " + ", ".join(sorted(PIN_FAMILIES)))
+    _need(where, spec.get("input") in ("rows", "grid"), "input must be rows or grid")
+    lamps = spec.get("lamps")
+    _need(where, isinstance(lamps, dict), "lamps: missing (an object with kind leds or neopixel)")
+    kind = lamps.get("kind")
+    if kind == "leds":
+        rows = lamps.get("rows")
+        _need(where, isinstance(rows, list) and rows and all([_names(r) for r in rows]),
+              "lamps.rows must be lists of pin names")
+        status = spec.get("status")
+        _need(where, isinstance(status, dict), "status: missing (pins of %s)" % ", ".join(STATUS))
+    elif kind == "neopixel":
+        _need(where, isinstance(lamps.get("pin"), str), "lamps.pin must be a pin name")
+        _need(where, _ints([lamps.get("pixels")], 1, 1024), "lamps.pixels must be a whole number 1-1024")
+        _need(where, _ints([lamps.get("first")], 0, 1023), "lamps.first must be a whole number")
+        _need(where, _ints(lamps.get("layout"), 1, 255), "lamps.layout must be a list of lamp counts 1-255")
+        _need(where, _ints(lamps.get("status"), 0, lamps["pixels"] - 1) and len(lamps["status"]) == len(STATUS),
+              "lamps.status must be %d pixel numbers below %d" % (len(STATUS), lamps["pixels"]))
+        _need(where, lamps.get("order", "GRB") in ("GRB", "RGB", "GRBW", "RGBW"), "lamps.order must be GRB, RGB, GRBW or RGBW")
+    else:
+        _need(where, False, "lamps.kind must be leds or neopixel")
+    buttons = spec.get("buttons")
+    _need(where, isinstance(buttons, dict) and all([isinstance(p, str) for p in buttons.values()]),
+          "buttons must map roles to pin names")
+    matrix = spec.get("matrix")
+    if spec["input"] == "grid":
+        _need(where, isinstance(matrix, dict) and _names(matrix.get("rows")) and _names(matrix.get("columns")),
+              "matrix must give rows and columns of pin names")
+    level = spec.get("brightness", 1)
+    _need(where, isinstance(level, (int, float)) and not isinstance(level, bool) and 0 < level <= 1,
+          "brightness must be a fraction above 0, at most 1")
+    _need(where, isinstance(spec.get("preset", ""), str), "preset must be a preset's name")
+
+
+def _check_pin(where, driver, pin, role, seen):
+    """BoardError unless ``pin`` is a name of the driver's pin families."""
+    families = PIN_FAMILIES[driver]
+    if isinstance(pin, str):
+        for prefix, low, high in families:
+            number = pin[len(prefix):]
+            if pin[:len(prefix)] == prefix and ascii_digits(number) and low <= int(number) <= high:
+                for other in seen:  # one board, one family (GP2 and D2 do not mix)
+                    if other[:len(prefix)] != prefix or not ascii_digits(other[len(prefix):]):
+                        raise BoardError("%s: %s is on pin %s, another family than %s" % (where, role, pin, other))
+                return
+    raise BoardError("%s: %s is on pin %r, which this board does not have (%s)" % (
+        where, role, pin, ", ".join(["%s%d-%s%d" % (p, lo, p, hi) for p, lo, hi in families])))

@@ -8,8 +8,8 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 
 import json
 
-from . import __version__
-from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
+from . import __version__, ascii_digits
+from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
 
 # Settings that stay when SET preset switches to another preset's defaults.
 KEEP_ON_PRESET = ("operator_pin", "remote_play", "layout")
@@ -64,6 +64,8 @@ def cmd_explain(link, args, text, now):
     if position is None:
         return {"position": None, "text": "no game in play"}
     heaps, ring = position
+    if not c.rules.has_move(heaps, ring):
+        return {"position": heaps, "ring": ring, "text": "game over: no move left"}
     from . import explain
 
     result = solve(c, heaps, ring)
@@ -172,17 +174,20 @@ def cmd_unlock(link, args, text, now):
     if not pin:
         link.unlocked = True
         return {"locked": False, "pin": False}
-    if link.pin_pause_until is not None:
-        if now < link.pin_pause_until:
-            raise CommandError("busy", "too many wrong PINs: wait %d s" % ((link.pin_pause_until - now + 999) // 1000))
-        link.pin_pause_until = None
-        link.pin_failures = 0
+    if link.pin_pause_until is not None and now < link.pin_pause_until:
+        raise CommandError("busy", "too many wrong PINs: wait %d s" % ((link.pin_pause_until - now + 999) // 1000))
     if args[0] != pin:
+        # Each wrong PIN past PIN_TRIES pauses UNLOCK twice as long as the
+        # last, up to PIN_PAUSE_MAX_MS; only the right PIN starts afresh.
         link.pin_failures += 1
-        if link.pin_failures >= PIN_TRIES:
-            link.pin_pause_until = now + PIN_PAUSE_MS
+        beyond = link.pin_failures - PIN_TRIES
+        if beyond >= 0:
+            pause = PIN_PAUSE_MS << (beyond if beyond < 8 else 8)
+            link.pin_pause_until = now + (pause if pause < PIN_PAUSE_MAX_MS else PIN_PAUSE_MAX_MS)
+            link.controller.audits.count("pin_lockouts")
         raise CommandError("denied", "wrong PIN")
     link.pin_failures = 0
+    link.pin_pause_until = None
     link.unlocked = True
     return {"locked": False, "pin": True}
 
@@ -261,7 +266,7 @@ def _no_args(args, verb):
 
 
 def _small_int(text):
-    if not text or len(text) > 3 or not text.isdigit():
+    if len(text) > 3 or not ascii_digits(text):
         return None
     return int(text)
 

@@ -26,6 +26,7 @@ from . import strategy
 from .audits import Audits
 from .debounce import Debouncer
 from .panel import PanelError, make_panel
+from .playable import check_games
 from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
 from .rules import parse_rules
 
@@ -65,8 +66,7 @@ class Controller:
             raise PanelError(
                 "%s moves need a key under every lamp: use a grid board" % self.rules.spec
             )
-        for start in settings["starts"]:
-            make_panel(self.rules, self.layout, start)  # fits, or PanelError now
+        check_games(self.rules, self.misere, self.layout, settings["starts"])  # or ValueError now
         self.debouncer = Debouncer(settings["debounce_ms"])
         self.rng = Rng(settings["seed"])
         self.audits = audits if audits is not None else Audits()  # nimatron.audits: saved per game
@@ -95,8 +95,7 @@ class Controller:
         rules = parse_rules(settings["rules"])
         if self.input_model == "rows" and rules.name not in ROW_RULES:
             raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
-        for start in settings["starts"]:
-            make_panel(rules, self.layout, start)
+        check_games(rules, settings["misere"], self.layout, settings["starts"])
         level = self.limit(settings) if self.limit else None  # over the power budget: refused here
         if level is not None and hasattr(self.io, "set_brightness"):
             self.io.set_brightness(level)
@@ -152,11 +151,11 @@ class Controller:
             self._pending = None
         starts = self.settings["starts"]
         start = starts[self.games % len(starts)]
+        self.panel = make_panel(self.rules, self.layout, start)
         self.games += 1
         self.audits.game_started(self.settings["preset"])
         if self.alarm == "fault":
             self.alarm = None  # shown until someone plays again
-        self.panel = make_panel(self.rules, self.layout, start)
         self.equalized = False
         self.winner = None
         self.last_move = None
@@ -293,7 +292,33 @@ class Controller:
         if difficulty == "fallible" and self.rng.below(100) < self.settings["error_rate"]:
             moves = list(self.rules.moves(heaps, ring))
             return moves[self.rng.below(len(moves))]
-        return strategy.solve(self.rules, heaps, self.misere, ring)["after"]
+        result = self._solve(heaps, ring)
+        if result is not None:
+            return result["after"]
+        try:  # the engine could not answer: still a legal move, the gentlest
+            return self.rules.gentle(heaps, ring)
+        except Exception:  # MemoryError even for that: the first legal move
+            for after in self.rules.moves(heaps, ring):
+                return after
+
+    def _solve(self, heaps, ring):
+        """strategy.solve, or None (and a ``fault`` event) if the engine fails.
+
+        Settings are checked so that this never happens (``playable``); if
+        it does anyway (SizeError, MemoryError on a board), the machine
+        must go on playing, never die mid-game.
+        """
+        try:
+            return strategy.solve(self.rules, heaps, self.misere, ring)
+        except Exception as e:
+            try:
+                self.audits.count("engine_faults")
+                self.audits.save()  # a fault is worth a write of its own
+            except Exception:
+                pass
+            self._emit({"event": "fault", "what": "engine", "position": heaps,
+                        "error": "%s: %s" % (type(e).__name__, str(e)[:80])})
+            return None
 
     def _machine_moved(self, now):
         before, ring = self.panel.position()
@@ -302,7 +327,10 @@ class Controller:
         self._tell_panel("machine", before, after)
         event = {"event": "move", "by": "machine", "before": before, "after": after}
         if self.settings["explain"]:
-            event["why"] = self.explain(before, ring)
+            try:
+                event["why"] = self.explain(before, ring)
+            except Exception:  # the move stands without its reasoning
+                pass
         self._emit(event)
         self.last_move = ("machine", before, after)
         if not self.rules.has_move(after, False):
@@ -372,9 +400,9 @@ class Controller:
 
     def _hint(self):
         heaps, ring = self.panel.position()
-        result = strategy.solve(self.rules, heaps, self.misere, ring)
+        result = self._solve(heaps, ring)
         self.hint = []
-        if result["outcome"] == "win":
+        if result is not None and result["outcome"] == "win":
             self.hint = self.panel.lamps_for(result["after"])[0]
             self._emit({"event": "hint", "after": result["after"]})
 

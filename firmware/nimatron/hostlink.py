@@ -14,8 +14,13 @@ goes away mid-line gets ``ERR`` replies or nothing; the game goes on.
 line out (the commands themselves are in ``nimatron.commands``).
 
 Session state lives here: ``EVENTS ON``, ``UNLOCK``, wrong-PIN pauses. It
-resets when the transport reports the host gone (``connected`` False).
+resets when the transport reports the host gone (``connected`` False) and
+whenever its ``changes`` count (hosts opening or closing the port, where a
+transport can count them) moves, so a new host always starts locked with an
+empty line, even after a hang-up shorter than a poll.
 """
+
+import gc
 
 from . import commands
 from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, READ_CHUNK,
@@ -57,6 +62,7 @@ class HostLink:
         self._best = None      # ... and the move that reasoning picks
         self.pin_failures = 0
         self.pin_pause_until = None
+        self._changes = None   # the transport's count of connection changes
         self._reset_session(now_ms)
         self.attach(controller)
 
@@ -85,7 +91,13 @@ class HostLink:
         if transport is None:
             return
         try:
-            if not getattr(transport, "connected", True):
+            connected = getattr(transport, "connected", True)
+            changes = getattr(transport, "changes", None)
+            if changes != self._changes:
+                if self._changes is not None:
+                    self.hang_up(now_ms)  # a host left (and maybe another came) since the last poll
+                self._changes = changes
+            if not connected:
                 if self.connected:
                     self.hang_up(now_ms)
                 return
@@ -195,7 +207,10 @@ class HostLink:
             return out
         except CommandError as e:
             return error(e.code, e.message)
-        except Exception as e:  # MemoryError included: answer, never crash the game
+        except MemoryError:  # a small board's heap: free what the command built, say so
+            gc.collect()
+            return "ERR busy out of memory: try again"
+        except Exception as e:  # answer, never crash the game
             return error("internal", "%s: %s" % (type(e).__name__, _shown(str(e), 80)))
 
     def operator(self, what):

@@ -27,7 +27,8 @@ MAX_OUT = 4096        # replies and events waiting for a slow host
 READ_CHUNK = 256      # bytes read from the transport per poll
 LINES_PER_POLL = 4    # commands handled per poll (the rest wait their turn)
 PIN_TRIES = 3         # wrong PINs in a row before UNLOCK pauses
-PIN_PAUSE_MS = 30000  # ... for this long
+PIN_PAUSE_MS = 30000  # ... for this long, doubling with each further wrong PIN
+PIN_PAUSE_MAX_MS = 3600000  # ... up to an hour (a 4-digit PIN: over a year of guessing)
 RELOCK_MS = 600000    # an unlocked link with no command for 10 min locks again
 
 COMMANDS = ("HELLO", "HELP", "STATE", "EXPLAIN", "AUDITS", "CONFIG", "SET",

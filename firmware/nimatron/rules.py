@@ -16,6 +16,8 @@ Pure Python in the subset shared by CPython, MicroPython and CircuitPython.
 
 import sys
 
+from . import ascii_digits
+
 MAX_HEAP = 65535
 MAX_HEAPS = 32
 # A board's heap is small: search far less there than on a PC (beyond the
@@ -237,10 +239,10 @@ def parse_rules(spec):
         return cls()
     if not sep:
         raise RulesError("rules %r need a number: %s:K" % (name, name))
-    try:
-        k = int(arg)
-    except ValueError:
-        raise RulesError("rules %s:K need a whole number K, got %r" % (name, arg))
+    arg = arg.strip()
+    if not ascii_digits(arg) or len(arg) > 6:
+        raise RulesError("rules %s:K need a whole number K, got %r" % (name, arg[:12]))
+    k = int(arg)
     if not 1 <= k <= MAX_K:
         raise RulesError("rules %s:K need 1 <= K <= %d, got %d" % (name, MAX_K, k))
     return cls(k)

@@ -10,8 +10,8 @@ SettingsError naming the key, never a half-applied change.
     ('subtract:3', [[15]], 'equalizer')
 """
 
-from . import load_json
-from .rules import RulesError, parse_rules
+from . import ascii_digits, load_json
+from .rules import MAX_HEAPS, RulesError, parse_rules
 
 
 class SettingsError(ValueError):
@@ -49,9 +49,14 @@ DEFAULTS = {
 _INT = {
     "error_rate": (0, 100), "think_ms": (0, 60000), "show_ms": (0, 60000),
     "over_ms": (1000, 3600000), "walkaway_ms": (5000, 3600000),
-    "hint_ms": (1000, 600000), "refuse_ms": (100, 5000), "debounce_ms": (0, 200),
+    "hint_ms": (1000, 600000), "refuse_ms": (100, 5000),
+    # A floor above the longest switch bounce (7 ms in the simulator's model,
+    # up to ~10 ms for a worn arcade switch): below it one press takes two lamps.
+    "debounce_ms": (10, 200),
     "seed": (0, 2 ** 30), "volume": (0, 10),
 }
+PIN_DIGITS = (4, 12)   # operator PIN: 4 to 12 ASCII digits, or "" for none
+MAX_STARTS = 32        # starts in rotation (each is checked at start-up)
 _BOOL = ("misere", "explain", "remote_play")
 _CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}
 
@@ -59,15 +64,36 @@ PRESETS_FILE = "presets.json"  # name -> settings and "about"; read per use
 _preset_names = []
 
 
+def presets():
+    """Every preset (name -> settings and "about"), from the file, checked
+    for shape; SettingsError naming the file if it is missing or broken."""
+    try:
+        data = load_json(PRESETS_FILE)
+    except (OSError, ValueError) as e:
+        raise SettingsError("%s: cannot read it (%s)" % (PRESETS_FILE, e))
+    except RuntimeError:  # nested past the parser's limits
+        raise SettingsError("%s: nested too deeply" % PRESETS_FILE)
+    if not isinstance(data, dict) or not data:
+        raise SettingsError("%s must hold an object of presets" % PRESETS_FILE)
+    for name in data:
+        preset = data[name]
+        if not isinstance(preset, dict):
+            raise SettingsError("%s: preset %s must be an object of settings" % (PRESETS_FILE, name))
+        for key in preset:
+            if key != "about" and (key not in DEFAULTS or key == "preset"):
+                raise SettingsError("%s: preset %s: unknown setting %s" % (PRESETS_FILE, name, key))
+    return data
+
+
 def preset_names():
     if not _preset_names:
-        _preset_names.extend(sorted(load_json(PRESETS_FILE)))
+        _preset_names.extend(sorted(presets()))
     return _preset_names
 
 
 def load_preset(name):
     """One preset's settings (and its "about" text), or SettingsError."""
-    found = load_json(PRESETS_FILE).get(name)
+    found = presets().get(name)
     if found is None:
         raise SettingsError("unknown preset %r (choose from %s)" % (name, ", ".join(preset_names())))
     return found
@@ -76,7 +102,7 @@ def load_preset(name):
 def __getattr__(attr):
     # CPython only (PEP 562): every preset at once, for host tools and menus.
     if attr == "PRESETS":
-        return load_json(PRESETS_FILE)
+        return presets()
     raise AttributeError(attr)
 
 
@@ -99,12 +125,7 @@ def check_value(key, value):
             return value
         raise SettingsError("%s must be on or off" % key)
     if key in _INT:
-        try:
-            if isinstance(value, bool):
-                raise ValueError
-            value = int(value)
-        except (TypeError, ValueError):
-            raise SettingsError("%s must be a whole number" % key)
+        value = whole_number(key, value)
         low, high = _INT[key]
         if not low <= value <= high:
             raise SettingsError("%s must be between %d and %d" % (key, low, high))
@@ -123,20 +144,7 @@ def check_value(key, value):
         except RulesError as e:
             raise SettingsError(str(e))
     if key in ("starts", "layout"):
-        if value is None and key == "layout":
-            return None
-        if key == "starts" and isinstance(value, list) and value and isinstance(value[0], int):
-            value = [value]  # one start given as a plain list
-        rows = value if key == "layout" else None
-        if not isinstance(value, list) or not value:
-            raise SettingsError("%s must be a non-empty list" % key)
-        for item in ([rows] if rows else value):
-            if not isinstance(item, list) or not item:
-                raise SettingsError("%s must hold lists of lamp counts" % key)
-            for n in item:
-                if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 255:
-                    raise SettingsError("%s: %r is not a lamp count (0-255)" % (key, n))
-        return value
+        return _lamp_lists(key, value)
     if key == "brightness":
         if value is None or value in ("default", "null", ""):
             return None
@@ -150,11 +158,69 @@ def check_value(key, value):
             raise SettingsError("brightness must be above 0 and at most 1")
         return value
     if key == "operator_pin":
-        value = str(value)
-        if value and (len(value) > 12 or not value.isdigit()):
-            raise SettingsError("operator_pin must be up to 12 digits (empty: no PIN)")
-        return value
+        return check_pin(value)
     raise SettingsError("cannot set %s" % key)
+
+
+def whole_number(key, value):
+    """An int from an int or a string of ASCII digits, else SettingsError.
+
+    Floats are refused, never truncated (1.5, 2.0, 1e999, Infinity, NaN:
+    a whole number is written without a point); so are bools and digits
+    of other scripts ("١٢"), which the serial link could never type back.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        digits = text[1:] if text[:1] == "-" else text
+        if 0 < len(digits) <= 12 and ascii_digits(digits):
+            return int(text)
+    raise SettingsError("%s must be a whole number (digits 0-9), got %s" % (key, _brief(value)))
+
+
+def check_pin(value):
+    """The operator PIN as a string: "" (no PIN) or 4-12 ASCII digits."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        value = str(value)  # SET operator_pin 4711 arrives as a JSON number
+    low, high = PIN_DIGITS
+    if not isinstance(value, str) or (value and not (low <= len(value) <= high and ascii_digits(value))):
+        raise SettingsError("operator_pin must be %d to %d digits 0-9 (empty: no PIN)" % (low, high))
+    return value
+
+
+def _lamp_lists(key, value):
+    """``starts`` (lists of heap sizes) or ``layout`` (lamps per row), checked."""
+    if value is None and key == "layout":
+        return None
+    if key == "starts" and isinstance(value, list) and value and isinstance(value[0], int):
+        value = [value]  # one start given as a plain list
+    if not isinstance(value, list) or not value:
+        raise SettingsError("%s must be a non-empty list" % key)
+    rows = [value] if key == "layout" else value
+    if len(rows) > MAX_STARTS:
+        raise SettingsError("%s: at most %d starts" % (key, MAX_STARTS))
+    for item in rows:
+        if not isinstance(item, list) or not item:
+            raise SettingsError("%s must hold lists of lamp counts" % key)
+        if len(item) > MAX_HEAPS:
+            raise SettingsError("%s: at most %d rows" % (key, MAX_HEAPS))
+        for n in item:
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 255:
+                raise SettingsError("%s: %s is not a lamp count (0-255)" % (key, _brief(n)))
+    return value
+
+
+def _brief(value):
+    """A value as shown in a message: short, and never a 5,000-digit number."""
+    if isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= 24 else text[:20] + "...'"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return "a number out of range" if not -10 ** 12 < value < 10 ** 12 else str(value)
+    if isinstance(value, float):
+        return repr(value)
+    return "a " + type(value).__name__
 
 
 def resolve(overrides=None, preset=None):
@@ -179,4 +245,6 @@ def resolve(overrides=None, preset=None):
             rules.check(start, ring=rules.has_ring)
         except RulesError as e:
             raise SettingsError("start %s: %s" % (start, e))
+        if not rules.has_move(start, rules.has_ring):
+            raise SettingsError("start %s: a game with no move to make" % start)
     return out

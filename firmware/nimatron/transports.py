@@ -62,6 +62,12 @@ class PtyTransport:
     (``connected`` turns False until a host opens ``path`` again). Writes
     never block: when the host does not read, the pty's buffer fills and the
     link keeps its lines (or drops events) instead.
+
+    A host that closes and another that opens within one poll leave no EIO
+    to see, so on Linux the slave's opens and closes are also watched with
+    inotify: ``changes`` counts them, and the link starts a new session
+    whenever it moves. Bytes the old host wrote but nobody read before it
+    closed are dropped, so they cannot join the new host's first line.
     """
 
     def __init__(self):
@@ -79,11 +85,23 @@ class PtyTransport:
         self.fd = master
         self._connected = False
         self._peek = b""
+        self.changes = 0        # opens and closes of the slave end seen so far
+        self._unread = False    # a host wrote since the buffer was last emptied
+        self._stale = False     # ... and then closed: drop what it left
+        self._watch = _SlaveWatch(self.path)
 
     @property
     def connected(self):
         if self.fd is None:
             return False
+        for kind in self._watch.events():
+            self.changes += kind != "write"
+            if kind == "write":
+                self._unread = True
+            elif kind == "close" and self._unread:
+                self._stale = True
+        if self._stale:
+            self._drop_stale()
         if not self._connected:
             data = self._read(256)  # EIO until a host opens the slave end
             if data is not None:
@@ -108,7 +126,20 @@ class PtyTransport:
         if data is None:
             self._connected = False
             return b""
+        if len(data) < n:
+            self._unread = False  # the buffer is empty now
         return data
+
+    def _drop_stale(self):
+        """Drop what a closed host left unread (and, if a new host wrote
+        within the same poll, its first bytes: lost, never misread)."""
+        self._stale = False
+        self._unread = False
+        self._peek = b""
+        for _ in range(64):
+            data = self._read(4096)
+            if not data:
+                return
 
     def write(self, data):
         if not self._connected:
@@ -125,12 +156,63 @@ class PtyTransport:
         if self.fd is not None:
             self._os.close(self.fd)
             self.fd = None
+        self._watch.close()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
+
+
+class _SlaveWatch:
+    """Opens, closes and writes of a pty's slave end, through Linux inotify
+    (ctypes); where inotify is missing, no events (EIO alone tells hang-ups)."""
+
+    MASKS = ((0x20, "open"), (0x08, "close"), (0x10, "close"), (0x02, "write"))
+
+    def __init__(self, path):
+        self.fd = None
+        try:
+            import ctypes
+            import os
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+            if fd < 0:
+                return
+            if libc.inotify_add_watch(fd, path.encode(), 0x20 | 0x08 | 0x10 | 0x02) < 0:
+                os.close(fd)
+                return
+            self.fd = fd
+            self._os = os
+        except (ImportError, OSError, AttributeError):
+            self.fd = None
+
+    def events(self):
+        """"open", "close" or "write" for each event since the last call, in order."""
+        if self.fd is None:
+            return []
+        import struct
+
+        out = []
+        while True:
+            try:
+                data = self._os.read(self.fd, 4096)
+            except OSError:  # EAGAIN: nothing new
+                return out
+            at = 0
+            while at + 16 <= len(data):
+                mask, size = struct.unpack_from("iIII", data, at)[1::2]
+                at += 16 + size
+                for bit, kind in self.MASKS:
+                    if mask & bit:
+                        out.append(kind)
+
+    def close(self):
+        if self.fd is not None:
+            self._os.close(self.fd)
+            self.fd = None
 
 
 def usb_data():

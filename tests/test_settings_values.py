@@ -1,0 +1,180 @@
+"""Issue 13 findings 6 (numbers), 4 (PIN values) and 12 (broken data files):
+every way a setting or a data file can be wrong ends in a clear
+SettingsError/BoardError naming it (exit 2 for the command lines), never a
+traceback, never a silently changed value.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from nimatron import boards, settings
+from nimatron.boards import BoardError
+from nimatron.settings import SettingsError, check_value, resolve
+from nimatron_sim.engine import Simulator
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# -- finding 6: numbers -----------------------------------------------------------
+@pytest.mark.parametrize("value", [1.5, 2.0, float("inf"), float("nan"), "Infinity", "1e999", "١٢", "²", "12.0",
+                                   "+12", "", True, [12], {"a": 1}, None, 10 ** 5000, "9" * 5000],
+                         ids=lambda v: repr(v)[:12] if not isinstance(v, int) or v < 10 ** 9 else "huge")
+def test_a_number_must_be_ascii_digits_or_a_whole_number(value):
+    with pytest.raises(SettingsError) as e:
+        check_value("think_ms", value)
+    assert len(str(e.value)) < 120  # a 5,000-digit number is not echoed
+
+
+@pytest.mark.parametrize("value, expected", [(800, 800), ("800", 800), (" 800 ", 800), ("0800", 800)])
+def test_whole_numbers_are_taken(value, expected):
+    assert check_value("think_ms", value) == expected
+
+
+def test_rules_k_takes_ascii_digits_only():
+    with pytest.raises(SettingsError):
+        check_value("rules", "subtract:٣")
+    assert check_value("rules", "subtract:3") == "subtract:3"
+
+
+@pytest.mark.parametrize("how", ["sim", "python -m nimatron"])
+@pytest.mark.parametrize("value", ["Infinity", "1.5"])
+def test_command_lines_refuse_bad_numbers_with_exit_2(how, value):
+    if how == "sim":
+        argv = [sys.executable, "-m", "nimatron_host", "sim", "--headless", "--script", "-"]
+    else:
+        argv = [sys.executable, "-m", "nimatron", "--board", "pi-leds"]
+    done = subprocess.run(argv + ["--set", "think_ms=" + value], input="", capture_output=True, text=True,
+                          timeout=60, env=dict(os.environ, GPIOZERO_PIN_FACTORY="mock"))
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "think_ms must be a whole number" in done.stderr
+
+
+def test_set_over_the_link_refuses_infinity():
+    from test_protocol import Machine
+
+    m = Machine()
+    for raw in ("1e999", "Infinity", "1.5", "\"1\u0662\""):
+        kind, data = m.ask("SET think_ms " + raw) if raw.isascii() else ("ERR", ("encoding", ""))
+        assert kind == "ERR" and data[0] in ("value", "encoding"), (raw, data)
+    assert m.controller.settings["think_ms"] == 1500
+
+
+def test_debounce_has_a_floor():
+    with pytest.raises(SettingsError):
+        resolve({"debounce_ms": 0})
+    assert resolve({"debounce_ms": 10})["debounce_ms"] == 10
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_at_the_debounce_floor_a_bouncy_press_takes_one_lamp(seed):
+    sim = Simulator("pico-neopixel", {"debounce_ms": 10}, seed=seed, bounce=True)
+    try:
+        sim.tap("new")
+        before = sum(sim.read_lamps()[3])
+        for _ in range(3):
+            sim.tap("row3")
+        assert sum(sim.read_lamps()[3]) == before - 3
+    finally:
+        sim.close()
+
+
+# -- finding 4: the PIN's value ---------------------------------------------------------
+@pytest.mark.parametrize("pin", ["1", "123", "²²²²", "١٢٣٤", "12 34", "1234567890123", "-1234", 12.0, True, [1234]])
+def test_a_pin_is_4_to_12_ascii_digits(pin):
+    with pytest.raises(SettingsError):
+        resolve({"operator_pin": pin})
+
+
+@pytest.mark.parametrize("pin, kept", [("", ""), ("0042", "0042"), (4711, "4711"), ("123456789012", "123456789012")])
+def test_good_pins_are_kept(pin, kept):
+    assert resolve({"operator_pin": pin})["operator_pin"] == kept
+
+
+# -- finding 12: broken data files -------------------------------------------------------
+GOOD = boards.board("pico-neopixel")
+
+
+def broken(change):
+    spec = json.loads(json.dumps(GOOD))
+    change(spec)
+    return spec
+
+
+@pytest.mark.parametrize("spec, words", [
+    ([], "JSON object"),
+    ({}, "driver"),
+    (broken(lambda s: s.pop("lamps")), "lamps: missing"),
+    (broken(lambda s: s["lamps"].update(layout=["7", "7"])), "lamps.layout"),
+    (broken(lambda s: s["lamps"].update(pixels="32")), "lamps.pixels"),
+    (broken(lambda s: s["lamps"].update(status=[0, 1])), "lamps.status"),
+    (broken(lambda s: s["lamps"].update(kind="laser")), "lamps.kind"),
+    (broken(lambda s: s["buttons"].update(row0="GP99")), "GP99"),
+    (broken(lambda s: s["buttons"].update(row0="D2")), "another family"),
+    (broken(lambda s: s["buttons"].update(row0=7)), "buttons"),
+    (broken(lambda s: s.update(brightness=5)), "brightness"),
+    (broken(lambda s: s.update(brightness=True)), "brightness"),
+    (broken(lambda s: s.update(input="keys")), "input"),
+    (broken(lambda s: s.update(input="grid")), "matrix"),
+])
+def test_a_broken_pin_map_is_named(spec, words):
+    with pytest.raises(BoardError) as e:
+        boards.check("mine", spec)
+    assert "pinmaps/mine.json" in str(e.value) and words in str(e.value)
+
+
+def test_every_shipped_pin_map_passes():
+    for name in boards.names():
+        boards.board(name)
+
+
+def test_pins_a_pi_lacks_are_refused():
+    spec = boards.board("pi-leds")
+    spec["buttons"]["new"] = "GPIO40"
+    with pytest.raises(BoardError, match="GPIO0-GPIO27"):
+        boards.check("pi-leds", spec)
+
+
+@pytest.fixture
+def package(tmp_path):
+    """A copy of the firmware package, to break its data files."""
+    shutil.copytree(os.path.join(ROOT, "firmware", "nimatron"), tmp_path / "nimatron",
+                    ignore=shutil.ignore_patterns("__pycache__", "tables.bin"))
+    os.symlink(os.path.join(ROOT, "firmware", "nimatron", "tables.bin"), tmp_path / "nimatron" / "tables.bin")
+    return tmp_path
+
+
+def run_machine(package, board="pi-leds"):
+    return subprocess.run([sys.executable, "-m", "nimatron", "--board", board], capture_output=True, text=True,
+                          timeout=60, cwd=str(package),
+                          env=dict(os.environ, PYTHONPATH=str(package), GPIOZERO_PIN_FACTORY="mock"))
+
+
+@pytest.mark.parametrize("text, words", [("[]", "JSON object"), ("{}", "driver"), ("{", "cannot read"),
+                                         ("[" * 100000, "pinmaps/pi-leds.json")])
+def test_a_broken_pin_map_file_exits_2_naming_it(package, text, words):
+    (package / "nimatron" / "pinmaps" / "pi-leds.json").write_text(text)
+    done = run_machine(package)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert words in done.stderr and "pi-leds.json" in done.stderr
+
+
+@pytest.mark.parametrize("text, words", [
+    (None, "presets.json: cannot read it"),
+    ("[]", "must hold an object"),
+    ('{"marienbad": [1, 3, 5, 7]}', "preset marienbad must be an object"),
+    ('{"marienbad": {"rules": "nim", "lamps": 3}}', "unknown setting lamps"),
+])
+def test_a_broken_presets_file_exits_2_naming_it(package, text, words):
+    path = package / "nimatron" / "presets.json"
+    if text is None:
+        path.unlink()
+    else:
+        path.write_text(text)
+    done = run_machine(package)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert words in done.stderr
