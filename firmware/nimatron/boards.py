@@ -50,13 +50,17 @@ from . import ascii_digits, load_json, resource
 STATUS = ("visitor", "machine", "champ", "machine_wins")
 FOLDER = "pinmaps"
 
-# Pin names each driver can reach: (prefix, lowest, highest number). One
-# board's pins all come from one family; a name outside it is a typo that
-# would only show when the driver opens the pin (or never, on a mock).
+# Pin names each driver can reach: numbered families (prefix, lowest,
+# highest), of which one board uses one, and the named pins of boards with
+# their parts built in. A name outside them is a typo that would only show
+# when the driver opens the pin (or never, on a mock).
 PIN_FAMILIES = {
     "gpiozero": (("GPIO", 0, 27),),      # a Raspberry Pi's BCM numbers
     "circuitpython": (("GP", 0, 28),     # Raspberry Pi Pico (RP2040)
                       ("D", 0, 27)),     # a Raspberry Pi through Blinka
+    "onboard": (("KEY", 1, 12),          # MacroPad RP2040, Circuit Playground
+                ("NEOPIXEL", "BUTTON", "BUTTON_A", "BUTTON_B", "SLIDE_SWITCH", "ROTA", "ROTB",
+                 "SPEAKER", "SPEAKER_ENABLE", "LED")),
 }
 
 
@@ -188,8 +192,8 @@ def _need(where, ok, what):
         raise BoardError("%s: %s" % (where, what))
 
 
-def _ints(value, low, high):
-    return isinstance(value, list) and len(value) > 0 and all(
+def _ints(value, low, high, empty=False):
+    return isinstance(value, list) and (empty or len(value) > 0) and all(
         [isinstance(n, int) and not isinstance(n, bool) and low <= n <= high for n in value])
 
 
@@ -216,8 +220,8 @@ def _check_shape(where, spec):
         _need(where, _ints([lamps.get("pixels")], 1, 1024), "lamps.pixels must be a whole number 1-1024")
         _need(where, _ints([lamps.get("first")], 0, 1023), "lamps.first must be a whole number")
         _need(where, _ints(lamps.get("layout"), 1, 255), "lamps.layout must be a list of lamp counts 1-255")
-        _need(where, _ints(lamps.get("status"), 0, lamps["pixels"] - 1) and len(lamps["status"]) == len(STATUS),
-              "lamps.status must be %d pixel numbers below %d" % (len(STATUS), lamps["pixels"]))
+        _need(where, _ints(lamps.get("status"), 0, lamps["pixels"] - 1, True),
+              "lamps.status must be pixel numbers below %d" % lamps["pixels"])
         _need(where, lamps.get("order", "GRB") in ("GRB", "RGB", "GRBW", "RGBW"), "lamps.order must be GRB, RGB, GRBW or RGBW")
     else:
         _need(where, False, "lamps.kind must be leds or neopixel")
@@ -225,9 +229,12 @@ def _check_shape(where, spec):
     _need(where, isinstance(buttons, dict) and all([isinstance(p, str) for p in buttons.values()]),
           "buttons must map roles to pin names")
     matrix = spec.get("matrix")
-    if spec["input"] == "grid":
+    if matrix is not None or spec["input"] == "grid" and not spec.get("keys") and not spec.get("cursor"):
         _need(where, isinstance(matrix, dict) and _names(matrix.get("rows")) and _names(matrix.get("columns")),
               "matrix must give rows and columns of pin names")
+    for table in ("switches", "presses", "holds"):
+        _need(where, isinstance(spec.get(table, {}), dict), "%s must be an object" % table)
+    _need(where, spec.get("keys") is None or _names(spec.get("keys")), "keys must be a list of pin names")
     level = spec.get("brightness", 1)
     _need(where, isinstance(level, (int, float)) and not isinstance(level, bool) and 0 < level <= 1,
           "brightness must be a fraction above 0, at most 1")
@@ -235,15 +242,30 @@ def _check_shape(where, spec):
 
 
 def _check_pin(where, driver, pin, role, seen):
-    """BoardError unless ``pin`` is a name of the driver's pin families."""
-    families = PIN_FAMILIES[driver]
-    if isinstance(pin, str):
-        for prefix, low, high in families:
+    """BoardError unless ``pin`` is a name of the driver's pin families (and
+    of the same numbered family as the board's other numbered pins)."""
+    family = _family(driver, pin)
+    if family is None:
+        shown = []
+        for f in PIN_FAMILIES[driver]:
+            shown.append("%s%d-%s%d" % (f[0], f[1], f[0], f[2]) if isinstance(f[1], int) else ", ".join(f))
+        raise BoardError("%s: %s is on pin %r, which this board does not have (%s)" % (where, role, pin, "; ".join(shown)))
+    for other in seen:
+        mine = _family(driver, other)
+        if family != mine and isinstance(family[1], int) and isinstance(mine[1], int):
+            raise BoardError("%s: %s is on pin %s, another family than %s" % (where, role, pin, other))
+
+
+def _family(driver, pin):
+    """The family of PIN_FAMILIES[driver] ``pin`` belongs to, or None."""
+    if not isinstance(pin, str):
+        return None
+    for family in PIN_FAMILIES[driver]:
+        if isinstance(family[1], int):
+            prefix, low, high = family
             number = pin[len(prefix):]
             if pin[:len(prefix)] == prefix and ascii_digits(number) and low <= int(number) <= high:
-                for other in seen:  # one board, one family (GP2 and D2 do not mix)
-                    if other[:len(prefix)] != prefix or not ascii_digits(other[len(prefix):]):
-                        raise BoardError("%s: %s is on pin %s, another family than %s" % (where, role, pin, other))
-                return
-    raise BoardError("%s: %s is on pin %r, which this board does not have (%s)" % (
-        where, role, pin, ", ".join(["%s%d-%s%d" % (p, lo, p, hi) for p, lo, hi in families])))
+                return family
+        elif pin in family:
+            return family
+    return None
