@@ -14,10 +14,11 @@ goes away mid-line gets ``ERR`` replies or nothing; the game goes on.
 line out (the commands themselves are in ``nimatron.commands``).
 
 Session state lives here: ``EVENTS ON``, ``UNLOCK``, wrong-PIN pauses. It
-resets when the transport reports the host gone (``connected`` False) and
+resets when the transport reports the host gone (``connected`` False); and
 whenever its ``changes`` count (hosts opening or closing the port, where a
-transport can count them) moves, so a new host always starts locked with an
-empty line, even after a hang-up shorter than a poll.
+transport can count them) moves, the link locks and forgets any half line,
+so a new host always starts locked with an empty line, even after a
+hang-up shorter than a poll.
 """
 
 import gc
@@ -95,7 +96,7 @@ class HostLink:
             changes = getattr(transport, "changes", None)
             if changes != self._changes:
                 if self._changes is not None:
-                    self.hang_up(now_ms)  # a host left (and maybe another came) since the last poll
+                    self.new_host(now_ms)  # a host came or went since the last poll
                 self._changes = changes
             if not connected:
                 if self.connected:
@@ -124,6 +125,15 @@ class HostLink:
         self.out = []
         self.out_bytes = 0
         self._reset_session(now_ms)
+
+    def new_host(self, now_ms):
+        """A host opened or closed the port: whoever is there now starts
+        locked, with no half line of another host's (events stay as set:
+        a monitor sharing the port keeps its stream)."""
+        self.reader.reset()
+        self.pending = []
+        self.unlocked = False
+        self.last_command = now_ms
 
     def _send(self, line, is_reply):
         data = (line + "\n").encode()

@@ -64,10 +64,15 @@ class PtyTransport:
     link keeps its lines (or drops events) instead.
 
     A host that closes and another that opens within one poll leave no EIO
-    to see, so on Linux the slave's opens and closes are also watched with
-    inotify: ``changes`` counts them, and the link starts a new session
-    whenever it moves. Bytes the old host wrote but nobody read before it
-    closed are dropped, so they cannot join the new host's first line.
+    to see, so on Linux the slave's opens, closes and writes are watched
+    with inotify (``_SlaveWatch``): ``changes`` counts opens and closes (the
+    link starts a new session whenever it moves) and ``connected`` is "some
+    host holds the port". What a host sent but nobody read before it hung
+    up is run (``echo NEW > port`` works) without its unfinished last line;
+    but if another host opened or wrote in the same poll, the bytes cannot
+    be told apart and are all dropped: a new host's first line may be lost,
+    never joined to the old one's. Replies nobody can hear are dropped too,
+    never left for the next host.
     """
 
     def __init__(self):
@@ -86,28 +91,60 @@ class PtyTransport:
         self._connected = False
         self._peek = b""
         self.changes = 0        # opens and closes of the slave end seen so far
+        self._hosts = 0         # hosts holding it now (with inotify)
         self._unread = False    # a host wrote since the buffer was last emptied
-        self._stale = False     # ... and then closed: drop what it left
+        self._leftover = b""    # whole lines a host left unread when it hung up
         self._watch = _SlaveWatch(self.path)
 
     @property
     def connected(self):
         if self.fd is None:
             return False
-        for kind in self._watch.events():
-            self.changes += kind != "write"
-            if kind == "write":
-                self._unread = True
-            elif kind == "close" and self._unread:
-                self._stale = True
-        if self._stale:
-            self._drop_stale()
+        if self._watch.fd is not None:
+            self._watched()
+            return self._hosts > 0 or len(self._leftover) > 0
         if not self._connected:
             data = self._read(256)  # EIO until a host opens the slave end
             if data is not None:
                 self._connected = True
-                self._peek = data
+                self._peek += data
         return self._connected
+
+    def _watched(self):
+        """Follow the slave's opens, closes and writes since the last poll."""
+        left = None  # after a close with unread bytes: "alone", or "mixed" with a newer host's
+        for kind in self._watch.events():
+            if left is not None:
+                left = "mixed"
+            if kind == "write":
+                self._unread = True
+                continue
+            self.changes += 1
+            if kind == "open":
+                self._hosts += 1
+                self._leftover = b""  # nothing of an old host runs for a new one
+                continue
+            self._hosts = self._hosts - 1 if self._hosts > 0 else 0
+            if self._hosts == 0:
+                import termios
+
+                termios.tcflush(self.fd, termios.TCOFLUSH)  # what nobody heard: not for the next host
+            if self._unread:
+                left = "alone"
+        if left is not None:
+            self._salvage(left == "alone")
+
+    def _salvage(self, keep):
+        """Take what a host left unread: its whole lines if ``keep``, else nothing."""
+        self._unread = False
+        data = b""
+        for _ in range(64):
+            chunk = self._read(4096)
+            if not chunk:
+                break
+            data += chunk
+        end = max(data.rfind(b"\n"), data.rfind(b"\r"))
+        self._leftover = data[:end + 1] if keep else b""
 
     def _read(self, n):
         try:
@@ -118,10 +155,11 @@ class PtyTransport:
             return None  # EIO: no host holds the other end
 
     def read(self, n):
-        if self._peek:
-            data = self._peek
-            self._peek = b""
-            return data
+        for name in ("_leftover", "_peek"):
+            waiting = getattr(self, name)
+            if waiting:
+                setattr(self, name, waiting[n:])
+                return waiting[:n]
         data = self._read(n)
         if data is None:
             self._connected = False
@@ -130,19 +168,8 @@ class PtyTransport:
             self._unread = False  # the buffer is empty now
         return data
 
-    def _drop_stale(self):
-        """Drop what a closed host left unread (and, if a new host wrote
-        within the same poll, its first bytes: lost, never misread)."""
-        self._stale = False
-        self._unread = False
-        self._peek = b""
-        for _ in range(64):
-            data = self._read(4096)
-            if not data:
-                return
-
     def write(self, data):
-        if not self._connected:
+        if not self._connected and not self._hosts:
             return len(data)  # nobody to hear it: drop, as a UART would
         try:
             return self._os.write(self.fd, data)
