@@ -76,6 +76,8 @@ def test_starts_the_engine_refuses_are_refused_up_front(spec):
     with pytest.raises(SizeError):
         strategy.solve(spec, start, misere)
     with pytest.raises(SettingsError, match=r"start \[8, 8"):
+        check_engine(parse_rules(spec), misere, start)
+    with pytest.raises(ValueError, match=r"8, 8|8 8"):  # the engine's check, or the display's first
         make_controller("pico-grid", {"rules": spec, "misere": misere, "starts": [start]}, io=FakeIO())
 
 
@@ -118,7 +120,7 @@ def test_an_engine_failure_mid_game_still_gives_a_legal_move(monkeypatch, failur
             rig.press("done")
     kinds = [e["event"] for e in rig.events]
     assert "game_over" in kinds, kinds
-    assert rig.c.audits["faults"] >= 1 and rig.c.audits["finished"] >= 1
+    assert rig.c.audits["engine_faults"] >= 1 and rig.c.audits["finished"] >= 1
     faults = [e for e in rig.events if e["event"] == "fault"]
     assert faults and faults[0]["error"].startswith(type(failure).__name__)
     moves = [e for e in rig.events if e["event"] == "move" and e["by"] == "machine"]
