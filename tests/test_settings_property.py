@@ -47,12 +47,13 @@ good = {
     "starts": st.lists(st.lists(st.integers(0, 7), min_size=1, max_size=5), min_size=1, max_size=3),
     "layout": st.one_of(st.none(), st.lists(st.integers(1, 9), min_size=1, max_size=8)),
     "operator_pin": st.sampled_from(["", "4711", "0000", "12", "١٢٣٤"]),
+    "brightness": st.one_of(st.none(), st.floats(0.01, 1), st.sampled_from(["default", "0.5", "2", "nan"])),
 }
 for key, (low, high) in settings_module._INT.items():
     good[key] = st.integers(low, high)
 for key in settings_module._BOOL:
     good[key] = st.one_of(st.booleans(), st.sampled_from(["on", "off", "true", "0"]))
-value_for = lambda key: st.integers(0, 5).flatmap(lambda i: junk if i == 5 else good[key])  # noqa: E731 (5 good : 1 junk)
+value_for = lambda key: st.integers(0, 5).flatmap(lambda i: junk if i == 5 else good.get(key, junk))  # noqa: E731 (5 good : 1 junk)
 overrides = st.lists(st.sampled_from(sorted(DEFAULTS)), min_size=1, max_size=4, unique=True).flatmap(
     lambda keys: st.fixed_dictionaries(dict((k, value_for(k)) for k in keys)))
 
