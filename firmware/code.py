@@ -1,80 +1,137 @@
 """CircuitPython entry point: the Nimatron on this board.
 
 Put it on the board with ``nimatron deploy --to CIRCUITPY --board NAME``
-(code.py, boot.py, lib/nimatron with the board's pin map, and the neopixel
-library). Change ``BOARD`` to your pin map in ``nimatron/pinmaps/``, or put
-``{"board": "pico-grid", "preset": "grundy"}`` in ``settings.json``.
+(code.py, boot.py, safemode.py, lib/nimatron with the board's pin map, and
+the neopixel library). Change ``BOARD`` to your pin map in
+``nimatron/pinmaps/``, or put ``{"board": "pico-grid", "preset": "grundy"}``
+in ``settings.json``.
+
+Needs CircuitPython 8.1 or newer (``supervisor.runtime.autoreload``,
+``safemode.py``, ``microcontroller.watchdog``). Never dark: a settings file
+that fails for any reason falls back to the last good settings (or the
+board's defaults) and says why (console, host link, status lamps); an
+unexpected exception rebuilds the game instead of reloading; a watchdog in
+RESET mode, fed by the main loop, restarts a hung board (``safemode.py``
+then restarts it normally). Audits and ``SET`` changes are kept in
+``microcontroller.nvm`` (``nimatron.store``).
 """
 
 import json
 
+import microcontroller
 import supervisor
 
 BOARD = "pico-neopixel"     # the pin map nimatron/pinmaps/pico-neopixel.json
-SETTINGS = "settings.json"      # beside code.py (CircuitPython runs it from /)
+SETTINGS = "settings.json"  # beside code.py (CircuitPython runs it from /)
+STATE_FILE = "nimatron-state.bin"  # a second store, if boot.py lets code write the drive
+MAX_SETTINGS = 4096         # bytes: a bigger settings file is refused, not parsed
 TICKS_PERIOD = 1 << 29      # supervisor.ticks_ms() wraps here
+WATCHDOG_S = 7.0            # RP2040's watchdog limit is about 8.3 s
+RETRY_MS = 60000            # nothing could start: try again this often
 
 supervisor.runtime.autoreload = False  # a museum PC touching the drive must not restart the game
 
 
 def read_settings(path):
-    """The operator's overrides, or {} if there is no readable file."""
+    """The settings file as a ``nimatron.startup`` source; never raises."""
+    from nimatron.startup import read_source
+
     try:
-        with open(path) as f:
-            data = json.load(f)
+        with open(path, "rb") as f:
+            text = f.read(MAX_SETTINGS + 1)
     except OSError:
-        return {}
-    except ValueError as e:
-        print("%s is not valid JSON (%s): using the defaults" % (path, e))
-        return {}
-    if not isinstance(data, dict):
-        print("%s must hold a JSON object: using the defaults" % path)
-        return {}
-    return data
+        return read_source(None)
+    except Exception as e:  # noqa: BLE001 - MemoryError, a damaged drive
+        return None, "cannot read %s: %r" % (path, e), 0
+    if len(text) > MAX_SETTINGS:
+        return None, "%s is bigger than %d bytes" % (path, MAX_SETTINGS), 1
+    return read_source(text)
 
 
-def start(now):
-    from nimatron.app import make_controller
-
-    overrides = read_settings(SETTINGS)
-    board = overrides.pop("board", BOARD)
+def reset_reason(mc):
+    """Why the board started, in the audits' words (None: unknown)."""
     try:
-        return make_controller(board, overrides, now_ms=now)
-    except ValueError as e:  # a bad setting must not leave the exhibit dark
-        if not overrides:
-            raise
-        print("settings rejected (%s): starting with the board's defaults" % e)
-        return make_controller(board, {}, now_ms=now)
+        reason = mc.cpu.reset_reason
+        names = mc.ResetReason
+    except Exception:  # noqa: BLE001
+        return None
+    for attr, name in (("POWER_ON", "power_on"), ("BROWNOUT", "power_on"), ("WATCHDOG", "watchdog"),
+                       ("SOFTWARE", "software"), ("RESET_PIN", "reset_pin")):
+        if reason == getattr(names, attr, object()):
+            return name
+    return None
 
 
-def main():
-    # A millisecond clock that never wraps: sum the wrap-safe differences of
-    # supervisor.ticks_ms() (it wraps every 2**29 ms, about 6 days).
+def arm_watchdog(mc):
+    """The hardware watchdog in RESET mode (RAISE is not implemented on the
+    RP2040), armed at every start: a reload or Ctrl-C disarms it."""
+    try:
+        from watchdog import WatchDogMode
+
+        dog = mc.watchdog
+        dog.timeout = WATCHDOG_S
+        dog.mode = WatchDogMode.RESET
+        dog.feed()
+        return dog
+    except Exception as e:  # noqa: BLE001 - a board without one still plays
+        print("watchdog off: %r" % e)
+        return None
+
+
+def open_store(mc, path=STATE_FILE):
+    """nvm, plus a file when code may write the drive (then an nvm erase cut is survivable)."""
+    from nimatron.store import Store
+
+    nvm = getattr(mc, "nvm", None)
+    try:
+        with open(path + ".tmp", "wb") as f:
+            f.write(b"")
+        import os
+
+        os.remove(path + ".tmp")
+        writable = True
+    except OSError:
+        writable = False  # the usual case: the drive belongs to the host PC
+    if nvm is None and not writable:
+        print("no nvm and a read-only drive: audits and SET changes last until power-off")
+        return None
+    return Store(nvm=nvm, path=path if writable else None)
+
+
+def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_FILE):
+    """Start and run the machine; ``make``, ``loops`` and ``state`` are for tests."""
+    from nimatron.startup import Machine
+    from nimatron.transports import usb_link
+
+    dog = arm_watchdog(mc)
+    store = open_store(mc, state)
     now = 0
-    last = supervisor.ticks_ms()
-    controller = start(now)
-    from nimatron.transports import usb_link  # the host link on usb_cdc.data (or None)
-
-    link = usb_link(controller, read_settings(SETTINGS).get("board", BOARD), now)
-    while True:
-        ticks = supervisor.ticks_ms()
+    last = sup.ticks_ms()
+    machine = None
+    retry_at = 0
+    while loops is None or loops > 0:
+        if loops is not None:
+            loops -= 1
+        ticks = sup.ticks_ms()
         now += (ticks - last) & (TICKS_PERIOD - 1)
         last = ticks
-        controller.update(now)
-        if link:
-            link.poll(now)
+        if machine is None and now >= retry_at:
+            try:
+                machine = Machine(BOARD, read_settings(SETTINGS), store, now_ms=now,
+                                  reset_reason=reset_reason(mc), make=make)
+                print(json.dumps(machine.boot))
+                link = usb_link(machine.controller, machine.board, now)
+                if link is not None:
+                    machine.attach(link)
+            except Exception as e:  # noqa: BLE001 - even the defaults fail (hardware?)
+                print("nimatron cannot start: %r; trying again in %d s" % (e, RETRY_MS // 1000))
+                retry_at = now + RETRY_MS
+        if machine is not None:
+            machine.tick(now)
+        if dog is not None:
+            dog.feed()
+    return machine
 
 
-try:
+if __name__ == "__main__":
     main()
-except Exception as e:  # noqa: BLE001 - an exhibit restarts rather than sits dark
-    import time
-
-    try:
-        import traceback
-
-        traceback.print_exception(e)
-    except Exception:  # noqa: BLE001
-        print(repr(e))
-    time.sleep(5)
-    supervisor.reload()

@@ -24,7 +24,6 @@ from nimatron.rules import parse_rules
 
 from nimatron_host.cli import main as nimatron
 from nimatron_sim import Simulator
-from nimatron_sim.bench import BlinkaBench
 from nimatron_sim.visitor import Visitor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -434,49 +433,6 @@ def test_boot_py_opens_the_data_channel(monkeypatch):
     monkeypatch.setitem(sys.modules, "usb_cdc", types.SimpleNamespace(enable=lambda **kw: calls.append(kw)))
     runpy.run_path(os.path.join(FIRMWARE, "boot.py"))
     assert calls == [{"console": True, "data": True}]
-
-
-class _Stop(BaseException):
-    """Ends code.py's endless loop (BaseException: its `except Exception` must not catch it)."""
-
-
-def test_code_py_reads_settings_and_keeps_time_across_the_ticks_wrap(monkeypatch, tmp_path):
-    import nimatron.app
-
-    clock = {"ticks": (1 << 29) - 3000, "calls": 0}
-
-    def ticks_ms():
-        clock["calls"] += 1
-        if clock["calls"] > 2000:
-            raise _Stop
-        clock["ticks"] = (clock["ticks"] + 7) % (1 << 29)   # wraps after ~430 calls
-        return clock["ticks"]
-
-    supervisor = types.SimpleNamespace(ticks_ms=ticks_ms, runtime=types.SimpleNamespace(autoreload=True),
-                                       reload=lambda: pytest.fail("code.py reloaded: %r" % (sys.exc_info(),)))
-    monkeypatch.setitem(sys.modules, "supervisor", supervisor)
-    (tmp_path / "settings.json").write_text(json.dumps({"board": "pico-neopixel", "preset": "drnim"}))
-    monkeypatch.chdir(tmp_path)
-    bench = BlinkaBench(__import__("nimatron.boards", fromlist=["board"]).board("pico-neopixel"))
-    made = []
-    real = nimatron.app.make_controller
-
-    def make_controller(*args, **kw):
-        made.append(bench.open(lambda: real(*args, **kw)))
-        return made[-1]
-
-    monkeypatch.setattr(nimatron.app, "make_controller", make_controller)
-    try:
-        with pytest.raises(_Stop):
-            runpy.run_path(os.path.join(FIRMWARE, "code.py"))
-    finally:
-        for controller in made:
-            controller.io.close()
-        bench.close()
-    assert supervisor.runtime.autoreload is False
-    controller = made[0]
-    assert controller.settings["preset"] == "drnim" and controller.layout == [15]
-    assert controller.now == 1999 * 7     # one steady millisecond count through the wrap
 
 
 # -- statistics: many games through the whole stack ------------------------------------------

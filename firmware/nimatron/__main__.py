@@ -5,17 +5,84 @@
 
 Opens the board's driver (gpiozero, or Blinka for NeoPixel boards), then
 runs the main loop until Ctrl-C or SIGTERM, and closes the driver so the
-lamps go dark. Game events go to stdout as JSON lines (for journald).
+lamps go dark. Game events go to stdout as JSON lines (for journald), the
+first one the ``boot`` event (who the machine is, its audits).
 On a PC, ``GPIOZERO_PIN_FACTORY=mock`` runs a gpiozero board with no hardware.
+
+``--state FILE`` keeps audits and ``SET`` changes across restarts (written
+atomically: temporary file, fsync, rename, fsync of the folder); under
+systemd it defaults to ``$STATE_DIRECTORY/state.bin`` (``StateDirectory=``)
+or ``/var/lib/nimatron/state.bin``. With a state file, settings that fail
+fall back to the last good ones (or the board's defaults, keeping the PIN)
+and the machine plays: a service never crash-loops on a typo. Without one,
+a bad setting exits 2. Under systemd with ``Type=notify`` it sends
+``READY=1`` once playing and ``WATCHDOG=1`` from the main loop.
 """
 
 import argparse
 import json
+import os
 import signal
 import sys
 import time
 
 TICK_S = 0.005  # sleep between loop ticks (here only: the core never sleeps)
+SERVICE_STATE = "/var/lib/nimatron/state.bin"
+
+
+class Notifier:
+    """systemd's sd_notify in a few lines: a datagram to $NOTIFY_SOCKET.
+
+    Does nothing outside systemd. ``WATCHDOG=1`` goes out at most every
+    half of ``$WATCHDOG_USEC`` (or once a second), whatever the loop rate.
+    """
+
+    def __init__(self, env=None):
+        env = os.environ if env is None else env
+        self.sock = None
+        self.addr = env.get("NOTIFY_SOCKET") or None
+        self.every_ms = 1000
+        self.last_ms = None
+        try:
+            self.every_ms = max(1, min(self.every_ms, int(env.get("WATCHDOG_USEC", "")) // 2000))
+        except ValueError:
+            pass
+        if self.addr:
+            import socket
+
+            if self.addr[0] == "@":  # an abstract socket
+                self.addr = "\0" + self.addr[1:]
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+
+    def notify(self, state):
+        if self.sock is None:
+            return False
+        try:
+            self.sock.sendto(state.encode(), self.addr)
+            return True
+        except OSError:
+            return False  # systemd gone or restarting: the game goes on
+
+    def alive(self, now_ms):
+        """From the main loop: WATCHDOG=1, rate-limited."""
+        if self.sock is not None and (self.last_ms is None or now_ms - self.last_ms >= self.every_ms):
+            self.last_ms = now_ms
+            self.notify("WATCHDOG=1")
+
+    def close(self):
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+
+def default_state(env=None):
+    """Where a service keeps its state; None when run by hand."""
+    env = os.environ if env is None else env
+    if env.get("STATE_DIRECTORY"):
+        return os.path.join(env["STATE_DIRECTORY"].split(":")[0], "state.bin")
+    if env.get("INVOCATION_ID"):  # started by systemd
+        return SERVICE_STATE
+    return None
 
 
 def parse_args(argv):
@@ -30,6 +97,8 @@ def parse_args(argv):
     p.add_argument("--seed", type=int)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any setting (repeatable)")
     p.add_argument("--quiet", action="store_true", help="do not print game events")
+    p.add_argument("--state", metavar="FILE",
+                   help="keep audits and SET changes here (default under systemd: %s)" % SERVICE_STATE)
     p.add_argument("--serial", metavar="WHERE",
                    help="host link: a serial device (/dev/ttyGS0) or 'pty' (its path printed on stderr)")
     return p.parse_args(argv)
@@ -56,7 +125,8 @@ def overrides(args):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from .app import make_controller
+    from .startup import Machine, overrides_source
+    from .store import Store
 
     def listener(event):
         if not args.quiet:
@@ -69,33 +139,51 @@ def main(argv=None):
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    state = args.state or default_state()
+    store = None
+    if state:
+        folder = os.path.dirname(os.path.abspath(state))
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as e:
+            print("nimatron: cannot keep state in %s: %s" % (folder, e.strerror or e), file=sys.stderr)
+            return 2
+        store = Store(path=state)
     try:
-        controller = make_controller(args.board, overrides(args), listener=listener, now_ms=ms())
-    except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
+        source = overrides_source(overrides(args))
+        machine = Machine(args.board, source, store, now_ms=ms(), reset_reason=None, clock=lambda: int(time.time()),
+                          listener=listener, log=lambda line: print(line, file=sys.stderr, flush=True),
+                          strict=store is None)
+    except (ValueError, OverflowError) as e:  # BoardError, SettingsError, PanelError, DriverError
         print("nimatron: %s" % e, file=sys.stderr)
         return 2
-    link = None
+    listener(machine.boot)
     if args.serial:  # the host link (nimatron.hostlink)
         from .transports import LinkError, open_link
 
         try:
-            link = open_link(controller, args.serial, board=args.board, now_ms=ms())
+            link = open_link(machine.controller, args.serial, board=machine.board, now_ms=ms())
         except LinkError as e:
-            controller.io.close()
+            machine.controller.io.close()
             print("nimatron: %s" % e, file=sys.stderr)
             return 2
+        machine.attach(link)
         print("serial: %s" % link.transport.path, file=sys.stderr, flush=True)
+    notifier = Notifier()
+    notifier.notify("READY=1")
     try:
         while True:
             now = ms()
-            controller.update(now)
-            if link:
-                link.poll(now)
+            machine.tick(now)
+            notifier.alive(now)
             time.sleep(TICK_S)
     except KeyboardInterrupt:
         return 0
     finally:
-        controller.io.close()
+        notifier.notify("STOPPING=1")
+        notifier.close()
+        if machine.controller is not None:
+            machine.controller.io.close()
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ Headless mode plays a script (see ``nimatron_sim.script``) on a virtual
 clock and prints JSON lines: ``{"t": MS, "lamps": [[0|1, ...], ...],
 "status": {...}}`` whenever the lamps read back from the pins change, and
 each game event (``move``, ``refused``, ``new_game``, ``game_over``, ...)
-with ``"t"`` added.
+with ``"t"`` added. The first line is the ``boot`` event: who the machine
+is, its audits and whether they were ``"restored": "stored"`` from
+``--nvm FILE`` (the same 4096 bytes as a board's ``microcontroller.nvm``,
+created blank if missing) or ``"factory"``.
 """
 
 import json
@@ -39,6 +42,8 @@ def add_parser(sub):
     p.add_argument("--serial", action="store_true",
                    help="host link on a pseudo-terminal, path printed as 'serial: PATH' (first line on stderr); "
                         "script waits then pass in real time")
+    p.add_argument("--nvm", metavar="FILE",
+                   help="the board's nvm (4096 bytes, created if missing): audits and SET changes survive runs")
     p.add_argument("--first", choices=("visitor", "machine", "alternate"), help="who moves first")
     p.add_argument("--thinking", action="store_true", help="open with the 'how the machine thinks' panel shown")
     p.add_argument("--web", action="store_true", help="serve the interactive simulator to a browser on localhost")
@@ -127,8 +132,16 @@ def _play(args, spec, settings, source):
 
     from .engine import Simulator
 
+    nvm = None
+    if args.nvm:
+        from .flash import FlashNvm
+
+        try:
+            nvm = FlashNvm.open(args.nvm)
+        except OSError as e:
+            raise UsageError("cannot use %s as nvm: %s" % (args.nvm, e.strerror or e))
     try:
-        sim = Simulator(args.board, settings, args.seed, tick_ms=args.tick)
+        sim = Simulator(args.board, settings, args.seed, tick_ms=args.tick, nvm=nvm)
     except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
         raise UsageError(str(e).split("\n")[0])
     out = sys.stdout
@@ -137,6 +150,9 @@ def _play(args, spec, settings, source):
         out.write(json.dumps(record) + "\n")
         out.flush()
 
+    boot = {"t": sim.now}
+    boot.update(sim.machine.boot)
+    emit(boot)
     sim.listeners.append(emit)
     sim.output_listeners.append(lambda t, lamps, status: emit({"t": t, "lamps": lamps, "status": status}))
     port = None

@@ -11,6 +11,12 @@ pins. Time is virtual: ``advance(ms)`` runs the main loop every ``tick_ms``
 takes milliseconds. Listeners receive controller events and lamp changes,
 each stamped with the virtual time ``t``: the headless CLI, a Textual front
 end and a serial link all sit on this one class.
+
+``nvm``: the board's non-volatile memory (``flash.FlashNvm``; ``--nvm
+FILE``): audits and ``SET`` changes kept there as on a board, started by
+``nimatron.startup.Machine`` as code.py starts a board; ``sim.machine.boot``
+is the boot event (what survived, who the machine is). ``store``: a
+ready ``nimatron.store.Store`` instead (the soak's nvm plus a file).
 """
 
 import heapq
@@ -30,7 +36,8 @@ class Simulator:
     hold_ms = 60     # a press: the button held down this long...
     gap_ms = 40      # ...then up this long before the next action (a hand's pace)
 
-    def __init__(self, board, overrides=None, seed=None, *, tick_ms=None, start_ms=0, bounce=False):
+    def __init__(self, board, overrides=None, seed=None, *, tick_ms=None, start_ms=0, bounce=False, nvm=None,
+                 store=None):
         self.board = board
         self.spec = boards.board(board)
         overrides = dict(overrides or {})
@@ -51,9 +58,23 @@ class Simulator:
         self._shown = None
         self._next_update = start_ms
         self.bench = make_bench(self.spec)
+        from nimatron.startup import Machine, overrides_source
+        from nimatron.store import Store
+
+        self.nvm = nvm
+        bench = self.bench
+
+        def make(board, overrides, listener, now_ms, audits):
+            return bench.open(lambda: app.make_controller(board, overrides, listener=listener,
+                                                          now_ms=now_ms, audits=audits))
+
         try:
-            self.controller = self.bench.open(
-                lambda: app.make_controller(board, overrides, listener=self._event, now_ms=start_ms))
+            if store is None and nvm is not None:
+                store = Store(nvm=nvm)
+            self.machine = Machine(board, overrides_source(overrides), store,
+                                   now_ms=start_ms, reset_reason="power_on", listener=self._event, make=make,
+                                   log=lambda line: None, strict=True)
+            self.controller = self.machine.controller
         except Exception:
             self.bench.close()
             raise

@@ -26,6 +26,7 @@ class SerialPort:
         self.transport = PtyTransport()
         self.path = self.transport.path
         self.link = HostLink(sim.controller, self.transport, board=sim.board, now_ms=sim.now)
+        sim.machine.attach(self.link)  # SET saved to --nvm; HELLO says who the machine is
         out = sys.stderr if announce is None else announce
         out.write("serial: %s\n" % self.path)
         out.flush()

@@ -1,0 +1,55 @@
+"""CircuitPython safe mode: record why, then restart normally (CircuitPython 8.1+).
+
+CircuitPython runs this instead of code.py after a brown-out, a watchdog
+reset or a crash of the interpreter itself. A museum exhibit must come back
+on its own after the first two: count the restart in the audits (the
+reason is readable only here), then reset into code.py. Anything else (a
+hard fault, the reset button held at start-up) stays in safe mode: that
+needs a person, and a crash loop must not wear out the flash.
+"""
+
+import microcontroller
+import supervisor
+
+RESTART = ("BROWNOUT", "WATCHDOG")  # SafeModeReason names that mean "just start again"
+
+
+def reason_name(sup):
+    try:
+        reason = sup.runtime.safe_mode_reason
+        names = sup.SafeModeReason
+    except Exception:  # noqa: BLE001
+        return None
+    for name in RESTART:
+        if reason == getattr(names, name, object()):
+            return name
+    return None
+
+
+def record(mc, name):
+    """One audits record: a safe-mode restart (and a watchdog reset if so)."""
+    try:
+        from nimatron.audits import Audits
+        from nimatron.store import Store
+
+        store = Store(nvm=mc.nvm)
+        audits = Audits(store.load()["audits"], store)
+        audits.count("safe_mode_restarts")
+        if name == "WATCHDOG":
+            audits.count("watchdog_resets")
+        return audits.save()
+    except Exception as e:  # noqa: BLE001 - restarting matters more than counting
+        print("safe mode not recorded: %r" % e)
+        return False
+
+
+def main(mc=microcontroller, sup=supervisor):
+    name = reason_name(sup)
+    print("safe mode: %s" % (name or "stay (needs a person)"))
+    if name is not None:
+        record(mc, name)
+        mc.reset()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""code.py and safemode.py, imported with stand-ins for CircuitPython's
+``microcontroller``, ``supervisor`` and ``watchdog``: never dark, never a
+reload loop, the watchdog armed in RESET mode and fed, nvm kept."""
+
+import json
+import os
+import runpy
+import sys
+import types
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIRMWARE = os.path.join(os.path.dirname(HERE), "firmware")
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim"))
+
+from controller_scenarios import FakeIO  # noqa: E402
+from flash import FlashNvm  # noqa: E402
+
+from nimatron import app  # noqa: E402
+from nimatron.audits import Audits  # noqa: E402
+from nimatron.store import Store  # noqa: E402
+
+
+class Names:
+    """An enum-like namespace: each name is a distinct object."""
+
+    def __init__(self, *names):
+        for name in names:
+            setattr(self, name, object())
+
+
+class Dog:
+    def __init__(self):
+        self.timeout = None
+        self.mode = None
+        self.feeds = 0
+
+    def feed(self):
+        self.feeds += 1
+
+
+class _Stop(BaseException):
+    """Ends code.py's endless loop (BaseException: its `except Exception` must not catch it)."""
+
+
+def fake_board(monkeypatch, nvm=None, reason="POWER_ON", safe="WATCHDOG"):
+    reasons = Names("POWER_ON", "BROWNOUT", "SOFTWARE", "WATCHDOG", "RESET_PIN", "DEEP_SLEEP_ALARM", "UNKNOWN")
+    safe_reasons = Names("BROWNOUT", "WATCHDOG", "HARD_FAULT", "USER", "PROGRAMMATIC")
+    resets = []
+    mc = types.SimpleNamespace(nvm=nvm, watchdog=Dog(), ResetReason=reasons,
+                               cpu=types.SimpleNamespace(reset_reason=getattr(reasons, reason)),
+                               reset=lambda: resets.append(1))
+    clock = {"ticks": (1 << 29) - 3000}
+
+    def ticks_ms():
+        clock["ticks"] = (clock["ticks"] + 7) % (1 << 29)  # wraps after ~430 calls
+        return clock["ticks"]
+
+    sup = types.SimpleNamespace(ticks_ms=ticks_ms, SafeModeReason=safe_reasons,
+                                runtime=types.SimpleNamespace(autoreload=True,
+                                                              safe_mode_reason=getattr(safe_reasons, safe)),
+                                reload=lambda: pytest.fail("reloaded"))
+    monkeypatch.setitem(sys.modules, "microcontroller", mc)
+    monkeypatch.setitem(sys.modules, "supervisor", sup)
+    monkeypatch.setitem(sys.modules, "watchdog", types.SimpleNamespace(WatchDogMode=Names("RAISE", "RESET")))
+    return mc, sup, resets
+
+
+def load(name, **kw):
+    return runpy.run_path(os.path.join(FIRMWARE, name), run_name=name[:-3], **kw)
+
+
+def make(board, overrides, listener, now_ms, audits):
+    return app.make_controller(board, overrides, io=FakeIO(), listener=listener, now_ms=now_ms, audits=audits)
+
+
+@pytest.fixture
+def drive(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_code_py_arms_the_watchdog_feeds_it_and_keeps_time_across_the_wrap(monkeypatch, drive):
+    mc, sup, resets = fake_board(monkeypatch, FlashNvm())
+    code = load("code.py")
+    assert sup.runtime.autoreload is False
+    machine = code["main"](mc, sup, make=make, loops=2000)
+    assert mc.watchdog.mode is sys.modules["watchdog"].WatchDogMode.RESET and mc.watchdog.timeout <= 8
+    assert mc.watchdog.feeds == 2001  # armed, then once per pass of the loop
+    assert machine.controller.now == 2000 * 7  # one steady millisecond count through the wrap
+    assert machine.boot["restored"] == "factory" and machine.audits["power_on_resets"] == 1
+
+
+@pytest.mark.parametrize("text", [
+    '{"think_ms": 1e999, "operator_pin": "1234"}',
+    '{"board": "pico-neopxl", "operator_pin": "1234"}',
+    "[" * 3000 + "]" * 3000,
+    '{"operator_pin": "1234", "preset": "grundy"}',
+    "x" * 10000,
+])
+def test_code_py_falls_back_on_any_bad_settings_file_and_plays(monkeypatch, drive, text, capsys):
+    mc, sup, resets = fake_board(monkeypatch, FlashNvm())
+    (drive / "settings.json").write_text(text)
+    machine = load("code.py")["main"](mc, sup, make=make, loops=50)
+    assert machine.settings_from == "defaults" and machine.controller.alarm == "settings"
+    if "1234" in text:
+        assert machine.controller.settings["operator_pin"] == "1234"
+    else:
+        assert machine.sealed
+    out = capsys.readouterr().out
+    boot = json.loads([line for line in out.splitlines() if line.startswith("{")][0])
+    assert boot["event"] == "boot" and boot["why"]
+    assert not resets
+
+
+def test_code_py_keeps_audits_in_nvm_across_power_cuts(monkeypatch, drive):
+    nvm = FlashNvm()
+    mc, sup, resets = fake_board(monkeypatch, nvm)
+    (drive / "settings.json").write_text('{"preset": "21", "think_ms": 0, "show_ms": 0}')
+    code = load("code.py")
+    machine = code["main"](mc, sup, make=make, loops=1)
+    c = machine.controller
+    c.press("new", 10)
+    while c.state != "over":
+        if c.state == "visitor":
+            c.press("row0", c.now)
+            c.press("done", c.now)
+        machine.tick(c.now + 10)
+    mc, sup, resets = fake_board(monkeypatch, FlashNvm(nvm.data), reason="WATCHDOG")
+    machine = load("code.py")["main"](mc, sup, make=make, loops=1)
+    assert machine.restored == "stored" and machine.settings_from == "stored"
+    assert machine.audits["finished"] == 1 and machine.audits["watchdog_resets"] == 1
+
+
+def test_code_py_survives_a_fault_in_the_loop_without_reloading(monkeypatch, drive):
+    mc, sup, resets = fake_board(monkeypatch, FlashNvm())
+    code = load("code.py")
+    machine = code["main"](mc, sup, make=make, loops=1)
+    first = machine.controller
+    first.update = lambda now: [][1]
+    for _ in range(10):
+        machine.tick(first.now + 100)
+    assert machine.controller is not first and machine.audits["faults"] == 1
+
+
+def test_code_py_without_nvm_on_a_read_only_drive_still_plays(monkeypatch, drive):
+    mc, sup, resets = fake_board(monkeypatch, None)
+    code = load("code.py")
+
+    refusing = str(drive / "no-such-folder" / "state.bin")  # as a drive the host PC owns refuses
+    assert code["open_store"](mc, refusing) is None
+    machine = code["main"](mc, sup, make=make, loops=5, state=refusing)
+    assert machine.store is None and machine.controller.state == "attract"
+
+
+def test_code_py_runs_as_main_on_the_real_driver(monkeypatch, drive):
+    """The board's own start: code.py run as __main__, the real Blinka driver."""
+    from nimatron_sim.bench import BlinkaBench
+
+    from nimatron import boards
+
+    bench = BlinkaBench(boards.board("pico-neopixel"))  # Blinka's own microcontroller module, then ours on it
+    import microcontroller as blinka_mc
+
+    mc, sup, resets = fake_board(monkeypatch, FlashNvm())
+    for name in ("nvm", "watchdog", "ResetReason", "cpu", "reset"):
+        monkeypatch.setattr(blinka_mc, name, getattr(mc, name), raising=False)
+    monkeypatch.setitem(sys.modules, "microcontroller", blinka_mc)
+    ticks = sup.ticks_ms
+    calls = {"n": 0}
+
+    def counted():
+        calls["n"] += 1
+        if calls["n"] > 500:
+            raise _Stop
+        return ticks()
+
+    sup.ticks_ms = counted
+    (drive / "settings.json").write_text(json.dumps({"board": "pico-neopixel", "preset": "drnim"}))
+    made = []
+    real = app.make_controller
+
+    def make_controller(*args, **kw):
+        made.append(bench.open(lambda: real(*args, **kw)))
+        return made[-1]
+
+    monkeypatch.setattr(app, "make_controller", make_controller)
+    try:
+        with pytest.raises(_Stop):
+            runpy.run_path(os.path.join(FIRMWARE, "code.py"), run_name="__main__")
+    finally:
+        for controller in made:
+            controller.io.close()
+        bench.close()
+    assert made[0].settings["preset"] == "drnim" and made[0].layout == [15]
+    assert blinka_mc.watchdog.feeds > 400 and made[0].audits["power_on_resets"] == 1
+
+
+@pytest.mark.parametrize("reason, restarts", [("WATCHDOG", True), ("BROWNOUT", True), ("HARD_FAULT", False),
+                                              ("USER", False)])
+def test_safemode_py_records_why_and_restarts_after_brownout_or_watchdog(monkeypatch, reason, restarts):
+    nvm = FlashNvm()
+    mc, sup, resets = fake_board(monkeypatch, nvm, safe=reason)
+    load("safemode.py")["main"](mc, sup)
+    assert resets == ([1] if restarts else [])
+    found = Store(nvm=FlashNvm(nvm.data)).load()
+    if restarts:
+        audits = Audits(found["audits"])
+        assert audits["safe_mode_restarts"] == 1 and audits["watchdog_resets"] == (reason == "WATCHDOG")
+    else:
+        assert found["audits"] is None  # nothing written: a crash loop must not wear the flash

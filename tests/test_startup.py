@@ -1,0 +1,220 @@
+"""Start-up never dark: bad settings fall back (keeping the PIN), faults rebuild
+the game, stored settings and audits survive restarts (nimatron.startup)."""
+
+import json
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim"))
+
+from controller_scenarios import FakeIO  # noqa: E402
+from flash import FlashNvm  # noqa: E402
+
+from nimatron import app  # noqa: E402
+from nimatron.hostlink import HostLink  # noqa: E402
+from nimatron.startup import Machine, overrides_source, read_source  # noqa: E402
+from nimatron.store import Store  # noqa: E402
+
+BOARD = "pico-neopixel"
+
+
+def make(board, overrides, listener, now_ms, audits):
+    return app.make_controller(board, overrides, io=FakeIO(), listener=listener, now_ms=now_ms, audits=audits)
+
+
+class Board:
+    """One board's nvm across restarts; each ``start`` is a power-up."""
+
+    def __init__(self):
+        self.nvm = FlashNvm()
+        self.lines = []
+
+    def start(self, text, reason="power_on"):
+        store = Store(nvm=FlashNvm(self.nvm.data))
+        self.store = store
+        m = Machine(BOARD, read_source(text), store, now_ms=0, reset_reason=reason, make=make,
+                    log=self.lines.append)
+        self.nvm = store.nvm
+        return m
+
+
+def play_a_game(m, t=0):
+    c = m.controller
+    c.press("new", t)
+    row = 0
+    while c.state != "over":
+        t += 100
+        m.tick(t)
+        if c.state == "visitor":
+            while c.panel.last_lit(row) is None:
+                row += 1
+            c.press("row%d" % row, t)
+            c.press("done", t)
+    return t
+
+
+@pytest.mark.parametrize("text, why", [
+    (b"{not json", "not valid JSON"),
+    (b"[" * 3000 + b"]" * 3000, "not valid JSON"),
+    (b"[1, 2]", "must hold a JSON object"),
+    (b"\xff\xfe{}", "not valid JSON"),
+])
+def test_an_unreadable_settings_file_is_reported_not_raised(text, why):
+    over, reason, crc = read_source(text)
+    assert over is None and why in reason and crc
+
+
+@pytest.mark.parametrize("settings", [
+    {"think_ms": 1e999},                     # infinity: OverflowError, not ValueError
+    {"board": "pico-neopxl"},                # an unknown board
+    {"preset": "100"},                       # 100 lamps on a 32-pixel strip
+    {"preset": "grundy"},                    # grid rules on a row board
+    {"think_ms": 99999},
+    {"nosuch": 1},
+])
+def test_any_bad_settings_file_falls_back_and_plays(settings):
+    b = Board()
+    m = b.start(json.dumps(settings))
+    assert m.settings_from == "defaults" and m.board == BOARD
+    assert m.controller.alarm == "settings"
+    assert "settings file rejected" in m.boot["why"]
+    assert m.audits["settings_fallbacks"] == 1
+    play_a_game(m)
+    assert m.audits["finished"] == 1
+    assert any("settings file rejected" in line for line in b.lines)
+
+
+def test_the_fallback_keeps_the_operator_pin():
+    b = Board()
+    m = b.start(json.dumps({"operator_pin": "1234", "think_ms": 99999}))
+    assert m.controller.settings["operator_pin"] == "1234"
+    link = m.attach(HostLink(m.controller, board=BOARD))
+    assert link.handle(b"SET think_ms 100", 0).startswith("ERR locked")
+
+
+def test_an_unreadable_file_with_no_known_pin_keeps_the_link_locked():
+    b = Board()
+    m = b.start(b"{\"operator_pin\": \"1234\", \"think_ms\": ")
+    assert m.sealed and m.controller.state == "attract"
+    link = m.attach(HostLink(m.controller, board=BOARD))
+    assert link.handle(b"UNLOCK 1234", 0).startswith("OK")
+    reply = link.handle(b"SET think_ms 100", 0)
+    assert reply.startswith("ERR locked") and "PIN is unknown" in reply
+    assert link.handle(b"HELLO", 0).startswith("OK")
+
+
+def test_the_last_good_settings_win_over_a_broken_file():
+    b = Board()
+    good = json.dumps({"preset": "drnim", "operator_pin": "2468"})
+    m = b.start(good)
+    assert m.settings_from == "file" and m.controller.settings["preset"] == "drnim"
+    m = b.start(good + "}")  # someone broke the file on the drive
+    assert m.settings_from == "last good" and m.controller.settings["preset"] == "drnim"
+    assert m.controller.settings["operator_pin"] == "2468" and not m.sealed
+    assert m.restored == "stored"
+
+
+def test_set_changes_survive_a_restart_until_the_file_changes():
+    b = Board()
+    text = json.dumps({"preset": "nimatron"})
+    m = b.start(text)
+    link = m.attach(HostLink(m.controller, board=BOARD))
+    reply = link.handle(b"SET think_ms 700", 0)
+    assert json.loads(reply[3:])["saved"] is True
+    m = b.start(text)
+    assert m.settings_from == "stored" and m.controller.settings["think_ms"] == 700
+    m = b.start(json.dumps({"preset": "drnim"}))  # the operator edited the file: it wins
+    assert m.settings_from == "file" and m.controller.settings["think_ms"] == 1500
+
+
+def test_audits_count_games_and_power_ups_across_restarts():
+    b = Board()
+    m = b.start(None)
+    assert m.restored == "factory" and m.boot["audits"]["factory_restores"] == 1
+    play_a_game(m)
+    m = b.start(None, reason="watchdog")
+    assert m.restored == "stored"
+    a = m.boot["audits"]
+    assert a["finished"] == 1 and a["power_ups"] == 2 and a["watchdog_resets"] == 1
+    assert m.boot["event"] == "boot" and m.boot["board"] == BOARD and m.boot["pinmap_crc"]
+
+
+def test_a_corrupt_nvm_restores_factory_settings_says_so_and_plays():
+    b = Board()
+    b.nvm = FlashNvm(b"\x4e\x53\x40\x00" + b"\x00" * 200 + b"\xff" * 3892)
+    m = b.start(None)
+    assert m.restored == "factory" and "settings restored to factory" in m.boot["why"]
+    assert m.controller.alarm == "settings"
+    play_a_game(m)
+    assert b.start(None).boot["audits"]["finished"] == 1
+
+
+def test_a_fault_rebuilds_the_game_counts_it_and_returns_to_attract():
+    b = Board()
+    m = b.start(None)
+    link = m.attach(HostLink(m.controller, board=BOARD))
+    c = m.controller
+    c.press("new", 0)
+
+    def broken(now):
+        raise RuntimeError("a bug in the game")
+
+    c.update = broken
+    m.tick(10)
+    assert m.controller is not c and m.controller.state == "attract"
+    assert m.controller.alarm == "fault" and link.controller is m.controller
+    assert m.audits["faults"] == 1 and "a bug in the game" in m.last_fault
+    lamps, status = m.controller.frame(0)
+    assert status["machine"] == 1
+    t = play_a_game(m, 20)
+    assert m.controller.alarm is None and m.audits["finished"] == 1
+    assert json.loads(link.handle(b"AUDITS", t)[3:])["faults"] == 1
+    assert b.start(None).audits["faults"] == 1  # saved at once
+
+
+def test_a_fault_every_tick_backs_off_and_never_raises():
+    b = Board()
+    m = b.start(None)
+    built = []
+
+    def flaky(board, overrides, listener, now_ms, audits):
+        c = make(board, overrides, listener, now_ms, audits)
+        c.update = lambda now: 1 / 0
+        built.append(c)
+        return c
+
+    m.make = flaky
+    m.controller.update = lambda now: 1 / 0
+    for t in range(0, 60000, 10):
+        m.tick(t)
+    assert len(built) < 60 and m.audits["faults"] == len(built) + 1
+
+
+def test_command_line_overrides_are_a_source_too():
+    m = Machine(BOARD, overrides_source({"preset": "21"}), Store(nvm=FlashNvm()), make=make, log=lambda line: None)
+    assert m.settings_from == "file" and m.controller.settings["preset"] == "21"
+
+
+def test_the_headless_simulator_keeps_its_nvm_across_runs(tmp_path):
+    import subprocess
+
+    nvm = str(tmp_path / "nvm.bin")
+    game = "press new\nwait 200\n" + "press row0\npress done\nwait 300\n" * 12 + "wait 2000\n"
+
+    def sim(script):
+        done = subprocess.run([sys.executable, "-m", "nimatron_host.cli", "sim", "--headless", "--preset", "21",
+                               "--set", "think_ms=0", "--set", "show_ms=0", "--nvm", nvm, "--script", "-"],
+                              input=script, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return [json.loads(line) for line in done.stdout.splitlines()]
+
+    first = sim(game)
+    assert first[0]["event"] == "boot" and first[0]["restored"] == "factory" and os.path.getsize(nvm) == 4096
+    won = [e for e in first if e.get("event") == "game_over"]
+    assert len(won) == 1
+    boot = sim("")[0]
+    assert boot["restored"] == "stored" and boot["settings_from"] == "stored"
+    assert boot["audits"]["finished"] == 1 and boot["audits"]["lifetime"]["power_ups"] == 2
