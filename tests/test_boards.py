@@ -301,7 +301,7 @@ def test_headless_scripts_press_the_boards_own_buttons(capsys):
                                "press cw\npress done\npress key 2 3\nhold done 200\nwait 100\nhold done 1600\n")
     assert code == 0, err
     kinds = [x["event"] for x in lines if "event" in x and x["event"] != "sound"]
-    assert kinds == ["preset", "new_game", "move", "game_over", "new_game"]
+    assert kinds == ["boot", "preset", "new_game", "move", "game_over", "new_game"]
     clicks = [x["t"] for x in lines if x.get("event") == "sound" and x["name"] == "click"]
     assert clicks and 0 <= clicks[0] - moves_t(lines) <= 10   # sounds in headless output, as the lamp goes out
 

@@ -278,7 +278,7 @@ def test_headless_prints_lamp_changes_and_events_as_json_lines(capsys, tmp_path,
     assert all("t" in x for x in lines)
     assert [x["t"] for x in lines] == sorted(x["t"] for x in lines)
     kinds = [x.get("event") for x in lines if "event" in x]
-    assert kinds == ["new_game", "move", "move"]
+    assert kinds == ["boot", "new_game", "move", "move"]  # the boot event first: what survived, who it is
     moves = [x for x in lines if x.get("event") == "move"]
     assert moves[0]["by"] == "visitor" and moves[0]["after"][3] == moves[0]["before"][3] - 2
     last = [x for x in lines if "lamps" in x][-1]
@@ -400,6 +400,7 @@ def test_until_killed_keeps_running_in_real_time_and_stops_cleanly():
     proc = subprocess.Popen([sys.executable, "-m", "nimatron_host.cli", "sim", "--headless", "--board", "pi-leds",
                              "--until-killed"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
+        assert json.loads(proc.stdout.readline())["event"] == "boot"
         first = json.loads(proc.stdout.readline())     # the attract wave starts at once
         second = json.loads(proc.stdout.readline())    # and moves on in real time
         assert first["t"] == 0 and 0 < second["t"] <= 1500

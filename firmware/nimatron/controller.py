@@ -144,8 +144,8 @@ class Controller:
     # -- game flow ------------------------------------------------------------
     def new_game(self, now):
         if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
+            self.audits.game_ended("abandoned")  # counted (and saved) before anyone hears of it
             self._emit({"event": "game_over", "winner": "abandoned"})
-            self.audits.game_ended("abandoned")
         if self._pending:
             self.rules, self.misere = self._pending
             self._pending = None
@@ -390,8 +390,8 @@ class Controller:
         elif self.state == VISITOR:
             idle = now - self.last_input
             if idle >= s["walkaway_ms"]:
-                self._emit({"event": "game_over", "winner": "abandoned"})
                 self.audits.game_ended("abandoned")
+                self._emit({"event": "game_over", "winner": "abandoned"})
                 self.panel = None
                 self._enter(ATTRACT, now)
             elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
