@@ -23,6 +23,7 @@ COMMANDS = {
     "install-pi": "nimatron_host.install_pi",
     "power": "nimatron_host.power_cmd",
     "hardware": "nimatron_host.hardware_cmd",
+    "soak": "nimatron_sim.soak",
 }
 
 
