@@ -43,7 +43,8 @@ class FakeIO:
 class Rig:
     """A controller on a board's layout, a fake driver and a virtual clock."""
 
-    def __init__(self, board_name="pi-neopixel", **overrides):
+    def __init__(self, board_name="pi-neopixel", held=(), **overrides):
+        """``held``: buttons already closed when the machine powers up."""
         spec = board(board_name)
         preset = overrides.pop("preset", None) or spec["preset"]
         self.settings = resolve(overrides, preset)
@@ -52,6 +53,9 @@ class Rig:
         self.events = []
         self.t = 0
         self.c = Controller(self.io, self.settings, self.layout, spec["input"], self.events.append, 0)
+        for role in held:
+            self.edge(role, True)
+        self.run(TICK)  # powered up before the first visitor: a press now is not "closed at power-up"
 
     def run(self, ms):
         end = self.t + ms

@@ -13,3 +13,9 @@ def test_controller_scenarios_under_micropython():
     out = mpy_runner.run("mpy/run_controller.py", heap="256K")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "0 failed" in out.stdout
+
+
+def test_service_scenarios_under_micropython():
+    out = mpy_runner.run("mpy/run_controller.py", heap="256K", args=("service_scenarios",))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "0 failed" in out.stdout

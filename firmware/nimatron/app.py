@@ -59,10 +59,12 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
     if hear is not None:
         listener = _both(listener, hear) if listener else hear
     try:
-        return Controller(io, settings, layout, spec["input"], listener, now_ms, audits, limit=limit)
+        controller = Controller(io, settings, layout, spec["input"], listener, now_ms, audits, limit=limit)
     except Exception:
         io.close()
         raise
+    controller.factory_preset = spec["preset"]  # the operator menu's factory reset
+    return controller
 
 
 def _both(first, second):

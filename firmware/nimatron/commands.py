@@ -11,10 +11,6 @@ import json
 from . import __version__, ascii_digits
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
 
-# Settings that stay when SET preset switches to another preset's defaults.
-KEEP_ON_PRESET = ("operator_pin", "remote_play", "layout")
-
-
 def cmd_hello(link, args, text, now):
     _no_args(args, "HELLO")
     out = {"name": "nimatron", "version": __version__, "protocol": PROTOCOL,
@@ -51,10 +47,10 @@ def state(link, now):
     if c.last_move:
         last = {"by": c.last_move[0], "before": c.last_move[1], "after": c.last_move[2]}
     s = c.settings
-    return {"state": c.state, "turn": turn, "position": heaps, "ring": ring,
-            "rules": c.rules.spec, "misere": c.misere, "difficulty": s["difficulty"],
-            "preset": s["preset"], "winner": c.winner, "last_move": last,
-            "lamps": rows, "status": status, "remote_play": s["remote_play"]}
+    return c.switches.report({"state": c.state, "turn": turn, "position": heaps, "ring": ring,
+                           "rules": c.rules.spec, "misere": c.misere, "difficulty": s["difficulty"],
+                           "preset": s["preset"], "winner": c.winner, "last_move": last,
+                           "lamps": rows, "status": status, "remote_play": s["remote_play"]})
 
 
 def cmd_explain(link, args, text, now):
@@ -94,6 +90,7 @@ def cmd_audits(link, args, text, now):
     out = link.controller.audits.snapshot()  # since service; "lifetime" never cleared
     out["started"] = out.pop("games")
     out["uptime_s"] = (now - link.started_ms) // 1000
+    out["check_switch"] = link.controller.switches.check_switch()
     if link.dropped:
         out["events_dropped"] = link.dropped
     while out["presets"] and len(json.dumps(out)) > MAX_REPLY - 30:
@@ -127,7 +124,7 @@ def cmd_set(link, args, text, now):
     if key not in current:
         raise CommandError("value", "unknown setting %s" % _shown(key))
     link.operator("SET")
-    from .settings import SettingsError, check_value, resolve
+    from .settings import SettingsError, changed
 
     raw = text.split(None, 2)[2].strip()
     try:
@@ -135,18 +132,8 @@ def cmd_set(link, args, text, now):
     except ValueError:
         value = raw  # a bare word: SET difficulty teach, SET misere on
     try:
-        value = check_value(key, value)
-        if key == "layout" and value != current["layout"]:
-            raise SettingsError("layout is fixed while running: change it in the settings file and restart")
-        if key == "preset":
-            keep = {}
-            for k in KEEP_ON_PRESET:
-                keep[k] = current[k]
-            new = resolve(keep, value)
-        else:
-            new = dict(current)
-            new[key] = value
-            new = resolve(new, new["preset"])
+        new = changed(current, key, value)
+        value = new[key]
         link.controller.apply_settings(new)
     except ValueError as e:  # SettingsError, or PanelError: nothing was changed
         prefix = "" if isinstance(e, SettingsError) else "does not fit this board: "
@@ -240,6 +227,15 @@ def cmd_play(link, args, text, now):
     return out
 
 
+def cmd_service(link, args, text, now):
+    if args:
+        if len(args) > 1 or args[0].upper() not in ("ON", "OFF"):
+            raise CommandError("syntax", "usage: SERVICE [ON|OFF]")
+        link.operator("SERVICE")
+        link.controller.service(args[0].upper() == "ON", now, "link")
+    return link.controller.switches.report({})
+
+
 def _role(c, words):
     name = words[0].lower()
     if name in ("done", "new") and len(words) == 1:
@@ -284,4 +280,5 @@ HANDLERS = {
     "NEW": cmd_new,
     "EVENTS": cmd_events,
     "PLAY": cmd_play,
+    "SERVICE": cmd_service,
 }

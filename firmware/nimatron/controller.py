@@ -29,12 +29,14 @@ from .panel import PanelError, make_panel
 from .playable import check_games
 from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
 from .rules import parse_rules
+from .switches import Switches
 
 ATTRACT = "attract"
 VISITOR = "visitor"
 THINKING = "thinking"
 SHOWING = "showing"
 OVER = "over"
+SERVICE = "service"  # the operator menu (nimatron.service)
 
 # Rules whose every move takes from one row: playable with one button per row.
 ROW_RULES = ("nim", "subtract", "greedy")
@@ -83,6 +85,9 @@ class Controller:
         # a display) has ``io.watch(controller, now_ms)``, called every loop.
         self._watch = getattr(io, "watch", None)
         self.alarm = None
+        self.menu = None           # the operator menu while it is open
+        self.save = None           # settings -> True once durable (the operator menu's adjustments)
+        self.switches = Switches(self)  # stuck buttons, Check Switch, the operator's chord
         self._reset_turn(now_ms)
 
     def apply_settings(self, settings):
@@ -92,10 +97,7 @@ class Controller:
         from the next game. Raises PanelError (and changes nothing) if the
         new games would not fit this board's lamps or buttons.
         """
-        rules = parse_rules(settings["rules"])
-        if self.input_model == "rows" and rules.name not in ROW_RULES:
-            raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
-        check_games(rules, settings["misere"], self.layout, settings["starts"])
+        rules = self.check_settings(settings)
         level = self.limit(settings) if self.limit else None  # over the power budget: refused here
         if level is not None and hasattr(self.io, "set_brightness"):
             self.io.set_brightness(level)
@@ -107,6 +109,16 @@ class Controller:
         self.settings = settings
         self.debouncer.ms = settings["debounce_ms"]
 
+    def check_settings(self, settings):
+        """The new rules, or PanelError if the games would not fit this board."""
+        rules = parse_rules(settings["rules"])
+        if self.input_model == "rows" and rules.name not in ROW_RULES:
+            raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
+        check_games(rules, settings["misere"], self.layout, settings["starts"])
+        if self.limit:
+            self.limit(settings)  # over the power budget: refused
+        return rules
+
     # -- the main loop ------------------------------------------------------
     def update(self, now_ms):
         """Poll inputs, run timers, refresh the lamps. Never blocks."""
@@ -115,15 +127,41 @@ class Controller:
             self._watch(self, now_ms)
         for role, pressed in self.io.events():
             self.debouncer.feed(role, pressed, now_ms)
+        self.switches.update(now_ms)
         for role, pressed in self.debouncer.update(now_ms):
-            if pressed:
+            if not self.switches.edge(role, pressed, now_ms):
+                continue  # a stuck button, or a chord forming
+            if self.menu is not None:
+                self.menu.edge(role, pressed, now_ms)
+            elif pressed:
                 self.press(role, now_ms)
         self._timers(now_ms)
         self._render(now_ms)
 
+    def service(self, on, now, by="link"):
+        """Open (``on``) or close the operator menu; ``by`` says who or why."""
+        if on and self.menu is None:
+            from .service import Menu
+
+            self._abandon()
+            self.panel = None
+            self.menu = Menu(self, now, by)
+            self._enter(SERVICE, now)
+            self._emit({"event": "service", "open": True, "by": by})
+        elif not on and self.menu is not None:
+            self.menu = None
+            self._enter(ATTRACT, now)
+            self._emit({"event": "service", "open": False, "by": by})
+
     def press(self, role, now):
         """One debounced press of a button or key."""
-        if role == "new":
+        if self.menu is not None:
+            self.menu.tap(role, now)
+        elif self.state == VISITOR and self.asking is not None:
+            self.asking = None  # "still playing?" answered: this press only says yes
+            self.last_input = now
+            self._emit({"event": "still_playing", "answer": "yes"})
+        elif role == "new":
             self.new_game(now)
         elif self.state == ATTRACT:
             self.new_game(now)
@@ -143,9 +181,9 @@ class Controller:
 
     # -- game flow ------------------------------------------------------------
     def new_game(self, now):
-        if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
-            self.audits.game_ended("abandoned")  # counted (and saved) before anyone hears of it
-            self._emit({"event": "game_over", "winner": "abandoned"})
+        if self.menu is not None:
+            self.service(False, now, "new game")
+        self._abandon()
         if self._pending:
             self.rules, self.misere = self._pending
             self._pending = None
@@ -171,6 +209,11 @@ class Controller:
         else:
             self._enter(VISITOR, now)
 
+    def _abandon(self):
+        if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
+            self.audits.game_ended("abandoned")  # counted (and saved) before anyone hears of it
+            self._emit({"event": "game_over", "winner": "abandoned"})
+
     def position(self):
         """(heaps, ring) of the game in play, or None in attract mode."""
         return self.panel.position() if self.panel else None
@@ -188,6 +231,7 @@ class Controller:
         self.refused_at = None
         self.hint = None
         self.last_input = now
+        self.asking = None  # "still playing?" shown since this time
 
     def _refuse(self, reason, lamps, now):
         self.refused = lamps
@@ -371,10 +415,14 @@ class Controller:
         other = "machine" if last == "visitor" else "visitor"
         self.winner = other if self.misere else last
         self.audits.game_ended(self.winner)  # counted (and saved) before anyone hears of it
+        self.switches.finished()
         self._emit({"event": "game_over", "winner": self.winner})
         self._enter(OVER, now)
 
     def _timers(self, now):
+        if self.menu is not None:
+            self.menu.update(now)
+            return
         s = self.settings
         if self.refused_at is not None and now - self.refused_at >= s["refuse_ms"]:
             self.refused_at = None
@@ -389,11 +437,14 @@ class Controller:
             self._enter(ATTRACT, now)
         elif self.state == VISITOR:
             idle = now - self.last_input
+            ask = min(s["still_ms"], s["walkaway_ms"] // 2)
             if idle >= s["walkaway_ms"]:
-                self.audits.game_ended("abandoned")
-                self._emit({"event": "game_over", "winner": "abandoned"})
+                self._abandon()
                 self.panel = None
                 self._enter(ATTRACT, now)
+            elif ask and self.asking is None and idle >= s["walkaway_ms"] - ask:
+                self.asking = now
+                self._emit({"event": "still_playing", "seconds": (s["walkaway_ms"] - idle + 999) // 1000})
             elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
                   and not self.selected and idle >= s["hint_ms"]):
                 self._hint()
@@ -409,6 +460,14 @@ class Controller:
     # -- lamps ------------------------------------------------------------
     def frame(self, now):
         """(lamps, status) as they should look at ``now`` (changes nothing)."""
+        if self.menu is not None:
+            return self.menu.frame(now)
+        lamps, status = self._game_frame(now)
+        if self.switches.stuck and self.state != OVER:
+            status["machine_wins"] = self.switches.blip(now)
+        return lamps, status
+
+    def _game_frame(self, now):
         lamps = [[OFF] * n for n in self.layout]
         status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
         state = self.state
@@ -439,6 +498,8 @@ class Controller:
             if self.hint:
                 for r, i in self.hint:
                     lamps[r][i] = HINT if blink1 else LIT
+            if self.asking is not None:
+                self._countdown(lamps, status, now)
         elif state == THINKING:
             status["machine"] = 1 if blink2 else 0
         elif state == SHOWING:
@@ -465,6 +526,18 @@ class Controller:
             for r, i in self.refused:
                 lamps[r][i] = OFF if dark else REFUSED
         return lamps, status
+
+    def _countdown(self, lamps, status, now):
+        """"Still playing?": one lit lamp blinks per second left (1 flash a second)."""
+        left = (self.settings["walkaway_ms"] - (now - self.last_input) + 999) // 1000
+        on = (now - self.asking) % 1000 < 500
+        status["visitor"] = 1 if on else 0
+        for r in range(len(lamps)):
+            for i in range(len(lamps[r])):
+                if lamps[r][i] != OFF and left > 0:
+                    left -= 1
+                    if not on:
+                        lamps[r][i] = OFF
 
     def _render(self, now):
         frame = self.frame(now)

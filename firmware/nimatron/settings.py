@@ -43,6 +43,9 @@ DEFAULTS = {
     "operator_pin": "",    # if set, SET needs UNLOCK first
     "volume": 5,           # boards with a speaker or buzzer: 0 mute .. 10 loudest
     "brightness": None,    # NeoPixel brightness 0-1; None: the pin map's (capped by power.py)
+    "still_ms": 10000,     # "still playing?": the last this-long of walkaway_ms counts down (0: off)
+    "stuck_ms": 10000,     # a button held this long is stuck: ignored until released
+    "check_switch_games": 30,  # a row button not pressed in this many games is flagged (0: off)
 }
 
 # Checks per key: (kind, low, high) for ints, or a tuple of allowed values.
@@ -54,6 +57,7 @@ _INT = {
     # up to ~10 ms for a worn arcade switch): below it one press takes two lamps.
     "debounce_ms": (10, 200),
     "seed": (0, 2 ** 30), "volume": (0, 10),
+    "still_ms": (0, 60000), "stuck_ms": (6000, 3600000), "check_switch_games": (0, 10000),
 }
 PIN_DIGITS = (4, 12)   # operator PIN: 4 to 12 ASCII digits, or "" for none
 MAX_STARTS = 32        # starts in rotation (each is checked at start-up)
@@ -221,6 +225,27 @@ def _brief(value):
     if isinstance(value, float):
         return repr(value)
     return "a " + type(value).__name__
+
+
+KEEP_ON_PRESET = ("operator_pin", "remote_play", "layout")  # kept when the preset changes
+
+
+def changed(current, key, value):
+    """``current`` with one setting changed, checked (SET and the operator menu).
+
+    A new preset brings its own defaults, keeping ``KEEP_ON_PRESET``.
+    """
+    value = check_value(key, value)
+    if key == "layout" and value != current["layout"]:
+        raise SettingsError("layout is fixed while running: change it in the settings file and restart")
+    if key == "preset":
+        keep = {}
+        for k in KEEP_ON_PRESET:
+            keep[k] = current[k]
+        return resolve(keep, value)
+    new = dict(current)
+    new[key] = value
+    return resolve(new, new["preset"])
 
 
 def resolve(overrides=None, preset=None):

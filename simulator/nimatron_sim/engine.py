@@ -57,6 +57,7 @@ class Simulator:
         self._seen = -1
         self._shown = None
         self._next_update = start_ms
+        self.powered = False        # the first tick (power-up) has run
         self.bench = make_bench(self.spec)
         from nimatron.startup import Machine, overrides_source
         from nimatron.store import Store
@@ -123,9 +124,30 @@ class Simulator:
         role, hold = self.press_for(press)
         self.tap(role, hold_ms=hold)
 
-    def _edge(self, role, closed):
+    def chord(self, roles, hold_ms):
+        """Press several buttons together, hold them, let go, pause."""
+        for role in roles:
+            self.press(role)
+        self.advance(hold_ms)
+        for role in roles:
+            self.release(role)
+        self.advance(self.gap_ms)
+
+    def hold_at_power_up(self, role):
+        """Close a switch before the machine's first tick: stuck at power-up."""
+        if self.powered:
+            raise RuntimeError("the machine is already running")
+        self._check(role)
+        self._set(role, True)
+
+    def _check(self, role):
         if role not in self._roles:
             raise KeyError("board %s has no button %r" % (self.board, role))
+
+    def _edge(self, role, closed):
+        self._check(role)
+        if not self.powered:
+            self.advance(0)  # a visitor's press comes after power-up
         self._schedule = [item for item in self._schedule if item[2] != role]
         heapq.heapify(self._schedule)
         self._set(role, closed)
@@ -144,6 +166,7 @@ class Simulator:
     # -- time ------------------------------------------------------------------
     def advance(self, ms):
         """Run the machine for ``ms`` virtual milliseconds."""
+        self.powered = True
         end = self.now + ms
         schedule = self._schedule
         bench = self.bench

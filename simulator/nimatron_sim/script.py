@@ -10,7 +10,11 @@
 
 ``press BUTTON`` (down ~60 ms, then up ~40 ms), ``hold BUTTON MS``,
 ``wait MS``, ``wait host`` (with ``--serial``: until a host has sent
-``EVENTS ON``, so a watching tool sees the whole game), ``bounce on|off``. BUTTON is a role: ``row0``..., ``done``,
+``EVENTS ON``, so a watching tool sees the whole game), ``bounce on|off``;
+``down BUTTON`` and ``up BUTTON`` close and open a switch and leave it so,
+to hold several at once (``down`` lines at the very start are switches
+closed at power-up); ``chord BUTTON... MS`` holds several together
+(``chord done new 5000`` opens the operator menu). BUTTON is a role: ``row0``..., ``done``,
 ``new``, or ``key R I`` on a grid board. Blank lines and ``#`` comments are
 ignored. Every line is checked before anything runs (``check``), then the
 script is read again as it plays (``actions``): a script of millions of
@@ -26,7 +30,7 @@ class ScriptError(ValueError):
     """A line of a script that cannot run: ``script line N: ...``."""
 
 
-ACTIONS = ("press", "hold", "wait", "bounce")
+ACTIONS = ("press", "hold", "wait", "bounce", "down", "up", "chord")
 
 
 def _ms(text, n):
@@ -59,6 +63,18 @@ def _choices(roles):
     return ", ".join(plain)
 
 
+def _chord(words, n, roles):
+    """Button names in a row: ``done new``, ``row0 key 1 2``..."""
+    out = []
+    while words:
+        size = 3 if words[0].lower() == "key" else 1
+        out.append(_role(words[:size], n, roles))
+        words = words[size:]
+    if len(out) < 2:
+        raise ScriptError("script line %d: chord needs two or more buttons and milliseconds (chord done new 5000)" % n)
+    return out
+
+
 def parse(lines, roles=None):
     """[(line number, action, args)] or ScriptError for the first bad line.
 
@@ -82,6 +98,10 @@ def actions(lines, roles=None):
             if len(rest) < 2:
                 raise ScriptError("script line %d: hold needs a button and milliseconds (hold done 500)" % n)
             yield (n, "hold", (_role(rest[:-1], n, roles), _ms(rest[-1], n)))
+        elif action in ("down", "up"):
+            yield (n, action, (_role(rest, n, roles),))
+        elif action == "chord":
+            yield (n, "chord", (_chord(rest[:-1], n, roles), _ms(rest[-1] if rest else "", n)))
         elif action == "wait":
             if len(rest) != 1:
                 raise ScriptError("script line %d: wait needs milliseconds (wait 1000)" % n)
@@ -161,7 +181,15 @@ class Script:
 def run(sim, actions):
     """Play parsed actions on a Simulator."""
     for _, action, args in actions:
-        if action == "press":
+        if action == "down" and not sim.powered:
+            sim.hold_at_power_up(args[0])  # before the first tick: closed at power-up
+        elif action == "down":
+            sim.press(args[0])
+        elif action == "up":
+            sim.release(args[0])
+        elif action == "chord":
+            sim.chord(args[0], args[1])
+        elif action == "press":
             sim.tap(args[0])
         elif action == "hold":
             sim.tap(args[0], hold_ms=args[1])

@@ -1,17 +1,18 @@
-# The game-flow scenarios under the MicroPython unix port, with a fake driver.
-# MICROPYPATH=firmware:tests micropython -X heapsize=... tests/mpy/run_controller.py
+# Scenario modules under the MicroPython unix port, with a fake driver.
+# MICROPYPATH=firmware:tests micropython -X heapsize=... tests/mpy/run_controller.py [MODULE]
+# (MODULE: controller_scenarios by default, or service_scenarios)
 import gc
 import sys
 
-import controller_scenarios
+module = __import__(sys.argv[1] if len(sys.argv) > 1 else "controller_scenarios")
 
 failed = 0
-names = [n for n in dir(controller_scenarios) if n.startswith("scenario_")]
+names = [n for n in dir(module) if n.startswith("scenario_")]
 names.sort()
 for name in names:
     gc.collect()
     try:
-        getattr(controller_scenarios, name)()
+        getattr(module, name)()
         print("ok   " + name)
     except Exception as e:  # report every scenario, then fail as a whole
         failed += 1

@@ -41,6 +41,8 @@ class GpiozeroIO:
                 button = self._add(Button(spec["buttons"][role], pull_up=True, pin_factory=pin_factory))
                 button.when_pressed = self._recorder(role, True)
                 button.when_released = self._recorder(role, False)
+                if button.is_pressed:  # closed at power-up: report it like a press
+                    self._edges.append((role, True))
             self._outputs = [led for row in self._lamps for led in row] + [self._status[role] for role in STATUS]
         except ImportError as e:  # gpiozero's BadPinFactory: no GPIO library, or not a Pi
             self.close()

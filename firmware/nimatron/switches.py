@@ -1,0 +1,132 @@
+"""Stuck and dead buttons, and the operator's chord, from debounced edges.
+
+Pinball practice: a switch closed at power-up (its press is among the
+edges of the very first update: keypad scanners report a closed key at
+their first scan, the gpiozero driver reports it when it opens), or held longer than
+``stuck_ms``, is *stuck*: ignored until it is released, reported (a
+``stuck`` event, the ``stuck_buttons`` audit, two short blinks of the MACHINE WINS
+status lamp every 2 s) while the other buttons play on. A row button not
+pressed in ``check_switch_games`` finished games is flagged ("Check
+Switch"): it may be dead. DONE and NEW GAME held together for ``CHORD_MS``
+open the operator menu (``nimatron.service``); held on to ``stuck_ms`` they
+are a jam, not an operator, and the menu closes again.
+
+The controller feeds every debounced edge through ``Switches.edge`` (False: the
+game must not see it) and calls ``Switches.update`` once per tick.
+"""
+
+CHORD = ("done", "new")
+CHORD_MS = 5000    # DONE + NEW held this long: the operator menu
+
+
+class Switches:
+    def __init__(self, controller):
+        self.c = controller
+        self.booting = False  # during the first update: power-up
+        self._powered = False
+        self.down = {}        # role -> when it was pressed (debounced)
+        self.stuck = {}       # role -> "power-up" or "held"
+        self.chord_at = None  # when DONE and NEW were both down
+        self.idle = {}        # role -> finished games since it was last pressed
+        self.pressed = {}     # roles pressed since the last finished game
+
+    def update(self, now):
+        """Once per tick, before the edges: stuck timers and the chord."""
+        self.booting = not self._powered
+        self._powered = True
+        limit = self.c.settings["stuck_ms"]
+        for role in sorted(self.down):
+            if role not in self.stuck and now - self.down[role] >= limit:
+                self._stuck(role, "held", now)
+        if self.chord_at is not None and now - self.chord_at >= CHORD_MS:
+            self.chord_at = None  # one menu per chord: let go and press again
+            if self.c.menu is None:
+                self.c.service(True, now, "buttons")
+
+    def edge(self, role, pressed, now):
+        """A debounced edge; False when the game must not see it."""
+        if not pressed:
+            self.down.pop(role, None)
+            if role in CHORD:
+                self.chord_at = None
+            if role in self.stuck:
+                del self.stuck[role]
+                self.c._emit({"event": "stuck", "button": role, "released": True})
+                return False
+            return True
+        self.down[role] = now
+        if self.booting:
+            self._stuck(role, "power-up", now)
+            return False
+        self.pressed[role] = True
+        self.idle[role] = 0  # it works: no longer a check-switch suspect
+        if role in CHORD and self.c.menu is None:
+            other = CHORD[1] if role == CHORD[0] else CHORD[0]
+            if other in self.down and other not in self.stuck:
+                self.chord_at = now
+                return False  # the second half of a chord is not a visitor's press
+        return True
+
+    def _stuck(self, role, why, now):
+        self.stuck[role] = why
+        if role in CHORD:
+            self.chord_at = None
+        c = self.c
+        c.audits.count("stuck_buttons")  # saved with the next game's record
+        c._emit({"event": "stuck", "button": role, "why": why})
+        menu = c.menu
+        if menu is not None and menu.chord and role in CHORD:
+            c.service(False, now, "stuck")  # a jam opened the menu, not an operator
+
+    def blip(self, now):
+        """The stuck pattern: two short blinks every 2 s (2 flashes a second at most)."""
+        t = now % 2000
+        return 1 if t < 250 or 500 <= t < 750 else 0
+
+    # -- Check Switch -------------------------------------------------------
+    def watched(self):
+        """The buttons games need: DONE, and each row's that has lamps in a start."""
+        c = self.c
+        out = []
+        if c.input_model == "rows":
+            for r in range(len(c.layout)):
+                for start in c.settings["starts"]:
+                    if r < len(start) and start[r]:
+                        out.append("row%d" % r)
+                        break
+        out.append("done")
+        return out
+
+    def finished(self):
+        """A game finished: one more game for each button that sat unpressed."""
+        limit = self.c.settings["check_switch_games"]
+        for role in self.watched():
+            if role in self.pressed:
+                continue
+            n = self.idle.get(role, 0) + 1
+            self.idle[role] = n
+            if limit and n == limit:
+                self.c._emit({"event": "check_switch", "button": role, "games": n})
+        self.pressed = {}
+
+    def check_switch(self):
+        """Buttons not pressed in the last ``check_switch_games`` games, in order."""
+        limit = self.c.settings["check_switch_games"]
+        if not limit:
+            return []
+        return [role for role in self.watched() if self.idle.get(role, 0) >= limit]
+
+    def stuck_now(self):
+        return sorted(self.stuck)
+
+    def report(self, out):
+        """For the host link's STATE and SERVICE: the menu's screen, stuck buttons
+        (at most 8 names: a jammed key matrix must not overflow a reply), Check Switch."""
+        menu = self.c.menu
+        stuck = self.stuck_now()
+        if len(stuck) > 8:
+            stuck = stuck[:8] + ["+%d more" % (len(stuck) - 8)]
+        out["service"] = menu.screen if menu else None
+        out["stuck"] = stuck
+        out["check_switch"] = self.check_switch()
+        return out
