@@ -241,6 +241,13 @@ def scenario_button_test_shows_each_press_and_new_held_goes_back():
     rig.edge("new", False)
     rig.run(100)
     assert rig.c.state == SERVICE
+    rig.press("done")  # the button test again
+    rig.press("new")
+    rig.press("row0")
+    rig.press("new")  # NEW, something else, NEW: still testing
+    assert rig.c.menu.screen == "button_test"
+    rig.press("new")  # NEW twice in a row: back
+    assert rig.c.menu.screen == "menu"
 
 
 def scenario_button_test_on_a_grid_shows_each_key():

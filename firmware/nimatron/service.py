@@ -9,7 +9,7 @@ itself (except during burn-in) and the machine returns to attract.
 
 Screens (``ITEMS``; the top menu shows item k as a bar of k lamps):
 lamp test (every lamp in each colour, then one lamp at a time), button test
-(each press shows which; NEW held 1 s goes back), audits (which counter,
+(each press shows which; NEW held 1 s, or pressed twice, goes back), audits (which counter,
 then its value in binary), adjustments (which setting, then its value's
 place in the list of choices; DONE saves it through the one checking path:
 ``settings.changed`` -> ``Controller.apply_settings`` -> the store), check
@@ -29,7 +29,8 @@ from .settings import DIFFICULTIES, FIRST, changed, preset_names
 ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",
          "clear_audits", "factory_reset")
 IDLE_MS = 60000       # untouched this long: the menu leaves itself
-BACK_HOLD_MS = 1000   # button test: NEW held this long goes back
+BACK_HOLD_MS = 1000   # button test: NEW held this long goes back...
+TWICE_MS = 2000       # ... or pressed twice within this
 INDEX_MS = 1000       # audits: which counter, shown this long after a step
 STEP_MS = 500         # lamp test: each lamp this long, one at a time
 COLOUR_MS = 1000      # lamp test: every lamp in each colour this long
@@ -65,12 +66,15 @@ class Menu:
         """A debounced edge (releases matter to the button test only)."""
         self.touched = now
         if self.screen == "button_test":
-            if pressed:
+            self._emit({"event": "switch", "button": role, "pressed": pressed})
+            if not pressed:
+                self.held.pop(role, None)
+            elif role == "new" and self.last == "new" and now - self.last_at < TWICE_MS:
+                self._open("menu", now)  # NEW twice: back (boards whose NEW is a long press)
+            else:
                 self.held[role] = now
                 self.last = role
-            else:
-                self.held.pop(role, None)
-            self._emit({"event": "switch", "button": role, "pressed": pressed})
+                self.last_at = now
             return
         if not pressed:
             if role in ("done", "new"):
@@ -377,6 +381,7 @@ class Menu:
         self.one_by_one = False
         self.held = {}
         self.last = None
+        self.last_at = 0
         self.yes = False
 
     def _emit(self, event):

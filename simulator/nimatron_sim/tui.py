@@ -8,8 +8,8 @@ as on the real thing.
 
 Keys: 1-9 press a row's button, Enter is DONE, N is NEW GAME; on grid boards
 the arrows move a cursor and Space selects the lamp under it (or click the
-lamps). T shows how the machine thinks, S opens the settings, Q (or Ctrl-C)
-quits.
+lamps). T shows how the machine thinks, S opens the settings, O the operator
+menu (holds DONE and NEW GAME 5 s), Q (or Ctrl-C) quits.
 
     app = NimatronApp(Face("pico-neopixel", {"preset": "nimrod"}))
     app.run()
@@ -214,6 +214,7 @@ class NimatronApp(App):
         Binding("n", "press('new')", "New game"),
         Binding("t", "toggle_thinking", "How it thinks"),
         Binding("s", "settings", "Settings"),
+        Binding("o", "operator", "Operator menu"),
         Binding("space", "select", "Select", show=False),
         Binding("up", "cursor(-1, 0)", show=False),
         Binding("down", "cursor(1, 0)", show=False),
@@ -227,7 +228,7 @@ class NimatronApp(App):
         Binding("right_square_bracket", "press('cw')", show=False),
     ] + [Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)]
 
-    GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings")
+    GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings", "operator")
 
     def __init__(self, face, *, realtime=True, thinking=None, clock=time.monotonic):
         """``face``: a Face; ``realtime``: drive the virtual clock from a
@@ -396,6 +397,13 @@ class NimatronApp(App):
 
     def action_press(self, role):
         self.tap(role)
+
+    def action_operator(self):
+        """DONE and NEW GAME held together 5 s: the operator menu."""
+        spent = self.face.chord()
+        if self.realtime:
+            self._ahead += spent
+        self.refresh_face()
 
     def action_row(self, row):
         role = "row%d" % row
