@@ -47,10 +47,10 @@ def state(link, now):
     if c.last_move:
         last = {"by": c.last_move[0], "before": c.last_move[1], "after": c.last_move[2]}
     s = c.settings
-    return c.switches.report({"state": c.state, "turn": turn, "position": heaps, "ring": ring,
-                           "rules": c.rules.spec, "misere": c.misere, "difficulty": s["difficulty"],
-                           "preset": s["preset"], "winner": c.winner, "last_move": last,
-                           "lamps": rows, "status": status, "remote_play": s["remote_play"]})
+    return {"state": c.state, "turn": turn, "position": heaps, "ring": ring,
+            "rules": c.rules.spec, "misere": c.misere, "difficulty": s["difficulty"],
+            "preset": s["preset"], "winner": c.winner, "last_move": last,
+            "lamps": rows, "status": status, "remote_play": s["remote_play"]}
 
 
 def cmd_explain(link, args, text, now):
@@ -90,7 +90,6 @@ def cmd_audits(link, args, text, now):
     out = link.controller.audits.snapshot()  # since service; "lifetime" never cleared
     out["started"] = out.pop("games")
     out["uptime_s"] = (now - link.started_ms) // 1000
-    out["check_switch"] = link.controller.switches.check_switch()
     if link.dropped:
         out["events_dropped"] = link.dropped
     while out["presets"] and len(json.dumps(out)) > MAX_REPLY - 30:
@@ -227,15 +226,6 @@ def cmd_play(link, args, text, now):
     return out
 
 
-def cmd_service(link, args, text, now):
-    if args:
-        if len(args) > 1 or args[0].upper() not in ("ON", "OFF"):
-            raise CommandError("syntax", "usage: SERVICE [ON|OFF]")
-        link.operator("SERVICE")
-        link.controller.service(args[0].upper() == "ON", now, "link")
-    return link.controller.switches.report({})
-
-
 def _role(c, words):
     name = words[0].lower()
     if name in ("done", "new") and len(words) == 1:
@@ -280,5 +270,4 @@ HANDLERS = {
     "NEW": cmd_new,
     "EVENTS": cmd_events,
     "PLAY": cmd_play,
-    "SERVICE": cmd_service,
 }

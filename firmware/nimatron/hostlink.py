@@ -211,7 +211,14 @@ class HostLink:
             if self.unlocked and now_ms - self.last_command >= RELOCK_MS:
                 self.unlocked = False
             self.last_command = now_ms
-            out = reply(commands.HANDLERS[verb](self, words[1:], text, now_ms))
+            switches = getattr(self.controller, "switches", None)  # nimatron.switches
+            if verb == "SERVICE" and switches is not None:
+                out = switches.command(self, words[1:], now_ms)  # the operator menu
+            else:
+                out = commands.HANDLERS[verb](self, words[1:], text, now_ms)
+                if switches is not None and (verb == "STATE" or verb == "AUDITS"):
+                    switches.report(out)
+            out = reply(out)
             if len(out) > MAX_REPLY:
                 raise CommandError("toolong", "reply longer than %d bytes" % MAX_REPLY)
             return out

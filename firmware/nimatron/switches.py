@@ -119,6 +119,17 @@ class Switches:
     def stuck_now(self):
         return sorted(self.stuck)
 
+    def command(self, link, args, now):
+        """``SERVICE [ON|OFF]`` over the host link (ON/OFF need the operator)."""
+        from .protocol import CommandError
+
+        if args:
+            if len(args) > 1 or args[0].upper() not in ("ON", "OFF"):
+                raise CommandError("syntax", "usage: SERVICE [ON|OFF]")
+            link.operator("SERVICE")
+            self.c.service(args[0].upper() == "ON", now, "link")
+        return self.report({})
+
     def report(self, out):
         """For the host link's STATE and SERVICE: the menu's screen, stuck buttons
         (at most 8 names: a jammed key matrix must not overflow a reply), Check Switch."""

@@ -79,13 +79,6 @@ class FakeController:
         self.last_move = None
         self.audits = FakeAudits(games=0)
         self.taken = False
-        self.switches = self  # for STATE and AUDITS: nothing stuck, nothing to check
-
-    def report(self, out):
-        return out
-
-    def check_switch(self):
-        return []
 
     def apply_settings(self, settings):
         self.settings = settings
