@@ -315,7 +315,7 @@ def scenario_adjust_offers_only_presets_and_rules_this_board_can_play():
     assert "marienbad" in presets and "grundy" not in presets and "drnim" not in presets
     rules = menu._choices("rules")
     assert "nim" in rules and "grundy" not in rules and "circular" not in rules
-    assert rig.c.settings["brightness"] if "brightness" in rig.c.settings else True
+    assert menu._choices("misere") == [False, True]
 
 
 def scenario_clear_audits_needs_yes_and_confirm():
