@@ -331,7 +331,7 @@ class Menu:
         try:
             self.c.check_settings(changed(self.c.settings, key, value))
             return True
-        except ValueError:
+        except Exception:  # refused (ValueError), or a rule set that cannot say: not offered
             return False
 
     def _save(self, now):
