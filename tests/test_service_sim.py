@@ -151,7 +151,7 @@ def test_a_script_holds_several_buttons_at_once(tmp_path, capsys):
                       "press row0\nwait 100\nchord done new 3000\nup row2\n")
     assert main(["sim", "--headless", "--board", "pico-neopixel", "--script", str(script)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    evs = [e for e in lines if "event" in e]
+    evs = [e for e in lines if "event" in e and e["event"] != "boot"]
     assert evs[0] == {"t": 0, "event": "stuck", "button": "row2", "why": "power-up"}
     opened = [e for e in evs if e["event"] == "service" and "open" in e]
     assert [e["open"] for e in opened] == [True] and opened[0]["by"] == "buttons"
