@@ -374,15 +374,15 @@ def test_a_device_that_sends_wrong_types_is_one_line_and_exit_1(device, args, an
         message.replace("PORT", dev.path) in run.stderr and run.stderr.count("\n") == 1), run.stderr
 
 
-def test_config_of_a_machine_with_60_starts(sim_factory):
+def test_config_of_a_machine_with_32_starts(sim_factory):
     """The whole CONFIG is longer than one reply line: config asks key by key."""
-    starts = [[(i + r) % 7 + 1 for r in range(4)] for i in range(60)]
-    sim = sim_factory("--set", "starts=" + json.dumps(starts))
+    starts = [[(i + r) % 7 + 1 for r in range(8)] for i in range(32)]  # the most a machine takes
+    sim = sim_factory("--board", "pico-grid", "--preset", "nim", "--set", "starts=" + json.dumps(starts))
     run = nimatron("config", sim.path)
     assert run.returncode == 0, run.stderr
     shown = dict(line.split(" = ", 1) for line in run.stdout.splitlines())
     assert json.loads(shown["starts"]) == starts
-    assert shown["difficulty"] == "perfect" and shown["preset"] == "nimatron"
+    assert shown["difficulty"] == "perfect" and shown["preset"] == "nim"
 
 
 def test_a_second_tool_on_a_busy_port_says_so_and_the_first_goes_on(sim_factory):

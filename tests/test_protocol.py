@@ -436,6 +436,9 @@ def test_noise_never_changes_the_game(chunks, take):
         assert kind in ("OK", "ERR", "EV")
     assert m.link.failure is None
     after = (m.controller.state, m.controller.position(), dict(m.controller.settings), dict(m.controller.audits))
+    # Wrong PINs in the noise may count a lockout: the audits record it, the game is untouched.
+    after[3].pop("pin_lockouts", None)
+    before[3].pop("pin_lockouts", None)
     assert after == before
     assert m.ok("HELLO")["name"] == "nimatron"
 

@@ -62,6 +62,7 @@ def play_to_the_end(c, events, seed):
     """A robot plays one game; True if it ended with a winner."""
     rng = random.Random(seed)
     now = c.now
+    c.update(now)  # the power-up pass: a button already down here would be reported stuck
     c.press("new", now)
     plan, held = [], None
     for _ in range(4000):

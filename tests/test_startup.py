@@ -130,6 +130,19 @@ def test_set_changes_survive_a_restart_until_the_file_changes():
     assert m.settings_from == "file" and m.controller.settings["think_ms"] == 1500
 
 
+def test_operator_menu_adjustments_survive_a_restart():
+    """The menu saves through controller.save, the same store as SET."""
+    b = Board()
+    text = json.dumps({"preset": "nimatron"})
+    m = b.start(text)
+    adjusted = dict(m.controller.settings)
+    adjusted["difficulty"] = "teach"
+    m.controller.apply_settings(adjusted)
+    assert m.controller.save(adjusted) is True
+    m = b.start(text)
+    assert m.settings_from == "stored" and m.controller.settings["difficulty"] == "teach"
+
+
 def test_audits_count_games_and_power_ups_across_restarts():
     b = Board()
     m = b.start(None)

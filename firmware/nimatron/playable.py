@@ -36,9 +36,11 @@ def check_engine(rules, misere, start):
     tests/test_playable.py walks every reachable position to check this.
     """
     ring = rules.has_ring
+    shown = start
+    start = rules.check(start, ring)  # as the rules read it (nim2d: rows of cells)
     if not rules.ordered and sum(start) > MAX_HEAPS:
         raise SettingsError("start %s: %s splits into too many parts (at most %d objects in all)"
-                            % (start, rules.spec, MAX_HEAPS))
+                            % (shown, rules.spec, MAX_HEAPS))
     if rules.theory(start, misere, ring) is not None or rules.searchable(start, ring):
         return
     if rules.table_spec(misere) is not None:
@@ -46,4 +48,4 @@ def check_engine(rules, misere, start):
 
         if tables.name(rules, misere) is not None and tables.covers(rules, start):
             return
-    raise SettingsError("start %s: the machine cannot play it here (%s)" % (start, rules.size_error(start, misere)))
+    raise SettingsError("start %s: the machine cannot play it here (%s)" % (shown, rules.size_error(start, misere)))

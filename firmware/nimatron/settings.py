@@ -267,9 +267,9 @@ def resolve(overrides=None, preset=None):
     rules = parse_rules(out["rules"])
     for start in out["starts"]:
         try:
-            rules.check(start, ring=rules.has_ring)
+            position = rules.check(start, ring=rules.has_ring)  # as the rules read it (nim2d: rows of cells)
         except RulesError as e:
             raise SettingsError("start %s: %s" % (start, e))
-        if not rules.has_move(start, rules.has_ring):
+        if not rules.has_move(position, rules.has_ring):
             raise SettingsError("start %s: a game with no move to make" % start)
     return out

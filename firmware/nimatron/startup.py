@@ -231,6 +231,7 @@ class Machine:
 
     def _build(self, board, overrides, now):
         self.controller = self.make(board, dict(overrides), self._event, now, self.audits)
+        self.controller.save = self.save_settings  # the operator menu's adjustments, like SET
 
     def _event(self, event):
         if self.listener is not None:

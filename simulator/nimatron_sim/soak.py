@@ -165,7 +165,8 @@ class Soak:
 
     def check_lamps(self):
         c = self.sim.controller
-        if c.panel is None or c.state != "visitor" or c.selected or c.refused_at is not None or c.hint:
+        if (c.panel is None or c.state != "visitor" or c.selected or c.refused_at is not None or c.hint
+                or c.asking is not None):
             return
         want = [[1 if lit else 0 for lit in row] for row in c.panel.lit]
         lamps = self.sim.read_lamps()
@@ -192,6 +193,11 @@ class Soak:
             end = sim.now + 600000
             while robot.winner is None and sim.now < end:
                 if robot.turn == "visitor":
+                    if sim.controller.asking is not None:
+                        # "still playing?" (after a long hold): the visitor answers yes;
+                        # that press takes nothing, and the lamps show the game again.
+                        robot.tap_for("done")
+                        continue
                     self.check_lamps()
                     if self.rng.random() < 0.05:
                         self.mischief()
