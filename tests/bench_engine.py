@@ -12,11 +12,9 @@ shared and noisy, so targets are read, not asserted.
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,28 +22,9 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 from bench_engine_positions import CASES, positions  # noqa: E402
-from mpy_runner import find  # noqa: E402
+from mpy_runner import compiled_tree, find  # noqa: E402
 
 from nimatron import strategy  # noqa: E402
-
-
-def compiled_tree():
-    """firmware/nimatron precompiled to .mpy in a temporary folder."""
-    cross = find("mpy-cross")
-    if not cross:
-        return None
-    tmp = tempfile.mkdtemp()
-    dst = os.path.join(tmp, "nimatron")
-    os.mkdir(dst)
-    src = os.path.join(ROOT, "firmware", "nimatron")
-    for name in os.listdir(src):
-        if name.endswith(".py"):
-            subprocess.run([cross, "-o", os.path.join(dst, name[:-3] + ".mpy"), os.path.join(src, name)], check=True)
-        elif name.endswith((".bin", ".json")):
-            shutil.copy(os.path.join(src, name), dst)
-        elif name == "pinmaps":
-            shutil.copytree(os.path.join(src, name), os.path.join(dst, name))
-    return tmp
 
 
 def cpython(spec, misere):

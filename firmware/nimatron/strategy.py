@@ -11,6 +11,8 @@ beyond it, never a hang. Misère play is the one hook of the search: a
 player with no move has lost in normal play and has won in misère play.
 """
 
+import gc
+
 from .rules import SizeError, mex, parse_rules
 
 tables = None  # nimatron.tables, imported on first use (Nim never needs it)
@@ -25,6 +27,7 @@ def _tables():
     return tables
 
 MEMO_MAX = 8000  # entries kept across decisions, all rule sets together
+HEAP_RESERVE = 4  # on MicroPython, keep 1/4 of the heap free for the rest
 
 _memos = {}
 
@@ -43,11 +46,29 @@ def forget():
     _memos.clear()
 
 
+def _heap_low():
+    """True on MicroPython when less than 1/HEAP_RESERVE of the heap is free.
+
+    A memo that filled the heap would leave the game loop itself (a lamp
+    frame, an event) to fail on its next allocation, outside any search.
+    """
+    try:
+        free = gc.mem_free()
+        used = gc.mem_alloc()
+    except AttributeError:  # CPython: no fixed heap to guard
+        return False
+    if free * HEAP_RESERVE >= free + used:
+        return False
+    gc.collect()  # garbage, not the memo, may be what fills it
+    free = gc.mem_free()
+    return free * HEAP_RESERVE < free + gc.mem_alloc()
+
+
 def _trim():
     total = 0
     for memo in _memos.values():
         total += len(memo)
-    if total > MEMO_MAX:
+    if total > MEMO_MAX or (total and _heap_low()):
         _memos.clear()
 
 
