@@ -23,6 +23,15 @@ def test_a_short_soak_with_power_cuts_finds_no_violation(capsys):
     assert counts["power cuts"] >= 5 and counts["mid-write"] >= 1 and counts["host commands"] > 100
 
 
+@pytest.mark.parametrize("board, games", [("pico-ring", 100), ("macropad", 100), ("pico-grid", 25),
+                                          ("circuitplayground", 25)])
+def test_grid_and_cursor_boards_soak_through_chords_and_refusals(capsys, board, games):
+    """Seed 3 once left keys selected after a chord, and read the lamps mid-refusal."""
+    assert nimatron(["soak", "--games", str(games), "--board", board, "--seed", "3"]) == 0
+    err, counts = summary(capsys)
+    assert counts["games"] == games and counts["violations"] == 0 and counts["chords"] > 0
+
+
 def test_a_store_that_forgets_is_caught(capsys, monkeypatch):
     from nimatron.store import Store
 

@@ -198,9 +198,17 @@ class Soak:
                         # that press takes nothing, and the lamps show the game again.
                         robot.tap_for("done")
                         continue
+                    if sim.controller.refused_at is not None:
+                        sim.advance(sim.tick_ms)  # a refusal flash: the visitor waits for the lamps
+                        continue
                     self.check_lamps()
                     if self.rng.random() < 0.05:
                         self.mischief()
+                        if sim.controller.selected:
+                            # keys of a grid board pressed in the chord stay selected; the
+                            # visitor presses DONE: a legal move counts, else every lamp returns
+                            robot.tap_for("done")
+                            sim.advance(sim.controller.settings["refuse_ms"] + 100)
                         continue
                     robot.move()
                     moves += 1
