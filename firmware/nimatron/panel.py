@@ -19,6 +19,8 @@ the machine takes from the right-hand end of a row.
 - ``shapes.CellPanel``: two-dimensional Nim: the lit cells are the position.
 - ``shapes.RingPanel``: circular Nim: a closed loop of neighbouring lamps
   (the whole ring, or a rectangle on a grid); objects stay in place.
+- ``counter.CounterPanel``: one heap shown as the count said so far, in
+  binary (the game of 21 on a ring of ten), when a preset sets ``counter``.
 
 A board accepts a start only if every position reachable from it can be
 shown (``check_fits``): a game never stops mid-way for want of lamps.
@@ -110,14 +112,19 @@ def _label(r):
     return chr(ord("A") + r) if r < 26 else str(r + 1)
 
 
-def make_panel(rules, layout, start, shape=None):
+def make_panel(rules, layout, start, shape=None, counter=False):
     """The panel for a rule set on a board: ring, arcs, split rows or heap rows.
 
     ``shape`` is the board's lamp shape: ``"ring"`` (one row of lamps, the
     last touching the first) or ``"grid"``; by default a single row is a
-    ring. Raises PanelError if some position reachable from ``start`` could
+    ring. ``counter``: show the one heap as a binary counter instead.
+    Raises PanelError if some position reachable from ``start`` could
     not be shown on these lamps.
     """
+    if counter:
+        from .counter import CounterPanel
+
+        return CounterPanel(rules, layout, start)
     if shape is None:
         shape = "ring" if len(layout) == 1 else "grid"
     if rules.name == "circular":
@@ -141,17 +148,17 @@ def make_panel(rules, layout, start, shape=None):
     return HeapPanel(layout, start)
 
 
-def check_fits(rules, layout, start, shape=None):
+def check_fits(rules, layout, start, shape=None, counter=False):
     """Raise PanelError unless every position reachable from ``start`` can be
     shown on this board (the display half of "a start is accepted only if
     the machine can play every position reachable from it")."""
-    make_panel(rules, layout, start, shape)
+    make_panel(rules, layout, start, shape, counter)
 
 
-def fits_all_reachable(rules, layout, start, shape=None):
+def fits_all_reachable(rules, layout, start, shape=None, counter=False):
     """True if every position reachable from ``start`` can be shown."""
     try:
-        check_fits(rules, layout, start, shape)
+        check_fits(rules, layout, start, shape, counter)
     except PanelError:
         return False
     return True

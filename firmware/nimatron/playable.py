@@ -12,9 +12,9 @@ from .rules import MAX_HEAPS
 from .settings import SettingsError
 
 
-def check_games(rules, misere, layout, starts):
+def check_games(rules, misere, layout, starts, counter=False):
     for start in starts:
-        check_fits(rules, layout, start)  # every reachable position can be shown (PanelError)
+        check_fits(rules, layout, start, None, counter)  # every reachable position can be shown (PanelError)
         check_engine(rules, misere, start)
 
 

@@ -38,6 +38,7 @@ DEFAULTS = {
     "refuse_ms": 500,      # how long a refused press or selection flashes
     "debounce_ms": 30,
     "explain": False,      # Nimrod: reasoning on the text link and panel
+    "counter": False,      # one heap shown as the count so far, in binary (nimatron.counter)
     "seed": 1940,
     "remote_play": False,  # allow `nimatron play` over the serial link
     "operator_pin": "",    # if set, SET needs UNLOCK first
@@ -61,7 +62,7 @@ _INT = {
 }
 PIN_DIGITS = (4, 12)   # operator PIN: 4 to 12 ASCII digits, or "" for none
 MAX_STARTS = 32        # starts in rotation (each is checked at start-up)
-_BOOL = ("misere", "explain", "remote_play")
+_BOOL = ("misere", "explain", "remote_play", "counter")
 _CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}
 
 PRESETS_FILE = "presets.json"  # name -> settings and "about"; read per use

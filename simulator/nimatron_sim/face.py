@@ -206,7 +206,27 @@ class Face:
         if controller.panel is not None:
             self._mark_played()
 
+    def counter(self):
+        """The binary counter on show (``nimatron.counter``), or None."""
+        panel = self.sim.controller.panel
+        return panel if getattr(panel, "bit_lamps", None) is not None else None
+
+    def counter_words(self):
+        """A line saying how to read the counter's lamps, or "" without one."""
+        s = self.settings
+        if not s.get("counter"):
+            return ""
+        from nimatron.counter import CounterPanel
+
+        panel = self.counter() or CounterPanel(self.controller.rules, self.sim.layout, s["starts"][0])
+        bits = ["%d" % (1 << (len(panel.bit_lamps) - 1 - k)) for k in range(len(panel.bit_lamps))]
+        first = len(panel.bit_lamps) + 1
+        return ("Counter: lamps 1-%d are the count so far in binary (%s); lamps %d-%d choose how many "
+                "to add (select that many)." % (first - 1, " ".join(bits), first, first + len(panel.choice_lamps) - 1))
+
     def _mark_played(self):
+        if self.counter() is not None:
+            return  # a counter's dark lamps are zeros, never taken objects
         lit = self.sim.controller.panel.lit
         for r in range(len(lit)):
             for i in range(len(lit[r])):
@@ -221,6 +241,15 @@ class Face:
         self._ring = False
         words = explain.describe_move(before, after, rules.ordered, ring)
         who = "You" if event["by"] == "visitor" else "Machine"
+        counter = self.counter()
+        if counter is not None:
+            total = counter.total
+            self._add(event["by"], "%s: %d more → count %d" % (who, before[0] - after[0], total - after[0]))
+            if event["by"] == "machine":
+                won = strategy.solve(rules, before, controller.misere)["outcome"] == "win"
+                self._add("why", "  why: " + ("a winning count: %d left to say is lost for you" % after[0] if won
+                                              else "no winning count; it plays for time"))
+            return
         self._add(event["by"], "%s: %s  → %s" % (who, words, position_text([h for h in after if h] if not rules.ordered else after)))
         if event["by"] != "machine":
             return
@@ -294,6 +323,11 @@ class Face:
         controller = self.sim.controller
         goal = "loses" if controller.misere else "wins"
         about = controller.rules.about or controller.rules.spec
+        if s.get("counter"):  # the game of 21: the count said, in binary
+            most = controller.rules.k or 0
+            total = s["starts"][0][0]
+            return "Rules: add 1 to %d to the count; whoever says %d %s.\nDifficulty %s · first: %s" % (
+                most, total, goal, s["difficulty"], s["first"])
         if controller.rules.k is not None:
             about = about.replace(" k ", " %d " % controller.rules.k)  # "take 1 to 3 from one heap"
         return "Rules: %s; whoever takes the last lamp %s.\nDifficulty %s · first: %s" % (
@@ -335,6 +369,8 @@ class Face:
             return text
         if state == THINKING:
             return "The machine is thinking..."
+        if state == SHOWING and self.counter() is not None:
+            return "The machine adds %d (✕)." % len(controller.machine_out)
         if state == SHOWING:
             heaps, ring = controller.position()
             return "The machine takes (✕): %s." % explain.describe_move(

@@ -330,13 +330,17 @@ class NimatronApp(App):
             n = len(self.face.layout)
             keys += "\nCandies: rows %s-%s yours, %s-%s the machine's." % tuple(
                 row_label(r) for r in range(n - 4, n))
-        if self.face.sim.spec["lamps"].get("shape") == "ring":
+        if self.face.sim.spec["lamps"].get("shape") == "ring" and not self.face.settings.get("counter"):
             keys += "\nA ring: the row's last lamp touches its first."
         spec = self.face.sim.spec
         if spec.get("cursor"):
             keys = "\nA moves the cursor, B selects; Enter is A+B (DONE), W flips the slide switch; N (A+B held): new game."
         elif spec.get("encoder"):
             keys += "\n[ and ] turn the encoder: in attract mode it chooses the game."
+        counter = self.face.counter_words()
+        if counter:
+            keys += "\n" + counter
+            parts = ["%s %s" % KINDS[k] for k in kinds if k != "taken"]
         return "  ".join(parts) + keys
 
     # -- size ---------------------------------------------------------------------
@@ -489,8 +493,11 @@ class NimatronApp(App):
                 widget = widgets.get((r, i))
                 if widget is not None:
                     widget.show(lamp, grid and self.cursor == (r, i))
-            if (r, 0) in widgets:  # lamps still in play, in figures
-                self._set("count-%d" % r, "#count-%d" % r, "%3d" % sum(panel.lit[r]) if panel else "")
+            if (r, 0) in widgets:  # lamps still in play, in figures (a counter: the count)
+                shown = "%3d" % sum(panel.lit[r]) if panel else ""
+                if face.counter() is not None:
+                    shown = " =%2d" % panel.count
+                self._set("count-%d" % r, "#count-%d" % r, shown)
         status = face.status()
         for role, words in STATUS_WORDS:
             on = status[role]

@@ -34,6 +34,7 @@ class Visitor:
         self.moves = []    # move events of the game in play
         self.game = None   # its new_game event
         self.ring = False
+        self.counter = None  # a binary counter's lamps (nimatron.counter), when the preset shows one
         sim.listeners.append(self._event)
 
     def _event(self, event):
@@ -44,6 +45,11 @@ class Visitor:
             self.misere = event["misere"]
             self.start = list(event["position"])
             self.ring = event["ring"]
+            self.counter = None
+            if self.sim.controller.settings.get("counter"):  # the preset's documented lamps
+                from nimatron.counter import CounterPanel
+
+                self.counter = CounterPanel(self.rules, self.sim.layout, self.start)
             self.turn = event["first"]
             self.winner = None
             self.moves = []
@@ -59,6 +65,11 @@ class Visitor:
     def position(self):
         """The heaps as the lamps show them (the visitor's own count)."""
         lamps = self.sim.read_lamps()
+        if self.counter is not None:  # the count, read in binary: the heap is what is left to say
+            count = 0
+            for r, i in self.counter.bit_lamps:
+                count = count * 2 + (1 if lamps[r][i] else 0)
+            return [self.start[0] - count]
         if self.rules.name == "circular":
             return [len(run) for run in self._runs(lamps)] if not self.ring else [self.start[0]]
         if self.rules.name == "nim2d":  # the board of cells, from the top-left lamp
@@ -90,6 +101,8 @@ class Visitor:
         """The lamps to select (grid boards) for the move ``heaps`` -> ``after``."""
         lamps = self.sim.read_lamps()
         name = self.rules.name
+        if self.counter is not None:
+            return self.counter.choice_lamps[:heaps[0] - after[0]]
         if name == "circular":
             return self._ring_selection(lamps, after)
         if name == "nim2d":

@@ -151,7 +151,10 @@ class Presses:
         self.now = now
         panel = controller.panel
         lamps = []
-        if panel is not None:
+        pick = getattr(panel, "selectable", None)  # a counter: its choice lamps only
+        if pick is not None:
+            lamps = pick()
+        elif panel is not None:
             lit = panel.lit
             for r in range(len(lit)):
                 for i in range(len(lit[r])):
