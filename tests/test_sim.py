@@ -413,16 +413,52 @@ def test_until_killed_keeps_running_in_real_time_and_stops_cleanly():
 
 # -- the firmware entry points ------------------------------------------------------------
 
-def test_python_m_nimatron_runs_on_mock_pins_and_exits_cleanly_on_ctrl_c(tmp_path):
+def start_pi(state):
+    """``python -m nimatron`` on mock pins; returns (process, its boot event) once it plays."""
     env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock")
-    proc = subprocess.Popen([sys.executable, "-m", "nimatron", "--board", "pi-leds",
-                             "--state", str(tmp_path / "state.bin")], env=env, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    boot = json.loads(proc.stdout.readline())  # running: Ctrl-C now meets the main loop, not the imports
+    proc = subprocess.Popen([sys.executable, "-m", "nimatron", "--board", "pi-leds", "--state", str(state)],
+                            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    boot = json.loads(proc.stdout.readline())  # running: a signal now meets the main loop, not the imports
     assert boot["event"] == "boot" and boot["board"] == "pi-leds"
+    return proc, boot
+
+
+def test_python_m_nimatron_runs_on_mock_pins_and_exits_cleanly_on_ctrl_c(tmp_path):
+    proc, boot = start_pi(tmp_path / "state.bin")
+    assert boot["reset_reason"] == "power_on"  # no earlier run in this boot of the computer
     proc.send_signal(signal.SIGINT)
     assert proc.wait(10) == 0
     assert "Traceback" not in proc.stderr.read()
+
+
+def test_a_pi_tells_a_clean_restart_from_a_killed_run(tmp_path):
+    state = tmp_path / "state.bin"
+    for signum, next_reason in ((signal.SIGTERM, "software"), (signal.SIGKILL, "watchdog")):
+        proc, boot = start_pi(state)
+        proc.send_signal(signum)
+        proc.wait(10)
+        proc.stdout.close()
+        proc.stderr.close()
+    proc, boot = start_pi(state)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(10) == 0
+    assert boot["reset_reason"] == "watchdog"
+    lifetime = boot["audits"]["lifetime"]
+    assert lifetime["power_ups"] == 3 and lifetime["software_resets"] == 1 and lifetime["watchdog_resets"] == 1
+
+
+def test_a_new_boot_of_the_pi_is_a_power_on(tmp_path):
+    from nimatron.__main__ import RunMarker
+
+    boot_id = tmp_path / "boot_id"
+    boot_id.write_text("aaaa\n")
+    marker = RunMarker(str(tmp_path / "state.bin.run"), str(boot_id))
+    assert marker.start() == "power_on"
+    marker.stop()
+    assert RunMarker(marker.path, str(boot_id)).start() == "software"
+    boot_id.write_text("bbbb\n")  # the Pi lost power while running, and came back
+    assert RunMarker(marker.path, str(boot_id)).start() == "power_on"
+    assert RunMarker(marker.path, str(tmp_path / "none")).start() == "power_on"  # no boot id: no claim
 
 
 def test_python_m_nimatron_names_a_bad_board():

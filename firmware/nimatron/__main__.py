@@ -75,6 +75,56 @@ class Notifier:
             self.sock = None
 
 
+BOOT_ID = "/proc/sys/kernel/random/boot_id"
+
+
+class RunMarker:
+    """Why this start happened, on a Pi that has no reset-reason register.
+
+    A small file beside the state file holds the kernel's boot id and
+    ``running`` (written at start) or ``stopped`` (written on a clean stop:
+    SIGTERM, Ctrl-C). At the next start: another boot id means the Pi
+    itself started again (``power_on``: a power cut, a reboot); the same
+    boot after a clean stop is a restart by hand (``software``); the same
+    boot after a run that never stopped cleanly was a crash or systemd's
+    watchdog killing a hung loop, then a restart (``watchdog``).
+    """
+
+    def __init__(self, path, boot_id_file=BOOT_ID):
+        self.path = path
+        try:
+            with open(boot_id_file) as f:
+                self.boot = f.read().strip() or "unknown"
+        except OSError:
+            self.boot = "unknown"
+
+    def start(self):
+        """The reason for this start; marks the run as running."""
+        try:
+            with open(self.path) as f:
+                words = f.read().split()
+        except OSError:
+            words = []
+        if len(words) != 2 or self.boot == "unknown" or words[0] != self.boot:
+            reason = "power_on"
+        elif words[1] == "stopped":
+            reason = "software"
+        else:
+            reason = "watchdog"
+        self._write("running")
+        return reason
+
+    def stop(self):
+        self._write("stopped")
+
+    def _write(self, word):
+        try:
+            with open(self.path, "w") as f:
+                f.write("%s %s\n" % (self.boot, word))
+        except OSError:
+            pass  # the reason is a nicety: never a reason not to play
+
+
 def default_state(env=None):
     """Where a service keeps its state; None when run by hand."""
     env = os.environ if env is None else env
@@ -149,37 +199,42 @@ def main(argv=None):
             print("nimatron: cannot keep state in %s: %s" % (folder, e.strerror or e), file=sys.stderr)
             return 2
         store = Store(path=state)
+    marker = RunMarker(state + ".run") if state else None
     try:
         source = overrides_source(overrides(args))
-        machine = Machine(args.board, source, store, now_ms=ms(), reset_reason=None, clock=lambda: int(time.time()),
+        machine = Machine(args.board, source, store, now_ms=ms(),
+                          reset_reason=marker.start() if marker else None, clock=lambda: int(time.time()),
                           listener=listener, log=lambda line: print(line, file=sys.stderr, flush=True),
                           strict=store is None)
     except (ValueError, OverflowError) as e:  # BoardError, SettingsError, PanelError, DriverError
+        if marker is not None:
+            marker.stop()  # a refusal, not a crash: the next start is not a fault
         print("nimatron: %s" % e, file=sys.stderr)
         return 2
-    listener(machine.boot)
-    if args.serial:  # the host link (nimatron.hostlink)
-        from .transports import LinkError, open_link
-
-        try:
-            link = open_link(machine.controller, args.serial, board=machine.board, now_ms=ms())
-        except LinkError as e:
-            machine.controller.io.close()
-            print("nimatron: %s" % e, file=sys.stderr)
-            return 2
-        machine.attach(link)
-        print("serial: %s" % link.transport.path, file=sys.stderr, flush=True)
     notifier = Notifier()
-    notifier.notify("READY=1")
     try:
+        listener(machine.boot)
+        if args.serial:  # the host link (nimatron.hostlink)
+            from .transports import LinkError, open_link
+
+            try:
+                link = open_link(machine.controller, args.serial, board=machine.board, now_ms=ms())
+            except LinkError as e:
+                print("nimatron: %s" % e, file=sys.stderr)
+                return 2
+            machine.attach(link)
+            print("serial: %s" % link.transport.path, file=sys.stderr, flush=True)
+        notifier.notify("READY=1")
         while True:
             now = ms()
             machine.tick(now)
             notifier.alive(now)
             time.sleep(TICK_S)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM, from the boot event on: a clean stop
         return 0
     finally:
+        if marker is not None:
+            marker.stop()
         notifier.notify("STOPPING=1")
         notifier.close()
         if machine.controller is not None:

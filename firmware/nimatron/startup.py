@@ -149,6 +149,7 @@ class Machine:
         self.boot.update(identity(self.board))
         self.boot["restored"] = self.restored
         self.boot["settings_from"] = self.settings_from
+        self.boot["reset_reason"] = reset_reason or "unknown"
         if self.why:
             self.boot["why"] = self.why
         self.boot["audits"] = self.audits.snapshot()
