@@ -238,8 +238,8 @@ def test_presses_runs_under_micropython():
     code = ("from nimatron.drivers.presses import Presses\n"
             "p = Presses({'buttons': {'done': 'B'}, 'holds': {'done': 'new'}})\n"
             "p.feed('done', True, 0); assert p.update(0) == []\n"
-            "assert p.update(1600) == [('new', True)]\n"
-            "p.feed('done', False, 1700); assert p.update(1700) == [('new', False)]\n"
+            "assert p.update(1600) == [('new', True), ('done', True)]\n"
+            "p.feed('done', False, 1700); assert p.update(1700) == [('new', False), ('done', False)]\n"
             "import nimatron.drivers.onboard_io, nimatron.drivers.tone\n"
             "from nimatron.sound import Sound\n"
             "class T:\n    def play(self, hz, v): print('play', hz)\n    def stop(self): pass\n"
@@ -541,3 +541,30 @@ def test_deploy_refuses_a_pin_map_for_another_board(drive, capsys, boot_out, boa
     err = capsys.readouterr().err
     assert all(name in err for name in names) and len(err.strip().splitlines()) == 1
     assert deployed(folder) == {"boot_out.txt"}                 # nothing written
+
+
+@pytest.mark.parametrize("board, button", [("macropad", "done"), ("circuitplayground", "a+b")])
+def test_the_long_new_game_press_held_on_opens_the_operator_menu(sims, board, button):
+    """One button for DONE and NEW: held past NEW it is the operator's chord (DONE and NEW down)."""
+    from nimatron.switches import CHORD_MS
+
+    sim = sims(board, FAST)
+    sim.tap(button, hold_ms=HOLD_MS + 100)           # released after NEW: a new game, no menu
+    assert sim.controller.state == "visitor" and sim.controller.menu is None
+    sim.tap(button, hold_ms=HOLD_MS + CHORD_MS + 200)
+    assert sim.controller.menu is not None and sim.controller.state == "service"
+    opened = [e for e in sim.log if e["event"] == "service"]
+    assert opened and opened[-1]["open"] and opened[-1]["by"] == "buttons"
+
+
+def test_presses_hold_done_and_new_together_only_where_done_is_the_short_press():
+    pad = Presses({"holds": {"done": "new"}})
+    pad.feed("done", True, 0)
+    pad.update(40)
+    assert pad.update(40 + HOLD_MS) == [("new", True), ("done", True)]
+    pad.feed("done", False, 2000)
+    assert pad.update(2040) == [("new", False), ("done", False)]
+    other = Presses({"holds": {"b": "new"}})       # a long B is NEW alone
+    other.feed("b", True, 0)
+    other.update(40)
+    assert other.update(40 + HOLD_MS) == [("new", True)]

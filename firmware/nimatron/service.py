@@ -56,6 +56,7 @@ class Menu:
     def __init__(self, controller, now, by):
         self.c = controller
         self.chord = by == "buttons"  # its two buttons are still held from the chord
+        self.down = {}  # buttons pressed since the menu opened, still down
         self.touched = now
         self.item = 0
         self.cycles = 0
@@ -65,6 +66,12 @@ class Menu:
     def edge(self, role, pressed, now):
         """A debounced edge (releases matter to the button test only)."""
         self.touched = now
+        if not pressed:
+            self.down.pop(role, None)
+        elif role == "done" and "new" in self.down:
+            return  # the chord's half: a one-button board's long press holds DONE under NEW
+        else:
+            self.down[role] = now
         if self.screen == "button_test":
             self._emit({"event": "switch", "button": role, "pressed": pressed})
             if not pressed:

@@ -10,7 +10,10 @@ core's presses, as the pin map says (``boards``):
   (``"slide": "done"``, each flip one press) standing for a core press;
 - ``holds``: a button or chord held ``HOLD_MS`` gives another press
   (``{"done": "new"}``: a long press of DONE is NEW GAME); released sooner,
-  it is its own press;
+  it is its own press. Where the short press is DONE and the long one NEW
+  GAME, the long press holds both down, as the operator's chord does on
+  boards with two buttons: kept ``switches.CHORD_MS`` longer (6.5 s in
+  all), it opens the operator menu;
 - ``cursor``: ``{"move": "a", "select": "b"}``: *move* steps a cursor to the
   next lamp in play, *select* presses the key under it. The cursor shows
   only on the visitor's turn, by blinking slowly (``CURSOR_MS`` on, the
@@ -114,7 +117,7 @@ class Presses:
         if chord is not None and role in chord[0].split("+"):
             self.chord = None
             if chord[2]:
-                self.out.append((self.holds[chord[0]], False))
+                self._hold(chord[0], False)
             else:
                 self._press(self.presses.get(chord[0]))
         if role in self.spent:
@@ -124,7 +127,7 @@ class Presses:
         if held is not None and held[0] == role:
             self.held = None
             if held[1]:
-                self.out.append((self.holds[role], False))
+                self._hold(role, False)
                 return
         if role == self.move:
             self._move()
@@ -139,11 +142,18 @@ class Presses:
         chord = self.chord
         if chord is not None and not chord[2] and chord[0] in self.holds and now - chord[1] >= self.hold_ms:
             chord[2] = True
-            self.out.append((self.holds[chord[0]], True))
+            self._hold(chord[0], True)
         held = self.held
         if held is not None and not held[1] and now - self.down.get(held[0], now) >= self.hold_ms:
             held[1] = True
-            self.out.append((self.holds[held[0]], True))
+            self._hold(held[0], True)
+
+    def _hold(self, name, pressed):
+        """A long press of ``name`` begins or ends (NEW GAME with DONE: the chord)."""
+        role = self.holds[name]
+        self.out.append((role, pressed))
+        if role == "new" and self.presses.get(name, name) == "done":
+            self.out.append(("done", pressed))
 
     # -- the cursor -------------------------------------------------------------
     def watch(self, controller, now):
