@@ -55,7 +55,7 @@ def setup(doc, modules=()):
 
 
 def main():
-    args, exe, tree = setup(__doc__, ("tests/mpy/bench_firmware",))
+    args, exe, tree = setup(__doc__, ("tests/fake_io", "tests/mpy/bench_firmware"))
     print("%-10s %-14s %8s %10s %14s" % ("preset", "board", "games", "min heap", "worst update"))
     for preset, board in (("nimatron", "pico-neopixel"), ("drnim", "pico-neopixel"), ("21", "pico-neopixel"), ("marienbad", "pi-leds")):
         best = smallest_heap(lambda kb: runs(exe, tree, kb, preset, board, args.games))

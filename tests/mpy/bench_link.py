@@ -6,7 +6,7 @@
 import gc
 import sys
 
-from fake_io import IO
+from fake_io import FakeIO as IO
 from nimatron.app import make_controller
 from nimatron.hostlink import HostLink
 
