@@ -13,7 +13,20 @@ def test_shipped_file_is_what_the_search_builds():
 
 def test_tables_check_command(capsys):
     assert main(["tables", "--check"]) == 0
-    assert "up to date" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "tables.bin is up to date" in out and "nim2d.bin is up to date" in out
+
+
+def test_tables_rebuilds_a_stale_file_and_check_names_it(capsys, monkeypatch, tmp_path):
+    from nimatron_host import tables_cmd
+
+    stale = tmp_path / "nim2d.bin"
+    stale.write_bytes(b"\xff" * 10)
+    monkeypatch.setattr(tables_cmd, "BUILDERS", (lambda: (str(stale), lambda: b"fresh"),))
+    assert main(["tables", "--check"]) == 1
+    assert "nim2d.bin is out of date: run nimatron tables" in capsys.readouterr().err
+    assert main(["tables"]) == 0 and stale.read_bytes() == b"fresh"
+    assert main(["tables", "--check"]) == 0
 
 
 def test_rank_numbers_every_sorted_position_once():

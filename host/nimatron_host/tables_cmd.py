@@ -1,37 +1,54 @@
-"""``nimatron tables``: rebuild or check the firmware's exhibit-size tables."""
+"""``nimatron tables``: rebuild or check the firmware's exhibit-size tables.
 
+Two files, both built by exhaustive search on the PC so a board only looks
+up: ``tables.bin`` (the heap and splitting games without theory) and
+``nim2d.bin`` (2-D Nim, every board of up to 4 x 4 cells).
+"""
+
+import os
 import sys
 
-from . import tables
+
+def _tables():
+    from . import tables
+
+    return tables.path(), tables.build
+
+
+def _nim2d():
+    from nimatron import nim2d, resource
+
+    return resource(nim2d.TABLE), nim2d.build_table
+
+
+BUILDERS = (_tables, _nim2d)
 
 
 def add_parser(sub):
-    p = sub.add_parser("tables", help="rebuild or check firmware/nimatron/tables.bin", description=__doc__)
-    p.add_argument("--check", action="store_true", help="only check that the shipped file is up to date")
+    p = sub.add_parser("tables", help="rebuild or check firmware/nimatron/tables.bin and nim2d.bin",
+                       description=__doc__)
+    p.add_argument("--check", action="store_true", help="only check that the shipped files are up to date")
 
 
 def run(args):
-    data = tables.build()
-    path = tables.path()
-    try:
-        with open(path, "rb") as f:
-            current = f.read()
-    except OSError:
-        current = None
-    if args.check:
-        if current != data:
+    stale = 0
+    for builder in BUILDERS:
+        path, build = builder()
+        data = build()
+        try:
+            with open(path, "rb") as f:
+                current = f.read()
+        except OSError:
+            current = None
+        if current == data:
+            print("%s is up to date (%d bytes)" % (path, len(data)))
+        elif args.check:
             print("%s is out of date: run nimatron tables" % path, file=sys.stderr)
-            return 1
-        print("%s is up to date (%d bytes)" % (path, len(data)))
-        return 0
-    if current == data:
-        print("%s already up to date (%d bytes)" % (path, len(data)))
-        return 0
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    import os
-
-    os.replace(tmp, path)
-    print("wrote %s (%d bytes)" % (path, len(data)))
-    return 0
+            stale += 1
+        else:
+            tmp = path + ".tmp"
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+            print("wrote %s (%d bytes)" % (path, len(data)))
+    return 1 if stale else 0
