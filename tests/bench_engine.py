@@ -41,8 +41,11 @@ def cpython(spec, misere):
 
 def mpy(exe, path, spec, misere, heap):
     env = dict(os.environ, MICROPYPATH=path + ":" + HERE)
-    out = subprocess.run([exe, "-X", "heapsize=" + heap, os.path.join(HERE, "mpy", "bench_engine.py"), spec, "1" if misere else "0"],
-                         capture_output=True, text=True, env=env, timeout=600)
+    try:
+        out = subprocess.run([exe, "-X", "heapsize=" + heap, os.path.join(HERE, "mpy", "bench_engine.py"), spec,
+                              "1" if misere else "0"], capture_output=True, text=True, env=env, timeout=900)
+    except subprocess.TimeoutExpired:
+        return "TIMEOUT after 900 s"
     if out.returncode:
         return "FAILED: " + (out.stdout + out.stderr).strip().splitlines()[-1]
     n, med, worst, imp, peak = out.stdout.split()

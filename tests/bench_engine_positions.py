@@ -13,6 +13,7 @@ CASES = [
     ("grundy", False), ("grundy", True),
     ("circular", False), ("circular", True),
     ("candy", False), ("candy", True),
+    ("nim2d", False), ("nim2d", True),
 ]
 
 
@@ -47,6 +48,11 @@ def positions(spec):
     if spec == "grundy":
         for p in partitions(24, 1):
             yield p, False
+    elif spec == "nim2d":  # every board of 3 x 4 cells (the MacroPad's keys), then each 16th of 4 x 4
+        for mask in range(1, 1 << 12):
+            yield [[mask >> (4 * r + c) & 1 for c in range(4)] for r in range(3)], False
+        for mask in range(1, 1 << 16, 16):
+            yield [[mask >> (4 * r + c) & 1 for c in range(4)] for r in range(4)], False
     elif spec == "circular":
         for n in range(1, 17):
             yield [n], True
