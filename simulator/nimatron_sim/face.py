@@ -47,6 +47,15 @@ STATUS_WORDS = (
     ("machine_wins", "MACHINE WINS"),
 )
 MESSAGE_MS = 3000  # a refusal's reason stays on the face this long
+SOUND_MS = 700     # a sound's name stays on the face at least this long
+# sound name (``nimatron.sound``) -> what the face says while it plays
+SOUND_WORDS = {
+    "click": "click",
+    "chatter": "relay chatter",
+    "champ": "fanfare: NIM CHAMP",
+    "machine_wins": "fanfare: the machine wins",
+    "buzz": "buzz: refused",
+}
 
 
 def _hex(rgb):
@@ -113,6 +122,8 @@ class Face:
         self._ring = False         # the position is still an unbroken circle
         self._note = None          # (until_ms, text): a refusal's reason
         self._reasons = {}         # position -> reasoning lines (cache)
+        self.sounds = 0            # sounds heard so far (a front end rings its bell on new ones)
+        self.sound = None          # (t, name) of the latest sound
 
     # -- the simulator ---------------------------------------------------------
     @property
@@ -178,6 +189,10 @@ class Face:
     def _event(self, event):
         kind = event.get("event")
         controller = self.sim.controller
+        if kind == "sound":  # the speaker starts a sound (the board's sound scheduler)
+            self.sounds += 1
+            self.sound = (event["t"], event["name"])
+            return
         if kind == "new_game":
             self._played = set()
             self._ring = bool(event.get("ring"))
@@ -308,6 +323,35 @@ class Face:
                 row.append(Lamp(kind, on, frame_state))
             rows.append(row)
         return rows
+
+    def has_speaker(self):
+        return getattr(self.sim.controller.io, "sound", None) is not None
+
+    def sound_words(self):
+        """The sound playing, in words ("♪ relay chatter"), "" when quiet, None
+        on a board without a speaker. A sound shows while the board's
+        scheduler still works through its notes, and at least SOUND_MS."""
+        if not self.has_speaker():
+            return None
+        if not self.settings.get("volume", 1):
+            return "♪ muted (volume 0)"
+        if self.sound is None:
+            return ""
+        t, name = self.sound
+        scheduler = self.sim.controller.io.sound
+        if self.sim.now - t < SOUND_MS or scheduler.busy():
+            return "♪ " + SOUND_WORDS.get(name, name)
+        return ""
+
+    def display_pixels(self):
+        """The board's display (rows of 0/1) as displayio drew it, or None."""
+        read = getattr(self.sim.bench, "read_display", None)  # gpiozero benches have no display
+        return read() if read is not None else None
+
+    def display_text(self):
+        """The lines the firmware's display driver last put on its display, or None."""
+        oled = getattr(self.sim.controller.io, "oled", None)
+        return list(oled.text) if oled is not None else None
 
     def status(self):
         """The four status lamps, read back from their pins: role -> bool."""

@@ -90,3 +90,26 @@ def png(pixels, scale=2, on=(120, 200, 255), off=(0, 0, 0)):
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows)))
             + chunk(b"IEND", b""))
+
+
+# (row, column, bit) of the eight dots of a braille cell, two across and four down
+DOTS = ((0, 0, 0x01), (1, 0, 0x02), (2, 0, 0x04), (0, 1, 0x08), (1, 1, 0x10), (2, 1, 0x20),
+        (3, 0, 0x40), (3, 1, 0x80))
+
+
+def braille(pixels):
+    """A framebuffer (rows of 0/1) as lines of braille: each character 2x4
+    pixels, so 128x64 is 64 columns by 16 lines of a terminal."""
+    height = len(pixels)
+    width = len(pixels[0]) if pixels else 0
+    out = []
+    for y in range(0, height, 4):
+        line = []
+        for x in range(0, width, 2):
+            bits = 0
+            for dy, dx, bit in DOTS:
+                if y + dy < height and x + dx < width and pixels[y + dy][x + dx]:
+                    bits |= bit
+            line.append(chr(0x2800 + bits))
+        out.append("".join(line))
+    return out

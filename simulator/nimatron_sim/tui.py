@@ -9,7 +9,15 @@ as on the real thing.
 Keys: 1-9 press a row's button, Enter is DONE, N is NEW GAME; on grid boards
 the arrows move a cursor and Space selects the lamp under it (or click the
 lamps). T shows how the machine thinks, S opens the settings, O the operator
-menu (holds DONE and NEW GAME 5 s), Q (or Ctrl-C) quits.
+menu (holds DONE and NEW GAME 5 s), M mutes the terminal bell, Q (or
+Ctrl-C) quits.
+
+Boards with a speaker show each sound as it plays (``♪ relay chatter``
+under the buttons) and ring the terminal's bell for the fanfares and a
+refusal (``BELL_SOUNDS``; M or the settings mute it). A board with a
+display (the MacroPad's OLED) shows its pixels as displayio drew them, in
+braille (2x4 pixels a character: 64x16 for 128x64) when the face has the
+room (``OLED_COLUMNS``), else the five lines its driver wrote, beside the log.
 
     app = NimatronApp(Face("pico-neopixel", {"preset": "nimrod"}))
     app.run()
@@ -28,10 +36,13 @@ from textual.widgets import Button, Footer, Header, Label, RichLog, Select, Stat
 from nimatron import boards, settings as nsettings
 
 from .face import KINDS, STATUS_WORDS, Face, row_label
+from .oled_mock import braille
 
 SIDE_WIDTH = 36       # the thinking panel, move log and audits
 TICK_S = 0.03         # the virtual clock follows the wall clock every 30 ms
 MAX_STEP_MS = 1000    # after a stall (a suspended laptop), do not race ahead
+BELL_SOUNDS = ("champ", "machine_wins", "buzz")  # the bell rings for these (a click each lamp would nag)
+OLED_COLUMNS = 68     # the face's width that shows the display's pixels (64 braille + border + padding)
 
 LOG_STYLES = {
     "game": "bold", "visitor": "", "machine": "bold", "why": "dim italic",
@@ -62,6 +73,11 @@ LampWidget { width: 3; height: 1; }
 #controls Button:hover { background: #47657a; }
 #controls #done { background: #7a5a12; }
 #controls #new { background: #1f5a35; }
+#sound { height: 1; color: #ffd27a; text-style: bold; margin: 0 0 0 2; }
+#oled-pixels { width: auto; height: auto; margin: 1 0 0 0; border: round #3a4a55; color: #78c8ff;
+               border-title-color: #c8d3da; background: #000000; }
+#oled-text { height: auto; padding: 0 1; border: round #3a4a55; color: #78c8ff; border-title-color: #c8d3da;
+             background: #000000; }
 #message { height: auto; min-height: 2; color: #f0f0f0; text-style: bold; margin: 1 0 0 0; }
 #legend { height: auto; color: #9fb0bb; margin: 1 0 0 0; }
 #thinking { height: auto; padding: 0 1; border: round #3a4a55; border-title-color: #c8d3da; }
@@ -134,10 +150,11 @@ class SettingsScreen(ModalScreen):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, board, overrides):
+    def __init__(self, board, overrides, muted=False):
         super().__init__()
         self.board = board
         self.overrides = dict(overrides)
+        self.muted = muted
 
     def compose(self) -> ComposeResult:
         o = self.overrides
@@ -158,6 +175,11 @@ class SettingsScreen(ModalScreen):
              "" if misere is None else ("on" if misere else "off")),
             ("Difficulty", "difficulty", [keep] + [(d, d) for d in nsettings.DIFFICULTIES], o.get("difficulty", "")),
             ("Who moves first", "first", [keep] + [(f, f) for f in nsettings.FIRST], o.get("first", "")),
+            ("Speaker volume", "volume", [keep] + [
+                ("%d%s" % (v, " (mute the speaker)" if v == 0 else ""), str(v)) for v in range(11)],
+             str(o["volume"]) if "volume" in o else ""),
+            ("Terminal bell", "bell", [("rings for fanfares and refusals", "on"), ("muted (♪ words only)", "off")],
+             "off" if self.muted else "on"),
         ]
         with Vertical(id="settings-box"):
             yield Static("Settings: Apply restarts the machine with these.", id="settings-title")
@@ -177,11 +199,11 @@ class SettingsScreen(ModalScreen):
     def chosen(self):
         """(board, overrides) as set on the screen; other overrides are kept."""
         out = dict(self.overrides)
-        for key in ("preset", "rules", "difficulty", "first", "misere"):
+        for key in ("preset", "rules", "difficulty", "first", "misere", "volume"):
             value = self.query_one("#set-" + key, Select).value
             out.pop(key, None)
             if value:
-                out[key] = (value == "on") if key == "misere" else value
+                out[key] = (value == "on") if key == "misere" else int(value) if key == "volume" else value
         return self.query_one("#set-board", Select).value, out
 
     def on_button_pressed(self, event):
@@ -194,6 +216,7 @@ class SettingsScreen(ModalScreen):
         if error:
             self.query_one("#settings-error", Static).update("Cannot use these: " + error)
         else:
+            self.app.muted = self.query_one("#set-bell", Select).value == "off"
             self.dismiss(None)
 
     def action_cancel(self):
@@ -215,6 +238,7 @@ class NimatronApp(App):
         Binding("t", "toggle_thinking", "How it thinks"),
         Binding("s", "settings", "Settings"),
         Binding("o", "operator", "Operator menu"),
+        Binding("m", "mute", "Mute bell"),
         Binding("space", "select", "Select", show=False),
         Binding("up", "cursor(-1, 0)", show=False),
         Binding("down", "cursor(1, 0)", show=False),
@@ -228,7 +252,7 @@ class NimatronApp(App):
         Binding("right_square_bracket", "press('cw')", show=False),
     ] + [Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)]
 
-    GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings", "operator")
+    GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings", "operator", "mute")
 
     def __init__(self, face, *, realtime=True, thinking=None, clock=time.monotonic):
         """``face``: a Face; ``realtime``: drive the virtual clock from a
@@ -246,6 +270,9 @@ class NimatronApp(App):
         self._last = None
         self._carry = 0.0
         self._shown = {}
+        self.muted = False   # the terminal bell (M, the settings): the ♪ words show either way
+        self._heard = face.sounds
+        self.bells = 0       # bells rung (tests)
 
     # -- layout -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -260,10 +287,13 @@ class NimatronApp(App):
                 with Horizontal(id="controls"):
                     yield Button("⏎ DONE", id="done")
                     yield Button("N NEW GAME", id="new")
+                yield Static("", id="sound", markup=False)
+                yield Static("", id="oled-pixels", markup=False)
                 yield Static("", id="message")
-                yield Static("", id="legend")
+                yield Static("", id="legend", markup=False)
             with Vertical(id="side"):
                 yield Static("", id="thinking")
+                yield Static("", id="oled-text", markup=False)
                 yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
                 yield Static("", id="audits")
         yield Static("", id="too-small")
@@ -295,6 +325,8 @@ class NimatronApp(App):
         self.query_one("#thinking", Static).border_title = "How the machine thinks (T)"
         self.query_one("#log", RichLog).border_title = "Moves"
         self.query_one("#audits", Static).border_title = "This session"
+        self.query_one("#oled-pixels", Static).border_title = "OLED 128×64, as displayio drew it"
+        self.query_one("#oled-text", Static).border_title = "OLED (wider: its pixels)"
         await self._build_lamps()
         if self.realtime:
             self._last = self.clock()
@@ -316,6 +348,7 @@ class NimatronApp(App):
         self.sub_title = "%s · %s" % (self.face.board, self.face.settings["preset"])
         self.query_one("#legend", Static).update(self._legend())
         self.query_one("#thinking", Static).display = self.show_thinking
+        self._heard = self.face.sounds
 
     def _legend(self):
         kinds = ["lit", "taken", "selected", "hint", "taking", "refused", "dark"]
@@ -337,6 +370,8 @@ class NimatronApp(App):
             keys = "\nA moves the cursor, B selects; Enter is A+B (DONE), W flips the slide switch; N (A+B held): new game."
         elif spec.get("encoder"):
             keys += "\n[ and ] turn the encoder: in attract mode it chooses the game."
+        if self.face.has_speaker():
+            keys += "\n♪ shows each sound of the speaker; M mutes the terminal bell."
         counter = self.face.counter_words()
         if counter:
             keys += "\n" + counter
@@ -350,6 +385,7 @@ class NimatronApp(App):
         lamps = 3 + lamp_width(layout) * max(layout) + 4 + (11 if self.face.input_model == "rows" else 0)
         rows = 2 * len(layout) - 1 if len(layout) <= 4 else len(layout)
         extra = 1 if self.face.input_model == "grid" else 0
+        extra += 1 if self.face.has_speaker() else 0  # the ♪ line
         return max(38, lamps) + 2 + SIDE_WIDTH + 1, 17 + rows + extra
 
     def on_resize(self, event):
@@ -449,7 +485,12 @@ class NimatronApp(App):
         self._check_size()
 
     def action_settings(self):
-        self.push_screen(SettingsScreen(self.face.board, self.face.overrides))
+        self.push_screen(SettingsScreen(self.face.board, self.face.overrides, self.muted))
+
+    def action_mute(self):
+        self.muted = not self.muted
+        self.face._note = (self.face.now + 2000, "Terminal bell %s." % ("muted" if self.muted else "on"))
+        self.refresh_face()
 
     def restart(self, board, overrides):
         """A new simulator with these settings; the error in words, or None."""
@@ -508,6 +549,8 @@ class NimatronApp(App):
                 widget.set_class(on, "on")
         self._set("rules", "#rules-line", face.rules_line())
         self._set("message", "#message", face.message())
+        self._speaker(face)
+        self._board_display(face)
         if self.show_thinking:
             self._set("thinking", "#thinking", "\n".join(face.reasoning()))
         audits = face.audits()
@@ -518,6 +561,37 @@ class NimatronApp(App):
             for style, line in face.log[self._logged:]:
                 log.write(Text(line, style=LOG_STYLES.get(style, "")))
             self._logged = len(face.log)
+
+    def _speaker(self, face):
+        """The ♪ words beside the buttons; the bell for new fanfares and refusals."""
+        words = face.sound_words()
+        if words is not None and self.muted and words.startswith("♪ ") and "muted" not in words:
+            words += " (bell muted)"
+        self._set("sound", "#sound", words or "")
+        self._show_widget("#sound", words is not None)
+        if face.sounds != self._heard:
+            self._heard = face.sounds
+            if face.sound and face.sound[1] in BELL_SOUNDS and not self.muted:
+                self.bells += 1
+                self.bell()
+
+    def _board_display(self, face):
+        """The board's display: its pixels in braille where the face has room, else its text."""
+        pixels = face.display_pixels()
+        wide = pixels is not None and self.query_one("#face").size.width >= OLED_COLUMNS
+        self._show_widget("#oled-pixels", wide)
+        self._show_widget("#oled-text", pixels is not None and not wide)
+        if pixels is None:
+            return
+        if wide:
+            self._set("oled-pixels", "#oled-pixels", "\n".join(braille(pixels)))
+        else:
+            self._set("oled-text", "#oled-text", "\n".join(face.display_text() or []))
+
+    def _show_widget(self, widget_id, on):
+        if self._shown.get("show" + widget_id) != on:
+            self._shown["show" + widget_id] = on
+            self.query_one(widget_id).display = on
 
     def on_unmount(self):
         self.face.close()
@@ -590,13 +664,13 @@ def screenshot(args):
 
     face = open_face(args)
     path = args.screenshot
-    if path.lower().endswith(".png") and face.sim.bench.read_display() is None:
+    if path.lower().endswith(".png") and face.display_pixels() is None:
         face.close()
         raise UsageError("a .png screenshot saves a board's display; board %s has none (use .svg)" % face.board)
     app = NimatronApp(face, realtime=False, thinking=True)
     width, height = app.needed_size()
     svg = asyncio.run(_screenshot(app, (max(100, width), max(30, height))))
-    pixels = face.sim.bench.read_display()
+    pixels = face.display_pixels()
     data = svg.encode("utf-8")
     if pixels is not None:
         from .oled_mock import png
