@@ -238,8 +238,8 @@ def test_presses_runs_under_micropython():
     code = ("from nimatron.drivers.presses import Presses\n"
             "p = Presses({'buttons': {'done': 'B'}, 'holds': {'done': 'new'}})\n"
             "p.feed('done', True, 0); assert p.update(0) == []\n"
-            "assert p.update(1600) == [('new', True), ('done', True)]\n"
-            "p.feed('done', False, 1700); assert p.update(1700) == [('new', False), ('done', False)]\n"
+            "assert p.update(1600) == [('new', True)]\n"
+            "p.feed('done', False, 1700); assert p.update(1700) == [('new', False)]\n"
             "import nimatron.drivers.onboard_io, nimatron.drivers.tone\n"
             "from nimatron.sound import Sound\n"
             "class T:\n    def play(self, hz, v): print('play', hz)\n    def stop(self): pass\n"
@@ -543,28 +543,38 @@ def test_deploy_refuses_a_pin_map_for_another_board(drive, capsys, boot_out, boa
     assert deployed(folder) == {"boot_out.txt"}                 # nothing written
 
 
-@pytest.mark.parametrize("board, button", [("macropad", "done"), ("circuitplayground", "a+b")])
-def test_the_long_new_game_press_held_on_opens_the_operator_menu(sims, board, button):
-    """One button for DONE and NEW: held past NEW it is the operator's chord (DONE and NEW down)."""
+def test_holding_a_and_b_past_new_game_is_the_operators_chord(sims):
+    """A+B is DONE, held 1.5 s NEW GAME: held on, DONE and NEW are both down, the chord."""
     from nimatron.switches import CHORD_MS
 
-    sim = sims(board, FAST)
-    sim.tap(button, hold_ms=HOLD_MS + 100)           # released after NEW: a new game, no menu
+    sim = sims("circuitplayground", FAST)
+    sim.tap("a+b", hold_ms=HOLD_MS + 100)            # released after NEW: a new game, no menu
     assert sim.controller.state == "visitor" and sim.controller.menu is None
-    sim.tap(button, hold_ms=HOLD_MS + CHORD_MS + 200)
+    sim.tap("a+b", hold_ms=HOLD_MS + CHORD_MS + 200)
     assert sim.controller.menu is not None and sim.controller.state == "service"
     opened = [e for e in sim.log if e["event"] == "service"]
     assert opened and opened[-1]["open"] and opened[-1]["by"] == "buttons"
 
 
-def test_presses_hold_done_and_new_together_only_where_done_is_the_short_press():
-    pad = Presses({"holds": {"done": "new"}})
+def test_one_button_held_long_never_opens_the_operator_menu(sims):
+    """The MacroPad's encoder switch is DONE and, held, NEW: a child can hold one button 7 s."""
+    from nimatron.switches import CHORD_MS
+
+    sim = sims("macropad", FAST)
+    sim.tap("done", hold_ms=HOLD_MS + CHORD_MS + 500)
+    assert sim.controller.menu is None and sim.controller.state == "visitor"
+
+
+def test_presses_hold_done_and_new_together_only_for_a_chord_whose_press_is_done():
+    chord = Presses({"presses": {"a+b": "done"}, "holds": {"a+b": "new"}})
+    chord.feed("a", True, 0)
+    chord.feed("b", True, 0)
+    chord.update(40)
+    assert chord.update(40 + HOLD_MS) == [("new", True), ("done", True)]
+    chord.feed("a", False, 2000)
+    chord.feed("b", False, 2000)
+    assert chord.update(2040) == [("new", False), ("done", False)]
+    pad = Presses({"holds": {"done": "new"}})       # one button: NEW alone
     pad.feed("done", True, 0)
     pad.update(40)
-    assert pad.update(40 + HOLD_MS) == [("new", True), ("done", True)]
-    pad.feed("done", False, 2000)
-    assert pad.update(2040) == [("new", False), ("done", False)]
-    other = Presses({"holds": {"b": "new"}})       # a long B is NEW alone
-    other.feed("b", True, 0)
-    other.update(40)
-    assert other.update(40 + HOLD_MS) == [("new", True)]
+    assert pad.update(40 + HOLD_MS) == [("new", True)]

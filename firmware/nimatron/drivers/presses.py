@@ -10,10 +10,12 @@ core's presses, as the pin map says (``boards``):
   (``"slide": "done"``, each flip one press) standing for a core press;
 - ``holds``: a button or chord held ``HOLD_MS`` gives another press
   (``{"done": "new"}``: a long press of DONE is NEW GAME); released sooner,
-  it is its own press. Where the short press is DONE and the long one NEW
-  GAME, the long press holds both down, as the operator's chord does on
-  boards with two buttons: kept ``switches.CHORD_MS`` longer (6.5 s in
-  all), it opens the operator menu;
+  it is its own press. Where a chord's short press is DONE and its long one
+  NEW GAME (the Circuit Playground's A+B), the long press holds both down,
+  as the operator's chord does on boards with those two buttons: kept
+  ``switches.CHORD_MS`` longer (6.5 s in all), it opens the operator menu.
+  A single button held (the MacroPad's encoder switch) never does: a child
+  holds one button that long, rarely two;
 - ``cursor``: ``{"move": "a", "select": "b"}``: *move* steps a cursor to the
   next lamp in play, *select* presses the key under it. The cursor shows
   only on the visitor's turn, by blinking slowly (``CURSOR_MS`` on, the
@@ -152,7 +154,7 @@ class Presses:
         """A long press of ``name`` begins or ends (NEW GAME with DONE: the chord)."""
         role = self.holds[name]
         self.out.append((role, pressed))
-        if role == "new" and self.presses.get(name, name) == "done":
+        if role == "new" and "+" in name and self.presses.get(name) == "done":
             self.out.append(("done", pressed))
 
     # -- the cursor -------------------------------------------------------------
