@@ -67,9 +67,12 @@ def sim_factory():
         sim.stop()
 
 
-def nimatron(*args, stdin=None, timeout=30):
+def nimatron(*args, stdin=None, timeout=30, env=None):
     return subprocess.run(NIMATRON + list(args), cwd=ROOT, input=stdin, capture_output=True,
-                          text=True, timeout=timeout)
+                          text=True, timeout=timeout, env=env)
+
+
+PATIENT = dict(os.environ, NIMATRON_REPLY_S="20")  # a loaded test machine can be slower than a board
 
 
 def test_hello_and_state(sim_factory):
@@ -101,16 +104,16 @@ GAME_OF_21 = "wait host\npress new\n" + "press row0\npress done\nwait 60\n" * 5 
 def test_monitor_watches_a_whole_game_then_audits_count_it(sim_factory):
     """A visitor at the buttons plays the game of 21; the office watches."""
     sim = sim_factory("--preset", "21", *FAST, "--until-killed", script=GAME_OF_21)
-    watch = subprocess.Popen(NIMATRON + ["monitor", sim.path, "--games", "1"], cwd=ROOT,
+    watch = subprocess.Popen(NIMATRON + ["monitor", sim.path, "--games", "1"], cwd=ROOT, env=PATIENT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    out, err = watch.communicate(timeout=30)
+    out, err = watch.communicate(timeout=120)
     assert watch.returncode == 0, err
     assert "Watching the Nimatron on %s" % sim.path in out
     assert "New game: 21  (21, subtract:3, misère play" in out
     assert out.count("Visitor: take 1 from heap A") == 6
     assert "  Machine: take 3 from heap A  ->  17\n            reasoning: winning move: take 3 from heap A" in out
     assert "The machine wins." in out
-    csv = nimatron("audits", sim.path, "--csv")
+    csv = nimatron("audits", sim.path, "--csv", env=PATIENT, timeout=60)
     assert csv.returncode == 0, csv.stderr
     lines = csv.stdout.splitlines()
     assert lines[0] == "preset,started,finished,visitor_wins,machine_wins,abandoned,uptime_s"
@@ -404,3 +407,23 @@ def test_a_second_tool_on_a_busy_port_says_so_and_the_first_goes_on(sim_factory)
     out, _ = watch.communicate(timeout=30)
     events += [json.loads(line) for line in out.splitlines()]
     assert [e["event"] for e in events[:3]] == ["new_game", "move", "move"]
+
+
+@pytest.mark.parametrize("value, ok", [("7.5", True), ("0", False), ("-1", False), ("soon", False), ("1e9", False)])
+def test_the_reply_wait_can_be_set_and_a_bad_value_is_named(value, ok):
+    from nimatron_host.cli import UsageError
+    from nimatron_host.link import reply_seconds
+
+    if ok:
+        assert reply_seconds({"NIMATRON_REPLY_S": value}) == 7.5
+    else:
+        with pytest.raises(UsageError, match="NIMATRON_REPLY_S must be seconds"):
+            reply_seconds({"NIMATRON_REPLY_S": value})
+    assert reply_seconds({}) == 3.0
+
+
+def test_a_bad_reply_wait_is_one_line_not_a_traceback(sim_factory):
+    sim = sim_factory()
+    done = nimatron("audits", sim.path, env=dict(os.environ, NIMATRON_REPLY_S="soon"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "NIMATRON_REPLY_S must be seconds between 0 and 3600, got 'soon'" in done.stderr

@@ -19,11 +19,27 @@ import time
 
 from nimatron.protocol import MAX_LINE, ProtocolError, parse_line
 
-from .cli import Failure
+from .cli import Failure, UsageError
 
 BAUD = 115200  # ignored by USB CDC and ptys; right for a real UART
 PROTOCOL = 1   # the host link version these tools speak (host/PROTOCOL.md)
 BUSY = "port busy (another nimatron tool has it open)"
+REPLY_S = 3.0  # how long a tool waits for each reply; NIMATRON_REPLY_S changes it
+
+
+def reply_seconds(env=None):
+    """Seconds to wait for a reply: ``$NIMATRON_REPLY_S`` (a slow link, a
+    loaded Pi) or 3."""
+    text = (os.environ if env is None else env).get("NIMATRON_REPLY_S")
+    if text is None:
+        return REPLY_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise UsageError("NIMATRON_REPLY_S must be seconds between 0 and 3600, got %r" % text)
+    return value
 
 
 class DeviceError(Failure):
@@ -91,9 +107,9 @@ def open_serial(port, timeout=0.05):
 class Link:
     """Commands and events over one serial port."""
 
-    def __init__(self, port, timeout=3.0, serial_port=None):
+    def __init__(self, port, timeout=None, serial_port=None):
         self.name = port
-        self.timeout = timeout
+        self.timeout = reply_seconds() if timeout is None else timeout
         self.port = serial_port if serial_port is not None else open_serial(port)
         self.buf = b""
         self.pending = collections.deque()  # EV lines read while waiting for a reply
