@@ -16,6 +16,7 @@ COMMANDS = {
     "sim": "nimatron_sim.cli",
     "ports": "nimatron_host.ports",
     "monitor": "nimatron_host.monitor",
+    "display": "nimatron_host.display",
     "audits": "nimatron_host.audits",
     "config": "nimatron_host.config",
     "play": "nimatron_host.play",

@@ -46,8 +46,12 @@ def add_parser(sub):
                    help="the board's nvm (4096 bytes, created if missing): audits and SET changes survive runs")
     p.add_argument("--first", choices=("visitor", "machine", "alternate"), help="who moves first")
     p.add_argument("--thinking", action="store_true", help="open with the 'how the machine thinks' panel shown")
-    p.add_argument("--web", action="store_true", help="serve the interactive simulator to a browser on localhost")
+    p.add_argument("--web", action="store_true",
+                   help="serve the machine as a web page (and /crowd, the crowd view) on localhost")
     p.add_argument("--port", type=int, default=8000, help="port for --web (default 8000)")
+    p.add_argument("--host", default="localhost", metavar="ADDRESS",
+                   help="address for --web (default localhost; 0.0.0.0 serves the LAN, a machine per tab)")
+    p.add_argument("--lang", default="en", help="language of the --web pages: en, es or ru (default en)")
     p.add_argument("--screenshot", metavar="PATH", help="save an SVG of the interactive simulator mid-game, then exit")
 
 

@@ -37,6 +37,7 @@ from nimatron import boards, settings as nsettings
 
 from .face import KINDS, STATUS_WORDS, Face, row_label
 from .oled_mock import braille
+from .wallclock import WallClock
 
 SIDE_WIDTH = 36       # the thinking panel, move log and audits
 TICK_S = 0.03         # the virtual clock follows the wall clock every 30 ms
@@ -266,9 +267,7 @@ class NimatronApp(App):
         self.show_thinking = face.settings["explain"] if thinking is None else thinking
         self.cursor = (0, 0)
         self._logged = 0
-        self._ahead = 0.0    # virtual ms already spent by taps, ahead of the wall clock
-        self._last = None
-        self._carry = 0.0
+        self._wall = None    # a WallClock while the clock runs in real time
         self._shown = {}
         self.muted = False   # the terminal bell (M, the settings): the ♪ words show either way
         self._heard = face.sounds
@@ -329,7 +328,7 @@ class NimatronApp(App):
         self.query_one("#oled-text", Static).border_title = "OLED (wider: its pixels)"
         await self._build_lamps()
         if self.realtime:
-            self._last = self.clock()
+            self._wall = WallClock(self.clock, MAX_STEP_MS)
             self.set_interval(TICK_S, self._tick)
         self.refresh_face()
         self._check_size()
@@ -404,15 +403,7 @@ class NimatronApp(App):
 
     # -- the clock ------------------------------------------------------------------
     def _tick(self):
-        now = self.clock()
-        ms = min(MAX_STEP_MS, (now - self._last) * 1000.0) + self._carry
-        self._last = now
-        if self._ahead:
-            used = min(self._ahead, ms)
-            self._ahead -= used
-            ms -= used
-        whole = int(ms)
-        self._carry = ms - whole
+        whole = self._wall.due()
         if whole:
             self.face.advance(whole)
         self.refresh_face()
@@ -425,8 +416,8 @@ class NimatronApp(App):
     def tap(self, role):
         """Press one of the machine's buttons through the simulator."""
         spent = self.face.tap(role)
-        if self.realtime:
-            self._ahead += spent
+        if self._wall is not None:
+            self._wall.spent(spent)
         self.refresh_face()
 
     # -- actions: keys and clicks -----------------------------------------------------
@@ -441,8 +432,8 @@ class NimatronApp(App):
     def action_operator(self):
         """DONE and NEW GAME held together 5 s: the operator menu."""
         spent = self.face.chord()
-        if self.realtime:
-            self._ahead += spent
+        if self._wall is not None:
+            self._wall.spent(spent)
         self.refresh_face()
 
     def action_row(self, row):

@@ -1,0 +1,213 @@
+"""The machines a web server runs: one per browser tab, on the wall clock.
+
+Each ``WebMachine`` owns a ``Face`` (the unchanged firmware and drivers on
+mocked pins, read back from the pins) and keeps its virtual clock in step
+with the wall clock *lazily*: whenever a page asks for the state or presses
+a button, the machine first runs for the time that has passed (at most
+``MAX_STEP_MS``, as the terminal app does after a stall). A machine nobody
+looks at costs nothing and is dropped after ``IDLE_S``.
+
+    machines = Machines("pico-neopixel", {"preset": "nimrod"})
+    m = machines.create()
+    m.press("row3"); m.press("done")
+    m.state()["lamps"][3]       # [["lit", 1, "#..."], ..., ["taken", 0, "#..."]]
+
+Simulators share Blinka's and gpiozero's process-wide pin set-up, so every
+machine operation runs under one lock: the pages poll a few times a second,
+the work per call is small, and nothing can interleave two machines' pins.
+"""
+
+import secrets
+import threading
+import time
+
+from ..face import Face
+from ..wallclock import WallClock
+from .nimrod import nimrod
+from .state import snapshot
+
+MAX_STEP_MS = 1000     # after a stall, do not race ahead (as the terminal app)
+IDLE_S = 600           # a machine nobody asked about for 10 minutes is closed
+MAX_MACHINES = 48      # a classroom of tabs; more is refused with 503
+MOVES_KEPT = 40        # recent events each machine remembers for its pages
+NOTE_MS = 3000         # a refusal's reason stays in the words this long
+
+LOCK = threading.RLock()
+
+
+class MachineError(ValueError):
+    """A request a machine cannot honour (unknown button, bad settings): 4xx."""
+
+    def __init__(self, message, status=400):
+        ValueError.__init__(self, message)
+        self.status = status
+
+
+def event_record(event, ordered, ring=False):
+    """A game event as the pages keep it (None for events they do not show);
+    a move carries its words from ``nimatron.explain``."""
+    kind = event.get("event")
+    if kind == "new_game":
+        return {"kind": "game", "position": event.get("position"), "rules": event.get("rules"),
+                "misere": bool(event.get("misere")), "first": event.get("first")}
+    if kind == "move":
+        from nimatron import explain
+
+        return {"kind": "move", "by": event["by"], "before": event["before"], "after": event["after"],
+                "words": explain.describe_move(event["before"], event["after"], ordered, ring)}
+    if kind == "refused":
+        return {"kind": "refused", "reason": event.get("reason", "")}
+    if kind == "game_over":
+        return {"kind": "over", "winner": event.get("winner")}
+    return None
+
+
+class WebMachine:
+    """A Face on the wall clock, with the recent events in a form pages can word."""
+
+    def __init__(self, ident, board, overrides, seed=None, *, clock=time.monotonic):
+        self.id = ident
+        self.face = Face(board, overrides, seed)
+        self.overrides = dict(overrides)
+        self.clock = clock
+        self.wall = WallClock(clock, MAX_STEP_MS)
+        self.seen = self.wall.last
+        self.events = []       # {"n": N, "t": ms, "kind": ...}, the last MOVES_KEPT
+        self._n = 0
+        self.note = None       # (until_ms, reason): the last refusal
+        self._ring = False
+        self.face.sim.listeners.append(self._event)
+
+    # -- the clock -----------------------------------------------------------
+    def catch_up(self):
+        """Run the machine for the wall-clock time since it was last asked."""
+        self.face.advance(self.wall.due())
+        self.seen = self.wall.last
+
+    def press(self, press):
+        """One press of a button by a visitor: ``row3``, ``done``, ``new``,
+        ``key R I`` (a lamp's key), or a board's own (``a``, ``b``, ``cw``...)."""
+        if not isinstance(press, str) or not self.can_press(press):
+            raise MachineError("board %s has no button %r; it has: %s" % (
+                self.face.board, press, ", ".join(self.buttons())))
+        self.catch_up()
+        self.wall.spent(self.face.tap(press))
+
+    def can_press(self, press):
+        return press in self.face.roles or press in ("done", "new")
+
+    def buttons(self):
+        """What a page may press, in a fixed order: the board's own buttons,
+        DONE and NEW GAME (by a chord or a hold where the board has no
+        such button); lamp keys are named ``key R I``."""
+        roles = [r for r in self.face.roles if not r.startswith("key ")]
+        for press in ("done", "new"):
+            if press not in roles:
+                try:
+                    self.face.sim.press_for(press)
+                    roles.append(press)
+                except KeyError:
+                    pass
+        return roles
+
+    # -- events, in words a page can translate ---------------------------------
+    def _event(self, event):
+        kind = event.get("event")
+        ring = False
+        if kind == "new_game":
+            self._ring = bool(event.get("ring"))
+            self.note = None
+        elif kind == "move":
+            ring, self._ring = self._ring, False
+        elif kind == "refused":
+            self.note = (self.face.now + NOTE_MS, event["reason"])
+        record = event_record(event, self.face.controller.rules.ordered, ring)
+        if record is not None:
+            self._n += 1
+            record["n"] = self._n
+            record["t"] = event.get("t", self.face.now)
+            self.events.append(record)
+            del self.events[:-MOVES_KEPT]
+
+    # -- what the pages show ------------------------------------------------------
+    def state(self):
+        """The whole face as JSON-ready data (see ``state.snapshot``)."""
+        out = snapshot(self)
+        out["nimrod"] = nimrod(self.face.controller)
+        return out
+
+    def close(self):
+        self.face.close()
+
+
+class Machines:
+    """Every machine of one server: made with the command line's settings,
+    or a page's own (a tab's settings never reach another tab)."""
+
+    def __init__(self, board, overrides, seed=None, *, clock=time.monotonic, limit=MAX_MACHINES):
+        self.board = board
+        self.overrides = dict(overrides)
+        self.seed = seed
+        self.clock = clock
+        self.limit = limit
+        self._machines = {}
+        self.latest = None     # the machine pressed or made last: what /crowd follows
+
+    def create(self, board=None, overrides=None):
+        """A new machine; MachineError (400) for settings it cannot use, 503 when full."""
+        with LOCK:
+            self._expire()
+            if len(self._machines) >= self.limit:
+                raise MachineError("this server already runs %d machines; close a tab and try again"
+                                   % self.limit, 503)
+            ident = secrets.token_hex(8)
+            try:
+                machine = WebMachine(ident, board or self.board,
+                                     self.overrides if overrides is None else overrides, self.seed, clock=self.clock)
+            except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
+                raise MachineError(str(e).split("\n")[0])
+            self._machines[ident] = machine
+            self.latest = ident
+            return machine
+
+    def get(self, ident):
+        machine = self._machines.get(ident)
+        if machine is None:
+            raise MachineError("no machine %r here (closed after %d idle minutes, or the server restarted)"
+                               % (ident, IDLE_S // 60), 404)
+        return machine
+
+    def press(self, ident, press):
+        with LOCK:
+            machine = self.get(ident)
+            machine.press(press)
+            self.latest = ident
+            return machine.state()
+
+    def state(self, ident):
+        with LOCK:
+            machine = self.get(ident)
+            machine.catch_up()
+            return machine.state()
+
+    def crowd(self):
+        """The machine the crowd view follows: the one played last (made if none)."""
+        with LOCK:
+            if self.latest not in self._machines:
+                self.latest = None
+                self.create()
+            return self.state(self.latest)
+
+    def _expire(self):
+        now = self.clock()
+        for ident in [i for i, m in self._machines.items() if now - m.seen > IDLE_S]:
+            self._machines.pop(ident).close()
+
+    def __len__(self):
+        return len(self._machines)
+
+    def close(self):
+        with LOCK:
+            for machine in self._machines.values():
+                machine.close()
+            self._machines = {}

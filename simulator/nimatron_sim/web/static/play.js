@@ -1,0 +1,261 @@
+/* The play page: this tab's own machine, drawn from its state, pressed by
+   mouse, touch or keyboard. The page decides nothing: every press goes to
+   the firmware on the server, every lamp is read back from its pins. */
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const POLL_MS = 120;
+  let config = null;
+  let machine = sessionStorage.getItem("nimatron-machine");
+  let state = null;
+  let built = "";          // the layout the lamps were built for
+  let lamps = null;        // Nim.buildLamps: the lamp elements
+  let lastEvent = null;    // the newest event announced
+  let nimrodShown = "";
+  let busy = Promise.resolve();
+
+  const BOARD_KEYS = {a: "a", b: "b", w: "slide", "[": "ccw", "]": "cw"};
+
+  // -- pressing ---------------------------------------------------------------
+  function press(what) {
+    // one press at a time, in order, as a hand would
+    busy = busy.then(async () => {
+      try {
+        show(await Nim.post("/api/machines/" + machine + "/press", {press: what}));
+      } catch (e) {
+        if (e.status === 404) await newMachine();
+        else lost(e);
+      }
+    });
+    return busy;
+  }
+
+  async function newMachine(settings) {
+    const s = await Nim.post("/api/machines", settings || {});
+    machine = s.machine;
+    sessionStorage.setItem("nimatron-machine", machine);
+    lastEvent = null;
+    show(s);
+    return s;
+  }
+
+  // -- drawing ----------------------------------------------------------------
+  function buttonLabel(role) {
+    if (role === "done") return Nim.t("done");
+    if (role === "new") return Nim.t("new");
+    return Nim.t("button." + role);
+  }
+
+  function build(s) {
+    lamps = Nim.buildLamps($("lamps"), s, {take: true});
+    const controls = $("controls");
+    controls.textContent = "";
+    for (const role of s.buttons) {
+      if (role.startsWith("row")) continue;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.press = role;
+      b.id = "press-" + role.replace("+", "-");
+      b.className = "control control-" + role.replace("+", "-");
+      b.textContent = buttonLabel(role);
+      controls.appendChild(b);
+    }
+    Nim.drawLegend($("legend"), s);
+  }
+
+  function drawEvents(s) {
+    const events = s.events;
+    const newest = events.length ? events[events.length - 1].n : 0;
+    if (newest === lastEvent) return;
+    const fresh = lastEvent === null ? [] : events.filter((e) => e.n > lastEvent);
+    lastEvent = newest;
+    const log = $("log");
+    log.textContent = "";
+    for (const e of events.slice(-12)) {
+      const li = document.createElement("li");
+      li.className = "event-" + e.kind + (e.by ? " by-" + e.by : "");
+      li.textContent = Nim.eventWords(e);
+      log.appendChild(li);
+    }
+    if (fresh.length) {
+      // the screen reader hears each new move and result once
+      $("live").textContent = fresh.map(Nim.eventWords).join(" ");
+    }
+  }
+
+  function show(s) {
+    state = s;
+    $("lost").hidden = true;
+    const key = [s.machine, s.board, s.shape, s.layout.join(","), s.keys, s.buttons.join(","), document.documentElement.lang].join("|");
+    if (key !== built) {
+      build(s);
+      built = key;
+      if (s.settings.explain && !$("think").dataset.touched) $("think").open = true;
+      fillSettings(s);
+    }
+    $("board-line").textContent = Nim.t("board", {board: s.board, about: s.about});
+    Nim.drawStatus($("status"), s);
+    Nim.drawLamps(lamps, s);
+    $("rules-line").textContent = Nim.t("rules.line", {about: Nim.phrase(s.settings.about),
+      goal: Nim.t(s.settings.misere ? "goal.loses" : "goal.wins")}) + " " + Nim.t("settings.line", {
+      difficulty: Nim.t("difficulty." + s.settings.difficulty), first: Nim.t("first." + s.settings.first),
+      preset: s.settings.preset});
+    $("say").textContent = Nim.say(s);
+    document.body.dataset.state = s.state;
+    drawEvents(s);
+    $("audits").textContent = Nim.t("audits", s.audits);
+    if ($("think").open) {
+      const panel = JSON.stringify(s.nimrod);
+      if (panel !== nimrodShown) {
+        nimrodShown = panel;
+        Nim.drawNimrod($("nimrod"), s.nimrod);
+      }
+    }
+    $("crowd-link").href = "/crowd?machine=" + s.machine + "&lang=" + document.documentElement.lang;
+    document.querySelector("details.settings").hidden = !!s.follow;   // a real machine: watched, not set
+  }
+
+  function lost(e) {
+    const note = $("lost");
+    note.textContent = Nim.t("lost") + (e && e.message ? " (" + e.message + ")" : "");
+    note.hidden = false;
+  }
+
+  // -- settings ------------------------------------------------------------------
+  function fillSettings(s) {
+    const form = $("settings");
+    form.textContent = "";
+    const field = (key, options, value) => {
+      const label = document.createElement("label");
+      label.textContent = Nim.t("settings." + key) + " ";
+      const select = document.createElement("select");
+      select.name = key;
+      for (const [text, v] of options) {
+        const o = document.createElement("option");
+        o.value = v;
+        o.textContent = text;
+        select.appendChild(o);
+      }
+      select.value = value;
+      label.appendChild(select);
+      form.appendChild(label);
+    };
+    const keep = [Nim.t("settings.keep"), ""];
+    field("board", config.boards.map((b) => [b.name + ": " + b.about, b.name]), s.board);
+    field("preset", [[Nim.t("settings.own"), ""]].concat(config.presets.map((p) => [p.name + ": " + p.about, p.name])), "");
+    field("rules", [keep].concat(config.rules.map((r) => [r, r])), "");
+    field("misere", [keep, [Nim.t("settings.normal"), "off"], [Nim.t("settings.misere"), "on"]], "");
+    field("difficulty", [keep].concat(config.difficulties.map((d) => [Nim.t("difficulty." + d), d])), "");
+    field("first", [keep].concat(config.first.map((f) => [Nim.t("first." + f), f])), "");
+    const apply = document.createElement("button");
+    apply.type = "submit";
+    apply.textContent = Nim.t("settings.apply");
+    form.appendChild(apply);
+  }
+
+  async function applySettings(event) {
+    event.preventDefault();
+    const data = new FormData($("settings"));
+    const body = {};
+    for (const [k, v] of data.entries()) {
+      if (k === "misere") { if (v) body.misere = v === "on"; }
+      else if (v) body[k] = v;
+    }
+    try {
+      await newMachine(body);
+      $("settings-error").textContent = "";
+    } catch (e) {
+      $("settings-error").textContent = Nim.t("settings.refused", {error: e.message});
+    }
+  }
+
+  // -- keys -----------------------------------------------------------------------
+  function lampAt(r, i) { return lamps.nodes[r] && lamps.nodes[r][i]; }
+
+  function moveFocus(node, key) {
+    const r = +node.dataset.r;
+    const i = +node.dataset.i;
+    const rows = state.layout.length;
+    let next = null;
+    if (state.shape === "ring") {
+      const n = state.layout[0];
+      if (key === "ArrowRight" || key === "ArrowDown") next = lampAt(0, (i + 1) % n);
+      if (key === "ArrowLeft" || key === "ArrowUp") next = lampAt(0, (i + n - 1) % n);
+    } else if (key === "ArrowRight") next = lampAt(r, Math.min(i + 1, state.layout[r] - 1));
+    else if (key === "ArrowLeft") next = lampAt(r, Math.max(i - 1, 0));
+    else if (key === "ArrowDown") { const rr = (r + 1) % rows; next = lampAt(rr, Math.min(i, state.layout[rr] - 1)); }
+    else if (key === "ArrowUp") { const rr = (r + rows - 1) % rows; next = lampAt(rr, Math.min(i, state.layout[rr] - 1)); }
+    if (next) next.focus();
+    return !!next;
+  }
+
+  function onKey(event) {
+    if (!state || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    const tag = target.tagName;
+    if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA" || target.closest("summary")) return;
+    const key = event.key;
+    if (key.startsWith("Arrow") && target.classList.contains("lamp-cell") && target.dataset.r !== undefined) {
+      if (moveFocus(target, key)) event.preventDefault();
+      return;
+    }
+    const onLamp = target.classList.contains("lamp-cell");
+    // a focused button answers Enter itself; on a lamp, as on the machine's keys, Space selects and Enter is DONE
+    if (key === "Enter" && tag === "BUTTON" && !onLamp) return;
+    let what = null;
+    if (/^[1-9]$/.test(key) && state.buttons.includes("row" + (+key - 1))) what = "row" + (+key - 1);
+    else if (key === "Enter" && state.buttons.includes("done")) what = "done";
+    else if ((key === "n" || key === "N") && state.buttons.includes("new")) what = "new";
+    else if (key === "t" || key === "T") { $("think").open = !$("think").open; $("think").dataset.touched = "1"; }
+    else if (key.toLowerCase() in BOARD_KEYS && state.buttons.includes(BOARD_KEYS[key.toLowerCase()])) what = BOARD_KEYS[key.toLowerCase()];
+    if (what) {
+      event.preventDefault();
+      press(what);
+    }
+  }
+
+  // -- start ------------------------------------------------------------------------
+  async function start() {
+    config = await (await fetch("/api/config")).json();
+    const lang = await Nim.loadLang(Nim.chosenLang(config.lang), config.langs);
+    await Nim.languageSelect($("lang"), config, lang, () => {
+      built = "";
+      nimrodShown = "";
+      lastEvent = null;   // the log is worded again, not announced again
+      Nim.translatePage();
+      if (state) show(state);
+    });
+    Nim.translatePage();
+    document.addEventListener("keydown", onKey);
+    // a mouse or a finger presses without taking the focus: Enter stays DONE
+    document.addEventListener("mousedown", (event) => {
+      if (event.target.closest("button[data-press]")) event.preventDefault();
+    });
+    document.addEventListener("click", (event) => {
+      const b = event.target.closest("button[data-press]");
+      if (b) press(b.dataset.press);
+    });
+    $("think").addEventListener("toggle", () => { nimrodShown = ""; if (state) show(state); });
+    $("think").querySelector("summary").addEventListener("click", () => { $("think").dataset.touched = "1"; });
+    $("settings").addEventListener("submit", applySettings);
+    Nim.reduced.addEventListener("change", () => { built = ""; if (state) show(state); });
+    if (machine) {
+      try {
+        show(await (await fetch("/api/machines/" + machine)).json().then((s) => { if (s.error) throw s; return s; }));
+      } catch (e) {
+        machine = null;
+      }
+    }
+    if (!machine) await newMachine();
+    document.body.dataset.ready = "1";
+    Nim.poll(() => "/api/machines/" + machine, POLL_MS, (s) => {
+      if (s.machine === machine) show(s);
+    }, async (e) => {
+      if (e.status === 404) await newMachine().catch(lost);
+      else lost(e);
+    });
+  }
+
+  start().catch(lost);
+})();
