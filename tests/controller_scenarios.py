@@ -159,7 +159,7 @@ def scenario_one_row_per_turn_and_done_needs_a_take():
     rig.press("row1")
     assert rig.position() == [2, 4, 5, 7]
     assert len(rig.kinds("refused")) == 2
-    assert rig.kinds("refused")[-1]["reason"].startswith("one row per turn")
+    assert rig.kinds("refused")[-1]["reason"] == "one row per turn: keep taking from row A or press DONE"
 
 
 def scenario_subtract_refuses_a_fourth_lamp():

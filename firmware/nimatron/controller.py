@@ -25,7 +25,7 @@ until the next game): a double blink of a status lamp in attract mode.
 from . import strategy
 from .audits import Audits
 from .debounce import Debouncer
-from .panel import PanelError, make_panel
+from .panel import PanelError, make_panel, row_label
 from .playable import check_games
 from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
 from .rules import parse_rules
@@ -252,7 +252,7 @@ class Controller:
             return
         panel = self.panel
         if self.turn_row is not None and row != self.turn_row:
-            self._refuse("one row per turn: keep taking from row %d or press DONE" % self.turn_row,
+            self._refuse("one row per turn: keep taking from row %s or press DONE" % row_label(self.turn_row),
                          self._row_lamps(row), now)
             return
         lamp = panel.last_lit(row)

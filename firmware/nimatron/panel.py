@@ -39,7 +39,7 @@ class HeapPanel:
             raise PanelError("%d heaps but only %d rows of lamps" % (len(start), len(layout)))
         for i in range(len(start)):
             if start[i] > layout[i]:
-                raise PanelError("heap %d does not fit row %s of %d lamps" % (start[i], _label(i), layout[i]))
+                raise PanelError("heap %d does not fit row %s of %d lamps" % (start[i], row_label(i), layout[i]))
         self.layout = list(layout)
         self.heaps = len(start)
         self.lit = [[j < (start[i] if i < len(start) else 0) for j in range(layout[i])] for i in range(len(layout))]
@@ -108,7 +108,8 @@ def _same(a, b):
     return sorted([x for x in a if x]) == sorted([x for x in b if x])
 
 
-def _label(r):
+def row_label(r):
+    """A row (heap) as the faces and the reasoning name it: A, B, ... (27, 28, ... past Z)."""
     return chr(ord("A") + r) if r < 26 else str(r + 1)
 
 
