@@ -403,9 +403,13 @@ def test_a_second_tool_on_a_busy_port_says_so_and_the_first_goes_on(sim_factory)
     assert ports.returncode == 0 and busy in ports.stdout and "no Nimatron here" not in ports.stdout
     assert watch.poll() is None  # the first tool is untouched
     events = [json.loads(first)]
+    while len(events) < 3:  # it goes on watching: the visitor's move, then the machine's
+        line = watch.stdout.readline()
+        if not line:
+            break
+        events.append(json.loads(line))
     watch.terminate()
-    out, _ = watch.communicate(timeout=30)
-    events += [json.loads(line) for line in out.splitlines()]
+    watch.communicate(timeout=30)
     assert [e["event"] for e in events[:3]] == ["new_game", "move", "move"]
 
 
