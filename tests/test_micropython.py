@@ -54,7 +54,7 @@ def compiled():
     return _TREE[0]
 
 
-def run(args, stdin=None, heap=None, timeout=300, mpy=False):
+def run(args, stdin=None, heap=None, timeout=900, mpy=False):
     """The runner on MicroPython: from source, or with the firmware as
     .mpy files (``mpy``); ``heap`` as for ``-X heapsize``."""
     command = [MICROPYTHON]
