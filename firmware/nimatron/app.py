@@ -5,16 +5,24 @@
 One function shared by ``code.py``, ``python -m nimatron`` and the
 simulator, so they cannot drift apart. Raises BoardError, SettingsError,
 PanelError or PowerError (all ValueError) with a message naming the problem.
+
+On a board (not CPython) the pin map's checks (``boards``) and the power
+budget (``power``), about 15 KB of bytecode, are needed only while a
+machine starts and when its settings change: ``make_controller`` drops them
+from memory when the controller is built (``forget``), and they are
+imported again when asked for.
 """
 
-from . import boards, power
-from .controller import Controller
+import sys
+
 from .panel import PanelError
 from .settings import resolve
 
 
 def choose_layout(spec, settings):
     """Lamps per row: the preset's layout where the lamps allow, else the board's."""
+    from . import boards
+
     lamps = spec["lamps"]
     own = boards.layout(spec)
     wanted = settings["layout"]
@@ -33,6 +41,8 @@ def choose_layout(spec, settings):
 
 
 def make_settings(board_name, overrides=None):
+    from . import boards
+
     spec = boards.board(board_name)
     overrides = dict(overrides or {})
     preset = overrides.pop("preset", None) or spec["preset"]
@@ -47,6 +57,8 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
 
     def limit(settings):
         # the power budget: the brightness to drive at, or PowerError
+        from . import power
+
         return power.check(board_name, spec, settings["brightness"])
 
     level = limit(settings)
@@ -55,6 +67,9 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
 
         options = {"brightness": level} if spec["lamps"]["kind"] == "neopixel" else {}
         io = open_io(spec, layout, **options)
+    forget(STARTUP_ONLY)  # before the controller's own modules load: the smaller heap's peak
+    from .controller import Controller  # after the settings: the presets file is read in a smaller heap
+
     hear = getattr(io, "hear", None)  # a driver with a speaker hears the game's events
     if hear is not None:
         listener = _both(listener, hear) if listener else hear
@@ -65,6 +80,25 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
         raise
     controller.factory_preset = spec["preset"]  # the operator menu's factory reset
     return controller
+
+
+STARTUP_ONLY = ("boards", "power")  # needed again only when settings change
+
+
+def forget(names):
+    """On a board, drop modules from memory (imported again when asked for).
+
+    Their bytecode lives in the heap of a small board; once nothing else
+    refers to them, the collector frees it. CPython keeps them (tools and
+    tests hold references, and memory is not short there)."""
+    if sys.implementation.name == "cpython":
+        return
+    import nimatron
+
+    for name in names:
+        sys.modules.pop("nimatron." + name, None)
+        if name in nimatron.__dict__:
+            del nimatron.__dict__[name]
 
 
 def _both(first, second):

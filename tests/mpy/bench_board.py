@@ -9,7 +9,6 @@ import sys
 import time
 
 from nimatron.app import make_controller
-from nimatron.boards import board
 from nimatron.drivers.presses import Presses
 from nimatron.sound import Sound
 
@@ -54,7 +53,9 @@ class IO:
 
 
 preset, games = sys.argv[1], int(sys.argv[2])
-io = IO(board("circuitplayground"))
+import nimatron.boards  # noqa: E402 - the pin map, as the driver gets it; app.forget drops the module after
+
+io = IO(nimatron.boards.board("circuitplayground"))
 ends = [0]
 
 

