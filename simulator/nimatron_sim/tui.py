@@ -568,14 +568,18 @@ class NimatronApp(App):
 
     def _board_display(self, face):
         """The board's display: its pixels in braille where the face has room, else its text."""
-        pixels = face.display_pixels()
-        wide = pixels is not None and self.query_one("#face").size.width >= OLED_COLUMNS
+        shown = face.display_text() is not None
+        wide = shown and self.query_one("#face").size.width >= OLED_COLUMNS
         self._show_widget("#oled-pixels", wide)
-        self._show_widget("#oled-text", pixels is not None and not wide)
-        if pixels is None:
+        self._show_widget("#oled-text", shown and not wide)
+        if not shown:
             return
         if wide:
-            self._set("oled-pixels", "#oled-pixels", "\n".join(braille(pixels)))
+            # displayio redraws only when the driver's text changes: convert the pixels then
+            key = tuple(face.display_text() or ())
+            if self._shown.get("oled-drawn") != key:
+                self._shown["oled-drawn"] = key
+                self._set("oled-pixels", "#oled-pixels", "\n".join(braille(face.display_pixels())))
         else:
             self._set("oled-text", "#oled-text", "\n".join(face.display_text() or []))
 
