@@ -869,3 +869,94 @@ def nim2d_wins(rows, cols, misere=False):
                     break
         wins[mask] = 1 if win else 0
     return wins
+
+
+# ---------------------------------------------------------------- Building Nim
+
+def building_win(heaps, stones, misere=False, memo=None):
+    """Building Nim by plain search, from the rule alone (no nim-sums):
+    while stones remain a move puts one on any heap; then a move takes any
+    number >= 1 from one heap. True if the player to move wins."""
+    if memo is None:
+        memo = {}
+    key = (tuple(sorted(heaps)), stones)
+    if key in memo:
+        return memo[key]
+    children = []
+    if stones:
+        for i in range(len(heaps)):
+            after = list(heaps)
+            after[i] += 1
+            children.append((after, stones - 1))
+    else:
+        for i in range(len(heaps)):
+            for left in range(heaps[i]):
+                after = list(heaps)
+                after[i] = left
+                children.append((after, 0))
+    win = misere  # no move: normal play lost, misère play won
+    if children:
+        win = False
+        for after, left in children:
+            if not building_win(after, left, misere, memo):
+                win = True
+                break
+    memo[key] = win
+    return win
+
+
+def building_positions(n, s):
+    """Every building position of BN(n, s) (stones still to place >= 1),
+    heaps in every order: (heaps, stones)."""
+    out = []
+    for placed in range(n):
+        for heaps in _compositions(placed, s):
+            out.append((heaps, n - placed))
+    return out
+
+
+def _compositions(total, parts):
+    if parts == 1:
+        return [[total]]
+    out = []
+    for first in range(total + 1):
+        for rest in _compositions(total - first, parts - 1):
+            out.append([first] + rest)
+    return out
+
+
+# ---------------------------------------------------------------- Graph Nim
+
+def graph_wins(cells, k, misere=False):
+    """Graph Nim on the lamps ``cells`` [(row, col), ...], by the rule alone:
+    vertices are the cells, joined when side by side in a row or column; a
+    move removes 1..k vertices connected to each other. Win (1) or loss (0)
+    for the player to move in every subset of the cells (bit j = cells[j]
+    still lit), bottom-up: a move only lowers the subset."""
+    n = len(cells)
+    cuts = []
+    for subset in range(1, 1 << n):
+        members = [j for j in range(n) if subset >> j & 1]
+        if len(members) <= k and _connected([cells[j] for j in members]):
+            cuts.append(subset)
+    wins = bytearray(1 << n)
+    for subset in range(1 << n):
+        win = misere if subset == 0 else False
+        for cut in cuts:
+            if cut & subset == cut and not wins[subset ^ cut]:
+                win = True
+                break
+        wins[subset] = 1 if win else 0
+    return wins
+
+
+def _connected(cells):
+    seen = [cells[0]]
+    todo = [cells[0]]
+    while todo:
+        r, c = todo.pop()
+        for other in cells:
+            if other not in seen and abs(other[0] - r) + abs(other[1] - c) == 1:
+                seen.append(other)
+                todo.append(other)
+    return len(seen) == len(cells)

@@ -74,11 +74,14 @@ def play_to_the_end(c, events, seed):
             if not plan:
                 heaps, ring = c.position()
                 moves = list(c.rules.moves(heaps, ring))
-                lamps = c.panel.lamps_for(moves[rng.randrange(len(moves))])[0]
+                lamps, light = c.panel.lamps_for(moves[rng.randrange(len(moves))])
+                done = ["done"]
+                if c.rules.name == "building" and light:  # a press where the stone lands, no DONE
+                    lamps, done = light, []
                 if c.input_model == "rows":
-                    plan = ["row%d" % r for r, i in lamps] + ["done"]
+                    plan = ["row%d" % r for r, i in lamps] + done
                 else:
-                    plan = ["key %d %d" % (r, i) for r, i in lamps] + ["done"]
+                    plan = ["key %d %d" % (r, i) for r, i in lamps] + done
             held = plan.pop(0)
             c.io.queue.append((held, True))
         c.update(now)

@@ -39,7 +39,7 @@ OVER = "over"
 SERVICE = "service"  # the operator menu (nimatron.service)
 
 # Rules whose every move takes from one row: playable with one button per row.
-ROW_RULES = ("nim", "subtract", "greedy")
+ROW_RULES = ("nim", "subtract", "greedy", "building")
 OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
 
 
@@ -251,6 +251,9 @@ class Controller:
         except ValueError:
             return
         panel = self.panel
+        if self._building():
+            self._place(row, now)
+            return
         if self.turn_row is not None and row != self.turn_row:
             self._refuse("one row per turn: keep taking from row %s or press DONE" % row_label(self.turn_row),
                          self._row_lamps(row), now)
@@ -283,6 +286,9 @@ class Controller:
         except (IndexError, ValueError):
             return
         r, i = lamp
+        if self._building():
+            self._place(r, now)
+            return
         pick = getattr(self.panel, "selectable", None)  # a counter: only its choice lamps
         if (r >= len(self.panel.lit) or i >= len(self.panel.lit[r]) or not self.panel.lit[r][i]
                 or (pick is not None and lamp not in pick())):
@@ -293,7 +299,23 @@ class Controller:
         else:
             self.selected.append(lamp)
 
+    def _building(self):
+        """Building Nim's first half: a press places a stone (``supply``)."""
+        building = getattr(self.panel, "building", None)
+        return building is not None and building()
+
+    def _place(self, row, now):
+        out, light, reason = self.panel.place(row)
+        if reason is not None:
+            self._refuse(reason, [], now)
+            return
+        self.panel.apply(out, light)
+        self._commit(now)  # one stone is the whole move: no DONE
+
     def _done(self, now):
+        if self._building():
+            self._refuse("press a heap's row to place a stone there", [], now)
+            return
         if self.input_model == "rows":
             if not self.taken:
                 self._refuse("take at least one lamp before DONE", [], now)
@@ -463,7 +485,8 @@ class Controller:
         result = self._solve(heaps, ring)
         self.hint = []
         if result is not None and result["outcome"] == "win":
-            self.hint = self.panel.lamps_for(result["after"])[0]
+            show = getattr(self.panel, "hint_lamps", None)  # Building Nim: the stone and where it lands
+            self.hint = show(result["after"]) if show else self.panel.lamps_for(result["after"])[0]
             self._emit({"event": "hint", "after": result["after"]})
 
     # -- lamps ------------------------------------------------------------
@@ -506,7 +529,7 @@ class Controller:
                 lamps[r][i] = SELECTED if blink2 else OFF
             if self.hint:
                 for r, i in self.hint:
-                    lamps[r][i] = HINT if blink1 else LIT
+                    lamps[r][i] = HINT if blink1 else (LIT if lit[r][i] else OFF)
             if self.asking is not None:
                 self._countdown(lamps, status, now)
         elif state == THINKING:
@@ -515,6 +538,9 @@ class Controller:
             status["machine"] = 1
             for r, i in self.machine_out:
                 lamps[r][i] = TAKING if (now - self.since) // 200 % 2 == 0 else OFF
+            if self.rules.name == "building":  # where the stone lands blinks too
+                for r, i in self.machine_light:
+                    lamps[r][i] = LIT if (now - self.since) // 200 % 2 == 0 else OFF
         elif state == OVER:
             if self.winner == "visitor":
                 status["champ"] = 1

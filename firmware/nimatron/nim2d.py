@@ -159,20 +159,23 @@ def _split(mask, width):
         while grow:
             bit = grow & -grow
             grow ^= bit
-            i = _index(bit)
-            near = 0
-            if i % width:
-                near |= bit >> 1
-            if i % width != width - 1:
-                near |= bit << 1
-            near |= bit >> width
-            near |= bit << width
-            near &= left & ~group
+            near = _near(bit, width) & left & ~group
             group |= near
             grow |= near
         out.append(group)
         left &= ~group
     return out
+
+
+def _near(bit, width):
+    """The cells beside one cell (bit) in its row and column."""
+    i = _index(bit)
+    near = (bit >> width) | (bit << width)
+    if i % width:
+        near |= bit >> 1
+    if i % width != width - 1:
+        near |= bit << 1
+    return near
 
 
 def _index(bit):
@@ -183,16 +186,20 @@ def _index(bit):
     return i
 
 
+def _cell_bits(mask):
+    """Each lit cell of a mask as a one-bit mask, lowest first."""
+    cells = []
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        cells.append(bit)
+    return cells
+
+
 def _segments(mask, width):
     """Every move from a mask: bitmasks of runs of lit cells in a row or column."""
     out = []
-    cells = []
-    m = mask
-    while m:
-        bit = m & -m
-        m ^= bit
-        cells.append(bit)
-    for bit in cells:
+    for bit in _cell_bits(mask):
         run = bit
         b = bit
         i = _index(bit)
@@ -212,10 +219,14 @@ def _segments(mask, width):
     return out
 
 
-def _value(mask, width, misere):
+def _value(mask, width, misere, cuts=None, tag=0):
     """Normal play: the nim-value of one group. Misère: 1 if the player to
-    move wins the whole position ``mask`` (not a sum: searched whole)."""
-    key = (mask * 16 + width) * 2 + (1 if misere else 0)
+    move wins the whole position ``mask`` (not a sum: searched whole).
+    ``cuts`` lists a position's moves (default: the runs of a row or a
+    column); ``tag`` (0-7) keeps another game's values apart in the memo."""
+    if cuts is None:
+        cuts = _segments
+    key = ((mask * 16 + width) * 2 + (1 if misere else 0)) * 8 + tag
     got = _memo.get(key)
     if got is not None:
         return got
@@ -223,16 +234,16 @@ def _value(mask, width, misere):
         _memo.clear()
     if misere:
         got = 1 if not mask else 0  # no move left: the other player took the last cell
-        for seg in _segments(mask, width):
-            if not _value(mask & ~seg, width, True):
+        for seg in cuts(mask, width):
+            if not _value(mask & ~seg, width, True, cuts, tag):
                 got = 1
                 break
     else:
         seen = []
-        for seg in _segments(mask, width):
+        for seg in cuts(mask, width):
             x = 0
             for group in _split(mask & ~seg, width):
-                x ^= _value(group, width, False)
+                x ^= _value(group, width, False, cuts, tag)
             if x not in seen:
                 seen.append(x)
         got = mex(seen)

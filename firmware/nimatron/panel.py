@@ -16,6 +16,8 @@ the machine takes from the right-hand end of a row.
   separated by one dark lamp.
 - ``tally.CandyPanel``: Candy Nim: heap rows, then each player's candies
   as a tally.
+- ``supply.SupplyPanel``: Building Nim: heap rows, then a row of the
+  stones still to place.
 - ``shapes.CellPanel``: two-dimensional Nim: the lit cells are the position.
 - ``shapes.RingPanel``: circular Nim: a closed loop of neighbouring lamps
   (the whole ring, or a rectangle on a grid); objects stay in place.
@@ -132,10 +134,14 @@ def make_panel(rules, layout, start, shape=None, counter=False):
         from .shapes import RingPanel
 
         return RingPanel(layout, start, shape)
-    if rules.name == "nim2d":
+    if rules.name in ("nim2d", "graph"):
         from .shapes import CellPanel
 
         return CellPanel(rules, layout, start)
+    if rules.name == "building":
+        from .supply import SupplyPanel
+
+        return SupplyPanel(layout, start)
     if rules.name == "candy":
         from .tally import CandyPanel
 

@@ -8,7 +8,7 @@ or SettingsError (both ValueError) naming the start; changes nothing.
 """
 
 from .panel import check_fits
-from .rules import MAX_HEAPS
+from .rules import MAX_HEAPS, SizeError
 from .settings import SettingsError
 
 
@@ -41,8 +41,11 @@ def check_engine(rules, misere, start):
     if not rules.ordered and sum(start) > MAX_HEAPS:
         raise SettingsError("start %s: %s splits into too many parts (at most %d objects in all)"
                             % (shown, rules.spec, MAX_HEAPS))
-    if rules.theory(start, misere, ring) is not None or rules.searchable(start, ring):
-        return
+    try:
+        if rules.theory(start, misere, ring) is not None or rules.searchable(start, ring):
+            return
+    except SizeError as e:  # a theory that knows at once the position is too large
+        raise SettingsError("start %s: the machine cannot play it here (%s)" % (shown, e))
     if rules.table_spec(misere) is not None:
         from . import tables
 

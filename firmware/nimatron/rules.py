@@ -73,6 +73,7 @@ class Rules:
     name = ""
     ordered = True
     takes_k = False
+    default_k = None  # the K of a bare name, for rules that have one
     has_ring = False
     search_states = 2000
     about = ""
@@ -201,8 +202,10 @@ RULES = {
     "circular": ("splits", "Circular"),
     "candy": ("candy", "Candy"),
     "nim2d": ("nim2d", "Nim2D"),
+    "building": ("building", "Building"),
+    "graph": ("graph", "Graph"),
 }
-NAMES = ("nim", "subtract:K", "moore:K", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d")
+NAMES = ("nim", "subtract:K", "moore:K", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d", "building", "graph:K")
 MAX_K = 1000
 
 
@@ -220,6 +223,10 @@ def rules_class(name):
         from . import candy as mod
     elif module == "nim2d":
         from . import nim2d as mod
+    elif module == "building":
+        from . import building as mod
+    elif module == "graph":
+        from . import graph as mod
     else:
         from . import splits as mod
     return getattr(mod, cls)
@@ -238,6 +245,8 @@ def parse_rules(spec):
             raise RulesError("rules %r take no number" % name)
         return cls()
     if not sep:
+        if cls.default_k is not None:
+            return cls(cls.default_k)  # "graph" is graph:2
         raise RulesError("rules %r need a number: %s:K" % (name, name))
     arg = arg.strip()
     if not ascii_digits(arg) or len(arg) > 6:

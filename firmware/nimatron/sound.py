@@ -51,7 +51,7 @@ class Sound:
             return
         kind = event.get("event")
         if kind == "move":
-            lamps = sum(event["before"]) - sum(event["after"])
+            lamps = _lit(event["before"]) - _lit(event["after"])
             for k in range(max(1, lamps)):
                 self._add(CLICK, "click", k * CLICK_GAP_MS)
             if event["by"] == "visitor":
@@ -115,3 +115,11 @@ class Sound:
 
     def busy(self):
         return bool(self.queue) or self.until is not None
+
+
+def _lit(position):
+    """Lamps lit in a position: heaps, or rows of cells (2-D and Graph Nim)."""
+    n = 0
+    for x in position:
+        n += _lit(x) if isinstance(x, list) else x
+    return n

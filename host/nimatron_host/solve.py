@@ -16,11 +16,13 @@ from .cli import UsageError, cut_numbers
 
 def add_parser(sub):
     p = sub.add_parser("solve", help="the machine's move for a position", description=__doc__.split("\n")[0])
-    p.add_argument("--rules", default="nim", help="nim, subtract:K, moore:K, greedy, allheaps, grundy, circular, candy (default nim)")
+    p.add_argument("--rules", default="nim", help="nim, subtract:K, moore:K, greedy, allheaps, grundy, circular, candy, nim2d, building, graph:K (default nim)")
     p.add_argument("--misere", action="store_true", help="misère play: whoever takes the last object loses")
     p.add_argument("--ring", action="store_true", help="circular Nim: the single heap is an unbroken circle")
     p.add_argument("--candies", nargs=2, metavar=("MINE", "THEIRS"),
                    help="Candy Nim: candies the player to move and the other already hold")
+    p.add_argument("--stones", metavar="R",
+                   help="Building Nim: stones still to place (0: the building is over, plain Nim)")
     p.add_argument("--json", action="store_true", help="print one JSON line instead of an explanation")
     p.add_argument("--batch", action="store_true", help="read JSON lines from stdin, write one JSON line per input")
     p.add_argument("heaps", nargs="*", metavar="HEAP", help="heap sizes")
@@ -36,7 +38,7 @@ def _heap(text):
 def _cells(text):
     """Two-dimensional Nim: one row of the board as 0s and 1s, e.g. 1101."""
     if not text or text.strip("01"):
-        raise UsageError("nim2d: each row is a string of 0s and 1s, got %r" % text)
+        raise UsageError("nim2d, graph: each row is a string of 0s and 1s, got %r" % text)
     return [int(ch) for ch in text]
 
 
@@ -47,10 +49,15 @@ def run(args):
         return batch(sys.stdin, sys.stdout)
     if not args.heaps:
         raise UsageError("give the heap sizes, e.g. nimatron solve --rules nim 3 4 5")
-    if args.rules.strip().startswith("nim2d"):
+    if args.rules.strip().split(":")[0] in ("nim2d", "graph"):
         heaps = [_cells(row) for row in args.heaps]
     else:
         heaps = [_heap(h) for h in args.heaps]
+    stones = None if args.stones is None else _heap(args.stones)
+    try:
+        heaps = with_stones(parse_rules(args.rules), heaps, stones)
+    except RulesError as e:
+        raise UsageError(str(e))
     rules, heaps, result = checked(args.rules, heaps, args.misere, args.ring)
     if args.candies is not None or rules.name == "candy":
         held = args.candies if args.candies is not None else [0, 0]
@@ -59,6 +66,9 @@ def run(args):
         except RulesError as e:
             raise UsageError(str(e))
     if args.json:
+        if rules.name == "building":
+            result = dict(result)
+            split_stones(result)
         print(json.dumps(result))
     else:
         print(report(rules, heaps, args.misere, args.ring, result))
@@ -86,6 +96,8 @@ def report(rules, heaps, misere, ring, result):
     play = "misère play (last move loses)" if misere else "normal play (last move wins)"
     if heaps and isinstance(heaps[0], list):
         where = " / ".join("".join(str(x) for x in row) for row in heaps)
+    elif rules.name == "building":
+        where = _building(heaps)
     else:
         where = "a circle of %d" % heaps[0] if ring else " ".join(str(h) for h in heaps)
     lines = ["%s, %s: %s" % (rules.spec, play, where)]
@@ -106,10 +118,11 @@ def report(rules, heaps, misere, ring, result):
         lines.append("No move is left: the player to move has %s." % ("won" if result["outcome"] == "win" else "lost"))
         return "\n".join(lines)
     move = explain.describe_move(heaps, result["after"], rules.ordered, ring)
+    left = _building(result["after"]) if rules.name == "building" else _position(result["after"])
     if result["outcome"] == "win":
-        lines.append("The player to move wins: %s, leaving %s." % (move, _position(result["after"])))
+        lines.append("The player to move wins: %s, leaving %s." % (move, left))
     else:
-        lines.append("The player to move loses against perfect play; best try: %s, leaving %s." % (move, _position(result["after"])))
+        lines.append("The player to move loses against perfect play; best try: %s, leaving %s." % (move, left))
     return "\n".join(lines)
 
 
@@ -119,7 +132,40 @@ def _position(after):
     return " ".join(str(h) for h in after) if after else "nothing"
 
 
-FIELDS = ("rules", "position", "misere", "ring", "candies")
+def _building(position):
+    stones = position[-1]
+    heaps = " ".join(str(h) for h in position[:-1])
+    if not stones:
+        return "heaps %s, every stone placed" % heaps
+    return "heaps %s, %d stone%s still to place" % (heaps, stones, "" if stones == 1 else "s")
+
+
+FIELDS = ("rules", "position", "misere", "ring", "candies", "stones")
+
+
+def with_stones(rules, heaps, stones):
+    """Building Nim: the engine's position is the heaps, then the stones
+    still to place (``stones``; 0 is plain Nim). Other rules take none."""
+    if rules.name != "building":
+        if stones is not None:
+            raise RulesError("stones belong to Building Nim (--rules building)")
+        return heaps
+    if stones is None:
+        raise RulesError("building: say how many stones are still to place (--stones R, "
+                         "\"stones\": R; 0 is plain Nim)")
+    if isinstance(stones, bool) or not isinstance(stones, int) or stones < 0:
+        raise RulesError("stones must be a whole number >= 0, got %r" % (stones,))
+    if not isinstance(heaps, list) or not heaps:
+        raise RulesError("building: the position is a list of heap sizes")
+    return list(heaps) + [stones]
+
+
+def split_stones(result):
+    """Building Nim's answer as a program reads it: ``after`` the heaps,
+    ``stones`` the stones still to place after the move."""
+    after = result["after"]
+    if after is not None:
+        result["after"], result["stones"] = after[:-1], after[-1]
 
 
 def add_candies(rules, heaps, misere, result, held):
@@ -160,9 +206,11 @@ def solve_request(line):
         if not isinstance(request.get(name, False), bool):
             return {"error": "%r must be true or false" % name}
     try:
-        result = strategy.solve(request["rules"], request["position"], request.get("misere", False),
-                                request.get("ring", False))
         rules = parse_rules(request["rules"])
+        position = with_stones(rules, request["position"], request.get("stones"))
+        result = strategy.solve(rules, position, request.get("misere", False), request.get("ring", False))
+        if rules.name == "building":
+            split_stones(result)
         if "candies" in request or rules.name == "candy":
             add_candies(rules, request["position"], request.get("misere", False), result,
                         request.get("candies", [0, 0]))

@@ -393,6 +393,13 @@ class Face:
             self._note = None
         if state == ATTRACT:
             return "Press N for a new game (or any of the machine's buttons)."
+        if state == VISITOR and controller._building():
+            heaps = controller.position()[0]
+            text = ("Building: %d stone%s still to place (lit in row %s). Press a row A-%s to place one "
+                    "there; Nim starts when all are placed." % (
+                        heaps[-1], "" if heaps[-1] == 1 else "s", row_label(len(heaps) - 1),
+                        row_label(len(heaps) - 2)))
+            return text + (" Hint: ◆ shows a winning placement." if controller.hint else "")
         if state == VISITOR:
             if controller.input_model == "rows":
                 if controller.taken:
@@ -417,6 +424,8 @@ class Face:
             return "The machine adds %d (✕)." % len(controller.machine_out)
         if state == SHOWING:
             heaps, ring = controller.position()
+            if controller.machine_light and controller.rules.name == "building":
+                return "The machine places a stone: %s." % explain.describe_move(heaps, controller.machine_after)
             return "The machine takes (✕): %s." % explain.describe_move(
                 heaps, controller.machine_after, controller.rules.ordered, ring)
         if state == OVER:
@@ -444,7 +453,7 @@ class Face:
         mover = "the machine" if controller.state in (THINKING, SHOWING) else "you"
         if controller.state == OVER:
             mover = None
-        key = (controller.rules.spec, controller.misere, tuple(heaps), ring, mover)
+        key = (controller.rules.spec, controller.misere, position_text(heaps), ring, mover)  # rows of cells too
         lines = self._reasons.get(key)
         if lines is None:
             if len(self._reasons) > 64:
@@ -590,6 +599,22 @@ def reasoning(rules, misere, heaps, ring, mover):
     result = strategy.solve(rules, heaps, misere, ring)
     after = result["after"]
     labels = ["heap %s" % explain.label(i) for i in range(len(heaps))]
+    if rules_name == "building":
+        stones = heaps[-1]
+        labels = labels[:-1]
+        if stones:
+            lines.append("Building: heaps %s; %d stone%s still to place (row %s)." % (
+                " ".join(str(h) for h in heaps[:-1]), stones, "" if stones == 1 else "s",
+                explain.label(len(heaps) - 1)))
+            lines.append("Then Nim, which Bouton's nim-sum decides: the machine searched every way "
+                         "to place the rest with that in view.")
+        else:
+            lines.append("All stones placed: Nim on the heaps.")
+            heaps = heaps[:-1]
+            if result["after"] is not None:
+                result = dict(result, after=result["after"][:-1])
+            after = result["after"]
+            rules_name = "nim"
     if rules_name in ("nim", "candy"):
         table, x = _table(heaps, labels)
         lines.extend(table)
@@ -600,10 +625,17 @@ def reasoning(rules, misere, heaps, ring, mover):
             lines.append("Nim-sum not 0: the player to move wins by making it 0.")
         else:
             lines.append("Nim-sum 0: every move makes it non-zero; a perfect opponent wins.")
-        for note in rules.notes(heaps, misere):
+        for note in rules.notes(heaps, misere) if rules.name == "candy" else ():
             lines.append("Candies: %s; %s, the machine takes the one that leaves it the most "
                          "at the end." % (note, "among the winning moves" if result["outcome"] == "win"
                                           else "with no winning move, among all moves"))
+    elif rules_name == "graph" and not misere:
+        groups = rules.groups(heaps)
+        lines.append("Each group of touching lamps is a game of its own; its nim-value:")
+        table, x = _table([v for _, v in groups], ["group %d (%d lamp%s)" % (i + 1, n, "" if n == 1 else "s")
+                                                  for i, (n, _) in enumerate(groups)])
+        lines.extend(table)
+        lines.append("Nim-values add like Nim heaps (XOR): the player to move wins if the sum is not 0.")
     elif rules_name in ("subtract", "grundy", "circular") and not misere and not ring:
         values = []
         for h in heaps:

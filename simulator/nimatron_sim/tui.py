@@ -160,7 +160,7 @@ class SettingsScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         o = self.overrides
         every = nsettings.PRESETS
-        rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d"]
+        rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d", "building", "graph:2", "graph:3"]
         if o.get("rules") and o["rules"] not in rules:
             rules.append(o["rules"])
         misere = o.get("misere")
@@ -362,6 +362,10 @@ class NimatronApp(App):
             n = len(self.face.layout)
             keys += "\nCandies: rows %s-%s yours, %s-%s the machine's." % tuple(
                 row_label(r) for r in range(n - 4, n))
+        position = self.face.controller.position()
+        if self.face.controller.rules.name == "building" and position:   # the supply row below the heaps
+            keys += "\nBuilding Nim: row %s holds the stones still to place; press a heap's row to place one." % (
+                row_label(len(position[0]) - 1))
         if self.face.sim.spec["lamps"].get("shape") == "ring" and not self.face.settings.get("counter"):
             keys += "\nA ring: the row's last lamp touches its first."
         spec = self.face.sim.spec

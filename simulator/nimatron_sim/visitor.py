@@ -72,7 +72,7 @@ class Visitor:
             return [self.start[0] - count]
         if self.rules.name == "circular":
             return [len(run) for run in self._runs(lamps)] if not self.ring else [self.start[0]]
-        if self.rules.name == "nim2d":  # the board of cells, from the top-left lamp
+        if self.rules.name in ("nim2d", "graph"):  # the board of cells, from the top-left lamp
             rows, cols = len(self.start), len(self.start[0])
             return [[lamps[r][c] for c in range(cols)] for r in range(rows)]
         if self.rules.name == "grundy":
@@ -105,7 +105,7 @@ class Visitor:
             return self.counter.choice_lamps[:heaps[0] - after[0]]
         if name == "circular":
             return self._ring_selection(lamps, after)
-        if name == "nim2d":
+        if name in ("nim2d", "graph"):
             return [(r, c) for r in range(len(after)) for c in range(len(after[r]))
                     if lamps[r][c] and not after[r][c]]
         if name == "grundy" and len(lamps) == 1:
@@ -203,7 +203,13 @@ class Visitor:
         """Make one move on the visitor's turn; returns (before, after)."""
         heaps = self.position()
         after = self.choose(heaps)
-        if self.sim.spec["input"] == "rows":
+        grew = [i for i in range(len(heaps)) if after[i] > heaps[i]] if self.rules.ordered else []
+        if grew:  # Building Nim: one press on a heap's row places a stone, no DONE
+            if self.sim.spec["input"] == "rows":
+                self.tap("row%d" % grew[0])
+            else:
+                self.select((grew[0], 0))
+        elif self.sim.spec["input"] == "rows":
             r = [i for i in range(len(heaps)) if heaps[i] != after[i]][0]
             for _ in range(heaps[r] - after[r]):
                 self.tap("row%d" % r)

@@ -51,6 +51,11 @@ def lines(controller):
     out = [words, rules.spec + (" misere" if controller.misere else "")]
     if ring:
         out.append("ring of %d" % heaps[0])
+    elif heaps and isinstance(heaps[0], list):  # lamps as cells (2-D Nim, Graph Nim)
+        out.append("%d lamps lit" % sum([sum(row) for row in heaps]))
+    elif rules.name == "building" and heaps[-1]:
+        out.append(" ".join("%s%d" % (label(r), heaps[r]) for r in range(len(heaps) - 1))
+                   + " +%d to place" % heaps[-1])
     else:
         out.append(" ".join("%s%d" % (label(r), heaps[r]) for r in range(len(heaps))) or "nothing left")
     if settings["explain"] and rules.name == "nim" and heaps:

@@ -1,0 +1,178 @@
+"""Graph Nim on the lamps (the seeds: "the starting board is a disconnected
+graph, and players take turns removing adjacent vertices").
+
+Read here as: the vertices are the lit lamps of a grid board, two lamps
+joined when they are neighbours in a row or a column (no diagonals). A move
+of ``graph:K`` puts out 1 to K lit lamps that are connected to each other
+(K = 2 by default: one lamp, or two neighbouring lamps); whoever puts out
+the last lamp wins (misère: loses). A position is a 0/1 matrix, as in
+two-dimensional Nim (settings: row bitmasks, bit c = column c).
+
+Putting lamps out never joins two groups, so in normal play the position
+is the sum of its groups of connected lamps: the nim-value is the XOR of
+the groups' values (Sprague-Grundy), each searched once and memoised on the
+group's shape moved to the top-left corner. Misère play is no sum: the
+whole position is searched bottom-up over every subset of its lit lamps
+(a bytearray of 2**lamps, 4 KB for 12 lamps).
+"""
+
+from . import nim2d
+from .nim2d import Nim2D, _cell_bits, _largest_group as largest_group, _mask, _near, _split
+from .rules import SMALL, RulesError, SizeError
+
+MAX_K = 4
+GROUP_LAMPS = (12, 8)    # normal play, the largest group searched: a PC (about a second), a board
+MISERE_LAMPS = (16, 12)  # misère, every lit lamp at once: a PC, a board (a 4 KB bytearray)
+
+
+def _limit(limits):
+    return limits[1] if SMALL else limits[0]
+
+
+class Graph(Nim2D):
+    name = "graph"
+    takes_k = True
+    default_k = 2
+    about = "put out 1 to k lamps that touch each other in a row or a column"
+
+    def __init__(self, k=2):
+        if not 1 <= k <= MAX_K:
+            raise RulesError("graph:K takes 1 <= K <= %d, got %d" % (MAX_K, k))
+        Nim2D.__init__(self, k)
+        self.about = "put out 1 to %d lamps that touch each other in a row or a column" % k
+
+    def moves(self, matrix, ring=False):
+        mask, width = _mask(matrix)
+        for cut in connected_sets(mask, width, self.k):
+            after = [list(row) for row in matrix]
+            for r in range(len(matrix)):
+                for c in range(width):
+                    if cut >> (r * width + c) & 1:
+                        after[r][c] = 0
+            yield after
+
+    def cuts(self, mask, width):
+        return connected_sets(mask, width, self.k)
+
+    def searchable(self, matrix, ring=False):
+        return largest_group(matrix) <= _limit(GROUP_LAMPS)
+
+    def size_error(self, matrix, misere):
+        if misere:
+            return SizeError("%s misere: %d lit lamps is too many to search here (at most %d)"
+                             % (self.spec, lit(matrix), _limit(MISERE_LAMPS)))
+        return SizeError("%s: a group of %d connected lamps is too large to search here (at most %d)"
+                         % (self.spec, largest_group(matrix), _limit(GROUP_LAMPS)))
+
+    def groups(self, matrix):
+        """(lamps, nim-value) of each group of connected lit lamps."""
+        mask, width = _mask(matrix)
+        out = []
+        for group in _split(mask, width):
+            out.append((_bits(group), nim2d._value(home(group, width), width, False, self.cuts, self.k)))
+        return out
+
+    def nimber(self, matrix, ring=False):
+        if not self.searchable(matrix):
+            return None
+        x = 0
+        for _, value in self.groups(matrix):
+            x ^= value
+        return x
+
+    def theory(self, matrix, misere, ring=False):
+        if not self.searchable(matrix):
+            return None
+        if misere:
+            return self._misere_wins(matrix)
+        if self.nimber(matrix) == 0:
+            return []
+        wins = []
+        for after in self.moves(matrix):
+            if self.nimber(after) == 0:
+                wins.append(after)
+        return wins
+
+    def _misere_wins(self, matrix):
+        """Winning moves in misère play: every subset of the lit lamps,
+        smallest first (a move only lowers the subset's index)."""
+        mask, width = _mask(matrix)
+        cells = _cell_bits(mask)
+        n = len(cells)
+        if n > _limit(MISERE_LAMPS):
+            raise self.size_error(matrix, True)
+        local = []  # each move as a subset of the lamps' own numbering
+        for cut in connected_sets(mask, width, self.k):
+            bits = 0
+            for j in range(n):
+                if cut & cells[j]:
+                    bits |= 1 << j
+            local.append(bits)
+        win = bytearray(1 << n)
+        win[0] = 1  # no lamp left: the other player put out the last one
+        for subset in range(1, 1 << n):
+            for cut in local:
+                if cut & subset == cut and not win[subset ^ cut]:
+                    win[subset] = 1
+                    break
+        full = (1 << n) - 1
+        wins = []
+        after_all = list(self.moves(matrix))
+        for j in range(len(local)):
+            if not win[full ^ local[j]]:
+                wins.append(after_all[j])
+        return wins
+
+
+def connected_sets(mask, width, k):
+    """Every set of 1 to k lit cells connected to each other, as bitmasks,
+    each once, smallest first, in a fixed order."""
+    out = []
+    seen = {}
+    level = _cell_bits(mask)
+    for size in range(1, k + 1):
+        grown = []
+        for cut in level:
+            if cut in seen:
+                continue
+            seen[cut] = True
+            out.append(cut)
+            if size == k:
+                continue
+            for bit in _cell_bits(cut):
+                near = _near(bit, width) & mask & ~cut
+                while near:
+                    one = near & -near
+                    near ^= one
+                    grown.append(cut | one)
+        level = grown
+    return out
+
+
+def home(group, width):
+    """A group moved to the top-left corner: the same shape, the same memo key."""
+    while group and not group & ((1 << width) - 1):
+        group >>= width  # up a row
+    column = (1 << width) - 1
+    left = 0
+    probe = group
+    col0 = 0
+    while probe:
+        col0 |= probe & column
+        probe >>= width
+    while col0 and not col0 & 1:
+        col0 >>= 1
+        left += 1
+    return group >> left
+
+
+def _bits(mask):
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+def lit(matrix):
+    return _bits(_mask(matrix)[0])
