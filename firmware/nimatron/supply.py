@@ -10,7 +10,7 @@ position (the heaps, and the stones still to place), so a person can always
 see which half of the game is on.
 """
 
-from .panel import HeapPanel, PanelError, _count, _label, _rightmost
+from .panel import HeapPanel, PanelError, _count, _rightmost, row_label as _label
 
 
 class SupplyPanel(HeapPanel):
