@@ -428,3 +428,11 @@ def scenario_bad_settings_are_clear_errors():
             continue
         raise AssertionError("%s accepted %r" % (board_name, overrides))
     assert Rig("pi-neopixel", preset="100").layout == [100]  # a 120-pixel strip
+
+
+def scenario_a_refusal_names_the_rule_with_its_number():
+    rig = Rig("pi-neopixel", preset="subtract")
+    rig.press("new")
+    for _ in range(4):
+        rig.press("row3")
+    assert rig.kinds("refused")[-1]["reason"] == "not a legal move: take 1 to 3 from one heap"

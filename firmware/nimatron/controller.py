@@ -266,7 +266,7 @@ class Controller:
         after = panel.position()[0]
         after[row] -= 1
         if not self.rules.is_legal(heaps, after, ring):
-            self._refuse("%s: not allowed" % self.rules.about, self._row_lamps(row), now)
+            self._refuse("not a legal move: %s" % self.rules.about, self._row_lamps(row), now)
             return
         panel.lit[lamp[0]][lamp[1]] = False
         self.turn_row = row

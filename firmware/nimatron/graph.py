@@ -39,7 +39,6 @@ class Graph(Nim2D):
         if not 1 <= k <= MAX_K:
             raise RulesError("graph:K takes 1 <= K <= %d, got %d" % (MAX_K, k))
         Nim2D.__init__(self, k)
-        self.about = "put out 1 to %d lamps that touch each other in a row or a column" % k
 
     def moves(self, matrix, ring=False):
         mask, width = _mask(matrix)

@@ -80,6 +80,8 @@ class Rules:
 
     def __init__(self, k=None):
         self.k = k
+        if k is not None and " k " in self.about:  # "take 1 to k from one heap" -> "1 to 3"
+            self.about = self.about.replace(" k ", " %d " % k)
 
     @property
     def spec(self):
