@@ -66,7 +66,10 @@ def wait_for(url, ok, limit=60):
 def test_the_crowd_view_follows_a_game_on_the_link(display):
     url, proc = display
     moves = lambda s: [e for e in s["events"] if e["kind"] == "move"]   # noqa: E731
-    state = wait_for(url + "/api/crowd", lambda s: len(moves(s)) >= 2 and s["state"] == "visitor")
+    # Events come as they happen, STATE every 0.15 s: for a moment the page can hold the
+    # two moves beside the STATE from before them (the visitor's turn too). Wait for both.
+    state = wait_for(url + "/api/crowd", lambda s: len(moves(s)) >= 2 and s["state"] == "visitor"
+                     and s["counts"] == moves(s)[1]["after"])
     visitor, machine = moves(state)[:2]
     assert visitor["by"] == "visitor" and visitor["words"] == "take 1 from heap D"
     assert machine["by"] == "machine" and machine["before"] == [3, 4, 5, 6]
