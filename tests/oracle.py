@@ -858,15 +858,20 @@ def nim2d_wins(rows, cols, misere=False):
                 for r in range(a, b + 1):
                     m |= 1 << (r * cols + c)
                 segments.append(m)
-    wins = bytearray(1 << (rows * cols))
-    for mask in range(1 << (rows * cols)):
-        win = misere  # no lit cell, no move: normal play lost; misère play won
-        if mask:
-            win = False
-            for seg in segments:
-                if seg & mask == seg and not wins[mask ^ seg]:
-                    win = True
-                    break
+    return _wins_over_masks(rows * cols, segments, misere)
+
+
+def _wins_over_masks(bits, moves, misere):
+    """Win (1) or loss (0) for every mask of ``bits`` lit places, where a move
+    puts out one of ``moves`` (masks) lying wholly lit. Bottom-up: a move only
+    lowers the mask. No lit place, no move: lost in normal play, won in misère."""
+    wins = bytearray(1 << bits)
+    for mask in range(1 << bits):
+        win = misere if mask == 0 else False
+        for move in moves:
+            if move & mask == move and not wins[mask ^ move]:
+                win = True
+                break
         wins[mask] = 1 if win else 0
     return wins
 
@@ -939,15 +944,7 @@ def graph_wins(cells, k, misere=False):
         members = [j for j in range(n) if subset >> j & 1]
         if len(members) <= k and _connected([cells[j] for j in members]):
             cuts.append(subset)
-    wins = bytearray(1 << n)
-    for subset in range(1 << n):
-        win = misere if subset == 0 else False
-        for cut in cuts:
-            if cut & subset == cut and not wins[subset ^ cut]:
-                win = True
-                break
-        wins[subset] = 1 if win else 0
-    return wins
+    return _wins_over_masks(n, cuts, misere)
 
 
 def _connected(cells):

@@ -173,6 +173,7 @@ def test_micropython_in_64k_gives_the_same_moves(tmp_path):
     position of the preset starts, the same answers as CPython."""
     import mpy_runner
 
-    board, pc = mpy_runner.board_and_pc(os.path.join(HERE, "mpy", "run_building.py"), str(tmp_path))
+    board, pc = mpy_runner.board_and_pc(os.path.join(HERE, "mpy", "run_building.py"), str(tmp_path),
+                                        ("tests/bench_engine_positions",))
     assert board[:-1] == pc[:-1]
     assert int(board[-1].split()[1]) > 8000   # heap left free

@@ -1,17 +1,9 @@
 # Building Nim under MicroPython (and CPython, to compare): every position
 # of the building halves of the preset starts, normal and misère; prints the answers.
 import gc
+
+from bench_engine_positions import sorted_heaps
 from nimatron.strategy import solve
-
-
-def sorted_heaps(total, parts, top):
-    if parts == 0:
-        return [[]] if total == 0 else []
-    out = []
-    for first in range(min(total, top), -1, -1):
-        for rest in sorted_heaps(total - first, parts - 1, first):
-            out.append([first] + rest)
-    return out
 
 
 for n, s in ((8, 3), (6, 3), (8, 5), (7, 3), (4, 3)):
