@@ -3,7 +3,11 @@
 # (drivers/presses.py) and the real sound scheduler (a silent speaker); the
 # pins are the only part left out. Prints games, ticks, worst update() in us,
 # then the firmware modules it imported.
-# usage: micropython -X heapsize=N -m bench_board PRESET GAMES
+# MODE: "game" (the controller alone), "machine" (as code.py starts it: the
+# settings source, the audits and the store on an 8 KB nvm, a record per
+# game) or "link" (the machine plus the host link on an idle USB channel that
+# asks STATE now and then).
+# usage: micropython -X heapsize=N -m bench_board PRESET GAMES [MODE]
 import gc
 import sys
 import time
@@ -52,11 +56,28 @@ class IO:
         pass
 
 
+class Wire:
+    """An idle USB data channel: a host that asks STATE now and then."""
+
+    def __init__(self):
+        self.to_machine = b""
+
+    def read(self, n):
+        data = self.to_machine[:n]
+        self.to_machine = self.to_machine[n:]
+        return data
+
+    def write(self, data):
+        return len(data)
+
+
 preset, games = sys.argv[1], int(sys.argv[2])
+mode = sys.argv[3] if len(sys.argv) > 3 else "game"
 import nimatron.boards  # noqa: E402 - the pin map, as the driver gets it; app.forget drops the module after
 
 io = IO(nimatron.boards.board("circuitplayground"))
 ends = [0]
+overrides = {"preset": preset, "think_ms": 300, "show_ms": 400, "over_ms": 1000}
 
 
 def listen(event):
@@ -64,8 +85,25 @@ def listen(event):
         ends[0] += 1
 
 
-c = make_controller("circuitplayground", {"preset": preset, "think_ms": 300, "show_ms": 400, "over_ms": 1000},
-                    io, listen)
+machine = wire = None
+if mode == "game":
+    c = make_controller("circuitplayground", overrides, io, listen)
+else:
+    from nimatron.startup import Machine, overrides_source
+    from nimatron.store import Store
+
+    def make(board, over, listener, now_ms, audits):
+        return make_controller(board, over, io, listener, now_ms, audits)
+
+    machine = Machine("circuitplayground", overrides_source(overrides), Store(nvm=bytearray(8192)),
+                      listener=listen, make=make, log=lambda line: None)
+    c = machine.controller
+    if mode == "link":
+        from nimatron.hostlink import HostLink
+
+        wire = Wire()
+        machine.attach(HostLink(c, wire, board="circuitplayground"))
+del overrides
 gc.collect()
 seed = 4321
 now = 0
@@ -91,8 +129,14 @@ while ends[0] < games:
         elif c.state == "attract":
             plan.append([("b", True)])
             plan.append([("b", False)])
+    if wire is not None and ticks % 200 == 0:
+        wire.to_machine += b"STATE\n"
     started = time.ticks_us()
-    c.update(now)
+    if machine is None:
+        c.update(now)
+    else:
+        machine.tick(now)
+        c = machine.controller
     worst = max(worst, time.ticks_diff(time.ticks_us(), started))
 print(ends[0], ticks, worst)
 print(" ".join(sorted([m for m in sys.modules if m.startswith("nimatron")])))
