@@ -55,7 +55,7 @@ def main():
                 print("%-10s %-8s  did not run in 256 KB" % (preset, mode))
                 continue
             print("%-10s %-8s %6s %8d KB %11s us" % (preset, mode, best[1][0], best[0], best[1][2]))
-            imported += [m for m in best[1][3:] if m not in imported]
+            imported += [m for m in best[1][4:] if m not in imported]
     sizes = runs(exe, tree, 512, "resident", *leaves_first(exe, tree, imported)) or []
     rows = [(int(sizes[i + 1]), sizes[i]) for i in range(0, len(sizes), 2)]
     print("\nresident after import (precompiled), largest first; %d KB in all:" % (sum(r[0] for r in rows) // 1024))

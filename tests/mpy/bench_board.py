@@ -2,7 +2,7 @@
 # random visitor pressing A, B and A+B through the real cursor model
 # (drivers/presses.py) and the real sound scheduler (a silent speaker); the
 # pins are the only part left out. Prints games, ticks, worst update() in us,
-# then the firmware modules it imported.
+# records written to the store, then the firmware modules it imported.
 # MODE: "game" (the controller alone), "machine" (as code.py starts it: the
 # settings source, the audits and the store on an 8 KB nvm, a record per
 # game) or "link" (the machine plus the host link on an idle USB channel that
@@ -138,5 +138,5 @@ while ends[0] < games:
         machine.tick(now)
         c = machine.controller
     worst = max(worst, time.ticks_diff(time.ticks_us(), started))
-print(ends[0], ticks, worst)
+print(ends[0], ticks, worst, machine.store.writes if machine else 0)
 print(" ".join(sorted([m for m in sys.modules if m.startswith("nimatron")])))
