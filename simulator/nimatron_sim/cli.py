@@ -51,7 +51,7 @@ def add_parser(sub):
     p.add_argument("--port", type=int, default=8000, help="port for --web (default 8000)")
     p.add_argument("--host", default="localhost", metavar="ADDRESS",
                    help="address for --web (default localhost; 0.0.0.0 serves the LAN, a machine per tab)")
-    p.add_argument("--lang", default="en", help="language of the --web pages: en, es or ru (default en)")
+    p.add_argument("--lang", default="en", help="language of the words, in the terminal and the --web pages: en, es or ru (default en)")
     p.add_argument("--screenshot", metavar="PATH", help="save an SVG of the interactive simulator mid-game, then exit")
 
 

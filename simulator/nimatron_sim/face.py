@@ -21,7 +21,10 @@ firmware and real drivers on mocked pins) and answers, at any moment:
 
 Buttons are pressed only through the simulator's switches; nothing here
 decides a move. The reasoning panel asks the firmware's own engine
-(``nimatron.strategy``, ``nimatron.explain``).
+(``nimrod``, through ``nimatron.strategy`` and ``nimatron.explain``). The
+words are in the visitor's language (``words``: one file per language,
+shared with the web page); the firmware's sentences go through its phrase
+table.
 """
 
 from nimatron import explain, strategy
@@ -29,33 +32,22 @@ from nimatron.controller import ATTRACT, OVER, SERVICE, SHOWING, THINKING, VISIT
 from nimatron.ports import COLOURS, LIT, OFF
 
 from .engine import Simulator
+from .words import Words
 
-# kind -> (glyph, word): the shape carries the meaning, the colour repeats it
+# kind -> glyph: the shape carries the meaning, the colour repeats it (words: "kind.lit"...)
 KINDS = {
-    "lit": ("●", "lit"),
-    "taken": ("○", "taken"),
-    "selected": ("◉", "selected"),
-    "hint": ("◆", "hint"),
-    "taking": ("✕", "machine taking"),
-    "refused": ("✗", "refused"),
-    "dark": ("·", "not in play"),
+    "lit": "●",
+    "taken": "○",
+    "selected": "◉",
+    "hint": "◆",
+    "taking": "✕",
+    "refused": "✗",
+    "dark": "·",
 }
-STATUS_WORDS = (
-    ("visitor", "YOUR TURN"),
-    ("machine", "MACHINE THINKING"),
-    ("champ", "NIM CHAMP"),
-    ("machine_wins", "MACHINE WINS"),
-)
+STATUS_ROLES = ("visitor", "machine", "champ", "machine_wins")  # words: "status.visitor"...
 MESSAGE_MS = 3000  # a refusal's reason stays on the face this long
 SOUND_MS = 700     # a sound's name stays on the face at least this long
-# sound name (``nimatron.sound``) -> what the face says while it plays
-SOUND_WORDS = {
-    "click": "click",
-    "chatter": "relay chatter",
-    "champ": "fanfare: NIM CHAMP",
-    "machine_wins": "fanfare: the machine wins",
-    "buzz": "buzz: refused",
-}
+SOUNDS = ("click", "chatter", "champ", "machine_wins", "buzz")  # ``nimatron.sound``'s; words: "sound.click"...
 
 
 def _hex(rgb):
@@ -85,11 +77,7 @@ class Lamp:
 
     @property
     def glyph(self):
-        return KINDS[self.kind][0]
-
-    @property
-    def word(self):
-        return KINDS[self.kind][1]
+        return KINDS[self.kind]
 
     def __eq__(self, other):
         return isinstance(other, Lamp) and (self.kind, self.on, self.colour) == (other.kind, other.on, other.colour)
@@ -102,16 +90,18 @@ def row_label(r):
     return explain.label(r)
 
 
-def position_text(heaps):
+def position_text(heaps, words=None):
     if heaps and isinstance(heaps[0], list):  # two-dimensional Nim: rows of cells
         return "/".join("".join(str(x) for x in row) for row in heaps)
-    return " ".join(str(h) for h in heaps) if heaps else "nothing"
+    return " ".join(str(h) for h in heaps) if heaps else (words.phrase("nothing") if words else "nothing")
 
 
 class Face:
     """A simulator and everything its front end needs to show about it."""
 
-    def __init__(self, board, overrides=None, seed=None, *, audits=None):
+    def __init__(self, board, overrides=None, seed=None, *, audits=None, lang="en"):
+        self.words = Words(lang)   # first: a bad --lang is refused before a simulator starts
+        self.t = self.words.t
         self.board = board
         self.overrides = dict(overrides or {})
         self.sim = Simulator(board, self.overrides, seed)
@@ -121,7 +111,6 @@ class Face:
         self._played = set()       # lamps lit at some point of this game
         self._ring = False         # the position is still an unbroken circle
         self._note = None          # (until_ms, text): a refusal's reason
-        self._reasons = {}         # position -> reasoning lines (cache)
         self.sounds = 0            # sounds heard so far (a front end rings its bell on new ones)
         self.sound = None          # (t, name) of the latest sound
 
@@ -197,25 +186,30 @@ class Face:
             self._played = set()
             self._ring = bool(event.get("ring"))
             self._note = None
-            first = "you move first" if event["first"] == "visitor" else "the machine moves first"
-            self._add("game", "Game %d: %s  (%s%s; %s)" % (
-                controller.audits["games"] + self._retired.get("games", 0), position_text(event["position"]),
-                event["rules"], ", misère" if event["misere"] else "", first))
+            t = self.t
+            self._add("game", t("sim.log.game", n=controller.audits["games"] + self._retired.get("games", 0),
+                                position=position_text(event["position"], self.words), rules=event["rules"],
+                                misere=t("sim.log.misere") if event["misere"] else "",
+                                first=t("sim.log.first." + ("visitor" if event["first"] == "visitor" else "machine"))))
         elif kind == "move":
             self._move(event)
         elif kind == "refused":
-            self._note = (self.sim.now + MESSAGE_MS, "Not allowed: " + event["reason"])
-            self._add("refused", "  refused: " + event["reason"])
+            reason = self.words.phrase(event["reason"])
+            self._note = (self.sim.now + MESSAGE_MS, self.t("say.refused", reason=reason))
+            self._add("refused", self.t("sim.log.refused", reason=reason))
         elif kind == "hint":
-            self._add("hint", "  hint: the ◆ lamps show a winning move")
+            self._add("hint", self.t("sim.log.hint"))
         elif kind == "game_over":
             winner = event["winner"]
             if winner == "visitor":
-                self._add("win", "You win: NIM CHAMP!")
+                self._add("win", self.t("log.win"))
             elif winner == "machine":
-                self._add("loss", "The machine wins.")
+                self._add("loss", self.t("log.loss"))
             else:
-                self._add("note", "Game abandoned.")
+                self._add("note", self.t("log.abandoned"))
+        elif kind == "still_playing":
+            self._add("note", self.t("sim.log.still_yes") if event.get("answer")
+                      else self.t("sim.log.still", s=event["seconds"]))
         elif kind in OPERATOR:
             self._add("note", OPERATOR[kind](event))
         if controller.panel is not None:
@@ -236,8 +230,8 @@ class Face:
         panel = self.counter() or CounterPanel(self.controller.rules, self.sim.layout, s["starts"][0])
         bits = ["%d" % (1 << (len(panel.bit_lamps) - 1 - k)) for k in range(len(panel.bit_lamps))]
         first = len(panel.bit_lamps) + 1
-        return ("Counter: lamps 1-%d are the count so far in binary (%s); lamps %d-%d choose how many "
-                "to add (select that many)." % (first - 1, " ".join(bits), first, first + len(panel.choice_lamps) - 1))
+        return self.t("sim.counter", last=first - 1, bits=" ".join(bits), first=first,
+                      end=first + len(panel.choice_lamps) - 1)
 
     def _mark_played(self):
         if self.counter() is not None:
@@ -254,18 +248,19 @@ class Face:
         before, after = event["before"], event["after"]
         ring = self._ring
         self._ring = False
-        words = explain.describe_move(before, after, rules.ordered, ring)
-        who = "You" if event["by"] == "visitor" else "Machine"
+        t = self.t
+        words = self.words.phrase(explain.describe_move(before, after, rules.ordered, ring))
+        by = "visitor" if event["by"] == "visitor" else "machine"
         counter = self.counter()
         if counter is not None:
             total = counter.total
-            self._add(event["by"], "%s: %d more → count %d" % (who, before[0] - after[0], total - after[0]))
+            self._add(event["by"], t("sim.log.count." + by, n=before[0] - after[0], count=total - after[0]))
             if event["by"] == "machine":
                 won = strategy.solve(rules, before, controller.misere)["outcome"] == "win"
-                self._add("why", "  why: " + ("a winning count: %d left to say is lost for you" % after[0] if won
-                                              else "no winning count; it plays for time"))
+                self._add("why", t("sim.log.why", why=t("sim.why.count", n=after[0]) if won else t("sim.why.no_count")))
             return
-        self._add(event["by"], "%s: %s  → %s" % (who, words, position_text([h for h in after if h] if not rules.ordered else after)))
+        self._add(event["by"], t("sim.log.move." + by, move=words, position=position_text(
+            [h for h in after if h] if not rules.ordered else after, self.words)))
         if event["by"] != "machine":
             return
         why = event.get("why")
@@ -275,11 +270,14 @@ class Face:
         except ValueError:
             was = now = None
         if was is not None and was["outcome"] == "win" and now is not None and now["outcome"] == "win":
-            why = "a deliberate slip (difficulty %s): a winning move is open to you" % controller.settings["difficulty"]
-        elif why is None and was is not None:
-            why = controller.explain(before, ring)
+            why = t("sim.why.slip", difficulty=t("difficulty." + controller.settings["difficulty"]))
+        else:
+            if why is None and was is not None:
+                why = controller.explain(before, ring)
+            if why:  # the firmware's reasoning, "nim-sum 11 (3); winning move: ...", part by part
+                why = "; ".join(self.words.phrase(part) for part in why.split("; "))
         if why:
-            self._add("why", "  why: " + why)
+            self._add("why", t("sim.log.why", why=why))
 
     def _add(self, style, text):
         self.log.append((style, text))
@@ -334,13 +332,13 @@ class Face:
         if not self.has_speaker():
             return None
         if not self.settings.get("volume", 1):
-            return "♪ muted (volume 0)"
+            return "♪ " + self.t("sound.muted")
         if self.sound is None:
             return ""
         t, name = self.sound
         scheduler = self.sim.controller.io.sound
         if self.sim.now - t < SOUND_MS or scheduler.busy():
-            return "♪ " + SOUND_WORDS.get(name, name)
+            return "♪ " + (self.t("sound." + name) if name in SOUNDS else name)
         return ""
 
     def display_pixels(self):
@@ -356,7 +354,7 @@ class Face:
     def status(self):
         """The four status lamps, read back from their pins: role -> bool."""
         read = self.sim.read_status()
-        return {role: bool(read.get(role)) for role, _ in STATUS_WORDS}
+        return {role: bool(read.get(role)) for role in STATUS_ROLES}
 
     def heaps(self):
         """The position in play as (heaps, ring), or None in attract mode."""
@@ -364,74 +362,65 @@ class Face:
 
     def rules_line(self):
         s = self.settings
+        t = self.t
         controller = self.sim.controller
-        goal = "loses" if controller.misere else "wins"
+        goal = t("goal.loses" if controller.misere else "goal.wins")
         about = controller.rules.about or controller.rules.spec
+        more = t("sim.rules.more", difficulty=t("difficulty." + s["difficulty"]), first=t("first." + s["first"]))
         if s.get("counter"):  # the game of 21: the count said, in binary
-            most = controller.rules.k or 0
-            total = s["starts"][0][0]
-            return "Rules: add 1 to %d to the count; whoever says %d %s.\nDifficulty %s · first: %s" % (
-                most, total, goal, s["difficulty"], s["first"])
+            return t("sim.rules.counter", k=controller.rules.k or 0, n=s["starts"][0][0], goal=goal) + "\n" + more
         if controller.rules.k is not None:
             about = about.replace(" k ", " %d " % controller.rules.k)  # "take 1 to 3 from one heap"
-        return "Rules: %s; whoever takes the last lamp %s.\nDifficulty %s · first: %s" % (
-            about, goal, s["difficulty"], s["first"])
+        return t("rules.line", about=self.words.phrase(about), goal=goal) + "\n" + more
 
     def message(self):
         """The words under the lamps: what is happening, and what to do."""
         controller = self.sim.controller
         state = controller.state
         now = self.sim.now
+        t = self.t
         if state == SERVICE:
             return operator_text(controller, self.sim.roles)
         if state == VISITOR and controller.asking is not None:
             left = (controller.settings["walkaway_ms"] - (now - controller.last_input) + 999) // 1000
-            return "Still playing? Press any button within %d s, or the game ends." % max(0, left)
+            return t("say.still", s=max(0, left))
         if self._note is not None:
             if now < self._note[0] and state == VISITOR:
                 return self._note[1]
             self._note = None
         if state == ATTRACT:
-            return "Press N for a new game (or any of the machine's buttons)."
+            return t("sim.say.attract")
         if state == VISITOR and controller._building():
             heaps = controller.position()[0]
-            text = ("Building: %d stone%s still to place (lit in row %s). Press a row A-%s to place one "
-                    "there; Nim starts when all are placed." % (
-                        heaps[-1], "" if heaps[-1] == 1 else "s", row_label(len(heaps) - 1),
-                        row_label(len(heaps) - 2)))
-            return text + (" Hint: ◆ shows a winning placement." if controller.hint else "")
+            text = t("sim.say.building", n=heaps[-1], row=row_label(len(heaps) - 1), last=row_label(len(heaps) - 2))
+            return text + (" " + t("sim.say.hint_place") if controller.hint else "")
         if state == VISITOR:
             if controller.input_model == "rows":
                 if controller.taken:
-                    return ("You have put out %d from row %s. Press its button again for more, or DONE (Enter)."
-                            % (len(controller.taken), row_label(controller.turn_row)))
+                    return t("sim.say.rows_more", n=len(controller.taken), row=row_label(controller.turn_row))
                 keys = "1" if len(self.sim.layout) == 1 else "1-%d" % len(self.sim.layout)
-                text = "Your turn: press a row's button (%s) to put out its last lamp; then DONE (Enter)." % keys
+                text = t("sim.say.rows", keys=keys)
             else:
                 if controller.selected:
-                    return ("%d selected (◉). DONE (Enter) takes them; select a lamp again to put it back."
-                            % len(controller.selected))
-                text = "Your turn: choose lamps with the arrows and Space, or click them; then DONE (Enter)."
+                    return t("sim.say.selected", n=len(controller.selected))
+                text = t("sim.say.grid")
                 if self.sim.spec.get("cursor"):
-                    text = ("Your turn: A moves the blinking cursor, B selects the lamp under it; "
-                            "then DONE: A+B (Enter) or the slide switch (W).")
+                    text = t("sim.say.cursor")
             if controller.hint:
-                text += " Hint: ◆ shows a winning move."
+                text += " " + t("sim.say.hint")
             return text
         if state == THINKING:
-            return "The machine is thinking..."
+            return t("say.thinking")
         if state == SHOWING and self.counter() is not None:
-            return "The machine adds %d (✕)." % len(controller.machine_out)
+            return t("sim.say.adds", n=len(controller.machine_out))
         if state == SHOWING:
             heaps, ring = controller.position()
             if controller.machine_light and controller.rules.name == "building":
-                return "The machine places a stone: %s." % explain.describe_move(heaps, controller.machine_after)
-            return "The machine takes (✕): %s." % explain.describe_move(
-                heaps, controller.machine_after, controller.rules.ordered, ring)
+                return t("sim.say.places", move=self.words.phrase(explain.describe_move(heaps, controller.machine_after)))
+            return t("sim.say.showing", move=self.words.phrase(explain.describe_move(
+                heaps, controller.machine_after, controller.rules.ordered, ring)))
         if state == OVER:
-            if controller.winner == "visitor":
-                return "You win: NIM CHAMP! Press N to play again."
-            return "The machine wins. Press N to play again."
+            return t("sim.say.win" if controller.winner == "visitor" else "sim.say.loss")
         return ""
 
     def audits(self):
@@ -444,26 +433,12 @@ class Face:
 
     # -- how the machine thinks ------------------------------------------------------
     def reasoning(self):
-        """Lines for the "how the machine thinks" panel, for the position in play."""
-        controller = self.sim.controller
-        position = controller.position()
-        if position is None:
-            return ["No game in play.", "", "Press N: the machine will show its working here."]
-        heaps, ring = position
-        mover = "the machine" if controller.state in (THINKING, SHOWING) else "you"
-        if controller.state == OVER:
-            mover = None
-        key = (controller.rules.spec, controller.misere, position_text(heaps), ring, mover)  # rows of cells too
-        lines = self._reasons.get(key)
-        if lines is None:
-            if len(self._reasons) > 64:
-                self._reasons = {}
-            try:
-                lines = reasoning(controller.rules, controller.misere, heaps, ring, mover)
-            except ValueError as e:  # SizeError: too large to work out on this machine
-                lines = ["Position %s" % position_text(heaps), str(e)]
-            self._reasons[key] = lines
-        return lines
+        """Lines for the "how the machine thinks" panel, for the position in
+        play: Nimrod's panel (``nimrod``, shared with the web pages) as text."""
+        from .nimrod import nimrod
+        from .thinking import lines
+
+        return lines(nimrod(self.sim.controller), self.words)
 
 
 def _service_open(e):
@@ -488,12 +463,6 @@ def _stuck(e):
     return "Button %s is stuck (%s): ignored until released." % (e["button"], e["why"])
 
 
-def _still(e):
-    if e.get("answer"):
-        return "  still playing: yes"
-    return "  still playing? the game ends in %d s without a press" % e["seconds"]
-
-
 def _adjusted(e):
     if "error" in e:
         return "  not changed: %s" % e["error"]
@@ -505,7 +474,6 @@ def _adjusted(e):
 OPERATOR = {
     "service": _service_open,
     "stuck": _stuck,
-    "still_playing": _still,
     "check_switch": lambda e: ("Check switch: %s not pressed in %d games." % (e["button"], e["games"])
                                if "button" in e else "  check switch: %s; stuck: %s" % (
                                    ", ".join(e["buttons"]) or "none", ", ".join(e["stuck"]) or "none")),
@@ -566,105 +534,3 @@ def operator_text(controller, roles):
         return "%s? %s. %s toggles YES/NO; Enter confirms; N: back." % (
             ITEM_WORDS[menu.action][2:].capitalize(), "YES" if menu.yes else "NO", step.split(",")[0])
     return "Operator menu."
-
-
-def _table(values, names):
-    """Binary rows over a common width, the column counts, and their nim-sum."""
-    x = 0
-    for v in values:
-        x ^= v
-    width = 1
-    for v in list(values) + [x]:
-        width = max(width, len(explain.binary(v, 1)))
-    lines = []
-    if width <= 4:  # the column values, 8 4 2 1, over the digits
-        lines.append("  " + " ".join(str(1 << c) for c in range(width - 1, -1, -1)))
-    for v, name in zip(values, names):
-        lines.append("  " + " ".join(explain.binary(v, width)) + "  %3d  %s" % (v, name))
-    lines.append("  " + "-" * (2 * width - 1))
-    counts = explain.column_parities(list(values) + [0]) if values else []
-    while len(counts) < width:
-        counts = [0] + counts
-    lines.append("  " + " ".join(str(c % 10) for c in counts) + "        ones")
-    lines.append("  " + " ".join(explain.binary(x, width)) + "  %3d  nim-sum" % x)
-    return lines, x
-
-
-def reasoning(rules, misere, heaps, ring, mover):
-    """The working, as Nimrod showed it: for nim, each heap in binary, the
-    column counts and the nim-sum; for games that are sums of heaps, each
-    heap's nim-value the same way; then the move and the reason for it."""
-    rules_name = rules.name
-    lines = []
-    result = strategy.solve(rules, heaps, misere, ring)
-    after = result["after"]
-    labels = ["heap %s" % explain.label(i) for i in range(len(heaps))]
-    if rules_name == "building":
-        stones = heaps[-1]
-        labels = labels[:-1]
-        if stones:
-            lines.append("Building: heaps %s; %d stone%s still to place (row %s)." % (
-                " ".join(str(h) for h in heaps[:-1]), stones, "" if stones == 1 else "s",
-                explain.label(len(heaps) - 1)))
-            lines.append("Then Nim, which Bouton's nim-sum decides: the machine searched every way "
-                         "to place the rest with that in view.")
-        else:
-            lines.append("All stones placed: Nim on the heaps.")
-            heaps = heaps[:-1]
-            if result["after"] is not None:
-                result = dict(result, after=result["after"][:-1])
-            after = result["after"]
-            rules_name = "nim"
-    if rules_name in ("nim", "candy"):
-        table, x = _table(heaps, labels)
-        lines.extend(table)
-        if misere:
-            lines.append("Misère: play as in normal Nim until only heaps of 1 would be left; "
-                         "then leave an odd number of them.")
-        elif x:
-            lines.append("Nim-sum not 0: the player to move wins by making it 0.")
-        else:
-            lines.append("Nim-sum 0: every move makes it non-zero; a perfect opponent wins.")
-        for note in rules.notes(heaps, misere) if rules.name == "candy" else ():
-            lines.append("Candies: %s; %s, the machine takes the one that leaves it the most "
-                         "at the end." % (note, "among the winning moves" if result["outcome"] == "win"
-                                          else "with no winning move, among all moves"))
-    elif rules_name == "graph" and not misere:
-        groups = rules.groups(heaps)
-        lines.append("Each group of touching lamps is a game of its own; its nim-value:")
-        table, x = _table([v for _, v in groups], ["group %d (%d lamp%s)" % (i + 1, n, "" if n == 1 else "s")
-                                                  for i, (n, _) in enumerate(groups)])
-        lines.extend(table)
-        lines.append("Nim-values add like Nim heaps (XOR): the player to move wins if the sum is not 0.")
-    elif rules_name in ("subtract", "grundy", "circular") and not misere and not ring:
-        values = []
-        for h in heaps:
-            values.append(strategy.solve(rules, [h], False)["nimber"] or 0)
-        how = {"subtract": "heap mod %d" % (rules.k + 1) if rules.k else "",
-               "grundy": "Grundy values", "circular": "values of rows"}[rules_name]
-        lines.append("Each heap's nim-value (%s):" % how)
-        table, x = _table(values, ["%s (%d)" % (labels[i], heaps[i]) for i in range(len(heaps))])
-        lines.extend(table)
-        lines.append("Nim-values add like Nim heaps (XOR): the player to move wins if the sum is not 0.")
-    elif rules_name == "moore" and not misere:
-        table, _ = _table(heaps, labels)
-        lines.extend(table[:-1])
-        lines.append("Moore: a loss for the player to move when every column count is a multiple of %d."
-                     % (rules.k + 1))
-    else:
-        lines.append("Position %s%s" % (position_text(heaps), " (a circle)" if ring else ""))
-        lines.append("Rules: %s%s." % (rules.about or rules.spec, ", misère" if misere else ""))
-        if result["nimber"] is not None:
-            lines.append("Nim-value of the whole position: %d." % result["nimber"])
-        lines.append("The machine knows the theory, or searched every line of play from here.")
-    lines.append("")
-    who = mover or "the next player"
-    if after is None:
-        lines.append("No move left: the game is over.")
-    elif result["outcome"] == "win":
-        lines.append("Winning move for %s: %s, leaving %s." % (
-            who, explain.describe_move(heaps, after, rules.ordered, ring), position_text(after)))
-    else:
-        lines.append("No winning move for %s; play for time: %s." % (
-            who, explain.describe_move(heaps, after, rules.ordered, ring)))
-    return lines

@@ -27,7 +27,7 @@ import time
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
@@ -35,7 +35,7 @@ from textual.widgets import Button, Footer, Header, Label, RichLog, Select, Stat
 
 from nimatron import boards, settings as nsettings
 
-from .face import KINDS, STATUS_WORDS, Face, row_label
+from .face import KINDS, STATUS_ROLES, Face, row_label
 from .oled_mock import braille
 from .wallclock import WallClock
 
@@ -64,6 +64,8 @@ Screen { background: #101418; }
 .lamp-row { height: 1; }
 #lamps.spaced .lamp-row { margin: 0 0 1 0; }
 #lamps.spaced .lamp-row:last-child { margin: 0; }
+#face.tight #rules-line, #face.tight #lamps, #face.tight #controls, #face.tight #message, #face.tight #legend { margin: 0; }
+#face.tight #message { min-height: 1; }
 .row-label { width: 3; color: #c8d3da; text-style: bold; }
 .row-count { width: 4; color: #9fb0bb; }
 LampWidget { width: 3; height: 1; }
@@ -125,7 +127,7 @@ class LampWidget(Widget):
 
     def render(self):
         lamp = self.lamp
-        glyph = lamp.glyph if lamp else KINDS["dark"][0]
+        glyph = lamp.glyph if lamp else KINDS["dark"]
         style = (lamp.colour if lamp else "#5c5c5c") + (" bold" if lamp and lamp.on else "")
         text = Text()
         if self.styles.width.value == 2:
@@ -151,47 +153,49 @@ class SettingsScreen(ModalScreen):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, board, overrides, muted=False):
+    def __init__(self, board, overrides, muted=False, words=None):
         super().__init__()
+        self.words = words
         self.board = board
         self.overrides = dict(overrides)
         self.muted = muted
 
     def compose(self) -> ComposeResult:
         o = self.overrides
+        t = self.words.t
         every = nsettings.PRESETS
         rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d", "building", "graph:2", "graph:3"]
         if o.get("rules") and o["rules"] not in rules:
             rules.append(o["rules"])
         misere = o.get("misere")
-        keep = ("(the preset's)", "")
+        keep = (t("settings.keep"), "")
         fields = [
-            ("Board", "board", [(_short("%s: %s" % (n, boards.board(n)["about"])), n) for n in boards.names()],
+            (t("settings.board"), "board", [(_short("%s: %s" % (n, boards.board(n)["about"])), n) for n in boards.names()],
              self.board),
-            ("Preset", "preset", [("(the board's own)", "")] + [
+            (t("settings.preset"), "preset", [(t("settings.own"), "")] + [
                 (_short("%s: %s" % (n, every[n]["about"])), n) for n in every], o.get("preset", "")),
-            ("Rule set", "rules", [keep] + [(r, r) for r in rules], o.get("rules", "")),
-            ("Goal", "misere", [keep, ("normal: whoever takes the last lamp wins", "off"),
-                                ("misère: whoever takes the last lamp loses", "on")],
+            (t("settings.rules"), "rules", [keep] + [(r, r) for r in rules], o.get("rules", "")),
+            (t("settings.goal"), "misere", [keep, (t("settings.normal"), "off"), (t("settings.misere"), "on")],
              "" if misere is None else ("on" if misere else "off")),
-            ("Difficulty", "difficulty", [keep] + [(d, d) for d in nsettings.DIFFICULTIES], o.get("difficulty", "")),
-            ("Who moves first", "first", [keep] + [(f, f) for f in nsettings.FIRST], o.get("first", "")),
-            ("Speaker volume", "volume", [keep] + [
-                ("%d%s" % (v, " (mute the speaker)" if v == 0 else ""), str(v)) for v in range(11)],
+            (t("settings.difficulty"), "difficulty", [keep] + [(t("difficulty." + d), d) for d in nsettings.DIFFICULTIES],
+             o.get("difficulty", "")),
+            (t("settings.first"), "first", [keep] + [(t("first." + f), f) for f in nsettings.FIRST], o.get("first", "")),
+            (t("sim.settings.volume"), "volume", [keep] + [
+                (t("sim.settings.mute") if v == 0 else str(v), str(v)) for v in range(11)],
              str(o["volume"]) if "volume" in o else ""),
-            ("Terminal bell", "bell", [("rings for fanfares and refusals", "on"), ("muted (♪ words only)", "off")],
+            (t("sim.settings.bell"), "bell", [(t("sim.settings.bell_on"), "on"), (t("sim.settings.bell_off"), "off")],
              "off" if self.muted else "on"),
         ]
         with Vertical(id="settings-box"):
-            yield Static("Settings: Apply restarts the machine with these.", id="settings-title")
+            yield Static(t("sim.settings.title"), id="settings-title")
             with Grid(id="settings-grid"):
                 for words, key, choices, value in fields:
                     yield Label(words)
                     yield Select(choices, value=value, allow_blank=False, compact=True, id="set-" + key)
             yield Static("", id="settings-error")
             with Horizontal(id="settings-buttons"):
-                yield Button("Apply", id="apply", variant="primary")
-                yield Button("Cancel (Esc)", id="cancel")
+                yield Button(t("sim.settings.apply"), id="apply", variant="primary")
+                yield Button(t("sim.settings.cancel"), id="cancel")
 
     def on_mount(self):
         for button in self.query(Button):
@@ -215,7 +219,7 @@ class SettingsScreen(ModalScreen):
         board, overrides = self.chosen()
         error = self.app.restart(board, overrides)
         if error:
-            self.query_one("#settings-error", Static).update("Cannot use these: " + error)
+            self.query_one("#settings-error", Static).update(self.words.t("settings.refused", error=self.words.phrase(error)))
         else:
             self.app.muted = self.query_one("#set-bell", Select).value == "off"
             self.dismiss(None)
@@ -261,6 +265,7 @@ class NimatronApp(App):
         panel (default: when the preset explains itself, as Nimrod);
         ``clock``: seconds, the wall clock the virtual one follows."""
         super().__init__()
+        self._bindings = BindingsMap(self.worded_bindings(face.words))
         self.face = face
         self.realtime = realtime
         self.clock = clock
@@ -268,10 +273,20 @@ class NimatronApp(App):
         self.cursor = (0, 0)
         self._logged = 0
         self._wall = None    # a WallClock while the clock runs in real time
+        self._squeeze = 0    # 1: rows of lamps closed up, 2: no blank lines either (``_fit``)
         self._shown = {}
         self.muted = False   # the terminal bell (M, the settings): the ♪ words show either way
         self._heard = face.sounds
         self.bells = 0       # bells rung (tests)
+
+    def worded_bindings(self, words):
+        """The keys, their footer words in the visitor's language ("sim.key.quit"...)."""
+        return [Binding(b.key, b.action, words.t("sim.key." + b.description.lower().replace(" ", "_"))
+                        if b.description else "", show=b.show, priority=b.priority) for b in self.BINDINGS]
+
+    @property
+    def t(self):
+        return self.face.t
 
     # -- layout -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -279,13 +294,13 @@ class NimatronApp(App):
         with Horizontal(id="body"):
             with VerticalScroll(id="face", can_focus=False):
                 with Grid(id="status-lamps"):
-                    for role, words in STATUS_WORDS:
-                        yield Static(words, id="status-" + role, classes="status-lamp")
+                    for role in STATUS_ROLES:
+                        yield Static(self.t("status." + role), id="status-" + role, classes="status-lamp")
                 yield Static("", id="rules-line")
                 yield Vertical(id="lamps")
                 with Horizontal(id="controls"):
-                    yield Button("⏎ DONE", id="done")
-                    yield Button("N NEW GAME", id="new")
+                    yield Button("⏎ " + self.t("done"), id="done")
+                    yield Button("N " + self.t("new"), id="new")
                 yield Static("", id="sound", markup=False)
                 yield Static("", id="oled-pixels", markup=False)
                 yield Static("", id="message")
@@ -312,7 +327,7 @@ class NimatronApp(App):
             children.append(Static("", id="count-%d" % r, classes="row-count"))
             if face.input_model == "rows" and "row%d" % r in face.roles:
                 key = str(r + 1) if r < 9 else " "
-                children.append(Button("%s TAKE" % key, id="row-%d" % r, classes="row-button"))
+                children.append(Button("%s %s" % (key, self.t("take")), id="row-%d" % r, classes="row-button"))
             rows.append(Horizontal(*children, classes="lamp-row"))
         return rows
 
@@ -321,11 +336,12 @@ class NimatronApp(App):
             button.can_focus = False  # every key goes to the machine, never to a focused button
             button.active_effect_duration = 0  # a quick second click is a second press
         self.query_one("#log", RichLog).can_focus = False
-        self.query_one("#thinking", Static).border_title = "How the machine thinks (T)"
-        self.query_one("#log", RichLog).border_title = "Moves"
-        self.query_one("#audits", Static).border_title = "This session"
-        self.query_one("#oled-pixels", Static).border_title = "OLED 128×64, as displayio drew it"
-        self.query_one("#oled-text", Static).border_title = "OLED (wider: its pixels)"
+        t = self.t
+        self.query_one("#thinking", Static).border_title = t("sim.title.thinking")
+        self.query_one("#log", RichLog).border_title = t("log.title")
+        self.query_one("#audits", Static).border_title = t("sim.title.session")
+        self.query_one("#oled-pixels", Static).border_title = t("sim.title.oled_pixels")
+        self.query_one("#oled-text", Static).border_title = t("sim.title.oled_text")
         await self._build_lamps()
         if self.realtime:
             self._wall = WallClock(self.clock, MAX_STEP_MS)
@@ -337,7 +353,9 @@ class NimatronApp(App):
         container = self.query_one("#lamps", Vertical)
         await container.remove_children()
         await container.mount(*self._lamp_rows())
+        self._squeeze = 0
         container.set_class(len(self.face.layout) <= 4, "spaced")
+        self.query_one("#face").set_class(False, "tight")
         for button in container.query(Button):
             button.can_focus = False
             button.active_effect_duration = 0
@@ -350,36 +368,34 @@ class NimatronApp(App):
         self._heard = self.face.sounds
 
     def _legend(self):
+        t = self.t
         kinds = ["lit", "taken", "selected", "hint", "taking", "refused", "dark"]
         keys = ""
         if self.face.input_model == "rows":
             kinds.remove("selected")
         else:
-            cursor = "[ ]" if lamp_width(self.face.layout) == 3 else "▸"
-            keys = "\nArrows move the cursor %s; Space selects (or click a lamp)." % cursor
-        parts = ["%s %s" % KINDS[k] for k in kinds]
+            keys = "\n" + t("sim.legend.grid", cursor="[ ]" if lamp_width(self.face.layout) == 3 else "▸")
         if self.face.controller.rules.name == "candy":   # each player's candies below the heaps
             n = len(self.face.layout)
-            keys += "\nCandies: rows %s-%s yours, %s-%s the machine's." % tuple(
-                row_label(r) for r in range(n - 4, n))
+            keys += "\n" + t("sim.legend.candy", a=row_label(n - 4), b=row_label(n - 3),
+                              c=row_label(n - 2), d=row_label(n - 1))
         position = self.face.controller.position()
         if self.face.controller.rules.name == "building" and position:   # the supply row below the heaps
-            keys += "\nBuilding Nim: row %s holds the stones still to place; press a heap's row to place one." % (
-                row_label(len(position[0]) - 1))
+            keys += "\n" + t("sim.legend.building", row=row_label(len(position[0]) - 1))
         if self.face.sim.spec["lamps"].get("shape") == "ring" and not self.face.settings.get("counter"):
-            keys += "\nA ring: the row's last lamp touches its first."
+            keys += "\n" + t("sim.legend.ring")
         spec = self.face.sim.spec
         if spec.get("cursor"):
-            keys = "\nA moves the cursor, B selects; Enter is A+B (DONE), W flips the slide switch; N (A+B held): new game."
+            keys = "\n" + t("sim.legend.cursor")
         elif spec.get("encoder"):
-            keys += "\n[ and ] turn the encoder: in attract mode it chooses the game."
+            keys += "\n" + t("sim.legend.encoder")
         if self.face.has_speaker():
-            keys += "\n♪ shows each sound of the speaker; M mutes the terminal bell."
+            keys += "\n" + t("sim.legend.sound")
         counter = self.face.counter_words()
         if counter:
             keys += "\n" + counter
-            parts = ["%s %s" % KINDS[k] for k in kinds if k != "taken"]
-        return "  ".join(parts) + keys
+            kinds.remove("taken")
+        return "  ".join("%s %s" % (KINDS[k], t("kind." + k)) for k in kinds) + keys
 
     # -- size ---------------------------------------------------------------------
     def needed_size(self):
@@ -393,6 +409,26 @@ class NimatronApp(App):
 
     def on_resize(self, event):
         self._check_size(event.size)
+        if getattr(self, "_squeeze", 0):  # more room: start from the roomy face again
+            self._squeeze = 0
+            self.query_one("#lamps").set_class(len(self.face.layout) <= 4, "spaced")
+            self.query_one("#face").set_class(False, "tight")
+        self.call_after_refresh(self._fit)
+
+    def _fit(self):
+        """Longer words (Spanish, Russian) or a long legend (the Circuit
+        Playground's) must not push the face into a scroll: first the rows
+        of lamps close up, then the blank lines between the parts go."""
+        face = self.query_one("#face")
+        if face.max_scroll_y <= 0 or self._squeeze >= 2:
+            return
+        self._squeeze += 1
+        if self._squeeze == 1 and self.query_one("#lamps").has_class("spaced"):
+            self.query_one("#lamps").set_class(False, "spaced")
+        else:
+            self._squeeze = 2
+            face.set_class(True, "tight")
+        self.call_after_refresh(self._fit)
 
     def _check_size(self, size=None):
         width, height = size or self.size
@@ -400,8 +436,7 @@ class NimatronApp(App):
         small = width < need_w or height < need_h
         note = self.query_one("#too-small", Static)
         if small:
-            note.update("The terminal is %d×%d; the Nimatron needs at least %d×%d.\n"
-                        "Make the window larger (or the font smaller). Q quits." % (width, height, need_w, need_h))
+            note.update(self.t("sim.too_small", w=width, h=height, need_w=need_w, need_h=need_h))
         note.display = small
         self.query_one("#body").display = not small
 
@@ -480,24 +515,24 @@ class NimatronApp(App):
         self._check_size()
 
     def action_settings(self):
-        self.push_screen(SettingsScreen(self.face.board, self.face.overrides, self.muted))
+        self.push_screen(SettingsScreen(self.face.board, self.face.overrides, self.muted, self.face.words))
 
     def action_mute(self):
         self.muted = not self.muted
-        self.face._note = (self.face.now + 2000, "Terminal bell %s." % ("muted" if self.muted else "on"))
+        self.face._note = (self.face.now + 2000, self.t("sim.bell_muted" if self.muted else "sim.bell_on"))
         self.refresh_face()
 
     def restart(self, board, overrides):
         """A new simulator with these settings; the error in words, or None."""
         try:
-            face = Face(board, overrides, audits=self.face.audits())
+            face = Face(board, overrides, audits=self.face.audits(), lang=self.face.words.lang)
         except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
             return str(e).split("\n")[0]
         old, self.face = self.face, face
         old.close()
         self._lamp_widgets = {}  # the old board's lamps: never drawn with the new layout
         self._logged = 0
-        self.query_one("#log", RichLog).write(Text("Settings: %s, preset %s" % (board, face.settings["preset"]),
+        self.query_one("#log", RichLog).write(Text(self.t("sim.log.settings", board=board, preset=face.settings["preset"]),
                                                    style="dim"))
         if face.settings["explain"]:
             self.show_thinking = True
@@ -514,6 +549,8 @@ class NimatronApp(App):
         if self._shown.get(key) != content:
             self._shown[key] = content
             self.query_one(widget_id, Static).update(content)
+            if widget_id in ("#message", "#sound") and self._squeeze < 2:  # a longer line: does the face still fit?
+                self.call_after_refresh(self._fit)
 
     def refresh_face(self):
         face = self.face
@@ -535,12 +572,12 @@ class NimatronApp(App):
                     shown = " =%2d" % panel.count
                 self._set("count-%d" % r, "#count-%d" % r, shown)
         status = face.status()
-        for role, words in STATUS_WORDS:
+        for role in STATUS_ROLES:
             on = status[role]
             if self._shown.get("status-" + role) != on:
                 self._shown["status-" + role] = on
                 widget = self.query_one("#status-" + role, Static)
-                widget.update(("■ " if on else "□ ") + words)
+                widget.update(("■ " if on else "□ ") + self.t("status." + role))
                 widget.set_class(on, "on")
         self._set("rules", "#rules-line", face.rules_line())
         self._set("message", "#message", face.message())
@@ -549,8 +586,7 @@ class NimatronApp(App):
         if self.show_thinking:
             self._set("thinking", "#thinking", "\n".join(face.reasoning()))
         audits = face.audits()
-        self._set("audits", "#audits", "Games %d · abandoned %d\nYou won %d · machine won %d" % (
-            audits["games"], audits["abandoned"], audits["visitor_wins"], audits["machine_wins"]))
+        self._set("audits", "#audits", self.t("sim.audits", **audits))
         if self._logged < len(face.log):
             log = self.query_one("#log", RichLog)
             for style, line in face.log[self._logged:]:
@@ -560,8 +596,8 @@ class NimatronApp(App):
     def _speaker(self, face):
         """The ♪ words beside the buttons; the bell for new fanfares and refusals."""
         words = face.sound_words()
-        if words is not None and self.muted and words.startswith("♪ ") and "muted" not in words:
-            words += " (bell muted)"
+        if words is not None and self.muted and words.startswith("♪ ") and self.face.settings.get("volume", 1):
+            words += " " + self.t("sim.bell_muted_note")
         self._set("sound", "#sound", words or "")
         self._show_widget("#sound", words is not None)
         if face.sounds != self._heard:
@@ -603,7 +639,7 @@ def open_face(args):
     from .cli import overrides
 
     try:
-        return Face(args.board, overrides(args), args.seed)
+        return Face(args.board, overrides(args), args.seed, lang=getattr(args, "lang", None) or "en")
     except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
         raise UsageError(str(e).split("\n")[0])
 

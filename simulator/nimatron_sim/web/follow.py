@@ -15,9 +15,9 @@ import time
 from nimatron import boards
 from nimatron.rules import parse_rules
 
-from ..face import STATUS_WORDS, Lamp
+from ..face import STATUS_ROLES, Lamp
 from .machines import LOCK, MOVES_KEPT, MachineError, event_record
-from .nimrod import nimrod_for
+from ..nimrod import nimrod_for
 from .state import rules_about
 
 POLL_S = 0.15           # STATE this often (and events as they come)
@@ -146,8 +146,8 @@ class LinkMachine:
             "winner": reply.get("winner"),
             "lamps": lamps,
             "counts": [sum(1 for d in row if d in "1234") for row in rows] if position is not None else None,
-            "status": {role: bool(status.get(role)) for role, _ in STATUS_WORDS},
-            "status_order": [role for role, _ in STATUS_WORDS],
+            "status": {role: bool(status.get(role)) for role in STATUS_ROLES},
+            "status_order": list(STATUS_ROLES),
             "settings": {"preset": reply.get("preset", ""), "rules": rules.spec, "about": rules_about(rules),
                          "misere": bool(reply.get("misere")), "difficulty": reply.get("difficulty", ""),
                          "first": "", "explain": True},

@@ -23,7 +23,7 @@ import time
 
 from ..face import Face
 from ..wallclock import WallClock
-from .nimrod import nimrod
+from ..nimrod import nimrod
 from .state import snapshot
 
 MAX_STEP_MS = 1000     # after a stall, do not race ahead (as the terminal app)

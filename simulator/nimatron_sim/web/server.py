@@ -22,6 +22,7 @@ import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
+from ..words import languages
 from .machines import MachineError
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -41,10 +42,6 @@ def static_files():
             path = os.path.join(folder, name)
             out[os.path.relpath(path, STATIC).replace(os.sep, "/")] = path
     return out
-
-
-def languages():
-    return sorted(name[5:-5] for name in static_files() if name.startswith("lang/") and name.endswith(".json"))
 
 
 class RequestError(Exception):

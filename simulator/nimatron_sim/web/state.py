@@ -11,7 +11,7 @@ English and translated by the page's phrase table.
 from nimatron import explain
 from nimatron.controller import ATTRACT, OVER, SERVICE, SHOWING, THINKING, VISITOR
 
-from ..face import STATUS_WORDS
+from ..face import STATUS_ROLES
 
 
 def snapshot(machine):
@@ -38,7 +38,7 @@ def snapshot(machine):
         "lamps": [[[lamp.kind, 1 if lamp.on else 0, lamp.colour] for lamp in row] for row in lamps],
         "counts": [sum(row) for row in panel.lit] if panel is not None else None,
         "status": face.status(),
-        "status_order": [role for role, _ in STATUS_WORDS],
+        "status_order": list(STATUS_ROLES),
         "settings": {"preset": settings["preset"], "rules": controller.rules.spec,
                      "about": rules_about(controller.rules), "misere": bool(controller.misere),
                      "difficulty": settings["difficulty"], "first": settings["first"],

@@ -301,6 +301,19 @@ const Nim = (() => {
     return svg;
   }
 
+  /** One of the panel's sentences (worked out by the server, ``nimrod.py``):
+      firmware phrases translated, players named (as ``thinking.py`` does). */
+  function sentence(key, params) {
+    const p = {};
+    for (const [name, value] of Object.entries(params)) {
+      if (name.startsWith("who")) p[name] = t("who." + value);
+      else if (name.startsWith("player")) p[name] = t("player." + value);
+      else if (name === "move" || name === "note") p[name] = phrase(value);
+      else p[name] = value;
+    }
+    return t(key, p);
+  }
+
   /** The panel as a table of lamps (1 a filled lamp, 0 a hollow ring, each
       with its digit), then the sentences; ``upto`` shows only its first
       steps (the crowd view's slow mode). Returns the number of steps. */
@@ -332,10 +345,7 @@ const Nim = (() => {
         add(td, "span", "digit", t(b ? "nimrod.bit1" : "nimrod.bit0"));
       });
       const row = (name, bits, value, cls) => line(name, cls, bitCells(bits), value);
-      for (const r of panel.rows) {
-        const name = panel.kind === "values" ? t("nimrod.heap_value", r) : t("nimrod.heap", r);
-        row(name, r.bits, String(r.value), "heap-row");
-      }
+      for (const r of panel.rows) row(t(panel.row_key || "nimrod.heap", r), r.bits, String(r.value), "heap-row");
       line(t("nimrod.counts"), "counts", panel.counts.map((n) => (td) => {
         td.textContent = n + " " + t(n % 2 ? "nimrod.odd" : "nimrod.even");
         td.className = n % 2 ? "odd" : "even";
@@ -343,20 +353,7 @@ const Nim = (() => {
       if (panel.kind !== "moore") row(t("nimrod.sum"), panel.sum_bits, String(panel.sum), "sum-row");
       box.appendChild(table);
     }
-    const lines = [];
-    if (panel.kind === "values") lines.push(t("nimrod.values." + panel.how, {k1: (panel.k || 0) + 1}));
-    if (panel.kind === "moore") lines.push(t("nimrod.moore", {k1: (panel.k || 0) + 1}));
-    if (panel.kind === "other") {
-      lines.push(t("nimrod.other", {position: panel.position}));
-      if (panel.nimber !== null && panel.nimber !== undefined) lines.push(t("nimrod.nimber", {n: panel.nimber}));
-    }
-    if (panel.kind === "nim" && panel.misere) lines.push(t("nimrod.misere"));
-    else if (panel.kind === "nim" || panel.kind === "values") lines.push(t(panel.sum ? "nimrod.nonzero" : "nimrod.zero", {x: panel.sum}));
-    if (panel.error) lines.push(panel.error);
-    const who = t("who." + (panel.mover || "visitor"));
-    if (!panel.move) lines.push(t("nimrod.over"));
-    else if (panel.outcome === "win") lines.push(t("nimrod.win", {who, move: phrase(panel.move), after: panel.after}));
-    else lines.push(t("nimrod.lose", {who, move: phrase(panel.move)}));
+    const lines = (panel.lines || []).map(([key, params]) => sentence(key, params));
     for (const line of lines) steps.push(add(box, "p", "", line));
     if (upto !== undefined) steps.forEach((node, k) => { node.hidden = k >= upto; });
     return steps.length;

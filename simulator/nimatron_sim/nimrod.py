@@ -1,0 +1,190 @@
+"""Nimrod's panel as data: what "how the machine thinks" shows, for every face.
+
+The Ferranti Nimrod (1951) showed its working on lamps: each heap in binary,
+the column counts, the nim-sum and the move that makes it zero. This module
+builds that working as data, for the web pages (drawn as lamps by
+``common.js``) and the terminal (``thinking.lines``). Every number comes
+from the firmware's engine (``nimatron.strategy.solve``, a rule set's own
+``candies``) and every move's words from ``nimatron.explain``; nothing here
+decides a move. The sentences are ``[key, params]`` in the faces' language
+files (``web/static/lang/``): a param named ``move`` or ``note`` is a
+firmware sentence (translated by the phrase table), one starting with
+``who`` or ``player`` a player (``visitor``/``machine``: "who.visitor" is
+"for you" in some languages, "player.visitor" is "you" as a subject).
+
+Which rule sets get a table: Nim and Candy Nim by their heaps; the
+subtraction game, Grundy's game and circular Nim by each heap's nim-value;
+Graph Nim and 2-D Nim by each group of touching lamps' nim-value; Building
+Nim by the Nim position its building plan aims for; Moore's Nim by column
+counts modulo k+1; anything else (misère searches) by its verdict.
+"""
+
+import json
+
+from nimatron import explain, strategy
+from nimatron.controller import OVER, SHOWING, THINKING
+
+from .face import position_text
+
+_cache = {}
+
+
+def nimrod(controller):
+    """The panel for the position in play, or None in attract mode."""
+    position = controller.position()
+    if position is None:
+        return None
+    candies = getattr(controller.panel, "candies", None)  # Candy Nim's tallies
+    return nimrod_for(controller.rules, controller.misere, position[0], position[1], controller.state, candies)
+
+
+def nimrod_for(rules, misere, heaps, ring, state, candies=None):
+    """The panel for a position (``state``: the controller's, to know who
+    moves; ``candies``: Candy Nim's {"visitor": n, "machine": m} so far)."""
+    mover = "machine" if state in (THINKING, SHOWING) else "visitor"
+    if state == OVER:
+        mover = None
+    key = json.dumps([rules.spec, misere, heaps, ring, mover, candies], sort_keys=True)
+    panel = _cache.get(key)
+    if panel is None:
+        if len(_cache) > 256:
+            _cache.clear()
+        try:
+            panel = _panel(rules, misere, heaps, ring, mover, candies)
+        except ValueError as e:  # SizeError: too large to work out here
+            panel = {"kind": "other", "position": position_text(heaps), "error": str(e), "rows": None,
+                     "lines": [["nimrod.other", {"position": position_text(heaps)}], ["nimrod.error", {"note": str(e)}]]}
+        panel["mover"] = mover
+        _cache[key] = panel
+    return panel
+
+
+def _panel(rules, misere, heaps, ring, mover, candies):
+    result = strategy.solve(rules, heaps, misere, ring)
+    name = rules.name
+    out = {"kind": "other", "rules": rules.spec, "misere": bool(misere), "ring": bool(ring),
+           "position": position_text(heaps), "nimber": result["nimber"], "outcome": result["outcome"],
+           "rows": None, "row_key": "nimrod.heap"}
+    lines = []
+    shown, after = heaps, result["after"]
+    if name == "building":
+        shown, after = _building(rules, misere, heaps, after, mover, out, lines)
+    elif name in ("nim", "candy"):
+        out.update(_table(heaps, heaps))
+        out["kind"] = "nim"
+    elif name in ("subtract", "grundy", "circular") and not misere and not ring:
+        values = [strategy.solve(rules, [h], False)["nimber"] or 0 for h in heaps]
+        out.update(_table(heaps, values))
+        out.update(kind="values", how=name, k=rules.k, row_key="nimrod.heap_value")
+        lines.append(["nimrod.values." + name, {"k1": (rules.k or 0) + 1}])
+    elif name in ("graph", "nim2d") and not misere:
+        groups = _groups(heaps)
+        sizes = [sum(sum(row) for row in g) for g in groups]
+        out.update(_table(sizes, [strategy.solve(rules, g, False)["nimber"] or 0 for g in groups]))
+        for k, row in enumerate(out["rows"]):
+            row["label"] = str(k + 1)
+        out.update(kind="values", how="groups", row_key="nimrod.group")
+        lines.append(["nimrod.values.groups", {}])
+    elif name == "moore" and not misere:
+        out.update(_table(heaps, heaps))
+        out.update(kind="moore", k=rules.k)
+        lines.append(["nimrod.moore", {"k1": rules.k + 1}])
+    if out["kind"] == "other":
+        lines.append(["nimrod.other", {"position": out["position"]}])
+        if result["nimber"] is not None:
+            lines.append(["nimrod.nimber", {"n": result["nimber"]}])
+    if out["kind"] == "nim" and misere:
+        lines.append(["nimrod.misere", {}])
+    elif out["kind"] in ("nim", "values"):
+        lines.append(["nimrod.nonzero" if out["sum"] else "nimrod.zero", {"x": out["sum"]}])
+    if name == "candy":
+        _candy(rules, misere, heaps, mover, candies, out, lines)
+    who = mover or "visitor"
+    out["move"] = None if after is None else explain.describe_move(shown, after, rules.ordered, ring)
+    out["after"] = None if after is None else position_text(after)
+    if after is None:
+        lines.append(["nimrod.over", {}])
+    elif result["outcome"] == "win":
+        lines.append(["nimrod.win", {"who": who, "move": out["move"], "after": out["after"]}])
+    else:
+        lines.append(["nimrod.lose", {"who": who, "move": out["move"]}])
+    out["lines"] = lines
+    return out
+
+
+def _building(rules, misere, position, after, mover, out, lines):
+    """Building Nim's plan: the stones still to place, who places the last,
+    and the Nim position best play by both builds (followed move by move
+    through the firmware's own solver). Returns what the move line shows."""
+    heaps, stones = position[:-1], position[-1]
+    if not stones:  # all placed: plain Nim on the heaps
+        out.update(_table(heaps, heaps))
+        out.update(kind="nim", stones=0)
+        lines.append(["nimrod.built", {}])
+        return heaps, None if after is None else after[:-1]
+    aim = list(position)
+    while aim[-1]:
+        aim = strategy.solve(rules, aim, misere)["after"]
+    mover = mover or "visitor"
+    other = "machine" if mover == "visitor" else "visitor"
+    last = mover if stones % 2 else other
+    out.update(_table(aim[:-1], aim[:-1]))
+    out.update(kind="building", stones=stones, who_last=last, aim=position_text(aim[:-1]))
+    lines.append(["nimrod.building", {"n": stones, "heaps": position_text(heaps)}])
+    lines.append(["nimrod.building.last", {"player": last}])
+    lines.append(["nimrod.building.aim", {"aim": out["aim"], "x": out["sum"]}])
+    lines.append(["nimrod.building.nonzero" if out["sum"] else "nimrod.building.zero",
+                  {"player": mover if last == other else other}])
+    return position, after
+
+
+def _candy(rules, misere, heaps, mover, candies, out, lines):
+    """Candy Nim's second goal: the candies each player holds, and the most
+    the player to move can be sure of (the firmware's own count)."""
+    left = sum(heaps)
+    sure = rules.candies(heaps, misere) if left and rules.searchable(heaps) else None
+    out["candy"] = {"left": left, "sure": sure, "held": candies}
+    if candies is not None:
+        lines.append(["nimrod.candy.held", {"you": candies.get("visitor", 0), "machine": candies.get("machine", 0)}])
+    if sure is not None and mover is not None:
+        lines.append(["nimrod.candy.sure", {"player": mover, "n": sure, "left": left}])
+
+
+def _groups(matrix):
+    """Each group of touching lit lamps alone on the board: a Graph Nim or
+    2-D Nim position is the sum of these independent games."""
+    seen = set()
+    out = []
+    for r in range(len(matrix)):
+        for c in range(len(matrix[r])):
+            if not matrix[r][c] or (r, c) in seen:
+                continue
+            group = [[0] * len(row) for row in matrix]
+            todo = [(r, c)]
+            seen.add((r, c))
+            while todo:
+                i, j = todo.pop()
+                group[i][j] = 1
+                for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
+                    if 0 <= a < len(matrix) and 0 <= b < len(matrix[a]) and matrix[a][b] and (a, b) not in seen:
+                        seen.add((a, b))
+                        todo.append((a, b))
+            out.append(group)
+    return out
+
+
+def _table(heaps, values):
+    """Rows of binary digits over a common width, column counts, the nim-sum."""
+    x = 0
+    for v in values:
+        x ^= v
+    counts = explain.column_parities(list(values))  # a nim-sum is never wider than its heaps
+    width = len(counts)
+    return {
+        "width": width,
+        "rows": [{"label": explain.label(i), "heap": heaps[i], "value": values[i],
+                  "bits": [int(b) for b in explain.binary(values[i], width)]} for i in range(len(values))],
+        "counts": counts,
+        "sum": x,
+        "sum_bits": [int(b) for b in explain.binary(x, width)],
+    }

@@ -1,0 +1,79 @@
+"""Words in the visitor's language, for both faces (the terminal and the page).
+
+One JSON file per language (``web/static/lang/en.json``, ``es.json``,
+``ru.json``): ``text`` holds the faces' own words by key ("status.visitor":
+"YOUR TURN"), ``phrases`` translates the firmware's English sentences (a
+move described by ``nimatron.explain``, a refusal's reason) by template.
+The page reads the same files in JavaScript (``common.js``); this is the
+terminal's reader, with the same rules: a key a file lacks falls back to
+English, a sentence with no template stays as the firmware said it.
+
+    words = Words("es")
+    words.t("status.visitor")                  # 'TU TURNO'
+    words.phrase("take 2 from heap A")         # 'quita 2 del montón A'
+"""
+
+import json
+import os
+import re
+
+FOLDER = os.path.join(os.path.dirname(__file__), "web", "static", "lang")
+_PLACE = re.compile(r"\{([\w+]+)\}")
+
+
+def languages():
+    """The languages there is a file for: ['en', 'es', 'ru']."""
+    return sorted(name[:-5] for name in os.listdir(FOLDER) if name.endswith(".json"))
+
+
+def _load(lang):
+    with open(os.path.join(FOLDER, lang + ".json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def fill(template, params):
+    """``{name}`` replaced by its parameter; unknown names stay as written."""
+    return _PLACE.sub(lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), template)
+
+
+class Words:
+    """The words of one language (English where its file lacks a key)."""
+
+    def __init__(self, lang="en"):
+        if lang not in languages():
+            raise ValueError("--lang must be one of %s, got %r" % (", ".join(languages()), lang))
+        self.lang = lang
+        self.missing = set()   # keys asked for that no file has (the tests check it stays empty)
+        self.english = _load("en")
+        self.words = self.english if lang == "en" else _load(lang)
+        self._rules = []
+        for template, to in self.words["phrases"].items():
+            names = []
+
+            def group(m, names=names):
+                names.append(m.group(1))
+                return "(.+?)"
+
+            source = _PLACE.sub(group, re.escape(template).replace(r"\{", "{").replace(r"\}", "}"))
+            self._rules.append((re.compile("^" + source + "$"), names, to))
+
+    def t(self, key, **params):
+        """A face's text by key, its ``{placeholders}`` filled."""
+        text = self.words["text"].get(key)
+        if text is None:
+            text = self.english["text"].get(key)
+            if text is None:
+                self.missing.add(key)
+                text = key
+        return fill(text, params)
+
+    def phrase(self, text):
+        """A firmware sentence (English) through the phrase table; its parts
+        are translated too. A sentence with no template: as it came."""
+        if not isinstance(text, str):
+            return text
+        for pattern, names, to in self._rules:
+            m = pattern.match(text)
+            if m:
+                return fill(to, dict((name, self.phrase(m.group(k + 1))) for k, name in enumerate(names)))
+        return text
