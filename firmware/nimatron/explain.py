@@ -112,6 +112,20 @@ def describe_move(before, after, ordered=True, ring=False):
     return "move from %s to %s" % (before, after)
 
 
+def move_leaving(before, after, left, ordered=True, ring=False):
+    """A move and what it leaves, saying each part once: "take 2 from heap
+    A, leaving 1 4 5"; "split a heap of 9 into 7 and 2" (its words already
+    say what is left); ``left`` is the caller's text for ``after``."""
+    words = describe_move(before, after, ordered, ring)
+    if ordered or ring:
+        return "%s, leaving %s" % (words, left)
+    if len([h for h in before if h]) == 1 and len(after) == 2 and (words.startswith("split") or "leaving" in words):
+        return words
+    if "leaving" in words:  # a take from the middle of one row of several
+        return "%s (%s in all)" % (words, left)
+    return "%s, leaving %s" % (words, left)
+
+
 def _cells_move(before, after):
     """Two-dimensional Nim: "put out 3 lamps of row B" (rows A.., columns 1..)."""
     gone = []

@@ -77,6 +77,8 @@ class Rules:
     has_ring = False
     search_states = 2000
     about = ""
+    last_move = "takes the last lamp"  # the goal in words: "whoever takes the last lamp wins"
+    removes = True  # a move puts lamps out for good (Grundy's game only moves them)
 
     def __init__(self, k=None):
         self.k = k

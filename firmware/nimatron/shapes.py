@@ -96,6 +96,8 @@ class ArcPanel:
     split), then DONE; the machine blinks the end it splits off.
     """
 
+    unlettered = "arc"  # its parts carry no row letter: words name them "arc of 5"
+
     def __init__(self, layout, start):
         heaps = _grundy_start(start)
         n = layout[0]
@@ -228,6 +230,8 @@ def circle_cells(layout, n, shape):
 class RingPanel:
     """Circular Nim: a closed loop of lamps (``circle_cells``); objects stay
     in place and a move breaks the circle into rows of neighbours."""
+
+    unlettered = "row"  # "row of 5": the runs of the broken circle carry no letter
 
     def __init__(self, layout, start, shape):
         n = start[0] if start else 0

@@ -20,6 +20,8 @@ class SplitRules(Rules):
         self.values = [0]
 
     def check(self, position, ring=False):
+        if not ring and isinstance(position, (list, tuple)) and not position:
+            return []  # every part gone (circular Nim's last take): the game is over
         heaps = Rules.check(self, position, ring)
         return [h for h in heaps if h] if not ring else heaps
 
@@ -88,6 +90,8 @@ class Grundy(SplitRules):
 
     name = "grundy"
     about = "split a heap into two unequal heaps"
+    last_move = "makes the last split"  # no lamp is ever taken: the one who cannot split loses
+    removes = False
 
     def next_value(self, n):
         return mex([self.value(a) ^ self.value(n - a) for a in range(1, (n + 1) // 2)])

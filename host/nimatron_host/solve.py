@@ -117,12 +117,12 @@ def report(rules, heaps, misere, ring, result):
     if result["after"] is None:
         lines.append("No move is left: the player to move has %s." % ("won" if result["outcome"] == "win" else "lost"))
         return "\n".join(lines)
-    move = explain.describe_move(heaps, result["after"], rules.ordered, ring)
     left = _building(result["after"]) if rules.name == "building" else _position(result["after"])
+    move = explain.move_leaving(heaps, result["after"], left, rules.ordered, ring)
     if result["outcome"] == "win":
-        lines.append("The player to move wins: %s, leaving %s." % (move, left))
+        lines.append("The player to move wins: %s." % move)
     else:
-        lines.append("The player to move loses against perfect play; best try: %s, leaving %s." % (move, left))
+        lines.append("The player to move loses against perfect play; best try: %s." % move)
     return "\n".join(lines)
 
 

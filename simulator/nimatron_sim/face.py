@@ -234,8 +234,8 @@ class Face:
                       end=first + len(panel.choice_lamps) - 1)
 
     def _mark_played(self):
-        if self.counter() is not None:
-            return  # a counter's dark lamps are zeros, never taken objects
+        if self.counter() is not None or not self.sim.controller.rules.removes:
+            return  # a counter's dark lamps are zeros; Grundy's game moves lamps, never takes them
         lit = self.sim.controller.panel.lit
         for r in range(len(lit)):
             for i in range(len(lit[r])):
@@ -371,7 +371,8 @@ class Face:
             return t("sim.rules.counter", k=controller.rules.k or 0, n=s["starts"][0][0], goal=goal) + "\n" + more
         if controller.rules.k is not None:
             about = about.replace(" k ", " %d " % controller.rules.k)  # "take 1 to 3 from one heap"
-        return t("rules.line", about=self.words.phrase(about), goal=goal) + "\n" + more
+        return t("rules.line", about=self.words.phrase(about), last=self.words.phrase(controller.rules.last_move),
+                 goal=goal) + "\n" + more
 
     def message(self):
         """The words under the lamps: what is happening, and what to do."""

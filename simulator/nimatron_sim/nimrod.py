@@ -35,22 +35,26 @@ def nimrod(controller):
     if position is None:
         return None
     candies = getattr(controller.panel, "candies", None)  # Candy Nim's tallies
-    return nimrod_for(controller.rules, controller.misere, position[0], position[1], controller.state, candies)
+    unlettered = getattr(controller.panel, "unlettered", None)  # a ring's arcs or rows
+    return nimrod_for(controller.rules, controller.misere, position[0], position[1], controller.state, candies,
+                      unlettered)
 
 
-def nimrod_for(rules, misere, heaps, ring, state, candies=None):
+def nimrod_for(rules, misere, heaps, ring, state, candies=None, unlettered=None):
     """The panel for a position (``state``: the controller's, to know who
-    moves; ``candies``: Candy Nim's {"visitor": n, "machine": m} so far)."""
+    moves; ``candies``: Candy Nim's {"visitor": n, "machine": m} so far;
+    ``unlettered``: "arc" or "row" where the board draws the parts with no
+    row letter, a ring: they are named by size, "arc of 5")."""
     mover = "machine" if state in (THINKING, SHOWING) else "visitor"
     if state == OVER:
         mover = None
-    key = json.dumps([rules.spec, misere, heaps, ring, mover, candies], sort_keys=True)
+    key = json.dumps([rules.spec, misere, heaps, ring, mover, candies, unlettered], sort_keys=True)
     panel = _cache.get(key)
     if panel is None:
         if len(_cache) > 256:
             _cache.clear()
         try:
-            panel = _panel(rules, misere, heaps, ring, mover, candies)
+            panel = _panel(rules, misere, heaps, ring, mover, candies, unlettered)
         except ValueError as e:  # SizeError: too large to work out here
             panel = {"kind": "other", "position": position_text(heaps), "error": str(e), "rows": None,
                      "lines": [["nimrod.other", {"position": position_text(heaps)}], ["nimrod.error", {"note": str(e)}]]}
@@ -59,13 +63,16 @@ def nimrod_for(rules, misere, heaps, ring, state, candies=None):
     return panel
 
 
-def _panel(rules, misere, heaps, ring, mover, candies):
+def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
     result = strategy.solve(rules, heaps, misere, ring)
     name = rules.name
     out = {"kind": "other", "rules": rules.spec, "misere": bool(misere), "ring": bool(ring),
            "position": position_text(heaps), "nimber": result["nimber"], "outcome": result["outcome"],
            "rows": None, "row_key": "nimrod.heap"}
     lines = []
+    if result["after"] is None:  # the game is over (circular Nim's last take leaves nothing at all)
+        out.update(move=None, after=None, lines=[["nimrod.over", {}]])
+        return out
     shown, after = heaps, result["after"]
     if name == "building":
         shown, after = _building(rules, misere, heaps, after, mover, out, lines)
@@ -76,7 +83,9 @@ def _panel(rules, misere, heaps, ring, mover, candies):
         values = [strategy.solve(rules, [h], False)["nimber"] or 0 for h in heaps]
         out.update(_table(heaps, values))
         out.update(kind="values", how=name, k=rules.k, row_key="nimrod.heap_value")
-        lines.append(["nimrod.values." + name, {"k1": (rules.k or 0) + 1}])
+        if unlettered:  # a ring draws no row letters: "arc of 5", "row of 5"
+            out["row_key"] = "nimrod.%s_value" % unlettered
+        lines.append(["nimrod.values." + (unlettered + "s" if unlettered else name), {"k1": (rules.k or 0) + 1}])
     elif name in ("graph", "nim2d") and not misere:
         groups = _groups(heaps)
         sizes = [sum(sum(row) for row in g) for g in groups]
@@ -104,6 +113,9 @@ def _panel(rules, misere, heaps, ring, mover, candies):
     out["after"] = None if after is None else position_text(after)
     if after is None:
         lines.append(["nimrod.over", {}])
+    elif result["outcome"] == "win" and ("leaving" in out["move"] or out["move"] == explain.move_leaving(
+            shown, after, out["after"], rules.ordered, ring)):  # the move's words already say what is left
+        lines.append(["nimrod.win.said", {"who": who, "move": out["move"]}])
     elif result["outcome"] == "win":
         lines.append(["nimrod.win", {"who": who, "move": out["move"], "after": out["after"]}])
     else:

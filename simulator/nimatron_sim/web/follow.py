@@ -113,17 +113,17 @@ class LinkMachine:
     def state(self):
         reply = self.reply or {}
         rows = reply.get("lamps") or []
+        rules = parse_rules(reply.get("rules") or "nim")
         lamps = []
         for r, row in enumerate(rows):
             out = []
             for i, digit in enumerate(row):
                 kind = KINDS.get(digit, "dark")
-                if kind == "dark" and (r, i) in self._played and reply.get("position") is not None:
+                if kind == "dark" and (r, i) in self._played and reply.get("position") is not None and rules.removes:
                     kind = "taken"
                 state = int(digit) if digit.isdigit() else 0
                 out.append([kind, 0 if digit == "0" else 1, Lamp(kind, digit != "0", state).colour])
             lamps.append(out)
-        rules = parse_rules(reply.get("rules") or "nim")
         position = reply.get("position")
         panel = None
         if position is not None:
@@ -149,7 +149,7 @@ class LinkMachine:
             "status": {role: bool(status.get(role)) for role in STATUS_ROLES},
             "status_order": list(STATUS_ROLES),
             "settings": {"preset": reply.get("preset", ""), "rules": rules.spec, "about": rules_about(rules),
-                         "misere": bool(reply.get("misere")), "difficulty": reply.get("difficulty", ""),
+                         "last_move": rules.last_move, "misere": bool(reply.get("misere")), "difficulty": reply.get("difficulty", ""),
                          "first": "", "explain": True},
             "say": self._say(reply),
             "events": self.events,

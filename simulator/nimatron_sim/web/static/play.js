@@ -98,6 +98,7 @@
     Nim.drawStatus($("status"), s);
     Nim.drawLamps(lamps, s);
     $("rules-line").textContent = Nim.t("rules.line", {about: Nim.phrase(s.settings.about),
+      last: Nim.phrase(s.settings.last_move || "takes the last lamp"),
       goal: Nim.t(s.settings.misere ? "goal.loses" : "goal.wins")}) + " " + Nim.t("settings.line", {
       difficulty: Nim.t("difficulty." + s.settings.difficulty), first: Nim.t("first." + s.settings.first),
       preset: s.settings.preset});
