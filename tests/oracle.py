@@ -939,21 +939,39 @@ def graph_wins(cells, k, misere=False):
     for the player to move in every subset of the cells (bit j = cells[j]
     still lit), bottom-up: a move only lowers the subset."""
     n = len(cells)
+    edges = [(a, b) for a in range(n) for b in range(a + 1, n)
+             if abs(cells[a][0] - cells[b][0]) + abs(cells[a][1] - cells[b][1]) == 1]
+    return net_wins(n, edges, k, misere)
+
+
+def net_wins(n, edges, k, misere=False):
+    """Graph Nim on any graph: nodes 0..n-1 joined by ``edges`` [(a, b)...].
+    Win (1) or loss (0) in every subset of the nodes (bit j = node j left)."""
+    joined = set()
+    for a, b in edges:
+        joined.add((a, b))
+        joined.add((b, a))
     cuts = []
     for subset in range(1, 1 << n):
         members = [j for j in range(n) if subset >> j & 1]
-        if len(members) <= k and _connected([cells[j] for j in members]):
+        if len(members) <= k and _linked(members, joined):
             cuts.append(subset)
     return _wins_over_masks(n, cuts, misere)
 
 
 def _connected(cells):
-    seen = [cells[0]]
-    todo = [cells[0]]
+    """Lamps [(row, col), ...] joined through side-by-side neighbours."""
+    joined = set((a, b) for a in cells for b in cells if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1)
+    return _linked(list(cells), joined)
+
+
+def _linked(members, joined):
+    seen = [members[0]]
+    todo = [members[0]]
     while todo:
-        r, c = todo.pop()
-        for other in cells:
-            if other not in seen and abs(other[0] - r) + abs(other[1] - c) == 1:
-                seen.append(other)
-                todo.append(other)
-    return len(seen) == len(cells)
+        a = todo.pop()
+        for b in members:
+            if b not in seen and (a, b) in joined:
+                seen.append(b)
+                todo.append(b)
+    return len(seen) == len(members)

@@ -193,3 +193,109 @@ def test_a_start_beyond_the_search_is_refused_when_the_settings_are_applied():
         check_engine(rules, True, [85, 170, 85, 170, 85])   # 20 lamps, no two touching, misère
     with pytest.raises(SettingsError, match="group of 24"):
         check_engine(rules, False, [255, 255, 255])
+
+
+# -- any graph, given by nodes and edges (``solve``'s general input) --------------
+
+def random_graph(rng, n, density):
+    return [(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < density]
+
+
+def as_input(nodes, edges):
+    return {"nodes": list(nodes), "edges": [[a, b] for a, b in edges]}
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_any_small_graph_against_the_oracle(misere):
+    """Random graphs of 1 to 9 nodes, K = 1..4: the outcome of the whole
+    graph and of random sub-graphs (nodes left), and the move is the rule's
+    and, when the engine says win, leaves the oracle's loss."""
+    import random
+
+    rng = random.Random(10)
+    for trial in range(70):
+        n = rng.randint(1, 9)
+        k = rng.randint(1, 4)
+        edges = random_graph(rng, n, rng.choice((0.2, 0.35, 0.6)))
+        truth = oracle.net_wins(n, edges, k, misere)
+        joined = set(edges) | set((b, a) for a, b in edges)
+        for subset in [(1 << n) - 1] + [rng.randrange(1 << n) for _ in range(4)]:
+            nodes = [j for j in range(n) if subset >> j & 1]
+            graph = as_input(["n%d" % j for j in nodes], [("n%d" % a, "n%d" % b) for a, b in edges
+                                                        if subset >> a & 1 and subset >> b & 1])
+            result = strategy.solve("graph:%d" % k, graph, misere)
+            assert result["outcome"] == ("win" if truth[subset] else "loss"), (n, k, edges, subset)
+            if not nodes:
+                assert result["after"] is None
+                continue
+            left = [int(name[1:]) for name in result["after"].left()]
+            gone = [j for j in nodes if j not in left]
+            assert set(left) <= set(nodes) and 1 <= len(gone) <= k and oracle._linked(gone, joined)
+            after = sum(1 << j for j in left)
+            assert truth[after] == (0 if result["outcome"] == "win" else truth[after])
+            if not misere:
+                assert (result["nimber"] == 0) == (not truth[subset])
+
+
+def test_circular_nim_is_graph_3_on_a_cycle():
+    """The same game, by circular Nim's rows and by the graph engine on a
+    cycle of n nodes; both judged by the oracle's plain search."""
+    for n in range(3, 13):
+        cycle = [(j, (j + 1) % n) for j in range(n)]
+        graph = as_input(range(n), cycle)
+        for misere in (False, True):
+            truth = oracle.net_wins(n, cycle, 3, misere)[(1 << n) - 1]
+            ring = strategy.solve("circular", [n], misere, ring=True)
+            net = strategy.solve("graph:3", graph, misere)
+            assert ring["outcome"] == net["outcome"] == ("win" if truth else "loss")
+            assert ring["nimber"] == net["nimber"]
+            assert len(net["after"].left()) == sum(ring["after"])  # the same number of lamps taken
+
+
+def test_a_long_path_or_cycle_is_valued_by_its_length_and_other_graphs_stop_at_16_nodes():
+    path = as_input(range(200), [(j, j + 1) for j in range(199)])
+    assert strategy.solve("graph:3", path)["nimber"] == strategy.solve("circular", [200])["nimber"]
+    star = as_input(range(17), [(0, j) for j in range(1, 17)])
+    with pytest.raises(SizeError, match="a component of 17 nodes is too large"):
+        strategy.solve("graph:2", star)
+    ladder = as_input(range(16), [(j, j + 1) for j in range(15) if j != 7] + [(j, j + 8) for j in range(8)])
+    assert strategy.solve("graph:2", ladder)["outcome"] in ("win", "loss")   # a 2 x 8 ladder: 16 nodes
+    with pytest.raises(SizeError, match="misere: 17 nodes"):
+        strategy.solve("graph:2", as_input(range(17), []), misere=True)
+
+
+@pytest.mark.parametrize("graph, words", [
+    ({"nodes": [1, 2], "edges": [[1, 3]]}, "edge [1, 3] names 3, which is not in 'nodes'"),
+    ({"nodes": [1, 2], "edges": [[2, 2]]}, "edge [2, 2] joins a node to itself"),
+    ({"nodes": [1, 2, 1], "edges": []}, "node 1 is listed twice"),
+    ({"nodes": [1, 2.5], "edges": []}, "a node is a whole number or a string, got 2.5"),
+    ({"nodes": [True], "edges": []}, "a node is a whole number or a string, got True"),
+    ({"edges": []}, "a graph needs 'nodes'"),
+    ({"nodes": [1], "edges": [[1]]}, "an edge is a pair of nodes"),
+    ({"nodes": [1], "links": []}, "a graph has 'nodes' and 'edges', not 'links'"),
+    ({"nodes": ["x" * 100], "edges": [["y", "x"]]}, "names 'y'"),
+])
+def test_bad_graphs_are_refused_in_words(graph, words):
+    line = solve_cli("--batch", stdin=json.dumps({"rules": "graph:2", "graph": graph}) + "\n").stdout
+    error = json.loads(line)["error"]
+    assert words in error and len(error) < 120
+    out = solve_cli("--rules", "graph:2", "--graph", json.dumps(graph))
+    assert out.returncode == 2 and out.stdout == "" and words in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_a_graph_through_solve_for_a_person_and_a_program():
+    graph = {"nodes": [1, 2, 3, "x"], "edges": [[1, 2], [2, 3], [3, "x"], [2, 1]]}   # an edge twice: one edge
+    out = solve_cli("--rules", "graph:2", "--json", "--graph", json.dumps(graph))
+    assert json.loads(out.stdout) == {"outcome": "win", "after": [1, "x"], "ring": False, "nimber": 1}
+    words = solve_cli("--rules", "graph:2", "--graph", json.dumps(graph)).stdout
+    assert "a graph of 4 nodes" in words and "remove nodes 2 and 3, leaving 1 \"x\"" in words
+    lines = solve_cli("--batch", stdin="\n".join(json.dumps(r) for r in (
+        {"rules": "graph:2", "graph": graph, "misere": True},
+        {"rules": "nim", "graph": graph},
+        {"rules": "graph:2", "graph": graph, "position": [[1]]},
+        {"rules": "graph:2", "graph": [1, 2]},
+    )) + "\n").stdout.splitlines()
+    assert json.loads(lines[0])["outcome"] in ("win", "loss") and isinstance(json.loads(lines[0])["after"], list)
+    assert [sorted(json.loads(x)) for x in lines[1:]] == [["error"]] * 3
+    bad = solve_cli("--rules", "nim", "--graph", json.dumps(graph))
+    assert bad.returncode == 2 and "graph:K" in bad.stderr

@@ -168,7 +168,11 @@ def _split(mask, width):
 
 
 def _near(bit, width):
-    """The cells beside one cell (bit) in its row and column."""
+    """The cells beside one cell (bit) in its row and column. ``width`` may
+    instead be a graph's neighbours (dict: node bit -> mask), for Graph Nim
+    on any graph."""
+    if type(width) is dict:
+        return width[bit]
     i = _index(bit)
     near = (bit >> width) | (bit << width)
     if i % width:

@@ -107,17 +107,18 @@ class Grundy(SplitRules):
         return bytes(sorted(h for h in heaps if h >= 3))
 
 
-class Circular(SplitRules):
-    """Circular Nim: remove 1, 2 or 3 adjacent objects from a circle.
-
-    The first move breaks the circle into a row; taking from inside a row
-    splits it in two (the octal game 0.777, a cousin of Kayles).
+class Lines(SplitRules):
+    """Take 1 to ``most`` neighbouring objects from a row or a circle: Graph
+    Nim (``graph:K``, K = most) on paths and cycles. A take from inside a
+    row splits it in two; the first take breaks a circle into a row. Rows
+    are the octal game 0.77...7 (K sevens; Kayles for K = 2). Graph Nim
+    values its path and cycle components here; circular Nim is K = 3.
     """
 
-    name = "circular"
-    about = "take 1 to 3 neighbours from a circle or row"
+    name = "lines"
     has_ring = True
     search_total = 20
+    most = 3
 
     def check(self, position, ring=False):
         heaps = SplitRules.check(self, position, ring)
@@ -127,20 +128,21 @@ class Circular(SplitRules):
 
     def next_value(self, n):
         seen = []
-        for t in range(1, min(3, n) + 1):
+        for t in range(1, min(self.most, n) + 1):
             for a in range((n - t) // 2 + 1):
                 seen.append(self.value(a) ^ self.value(n - t - a))
         return mex(seen)
 
     def moves(self, heaps, ring=False):
+        most = self.most
         if ring:
             n = heaps[0]
-            for t in range(1, min(3, n) + 1):
+            for t in range(1, min(most, n) + 1):
                 yield [n - t] if n > t else []
             return
         for h in _distinct_largest_first(heaps):
             rest = _without(heaps, h)
-            for t in range(1, min(3, h) + 1):
+            for t in range(1, min(most, h) + 1):
                 for a in range((h - t) // 2 + 1):
                     b = h - t - a
                     yield rest + [x for x in (b, a) if x]
@@ -150,5 +152,16 @@ class Circular(SplitRules):
             n = heaps[0]
             if n > self.max_part:
                 return None
-            return mex([self.value(n - t) for t in range(1, min(3, n) + 1)])
+            return mex([self.value(n - t) for t in range(1, min(self.most, n) + 1)])
         return SplitRules.nimber(self, heaps)
+
+
+class Circular(Lines):
+    """Circular Nim: remove 1, 2 or 3 adjacent objects from a circle, which
+    is exactly Graph Nim ``graph:3`` on a cycle (``Lines`` with most = 3):
+    the first move breaks the circle into a row; taking from inside a row
+    splits it in two (the octal game 0.777, a cousin of Kayles).
+    """
+
+    name = "circular"
+    about = "take 1 to 3 neighbours from a circle or row"

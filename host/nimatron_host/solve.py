@@ -3,6 +3,7 @@
     nimatron solve --rules nim 3 4 5
     nimatron solve --rules subtract:3 --misere --json 21
     echo '{"rules": "nim", "position": [3, 4, 5]}' | nimatron solve --batch
+    nimatron solve --rules graph:2 --graph '{"nodes": [1, 2, 3], "edges": [[1, 2], [2, 3]]}'
 """
 
 import json
@@ -23,6 +24,8 @@ def add_parser(sub):
                    help="Candy Nim: candies the player to move and the other already hold")
     p.add_argument("--stones", metavar="R",
                    help="Building Nim: stones still to place (0: the building is over, plain Nim)")
+    p.add_argument("--graph", metavar="JSON",
+                   help='Graph Nim on any graph: {"nodes": [...], "edges": [[a, b], ...]} (no HEAP arguments)')
     p.add_argument("--json", action="store_true", help="print one JSON line instead of an explanation")
     p.add_argument("--batch", action="store_true", help="read JSON lines from stdin, write one JSON line per input")
     p.add_argument("heaps", nargs="*", metavar="HEAP", help="heap sizes")
@@ -47,9 +50,15 @@ def run(args):
         if args.heaps:
             raise UsageError("--batch reads positions from stdin; give no HEAP arguments")
         return batch(sys.stdin, sys.stdout)
-    if not args.heaps:
+    if args.graph is not None:
+        if args.heaps:
+            raise UsageError("--graph is the whole position; give no HEAP arguments")
+        if args.rules.strip().split(":")[0] != "graph":
+            raise UsageError("--graph is played by Graph Nim: --rules graph:K")
+        heaps = _graph(args.graph)
+    elif not args.heaps:
         raise UsageError("give the heap sizes, e.g. nimatron solve --rules nim 3 4 5")
-    if args.rules.strip().split(":")[0] in ("nim2d", "graph"):
+    elif args.rules.strip().split(":")[0] in ("nim2d", "graph"):
         heaps = [_cells(row) for row in args.heaps]
     else:
         heaps = [_heap(h) for h in args.heaps]
@@ -66,9 +75,10 @@ def run(args):
         except RulesError as e:
             raise UsageError(str(e))
     if args.json:
+        result = dict(result)
         if rules.name == "building":
-            result = dict(result)
             split_stones(result)
+        nodes_left(result)
         print(json.dumps(result))
     else:
         print(report(rules, heaps, args.misere, args.ring, result))
@@ -94,6 +104,8 @@ def checked(spec, heaps, misere=False, ring=False):
 def report(rules, heaps, misere, ring, result):
     """The answer for a person: outcome, the move in words, the working."""
     play = "misère play (last move loses)" if misere else "normal play (last move wins)"
+    if isinstance(heaps, dict) or hasattr(heaps, "left"):
+        return _graph_report(rules, heaps, play, result)
     if heaps and isinstance(heaps[0], list):
         where = " / ".join("".join(str(x) for x in row) for row in heaps)
     elif rules.name == "building":
@@ -126,6 +138,44 @@ def report(rules, heaps, misere, ring, result):
     return "\n".join(lines)
 
 
+def _graph(text):
+    """--graph: the graph as JSON text (nodes and edges)."""
+    try:
+        graph = json.loads(text)
+    except ValueError as e:
+        raise UsageError("--graph: broken JSON: %s" % cut_numbers(str(e)))
+    if not isinstance(graph, dict):
+        raise UsageError('--graph is a JSON object: {"nodes": [...], "edges": [[a, b], ...]}')
+    return graph
+
+
+def nodes_left(result):
+    """Graph Nim on a given graph: ``after`` is the list of nodes left."""
+    after = result["after"]
+    if after is not None and hasattr(after, "left"):
+        result["after"] = after.left()
+
+
+def _graph_report(rules, net, play, result):
+    names = net.left()
+    lines = ["%s, %s: a graph of %d node%s" % (rules.spec, play, len(names), "" if len(names) == 1 else "s")]
+    if result["nimber"] is not None:
+        lines.append("nim-value (Sprague-Grundy): %d" % result["nimber"])
+    after = result["after"]
+    if after is None:
+        lines.append("No move is left: the player to move has %s." % ("won" if result["outcome"] == "win" else "lost"))
+        return "\n".join(lines)
+    kept = after.left()
+    gone = [json.dumps(n) for n in names if n not in kept]
+    move = "remove node%s %s" % ("" if len(gone) == 1 else "s", " and ".join(gone))
+    left = " ".join(json.dumps(n) for n in kept) or "nothing"
+    if result["outcome"] == "win":
+        lines.append("The player to move wins: %s, leaving %s." % (move, left))
+    else:
+        lines.append("The player to move loses against perfect play; best try: %s, leaving %s." % (move, left))
+    return "\n".join(lines)
+
+
 def _position(after):
     if after and isinstance(after[0], list):
         return " / ".join("".join(str(x) for x in row) for row in after)
@@ -140,7 +190,7 @@ def _building(position):
     return "heaps %s, %d stone%s still to place" % (heaps, stones, "" if stones == 1 else "s")
 
 
-FIELDS = ("rules", "position", "misere", "ring", "candies", "stones")
+FIELDS = ("rules", "position", "graph", "misere", "ring", "candies", "stones")
 
 
 def with_stones(rules, heaps, stones):
@@ -196,6 +246,14 @@ def solve_request(line):
         return {"error": "broken JSON: %s" % cut_numbers(str(e))}
     if not isinstance(request, dict):
         return {"error": "each line must be a JSON object"}
+    if "graph" in request:
+        if "position" in request:
+            return {"error": "give 'position' or 'graph', not both"}
+        if not isinstance(request["graph"], dict):
+            return {"error": "'graph' is an object: {\"nodes\": [...], \"edges\": [[a, b], ...]}"}
+        if str(request.get("rules")).split(":")[0] != "graph":
+            return {"error": "a 'graph' is played by Graph Nim: \"rules\": \"graph:K\""}
+        request["position"] = request.pop("graph")
     for name in ("rules", "position"):
         if name not in request:
             return {"error": "missing field %r" % name}
@@ -211,6 +269,7 @@ def solve_request(line):
         result = strategy.solve(rules, position, request.get("misere", False), request.get("ring", False))
         if rules.name == "building":
             split_stones(result)
+        nodes_left(result)
         if "candies" in request or rules.name == "candy":
             add_candies(rules, request["position"], request.get("misere", False), result,
                         request.get("candies", [0, 0]))
