@@ -56,6 +56,40 @@ def test_every_building_position_up_to_8_stones_and_5_heaps(misere):
     assert checked == 2994  # every order of the heaps
 
 
+def winning_replies(heaps, stones, misere, memo):
+    """How many of the next player's moves win (the oracle's plain search)."""
+    count = 0
+    for i in range(len(heaps)):
+        if stones:
+            options = [(heaps[:i] + [heaps[i] + 1] + heaps[i + 1:], stones - 1)]
+        else:
+            options = [(heaps[:i] + [left] + heaps[i + 1:], 0) for left in range(heaps[i])]
+        for after, left in options:
+            if not oracle.building_win(after, left, misere, memo):
+                count += 1
+    return count
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_a_lost_building_position_leaves_the_fewest_winning_replies_and_not_always_on_heap_a(misere):
+    """In a lost building position the machine places where the other
+    player has the fewest winning replies (ties: round the heaps with the
+    stones left), so over BN(n, s) it builds on every heap, not only A."""
+    memo = {}
+    used = set()
+    for n, s in [(n, s) for n in range(2, 9) for s in range(2, 5)]:
+        for heaps, stones in oracle.building_positions(n, s):
+            if oracle.building_win(heaps, stones, misere, memo):
+                continue
+            after = strategy.solve("building", heaps + [stones], misere)["after"]
+            assert legal(heaps + [stones], after)
+            fewest = min(winning_replies(heaps[:i] + [heaps[i] + 1] + heaps[i + 1:], stones - 1, misere, memo)
+                         for i in range(s))
+            assert winning_replies(after[:-1], after[-1], misere, memo) == fewest, (heaps, stones, after)
+            used.add([i for i in range(s) if after[i] != heaps[i]][0])
+    assert used == {0, 1, 2, 3}
+
+
 def test_the_nim_value_is_the_searched_mex():
     """Normal play: ``nimber`` is 0 exactly for the oracle's lost positions,
     and after the building it is the nim-sum."""
@@ -135,7 +169,8 @@ def test_solve_takes_the_stones_still_to_place():
         assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
 
-@pytest.mark.parametrize("board, preset", [("pico-grid", "building"), ("pico-neopixel", "building7")])
+@pytest.mark.parametrize("board, preset", [("pico-grid", "building"), ("pico-neopixel", "building7"),
+                                           ("macropad", "pad-building")])
 @pytest.mark.parametrize("misere", [False, True])
 def test_building_nim_plays_whole_games(sims, board, preset, misere):
     """A robot visitor places stones by pressing rows (or a row's keys), then

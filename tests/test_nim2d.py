@@ -150,3 +150,20 @@ def test_micropython_in_64k_gives_the_same_moves(tmp_path):
             r = strategy.solve("nim2d", pos, misere)
             here.append([r["outcome"], r["after"]])
     assert answers == here
+
+
+def test_a_board_decides_from_the_table_without_searching_a_nim_value(monkeypatch):
+    """On a board (SMALL) the win or loss of a 4 x 4 board comes from
+    nim2d.bin; the engine does not also search the whole board for its
+    nim-value (the report only), which could pass the 1.5 s thinking pause."""
+    from nimatron import nim2d
+
+    def searched(*args):
+        raise AssertionError("searched a nim-value for the report")
+
+    monkeypatch.setattr(nim2d, "SMALL", True)
+    monkeypatch.setattr(strategy, "nim_value", searched)
+    for board in ([[1] * 4] * 4, [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 0, 1], [1, 1, 1, 1]]):
+        result = strategy.solve("nim2d", board)
+        assert result["outcome"] == ("win" if nim2d._table_bit(board, False) else "loss")
+        assert result["nimber"] == (0 if result["outcome"] == "loss" else None)

@@ -72,6 +72,30 @@ class Building(Rules):
         after[i] -= 1
         return after
 
+    def losing_move(self, position, misere, ring=False):
+        """A lost building position: the placement that leaves the other
+        player the fewest winning replies (the most ways to go wrong); ties
+        go round the heaps with the stones left, so the machine does not
+        always build on heap A. The Nim half: ``gentle``."""
+        heaps, stones = split(position)
+        if not stones or not self.searchable(position):
+            return self.gentle(position)
+        best = None
+        fewest = -1
+        for j in range(len(heaps)):
+            i = (stones + j) % len(heaps)
+            after = list(position)
+            after[i] += 1
+            after[-1] = stones - 1
+            wins = 0
+            for reply in self.moves(after):
+                h, r = split(reply)
+                if not _value(sorted(h), r, misere):
+                    wins += 1
+            if best is None or wins < fewest:
+                best, fewest = after, wins
+        return best
+
     def searchable(self, position, ring=False):
         heaps, stones = split(position)
         if not stones:

@@ -112,6 +112,12 @@ class Nim2D(Rules):
             x ^= _value(group, len(matrix[0]), False)
         return x
 
+    def search_nimber(self, matrix):
+        # A board's win or loss comes from nim2d.bin; searching the whole
+        # board for its nim-value as well (only for the report) took up to
+        # 1.4 s of MicroPython and then ran out of memory, emptying the memo.
+        return not SMALL
+
     def theory(self, matrix, misere, ring=False):
         if not self.searchable(matrix):
             return None

@@ -179,6 +179,11 @@ class Rules:
         """Sprague-Grundy value by theory, or None when none is known."""
         return None
 
+    def search_nimber(self, heaps):
+        """Whether the engine may search for a nim-value ``nimber`` did not
+        give (for the report only: the move never needs it)."""
+        return True
+
     def theory(self, heaps, misere, ring=False):
         """Winning moves by theory: a list of after-positions ([] if lost),
         or None when no theory covers this position."""

@@ -189,7 +189,7 @@ def _solve(rules, heaps, misere, ring, seed):
             nimber = 0  # a lost position is exactly one of nim-value 0
         if nimber is None and rules.table_spec(False) is not None:
             nimber = _tables().value(rules, heaps, False, ring)
-        if nimber is None and searchable:
+        if nimber is None and searchable and rules.search_nimber(heaps):
             try:
                 nimber = nim_value(rules, heaps, ring, _memo(rules, False))
             except MemoryError:
