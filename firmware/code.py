@@ -3,7 +3,7 @@
 Put it on the board with ``nimatron deploy --to CIRCUITPY --board NAME``
 (code.py, boot.py, safemode.py, lib/nimatron with the board's pin map, and
 the neopixel library). Change ``BOARD`` to your pin map in
-``nimatron/pinmaps/``, or put ``{"board": "pico-grid", "preset": "grundy"}``
+``nimatron/config/pinmaps/``, or put ``{"board": "pico-grid", "preset": "grundy"}``
 in ``settings.json``.
 
 Needs CircuitPython 8.1 or newer (``supervisor.runtime.autoreload``,
@@ -13,7 +13,7 @@ board's defaults) and says why (console, host link, status lamps); an
 unexpected exception rebuilds the game instead of reloading; a watchdog in
 RESET mode, fed by the main loop, restarts a hung board (``safemode.py``
 then restarts it normally). Audits and ``SET`` changes are kept in
-``microcontroller.nvm`` (``nimatron.store``).
+``microcontroller.nvm`` (``nimatron.machine.store``).
 """
 
 import json
@@ -21,7 +21,7 @@ import json
 import microcontroller
 import supervisor
 
-BOARD = "pico-neopixel"     # the pin map nimatron/pinmaps/pico-neopixel.json
+BOARD = "pico-neopixel"     # the pin map nimatron/config/pinmaps/pico-neopixel.json
 SETTINGS = "settings.json"  # beside code.py (CircuitPython runs it from /)
 STATE_FILE = "nimatron-state.bin"  # a second store, if boot.py lets code write the drive
 MAX_SETTINGS = 4096         # bytes: a bigger settings file is refused, not parsed
@@ -33,8 +33,8 @@ supervisor.runtime.autoreload = False  # a museum PC touching the drive must not
 
 
 def read_settings(path):
-    """The settings file as a ``nimatron.startup`` source; never raises."""
-    from nimatron.startup import read_source
+    """The settings file as a ``nimatron.machine.startup`` source; never raises."""
+    from nimatron.machine.startup import read_source
 
     try:
         with open(path, "rb") as f:
@@ -80,7 +80,7 @@ def arm_watchdog(mc):
 
 def open_store(mc, path=STATE_FILE):
     """nvm, plus a file when code may write the drive (then an nvm erase cut is survivable)."""
-    from nimatron.store import Store
+    from nimatron.machine.store import Store
 
     nvm = getattr(mc, "nvm", None)
     try:
@@ -100,8 +100,8 @@ def open_store(mc, path=STATE_FILE):
 
 def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_FILE):
     """Start and run the machine; ``make``, ``loops`` and ``state`` are for tests."""
-    from nimatron.startup import Machine
-    from nimatron.transports import usb_link
+    from nimatron.machine.startup import Machine
+    from nimatron.link.transports import usb_link
 
     dog = arm_watchdog(mc)
     store = open_store(mc, state)

@@ -29,8 +29,8 @@ def reason_name(sup):
 def record(mc, name):
     """One audits record: a safe-mode restart (and a watchdog reset if so)."""
     try:
-        from nimatron.audits import Audits
-        from nimatron.store import Store
+        from nimatron.machine.audits import Audits
+        from nimatron.machine.store import Store
 
         store = Store(nvm=mc.nvm)
         audits = Audits(store.load()["audits"], store)

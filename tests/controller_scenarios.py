@@ -7,13 +7,13 @@ port.
 """
 
 from fake_io import FakeIO
-from nimatron import strategy
-from nimatron.app import choose_layout
-from nimatron.boards import board
-from nimatron.controller import ATTRACT, OVER, THINKING, VISITOR, Controller
-from nimatron.panel import PanelError
-from nimatron.ports import OFF
-from nimatron.settings import SettingsError, resolve
+from nimatron.games import strategy
+from nimatron.machine.app import choose_layout
+from nimatron.config.boards import board
+from nimatron.machine.controller import ATTRACT, OVER, THINKING, VISITOR, Controller
+from nimatron.panels.panel import PanelError
+from nimatron.machine.ports import OFF
+from nimatron.config.settings import SettingsError, resolve
 
 TICK = 10
 

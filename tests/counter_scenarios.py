@@ -7,16 +7,16 @@ Written in the subset both interpreters share; each ``scenario_*``
 raises AssertionError on failure.
 """
 
-from nimatron import strategy
-from nimatron.app import choose_layout
-from nimatron.boards import board
-from nimatron.controller import OVER, SHOWING, THINKING, VISITOR, Controller, Rng
-from nimatron.counter import CounterPanel, digits
+from nimatron.games import strategy
+from nimatron.machine.app import choose_layout
+from nimatron.config.boards import board
+from nimatron.machine.controller import OVER, SHOWING, THINKING, VISITOR, Controller, Rng
+from nimatron.panels.counter import CounterPanel, digits
 from nimatron.drivers.presses import CURSOR, Presses
-from nimatron.panel import PanelError
-from nimatron.ports import LIT, OFF, SELECTED, TAKING
-from nimatron.rules import parse_rules
-from nimatron.settings import resolve
+from nimatron.panels.panel import PanelError
+from nimatron.machine.ports import LIT, OFF, SELECTED, TAKING
+from nimatron.games.rules import parse_rules
+from nimatron.config.settings import resolve
 
 TICK = 10
 BITS = [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)]  # 16 8 4 2 1: pixels 0-4, down the left side

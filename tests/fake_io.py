@@ -1,4 +1,4 @@
-"""The driver port of nimatron.ports with nothing behind it, for the tests
+"""The driver port of nimatron.machine.ports with nothing behind it, for the tests
 and the MicroPython benchmarks: the test queues presses as raw edges, and
 the last frame the controller showed is kept (the lamps, the status lamps).
 Written in the subset CPython and MicroPython share."""

@@ -1,6 +1,6 @@
 """The operator's side with a fake driver, run by pytest AND by MicroPython:
-the operator menu (nimatron.service), stuck and dead buttons
-(nimatron.switches) and "still playing?" before a walk-away.
+the operator menu (nimatron.machine.service), stuck and dead buttons
+(nimatron.machine.switches) and "still playing?" before a walk-away.
 
 Written in the subset both interpreters share; each ``scenario_*`` raises
 AssertionError on failure. tests/test_service.py runs them under CPython,
@@ -8,10 +8,10 @@ tests/test_micropython_controller.py under the MicroPython unix port.
 """
 
 from controller_scenarios import Rig
-from nimatron.controller import ATTRACT, SERVICE, VISITOR
-from nimatron.ports import LIT, OFF
-from nimatron.service import AUDITS, COLOURS, ITEMS
-from nimatron.switches import CHORD_MS
+from nimatron.machine.controller import ATTRACT, SERVICE, VISITOR
+from nimatron.machine.ports import LIT, OFF
+from nimatron.machine.service import AUDITS, COLOURS, ITEMS
+from nimatron.machine.switches import CHORD_MS
 
 
 def chord(rig, ms=CHORD_MS + 100, release=True):

@@ -9,8 +9,8 @@ under the MicroPython unix port. The flash and file-system models are
 
 from flash import FlashNvm, ModelFiles, Power, PowerCut
 
-from nimatron.audits import Audits
-from nimatron.store import AUDITS, SETTINGS, Store, crc32, encode, scan
+from nimatron.machine.audits import Audits
+from nimatron.machine.store import AUDITS, SETTINGS, Store, crc32, encode, scan
 
 SMALL = 1024  # compaction tests on a 1 KB sector: the same code path, a quarter of the steps
 SETTINGS_RECORD = {"board": "pico-neopixel", "src": 7, "set": {"operator_pin": "2468", "preset": "drnim"}}

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import mpy_runner
-from nimatron import app
+from nimatron.machine import app
 
 
 def test_start_up_only_modules_leave_a_boards_heap(tmp_path):
@@ -21,10 +21,10 @@ def test_start_up_only_modules_leave_a_boards_heap(tmp_path):
 
 
 def test_cpython_keeps_them():
-    from nimatron import boards, power  # noqa: F401 - loaded, as the host tools load them
+    from nimatron.config import boards, power  # noqa: F401 - loaded, as the host tools load them
 
     app.forget(app.STARTUP_ONLY)
-    assert "nimatron.boards" in sys.modules and "nimatron.power" in sys.modules
+    assert "nimatron.config.boards" in sys.modules and "nimatron.config.power" in sys.modules
 
 
 @pytest.mark.parametrize("mode", ["machine", "link"])
@@ -40,4 +40,4 @@ def test_the_circuit_playground_build_starts_as_code_py_does(tmp_path, mode):
     assert out.returncode == 0, out.stdout + out.stderr
     games, _ticks, _worst, writes = [int(w) for w in out.stdout.split()[:4]]
     assert games == 2 and writes >= 2
-    assert "nimatron.store" in out.stdout and ("nimatron.hostlink" in out.stdout) == (mode == "link")
+    assert "nimatron.machine.store" in out.stdout and ("nimatron.link.hostlink" in out.stdout) == (mode == "link")

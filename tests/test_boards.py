@@ -14,10 +14,10 @@ import sys
 
 import pytest
 
-from nimatron import boards
+from nimatron.config import boards
 from nimatron.drivers import DriverError, open_io
 from nimatron.drivers.presses import CURSOR, CURSOR_MS, HOLD_MS, Presses
-from nimatron.ports import LIT, OFF
+from nimatron.machine.ports import LIT, OFF
 
 from nimatron_host.cli import main as nimatron
 from nimatron_sim.visitor import Visitor
@@ -241,7 +241,7 @@ def test_presses_runs_under_micropython():
             "assert p.update(1600) == [('new', True)]\n"
             "p.feed('done', False, 1700); assert p.update(1700) == [('new', False)]\n"
             "import nimatron.drivers.onboard_io, nimatron.drivers.tone\n"
-            "from nimatron.sound import Sound\n"
+            "from nimatron.machine.sound import Sound\n"
             "class T:\n    def play(self, hz, v): print('play', hz)\n    def stop(self): pass\n"
             "s = Sound(T()); s.hear({'event': 'refused'}); s.update(0)\n"
             "print('ok')\n")
@@ -361,7 +361,7 @@ def test_the_machines_win_and_a_refusal_sound_differently_and_volume_0_is_silent
 
 
 def test_sound_never_waits_hear_only_queues_and_update_plays_what_is_due():
-    from nimatron.sound import CHAMP, Sound
+    from nimatron.machine.sound import CHAMP, Sound
 
     calls = []
 
@@ -388,7 +388,7 @@ def test_sound_never_waits_hear_only_queues_and_update_plays_what_is_due():
 
 @pytest.mark.parametrize("value", [11, -1, "loud", True])
 def test_volume_is_checked(value):
-    from nimatron.settings import SettingsError, resolve
+    from nimatron.config.settings import SettingsError, resolve
 
     assert resolve({"volume": 0})["volume"] == 0
     with pytest.raises(SettingsError, match="volume"):
@@ -520,7 +520,7 @@ def test_deploy_recognises_the_board_from_boot_out_and_copies_what_it_needs(driv
     got = deployed(pad)
     assert json.loads((pad / "settings.json").read_text()) == {"board": "macropad"}
     assert {"lib/nimatron/drivers/onboard_io.py", "lib/nimatron/drivers/presses.py", "lib/nimatron/drivers/tone.py",
-            "lib/nimatron/drivers/oled.py", "lib/nimatron/pinmaps/macropad.json", "lib/neopixel.py",
+            "lib/nimatron/drivers/oled.py", "lib/nimatron/config/pinmaps/macropad.json", "lib/neopixel.py",
             "lib/adafruit_display_text/label.py", "lib/adafruit_display_text/__init__.py"} <= got
     assert "lib/nimatron/drivers/gpiozero_io.py" not in got
     express = drive(EXPRESS_BOOT)
@@ -545,7 +545,7 @@ def test_deploy_refuses_a_pin_map_for_another_board(drive, capsys, boot_out, boa
 
 def test_holding_a_and_b_past_new_game_is_the_operators_chord(sims):
     """A+B is DONE, held 1.5 s NEW GAME: held on, DONE and NEW are both down, the chord."""
-    from nimatron.switches import CHORD_MS
+    from nimatron.machine.switches import CHORD_MS
 
     sim = sims("circuitplayground", FAST)
     sim.tap("a+b", hold_ms=HOLD_MS + 100)            # released after NEW: a new game, no menu
@@ -558,7 +558,7 @@ def test_holding_a_and_b_past_new_game_is_the_operators_chord(sims):
 
 def test_one_button_held_long_never_opens_the_operator_menu(sims):
     """The MacroPad's encoder switch is DONE and, held, NEW: a child can hold one button 7 s."""
-    from nimatron.switches import CHORD_MS
+    from nimatron.machine.switches import CHORD_MS
 
     sim = sims("macropad", FAST)
     sim.tap("done", hold_ms=HOLD_MS + CHORD_MS + 500)

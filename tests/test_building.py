@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from nimatron import strategy
-from nimatron.panel import PanelError, make_panel
-from nimatron.rules import RulesError, SizeError, parse_rules
+from nimatron.games import strategy
+from nimatron.panels.panel import PanelError, make_panel
+from nimatron.games.rules import RulesError, SizeError, parse_rules
 
 import oracle
 from nimatron_sim.visitor import Visitor

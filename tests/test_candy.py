@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from nimatron import strategy
-from nimatron.rules import parse_rules
+from nimatron.games import strategy
+from nimatron.games.rules import parse_rules
 
 from oracle import Oracle, ordered_positions
 

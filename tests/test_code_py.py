@@ -17,9 +17,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_si
 from controller_scenarios import FakeIO  # noqa: E402
 from flash import FlashNvm  # noqa: E402
 
-from nimatron import app  # noqa: E402
-from nimatron.audits import Audits  # noqa: E402
-from nimatron.store import Store  # noqa: E402
+from nimatron.machine import app  # noqa: E402
+from nimatron.machine.audits import Audits  # noqa: E402
+from nimatron.machine.store import Store  # noqa: E402
 
 
 class Names:
@@ -158,7 +158,7 @@ def test_code_py_runs_as_main_on_the_real_driver(monkeypatch, drive):
     """The board's own start: code.py run as __main__, the real Blinka driver."""
     from nimatron_sim.bench import BlinkaBench
 
-    from nimatron import boards
+    from nimatron.config import boards
 
     bench = BlinkaBench(boards.board("pico-neopixel"))  # Blinka's own microcontroller module, then ours on it
     import microcontroller as blinka_mc

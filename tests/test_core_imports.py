@@ -76,7 +76,7 @@ def run_blocked(modules):
 def test_modules_found():
     modules = core_modules()
     assert "nimatron" in modules
-    assert "nimatron.strategy" in modules and "nimatron.rules" in modules
+    assert "nimatron.games.strategy" in modules and "nimatron.games.rules" in modules
     assert not [m for m in modules if m.startswith("nimatron.drivers")]
 
 

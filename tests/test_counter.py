@@ -1,4 +1,4 @@
-"""The game of 21 as a binary counter (``nimatron.counter``): the scenarios
+"""The game of 21 as a binary counter (``nimatron.panels.counter``): the scenarios
 of counter_scenarios.py under CPython (MicroPython runs them in
 test_micropython_controller), and whole games in the headless simulator on
 the Circuit Playground's mocked pins."""

@@ -15,9 +15,9 @@ import time
 
 import pytest
 
-from nimatron import boards
+from nimatron.config import boards
 from nimatron.drivers import DriverError, key_lamps, lamp_pixels, open_io
-from nimatron.ports import COLOURS, LIT, OFF, REFUSED, SELECTED, TAKING
+from nimatron.machine.ports import COLOURS, LIT, OFF, REFUSED, SELECTED, TAKING
 
 from nimatron_sim.bench import BlinkaBench
 

@@ -34,8 +34,8 @@ except ImportError:
     sys.path.insert(0, FIRMWARE)
 
 import oracle  # noqa: E402
-from nimatron.rules import RulesError  # noqa: E402
-from nimatron.strategy import solve  # noqa: E402
+from nimatron.games.rules import RulesError  # noqa: E402
+from nimatron.games.strategy import solve  # noqa: E402
 
 HEAP_RULES = ["nim", "subtract:1", "subtract:2", "subtract:3", "moore:2",
               "moore:3", "greedy", "allheaps"]
@@ -491,13 +491,13 @@ def test_beyond_search_limits_fails_fast(spec, heaps, misere):
     code = (
         "import sys, time\n"
         "sys.path.insert(0, %r)\n"
-        "from nimatron.strategy import solve\n"
+        "from nimatron.games.strategy import solve\n"
         "t = time.time()\n"
         "try:\n"
         "    r = solve(%r, %r, misere=%r)\n"
         "    print('answer', r['outcome'])\n"
         "except ValueError as e:\n"
-        "    from nimatron.rules import RulesError\n"
+        "    from nimatron.games.rules import RulesError\n"
         "    print('error', isinstance(e, RulesError), repr(str(e)))\n"
         "print('seconds', time.time() - t)\n"
     ) % (FIRMWARE, spec, heaps, misere)

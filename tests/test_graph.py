@@ -9,10 +9,12 @@ import sys
 
 import pytest
 
-from nimatron import settings, strategy
-from nimatron.graph import connected_sets
-from nimatron.panel import PanelError
-from nimatron.rules import RulesError, SizeError, parse_rules
+from nimatron.config import settings
+
+from nimatron.games import strategy
+from nimatron.games.graph import connected_sets
+from nimatron.panels.panel import PanelError
+from nimatron.games.rules import RulesError, SizeError, parse_rules
 
 import oracle
 from nimatron_sim.visitor import Visitor
@@ -57,8 +59,8 @@ def test_every_position_of_every_preset_start(monkeypatch, misere):
     """Exhaustive at exhibit size, with a board's limits: every subset of
     every preset start's lamps (what a game can reach), each accepted by the
     playable check first; graph:3 on the MacroPad's starts as well."""
-    from nimatron import graph
-    from nimatron.playable import check_engine
+    from nimatron.games import graph
+    from nimatron.panels.playable import check_engine
 
     monkeypatch.setattr(graph, "SMALL", True)
     checked = 0
@@ -169,7 +171,7 @@ def test_a_move_of_lamps_that_do_not_touch_is_refused(sims):
 
 
 def test_a_start_too_big_for_the_lamps_is_refused():
-    from nimatron.panel import make_panel
+    from nimatron.panels.panel import make_panel
     with pytest.raises(PanelError):
         make_panel(parse_rules("graph"), [4, 4, 4], [15, 15, 15, 15])
 
@@ -185,8 +187,8 @@ def test_micropython_in_64k_gives_the_same_moves(tmp_path):
 
 
 def test_a_start_beyond_the_search_is_refused_when_the_settings_are_applied():
-    from nimatron.playable import check_engine
-    from nimatron.settings import SettingsError
+    from nimatron.panels.playable import check_engine
+    from nimatron.config.settings import SettingsError
 
     rules = parse_rules("graph:2")
     with pytest.raises(SettingsError, match="at most 16"):

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from nimatron import boards
+from nimatron.config import boards
 from nimatron_host import hardware
 from nimatron_host.cli import main
 from nimatron_host.hardware import bom, panel, wiring

@@ -44,12 +44,12 @@ def test_deploy_puts_the_expected_files(drive, capsys):
     package = os.path.join(os.path.dirname(firmware), "firmware", "nimatron")
     modules = {"lib/nimatron/" + n for n in os.listdir(package) if n.endswith(".py") and n != "__main__.py"}
     assert modules <= got
-    assert {"code.py", "boot.py", "settings.json", "lib/neopixel.py", "lib/nimatron/tables.bin",
-            "lib/nimatron/presets.json", "lib/nimatron/pinmaps/pico-neopixel.json",
+    assert {"code.py", "boot.py", "settings.json", "lib/neopixel.py", "lib/nimatron/games/tables.bin",
+            "lib/nimatron/config/presets.json", "lib/nimatron/config/pinmaps/pico-neopixel.json",
             "lib/nimatron/drivers/__init__.py", "lib/nimatron/drivers/circuitpython_io.py",
             "boot_out.txt", deploy.MANIFEST} <= got
     assert "lib/nimatron/drivers/gpiozero_io.py" not in got       # not on a CircuitPython board
-    assert "lib/nimatron/pinmaps/pico-grid.json" not in got        # only this board's pin map
+    assert "lib/nimatron/config/pinmaps/pico-grid.json" not in got        # only this board's pin map
     assert not [p for p in got if "__pycache__" in p or p.endswith((".pyc", ".tmp"))]
     assert json.loads((drive / "settings.json").read_text()) == {"board": "pico-neopixel"}
     out = capsys.readouterr().out
@@ -111,8 +111,8 @@ def test_switching_boards_swaps_the_pin_map(drive):
     deploy_to(drive, "--board", "pico-neopixel")
     deploy_to(drive, "--board", "pico-ring")
     got = files(drive)
-    assert "lib/nimatron/pinmaps/pico-ring.json" in got
-    assert "lib/nimatron/pinmaps/pico-neopixel.json" not in got
+    assert "lib/nimatron/config/pinmaps/pico-ring.json" in got
+    assert "lib/nimatron/config/pinmaps/pico-neopixel.json" not in got
 
 
 def test_plain_folder_and_mpy(tmp_path, monkeypatch, capsys):
@@ -124,7 +124,7 @@ def test_plain_folder_and_mpy(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(deploy, "online", lambda *a, **k: False)
     assert deploy_to(tmp_path, "--mpy-cross", cross) == 0
     got = files(tmp_path)
-    assert "lib/nimatron/protocol.mpy" in got and "lib/nimatron/protocol.py" not in got
+    assert "lib/nimatron/link/protocol.mpy" in got and "lib/nimatron/link/protocol.py" not in got
     assert "lib/nimatron/__init__.py" in got
     assert "not a CircuitPython drive" in capsys.readouterr().out
 

@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from nimatron.hostlink import HostLink
-from nimatron.protocol import PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES
-from nimatron.transports import PtyTransport
+from nimatron.link.hostlink import HostLink
+from nimatron.link.protocol import PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES
+from nimatron.link.transports import PtyTransport
 
 from test_protocol import PIN, Machine
 
@@ -109,7 +109,7 @@ def test_a_real_pty_reopened_within_a_poll_is_a_new_locked_session():
 # -- finding 15: memory runs out while answering -------------------------------------
 def test_a_memory_error_while_answering_never_stops_the_game(monkeypatch):
     m = Machine(remote_play=True)
-    from nimatron import commands
+    from nimatron.link import commands
 
     def starved(link, args, text, now):
         raise MemoryError("memory allocation failed, allocating 1024 bytes")

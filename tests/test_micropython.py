@@ -112,10 +112,10 @@ def test_same_answers_as_cpython(part):
     """The board and the PC make the same move in the same position (the
     engine's choice must not hang on an interpreter's set or dict order)."""
     try:
-        from nimatron.strategy import solve
+        from nimatron.games.strategy import solve
     except ImportError:  # not installed: use the source tree
         sys.path.insert(0, FIRMWARE)
-        from nimatron.strategy import solve
+        from nimatron.games.strategy import solve
 
     asked, answered = engine_answers(part.split())
     differ = []
@@ -173,7 +173,7 @@ def test_core_module_imports_on_micropython(module):
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("module", ["nimatron.rules", "nimatron.strategy"])
+@pytest.mark.parametrize("module", ["nimatron.games.rules", "nimatron.games.strategy"])
 def test_engine_imports_in_64k(module):
     done = run(["import", module], heap=ENGINE_HEAP, timeout=60, mpy=True)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from nimatron import nim2d, strategy
-from nimatron.rules import RulesError, SizeError, parse_rules
+from nimatron.games import nim2d, strategy
+from nimatron.games.rules import RulesError, SizeError, parse_rules
 
 import oracle
 from nimatron_sim.visitor import Visitor
@@ -125,7 +125,7 @@ def test_two_dimensional_nim_plays_on_the_grid(sims, misere):
 
 
 def test_a_board_of_cells_too_big_for_the_lamps_is_refused():
-    from nimatron.panel import PanelError, make_panel
+    from nimatron.panels.panel import PanelError, make_panel
     with pytest.raises(PanelError):
         make_panel(parse_rules("nim2d"), [4, 4, 4], [15, 15, 15, 15])
 
@@ -156,7 +156,7 @@ def test_a_board_decides_from_the_table_without_searching_a_nim_value(monkeypatc
     """On a board (SMALL) the win or loss of a 4 x 4 board comes from
     nim2d.bin; the engine does not also search the whole board for its
     nim-value (the report only), which could pass the 1.5 s thinking pause."""
-    from nimatron import nim2d
+    from nimatron.games import nim2d
 
     def searched(*args):
         raise AssertionError("searched a nim-value for the report")

@@ -6,10 +6,10 @@ pins) and reads the lamps back from the pins.
 
 import pytest
 
-from nimatron import app
-from nimatron.panel import PanelError, fits_all_reachable
-from nimatron.rules import parse_rules
-from nimatron.shapes import circle_cells
+from nimatron.machine import app
+from nimatron.panels.panel import PanelError, fits_all_reachable
+from nimatron.games.rules import parse_rules
+from nimatron.panels.shapes import circle_cells
 
 from nimatron_host.cli import main as nimatron
 from nimatron_sim.visitor import Visitor

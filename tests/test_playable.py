@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from nimatron import rules as rules_module
-from nimatron import splits, strategy
-from nimatron.app import make_controller
-from nimatron.playable import check_engine
-from nimatron.rules import SizeError, parse_rules
-from nimatron.settings import SettingsError
+from nimatron.games import rules as rules_module
+from nimatron.games import splits, strategy
+from nimatron.machine.app import make_controller
+from nimatron.panels.playable import check_engine
+from nimatron.games.rules import SizeError, parse_rules
+from nimatron.config.settings import SettingsError
 
 from controller_scenarios import FakeIO, Rig
 

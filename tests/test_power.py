@@ -8,9 +8,9 @@ import subprocess
 
 import pytest
 
-from nimatron import boards, power
-from nimatron.app import make_controller
-from nimatron.settings import SettingsError, resolve
+from nimatron.config import boards, power
+from nimatron.machine.app import make_controller
+from nimatron.config.settings import SettingsError, resolve
 
 from nimatron_host.cli import main
 
@@ -148,7 +148,7 @@ def test_power_runs_under_micropython():
     from mpy_runner import micropython
 
     code = ("import json\nfrom nimatron import power\n"
-            "spec = json.load(open('firmware/nimatron/pinmaps/pi-neopixel.json'))\n"
+            "spec = json.load(open('firmware/nimatron/config/pinmaps/pi-neopixel.json'))\n"
             "print(power.budget(spec)['cap'], power.resistor_ohms(3.3, 1.9, 2))\n"
             "try:\n    power.check('pi-neopixel', spec, 0.9)\nexcept power.PowerError as e:\n    print(e)\n")
     env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware"))

@@ -13,9 +13,9 @@ import pytest
 import mpy_runner
 from hypothesis import given, settings as hsettings, strategies as st
 
-from nimatron.app import make_controller
-from nimatron.hostlink import HostLink
-from nimatron.protocol import (MAX_LINE, MAX_OUT, PIN_PAUSE_MS, RELOCK_MS, LineReader,
+from nimatron.machine.app import make_controller
+from nimatron.link.hostlink import HostLink
+from nimatron.link.protocol import (MAX_LINE, MAX_OUT, PIN_PAUSE_MS, RELOCK_MS, LineReader,
                                ProtocolError, parse_line)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

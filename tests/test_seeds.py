@@ -27,7 +27,7 @@ except ImportError:
     sys.path.insert(0, os.path.join(os.path.dirname(HERE), "firmware"))
 
 import oracle  # noqa: E402
-from nimatron.strategy import solve  # noqa: E402
+from nimatron.games.strategy import solve  # noqa: E402
 
 
 def load(name):

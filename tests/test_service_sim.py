@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller_scenarios import Rig
-from nimatron.controller import ATTRACT, SERVICE, VISITOR
-from nimatron.hostlink import HostLink
-from nimatron.switches import CHORD_MS
+from nimatron.machine.controller import ATTRACT, SERVICE, VISITOR
+from nimatron.link.hostlink import HostLink
+from nimatron.machine.switches import CHORD_MS
 from nimatron_host.cli import main
 from nimatron_sim.engine import Simulator
 
@@ -75,7 +75,7 @@ def test_a_button_held_at_power_up_is_stuck_and_the_rest_plays(board):
 def test_gpiozero_reports_a_button_closed_before_the_driver_opens():
     from gpiozero.pins.mock import MockFactory, MockPin
 
-    from nimatron import boards
+    from nimatron.config import boards
     from nimatron.drivers.gpiozero_io import GpiozeroIO
 
     class ShortedPin(MockPin):

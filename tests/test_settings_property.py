@@ -17,9 +17,9 @@ import random
 from hypothesis import HealthCheck, event, given, settings as hsettings, strategies as st
 
 import nimatron.__main__ as machine_cli
-from nimatron.app import make_controller
-from nimatron import settings as settings_module
-from nimatron.settings import DEFAULTS, preset_names
+from nimatron.machine.app import make_controller
+from nimatron.config import settings as settings_module
+from nimatron.config.settings import DEFAULTS, preset_names
 from nimatron_sim import cli as sim_cli
 
 from controller_scenarios import FakeIO

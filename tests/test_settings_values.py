@@ -12,9 +12,9 @@ import sys
 
 import pytest
 
-from nimatron import boards, settings
-from nimatron.boards import BoardError
-from nimatron.settings import SettingsError, check_value, resolve
+from nimatron.config import boards, settings
+from nimatron.config.boards import BoardError
+from nimatron.config.settings import SettingsError, check_value, resolve
 from nimatron_sim.engine import Simulator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

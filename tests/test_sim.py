@@ -19,8 +19,10 @@ import types
 
 import pytest
 
-from nimatron import boards, strategy
-from nimatron.rules import parse_rules
+from nimatron.config import boards
+
+from nimatron.games import strategy
+from nimatron.games.rules import parse_rules
 
 from nimatron_host.cli import main as nimatron
 from nimatron_sim import Simulator

@@ -1,5 +1,5 @@
 """Start-up never dark: bad settings fall back (keeping the PIN), faults rebuild
-the game, stored settings and audits survive restarts (nimatron.startup)."""
+the game, stored settings and audits survive restarts (nimatron.machine.startup)."""
 
 import json
 import os
@@ -13,10 +13,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_si
 from controller_scenarios import FakeIO  # noqa: E402
 from flash import FlashNvm  # noqa: E402
 
-from nimatron import app  # noqa: E402
-from nimatron.hostlink import HostLink  # noqa: E402
-from nimatron.startup import Machine, overrides_source, read_source  # noqa: E402
-from nimatron.store import Store  # noqa: E402
+from nimatron.machine import app  # noqa: E402
+from nimatron.link.hostlink import HostLink  # noqa: E402
+from nimatron.machine.startup import Machine, overrides_source, read_source  # noqa: E402
+from nimatron.machine.store import Store  # noqa: E402
 
 BOARD = "pico-neopixel"
 

@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_si
 
 import store_scenarios  # noqa: E402
 
-from nimatron.store import crc32  # noqa: E402
+from nimatron.machine.store import crc32  # noqa: E402
 
 SCENARIOS = sorted(name for name in dir(store_scenarios) if name.startswith("scenario_"))
 

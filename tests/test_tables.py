@@ -1,7 +1,7 @@
 """The shipped exhibit-size tables equal a fresh exhaustive search."""
 
-from nimatron import strategy, tables
-from nimatron.rules import parse_rules
+from nimatron.games import strategy, tables
+from nimatron.games.rules import parse_rules
 from nimatron_host import tables as build
 from nimatron_host.cli import main
 

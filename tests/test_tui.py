@@ -14,8 +14,8 @@ import io
 import pytest
 from rich.console import Console
 
-from nimatron import strategy
-from nimatron.controller import OVER, SHOWING, THINKING, VISITOR
+from nimatron.games import strategy
+from nimatron.machine.controller import OVER, SHOWING, THINKING, VISITOR
 from nimatron_host.cli import main
 from nimatron_sim.face import Face
 from nimatron_sim.tui import NimatronApp, lamp_width
@@ -537,7 +537,7 @@ def test_switching_between_every_pair_of_boards_redraws_the_lamps():
     """The settings screen restarts on another board while the clock ticks:
     a tick between the restart and the new lamps must not draw the old
     board's rows (it crashed with NoMatches '#count-4' going to pico-grid)."""
-    from nimatron import boards
+    from nimatron.config import boards
     from textual.widgets import Select
 
     names = list(boards.names())

@@ -9,8 +9,8 @@ import asyncio
 
 import pytest
 
-from nimatron import strategy
-from nimatron.controller import OVER, VISITOR
+from nimatron.games import strategy
+from nimatron.machine.controller import OVER, VISITOR
 from nimatron_sim.oled_mock import braille
 from textual.widgets import Select
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from nimatron.controller import OVER, VISITOR
+from nimatron.machine.controller import OVER, VISITOR
 from nimatron_host.cli import main
 from nimatron_sim import words as words_module
 from nimatron_sim.face import Face
@@ -46,7 +46,7 @@ def english_left(text, lang, face):
     """English words on a screen in ``lang``; the board's and the presets'
     own descriptions (data of ``boards`` and ``presets.json``, shown in the
     settings' lists) are still English and not counted."""
-    from nimatron import boards, settings
+    from nimatron.config import boards, settings
 
     abouts = [boards.board(n)["about"][:20] for n in boards.names()] + [p["about"][:20] for p in settings.PRESETS.values()]
     text = "\n".join(line for line in text.splitlines() if not any(about in line for about in abouts))

@@ -4,8 +4,8 @@ says what it is; the lamps on screen are the ones read back from the pins."""
 
 import pytest
 
-from nimatron.controller import ATTRACT, SERVICE
-from nimatron.service import ITEMS
+from nimatron.machine.controller import ATTRACT, SERVICE
+from nimatron.machine.service import ITEMS
 from test_tui import SIZE, make_app, run, screen_text
 
 # item -> what its screen says

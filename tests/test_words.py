@@ -4,9 +4,9 @@ and `solve` saying what a move leaves once."""
 
 import pytest
 
-from nimatron import explain, strategy
-from nimatron.controller import OVER, VISITOR
-from nimatron.rules import parse_rules
+from nimatron.games import explain, strategy
+from nimatron.machine.controller import OVER, VISITOR
+from nimatron.games.rules import parse_rules
 from nimatron_host.cli import main
 from nimatron_sim.face import Face
 from nimatron_sim.nimrod import nimrod_for

@@ -136,7 +136,7 @@ def default_state(env=None):
 
 
 def parse_args(argv):
-    from .boards import names
+    from .config.boards import names
 
     p = argparse.ArgumentParser(prog="python -m nimatron", description=__doc__.split("\n")[0])
     p.add_argument("--board", required=True, help="one of: " + ", ".join(names()))
@@ -175,8 +175,8 @@ def overrides(args):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from .startup import Machine, overrides_source
-    from .store import Store
+    from .machine.startup import Machine, overrides_source
+    from .machine.store import Store
 
     def listener(event):
         if not args.quiet:
@@ -214,8 +214,8 @@ def main(argv=None):
     notifier = Notifier()
     try:
         listener(machine.boot)
-        if args.serial:  # the host link (nimatron.hostlink)
-            from .transports import LinkError, open_link
+        if args.serial:  # the host link (nimatron.link.hostlink)
+            from .link.transports import LinkError, open_link
 
             try:
                 link = open_link(machine.controller, args.serial, board=machine.board, now_ms=ms())

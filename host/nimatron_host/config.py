@@ -33,7 +33,7 @@ def shown(value):
 def one_by_one(link):
     """Every setting, asked for one at a time: for a machine whose whole
     CONFIG is longer than one reply line (many starts, say)."""
-    from nimatron.settings import KEYS
+    from nimatron.config.settings import KEYS
 
     data = {}
     for key in KEYS:

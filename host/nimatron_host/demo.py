@@ -2,8 +2,8 @@
 
 import random
 
-from nimatron import explain, strategy
-from nimatron.rules import MAX_HEAPS, RulesError
+from nimatron.games import explain, strategy
+from nimatron.games.rules import MAX_HEAPS, RulesError
 
 from .cli import UsageError
 from .solve import checked

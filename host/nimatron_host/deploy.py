@@ -103,7 +103,7 @@ def drive_board_id(drive):
 
 def check_board_id(board, spec, board_id):
     """UsageError if the pin map is not for the drive's board (boot_out.txt)."""
-    from nimatron import boards
+    from nimatron.config import boards
 
     if not board_id:
         return
@@ -115,7 +115,7 @@ def check_board_id(board, spec, board_id):
 
 
 def choose_board(args, drive):
-    from nimatron import boards
+    from nimatron.config import boards
 
     board = args.board
     board_id = drive_board_id(drive)
@@ -136,7 +136,7 @@ def choose_board(args, drive):
     if spec["driver"] not in ONBOARD or board.startswith("pi-"):
         raise UsageError("board %s runs on a Raspberry Pi: use nimatron install-pi there" % board)
     if args.preset is not None:
-        from nimatron.settings import PRESETS
+        from nimatron.config.settings import PRESETS
 
         if args.preset not in PRESETS:
             raise UsageError("unknown preset %r (choose from %s)" % (args.preset, ", ".join(sorted(PRESETS))))

@@ -42,7 +42,7 @@ def add_parser(sub):
 
 def check_args(args, user):
     """UsageError for anything the unit could not run with, before a line is written."""
-    from nimatron import boards
+    from nimatron.config import boards
 
     for name in ("board", "preset", "serial", "python", "user"):
         value = user if name == "user" else getattr(args, name)

@@ -5,7 +5,7 @@
         machine.command("EVENTS ON")
         for event in machine.events(): ...
 
-Lines are parsed with ``nimatron.protocol.parse_line``; lines that are not
+Lines are parsed with ``nimatron.link.protocol.parse_line``; lines that are not
 the protocol's (noise, a console's chatter) are skipped. Every problem is a
 ``Failure`` (``cli`` prints it in one line and exits 1); a refusal by the
 machine is a ``MachineError`` with its code.
@@ -17,7 +17,7 @@ import json
 import os
 import time
 
-from nimatron.protocol import MAX_LINE, ProtocolError, parse_line
+from nimatron.link.protocol import MAX_LINE, ProtocolError, parse_line
 
 from .cli import Failure, UsageError
 

@@ -2,7 +2,7 @@
 
 ``deploy`` and ``install-pi`` write settings that a machine reads later,
 alone, in a museum. They are checked here by the code the machine starts
-with (``nimatron.app.make_controller``: pin map, settings, layout, the
+with (``nimatron.machine.app.make_controller``: pin map, settings, layout, the
 controller's own checks), on a dry io that opens no hardware, so a board
 or preset that cannot run is refused now, with the message the simulator
 gives, not found out later as a dark exhibit.
@@ -26,7 +26,7 @@ class DryIO:
 
 def check(board, overrides=None):
     """UsageError (one line, as ``nimatron sim`` says it) unless the machine would start."""
-    from nimatron import app
+    from nimatron.machine import app
 
     try:
         controller = app.make_controller(board, dict(overrides or {}), io=DryIO())

@@ -12,7 +12,7 @@ import json
 import sys
 import time
 
-from nimatron import explain
+from nimatron.games import explain
 
 from .link import Link, checked_state, shown
 

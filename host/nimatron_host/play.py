@@ -111,7 +111,7 @@ def parse_move(text, state, grid, dash="-"):
             row_name(row), lit, "" if lit == 1 else "s", "1" if lit == 1 else "1%s%d" % (dash, lit)))
     position = state.get("position")
     if state.get("rules") and position and row < len(position):
-        from nimatron.rules import RulesError, parse_rules
+        from nimatron.games.rules import RulesError, parse_rules
 
         after = list(position)
         after[row] -= count

@@ -5,7 +5,7 @@
 
 Prints the supply, what hangs on it, the worst case the firmware may light
 at the pin map's brightness, and the highest brightness the supply allows
-(the firmware refuses more at start-up: ``nimatron.power``). Exit status 1
+(the firmware refuses more at start-up: ``nimatron.config.power``). Exit status 1
 when the board as given is over its budget, 2 on bad input.
 """
 
@@ -23,7 +23,7 @@ def add_parser(sub):
 
 def lines(name, spec, amps=None, brightness=None):
     """The budget as text lines, and the PowerError if it does not fit (or None)."""
-    from nimatron import power
+    from nimatron.config import power
 
     f = power.budget(spec, amps)
     out = ["%s: %s" % (name, spec.get("about", "")),
@@ -58,7 +58,7 @@ def lines(name, spec, amps=None, brightness=None):
 
 
 def run(args):
-    from nimatron import boards, power
+    from nimatron.config import boards, power
 
     try:
         spec = boards.board(args.board)

@@ -9,8 +9,8 @@
 import json
 import sys
 
-from nimatron import explain, strategy
-from nimatron.rules import RulesError, parse_rules
+from nimatron.games import explain, strategy
+from nimatron.games.rules import RulesError, parse_rules
 
 from .cli import UsageError, cut_numbers
 

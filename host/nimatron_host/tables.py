@@ -1,4 +1,4 @@
-"""Build ``firmware/nimatron/tables.bin`` by exhaustive search (CPython).
+"""Build ``firmware/nimatron/games/tables.bin`` by exhaustive search (CPython).
 
 The board then answers every exhibit-size position of the search-only games
 by one table lookup. ``nimatron tables --check`` verifies the shipped file.
@@ -7,8 +7,8 @@ by one table lookup. ``nimatron tables --check`` verifies the shipped file.
 import json
 import os
 
-from nimatron import strategy, tables
-from nimatron.rules import parse_rules
+from nimatron.games import strategy, tables
+from nimatron.games.rules import parse_rules
 
 # (rules spec, misere) for every game with no theory at exhibit size.
 SPECS = (

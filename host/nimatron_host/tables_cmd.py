@@ -16,7 +16,8 @@ def _tables():
 
 
 def _nim2d():
-    from nimatron import nim2d, resource
+    from nimatron import resource
+    from nimatron.games import nim2d
 
     return resource(nim2d.TABLE), nim2d.build_table
 
@@ -25,7 +26,7 @@ BUILDERS = (_tables, _nim2d)
 
 
 def add_parser(sub):
-    p = sub.add_parser("tables", help="rebuild or check firmware/nimatron/tables.bin and nim2d.bin",
+    p = sub.add_parser("tables", help="rebuild or check firmware/nimatron/games/tables.bin and nim2d.bin",
                        description=__doc__)
     p.add_argument("--check", action="store_true", help="only check that the shipped files are up to date")
 

@@ -1,6 +1,6 @@
 """The breadboard under the simulated firmware: mocked pins, switches, lamps.
 
-A bench stands in for the wires of one board (``nimatron.boards``). It
+A bench stands in for the wires of one board (``nimatron.config.boards``). It
 closes and opens switches (a button to ground, or a matrix key joining a
 row wire to a column wire) and reads the lamps back *from the pins*: LED
 pin levels, or the bytes of the last NeoPixel frame. The real driver sits on
@@ -142,7 +142,7 @@ class GpiozeroBench(Bench):
 
 
 def _status_roles():
-    from nimatron.boards import STATUS
+    from nimatron.config.boards import STATUS
 
     return STATUS
 
@@ -165,7 +165,7 @@ class BlinkaBench(Bench):
         self._frames = {}    # id -> last NeoPixel frame bytes
         self._links = {}     # id -> other ends of closed switches
         self._scanners = []
-        from nimatron.boards import pins
+        from nimatron.config.boards import pins
 
         for name, _ in pins(spec):
             pin = blinka_mock.new_pin(self, name)

@@ -27,7 +27,7 @@ def add_parser(sub):
     p = sub.add_parser("sim", help="run the firmware on a simulated board", description=__doc__.split("\n")[0])
     p.add_argument("--list-boards", action="store_true", help="one line per board: name, driver, input model")
     p.add_argument("--headless", action="store_true", help="play a script, print JSON lines (no screen)")
-    p.add_argument("--board", default="pico-neopixel", help="board from nimatron/boards.py (default pico-neopixel)")
+    p.add_argument("--board", default="pico-neopixel", help="board from nimatron/config/boards.py (default pico-neopixel)")
     p.add_argument("--preset", help="preset (default: the board's own)")
     p.add_argument("--rules", help="rule set, e.g. nim, subtract:3")
     p.add_argument("--misere", action="store_true", help="misère play: whoever takes the last lamp loses")
@@ -77,7 +77,7 @@ def overrides(args):
 
 
 def list_boards(out=None):
-    from nimatron.boards import BOARDS
+    from nimatron.config.boards import BOARDS
 
     out = out or sys.stdout
     for name in sorted(BOARDS):
@@ -106,7 +106,7 @@ def run(args):
         return tui.run(args)
     if not 1 <= args.tick <= MAX_TICK:
         raise UsageError("--tick must be 1 to %d ms, got %s" % (MAX_TICK, args.tick))
-    from nimatron import boards
+    from nimatron.config import boards
 
     from . import script
 

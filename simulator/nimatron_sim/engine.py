@@ -4,7 +4,7 @@
     sim.tap("row3"); sim.tap("done"); sim.advance(5000)
     sim.read_lamps()      # read back from the NeoPixel bytes, not the game
 
-``nimatron.app.make_controller`` builds the controller exactly as on a
+``nimatron.machine.app.make_controller`` builds the controller exactly as on a
 board; it opens the real driver (``nimatron.drivers``) on the bench's mocked
 pins. Time is virtual: ``advance(ms)`` runs the main loop every ``tick_ms``
 (and the keypad scanners every 20 ms) without sleeping, so a minute of play
@@ -14,15 +14,17 @@ end and a serial link all sit on this one class.
 
 ``nvm``: the board's non-volatile memory (``flash.FlashNvm``; ``--nvm
 FILE``): audits and ``SET`` changes kept there as on a board, started by
-``nimatron.startup.Machine`` as code.py starts a board; ``sim.machine.boot``
+``nimatron.machine.startup.Machine`` as code.py starts a board; ``sim.machine.boot``
 is the boot event (what survived, who the machine is). ``store``: a
-ready ``nimatron.store.Store`` instead (the soak's nvm plus a file).
+ready ``nimatron.machine.store.Store`` instead (the soak's nvm plus a file).
 """
 
 import heapq
 import random
 
-from nimatron import app, boards
+from nimatron.config import boards
+
+from nimatron.machine import app
 
 from .bench import make_bench
 
@@ -59,8 +61,8 @@ class Simulator:
         self._next_update = start_ms
         self.powered = False        # the first tick (power-up) has run
         self.bench = make_bench(self.spec)
-        from nimatron.startup import Machine, overrides_source
-        from nimatron.store import Store
+        from nimatron.machine.startup import Machine, overrides_source
+        from nimatron.machine.store import Store
 
         self.nvm = nvm
         bench = self.bench

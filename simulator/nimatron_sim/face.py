@@ -21,15 +21,15 @@ firmware and real drivers on mocked pins) and answers, at any moment:
 
 Buttons are pressed only through the simulator's switches; nothing here
 decides a move. The reasoning panel asks the firmware's own engine
-(``nimrod``, through ``nimatron.strategy`` and ``nimatron.explain``). The
+(``nimrod``, through ``nimatron.games.strategy`` and ``nimatron.games.explain``). The
 words are in the visitor's language (``words``: one file per language,
 shared with the web page); the firmware's sentences go through its phrase
 table.
 """
 
-from nimatron import explain, strategy
-from nimatron.controller import ATTRACT, OVER, SERVICE, SHOWING, THINKING, VISITOR
-from nimatron.ports import COLOURS, LIT, OFF
+from nimatron.games import explain, strategy
+from nimatron.machine.controller import ATTRACT, OVER, SERVICE, SHOWING, THINKING, VISITOR
+from nimatron.machine.ports import COLOURS, LIT, OFF
 
 from .engine import Simulator
 from .words import Words
@@ -47,7 +47,7 @@ KINDS = {
 STATUS_ROLES = ("visitor", "machine", "champ", "machine_wins")  # words: "status.visitor"...
 MESSAGE_MS = 3000  # a refusal's reason stays on the face this long
 SOUND_MS = 700     # a sound's name stays on the face at least this long
-SOUNDS = ("click", "chatter", "champ", "machine_wins", "buzz")  # ``nimatron.sound``'s; words: "sound.click"...
+SOUNDS = ("click", "chatter", "champ", "machine_wins", "buzz")  # ``nimatron.machine.sound``'s; words: "sound.click"...
 
 
 def _hex(rgb):
@@ -158,7 +158,7 @@ class Face:
         """DONE and NEW GAME held together for 5 s: the operator menu. Boards
         without both buttons open it as ``SERVICE ON`` over the link would.
         Returns the virtual milliseconds it took."""
-        from nimatron.switches import CHORD_MS
+        from nimatron.machine.switches import CHORD_MS
 
         before = self.sim.now
         if "done" in self.sim.roles and "new" in self.sim.roles:
@@ -216,7 +216,7 @@ class Face:
             self._mark_played()
 
     def counter(self):
-        """The binary counter on show (``nimatron.counter``), or None."""
+        """The binary counter on show (``nimatron.panels.counter``), or None."""
         panel = self.sim.controller.panel
         return panel if getattr(panel, "bit_lamps", None) is not None else None
 
@@ -225,7 +225,7 @@ class Face:
         s = self.settings
         if not s.get("counter"):
             return ""
-        from nimatron.counter import CounterPanel
+        from nimatron.panels.counter import CounterPanel
 
         panel = self.counter() or CounterPanel(self.controller.rules, self.sim.layout, s["starts"][0])
         bits = ["%d" % (1 << (len(panel.bit_lamps) - 1 - k)) for k in range(len(panel.bit_lamps))]
@@ -501,7 +501,7 @@ def operator_text(controller, roles):
     else:
         step = "a top-row lamp (Space) next, any other previous"
     if screen == "menu":
-        from nimatron.service import ITEMS
+        from nimatron.machine.service import ITEMS
 
         return "OPERATOR MENU: %s (a bar of lamps). %s; Enter opens; N leaves." % (
             ITEM_WORDS[ITEMS[menu.item]], step)
@@ -514,7 +514,7 @@ def operator_text(controller, roles):
         return ("Button test: press any button (a row lights its lamps, DONE the YOUR TURN lamp, "
                 "NEW the MACHINE lamp). Last: %s. N twice (or held 1 s): back." % last)
     if screen == "audits":
-        from nimatron.service import AUDITS
+        from nimatron.machine.service import AUDITS
 
         key = AUDITS[menu.index]
         return "Audits: %s = %d, in binary (last digit on the last lamp). %s: another. N: back." % (

@@ -14,7 +14,7 @@ any other write copies the sector, erases it and programs it back. Every
 byte programmed and every half of the erase is a *step*; with ``cut_at``
 set, the power fails at that step (``PowerCut``), leaving the bytes as the
 flash would: a prefix programmed, or a sector half erased. ``ModelFiles``
-is the same for a file system (``nimatron.store``'s file port): what was
+is the same for a file system (``nimatron.machine.store``'s file port): what was
 not fsynced is lost (or half there) when the power fails, and a rename is
 lost unless its folder was fsynced.
 
@@ -133,7 +133,7 @@ class FlashNvm:
 class ModelFiles:
     """A file system that loses what was not made durable when the power fails.
 
-    The port of ``nimatron.store.OsFiles``. Each operation is one step of
+    The port of ``nimatron.machine.store.OsFiles``. Each operation is one step of
     ``power``. ``after_cut(keep_renames)`` is the disk a restart finds:
     file contents as last fsynced (a file never fsynced holds the first
     half of what was written), folder entries as of the last ``fsync_dir``

@@ -4,8 +4,8 @@ The Ferranti Nimrod (1951) showed its working on lamps: each heap in binary,
 the column counts, the nim-sum and the move that makes it zero. This module
 builds that working as data, for the web pages (drawn as lamps by
 ``common.js``) and the terminal (``thinking.lines``). Every number comes
-from the firmware's engine (``nimatron.strategy.solve``, a rule set's own
-``candies``) and every move's words from ``nimatron.explain``; nothing here
+from the firmware's engine (``nimatron.games.strategy.solve``, a rule set's own
+``candies``) and every move's words from ``nimatron.games.explain``; nothing here
 decides a move. The sentences are ``[key, params]`` in the faces' language
 files (``web/static/lang/``): a param named ``move`` or ``note`` is a
 firmware sentence (translated by the phrase table), one starting with
@@ -21,8 +21,8 @@ counts modulo k+1; anything else (misère searches) by its verdict.
 
 import json
 
-from nimatron import explain, strategy
-from nimatron.controller import OVER, SHOWING, THINKING
+from nimatron.games import explain, strategy
+from nimatron.machine.controller import OVER, SHOWING, THINKING
 
 from .face import position_text
 

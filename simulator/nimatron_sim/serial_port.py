@@ -16,8 +16,8 @@ import signal
 import sys
 import time
 
-from nimatron.hostlink import HostLink
-from nimatron.transports import PtyTransport
+from nimatron.link.hostlink import HostLink
+from nimatron.link.transports import PtyTransport
 
 
 class SerialPort:

@@ -60,7 +60,7 @@ class Soak:
     """One machine's life: games, cuts, restarts; counts and violations."""
 
     def __init__(self, board, seed, cut_every, out=None, verbose=False):
-        from nimatron import boards
+        from nimatron.config import boards
 
         from .flash import FlashNvm, ModelFiles, Power
 
@@ -93,8 +93,8 @@ class Soak:
     # -- power ------------------------------------------------------------------
     def start(self):
         """Power up on what the nvm and the disk hold."""
-        from nimatron.hostlink import HostLink
-        from nimatron.store import Store
+        from nimatron.link.hostlink import HostLink
+        from nimatron.machine.store import Store
 
         from .engine import Simulator
 
@@ -234,8 +234,8 @@ class Soak:
 
     def check_machine(self, robot):
         """In perfect mode the machine never loses a game it could have won."""
-        from nimatron import strategy
-        from nimatron.rules import parse_rules
+        from nimatron.games import strategy
+        from nimatron.games.rules import parse_rules
 
         c = self.sim.controller
         if robot.winner != "visitor" or c.settings["difficulty"] != "perfect" or robot.game is None:
@@ -265,7 +265,7 @@ class Soak:
 
 
 def run(args):
-    from nimatron import boards
+    from nimatron.config import boards
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")

@@ -33,7 +33,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Label, RichLog, Select, Static
 
-from nimatron import boards, settings as nsettings
+from nimatron.config import boards, settings as nsettings
 
 from .face import KINDS, STATUS_ROLES, Face, row_label
 from .oled_mock import braille

@@ -15,9 +15,9 @@ move when one exists, else any legal move).
 
 import random
 
-from nimatron import strategy
-from nimatron.rules import parse_rules
-from nimatron.shapes import circle_cells, lit_runs
+from nimatron.games import strategy
+from nimatron.games.rules import parse_rules
+from nimatron.panels.shapes import circle_cells, lit_runs
 
 
 class Visitor:
@@ -34,7 +34,7 @@ class Visitor:
         self.moves = []    # move events of the game in play
         self.game = None   # its new_game event
         self.ring = False
-        self.counter = None  # a binary counter's lamps (nimatron.counter), when the preset shows one
+        self.counter = None  # a binary counter's lamps (nimatron.panels.counter), when the preset shows one
         sim.listeners.append(self._event)
 
     def _event(self, event):
@@ -47,7 +47,7 @@ class Visitor:
             self.ring = event["ring"]
             self.counter = None
             if self.sim.controller.settings.get("counter"):  # the preset's documented lamps
-                from nimatron.counter import CounterPanel
+                from nimatron.panels.counter import CounterPanel
 
                 self.counter = CounterPanel(self.rules, self.sim.layout, self.start)
             self.turn = event["first"]

@@ -3,7 +3,7 @@
 One JSON file per language (``web/static/lang/en.json``, ``es.json``,
 ``ru.json``): ``text`` holds the faces' own words by key ("status.visitor":
 "YOUR TURN"), ``phrases`` translates the firmware's English sentences (a
-move described by ``nimatron.explain``, a refusal's reason) by template.
+move described by ``nimatron.games.explain``, a refusal's reason) by template.
 The page reads the same files in JavaScript (``common.js``); this is the
 terminal's reader, with the same rules: a key a file lacks falls back to
 English, a sentence with no template stays as the firmware said it.

@@ -12,9 +12,9 @@ import gc
 import sys
 import time
 
-from nimatron.app import make_controller
+from nimatron.machine.app import make_controller
 from nimatron.drivers.presses import Presses
-from nimatron.sound import Sound
+from nimatron.machine.sound import Sound
 
 
 class Silent:
@@ -73,9 +73,9 @@ class Wire:
 
 preset, games = sys.argv[1], int(sys.argv[2])
 mode = sys.argv[3] if len(sys.argv) > 3 else "game"
-import nimatron.boards  # noqa: E402 - the pin map, as the driver gets it; app.forget drops the module after
+import nimatron.config.boards  # noqa: E402 - the pin map, as the driver gets it; app.forget drops the module after
 
-io = IO(nimatron.boards.board("circuitplayground"))
+io = IO(nimatron.config.boards.board("circuitplayground"))
 ends = [0]
 overrides = {"preset": preset, "think_ms": 300, "show_ms": 400, "over_ms": 1000}
 
@@ -89,8 +89,8 @@ machine = wire = None
 if mode == "game":
     c = make_controller("circuitplayground", overrides, io, listen)
 else:
-    from nimatron.startup import Machine, overrides_source
-    from nimatron.store import Store
+    from nimatron.machine.startup import Machine, overrides_source
+    from nimatron.machine.store import Store
 
     def make(board, over, listener, now_ms, audits):
         return make_controller(board, over, io, listener, now_ms, audits)
@@ -99,7 +99,7 @@ else:
                       listener=listen, make=make, log=lambda line: None)
     c = machine.controller
     if mode == "link":
-        from nimatron.hostlink import HostLink
+        from nimatron.link.hostlink import HostLink
 
         wire = Wire()
         machine.attach(HostLink(c, wire, board="circuitplayground"))

@@ -8,7 +8,7 @@ spec = sys.argv[1]
 misere = sys.argv[2] == "1"
 gc.collect()
 base = gc.mem_alloc()
-from nimatron.strategy import solve
+from nimatron.games.strategy import solve
 from bench_engine_positions import positions
 
 import array

@@ -7,7 +7,7 @@ import sys
 import time
 
 from fake_io import FakeIO
-from nimatron.app import make_controller
+from nimatron.machine.app import make_controller
 
 
 preset, board, games = sys.argv[1], sys.argv[2], int(sys.argv[3])

@@ -7,8 +7,8 @@ import gc
 import sys
 
 from fake_io import FakeIO as IO
-from nimatron.app import make_controller
-from nimatron.hostlink import HostLink
+from nimatron.machine.app import make_controller
+from nimatron.link.hostlink import HostLink
 
 
 class Wire:

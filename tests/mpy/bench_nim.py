@@ -7,7 +7,7 @@ import time
 misere = sys.argv[1] == "1"
 gc.collect()
 base = gc.mem_alloc()
-from nimatron.strategy import solve
+from nimatron.games.strategy import solve
 
 count = 0
 worst = 0

@@ -56,7 +56,7 @@ class FakePanel:
 
 
 class FakeAudits(dict):
-    """The surface of nimatron.audits.Audits the link uses."""
+    """The surface of nimatron.machine.audits.Audits the link uses."""
 
     def snapshot(self):
         return {"games": self["games"], "presets": {}}
@@ -146,7 +146,7 @@ class Wire:
         return n
 
     def lines(self):
-        from nimatron.protocol import parse_line
+        from nimatron.link.protocol import parse_line
 
         out = self.to_host.split(b"\n")
         self.to_host = out.pop()
@@ -179,15 +179,15 @@ def ask(link, wire, controller, now, line):
 def make(real):
     gc.collect()
     if real:
-        from nimatron.app import make_controller
+        from nimatron.machine.app import make_controller
 
         return make_controller("pico-neopixel", {"operator_pin": "1234"}, io=FakeIO())
     return FakeController(dict(SETTINGS))
 
 
 def main(real):
-    from nimatron.hostlink import HostLink
-    from nimatron.protocol import MAX_LINE
+    from nimatron.link.hostlink import HostLink
+    from nimatron.link.protocol import MAX_LINE
 
     wire = Wire()
     c = make(real)

@@ -3,7 +3,7 @@
 import gc
 
 from bench_engine_positions import sorted_heaps
-from nimatron.strategy import solve
+from nimatron.games.strategy import solve
 
 
 for n, s in ((8, 3), (6, 3), (8, 5), (7, 3), (4, 3)):

@@ -55,7 +55,7 @@ def load(name):
 
 def serve():
     """Answer each request line on stdin; nothing but the engine loaded."""
-    from nimatron.strategy import solve
+    from nimatron.games.strategy import solve
     low = None
     count = 0
     while True:

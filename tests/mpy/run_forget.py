@@ -5,15 +5,15 @@ import gc
 import sys
 
 from fake_io import FakeIO
-from nimatron.app import STARTUP_ONLY, make_controller
-from nimatron.settings import resolve
+from nimatron.machine.app import STARTUP_ONLY, make_controller
+from nimatron.config.settings import resolve
 
 c = make_controller("circuitplayground", {"preset": "arcs"}, FakeIO())
 for name in STARTUP_ONLY:
     assert "nimatron." + name not in sys.modules, name
 gc.collect()
 c.apply_settings(resolve({"brightness": 0.2}, "21counter"))  # the power budget is checked again
-assert "nimatron.power" in sys.modules and c.settings["preset"] == "21counter"
+assert "nimatron.config.power" in sys.modules and c.settings["preset"] == "21counter"
 try:
     c.apply_settings(resolve({"brightness": 1.0}, "arcs"))       # over the USB supply: refused
 except ValueError as e:

@@ -26,11 +26,11 @@ if sys.argv[1:] not in (["fake"], ["real"]):
     sys.exit(2)
 # Then the link, innermost module first: each compiles while the heap has room.
 gc.collect()
-import nimatron.protocol  # noqa: E402,F401
+import nimatron.link.protocol  # noqa: E402,F401
 gc.collect()
-import nimatron.commands  # noqa: E402,F401
+import nimatron.link.commands  # noqa: E402,F401
 gc.collect()
-import nimatron.hostlink  # noqa: E402,F401
+import nimatron.link.hostlink  # noqa: E402,F401
 
 if not main(sys.argv[1:] == ["real"]):
     sys.exit(1)

@@ -1,12 +1,12 @@
 """Drivers: the only code that touches pins.
 
-Each driver adapts one hardware library to the io port of ``nimatron.ports``
+Each driver adapts one hardware library to the io port of ``nimatron.machine.ports``
 (``show(lamps, status)``, ``events()``, ``close()``) and receives its pin map
-(a board dict from ``nimatron.boards``) and the lamp layout through its
+(a board dict from ``nimatron.config.boards``) and the lamp layout through its
 constructor. Hardware libraries are imported inside the driver modules, never
 here, so ``import nimatron.drivers`` works anywhere.
 
-    >>> from nimatron import boards
+    >>> from nimatron.config import boards
     >>> from nimatron.drivers import open_io
     >>> spec = boards.board("pi-leds")
     >>> io = open_io(spec, boards.layout(spec))      # doctest: +SKIP

@@ -11,8 +11,8 @@ DONE and NEW. ``keypad`` scans in the background and queues edges;
 Written in the subset shared by CPython and CircuitPython.
 """
 
-from ..boards import STATUS
-from ..ports import COLOURS, OFF, STATUS_COLOUR
+from ..config.boards import STATUS
+from ..machine.ports import COLOURS, OFF, STATUS_COLOUR
 from . import DriverError, key_lamps, lamp_pixels
 
 
@@ -20,7 +20,7 @@ def board_pin(board, name):
     """``board.<name>``; DriverError (not AttributeError) when the board lacks it."""
     pin = getattr(board, name, None)
     if pin is None:
-        raise DriverError("this board has no pin %s (board.%s); check its pin map in nimatron/boards.py" % (name, name))
+        raise DriverError("this board has no pin %s (board.%s); check its pin map in nimatron/config/boards.py" % (name, name))
     return pin
 
 
@@ -77,10 +77,10 @@ class CircuitPythonIO:
             raise DriverError("unknown lamp kind %r" % lamps["kind"])
 
     def _open_sound(self, board, spec):
-        """A ``speaker`` (pin + amplifier enable) or a ``buzzer`` pin: ``nimatron.sound``."""
+        """A ``speaker`` (pin + amplifier enable) or a ``buzzer`` pin: ``nimatron.machine.sound``."""
         speaker = spec.get("speaker") or ({"pin": spec["buzzer"]} if spec.get("buzzer") else None)
         if speaker:
-            from ..sound import Sound
+            from ..machine.sound import Sound
             from .tone import Tone
 
             self.sound = Sound(Tone(board, speaker["pin"], speaker.get("enable")))
@@ -116,7 +116,7 @@ class CircuitPythonIO:
         self._scanners.append((keys, roles))
 
     def set_brightness(self, level):
-        """Dim or brighten the strip (a level already checked by ``nimatron.power``)."""
+        """Dim or brighten the strip (a level already checked by ``nimatron.config.power``)."""
         if self._pixels is not None and self._pixels.brightness != level:
             self._pixels.brightness = level
             self._pixels.show()

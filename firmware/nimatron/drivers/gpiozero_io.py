@@ -12,8 +12,8 @@ this driver unchanged: press with ``factory.pin("GPIO2").drive_low()``.
 
 from collections import deque
 
-from ..boards import STATUS
-from ..ports import OFF
+from ..config.boards import STATUS
+from ..machine.ports import OFF
 from . import DriverError
 
 

@@ -30,13 +30,13 @@ def _wrap(text, lines):
 
 def lines(controller):
     """The five lines of text for the controller's state."""
-    from ..explain import binary, label
+    from ..games.explain import binary, label
 
     state = controller.state
     settings = controller.settings
     position = controller.position()
     if state == "attract" or position is None:
-        from ..settings import load_preset
+        from ..config.settings import load_preset
 
         about = load_preset(settings["preset"]).get("about", "")
         out = ["NIMATRON", "game: " + settings["preset"]] + _wrap(about, 2)

@@ -18,7 +18,7 @@ needs to know whose turn it is and which lamps are in play; holds need the
 time). Written in the subset shared by CPython and CircuitPython.
 """
 
-from ..ports import COLOURS, OFF
+from ..machine.ports import COLOURS, OFF
 from . import DriverError, lamp_pixels
 from .circuitpython_io import CircuitPythonIO, board_pin, load
 from .presses import CURSOR, CURSOR_COLOUR, Presses
@@ -183,7 +183,7 @@ class OnboardIO(CircuitPythonIO):
 def choose_preset(controller, names, steps):
     """Step through ``names`` (the board's presets) in attract mode, keeping
     the operator's own settings; a preset that does not fit is skipped."""
-    from ..settings import load_preset, resolve
+    from ..config.settings import load_preset, resolve
 
     current = controller.settings["preset"]
     k = names.index(current) if current in names else -1

@@ -31,7 +31,7 @@ MicroPython. The driver calls ``feed`` with raw edges, ``watch`` every loop
 ``update`` for the core's edges.
 """
 
-from ..debounce import Debouncer
+from ..machine.debounce import Debouncer
 
 HOLD_MS = 1500
 CURSOR_MS = 600

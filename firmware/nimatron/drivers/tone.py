@@ -1,4 +1,4 @@
-"""A speaker or buzzer pin as the tone port of ``nimatron.sound``.
+"""A speaker or buzzer pin as the tone port of ``nimatron.machine.sound``.
 
 ``play(hz, volume)`` starts a square wave and returns at once;
 ``stop()`` silences it. PWM (``pwmio``, variable frequency) where the pin

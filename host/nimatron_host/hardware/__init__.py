@@ -12,7 +12,7 @@ import os
 import shutil
 import subprocess
 
-from nimatron import boards
+from nimatron.config import boards
 
 from . import bom, guide, panel, wiring
 from .circuit import circuit

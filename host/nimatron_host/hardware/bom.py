@@ -72,7 +72,7 @@ def _catalogue(design):
 
 
 def budget_words(design):
-    from nimatron import power
+    from nimatron.config import power
 
     f = design["figures"]
     if f["kind"] == "leds":

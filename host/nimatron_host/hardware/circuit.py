@@ -23,7 +23,7 @@ Electrical choices, each with its reason:
 - a Raspberry Pi keeps its own USB-C supply; only grounds are joined.
 """
 
-from nimatron import boards, power
+from nimatron.config import boards, power
 
 BUTTON_OHMS = 220
 DATA_OHMS = 330

@@ -15,8 +15,8 @@ circular arrow on NEW GAME), never by colour alone.
 
 import math
 
-from nimatron import boards
-from nimatron.settings import resolve
+from nimatron.config import boards
+from nimatron.config.settings import resolve
 
 from .svg import Drawing, FONT
 

@@ -120,7 +120,7 @@ def draw(design):
     d.text(20, 30, "Nimatron %s: wiring" % design["name"], size=18, weight="bold")
     about = spec.get("about", "")
     d.text(20, 50, about if len(about) < 110 else about.split(":")[0], size=12, fill=GREY)
-    d.text(20, 68, "Generated from firmware/nimatron/pinmaps/%s.json by `nimatron hardware`: edit the pin map, not this drawing."
+    d.text(20, 68, "Generated from firmware/nimatron/config/pinmaps/%s.json by `nimatron hardware`: edit the pin map, not this drawing."
            % design["name"], size=11, fill=GREY)
     top = lines[0][0] - 26
     d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design["controller"])

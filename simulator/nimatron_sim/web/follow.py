@@ -12,8 +12,8 @@ served can press a button or change a setting of the real machine.
 import threading
 import time
 
-from nimatron import boards
-from nimatron.rules import parse_rules
+from nimatron.config import boards
+from nimatron.games.rules import parse_rules
 
 from ..face import STATUS_ROLES, Lamp
 from .machines import LOCK, MOVES_KEPT, MachineError, event_record

@@ -45,13 +45,13 @@ class MachineError(ValueError):
 
 def event_record(event, ordered, ring=False):
     """A game event as the pages keep it (None for events they do not show);
-    a move carries its words from ``nimatron.explain``."""
+    a move carries its words from ``nimatron.games.explain``."""
     kind = event.get("event")
     if kind == "new_game":
         return {"kind": "game", "position": event.get("position"), "rules": event.get("rules"),
                 "misere": bool(event.get("misere")), "first": event.get("first")}
     if kind == "move":
-        from nimatron import explain
+        from nimatron.games import explain
 
         return {"kind": "move", "by": event["by"], "before": event["before"], "after": event["after"],
                 "words": explain.describe_move(event["before"], event["after"], ordered, ring)}

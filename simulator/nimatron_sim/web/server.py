@@ -181,7 +181,7 @@ class NimatronServer(ThreadingHTTPServer):
         ThreadingHTTPServer.__init__(self, address, Handler)
 
     def config(self):
-        from nimatron import boards, settings
+        from nimatron.config import boards, settings
 
         m = self.machines
         return {
@@ -202,7 +202,7 @@ class NimatronServer(ThreadingHTTPServer):
         page's choices over them (on another board, the page's choices
         only: the server's were made for its board). Unknown keys are
         refused, not ignored."""
-        from nimatron import boards
+        from nimatron.config import boards
 
         unknown = sorted(set(body) - set(SETTING_KEYS) - {"board"})
         if unknown:

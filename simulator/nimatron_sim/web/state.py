@@ -4,12 +4,12 @@ Everything here is read off the running firmware (``Face.lamps()`` reads the
 pins and the NeoPixel bytes); nothing decides a move. The words are keys
 with parameters (``["say.rows_more", {"n": 2, "row": "D"}]``), worded by the
 page in the visitor's language; sentences that come from the firmware itself
-(a refusal's reason, a move described by ``nimatron.explain``) are sent in
+(a refusal's reason, a move described by ``nimatron.games.explain``) are sent in
 English and translated by the page's phrase table.
 """
 
-from nimatron import explain
-from nimatron.controller import ATTRACT, OVER, SERVICE, SHOWING, THINKING, VISITOR
+from nimatron.games import explain
+from nimatron.machine.controller import ATTRACT, OVER, SERVICE, SHOWING, THINKING, VISITOR
 
 from ..face import STATUS_ROLES
 

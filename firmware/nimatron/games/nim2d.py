@@ -294,7 +294,7 @@ def _table_bit(matrix, misere):
     global _file
     index = _table_index(matrix) + (1 << 16 if misere else 0)
     if _file is None:
-        from . import resource
+        from .. import resource
 
         _file = open(resource(TABLE), "rb")
     _file.seek(index >> 3)

@@ -1,6 +1,6 @@
 """The operator menu on the machine's own buttons, pinball style.
 
-Opened by DONE + NEW GAME held together for 5 s (``nimatron.switches``) or
+Opened by DONE + NEW GAME held together for 5 s (``nimatron.machine.switches``) or
 ``SERVICE ON`` over the host link; the game in play is abandoned and the
 lamps show the menu. The first row button (or a key of the top row) steps
 forward, any other row button or key steps back, DONE opens or confirms,
@@ -22,9 +22,9 @@ MACHINE WINS blinking while a YES/NO question waits. Every step is also a
 ``service`` event for the host link. No lamp flashes faster than 2 a second.
 """
 
-from .boards import STATUS
+from ..config.boards import STATUS
 from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
-from .settings import DIFFICULTIES, FIRST, changed, preset_names
+from ..config.settings import DIFFICULTIES, FIRST, changed, preset_names
 
 ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",
          "clear_audits", "factory_reset")
@@ -364,7 +364,7 @@ class Menu:
         if action == "clear_audits":
             self._emit({"event": "audits_cleared", "saved": c.audits.clear_service()})
             return
-        from .settings import KEEP_ON_PRESET, resolve
+        from ..config.settings import KEEP_ON_PRESET, resolve
 
         keep = {}
         for key in KEEP_ON_PRESET:

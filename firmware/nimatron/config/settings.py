@@ -10,8 +10,8 @@ SettingsError naming the key, never a half-applied change.
     ('subtract:3', [[15]], 'equalizer')
 """
 
-from . import ascii_digits, load_json
-from .rules import MAX_HEAPS, RulesError, parse_rules
+from .. import ascii_digits, load_json
+from ..games.rules import MAX_HEAPS, RulesError, parse_rules
 
 
 class SettingsError(ValueError):
@@ -38,7 +38,7 @@ DEFAULTS = {
     "refuse_ms": 500,      # how long a refused press or selection flashes
     "debounce_ms": 30,
     "explain": False,      # Nimrod: reasoning on the text link and panel
-    "counter": False,      # one heap shown as the count so far, in binary (nimatron.counter)
+    "counter": False,      # one heap shown as the count so far, in binary (nimatron.panels.counter)
     "seed": 1940,
     "remote_play": False,  # allow `nimatron play` over the serial link
     "operator_pin": "",    # if set, SET needs UNLOCK first

@@ -6,7 +6,7 @@ per-preset game counts since service and the first and last game's time
 where a wall clock exists (``clock``: a function giving Unix seconds, or
 None on a board without one).
 
-    audits = Audits(store=store)          # store: nimatron.store.Store or None
+    audits = Audits(store=store)          # store: nimatron.machine.store.Store or None
     audits.count("stuck_buttons")         # in RAM; saved with the next game
     audits.game_started("nimatron")
     audits.game_ended("visitor")          # counts and saves: one write per game

@@ -8,8 +8,8 @@ or SettingsError (both ValueError) naming the start; changes nothing.
 """
 
 from .panel import check_fits
-from .rules import MAX_HEAPS, SizeError
-from .settings import SettingsError
+from ..games.rules import MAX_HEAPS, SizeError
+from ..config.settings import SettingsError
 
 
 def check_games(rules, misere, layout, starts, counter=False):
@@ -47,7 +47,7 @@ def check_engine(rules, misere, start):
     except SizeError as e:  # a theory that knows at once the position is too large
         raise SettingsError("start %s: the machine cannot play it here (%s)" % (shown, e))
     if rules.table_spec(misere) is not None:
-        from . import tables
+        from ..games import tables
 
         if tables.name(rules, misere) is not None and tables.covers(rules, start):
             return

@@ -6,7 +6,7 @@ mathematics is known, answers directly (``theory``). Misère play is not a
 copy of a rule set: the search treats it as a hook on the terminal position,
 and theories that know misère play say so in ``theory``.
 
-    >>> from nimatron.rules import parse_rules
+    >>> from nimatron.games.rules import parse_rules
     >>> rules = parse_rules("subtract:3")
     >>> list(rules.moves([2, 5]))[:3]
     [[2, 4], [2, 3], [2, 2]]
@@ -16,7 +16,7 @@ Pure Python in the subset shared by CPython, MicroPython and CircuitPython.
 
 import sys
 
-from . import ascii_digits
+from .. import ascii_digits
 
 MAX_HEAP = 65535
 MAX_HEAPS = 32

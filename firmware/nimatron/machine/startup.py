@@ -31,7 +31,7 @@ attract mode with the fault pattern shown (``alarm = "fault"``).
 
 import json
 
-from . import __version__
+from .. import __version__
 from .audits import Audits
 from .store import crc32
 
@@ -72,7 +72,7 @@ def overrides_source(overrides):
 
 def identity(board):
     """Who the machine is: firmware version, board, pin map name and CRC."""
-    from . import resource
+    from .. import resource
 
     crc = None
     try:
@@ -96,7 +96,7 @@ def _default_make(board, overrides, listener, now_ms, audits):
 
 def settings_diff(settings):
     """The keys of resolved settings that differ from their preset's: what to store."""
-    from .settings import resolve
+    from ..config.settings import resolve
 
     base = resolve({}, settings["preset"])
     out = {"preset": settings["preset"]}
@@ -215,7 +215,7 @@ class Machine:
 
     def _pin(self, file_over, file_why, stored):
         """The operator PIN a fallback keeps; None if it cannot be known."""
-        from .settings import check_value
+        from ..config.settings import check_value
 
         if file_over is not None and "operator_pin" in file_over:
             try:

@@ -15,13 +15,13 @@ imported again when asked for.
 
 import sys
 
-from .panel import PanelError
-from .settings import resolve
+from ..panels.panel import PanelError
+from ..config.settings import resolve
 
 
 def choose_layout(spec, settings):
     """Lamps per row: the preset's layout where the lamps allow, else the board's."""
-    from . import boards
+    from ..config import boards
 
     lamps = spec["lamps"]
     own = boards.layout(spec)
@@ -41,7 +41,7 @@ def choose_layout(spec, settings):
 
 
 def make_settings(board_name, overrides=None):
-    from . import boards
+    from ..config import boards
 
     spec = boards.board(board_name)
     overrides = dict(overrides or {})
@@ -51,19 +51,19 @@ def make_settings(board_name, overrides=None):
 
 def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0, audits=None):
     """The controller for a board; opens the board's driver unless ``io`` is given.
-    ``audits``: a ``nimatron.audits.Audits`` to keep counting in (default: new)."""
+    ``audits``: a ``nimatron.machine.audits.Audits`` to keep counting in (default: new)."""
     spec, settings = make_settings(board_name, overrides)
     layout = choose_layout(spec, settings)
 
     def limit(settings):
         # the power budget: the brightness to drive at, or PowerError
-        from . import power
+        from ..config import power
 
         return power.check(board_name, spec, settings["brightness"])
 
     level = limit(settings)
     if io is None:
-        from .drivers import open_io
+        from ..drivers import open_io
 
         options = {"brightness": level} if spec["lamps"]["kind"] == "neopixel" else {}
         io = open_io(spec, layout, **options)

@@ -7,15 +7,15 @@ in normal play, 1/0 for win/loss in misère play. Splitting games list their
 misère losing positions instead. One table is loaded at a time: about 500
 bytes of RAM.
 
-    >>> from nimatron import tables
-    >>> from nimatron.rules import parse_rules
+    >>> from nimatron.games import tables
+    >>> from nimatron.games.rules import parse_rules
     >>> tables.value(parse_rules("moore:2"), [3, 4, 5], misere=True)
     1
 """
 
 import json
 
-from . import resource
+from .. import resource
 
 TOP = 7     # heap rules: heaps of up to 7 ...
 HEAPS = 4   # ... in up to 4 heaps

@@ -5,7 +5,7 @@ light is checked at start-up (``app.make_controller``) and on every change
 of settings, and a board or a ``brightness`` setting that would exceed its
 supply is refused with the figures:
 
-    >>> from nimatron import boards, power
+    >>> from nimatron.config import boards, power
     >>> power.budget(boards.board("pico-neopixel"))["cap"]
     0.79
 

@@ -8,7 +8,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 
 import json
 
-from . import __version__, ascii_digits
+from .. import __version__, ascii_digits
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
 
 def cmd_hello(link, args, text, now):
@@ -17,7 +17,7 @@ def cmd_hello(link, args, text, now):
            "board": link.board, "preset": link.controller.settings["preset"],
            "input": link.controller.input_model}
     if link.boot:
-        out.update(link.boot)  # who the machine is, what it started with (nimatron.startup)
+        out.update(link.boot)  # who the machine is, what it started with (nimatron.machine.startup)
     return out
 
 
@@ -62,7 +62,7 @@ def cmd_explain(link, args, text, now):
     heaps, ring = position
     if not c.rules.has_move(heaps, ring):
         return {"position": heaps, "ring": ring, "text": "game over: no move left"}
-    from . import explain
+    from ..games import explain
 
     result = solve(c, heaps, ring)
     out = {"position": heaps, "ring": ring, "rules": c.rules.spec, "misere": c.misere,
@@ -80,7 +80,7 @@ def cmd_explain(link, args, text, now):
 
 
 def solve(c, heaps, ring):
-    from . import strategy
+    from ..games import strategy
 
     return strategy.solve(c.rules, heaps, c.misere, ring)
 
@@ -123,7 +123,7 @@ def cmd_set(link, args, text, now):
     if key not in current:
         raise CommandError("value", "unknown setting %s" % _shown(key))
     link.operator("SET")
-    from .settings import SettingsError, changed
+    from ..config.settings import SettingsError, changed
 
     raw = text.split(None, 2)[2].strip()
     try:

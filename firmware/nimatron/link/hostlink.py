@@ -11,7 +11,7 @@ to ``LINES_PER_POLL`` commands and writes what the transport will take; it
 never waits and never raises. A host that floods the link, sends noise or
 goes away mid-line gets ``ERR`` replies or nothing; the game goes on.
 ``handle(line, now_ms)`` is the pure part: one command line in, one reply
-line out (the commands themselves are in ``nimatron.commands``).
+line out (the commands themselves are in ``nimatron.link.commands``).
 
 Session state lives here: ``EVENTS ON``, ``UNLOCK``, wrong-PIN pauses. It
 resets when the transport reports the host gone (``connected`` False); and
@@ -34,10 +34,10 @@ class HostLink:
 
     ``transport``: anything with ``read(n)`` (bytes, ``b""`` when nothing
     waits; never blocks), ``write(data)`` (bytes taken, possibly fewer; never
-    blocks) and optionally ``connected``; see ``nimatron.transports``.
+    blocks) and optionally ``connected``; see ``nimatron.link.transports``.
     ``save`` (optional): called with the new settings after each accepted
     ``SET``, returns True once they are stored for the next start.
-    ``boot`` (optional): the start-up report (``nimatron.startup``): who the
+    ``boot`` (optional): the start-up report (``nimatron.machine.startup``): who the
     machine is and what its settings came from, shown by ``HELLO``.
     ``sealed`` (optional): why operator commands stay refused even without
     a PIN (the settings file that held the PIN could not be read).
@@ -211,7 +211,7 @@ class HostLink:
             if self.unlocked and now_ms - self.last_command >= RELOCK_MS:
                 self.unlocked = False
             self.last_command = now_ms
-            switches = getattr(self.controller, "switches", None)  # nimatron.switches
+            switches = getattr(self.controller, "switches", None)  # nimatron.machine.switches
             if verb == "SERVICE" and switches is not None:
                 out = switches.command(self, words[1:], now_ms)  # the operator menu
             else:

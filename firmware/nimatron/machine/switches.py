@@ -8,7 +8,7 @@ their first scan, the gpiozero driver reports it when it opens), or held longer 
 status lamp every 2 s) while the other buttons play on. A row button not
 pressed in ``check_switch_games`` finished games is flagged ("Check
 Switch"): it may be dead. DONE and NEW GAME held together for ``CHORD_MS``
-open the operator menu (``nimatron.service``); held on to ``stuck_ms`` they
+open the operator menu (``nimatron.machine.service``); held on to ``stuck_ms`` they
 are a jam, not an operator, and the menu closes again.
 
 The controller feeds every debounced edge through ``Switches.edge`` (False: the
@@ -121,7 +121,7 @@ class Switches:
 
     def command(self, link, args, now):
         """``SERVICE [ON|OFF]`` over the host link (ON/OFF need the operator)."""
-        from .protocol import CommandError
+        from ..link.protocol import CommandError
 
         if args:
             if len(args) > 1 or args[0].upper() not in ("ON", "OFF"):

@@ -1,6 +1,6 @@
 """The machine's brain: the move to make, by theory where known, else search.
 
-    >>> from nimatron.strategy import solve
+    >>> from nimatron.games.strategy import solve
     >>> solve("nim", [3, 4, 5])
     {'outcome': 'win', 'after': [1, 4, 5], 'ring': False, 'nimber': 2}
 
@@ -15,7 +15,7 @@ import gc
 
 from .rules import SizeError, mex, parse_rules
 
-tables = None  # nimatron.tables, imported on first use (Nim never needs it)
+tables = None  # nimatron.games.tables, imported on first use (Nim never needs it)
 
 
 def _tables():

@@ -7,7 +7,7 @@ shown, game over; polled from one main loop with the time passed in.
 
 No sleeps and no threads: every timer is a difference of ``now_ms`` values,
 so tests run a simulated minute in milliseconds. ``io`` is the port of
-``nimatron.ports``; ``listener`` (optional) receives each game event as a
+``nimatron.machine.ports``; ``listener`` (optional) receives each game event as a
 dict (``move``, ``refused``, ``hint``, ``new_game``, ``game_over``).
 
 Read-only attributes front ends may rely on (the simulator's face, the
@@ -17,18 +17,18 @@ serial link): ``state``, ``rules``, ``misere``, ``settings``, ``layout``,
 selection), ``hint`` (lamps of the teaching hint), ``machine_after`` and
 ``machine_out`` (the machine's chosen position and the lamps it takes),
 ``refused`` and ``refused_at`` (the last refusal's lamps and time).
-``alarm`` (set by ``nimatron.startup``): ``"settings"`` (started on
+``alarm`` (set by ``nimatron.machine.startup``): ``"settings"`` (started on
 fallback settings) or ``"fault"`` (rebuilt after an unexpected exception,
 until the next game): a double blink of a status lamp in attract mode.
 """
 
-from . import strategy
+from ..games import strategy
 from .audits import Audits
 from .debounce import Debouncer
-from .panel import PanelError, make_panel, row_label
-from .playable import check_games
+from ..panels.panel import PanelError, make_panel, row_label
+from ..panels.playable import check_games
 from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
-from .rules import parse_rules
+from ..games.rules import parse_rules
 from .switches import Switches
 
 ATTRACT = "attract"
@@ -36,7 +36,7 @@ VISITOR = "visitor"
 THINKING = "thinking"
 SHOWING = "showing"
 OVER = "over"
-SERVICE = "service"  # the operator menu (nimatron.service)
+SERVICE = "service"  # the operator menu (nimatron.machine.service)
 
 # Rules whose every move takes from one row: playable with one button per row.
 ROW_RULES = ("nim", "subtract", "greedy", "building")
@@ -79,7 +79,7 @@ class Controller:
                     settings.get("counter", False))  # or ValueError now
         self.debouncer = Debouncer(settings["debounce_ms"])
         self.rng = Rng(settings["seed"])
-        self.audits = audits if audits is not None else Audits()  # nimatron.audits: saved per game
+        self.audits = audits if audits is not None else Audits()  # nimatron.machine.audits: saved per game
         self.games = 0
         self._pending = None
         self.state = ATTRACT
@@ -416,7 +416,7 @@ class Controller:
 
     def explain(self, heaps=None, ring=None):
         """The machine's reasoning for a position, in words (Nimrod's panel)."""
-        from . import explain
+        from ..games import explain
 
         if heaps is None:
             if not self.panel:

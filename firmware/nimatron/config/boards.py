@@ -23,7 +23,7 @@ Each board has:
 - ``supply`` (``{"volts": 5, "amps": 2, "board_ma": 50}``: the supply the
   lamps hang on and what else it feeds), ``logic`` (``{"volts": 3.3,
   "pin_ma": 16, "total_ma": 50}``: the board's pins) and, for discrete LEDs,
-  ``led`` (``{"vf": 1.9, "ma": 2}``): the power budget (``nimatron.power``)
+  ``led`` (``{"vf": 1.9, "ma": 2}``): the power budget (``nimatron.config.power``)
   and the wiring diagrams' resistor values come from these;
 - ``preset``: the preset it starts with.
 
@@ -45,7 +45,7 @@ lamp ``map`` gives the pixel of every lamp of the board's own layout.
 
 import os
 
-from . import ascii_digits, load_json, resource
+from .. import ascii_digits, load_json, resource
 
 STATUS = ("visitor", "machine", "champ", "machine_wins")
 FOLDER = "pinmaps"

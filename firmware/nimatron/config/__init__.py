@@ -1,0 +1,3 @@
+"""What a machine is configured as: board pin maps (``pinmaps/``),
+presets (``presets.json``), checked settings and the power budget.
+"""

@@ -1,0 +1,3 @@
+"""The host link: the line protocol, its commands, and the transports
+(USB serial on a board, a serial port or pseudo-terminal on a Pi).
+"""

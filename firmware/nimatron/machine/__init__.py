@@ -1,0 +1,3 @@
+"""The machine: the game flow (``controller``), its buttons (debouncing,
+stuck switches), the operator menu, audits, sound, storage and start-up.
+"""
