@@ -125,7 +125,7 @@ def test_plain_folder_and_mpy(tmp_path, monkeypatch, capsys):
     assert deploy_to(tmp_path, "--mpy-cross", cross) == 0
     got = files(tmp_path)
     assert "lib/nimatron/link/protocol.mpy" in got and "lib/nimatron/link/protocol.py" not in got
-    assert "lib/nimatron/__init__.py" in got
+    assert "lib/nimatron/__init__.py" in got and "lib/nimatron/games/__init__.mpy" in got
     assert "not a CircuitPython drive" in capsys.readouterr().out
 
 

@@ -158,13 +158,9 @@ def test_seed_cases(spec):
 def core_modules():
     """Every module of the nimatron package but its drivers (hardware) and
     __main__ (the Raspberry Pi entry point: argparse, signals)."""
-    names = []
-    package = os.path.join(FIRMWARE, "nimatron")
-    for name in sorted(os.listdir(package)):
-        if name.endswith(".py") and name != "__main__.py":
-            names.append("nimatron" if name == "__init__.py"
-                         else "nimatron." + name[:-3])
-    return names
+    from test_core_imports import core_modules as every_module
+
+    return [name for name in every_module() if name != "nimatron.__main__"]
 
 
 @pytest.mark.parametrize("module", core_modules())

@@ -147,7 +147,7 @@ def test_the_simulated_strip_is_driven_at_the_set_brightness():
 def test_power_runs_under_micropython():
     from mpy_runner import micropython
 
-    code = ("import json\nfrom nimatron import power\n"
+    code = ("import json\nfrom nimatron.config import power\n"
             "spec = json.load(open('firmware/nimatron/config/pinmaps/pi-neopixel.json'))\n"
             "print(power.budget(spec)['cap'], power.resistor_ohms(3.3, 1.9, 2))\n"
             "try:\n    power.check('pi-neopixel', spec, 0.9)\nexcept power.PowerError as e:\n    print(e)\n")

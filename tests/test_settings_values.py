@@ -145,7 +145,8 @@ def package(tmp_path):
     """A copy of the firmware package, to break its data files."""
     shutil.copytree(os.path.join(ROOT, "firmware", "nimatron"), tmp_path / "nimatron",
                     ignore=shutil.ignore_patterns("__pycache__", "tables.bin"))
-    os.symlink(os.path.join(ROOT, "firmware", "nimatron", "tables.bin"), tmp_path / "nimatron" / "tables.bin")
+    os.symlink(os.path.join(ROOT, "firmware", "nimatron", "games", "tables.bin"),
+               tmp_path / "nimatron" / "games" / "tables.bin")
     return tmp_path
 
 
@@ -158,7 +159,7 @@ def run_machine(package, board="pi-leds"):
 @pytest.mark.parametrize("text, words", [("[]", "JSON object"), ("{}", "driver"), ("{", "cannot read"),
                                          ("[" * 100000, "pinmaps/pi-leds.json")])
 def test_a_broken_pin_map_file_exits_2_naming_it(package, text, words):
-    (package / "nimatron" / "pinmaps" / "pi-leds.json").write_text(text)
+    (package / "nimatron" / "config" / "pinmaps" / "pi-leds.json").write_text(text)
     done = run_machine(package)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert words in done.stderr and "pi-leds.json" in done.stderr
@@ -171,7 +172,7 @@ def test_a_broken_pin_map_file_exits_2_naming_it(package, text, words):
     ('{"marienbad": {"rules": "nim", "lamps": 3}}', "unknown setting lamps"),
 ])
 def test_a_broken_presets_file_exits_2_naming_it(package, text, words):
-    path = package / "nimatron" / "presets.json"
+    path = package / "nimatron" / "config" / "presets.json"
     if text is None:
         path.unlink()
     else:

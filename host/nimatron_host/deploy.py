@@ -157,7 +157,7 @@ def firmware_files(board, spec, mpy_cross=None):
                 continue
             if rel == "drivers" and name.endswith(".py") and name not in keep:
                 continue
-            if rel == "pinmaps" and name != board + ".json":
+            if rel == os.path.join("config", "pinmaps") and name != board + ".json":
                 continue
             files["lib/nimatron/" + path.replace(os.sep, "/")] = read(os.path.join(folder, name))
     if mpy_cross:
@@ -178,10 +178,11 @@ def driver_files(spec):
 
 
 def compile_mpy(files, exe):
-    """Replace lib/nimatron/*.py (but __init__.py) by .mpy compiled with ``exe``."""
+    """Replace lib/nimatron/**.py (but the top __init__.py, whose ``__file__``
+    finds the data files) by .mpy compiled with ``exe``."""
     with tempfile.TemporaryDirectory() as tmp:
         for path in sorted(files):
-            if not (path.startswith("lib/nimatron/") and path.endswith(".py")) or path.endswith("__init__.py"):
+            if not (path.startswith("lib/nimatron/") and path.endswith(".py")) or path == "lib/nimatron/__init__.py":
                 continue
             src = os.path.join(tmp, "src.py")
             out = os.path.join(tmp, "out.mpy")

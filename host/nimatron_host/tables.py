@@ -5,8 +5,8 @@ by one table lookup. ``nimatron tables --check`` verifies the shipped file.
 """
 
 import json
-import os
 
+from nimatron import resource
 from nimatron.games import strategy, tables
 from nimatron.games.rules import parse_rules
 
@@ -104,4 +104,4 @@ def build():
 
 
 def path():
-    return os.path.join(os.path.dirname(tables.__file__), tables.FILE)
+    return resource(tables.FILE)

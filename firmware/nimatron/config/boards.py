@@ -1,4 +1,4 @@
-"""Pin maps: one source of truth per supported board, ``pinmaps/NAME.json``.
+"""Pin maps: one source of truth per supported board, ``config/pinmaps/NAME.json``.
 
 Read by the firmware (which driver, which pins), the simulator (which pins to
 mock) and the wiring diagrams. Pin names are the board's own: ``GPIO17`` for
@@ -48,7 +48,7 @@ import os
 from .. import ascii_digits, load_json, resource
 
 STATUS = ("visitor", "machine", "champ", "machine_wins")
-FOLDER = "pinmaps"
+FOLDER = "config/pinmaps"
 
 # Pin names each driver can reach: numbered families (prefix, lowest,
 # highest), of which one board uses one, and the named pins of boards with

@@ -65,7 +65,7 @@ MAX_STARTS = 32        # starts in rotation (each is checked at start-up)
 _BOOL = ("misere", "explain", "remote_play", "counter")
 _CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}
 
-PRESETS_FILE = "presets.json"  # name -> settings and "about"; read per use
+PRESETS_FILE = "config/presets.json"  # name -> settings and "about"; read per use
 _preset_names = []
 
 

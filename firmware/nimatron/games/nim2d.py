@@ -13,7 +13,7 @@ built by ``nimatron tables`` and checked by the tests.
 
 from .rules import SMALL, Rules, RulesError, SizeError, mex
 
-TABLE = "nim2d.bin"
+TABLE = "games/nim2d.bin"
 TABLE_SIDE = 4        # boards up to 4 x 4 are in the table
 MAX_SIDE = 8          # the pico-grid's 8 x 8
 GROUP_CELLS = 16      # a PC searches groups of up to this many lit cells (about a second)

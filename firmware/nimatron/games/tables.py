@@ -20,7 +20,7 @@ from .. import resource
 TOP = 7     # heap rules: heaps of up to 7 ...
 HEAPS = 4   # ... in up to 4 heaps
 SPLIT_TOTAL = {"grundy": 24, "circular": 16}  # splitting rules: objects in all
-FILE = "tables.bin"
+FILE = "games/tables.bin"
 
 # Binomials C(n, k) for n <= TOP + HEAPS: ranks sorted heaps.
 _C = [[1]]

@@ -82,7 +82,7 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
     return controller
 
 
-STARTUP_ONLY = ("boards", "power")  # needed again only when settings change
+STARTUP_ONLY = ("config.boards", "config.power")  # needed again only when settings change
 
 
 def forget(names):
@@ -93,12 +93,12 @@ def forget(names):
     tests hold references, and memory is not short there)."""
     if sys.implementation.name == "cpython":
         return
-    import nimatron
-
     for name in names:
         sys.modules.pop("nimatron." + name, None)
-        if name in nimatron.__dict__:
-            del nimatron.__dict__[name]
+        package, _, leaf = name.rpartition(".")
+        parent = sys.modules.get("nimatron." + package if package else "nimatron")
+        if parent is not None and leaf in parent.__dict__:
+            del parent.__dict__[leaf]
 
 
 def _both(first, second):

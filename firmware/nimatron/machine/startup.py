@@ -76,7 +76,7 @@ def identity(board):
 
     crc = None
     try:
-        with open(resource("pinmaps/" + board + ".json"), "rb") as f:
+        with open(resource("config/pinmaps/" + board + ".json"), "rb") as f:
             crc = "%08x" % crc32(f.read())
     except Exception:  # noqa: BLE001 - an unknown board has no pin map to name
         pass
