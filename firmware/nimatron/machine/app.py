@@ -93,12 +93,15 @@ def forget(names):
     tests hold references, and memory is not short there)."""
     if sys.implementation.name == "cpython":
         return
+    import gc
+
     for name in names:
         sys.modules.pop("nimatron." + name, None)
         package, _, leaf = name.rpartition(".")
         parent = sys.modules.get("nimatron." + package if package else "nimatron")
         if parent is not None and leaf in parent.__dict__:
             del parent.__dict__[leaf]
+    gc.collect()  # now, before the controller's bytecode is laid out among the garbage
 
 
 def _both(first, second):

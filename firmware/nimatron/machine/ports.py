@@ -20,6 +20,14 @@ one object with two methods:
 and ``io.close()`` (safe to call twice). A fake for tests is a dozen lines.
 """
 
+# The controller's states (``controller.state``), as front ends read them.
+ATTRACT = "attract"
+VISITOR = "visitor"
+THINKING = "thinking"
+SHOWING = "showing"
+OVER = "over"
+SERVICE = "service"  # the operator menu (nimatron.machine.service)
+
 OFF = 0        # dark: taken, or not part of the game
 LIT = 1        # in play
 SELECTED = 2   # chosen by the visitor on a grid, not yet committed with DONE

@@ -23,18 +23,15 @@ MACHINE WINS blinking while a YES/NO question waits. Every step is also a
 """
 
 from ..config.boards import STATUS
-from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
 from ..config.settings import DIFFICULTIES, FIRST, changed, preset_names
+from . import menu_lamps
+from .menu_lamps import COLOURS, cycle_ms, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
 ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",
          "clear_audits", "factory_reset")
 IDLE_MS = 60000       # untouched this long: the menu leaves itself
 BACK_HOLD_MS = 1000   # button test: NEW held this long goes back...
 TWICE_MS = 2000       # ... or pressed twice within this
-INDEX_MS = 1000       # audits: which counter, shown this long after a step
-STEP_MS = 500         # lamp test: each lamp this long, one at a time
-COLOUR_MS = 1000      # lamp test: every lamp in each colour this long
-COLOURS = (LIT, SELECTED, HINT, TAKING, REFUSED)
 AUDITS = ("games", "finished", "visitor_wins", "machine_wins", "abandoned", "stuck_buttons")
 RULES = ("nim", "subtract:2", "subtract:3", "greedy", "moore:2", "allheaps", "grundy", "circular")
 CHOICES = {
@@ -175,141 +172,24 @@ class Menu:
             elif now - self.touched >= IDLE_MS:
                 self.c.service(False, now, "idle")
         elif screen == "burn_in":
-            cycles = (now - self.since) // self._cycle_ms()
+            cycles = (now - self.since) // cycle_ms(self.c.layout)
             if cycles > self.cycles:
                 self.cycles = cycles
-                self._emit({"event": "burn_in", "cycles": cycles, "lamps": self._lamp_count() + len(STATUS)})
+                self._emit({"event": "burn_in", "cycles": cycles, "lamps": lamp_count(self.c.layout) + len(STATUS)})
         elif now - self.touched >= IDLE_MS:
             self.c.service(False, now, "idle")
 
-    # -- what the lamps show ------------------------------------------------------
     def frame(self, now):
-        """(lamps, status) for the screen shown at ``now``."""
-        layout = self.c.layout
-        lamps = [[OFF] * n for n in layout]
-        status = {"visitor": 0, "machine": 0, "champ": 1, "machine_wins": 0}
-        screen = self.screen
-        t = now - self.since
-        slow = (t // 500) % 2 == 0  # 1 flash a second
-        if screen == "menu":
-            self._bar(lamps, self.item + 1)
-            status["machine"] = 1
-        elif screen == "lamp_test":
-            self._lamp_test(lamps, status, t, self.one_by_one)
-        elif screen == "burn_in":
-            t = t % self._cycle_ms()
-            colours = COLOUR_MS * len(COLOURS)
-            if t < colours:
-                self._lamp_test(lamps, status, t, False)
-            else:
-                self._lamp_test(lamps, status, t - colours, True)
-        elif screen == "button_test":
-            shown = list(self.held) if self.held else ([self.last] if self.last else [])
-            self._buttons(lamps, status, shown, True)
-        elif screen == "audits":
-            if t < INDEX_MS:
-                self._bar(lamps, self.index + 1)
-                status["machine"] = 1
-            else:
-                self._binary(lamps, self._counter(AUDITS[self.index]))
-        elif screen == "adjust":
-            self._bar(lamps, self.index + 1)
-            status["machine"] = 1
-        elif screen == "adjust_value":
-            self._bar(lamps, self.index + 1)
-            status["visitor"] = 1
-        elif screen == "check_switch":
-            watch = self.c.switches
-            self._buttons(lamps, status, watch.check_switch(), True)
-            self._buttons(lamps, status, watch.stuck_now(), slow)
-        elif screen == "confirm":
-            status["machine_wins"] = 1 if slow else 0
-            if self.yes:
-                if slow:
-                    self._bar(lamps, self._lamp_count())
-            else:
-                self._bar(lamps, 1)
-        return lamps, status
-
-    def _lamp_test(self, lamps, status, t, one_by_one):
-        if not one_by_one:
-            colour = COLOURS[(t // COLOUR_MS) % len(COLOURS)]
-            for row in lamps:
-                for i in range(len(row)):
-                    row[i] = colour
-            for role in STATUS:
-                status[role] = 1
-            return
-        for role in STATUS:
-            status[role] = 0
-        n = self._lamp_count()
-        k = (t // STEP_MS) % (n + len(STATUS))
-        if k < n:
-            self._bar(lamps, k + 1, k)
-        else:
-            status[STATUS[k - n]] = 1
-
-    def _buttons(self, lamps, status, roles, on):
-        """Light what stands for each button: its row, its key's lamp, or a status lamp."""
-        if not on:
-            return
-        for role in roles:
-            if role == "done":
-                status["visitor"] = 1
-            elif role == "new":
-                status["machine"] = 1
-            elif role[:3] == "row":
-                r = int(role[3:])
-                if r < len(lamps):
-                    for i in range(len(lamps[r])):
-                        lamps[r][i] = LIT
-            elif role[:4] == "key ":
-                parts = role.split()
-                r, i = int(parts[1]), int(parts[2])
-                if r < len(lamps) and i < len(lamps[r]):
-                    lamps[r][i] = LIT
-
-    def _bar(self, lamps, n, start=0):
-        """Light lamps start..n-1, counted in reading order (row A first)."""
-        k = 0
-        for row in lamps:
-            for i in range(len(row)):
-                if start <= k < n:
-                    row[i] = LIT
-                k += 1
-
-    def _binary(self, lamps, value):
-        """``value`` in binary, its last digit on the last lamp (all lit: too big)."""
-        flat = []
-        for r in range(len(lamps)):
-            for i in range(len(lamps[r])):
-                flat.append((r, i))
-        if value >> len(flat):
-            value = (1 << len(flat)) - 1
-        k = len(flat) - 1
-        while value and k >= 0:
-            if value & 1:
-                r, i = flat[k]
-                lamps[r][i] = LIT
-            value >>= 1
-            k -= 1
-
-    def _lamp_count(self):
-        n = 0
-        for row in self.c.layout:
-            n += row
-        return n
-
-    def _cycle_ms(self):
-        return COLOUR_MS * len(COLOURS) + STEP_MS * (self._lamp_count() + len(STATUS))
+        """(lamps, status) for the screen shown at ``now`` (``menu_lamps``)."""
+        return menu_lamps.frame(self, now)
 
     # -- audits and adjustments -------------------------------------------------------
-    def _counter(self, key):
-        return self.c.audits.get(key, 0)
+    def counter(self):
+        """The value of the audit counter on show."""
+        return self.c.audits.get(AUDITS[self.index], 0)
 
     def _show_counter(self):
-        key = AUDITS[self.index]
-        self._emit({"event": "service", "screen": "audits", "counter": key, "value": self._counter(key)})
+        self._emit({"event": "service", "screen": "audits", "counter": AUDITS[self.index], "value": self.counter()})
 
     def adjustable(self):
         """The settings this machine has that the menu can change, in menu order."""

@@ -1,0 +1,236 @@
+"""The two players' turns, mixins of ``Controller``.
+
+The visitor's: presses of row buttons or keys, and DONE, become one legal
+move or a refusal that says why (and restores every lamp); a row board
+takes lamps from one row, press by press; a grid board selects lamps, then
+DONE commits them; in Building Nim's first half a press places a stone.
+
+The machine's: it chooses a move at the set difficulty, shows it, then
+plays it, and can say why in words (Nimrod's panel, the link). It never
+dies mid-game: if the engine fails (SizeError, MemoryError on a board), it
+plays the gentlest legal move.
+"""
+
+from ..games import strategy
+from ..panels.panel import PanelError, row_label
+from .ports import THINKING, VISITOR
+
+# Rules whose every move takes from one row: playable with one button per row.
+ROW_RULES = ("nim", "subtract", "greedy", "building")
+
+
+def check_input(input_model, rules, settings):
+    """PanelError unless this board's buttons can make the game's moves."""
+    if input_model != "rows":
+        return
+    if rules.name not in ROW_RULES:
+        raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
+    if settings.get("counter"):
+        raise PanelError("a counter is played by choosing lamps: use a grid board (keys or a cursor)")
+
+
+class VisitorTurn:
+    """The visitor's presses, turned into a move by ``_commit`` or refused."""
+
+    def _row(self, role, now):
+        try:
+            row = int(role[3:])
+        except ValueError:
+            return
+        panel = self.panel
+        if self._building():
+            self._place(row, now)
+            return
+        if self.turn_row is not None and row != self.turn_row:
+            self._refuse("one row per turn: keep taking from row %s or press DONE" % row_label(self.turn_row),
+                         self._row_lamps(row), now)
+            return
+        lamp = panel.last_lit(row)
+        if lamp is None:
+            self._refuse("row %d is empty" % row, [], now)
+            return
+        heaps, ring = self.turn_start
+        after = panel.position()[0]
+        after[row] -= 1
+        if not self.rules.is_legal(heaps, after, ring):
+            self._refuse("not a legal move: %s" % self.rules.about, self._row_lamps(row), now)
+            return
+        panel.lit[lamp[0]][lamp[1]] = False
+        self.turn_row = row
+        self.taken.append(lamp)
+        if not self.rules.has_move(after, False):
+            self._commit(now)  # the last lamp: no DONE needed to end the game
+
+    def _row_lamps(self, row):
+        if row >= len(self.panel.lit):
+            return []
+        return [(row, i) for i in range(len(self.panel.lit[row])) if self.panel.lit[row][i]]
+
+    def _key(self, role, now):
+        parts = role.split()
+        try:
+            lamp = (int(parts[1]), int(parts[2]))
+        except (IndexError, ValueError):
+            return
+        r, i = lamp
+        if self._building():
+            self._place(r, now)
+            return
+        pick = getattr(self.panel, "selectable", None)  # a counter: only its choice lamps
+        if (r >= len(self.panel.lit) or i >= len(self.panel.lit[r]) or not self.panel.lit[r][i]
+                or (pick is not None and lamp not in pick())):
+            self._refuse("lamp %d %d is not in play" % (r, i), [], now)
+            return
+        if lamp in self.selected:
+            self.selected.remove(lamp)
+        else:
+            self.selected.append(lamp)
+
+    def _building(self):
+        """Building Nim's first half: a press places a stone (``supply``)."""
+        building = getattr(self.panel, "building", None)
+        return building is not None and building()
+
+    def _place(self, row, now):
+        out, light, reason = self.panel.place(row)
+        if reason is not None:
+            self._refuse(reason, [], now)
+            return
+        self.panel.apply(out, light)
+        self._commit(now)  # one stone is the whole move: no DONE
+
+    def _done(self, now):
+        if self._building():
+            self._refuse("press a heap's row to place a stone there", [], now)
+            return
+        if self.input_model == "rows":
+            if not self.taken:
+                self._refuse("take at least one lamp before DONE", [], now)
+                return
+            self._commit(now)
+            return
+        if not self.selected:
+            self._refuse("select lamps before DONE", [], now)
+            return
+        heaps, ring = self.turn_start
+        after = self.panel.after_selection(self.selected)
+        if after is None or not self.rules.is_legal(heaps, after, ring):
+            lamps = self.selected
+            self.selected = []  # every lamp restored: nothing lost
+            self._refuse("not a legal move: %s" % self.rules.about, lamps, now)
+            return
+        self.panel.apply_selection(self.selected)
+        self.selected = []
+        self._commit(now)
+
+class Rng:
+    """A tiny linear congruential generator: the same game on every Python."""
+
+    def __init__(self, seed):
+        self.state = seed & 0x7FFFFFFF
+
+    def below(self, n):
+        self.state = (self.state * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.state >> 8) % n
+
+
+class MachineTurn:
+    """The machine's move: chosen (``_think``), shown, then played."""
+
+    def _think(self, now):
+        heaps, ring = self.panel.position()
+        self.machine_after = self._choose(heaps, ring)
+        self.machine_out, self.machine_light = self.panel.lamps_for(self.machine_after)
+        self._enter(THINKING, now)
+
+    def _choose(self, heaps, ring):
+        difficulty = self.settings["difficulty"]
+        if difficulty == "equalizer" and not self.equalized:
+            self.equalized = True  # Dr. NIM's lever: one deliberate small move
+            return self.rules.gentle(heaps, ring)
+        if difficulty == "fallible" and self.rng.below(100) < self.settings["error_rate"]:
+            moves = list(self.rules.moves(heaps, ring))
+            return moves[self.rng.below(len(moves))]
+        result = self._solve(heaps, ring)
+        if result is not None:
+            return result["after"]
+        try:  # the engine could not answer: still a legal move, the gentlest
+            return self.rules.gentle(heaps, ring)
+        except Exception:  # MemoryError even for that: the first legal move
+            for after in self.rules.moves(heaps, ring):
+                return after
+
+    def _solve(self, heaps, ring):
+        """strategy.solve, or None (and a ``fault`` event) if the engine fails.
+
+        Settings are checked so that this never happens (``playable``); if
+        it does anyway (SizeError, MemoryError on a board), the machine
+        must go on playing, never die mid-game.
+        """
+        try:
+            return strategy.solve(self.rules, heaps, self.misere, ring)
+        except Exception as e:
+            try:
+                self.audits.count("engine_faults")
+                self.audits.save()  # a fault is worth a write of its own
+            except Exception:
+                pass
+            self._emit({"event": "fault", "what": "engine", "position": heaps,
+                        "error": "%s: %s" % (type(e).__name__, str(e)[:80])})
+            return None
+
+    def _machine_moved(self, now):
+        before, ring = self.panel.position()
+        self.panel.apply(self.machine_out, self.machine_light)
+        after = self.panel.position()[0]
+        self._tell_panel("machine", before, after)
+        event = {"event": "move", "by": "machine", "before": before, "after": after}
+        if self.settings["explain"]:
+            try:
+                event["why"] = self.explain(before, ring)
+            except Exception:  # the move stands without its reasoning
+                pass
+        self._emit(event)
+        self.last_move = ("machine", before, after)
+        if not self.rules.has_move(after, False):
+            self._finish("machine", now)
+        else:
+            self._reset_turn(now)
+            self._enter(VISITOR, now)
+
+    def explain(self, heaps=None, ring=None):
+        """The machine's reasoning for a position, in words (Nimrod's panel)."""
+        from ..games import explain
+
+        if heaps is None:
+            if not self.panel:
+                return "no game in play"
+            heaps, ring = self.panel.position()
+        result = strategy.solve(self.rules, heaps, self.misere, ring)
+        words = []
+        if self.rules.name == "nim":
+            x = 0
+            for h in heaps:
+                x ^= h
+            words.append("nim-sum " + explain.binary(x, 1) + " (%d)" % x)
+        elif result["nimber"] is not None:
+            words.append("nim-value %d" % result["nimber"])
+        words.extend(self.rules.notes(heaps, self.misere))
+        if result["after"] is None:
+            words.append("no move left")
+        else:
+            move = explain.describe_move(heaps, result["after"], self.rules.ordered, ring)
+            if result["outcome"] == "win":
+                words.append("winning move: " + move)
+            else:
+                words.append("no winning move; plays for time: " + move)
+        return "; ".join(words)
+
+    def _hint(self):
+        heaps, ring = self.panel.position()
+        result = self._solve(heaps, ring)
+        self.hint = []
+        if result is not None and result["outcome"] == "win":
+            show = getattr(self.panel, "hint_lamps", None)  # Building Nim: the stone and where it lands
+            self.hint = show(result["after"]) if show else self.panel.lamps_for(result["after"])[0]
+            self._emit({"event": "hint", "after": result["after"]})
