@@ -5,7 +5,7 @@
 Precompiles firmware/nimatron with mpy-cross, then runs tests/mpy/bench_board.py
 (the controller, settings, the circuitplayground pin map, the engine, the
 cursor model and the sound scheduler; only the pins are left out) under
-`micropython -X heapsize=N`, halving the interval to the smallest N (KB)
+`micropython -X heapsize=N` for the smallest N (KB, see smallest_heap)
 that plays the games of Nim on arcs (2-3-5) and of circular Nim on ten, in
 three builds: the game alone, the machine as code.py starts it (settings
 source, audits, the store on nvm) and the machine with its host link.

@@ -4,8 +4,8 @@
 
 Precompiles firmware/nimatron with mpy-cross (as a deploy can), then runs
 tests/mpy/bench_firmware.py (the real controller, a fake driver, a random
-visitor) under `micropython -X heapsize=N`, halving the search interval
-to find the smallest N (in KB) that finishes the games; prints it with the
+visitor) under `micropython -X heapsize=N` to find the smallest N (in KB)
+from which every larger heap finishes the games; prints it with the
 worst update() time. Figures go in the README; nothing is asserted.
 """
 
@@ -27,17 +27,39 @@ def runs(exe, tree, heap_kb, preset, board, games):
     return out.stdout.split() if out.returncode == 0 else None
 
 
-def smallest_heap(works, lo=8, hi=256):
-    """(KB, output) of the smallest heap for which ``works(KB)`` gives output, or None."""
-    best = None
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        got = works(mid)
-        if got:
-            best = (mid, got)
-            hi = mid - 1
+def smallest_heap(works, lo=8, hi=256, step=2, margin=40):
+    """(KB, output) of the smallest heap from which ``works(KB)`` gives
+    output at every larger size (checked every ``step`` KB), or None.
+
+    Success is not monotonic in the heap size: MicroPython's collector scans
+    the C stack conservatively, so near the edge fragmentation decides, and
+    a heap a few KB larger can fail where a smaller one passed. A halving
+    search alone reported 118 KB for a build that needs 131 KB. So halving
+    only finds where to start: the answer is then scanned down from
+    ``margin`` KB above it (or from ``hi``) to the first size that fails.
+    """
+    found = None
+    low, high = lo, hi
+    while low <= high:
+        mid = (low + high) // 2
+        if works(mid):
+            found, high = mid, mid - 1
         else:
-            lo = mid + 1
+            low = mid + 1
+    if found is None:
+        return None
+    top = min(hi, found + margin)
+    got = works(top)
+    if not got:
+        top, got = hi, works(hi)
+        if not got:
+            return None
+    best = (top, got)
+    while best[0] - step >= lo:
+        got = works(best[0] - step)
+        if not got:
+            break
+        best = (best[0] - step, got)
     return best
 
 
