@@ -16,20 +16,16 @@ whole position is searched bottom-up over every subset of its lit lamps
 (a bytearray of 2**lamps, 4 KB for 12 lamps).
 
 ``solve`` also takes any graph, ``{"nodes": [...], "edges": [[a, b], ...]}``
-(a ``Net``); a component that is a path or a cycle is valued by its length
-(``splits.Lines``: circular Nim is graph:3 on a cycle), any other by search.
+(``anygraph.Net``, imported only then: a board never needs it).
 """
 
 from . import nim2d
 from .nim2d import Nim2D, _cell_bits, _largest_group as largest_group, _mask, _near, _split
-from .rules import SMALL, RulesError, SizeError, mex
+from .rules import SMALL, RulesError, SizeError
 
 MAX_K = 4
 GROUP_LAMPS = (12, 8)    # normal play, the largest group searched: a PC (about a second), a board
 MISERE_LAMPS = (16, 12)  # misère, every lit lamp at once: a PC, a board (a 4 KB bytearray)
-NET_NODES = 256          # a graph given by nodes and edges: at most this many nodes
-NET_PART = (16, 8)       # normal play, the largest component of such a graph searched: a PC, a board
-NET_WORK = 1500000       # moves tried while valuing one graph's components; beyond: SizeError
 
 
 def _limit(limits):
@@ -48,20 +44,24 @@ class Graph(Nim2D):
         Nim2D.__init__(self, k)
 
     def check(self, position, ring=False):
-        if isinstance(position, Net):
-            return position
-        if isinstance(position, dict):
+        if isinstance(position, dict):  # any graph, by nodes and edges
             if ring:
                 raise RulesError("only circular Nim has a ring")
+            from .anygraph import net
+
             return net(position)
+        if hasattr(position, "board"):  # already an anygraph.Net
+            return position
         return Nim2D.check(self, position, ring)
 
     def moves(self, matrix, ring=False):
-        mask, width = _board(matrix)
+        if not isinstance(matrix, list):
+            return matrix.moves(self.k)
+        return self._grid_moves(matrix)
+
+    def _grid_moves(self, matrix):
+        mask, width = _mask(matrix)
         for cut in connected_sets(mask, width, self.k):
-            if isinstance(matrix, Net):
-                yield matrix.without(cut)
-                continue
             after = [list(row) for row in matrix]
             for r in range(len(matrix)):
                 for c in range(width):
@@ -70,33 +70,25 @@ class Graph(Nim2D):
             yield after
 
     def has_move(self, matrix, ring=False):
-        return matrix.mask != 0 if isinstance(matrix, Net) else Nim2D.has_move(self, matrix)
+        return matrix.mask != 0 if not isinstance(matrix, list) else Nim2D.has_move(self, matrix)
 
     def key(self, matrix, ring=False):
-        if isinstance(matrix, Net):  # never searched by strategy (theory answers), but keyed apart
-            return (id(matrix.shape), matrix.mask)
-        return Nim2D.key(self, matrix)
+        return matrix.key() if not isinstance(matrix, list) else Nim2D.key(self, matrix)
 
     def gentle(self, matrix, ring=False):
-        if isinstance(matrix, Net):  # a lost graph: remove one node, the last one given
-            return matrix.without(_cell_bits(matrix.mask)[-1])
-        return Nim2D.gentle(self, matrix)
+        return matrix.gentle() if not isinstance(matrix, list) else Nim2D.gentle(self, matrix)
 
     def cuts(self, mask, width):
         return connected_sets(mask, width, self.k)
 
     def searchable(self, matrix, ring=False):
-        if isinstance(matrix, Net):
-            return _too_large(matrix, self.k) <= _limit(NET_PART)
+        if not isinstance(matrix, list):
+            return matrix.searchable(self.k)
         return largest_group(matrix) <= _limit(GROUP_LAMPS)
 
     def size_error(self, matrix, misere):
-        if isinstance(matrix, Net):
-            if misere:
-                return SizeError("%s misere: %d nodes is too many to search here (at most %d)"
-                                 % (self.spec, _bits(matrix.mask), _limit(MISERE_LAMPS)))
-            return SizeError("%s: a component of %d nodes is too large to search here (at most %d, "
-                             "or a path or cycle)" % (self.spec, _too_large(matrix, self.k), _limit(NET_PART)))
+        if not isinstance(matrix, list):
+            return matrix.size_error(self.spec, self.k, misere, _limit(MISERE_LAMPS))
         if misere:
             return SizeError("%s misere: %d lit lamps is too many to search here (at most %d)"
                              % (self.spec, lit(matrix), _limit(MISERE_LAMPS)))
@@ -105,9 +97,8 @@ class Graph(Nim2D):
 
     def groups(self, matrix):
         """(lamps, nim-value) of each group of connected lit lamps."""
-        if isinstance(matrix, Net):
-            return [(_bits(part), _net_value(part, matrix.shape, self.spec, self.k))
-                    for part in _pieces(matrix.mask, matrix.shape.near)]
+        if not isinstance(matrix, list):
+            return matrix.groups(self.spec, self.k)
         mask, width = _mask(matrix)
         out = []
         for group in _split(mask, width):
@@ -224,192 +215,6 @@ def lit(matrix):
 def _board(matrix):
     """(mask of what is in play, width): a grid's width, or a Net's
     neighbours (``nim2d._near`` reads either)."""
-    if isinstance(matrix, Net):
-        return matrix.mask, matrix.shape.near
+    if not isinstance(matrix, list):
+        return matrix.board()
     return _mask(matrix)
-
-
-class Shape:
-    """What every position of one given graph shares: the node names, each
-    node's neighbours (dict: node bit -> mask) and the components' values."""
-
-    def __init__(self, names, near):
-        self.names = names
-        self.near = near
-        self.memo = {}  # component mask -> nim-value
-        self.work = 0   # moves tried so far, against NET_WORK
-        self.top = ""   # the component being valued, in words (for a SizeError)
-
-
-class Net:
-    """A position of Graph Nim on a given graph: node i is bit i of
-    ``mask`` (1: still in play)."""
-
-    def __init__(self, shape, mask):
-        self.shape = shape
-        self.mask = mask
-
-    def without(self, cut):
-        return Net(self.shape, self.mask & ~cut)
-
-    def left(self):
-        """The nodes still in play, in the order they were given."""
-        names = self.shape.names
-        return [names[i] for i in range(len(names)) if self.mask >> i & 1]
-
-    def __eq__(self, other):
-        return isinstance(other, Net) and other.shape is self.shape and other.mask == self.mask
-
-    def __repr__(self):
-        return "<Net %r>" % (self.left(),)
-
-
-def net(graph):
-    """A Net from ``{"nodes": [...], "edges": [[a, b], ...]}``, or RulesError.
-
-    A node is a whole number or a string, named once (1 and "1" are two
-    nodes); an edge joins two different nodes of the list; an edge given
-    twice (either way round) is one edge. No nodes: the game is over.
-    """
-    nodes = graph.get("nodes")
-    edges = graph.get("edges", [])
-    for key in graph:
-        if key not in ("nodes", "edges"):
-            raise RulesError("a graph has 'nodes' and 'edges', not %s" % _said(key))
-    if not isinstance(nodes, list):  # [] is a graph with nothing left: the game is over
-        raise RulesError("a graph needs 'nodes': a list of node names")
-    if len(nodes) > NET_NODES:
-        raise RulesError("a graph has at most %d nodes, got %d" % (NET_NODES, len(nodes)))
-    index = {}
-    for name in nodes:
-        if isinstance(name, bool) or not isinstance(name, (int, str)):
-            raise RulesError("a node is a whole number or a string, got %s" % _said(name))
-        if (type(name), name) in index:
-            raise RulesError("node %s is listed twice" % _said(name))
-        index[(type(name), name)] = len(index)
-    if not isinstance(edges, list):
-        raise RulesError("'edges' is a list of [a, b] pairs of nodes")
-    near = {}
-    for i in range(len(nodes)):
-        near[1 << i] = 0
-    for edge in edges:
-        if not isinstance(edge, list) or len(edge) != 2:
-            raise RulesError("an edge is a pair of nodes [a, b], got %s" % _said(edge))
-        ends = []
-        for name in edge:
-            i = index.get((type(name), name)) if isinstance(name, (int, str)) else None
-            if i is None:
-                raise RulesError("edge %s names %s, which is not in 'nodes'" % (_said(edge), _said(name)))
-            ends.append(1 << i)
-        if ends[0] == ends[1]:
-            raise RulesError("edge %s joins a node to itself" % _said(edge))
-        near[ends[0]] |= ends[1]
-        near[ends[1]] |= ends[0]
-    return Net(Shape(list(nodes), near), (1 << len(nodes)) - 1)
-
-
-def _said(thing):
-    """Part of a bad input, quoted short enough for one line."""
-    text = repr(thing)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-_lines = {}  # k -> splits.Lines taking 1 to k: the values of paths and cycles
-
-
-def _line(part, near):
-    """(nodes, is a cycle) if a component is a path or a cycle, else None."""
-    n = 0
-    ends = 0
-    for bit in _cell_bits(part):
-        degree = _bits(near[bit] & part)
-        if degree > 2:
-            return None
-        if degree < 2:
-            ends += 1
-        n += 1
-    return n, ends == 0 and n >= 3  # connected, no node of degree 3: a path or a cycle
-
-
-def _lines_for(k):
-    """The path and cycle values of graph:K (``splits.Lines`` taking 1 to K)."""
-    lines = _lines.get(k)
-    if lines is None:
-        from .splits import Lines
-
-        lines = Lines()
-        lines.most = k
-        _lines[k] = lines
-    return lines
-
-
-def _line_value(part, near, k):
-    """The nim-value of a path or a cycle by its length; None for any other
-    component (or a line too long for the table)."""
-    line = _line(part, near)
-    lines = _lines_for(k)
-    if line is None or line[0] > lines.max_part:
-        return None
-    if line[1]:
-        return lines.nimber([line[0]], True)
-    return lines.value(line[0])
-
-
-def _too_large(net, k):
-    """The largest component that is neither a path nor a cycle (those are
-    valued by their length), in nodes."""
-    most = 0
-    for part in _pieces(net.mask, net.shape.near):
-        if _line_value(part, net.shape.near, k) is None:
-            most = max(most, _bits(part))
-    return most
-
-
-def _net_value(part, shape, spec, k, cuts=None):
-    """Nim-value of one connected component of a given graph (normal play).
-    ``cuts``: the moves of a component holding this one (a move inside a
-    part is a move of the whole, so its list is filtered, not rebuilt)."""
-    memo = shape.memo
-    value = memo.get(part)
-    if value is None:
-        near = shape.near
-        value = _line_value(part, near, k)
-        if value is None:
-            if cuts is None:
-                cuts = connected_sets(part, near, k)
-                shape.top = "%d nodes and %d moves" % (_bits(part), len(cuts))
-            cuts = [cut for cut in cuts if cut & part == cut]
-            shape.work += len(cuts)
-            if shape.work > NET_WORK:
-                raise SizeError("%s: a component of %s is too much to search here" % (spec, shape.top))
-            seen = []
-            for cut in cuts:
-                rest = part & ~cut
-                x = memo.get(rest)  # a rest of several pieces is memoised whole too
-                if x is None:
-                    x = 0
-                    for piece in _pieces(rest, near):
-                        x ^= _net_value(piece, shape, spec, k, cuts)
-                    memo[rest] = x
-                if x not in seen:
-                    seen.append(x)
-            value = mex(seen)
-        memo[part] = value
-    return value
-
-
-def _pieces(mask, near):
-    """The components of a mask of nodes (``nim2d._split`` for a given graph, inlined: the hot loop)."""
-    out = []
-    while mask:
-        grow = mask & -mask
-        piece = grow
-        while grow:
-            bit = grow & -grow
-            grow ^= bit
-            new = near[bit] & mask & ~piece
-            piece |= new
-            grow |= new
-        out.append(piece)
-        mask &= ~piece
-    return out
