@@ -32,6 +32,31 @@ def play_mid_game(browser, served, path, **size):
     return tab.eval("sessionStorage.getItem('nimatron-machine')")
 
 
+def shoot_new_game(browser, folder, preset, slow):
+    """The crowd view of one of the newest games after a move each: its
+    reasoning (the building plan, the groups' nim-values, the candies)."""
+    import json
+    import urllib.request
+
+    def api(url, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as r:
+            return json.loads(r.read())
+
+    with Served("pico-grid", dict(slow, preset=preset, first="visitor", show_ms=200)) as served:
+        machine = api(served.url + "/api/machines", {})["machine"]
+        press = served.url + "/api/machines/%s/press" % machine
+        state = api(press, {"press": "new"})
+        lit = [(r, i) for r, row in enumerate(state["lamps"]) for i, lamp in enumerate(row) if lamp[0] == "lit"]
+        for what in (["key 0 0"] if preset == "building" else ["key %d %d" % lit[-1], "done"]):
+            api(press, {"press": what})
+        tab = browser.open(served.url + "/crowd?machine=" + machine, width=1600, height=1000)
+        tab.wait("document.body.dataset.ready && document.body.dataset.state === 'visitor'"
+                 " && document.getElementById('last').innerText.includes('Machine')")
+        tab.screenshot(os.path.join(folder, "web-%s.png" % preset), full=False)
+
+
 def main(folder):
     os.makedirs(folder, exist_ok=True)
     slow = {"think_ms": 300, "show_ms": 60000}
@@ -56,6 +81,8 @@ def main(folder):
                 tab.click(".lamp-cell[data-i='%d']" % i)
             tab.wait("document.querySelectorAll('.lamp-cell[data-kind=selected]').length === 2")
             tab.screenshot(os.path.join(folder, "web-ring.png"))
+        for preset in ("building", "graph", "candy", "nim2d"):
+            shoot_new_game(browser, folder, preset, slow)
     for name in sorted(os.listdir(folder)):
         if name.startswith("web-"):
             print(os.path.join(folder, name))
