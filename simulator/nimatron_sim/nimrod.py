@@ -155,7 +155,7 @@ def _candy(rules, misere, heaps, mover, candies, out, lines):
     the player to move can be sure of (the firmware's own count)."""
     left = sum(heaps)
     sure = rules.candies(heaps, misere) if left and rules.searchable(heaps) else None
-    out["candy"] = {"left": left, "sure": sure, "held": candies}
+    out["candy"] = {"left": left, "sure": sure, "held": None if candies is None else dict(candies)}  # a copy: panels are cached
     if candies is not None:
         lines.append(["nimrod.candy.held", {"you": candies.get("visitor", 0), "machine": candies.get("machine", 0)}])
     if sure is not None and mover is not None:

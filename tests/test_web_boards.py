@@ -1,0 +1,120 @@
+"""Whole games in a real browser on the grid (``pico-grid``) and the ring
+(``pico-ring``), by mouse and by keyboard, the lamps read from the page's
+DOM and checked against the machine's own state after every move; and the
+crowd view in a browser, served by ``nimatron display PORT --web`` and
+following ``nimatron sim --serial`` on a pseudo-terminal."""
+
+import time
+
+import pytest
+
+from devtools import CHROMIUM, Chromium, Served, call
+from test_web_display import display, machine_on_a_pty  # noqa: F401 (fixtures)
+from test_web_page import LIT, QUICK, STATE, machine_state, wait_for_turn
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
+
+DOM_LAMPS = ("[...document.querySelectorAll('.lamp-cell')].map(e => [+e.dataset.r, +e.dataset.i, e.dataset.kind])")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with Chromium() as chromium:
+        yield chromium
+
+
+def visitor_moves(state):
+    return [e for e in state["events"] if e["kind"] == "move" and e["by"] == "visitor"]
+
+
+def lit_in(state):
+    return sorted((r, i) for r, row in enumerate(state["lamps"]) for i, lamp in enumerate(row) if lamp[0] == "lit")
+
+
+def lit_on_page(tab):
+    lamps = tab.eval(DOM_LAMPS)
+    assert lamps, lamps
+    return [(r, i) for r, i, kind in lamps if kind == "lit"]
+
+
+def keyboard_to(tab, target, shape, layout):
+    """Move the focus to a lamp with the arrow keys (Tab first reaches the lamps)."""
+    for _ in range(200):
+        if tab.eval("document.activeElement.classList.contains('lamp-cell')"):
+            break
+        tab.key("Tab")
+    for _ in range(200):
+        r, i = tab.eval("[+document.activeElement.dataset.r, +document.activeElement.dataset.i]")
+        if (r, i) == target:
+            return
+        if shape == "ring":
+            tab.key("ArrowRight")
+        elif r != target[0]:
+            tab.key("ArrowDown")
+        else:
+            tab.key("ArrowRight" if i < target[1] else "ArrowLeft")
+    raise AssertionError("the arrows never reached %s" % (target,))
+
+
+@pytest.mark.parametrize("board, lamps", [("pico-grid", 64), ("pico-ring", 16)])
+def test_a_whole_game_by_mouse_and_keyboard(browser, board, lamps):
+    with Served(board, QUICK) as served:
+        tab = browser.open(served.url + "/")
+        tab.wait("document.body.dataset.ready")
+        assert tab.eval("document.querySelectorAll('.lamp-cell').length") == lamps
+        tab.key("n")
+        turn = 0
+        while wait_for_turn(tab) == "visitor":
+            # the page's lamps are the machine's (the page polls: it catches up within a few polls)
+            for _ in range(200):
+                state = machine_state(tab, served)
+                page = lit_on_page(tab)
+                if state["state"] != "visitor" or sorted(page) == lit_in(state):
+                    break
+                time.sleep(0.05)
+            if state["state"] != "visitor":   # the page saw the turn before the machine's last move ended it
+                continue
+            assert sorted(page) == lit_in(state) and len(page) == sum(state["counts"])
+            target = page[-1]                              # one lamp: legal in every game here
+            if turn % 2:
+                tab.click(".lamp-cell[data-r='%d'][data-i='%d']" % target)      # the mouse
+                tab.wait("document.querySelector(\".lamp-cell[data-r='%d'][data-i='%d']\").dataset.kind"
+                         " === 'selected'" % target)
+                tab.click("#press-done")
+            else:
+                keyboard_to(tab, target, state["shape"], state["layout"])    # the keyboard
+                tab.key(" ")
+                tab.wait("document.activeElement.dataset.kind === 'selected'")
+                tab.key("Enter")
+            turn += 1
+            tab.wait("document.getElementById('live').textContent.includes('You: ')")  # said to a screen reader
+            for _ in range(600):
+                if len(visitor_moves(machine_state(tab, served))) == turn:
+                    break
+                time.sleep(0.05)
+            assert len(visitor_moves(machine_state(tab, served))) == turn
+            assert turn < 70
+        state = machine_state(tab, served)
+        assert state["state"] == "over" and state["winner"] in ("visitor", "machine")
+        assert len(visitor_moves(state)) == turn and not [e for e in state["events"] if e["kind"] == "refused"]
+        assert state["audits"]["games"] == 1 and lit_on_page(tab) == [] or state["winner"]
+        winner = "MACHINE WINS" if state["winner"] == "machine" else "NIM CHAMP"
+        tab.wait("[...document.querySelectorAll('.status-lamp.on')].map(e => e.textContent).join('|').includes('%s')"
+                 % winner)
+
+
+def test_the_crowd_view_in_a_browser_follows_a_machine_on_a_serial_line(browser, display):  # noqa: F811
+    url, _ = display
+    tab = browser.open(url + "/crowd")
+    tab.wait("document.body.dataset.ready")
+    tab.wait("document.getElementById('last').innerText.includes('You: take 1 from heap D.')")
+    tab.wait("document.getElementById('last').innerText.includes('Machine: ')")
+    assert tab.eval("document.querySelectorAll('.lamp-cell').length") == 28
+    assert tab.eval("document.querySelectorAll('button[data-press]').length") == 0     # it can only watch
+    # the lamps and Nimrod's panel are the machine's, as its link reports them
+    tab.wait("%s === 'visitor'" % STATE)
+    _, state = call(url + "/api/crowd")
+    tab.wait("%s === %d" % (LIT, sum(state["counts"])))
+    values = tab.eval("[...document.querySelectorAll('#nimrod tr.heap-row td.value')].map(e => +e.textContent)")
+    assert values == state["counts"] == [r["value"] for r in state["nimrod"]["rows"]]
+    assert "Following machine link" in tab.eval("document.getElementById('follows').textContent")
