@@ -9,12 +9,17 @@ refused, so no value can add a line to the unit.
 
     sudo nimatron install-pi --board pi-leds
     nimatron install-pi --board pi-neopixel --serial /dev/ttyGS0 --print
+    sudo nimatron install-pi --board pi-leds --user pi --kiosk --lang es   # and the crowd view on HDMI
+
+``--kiosk`` adds the units that show the crowd view on the Pi's own screen
+(``kiosk``: a socat line, ``nimatron display --web``, Chromium in kiosk mode).
 """
 
 import os
 import re
 import sys
 
+from . import kiosk
 from .cli import Failure, UsageError
 
 UNIT = "nimatron.service"
@@ -38,6 +43,7 @@ def add_parser(sub):
     p.add_argument("--python", default=sys.executable, help="the Python with nimatron installed (default: this one)")
     p.add_argument("--unit-dir", default="/etc/systemd/system", help="where to write %s" % UNIT)
     p.add_argument("--print", action="store_true", help="only print the unit")
+    kiosk.add_arguments(p)
 
 
 def check_args(args, user):
@@ -63,6 +69,7 @@ def check_args(args, user):
                          % user[:40])
     if not os.path.isabs(args.python):
         raise UsageError("--python must be an absolute path, got %r" % args.python[:80])
+    kiosk.check(args, user)
     return spec
 
 
@@ -88,11 +95,16 @@ def unit(args, user, notify=None):
         command += ["--preset", args.preset]
     if args.serial:
         command += ["--serial", args.serial]
+    line = wait = []
+    if getattr(args, "kiosk", False):  # the host link goes to the screen, over the socat line
+        command += ["--serial", kiosk.MACHINE_END]
+        line = ["After=nimatron-line.service", "BindsTo=nimatron-line.service"]
+        wait = [kiosk.WAIT_FOR_LINK % kiosk.MACHINE_END]
     lines = [
         "[Unit]",
         "Description=Nimatron exhibit (board %s)" % _escape(args.board),
         "After=local-fs.target",
-    ] + START_LIMITS + [
+    ] + line + START_LIMITS + [
         "",
         "[Service]",
     ]
@@ -101,7 +113,7 @@ def unit(args, user, notify=None):
                   "StateDirectory=nimatron"]  # where it keeps audits and settings
     else:
         lines += ["Type=simple"]
-    lines += ["ExecStart=%s" % " ".join(_quote(c) for c in command)] + RESTART + [
+    lines += wait + ["ExecStart=%s" % " ".join(_quote(c) for c in command)] + RESTART + [
         "Environment=PYTHONUNBUFFERED=1",
     ]
     if user and user != "root":
@@ -125,18 +137,30 @@ def _quote(word):
 
 def run(args):
     user = args.user or os.environ.get("SUDO_USER") or os.environ.get("USER")
-    text = unit(args, user)
+    files = {UNIT: unit(args, user)}
+    if args.kiosk:
+        files.update(kiosk.units(args, user, _quote))
+    order = [name for name in ("nimatron-line.service", UNIT, "nimatron-display.service", "nimatron-screen.service")
+             if name in files]
     if args.print:
-        sys.stdout.write(text)
+        if len(files) == 1:
+            sys.stdout.write(files[UNIT])
+        else:
+            for name in order:
+                sys.stdout.write("# file: %s\n%s" % (name, files[name]))
         return 0
-    path = os.path.join(args.unit_dir, UNIT)
-    try:
-        with open(path + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(path + ".tmp", path)
-    except OSError as e:
-        raise Failure("cannot write %s: %s (run it with sudo, or use --print and install the unit yourself)"
-                      % (path, e.strerror or e))
+    written = []
+    for name in order:
+        path = os.path.join(args.unit_dir, name)
+        try:
+            with open(path + ".tmp", "w") as f:
+                f.write(files[name])
+            os.replace(path + ".tmp", path)
+        except OSError as e:
+            raise Failure("cannot write %s: %s (run it with sudo, or use --print and install the units yourself)"
+                          % (path, e.strerror or e))
+        written.append(path)
     sys.stdout.write("wrote %s\nenable it with:\n  sudo systemctl daemon-reload\n"
-                     "  sudo systemctl enable --now %s\nits log: journalctl -u %s -f\n" % (path, UNIT, UNIT))
+                     "  sudo systemctl enable --now %s\nits log: journalctl -u %s -f\n"
+                     % (", ".join(written), " ".join(order), UNIT))
     return 0
