@@ -5,7 +5,7 @@ terminal's "how the machine thinks", the pages' reasoning and the crowd view).""
 
 import pytest
 
-from nimatron import strategy
+from nimatron.games import strategy
 from nimatron_sim.face import Face
 from nimatron_sim.nimrod import nimrod
 from nimatron_sim.thinking import lines
