@@ -12,6 +12,7 @@ import pytest
 from nimatron.config import settings
 
 from nimatron.games import strategy
+from nimatron.games.anygraph import NetGraph
 from nimatron.games.graph import connected_sets
 from nimatron.panels.panel import PanelError
 from nimatron.games.rules import RulesError, SizeError, parse_rules
@@ -225,7 +226,7 @@ def test_any_small_graph_against_the_oracle(misere):
             nodes = [j for j in range(n) if subset >> j & 1]
             graph = as_input(["n%d" % j for j in nodes], [("n%d" % a, "n%d" % b) for a, b in edges
                                                         if subset >> a & 1 and subset >> b & 1])
-            result = strategy.solve("graph:%d" % k, graph, misere)
+            result = strategy.solve(NetGraph(k), graph, misere)
             assert result["outcome"] == ("win" if truth[subset] else "loss"), (n, k, edges, subset)
             if not nodes:
                 assert result["after"] is None
@@ -248,7 +249,7 @@ def test_circular_nim_is_graph_3_on_a_cycle():
         for misere in (False, True):
             truth = oracle.net_wins(n, cycle, 3, misere)[(1 << n) - 1]
             ring = strategy.solve("circular", [n], misere, ring=True)
-            net = strategy.solve("graph:3", graph, misere)
+            net = strategy.solve(NetGraph(3), graph, misere)
             assert ring["outcome"] == net["outcome"] == ("win" if truth else "loss")
             assert ring["nimber"] == net["nimber"]
             assert len(net["after"].left()) == sum(ring["after"])  # the same number of lamps taken
@@ -256,14 +257,14 @@ def test_circular_nim_is_graph_3_on_a_cycle():
 
 def test_a_long_path_or_cycle_is_valued_by_its_length_and_other_graphs_stop_at_16_nodes():
     path = as_input(range(200), [(j, j + 1) for j in range(199)])
-    assert strategy.solve("graph:3", path)["nimber"] == strategy.solve("circular", [200])["nimber"]
+    assert strategy.solve(NetGraph(3), path)["nimber"] == strategy.solve("circular", [200])["nimber"]
     star = as_input(range(17), [(0, j) for j in range(1, 17)])
     with pytest.raises(SizeError, match="a component of 17 nodes is too large"):
-        strategy.solve("graph:2", star)
+        strategy.solve(NetGraph(2), star)
     ladder = as_input(range(16), [(j, j + 1) for j in range(15) if j != 7] + [(j, j + 8) for j in range(8)])
-    assert strategy.solve("graph:2", ladder)["outcome"] in ("win", "loss")   # a 2 x 8 ladder: 16 nodes
+    assert strategy.solve(NetGraph(2), ladder)["outcome"] in ("win", "loss")   # a 2 x 8 ladder: 16 nodes
     with pytest.raises(SizeError, match="misere: 17 nodes"):
-        strategy.solve("graph:2", as_input(range(17), []), misere=True)
+        strategy.solve(NetGraph(2), as_input(range(17), []), misere=True)
 
 
 @pytest.mark.parametrize("graph, words", [

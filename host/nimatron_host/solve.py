@@ -92,7 +92,7 @@ def checked(spec, heaps, misere=False, ring=False):
     that exist, heaps that are heaps, a size the engine can answer.
     """
     try:
-        rules = parse_rules(spec)
+        rules = rules_for(spec, heaps)
         heaps = rules.check(heaps, ring)
         return rules, heaps, strategy.solve(rules, heaps, misere, ring)
     except RulesError as e:
@@ -147,6 +147,17 @@ def _graph(text):
     if not isinstance(graph, dict):
         raise UsageError('--graph is a JSON object: {"nodes": [...], "edges": [[a, b], ...]}')
     return graph
+
+
+def rules_for(spec, position):
+    """The rule set: ``parse_rules``, or for a graph given by nodes and
+    edges Graph Nim's ``NetGraph`` (loaded only then)."""
+    rules = parse_rules(spec)
+    if isinstance(position, dict) and rules.name == "graph":
+        from nimatron.games.anygraph import NetGraph
+
+        return NetGraph(rules.k)
+    return rules
 
 
 def nodes_left(result):
@@ -264,7 +275,7 @@ def solve_request(line):
         if not isinstance(request.get(name, False), bool):
             return {"error": "%r must be true or false" % name}
     try:
-        rules = parse_rules(request["rules"])
+        rules = rules_for(request["rules"], request["position"])
         position = with_stones(rules, request["position"], request.get("stones"))
         result = strategy.solve(rules, position, request.get("misere", False), request.get("ring", False))
         if rules.name == "building":

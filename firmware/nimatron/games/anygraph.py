@@ -8,17 +8,64 @@ from ``splits.Lines`` (taking 1 to K neighbours: circular Nim is K = 3, so
 ``circular`` is exactly graph:3 on a cycle, by the same code); any other is
 searched, memoised on the nodes left, its moves filtered from the list of
 the component it came from. Misère play is ``graph.Graph``'s bottom-up
-search over every subset. Imported only for such input: a board's Graph
-Nim is played on its lamps (``graph``) and never needs this.
+search over every subset. ``NetGraph`` is the rule set for such input
+(``nimatron solve`` makes one); imported only then: a board's Graph Nim is
+played on its lamps (``graph``) and never needs this.
 """
 
-from .graph import _bits, _limit, connected_sets
+from .graph import MISERE_LAMPS, Graph, _bits, _limit, connected_sets
 from .nim2d import _cell_bits
 from .rules import RulesError, SizeError, mex
 
 NET_NODES = 256          # a graph given by nodes and edges: at most this many nodes
 NET_PART = (16, 8)       # normal play, the largest component searched (paths and cycles: any): a PC, a board
 NET_WORK = 1500000       # moves tried while valuing one graph's components; beyond: SizeError
+
+
+class NetGraph(Graph):
+    """``graph:K`` on a graph given by nodes and edges (positions: ``Net``);
+    ``graph.Graph`` itself plays the lamps of a grid."""
+
+    def check(self, position, ring=False):
+        if isinstance(position, Net):
+            return position
+        if ring:
+            raise RulesError("only circular Nim has a ring")
+        if not isinstance(position, dict):
+            raise RulesError('a graph is {"nodes": [...], "edges": [[a, b], ...]}')
+        return net(position)
+
+    def _board(self, net):
+        return net.mask, net.shape.near
+
+    def moves(self, net, ring=False):
+        for cut in connected_sets(net.mask, net.shape.near, self.k):
+            yield net.without(cut)
+
+    def has_move(self, net, ring=False):
+        return net.mask != 0
+
+    def key(self, net, ring=False):  # never searched by strategy (theory answers), but keyed apart
+        return (id(net.shape), net.mask)
+
+    def gentle(self, net, ring=False):
+        """A lost graph: remove one node, the last one given."""
+        return net.without(_cell_bits(net.mask)[-1])
+
+    def searchable(self, net, ring=False):
+        return _too_large(net, self.k) <= _limit(NET_PART)
+
+    def size_error(self, net, misere):
+        if misere:
+            return SizeError("%s misere: %d nodes is too many to search here (at most %d)"
+                             % (self.spec, _bits(net.mask), _limit(MISERE_LAMPS)))
+        return SizeError("%s: a component of %d nodes is too large to search here (at most %d, "
+                         "or a path or cycle)" % (self.spec, _too_large(net, self.k), _limit(NET_PART)))
+
+    def groups(self, net):
+        """(nodes, nim-value) of each component."""
+        return [(_bits(part), _net_value(part, net.shape, self.spec, self.k))
+                for part in _pieces(net.mask, net.shape.near)]
 
 
 class Shape:
@@ -54,35 +101,6 @@ class Net:
 
     def __repr__(self):
         return "<Net %r>" % (self.left(),)
-
-    def board(self):
-        """(nodes in play, neighbours): what ``graph.connected_sets`` reads."""
-        return self.mask, self.shape.near
-
-    def moves(self, k):
-        for cut in connected_sets(self.mask, self.shape.near, k):
-            yield self.without(cut)
-
-    def key(self):  # never searched by strategy (theory answers), but keyed apart
-        return (id(self.shape), self.mask)
-
-    def gentle(self):
-        """A lost graph: remove one node, the last one given."""
-        return self.without(_cell_bits(self.mask)[-1])
-
-    def searchable(self, k):
-        return _too_large(self, k) <= _limit(NET_PART)
-
-    def size_error(self, spec, k, misere, most):
-        if misere:
-            return SizeError("%s misere: %d nodes is too many to search here (at most %d)"
-                             % (spec, _bits(self.mask), most))
-        return SizeError("%s: a component of %d nodes is too large to search here (at most %d, "
-                         "or a path or cycle)" % (spec, _too_large(self, k), _limit(NET_PART)))
-
-    def groups(self, spec, k):
-        """(nodes, nim-value) of each component."""
-        return [(_bits(part), _net_value(part, self.shape, spec, k)) for part in _pieces(self.mask, self.shape.near)]
 
 
 def net(graph):

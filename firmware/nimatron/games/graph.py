@@ -15,8 +15,8 @@ group's shape moved to the top-left corner. Misère play is no sum: the
 whole position is searched bottom-up over every subset of its lit lamps
 (a bytearray of 2**lamps, 4 KB for 12 lamps).
 
-``solve`` also takes any graph, ``{"nodes": [...], "edges": [[a, b], ...]}``
-(``anygraph.Net``, imported only then: a board never needs it).
+``solve`` also takes any graph, ``{"nodes": [...], "edges": [[a, b], ...]}``:
+``anygraph.NetGraph``, imported only then (a board never needs it).
 """
 
 from . import nim2d
@@ -43,23 +43,7 @@ class Graph(Nim2D):
             raise RulesError("graph:K takes 1 <= K <= %d, got %d" % (MAX_K, k))
         Nim2D.__init__(self, k)
 
-    def check(self, position, ring=False):
-        if isinstance(position, dict):  # any graph, by nodes and edges
-            if ring:
-                raise RulesError("only circular Nim has a ring")
-            from .anygraph import net
-
-            return net(position)
-        if hasattr(position, "board"):  # already an anygraph.Net
-            return position
-        return Nim2D.check(self, position, ring)
-
     def moves(self, matrix, ring=False):
-        if not isinstance(matrix, list):
-            return matrix.moves(self.k)
-        return self._grid_moves(matrix)
-
-    def _grid_moves(self, matrix):
         mask, width = _mask(matrix)
         for cut in connected_sets(mask, width, self.k):
             after = [list(row) for row in matrix]
@@ -69,26 +53,13 @@ class Graph(Nim2D):
                         after[r][c] = 0
             yield after
 
-    def has_move(self, matrix, ring=False):
-        return matrix.mask != 0 if not isinstance(matrix, list) else Nim2D.has_move(self, matrix)
-
-    def key(self, matrix, ring=False):
-        return matrix.key() if not isinstance(matrix, list) else Nim2D.key(self, matrix)
-
-    def gentle(self, matrix, ring=False):
-        return matrix.gentle() if not isinstance(matrix, list) else Nim2D.gentle(self, matrix)
-
     def cuts(self, mask, width):
         return connected_sets(mask, width, self.k)
 
     def searchable(self, matrix, ring=False):
-        if not isinstance(matrix, list):
-            return matrix.searchable(self.k)
         return largest_group(matrix) <= _limit(GROUP_LAMPS)
 
     def size_error(self, matrix, misere):
-        if not isinstance(matrix, list):
-            return matrix.size_error(self.spec, self.k, misere, _limit(MISERE_LAMPS))
         if misere:
             return SizeError("%s misere: %d lit lamps is too many to search here (at most %d)"
                              % (self.spec, lit(matrix), _limit(MISERE_LAMPS)))
@@ -97,8 +68,6 @@ class Graph(Nim2D):
 
     def groups(self, matrix):
         """(lamps, nim-value) of each group of connected lit lamps."""
-        if not isinstance(matrix, list):
-            return matrix.groups(self.spec, self.k)
         mask, width = _mask(matrix)
         out = []
         for group in _split(mask, width):
@@ -126,10 +95,14 @@ class Graph(Nim2D):
                 wins.append(after)
         return wins
 
+    def _board(self, matrix):
+        """(what is in play, width): a grid's; ``anygraph`` a graph's."""
+        return _mask(matrix)
+
     def _misere_wins(self, matrix):
         """Winning moves in misère play: every subset of the lit lamps,
         smallest first (a move only lowers the subset's index)."""
-        mask, width = _board(matrix)
+        mask, width = self._board(matrix)
         cells = _cell_bits(mask)
         n = len(cells)
         if n > _limit(MISERE_LAMPS):
@@ -210,11 +183,3 @@ def _bits(mask):
 
 def lit(matrix):
     return _bits(_mask(matrix)[0])
-
-
-def _board(matrix):
-    """(mask of what is in play, width): a grid's width, or a Net's
-    neighbours (``nim2d._near`` reads either)."""
-    if not isinstance(matrix, list):
-        return matrix.board()
-    return _mask(matrix)
