@@ -42,8 +42,14 @@ def test_deploy_puts_the_expected_files(drive, capsys):
     got = set(files(drive))
     firmware = os.path.dirname(os.path.dirname(os.path.abspath(deploy.__file__)))
     package = os.path.join(os.path.dirname(firmware), "firmware", "nimatron")
-    modules = {"lib/nimatron/" + n for n in os.listdir(package) if n.endswith(".py") and n != "__main__.py"}
-    assert modules <= got
+    modules = set()
+    for folder, _dirs, names in os.walk(package):
+        rel = os.path.relpath(folder, package).replace(os.sep, "/")
+        if rel != "drivers" and "__pycache__" not in rel:
+            modules.update(os.path.normpath(rel + "/" + n) for n in names if n.endswith(".py"))
+    assert modules - set(deploy.PC_ONLY) and "games/rules.py" in modules
+    assert {"lib/nimatron/" + m for m in modules - set(deploy.PC_ONLY)} <= got   # every game, panel, link module
+    assert not {"lib/nimatron/" + m for m in deploy.PC_ONLY} & got                # never what only a PC runs
     assert {"code.py", "boot.py", "settings.json", "lib/neopixel.py", "lib/nimatron/games/tables.bin",
             "lib/nimatron/config/presets.json", "lib/nimatron/config/pinmaps/pico-neopixel.json",
             "lib/nimatron/drivers/__init__.py", "lib/nimatron/drivers/circuitpython_io.py",

@@ -143,6 +143,11 @@ def choose_board(args, drive):
     return board, spec
 
 
+# Modules a board never imports: the Pi's entry point, and Graph Nim on a
+# graph given as nodes and edges (only ``nimatron solve`` builds one).
+PC_ONLY = ("__main__.py", "games/anygraph.py")
+
+
 def firmware_files(board, spec, mpy_cross=None):
     """{path on the drive: bytes} for the firmware itself."""
     top, package = firmware_dir()
@@ -153,7 +158,7 @@ def firmware_files(board, spec, mpy_cross=None):
         rel = os.path.relpath(folder, package)
         for name in sorted(names):
             path = os.path.normpath(os.path.join(rel, name))
-            if name.endswith((".pyc", ".tmp")) or name.startswith(".") or (rel == "." and name == "__main__.py"):
+            if name.endswith((".pyc", ".tmp")) or name.startswith(".") or path.replace(os.sep, "/") in PC_ONLY:
                 continue
             if rel == "drivers" and name.endswith(".py") and name not in keep:
                 continue
