@@ -100,3 +100,13 @@ def test_a_position_with_every_part_gone_is_the_end_of_a_split_game():
     assert strategy.solve("circular", []) == {"outcome": "loss", "after": None, "ring": False, "nimber": 0}
     assert strategy.solve("circular", [], True)["outcome"] == "win"
     assert explain.move_leaving([9], [4, 4], "4 4", False) == "take 1 from the middle of a row of 9, leaving 4 and 4"
+
+
+@pytest.mark.parametrize("lang, lamp", [("en", "lamp"), ("es", "lámpara"), ("ru", "ламп")])
+def test_the_settings_goal_choice_is_true_of_every_game(lang, lamp):
+    """The settings screen offers normal/misère beside any rule set, Grundy's
+    game included, where nobody takes the last lamp: its labels speak of the
+    last move."""
+    words = Words(lang)
+    for key in ("settings.normal", "settings.misere"):
+        assert lamp not in words.t(key).lower()
