@@ -118,3 +118,39 @@ def test_the_crowd_view_in_a_browser_follows_a_machine_on_a_serial_line(browser,
     values = tab.eval("[...document.querySelectorAll('#nimrod tr.heap-row td.value')].map(e => +e.textContent)")
     assert values == state["counts"] == [r["value"] for r in state["nimrod"]["rows"]]
     assert "Following machine link" in tab.eval("document.getElementById('follows').textContent")
+
+
+def test_building_nim_played_to_the_end_on_the_page(browser):
+    """Building Nim on pico-grid by mouse: a click on a heap's row places a stone
+    (lit in the supply row D until all are placed), then Nim: a lamp and DONE."""
+    with Served("pico-grid", dict(QUICK, preset="building", starts=[[0, 0, 0, 4]], first="visitor")) as served:
+        tab = browser.open(served.url + "/")
+        tab.wait("document.body.dataset.ready")
+        tab.click("#press-new")
+        placed = taken = 0
+        while wait_for_turn(tab) == "visitor":
+            for _ in range(200):
+                state = machine_state(tab, served)
+                if state["state"] != "visitor" or sorted(lit_on_page(tab)) == lit_in(state):
+                    break
+                time.sleep(0.05)
+            if state["state"] != "visitor":
+                continue
+            before = len(visitor_moves(state))
+            if state["counts"][3]:                       # stones still to place: a click on row A's key
+                tab.click(".lamp-cell[data-r='0'][data-i='0']")
+                placed += 1
+            else:                                        # Nim: one lit lamp of a heap, then DONE
+                tab.click(".lamp-cell[data-r='%d'][data-i='%d']" % lit_on_page(tab)[-1])
+                tab.click("#press-done")
+                taken += 1
+            for _ in range(600):
+                if len(visitor_moves(machine_state(tab, served))) > before:
+                    break
+                time.sleep(0.05)
+            assert placed + taken < 40
+        state = machine_state(tab, served)
+        assert state["state"] == "over" and placed == 2 and taken >= 1
+        assert not [e for e in state["events"] if e["kind"] == "refused"]
+        words = [e["words"] for e in visitor_moves(state)]
+        assert words[0] == "place a stone on heap A (3 left to place)" and words[-1].startswith("take ")
