@@ -110,3 +110,24 @@ def test_the_settings_goal_choice_is_true_of_every_game(lang, lamp):
     words = Words(lang)
     for key in ("settings.normal", "settings.misere"):
         assert lamp not in words.t(key).lower()
+
+
+def test_a_split_on_the_ring_names_the_arc_it_splits():
+    """The ring draws Grundy's heaps as arcs with no letters, so the machine's
+    move, its thinking and the move log say "arc", in every language."""
+    lines = panel_lines(nimrod_for(parse_rules("grundy"), False, [8], False, VISITOR, None, "arc"), Words("en"))
+    assert any("split an arc of 8 into" in line for line in lines), lines
+    for lang, words in (("es", "partir un arco de 8 en"), ("ru", "разделить дугу из 8 на")):
+        lines = panel_lines(nimrod_for(parse_rules("grundy"), False, [8], False, VISITOR, None, "arc"), Words(lang))
+        assert any(words in line for line in lines), lines
+    face = Face("pico-ring", {"rules": "grundy", "starts": [[8]], "first": "machine", "think_ms": 0}, seed=1)
+    face.tap("new")
+    said = []
+    for _ in range(60):
+        face.advance(100)
+        said.append(face.message())
+        if face.controller.state == VISITOR:
+            break
+    text = "\n".join(said + [line for _style, line in face.log])
+    face.close()
+    assert "split an arc of 8 into" in text and "split a heap" not in text, text

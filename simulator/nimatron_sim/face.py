@@ -249,7 +249,8 @@ class Face:
         ring = self._ring
         self._ring = False
         t = self.t
-        words = self.words.phrase(explain.describe_move(before, after, rules.ordered, ring))
+        words = self.words.phrase(explain.describe_move(before, after, rules.ordered, ring,
+                                                        getattr(controller.panel, "unlettered", None)))
         by = "visitor" if event["by"] == "visitor" else "machine"
         counter = self.counter()
         if counter is not None:
@@ -419,7 +420,8 @@ class Face:
             if controller.machine_light and controller.rules.name == "building":
                 return t("sim.say.places", move=self.words.phrase(explain.describe_move(heaps, controller.machine_after)))
             return t("sim.say.showing", move=self.words.phrase(explain.describe_move(
-                heaps, controller.machine_after, controller.rules.ordered, ring)))
+                heaps, controller.machine_after, controller.rules.ordered, ring,
+                getattr(controller.panel, "unlettered", None))))
         if state == OVER:
             return t("sim.say.win" if controller.winner == "visitor" else "sim.say.loss")
         return ""

@@ -109,12 +109,12 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
     if name == "candy":
         _candy(rules, misere, heaps, mover, candies, out, lines)
     who = mover or "visitor"
-    out["move"] = None if after is None else explain.describe_move(shown, after, rules.ordered, ring)
+    out["move"] = None if after is None else explain.describe_move(shown, after, rules.ordered, ring, unlettered)
     out["after"] = None if after is None else position_text(after)
     if after is None:
         lines.append(["nimrod.over", {}])
     elif result["outcome"] == "win" and ("leaving" in out["move"] or out["move"] == explain.move_leaving(
-            shown, after, out["after"], rules.ordered, ring)):  # the move's words already say what is left
+            shown, after, out["after"], rules.ordered, ring, unlettered)):  # the move's words already say what is left
         lines.append(["nimrod.win.said", {"who": who, "move": out["move"]}])
     elif result["outcome"] == "win":
         lines.append(["nimrod.win", {"who": who, "move": out["move"], "after": out["after"]}])

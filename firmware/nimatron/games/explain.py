@@ -77,8 +77,10 @@ def _plural(n, word):
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
-def describe_move(before, after, ordered=True, ring=False):
-    """A move in words: "take 2 from heap A", "split a heap of 7 into 4 and 3"."""
+def describe_move(before, after, ordered=True, ring=False, part=None):
+    """A move in words: "take 2 from heap A", "split a heap of 7 into 4 and 3".
+    ``part``: what the board draws a heap as, where that is not a lettered
+    row (a panel's ``unlettered``: "arc" on the ring): "split an arc of 7"."""
     if after is None:
         return "no move"
     if before and isinstance(before[0], list):
@@ -102,7 +104,8 @@ def describe_move(before, after, ordered=True, ring=False):
     if len(old) == 1:
         gone = old[0] - sum(new)
         if gone == 0:
-            return "split a heap of %d into %s" % (old[0], " and ".join([str(p) for p in new]))
+            return "split %s of %d into %s" % ("an arc" if part == "arc" else "a heap", old[0],
+                                               " and ".join([str(p) for p in new]))
         if not new:
             return "take %s (a whole row)" % _plural(gone, "object")
         if len(new) == 1:
@@ -112,11 +115,11 @@ def describe_move(before, after, ordered=True, ring=False):
     return "move from %s to %s" % (before, after)
 
 
-def move_leaving(before, after, left, ordered=True, ring=False):
+def move_leaving(before, after, left, ordered=True, ring=False, part=None):
     """A move and what it leaves, saying each part once: "take 2 from heap
     A, leaving 1 4 5"; "split a heap of 9 into 7 and 2" (its words already
     say what is left); ``left`` is the caller's text for ``after``."""
-    words = describe_move(before, after, ordered, ring)
+    words = describe_move(before, after, ordered, ring, part)
     if ordered or ring:
         return "%s, leaving %s" % (words, left)
     if len([h for h in before if h]) == 1 and len(after) == 2 and (words.startswith("split") or "leaving" in words):

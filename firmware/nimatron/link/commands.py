@@ -68,7 +68,8 @@ def cmd_explain(link, args, text, now):
     out = {"position": heaps, "ring": ring, "rules": c.rules.spec, "misere": c.misere,
            "difficulty": c.settings["difficulty"], "outcome": result["outcome"],
            "after": result["after"], "nimber": result["nimber"],
-           "move": explain.describe_move(heaps, result["after"], c.rules.ordered, ring),
+           "move": explain.describe_move(heaps, result["after"], c.rules.ordered, ring,
+                                         getattr(c.panel, "unlettered", None)),
            "text": c.explain(heaps, ring)}
     if c.rules.name == "nim":
         x = 0

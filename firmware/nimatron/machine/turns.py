@@ -219,7 +219,8 @@ class MachineTurn:
         if result["after"] is None:
             words.append("no move left")
         else:
-            move = explain.describe_move(heaps, result["after"], self.rules.ordered, ring)
+            move = explain.describe_move(heaps, result["after"], self.rules.ordered, ring,
+                                         getattr(self.panel, "unlettered", None))
             if result["outcome"] == "win":
                 words.append("winning move: " + move)
             else:

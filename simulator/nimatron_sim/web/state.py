@@ -100,7 +100,8 @@ def say(machine):
     if state == SHOWING:
         heaps, ring = controller.position()
         return ["say.showing", {"move": explain.describe_move(heaps, controller.machine_after,
-                                                              controller.rules.ordered, ring)}]
+                                                              controller.rules.ordered, ring,
+                                                              getattr(controller.panel, "unlettered", None))}]
     if state == OVER:
         if controller.winner == "visitor":
             return ["say.win", {}]
