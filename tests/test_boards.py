@@ -412,6 +412,19 @@ def drawn(text, y):
     return display.bus_pixels
 
 
+def test_bench_displays_stay_out_of_displayios_pool_and_its_thread_lives(sims):
+    """displayio's background thread refreshes every display in its pool; a
+    bench display is never there, not even half-built (the thread died on
+    one once: 'BusDisplay' object has no attribute '_auto_refresh')."""
+    sims("macropad", FAST)  # the simulator's Blinka first, as every OLED test
+    import displayio
+    from nimatron_sim.oled_mock import make_display
+
+    made = [make_display() for _ in range(20)]
+    assert not [d for d in displayio.displays if d in made]
+    assert displayio.background_thread.is_alive()
+
+
 def assert_oled_shows(sim, k, text):
     """Line k of the OLED's framebuffer has exactly the pixels of ``text``."""
     from nimatron.drivers.oled import LINE_Y

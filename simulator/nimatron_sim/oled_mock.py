@@ -64,11 +64,16 @@ def make_display(width=128, height=64):
     import displayio
 
     bus = BenchBus()
-    display = busdisplay.BusDisplay(bus, b"", width=width, height=height, color_depth=16, auto_refresh=False)
-    # Out of displayio's pool (one display, like a board's limit, and a
-    # background thread that would refresh it): each bench owns its display.
-    if display in displayio.displays:
-        displayio.displays.remove(display)
+    # Never in displayio's pool (one display, like a board's limit, and a
+    # background thread that refreshes what is there): each bench owns its
+    # display. BusDisplay joins the pool in __new__, before __init__ has set
+    # it up, where the thread could meet it half-built; so it is built while
+    # the pool is a list of its own.
+    pool, displayio.displays = displayio.displays, []
+    try:
+        display = busdisplay.BusDisplay(bus, b"", width=width, height=height, color_depth=16, auto_refresh=False)
+    finally:
+        displayio.displays = pool
     display.bus_pixels = bus.pixels
     return display
 
