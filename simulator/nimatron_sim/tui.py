@@ -162,7 +162,7 @@ class SettingsScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         o = self.overrides
-        t = self.words.t
+        t, phrase = self.words.t, self.words.phrase
         every = nsettings.PRESETS
         rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d", "building", "graph:2", "graph:3"]
         if o.get("rules") and o["rules"] not in rules:
@@ -170,10 +170,11 @@ class SettingsScreen(ModalScreen):
         misere = o.get("misere")
         keep = (t("settings.keep"), "")
         fields = [
-            (t("settings.board"), "board", [(_short("%s: %s" % (n, boards.board(n)["about"])), n) for n in boards.names()],
+            (t("settings.board"), "board", [(_short("%s: %s" % (n, phrase(boards.board(n)["about"]))), n)
+                                            for n in boards.names()],
              self.board),
             (t("settings.preset"), "preset", [(t("settings.own"), "")] + [
-                (_short("%s: %s" % (n, every[n]["about"])), n) for n in every], o.get("preset", "")),
+                (_short("%s: %s" % (n, phrase(every[n]["about"]))), n) for n in every], o.get("preset", "")),
             (t("settings.rules"), "rules", [keep] + [(r, r) for r in rules], o.get("rules", "")),
             (t("settings.goal"), "misere", [keep, (t("settings.normal"), "off"), (t("settings.misere"), "on")],
              "" if misere is None else ("on" if misere else "off")),

@@ -94,7 +94,7 @@
       if (s.settings.explain && !$("think").dataset.touched) $("think").open = true;
       fillSettings(s);
     }
-    $("board-line").textContent = Nim.t("board", {board: s.board, about: s.about});
+    $("board-line").textContent = Nim.t("board", {board: s.board, about: Nim.phrase(s.about)});
     Nim.drawStatus($("status"), s);
     Nim.drawLamps(lamps, s);
     $("rules-line").textContent = Nim.t("rules.line", {about: Nim.phrase(s.settings.about),
@@ -143,8 +143,8 @@
       form.appendChild(label);
     };
     const keep = [Nim.t("settings.keep"), ""];
-    field("board", config.boards.map((b) => [b.name + ": " + b.about, b.name]), s.board);
-    field("preset", [[Nim.t("settings.own"), ""]].concat(config.presets.map((p) => [p.name + ": " + p.about, p.name])), "");
+    field("board", config.boards.map((b) => [b.name + ": " + Nim.phrase(b.about), b.name]), s.board);
+    field("preset", [[Nim.t("settings.own"), ""]].concat(config.presets.map((p) => [p.name + ": " + Nim.phrase(p.about), p.name])), "");
     field("rules", [keep].concat(config.rules.map((r) => [r, r])), "");
     field("misere", [keep, [Nim.t("settings.normal"), "off"], [Nim.t("settings.misere"), "on"]], "");
     field("difficulty", [keep].concat(config.difficulties.map((d) => [Nim.t("difficulty." + d), d])), "");
