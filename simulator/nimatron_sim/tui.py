@@ -90,7 +90,7 @@ LampWidget { width: 3; height: 1; }
 #too-small { display: none; width: 1fr; height: 1fr; content-align: center middle; text-align: center; color: #f0f0f0; text-style: bold; }
 SettingsScreen { align: center middle; }
 #settings-box { width: 78; height: auto; border: thick #47657a; background: #16202a; padding: 0 1; }
-#settings-grid { grid-size: 2; grid-columns: 16 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0; }
+#settings-grid { grid-size: 2; grid-columns: 17 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0; }
 #settings-grid Label { color: #c8d3da; }
 #settings-title { text-style: bold; }
 #settings-error { color: #ff66cc; height: auto; }
@@ -144,7 +144,7 @@ class LampWidget(Widget):
         self.app.lamp_clicked(self.r, self.i)
 
 
-def _short(text, width=56):
+def _short(text, width=55):
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
