@@ -91,13 +91,24 @@ class Tab:
         self.call("Input.dispatchKeyEvent", type="keyUp", key=key, code=code, windowsVirtualKeyCode=vk)
 
     def click(self, selector):
-        """A mouse click in the middle of the element, as a hand would."""
-        box = self.wait("(() => { const e = document.querySelector(%s); if (!e) return null;"
-                        " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
-                        " return [r.x + r.width / 2, r.y + r.height / 2]; })()" % json.dumps(selector))
-        x, y = box
-        for kind in ("mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+        """A mouse click in the middle of the element, as a hand would; again
+        if it missed (a re-render between finding the element and pressing
+        moved it: a hand clicks again where the button now is)."""
+        for _ in range(5):
+            box = self.wait("(() => { const e = document.querySelector(%s); if (!e) return null;"
+                            " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+                            " window.__clicked = false;"
+                            " e.addEventListener('click', () => { window.__clicked = true; }, {once: true});"
+                            " return [r.x + r.width / 2, r.y + r.height / 2]; })()" % json.dumps(selector))
+            x, y = box
+            for kind in ("mousePressed", "mouseReleased"):
+                self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+            end = time.monotonic() + 2
+            while time.monotonic() < end:
+                if self.eval("window.__clicked"):
+                    return
+                time.sleep(0.02)
+        raise AssertionError("five clicks on %s all missed" % selector)
 
     def tap(self, selector):
         """A touch in the middle of the element (touch events, as on a phone)."""

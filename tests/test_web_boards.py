@@ -31,6 +31,19 @@ def lit_in(state):
     return sorted((r, i) for r, row in enumerate(state["lamps"]) for i, lamp in enumerate(row) if lamp[0] == "lit")
 
 
+def until(tab, served, ready, limit=120):
+    """The machine's state once ``ready(state)`` (polled; an assertion after
+    ``limit`` seconds: a loaded machine is slow, never wrong)."""
+    end = time.monotonic() + limit
+    while True:
+        state = machine_state(tab, served)
+        if ready(state):
+            return state
+        if time.monotonic() > end:
+            raise AssertionError("the machine never got there: %r" % (state,))
+        time.sleep(0.05)
+
+
 def lit_on_page(tab):
     lamps = tab.eval(DOM_LAMPS)
     assert lamps, lamps
@@ -129,25 +142,23 @@ def test_building_nim_played_to_the_end_on_the_page(browser):
         tab.click("#press-new")
         placed = taken = 0
         while wait_for_turn(tab) == "visitor":
-            for _ in range(200):
-                state = machine_state(tab, served)
-                if state["state"] != "visitor" or sorted(lit_on_page(tab)) == lit_in(state):
-                    break
-                time.sleep(0.05)
+            # the page and the machine agree on the lamps (or the turn moved on)
+            state = until(tab, served, lambda st: st["state"] != "visitor" or sorted(lit_on_page(tab)) == lit_in(st))
             if state["state"] != "visitor":
                 continue
             before = len(visitor_moves(state))
             if state["counts"][3]:                       # stones still to place: a click on row A's key
                 tab.click(".lamp-cell[data-r='0'][data-i='0']")
                 placed += 1
-            else:                                        # Nim: one lit lamp of a heap, then DONE
-                tab.click(".lamp-cell[data-r='%d'][data-i='%d']" % lit_on_page(tab)[-1])
+            else:                                        # Nim: one lit lamp of a heap, selected, then DONE
+                lamp = lit_in(state)[-1]
+                tab.click(".lamp-cell[data-r='%d'][data-i='%d']" % lamp)
+                until(tab, served, lambda st: st["lamps"][lamp[0]][lamp[1]][0] == "selected")
+                tab.wait("document.querySelector(\".lamp-cell[data-r='%d'][data-i='%d']\").dataset.kind === 'selected'"
+                         % lamp)                         # the page has redrawn with it: DONE stays put
                 tab.click("#press-done")
                 taken += 1
-            for _ in range(600):
-                if len(visitor_moves(machine_state(tab, served))) > before:
-                    break
-                time.sleep(0.05)
+            until(tab, served, lambda st: len(visitor_moves(st)) > before)
             assert placed + taken < 40
         state = machine_state(tab, served)
         assert state["state"] == "over" and placed == 2 and taken >= 1

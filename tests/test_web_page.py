@@ -54,7 +54,9 @@ def test_a_whole_game_on_a_row_board_by_mouse_and_keyboard(browser):
         tab.wait("document.body.dataset.ready")
         assert tab.eval("document.querySelectorAll('.lamp-cell').length") == 28
         tab.key("n")
-        tab.wait("%s === 19" % LIT)                    # 3 4 5 7 lamps lit, read from the page
+        # 3 4 5 7 lamps lit, read from the page, once the game is on (the
+        # attract wave before it can light 19 lamps too)
+        tab.wait("%s === 'visitor' && %s === 19" % (STATE, LIT))
         assert row_lit(tab) == [3, 4, 5, 7]
         turn = 0
         while wait_for_turn(tab) == "visitor":
@@ -65,7 +67,12 @@ def test_a_whole_game_on_a_row_board_by_mouse_and_keyboard(browser):
                 tab.click("#take-%d" % r)              # the mouse
             else:
                 tab.key(str(r + 1))                    # the keyboard
-            tab.wait("document.getElementById('say').textContent.includes('put out 1 from row %s')" % "ABCD"[r])
+            try:
+                tab.wait("document.getElementById('say').textContent.includes('put out 1 from row %s')" % "ABCD"[r])
+            except AssertionError:
+                raise AssertionError("turn %d, row %s of %r: the page says %r in state %r; lamps %r; log %r" % (
+                    turn, "ABCD"[r], lit, tab.eval("document.getElementById('say').textContent"), tab.eval(STATE),
+                    row_lit(tab), tab.eval("document.getElementById('log').innerText")))
             tab.key("Enter")                           # DONE
             tab.wait("!['visitor'].includes(%s) || document.querySelectorAll('#log li').length > %d"
                      % (STATE, 2 * turn + 2))

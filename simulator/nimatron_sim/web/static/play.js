@@ -85,6 +85,9 @@
   }
 
   function show(s) {
+    // A poll sent before a press can be answered after it: never step back to
+    // an older state of the same machine (its clock, t, only goes forward).
+    if (state && s.machine === state.machine && s.t < state.t) return;
     state = s;
     $("lost").hidden = true;
     const key = [s.machine, s.board, s.shape, s.layout.join(","), s.keys, s.buttons.join(","), document.documentElement.lang].join("|");
