@@ -22,7 +22,7 @@ from nimatron.link.protocol import MAX_LINE, ProtocolError, parse_line
 from .cli import Failure, UsageError
 
 BAUD = 115200  # ignored by USB CDC and ptys; right for a real UART
-PROTOCOL = 1   # the host link version these tools speak (host/PROTOCOL.md)
+PROTOCOL = 1   # the host link version these tools speak (docs/protocol.md)
 BUSY = "port busy (another nimatron tool has it open)"
 REPLY_S = 3.0  # how long a tool waits for each reply; NIMATRON_REPLY_S changes it
 

@@ -22,7 +22,7 @@ def cmd_hello(link, args, text, now):
 
 
 def cmd_help(link, args, text, now):
-    return {"commands": list(COMMANDS), "doc": "host/PROTOCOL.md"}
+    return {"commands": list(COMMANDS), "doc": "docs/protocol.md"}
 
 
 def cmd_state(link, args, text, now):

@@ -3,7 +3,7 @@
 Commands are ASCII lines ended by LF (CR LF and a bare CR work too), at most
 ``MAX_LINE`` bytes. Every command gets exactly one reply line: ``OK``,
 ``OK {json}`` or ``ERR code message``. Events are ``EV {json}`` lines, sent
-only after ``EVENTS ON``. The whole exchange is in host/PROTOCOL.md.
+only after ``EVENTS ON``. The whole exchange is in docs/protocol.md.
 
 The machine's end is ``hostlink.HostLink`` (with ``commands``), polled from
 the main loop; the serial port is only a transport (``transports``). The host
