@@ -101,7 +101,11 @@ def run(args):
         list_boards()
         return 0
     if not args.headless:
-        from . import tui
+        try:
+            from . import tui
+        except ImportError as e:
+            raise UsageError("the terminal app needs the simulator's extras (%s): "
+                             "pip install 'nimatron[sim]', or use --headless or --web" % e.name)
 
         return tui.run(args)
     if not 1 <= args.tick <= MAX_TICK:
