@@ -1,5 +1,28 @@
 import os
 import sys
 
+import pytest
+
 # Shared helpers in tests/ (oracle, scenarios) import as top-level modules.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+# The scenario files hold the asserts of many tests (and run under MicroPython
+# too): let pytest explain their failures as it does a test module's.
+pytest.register_assert_rewrite("controller_scenarios", "counter_scenarios", "service_scenarios",
+                               "store_scenarios", "oracle", "devtools")
+
+# Markers by module, so a test file needs no decoration to be selected with
+# -m: "browser" drives headless Chromium (or tmux), "micropython" runs the
+# MicroPython unix port; "slow" is given per test by its own decorator.
+BROWSER = {"test_web_page", "test_web_boards", "test_web_games", "test_web_display", "test_kiosk",
+           "test_host_miniterm"}
+MICROPYTHON = {"test_micropython", "test_micropython_controller", "test_board_memory"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.module.__name__.rpartition(".")[2] if item.module else ""
+        if module in BROWSER:
+            item.add_marker(pytest.mark.browser)
+        if module in MICROPYTHON:
+            item.add_marker(pytest.mark.micropython)

@@ -200,9 +200,7 @@ def test_a_port_where_nothing_answers(capsys):
         path = os.ttyname(slave)
         assert main(["ports", path, "--timeout", "0.3"]) == 0
         assert "no Nimatron here (no HELLO reply)" in capsys.readouterr().out
-        started = time.monotonic()
         assert main(["audits", path]) == 1
-        assert time.monotonic() - started < 5
         assert capsys.readouterr().err.strip() == (
             "nimatron audits: no reply from %s within 3 s: is a Nimatron's host link there?" % path)
     finally:
