@@ -154,3 +154,42 @@ def test_demo_plays_to_the_end(args):
     out = nimatron("demo", "--seed", "1", *args)
     assert out.returncode == 0, out.stderr
     assert out.stdout.rstrip().endswith("wins.") or out.stdout.rstrip().endswith("NIM CHAMP!)")
+
+
+@pytest.mark.parametrize("args, start", [
+    (["--rules", "nim2d", "111", "111"], "Start: 111 / 111"),           # rows of cells, as solve reads them
+    (["--rules", "building", "--stones", "2", "3", "0", "0"], "Start: heaps 3 0 0, 2 stones still to place"),
+])
+def test_demo_reads_a_start_as_solve_does(args, start):
+    out = nimatron("demo", "--seed", "1", *args)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1] == start
+    assert out.stdout.rstrip().endswith("wins.") or out.stdout.rstrip().endswith("NIM CHAMP!)")
+
+
+def test_demo_of_building_nim_wants_the_stones():
+    out = nimatron("demo", "--rules", "building", "3", "0", "0")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip().endswith("building: say how many stones are still to place "
+                                       "(--stones R, \"stones\": R; 0 is plain Nim)")
+
+
+@pytest.mark.parametrize("request_, error", [
+    ({"rules": "nim2d", "position": [[1, 1], [1]]}, "nim2d: every row has the same number of cells, got rows of 1, 2"),
+    ({"rules": "nim2d", "position": [7, 7]}, "nim2d: the position is a list of rows, each a list of 0s and 1s"),
+    ({"rules": "graph:2", "position": [1, 1]}, "graph: the position is a list of rows, each a list of 0s and 1s"),
+    ({"rules": "candy", "position": [3, 4]}, "candy: give the candies each player already holds"),
+])
+def test_batch_refuses_what_it_would_have_to_guess(request_, error):
+    out = nimatron("solve", "--batch", stdin=json.dumps(request_) + "\n")
+    assert out.returncode == 0
+    assert json.loads(out.stdout)["error"].startswith(error)
+
+
+def test_batch_answers_a_rectangle_and_candies_given():
+    lines = [{"rules": "nim2d", "position": [[1, 1], [1, 0]]},
+             {"rules": "candy", "position": [3, 4], "candies": [0, 0]}]
+    out = nimatron("solve", "--batch", stdin="".join(json.dumps(r) + "\n" for r in lines))
+    got = [json.loads(line) for line in out.stdout.splitlines()]
+    assert got[0]["outcome"] == "win" and got[0]["after"] == [[0, 1], [1, 0]]
+    assert got[1]["candies"] == 4

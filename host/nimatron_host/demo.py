@@ -6,7 +6,7 @@ from nimatron.games import explain, strategy
 from nimatron.games.rules import MAX_HEAPS, RulesError
 
 from .cli import UsageError
-from .solve import checked
+from .solve import _building, _position, checked, read_position
 
 # The random visitor chooses among every move of a position: more than this
 # many and the demo would crawl (Moore's game on big heaps has billions).
@@ -18,7 +18,9 @@ def add_parser(sub):
     p.add_argument("--rules", default="nim")
     p.add_argument("--misere", action="store_true")
     p.add_argument("--seed", type=int, default=None, help="repeat a game exactly")
-    p.add_argument("heaps", nargs="*", type=int, default=[3, 4, 5], metavar="HEAP")
+    p.add_argument("--stones", metavar="R", help="Building Nim: stones still to place")
+    p.add_argument("heaps", nargs="*", default=["3", "4", "5"], metavar="HEAP",
+                   help="the start, read as nimatron solve reads it (2-D Nim: rows of 0s and 1s)")
 
 
 def most_heaps(rules, heaps):
@@ -52,12 +54,16 @@ def check_game(rules, heaps):
                              % (rules.spec, " ".join(map(str, heaps)), "{:,}".format(MOST_MOVES)))
 
 
+def _shown(rules, position):
+    return _building(position) if rules.name == "building" else _position(position)
+
+
 def run(args):
-    rules, heaps, _ = checked(args.rules, args.heaps, args.misere)
+    rules, heaps, _ = checked(args.rules, read_position(args, "nimatron demo --rules nim 3 4 5"), args.misere)
     check_game(rules, heaps)
     rng = random.Random(args.seed)
     print("The Nimatron (%s, %s) against a visitor who plays at random." % (rules.spec, "misère" if args.misere else "normal play"))
-    print("Start: %s\n" % " ".join(map(str, heaps)))
+    print("Start: %s\n" % _shown(rules, heaps))
     player = "visitor"
     while True:
         moves = list(rules.moves(heaps))
@@ -65,17 +71,17 @@ def run(args):
             break
         if player == "visitor":
             after = rng.choice(moves)
-            print("Visitor: %s -> %s" % (explain.describe_move(heaps, after, rules.ordered), " ".join(map(str, after))))
+            print("Visitor: %s -> %s" % (explain.describe_move(heaps, after, rules.ordered), _shown(rules, after)))
         else:
             try:
                 result = strategy.solve(rules, heaps, args.misere)
             except RulesError as e:  # the checks above should make this unreachable
-                raise UsageError("the engine cannot answer %s: %s" % (" ".join(map(str, heaps)), e))
+                raise UsageError("the engine cannot answer %s: %s" % (_position(heaps), e))
             after = result["after"]
             if rules.name == "nim":
                 print("\n".join(explain.nim_sum_lines(heaps)))
             verdict = "a winning move" if result["outcome"] == "win" else "no winning move exists, so it plays for time"
-            print("Machine: %s -> %s  (%s)\n" % (explain.describe_move(heaps, after, rules.ordered), " ".join(map(str, after)), verdict))
+            print("Machine: %s -> %s  (%s)\n" % (explain.describe_move(heaps, after, rules.ordered), _shown(rules, after), verdict))
         heaps = after
         player = "machine" if player == "visitor" else "visitor"
     # `player` cannot move: in normal play they lose, in misère they win.

@@ -50,23 +50,7 @@ def run(args):
         if args.heaps:
             raise UsageError("--batch reads positions from stdin; give no HEAP arguments")
         return batch(sys.stdin, sys.stdout)
-    if args.graph is not None:
-        if args.heaps:
-            raise UsageError("--graph is the whole position; give no HEAP arguments")
-        if args.rules.strip().split(":")[0] != "graph":
-            raise UsageError("--graph is played by Graph Nim: --rules graph:K")
-        heaps = _graph(args.graph)
-    elif not args.heaps:
-        raise UsageError("give the heap sizes, e.g. nimatron solve --rules nim 3 4 5")
-    elif args.rules.strip().split(":")[0] in ("nim2d", "graph"):
-        heaps = [_cells(row) for row in args.heaps]
-    else:
-        heaps = [_heap(h) for h in args.heaps]
-    stones = None if args.stones is None else _heap(args.stones)
-    try:
-        heaps = with_stones(parse_rules(args.rules), heaps, stones)
-    except RulesError as e:
-        raise UsageError(str(e))
+    heaps = read_position(args)
     rules, heaps, result = checked(args.rules, heaps, args.misere, args.ring)
     if args.candies is not None or rules.name == "candy":
         held = args.candies if args.candies is not None else [0, 0]
@@ -83,6 +67,45 @@ def run(args):
     else:
         print(report(rules, heaps, args.misere, args.ring, result))
     return 0
+
+
+def read_position(args, example="nimatron solve --rules nim 3 4 5"):
+    """The position of the command line, read the same way by ``solve`` and
+    ``demo``: HEAP arguments as heap sizes, rows of 0s and 1s for 2-D Nim and
+    Graph Nim, ``--graph`` JSON, and ``--stones`` for Building Nim (required
+    there, refused elsewhere). UsageError names what is wrong."""
+    graph = getattr(args, "graph", None)
+    if graph is not None:
+        if args.heaps:
+            raise UsageError("--graph is the whole position; give no HEAP arguments")
+        if args.rules.strip().split(":")[0] != "graph":
+            raise UsageError("--graph is played by Graph Nim: --rules graph:K")
+        heaps = _graph(graph)
+    elif not args.heaps:
+        raise UsageError("give the heap sizes, e.g. " + example)
+    elif args.rules.strip().split(":")[0] in ("nim2d", "graph"):
+        heaps = [_cells(row) for row in args.heaps]
+    else:
+        heaps = [_heap(h) for h in args.heaps]
+    stones = None if args.stones is None else _heap(args.stones)
+    try:
+        return with_stones(parse_rules(args.rules), heaps, stones)
+    except RulesError as e:
+        raise UsageError(str(e))
+
+
+def strict_cells(rules, position):
+    """2-D Nim and Graph Nim from a program (the batch): a rectangle of rows
+    of 0s and 1s, nothing padded or read as a bitmask (the board's settings
+    file may hold bitmask rows; a program asking the engine says what it means)."""
+    if rules.name not in ("nim2d", "graph") or isinstance(position, dict):
+        return
+    if (not isinstance(position, list) or not position
+            or [row for row in position if not isinstance(row, list)]):
+        raise RulesError("%s: the position is a list of rows, each a list of 0s and 1s" % rules.name)
+    if len(set([len(row) for row in position])) != 1:
+        raise RulesError("%s: every row has the same number of cells, got rows of %s"
+                         % (rules.name, ", ".join(sorted(set([str(len(row)) for row in position])))))
 
 
 def checked(spec, heaps, misere=False, ring=False):
@@ -276,6 +299,10 @@ def solve_request(line):
             return {"error": "%r must be true or false" % name}
     try:
         rules = rules_for(request["rules"], request["position"])
+        strict_cells(rules, request["position"])
+        if rules.name == "candy" and "candies" not in request:
+            raise RulesError("candy: give the candies each player already holds, \"candies\": "
+                             "[mover, other] ([0, 0] at the start)")
         position = with_stones(rules, request["position"], request.get("stones"))
         result = strategy.solve(rules, position, request.get("misere", False), request.get("ring", False))
         if rules.name == "building":
