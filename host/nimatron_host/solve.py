@@ -9,7 +9,7 @@
 import json
 import sys
 
-from nimatron.games import explain, strategy
+from nimatron.games import explain, strategy, tables
 from nimatron.games.rules import RulesError, parse_rules
 
 from .cli import UsageError, cut_numbers
@@ -172,14 +172,21 @@ def _graph(text):
     return graph
 
 
-def rules_for(spec, position):
+def rules_for(spec, position, known=None):
     """The rule set: ``parse_rules``, or for a graph given by nodes and
-    edges Graph Nim's ``NetGraph`` (loaded only then)."""
+    edges Graph Nim's ``NetGraph`` (loaded only then). ``known``: rule sets
+    already made, by spec, so a batch reuses what they learnt (Grundy's
+    nim-values of every heap size met so far)."""
+    graph = isinstance(position, dict)
+    if known is not None and not graph and isinstance(spec, str) and spec in known:
+        return known[spec]
     rules = parse_rules(spec)
-    if isinstance(position, dict) and rules.name == "graph":
+    if graph and rules.name == "graph":
         from nimatron.games.anygraph import NetGraph
 
         return NetGraph(rules.k)
+    if known is not None and isinstance(spec, str):
+        known[spec] = rules
     return rules
 
 
@@ -263,8 +270,9 @@ def add_candies(rules, heaps, misere, result, held):
     result["candies"] = held[0] + rules.candies(heaps, misere)
 
 
-def solve_request(line):
-    """One batch line (JSON text or bytes) -> the result dict, or {"error": ...}."""
+def solve_request(line, known=None):
+    """One batch line (JSON text or bytes) -> the result dict, or {"error": ...}.
+    ``known``: the batch's rule sets by spec (``rules_for``)."""
     if isinstance(line, bytes):
         try:
             line = line.decode("utf-8")
@@ -298,7 +306,7 @@ def solve_request(line):
         if not isinstance(request.get(name, False), bool):
             return {"error": "%r must be true or false" % name}
     try:
-        rules = rules_for(request["rules"], request["position"])
+        rules = rules_for(request["rules"], request["position"], known)
         strict_cells(rules, request["position"])
         if rules.name == "candy" and "candies" not in request:
             raise RulesError("candy: give the candies each player already holds, \"candies\": "
@@ -326,7 +334,9 @@ def batch(stdin, stdout):
     """
     write = stdout.write
     dumps = json.dumps
+    known = {}
+    tables.KEEP = 64  # a PC keeps every table it reads, instead of one as a board does
     for line in getattr(stdin, "buffer", stdin):
-        write(dumps(solve_request(line)) + "\n")
+        write(dumps(solve_request(line, known)) + "\n")
     stdout.flush()
     return 0

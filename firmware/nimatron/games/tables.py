@@ -21,6 +21,7 @@ TOP = 7     # heap rules: heaps of up to 7 ...
 HEAPS = 4   # ... in up to 4 heaps
 SPLIT_TOTAL = {"grundy": 24, "circular": 16}  # splitting rules: objects in all
 FILE = "games/tables.bin"
+KEEP = 1    # tables kept in RAM: one on a board; a PC's batch keeps them all
 
 # Binomials C(n, k) for n <= TOP + HEAPS: ranks sorted heaps.
 _C = [[1]]
@@ -100,7 +101,8 @@ def _table(table):
             return None
         f.seek(_index[0] + where[0])
         data = (f.read(where[1]), where[2])
-    _loaded.clear()  # keep one table in RAM
+    if len(_loaded) >= KEEP:
+        _loaded.clear()  # keep KEEP tables in RAM (one on a board)
     _loaded[table] = data
     return data
 
