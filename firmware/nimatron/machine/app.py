@@ -67,15 +67,15 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
 
         options = {"brightness": level} if spec["lamps"]["kind"] == "neopixel" else {}
         io = open_io(spec, layout, **options)
-    forget(STARTUP_ONLY)  # before the controller's own modules load: the smaller heap's peak
-    from .controller import Controller  # after the settings: the presets file is read in a smaller heap
+    try:  # from here the pins are claimed: any failure gives them back, or every retry finds them "in use"
+        forget(STARTUP_ONLY)  # before the controller's own modules load: the smaller heap's peak
+        from .controller import Controller  # after the settings: the presets file is read in a smaller heap
 
-    hear = getattr(io, "hear", None)  # a driver with a speaker hears the game's events
-    if hear is not None:
-        listener = _both(listener, hear) if listener else hear
-    try:
+        hear = getattr(io, "hear", None)  # a driver with a speaker hears the game's events
+        if hear is not None:
+            listener = _both(listener, hear) if listener else hear
         controller = Controller(io, settings, layout, spec["input"], listener, now_ms, audits, limit=limit)
-    except Exception:
+    except BaseException:  # MemoryError and KeyboardInterrupt too: the next start needs the pins
         io.close()
         raise
     controller.factory_preset = spec["preset"]  # the operator menu's factory reset
@@ -99,8 +99,11 @@ def forget(names):
         sys.modules.pop("nimatron." + name, None)
         package, _, leaf = name.rpartition(".")
         parent = sys.modules.get("nimatron." + package if package else "nimatron")
-        if parent is not None and leaf in parent.__dict__:
-            del parent.__dict__[leaf]
+        if parent is not None and hasattr(parent, leaf):
+            try:
+                delattr(parent, leaf)  # not parent.__dict__: CircuitPython 8 modules have none
+            except (AttributeError, TypeError):
+                pass  # an interpreter that cannot: the module stays, a little heap is lost
     gc.collect()  # now, before the controller's bytecode is laid out among the garbage
 
 

@@ -39,7 +39,7 @@ KEYS = (
     "games", "finished", "visitor_wins", "machine_wins", "abandoned",  # today's AUDITS keys
     "power_ups", "power_on_resets", "watchdog_resets", "software_resets", "reset_pin_resets",
     "safe_mode_restarts", "stuck_buttons", "faults", "engine_faults", "pin_lockouts",
-    "factory_restores", "settings_fallbacks",
+    "factory_restores", "settings_fallbacks", "start_failures",
 )
 PRESET_KEYS = ("started", "finished", "visitor_wins", "machine_wins", "abandoned")
 RESETS = {"power_on": "power_on_resets", "watchdog": "watchdog_resets", "software": "software_resets",

@@ -191,8 +191,9 @@ class Machine:
                     notes.append("settings file rejected: %s" % _short(e))
                 elif label != "stored":
                     notes.append("%s settings rejected: %s" % (label, _short(e)))
-                if label == "defaults":
-                    raise  # the board's own defaults fail: nothing left to try
+                if label == "defaults":  # the board's own defaults fail: nothing left to try
+                    self._failed(notes)
+                    raise
                 continue
             self.settings_from = label
             self.board = board
@@ -212,6 +213,17 @@ class Machine:
                 and stored["set"] == self.overrides):
             self._save_settings({"board": self.board, "src": crc, "set": self.overrides})
         self.src = crc
+
+    def _failed(self, notes):
+        """No candidate started: say why, first cause first, and count it where
+        it lasts (a board that never starts still leaves its evidence)."""
+        for line in notes:
+            self.log("nimatron: " + line)
+        self.audits.count("start_failures")
+        try:
+            self.audits.save()
+        except Exception as e:  # noqa: BLE001 - a failing store must not hide the start's own error
+            self.log("nimatron: start failure not saved: %s" % _short(e))
 
     def _pin(self, file_over, file_why, stored):
         """The operator PIN a fallback keeps; None if it cannot be known."""
