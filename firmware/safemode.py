@@ -1,4 +1,4 @@
-"""CircuitPython safe mode: record why, then restart normally (CircuitPython 8.1+).
+"""CircuitPython safe mode: record why, then restart normally (CircuitPython 8.2+).
 
 CircuitPython runs this instead of code.py after a brown-out, a watchdog
 reset or a crash of the interpreter itself. A museum exhibit must come back

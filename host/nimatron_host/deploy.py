@@ -3,9 +3,10 @@
     nimatron deploy --to /media/$USER/CIRCUITPY --board pico-neopixel
     nimatron deploy --to ./build --board pico-grid --dry-run
 
-Writes ``code.py``, ``boot.py``, ``settings.json`` (the board, and a preset
-if asked), ``lib/nimatron/`` (the core, ``tables.bin``, ``presets.json``, the
-board's pin map and only the drivers it needs) and the Adafruit libraries
+Writes ``code.py``, ``boot.py``, ``safemode.py``, ``settings.json`` (the
+board, and a preset if asked), ``lib/nimatron/`` (the core, ``tables.bin``,
+``presets.json``, the board's pin map, only the drivers it needs, and on a
+board with row buttons none of the games only a grid plays) and the Adafruit libraries
 the board needs (``neopixel.py``; ``adafruit_pixelbuf`` is built into
 CircuitPython). Libraries come from ``circup`` when it is installed and the
 internet is reachable, otherwise from the installed Python packages of the
@@ -92,13 +93,65 @@ def write_atomic(path, data):
         raise
 
 
-def drive_board_id(drive):
-    """The ``Board ID:`` line of the drive's boot_out.txt, or None."""
-    text = read(os.path.join(drive, "boot_out.txt"))
-    for line in (text or b"").decode("utf-8", "replace").splitlines():
+# The oldest CircuitPython the firmware is proven on (the emulator boots
+# 8.2.9, 9.0.0 and 9.2.8; docs/board.md): deploy refuses an older one.
+OLDEST = (8, 2)
+# Boards whose RAM cannot hold the machine: the smallest heap that plays is
+# about 115 KB (tests/bench_boards.py, docs/benchmarks.md).
+NEEDED_HEAP_KB = 115
+RAM_KB = {"circuitplayground_express": 32, "circuitplayground_express_crickit": 32,
+          "circuitplayground_express_displayio": 32}
+
+
+def boot_out(drive):
+    """(CircuitPython version as a tuple or None, board id or None) from boot_out.txt.
+
+    Its first line is ``Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry
+    Pi Pico with rp2040``; newer versions add ``Board ID:raspberry_pi_pico``.
+    Without that line the board is recognised by its name in the first."""
+    from nimatron.config import boards
+
+    text = (read(os.path.join(drive, "boot_out.txt")) or b"").decode("utf-8", "replace")
+    lines = text.splitlines()
+    version = board_id = None
+    first = lines[0] if lines else ""
+    words = first.split()
+    if len(words) >= 3 and words[1] == "CircuitPython":
+        digits = words[2].split("-")[0].split(".")
+        if len(digits) >= 2 and digits[0].isdigit() and digits[1].isdigit():
+            version = (int(digits[0]), int(digits[1]), int(digits[2]) if len(digits) > 2 and digits[2].isdigit() else 0)
+    for line in lines:
         if line.startswith("Board ID:"):
-            return line[9:].strip() or None
-    return None
+            board_id = line[9:].strip() or None
+    if board_id is None and "; " in first:
+        name = _squashed(first.split("; ", 1)[1].split(" with ")[0])
+        known = set(RAM_KB)
+        for spec in boards.BOARDS.values():
+            known.update(spec.get("board_ids", ()))
+        known.add("raspberry_pi_pico")
+        board_id = ([b for b in sorted(known) if _squashed(b) == name] or [None])[0]
+    return version, board_id
+
+
+def _squashed(name):
+    """A board's name or id, compared without case, spaces, underscores or "Adafruit"."""
+    return "".join(c for c in name.lower() if c.isalnum()).replace("adafruit", "")
+
+
+def drive_board_id(drive):
+    """The board of the drive's boot_out.txt (its ``Board ID:``, or its name), or None."""
+    return boot_out(drive)[1]
+
+
+def check_circuitpython(drive, version, board_id):
+    """UsageError for a CircuitPython or a board the firmware cannot run on."""
+    if version is not None and version[:2] < OLDEST:
+        raise UsageError("%s runs CircuitPython %s; the Nimatron needs %d.%d or newer: update the board first"
+                         % (drive, ".".join(map(str, version)), OLDEST[0], OLDEST[1]))
+    ram = RAM_KB.get(board_id or "")
+    if ram is not None and ram < NEEDED_HEAP_KB:
+        raise UsageError("board %s has %d KB of RAM; the Nimatron needs about %d KB of heap: use a Circuit "
+                         "Playground Bluefruit, a Pico or a MacroPad" % (board_id, ram, NEEDED_HEAP_KB))
 
 
 def check_board_id(board, spec, board_id):
@@ -118,7 +171,8 @@ def choose_board(args, drive):
     from nimatron.config import boards
 
     board = args.board
-    board_id = drive_board_id(drive)
+    version, board_id = boot_out(drive)
+    check_circuitpython(drive, version, board_id)
     if board is None:
         settings = read(os.path.join(drive, "settings.json"))
         try:
@@ -148,17 +202,27 @@ def choose_board(args, drive):
 PC_ONLY = ("__main__.py", "games/anygraph.py")
 
 
-def firmware_files(board, spec, mpy_cross=None):
+# What only a grid board plays: a board with one button per row cannot make
+# these games' moves (``turns.ROW_RULES``), so its drive goes without them.
+GRID_ONLY = ("games/candy.py", "games/nim2d.py", "games/nim2d.bin", "games/graph.py", "games/splits.py",
+             "panels/shapes.py", "panels/tally.py", "panels/counter.py")
+ENTRY = ("code.py", "boot.py", "safemode.py")  # what CircuitPython runs, beside lib/
+
+
+def firmware_files(board, spec, mpy_cross=None, version=None):
     """{path on the drive: bytes} for the firmware itself."""
     top, package = firmware_dir()
-    files = {"code.py": read(os.path.join(top, "code.py")), "boot.py": read(os.path.join(top, "boot.py"))}
+    files = {}
+    for name in ENTRY:
+        files[name] = read(os.path.join(top, name))
+    leave_out = PC_ONLY + (GRID_ONLY if spec["input"] == "rows" else ())
     keep = driver_files(spec)
     for folder, dirs, names in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
         rel = os.path.relpath(folder, package)
         for name in sorted(names):
             path = os.path.normpath(os.path.join(rel, name))
-            if name.endswith((".pyc", ".tmp")) or name.startswith(".") or path.replace(os.sep, "/") in PC_ONLY:
+            if name.endswith((".pyc", ".tmp")) or name.startswith(".") or path.replace(os.sep, "/") in leave_out:
                 continue
             if rel == "drivers" and name.endswith(".py") and name not in keep:
                 continue
@@ -166,8 +230,41 @@ def firmware_files(board, spec, mpy_cross=None):
                 continue
             files["lib/nimatron/" + path.replace(os.sep, "/")] = read(os.path.join(folder, name))
     if mpy_cross:
+        check_compiler(mpy_cross, version)
         compile_mpy(files, mpy_cross)
     return files
+
+
+def check_compiler(exe, version):
+    """UsageError unless ``exe`` is CircuitPython's mpy-cross for the board's
+    CircuitPython: MicroPython's (the venv's) writes .mpy files a CircuitPython
+    board refuses at import ("incompatible .mpy file"), outside any retry."""
+    try:
+        run = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise UsageError("--mpy-cross: cannot run %s: %s" % (exe, getattr(e, "strerror", None) or e))
+    said = (run.stdout or run.stderr).strip().splitlines()
+    said = said[0] if said else ""
+    words = said.split()
+    if len(words) < 2 or words[0] != "CircuitPython":
+        raise UsageError("--mpy-cross: %s is not CircuitPython's compiler (it says %r): its .mpy files would not "
+                         "load; leave out --mpy-cross to copy .py files" % (exe, said[:80]))
+    if version is None:
+        raise UsageError("--mpy-cross: the drive has no boot_out.txt to say which CircuitPython it runs: "
+                         "leave out --mpy-cross to copy .py files")
+    theirs = words[1].lstrip("v").split(".")[0]
+    if theirs != str(version[0]):
+        raise UsageError("--mpy-cross: %s compiles for CircuitPython %s.x; the board runs %s"
+                         % (exe, theirs, ".".join(map(str, version))))
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = os.path.join(tmp, "probe.py"), os.path.join(tmp, "probe.mpy")
+        with open(src, "w") as f:
+            f.write("x = 1\n")
+        subprocess.run([exe, "-o", out, src], capture_output=True, timeout=30)
+        head = read(out) or b""
+    if head[:1] != b"C":
+        raise UsageError("--mpy-cross: %s writes .mpy files with header %r, not CircuitPython's 'C'"
+                         % (exe, head[:2]))
 
 
 def driver_files(spec):
@@ -354,16 +451,16 @@ def run(args):
     if not os.path.isdir(drive):
         raise UsageError("%s is not a folder (mount the CIRCUITPY drive, or create the folder)" % drive)
     board, spec = choose_board(args, drive)
-    boot_out = read(os.path.join(drive, "boot_out.txt"))
+    boot_text = read(os.path.join(drive, "boot_out.txt"))
     out = sys.stdout
-    if boot_out:
-        out.write("CircuitPython drive %s: %s\n" % (drive, boot_out.decode("utf-8", "replace").splitlines()[0]))
+    if boot_text:
+        out.write("CircuitPython drive %s: %s\n" % (drive, boot_text.decode("utf-8", "replace").splitlines()[0]))
     else:
         out.write("Folder %s (no boot_out.txt: not a CircuitPython drive; copy it to one later)\n" % drive)
     out.write("Board %s%s\n" % (board, (", preset %s" % args.preset) if args.preset else ""))
 
     plan = Plan(drive)
-    files = firmware_files(board, spec, args.mpy_cross)
+    files = firmware_files(board, spec, args.mpy_cross, boot_out(drive)[0])
     use_circup = False
     if needed_libraries(spec) and not args.offline:
         use_circup = circup_exe() is not None and online()
@@ -408,6 +505,6 @@ def run(args):
         else:
             out.write("  circup installed: %s\n" % ", ".join(names))
     out.write("%d change(s), %d file(s) already right\n" % (len(changes), unchanged))
-    if changes and boot_out:
+    if changes and boot_text:
         out.write("Eject the drive before unplugging it; boot.py changes need a reset.\n")
     return 0
