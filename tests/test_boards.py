@@ -503,8 +503,8 @@ def test_the_screenshot_includes_the_oled_as_png(tmp_path, capsys):
 
 MACROPAD_BOOT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit Macropad RP2040 with rp2040\n"
                  "Board ID:adafruit_macropad_rp2040\nUID:E6614C311B2F2A36\n")
-EXPRESS_BOOT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit CircuitPlayground Express with samd21g18\n"
-                "Board ID:circuitplayground_express\n")
+BLUEFRUIT_BOOT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit Circuit Playground Bluefruit with nRF52840\n"
+                  "Board ID:circuitplayground_bluefruit\n")
 
 
 @pytest.fixture
@@ -536,7 +536,7 @@ def test_deploy_recognises_the_board_from_boot_out_and_copies_what_it_needs(driv
             "lib/nimatron/drivers/oled.py", "lib/nimatron/config/pinmaps/macropad.json", "lib/neopixel.py",
             "lib/adafruit_display_text/label.py", "lib/adafruit_display_text/__init__.py"} <= got
     assert "lib/nimatron/drivers/gpiozero_io.py" not in got
-    express = drive(EXPRESS_BOOT)
+    express = drive(BLUEFRUIT_BOOT)
     assert nimatron(["deploy", "--to", str(express)]) == 0
     got = deployed(express)
     assert json.loads((express / "settings.json").read_text()) == {"board": "circuitplayground"}
@@ -546,7 +546,7 @@ def test_deploy_recognises_the_board_from_boot_out_and_copies_what_it_needs(driv
 
 @pytest.mark.parametrize("boot_out, board, names", [
     (MACROPAD_BOOT, "pico-neopixel", ("pico-neopixel", "adafruit_macropad_rp2040", "use --board macropad")),
-    (EXPRESS_BOOT, "macropad", ("macropad", "circuitplayground_express", "use --board circuitplayground")),
+    (BLUEFRUIT_BOOT, "macropad", ("macropad", "circuitplayground_bluefruit", "use --board circuitplayground")),
 ])
 def test_deploy_refuses_a_pin_map_for_another_board(drive, capsys, boot_out, board, names):
     folder = drive(boot_out)

@@ -9,6 +9,7 @@ do not change the best move, so a position is just the heaps; the candies
 still to come are found by exhaustive memoised search.
 """
 
+from .budget import spend
 from .nim import Nim, bouton
 from .rules import SMALL, SizeError, states
 
@@ -37,6 +38,7 @@ class Candy(Nim):
         best, most = None, -1
         rest = sum(heaps)
         for after in choices:
+            spend()  # a tick's share of the search (``budget``); what is known stays in the memo
             got = rest - self.candies(after, misere)  # the rest is zero-sum
             if got > most:
                 best, most = after, got

@@ -20,12 +20,19 @@ whole position is searched bottom-up over every subset of its lit lamps
 """
 
 from . import nim2d
+from .budget import spend
 from .nim2d import Nim2D, _cell_bits, _largest_group as largest_group, _mask, _near, _split
 from .rules import SMALL, RulesError, SizeError
 
 MAX_K = 4
 GROUP_LAMPS = (12, 8)    # normal play, the largest group searched: a PC (about a second), a board
 MISERE_LAMPS = (16, 12)  # misère, every lit lamp at once: a PC, a board (a 4 KB bytearray)
+SUBSETS_A_SPEND = 64     # misère table rows filled between two ``spend`` calls
+
+# The misère table being filled, kept so a search that ran out of a tick's
+# budget goes on where it stopped (and the last finished one, for EXPLAIN
+# and the hint): [key, win bytearray, next subset to fill, the moves].
+_table = [None, None, 0, None]
 
 
 def _limit(limits):
@@ -83,10 +90,10 @@ class Graph(Nim2D):
         return x
 
     def theory(self, matrix, misere, ring=False):
+        if misere:  # searched whole, within its own limit (SizeError), not the normal-play group's
+            return self._misere_wins(matrix)
         if not self.searchable(matrix):
             return None
-        if misere:
-            return self._misere_wins(matrix)
         if self.nimber(matrix) == 0:
             return []
         wins = []
@@ -114,13 +121,7 @@ class Graph(Nim2D):
                 if cut & cells[j]:
                     bits |= 1 << j
             local.append(bits)
-        win = bytearray(1 << n)
-        win[0] = 1  # no lamp left: the other player put out the last one
-        for subset in range(1, 1 << n):
-            for cut in local:
-                if cut & subset == cut and not win[subset ^ cut]:
-                    win[subset] = 1
-                    break
+        win = _misere_table((self.name, self.k, mask, width), n, local)
         full = (1 << n) - 1
         wins = []
         after_all = list(self.moves(matrix))
@@ -128,6 +129,30 @@ class Graph(Nim2D):
             if not win[full ^ local[j]]:
                 wins.append(after_all[j])
         return wins
+
+
+def _misere_table(key, n, local):
+    """win[subset] for every subset of the n lit lamps, filled smallest first
+    (a move only lowers the subset's index), resumed if a tick's budget ran
+    out while filling it for the same position."""
+    if _table[0] != key:
+        win = bytearray(1 << n)
+        win[0] = 1  # no lamp left: the other player put out the last one
+        _table[0], _table[1], _table[2], _table[3] = key, win, 1, local
+    win = _table[1]
+    subset = _table[2]
+    end = 1 << n
+    while subset < end:
+        stop = min(subset + SUBSETS_A_SPEND, end)
+        spend(stop - subset)  # a position examined is a unit, as in the other searches
+        while subset < stop:
+            for cut in local:
+                if cut & subset == cut and not win[subset ^ cut]:
+                    win[subset] = 1
+                    break
+            subset += 1
+        _table[2] = subset
+    return win
 
 
 def connected_sets(mask, width, k):

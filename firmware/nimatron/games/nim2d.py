@@ -11,6 +11,7 @@ bitmasks. A board of 4 by 4 or smaller is answered on a small board from
 built by ``nimatron tables`` and checked by the tests.
 """
 
+from .budget import spend
 from .rules import SMALL, Rules, RulesError, SizeError, mex
 
 TABLE = "games/nim2d.bin"
@@ -245,12 +246,14 @@ def _value(mask, width, misere, cuts=None, tag=0):
     if misere:
         got = 1 if not mask else 0  # no move left: the other player took the last cell
         for seg in cuts(mask, width):
+            spend()  # a tick's share of the search (``budget``); what is known stays in ``_memo``
             if not _value(mask & ~seg, width, True, cuts, tag):
                 got = 1
                 break
     else:
         seen = []
         for seg in cuts(mask, width):
+            spend()
             x = 0
             for group in _split(mask & ~seg, width):
                 x ^= _value(group, width, False, cuts, tag)

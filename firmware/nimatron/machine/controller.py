@@ -251,8 +251,9 @@ class Controller(VisitorTurn, MachineTurn):
             self.refused_at = None
             self.refused = []
         elapsed = now - self.since
-        if self.state == THINKING and elapsed >= s["think_ms"]:
-            self._enter(SHOWING, now)
+        if self.state == THINKING:
+            if self._decide() and elapsed >= s["think_ms"]:  # a long search thinks longer, tick by tick
+                self._enter(SHOWING, now)
         elif self.state == SHOWING and elapsed >= s["show_ms"]:
             self._machine_moved(now)
         elif self.state == OVER and elapsed >= s["over_ms"]:

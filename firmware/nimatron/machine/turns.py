@@ -11,7 +11,7 @@ dies mid-game: if the engine fails (SizeError, MemoryError on a board), it
 plays the gentlest legal move.
 """
 
-from ..games import strategy
+from ..games import budget, strategy
 from ..panels.panel import PanelError, row_label
 from .ports import THINKING, VISITOR
 
@@ -134,21 +134,47 @@ class Rng:
         return (self.state >> 8) % n
 
 
+# Work units (positions examined) a search may spend in one main-loop tick:
+# about 30 ms on an RP2040 (docs/board-timing.md, tests/bench_board_ticks.py).
+SEARCH_UNITS = 300
+
+
 class MachineTurn:
-    """The machine's move: chosen (``_think``), shown, then played."""
+    """The machine's move: chosen (``_think``, over as many ticks as its
+    search needs), shown, then played."""
 
     def _think(self, now):
-        heaps, ring = self.panel.position()
-        self.machine_after = self._choose(heaps, ring)
-        self.machine_out, self.machine_light = self.panel.lamps_for(self.machine_after)
+        self.machine_after = None
+        self._slip = None
         self._enter(THINKING, now)
+        self._decide()
+
+    def _decide(self):
+        """Choose the machine's move within one tick's search budget; False
+        while still searching (the controller asks again next tick, the
+        search resuming where it stopped: ``games.budget``)."""
+        if self.machine_after is not None:
+            return True
+        heaps, ring = self.panel.position()
+        budget.start(SEARCH_UNITS)
+        try:
+            after = self._choose(heaps, ring)
+        except budget.Later:
+            return False
+        finally:
+            budget.stop()
+        self.machine_out, self.machine_light = self.panel.lamps_for(after)
+        self.machine_after = after
+        return True
 
     def _choose(self, heaps, ring):
         difficulty = self.settings["difficulty"]
         if difficulty == "equalizer" and not self.equalized:
             self.equalized = True  # Dr. NIM's lever: one deliberate small move
             return self.rules.gentle(heaps, ring)
-        if difficulty == "fallible" and self.rng.below(100) < self.settings["error_rate"]:
+        if difficulty == "fallible" and self._slip is None:
+            self._slip = self.rng.below(100) < self.settings["error_rate"]  # drawn once a turn, kept while searching
+        if difficulty == "fallible" and self._slip:
             moves = list(self.rules.moves(heaps, ring))
             return moves[self.rng.below(len(moves))]
         result = self._solve(heaps, ring)
@@ -169,6 +195,8 @@ class MachineTurn:
         """
         try:
             return strategy.solve(self.rules, heaps, self.misere, ring)
+        except budget.Later:
+            raise  # not a fault: this tick's share of the search is spent
         except Exception as e:
             try:
                 self.audits.count("engine_faults")

@@ -1,0 +1,51 @@
+"""A search's work per main-loop tick, so no tick waits on a long decision.
+
+Graph Nim and Candy Nim can search for a second or more on a board; the
+main loop must keep blinking the thinking lamp, answering the host link and
+feeding the watchdog meanwhile. The machine's turn gives the engine a
+budget of work units for this tick (``start``); the searches ``spend``
+them, and raise ``Later`` when it is gone. What they learnt stays in their
+memos (and the misère table's progress in ``graph``), so asking again next
+tick goes on where it stopped. With no budget set (a PC's ``solve``, the
+tests' oracle) searches run to the end, as before.
+
+    budget.start(2000)
+    try:
+        result = strategy.solve(rules, heaps)
+    except budget.Later:
+        pass                     # still thinking: ask again next tick
+    finally:
+        budget.stop()
+"""
+
+
+class Later(Exception):
+    """The search spent this tick's budget: ask again (it resumes, not restarts)."""
+
+
+_left = [None]   # work units left this tick; None: unlimited
+_spent = [0]     # units spent since ``start`` (for the tests and the benchmark)
+
+
+def start(units):
+    _left[0] = units
+    _spent[0] = 0
+
+
+def stop():
+    _left[0] = None
+
+
+def spent():
+    return _spent[0]
+
+
+def spend(units=1):
+    """Count ``units`` of work; ``Later`` once this tick's budget is gone."""
+    _spent[0] += units
+    left = _left[0]
+    if left is not None:
+        left -= units
+        _left[0] = left
+        if left < 0:
+            raise Later()

@@ -1,0 +1,94 @@
+"""No main-loop tick waits on a long search (issue: Graph Nim and Candy Nim
+decisions took 0.4-1.8 s on an RP2040, with the thinking lamp, the host link
+and the watchdog unserved).
+
+The machine's turn gives the engine ``SEARCH_UNITS`` of work a tick
+(``nimatron.games.budget``); here the work is counted, not timed: no tick
+spends more than its budget plus one ``spend`` call's share, a search cut
+into ticks resumes (it does not start again), and it chooses the move the
+one-shot engine chooses.
+"""
+import pytest
+
+from test_sim import FAST, events, sims  # noqa: F401 (sims: the fixture of simulators, closed after)
+
+from nimatron.games import budget, candy, graph, nim2d, strategy
+from nimatron.games.rules import parse_rules
+from nimatron.machine import turns
+
+from nimatron_sim.visitor import Visitor
+
+MOST_A_SPEND = graph.SUBSETS_A_SPEND   # the largest single spend() (the misère table's rows)
+
+
+def forget_everything():
+    candy._MEMOS[0].clear()
+    candy._MEMOS[1].clear()
+    nim2d._memo.clear()
+    graph._table[0] = None
+
+
+def by_ticks(rules, position, misere, units):
+    """solve() as the machine's turn asks it: ``units`` a call until it answers;
+    (the answer, the units each call spent)."""
+    ticks = []
+    while True:
+        budget.start(units)
+        try:
+            result = strategy.solve(rules, position, misere)
+            return result, ticks + [budget.spent()]
+        except budget.Later:
+            ticks.append(budget.spent())
+        finally:
+            budget.stop()
+
+
+POSITIONS = [
+    ("graph:2", [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], [1, 0, 0, 0]], True),     # 13 lamps, misère
+    ("graph:2", [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]], False),                 # a group of 12
+
+    ("graph:3", [[1, 1, 1, 0, 1], [1, 0, 1, 1, 1], [1, 1, 1, 0, 1]], False),
+    ("candy", [5, 6, 7, 7], False),
+    ("candy", [4, 5, 6, 7], True),
+]
+
+
+@pytest.mark.parametrize("spec, position, misere", POSITIONS)
+def test_a_search_cut_into_ticks_chooses_the_one_shot_move_and_resumes(spec, position, misere):
+    rules = parse_rules(spec)
+    forget_everything()
+    once = strategy.solve(rules, position, misere)
+    forget_everything()
+    budget.start(10 ** 9)
+    strategy.solve(rules, position, misere)
+    total = budget.spent()       # the whole search's work, in one go
+    budget.stop()
+    forget_everything()
+    got, ticks = by_ticks(rules, position, misere, 300)
+    assert got == once
+    assert len(ticks) > 2, "the position is too small to need several ticks"
+    assert max(ticks) <= 300 + MOST_A_SPEND
+    assert sum(ticks) <= 2 * total, "a resumed search redoes at most what it had done (%d of %d)" % (sum(ticks), total)
+
+
+@pytest.mark.parametrize("preset, misere", [("graph", True), ("graph", False), ("candy", False), ("candy", True)])
+def test_no_tick_of_a_whole_game_spends_more_than_its_budget(sims, monkeypatch, preset, misere):
+    spent = []
+    real_stop = budget.stop
+    monkeypatch.setattr(budget, "stop", lambda: (spent.append(budget.spent()), real_stop()))
+    forget_everything()
+    sim = sims("pico-grid", dict(FAST, preset=preset, misere=misere, first="machine"), seed=3)
+    robot = Visitor(sim, "perfect", seed=5, hold_ms=30, gap_ms=30)
+    for _ in range(2):
+        result = robot.play_game()
+        assert result["winner"] in ("machine", "visitor")
+    assert spent and max(spent) <= turns.SEARCH_UNITS + MOST_A_SPEND
+    if preset == "graph" and misere:
+        assert max(spent) > turns.SEARCH_UNITS, "no decision needed a second tick: the test proves nothing"
+    assert not events(sim, "fault")
+
+
+def test_graph_misere_takes_the_lamps_the_docs_promise_on_a_pc():
+    """The normal-play group limit (12) no longer refuses a misère board of 13-16 lamps."""
+    board = [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]]
+    assert strategy.solve("graph:2", board, misere=True)["outcome"] in ("win", "loss")
