@@ -41,7 +41,8 @@ def check(files, cwd):
     os.chdir(cwd)
     try:
         out, err, _ = api.run(["--python-version", "3.11", "--no-incremental", "--check-untyped-defs",
-                               "--follow-imports=silent", "--no-error-summary", "--show-error-codes"] + files)
+                               "--follow-imports=silent", "--no-error-summary", "--show-error-codes",
+                               "--cache-dir", os.devnull] + files)
     finally:
         os.chdir(here)
     return [line for line in (out + err).splitlines()

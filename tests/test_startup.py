@@ -231,3 +231,54 @@ def test_the_headless_simulator_keeps_its_nvm_across_runs(tmp_path):
     boot = sim("")[0]
     assert boot["restored"] == "stored" and boot["settings_from"] == "stored"
     assert boot["audits"]["finished"] == 1 and boot["audits"]["lifetime"]["power_ups"] == 2
+
+
+def test_wrong_pins_and_their_pause_outlive_a_restart():
+    """Restarting the board every third guess once reset the count (all 10^4
+    PINs in about 2 h instead of over a year) and erased pin_lockouts."""
+    b = Board()
+    text = json.dumps({"operator_pin": "2468"})
+    m = b.start(text)
+    link = m.attach(HostLink(m.controller, board=BOARD))
+    for guess in (b"UNLOCK 0000", b"UNLOCK 0001", b"UNLOCK 0002"):
+        assert link.handle(guess, 0).startswith("ERR denied")
+    assert link.handle(b"UNLOCK 2468", 1000).startswith("ERR busy")
+    m = b.start(text)                                         # the power cycled
+    assert m.audits.pin_failures == 3 and m.audits.lifetime["pin_lockouts"] == 1
+    link = m.attach(HostLink(m.controller, board=BOARD, now_ms=0))
+    assert link.handle(b"UNLOCK 2468", 5000).startswith("ERR busy")  # the pause starts again from boot
+    assert link.handle(b"UNLOCK 0003", 31000).startswith("ERR denied")
+    m = b.start(text)
+    assert m.audits.pin_failures == 4 and m.audits.lifetime["pin_lockouts"] == 2
+    link = m.attach(HostLink(m.controller, board=BOARD, now_ms=0))
+    assert link.handle(b"UNLOCK 2468", 30000).startswith("ERR busy")   # doubled: 60 s
+    assert link.handle(b"UNLOCK 2468", 61000).startswith("OK")
+    m = b.start(text)
+    assert m.audits.pin_failures == 0                          # the right PIN starts afresh
+    link = m.attach(HostLink(m.controller, board=BOARD, now_ms=0))
+    assert link.handle(b"UNLOCK 2468", 0).startswith("OK")
+
+
+def test_a_loss_the_store_can_see_is_reported_at_boot_and_counted():
+    """A compaction cut while its records were programmed: the boot says what
+    was lost, lights the alarm and counts data_losses (it used to say
+    "restored": "stored" with every audit zeroed)."""
+    from nimatron.machine.store import Store as PlainStore
+
+    b = Board()
+    m = b.start(None)
+    for _ in range(3):
+        play_a_game(m)
+    nvm = b.nvm
+    store = PlainStore(nvm=FlashNvm(nvm.data))
+    store.load()
+    store._compact()                                           # a compacted sector...
+    data = bytearray(store.nvm.data)
+    first = data.index(b"NA")                                  # ...whose audits record the cut tore
+    for i in range(first + 12, first + 40):
+        data[i] = 0xFF
+    b.nvm = FlashNvm(data)
+    m = b.start(None)
+    assert "compaction was cut short" in m.why and "audits" in m.why
+    assert m.boot["why"] == m.why and m.controller.alarm == "settings"
+    assert m.audits.lifetime["data_losses"] == 1

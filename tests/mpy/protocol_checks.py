@@ -58,6 +58,11 @@ class FakePanel:
 class FakeAudits(dict):
     """The surface of nimatron.machine.audits.Audits the link uses."""
 
+    pin_failures = 0
+
+    def save(self):
+        return False
+
     def snapshot(self):
         return {"games": self["games"], "presets": {}}
 

@@ -154,6 +154,15 @@ def cmd_set(link, args, text, now):
     return {"key": key, "value": shown, "applies": applies, "saved": saved}
 
 
+def pin_pause(failures):
+    """How long UNLOCK waits after ``failures`` wrong PINs in a row (0: not at all)."""
+    beyond = failures - PIN_TRIES
+    if beyond < 0:
+        return 0
+    pause = PIN_PAUSE_MS << (beyond if beyond < 8 else 8)
+    return pause if pause < PIN_PAUSE_MAX_MS else PIN_PAUSE_MAX_MS
+
+
 def cmd_unlock(link, args, text, now):
     if len(args) != 1:
         raise CommandError("syntax", "usage: UNLOCK PIN")
@@ -163,17 +172,22 @@ def cmd_unlock(link, args, text, now):
         return {"locked": False, "pin": False}
     if link.pin_pause_until is not None and now < link.pin_pause_until:
         raise CommandError("busy", "too many wrong PINs: wait %d s" % ((link.pin_pause_until - now + 999) // 1000))
+    audits = link.controller.audits
     if args[0] != pin:
         # Each wrong PIN past PIN_TRIES pauses UNLOCK twice as long as the
-        # last, up to PIN_PAUSE_MAX_MS; only the right PIN starts afresh.
-        link.pin_failures += 1
-        beyond = link.pin_failures - PIN_TRIES
-        if beyond >= 0:
-            pause = PIN_PAUSE_MS << (beyond if beyond < 8 else 8)
-            link.pin_pause_until = now + (pause if pause < PIN_PAUSE_MAX_MS else PIN_PAUSE_MAX_MS)
-            link.controller.audits.count("pin_lockouts")
+        # last, up to PIN_PAUSE_MAX_MS; only the right PIN starts afresh. The
+        # count is in the audits record, written at once: a restart neither
+        # forgets it nor cuts the pause short (``HostLink`` pauses from boot).
+        audits.pin_failures += 1
+        pause = pin_pause(audits.pin_failures)
+        if pause:
+            link.pin_pause_until = now + pause
+            audits.count("pin_lockouts")
+        audits.save()
         raise CommandError("denied", "wrong PIN")
-    link.pin_failures = 0
+    if audits.pin_failures:
+        audits.pin_failures = 0
+        audits.save()
     link.pin_pause_until = None
     link.unlocked = True
     return {"locked": False, "pin": True}

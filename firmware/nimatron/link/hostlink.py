@@ -61,8 +61,12 @@ class HostLink:
         self.failure = None    # the last exception a transport or listener raised
         self._why = None       # the machine's reasoning for its next move
         self._best = None      # ... and the move that reasoning picks
-        self.pin_failures = 0
         self.pin_pause_until = None
+        from .commands import pin_pause
+
+        pause = pin_pause(getattr(getattr(controller, "audits", None), "pin_failures", 0))
+        if pause:  # wrong PINs before a restart: the pause starts again, in full
+            self.pin_pause_until = now_ms + pause
         self._changes = None   # the transport's count of connection changes
         self._reset_session(now_ms)
         self.attach(controller)

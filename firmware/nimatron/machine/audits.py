@@ -39,7 +39,7 @@ KEYS = (
     "games", "finished", "visitor_wins", "machine_wins", "abandoned",  # today's AUDITS keys
     "power_ups", "power_on_resets", "watchdog_resets", "software_resets", "reset_pin_resets",
     "safe_mode_restarts", "stuck_buttons", "faults", "engine_faults", "pin_lockouts",
-    "factory_restores", "settings_fallbacks", "start_failures",
+    "factory_restores", "settings_fallbacks", "start_failures", "data_losses",
 )
 PRESET_KEYS = ("started", "finished", "visitor_wins", "machine_wins", "abandoned")
 RESETS = {"power_on": "power_on_resets", "watchdog": "watchdog_resets", "software": "software_resets",
@@ -76,6 +76,7 @@ class Audits:
         self.first_game = None
         self.last_game = None
         self._preset = None    # the preset of the game in play
+        self.pin_failures = 0  # wrong PINs in a row, kept across restarts (the link's pause)
         if record:
             self.load(record)
 
@@ -160,6 +161,8 @@ class Audits:
         if self.first_game is not None:
             out["f"] = self.first_game
             out["z"] = self.last_game
+        if self.pin_failures:
+            out["k"] = self.pin_failures
         return out
 
     def load(self, record):
@@ -182,6 +185,8 @@ class Audits:
         for attr, key in (("first_game", "f"), ("last_game", "z")):
             v = record.get(key)
             setattr(self, attr, v if isinstance(v, int) and not isinstance(v, bool) else None)
+        v = record.get("k")
+        self.pin_failures = v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1000000 else 0
 
     def save(self):
         """Write the record now; True once durable, False without a store."""

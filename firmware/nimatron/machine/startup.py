@@ -138,6 +138,8 @@ class Machine:
         self.restored = "stored" if (found["audits"] or found["settings"]) else "factory"
         notes = list(found["problems"])
         self.damaged = bool(notes)
+        if notes:  # something stored was lost or damaged: counted where it lasts, and said below
+            self.audits.count("data_losses")
         if self.restored == "factory" and store is not None:
             self.audits.count("factory_restores")
             notes.append("settings restored to factory")

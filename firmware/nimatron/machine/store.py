@@ -34,7 +34,9 @@ import json
 MAGIC = 0x4E
 SETTINGS = 0x53  # "S"
 AUDITS = 0x41    # "A"
-KINDS = (SETTINGS, AUDITS)
+COMPACTED = 0x43  # "C": opens a compacted sector, naming the records that follow it
+KINDS = (AUDITS, SETTINGS)  # a compaction programs the audits first: a cut then spares them
+SCANNED = KINDS + (COMPACTED,)
 HEADER = 8
 TRAILER = 4
 MAX_PAYLOAD = 2000  # a record must fit twice in a 4 KB sector
@@ -75,40 +77,92 @@ def encode(kind, seq, payload):
     return head + body + _u32(crc32(head + body))
 
 
+def _record_at(buf, pos):
+    """(kind, seq, payload or None, raw, end) of a whole record at ``pos``, or
+    None if its header cannot be one; ``payload`` None if its checksum fails."""
+    n = len(buf)
+    if pos + HEADER + TRAILER > n or buf[pos] != MAGIC or buf[pos + 1] not in SCANNED:
+        return None
+    length = buf[pos + 2] | (buf[pos + 3] << 8)
+    end = pos + HEADER + length + TRAILER
+    if length > MAX_PAYLOAD or end > n:
+        return None
+    raw = bytes(buf[pos:end])
+    payload = None
+    if crc32(raw[:-TRAILER]) == int.from_bytes(raw[-TRAILER:], "little"):
+        try:
+            payload = json.loads(raw[HEADER:-TRAILER])
+        except ValueError:
+            payload = None
+        if not isinstance(payload, dict):
+            payload = None
+    return buf[pos + 1], int.from_bytes(raw[4:8], "little"), payload, raw, end
+
+
 def scan(buf):
-    """Records in ``buf``: (records, tail, clean).
+    """Records in ``buf``: (records, tail, clean, damaged).
 
     ``records``: (kind, seq, payload dict, raw bytes) of every record whose
     checksum holds; ``tail``: where the next record would go; ``clean``:
-    False if something unreadable stops the scan (the space after it
-    cannot be trusted: the next write compacts).
+    False if unreadable bytes were met (the next write compacts). Past
+    unreadable bytes the scan searches on for the next whole record, so a
+    flipped bit hides only its own record; ``damaged`` counts the
+    unreadable places with whole records after them (something written was
+    lost there). A record torn at the very end, its header whole and blank
+    after it, is a write the power cut short (never acknowledged): appends
+    go on after it, nothing is counted.
     """
     records = []
     n = len(buf)
     pos = 0
-    clean = True
+    damaged = 0
+    bad_at = None  # the first unreadable byte since the last whole record
     while pos < n:
-        if buf[pos] == BLANK:
-            break
-        if pos + HEADER + TRAILER > n or buf[pos] != MAGIC or buf[pos + 1] not in KINDS:
-            clean = False
-            break
-        length = buf[pos + 2] | (buf[pos + 3] << 8)
-        end = pos + HEADER + length + TRAILER
-        if length > MAX_PAYLOAD or end > n:
-            clean = False
-            break
-        raw = bytes(buf[pos:end])
-        if crc32(raw[:-TRAILER]) == int.from_bytes(raw[-TRAILER:], "little"):
-            try:
-                payload = json.loads(raw[HEADER:-TRAILER])
-            except ValueError:
-                payload = None
-            if isinstance(payload, dict):
-                seq = int.from_bytes(raw[4:8], "little")
-                records.append((buf[pos + 1], seq, payload, raw))
-        pos = end  # a torn record (bad CRC) is skipped: append after it
-    return records, pos, clean
+        if bad_at is None and buf[pos] == BLANK:
+            break  # the blank tail
+        found = _record_at(buf, pos)
+        if found is not None and found[2] is not None:
+            if bad_at is not None:
+                damaged += 1
+                bad_at = None
+            kind, seq, payload, raw, end = found
+            records.append((kind, seq, payload, raw))
+            pos = end
+            continue
+        if bad_at is None:
+            bad_at = pos
+        pos += 1
+    if bad_at is None:
+        return records, pos, damaged == 0, damaged
+    torn = _record_at(buf, bad_at)
+    if torn is not None and torn[0] != COMPACTED and _blank(buf[torn[4]:n]):  # a compaction is never appended
+        return records, torn[4], damaged == 0, damaged
+    return records, bad_at, False, damaged
+
+
+NAMES = {AUDITS: "audits", SETTINGS: "settings"}
+
+
+def _cut_compaction(records):
+    """Problems if the newest compaction's records are not all there."""
+    newest = None
+    for kind, seq, payload, raw in records:
+        if kind == COMPACTED and (newest is None or seq > newest[0]):
+            newest = (seq, payload)
+    if newest is None or not isinstance(newest[1].get("has"), dict):
+        return []
+    have = {}
+    for kind, seq, payload, raw in records:
+        if kind != COMPACTED and seq >= have.get(kind, -1):
+            have[kind] = seq
+    lost = []
+    for kind in KINDS:
+        want = newest[1]["has"].get(chr(kind))
+        if isinstance(want, int) and have.get(kind, -1) < want:
+            lost.append(NAMES[kind])
+    if not lost:
+        return []
+    return ["a compaction was cut short: the %s written before it are lost" % " and ".join(lost)]
 
 
 def _blank(buf):
@@ -192,6 +246,7 @@ class Store:
         self.clean = True      # nvm readable up to its tail
         self.writes = 0        # records written (for the figures)
         self.erases = 0        # sector compactions
+        self.unchanged = 0     # settings saves that matched what was stored: not written
         self.failure = None    # the last exception a write raised
         self.loaded = None     # what load() found
 
@@ -207,21 +262,26 @@ class Store:
             except Exception as e:  # noqa: BLE001 - a broken nvm must not stop the game
                 buf = b""
                 problems.append("nvm unreadable: %s" % e)
-            records, self.tail, self.clean = scan(buf)
-            if not self.clean:
+            records, self.tail, self.clean, damaged = scan(buf)
+            if damaged:
+                problems.append("nvm: %d damaged record%s skipped" % (damaged, "" if damaged == 1 else "s"))
+            elif not self.clean:
                 problems.append("nvm holds unreadable bytes at %d" % self.tail)
+            problems.extend(_cut_compaction(records))
             sources.append(records)
         if self.path:
             data = self.files.read(self.path)
             if data:
-                records, end, clean = scan(data)
-                if not clean or end != len(data):
+                records, end, clean, damaged = scan(data)
+                if not clean or damaged or end != len(data):
                     problems.append("%s is damaged" % self.path)
                 sources.append(records)
         for records in sources:
             for kind, seq, payload, raw in records:
                 if seq >= self.seq:
                     self.seq = seq
+                if kind == COMPACTED:
+                    continue
                 best = found.get(kind)
                 if best is None or seq > best[0]:
                     found[kind] = (seq, payload, raw)
@@ -246,11 +306,15 @@ class Store:
         return self._save(SETTINGS, {"factory": True})
 
     def _save(self, kind, payload):
-        """Write one record; True once durable. Never raises."""
+        """Write one record; True once durable. Never raises. Settings the
+        store already holds are not written again (flash wears)."""
         try:
             if self.loaded is None:
                 self.load()  # never append blind: the sequence and the tail first
             raw = encode(kind, self.seq + 1, payload)
+            if kind == SETTINGS and kind in self.latest and self.latest[kind][HEADER:-TRAILER] == raw[HEADER:-TRAILER]:
+                self.unchanged += 1
+                return True
             self.seq += 1
             self.latest[kind] = raw
             if self.nvm is not None:
@@ -280,8 +344,18 @@ class Store:
         return out
 
     def _compact(self):
-        """The newest record of each kind from offset 0: one sector erase."""
-        image = self._image()
+        """The newest record of each kind from offset 0: one sector erase.
+
+        The image opens with a ``COMPACTED`` record naming the records that
+        follow it (kind and sequence number): a power cut while they are
+        programmed leaves them torn or blank, and ``load`` then says what
+        was lost instead of starting quietly without it."""
+        listed = {}
+        for kind in KINDS:
+            if kind in self.latest:
+                listed[chr(kind)] = int.from_bytes(self.latest[kind][4:8], "little")
+        self.seq += 1
+        image = encode(COMPACTED, self.seq, {"has": listed}) + self._image()
         if self.path:
             self._write_file()  # a cut during the erase below is then survivable
         size = len(self.nvm)
