@@ -20,7 +20,7 @@ rm -f "$drive/boot_out.txt"
 cp "$here/tests/mpy/bench_ticks.py" "$here/tests/fake_io.py" "$drive/"
 bash "$emu/mkfat.sh" "$drive" "$work/drive.img" >/dev/null
 list=$(printf '"%s", ' $presets)
-printf 'import bench_ticks\nbench_ticks.main((%s))\n' "$list" > "$work/cmds.txt"
+printf "import bench_ticks\nbench_ticks.engine(${UNITS:-None})\nbench_ticks.main((%s))\n" "$list" > "$work/cmds.txt"
 NODE_PATH=$CACHE/node_modules node "$emu/repl.js" --uf2 "$uf2" --img "$work/drive.img" \
     --pinmap "$drive/lib/nimatron/config/pinmaps/pico-grid.json" --cmds "$work/cmds.txt" \
     --settle 9000 --timeout 3000000 --out "$work/out" > "$work/repl.log" 2>&1 || true

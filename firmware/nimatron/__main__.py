@@ -192,6 +192,12 @@ def main(argv=None):
     state = args.state or default_state()
     store = None
     if state:
+        from .machine.statefile import problem
+
+        why = problem(state) if os.path.exists(os.path.dirname(os.path.abspath(state))) else None
+        if why:
+            print("nimatron: --state %s" % why, file=sys.stderr)
+            return 2
         folder = os.path.dirname(os.path.abspath(state))
         try:
             os.makedirs(folder, exist_ok=True)

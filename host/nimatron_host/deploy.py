@@ -197,9 +197,10 @@ def choose_board(args, drive):
     return board, spec
 
 
-# Modules a board never imports: the Pi's entry point, and Graph Nim on a
-# graph given as nodes and edges (only ``nimatron solve`` builds one).
-PC_ONLY = ("__main__.py", "games/anygraph.py")
+# Modules a board never imports: the Pi's entry point (and its state file's
+# check), and Graph Nim on a graph given as nodes and edges (only
+# ``nimatron solve`` builds one).
+PC_ONLY = ("__main__.py", "games/anygraph.py", "machine/statefile.py")
 
 
 # What only a grid board plays: a board with one button per row cannot make

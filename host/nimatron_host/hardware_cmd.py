@@ -45,6 +45,9 @@ def run(args):
         return 0
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise UsageError("--out %s is not a folder" % args.out)
+    parent = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(parent):
+        raise UsageError("--out %s: the folder %s does not exist" % (args.out, parent))
     try:
         written, left = hardware.write(args.out, args.lang, pngs=not args.no_png)
     except OSError as e:

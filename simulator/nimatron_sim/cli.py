@@ -142,8 +142,13 @@ def _play(args, spec, settings, source):
 
     nvm = None
     if args.nvm:
+        from nimatron.machine.statefile import problem
+
         from .flash import FlashNvm
 
+        why = problem(args.nvm, "nvm")
+        if why:
+            raise UsageError("--nvm " + why)
         try:
             nvm = FlashNvm.open(args.nvm)
         except OSError as e:

@@ -712,10 +712,10 @@ def screenshot(args):
         from .oled_mock import png
 
         data = png(pixels) if path.lower().endswith(".png") else with_display(svg, png(pixels)).encode("utf-8")
+    folder = os.path.dirname(path)
+    if folder and not os.path.isdir(folder):
+        raise UsageError("cannot write %s: the folder %s does not exist" % (path, folder))
     try:
-        folder = os.path.dirname(path)
-        if folder:
-            os.makedirs(folder, exist_ok=True)
         with open(path, "wb") as f:
             f.write(data)
     except OSError as e:

@@ -102,3 +102,50 @@ def main(presets=PRESETS):
 
 if __name__ == "__main__":
     main(sys.argv[1:] or PRESETS)
+
+
+# The heaviest decisions a board accepts, asked as the machine's turn asks
+# them: ``units`` of work a call until the answer (``games.budget``). Prints
+# per position the longest call in ms, the calls, and the whole search.
+HEAVY = (
+    ("graph:2", ((1, 1, 1, 1), (1, 1, 1, 1), (1, 1, 1, 1)), True),     # 12 lamps searched whole: a board's most
+    ("graph:2", ((1, 1, 1, 1), (1, 1, 1, 1)), False),                 # a group of 8, a board's largest
+    ("candy", (5, 6, 7, 7), True),
+    ("candy", (7, 7, 7, 7), False),
+)
+
+
+def engine(units=None):
+    from nimatron.games import budget, candy, graph, nim2d, strategy
+
+    if units is None:
+        from nimatron.machine.turns import SEARCH_UNITS as units
+    impl = sys.implementation.name
+    for spec, rows, misere in HEAVY:
+        position = [list(r) if isinstance(r, tuple) else r for r in rows]
+        candy._MEMOS[0].clear()
+        candy._MEMOS[1].clear()
+        nim2d._memo.clear()
+        graph._table[0] = None
+        gc.collect()
+        calls = 0
+        longest = 0
+        total = 0
+        while True:
+            calls += 1
+            budget.start(units)
+            t0 = us()
+            try:
+                strategy.solve(spec, position, misere)
+                done = True
+            except budget.Later:
+                done = False
+            dt = us() - t0
+            budget.stop()
+            total += dt
+            if dt > longest:
+                longest = dt
+            if done:
+                break
+        print("%s %s %s%s: %d units a call, longest call %.1f ms, %d calls, %.0f ms in all"
+              % (impl, spec, rows, " misere" if misere else "", units, longest / 1000, calls, total / 1000))
