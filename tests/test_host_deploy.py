@@ -72,8 +72,22 @@ def test_deploy_is_idempotent(drive, capsys):
     assert deploy_to(drive) == 0  # the board comes from settings.json now
     assert files(drive) == before
     assert {p: os.stat(drive / p).st_mtime_ns for p in before} == stamps  # nothing rewritten
-    # every file but boot_out.txt, the manifest and the unchanged settings.json
-    assert capsys.readouterr().out.endswith("0 change(s), %d file(s) already right\n" % (len(before) - 3))
+    # every file but boot_out.txt, the manifest and the unchanged settings.json and settings.toml
+    assert capsys.readouterr().out.endswith("0 change(s), %d file(s) already right\n" % (len(before) - 4))
+
+
+def test_a_grid_board_gets_the_python_stack_its_searches_need(drive, capsys):
+    """Graph Nim on pico-grid stopped with 'pystack exhausted' on CircuitPython 9.2.8."""
+    (drive / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "museum"')
+    assert deploy_to(drive, "--board", "pico-grid") == 0
+    text = (drive / "settings.toml").read_text()
+    assert text.startswith('CIRCUITPY_WIFI_SSID = "museum"\n') and text.endswith("CIRCUITPY_PYSTACK_SIZE = 4096\n")
+    assert deploy_to(drive, "--board", "pico-grid") == 0
+    assert (drive / "settings.toml").read_text() == text                      # once
+    (drive / "settings.toml").write_text("CIRCUITPY_PYSTACK_SIZE = 2048\n")
+    assert deploy_to(drive, "--board", "pico-grid") == 0
+    assert (drive / "settings.toml").read_text() == "CIRCUITPY_PYSTACK_SIZE = 2048\n"   # someone's choice: said, kept
+    assert "sets CIRCUITPY_PYSTACK_SIZE below 4096" in capsys.readouterr().out
 
 
 def test_dry_run_writes_nothing(drive, capsys):

@@ -366,6 +366,36 @@ def settings_file(drive, board, preset):
     return (json.dumps(wanted, indent=2, sort_keys=True) + "\n").encode(), None
 
 
+# Graph Nim's and 2-D Nim's searches recurse once per lamp: deeper than
+# CircuitPython's default Python stack (1.5 KB) allows ("RuntimeError:
+# pystack exhausted", found on 9.2.8 in the emulator). settings.toml sets it.
+PYSTACK = ("CIRCUITPY_PYSTACK_SIZE", 4096)
+
+
+def settings_toml(drive, spec):
+    """(new settings.toml bytes or None if already right, note). Only a grid
+    board plays the deep searches; a line is added, nothing else touched."""
+    if spec["input"] == "rows":
+        return None, None
+    key, size = PYSTACK
+    old = read(os.path.join(drive, "settings.toml"))
+    text = old.decode("utf-8", "replace") if old else ""
+    for line in text.splitlines():
+        name, sep, value = line.partition("=")
+        if sep and name.strip() == key:
+            try:
+                if int(value.split("#")[0].strip()) >= size:
+                    return None, None
+            except ValueError:
+                pass
+            return None, ("settings.toml sets %s below %d: Graph Nim may stop with 'pystack exhausted'; "
+                          "left alone (raise it by hand)" % (key, size))
+    if text and not text.endswith("\n"):
+        text += "\n"
+    text += "# the Nimatron's searches recurse once per lamp (nimatron deploy)\n%s = %d\n" % (key, size)
+    return text.encode("utf-8"), None
+
+
 def check_settings(board, data, preset):
     """UsageError unless the board starts with this settings.json (as code.py reads it)."""
     from .machine import check
@@ -416,7 +446,7 @@ class Plan:
 
     def remove_stale(self, keep):
         for path in sorted(self.manifest):
-            if path in keep or path == "settings.json":
+            if path in keep or path in ("settings.json", "settings.toml"):
                 continue
             old = read(os.path.join(self.drive, path))
             if old is None:
@@ -476,6 +506,11 @@ def run(args):
         plan.notes.append(note)
     if settings is not None:
         plan.put("settings.json", settings)
+    toml, note = settings_toml(drive, spec)
+    if note:
+        plan.notes.append(note)
+    if toml is not None:
+        plan.put("settings.toml", toml)
     plan.remove_stale(set(files))
 
     changes = plan.changes()
