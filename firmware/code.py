@@ -108,6 +108,7 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
     now = 0
     last = sup.ticks_ms()
     machine = None
+    margin = False
     retry_at = 0
     while loops is None or loops > 0:
         if loops is not None:
@@ -115,6 +116,10 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
         ticks = sup.ticks_ms()
         now += (ticks - last) & (TICKS_PERIOD - 1)
         last = ticks
+        if margin:  # the boot's watchdog margin, for the technician: first feed below
+            print("nimatron: started %d ms after the watchdog was armed (it fires at %d ms)"
+                  % (now, int(WATCHDOG_S * 1000)))
+            margin = False
         if machine is None and now >= retry_at:
             try:
                 machine = Machine(BOARD, read_settings(SETTINGS), store, now_ms=now,
@@ -123,6 +128,7 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
                 link = usb_link(machine.controller, machine.board, now)
                 if link is not None:
                     machine.attach(link)
+                margin = dog is not None and now < RETRY_MS  # said on the next turn of the loop
             except Exception as e:  # noqa: BLE001 - even the defaults fail (hardware?)
                 print("nimatron cannot start: %r; trying again in %d s" % (e, RETRY_MS // 1000))
                 retry_at = now + RETRY_MS

@@ -81,13 +81,13 @@ def test_a_grid_board_gets_the_python_stack_its_searches_need(drive, capsys):
     (drive / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "museum"')
     assert deploy_to(drive, "--board", "pico-grid") == 0
     text = (drive / "settings.toml").read_text()
-    assert text.startswith('CIRCUITPY_WIFI_SSID = "museum"\n') and text.endswith("CIRCUITPY_PYSTACK_SIZE = 4096\n")
+    assert text.startswith('CIRCUITPY_WIFI_SSID = "museum"\n') and text.endswith("CIRCUITPY_PYSTACK_SIZE = 12288\n")
     assert deploy_to(drive, "--board", "pico-grid") == 0
     assert (drive / "settings.toml").read_text() == text                      # once
     (drive / "settings.toml").write_text("CIRCUITPY_PYSTACK_SIZE = 2048\n")
     assert deploy_to(drive, "--board", "pico-grid") == 0
     assert (drive / "settings.toml").read_text() == "CIRCUITPY_PYSTACK_SIZE = 2048\n"   # someone's choice: said, kept
-    assert "sets CIRCUITPY_PYSTACK_SIZE below 4096" in capsys.readouterr().out
+    assert "sets CIRCUITPY_PYSTACK_SIZE below 12288" in capsys.readouterr().out
 
 
 def test_dry_run_writes_nothing(drive, capsys):

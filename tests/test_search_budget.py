@@ -18,7 +18,9 @@ from nimatron.machine import turns
 
 from nimatron_sim.visitor import Visitor
 
-MOST_A_SPEND = graph.SUBSETS_A_SPEND   # the largest single spend() (the misère table's rows)
+# The largest single spend(): a new position's charge, 3 units a move; a
+# board's positions have fewer than 40 moves. A tick overruns by at most one.
+MOST_A_SPEND = 3 * 40 + 1
 
 
 def forget_everything():
@@ -39,6 +41,7 @@ def by_ticks(rules, position, misere, units):
             return result, ticks + [budget.spent()]
         except budget.Later:
             ticks.append(budget.spent())
+            assert budget.spent() - budget.most() <= units, "Later came a spend too late"
         finally:
             budget.stop()
 
@@ -64,11 +67,12 @@ def test_a_search_cut_into_ticks_chooses_the_one_shot_move_and_resumes(spec, pos
     total = budget.spent()       # the whole search's work, in one go
     budget.stop()
     forget_everything()
-    got, ticks = by_ticks(rules, position, misere, 300)
+    got, ticks = by_ticks(rules, position, misere, turns.SEARCH_UNITS)
     assert got == once
     assert len(ticks) > 2, "the position is too small to need several ticks"
-    assert max(ticks) <= 300 + MOST_A_SPEND
+    assert max(ticks) <= turns.SEARCH_UNITS + MOST_A_SPEND
     assert sum(ticks) <= 2 * total, "a resumed search redoes at most what it had done (%d of %d)" % (sum(ticks), total)
+    assert len(ticks) <= total // 8 + 2, "every tick finishes something: no tick is spent for nothing"
 
 
 @pytest.mark.parametrize("preset, misere", [("graph", True), ("graph", False), ("candy", False), ("candy", True)])

@@ -366,10 +366,11 @@ def settings_file(drive, board, preset):
     return (json.dumps(wanted, indent=2, sort_keys=True) + "\n").encode(), None
 
 
-# Graph Nim's and 2-D Nim's searches recurse once per lamp: deeper than
-# CircuitPython's default Python stack (1.5 KB) allows ("RuntimeError:
-# pystack exhausted", found on 9.2.8 in the emulator). settings.toml sets it.
-PYSTACK = ("CIRCUITPY_PYSTACK_SIZE", 4096)
+# Graph Nim's, 2-D Nim's and Candy Nim's searches recurse once per lamp or
+# candy: deeper than CircuitPython's default Python stack (1.5 KB) allows
+# ("RuntimeError: pystack exhausted", found on 9.2.8 in the emulator; Candy
+# Nim from 7 7 7 7 needed more than 4 KB). settings.toml sets it.
+PYSTACK = ("CIRCUITPY_PYSTACK_SIZE", 12288)
 
 
 def settings_toml(drive, spec):

@@ -140,8 +140,12 @@ def engine(units=None):
                 done = True
             except budget.Later:
                 done = False
+            except Exception as e:  # noqa: BLE001 - say so, and go on with the next position
+                print("%s %s %s: %r" % (impl, spec, rows, e))
+                break
+            finally:
+                budget.stop()
             dt = us() - t0
-            budget.stop()
             total += dt
             if dt > longest:
                 longest = dt

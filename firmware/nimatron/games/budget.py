@@ -4,7 +4,10 @@ Graph Nim and Candy Nim can search for a second or more on a board; the
 main loop must keep blinking the thinking lamp, answering the host link and
 feeding the watchdog meanwhile. The machine's turn gives the engine a
 budget of work units for this tick (``start``); the searches ``spend``
-them, and raise ``Later`` when it is gone. What they learnt stays in their
+them (a misère table row 1 unit, a new 2-D or Graph Nim position 3 a move,
+a new Candy Nim position 2 a heap, each charged once it is known and kept,
+so a tick always gets somewhere however deep the search: weighed on
+CircuitPython 9.2.8 in the emulated Pico, docs/board-timing.md), and raise ``Later`` when it is gone. What they learnt stays in their
 memos (and the misère table's progress in ``graph``), so asking again next
 tick goes on where it stopped. With no budget set (a PC's ``solve``, the
 tests' oracle) searches run to the end, as before.
@@ -25,11 +28,13 @@ class Later(Exception):
 
 _left = [None]   # work units left this tick; None: unlimited
 _spent = [0]     # units spent since ``start`` (for the tests and the benchmark)
+_most = [0]      # the largest single ``spend`` since ``start``: how far a tick can overrun
 
 
 def start(units):
     _left[0] = units
     _spent[0] = 0
+    _most[0] = 0
 
 
 def stop():
@@ -40,9 +45,15 @@ def spent():
     return _spent[0]
 
 
+def most():
+    return _most[0]
+
+
 def spend(units=1):
     """Count ``units`` of work; ``Later`` once this tick's budget is gone."""
     _spent[0] += units
+    if units > _most[0]:
+        _most[0] = units
     left = _left[0]
     if left is not None:
         left -= units

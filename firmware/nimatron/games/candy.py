@@ -38,7 +38,6 @@ class Candy(Nim):
         best, most = None, -1
         rest = sum(heaps)
         for after in choices:
-            spend()  # a tick's share of the search (``budget``); what is known stays in the memo
             got = rest - self.candies(after, misere)  # the rest is zero-sum
             if got > most:
                 best, most = after, got
@@ -56,6 +55,9 @@ class Candy(Nim):
                 memo.clear()
             got = self._best(heaps, misere)[1]
             memo[key] = got
+            # A tick's share of the search (``budget``), charged once the new
+            # position is known and kept: every tick gets somewhere.
+            spend(2 * len(heaps))
         return got
 
     def _search(self, heaps, misere):

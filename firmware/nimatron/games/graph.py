@@ -27,7 +27,7 @@ from .rules import SMALL, RulesError, SizeError
 MAX_K = 4
 GROUP_LAMPS = (12, 8)    # normal play, the largest group searched: a PC (about a second), a board
 MISERE_LAMPS = (16, 12)  # misère, every lit lamp at once: a PC, a board (a 4 KB bytearray)
-SUBSETS_A_SPEND = 64     # misère table rows filled between two ``spend`` calls
+SUBSETS_A_SPEND = 16     # misère table rows filled between two ``spend`` calls (a unit each)
 
 # The misère table being filled, kept so a search that ran out of a tick's
 # budget goes on where it stopped (and the last finished one, for EXPLAIN

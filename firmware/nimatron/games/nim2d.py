@@ -243,17 +243,16 @@ def _value(mask, width, misere, cuts=None, tag=0):
         return got
     if len(_memo) > 200000:
         _memo.clear()
+    segments = cuts(mask, width)
     if misere:
         got = 1 if not mask else 0  # no move left: the other player took the last cell
-        for seg in cuts(mask, width):
-            spend()  # a tick's share of the search (``budget``); what is known stays in ``_memo``
+        for seg in segments:
             if not _value(mask & ~seg, width, True, cuts, tag):
                 got = 1
                 break
     else:
         seen = []
-        for seg in cuts(mask, width):
-            spend()
+        for seg in segments:
             x = 0
             for group in _split(mask & ~seg, width):
                 x ^= _value(group, width, False, cuts, tag)
@@ -261,6 +260,10 @@ def _value(mask, width, misere, cuts=None, tag=0):
                 seen.append(x)
         got = mex(seen)
     _memo[key] = got
+    # A tick's share of the search (``budget``): a new position costs 3 units
+    # a move, charged once it is known and kept, so every tick gets somewhere
+    # however deep the search; positions known are free.
+    spend(3 * len(segments) + 1)
     return got
 
 
