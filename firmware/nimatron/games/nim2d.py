@@ -296,15 +296,26 @@ def _table_index(matrix):
 _file = None
 
 
+_bits = {}  # table index -> win bit, read lately: a decision a tick's budget cut short resumes cheaply
+
+
 def _table_bit(matrix, misere):
     global _file
     index = _table_index(matrix) + (1 << 16 if misere else 0)
+    got = _bits.get(index)
+    if got is not None:
+        return got
     if _file is None:
         from .. import resource
 
         _file = open(resource(TABLE), "rb")
     _file.seek(index >> 3)
-    return bool(_file.read(1)[0] >> (index & 7) & 1)
+    got = bool(_file.read(1)[0] >> (index & 7) & 1)
+    if len(_bits) > 200:
+        _bits.clear()
+    _bits[index] = got
+    spend(3)  # a read of the flash file: about 1 ms on an RP2040 (``budget``), charged once it is kept
+    return got
 
 
 def build_table():
