@@ -191,3 +191,19 @@ def test_pngs_render_from_their_svg(tmp_path):
         head = f.read(24)
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
     assert int.from_bytes(head[16:20], "big") > 1000                  # 1.5 px per unit: readable
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if boards.board(n)["input"] == "grid" and boards.board(n)["driver"] != "onboard"])
+def test_the_guide_drawing_and_driver_agree_on_the_diodes(name, texts):
+    """The guide once said "band (cathode) away from the key" while the drawing
+    and the firmware want it towards the key: built as written, no key worked.
+    The truth is the driver's keypad.KeyMatrix (columns_to_anodes: anode to the
+    column wire, cathode to the key and through it the row)."""
+    driver = open(os.path.join(ROOT, "firmware", "nimatron", "drivers", "circuitpython_io.py")).read()
+    assert "columns_to_anodes=True" in driver or "columns_to_anodes" not in driver  # the default is True
+    guide = texts[name + "/README.md"]
+    step = [line for line in guide.splitlines() if "1N4148" in line and "band (cathode)" in line]
+    assert len(step) == 1, step
+    assert "band (cathode) towards the key" in step[0] and "(anodes) of one column to that column's wire" in step[0]
+    notes = " ".join(wiring.notes(hardware.design(name))) if hasattr(wiring, "notes") else texts[name + "/wiring.svg"]
+    assert "anode to the column, cathode towards the key" in notes

@@ -124,6 +124,8 @@ class Nim2D(Rules):
             return None
         if self.wins(matrix, misere) is False:
             return []
+        if _in_table(matrix) and type(self) is Nim2D:
+            return _table_wins(matrix, misere)
         wins = []
         for after in self.moves(matrix):
             if not self.wins(after, misere):
@@ -296,12 +298,54 @@ def _table_index(matrix):
 _file = None
 
 
+def _table_wins(matrix, misere):
+    """The winning moves of a board position, from nim2d.bin: each move as
+    the bits it clears, in ``moves``' order, a matrix made only for a win
+    (making one for every move cost a board's tick 70 ms)."""
+    rows, cols = len(matrix), len(matrix[0])
+    index = _table_index(matrix)
+    wins = []
+    for r in range(rows):
+        for a in range(cols):
+            b = a
+            cut = 0
+            while b < cols and matrix[r][b]:
+                cut |= 1 << (r * TABLE_SIDE + b)
+                if not _bit(index & ~cut, misere):
+                    wins.append(_cleared(matrix, cut))
+                b += 1
+    for c in range(cols):
+        for a in range(rows):
+            b = a
+            cut = 0
+            while b < rows and matrix[b][c]:
+                cut |= 1 << (b * TABLE_SIDE + c)
+                if b > a and not _bit(index & ~cut, misere):
+                    wins.append(_cleared(matrix, cut))
+                b += 1
+    return wins
+
+
+def _cleared(matrix, cut):
+    after = [list(row) for row in matrix]
+    for r in range(len(after)):
+        for c in range(len(after[r])):
+            if cut >> (r * TABLE_SIDE + c) & 1:
+                after[r][c] = 0
+    return after
+
+
 _bits = {}  # table index -> win bit, read lately: a decision a tick's budget cut short resumes cheaply
 
 
 def _table_bit(matrix, misere):
+    return _bit(_table_index(matrix), misere)
+
+
+def _bit(position, misere):
+    """The win bit of a 4 x 4 position (bit r*4+c) from nim2d.bin."""
     global _file
-    index = _table_index(matrix) + (1 << 16 if misere else 0)
+    index = position + (1 << 16 if misere else 0)
     got = _bits.get(index)
     if got is not None:
         return got

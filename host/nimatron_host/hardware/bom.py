@@ -27,7 +27,7 @@ def _catalogue(design):
                                                "Raspberry Pi 4 Model B 2GB", 45.00,
                                                "any 40-pin model; a 16 GB A1 microSD card with Raspberry Pi OS Lite"),
         ("R", "resistor"): None,   # by value below
-        ("L", "LED"): ("5 mm low-current LED, amber, diffused (Vf %.1f V, rated %g mA)"
+        ("L", "LED"): ("5 mm low-current LED, yellow, diffused (Vf %.1f V, rated %g mA)"
                        % (spec.get("led", {}).get("vf", 0), spec.get("led", {}).get("ma", 0)),
                        "Broadcom HLMP-4719", 0.40, "bright at 2 mA: the Pi's pins may give 50 mA in all"),
         ("S", "arcade button"): ("30 mm arcade push button, microswitch, snap-in", "Sanwa OBSF-30", 2.50,
@@ -144,7 +144,7 @@ def _sundries(design):
     out.append(("stripboard 100 x 160 mm", 1, "Vero 01-0021", 5.00, "carries the resistors, diodes and level shifter"))
     out.append(("JST-XH 2.54 mm connector pairs (loom to stripboard)", max(2, (lines + 7) // 8), "JST B8B-XH-A + XHP-8",
                 0.60, "one 8-way plug per loom, keyed: looms swap without tools"))
-    out.append(("hook-up wire 24 AWG stranded, 3 colours (red +5V, black ground, another for signals), metres",
+    out.append(("hook-up wire 22 AWG stranded, 3 colours (red +5V, black ground, another for signals), metres",
                 max(5, lines // 2), "Alpha Wire 3051", 0.40, "20 AWG or thicker for +5V and ground to the pixels"))
     out.append(("front panel, 4 mm birch plywood or 3 mm acrylic, laser cut (panel.svg)", 1, "", 15.00,
                 "mat, light-coloured face; black engraving"))

@@ -170,7 +170,7 @@ def assembly_steps(design):
                "board's own." % BUTTON_OHMS)
     if design["matrix"]:
         m = design["matrix"]
-        out.append("Key matrix (%d × %d): solder a 1N4148 to each key's NO contact, band (cathode) away from the key; "
+        out.append("Key matrix (%d × %d): solder a 1N4148 to each key's NO contact, band (cathode) towards the key; "
                    "join the diodes' free ends (anodes) of one column to that column's wire, and the keys' COM "
                    "contacts of one row to that row's wire. Each row and column wire has its %d Ω resistor at the "
                    "board." % (len(m["rows"]), len(m["columns"]), BUTTON_OHMS))
