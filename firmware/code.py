@@ -98,6 +98,19 @@ def open_store(mc, path=STATE_FILE):
     return Store(nvm=nvm, path=path if writable else None)
 
 
+def fed_make(dog):
+    """``app.make_controller`` feeding the watchdog between its steps: a start
+    compiles modules for seconds, and the main loop is not feeding it yet."""
+    from nimatron.machine.app import make_controller
+
+    feed = dog.feed if dog is not None else None
+
+    def make(board, overrides, listener, now_ms, audits):
+        return make_controller(board, overrides, listener=listener, now_ms=now_ms, audits=audits, feed=feed)
+
+    return make
+
+
 def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_FILE):
     """Start and run the machine; ``make``, ``loops`` and ``state`` are for tests."""
     from nimatron.machine.startup import Machine
@@ -123,7 +136,7 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
         if machine is None and now >= retry_at:
             try:
                 machine = Machine(BOARD, read_settings(SETTINGS), store, now_ms=now,
-                                  reset_reason=reset_reason(mc), make=make)
+                                  reset_reason=reset_reason(mc), make=make or fed_make(dog))
                 print(json.dumps(machine.boot))
                 link = usb_link(machine.controller, machine.board, now)
                 if link is not None:

@@ -49,10 +49,14 @@ def make_settings(board_name, overrides=None):
     return spec, resolve(overrides, preset)
 
 
-def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0, audits=None):
+def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0, audits=None, feed=None):
     """The controller for a board; opens the board's driver unless ``io`` is given.
-    ``audits``: a ``nimatron.machine.audits.Audits`` to keep counting in (default: new)."""
+    ``audits``: a ``nimatron.machine.audits.Audits`` to keep counting in (default: new).
+    ``feed``: called between the steps (a board's watchdog: compiling the
+    modules a start imports takes seconds, 2.6 s on an RP2040)."""
+    feed = feed or _nothing
     spec, settings = make_settings(board_name, overrides)
+    feed()
     layout = choose_layout(spec, settings)
 
     def limit(settings):
@@ -62,6 +66,7 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
         return power.check(board_name, spec, settings["brightness"])
 
     level = limit(settings)
+    feed()
     if io is None:
         from ..drivers import open_io
 
@@ -69,7 +74,10 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
         io = open_io(spec, layout, **options)
     try:  # from here the pins are claimed: any failure gives them back, or every retry finds them "in use"
         forget(STARTUP_ONLY)  # before the controller's own modules load: the smaller heap's peak
+        feed()
         from .controller import Controller  # after the settings: the presets file is read in a smaller heap
+
+        feed()
 
         hear = getattr(io, "hear", None)  # a driver with a speaker hears the game's events
         if hear is not None:
@@ -105,6 +113,10 @@ def forget(names):
             except (AttributeError, TypeError):
                 pass  # an interpreter that cannot: the module stays, a little heap is lost
     gc.collect()  # now, before the controller's bytecode is laid out among the garbage
+
+
+def _nothing():
+    pass
 
 
 def _both(first, second):
