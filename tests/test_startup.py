@@ -282,3 +282,17 @@ def test_a_loss_the_store_can_see_is_reported_at_boot_and_counted():
     assert "compaction was cut short" in m.why and "audits" in m.why
     assert m.boot["why"] == m.why and m.controller.alarm == "settings"
     assert m.audits.lifetime["data_losses"] == 1
+
+
+def test_a_button_jammed_at_power_up_is_on_record_before_any_game_ends():
+    """A machine stuck at power-up every morning and switched off at night used
+    to leave no trace: the audit rode on a game's record that never came."""
+    b = Board()
+    m = b.start(None)
+    io = m.controller.io
+    io.queue.append(("row0", True))            # closed at power-up, never let go
+    for t in range(0, 2000, 10):
+        m.tick(t)
+    assert m.audits.lifetime["stuck_buttons"] == 1
+    m = b.start(None)                          # the power goes without a game
+    assert m.audits.lifetime["stuck_buttons"] == 1

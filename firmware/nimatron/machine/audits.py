@@ -7,7 +7,7 @@ where a wall clock exists (``clock``: a function giving Unix seconds, or
 None on a board without one).
 
     audits = Audits(store=store)          # store: nimatron.machine.store.Store or None
-    audits.count("stuck_buttons")         # in RAM; saved with the next game
+    audits.count("engine_faults")         # in RAM; saved with the next game (or save() now)
     audits.game_started("nimatron")
     audits.game_ended("visitor")          # counts and saves: one write per game
     audits.clear_service()                # operator menu: zero "since service", saved

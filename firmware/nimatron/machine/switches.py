@@ -4,7 +4,7 @@ Pinball practice: a switch closed at power-up (its press is among the
 edges of the very first update: keypad scanners report a closed key at
 their first scan, the gpiozero driver reports it when it opens), or held longer than
 ``stuck_ms``, is *stuck*: ignored until it is released, reported (a
-``stuck`` event, the ``stuck_buttons`` audit, two short blinks of the MACHINE WINS
+``stuck`` event, the ``stuck_buttons`` audit (written at once), two short blinks of the MACHINE WINS
 status lamp every 2 s) while the other buttons play on. A row button not
 pressed in ``check_switch_games`` finished games is flagged ("Check
 Switch"): it may be dead. DONE and NEW GAME held together for ``CHORD_MS``
@@ -17,6 +17,8 @@ game must not see it) and calls ``Switches.update`` once per tick.
 
 CHORD = ("done", "new")
 CHORD_MS = 5000    # DONE + NEW held this long: the operator menu
+SAVE_MS = 60000    # a stuck button is written at once, at most once a minute (a flapping
+                   # switch must not become a stream of flash writes)
 
 
 class Switches:
@@ -29,6 +31,7 @@ class Switches:
         self.chord_at = None  # when DONE and NEW were both down
         self.idle = {}        # role -> finished games since it was last pressed
         self.pressed = {}     # roles pressed since the last finished game
+        self.saved_at = None  # when a stuck button was last written at once
 
     def update(self, now):
         """Once per tick, before the edges: stuck timers and the chord."""
@@ -72,7 +75,10 @@ class Switches:
         if role in CHORD:
             self.chord_at = None
         c = self.c
-        c.audits.count("stuck_buttons")  # saved with the next game's record
+        c.audits.count("stuck_buttons")
+        if self.saved_at is None or now - self.saved_at >= SAVE_MS:  # at once: a machine jammed at
+            self.saved_at = now                                        # power-up may never finish a game
+            c.audits.save()
         c._emit({"event": "stuck", "button": role, "why": why})
         menu = c.menu
         if menu is not None and menu.chord and role in CHORD:
