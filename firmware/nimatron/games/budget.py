@@ -5,7 +5,7 @@ main loop must keep blinking the thinking lamp, answering the host link and
 feeding the watchdog meanwhile. The machine's turn gives the engine a
 budget of work units for this tick (``start``); the searches ``spend``
 them (a misère table row 1 unit, a new 2-D or Graph Nim position 3 a move,
-a new Candy Nim position 2 a heap, each charged once it is known and kept,
+a new Candy Nim position 4 a heap, each charged once it is known and kept,
 so a tick always gets somewhere however deep the search: weighed on
 CircuitPython 9.2.8 in the emulated Pico, docs/board-timing.md), and raise ``Later`` when it is gone. What they learnt stays in their
 memos (and the misère table's progress in ``graph``), so asking again next

@@ -57,7 +57,7 @@ class Candy(Nim):
             memo[key] = got
             # A tick's share of the search (``budget``), charged once the new
             # position is known and kept: every tick gets somewhere.
-            spend(2 * len(heaps))
+            spend(4 * len(heaps))
         return got
 
     def _search(self, heaps, misere):
