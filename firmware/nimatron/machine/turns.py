@@ -134,10 +134,10 @@ class Rng:
         return (self.state >> 8) % n
 
 
-# Work units a search may spend in one main-loop tick: about 25 ms on an
+# Work units a search may spend in one main-loop tick: about 20 ms on an
 # RP2040 (``games.budget``; measured: docs/board-timing.md), leaving the
 # tick's own work (about 21 ms on pico-grid) well inside 50 ms.
-SEARCH_UNITS = 40
+SEARCH_UNITS = 64
 
 
 class MachineTurn:
