@@ -4,7 +4,7 @@
 # setup.sh; not for CI). Deploys pico-grid as `nimatron deploy` does, adds the
 # benchmark (tests/mpy/bench_ticks.py) and a fake driver, boots, then types
 #   import bench_ticks; bench_ticks.main(PRESETS)
-# into the REPL. Figures: docs/board-timing.md.
+# into the REPL. Figures: docs/board.md.
 # usage: tools/emu_ticks.sh [UF2 name in the cache, default cp9.2.8.uf2] [PRESET ...]
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,5 +1,5 @@
 # The longest main-loop tick, per preset, on the board's own interpreter:
-# MicroPython's unix port (tests/bench_board_ticks.py) or real CircuitPython
+# MicroPython's unix port (cd tests; MICROPYPATH=../firmware:.:mpy micropython mpy/bench_ticks.py) or real CircuitPython
 # in the emulated Pico (tools/emu_ticks.sh types "import bench_ticks" into its
 # REPL: import bench_ticks; bench_ticks.main()). The real controller on a fake driver plays GAMES games a preset
 # against a random visitor pressing the grid's keys, a 10 ms tick; prints per

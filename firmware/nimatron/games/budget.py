@@ -7,7 +7,7 @@ budget of work units for this tick (``start``); the searches ``spend``
 them (a misère table row 1 unit, a new 2-D or Graph Nim position 3 a move,
 a new Candy Nim position 4 a heap, each charged once it is known and kept,
 so a tick always gets somewhere however deep the search: weighed on
-CircuitPython 9.2.8 in the emulated Pico, docs/board-timing.md), and raise ``Later`` when it is gone. What they learnt stays in their
+CircuitPython 9.2.8 in the emulated Pico, docs/board.md), and raise ``Later`` when it is gone. What they learnt stays in their
 memos (and the misère table's progress in ``graph``), so asking again next
 tick goes on where it stopped. With no budget set (a PC's ``solve``, the
 tests' oracle) searches run to the end, as before.

@@ -135,7 +135,7 @@ class Rng:
 
 
 # Work units a search may spend in one main-loop tick: about 20 ms on an
-# RP2040 (``games.budget``; measured: docs/board-timing.md), leaving the
+# RP2040 (``games.budget``; measured: docs/board.md), leaving the
 # tick's own work (about 21 ms on pico-grid) well inside 50 ms.
 SEARCH_UNITS = 64
 
