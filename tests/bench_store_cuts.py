@@ -16,19 +16,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "simulator", "nimatron_sim"), os.path.join(HERE, "..", "firmware")]
 
 from flash import FlashNvm, Power, PowerCut  # noqa: E402
+from store_scenarios import SETTINGS_RECORD as SETTINGS, played  # noqa: E402
 
 from nimatron.machine.audits import Audits  # noqa: E402
-from nimatron.machine.store import Store, encode, AUDITS  # noqa: E402
-
-SETTINGS = {"board": "pico-neopixel", "src": 7, "set": {"operator_pin": "2468", "preset": "drnim"}}
-
-
-def played(n):
-    a = Audits()
-    for _ in range(n):
-        a.game_started("nimatron")
-        a.game_ended("machine")
-    return a.record()
+from nimatron.machine.store import Store  # noqa: E402
 
 
 def full_sector():
