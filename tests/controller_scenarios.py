@@ -427,7 +427,14 @@ def scenario_bad_settings_are_clear_errors():
         except PanelError:
             continue
         raise AssertionError("%s accepted %r" % (board_name, overrides))
-    assert Rig("pi-neopixel", preset="100").layout == [100]  # a 120-pixel strip
+    # the game of 100 would light pixels behind no hole of the 28-hole panel (issue 17), whatever the strip's length
+    try:
+        Rig("pi-neopixel", preset="100")
+    except PanelError as e:
+        assert "28 lamp holes" in str(e), e
+    else:
+        raise AssertionError("pi-neopixel accepted the game of 100 on 28 holes")
+    assert Rig("pi-neopixel", preset="21").layout == [21]  # one row runs on through the holes
 
 
 def scenario_a_refusal_names_the_rule_with_its_number():

@@ -56,9 +56,19 @@ def test_an_unknown_driver_is_a_driver_error():
 def test_rows_follow_one_another_along_a_strip_after_the_status_pixels():
     lamps = boards.board("pico-neopixel")["lamps"]
     assert lamp_pixels(lamps, [7, 7, 7, 7])[1] == [11, 12, 13, 14, 15, 16, 17]
-    assert lamp_pixels(lamps, [21]) == [list(range(4, 25))]
-    with pytest.raises(DriverError, match="needs 29 pixels"):
+    assert lamp_pixels(lamps, [21]) == [list(range(4, 25))]  # one long row runs on through the holes
+    with pytest.raises(DriverError, match="needs 29 pixels.*28 lamp holes"):
         lamp_pixels(lamps, [29])
+
+
+def test_a_shorter_row_lights_its_own_panel_row_next_to_its_button():
+    # marienbad 1-3-5-7 once lit row B's lamps in column A's holes (pixels 5-7)
+    lamps = boards.board("pico-neopixel")["lamps"]
+    assert lamp_pixels(lamps, [1, 3, 5, 7]) == [[10], [15, 16, 17], [20, 21, 22, 23, 24], list(range(25, 32))]
+    with pytest.raises(DriverError, match="row 1 has 7 holes"):
+        lamp_pixels(lamps, [8, 8])
+    with pytest.raises(DriverError, match="more rows than the panel"):
+        lamp_pixels(lamps, [2, 2, 2, 2, 2])
 
 
 def test_a_fixed_matrix_keeps_each_row_in_its_place():

@@ -50,16 +50,23 @@ def open_io(board_spec, layout, **options):
 def lamp_pixels(lamps, layout):
     """Pixel index of every lamp, one list per row of ``layout``.
 
-    ``lamps`` is a NeoPixel lamp map from ``boards``. Rows follow one another
-    along the strip from ``first``; on a ``fixed`` board (a matrix or ring,
-    where each pixel sits over its key) a row keeps its place in the board's
-    own layout, and ``layout`` must fit inside it.
+    ``lamps`` is a NeoPixel lamp map from ``boards``. The pixels sit behind
+    the panel's holes, which are the board's own layout (``lamps["layout"]``)
+    laid along the strip from ``first``; a game's row r therefore lights
+    panel row r, so the row's button and letter name the lamps that light.
+    A row shorter than its panel row takes the holes next to its button
+    (the end of the panel row: lamps stand on the button like coins). One
+    row longer than the first panel row (a game of 21) runs on through the
+    panel's holes in order. Anything else would light lamps in another
+    row's holes, or behind no hole: DriverError. On a ``fixed`` board (a
+    matrix or ring, where each pixel sits over its key) a row keeps its
+    place in the board's own layout, and ``layout`` must fit inside it.
     """
     first = lamps["first"]
     status = lamps.get("status", ())
+    own = lamps["layout"]
     out = []
     if lamps.get("fixed"):
-        own = lamps["layout"]
         if len(layout) > len(own):
             raise DriverError("layout %s has more rows than this board's fixed layout %s" % (list(layout), list(own)))
         start = first
@@ -70,12 +77,24 @@ def lamp_pixels(lamps, layout):
             out.append(list(places[r][:n]) if places else [start + i for i in range(n)])
             start += own[r]
         return out
+    holes = 0
+    for n in own:
+        holes += n
+    if len(layout) == 1 and layout[0] > own[0]:
+        if layout[0] > holes:
+            raise DriverError("layout %s needs %d pixels after pixel %d; the panel has %d lamp holes"
+                              % (list(layout), layout[0], first, holes))
+        return [[first + i for i in range(layout[0])]]
+    if len(layout) > len(own):
+        raise DriverError("layout %s has more rows than the panel's %d rows of holes %s"
+                          % (list(layout), len(own), list(own)))
     start = first
-    for n in layout:
-        out.append([start + i for i in range(n)])
-        start += n
-    if start > lamps["pixels"]:
-        raise DriverError("layout %s needs %d pixels after pixel %d; the strip has %d" % (list(layout), start - first, first, lamps["pixels"]))
+    for r, n in enumerate(layout):
+        if n > own[r]:
+            raise DriverError("layout %s does not fit the panel's rows of holes %s: row %d has %d holes"
+                              % (list(layout), list(own), r + 1, own[r]))
+        out.append([start + own[r] - n + i for i in range(n)])
+        start += own[r]
     for row in out:
         for p in row:
             if p in status:

@@ -20,7 +20,10 @@ from ..config.settings import resolve
 
 
 def choose_layout(spec, settings):
-    """Lamps per row: the preset's layout where the lamps allow, else the board's."""
+    """Lamps per row: the preset's layout where the panel's holes allow, else the board's.
+
+    A strip's pixels sit behind the panel's holes: a preset whose rows would
+    light another row's holes (or no hole) is refused with PanelError."""
     from ..config import boards
 
     lamps = spec["lamps"]
@@ -28,11 +31,12 @@ def choose_layout(spec, settings):
     wanted = settings["layout"]
     if lamps["kind"] != "neopixel" or lamps.get("fixed") or not wanted:
         return own
-    room = lamps["pixels"] - lamps["first"]
-    if sum(wanted) > room:
-        raise PanelError(
-            "preset %s needs %d lamps; this strip has room for %d" % (settings["preset"], sum(wanted), room)
-        )
+    from ..drivers import DriverError, lamp_pixels
+
+    try:
+        lamp_pixels(lamps, wanted)  # every lamp behind a hole of its own row (drivers.lamp_pixels)
+    except DriverError as e:
+        raise PanelError("preset %s: %s" % (settings["preset"], e))
     if spec["input"] == "rows":
         buttons = len([r for r in spec["buttons"] if r[:3] == "row"])
         if len(wanted) > buttons:

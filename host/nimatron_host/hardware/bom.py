@@ -9,6 +9,7 @@ build, not quotes; part numbers are examples of a part that fits.
 import csv
 import io
 
+from . import parts as catalogue_parts
 from .circuit import ref_ranges
 
 HEADER = ["reference", "part", "quantity", "example part number", "approx unit price (USD)", "notes"]
@@ -27,9 +28,9 @@ def _catalogue(design):
                                                "Raspberry Pi 4 Model B 2GB", 45.00,
                                                "any 40-pin model; a 16 GB A1 microSD card with Raspberry Pi OS Lite"),
         ("R", "resistor"): None,   # by value below
-        ("L", "LED"): ("5 mm low-current LED, yellow, diffused (Vf %.1f V, rated %g mA)"
+        ("L", "LED"): ("5 mm low-current LED, yellow (585 nm), diffused (Vf %.1f V, rated %g mA)"
                        % (spec.get("led", {}).get("vf", 0), spec.get("led", {}).get("ma", 0)),
-                       "Broadcom HLMP-4719", 0.40, "bright at 2 mA: the Pi's pins may give 50 mA in all"),
+                       "Broadcom HLMP-4719", 0.40, _led_note()),
         ("S", "arcade button"): ("30 mm arcade push button, microswitch, snap-in", "Sanwa OBSF-30", 2.50,
                                  "about 3 N to press (limit 22 N); 30 mm hole"),
         ("K", "key (arcade button)"): ("30 mm arcade push button, microswitch, snap-in", "Sanwa OBSF-30", 2.50,
@@ -49,7 +50,8 @@ def _catalogue(design):
                                "Mean Well GST25E05-P1J" if f["amps"] >= 4 else "Mean Well GST18E05-P1J (3 A)",
                                12.00 if f["amps"] >= 4 else 10.00,
                                "power budget: %s" % budget_words(design)),
-        ("J", "DC jack"): ("panel DC jack 2.1 mm, 5 A", "CUI PJ-002AH", 1.50, "strain-relieve the cable inside"),
+        ("J", "DC jack"): (catalogue_parts.part("dc-jack-panel")["part"], "Switchcraft 712A", 3.50,
+                           catalogue_parts.part("dc-jack-panel")["datasheet"] + "; nut inside, tag wires"),
     }
     if design["onboard"]:
         out[("A", design["title"])] = (design["title"] + " (keys, pixels and speaker built in), CircuitPython 9 or 10",
@@ -142,22 +144,72 @@ def _sundries(design):
         out.append(("40-way ribbon cable with IDC sockets and breakout", 1, "40-pin GPIO ribbon + T-cobbler", 6.00,
                     "the loom plugs in: swap a Pi without soldering"))
     out.append(("stripboard 100 x 160 mm", 1, "Vero 01-0021", 5.00, "carries the resistors, diodes and level shifter"))
-    out.append(("JST-XH 2.54 mm connector pairs (loom to stripboard)", max(2, (lines + 7) // 8), "JST B8B-XH-A + XHP-8",
-                0.60, "one 8-way plug per loom, keyed: looms swap without tools"))
-    out.append(("hook-up wire 22 AWG stranded, 3 colours (red +5V, black ground, another for signals), metres",
-                max(5, lines // 2), "Alpha Wire 3051", 0.40, "20 AWG or thicker for +5V and ground to the pixels"))
+    out.extend(_looms(design))
+    out.extend(_protection(design))
     out.append(("front panel, 4 mm birch plywood or 3 mm acrylic, laser cut (panel.svg)", 1, "", 15.00,
                 "mat, light-coloured face; black engraving"))
     out.append(("enclosure hardware: M3 standoffs, screws and nuts (set)", 1, "M3 x 10 mm nylon standoff kit", 6.00,
                 "mount the boards off the panel"))
     out.append(("cable tie mounts, P-clips and cable ties (strain relief)", 1, "", 4.00,
                 "every loom clamped within 50 mm of its connector"))
-    if spec["lamps"]["kind"] == "neopixel":
-        out.append(("lamp diffusers, 12 mm opal acrylic discs or domes", sum(spec["lamps"]["layout"]) + 4, "", 0.20,
-                    "one per lamp hole"))
-    else:
-        out.append(("LED bezels 5 mm, panel mount", sum(len(r) for r in spec["lamps"]["rows"]) + 4, "", 0.15,
-                    "one per lamp hole"))
+    hole, key = catalogue_parts.lamp_hole(design)
+    holes = sum(spec["lamps"]["layout"]) + 4 if spec["lamps"]["kind"] == "neopixel" else \
+        sum(len(r) for r in spec["lamps"]["rows"]) + len(spec.get("status", {}))
+    if key == "diffuser-12":
+        out.append(("lamp diffusers, 12 mm opal acrylic discs", holes + 4, "", 0.20,
+                    "one per %.1f mm lamp hole, 4 spare" % hole))
+    elif key == "led-bezel-5":
+        out.append((catalogue_parts.part(key)["part"], holes + 4, "VCC CNX_300", 0.15,
+                    "one per %.1f mm lamp hole, 4 spare (%s)" % (hole, catalogue_parts.part(key)["datasheet"])))
+    return out
+
+
+def _led_note():
+    led = catalogue_parts.part("led-hlmp4719")
+    return "%s" % led["datasheet"]
+
+
+def _looms(design):
+    """Connectors, crimps and wire, each rated for what it carries (parts.json)."""
+    out = []
+    looms = catalogue_parts.loom_count(design)
+    xh = catalogue_parts.part("jst-xh")
+    out.append(("JST XH 8-way connector pairs, loom to stripboard (header B8B-XH-A + housing XHP-8)", looms,
+                "JST B8B-XH-A + XHP-8", 0.60,
+                "signals only: %.1f A per contact, %d-%d AWG; one per loom, keyed" % (xh["amps"], xh["awg"][1], xh["awg"][0])))
+    out.append((catalogue_parts.part("jst-xh-crimp")["part"], looms * 8 + 8, "JST SXH-001T-P0.6", 0.05,
+                "8 per loom and 8 spare; crimp with a JST-XH crimper (e.g. Engineer PA-09)"))
+    if catalogue_parts.has_dc_input(design):
+        mf = catalogue_parts.part("minifit-jr")
+        out.append(("Molex Mini-Fit Jr. 4-way power connector pair (+5V, +5V, GND, GND) to the lamps", 1,
+                    "Molex 39-01-2040 + 39-28-1043", 1.20,
+                    "%.1f A per circuit; worst case %.2f A (parts.json)" % (mf["amps"], catalogue_parts.worst_amps(design))))
+        out.append((catalogue_parts.part("minifit-jr-crimp")["part"], 8, "Molex 39-00-0039", 0.15,
+                    "4 per connector and 4 spare; crimp with a Mini-Fit crimper (e.g. Molex 63819-0900)"))
+        out.append((catalogue_parts.part("wire-18")["part"] + ", red and black, metres", 2, "Alpha Wire 3055", 0.90,
+                    "+5V and ground from the jack to the lamps (%.1f A)" % catalogue_parts.part("wire-18")["amps"]))
+    lines = len(design["chains"])
+    out.append((catalogue_parts.part("wire-22")["part"] + ", 3 colours (red, black, a signal colour), metres",
+                max(5, lines // 2), "Alpha Wire 3051", 0.40, "signals and ground in the looms"))
+    return out
+
+
+def _protection(design):
+    """Supply input protection and ESD arrays on the visitor-touched lines."""
+    out = []
+    if catalogue_parts.has_dc_input(design):
+        fuse = catalogue_parts.part(catalogue_parts.fuse_key(design))
+        out.append((fuse["part"], 1, fuse["part"].split()[1], 0.60,
+                    "in the +5V line right after the jack; worst case %.2f A" % catalogue_parts.worst_amps(design)))
+        out.append((catalogue_parts.part("ss54")["part"], 1, "SS54", 0.30,
+                    "in series after the fuse: a centre-negative adapter lights nothing and harms nothing"))
+        out.append((catalogue_parts.part("smbj5")["part"], 1, "Littelfuse SMBJ5.0A", 0.40,
+                    "across +5V and ground after the diode, band to +5V: a 12 V adapter is clamped and trips the fuse"))
+    n = catalogue_parts.esd_arrays(design)
+    if n:
+        out.append((catalogue_parts.part("srv05-4")["part"], n, "Semtech SRV05-4", 0.80,
+                    "%d visitor-touched lines (buttons, key matrix), 4 per array, at the loom connector"
+                    % len(catalogue_parts.esd_lines(design))))
     return out
 
 

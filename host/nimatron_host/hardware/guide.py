@@ -5,6 +5,7 @@ Every figure comes from the pin map and the circuit, so the text cannot
 drift from the firmware.
 """
 
+from . import parts as parts_catalogue
 from nimatron.config import boards, power
 from nimatron.config.settings import resolve
 
@@ -141,10 +142,10 @@ def assembly_steps(design):
                           ", ".join("%d %s" % (p, STATUS_WORDS[r]) for p, r in zip(spec["lamps"]["status"],
                                                                                    boards.STATUS))))
         else:
-            out.append("Cut the strip (%s) at the copper pads into the status segment (pixels %s: %s) and one segment "
-                       "per row of %s; stick each behind its holes and join them DOUT→DIN with three short wires "
-                       "(+5V, data, ground), keeping the arrow direction. The strip has %d pixels; the ones after the "
-                       "last row stay dark until a preset needs them."
+            out.append("Cut the strip (%s) at the copper pads: the status pixels (%s: %s) each on its own, since "
+                       "their holes are farther apart than the strip's 16.7 mm pitch, and one segment per row of %s; "
+                       "stick each behind its holes and join them DOUT→DIN with three short 22 AWG wires "
+                       "(+5V, data, ground), keeping the arrow direction. The strip has %d pixels, one per hole."
                        % (design["pixels"]["ref"], ", ".join(str(p) for p in spec["lamps"]["status"]),
                           ", ".join(STATUS_WORDS[r] for r in boards.STATUS),
                           "-".join(str(n) for n in spec["lamps"]["layout"]), spec["lamps"]["pixels"]))
@@ -153,8 +154,13 @@ def assembly_steps(design):
                    "through the %d Ω resistor to the first pixel's DIN." % (design["pixels"]["shifter"], DATA_OHMS))
         out.append("Solder the 1000 µF capacitor (%s) across +5V and ground at the first pixel, + to +5V (the "
                    "stripe marks −)." % design["pixels"]["cap"])
-        out.append("Run +5V and ground from the DC jack (%s) to the first pixel in 20 AWG or thicker; for more than "
-                   "about 60 pixels feed +5V and ground again at the far end." % design["jack"])
+        out.append("Input protection at the DC jack (%s): +5V through the %s polyfuse, then the SS54 Schottky "
+                   "(band away from the jack: a centre-negative adapter is blocked), then the SMBJ5.0A TVS across "
+                   "+5V and ground (band to +5V: a 12 V adapter is clamped and trips the fuse). From there run +5V "
+                   "and ground in 18 AWG through the 4-way Mini-Fit Jr. plug (two contacts each) to the first "
+                   "pixel; the worst case the firmware allows is %.2f A." % (design["jack"],
+                   parts_catalogue.part(parts_catalogue.fuse_key(design))["part"].split(" resettable")[0],
+                   parts_catalogue.worst_amps(design)))
         if design["pico"]:
             out.append("Feed the Pico from the same +5V through the 1N5817 (%s): band towards VSYS (pin 39); "
                        "ground to pin 38." % design["vsys_diode"])
@@ -174,8 +180,10 @@ def assembly_steps(design):
                    "join the diodes' free ends (anodes) of one column to that column's wire, and the keys' COM "
                    "contacts of one row to that row's wire. Each row and column wire has its %d Ω resistor at the "
                    "board." % (len(m["rows"]), len(m["columns"]), BUTTON_OHMS))
-    out.append("Bundle the wires into looms (lamps, buttons%s, power) with a keyed JST-XH plug each at the "
-               "stripboard, and clamp every loom within 50 mm of its plug." % (", key matrix" if design["matrix"] else ""))
+    out.append("Bundle the signal wires into looms (lamps, buttons%s) with a keyed 8-way JST-XH plug each at the "
+               "stripboard (22 AWG, SXH-001T-P0.6 crimps), and clamp every loom within 50 mm of its plug. At each "
+               "button and key-matrix plug, an SRV05-4 ESD array: its four lines to the four signal wires, pin 2 to "
+               "ground, pin 5 to the board's 3.3 V." % (", key matrix" if design["matrix"] else ""))
     out.append("Before the controller goes in: with the supply on, measure 4.75-5.25 V at the far end of the "
                "pixels (or at the Pi's 5 V pin) and 0 Ω between every ground point." if neo else
                "Before the Pi goes in: check with the multimeter that no GPIO wire is shorted to ground or to "

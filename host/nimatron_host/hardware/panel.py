@@ -15,6 +15,7 @@ circular arrow on NEW GAME), never by colour alone.
 
 import math
 
+from . import parts
 from nimatron.config import boards
 from nimatron.config.settings import resolve
 
@@ -138,8 +139,9 @@ class Panel:
 
     # -- pieces ---------------------------------------------------------------
     def lamp(self, d, x, y, row, index, label=None):
-        d.add("circle", cx=x, cy=y, r=LAMP_MM / 2.0, class_="lamp", data_row=row, data_index=index, **CUT)
-        d.circle(x, y, LAMP_MM / 2.0 + 1.2, stroke=INK, stroke_width=0.5)
+        hole = parts.spec_lamp_hole(self.spec)[0]   # the bezel's, pixel's or diffuser's cut-out (parts.json)
+        d.add("circle", cx=x, cy=y, r=hole / 2.0, class_="lamp", data_row=row, data_index=index, **CUT)
+        d.circle(x, y, hole / 2.0 + 1.2, stroke=INK, stroke_width=0.5)
         if label:
             d.text(x, y + LAMP_MM / 2.0 + 5, label, size=3.5, anchor="middle")
 

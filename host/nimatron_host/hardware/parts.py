@@ -1,0 +1,173 @@
+"""The parts catalogue (``parts.json``: datasheet figures) and the design rules checked against it.
+
+Every connector, wire, fuse and lamp a board's BOM names comes from the
+catalogue, so the ratings the checks compare with are the ones a builder
+buys. ``checks(design)`` returns one line per broken rule, naming the
+board, the part, the figure and the rating:
+
+    pico-grid: J3 JST-XH carries 3.2 A, rated 3.0 A x 80 %
+
+The worst case is the firmware's own (``nimatron.config.power``): the
+brightness cap is the most the firmware lets an operator set.
+"""
+
+import json
+import math
+import os
+
+from nimatron.config import power
+
+_CATALOGUE = None
+
+
+def catalogue():
+    global _CATALOGUE
+    if _CATALOGUE is None:
+        with open(os.path.join(os.path.dirname(__file__), "parts.json"), encoding="utf-8") as f:
+            _CATALOGUE = json.load(f)
+    return _CATALOGUE
+
+
+def part(key):
+    return catalogue()["parts"][key]
+
+
+def derate():
+    return catalogue()["derate"]
+
+
+def worst_amps(design):
+    """The most the lamps' supply may carry, as the firmware allows it (A)."""
+    f = design["figures"]
+    if f["kind"] == "leds":
+        return f["worst_ma"] / 1000.0
+    return power.worst_ma(f, f["cap"]) / 1000.0
+
+
+def has_dc_input(design):
+    return "jack" in design
+
+
+def fuse_key(design):
+    """The smallest polyfuse that holds the worst case with 20 % to spare."""
+    need = worst_amps(design) / derate()
+    for key in ("polyfuse-2.5", "polyfuse-4"):
+        if part(key)["hold_amps"] >= need - 1e-9:
+            return key
+    return "polyfuse-4"
+
+
+def power_path(design):
+    """[(ref, part key, amps)]: every part the supply current passes, jack to lamps."""
+    if not has_dc_input(design):
+        return []
+    amps = worst_amps(design)
+    return [("J1", "dc-jack-panel", amps), ("F1", fuse_key(design), amps), ("D-RP", "ss54", amps),
+            ("J2", "minifit-jr", amps), ("J2", "minifit-jr-crimp", amps), ("W+5V", "wire-18", amps)]
+
+
+def signal_looms(design):
+    """[(ref, part key, amps)]: the JST-XH looms to the buttons, keys and lamps.
+
+    A loom's ground contact carries every line's current back at once."""
+    lines = [c for c in design["chains"]]
+    if design["onboard"] or not lines:
+        return []
+    f = design["figures"]
+    per_line = f.get("led_ma", 1.0) if f["kind"] == "leds" else 1.0   # a button line: 3.3 V over ~50 kOhm
+    out = []
+    for n in range(loom_count(design)):
+        share = lines[n * 7:(n + 1) * 7]
+        amps = sum(per_line for _ in share) / 1000.0
+        out.append(("J%d" % (3 + n), "jst-xh", amps))
+        out.append(("J%d" % (3 + n), "jst-xh-crimp", amps))
+    out.append(("Wsig", "wire-22", max([a for _, _, a in out] or [0])))
+    return out
+
+
+def loom_count(design):
+    """8-way looms: seven lines and their ground each."""
+    return max(1, (len(design["chains"]) + 6) // 7)
+
+
+def esd_lines(design):
+    """Lines a visitor's hand reaches: every button and key-matrix line."""
+    return [c for c in design["chains"] if c["group"] in ("buttons", "key matrix")]
+
+
+def esd_arrays(design):
+    return int(math.ceil(len(esd_lines(design)) / float(part("srv05-4")["lines"])))
+
+
+def lamp_part(design):
+    return spec_lamp_part(design["spec"])
+
+
+def spec_lamp_part(spec):
+    lamps = spec["lamps"]
+    if lamps["kind"] == "leds":
+        return "led-hlmp4719"
+    if lamps.get("shape") == "ring" or lamps.get("fixed"):
+        return "bullet-pixel"
+    return "ws2812b-strip"
+
+
+def lamp_mcd(design):
+    """A lit lamp's luminous intensity (mcd, datasheet minimum or typical)."""
+    from nimatron.machine.ports import COLOURS, LIT
+
+    key = lamp_part(design)
+    p = part(key)
+    if p["kind"] == "led":
+        # intensity is close to proportional to current at these currents
+        return p["mcd"] * design["figures"]["led_ma"] / p["test_ma"]
+    level = design["spec"].get("brightness", 1.0)
+    r, g, b = COLOURS[LIT]
+    m = p["mcd_min"]
+    return level * (m["red"] * r + m["green"] * g + m["blue"] * b) / 255.0
+
+
+def lamp_hole(design):
+    return spec_lamp_hole(design["spec"])
+
+
+def spec_lamp_hole(spec):
+    """(hole diameter, part key that sits in it) for the lamps of the panel."""
+    key = spec_lamp_part(spec)
+    if key == "led-hlmp4719":
+        return part("led-bezel-5")["cutout_mm"], "led-bezel-5"
+    if key == "bullet-pixel":
+        return part("bullet-pixel")["cutout_mm"], "bullet-pixel"
+    return part("diffuser-12")["cutout_mm"], "diffuser-12"
+
+
+def checks(design):
+    """Every broken design rule of one board, as one line each (empty: passes)."""
+    name = design["name"]
+    out = []
+    k = derate()
+    for ref, key, amps in power_path(design) + signal_looms(design):
+        p = part(key)
+        rating = p.get("amps", p.get("hold_amps"))
+        if amps > rating * k + 1e-9:
+            out.append("%s: %s %s carries %.2f A, rated %.1f A x %d %%" % (name, ref, p["part"].split(",")[0], amps,
+                                                                          rating, int(k * 100)))
+        if p["kind"] == "crimp":
+            awg = part("wire-18" if key.startswith("minifit") else "wire-22")["awg"]
+            lo, hi = sorted(p["awg"])
+            if not lo <= awg <= hi:
+                out.append("%s: %s %s takes %d-%d AWG, the loom is %d AWG" % (name, ref, p["part"], lo, hi, awg))
+    if has_dc_input(design):
+        fuse = part(fuse_key(design))
+        if fuse["hold_amps"] * k < worst_amps(design) - 1e-9:
+            out.append("%s: F1 %s holds %.1f A, the worst case is %.2f A" % (name, fuse["part"], fuse["hold_amps"],
+                                                                             worst_amps(design)))
+        tvs = part("smbj5")
+        if tvs["standoff_volts"] < design["figures"]["volts"]:
+            out.append("%s: TVS stand-off %.1f V below the %g V supply" % (name, tvs["standoff_volts"],
+                                                                            design["figures"]["volts"]))
+    target = catalogue()["lamp_target_mcd"]
+    mcd = lamp_mcd(design)
+    if mcd < target:
+        out.append("%s: a lit %s gives %.1f mcd, the target is %d mcd" % (name, lamp_part(design), mcd, target))
+    return out
