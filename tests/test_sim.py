@@ -379,7 +379,7 @@ def test_grid_keys_are_buttons_in_scripts(capsys, tmp_path):
     (["--headless", "--board", "pi-zero"], "unknown board 'pi-zero'"),
     (["--headless", "--preset", "tic-tac-toe"], "unknown preset 'tic-tac-toe'"),
     (["--headless", "--difficulty", "easy"], "difficulty must be one of"),
-    (["--headless", "--board", "pico-neopixel", "--preset", "100"], "needs 100 lamps"),
+    (["--headless", "--board", "pico-neopixel", "--preset", "100"], "needs 100 pixels after pixel 4; the panel has 28 lamp holes"),
     (["--headless", "--board", "pico-neopixel", "--rules", "moore:2"], "use a grid board"),
     (["--headless", "--script", "/nonexistent/script"], "cannot read script"),
     (["--headless", "--tick", "0"], "--tick"),

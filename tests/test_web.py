@@ -246,7 +246,7 @@ def test_port_problem_names_a_port_in_use_and_a_bad_number():
 @pytest.mark.parametrize("extra, words", [
     (["--board", "abacus"], "unknown board"),
     (["--lang", "tlh"], "--lang must be one of en, es, ru"),
-    (["--preset", "grundy"], "preset grundy needs 64 lamps"),
+    (["--preset", "grundy"], "preset grundy: layout [8, 8, 8, 8, 8, 8, 8, 8] has more rows than the panel"),
 ])
 def test_web_with_bad_options_is_one_line_exit_2(extra, words):
     done = subprocess.run(NIMATRON + ["sim", "--web", "--port", str(free_port())] + extra,

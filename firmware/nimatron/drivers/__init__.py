@@ -80,6 +80,15 @@ def lamp_pixels(lamps, layout):
     holes = 0
     for n in own:
         holes += n
+    if len(own) == 1:  # one run of pixels (the Circuit Playground's ring): rows follow one another
+        start = first
+        for n in layout:
+            out.append([start + i for i in range(n)])
+            start += n
+        if start - first > holes:
+            raise DriverError("layout %s needs %d pixels after pixel %d; the board has %d"
+                              % (list(layout), start - first, first, holes))
+        return out
     if len(layout) == 1 and layout[0] > own[0]:
         if layout[0] > holes:
             raise DriverError("layout %s needs %d pixels after pixel %d; the panel has %d lamp holes"
