@@ -356,7 +356,7 @@ def test_install_pi_unit_restarts_but_never_in_an_endless_loop(capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["--board", "pico-neopixel", "--preset", "grundy"],
-     "nimatron deploy: error: preset grundy needs 64 lamps; this strip has room for 28"),
+     "nimatron deploy: error: preset grundy: layout [8, 8, 8, 8, 8, 8, 8, 8] has more rows than the panel's 4 rows of holes [7, 7, 7, 7]"),
 ])
 def test_deploy_refuses_a_board_and_preset_that_cannot_run(drive, capsys, args, message):
     assert deploy_to(drive, *args) == 2
