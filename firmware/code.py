@@ -6,7 +6,7 @@ the neopixel library). Change ``BOARD`` to your pin map in
 ``nimatron/config/pinmaps/``, or put ``{"board": "pico-grid", "preset": "grundy"}``
 in ``settings.json``.
 
-Needs CircuitPython 8.2 or newer, proven on 8.2.9, 9.0.0 and 9.2.8 (``supervisor.runtime.autoreload``,
+Needs CircuitPython 8.2 or newer, played in the emulator on 8.2.9 and 9.2.8 (``supervisor.runtime.autoreload``,
 ``safemode.py``, ``microcontroller.watchdog``). Never dark: a settings file
 that fails for any reason falls back to the last good settings (or the
 board's defaults) and says why (console, host link, status lamps); an
