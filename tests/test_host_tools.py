@@ -429,3 +429,15 @@ def test_a_bad_reply_wait_is_one_line_not_a_traceback(sim_factory):
     done = nimatron("audits", sim.path, env=dict(os.environ, NIMATRON_REPLY_S="soon"))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "NIMATRON_REPLY_S must be seconds between 0 and 3600, got 'soon'" in done.stderr
+
+
+@pytest.mark.parametrize("reply, says", [
+    ({"saved": True}, "saved for the next start"),
+    ({"saved": False, "saving_in_ms": 8500}, "saved for the next start in 9 s"),
+    ({"saved": False}, "until the machine restarts"),
+    ({"saved": False, "saving_in_ms": "soon"}, "until the machine restarts"),  # a reply it does not know
+])
+def test_config_set_says_how_long_a_change_lasts(reply, says):
+    from nimatron_host.config import kept
+
+    assert kept(reply) == says

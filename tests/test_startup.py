@@ -130,6 +130,54 @@ def test_set_changes_survive_a_restart_until_the_file_changes():
     assert m.settings_from == "file" and m.controller.settings["think_ms"] == 1500
 
 
+def test_sets_close_together_are_written_once_the_gap_has_passed():
+    """Wear: settings are written at most every SETTINGS_GAP_MS. A SET inside
+    the gap is applied at once and says when it will be durable; a power cut
+    before then keeps the last durable value (which the reply did not claim
+    otherwise); the main loop writes it when the gap has passed."""
+    from nimatron.machine.startup import SETTINGS_GAP_MS
+
+    b = Board()
+    text = json.dumps({"preset": "nimatron"})
+    m = b.start(text)
+    link = m.attach(HostLink(m.controller, board=BOARD))
+    m.tick(1000)
+    assert json.loads(link.handle(b"SET think_ms 700", 1000)[3:])["saved"] is True
+    m.tick(4000)
+    second = json.loads(link.handle(b"SET think_ms 900", 4000)[3:])
+    assert second["saved"] is False and second["saving_in_ms"] == SETTINGS_GAP_MS - 3000
+    assert m.controller.settings["think_ms"] == 900  # applied at once
+    cut = b.start(text)  # the power fails inside the gap: the durable value, as replied
+    assert cut.controller.settings["think_ms"] == 700 and not cut.why
+    m.tick(1000 + SETTINGS_GAP_MS - 1)
+    b.nvm = m.store.nvm  # a cut now, on the board that ran on
+    assert b.start(text).controller.settings["think_ms"] == 700
+    m.tick(1000 + SETTINGS_GAP_MS)
+    b.nvm = m.store.nvm
+    assert b.start(text).controller.settings["think_ms"] == 900
+
+
+def test_a_host_looping_over_set_cannot_wear_the_flash_out():
+    """1,000 SETs a second apart alternating two values: one write per gap."""
+    from nimatron.machine.startup import SETTINGS_GAP_MS
+
+    b = Board()
+    m = b.start(json.dumps({"preset": "nimatron"}))
+    link = m.attach(HostLink(m.controller, board=BOARD))
+    writes = []
+    save = m.store.save_settings
+    m.store.save_settings = lambda record: writes.append(record["set"]["think_ms"]) or save(record)
+    t = 0
+    for i in range(1000):
+        t += 1000
+        m.tick(t)
+        reply = json.loads(link.handle(b"SET think_ms %d" % (700 + 100 * (i % 2)), t)[3:])
+        assert reply["saved"] is (i == 0) and reply.get("saving_in_ms", 0) <= SETTINGS_GAP_MS
+    assert len(writes) == 1000 * 1000 // SETTINGS_GAP_MS  # 100, not 1,000
+    m.tick(t + SETTINGS_GAP_MS)  # the host stops: the last value is written once the gap has passed
+    assert writes[-1] == m.controller.settings["think_ms"] == 800
+
+
 def test_operator_menu_adjustments_survive_a_restart():
     """The menu saves through controller.save, the same store as SET."""
     b = Board()
@@ -141,6 +189,19 @@ def test_operator_menu_adjustments_survive_a_restart():
     assert m.controller.save(adjusted) is True
     m = b.start(text)
     assert m.settings_from == "stored" and m.controller.settings["difficulty"] == "teach"
+
+
+def test_the_menu_says_when_a_quick_second_adjustment_is_saved():
+    from nimatron.machine.service import _saved
+
+    b = Board()
+    m = b.start(json.dumps({"preset": "nimatron"}))
+    m.tick(500)
+    assert _saved({}, m.controller.save(dict(m.controller.settings, think_ms=700))) == {"saved": True}
+    m.tick(2500)
+    later = _saved({}, m.controller.save(dict(m.controller.settings, think_ms=800)))
+    assert later == {"saved": False, "saving_in_ms": 8000}
+    assert _saved({}, False) == {"saved": False}
 
 
 def test_audits_count_games_and_power_ups_across_restarts():

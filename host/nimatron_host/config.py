@@ -84,5 +84,16 @@ def run(args):
         require(data, "value", (str, int, float, bool, list, dict, type(None)), what)
         out.write("%s = %s  (applies %s; %s)\n" % (
             require(data, "key", (str,), what), shown(data["value"]), require(data, "applies", (str,), what),
-            "saved for the next start" if data.get("saved") else "until the machine restarts"))
+            kept(data)))
     return 0
+
+
+def kept(reply):
+    """How long a SET lasts, from its reply: the machine writes settings at
+    most every few seconds, so a quick second SET is saved a little later."""
+    if reply.get("saved") is True:
+        return "saved for the next start"
+    later = reply.get("saving_in_ms")
+    if isinstance(later, int) and not isinstance(later, bool) and later > 0:
+        return "saved for the next start in %d s" % -(-later // 1000)
+    return "until the machine restarts"

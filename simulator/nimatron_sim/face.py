@@ -469,7 +469,8 @@ def _stuck(e):
 def _adjusted(e):
     if "error" in e:
         return "  not changed: %s" % e["error"]
-    return "  %s set to %s (%s%s)" % (e["key"], e["value"], "saved" if e["saved"] else "until restart",
+    kept = "saved" if e["saved"] else "saved in %d s" % -(-e["saving_in_ms"] // 1000) if e.get("saving_in_ms") else "until restart"
+    return "  %s set to %s (%s%s)" % (e["key"], e["value"], kept,
                                      ", next game" if e["applies"] == "next game" else "")
 
 

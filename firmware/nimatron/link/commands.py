@@ -141,9 +141,13 @@ def cmd_set(link, args, text, now):
     saved = False
     if link.save is not None:
         try:
-            saved = bool(link.save(new))
+            saved = link.save(new)
         except Exception:
             saved = False
+    later = 0
+    if saved is not True and saved:  # milliseconds until the coalesced write
+        later = int(saved)
+    saved = saved is True
     applies = "now"
     if key in ("rules", "misere", "starts", "preset", "counter") and link.controller.state not in ("attract", "over"):
         applies = "next game"
@@ -151,7 +155,10 @@ def cmd_set(link, args, text, now):
     if key == "operator_pin" and value:
         shown = "****"
         link.unlocked = True  # whoever set the PIN knows it
-    return {"key": key, "value": shown, "applies": applies, "saved": saved}
+    reply = {"key": key, "value": shown, "applies": applies, "saved": saved}
+    if later:
+        reply["saving_in_ms"] = later
+    return reply
 
 
 def pin_pause(failures):

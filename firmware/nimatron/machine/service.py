@@ -233,7 +233,7 @@ class Menu:
             event["error"] = str(e)
             self._emit(event)
             return
-        event["saved"] = _save(c, new)
+        _saved(event, _save(c, new))
         event["applies"] = "next game" if key in ("preset", "rules", "misere") else "now"
         self._emit(event)
         self.index = self.adjustable().index(key)
@@ -255,8 +255,8 @@ class Menu:
             c.apply_settings(new)
         except ValueError:  # the factory game needs another layout: from the next start
             applied = False
-        self._emit({"event": "factory_reset", "preset": new["preset"], "applied": applied,
-                    "saved": _save(c, new)})
+        self._emit(_saved({"event": "factory_reset", "preset": new["preset"], "applied": applied},
+                          _save(c, new)))
 
     # -- screens -------------------------------------------------------------------
     def _open(self, screen, now, keep=False):
@@ -283,10 +283,19 @@ def _direction(role):
 
 
 def _save(c, settings):
-    """``controller.save(settings)``: True once durable; False with no store, or if it failed."""
+    """``controller.save(settings)``: True once durable; False with no store, or
+    if it failed; else the milliseconds until the (coalesced) write."""
     if c.save is None:
         return False
     try:
-        return bool(c.save(settings))
+        return c.save(settings)
     except Exception:  # a failing store must not stop the menu
         return False
+
+
+def _saved(event, result):
+    """``event`` with ``saved`` (durable now) and ``saving_in_ms`` (durable soon)."""
+    event["saved"] = result is True
+    if result is not True and result:
+        event["saving_in_ms"] = int(result)
+    return event

@@ -37,6 +37,7 @@ from .store import crc32
 
 FAULT_BACKOFF_MS = 5000   # faults in a row: wait this long before rebuilding
 FAULT_SAVE_MS = 60000     # a fault is written at once, at most once a minute
+SETTINGS_GAP_MS = 10000   # settings are written at most this often; changes in between wait (wear)
 SOURCE_MISSING = "missing"
 
 
@@ -131,6 +132,9 @@ class Machine:
         self.retry_at = None
         self.last_fault_save = None
         self.last_fault = None
+        self.now = now_ms
+        self.settings_saved_at = None  # when a SET or the menu last wrote the settings
+        self.settings_due = None       # a change waiting for the gap to pass: written then
         found = {"settings": None, "audits": None, "problems": []}
         if store is not None:
             found = store.load()
@@ -266,8 +270,21 @@ class Machine:
         return link
 
     def save_settings(self, settings):
-        """A SET was accepted: store it (on top of today's source); True once durable."""
+        """A SET (or the operator menu) changed the settings: store them on top
+        of today's source. True once durable; False if they cannot be; else
+        the milliseconds until they will be: writes come at most once every
+        ``SETTINGS_GAP_MS``, so a host looping over SET cannot wear the flash out."""
         self.overrides = settings_diff(settings)
+        if self.store is None:
+            return False
+        if self.settings_saved_at is not None and self.now - self.settings_saved_at < SETTINGS_GAP_MS:
+            self.settings_due = self.settings_saved_at + SETTINGS_GAP_MS
+            return max(1, self.settings_due - self.now)
+        return self._write_settings(self.now)
+
+    def _write_settings(self, now):
+        self.settings_due = None
+        self.settings_saved_at = now
         return self._save_settings({"board": self.board, "src": self.src, "set": self.overrides})
 
     def _save_settings(self, record):
@@ -278,6 +295,12 @@ class Machine:
     # -- the main loop ------------------------------------------------------
     def tick(self, now):
         """One pass of the main loop. Never raises (but KeyboardInterrupt)."""
+        self.now = now
+        if self.settings_due is not None and now >= self.settings_due:
+            try:
+                self._write_settings(now)
+            except Exception as e:  # noqa: BLE001 - the store said why; the game goes on
+                self.log("nimatron: settings not saved: " + _short(e))
         if self.controller is None:
             if now >= self.retry_at:
                 self._rebuild(now)
