@@ -96,3 +96,28 @@ def test_graph_misere_takes_the_lamps_the_docs_promise_on_a_pc():
     """The normal-play group limit (12) no longer refuses a misère board of 13-16 lamps."""
     board = [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]]
     assert strategy.solve("graph:2", board, misere=True)["outcome"] in ("win", "loss")
+
+
+@pytest.mark.parametrize("preset, module", [
+    ("nimrod", "nimatron.games.explain"),   # the words of its reasoning
+    ("moore", "nimatron.games.tables"),     # Moore's Nim plays from a table
+])
+def test_a_game_loads_its_modules_at_set_up_not_in_its_first_turn(preset, module):
+    """On CircuitPython a module compiles from source for 0.1-0.15 s: the
+    first Nimrod and Moore turns were the main loop's longest ticks (131.6 and
+    150.1 ms, emulated Pico, 9.2.8) until the set-up loaded them. A fresh
+    interpreter shows what the set-up imports."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from fake_io import FakeIO; from nimatron.machine.app import make_controller; "
+            "c = make_controller('pico-grid', {'preset': %r}, FakeIO()); "
+            "loaded = %r in sys.modules; from nimatron.games import tables; "
+            "print(loaded, tables.name(c.rules, c.misere) in tables._loaded if %r else 'words')"
+            % (preset, module, module.endswith("tables")))
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "..", "firmware"), here]))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.stdout.split() == ["True", "True" if module.endswith("tables") else "words"], done.stdout + done.stderr

@@ -26,6 +26,16 @@ def _tables():
         tables = module
     return tables
 
+
+def prepare(rules, misere):
+    """Do at a game's set-up what its first decision would: import the tables
+    and read this rule set's from flash. On a board a module compiles for
+    about 0.1 s, too long for one tick of the main loop."""
+    for play in (misere, False):
+        if rules.table_spec(play) is not None:
+            _tables().load(rules, play)
+
+
 MEMO_MAX = 8000  # entries kept across decisions, all rule sets together
 HEAP_RESERVE = 4  # on MicroPython, keep 1/4 of the heap free for the rest
 

@@ -70,6 +70,12 @@ def name(rules, misere):
     return spec + ("-" if misere else "+")
 
 
+def load(rules, misere):
+    """Read the table for these rules into RAM now; None if there is none."""
+    table = name(rules, misere)
+    return None if table is None else _table(table)
+
+
 def covers(rules, heaps):
     limit = SPLIT_TOTAL.get(rules.name)
     if limit is not None:

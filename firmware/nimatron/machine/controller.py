@@ -29,7 +29,7 @@ from .audits import Audits
 from .debounce import Debouncer
 from .ports import ATTRACT, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SERVICE, SHOWING, TAKING, THINKING, VISITOR
 from .switches import Switches
-from .turns import MachineTurn, Rng, VisitorTurn, check_input
+from .turns import MachineTurn, Rng, VisitorTurn, check_input, prepare
 
 OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
 
@@ -49,6 +49,7 @@ class Controller(VisitorTurn, MachineTurn):
         check_input(input_model, self.rules, settings)
         check_games(self.rules, self.misere, self.layout, settings["starts"],
                     settings.get("counter", False))  # or ValueError now
+        prepare(self.rules, settings)
         self.debouncer = Debouncer(settings["debounce_ms"])
         self.rng = Rng(settings["seed"])
         self.audits = audits if audits is not None else Audits()  # nimatron.machine.audits: saved per game
@@ -79,6 +80,7 @@ class Controller(VisitorTurn, MachineTurn):
         """
         rules = self.check_settings(settings)
         level = self.limit(settings) if self.limit else None  # over the power budget: refused here
+        prepare(rules, settings)
         if level is not None and hasattr(self.io, "set_brightness"):
             self.io.set_brightness(level)
         if self.state in (ATTRACT, OVER) or self.panel is None:

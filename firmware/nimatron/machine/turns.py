@@ -29,6 +29,16 @@ def check_input(input_model, rules, settings):
         raise PanelError("a counter is played by choosing lamps: use a grid board (keys or a cursor)")
 
 
+def prepare(rules, settings):
+    """Load now what the game's first turns would: its tables, and the words
+    when the machine explains itself (Nimrod). On a board each module compiles
+    for 0.1-0.15 s from source: at set-up that is part of the start; inside a
+    turn it was the main loop's longest tick (CircuitPython 9.2.8, emulated)."""
+    strategy.prepare(rules, settings["misere"])
+    if settings.get("explain"):
+        from ..games import explain  # noqa: F401
+
+
 class VisitorTurn:
     """The visitor's presses, turned into a move by ``_commit`` or refused."""
 
