@@ -49,3 +49,39 @@ def test_a_store_that_forgets_is_caught(capsys, monkeypatch):
 def test_bad_soak_options_are_usage_errors(capsys, args, message):
     assert nimatron(["soak"] + args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_soak_plays_the_board_as_shipped_unless_asked(capsys):
+    """The default is the nvm alone with NOR flash tears: what a Pico has."""
+    assert nimatron(["soak", "--games", "60", "--seed", "5", "--cut-every", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "(nvm alone, NOR bits)" in out and " 0 violations" in out
+    assert nimatron(["soak", "--games", "30", "--seed", "5", "--cut-every", "2", "--state-file", "--tear", "bytes"]) == 0
+    assert "(nvm and state file, bytes)" in capsys.readouterr().out
+
+
+def test_ctrl_c_prints_the_summary_so_far_and_exits_130():
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    soak = subprocess.Popen([sys.executable, "-m", "nimatron_host.cli", "soak", "--games", "1000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.path.dirname(here))
+    try:
+        started = soak.stderr.readline()  # said once the soak is under way (its imports done)
+        assert started.startswith("soak: 1000000 games on pico-neopixel"), started
+        soak.send_signal(signal.SIGINT)
+        out, err = soak.communicate(timeout=300)
+    finally:
+        if soak.poll() is None:
+            soak.kill()
+    assert soak.returncode == 130, err
+    assert out.startswith("soak interrupted: ") and " games (nvm alone, NOR bits)" in out, out
+    assert "Traceback" not in err
+
+
+def test_bad_tear_option_is_a_usage_error(capsys):
+    assert nimatron(["soak", "--tear", "pages"]) == 2
+    assert "invalid choice: 'pages'" in capsys.readouterr().err

@@ -5,7 +5,7 @@
 # benchmark (tests/mpy/bench_ticks.py) and a fake driver, boots, then types
 #   import bench_ticks; bench_ticks.main(PRESETS)
 # into the REPL. Figures: docs/board.md.
-# usage: tools/emu_ticks.sh [UF2 name in the cache, default cp9.2.8.uf2] [PRESET ...]
+# usage: tools/emu_ticks.sh [UF2 name in the cache, default cp9.2.8.uf2] [PRESET[/misere][@BOARD] ...]
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 emu=${CP_EMU_TOOL:-$here/../shared/tools/circuitpython-emu}
@@ -18,6 +18,7 @@ printf 'Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp204
 "$here/.venv/bin/nimatron" deploy --to "$drive" --board pico-grid --offline > "$work/deploy.log"
 rm -f "$drive/boot_out.txt"
 cp "$here/tests/mpy/bench_ticks.py" "$here/tests/fake_io.py" "$drive/"
+cp "$here"/firmware/nimatron/config/pinmaps/*.json "$drive/lib/nimatron/config/pinmaps/"  # PRESET@BOARD
 bash "$emu/mkfat.sh" "$drive" "$work/drive.img" >/dev/null
 list=$(printf '"%s", ' $presets)
 printf "import bench_ticks\nbench_ticks.engine(${UNITS:-None})\nbench_ticks.main((%s))\n" "$list" > "$work/cmds.txt"

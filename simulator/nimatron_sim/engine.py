@@ -189,6 +189,7 @@ class Simulator:
                 bench.scan(t)
             if t >= self._next_update:
                 self._next_update = t + self.tick_ms
+                self.machine.keep(t)  # the main loop's own time, and any settings write it owes
                 self.controller.update(t)
                 if bench.version != self._seen:
                     self._seen = bench.version

@@ -18,12 +18,20 @@ is the same for a file system (``nimatron.machine.store``'s file port): what was
 not fsynced is lost (or half there) when the power fails, and a rename is
 lost unless its folder was fsynced.
 
+With ``tear`` (anything with ``getrandbits``, e.g. ``random.Random(1)``)
+the cuts are NOR flash's own: a program is one step per 256-byte page, and
+a cut in it leaves that page's bits that were going 1 -> 0 each done or not,
+at random; an erase is one step, and a cut in it leaves every 0 bit of the
+sector erased or not, at random (a real chip's half-erased sector). That is
+how ``nimatron soak`` cuts the power.
+
 Plain Python in the MicroPython subset, so the store's tests run it under
 the MicroPython unix port too.
 """
 
 SIZE = 4096
 BLANK = 0xFF
+PAGE = 256  # the flash programs a page at a time
 
 
 class PowerCut(BaseException):
@@ -45,10 +53,11 @@ class Power:
 
 
 class FlashNvm:
-    def __init__(self, data=None, size=SIZE, path=None, power=None):
+    def __init__(self, data=None, size=SIZE, path=None, power=None, tear=None):
         self.data = bytearray(data) if data is not None else bytearray(b"\xff" * size)
         self.path = path
         self.power = power if power is not None else Power()
+        self.tear = tear
         self.erases = 0
         self.programmed = 0
 
@@ -110,6 +119,8 @@ class FlashNvm:
             self.flush()
 
     def _program(self, start, values):
+        if self.tear is not None:
+            return self._program_pages(start, values)
         data = self.data
         for i in range(len(values)):
             v = values[i]
@@ -118,8 +129,38 @@ class FlashNvm:
                 data[start + i] &= v
                 self.programmed += 1
 
+    def _program_pages(self, start, values):
+        data = self.data
+        end = start + len(values)
+        page = start - start % PAGE
+        while page < end:
+            lo = max(start, page)
+            hi = min(end, page + PAGE)
+            try:
+                self.power.step()
+            except PowerCut:  # some of the page's bits programmed, the rest not
+                for i in range(lo, hi):
+                    data[i] &= values[i - start] | self.tear.getrandbits(8)
+                raise
+            for i in range(lo, hi):
+                v = values[i - start]
+                data[i] &= v
+                self.programmed += v != BLANK
+            page += PAGE
+
     def _erase(self):
         data = self.data
+        if self.tear is not None:
+            try:
+                self.power.step()
+            except PowerCut:  # a sector half erased: any 0 bit may have become 1
+                for i in range(len(data)):
+                    data[i] |= self.tear.getrandbits(8)
+                raise
+            for i in range(len(data)):
+                data[i] = BLANK
+            self.erases += 1
+            return
         half = len(data) // 2
         self.power.step()
         for i in range(half):  # a cut here: half the sector erased, half as it was

@@ -1,22 +1,31 @@
 """``nimatron soak``: months of an exhibit's life in minutes, checked all the while.
 
-    nimatron soak --games 2000 [--board pico-neopixel] [--seed 1]
+    nimatron soak --games 2000 [--board pico-neopixel] [--seed 1] [--state-file] [--tear bytes]
 
 Full-stack games on the real drivers (``Simulator``) with robot visitors
 (random, and perfect ones that test the machine), switch bounce, random
 host-link traffic (``HostLink.handle``, SETs included) and power cuts at
 random instants: between presses, and in the middle of a flash write
 (``flash.Power``), after which the machine restarts from the bytes its
-nvm holds, as a board would. Checked all the while:
+nvm holds, as a board would. By default the board is as shipped: the nvm
+alone (``--state-file`` adds the second store a writable drive gives), and a
+cut tears the flash as NOR flash tears (a page's bits half programmed, a
+sector's half erased; ``--tear bytes`` cuts between bytes instead). Checked
+all the while:
 
 - the lamps read back from the pins equal the position of the game;
 - the game never wedges: every game ends and the machine returns to attract;
 - in perfect mode the machine never loses a game it could have won;
 - after every restart the audits equal the games finished before it (a
-  cut in the middle of the game's own write may lose that one game);
+  cut in the middle of the game's own write may lose that one game), unless
+  the boot *reports* a loss (``why``, ``data_losses``): reported losses are
+  counted, a silent one is a violation;
+- after every restart each setting a ``SET`` was answered ``"saved": true``
+  for is there (or a later value the machine accepted), unless reported;
 - memory does not grow.
 
-One summary line; exit status 1 on any violation.
+One summary line; exit status 1 on any violation. Ctrl-C prints the
+summary of the games played so far and exits 130.
 """
 
 import json
@@ -42,6 +51,11 @@ def add_parser(sub):
     p.add_argument("--seed", type=int, default=1, help="seed for visitors, cuts and traffic (default 1)")
     p.add_argument("--cut-every", type=int, default=25, metavar="N",
                    help="a power cut about every N games (default 25)")
+    p.add_argument("--state-file", action="store_true",
+                   help="also keep the state file a writable drive gives (default: the nvm alone, as shipped)")
+    p.add_argument("--tear", choices=("bits", "bytes"), default="bits",
+                   help="how a cut tears the flash: NOR pages and sectors at random bits (default), "
+                        "or between bytes")
     p.add_argument("--verbose", action="store_true", help="one line per violation as it happens")
 
 
@@ -59,7 +73,7 @@ def rss_kb():
 class Soak:
     """One machine's life: games, cuts, restarts; counts and violations."""
 
-    def __init__(self, board, seed, cut_every, out=None, verbose=False):
+    def __init__(self, board, seed, cut_every, out=None, verbose=False, state_file=False, tear="bits"):
         from nimatron.config import boards
 
         from .flash import FlashNvm, ModelFiles, Power
@@ -71,8 +85,13 @@ class Soak:
         self.verbose = verbose
         self.out = out or sys.stderr
         self.power = Power()
-        self.nvm = FlashNvm(power=self.power)
-        self.files = ModelFiles(self.power)
+        self.tear = random.Random(seed ^ 0x5EED) if tear == "bits" else None
+        self.nvm = FlashNvm(power=self.power, tear=self.tear)
+        self.files = ModelFiles(self.power) if state_file else None
+        self.reported = 0      # restarts whose boot said something was lost
+        self.lost = 0          # games the audits lost at those restarts
+        self.durable = {}      # setting -> the values it may hold after a cut (answered saved, or later)
+        self.inflight = None   # (setting, value) of a SET whose reply the cut may have stopped
         self.games = 0
         self.cuts = 0
         self.torn = 0          # cuts in the middle of a flash write
@@ -83,6 +102,7 @@ class Soak:
         self.violations = 0
         self.ended = {"finished": 0, "abandoned": 0}  # games over, as the events told
         self.sim = None
+        self.settings_seed = self.rng.randrange(1 << 30)
         self.start()
 
     def violation(self, what):
@@ -99,9 +119,13 @@ class Soak:
         from .engine import Simulator
 
         self.power.cut_at = None
-        store = Store(nvm=self.nvm, path="/nimatron-state.bin", files=self.files)
-        self.sim = Simulator(self.board, FAST, seed=self.rng.randrange(1 << 30), bounce=self.rng.random() < 0.5,
-                             store=store)
+        if self.files is None:
+            store = Store(nvm=self.nvm)
+        else:
+            store = Store(nvm=self.nvm, path="/nimatron-state.bin", files=self.files)
+        # The same settings at every power-up, as a board's settings file: SET changes
+        # saved on top of them are restored (a changed source would rightly discard them).
+        self.sim = Simulator(self.board, FAST, seed=self.settings_seed, bounce=self.rng.random() < 0.5, store=store)
         self.sim.listeners.append(self._event)
         self.link = self.sim.machine.attach(HostLink(self.sim.controller, board=self.board, now_ms=self.sim.now))
 
@@ -119,28 +143,62 @@ class Soak:
             self.sim.close()
         except Exception:  # noqa: BLE001
             pass
-        self.nvm = FlashNvm(self.nvm.data, power=self.power)
-        self.files = self.files.after_cut(self.rng.random() < 0.5).clone(self.power)
+        self.nvm = FlashNvm(self.nvm.data, power=self.power, tear=self.tear)
+        if self.files is not None:
+            self.files = self.files.after_cut(self.rng.random() < 0.5).clone(self.power)
         self.start()
-        audits = self.sim.machine.audits.lifetime
+        machine = self.sim.machine
+        reported = bool(machine.damaged)  # the boot said why, and counted data_losses
+        self.reported += reported
+        audits = machine.audits.lifetime
         got = {"finished": audits["finished"], "abandoned": audits["abandoned"]}
         extra = got["finished"] + got["abandoned"] - self.ended["finished"] - self.ended["abandoned"]
         # A cut mid-write may keep the game it was writing (its record reached a store) or
-        # not (torn): never more than that game, never fewer than the games before it.
-        if got["finished"] < self.ended["finished"] or got["abandoned"] < self.ended["abandoned"] or (
-                extra > (1 if torn else 0)):
-            self.violation("after a restart the audits hold %s; the games ended were %s" % (got, self.ended))
-        self.kept += extra
+        # not (torn): never more than that game, never fewer than the games before it
+        # -- unless the boot reports the loss.
+        if not reported and (got["finished"] < self.ended["finished"] or got["abandoned"] < self.ended["abandoned"]
+                             or extra > (1 if torn else 0)):
+            self.violation("after a restart the audits hold %s; the games ended were %s (nothing reported)"
+                           % (got, self.ended))
+        self.check_settings(reported)
+        if reported:
+            self.lost += max(0, -extra)
+        self.kept += max(0, extra)
         self.ended = got
+
+    def check_settings(self, reported):
+        """Each setting a SET was answered "saved" for survived the cut (or a later value did)."""
+        if self.inflight is not None:
+            key, value = self.inflight
+            self.durable.setdefault(key, []).append(value)
+            self.inflight = None
+        settings = self.sim.controller.settings
+        for key in self.durable:
+            if not reported and settings[key] not in self.durable[key]:
+                self.violation("after a restart %s is %r; the machine had answered %r saved"
+                               % (key, settings[key], self.durable[key][0]))
+            self.durable[key] = [settings[key]]
 
     # -- the games -----------------------------------------------------------------
     def traffic(self):
         for _ in range(self.rng.randrange(3)):
             line = self.rng.choice(COMMANDS)
+            if line.startswith(b"SET think_ms") or line.startswith(b"SET explain"):
+                word = line.split()[2].decode()
+                key = line.split()[1].decode()
+                self.durable.setdefault(key, [self.sim.controller.settings[key]])  # what it was before any SET
+                self.inflight = (key, int(word) if word.isdigit() else word == "on")
             reply = self.link.handle(line, self.sim.now)
             self.host += 1
             if not reply or reply.split(" ", 1)[0] not in ("OK", "ERR") or reply.startswith("ERR internal"):
                 self.violation("host link: %r -> %r" % (line, reply[:80]))
+            elif self.inflight is not None and reply.startswith("OK "):
+                key, value = self.inflight
+                if json.loads(reply[3:]).get("saved") is True:
+                    self.durable[key] = [value]  # durable now: only this, or a later value, may come back
+                else:
+                    self.durable.setdefault(key, []).append(value)  # saved later, or lost with the power
+            self.inflight = None
 
     def mischief(self):
         """A child at the buttons: one held down for seconds (stuck, from 10 s), or a chord."""
@@ -185,7 +243,8 @@ class Soak:
         if self.rng.randrange(self.cut_every) == 0:
             cut_after = self.rng.randrange(-6, 8)  # after some moves, or (<= 0) in the next flash write
             if cut_after <= 0:
-                self.power.cut_at = self.power.steps + self.rng.randrange(300)
+                # a step of the next few writes: a byte each (bytes), a page or an erase each (bits)
+                self.power.cut_at = self.power.steps + self.rng.randrange(300 if self.tear is None else 6)
         self.games += 1
         try:
             robot.tap_for("new")
@@ -248,20 +307,32 @@ class Soak:
                     self.violation("the perfect machine lost a game it could win: %s" % json.dumps(robot.moves)[:200])
                     return
 
-    def run(self, games):
+    def run(self, games, started=None):
+        """Play ``games`` (``started()`` first); the figures so far, with
+        ``interrupted`` set, on Ctrl-C."""
         memory = []
-        started = time.monotonic()
+        began = time.monotonic()
         warm = min(300, games // 2)
-        while self.games < games:
-            self.play()
-            if self.games == warm or self.games == games:
-                memory.append(rss_kb())
-        self.sim.close()
+        interrupted = False
+        try:
+            if started is not None:
+                started()
+            while self.games < games:
+                self.play()
+                if self.games == warm or self.games == games:
+                    memory.append(rss_kb())
+        except KeyboardInterrupt:
+            interrupted = True
+        try:
+            self.sim.close()
+        except Exception:  # noqa: BLE001 - interrupted anywhere
+            pass
         if len(memory) == 2 and memory[0] and memory[1] - memory[0] > MEMORY_SLACK_KB:
             self.violation("memory grew from %d KB to %d KB" % (memory[0], memory[1]))
         return {"games": self.games, "power_cuts": self.cuts, "torn_writes": self.torn, "kept": self.kept,
-                "host_commands": self.host, "stuck_buttons": self.stuck, "chords": self.chords, "violations": self.violations,
-                "memory_kb": memory, "seconds": round(time.monotonic() - started, 1)}
+                "reported_losses": self.reported, "games_lost": self.lost, "host_commands": self.host, "stuck_buttons": self.stuck,
+                "chords": self.chords, "violations": self.violations, "memory_kb": memory,
+                "seconds": round(time.monotonic() - began, 1), "interrupted": interrupted}
 
 
 def run(args):
@@ -275,8 +346,24 @@ def run(args):
         boards.board(args.board)
     except ValueError as e:
         raise UsageError(str(e))
-    soak = Soak(args.board, args.seed, args.cut_every, verbose=args.verbose)
-    result = soak.run(args.games)
-    print("soak: %(games)d games, %(power_cuts)d power cuts (%(torn_writes)d mid-write), %(stuck_buttons)d stuck buttons, %(chords)d chords, %(host_commands)d host commands, %(violations)d violations; memory %(memory_kb)s KB; "
-          "%(seconds)s s" % result)
+    store = "nvm and state file" if args.state_file else "nvm alone"
+    tears = "NOR bits" if args.tear == "bits" else "bytes"
+    soak = Soak(args.board, args.seed, args.cut_every, verbose=args.verbose, state_file=args.state_file,
+                tear=args.tear)
+
+    def started():
+        sys.stderr.write("soak: %d games on %s (%s, %s); Ctrl-C stops it with the summary so far\n"
+                         % (args.games, args.board, store, tears))
+        sys.stderr.flush()
+
+    result = soak.run(args.games, started)
+    result["store"] = store
+    result["tears"] = tears
+    print("soak%s: %%(games)d games (%%(store)s, %%(tears)s), %%(power_cuts)d power cuts (%%(torn_writes)d mid-write), "
+          "%%(reported_losses)d reported losses (audits short by %%(games_lost)d), %%(stuck_buttons)d stuck buttons, %%(chords)d chords, "
+          "%%(host_commands)d host commands, %%(violations)d violations; memory %%(memory_kb)s KB; %%(seconds)s s"
+          % (" interrupted" if result["interrupted"] else "") % result)
+    sys.stdout.flush()
+    if result["interrupted"]:
+        return 130
     return 1 if result["violations"] else 0

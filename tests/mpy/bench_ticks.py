@@ -4,7 +4,8 @@
 # REPL: import bench_ticks; bench_ticks.main()). The real controller on a fake driver plays GAMES games a preset
 # against a random visitor pressing the grid's keys, a 10 ms tick; prints per
 # preset: the longest update() in ms, the decisions that took more than one
-# tick, and the least heap free during the games.
+# tick, and the least heap free during the games. "PRESET@BOARD" plays a
+# preset on another board's layout (grid boards: the fake driver has no pins).
 import gc
 import sys
 import time
@@ -32,6 +33,8 @@ def play(preset, board="pico-grid", games=GAMES, seed=12345):
         if event["event"] == "game_over":
             over[0] += 1
 
+    preset, _, on = preset.partition("@")  # "drnim@pico-ring": a preset of another board
+    board = on or board
     name, _, misere = preset.partition("/")
     c = make_controller(board, {"preset": name, "think_ms": 300, "show_ms": 400, "over_ms": 1000,
                                 "first": "alternate", "misere": bool(misere)}, io, listen)

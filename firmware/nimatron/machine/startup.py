@@ -295,12 +295,7 @@ class Machine:
     # -- the main loop ------------------------------------------------------
     def tick(self, now):
         """One pass of the main loop. Never raises (but KeyboardInterrupt)."""
-        self.now = now
-        if self.settings_due is not None and now >= self.settings_due:
-            try:
-                self._write_settings(now)
-            except Exception as e:  # noqa: BLE001 - the store said why; the game goes on
-                self.log("nimatron: settings not saved: " + _short(e))
+        self.keep(now)
         if self.controller is None:
             if now >= self.retry_at:
                 self._rebuild(now)
@@ -313,6 +308,15 @@ class Machine:
             return
         if self.link is not None:
             self.link.poll(now)
+
+    def keep(self, now):
+        """The time, and a settings change whose write was waiting for the gap (``save_settings``)."""
+        self.now = now
+        if self.settings_due is not None and now >= self.settings_due:
+            try:
+                self._write_settings(now)
+            except Exception as e:  # noqa: BLE001 - the store said why; the game goes on
+                self.log("nimatron: settings not saved: " + _short(e))
 
     def fault(self, exc, now):
         """An unexpected exception: count it, say so, rebuild the game."""
