@@ -108,7 +108,9 @@ def scan(buf):
     unreadable bytes the scan searches on for the next whole record, so a
     flipped bit hides only its own record; ``damaged`` counts the
     unreadable places with whole records after them (something written was
-    lost there). A record torn at the very end, its header whole and blank
+    lost there). The tail is blank to the end: blank bytes with anything
+    after them are unreadable too (a power cut in an erase leaves some bits
+    erased and some not, and can blank the first bytes). A record torn at the very end, its header whole and blank
     after it, is a write the power cut short (never acknowledged): appends
     go on after it, nothing is counted.
     """
@@ -119,7 +121,9 @@ def scan(buf):
     bad_at = None  # the first unreadable byte since the last whole record
     while pos < n:
         if bad_at is None and buf[pos] == BLANK:
-            break  # the blank tail
+            if _blank(buf[pos:n]):
+                break  # the blank tail
+            bad_at = pos  # blank bytes before written ones: a torn erase, not the end
         found = _record_at(buf, pos)
         if found is not None and found[2] is not None:
             if bad_at is not None:
@@ -135,7 +139,9 @@ def scan(buf):
     if bad_at is None:
         return records, pos, damaged == 0, damaged
     torn = _record_at(buf, bad_at)
-    if torn is not None and torn[0] != COMPACTED and _blank(buf[torn[4]:n]):  # a compaction is never appended
+    # A torn append: whole records before it (a record first in the sector is a
+    # compaction's, or the very first write: its loss is reported), and blank after.
+    if torn is not None and records and torn[0] != COMPACTED and _blank(buf[torn[4]:n]):
         return records, torn[4], damaged == 0, damaged
     return records, bad_at, False, damaged
 
