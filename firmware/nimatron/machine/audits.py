@@ -64,6 +64,14 @@ def _from_list(values):
     return out
 
 
+def _trimmed(values):
+    """``values`` without its trailing zeros."""
+    n = len(values)
+    while n and not values[n - 1]:
+        n -= 1
+    return values[:n]
+
+
 class Audits:
     """Lifetime and since-service counters; ``store`` makes them survive power cuts."""
 
@@ -151,12 +159,21 @@ class Audits:
 
     # -- the record -------------------------------------------------------
     def record(self):
-        """Everything as a compact JSON-able dict (the store's audits record)."""
-        out = {"l": [self.lifetime[k] for k in KEYS], "s": [self.service[k] for k in KEYS]}
+        """Everything as a compact JSON-able dict (the store's audits record).
+
+        Short, because every game appends one to a 4 KB sector and a full
+        sector is erased: trailing zeros are left off (a short list reads as
+        zeros), and the since-service list is left out while it equals the
+        lifetime one (until the first service)."""
+        lifetime = _trimmed([self.lifetime[k] for k in KEYS])
+        out = {"l": lifetime}
+        service = _trimmed([self.service[k] for k in KEYS])
+        if service != lifetime:
+            out["s"] = service
         if self.presets:
             p = {}
             for name in self.presets:
-                p[name] = [self.presets[name][k] for k in PRESET_KEYS]
+                p[name] = _trimmed([self.presets[name][k] for k in PRESET_KEYS])
             out["p"] = p
         if self.first_game is not None:
             out["f"] = self.first_game
@@ -170,7 +187,7 @@ class Audits:
         if not isinstance(record, dict):
             return
         self.lifetime = _from_list(record.get("l"))
-        self.service = _from_list(record.get("s"))
+        self.service = _from_list(record.get("s", record.get("l")))  # left out: the same as lifetime
         self.presets = {}
         presets = record.get("p")
         if isinstance(presets, dict):

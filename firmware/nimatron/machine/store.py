@@ -121,7 +121,7 @@ def scan(buf):
     bad_at = None  # the first unreadable byte since the last whole record
     while pos < n:
         if bad_at is None and buf[pos] == BLANK:
-            if _blank(buf[pos:n]):
+            if _blank(buf, pos):
                 break  # the blank tail
             bad_at = pos  # blank bytes before written ones: a torn erase, not the end
         found = _record_at(buf, pos)
@@ -141,7 +141,7 @@ def scan(buf):
     torn = _record_at(buf, bad_at)
     # A torn append: whole records before it (a record first in the sector is a
     # compaction's, or the very first write: its loss is reported), and blank after.
-    if torn is not None and records and torn[0] != COMPACTED and _blank(buf[torn[4]:n]):
+    if torn is not None and records and torn[0] != COMPACTED and _blank(buf, torn[4]):
         return records, torn[4], damaged == 0, damaged
     return records, bad_at, False, damaged
 
@@ -171,9 +171,10 @@ def _cut_compaction(records):
     return ["a compaction was cut short: the %s written before it are lost" % " and ".join(lost)]
 
 
-def _blank(buf):
-    for b in buf:
-        if b != BLANK:
+def _blank(buf, start=0, end=None):
+    """All of ``buf[start:end]`` blank (0xFF), without copying it."""
+    for i in range(start, len(buf) if end is None else end):
+        if buf[i] != BLANK:
             return False
     return True
 
