@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """CircuitPython boot: a second USB serial channel for the operator link.
 
 ``usb_cdc.console`` stays the REPL; ``usb_cdc.data`` carries the host

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """CircuitPython entry point: the Nimatron on this board.
 
 Put it on the board with ``nimatron deploy --to CIRCUITPY --board NAME``

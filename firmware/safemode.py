@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """CircuitPython safe mode: record why, then restart normally (CircuitPython 8.2+).
 
 CircuitPython runs this instead of code.py after a brown-out, a watchdog

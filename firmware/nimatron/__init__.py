@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Nimatron: the 1940 Westinghouse Nim machine, recreated.
 
 The core (rules, strategy, game flow, protocol) is pure Python shared by

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``python -m nimatron --board pi-leds``: the Nimatron on a Raspberry Pi.
 
     python -m nimatron --board pi-leds

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Pin maps: one source of truth per supported board, ``config/pinmaps/NAME.json``.
 
 Read by the firmware (which driver, which pins), the simulator (which pins to

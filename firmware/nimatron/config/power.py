@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The power budget: what the lamps may draw against the supply that feeds them.
 
 A museum machine must never brown out, so the worst case the firmware may

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Settings and presets: one place, defaults that work, every value checked.
 
 A board's settings are the defaults, then its preset, then the operator's

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Drivers: the only code that touches pins.
 
 Each driver adapts one hardware library to the io port of ``nimatron.machine.ports``

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """CircuitPython boards, natively or on a Raspberry Pi through Blinka.
 
 Lamps are a NeoPixel strip (one pixel per lamp in the colours of

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Raspberry Pi with discrete LEDs and buttons, through gpiozero.
 
 One ``LED`` per lamp and status lamp, one ``Button`` per role (active low:

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A small built-in display (the MacroPad's 128x64 OLED) as Nimrod's panel.
 
 Five lines of the board's own terminal font through ``displayio``: the

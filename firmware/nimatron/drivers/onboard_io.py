@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Boards with everything built in: the MacroPad RP2040, the Circuit Playground.
 
 No wiring: the lamps are the board's own NeoPixels (under the MacroPad's

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Buttons that stand for the core's presses on boards with few of them.
 
 The controller knows ``key R I``, ``done`` and ``new``. A board with its

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A speaker or buzzer pin as the tone port of ``nimatron.machine.sound``.
 
 ``play(hz, volume)`` starts a square wave and returns at once;

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Graph Nim on any graph, given by nodes and edges (``nimatron solve``):
 ``{"nodes": [1, 2, 3, "x"], "edges": [[1, 2], [2, 3], [3, "x"]]}``.
 

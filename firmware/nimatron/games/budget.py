@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A search's work per main-loop tick, so no tick waits on a long decision.
 
 Graph Nim and Candy Nim can search for a second or more on a board; the

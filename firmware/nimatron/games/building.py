@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Building Nim BN(n, s) (Duchêne, Dufour, Heubach, Larsson 2015).
 
 n stones and s empty heaps. Building: the players take turns placing

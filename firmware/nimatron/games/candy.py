@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Candy Nim (Rubinstein-Salzedo, "P Play in Candy Nim", 2018).
 
 Nim in which each player wants, first, to take the last candy and, second,

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Words for the machine's reasoning: moves, the nim-sum in binary.
 
 Shared by the command line, the text link and the "how the machine thinks"

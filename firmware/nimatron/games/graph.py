@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Graph Nim on the lamps (the seeds: "the starting board is a disconnected
 graph, and players take turns removing adjacent vertices").
 

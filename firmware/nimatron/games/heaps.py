@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The heap-taking variants of Nim that keep heap order.
 
 Each knows its theory where one exists (Bouton, Moore, Greedy Nim's parity,

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Nim itself, and the base of every game that takes from heaps.
 
 Kept in a module of its own so a board that only plays Nim loads only this

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Two-dimensional Nim (the seeds' "higher-dimensional Nim", n = 2).
 
 A board of lit cells; a move puts out any number >= 1 of lit cells that

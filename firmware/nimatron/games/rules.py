@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Rule sets: which moves are legal, and what theory knows about each game.
 
 A position is a list of heap sizes. Each rule set is one small class that

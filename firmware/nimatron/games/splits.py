@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Rule sets whose moves split heaps: Grundy's game and circular Nim.
 
 A position is a multiset of parts (heaps or rows) of size >= 1; order does

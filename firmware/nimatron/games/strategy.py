@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The machine's brain: the move to make, by theory where known, else search.
 
     >>> from nimatron.games.strategy import solve

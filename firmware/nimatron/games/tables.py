@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Precomputed answers for exhibit sizes, so a small board never searches.
 
 ``tables.bin`` (written by ``nimatron tables``, checked by the tests against

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The host link's commands: one function per command word.
 
 Each takes ``(link, args, text, now)`` (the ``HostLink``, the words after

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The machine's end of the host link: one more input of the main loop.
 
     link = HostLink(controller, transport, board="pico-neopixel")

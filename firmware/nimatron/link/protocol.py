@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The host link's wire format: one module for the machine and the PC.
 
 Commands are ASCII lines ended by LF (CR LF and a bare CR work too), at most

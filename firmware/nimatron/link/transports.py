@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Transports for the host link: where ``hostlink.HostLink`` reads and writes.
 
 A transport has ``read(n)`` (the bytes waiting, at most ``n``; ``b""`` when

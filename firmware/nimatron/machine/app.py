@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Build the machine for a board: pin map + settings -> layout -> controller.
 
     controller = make_controller("pico-neopixel", {"preset": "drnim"})

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Audits, pinball style: what the machine has seen, kept across power cuts.
 
 Two sets of the same counters: ``lifetime`` (no menu can clear them) and

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The game flow: attract, the visitor's turn, the machine thinking, its move
 shown, game over; polled from one main loop with the time passed in.
 

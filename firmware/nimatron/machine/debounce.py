@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Switch debouncing that answers at once: the first edge counts, chatter
 within ``ms`` after it is ignored, and the level is re-read when the window
 closes (so a bounce can never take two lamps, and a release is never lost).

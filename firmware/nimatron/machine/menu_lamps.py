@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """What the lamps show in the operator menu (``nimatron.machine.service``):
 a bar of k lamps for item k, every lamp in each colour (the lamp test), the
 buttons held, an audit counter in binary, a blinking YES/NO.

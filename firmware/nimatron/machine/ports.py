@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The two small ports between the game and the hardware.
 
 The controller never touches a pin. A driver (``nimatron.drivers``) gives it

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The operator menu on the machine's own buttons, pinball style.
 
 Opened by DONE + NEW GAME held together for 5 s (``nimatron.machine.switches``) or

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The machine's sounds, scheduled and never waited for.
 
 The 1940 Nimatron's relays clacked while it thought. Here a speaker (or a

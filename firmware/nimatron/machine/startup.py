@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Starting the exhibit so that it never stays dark, and keeping it running.
 
     machine = Machine("pico-neopixel", read_source(text), store, now_ms=0,

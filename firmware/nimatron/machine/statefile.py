@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Is this path ours to keep state in? (a PC or a Pi; never on a board)
 
 ``--nvm`` (the simulator's flash) and ``--state`` (a Pi's audits and SET

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Settings and audits that survive power cuts, written as real flash fails.
 
     store = Store(nvm=microcontroller.nvm)              # a CircuitPython board

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Stuck and dead buttons, and the operator's chord, from debounced edges.
 
 Pinball practice: a switch closed at power-up (its press is among the

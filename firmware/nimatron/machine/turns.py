@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The two players' turns, mixins of ``Controller``.
 
 The visitor's: presses of row buttons or keys, and DONE, become one legal

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A one-heap game shown as a binary counter: the count said so far, not a
 lamp per object (the game of 21 on the Circuit Playground's ring of 10).
 

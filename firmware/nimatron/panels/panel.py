@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The lamps as the game sees them: which are lit, and what a move looks like.
 
 The engine thinks in heap sizes; the visitor sees lamps. A panel keeps the

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Can this machine play these games? One check for every way a setting arrives.
 
 ``Controller.__init__`` and ``apply_settings`` call ``check_games`` (so the

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Panels for games whose moves reshape the lamps (see ``panel``).
 
 Imported only by boards that play Grundy's game or circular Nim.

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Building Nim's lamps: the heaps in the top rows, the stones still to
 place lit in the supply row just below them.
 

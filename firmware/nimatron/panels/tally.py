@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Candy Nim's lamps: the heaps in the top rows, each player's candies below.
 
 On an 8x8 grid: heaps in rows A-D, the visitor's candies lit in rows E-F
