@@ -181,3 +181,23 @@ def test_power_command_bad_input(argv, message, capsys):
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
 
+
+
+@pytest.mark.parametrize("args, words", [
+    (["power", "nosuch"], "nimatron power: error: unknown board 'nosuch'"),
+    (["power", "pico-neopixel", "--brightness", "7"], "--brightness must be above 0 and at most 1, not 7"),
+    (["power", "pico-neopixel", "--supply-amps", "-1"], "--supply-amps must be above 0 (amps), not -1"),
+    (["power", "pico-neopixel", "--supply-amps", "abc"], "invalid float value: 'abc'"),
+    (["hardware", "--out", "FILE"], "is not a folder"),
+    (["hardware", "--out", "MISSING/x"], "does not exist"),
+    (["hardware", "--lang", "xx"], "--lang must be one of en, es, ru, not 'xx'"),
+])
+def test_bad_input_to_hardware_and_power_is_one_line_and_exit_2(tmp_path, capsys, args, words):
+    from nimatron_host.cli import main as nimatron
+
+    (tmp_path / "FILE").write_text("a maker's notes")
+    args = [str(tmp_path / a) if a in ("FILE", "MISSING/x") else a for a in args]
+    assert nimatron(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0] and "Traceback" not in err[0], err
+    assert (tmp_path / "FILE").read_text() == "a maker's notes"  # left as it was
