@@ -233,14 +233,28 @@ def software_steps(design):
             "do_spi 0`) and, on a Pi 4, fix the core clock in `/boot/firmware/config.txt` (`core_freq=500` and "
             "`core_freq_min=500`): the data pin %s is SPI MOSI, which rpi_ws281x drives without root and without "
             "taking the PWM that analog audio needs." % spec["lamps"]["pin"],
+            "On a **Pi 5** the service (which runs as your user, in the `gpio` group) needs the PIO device: "
+            "`ls -l /dev/pio0` must show group `gpio`. If it shows `root root`, add the line "
+            "`SUBSYSTEM==\"*-pio\", GROUP=\"gpio\", MODE=\"0660\"` to `/etc/udev/rules.d/99-pio.rules` and reboot.",
         ]
     steps += [
         "Try it: `.venv/bin/python -m nimatron --board %s` (game events print as JSON lines; Ctrl-C stops it and "
         "puts the lamps out)." % name,
         "Start it on every boot: `sudo .venv/bin/nimatron install-pi --board %s`, then `sudo systemctl "
         "daemon-reload && sudo systemctl enable --now nimatron` (`journalctl -u nimatron -f` shows its log)." % name,
-        "Last, make the SD card read-only (see the service notes): `sudo raspi-config nonint do_overlayfs 0` and "
-        "reboot.",
+        "The hardware watchdog: add `dtparam=watchdog=on` to `/boot/firmware/config.txt` and "
+        "`RuntimeWatchdogSec=15s` under `[Manager]` in `/etc/systemd/system.conf`, reboot: a hung Pi restarts "
+        "itself (the nimatron unit's own watchdog restarts a hung game). Logs to RAM, so the card is written "
+        "less: `sudo mkdir -p /etc/systemd/journald.conf.d && printf '[Journal]\\nStorage=volatile\\n' | sudo tee "
+        "/etc/systemd/journald.conf.d/volatile.conf`.",
+        "Keep the audits and settings through power cuts: they live in `/var/lib/nimatron/state.bin`, written "
+        "atomically (temporary file, fsync, rename), which the SD card's ext4 keeps. **Do not** switch on the "
+        "read-only overlay (`raspi-config` `do_overlayfs`) with the state on the card: the overlay keeps every "
+        "write in RAM, and each power cut would reset the audits and the settings to the factory's. Where the "
+        "card must be read-only, first give the state a writable file system of its own outside the overlay "
+        "(a small ext4 partition or a USB stick, mounted at `/var/lib/nimatron` from `/etc/fstab`), then "
+        "`sudo raspi-config nonint do_overlayfs 0` and reboot; `findmnt /var/lib/nimatron` must not say "
+        "`overlay`, and the boot line's `\"restored\": \"stored\"` after a power cut shows it works.",
     ]
     return steps
 
@@ -380,10 +394,12 @@ def service_lines():
         "data cable); `code.py` turns auto-reload off so a touch of the drive cannot restart a game. For the "
         "host link use a power-only-safe setup (a USB isolator, or a data cable to a dedicated computer) and "
         "eject before unplugging. Keep a copy of the drive (`nimatron deploy --to` rewrites it).",
-        "- Raspberry Pi: make the root file system read-only with the overlay (`sudo raspi-config nonint "
-        "do_overlayfs 0`, reboot), so power cuts cannot corrupt the SD card; changes then need `do_overlayfs 1` "
-        "and a reboot. The systemd unit from `nimatron install-pi` restarts the game if it stops "
-        "(`Restart=always`); `journalctl -u nimatron` shows why.",
+        "- Raspberry Pi: the audits and settings are in `/var/lib/nimatron/state.bin`: a read-only overlay "
+        "over it would forget them at every power cut (see the software steps for a state partition outside "
+        "the overlay). The systemd unit from `nimatron install-pi` restarts the game if it stops "
+        "(`Restart=always`) or hangs (its watchdog); the hardware watchdog restarts a hung Pi; `journalctl -u "
+        "nimatron` shows why. A Pi 5 wants its 27 W (5.1 V 5 A) supply: on a 3 A one it starts, warns and "
+        "limits its USB ports to 600 mA.",
         "",
         "### Spares to keep in the cabinet",
         "- 2 arcade buttons (microswitches), 1 programmed controller (a Pico with the firmware deployed, or an SD "
