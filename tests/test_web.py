@@ -134,7 +134,8 @@ def test_each_tab_has_its_own_machine_and_the_crowd_follows_the_last_played(serv
     assert one["machine"] != two["machine"]
     call(served.url + "/api/machines/%s/press" % one["machine"], {"press": "new"})
     _, crowd = call(served.url + "/api/crowd")
-    assert crowd["machine"] == one["machine"] and crowd["state"] == "visitor"
+    assert crowd["watch"] == one["watch"] and crowd["state"] == "visitor"
+    assert "machine" not in crowd and one["machine"] not in json.dumps(crowd)  # watchers cannot press
     _, two_now = call(served.url + "/api/machines/" + two["machine"])
     assert two_now["state"] == "attract"       # a press in one tab never reaches another
     status, answer = call(served.url + "/api/crowd", {"press": "new"})

@@ -48,7 +48,7 @@ def test_the_crowd_view_explains_the_new_games(browser, preset, lang, shows):
         machine = api(served.url + "/api/machines", {})["machine"]
         press = served.url + "/api/machines/%s/press" % machine
         state = api(press, {"press": "new"})
-        tab = browser.open(served.url + "/crowd?lang=%s&machine=%s" % (lang, machine))
+        tab = browser.open(served.url + "/crowd?lang=%s&watch=%s" % (lang, state["watch"]))
         tab.wait("document.body.dataset.ready && document.querySelector('#nimrod p') !== null")
         words = Words(lang)
         panel = state["nimrod"]

@@ -29,7 +29,7 @@ def play_mid_game(browser, served, path, **size):
     tab.wait(SHOWING)
     tab.eval("window.scrollTo(0, 0)")
     tab.screenshot(path)
-    return tab.eval("sessionStorage.getItem('nimatron-machine')")
+    return tab.eval("document.getElementById('crowd-link').href.split('watch=')[1].split('&')[0]")  # its watch handle
 
 
 def shoot_new_game(browser, folder, preset, slow):
@@ -51,7 +51,7 @@ def shoot_new_game(browser, folder, preset, slow):
         lit = [(r, i) for r, row in enumerate(state["lamps"]) for i, lamp in enumerate(row) if lamp[0] == "lit"]
         for what in (["key 0 0"] if preset == "building" else ["key %d %d" % lit[-1], "done"]):
             api(press, {"press": what})
-        tab = browser.open(served.url + "/crowd?machine=" + machine, width=1600, height=1000)
+        tab = browser.open(served.url + "/crowd?watch=" + state["watch"], width=1600, height=1000)
         tab.wait("document.body.dataset.ready && document.body.dataset.state === 'visitor'"
                  " && document.getElementById('last').innerText.includes('Machine')")
         tab.screenshot(os.path.join(folder, "web-%s.png" % preset), full=False)
@@ -63,10 +63,10 @@ def main(folder):
     with Chromium() as browser:
         with Served("pico-neopixel", dict(slow, preset="nimrod")) as served:
             machine = play_mid_game(browser, served, os.path.join(folder, "web-play.png"))
-            crowd = browser.open(served.url + "/crowd?slow=1&machine=" + machine, width=1920, height=1080)
+            crowd = browser.open(served.url + "/crowd?slow=1&watch=" + machine, width=1920, height=1080)
             crowd.wait("document.body.dataset.ready && document.querySelector('#nimrod p:last-child:not([hidden])') !== null")
             crowd.screenshot(os.path.join(folder, "web-crowd.png"), full=False)
-            phone = browser.open(served.url + "/crowd?machine=" + machine, width=390, height=844, mobile=True)
+            phone = browser.open(served.url + "/crowd?watch=" + machine, width=390, height=844, mobile=True)
             phone.wait("document.body.dataset.ready && document.querySelector('#nimrod table') !== null")
             phone.screenshot(os.path.join(folder, "web-crowd-phone.png"))
         with Served("pi-leds", dict(slow, preset="marienbad")) as served:

@@ -90,7 +90,7 @@ def serve_machines(machines, host, port, lang, out=sys.stdout, what=""):
     from .server import NimatronServer
 
     try:
-        server = NimatronServer((bind_address(host), port), machines, lang=lang)
+        server = NimatronServer((bind_address(host), port), machines, lang=lang, host=host)
     except OSError as e:  # lost a race for the port after the check
         machines.close()
         print("nimatron: error: cannot serve on port %d: %s" % (port, e.strerror or e), file=sys.stderr)

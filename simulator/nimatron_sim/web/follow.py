@@ -192,7 +192,7 @@ class Followed:
         self.board = machine.board
         self.overrides = {}
 
-    def create(self, board=None, overrides=None):
+    def create(self, board=None, overrides=None, replaces=None):
         if (board not in (None, self.board)) or overrides:
             raise MachineError(READ_ONLY % self.machine.link.name, 403)
         return self.machine
@@ -214,7 +214,14 @@ class Followed:
         raise MachineError(READ_ONLY % self.machine.link.name, 403)
 
     def crowd(self):
-        return self.state(self.machine.id)
+        from .machines import public
+
+        return public(self.state(self.machine.id), self.machine.id)  # nothing here presses: the id is no secret
+
+    def watch(self, handle):
+        from .machines import public
+
+        return public(self.state(handle), handle)
 
     def __len__(self):
         return 1

@@ -66,7 +66,8 @@ class WebMachine:
     """A Face on the wall clock, with the recent events in a form pages can word."""
 
     def __init__(self, ident, board, overrides, seed=None, *, clock=time.monotonic):
-        self.id = ident
+        self.id = ident        # the tab's secret: whoever holds it may press
+        self.watch = secrets.token_urlsafe(12)  # a handle to watch by (/crowd): it presses nothing
         self.face = Face(board, overrides, seed)
         self.overrides = dict(overrides)
         self.clock = clock
@@ -140,6 +141,14 @@ class WebMachine:
         self.face.close()
 
 
+def public(state, handle):
+    """A state for watchers: the pressing id left out, the watch handle in."""
+    state = dict(state)
+    state.pop("machine", None)
+    state["watch"] = handle
+    return state
+
+
 class Machines:
     """Every machine of one server: made with the command line's settings,
     or a page's own (a tab's settings never reach another tab)."""
@@ -153,14 +162,17 @@ class Machines:
         self._machines = {}
         self.latest = None     # the machine pressed or made last: what /crowd follows
 
-    def create(self, board=None, overrides=None):
-        """A new machine; MachineError (400) for settings it cannot use, 503 when full."""
+    def create(self, board=None, overrides=None, replaces=None):
+        """A new machine; MachineError (400) for settings it cannot use, 503 when full.
+        ``replaces``: the id of the tab's old machine (its settings were
+        changed), closed once the new one runs: its slot is free at once."""
         with LOCK:
             self._expire()
-            if len(self._machines) >= self.limit:
+            old = self._machines.get(replaces) if isinstance(replaces, str) else None
+            if len(self._machines) - (old is not None) >= self.limit:
                 raise MachineError("this server already runs %d machines; close a tab and try again"
                                    % self.limit, 503)
-            ident = secrets.token_hex(8)
+            ident = secrets.token_urlsafe(16)
             try:
                 machine = WebMachine(ident, board or self.board,
                                      self.overrides if overrides is None else overrides, self.seed, clock=self.clock)
@@ -168,6 +180,8 @@ class Machines:
                 raise MachineError(str(e).split("\n")[0])
             self._machines[ident] = machine
             self.latest = ident
+            if old is not None:
+                self._machines.pop(old.id).close()
             return machine
 
     def get(self, ident):
@@ -191,12 +205,22 @@ class Machines:
             return machine.state()
 
     def crowd(self):
-        """The machine the crowd view follows: the one played last (made if none)."""
+        """The machine the crowd view follows (the one played last; made if
+        none), as anyone may see it: without the id that presses."""
         with LOCK:
             if self.latest not in self._machines:
                 self.latest = None
                 self.create()
-            return self.state(self.latest)
+            return public(self.state(self.latest), self._machines[self.latest].watch)
+
+    def watch(self, handle):
+        """A machine's state by its watch handle (``/crowd?watch=``): read-only."""
+        with LOCK:
+            for machine in self._machines.values():
+                if machine.watch == handle:
+                    machine.catch_up()
+                    return public(machine.state(), handle)
+        raise MachineError("nothing to watch as %r here (the tab closed, or the server restarted)" % (handle,), 404)
 
     def _expire(self):
         now = self.clock()

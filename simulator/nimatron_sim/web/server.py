@@ -7,18 +7,34 @@ their own JavaScript; nothing is fetched from the internet.
     GET  /crowd                      the crowd view         (?lang=ru&slow=1)
     GET  /static/NAME                the pages' CSS, JS and translations
     GET  /api/config                 boards, presets, languages, the defaults
-    POST /api/machines               a new machine for this tab: {"board": ..., "preset": ...} (all optional)
+    POST /api/machines               a new machine for this tab: {"board": ..., "preset": ...} (all optional;
+                                     "replaces": the tab's old ID, closed at once: settings applied)
     GET  /api/machines/ID            its state (lamps read back from the pins)
     POST /api/machines/ID/press      {"press": "row3" | "done" | "new" | "key 2 5" | "a" ...}
-    GET  /api/crowd                  the state of the machine played last (read-only)
+    GET  /api/crowd                  the state of the machine played last, with its watch handle, never its ID
+    GET  /api/watch/HANDLE           a machine's state by its watch handle (read-only)
 
-Bad requests get a 4xx and ``{"error": "one clear sentence"}``; a fault in
-the server is a 500 with a sentence too, never a traceback on the wire.
+Who may do what: a machine's ID is its tab's secret (only the answer to the
+tab that made it carries it); watchers get a separate handle that presses
+nothing. Every request must name this server in ``Host`` (localhost, or the
+``--host`` address: a page on another site that rebinds its own name to this
+address is refused); every POST must be JSON and, when the browser says
+where it comes from (``Origin``), come from this server's own pages, so no
+other site's page or form can make or press machines.
+
+Bad requests get a 4xx and ``{"error": "one clear sentence"}``, whatever the
+status (a bad request line, an unknown method too); a fault in the server is
+a 500 with a sentence, never a traceback on the wire or in the log. A client
+that stops sending is dropped after ``client_timeout`` seconds; at most
+``MAX_CLIENTS`` connections are served at once (more get a 503 at once).
 """
 
+import ipaddress
 import json
 import os
+import socket
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -31,6 +47,10 @@ TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".svg": "image/svg+xml"}
 PAGES = {"/": "play.html", "/index.html": "play.html", "/crowd": "crowd.html"}
 MAX_BODY = 16 * 1024
+CLIENT_TIMEOUT_S = 10  # a client silent this long mid-request (or idle on keep-alive) is dropped
+MAX_CLIENTS = 512      # connections served at once (a thread each); the next ones get a 503 straight away
+BACKLOG = 128          # connections the kernel queues before the server takes them
+LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 SETTING_KEYS = ("preset", "rules", "misere", "difficulty", "first")
 
 
@@ -50,13 +70,58 @@ class RequestError(Exception):
         self.status = status
 
 
+def split_host(value):
+    """(name, port or None) from a ``Host`` header; (None, None) if malformed."""
+    value = (value or "").strip().lower()
+    if value.startswith("["):
+        if "]" not in value:
+            return None, None
+        name, _, rest = value[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else None
+        if rest and port is None:
+            return None, None
+    else:
+        name, _, port = value.partition(":")
+        port = port or None
+    if not name or (port is not None and not port.isdigit()):
+        return None, None
+    return name, int(port) if port else None
+
+
+def is_address(name):
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return False
+
+
 class Handler(BaseHTTPRequestHandler):
     server_version = "Nimatron"
     protocol_version = "HTTP/1.1"
 
     # -- plumbing --------------------------------------------------------------
+    def setup(self):
+        self.timeout = self.server.client_timeout  # socket timeout: a silent client is let go
+        BaseHTTPRequestHandler.setup(self)
+        try:  # headers and body go in two writes: without this, Nagle + delayed ACK add 40 ms
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass
+
     def log_message(self, format, *args):  # the pages poll: no line per request
         pass
+
+    def send_error(self, code, message=None, explain=None):
+        """http.server's own errors (a bad request line, an unknown method,
+        a line too long) in JSON, like every other answer."""
+        words = {400: "the request is not HTTP this server understands", 414: "the address is too long",
+                 431: "the headers are too long", 501: "this server answers GET, HEAD and POST only"}
+        self.close_connection = True
+        try:
+            self._error(code, message if message and code not in words else words.get(code, message or "refused"))
+        except OSError:
+            pass
 
     def _send(self, status, body, kind):
         data = body if isinstance(body, bytes) else body.encode("utf-8")
@@ -77,38 +142,58 @@ class Handler(BaseHTTPRequestHandler):
 
     def _body(self):
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if self.headers.get("Transfer-Encoding"):
+            raise RequestError(411, "send the body with a Content-Length, not %s" % self.headers["Transfer-Encoding"])
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
             raise RequestError(400, "Content-Length is not a number")
+        if length < 0:
+            raise RequestError(400, "Content-Length is negative")
         if length > MAX_BODY:
             raise RequestError(413, "the body is %d bytes; at most %d" % (length, MAX_BODY))
+        # JSON only, even empty: a form on another site cannot send it without asking first
+        if kind != "application/json":
+            raise RequestError(415, "send the body as application/json, not %r" % (kind or "nothing"))
         raw = self.rfile.read(length) if length > 0 else b""
         if not raw.strip():
             return {}
-        if kind != "application/json":
-            raise RequestError(415, "send the body as application/json, not %r" % (kind or "nothing"))
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as e:
             raise RequestError(400, "the body is not JSON: %s" % e)
+        except RecursionError:
+            raise RequestError(400, "the body is not JSON this server reads: nested too deep")
         if not isinstance(body, dict):
             raise RequestError(400, "the body must be a JSON object, like {\"press\": \"done\"}")
         return body
 
+    def _check_sender(self, method):
+        """Refuse a request that does not name this server, or a POST another site's page sent."""
+        host = self.headers.get("Host")
+        name, port = split_host(host)
+        if name is None or not self.server.serves(name, port):
+            raise RequestError(403, "this server answers to %s, not to %r" % (self.server.names(), host))
+        origin = self.headers.get("Origin")
+        if method == "POST" and origin is not None and origin.lower().rstrip("/") != "http://" + host.strip().lower():
+            raise RequestError(403, "a page from %s may not change machines here; use this server's own page"
+                               % origin)
+
     def _route(self, method):
         path = urlsplit(self.path).path
         try:
+            self._check_sender(method)
             if method == "POST":
                 self._post(path)
             else:
                 self._get(path)
         except RequestError as e:
+            self.close_connection = self.close_connection or e.status in (400, 411, 413, 415)
             self._error(e.status, str(e))
         except MachineError as e:
             self._error(e.status, str(e))
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the tab went away mid-answer
+        except (BrokenPipeError, ConnectionResetError, TimeoutError, socket.timeout):
+            self.close_connection = True  # the tab went away, or stopped sending: let it go
         except Exception as e:  # a fault of ours: one line in the log, a sentence on the wire
             print("nimatron sim --web: %s %s: %s: %s" % (method, path, type(e).__name__, e), file=sys.stderr)
             self._error(500, "the server failed to answer (%s); the machine is unchanged" % type(e).__name__)
@@ -122,6 +207,11 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self._route("POST")
 
+    def _not_allowed(self):
+        self._error(405, "%s is not answered here: GET the pages and state, POST presses" % self.command)
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _not_allowed
+
     # -- routes ---------------------------------------------------------------------
     def _get(self, path):
         machines = self.server.machines
@@ -133,6 +223,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._json(200, self.server.config())
         if path == "/api/crowd":
             return self._json(200, machines.crowd())
+        if path.startswith("/api/watch/") and path.count("/") == 3:
+            return self._json(200, machines.watch(path[len("/api/watch/"):]))
         parts = path.strip("/").split("/")
         if len(parts) == 3 and parts[:2] == ["api", "machines"]:
             return self._json(200, machines.state(parts[2]))
@@ -145,8 +237,9 @@ class Handler(BaseHTTPRequestHandler):
         parts = path.strip("/").split("/")
         if parts == ["api", "machines"]:
             body = self._body()
+            replaces = body.pop("replaces", None)
             board, overrides = self.server.settings_from(body)
-            machine = machines.create(board, overrides)
+            machine = machines.create(board, overrides, replaces=replaces)
             with_state = machines.state(machine.id)
             return self._json(201, with_state)
         if len(parts) == 4 and parts[:2] == ["api", "machines"] and parts[3] == "press":
@@ -155,7 +248,8 @@ class Handler(BaseHTTPRequestHandler):
                 raise RequestError(400, "send {\"press\": BUTTON}, e.g. {\"press\": \"done\"}; got keys %s"
                                    % (sorted(body) or "none"))
             return self._json(200, machines.press(parts[2], body["press"]))
-        if path in PAGES or path.startswith("/static/") or path in ("/api/config", "/api/crowd"):
+        if path in PAGES or path.startswith("/static/") or path in ("/api/config", "/api/crowd") or \
+                path.startswith("/api/watch/"):
             raise RequestError(405, "%s is read-only: GET it" % path)
         raise RequestError(404, "no such API: POST %s" % path)
 
@@ -169,16 +263,74 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class NimatronServer(ThreadingHTTPServer):
-    """The server and what its handlers share: the machines and the defaults."""
+    """The server and what its handlers share: the machines and the defaults.
+
+    ``host``: the name it was asked to serve (``--host``); requests must name
+    it, or localhost. On a wildcard address (``0.0.0.0``, a classroom's LAN)
+    any IP address and this computer's own names are accepted, never another
+    domain name (DNS rebinding)."""
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = BACKLOG
 
-    def __init__(self, address, machines, *, lang="en"):
+    def __init__(self, address, machines, *, lang="en", host="localhost", client_timeout=CLIENT_TIMEOUT_S,
+                 max_clients=MAX_CLIENTS):
         self.machines = machines
         self.lang = lang
         self.files = static_files()
+        self.client_timeout = client_timeout
+        self.clients = threading.BoundedSemaphore(max_clients)
+        host = (host or "localhost").lower().strip("[]")
+        self.wildcard = host in ("0.0.0.0", "::", "")
+        self.hosts = set(LOCAL_NAMES)
+        if self.wildcard:
+            for name in (socket.gethostname(), socket.getfqdn()):
+                self.hosts.update((name.lower(), name.lower() + ".local"))
+        else:
+            self.hosts.add(host)
         ThreadingHTTPServer.__init__(self, address, Handler)
+
+    def serves(self, name, port):
+        """Does a request for ``name:port`` mean this server?"""
+        if port is not None and port != self.server_address[1]:
+            return False
+        return name in self.hosts or (self.wildcard and is_address(name))
+
+    def names(self):
+        return " or ".join(sorted(self.hosts)) + (" or this computer's addresses" if self.wildcard else "")
+
+    def process_request(self, request, client_address):
+        """A thread per connection, at most ``max_clients`` at once: beyond
+        that, a 503 in one line and the connection closed."""
+        if not self.clients.acquire(blocking=False):
+            body = b'{"error":"this server is busy; try again in a moment"}'
+            try:
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            ThreadingHTTPServer.process_request(self, request, client_address)
+        except BaseException:
+            self.clients.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            ThreadingHTTPServer.process_request_thread(self, request, client_address)
+        finally:
+            self.clients.release()
+
+    def handle_error(self, request, client_address):
+        """A client that hangs up or goes silent is normal: not a word; anything else, one line."""
+        kind, error = sys.exc_info()[:2]
+        if isinstance(error, (ConnectionError, TimeoutError, socket.timeout)):
+            return
+        print("nimatron sim --web: %s from %s: %s" % (getattr(kind, "__name__", kind), client_address[0], error),
+              file=sys.stderr)
 
     def config(self):
         from nimatron.config import boards, settings

@@ -24,6 +24,7 @@ def snapshot(machine):
     keys = any(role.startswith("key ") for role in face.roles)
     return {
         "machine": machine.id,
+        "watch": getattr(machine, "watch", machine.id),  # the read-only handle (/crowd?watch=)
         "t": face.now,
         "board": face.board,
         "about": spec.get("about", ""),

@@ -1,4 +1,4 @@
-/* The crowd view: the machine played last (or ?machine=ID), for an
+/* The crowd view: the machine played last (or ?watch=HANDLE), for an
    audience, read-only. Large lamps, the last moves in words, Nimrod's
    panel; ?slow=1 builds the panel up one step at a time, as Nimrod's slow
    mode did. Nothing here can press a button. */
@@ -11,7 +11,7 @@
   const LAST = 6;
   const params = new URLSearchParams(location.search);
   const slow = params.get("slow") === "1";
-  let machine = params.get("machine");
+  let machine = params.get("watch");   // a tab's watch handle: it shows that tab's machine, presses nothing
   let lamps = null;
   let built = "";
   let panelKey = "";
@@ -48,13 +48,13 @@
   function show(s) {
     state = s;
     $("lost").hidden = true;
-    const key = [s.machine, s.board, s.layout.join(","), s.shape, document.documentElement.lang].join("|");
+    const key = [s.watch, s.board, s.layout.join(","), s.shape, document.documentElement.lang].join("|");
     if (key !== built) {
       lamps = Nim.buildLamps($("lamps"), s, {take: false});
       built = key;
       lastEvent = null;
     }
-    $("follows").textContent = Nim.t("crowd.follows", {id: s.machine.slice(0, 6), board: s.board});
+    $("follows").textContent = Nim.t("crowd.follows", {id: s.watch.slice(0, 6), board: s.board});
     Nim.drawStatus($("status"), s);
     Nim.drawLamps(lamps, s);
     $("attract").hidden = s.state !== "attract";
@@ -80,7 +80,7 @@
     if (slow) setInterval(() => {
       if (step < steps && state) { step += 1; drawPanel(state); }
     }, STEP_MS);
-    Nim.poll(() => (machine ? "/api/machines/" + machine : "/api/crowd"), POLL_MS, (s) => {
+    Nim.poll(() => (machine ? "/api/watch/" + encodeURIComponent(machine) : "/api/crowd"), POLL_MS, (s) => {
       show(s);
       document.body.dataset.ready = "1";
     }, lost);

@@ -32,7 +32,9 @@
   }
 
   async function newMachine(settings) {
-    const s = await Nim.post("/api/machines", settings || {});
+    // new settings: this tab's old machine is closed at once, its slot free for another tab
+    const body = Object.assign({}, settings || {}, settings && machine ? {replaces: machine} : {});
+    const s = await Nim.post("/api/machines", body);
     machine = s.machine;
     sessionStorage.setItem("nimatron-machine", machine);
     lastEvent = null;
@@ -116,7 +118,7 @@
         Nim.drawNimrod($("nimrod"), s.nimrod);
       }
     }
-    $("crowd-link").href = "/crowd?machine=" + s.machine + "&lang=" + document.documentElement.lang;
+    $("crowd-link").href = "/crowd?watch=" + s.watch + "&lang=" + document.documentElement.lang;
     document.querySelector("details.settings").hidden = !!s.follow;   // a real machine: watched, not set
   }
 
