@@ -90,6 +90,7 @@ class Soak:
         self.files = ModelFiles(self.power) if state_file else None
         self.reported = 0      # restarts whose boot said something was lost
         self.lost = 0          # games the audits lost at those restarts
+        self.short = 0         # restarts at which the audits were short (all reported)
         self.factory = 0       # restarts on a blank sector: "restored to factory", said at boot
         self.durable = {}      # setting -> the values it may hold after a cut (answered saved, or later)
         self.inflight = None   # (setting, value) of a SET whose reply the cut may have stopped
@@ -168,8 +169,9 @@ class Soak:
             self.violation("after a restart the audits hold %s; the games ended were %s (nothing reported)"
                            % (got, self.ended))
         self.check_settings(reported)
-        if reported:
-            self.lost += max(0, -extra)
+        if reported and extra < 0:
+            self.lost += -extra
+            self.short += 1
         self.kept += max(0, extra)
         self.ended = got
 
@@ -337,7 +339,7 @@ class Soak:
         if len(memory) == 2 and memory[0] and memory[1] - memory[0] > MEMORY_SLACK_KB:
             self.violation("memory grew from %d KB to %d KB" % (memory[0], memory[1]))
         return {"games": self.games, "power_cuts": self.cuts, "torn_writes": self.torn, "kept": self.kept,
-                "reported_losses": self.reported, "games_lost": self.lost, "factory_starts": self.factory,
+                "reported_losses": self.reported, "games_lost": self.lost, "short_starts": self.short, "factory_starts": self.factory,
                 "host_commands": self.host, "stuck_buttons": self.stuck,
                 "chords": self.chords, "violations": self.violations, "memory_kb": memory,
                 "seconds": round(time.monotonic() - began, 1), "interrupted": interrupted}
@@ -368,7 +370,7 @@ def run(args):
     result["store"] = store
     result["tears"] = tears
     print("soak%s: %%(games)d games (%%(store)s, %%(tears)s), %%(power_cuts)d power cuts (%%(torn_writes)d mid-write), "
-          "%%(reported_losses)d reported losses and %%(factory_starts)d factory starts (audits short by %%(games_lost)d), "
+          "%%(reported_losses)d reported losses and %%(factory_starts)d factory starts (audits short at %%(short_starts)d starts, by %%(games_lost)d games in all), "
           "%%(stuck_buttons)d stuck buttons, %%(chords)d chords, "
           "%%(host_commands)d host commands, %%(violations)d violations; memory %%(memory_kb)s KB; %%(seconds)s s"
           % (" interrupted" if result["interrupted"] else "") % result)
