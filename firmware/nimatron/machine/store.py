@@ -276,7 +276,8 @@ class Store:
             if damaged:
                 problems.append("nvm: %d damaged record%s skipped" % (damaged, "" if damaged == 1 else "s"))
             elif not self.clean:
-                problems.append("nvm holds unreadable bytes at %d" % self.tail)
+                problems.append("nvm holds unreadable bytes from byte %d on (a save cut short by a power cut, "
+                                "or a half-erased sector): what was being written there is lost" % self.tail)
             problems.extend(_cut_compaction(records))
             sources.append(records)
         if self.path:
