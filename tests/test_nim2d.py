@@ -167,3 +167,22 @@ def test_a_board_decides_from_the_table_without_searching_a_nim_value(monkeypatc
         result = strategy.solve("nim2d", board)
         assert result["outcome"] == ("win" if nim2d._table_bit(board, False) else "loss")
         assert result["nimber"] == (0 if result["outcome"] == "loss" else None)
+
+
+def test_a_pc_reads_a_4x4_boards_nim_value_from_its_table_and_the_table_is_the_search():
+    """nim2d-values.bin (the faces' reasoning panel asked for the nim-value of
+    a full 4 x 4 board: 4-9 s of search the first time) against the search
+    itself on a sample of positions, narrow boards included."""
+    import random
+
+    from nimatron.games import nim2d
+
+    rules = nim2d.Nim2D()
+    rng = random.Random(7)
+    for _ in range(300):
+        width = rng.choice((2, 3, 4))
+        matrix = [[rng.randrange(2) for _ in range(width)] for _ in range(rng.choice((1, 2, 3, 4)))]
+        searched = 0
+        for group in nim2d._groups(matrix):
+            searched ^= nim2d._value(group, width, False)
+        assert rules.nimber(matrix) == searched, matrix

@@ -1,8 +1,10 @@
 """``nimatron tables``: rebuild or check the firmware's exhibit-size tables.
 
-Two files, both built by exhaustive search on the PC so a board only looks
-up: ``tables.bin`` (the heap and splitting games without theory) and
-``nim2d.bin`` (2-D Nim, every board of up to 4 x 4 cells).
+Files built by exhaustive search on the PC so a board only looks up:
+``tables.bin`` (the heap and splitting games without theory) and
+``nim2d.bin`` (2-D Nim, every board of up to 4 x 4 cells: won or lost); and
+for the PC's faces ``nim2d-values.bin`` (each such board's nim-value, for
+the reasoning panel: searching it took seconds).
 """
 
 import os
@@ -22,7 +24,14 @@ def _nim2d():
     return resource(nim2d.TABLE), nim2d.build_table
 
 
-BUILDERS = (_tables, _nim2d)
+def _nim2d_values():
+    from nimatron import resource
+    from nimatron.games import nim2d
+
+    return resource(nim2d.VALUES), nim2d.build_values
+
+
+BUILDERS = (_tables, _nim2d, _nim2d_values)
 
 
 def add_parser(sub):

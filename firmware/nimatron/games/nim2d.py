@@ -11,13 +11,17 @@ sum of its groups of neighbouring lit cells: the nim-value is the XOR of
 the groups' values (Sprague-Grundy), each found by memoised search over
 bitmasks. A board of 4 by 4 or smaller is answered on a small board from
 ``nim2d.bin`` (one bit per position: lost or won, normal then misère),
-built by ``nimatron tables`` and checked by the tests.
+built by ``nimatron tables`` and checked by the tests. On a PC the
+nim-value of such a board is read from ``nim2d-values.bin`` (a byte per
+position), not searched: searching a full 4 x 4 board took 4-9 s, and the
+faces' reasoning panel asks for it (boards never read that file).
 """
 
 from .budget import spend
 from .rules import SMALL, Rules, RulesError, SizeError, mex
 
 TABLE = "games/nim2d.bin"
+VALUES = "games/nim2d-values.bin"  # a PC's: the nim-value of every 4 x 4 position
 TABLE_SIDE = 4        # boards up to 4 x 4 are in the table
 MAX_SIDE = 8          # the pico-grid's 8 x 8
 GROUP_CELLS = 16      # a PC searches groups of up to this many lit cells (about a second)
@@ -109,6 +113,8 @@ class Nim2D(Rules):
                          % (" misere" if misere else "", _largest_group(matrix)))
 
     def nimber(self, matrix, ring=False):
+        if not SMALL and _in_table(matrix) and type(self) is Nim2D:
+            return _table_value(matrix)
         if SMALL or _largest_group(matrix) > GROUP_CELLS:
             return None
         x = 0
@@ -363,6 +369,30 @@ def _bit(position, misere):
     _bits[index] = got
     spend(3)  # a read of the flash file: about 1 ms on an RP2040 (``budget``), charged once it is kept
     return got
+
+
+_values = []  # the bytes of nim2d-values.bin, once read (a PC's)
+
+
+def _table_value(matrix):
+    """The nim-value of a position of up to 4 x 4 from nim2d-values.bin."""
+    if not _values:
+        from .. import resource
+
+        with open(resource(VALUES), "rb") as f:
+            _values.append(f.read())
+    return _values[0][_table_index(matrix)]
+
+
+def build_values():
+    """The bytes of nim2d-values.bin: the nim-value of every 4 x 4 position (normal play)."""
+    out = bytearray(1 << 16)
+    for index in range(1 << 16):
+        x = 0
+        for group in _split(index, TABLE_SIDE):
+            x ^= _value(group, TABLE_SIDE, False)
+        out[index] = x
+    return bytes(out)
 
 
 def build_table():
