@@ -14,7 +14,7 @@ pytest.register_assert_rewrite("controller_scenarios", "counter_scenarios", "ser
 # Markers by module, so a test file needs no decoration to be selected with
 # -m: "browser" drives headless Chromium (or tmux), "micropython" runs the
 # MicroPython unix port; "slow" is given per test by its own decorator.
-BROWSER = {"test_web_page", "test_web_boards", "test_web_games", "test_web_display", "test_kiosk",
+BROWSER = {"test_web_page", "test_web_boards", "test_web_games", "test_web_display", "test_web_layout", "test_kiosk",
            "test_host_miniterm"}
 MICROPYTHON = {"test_micropython", "test_micropython_controller", "test_board_memory"}
 

@@ -192,6 +192,7 @@ const Nim = (() => {
     box.textContent = "";
     box.className = "lamps shape-" + s.shape + (keys ? " keys" : "");
     box.style.setProperty("--n", Math.max(...s.layout));
+    box.style.setProperty("--rows", s.layout.length);   // the lamps share the screen's height too
     const makeLamp = (r, i) => {
       const node = document.createElement(keys ? "button" : "span");
       node.className = "lamp-cell";

@@ -8,7 +8,7 @@
   const $ = (id) => document.getElementById(id);
   const POLL_MS = 150;
   const STEP_MS = 1500;     // slow mode: one more line of the working
-  const LAST = 6;
+  const LAST = 4;   // a kiosk's screen holds four moves beside the lamps
   const params = new URLSearchParams(location.search);
   const slow = params.get("slow") === "1";
   let machine = params.get("watch");   // a tab's watch handle: it shows that tab's machine, presses nothing
@@ -36,8 +36,9 @@
     lastEvent = newest;
     const list = $("last");
     list.textContent = "";
-    for (const e of s.events.slice(-LAST)) {
+    for (const e of s.events.filter((e) => e.kind !== "refused").slice(-LAST)) {  // a refusal is said, not listed
       const li = document.createElement("li");
+      li.value = e.n;   // the event's own number: the list never renumbers as old moves leave it
       li.className = "event-" + e.kind + (e.by ? " by-" + e.by : "");
       li.textContent = Nim.eventWords(e);
       list.appendChild(li);

@@ -76,6 +76,7 @@
     log.textContent = "";
     for (const e of events.slice(-12)) {
       const li = document.createElement("li");
+      li.value = e.n;   // the event's own number: no renumbering as old moves leave the list
       li.className = "event-" + e.kind + (e.by ? " by-" + e.by : "");
       li.textContent = Nim.eventWords(e);
       log.appendChild(li);
