@@ -367,10 +367,11 @@ const Nim = (() => {
     let stopped = false;
     async function step() {
       if (stopped) return;
+      const asked = url();
       try {
-        const r = await fetch(url(), {cache: "no-store"});
+        const r = await fetch(asked, {cache: "no-store"});
         const body = await r.json();
-        if (!r.ok) throw Object.assign(new Error(body.error || r.statusText), {status: r.status});
+        if (!r.ok) throw Object.assign(new Error(body.error || r.statusText), {status: r.status, url: asked});
         show(body);
       } catch (e) {
         lost(e);

@@ -169,12 +169,16 @@
       if (k === "misere") { if (v) body.misere = v === "on"; }
       else if (v) body[k] = v;
     }
-    try {
-      await newMachine(body);
-      $("settings-error").textContent = "";
-    } catch (e) {
-      $("settings-error").textContent = Nim.t("settings.refused", {error: e.message});
-    }
+    // in line with the presses: none goes to the old machine once it is closed
+    busy = busy.then(async () => {
+      try {
+        await newMachine(body);
+        $("settings-error").textContent = "";
+      } catch (e) {
+        $("settings-error").textContent = Nim.t("settings.refused", {error: e.message});
+      }
+    });
+    return busy;
   }
 
   // -- keys -----------------------------------------------------------------------
@@ -259,8 +263,10 @@
     Nim.poll(() => "/api/machines/" + machine, POLL_MS, (s) => {
       if (s.machine === machine) show(s);
     }, async (e) => {
-      if (e.status === 404) await newMachine().catch(lost);
-      else lost(e);
+      // this tab's machine is gone (closed after idling, a restarted server): a new one;
+      // a poll of the machine it just replaced (Apply) is answered 404 too, and ignored
+      if (e.status === 404 && e.url === "/api/machines/" + machine) await newMachine().catch(lost);
+      else if (e.status !== 404) lost(e);
     });
   }
 
