@@ -22,7 +22,8 @@ counts modulo k+1; anything else (misère searches) by its verdict.
 import json
 
 from nimatron.games import explain, strategy
-from nimatron.machine.controller import OVER, SHOWING, THINKING
+from nimatron.machine.controller import OVER, SHOWING, THINKING, VISITOR
+from nimatron.panels.panel import row_label
 
 from .face import position_text
 
@@ -30,14 +31,67 @@ _cache = {}
 
 
 def nimrod(controller):
-    """The panel for the position in play, or None in attract mode."""
+    """The panel for the position in play, or None in attract mode; mid-move,
+    it reasons about the move in progress (``in_progress``)."""
     position = controller.position()
     if position is None:
         return None
     candies = getattr(controller.panel, "candies", None)  # Candy Nim's tallies
     unlettered = getattr(controller.panel, "unlettered", None)  # a ring's arcs or rows
-    return nimrod_for(controller.rules, controller.misere, position[0], position[1], controller.state, candies,
-                      unlettered)
+    panel = nimrod_for(controller.rules, controller.misere, position[0], position[1], controller.state, candies,
+                       unlettered)
+    if controller.state == VISITOR and (getattr(controller, "taken", None) or getattr(controller, "selected", None)):
+        panel = in_progress(controller, panel)
+    return panel
+
+
+# A fresh position's verdict: mid-move it would speak of a turn that has begun
+VERDICTS = ("nimrod.nonzero", "nimrod.zero", "nimrod.win", "nimrod.win.said", "nimrod.lose")
+
+
+def in_progress(controller, panel):
+    """The panel while the visitor is mid-move. Row buttons: the lamps taken
+    so far are from one heap (``turn_row``), so the advice is what to take
+    from that heap: more (how many, leaving what), DONE now, or nothing there
+    wins. Lamp keys: the lamps chosen are still lit; what DONE would leave."""
+    rules, misere = controller.rules, controller.misere
+    start, ring = controller.turn_start
+    out = dict(panel)
+    if controller.taken and controller.turn_row is not None:
+        row = controller.turn_row
+        now = controller.position()[0]
+        lines = [line for line in panel["lines"] if line[0] not in VERDICTS]
+        lines.append(["nimrod.taking", {"row": row_label(row), "n": start[row] - now[row]}])
+        done = False
+        best = None
+        for after in rules.moves(start, ring):
+            if after[row] > now[row] or any(after[i] != start[i] for i in range(len(start)) if i != row):
+                continue  # not a way to finish this move
+            if strategy.solve(rules, after, misere, False)["outcome"] != "loss":
+                continue  # the machine would then have a winning move
+            if after == now:
+                done = True
+            elif best is None or after[row] > best[row]:
+                best = after  # the fewest lamps more
+        if done:
+            lines.append(["nimrod.taking.done", {"after": position_text(now)}])
+        elif best is not None:
+            lines.append(["nimrod.taking.more", {"row": row_label(row), "more": now[row] - best[row],
+                                                 "after": position_text(best)}])
+        else:
+            lines.append(["nimrod.taking.none", {"row": row_label(row)}])
+        out["lines"] = lines
+        out["taking"] = {"row": row, "done": done, "more": None if best is None else now[row] - best[row]}
+        return out
+    after = controller.panel.after_selection(controller.selected)
+    lines = list(panel["lines"])
+    if after is None or not rules.is_legal(start, after, ring):
+        lines.append(["nimrod.selected.not", {}])
+    else:
+        lost = strategy.solve(rules, after, misere, False)["outcome"] == "loss"
+        lines.append(["nimrod.selected.win" if lost else "nimrod.selected.lose", {"after": position_text(after)}])
+    out["lines"] = lines
+    return out
 
 
 def nimrod_for(rules, misere, heaps, ring, state, candies=None, unlettered=None):
