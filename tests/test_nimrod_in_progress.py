@@ -92,7 +92,8 @@ def test_mid_move_with_lamp_keys_the_panel_says_what_done_would_leave(board, pre
         assert key == "nimrod.selected.not"
     else:
         lost = strategy.solve(c.rules, after, c.misere, False)["outcome"] == "loss"
-        assert key == ("nimrod.selected.win" if lost else "nimrod.selected.lose")
+        kind = "nimrod.count.chosen." if preset == "21counter" else "nimrod.selected."  # a counter speaks in counts
+        assert key == kind + ("win" if lost else "lose")
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "ru"])
@@ -118,3 +119,16 @@ def test_the_page_and_the_crowd_show_the_move_in_progress():
         assert "nimrod.taking" in said and "nimrod.taking.more" in said and "nimrod.lose" not in said
         _, crowd = call(served.url + "/api/watch/" + state["watch"])
         assert crowd["nimrod"]["lines"] == state["nimrod"]["lines"]
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["The count is 0; whoever says 21 loses.", "add 1, to say 1"]),
+    ("es", ["La cuenta va en 0; quien dice 21 pierde.", "sumar 1, para decir 1"]),
+    ("ru", ["Счёт: 0; кто назовёт 21, проигрывает.", "прибавить 1, назвать 1"]),
+])
+def test_the_game_of_21_is_explained_in_counts_not_heaps(lang, words):
+    """It said "Position 21 ... take 1 from heap A" while the count showed 0."""
+    c = started("circuitplayground", "21counter")
+    text = "\n".join(lines(nimrod(c), Words(lang)))
+    assert all(w in text for w in words) and "21 " not in text.split("\n")[-1][:3], text
+    assert "heap" not in text and "Position" not in text

@@ -18,7 +18,8 @@ from devtools import CHROMIUM, Chromium, Served, call
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 
 SIZES = [(1280, 720), (1366, 768), (1920, 1080), (390, 844)]
-BOARDS = [("pico-neopixel", "nimrod"), ("pico-grid", "nim2d"), ("pico-ring", "circular"), ("macropad", "pad-nim")]
+BOARDS = [("pico-neopixel", "nimrod"), ("pico-grid", "nim2d"), ("pico-ring", "circular"), ("macropad", "pad-nim"),
+          ("circuitplayground", "21counter")]
 
 BOXES = """(() => {
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
@@ -45,7 +46,8 @@ def outside(g, boxes):
 def test_the_whole_machine_is_on_screen_at_every_size(browser, board, preset):
     with Served(board, {"preset": preset, "think_ms": 0, "show_ms": 100}) as served:
         for width, height in SIZES:
-            tab = browser.open(served.url + "/", width=width, height=height, mobile=width < 600)
+            lang = "es" if width == 1366 else "en"  # Spanish words are the longest
+            tab = browser.open(served.url + "/?lang=" + lang, width=width, height=height, mobile=width < 600)
             tab.wait("document.body.dataset.ready")
             for settings in (False, True):
                 tab.eval("document.querySelector('details.settings').open = %s; 1" % json.dumps(settings))

@@ -40,9 +40,39 @@ def nimrod(controller):
     unlettered = getattr(controller.panel, "unlettered", None)  # a ring's arcs or rows
     panel = nimrod_for(controller.rules, controller.misere, position[0], position[1], controller.state, candies,
                        unlettered)
+    if getattr(controller.panel, "bit_lamps", None) is not None:  # a counter (the game of 21): counts, not heaps
+        return counted(controller, panel)
     if controller.state == VISITOR and (getattr(controller, "taken", None) or getattr(controller, "selected", None)):
         panel = in_progress(controller, panel)
     return panel
+
+
+def counted(controller, panel):
+    """A counter's panel in the count's words: the heap (what is left to
+    say) is the machine's working, not what the lamps show."""
+    counter = controller.panel
+    heap = controller.position()[0][0]
+    out = dict(panel, rows=None, kind="count")
+    lines = [["nimrod.count", {"count": counter.total - heap, "total": counter.total,
+                               "goal": "loses" if controller.misere else "wins"}]]
+    if controller.state in (VISITOR, THINKING, SHOWING) and heap:
+        start = controller.turn_start[0][0] if controller.state == VISITOR and controller.turn_start else heap
+        result = strategy.solve(controller.rules, [start], controller.misere, False)
+        if result["after"] is not None:
+            k = start - result["after"][0]
+            who = "machine" if controller.state in (THINKING, SHOWING) else "visitor"
+            lines.append(["nimrod.count.win" if result["outcome"] == "win" else "nimrod.count.lose",
+                          {"who": who, "k": k, "said": counter.total - result["after"][0]}])
+    if controller.state == VISITOR and controller.selected:  # the choice lamps selected: what DONE would say
+        after = counter.after_selection(controller.selected)
+        if after is None or not controller.rules.is_legal([heap], after, False):
+            lines.append(["nimrod.selected.not", {}])
+        else:
+            lost = strategy.solve(controller.rules, after, controller.misere, False)["outcome"] == "loss"
+            lines.append(["nimrod.count.chosen." + ("win" if lost else "lose"),
+                          {"k": heap - after[0], "said": counter.total - after[0]}])
+    out["lines"] = lines
+    return out
 
 
 # A fresh position's verdict: mid-move it would speak of a turn that has begun

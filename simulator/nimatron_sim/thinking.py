@@ -19,6 +19,8 @@ def sentence(words, key, params):
             value = words.t("who." + value)
         elif name.startswith("player"):
             value = words.t("player." + value)
+        elif name == "goal":  # "wins" or "loses"
+            value = words.t("goal." + value)
         elif name in ("move", "note"):
             value = words.phrase(value)
         shown[name] = value

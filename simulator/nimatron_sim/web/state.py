@@ -87,6 +87,10 @@ def say(machine):
         return ["say.attract", {}]
     if state == VISITOR:
         hint = bool(controller.hint)
+        if controller._building():  # Building Nim's first half: a press places a stone, no DONE
+            heaps = controller.position()[0]
+            return ["say.building", {"n": heaps[-1], "row": explain.label(len(heaps) - 1),
+                                     "last": explain.label(len(heaps) - 2)}]
         if controller.input_model == "rows":
             if controller.taken:
                 return ["say.rows_more", {"n": len(controller.taken), "row": explain.label(controller.turn_row)}]

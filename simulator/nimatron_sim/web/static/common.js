@@ -309,6 +309,7 @@ const Nim = (() => {
     for (const [name, value] of Object.entries(params)) {
       if (name.startsWith("who")) p[name] = t("who." + value);
       else if (name.startsWith("player")) p[name] = t("player." + value);
+      else if (name === "goal") p[name] = t("goal." + value);   // "wins" or "loses"
       else if (name === "move" || name === "note") p[name] = phrase(value);
       else p[name] = value;
     }

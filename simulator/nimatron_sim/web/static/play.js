@@ -49,6 +49,31 @@
     return Nim.t("button." + role);
   }
 
+  /** Shrink the lamps until every lamp, TAKE, DONE and NEW GAME is on the
+      screen: the CSS sizes them from the screen's height, this measures
+      what the words (longer in some languages) really left. */
+  function fit() {
+    const box = $("lamps");
+    box.style.removeProperty("--lamp-max");
+    box.style.removeProperty("--side-max");
+    for (let round = 0; round < 3; round++) {
+      const parts = [...document.querySelectorAll("#lamps .lamp-cell, #lamps .take, #controls button")];
+      if (!parts.length) return;
+      const top = Math.min(...parts.map((e) => e.getBoundingClientRect().top)) + window.scrollY;
+      const bottom = Math.max(...parts.map((e) => e.getBoundingClientRect().bottom)) + window.scrollY;
+      const over = bottom + 8 - window.innerHeight;
+      if (over <= 0 || bottom - top > window.innerHeight) return;  // fits (or never can: a phone scrolls)
+      const ring = box.querySelector(".ring");
+      if (ring) {
+        box.style.setProperty("--side-max", Math.max(120, ring.getBoundingClientRect().width - over) + "px");
+      } else {
+        const lamp = box.querySelector(".lamp-cell").getBoundingClientRect().height;
+        const rows = box.querySelectorAll(".lamp-row").length || 1;
+        box.style.setProperty("--lamp-max", Math.max(16, lamp - over / rows / 1.12) + "px");
+      }
+    }
+  }
+
   function build(s) {
     lamps = Nim.buildLamps($("lamps"), s, {take: true});
     const controls = $("controls");
@@ -94,7 +119,8 @@
     state = s;
     $("lost").hidden = true;
     const key = [s.machine, s.board, s.shape, s.layout.join(","), s.keys, s.buttons.join(","), document.documentElement.lang].join("|");
-    if (key !== built) {
+    const fresh = key !== built;
+    if (fresh) {
       build(s);
       built = key;
       if (s.settings.explain && !$("think").dataset.touched) $("think").open = true;
@@ -102,6 +128,7 @@
     }
     $("board-line").textContent = Nim.t("board", {board: s.board, about: Nim.phrase(s.about)});
     Nim.drawStatus($("status"), s);
+    if (fresh) fit();
     Nim.drawLamps(lamps, s);
     $("rules-line").textContent = Nim.t("rules.line", {about: Nim.phrase(s.settings.about),
       last: Nim.phrase(s.settings.last_move || "takes the last lamp"),
@@ -251,6 +278,7 @@
     $("think").querySelector("summary").addEventListener("click", () => { $("think").dataset.touched = "1"; });
     $("settings").addEventListener("submit", applySettings);
     Nim.reduced.addEventListener("change", () => { built = ""; if (state) show(state); });
+    window.addEventListener("resize", () => fit());
     if (machine) {
       try {
         show(await (await fetch("/api/machines/" + machine)).json().then((s) => { if (s.error) throw s; return s; }));
