@@ -28,7 +28,7 @@ from nimatron.config import boards, power
 BUTTON_OHMS = 220
 DATA_OHMS = 330
 NAMES = {"row": "row", "done": "DONE", "new": "NEW GAME"}
-STATUS_WORDS = {"visitor": "YOUR TURN", "machine": "MACHINE'S TURN", "champ": "NIM CHAMP",
+STATUS_WORDS = {"visitor": "YOUR TURN", "machine": "MACHINE THINKING", "champ": "NIM CHAMP",
                 "machine_wins": "MACHINE WINS"}
 
 # Raspberry Pi 40-pin header: BCM GPIO -> physical pin

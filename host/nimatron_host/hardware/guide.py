@@ -278,7 +278,7 @@ def self_test(design):
         out.append("Press each key: the lamp above it changes to selected (press it again to clear); a key that "
                    "selects the wrong lamp has its row or column wires swapped; two lamps at once means a diode is "
                    "missing or reversed.")
-    out += ["Press DONE: MACHINE'S TURN blinks while it thinks (1.5 s), then the lamps it takes blink and go out.",
+    out += ["Press DONE: MACHINE THINKING blinks while it thinks (1.5 s), then the lamps it takes blink and go out.",
             "Play to the end: NIM CHAMP or MACHINE WINS lights; after 15 s the machine returns to attract mode.",
             "On the host computer, `nimatron monitor PORT` shows the same events with the machine's reasoning "
             "(the host link: `host/PROTOCOL.md`).",

@@ -29,14 +29,26 @@ LAMP_MM = 12           # hole for a diffuser or bezel
 TEXT_MM = 5            # how-to-play text height (readable at arm's length)
 LANGS = ("en", "es", "ru")
 
-WORDS = {
-    "en": {"done": "DONE", "new": "NEW GAME", "visitor": "YOUR TURN", "machine": "MACHINE'S TURN",
-           "champ": "NIM CHAMP", "machine_wins": "MACHINE WINS", "how": "HOW TO PLAY", "row": "row"},
-    "es": {"done": "HECHO", "new": "NUEVA PARTIDA", "visitor": "TU TURNO", "machine": "TURNO DE LA MÁQUINA",
-           "champ": "¡CAMPEÓN DE NIM!", "machine_wins": "GANA LA MÁQUINA", "how": "CÓMO SE JUEGA", "row": "fila"},
-    "ru": {"done": "ГОТОВО", "new": "НОВАЯ ИГРА", "visitor": "ВАШ ХОД", "machine": "ХОД МАШИНЫ",
-           "champ": "ЧЕМПИОН НИМ", "machine_wins": "МАШИНА ПОБЕДИЛА", "how": "КАК ИГРАТЬ", "row": "ряд"},
+WORDS = {  # the panel's own words; the buttons' and status lamps' come from the faces' (``panel_words``)
+    "en": {"how": "HOW TO PLAY", "row": "row"},
+    "es": {"how": "CÓMO SE JUEGA", "row": "fila"},
+    "ru": {"how": "КАК ИГРАТЬ", "row": "ряд"},
 }
+FACE_WORDS = (("done", "done"), ("new", "new"), ("visitor", "status.visitor"), ("machine", "status.machine"),
+              ("champ", "status.champ"), ("machine_wins", "status.machine_wins"))
+
+
+def panel_words(lang):
+    """The words engraved on a panel: one vocabulary with the page, the
+    terminal and the OLED (the faces' language files), so a visitor reads
+    MACHINE THINKING on the lamp and on the screen alike."""
+    from nimatron_sim.words import Words
+
+    words = Words(lang)
+    out = dict(WORDS[lang])
+    for key, face_key in FACE_WORDS:
+        out[key] = words.t(face_key)
+    return out
 
 STEPS = {
     "en": {"start": "Press NEW GAME.",
@@ -134,7 +146,7 @@ class Panel:
         self.name = name
         self.spec = spec
         self.lang = lang
-        self.words = WORDS[lang]
+        self.words = panel_words(lang)
         self.parts = []   # (callable) drawn after the size is known
 
     # -- pieces ---------------------------------------------------------------
