@@ -97,6 +97,8 @@ def test_neopixel_boards_have_shifter_capacitor_and_data_resistor(name, texts):
 
 def test_led_resistors_follow_the_pin_maps_led_and_logic_voltage():
     spec = copy.deepcopy(boards.board("pi-leds"))
+    assert "R1 150 Ω" in wiring.draw(circuit("pi-leds", spec))        # (5 - 2.0 - 0.9) V / 15 mA = 140 -> E24 150
+    spec["led"] = {"vf": 1.9, "ma": 2}                                  # straight from the pins, no sink driver
     assert "750 Ω" in wiring.draw(circuit("pi-leds", spec))           # (3.3 - 1.9) V / 2 mA = 700 -> E24 750
     spec["led"] = {"vf": 2.1, "ma": 2}
     drawing = wiring.draw(circuit("pi-leds", spec))                    # 600 Ohm -> E24 620

@@ -41,6 +41,27 @@ def test_an_overloaded_connector_is_named_with_its_figure_and_rating():
                for l in lines), lines
 
 
+def test_an_overdriven_led_is_named_with_its_current_and_rating():
+    import copy
+
+    from nimatron_host.hardware.circuit import circuit
+
+    spec = copy.deepcopy(boards.board("pi-leds"))
+    spec["led"]["ma"] = 30            # (5 - 2.0 - 0.9) / 30 mA -> E24 75 ohm, 28 mA: over 25 mA x 80 %
+    lines = parts.checks(circuit("pi-leds", spec))
+    assert any(re.match(r"pi-leds: Everlight 333-2UYC/S530-A3 .* runs at 28\.0 mA, rated 25 mA x 80 %", l)
+               for l in lines), lines
+
+
+def test_a_narrow_beam_led_sits_behind_a_diffuser_and_a_wide_one_in_a_bezel():
+    import copy
+
+    spec = copy.deepcopy(boards.board("pi-leds"))
+    assert parts.spec_lamp_hole(spec) == (12.0, "diffuser-12")       # 10 degree beam: a glowing disc
+    spec["led"] = {"vf": 1.9, "ma": 2}                                  # the old HLMP-4719, 50 degrees
+    assert parts.spec_lamp_hole(spec) == (8.0, "led-bezel-5")
+
+
 def test_every_part_has_a_datasheet_reference():
     for key, p in parts.catalogue()["parts"].items():
         assert p.get("datasheet"), key
@@ -104,10 +125,7 @@ def test_the_firmware_refuses_a_layout_whose_lamps_would_miss_their_row():
 
 
 @pytest.mark.parametrize("name", sorted(DESIGNS))
-def test_a_lit_lamp_meets_the_intensity_target(name, request):
-    if name == "pi-leds":
-        request.applymarker(pytest.mark.xfail(strict=True, reason="HLMP-4719 at 1.9 mA gives 2 mcd: a sink driver "
-                                              "(ULN2803A) and 20 mA LEDs are still to be designed in"))
+def test_a_lit_lamp_meets_the_intensity_target(name):
     design = DESIGNS[name]
     target = parts.catalogue()["lamp_target_mcd"]
     assert parts.lamp_mcd(design) >= target, [l for l in parts.checks(design) if "mcd" in l]

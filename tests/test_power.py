@@ -63,9 +63,19 @@ def test_neopixel_budget_known_case():
 
 def test_led_budget_known_case():
     f = power.budget(boards.board("pi-leds"))
-    assert f["ohms"] == 750 and f["lamps"] == 20
-    assert f["leds_ma"] == pytest.approx(20 * 1.4 / 0.75)           # 37.3 mA, under the 50 mA of the pins
+    # ULN2803A sink drivers: (5 - 2.0 Vf - 0.9 Vce) / 15 mA = 140 ohm -> E24 150 -> 14 mA from +5 V
+    assert f["ohms"] == 150 and f["lamps"] == 20 and f["led_ma"] == pytest.approx(14)
+    assert f["leds_ma"] == pytest.approx(280) and f["worst_ma"] == pytest.approx(1500 + 280)
+    assert f["pins_ma"] == pytest.approx(20 * 1.35)                  # the drivers' inputs, under the pins' 50 mA
     assert power.check("pi-leds", boards.board("pi-leds")) == 1.0
+
+
+def test_leds_straight_from_the_pins_are_still_budgeted_against_the_pins():
+    spec = copy.deepcopy(boards.board("pi-leds"))
+    spec["led"] = {"vf": 1.9, "ma": 2}
+    f = power.budget(spec)
+    assert f["ohms"] == 750 and f["pins_ma"] == f["leds_ma"] == pytest.approx(20 * 1.4 / 0.75)   # 37.3 mA
+    assert power.check("pi-leds", spec) == 1.0
 
 
 def test_every_board_fits_its_own_supply_at_its_own_brightness():
@@ -94,7 +104,7 @@ def test_a_board_over_its_supply_is_refused_at_start_up(monkeypatch):
 
 def test_too_many_leds_for_the_pins_is_refused(monkeypatch):
     spec = copy.deepcopy(boards.board("pi-leds"))
-    spec["led"]["ma"] = 10            # 20 LEDs x ~10 mA: far over the pins' 50 mA
+    spec["led"] = {"vf": 1.9, "ma": 10}   # no sink driver: 20 LEDs x ~10 mA, far over the pins' 50 mA
     monkeypatch.setattr(boards, "board", lambda name: spec)
     with pytest.raises(power.PowerError, match=r"20 LEDs at 9.3 mA draw 187 mA from the pins, over their 50 mA"):
         make_controller("pi-leds", {}, io=FakeIO())
@@ -166,7 +176,8 @@ def test_power_command(capsys):
     captured = capsys.readouterr()
     assert "OVER BUDGET" in captured.out and "at most 0.20" in captured.err
     assert main(["power", "pi-leds"]) == 0
-    assert "750 ohm" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "150 ohm" in out and "280 mA all lit" in out and "27.0 mA of the 50 mA" in out
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -33,10 +33,12 @@ def lines(name, spec, amps=None, brightness=None):
         out.append("board       %d mA (the controller on the same supply)" % f["board_ma"])
     if f["kind"] == "leds":
         led = spec["led"]
-        out.append("LEDs        %d at %.1f V / %g mA rated: %d ohm (E24) from %.1f V logic -> %.2f mA each"
-                   % (f["lamps"], led["vf"], led["ma"], f["ohms"], f["logic_volts"], f["led_ma"]))
-        out.append("pins        all lit %.1f mA of the %d mA the GPIO pins may give (%d mA per pin)"
-                   % (f["leds_ma"], f["total_limit_ma"], f["pin_limit_ma"]))
+        source = "%.1f V logic" % f["logic_volts"] if not led.get("sink") else \
+            "%g V through a sink driver (Vce %.1f V)" % (f["volts"], led["sink"]["vce"])
+        out.append("LEDs        %d at %.1f V / %g mA rated: %d ohm (E24) from %s -> %.2f mA each, %d mA all lit"
+                   % (f["lamps"], led["vf"], led["ma"], f["ohms"], source, f["led_ma"], int(f["leds_ma"] + 0.5)))
+        out.append("pins        all lit %.1f mA of the %d mA the GPIO pins may give (%.2f of %d mA per pin)"
+                   % (f["pins_ma"], f["total_limit_ma"], f["pin_ma"], f["pin_limit_ma"]))
         out.append("worst case  %d mA of %d mA" % (int(f["worst_ma"] + 0.5), int(f["allowed_ma"])))
         out.append("brightness  fixed by the resistors (not dimmable)")
         level = brightness

@@ -19,7 +19,12 @@ Pico itself), the logic (``"logic": {"volts": 3.3, "pin_ma": 16,
 "ma": 2}``). Figures: a NeoPixel draws up to 60 mA at full white (20 mA
 per colour channel) scaled by brightness, and about 1 mA dark; a discrete
 LED draws (logic volts - Vf) / R through the E24 resistor at or above the
-one that gives its rated current. A supply is loaded to at most 80 % of its
+one that gives its rated current. A GPIO pin gives a few milliamps, too
+little for a lamp seen in a lit gallery, so an LED may hang on a sink
+driver instead (``"sink": {"vce": 0.9, "input_ma": 1.35}``: a ULN2803A
+channel pulls its cathode to ground while the pin is high): the LED then
+draws (supply volts - Vf - Vce) / R from the supply, and the pin gives
+only the driver's input current. A supply is loaded to at most 80 % of its
 rating.
 
 MicroPython-safe: no imports, integer and float arithmetic only.
@@ -82,7 +87,9 @@ def budget(spec, amps=None):
     ``lamps``, and for NeoPixels ``dark_ma``, ``full_ma`` (every pixel full
     white at brightness 1), ``cap`` (the highest brightness that fits,
     0..1); for LEDs ``ohms``, ``led_ma``, ``leds_ma`` (all lit),
-    ``pin_limit_ma``, ``total_limit_ma``, ``worst_ma``.
+    ``pin_limit_ma``, ``total_limit_ma``, ``worst_ma``, ``drive_volts``
+    (what the resistor and LED hang from), ``pin_ma`` and ``pins_ma`` (what
+    one pin and all pins give: the LED's current, or a sink driver's input).
     """
     supply = spec.get("supply")
     if not supply:
@@ -103,11 +110,16 @@ def budget(spec, amps=None):
     }
     if out["kind"] == "leds":
         led = spec["led"]
-        ohms = resistor_ohms(out["logic_volts"], led["vf"], led["ma"])
-        each = led_ma(out["logic_volts"], led["vf"], ohms)
+        sink = led.get("sink")
+        drive = volts - sink["vce"] if sink else out["logic_volts"]
+        ohms = resistor_ohms(drive, led["vf"], led["ma"])
+        each = led_ma(drive, led["vf"], ohms)
+        out["drive_volts"] = drive
         out["ohms"] = ohms
         out["led_ma"] = each
         out["leds_ma"] = each * out["lamps"]
+        out["pin_ma"] = sink["input_ma"] if sink else each
+        out["pins_ma"] = out["pin_ma"] * out["lamps"]
         out["pin_limit_ma"] = logic.get("pin_ma", 16)
         out["total_limit_ma"] = logic.get("total_ma", 50)
         out["worst_ma"] = out["board_ma"] + out["leds_ma"]
@@ -142,12 +154,12 @@ def check(name, spec, brightness=None, amps=None):
         if brightness is not None and brightness != 1:
             raise PowerError("board %s: brightness %s cannot apply: discrete LEDs are set by their %d ohm resistors"
                              % (name, brightness, figures["ohms"]))
-        if figures["led_ma"] > figures["pin_limit_ma"]:
+        if figures["pin_ma"] > figures["pin_limit_ma"]:
             raise PowerError("board %s: each LED draws %.1f mA, over the %d mA a pin may give"
-                             % (name, figures["led_ma"], figures["pin_limit_ma"]))
-        if figures["leds_ma"] > figures["total_limit_ma"]:
+                             % (name, figures["pin_ma"], figures["pin_limit_ma"]))
+        if figures["pins_ma"] > figures["total_limit_ma"]:
             raise PowerError("board %s: %d LEDs at %.1f mA draw %d mA from the pins, over their %d mA limit"
-                             % (name, figures["lamps"], figures["led_ma"], int(figures["leds_ma"] + 0.5),
+                             % (name, figures["lamps"], figures["pin_ma"], int(figures["pins_ma"] + 0.5),
                                 figures["total_limit_ma"]))
         if figures["worst_ma"] > figures["allowed_ma"]:
             raise PowerError("board %s: needs up to %d mA but its %s"

@@ -28,9 +28,9 @@ def _catalogue(design):
                                                "Raspberry Pi 4 Model B 2GB", 45.00,
                                                "any 40-pin model; a 16 GB A1 microSD card with Raspberry Pi OS Lite"),
         ("R", "resistor"): None,   # by value below
-        ("L", "LED"): ("5 mm low-current LED, yellow (585 nm), diffused (Vf %.1f V, rated %g mA)"
-                       % (spec.get("led", {}).get("vf", 0), spec.get("led", {}).get("ma", 0)),
-                       "Broadcom HLMP-4719", 0.40, _led_note()),
+        ("L", "LED"): _led_row(spec),
+        ("U", "ULN2803A"): ("8-channel Darlington sink driver (DIP-18) and socket, one per 8 lamps",
+                            "TI ULN2803AN", 0.90, catalogue_parts.part("uln2803")["datasheet"]),
         ("S", "arcade button"): ("30 mm arcade push button, microswitch, snap-in", "Sanwa OBSF-30", 2.50,
                                  "about 3 N to press (limit 22 N); 30 mm hole"),
         ("K", "key (arcade button)"): ("30 mm arcade push button, microswitch, snap-in", "Sanwa OBSF-30", 2.50,
@@ -105,14 +105,18 @@ def rows(design):
             elif value.startswith("%d " % 220):
                 desc, example, price, notes = RESISTORS["button"]
             else:
-                ohms = design["figures"]["ohms"]
+                f = design["figures"]
+                ohms = f["ohms"]
                 desc = "resistor %d Ohm 1/4 W 1 %% (E24), one per LED" % ohms
                 example = "Yageo MFR-25FBF52-%dR" % ohms
                 price = 0.05
-                notes = "(%.1f V - %.1f V) / %g mA = %d Ohm, next E24 value %d Ohm: %.2f mA" % (
-                    design["figures"]["logic_volts"], spec["led"]["vf"], spec["led"]["ma"],
-                    int((design["figures"]["logic_volts"] - spec["led"]["vf"]) * 1000 / spec["led"]["ma"] + 0.5),
-                    ohms, design["figures"]["led_ma"])
+                sink = spec["led"].get("sink")
+                drop = "%.1f V - %.1f V" % (f["logic_volts"], spec["led"]["vf"]) if not sink else \
+                    "%g V - %.1f V - %.1f V Vce(sat)" % (f["volts"], spec["led"]["vf"], sink["vce"])
+                notes = "(%s) / %g mA = %d Ohm, next E24 value %d Ohm: %.2f mA" % (
+                    drop, spec["led"]["ma"],
+                    int((f["drive_volts"] - spec["led"]["vf"]) * 1000 / spec["led"]["ma"] + 0.5),
+                    ohms, f["led_ma"])
         else:
             desc, example, price, notes = catalogue[(prefix, part)]
         qty = len(refs)
@@ -164,9 +168,16 @@ def _sundries(design):
     return out
 
 
-def _led_note():
-    led = catalogue_parts.part("led-hlmp4719")
-    return "%s" % led["datasheet"]
+def _led_row(spec):
+    """The LED the pin map names, with its datasheet figures."""
+    led = spec.get("led")
+    if not led:
+        return None
+    key = catalogue_parts.spec_lamp_part(spec)
+    p = catalogue_parts.part(key)
+    maker, number = p["part"].split(" ")[0], p["part"].split(" ")[1]
+    desc = "%s (Vf %.1f V, run at %g mA)" % (p["part"].split(" ", 2)[2], led["vf"], led["ma"])
+    return desc, "%s %s" % (maker, number), 0.40, p["datasheet"]
 
 
 def _looms(design):

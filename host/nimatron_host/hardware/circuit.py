@@ -116,6 +116,9 @@ class Parts:
         return ref
 
 
+SINK_CHANNELS = 8   # a ULN2803A: inputs on pins 1-8, outputs on 18-11, GND 9, COM 10
+
+
 def onboard(name, spec):
     """A board with everything built in (MacroPad, Circuit Playground): no
     wiring to do; every pin of the pin map is a part of the board itself."""
@@ -154,12 +157,25 @@ def circuit(name, spec):
     if lamps["kind"] == "leds":
         led = spec["led"]
         ohms = figures["ohms"]
+        sinks = []
+        sunk = 0
         for pin, role in boards.pins(spec):
             if role.startswith("lamp") or role.startswith("status"):
+                group = "status lamps" if role.startswith("status") else "lamps"
                 r = parts.add("R", "resistor", "%d ohm" % ohms)
                 lamp = parts.add("L", "LED", "Vf %.1f V, %g mA" % (led["vf"], led["ma"]))
-                chain(pin, role, [("resistor", r, "%d Ω" % ohms), ("led", lamp, role_label(role))], "gnd",
-                      "status lamps" if role.startswith("status") else "lamps")
+                if not led.get("sink"):
+                    chain(pin, role, [("resistor", r, "%d Ω" % ohms), ("led", lamp, role_label(role))], "gnd", group)
+                    continue
+                # a sink driver: the pin drives a ULN2803A input; its output pulls the LED's cathode low
+                channel = sunk % SINK_CHANNELS
+                sunk += 1
+                if channel == 0:
+                    sinks.append(parts.add("U", "ULN2803A"))
+                label = "pin %d→%d" % (channel + 1, 18 - channel)
+                chain(pin, role, [("sink", sinks[-1], label), ("led", lamp, role_label(role)),
+                                  ("resistor", r, "%d Ω" % ohms)], "+5v", group)
+        out["sinks"] = sinks
     else:
         shifter = parts.add("U", "74AHCT125")
         resistor = parts.add("R", "resistor", "%d ohm" % DATA_OHMS, key=("R", "data"))

@@ -36,10 +36,15 @@ def power_lines(design):
             "- Supply: %g V %g A (the Raspberry Pi's own), loaded to at most %d %%: %d mA."
             % (f["volts"], f["amps"], int(power.DERATE * 100), int(f["allowed_ma"])),
             "- The Pi itself: up to %d mA." % f["board_ma"],
-            "- %d LEDs (Vf %.1f V, rated %g mA) through %d Ω from %.1f V pins: %.2f mA each, **%.1f mA with every "
-            "lamp lit**, within the %d mA the GPIO pins may give together (%d mA per pin)."
-            % (f["lamps"], spec["led"]["vf"], spec["led"]["ma"], f["ohms"], f["logic_volts"], f["led_ma"],
-               f["leds_ma"], f["total_limit_ma"], f["pin_limit_ma"]),
+            ("- %d LEDs (Vf %.1f V, rated %g mA) through %d Ω from %.1f V pins: %.2f mA each, **%.1f mA with every "
+             "lamp lit**, within the %d mA the GPIO pins may give together (%d mA per pin)."
+             % (f["lamps"], spec["led"]["vf"], spec["led"]["ma"], f["ohms"], f["logic_volts"], f["led_ma"],
+                f["leds_ma"], f["total_limit_ma"], f["pin_limit_ma"])) if not spec["led"].get("sink") else
+            ("- %d LEDs (Vf %.1f V, run at %g mA) through %d Ω from the Pi's +5 V, switched by ULN2803A sink "
+             "drivers: %.1f mA each, **%d mA with every lamp lit**; the GPIO pins give only the drivers' inputs, "
+             "at most %.2f mA each, %.0f mA together (they may give %d mA together, %d mA per pin)."
+             % (f["lamps"], spec["led"]["vf"], spec["led"]["ma"], f["ohms"], f["led_ma"], int(f["leds_ma"] + 0.5),
+                f["pin_ma"], f["pins_ma"], f["total_limit_ma"], f["pin_limit_ma"])),
             "- Worst case: **%d mA of %d mA**. The LEDs are not dimmable (the `brightness` setting is refused here)."
             % (int(f["worst_ma"] + 0.5), int(f["allowed_ma"])),
         ]
@@ -100,7 +105,7 @@ def board_guide(design, lang):
                       " → ".join("%s %s" % (ref, label) if kind != "pixels" else "%s DIN" % ref
                                  for kind, ref, label in chain["items"])
                       + {"gnd": " → ground", "row": " → key matrix row", "column": " → key matrix column",
-                         "pixels": "", "onboard": ""}[chain["end"]]])
+                         "+5v": " → +5V", "pixels": "", "onboard": ""}[chain["end"]]])
     out += _table(["pin", "header pin", "role", "through"], table) + [""]
     out += ["## Assembly, step by step", ""]
     steps = assembly_steps(design)
@@ -131,7 +136,7 @@ def assembly_steps(design):
     out = ["Cut or print the front panel from `panel.svg` (1:1, millimetres; check one 30 mm button hole with "
            "the button before cutting the rest). Fit the %s arcade buttons and the lamp %s."
            % (refs.get("arcade button", "") + (", " + refs["key (arcade button)"] if "key (arcade button)" in refs else ""),
-              "bezels" if not neo else "diffusers")]
+              "bezels" if parts_catalogue.lamp_hole(design)[1] == "led-bezel-5" else "diffusers")]
     if neo:
         if spec["lamps"].get("fixed"):
             out.append("Push the pixels (%s) into the lamp holes from behind in chain order: pixel 0 is the first "
@@ -167,10 +172,21 @@ def assembly_steps(design):
         else:
             out.append("Join the supply's ground to the Pi's ground (header pin 6); the Pi keeps its own USB-C "
                        "supply (%s). Never join the two +5 V." % design["pi_supply"])
-    else:
+    elif not spec["led"].get("sink"):
         out.append("Put each LED in its bezel (long leg = anode). Solder its %d Ω resistor to the anode and run "
                    "the cathodes to a common ground wire; check each with the multimeter's diode test before wiring "
                    "on." % design["figures"]["ohms"])
+    else:
+        led = parts_catalogue.part(parts_catalogue.spec_lamp_part(spec))
+        out.append("Press a 12 mm opal diffuser into each lamp hole and fix each LED (%s) centred 3-5 mm behind "
+                   "its diffuser (a 5 mm LED holder on a strip of card or plywood): its %d° beam lights the disc, "
+                   "and the disc glows for a visitor standing to the side. Long leg (anode) to its %d Ω "
+                   "resistor, the resistors' other ends to one +5V wire (header pin 2 or 4)."
+                   % (led["part"].split(" 5 mm")[0], led["beam_deg"], design["figures"]["ohms"]))
+        out.append("On the stripboard: the ULN2803A drivers (%s) in DIP-18 sockets, pin 9 to ground, pin 10 (COM) "
+                   "not connected. Each lamp's GPIO pin goes to a driver input (pins 1-8) and that channel's output "
+                   "(pins 18-11) to the LED's cathode (short leg), as the wiring drawing numbers them. Check each "
+                   "LED with the multimeter's diode test before wiring on." % ref_ranges(design["sinks"]))
     out.append("Wire each button's common (COM) contact to ground and its normally-open (NO) contact through its "
                "%d Ω resistor to its pin (the wiring table). No pull-up resistors: the firmware switches on the "
                "board's own." % BUTTON_OHMS)
@@ -308,9 +324,10 @@ def review_lines():
         "- **NEW GAME on GPIO3** switches a halted Pi back on (GPIO3 to ground is the Pi's wake-up): after "
         "`sudo halt`, pressing NEW GAME boots the exhibit.",
         "- GPIO7-11 are SPI0 (SPI stays off on this board); GPIO18-21 are PCM/PWM audio (not used).",
-        "- LED current: each GPIO may source 16 mA, all of them together about 50 mA. 20 LEDs at 10 mA would "
-        "be 200 mA, so the LEDs are low-current types (rated 2 mA) with %d Ω: 37 mA with every lamp lit."
-        % power.budget(leds)["ohms"],
+        "- LED current: each GPIO may source 16 mA, all of them together about 50 mA: a lamp bright enough "
+        "for a lit gallery cannot hang on a pin. Each LED hangs from +5 V through %d Ω and a ULN2803A sink "
+        "driver: %.0f mA from +5 V with every lamp lit, %.0f mA from the pins (the drivers' inputs)."
+        % (power.budget(leds)["ohms"], power.budget(leds)["leds_ma"], power.budget(leds)["pins_ma"]),
         "",
         "`pi-neopixel`: **data moved from D18 to D10.** D18 is PWM0/PCM clock: rpi_ws281x on it takes the PWM "
         "that analog audio uses, and needs root. D10 (SPI MOSI) is driven through SPI without root and leaves "

@@ -106,7 +106,7 @@ def lamp_part(design):
 def spec_lamp_part(spec):
     lamps = spec["lamps"]
     if lamps["kind"] == "leds":
-        return "led-hlmp4719"
+        return spec["led"].get("part", "led-hlmp4719")
     if lamps.get("shape") == "ring" or lamps.get("fixed"):
         return "bullet-pixel"
     return "ws2812b-strip"
@@ -127,6 +127,11 @@ def lamp_mcd(design):
     return level * (m["red"] * r + m["green"] * g + m["blue"] * b) / 255.0
 
 
+# An LED whose beam is narrower than this is seen only from in front: it sits
+# behind a 12 mm opal diffuser, which glows for a visitor standing to the side.
+NARROW_BEAM_DEG = 30
+
+
 def lamp_hole(design):
     return spec_lamp_hole(design["spec"])
 
@@ -134,7 +139,7 @@ def lamp_hole(design):
 def spec_lamp_hole(spec):
     """(hole diameter, part key that sits in it) for the lamps of the panel."""
     key = spec_lamp_part(spec)
-    if key == "led-hlmp4719":
+    if part(key)["kind"] == "led" and part(key).get("beam_deg", 60) >= NARROW_BEAM_DEG:
         return part("led-bezel-5")["cutout_mm"], "led-bezel-5"
     if key == "bullet-pixel":
         return part("bullet-pixel")["cutout_mm"], "bullet-pixel"
@@ -166,6 +171,11 @@ def checks(design):
         if tvs["standoff_volts"] < design["figures"]["volts"]:
             out.append("%s: TVS stand-off %.1f V below the %g V supply" % (name, tvs["standoff_volts"],
                                                                             design["figures"]["volts"]))
+    lamp = part(lamp_part(design))
+    if lamp["kind"] == "led" and design["figures"]["led_ma"] > lamp["max_ma"] * k + 1e-9:
+        out.append("%s: %s runs at %.1f mA, rated %d mA x %d %%" % (name, lamp["part"].split(",")[0],
+                                                                   design["figures"]["led_ma"], lamp["max_ma"],
+                                                                   int(k * 100)))
     target = catalogue()["lamp_target_mcd"]
     mcd = lamp_mcd(design)
     if mcd < target:

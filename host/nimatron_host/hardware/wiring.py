@@ -77,6 +77,16 @@ def _buffer(d, x, y, ref):
     return x + 52
 
 
+def _sink(d, x, y, ref, label):
+    """One channel of a ULN2803A: an inverting driver that sinks its output."""
+    d.line(x, y, x + 10, y)
+    d.path("M%d %d L%d %d L%d %d Z" % (x + 10, y - 14, x + 10, y + 14, x + 36, y), data_ref=ref)
+    d.circle(x + 39, y, 3, fill="#ffffff")
+    d.line(x + 42, y, x + 112, y)
+    d.text(x + 46, y - 5, "%s %s" % (ref, label), size=10, fill=GREY)
+    return x + 112
+
+
 def rows_of(design):
     """(y, chain) for every pin line, with group headings: [(y, kind, thing)]."""
     out = []
@@ -104,8 +114,12 @@ def power_rows(design):
     if design["pico"]:
         return [{"pin": "VSYS", "header": 39, "label": "5 V in", "group": "power", "end": "vsys"},
                 {"pin": "GND", "header": 38, "label": "ground", "group": "power", "end": "gnd"}]
-    return [{"pin": "GND", "header": 6, "label": "ground (also 9, 14, 20, 25, 30, 34, 39)", "group": "power",
+    rows = [{"pin": "GND", "header": 6, "label": "ground (also 9, 14, 20, 25, 30, 34, 39)", "group": "power",
              "end": "gnd"}]
+    if design.get("sinks"):
+        rows.append({"pin": "5V", "header": 2, "label": "+5 V to the lamps (also pin 4)", "group": "power",
+                     "end": "plus5"})
+    return rows
 
 
 def draw(design):
@@ -158,7 +172,9 @@ def draw(design):
             if kind_ == "resistor":
                 x = _resistor(d, x, y, ref, label)
             elif kind_ == "led":
-                x = _diode(d, x, y, ref, "", arrows=True)
+                x = _diode(d, x, y, ref, "", arrows=True, flip=item["end"] == "+5v")
+            elif kind_ == "sink":
+                x = _sink(d, x, y, ref, label)
             elif kind_ == "switch":
                 x = _switch(d, x, y, ref, label)
             elif kind_ == "buffer":
@@ -168,7 +184,12 @@ def draw(design):
             elif kind_ == "onboard":
                 d.text(x + 6, y + 4, label, size=12, fill=GREY)
         end = item["end"]
-        if end == "gnd":
+        if end == "+5v":
+            d.line(x, y, x + 20, y)
+            _plus5(d, x + 20, y)
+            lamp = [i for i in item["items"] if i[0] == "led"][0]
+            d.text(x + 40, y + 4, "%s  %s" % (lamp[1], lamp[2]), size=12)
+        elif end == "gnd":
             d.line(x, y, x + 20, y)
             _ground(d, x + 20, y)
             last = item["items"][-1]
@@ -199,6 +220,12 @@ def _power_line(d, design, item, y):
         d.line(x, y, x + 30, y)
         _ground(d, x + 30, y)
         d.text(x + 50, y + 4, "one ground: join every ground symbol at the supply's − terminal", size=11, fill=GREY)
+        return
+    if item["end"] == "plus5":
+        d.line(x, y, x + 30, y)
+        d.text(x + 34, y + 4, "+5V", size=11, weight="bold")
+        d.text(x + 66, y + 4, "the lamps' +5V: %d mA with every lamp lit, from the Pi's own supply"
+               % int(design["figures"]["leds_ma"] + 0.5), size=11, fill=GREY)
         return
     d.line(x, y, x + 20, y)
     x = _diode(d, x + 20, y, design["vsys_diode"], "1N5817", flip=True)
@@ -302,11 +329,7 @@ def notes_of(design):
                 "them so the firmware, the simulator and this drawing agree.",
                 "Parts: " + ", ".join(ref_ranges(line[3]) for line in design["parts"].lines) + " (see bom.csv)."]
     if spec["lamps"]["kind"] == "leds":
-        out.append("LEDs: Vf %.1f V at %g mA from %.1f V pins: R = (%.1f - %.1f) V / %g mA = %d Ω exact, "
-                   "E24 %d Ω -> %.2f mA each, %.1f mA with every lamp lit (pins may give %d mA)."
-                   % (spec["led"]["vf"], spec["led"]["ma"], f["logic_volts"], f["logic_volts"], spec["led"]["vf"],
-                      spec["led"]["ma"], (f["logic_volts"] - spec["led"]["vf"]) * 1000 / spec["led"]["ma"],
-                      f["ohms"], f["led_ma"], f["leds_ma"], f["total_limit_ma"]))
+        out.append(led_words(design))
     else:
         out.append("U1 74AHCT125 (DIP-14): pin 2 1A in, pin 3 1Y out, pin 1 1OE to ground, pin 14 VCC to +5V, pin 7 to ground;"
                    " unused 2A/3A/4A (5, 9, 12) to ground, 2OE/3OE/4OE (4, 10, 13) to +5V.")
@@ -320,3 +343,22 @@ def notes_of(design):
     out.append("All ground symbols are one net; all +5V flags are one net. Parts: " + ", ".join(
         ref_ranges(line[3]) for line in design["parts"].lines) + " (see bom.csv).")
     return out
+
+
+def led_words(design):
+    """How the LED resistor was chosen, in one sentence (drawing and guide)."""
+    spec, f = design["spec"], design["figures"]
+    led = spec["led"]
+    exact = (f["drive_volts"] - led["vf"]) * 1000 / led["ma"]
+    if not led.get("sink"):
+        return ("LEDs: Vf %.1f V at %g mA from %.1f V pins: R = (%.1f - %.1f) V / %g mA = %d Ω exact, "
+                "E24 %d Ω -> %.2f mA each, %.1f mA with every lamp lit (pins may give %d mA)."
+                % (led["vf"], led["ma"], f["logic_volts"], f["logic_volts"], led["vf"], led["ma"], exact,
+                   f["ohms"], f["led_ma"], f["leds_ma"], f["total_limit_ma"]))
+    sink = led["sink"]
+    return ("LEDs: each lamp hangs from +5V through its resistor, its cathode pulled to ground by a ULN2803A "
+            "channel while the GPIO pin is high (pin 9 GND, pin 10 COM unconnected). R = (%g - %.1f Vf - %.1f "
+            "Vce(sat)) V / %g mA = %d Ω exact, E24 %d Ω -> %.1f mA each, %d mA from +5V with every lamp lit; "
+            "each pin gives only the driver's input, at most %.2f mA (%.0f mA for all %d, pins may give %d mA)."
+            % (f["volts"], led["vf"], sink["vce"], led["ma"], exact, f["ohms"], f["led_ma"],
+               int(f["leds_ma"] + 0.5), sink["input_ma"], f["pins_ma"], f["lamps"], f["total_limit_ma"]))
