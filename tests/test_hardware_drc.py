@@ -138,6 +138,15 @@ def test_every_dc_input_has_a_fuse_reverse_polarity_and_over_voltage_protection(
     assert "panel-mount DC power jack" in text
 
 
+@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if "jack" in DESIGNS[n]))
+def test_the_wiring_drawing_shows_the_input_protection(name):
+    """A maker wires from the drawing: the fuse, the series diode and the TVS are on it, not only in the BOM."""
+    drawing = open(os.path.join(ROOT, "hardware", name, "wiring.svg"), encoding="utf-8").read()
+    drawn = re.findall(r'<\w+ class="protection"[^>]* data-part="([^"]+)"', drawing)
+    assert sorted(set(drawn)) == ["D-RP", "F1", "TVS1"], drawn
+    assert "F1 RUEF" in drawing and "D-RP SS54" in drawing and "TVS1 SMBJ5.0A" in drawing
+
+
 @pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n]["onboard"]))
 def test_visitor_touched_lines_have_esd_arrays(name):
     design = DESIGNS[name]

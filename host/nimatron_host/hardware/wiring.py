@@ -8,6 +8,7 @@ data-role=...>`` and every part carries ``data-ref``, so the tests compare the
 drawing with the pin map and the bill of materials.
 """
 
+from . import parts as catalogue
 from .circuit import ref_ranges
 from .svg import Drawing
 
@@ -127,6 +128,8 @@ def draw(design):
     lines, bottom = rows_of(design)
     matrix = design["matrix"]
     width = max(940, START + 170 + 30 + len(matrix["columns"]) * CELL + 40) if matrix else 940
+    if design.get("jack"):
+        width += 120          # room for the input protection beside the supply
     notes = notes_of(design)
     height = bottom + 40 + 16 * len(wrap(notes, 125 if matrix else 108)) + 20
     d = Drawing(width, height, title="%s wiring" % design["name"])
@@ -235,16 +238,37 @@ def _power_line(d, design, item, y):
 
 
 def _supply(d, design, y):
-    """The 5 V supply of the pixels (and of a Pico) at the top right."""
+    """The 5 V supply of the pixels (and of a Pico) at the top right, and the
+    input protection between its jack and the +5V net: a museum's spares
+    drawer holds 12 V and centre-negative adapters."""
     x = d.width - 200
     d.rect(x, y - 30, 170, 40, stroke_width=2, data_ref=design["supply"], fill="#eef4ff")
     d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design["supply"], design["spec"]["supply"]["amps"]), size=11,
            weight="bold")
     d.text(x + 8, y + 2, "%s DC jack (panel)" % design["jack"], size=10, data_ref=design["jack"])
-    d.line(x, y - 10, x - 24, y - 10)
-    _plus5(d, x - 24, y - 10)
     d.line(x + 150, y + 10, x + 150, y + 16)
     _ground(d, x + 150, y + 16)
+    # jack + -> F1 polyfuse -> D-RP (band to +5V) -> +5V, TVS1 from +5V to ground
+    fuse = catalogue.part(catalogue.fuse_key(design))["part"].split()[1]
+    ly = y - 10
+    d.line(x, ly, x - 16, ly)
+    d.rect(x - 52, ly - 5, 36, 10, fill="#ffffff", class_="protection", data_part="F1")
+    d.text(x - 34, ly - 9, "F1 %s" % fuse, size=9, anchor="middle")
+    d.line(x - 52, ly, x - 74, ly)
+    d.path("M%d %d L%d %d L%d %d Z" % (x - 74, ly - 6, x - 74, ly + 6, x - 88, ly), fill="#ffffff",
+           class_="protection", data_part="D-RP")
+    d.line(x - 88, ly - 6, x - 88, ly + 6, stroke_width=1.6)
+    d.text(x - 78, ly + 16, "D-RP SS54", size=9, anchor="middle")
+    d.line(x - 88, ly, x - 140, ly)
+    d.circle(x - 112, ly, 2, fill="#000000")
+    d.line(x - 112, ly, x - 112, ly + 22)
+    d.path("M%d %d L%d %d L%d %d Z" % (x - 118, ly + 34, x - 106, ly + 34, x - 112, ly + 24), fill="#ffffff",
+           class_="protection", data_part="TVS1")
+    d.line(x - 118, ly + 24, x - 106, ly + 24, stroke_width=1.6)
+    d.line(x - 112, ly + 34, x - 112, ly + 38)
+    _ground(d, x - 112, ly + 38)
+    d.text(x - 100, ly + 34, "TVS1 SMBJ5.0A", size=9)
+    _plus5(d, x - 140, ly)
 
 
 def _pixels(d, design, x, y):
@@ -337,6 +361,17 @@ def notes_of(design):
                    " Power the pixels from both ends of a long strip.")
     out.append("Buttons close to ground; the board's own pull-ups hold them high (no pull-up resistors)."
                " The 220 Ω in each line limits an electrostatic discharge.")
+    if design.get("jack"):
+        out.append("Input protection, between %s and the +5V net: F1 %s (holds the worst case, %.2f A), D-RP SS54 in "
+                   "series (band towards +5V: a centre-negative adapter lights nothing), TVS1 SMBJ5.0A from +5V to "
+                   "ground (band to +5V: a 12 V adapter is clamped until F1 trips)."
+                   % (design["jack"], catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
+                      catalogue.worst_amps(design)))
+    if not design["onboard"]:
+        n = catalogue.esd_arrays(design)
+        if n:
+            out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
+                       "pin 2 to ground, pin 5 to 3.3 V." % (n, "s" if n > 1 else ""))
     if design["matrix"]:
         out.append("Key matrix: one 1N4148 per key, anode to the column, cathode towards the key and the row"
                    " (keypad.KeyMatrix, columns_to_anodes=True). Key K(n) sits under lamp n, counted row by row.")
