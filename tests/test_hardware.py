@@ -209,3 +209,15 @@ def test_the_guide_drawing_and_driver_agree_on_the_diodes(name, texts):
     assert "band (cathode) towards the key" in step[0] and "(anodes) of one column to that column's wire" in step[0]
     notes = " ".join(wiring.notes(hardware.design(name))) if hasattr(wiring, "notes") else texts[name + "/wiring.svg"]
     assert "anode to the column, cathode towards the key" in notes
+
+
+@pytest.mark.parametrize("name", sorted(boards.names()))
+def test_every_drawing_and_guide_carries_the_revision_the_machine_answers_hello_with(name):
+    from nimatron.machine.startup import identity
+
+    who = identity(name)
+    stamp = "rev. Nimatron %s, pin map %s CRC %s" % (who["version"], name, who["pinmap_crc"])
+    folder = os.path.join(ROOT, "hardware", name)
+    assert stamp in open(os.path.join(folder, "README.md"), encoding="utf-8").read()
+    if os.path.exists(os.path.join(folder, "wiring.svg")):
+        assert stamp in open(os.path.join(folder, "wiring.svg"), encoding="utf-8").read()

@@ -10,7 +10,7 @@ from nimatron.config import boards, power
 from nimatron.config.settings import resolve
 
 from .bom import budget_words, rows as bom_rows
-from .circuit import BUTTON_OHMS, DATA_OHMS, PI_NOTES, STATUS_WORDS, pin_number, ref_ranges, role_label
+from .circuit import BUTTON_OHMS, DATA_OHMS, PI_NOTES, STATUS_WORDS, pin_number, ref_ranges, revision, role_label
 from .panel import BUTTON_MM, FACE, INK, contrast
 
 CIRCUITPYTHON = "CircuitPython 9.x or 10.x (from circuitpython.org, the .uf2 for the Raspberry Pi Pico)"
@@ -74,7 +74,10 @@ def board_guide(design, lang):
            % name, "",
            "%s. It plays the `%s` preset out of the box (%s%s), %s lamps in rows of %s."
            % (spec["about"], spec["preset"], settings["rules"], ", misère" if settings["misere"] else "",
-              sum(layout), "-".join(str(n) for n in layout)), ""]
+              sum(layout), "-".join(str(n) for n in layout)), "",
+           "*Drawings: %s.* The machine answers `HELLO` (`nimatron monitor`) with the same version and "
+           "`pinmap_crc`: if they differ, these drawings are not this machine's." % revision(name),
+           ""]
     if design["onboard"]:
         out += ["Everything is on the board: its keys and pixels are the panel, so there is no panel to cut and "
                 "nothing to wire. Controls: %s." % spec["about"].split(":", 1)[-1].strip(), "",

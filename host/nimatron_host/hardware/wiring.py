@@ -9,7 +9,7 @@ drawing with the pin map and the bill of materials.
 """
 
 from . import parts as catalogue
-from .circuit import ref_ranges
+from .circuit import ref_ranges, revision
 from .svg import Drawing
 
 PITCH = 30          # px between pin lines
@@ -214,6 +214,7 @@ def draw(design):
     for text in wrap(notes, 125 if matrix else 108):
         d.text(20, y, text, size=11)
         y += 16
+    d.text(width - 20, height - 8, revision(design["name"]), size=10, anchor="end", fill=GREY, class_="revision")
     return d.document()
 
 
