@@ -9,6 +9,7 @@ import copy
 import csv
 import io
 import os
+import re
 import shutil
 import xml.etree.ElementTree as ET
 
@@ -18,7 +19,7 @@ from nimatron.config import boards
 from nimatron_host import hardware
 from nimatron_host.cli import main
 from nimatron_host.hardware import bom, panel, wiring
-from nimatron_host.hardware.circuit import circuit, expand_refs
+from nimatron_host.hardware.circuit import circuit, drawn_refs, expand_refs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARDWARE = os.path.join(ROOT, "hardware")
@@ -221,3 +222,29 @@ def test_every_drawing_and_guide_carries_the_revision_the_machine_answers_hello_
     assert stamp in open(os.path.join(folder, "README.md"), encoding="utf-8").read()
     if os.path.exists(os.path.join(folder, "wiring.svg")):
         assert stamp in open(os.path.join(folder, "wiring.svg"), encoding="utf-8").read()
+
+
+def _refs(text):
+    """Every part reference a text names, ranges expanded ("R1-R3" -> R1, R2, R3)."""
+    out = set()
+    for prefix, a, b in re.findall(r"(?<!lamp )\b(R|L|U|S|K|D|C|PS|PX|A)(\d+)(?:-(?:R|L|U|S|K|D|C|PS|PX|A)(\d+))?\b", text):
+        for n in range(int(a), int(b or a) + 1):
+            out.add("%s%d" % (prefix, n))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(boards.names()))
+def test_walking_the_guide_every_part_and_pin_it_names_is_on_the_drawing(name, texts):
+    """A maker reads the guide with the drawing beside it: every reference the
+    guide names is a drawn part, and every row of its wiring table gives the
+    pin and header pin the drawing gives."""
+    design = circuit(name, boards.board(name))
+    drawn = set(drawn_refs(design))
+    guide = texts[name + "/README.md"]
+    named = _refs(guide.split("## Software")[0]) - set(pin for pin, role in boards.pins(design["spec"]))
+    assert named <= drawn, sorted(named - drawn)
+    drawing = texts.get(name + "/wiring.svg", "")
+    for row in re.findall(r"^\| `([A-Z0-9_]+)` \| (\d+|built in) \|", guide, re.M):
+        pin, header = row
+        if header != "built in":
+            assert "%s · pin %s" % (pin, header) in drawing, (name, pin, header)
