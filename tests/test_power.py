@@ -57,7 +57,7 @@ def test_neopixel_budget_known_case():
     assert (f["allowed_ma"], f["board_ma"], f["dark_ma"], f["full_ma"]) == (1600, 50, 32, 1920)
     assert f["cap"] == 0.79                                   # 1518 / 1920 = 0.7906, rounded down
     assert power.worst_ma(f, 0.2) == pytest.approx(50 + 32 + 384)
-    assert power.budget(boards.board("pi-neopixel"))["cap"] == 0.42     # (3200 - 120) / 7200
+    assert power.budget(boards.board("pi-neopixel"))["cap"] == 0.81     # (1600 - 32) / 1920
     assert power.budget(boards.board("pico-ring"))["cap"] == 1.0        # never above full
 
 
@@ -87,11 +87,11 @@ def test_every_board_fits_its_own_supply_at_its_own_brightness():
 
 def test_a_brightness_over_the_cap_is_refused_naming_the_figures():
     with pytest.raises(power.PowerError) as e:
-        make_controller("pi-neopixel", {"brightness": 0.5}, io=FakeIO())
+        make_controller("pi-neopixel", {"brightness": 0.9}, io=FakeIO())
     msg = str(e.value)
-    for figure in ("pi-neopixel", "brightness 0.50", "3720 mA", "120 pixels", "5 V 4 A", "3200 mA", "at most 0.42"):
+    for figure in ("pi-neopixel", "brightness 0.90", "1760 mA", "32 pixels", "5 V 2 A", "1600 mA", "at most 0.81"):
         assert figure in msg, msg
-    make_controller("pi-neopixel", {"brightness": 0.42}, io=FakeIO())   # the cap itself is fine
+    make_controller("pi-neopixel", {"brightness": 0.81}, io=FakeIO())   # the cap itself is fine
 
 
 def test_a_board_over_its_supply_is_refused_at_start_up(monkeypatch):
@@ -159,22 +159,22 @@ def test_power_runs_under_micropython():
 
     code = ("import json\nfrom nimatron.config import power\n"
             "spec = json.load(open('firmware/nimatron/config/pinmaps/pi-neopixel.json'))\n"
-            "print(power.budget(spec)['cap'], power.resistor_ohms(3.3, 1.9, 2))\n"
+            "print('%.2f' % power.budget(spec)['cap'], power.resistor_ohms(3.3, 1.9, 2))\n"
             "try:\n    power.check('pi-neopixel', spec, 0.9)\nexcept power.PowerError as e:\n    print(e)\n")
     env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware"))
     done = subprocess.run([micropython(), "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     lines = done.stdout.splitlines()
-    assert lines[0] == "0.42 750", done.stderr
-    assert "brightness 0.90 needs up to 6600 mA" in lines[1] and "5 V 4 A supply" in lines[1]
+    assert lines[0] == "0.81 750", done.stderr
+    assert "brightness 0.90 needs up to 1760 mA" in lines[1] and "5 V 2 A supply" in lines[1]
 
 
 def test_power_command(capsys):
     assert main(["power", "pico-neopixel"]) == 0
     out = capsys.readouterr().out
     assert "cap 0.79" in out and "466 mA of 1600 mA" in out and "fits" in out
-    assert main(["power", "pi-neopixel", "--supply-amps", "2"]) == 1      # 0.25 needs 1920 of 1600 mA
+    assert main(["power", "pi-neopixel", "--supply-amps", "0.5"]) == 1    # 0.25 needs 512 of 400 mA
     captured = capsys.readouterr()
-    assert "OVER BUDGET" in captured.out and "at most 0.20" in captured.err
+    assert "OVER BUDGET" in captured.out and "at most 0.19" in captured.err
     assert main(["power", "pi-leds"]) == 0
     out = capsys.readouterr().out
     assert "150 ohm" in out and "280 mA all lit" in out and "27.0 mA of the 50 mA" in out

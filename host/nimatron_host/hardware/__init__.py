@@ -35,6 +35,8 @@ def files(lang="en"):
         out[name + "/wiring.svg"] = wiring.draw(design)
         if not design["onboard"]:   # a board with its keys built in is its own panel
             out[name + "/panel.svg"] = panel.draw(name, design["spec"], lang)
+            for n, tile in enumerate(panel.tiles(name, design["spec"], lang)):   # bigger than the laser's bed
+                out["%s/panel-tile-%d.svg" % (name, n + 1)] = tile
         out[name + "/README.md"] = guide.board_guide(design, lang) + "\n"
     out["README.md"] = guide.index(all_designs, lang) + "\n"
     return out
@@ -95,8 +97,21 @@ def renderer():
 def render(svg_path, png_path):
     kind = "panel" if os.path.basename(svg_path).startswith("panel") else "wiring"
     tmp = png_path + ".tmp"
-    subprocess.run([renderer(), "--zoom", RENDER_ZOOM[kind], "--background-color", "white", "-o", tmp, svg_path],
-                   check=True, capture_output=True, timeout=120)
+    background = "white"
+    source = svg_path
+    if kind == "panel":   # the laser file has no background and 0.01 mm cuts; the preview shows both
+        background = panel.FACE
+        with open(svg_path, encoding="utf-8") as f:
+            text = f.read().replace('stroke="#ff0000" stroke-width="0.01"', 'stroke="#ff0000" stroke-width="0.5"')
+        source = png_path + ".svg.tmp"
+        with open(source, "w", encoding="utf-8") as f:
+            f.write(text)
+    try:
+        subprocess.run([renderer(), "--zoom", RENDER_ZOOM[kind], "--background-color", background, "-o", tmp, source],
+                       check=True, capture_output=True, timeout=120)
+    finally:
+        if source != svg_path:
+            os.remove(source)
     os.replace(tmp, png_path)
 
 

@@ -5,7 +5,7 @@ Every figure comes from the pin map and the circuit, so the text cannot
 drift from the firmware.
 """
 
-from . import parts as parts_catalogue
+from . import panel, parts as parts_catalogue
 from nimatron.config import boards, power
 from nimatron.config.settings import resolve
 
@@ -62,6 +62,25 @@ def power_lines(design):
     ]
 
 
+def _tiles(design):
+    return panel.tiles(design["name"], design["spec"]) if not design["onboard"] else []
+
+
+def _tile_links(design):
+    n = len(_tiles(design))
+    return "" if not n else " and, for a %d x %d mm laser bed, its %d tiles (%s)" % (
+        panel.BED_MM[0], panel.BED_MM[1], n, ", ".join("[panel-tile-%d.svg](panel-tile-%d.svg)" % (i + 1, i + 1)
+                                                      for i in range(n)))
+
+
+def _tile_words(design):
+    n = len(_tiles(design))
+    return "" if not n else (
+        "; on a bed smaller than the panel cut the %d tiles `panel-tile-1.svg`...`panel-tile-%d.svg` instead (no hole "
+        "crosses a join) and join them behind with two 40 x 40 mm plates of the same sheet at the left and right "
+        "edges, each screwed through the corner holes of the two tiles it joins" % (n, n))
+
+
 def board_guide(design, lang):
     name = design["name"]
     spec = design["spec"]
@@ -85,8 +104,10 @@ def board_guide(design, lang):
     else:
         out += ["![front panel](panel.png)", "",
                 "Files: [bill of materials](bom.csv) · [wiring diagram](wiring.svg) · [front panel for cutting]"
-                "(panel.svg) (red hairlines are cuts, black is engraving; `nimatron hardware --lang es|ru` for the "
-                "panel in Spanish or Russian).", ""]
+                "(panel.svg)%s. The panel file is laser-ready: layer `cut` (red #ff0000 strokes of 0.01 mm, no "
+                "fill: cut through), layer `engrave` (black); the text is DejaVu Sans Bold, so install that font "
+                "or convert the text to paths (Inkscape: Path > Object to Path) before sending it. `nimatron "
+                "hardware --lang es|ru` writes the panel in Spanish or Russian." % _tile_links(design), ""]
     out += ["## Parts", "",
            "Approximate cost **%s USD** for one machine (single units; see [bom.csv](bom.csv) for example part "
            "numbers and notes)." % _total(design), ""]
@@ -137,8 +158,10 @@ def assembly_steps(design):
     neo = spec["lamps"]["kind"] == "neopixel"
     refs = dict((line[1], ref_ranges(line[3])) for line in design["parts"].lines)
     out = ["Cut or print the front panel from `panel.svg` (1:1, millimetres; check one 30 mm button hole with "
-           "the button before cutting the rest). Fit the %s arcade buttons and the lamp %s."
-           % (refs.get("arcade button", "") + (", " + refs["key (arcade button)"] if "key (arcade button)" in refs else ""),
+           "the button before cutting the rest)%s. Fix it with M4 screws through its %.1f mm holes, %d mm in from "
+           "the edges. Fit the %s arcade buttons and the lamp %s."
+           % (_tile_words(design), panel.FIXING_MM, panel.FIXING_INSET,
+              refs.get("arcade button", "") + (", " + refs["key (arcade button)"] if "key (arcade button)" in refs else ""),
               "bezels" if parts_catalogue.lamp_hole(design)[1] == "led-bezel-5" else "diffusers")]
     if neo:
         if spec["lamps"].get("fixed"):

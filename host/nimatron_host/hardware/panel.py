@@ -1,7 +1,12 @@
 """The front panel of one board as SVG in millimetres, from its layout.
 
-For a laser cutter: red hairlines (0.1 mm, #ff0000) are cuts (lamp and
-button holes, the outline), black is engraving or print. For print: black on
+For a laser cutter: two layers, ``cut`` (red hairlines, 0.01 mm, #ff0000,
+no fill: lamp, button and fixing holes, the outline) and ``engrave``
+(black: words, rings, marks); the text is DejaVu Sans (Bold), to be
+converted to paths where the laser's software lacks the font. No filled
+background: the preview PNG adds the panel's colour. A panel larger than a
+600 x 400 mm bed is also written as tiles that fit it, split along a line
+no hole crosses (``tiles``). For print: black on
 the light panel face, 18:1 contrast. Every lamp hole is ``<circle
 class="lamp" data-row data-index>``, every button ``class="button"
 data-role`` (or ``class="key" data-row data-index`` on a grid), so the
@@ -19,9 +24,13 @@ from . import parts
 from nimatron.config import boards
 from nimatron.config.settings import resolve
 
-from .svg import Drawing, FONT
+from .svg import Drawing, FONT, esc, num
 
-CUT = {"stroke": "#ff0000", "stroke_width": 0.1, "fill": "none"}
+CUT = {"stroke": "#ff0000", "stroke_width": 0.01, "fill": "none"}
+BED_MM = (600, 400)    # a common 60 x 40 cm CO2 laser bed (either way round)
+FIXING_MM = 4.5        # M4 clearance: the panel's fixing screws (and a tile's splice-plate screws)
+FIXING_INSET = 8       # fixing holes' centres from the edges
+INKSCAPE = "http://www.inkscape.org/namespaces/inkscape"
 INK = "#000000"
 FACE = "#f4efe4"       # light birch / off-white print
 BUTTON_MM = 30         # hole for a 30 mm arcade button
@@ -213,8 +222,10 @@ class Panel:
 
     def _frame(self, width, height):
         d = Drawing(width, height, unit="mm", title="Nimatron %s front panel (%s)" % (self.name, self.lang),
-                    background=FACE)
+                    background=None)
         d.add("rect", x=2, y=2, width=width - 4, height=height - 4, rx=6, class_="outline", **CUT)
+        for x, y in fixing_points(width, 0, height):
+            d.add("circle", cx=x, cy=y, r=FIXING_MM / 2.0, class_="fixing", **CUT)
         d.text(width / 2.0, 20, "NIMATRON", size=11, anchor="middle", weight="bold", letter_spacing=2)
         return d
 
@@ -244,7 +255,7 @@ class Panel:
             self.button(d, x, buttons_y, letter, data_role="row%d" % r)
         self.controls(d, controls_y, width)
         self.instructions(d, text_y, width)
-        return d.document()
+        return d
 
     def _grid(self):
         layout = boards.layout(self.spec)
@@ -268,7 +279,7 @@ class Panel:
                 d.circle(x, y + 34, BUTTON_MM / 2.0 + 1.5, stroke=INK, stroke_width=1)
         self.controls(d, controls_y, width)
         self.instructions(d, text_y, width)
-        return d.document()
+        return d
 
     def _ring(self):
         n = boards.layout(self.spec)[0]
@@ -291,10 +302,116 @@ class Panel:
             d.circle(kx, ky, BUTTON_MM / 2.0 + 1.5, stroke=INK, stroke_width=1)
         self.controls(d, controls_y, width)
         self.instructions(d, text_y, width)
-        return d.document()
+        return d
+
+
+def fixing_points(width, top, bottom):
+    """Fixing holes: the corners, and the middle of a side longer than 300 mm."""
+    xs = (FIXING_INSET, width - FIXING_INSET)
+    ys = [top + FIXING_INSET, bottom - FIXING_INSET]
+    if bottom - top > 300:
+        ys.insert(1, (top + bottom) / 2.0)
+    return [(x, y) for y in ys for x in xs]
+
+
+def fits_bed(width, height):
+    return max(width, height) <= max(BED_MM) and min(width, height) <= min(BED_MM)
+
+
+def _is_cut(item):
+    return 'stroke="#ff0000"' in item
+
+
+def _reach(item):
+    """(top, bottom) of one element, in mm, read back from its attributes."""
+    import re
+
+    def val(name):
+        m = re.search(r'\b%s="([-0-9.]+)"' % name, item)
+        return float(m.group(1)) if m else None
+
+    if item.startswith("<circle"):
+        return val("cy") - val("r"), val("cy") + val("r")
+    if item.startswith("<rect"):
+        return val("y"), val("y") + val("height")
+    if item.startswith("<line"):
+        return min(val("y1"), val("y2")), max(val("y1"), val("y2"))
+    if item.startswith("<text"):
+        return val("y") - val("font-size"), val("y")
+    m = re.search(r'd="M([-0-9.]+) ([-0-9.]+)', item)
+    return (float(m.group(2)) - 10, float(m.group(2)) + 10) if m else (0, 0)
+
+
+def document(d, top=None, bottom=None, extra=()):
+    """The panel (or the slice ``top``..``bottom`` of it) as a laser file: a
+    ``cut`` and an ``engrave`` layer, millimetres, no background."""
+    top = 0 if top is None else top
+    bottom = d.height if bottom is None else bottom
+    items = [i for i in list(d.items) + list(extra) if top <= _reach(i)[0] and _reach(i)[1] <= bottom]
+    if top > 0 or bottom < d.height:
+        items = [i for i in items if 'class="outline"' not in i and 'class="fixing"' not in i] + list(extra)
+    head = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="%s" width="%smm" height="%smm" '
+            'viewBox="0 %s %s %s">\n' % (INKSCAPE, num(d.width), num(bottom - top), num(top), num(d.width),
+                                         num(bottom - top)))
+    desc = ("Laser file, millimetres 1:1. Layer cut: red #ff0000 0.01 mm strokes, no fill: cut through. Layer "
+            "engrave: black. Text is DejaVu Sans (Bold): install it, or convert text to paths "
+            "(Inkscape: Path > Object to Path) before sending to the laser.")
+    cut = [i for i in items if _is_cut(i)]
+    notes = [i for i in items if 'class="tile"' in i]
+    ink = [i for i in items if not _is_cut(i) and i not in notes]
+    body = ["<title>%s</title>" % esc(d.title), "<desc>%s</desc>" % esc(desc),
+            '<g id="cut" inkscape:groupmode="layer" inkscape:label="cut">'] + cut + \
+        ["</g>", '<g id="engrave" inkscape:groupmode="layer" inkscape:label="engrave">'] + ink + ["</g>"]
+    if notes:   # which tile this is: for the workshop, hidden from the laser
+        body += ['<g id="notes" inkscape:groupmode="layer" inkscape:label="notes (do not cut or engrave)" '
+                 'style="display:none">'] + notes + ["</g>"]
+    return head + "\n".join(body) + "\n</svg>\n"
+
+
+def joins(d):
+    """Where a panel too big for the bed is split: lines across it that no
+    hole comes within 3 mm of, each tile at most the bed's short side long."""
+    holes = [_reach(i) for i in d.items if _is_cut(i) and i.startswith("<circle")]
+    limit = min(BED_MM) if d.width > min(BED_MM) else max(BED_MM)
+    if d.width > max(BED_MM):
+        raise ValueError("a panel %d mm wide is wider than the %d mm bed" % (d.width, max(BED_MM)))
+    out = []
+    top = 0.0
+    while d.height - top > limit:
+        y = top + min(limit, (d.height - top) / 2.0 if d.height - top < 2 * limit else limit) - 1
+        while y > top + 50 and any(a - 3 <= y <= b + 3 for a, b in holes):
+            y -= 0.5
+        if y <= top + 50:
+            raise ValueError("no line across the panel between %d and %d mm misses every hole" % (top, top + limit))
+        out.append(y)
+        top = y
+    return out
+
+
+def tiles(name, spec, lang="en"):
+    """[svg] of the tiles of a panel larger than the bed (empty when it fits)."""
+    d = Panel(name, spec, lang).draw()
+    if fits_bed(d.width, d.height):
+        return []
+    cuts = [0.0] + joins(d) + [d.height]
+    out = []
+    for n in range(len(cuts) - 1):
+        top, bottom = cuts[n], cuts[n + 1]
+        extra = Drawing(d.width, d.height)
+        extra.add("rect", x=2, y=top + (2 if n == 0 else 0), width=d.width - 4,
+                  height=bottom - top - (2 if n == 0 else 0) - (2 if n == len(cuts) - 2 else 0), class_="outline",
+                  **CUT)
+        for x, y in fixing_points(d.width, top, bottom):
+            extra.add("circle", cx=x, cy=y, r=FIXING_MM / 2.0, class_="fixing", **CUT)
+        label = "%s panel, tile %d of %d: joins at its %s edge" % (
+            name, n + 1, len(cuts) - 1, "lower" if n == 0 else "upper" if n == len(cuts) - 2 else "upper and lower")
+        extra.text(d.width / 2.0, (top + 12) if n else bottom - 6, label, size=3, anchor="middle", class_="tile")
+        out.append(document(d, top, bottom, extra.items))
+    return out
 
 
 def draw(name, spec, lang="en"):
     if lang not in LANGS:
         raise ValueError("language %r: choose from %s" % (lang, ", ".join(LANGS)))
-    return Panel(name, spec, lang).draw()
+    return document(Panel(name, spec, lang).draw())
