@@ -14,11 +14,11 @@ import subprocess
 
 from nimatron.config import boards
 
-from . import bom, guide, panel, wiring
+from . import bom, guide, harness, panel, wiring
 from .circuit import circuit
 
 SOURCES = "png-sources.txt"
-RENDER_ZOOM = {"wiring": "1.5", "panel": "0.8"}   # wiring: 1.5 px per unit; panel (mm): 0.8 x 3.78 = 3 px/mm
+RENDER_ZOOM = {"wiring": "1.5", "harness": "1.5", "panel": "0.8"}   # drawings: 1.5 px per unit; panel (mm): 0.8 x 3.78 = 3 px/mm
 
 
 def designs():
@@ -33,6 +33,8 @@ def files(lang="en"):
         name = design["name"]
         out[name + "/bom.csv"] = bom.text(design)
         out[name + "/wiring.svg"] = wiring.draw(design)
+        if not design["onboard"]:   # nothing to wire, no harness
+            out[name + "/harness.svg"] = harness.draw(design)
         if not design["onboard"]:   # a board with its keys built in is its own panel
             out[name + "/panel.svg"] = panel.draw(name, design["spec"], lang)
             for n, tile in enumerate(panel.tiles(name, design["spec"], lang)):   # bigger than the laser's bed
@@ -95,7 +97,8 @@ def renderer():
 
 
 def render(svg_path, png_path):
-    kind = "panel" if os.path.basename(svg_path).startswith("panel") else "wiring"
+    kind = os.path.basename(svg_path)[:-4]
+    kind = kind if kind in RENDER_ZOOM else "wiring"
     tmp = png_path + ".tmp"
     background = "white"
     source = svg_path

@@ -27,6 +27,16 @@ from nimatron.config import boards, power
 
 BUTTON_OHMS = 220
 DATA_OHMS = 330
+
+# What a builder's multimeter should read, each figure with its reason (the
+# checkpoints of the guide and the commissioning sheet are computed from these
+# and from parts.json):
+SUPPLY_TOLERANCE = 0.05   # a regulated 5 V supply, USB and the 3.3 V regulator hold +-5 %
+RESISTOR_TOLERANCE = 0.05  # 1 % parts, read by a hand-held meter (its own 2-3 % and the leads)
+NO_SHORT_OHMS = 1000      # open lines and a supply with no load read far above this; a short far below
+CLOSED_OHMS = 1.0         # a closed microswitch and a metre of 22 AWG (0.05 Ohm) read well below this
+SILICON_MIN_VF = 0.4      # a silicon diode's drop at a meter's ~1 mA diode test; less is a short
+SCHOTTKY_MIN_VF = 0.1     # a Schottky's drop at ~1 mA; less is a short
 NAMES = {"row": "row", "done": "DONE", "new": "NEW GAME"}
 STATUS_WORDS = {"visitor": "YOUR TURN", "machine": "MACHINE THINKING", "champ": "NIM CHAMP",
                 "machine_wins": "MACHINE WINS"}

@@ -63,31 +63,45 @@ def power_path(design):
         return []
     amps = worst_amps(design)
     return [("J1", "dc-jack-panel", amps), ("F1", fuse_key(design), amps), ("D-RP", "ss54", amps),
-            ("J2", "minifit-jr", amps), ("J2", "minifit-jr-crimp", amps), ("W+5V", "wire-18", amps)]
+            (POWER_LOOM, "minifit-jr", amps), (POWER_LOOM, "minifit-jr-crimp", amps), ("W+5V", "wire-18", amps)]
 
 
 def signal_looms(design):
     """[(ref, part key, amps)]: the JST-XH looms to the buttons, keys and lamps.
 
     A loom's ground contact carries every line's current back at once."""
-    lines = [c for c in design["chains"]]
-    if design["onboard"] or not lines:
-        return []
     f = design["figures"]
     per_line = f.get("led_ma", 1.0) if f["kind"] == "leds" else 1.0   # a button line: 3.3 V over ~50 kOhm
     out = []
-    for n in range(loom_count(design)):
-        share = lines[n * 7:(n + 1) * 7]
+    for ref, share in looms(design):
         amps = sum(per_line for _ in share) / 1000.0
-        out.append(("J%d" % (3 + n), "jst-xh", amps))
-        out.append(("J%d" % (3 + n), "jst-xh-crimp", amps))
+        out.append((ref, "jst-xh", amps))
+        out.append((ref, "jst-xh-crimp", amps))
+    if not out:
+        return []
     out.append(("Wsig", "wire-22", max([a for _, _, a in out] or [0])))
     return out
 
 
+LOOM_LINES = 7        # an 8-way JST-XH: seven lines and their ground
+POWER_LOOM = "J2"    # the Mini-Fit Jr. plug of the +5V loom (J1 is the DC jack)
+FIRST_SIGNAL_LOOM = 3
+
+
 def loom_count(design):
     """8-way looms: seven lines and their ground each."""
-    return max(1, (len(design["chains"]) + 6) // 7)
+    return max(1, (len(design["chains"]) + LOOM_LINES - 1) // LOOM_LINES)
+
+
+def looms(design):
+    """[(ref, [chain, ...])]: which pin-map lines share which JST-XH loom, in
+    pin-map order. The one split the design rules, the BOM and the harness
+    drawing all use, so a loom's J-number means the same wires everywhere."""
+    if design["onboard"] or not design["chains"]:
+        return []
+    lines = design["chains"]
+    return [("J%d" % (FIRST_SIGNAL_LOOM + n), lines[n * LOOM_LINES:(n + 1) * LOOM_LINES])
+            for n in range(loom_count(design))]
 
 
 def esd_lines(design):

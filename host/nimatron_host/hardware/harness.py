@@ -1,0 +1,234 @@
+"""The harness of one board: every loom as a cable between its connector at
+the stripboard and the parts it reaches on the panel, contact by contact.
+
+A loom's lines are ``parts.looms(design)``, the same split the design rules
+and the bill of materials use, so J3 is the same plug everywhere; each line
+is a chain of the circuit, read from the pin map, so a pin name here is the
+schematic's and the firmware's. Gauges come from the parts catalogue.
+
+    h = harness(design)
+    h["cables"][0]["pins"][0]   # {"pin": "1", "signal": "GP0", "colour": "brown", "awg": 22, ...}
+"""
+
+from . import parts as catalogue
+from .circuit import ref_ranges
+from .svg import Drawing
+
+LOOM_MAX_MM = 800   # the largest panel's diagonal: no loom from the stripboard to a lamp needs more
+# Signal wires in the looms: contact n has colour n (red is kept for +5V, black for ground),
+# so a wire is known by its colour at both ends.
+SIGNAL_COLOURS = (("brown", "#8b4513"), ("orange", "#f08000"), ("yellow", "#e0b800"), ("green", "#2e8b3e"),
+                  ("blue", "#1f5fbf"), ("violet", "#8a2be2"), ("grey", "#808080"))
+GROUND = ("black", "#000000")
+PLUS5 = ("red", "#d00000")
+GREY = "#555555"
+
+
+def length_words():
+    return "cut to fit, max %d mm" % LOOM_MAX_MM
+
+
+def harness(design):
+    """{"cables": [...], "points": [...]}: the looms, power first, and the test points."""
+    cables = power_cables(design) + [signal_loom(design, ref, chains) for ref, chains in catalogue.looms(design)]
+    return {"cables": cables, "points": test_points(design, cables)}
+
+
+def power_cables(design):
+    """The DC jack's leads and the +5V loom: only where the lamps have a supply of their own."""
+    if not catalogue.has_dc_input(design):
+        return []
+    awg = catalogue.part("wire-18")["awg"]
+    far = "%s +5V and %s +" % (design["pixels"]["ref"], design["pixels"]["cap"])
+    gnd = "%s GND and %s −" % (design["pixels"]["ref"], design["pixels"]["cap"])
+    jack = {"ref": design["jack"], "kind": "power", "part": "dc-jack-panel",
+            "title": "%s DC jack: 2.1 mm, centre +" % design["jack"], "detail": "panel mount; its tags to the stripboard",
+            "near": "jack tags", "far": "stripboard", "length": "as short as the case allows",
+            "pins": [_pin("centre", "+5V in", "supply +", PLUS5, awg, "F1 polyfuse → SS54 anode"),
+                     _pin("sleeve", "GND", "supply −", GROUND, awg, "stripboard ground")]}
+    loom = {"ref": catalogue.POWER_LOOM, "kind": "power", "part": "minifit-jr",
+            "title": "%s +5V loom: Mini-Fit Jr. 4-way" % catalogue.POWER_LOOM,
+            "detail": "header 39-28-1043 at the stripboard, receptacle 39-01-2040 on the loom",
+            "near": "stripboard", "far": "first pixel", "length": length_words(),
+            "pins": [_pin("1", "+5V", "lamp supply", PLUS5, awg, far),
+                     _pin("2", "+5V", "lamp supply, 2nd contact", PLUS5, awg, far),
+                     _pin("3", "GND", "ground", GROUND, awg, gnd),
+                     _pin("4", "GND", "ground, 2nd contact", GROUND, awg, gnd)]}
+    return [jack, loom]
+
+
+def _pin(pin, signal, label, colour, awg, far, header=None, kind="supply", role=None):
+    return {"pin": pin, "signal": signal, "label": label, "colour": colour[0], "hex": colour[1], "awg": awg,
+            "far": far, "header": header, "kind": kind, "role": role}
+
+
+def signal_loom(design, ref, chains):
+    """One JST-XH loom: a contact per pin-map line, the last for their ground."""
+    awg = catalogue.part("wire-22")["awg"]
+    pins = []
+    for n, chain in enumerate(chains):
+        pins.append(_pin(str(n + 1), chain["pin"], line_words(chain), SIGNAL_COLOURS[n], awg,
+                         far_end(design, chain), header=chain["header"], kind="line", role=chain["role"]))
+    for n in range(len(chains), catalogue.LOOM_LINES):
+        pins.append(_pin(str(n + 1), "", "empty (no crimp)", ("none", "#cccccc"), awg, "", kind="empty"))
+    pins.append(_pin(str(catalogue.LOOM_LINES + 1), "GND", "ground", GROUND, awg, ground_end(design, chains),
+                     kind="ground"))
+    return {"ref": ref, "kind": "signal", "part": "jst-xh",
+            "title": "%s signal loom: JST-XH 8-way" % ref,
+            "detail": "header B8B-XH-A on the stripboard, housing XHP-8 on the loom",
+            "near": "stripboard", "far": "panel", "length": length_words(), "pins": pins}
+
+
+def line_words(chain):
+    """A line as the loom carries it: the data leaves the level shifter at 5 V."""
+    if chain["group"] == "NeoPixel data":
+        return "NeoPixel data: %s 1Y, 5 V" % chain["items"][0][1]
+    return chain["label"]
+
+
+def far_end(design, chain):
+    """What the wire lands on at the panel end (the parts past the loom)."""
+    items = chain["items"]
+    group = chain["group"]
+    if group == "buttons":
+        return "%s NO contact" % items[-1][1]
+    if group in ("lamps", "status lamps"):
+        return "%s %s → %s anode" % (items[0][1], items[0][2], items[1][1])
+    if group == "NeoPixel data":
+        return "%s %s → %s DIN" % (items[1][1], items[1][2], items[2][1])
+    keys = design["matrix"]["keys"]
+    n = int(chain["role"].split()[-1])
+    if chain["end"] == "column":
+        return "column %d: anodes of %s, … (one per key)" % (n + 1, ", ".join(keys[r][n][1] for r in range(2)))
+    return "row %d: COM of %s" % (n + 1, ref_ranges([k for k, _ in keys[n]]))
+
+
+def ground_end(design, chains):
+    """Where a loom's ground contact goes: the returns of its own lines."""
+    out = []
+    switches = [c["items"][-1][1] for c in chains if c["group"] == "buttons"]
+    lamps = [c["items"][-1][1] for c in chains if c["group"] in ("lamps", "status lamps")]
+    if switches:
+        out.append("COM of " + ref_ranges(switches))
+    if lamps:
+        out.append("cathodes of " + ref_ranges(lamps))
+    if any(c["group"] == "NeoPixel data" for c in chains):
+        out.append("%s GND beside DIN" % design["pixels"]["ref"])
+    return "; ".join(out) if out else "the panel's ground bar (ESD return)"
+
+
+def controller_points(design):
+    """The controller's header pins a checkpoint measures: [(pin, name)]."""
+    if design["pico"]:
+        return [("39", "VSYS"), ("38", "GND"), ("36", "3V3 out")]
+    return [("2", "5V"), ("6", "GND"), ("1", "3V3")]
+
+
+def test_points(design, cables):
+    """[(ref, pin, name)]: every point a checkpoint may name."""
+    if design["onboard"]:
+        return []
+    out = [(cable["ref"], p["pin"], p["signal"]) for cable in cables for p in cable["pins"]]
+    out += [(design["controller"], pin, name) for pin, name in controller_points(design)]
+    if design.get("pixels"):
+        out.append((design["pixels"]["ref"], "DIN", "first pixel's data in, after the data resistor"))
+    return out
+
+
+def point_words(ref, pin):
+    return "%s pin %s" % (ref, pin) if pin[0].isdigit() else "%s %s" % (ref, pin)
+
+
+# --- the drawing -----------------------------------------------------------
+
+WIDTH = 1060
+ROW = 18
+COLUMNS = (("pin", 28), ("signal", 78), ("A1 pin", 134), ("line", 186), ("wire", 362), ("AWG", 444))
+TABLE_R = 474
+WIRE_L, WIRE_R = 474, 730
+SLEEVE = (560, 650)
+FAR_X = 740
+
+
+def block_height(cable):
+    return 46 + ROW * (len(cable["pins"]) + 1) + 18
+
+
+def draw(design):
+    """The harness drawing as SVG; every contact is a ``<g class="loom-pin">``
+    with its ref, pin, signal, colour and gauge, so the tests read it back."""
+    h = harness(design)
+    points = [p for p in h["points"] if p[0] == design["controller"] or p[1] == "DIN"]
+    height = 96 + 28 + sum(block_height(c) + 20 for c in h["cables"]) + 10 + ROW * (len(points) + 2)
+    d = Drawing(WIDTH, height, title="%s harness" % design["name"])
+    d.text(20, 30, "Nimatron %s: harness" % design["name"], size=18, weight="bold")
+    d.text(20, 50, "Each loom from its plug at the stripboard (left) to what it reaches on the panel (right). Lines "
+           "and pins come from firmware/nimatron/config/pinmaps/%s.json." % design["name"], size=11, fill=GREY)
+    d.text(20, 68, "Signal looms: JST-XH, %d AWG, contact n in colour n, ground black. %s. Lengths: %s."
+           % (catalogue.part("wire-22")["awg"], "+5V loom: Mini-Fit Jr., %d AWG, +5V red, ground black"
+              % catalogue.part("wire-18")["awg"] if catalogue.has_dc_input(design) else "No +5V loom (the "
+              "controller's own supply)", length_words()), size=11, fill=GREY)
+    y = 96
+    heading = None
+    for cable in h["cables"]:
+        if cable["kind"] != heading:
+            heading = cable["kind"]
+            d.text(20, y, "POWER (keep apart from the signal looms)" if heading == "power" else "SIGNAL LOOMS",
+                   size=12, weight="bold", fill=GREY)
+            y += 14
+        y = _cable(d, cable, y) + 20
+    _points(d, design, points, y + 10)
+    return d.document()
+
+
+def _cable(d, cable, y):
+    """One connector's table, its wires and the far ends; returns the bottom."""
+    n = len(cable["pins"])
+    top = y
+    d.rect(20, top, TABLE_R - 20, 46 + ROW * (n + 1), stroke_width=1.6, fill="#f7f7f7", data_ref=cable["ref"])
+    d.text(28, top + 18, cable["title"], size=12, weight="bold")
+    d.text(28, top + 33, cable["detail"], size=10, fill=GREY)
+    top += 16
+    y = top + 30 + ROW - 5
+    for name, x in COLUMNS:
+        d.text(x, y, name, size=10, weight="bold", fill=GREY)
+    d.text(FAR_X, y, "at the %s" % cable["far"], size=10, weight="bold", fill=GREY)
+    sleeve_top = top + 30 + ROW
+    d.rect(SLEEVE[0], sleeve_top - 4, SLEEVE[1] - SLEEVE[0], ROW * n + 8, fill="#e8e8e8", stroke="#999999")
+    d.text((SLEEVE[0] + SLEEVE[1]) / 2.0, sleeve_top - 10, cable["length"], size=10, anchor="middle", fill=GREY)
+    for i, p in enumerate(cable["pins"]):
+        _contact(d, cable, p, sleeve_top + ROW * i + ROW - 5)
+    return top + 30 + ROW * (n + 1) + 18
+
+
+def _contact(d, cable, p, y):
+    d.group(class_="loom-pin", data_ref=cable["ref"], data_pin=p["pin"], data_signal=p["signal"],
+            data_colour=p["colour"], data_awg=p["awg"], data_kind=p["kind"], data_role=p["role"])
+    d.text(COLUMNS[0][1], y, p["pin"], size=11, weight="bold")
+    d.text(COLUMNS[1][1], y, p["signal"], size=11, weight="bold" if p["kind"] == "line" else None)
+    d.text(COLUMNS[2][1], y, "" if p["header"] is None else p["header"], size=11)
+    d.text(COLUMNS[3][1], y, p["label"], size=11, fill=GREY if p["kind"] == "empty" else "#000000")
+    if p["kind"] == "empty":
+        d.end()
+        return
+    d.line(COLUMNS[4][1], y - 4, COLUMNS[4][1] + 14, y - 4, stroke=p["hex"], stroke_width=5)
+    d.text(COLUMNS[4][1] + 18, y, p["colour"], size=11)
+    d.text(COLUMNS[5][1], y, p["awg"], size=11)
+    d.line(WIRE_L, y - 4, WIRE_R, y - 4, stroke=p["hex"], stroke_width=3 if cable["kind"] == "power" else 2)
+    d.circle(WIRE_R, y - 4, 2.5, fill="#000000")
+    d.text(FAR_X, y, p["far"], size=11)
+    d.end()
+
+
+def _points(d, design, points, y):
+    """The controller's and the pixels' test points (the loom contacts are in their tables)."""
+    d.text(20, y, "TEST POINTS the checkpoints also name (README.md, commissioning.md)", size=12, weight="bold",
+           fill=GREY)
+    y += ROW + 4
+    for ref, pin, name in points:
+        d.group(class_="test-point", data_ref=ref, data_pin=pin)
+        d.circle(30, y - 4, 3, fill="#ffffff")
+        d.text(42, y, "%s: %s" % (point_words(ref, pin), name), size=11)
+        d.end()
+        y += ROW
+    return y
