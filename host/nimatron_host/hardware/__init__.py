@@ -14,7 +14,7 @@ import subprocess
 
 from nimatron.config import boards
 
-from . import bom, guide, harness, panel, wiring
+from . import bom, checkpoints, guide, harness, panel, wiring
 from .circuit import circuit
 
 SOURCES = "png-sources.txt"
@@ -40,6 +40,7 @@ def files(lang="en"):
             for n, tile in enumerate(panel.tiles(name, design["spec"], lang)):   # bigger than the laser's bed
                 out["%s/panel-tile-%d.svg" % (name, n + 1)] = tile
         out[name + "/README.md"] = guide.board_guide(design, lang) + "\n"
+        out[name + "/commissioning.md"] = checkpoints.commissioning(design, guide.self_test(design))
     out["README.md"] = guide.index(all_designs, lang) + "\n"
     return out
 
@@ -97,8 +98,8 @@ def renderer():
 
 
 def render(svg_path, png_path):
-    kind = os.path.basename(svg_path)[:-4]
-    kind = kind if kind in RENDER_ZOOM else "wiring"
+    base = os.path.basename(svg_path)
+    kind = "panel" if base.startswith("panel") else "harness" if base.startswith("harness") else "wiring"
     tmp = png_path + ".tmp"
     background = "white"
     source = svg_path

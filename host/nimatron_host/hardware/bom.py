@@ -11,6 +11,9 @@ import io
 
 from . import parts as catalogue_parts
 from .circuit import ref_ranges
+from .harness import GROUND, PLUS5, SIGNAL_COLOURS
+
+WIRE_COLOURS = [name for name, _ in SIGNAL_COLOURS] + [GROUND[0]]   # the looms' colour code (harness.svg)
 
 HEADER = ["reference", "part", "quantity", "example part number", "approx unit price (USD)", "notes"]
 
@@ -124,8 +127,9 @@ def rows(design):
             price, qty = price, 1
         out.append([ref_ranges(refs), desc, str(qty), example, "%.2f" % price, notes])
         total += price * qty
-    for desc, qty, example, price, notes in _sundries(design):
-        out.append(["", desc, str(qty), example, "%.2f" % price, notes])
+    for item in _sundries(design):
+        desc, qty, example, price, notes = item[:5]
+        out.append([item[5] if len(item) > 5 else "", desc, str(qty), example, "%.2f" % price, notes])
         total += price * qty
     out.append(["", "TOTAL (approximate)", "", "", "%.2f" % total, "single units, before shipping and tax"])
     return out
@@ -185,22 +189,26 @@ def _looms(design):
     out = []
     looms = catalogue_parts.loom_count(design)
     xh = catalogue_parts.part("jst-xh")
+    refs = ref_ranges([ref for ref, _ in catalogue_parts.looms(design)])
     out.append(("JST XH 8-way connector pairs, loom to stripboard (header B8B-XH-A + housing XHP-8)", looms,
                 "JST B8B-XH-A + XHP-8", 0.60,
-                "signals only: %.1f A per contact, %d-%d AWG; one per loom, keyed" % (xh["amps"], xh["awg"][1], xh["awg"][0])))
+                "signals only: %.1f A per contact, %d-%d AWG; one per loom, keyed; pin-out in harness.svg"
+                % (xh["amps"], xh["awg"][1], xh["awg"][0]), refs))
     out.append((catalogue_parts.part("jst-xh-crimp")["part"], looms * 8 + 8, "JST SXH-001T-P0.6", 0.05,
                 "8 per loom and 8 spare; crimp with a JST-XH crimper (e.g. Engineer PA-09)"))
     if catalogue_parts.has_dc_input(design):
         mf = catalogue_parts.part("minifit-jr")
         out.append(("Molex Mini-Fit Jr. 4-way power connector pair (+5V, +5V, GND, GND) to the lamps", 1,
                     "Molex 39-01-2040 + 39-28-1043", 1.20,
-                    "%.1f A per circuit; worst case %.2f A (parts.json)" % (mf["amps"], catalogue_parts.worst_amps(design))))
+                    "%.1f A per circuit; worst case %.2f A (parts.json); pin-out in harness.svg"
+                % (mf["amps"], catalogue_parts.worst_amps(design)), catalogue_parts.POWER_LOOM))
         out.append((catalogue_parts.part("minifit-jr-crimp")["part"], 8, "Molex 39-00-0039", 0.15,
                     "4 per connector and 4 spare; crimp with a Mini-Fit crimper (e.g. Molex 63819-0900)"))
         out.append((catalogue_parts.part("wire-18")["part"] + ", red and black, metres", 2, "Alpha Wire 3055", 0.90,
                     "+5V and ground from the jack to the lamps (%.1f A)" % catalogue_parts.part("wire-18")["amps"]))
     lines = len(design["chains"])
-    out.append((catalogue_parts.part("wire-22")["part"] + ", 3 colours (red, black, a signal colour), metres",
+    colours = WIRE_COLOURS + ([PLUS5[0]] if design.get("pixels") or design.get("sinks") else [])   # red: +5V
+    out.append((catalogue_parts.part("wire-22")["part"] + ", %d colours (%s), metres" % (len(colours), ", ".join(colours)),
                 max(5, lines // 2), "Alpha Wire 3051", 0.40, "signals and ground in the looms"))
     return out
 

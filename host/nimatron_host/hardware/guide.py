@@ -5,7 +5,7 @@ Every figure comes from the pin map and the circuit, so the text cannot
 drift from the firmware.
 """
 
-from . import panel, parts as parts_catalogue
+from . import checkpoints, panel, parts as parts_catalogue
 from nimatron.config import boards, power
 from nimatron.config.settings import resolve
 
@@ -100,11 +100,13 @@ def board_guide(design, lang):
     if design["onboard"]:
         out += ["Everything is on the board: its keys and pixels are the panel, so there is no panel to cut and "
                 "nothing to wire. Controls: %s." % spec["about"].split(":", 1)[-1].strip(), "",
-                "Files: [bill of materials](bom.csv) · [pin diagram](wiring.svg).", ""]
+                "Files: [bill of materials](bom.csv) · [pin diagram](wiring.svg) · [commissioning sheet]"
+                "(commissioning.md).", ""]
     else:
         out += ["![front panel](panel.png)", "",
-                "Files: [bill of materials](bom.csv) · [wiring diagram](wiring.svg) · [front panel for cutting]"
-                "(panel.svg)%s. The panel file is laser-ready: layer `cut` (red #ff0000 strokes of 0.01 mm, no "
+                "Files: [bill of materials](bom.csv) · [wiring diagram](wiring.svg) · [harness](harness.svg) (each "
+                "loom's pin-out, wire colours and gauges) · [commissioning sheet](commissioning.md) · [front panel "
+                "for cutting](panel.svg)%s. The panel file is laser-ready: layer `cut` (red #ff0000 strokes of 0.01 mm, no "
                 "fill: cut through), layer `engrave` (black); the text is DejaVu Sans Bold, so install that font "
                 "or convert the text to paths (Inkscape: Path > Object to Path) before sending it. `nimatron "
                 "hardware --lang es|ru` writes the panel in Spanish or Russian." % _tile_links(design), ""]
@@ -116,10 +118,7 @@ def board_guide(design, lang):
         parts.append([row[0] or "", row[1], row[2]])
     out += _table(["ref", "part", "qty"], parts)
     out += ["", "## Power budget", ""] + power_lines(design) + [""]
-    out += ["## Tools", "",
-            "Soldering iron (fine tip) and lead-free solder, side cutters, wire stripper, crimp tool for JST-XH, "
-            "multimeter, a 30 mm hole saw or the laser-cut panel, screwdrivers, a computer with this repository "
-            "installed (`./run.sh` sets it up).", ""]
+    out += ["## Tools", "", tools_line(design), ""]
     out += ["## Wiring", "", "![wiring diagram](wiring.png)", "",
             "Every line comes from the pin map; the table is the same in words (header pin = the physical pin to "
             "solder to).", ""]
@@ -131,20 +130,44 @@ def board_guide(design, lang):
                       + {"gnd": " → ground", "row": " → key matrix row", "column": " → key matrix column",
                          "+5v": " → +5V", "pixels": "", "onboard": ""}[chain["end"]]])
     out += _table(["pin", "header pin", "role", "through"], table) + [""]
+    if not design["onboard"]:
+        out += ["## Harness", "", "![harness](harness.png)", "",
+                "Every loom from its plug at the stripboard to the parts it reaches: contact, pin-map line, wire "
+                "colour and gauge. The J-numbers are the bill of materials'.", ""]
     out += ["## Assembly, step by step", ""]
     steps = assembly_steps(design)
     out += ["%d. %s" % (i + 1, s) for i, s in enumerate(steps)] + [""]
+    out += checkpoints.guide_lines(design)
     out += ["## Software", ""] + ["%d. %s" % (i + 1, s) for i, s in enumerate(software_steps(design))] + [""]
     out += ["## First power-on and self-test", ""]
     out += ["%d. %s" % (i + 1, s) for i, s in enumerate(self_test(design))] + [""]
+    out += checkpoints.trouble_lines(design)
     out += ["## Safety", "",
             "- Low voltage only (5 V); the mains side stays inside the supply's own closed case. Use a certified "
-            "supply (CE/UKCA/UL) and keep its cable strain-relieved.",
-            "- Wire every ground before power; never plug a strip's data line in while its ground is loose.",
-            "- %s" % ("The pixels' supply and the Pi's supply are separate: join their grounds, never their +5 V."
-                      if pi and neo else "Unplug the supply before changing wiring."),
+            "supply (CE/UKCA/UL) and keep its cable strain-relieved."] + safety_lines(design, pi, neo) + [
             "- See the exhibit and service notes in [../README.md](../README.md#exhibit-and-service-notes).", ""]
     return "\n".join(out)
+
+
+def tools_line(design):
+    """Only the tools this board's build uses."""
+    if design["onboard"]:
+        return ("A computer with this repository installed (`./run.sh` sets it up), the USB data cable, a "
+                "screwdriver for the case.")
+    crimpers = "JST-XH" + (" and Mini-Fit Jr." if parts_catalogue.has_dc_input(design) else "")
+    return ("Soldering iron (fine tip) and lead-free solder, side cutters, wire stripper, crimp tool for %s, "
+            "multimeter with a diode test, a 30 mm hole saw or the laser-cut panel, screwdrivers, a computer with "
+            "this repository installed (`./run.sh` sets it up)." % crimpers)
+
+
+def safety_lines(design, pi, neo):
+    """Only the hazards this board has."""
+    if design["onboard"]:
+        return ["- Power it from the USB adapter in the parts list; keep the cable clamped inside the case."]
+    return ["- Wire every ground before power; never plug a %s in while its ground is loose."
+            % ("strip's data line" if neo else "loom"),
+            "- %s" % ("The pixels' supply and the Pi's supply are separate: join their grounds, never their +5 V."
+                      if pi and neo else "Unplug the supply before changing wiring.")]
 
 
 def assembly_steps(design):
@@ -226,15 +249,19 @@ def assembly_steps(design):
                "stripboard (22 AWG, SXH-001T-P0.6 crimps), and clamp every loom within 50 mm of its plug. At each "
                "button and key-matrix plug, an SRV05-4 ESD array: its four lines to the four signal wires, pin 2 to "
                "ground, pin 5 to the board's 3.3 V." % (", key matrix" if design["matrix"] else ""))
-    out.append("Before the controller goes in: with the supply on, measure 4.75-5.25 V at the far end of the "
-               "pixels (or at the Pi's 5 V pin) and 0 Ω between every ground point." if neo else
-               "Before the Pi goes in: check with the multimeter that no GPIO wire is shorted to ground or to "
-               "another (buttons released).")
+    out.append("Before the %s goes in: the power input's and the looms' checkpoints (%s, below), and 0 Ω "
+               "between every ground point." % ("controller" if design["pico"] else "Pi", before_controller(design)))
     out.append("Plug the %s onto its header or ribbon cable%s." % (
         "Raspberry Pi Pico" if design["pico"] else "Raspberry Pi",
         " (the pins of the table above: header pin numbers count from the USB end, 1 top left)"
         if design["pico"] else " (pin 1 is the corner nearest the SD card; odd pins on the inside row)"))
     return out
+
+
+def before_controller(design):
+    """The checkpoints to pass before the controller goes in."""
+    ids = [cp["id"] for cp in checkpoints.checkpoints(design) if cp["stage"] in ("power", "looms")]
+    return "%s-%s" % (ids[0], ids[-1])
 
 
 def software_steps(design):
@@ -304,9 +331,15 @@ def software_steps(design):
 def self_test(design):
     spec = design["spec"]
     layout = boards.layout(spec)
-    out = ["Supply off, controller out: no short between +5V and ground (the multimeter's reading climbs as "
-           "the capacitors charge; it must not stay near 0 Ω).",
-           "Power on. Attract mode: a slow wave runs over all %d lamps. A lamp that never lights: check its %s."
+    cps = checkpoints.checkpoints(design)
+    first = [cp["id"] for cp in cps if cp["key"] == "no-short"]
+    out = []
+    if first:
+        out.append("Supply off, controller out: no short between +5V and ground (%s; the multimeter's reading climbs "
+                   "as the capacitors charge; it must not stay near 0 Ω)." % first[0])
+    elif not design["onboard"]:
+        out.append("Controller out: no loom line shorted to ground or to its neighbour (the looms' checkpoints).")
+    out += ["Power on. Attract mode: a slow wave runs over all %d lamps. A lamp that never lights: check its %s."
            % (sum(layout), "resistor, LED polarity and pin" if spec["lamps"]["kind"] == "leds"
               else "place in the chain; if every lamp after one point is dark, that pixel's DOUT or the joint after it"),
            "Press NEW GAME: the starting lamps light and YOUR TURN comes on."]
@@ -324,9 +357,17 @@ def self_test(design):
             "Play to the end: NIM CHAMP or MACHINE WINS lights; after 15 s the machine returns to attract mode.",
             "On the host computer, `nimatron monitor PORT` shows the same events with the machine's reasoning "
             "(the host link: `host/PROTOCOL.md`).",
-            "Measure the supply at the pixels (or the Pi's 5 V pin) with every lamp lit: it should stay above "
-            "4.75 V. The firmware allows at most this (%s)." % budget_words(design)]
+            lit_words(cps) + "The firmware allows at most this (%s)." % budget_words(design)]
     return out
+
+
+def lit_words(cps):
+    """The lamps-lit checkpoints, as the self-test's last step."""
+    lit = [cp for cp in cps if cp["stage"] == "lamps"]
+    if not lit:
+        return ""
+    return "With the starting lamps lit, measure %s. " % "; ".join(
+        "%s (%s): %s" % (cp["where"], cp["id"], cp["readings"][0][1]) for cp in lit)
 
 
 def review_lines():

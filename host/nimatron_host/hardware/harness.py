@@ -35,7 +35,10 @@ def harness(design):
 
 
 def power_cables(design):
-    """The DC jack's leads and the +5V loom: only where the lamps have a supply of their own."""
+    """The DC jack's leads and the +5V loom where the lamps have a supply of
+    their own; the lamps' +5V lead where sink drivers hang them on the Pi's 5 V."""
+    if design.get("sinks"):
+        return [lamp_lead(design)]
     if not catalogue.has_dc_input(design):
         return []
     awg = catalogue.part("wire-18")["awg"]
@@ -55,6 +58,17 @@ def power_cables(design):
                      _pin("3", "GND", "ground", GROUND, awg, gnd),
                      _pin("4", "GND", "ground, 2nd contact", GROUND, awg, gnd)]}
     return [jack, loom]
+
+
+def lamp_lead(design):
+    """One red wire from the Pi's 5 V pin to the lamps' resistors: their common anode supply."""
+    resistors = [c["items"][2][1] for c in design["chains"] if c["items"][0][0] == "sink"]
+    return {"ref": design["controller"], "kind": "power", "part": "wire-22",
+            "title": "+5V lamp lead: %s pin 2 (the Pi's 5 V)" % design["controller"],
+            "detail": "one red wire from the header breakout to a bus wire on the panel; no plug",
+            "near": "stripboard", "far": "panel", "length": length_words(),
+            "pins": [_pin("2", "+5V", "lamp anodes", PLUS5, catalogue.part("wire-22")["awg"],
+                          "free ends of %s (one bus wire)" % ref_ranges(resistors))]}
 
 
 def _pin(pin, signal, label, colour, awg, far, header=None, kind="supply", role=None):
@@ -80,9 +94,13 @@ def signal_loom(design, ref, chains):
 
 
 def line_words(chain):
-    """A line as the loom carries it: the data leaves the level shifter at 5 V."""
+    """A line as the loom carries it: the data leaves the level shifter at 5 V,
+    a lamp behind a sink driver is its output."""
+    kind, ref, label = chain["items"][0]
     if chain["group"] == "NeoPixel data":
-        return "NeoPixel data: %s 1Y, 5 V" % chain["items"][0][1]
+        return "NeoPixel data: %s 1Y, 5 V" % ref
+    if kind == "sink":
+        return "%s via %s %s" % (chain["label"], ref, label.split("→")[-1])
     return chain["label"]
 
 
@@ -92,6 +110,8 @@ def far_end(design, chain):
     group = chain["group"]
     if group == "buttons":
         return "%s NO contact" % items[-1][1]
+    if group in ("lamps", "status lamps") and items[0][0] == "sink":
+        return "%s cathode (anode → %s %s → +5V)" % (items[1][1], items[2][1], items[2][2])
     if group in ("lamps", "status lamps"):
         return "%s %s → %s anode" % (items[0][1], items[0][2], items[1][1])
     if group == "NeoPixel data":
@@ -107,7 +127,7 @@ def ground_end(design, chains):
     """Where a loom's ground contact goes: the returns of its own lines."""
     out = []
     switches = [c["items"][-1][1] for c in chains if c["group"] == "buttons"]
-    lamps = [c["items"][-1][1] for c in chains if c["group"] in ("lamps", "status lamps")]
+    lamps = [c["items"][-1][1] for c in chains if c["group"] in ("lamps", "status lamps") and c["end"] == "gnd"]
     if switches:
         out.append("COM of " + ref_ranges(switches))
     if lamps:
@@ -141,13 +161,13 @@ def point_words(ref, pin):
 
 # --- the drawing -----------------------------------------------------------
 
-WIDTH = 1060
+WIDTH = 1140
 ROW = 18
-COLUMNS = (("pin", 28), ("signal", 78), ("A1 pin", 134), ("line", 186), ("wire", 362), ("AWG", 444))
-TABLE_R = 474
-WIRE_L, WIRE_R = 474, 730
-SLEEVE = (560, 650)
-FAR_X = 740
+COLUMNS = (("pin", 28), ("signal", 78), ("A1 pin", 134), ("line", 186), ("wire", 424), ("AWG", 506))
+TABLE_R = 540
+WIRE_L, WIRE_R = 540, 790
+SLEEVE = (620, 710)
+FAR_X = 800
 
 
 def block_height(cable):
@@ -158,16 +178,15 @@ def draw(design):
     """The harness drawing as SVG; every contact is a ``<g class="loom-pin">``
     with its ref, pin, signal, colour and gauge, so the tests read it back."""
     h = harness(design)
-    points = [p for p in h["points"] if p[0] == design["controller"] or p[1] == "DIN"]
+    in_tables = set((c["ref"], p["pin"]) for c in h["cables"] for p in c["pins"])
+    points = [p for p in h["points"] if p[:2] not in in_tables]
     height = 96 + 28 + sum(block_height(c) + 20 for c in h["cables"]) + 10 + ROW * (len(points) + 2)
     d = Drawing(WIDTH, height, title="%s harness" % design["name"])
     d.text(20, 30, "Nimatron %s: harness" % design["name"], size=18, weight="bold")
     d.text(20, 50, "Each loom from its plug at the stripboard (left) to what it reaches on the panel (right). Lines "
            "and pins come from firmware/nimatron/config/pinmaps/%s.json." % design["name"], size=11, fill=GREY)
     d.text(20, 68, "Signal looms: JST-XH, %d AWG, contact n in colour n, ground black. %s. Lengths: %s."
-           % (catalogue.part("wire-22")["awg"], "+5V loom: Mini-Fit Jr., %d AWG, +5V red, ground black"
-              % catalogue.part("wire-18")["awg"] if catalogue.has_dc_input(design) else "No +5V loom (the "
-              "controller's own supply)", length_words()), size=11, fill=GREY)
+           % (catalogue.part("wire-22")["awg"], power_words(design), length_words()), size=11, fill=GREY)
     y = 96
     heading = None
     for cable in h["cables"]:
@@ -179,6 +198,14 @@ def draw(design):
         y = _cable(d, cable, y) + 20
     _points(d, design, points, y + 10)
     return d.document()
+
+
+def power_words(design):
+    if catalogue.has_dc_input(design):
+        return "+5V loom: Mini-Fit Jr., %d AWG, +5V red, ground black" % catalogue.part("wire-18")["awg"]
+    if design.get("sinks"):
+        return "The lamps' +5V: one red %d AWG lead from the Pi's 5 V" % catalogue.part("wire-22")["awg"]
+    return "No +5V loom (the controller's own supply)"
 
 
 def _cable(d, cable, y):

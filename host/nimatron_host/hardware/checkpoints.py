@@ -1,0 +1,469 @@
+"""What to measure while building, what to do when it fails, and the sheet a
+technician signs: checkpoints, troubleshooting and commissioning, from the design.
+
+Every checkpoint names test points of the harness (``harness.test_points``)
+and expects a value computed from the circuit's figures (``circuit.py``) and
+the parts catalogue (``parts.json``), so a new supply, resistor or diode
+changes the numbers here with the drawings.
+
+    checkpoints(design)[0]  # {"id": "CP1", "stage": "power", "where": "J2 pin 1 to pin 3", "meter": "Ω ...",
+                            #  "readings": [("supply unplugged", "> 1 kΩ")], "points": [("J2", "1"), ...]}
+"""
+
+from . import parts as catalogue
+from .circuit import (BUTTON_OHMS, CLOSED_OHMS, DATA_OHMS, NO_SHORT_OHMS, RESISTOR_TOLERANCE, SCHOTTKY_MIN_VF,
+                      SILICON_MIN_VF, SUPPLY_TOLERANCE, role_label)
+from .harness import controller_points, harness, point_words
+
+STAGES = (
+    ("power", "Power input",
+     "the DC jack, polyfuse, SS54 and TVS wired to the J2 header; nothing plugged into J2, no controller fitted"),
+    ("looms", "Looms",
+     "each loom crimped and landed on the panel, its plug not yet in the stripboard; supply unplugged"),
+    ("controller", "Controller",
+     "the controller fitted and every plug in; supply on, USB unplugged"),
+    ("lamps", "Lamps lit",
+     "the software installed; NEW GAME pressed, so the game's starting lamps are lit"),
+)
+METER = {"ohms": "Ω (resistance)", "diode": "diode test", "volts": "V DC"}
+OPEN = "OL (open)"
+
+
+def volts(v):
+    return "%.2f V" % v
+
+
+def ohms(r):
+    return "%g kΩ" % (r / 1000.0) if r >= 1000 else "%g Ω" % r
+
+
+def window(lo, hi):
+    return "%.2f–%.2f V" % (lo, hi)
+
+
+def supply_window(figure):
+    """A regulated rail's reading: nominal +- the tolerance."""
+    return figure * (1 - SUPPLY_TOLERANCE), figure * (1 + SUPPLY_TOLERANCE)
+
+
+def lamp_rail(design):
+    """+5V after the reverse-polarity SS54: the supply less up to its drop."""
+    lo, hi = supply_window(design["figures"]["volts"])
+    return lo - catalogue.part("ss54")["vf"], hi
+
+
+def diode_window():
+    """A 1N4148 on a meter's diode test: a silicon drop, at most the datasheet's VF."""
+    return window(SILICON_MIN_VF, catalogue.part("1n4148")["vf"])
+
+
+def _cp(stage, where, points, meter, readings, key, why=""):
+    return {"stage": stage, "where": where, "points": points, "meter": METER[meter], "readings": readings,
+            "key": key, "why": why}
+
+
+def checkpoints(design):
+    """Every checkpoint of one board in build order, numbered CP1, CP2, ..."""
+    if design["onboard"]:
+        return []
+    h = harness(design)
+    out = power_checks(design) + loom_checks(design, h) + controller_checks(design) + lamp_checks(design)
+    for n, cp in enumerate(out):
+        cp["id"] = "CP%d" % (n + 1)
+    return out
+
+
+def power_checks(design):
+    if not catalogue.has_dc_input(design):
+        return []
+    j1, j2 = design["jack"], catalogue.POWER_LOOM
+    return [
+        _cp("power", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "ohms",
+            [("supply unplugged", "> %s" % ohms(NO_SHORT_OHMS))], "no-short", "no short across the lamps' supply"),
+        _cp("power", "%s centre to sleeve" % j1, [(j1, "centre"), (j1, "sleeve")], "volts",
+            [("supply plugged in, red lead on the centre", window(*supply_window(design["figures"]["volts"])))],
+            "supply", "the adapter gives its 5 V, centre positive"),
+        _cp("power", "%s centre to %s pin 1" % (j1, j2), [(j1, "centre"), (j2, "1")], "diode",
+            [("supply unplugged, red lead on %s centre" % j1,
+              window(SCHOTTKY_MIN_VF, catalogue.part("ss54")["vf"])), ("leads swapped", OPEN)],
+            "ss54", "the SS54 points the right way: it passes +5V from the jack and blocks a reversed adapter"),
+        _cp("power", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "volts",
+            [("supply plugged in, red lead on pin 1", window(*lamp_rail(design)))],
+            "rail", "+5V reaches the loom's header through the fuse and the SS54; negative: J2 or the SS54 reversed"),
+    ]
+
+
+def loom_checks(design, h):
+    out = []
+    signal = [c for c in h["cables"] if c["kind"] == "signal"]
+    where = dict((p["role"], (c["ref"], p["pin"])) for c in signal for p in c["pins"] if p["kind"] == "line")
+    for cable in signal:
+        ground = (cable["ref"], cable["pins"][-1]["pin"])
+        for p in cable["pins"]:
+            if p["kind"] == "line":
+                out += line_checks(design, cable["ref"], p, ground, where)
+        out.append(neighbour_check(cable))
+    return out
+
+
+def line_checks(design, ref, p, ground, where):
+    """The checkpoints of one loom contact, by what its line drives."""
+    role = p["role"]
+    if role.startswith("row") or role in ("done", "new"):
+        return [button_check(ref, p, ground)]
+    if role.startswith("lamp") or role.startswith("status"):
+        return [lamp_check(design, ref, p, ground)]
+    if role == "neopixel data":
+        return data_checks(design, ref, p, ground)
+    if role == "key row 0":
+        return []   # every column's checkpoint runs through row 1
+    return [matrix_check(design, role, (ref, p["pin"]), where, "line:" + p["signal"])]
+
+
+def button_check(ref, p, ground):
+    return _cp("looms", "%s pin %s to pin %s" % (ref, p["pin"], ground[1]), [(ref, p["pin"]), ground], "ohms",
+               [("%s released" % role_label(p["role"]), "> %s" % ohms(NO_SHORT_OHMS)),
+                ("pressed", "< %s" % ohms(CLOSED_OHMS))], "line:" + p["signal"], "the button closes to ground")
+
+
+def lamp_check(design, ref, p, ground):
+    """An LED on the diode test: it glows, the right way round, with its resistor."""
+    vf = design["spec"]["led"]["vf"]
+    lamp = role_label(p["role"])
+    expect = "≥ %s or OL; %s glows faintly" % (volts(vf), lamp)
+    me = (ref, p["pin"])
+    if design.get("sinks"):   # the loom carries the cathode; the anode hangs on the +5V lamp lead
+        lead = (design["controller"], "2")
+        return _cp("looms", "%s to %s pin %s" % (point_words(*lead), ref, p["pin"]), [lead, me], "diode",
+                   [("red lead on the lamp lead (%s)" % point_words(*lead), expect)], "line:" + p["signal"],
+                   "the LED and its resistor are in, the right way round")
+    return _cp("looms", "%s pin %s to pin %s" % (ref, p["pin"], ground[1]), [me, ground], "diode",
+               [("red lead on pin %s" % p["pin"], expect)], "line:" + p["signal"],
+               "the LED and its resistor are in, the right way round")
+
+
+def data_checks(design, ref, p, ground):
+    px = design["pixels"]["ref"]
+    me = (ref, p["pin"])
+    lo, hi = DATA_OHMS * (1 - RESISTOR_TOLERANCE), DATA_OHMS * (1 + RESISTOR_TOLERANCE)
+    return [_cp("looms", "%s pin %s to %s DIN" % (ref, p["pin"], px), [me, (px, "DIN")], "ohms",
+                [("", "%d–%d Ω" % (lo + 0.5, hi + 0.5))], "data-r",
+                "the %d Ω data resistor, and nothing else" % DATA_OHMS),
+            _cp("looms", "%s pin %s to pin %s" % (ref, p["pin"], ground[1]), [me, ground], "ohms",
+                [("", "> %s" % ohms(NO_SHORT_OHMS))], "data-short", "the data line is not shorted to ground")]
+
+
+def matrix_check(design, role, me, where, key):
+    """A column wire through its key of row 1, or a row wire through its key of column 1."""
+    n = int(role.split()[-1])
+    column = role.startswith("key column")
+    other = where["key row 0"] if column else where["key column 0"]
+    r, c = (0, n) if column else (n, 0)
+    k, diode = design["matrix"]["keys"][r][c]
+    lead = point_words(*(me if column else other))
+    text = "%s to %s" % (point_words(*me), point_words(*other) if other[0] != me[0] else "pin %s" % other[1])
+    return _cp("looms", text, [me, other], "diode",
+               [("%s (row %d, column %d) pressed, red lead on %s" % (k, r + 1, c + 1, lead), diode_window()),
+                ("released", OPEN)], key,
+               "the wire reaches its keys, and %s conducts from the column to the row" % diode)
+
+
+def neighbour_check(cable):
+    """Crimp whiskers: no contact touches the next one."""
+    pins = [p["pin"] for p in cable["pins"] if p["kind"] != "empty"]
+    pairs = ", ".join("%s-%s" % (a, b) for a, b in zip(pins, pins[1:]))
+    return _cp("looms", "%s pins %s" % (cable["ref"], pairs), [(cable["ref"], p) for p in pins], "ohms",
+               [("every button and key released", "> %s each" % ohms(NO_SHORT_OHMS))], "neighbours:" + cable["ref"],
+               "no two contacts of the plug touch")
+
+
+def controller_checks(design):
+    a = design["controller"]
+    pins = dict((name, pin) for pin, name in controller_points(design))
+    gnd = pins["GND"]
+    logic = window(*supply_window(design["spec"]["logic"]["volts"]))
+    if design["pico"]:
+        lo, hi = lamp_rail(design)
+        vsys = window(lo - catalogue.part("1n5817")["vf"], hi)
+        return [_cp("controller", "%s pin %s to pin %s" % (a, pins["VSYS"], gnd), [(a, pins["VSYS"]), (a, gnd)],
+                    "volts", [("", vsys)], "vsys", "the Pico takes +5V through the 1N5817 (%s)" % design["vsys_diode"]),
+                _cp("controller", "%s pin %s to pin %s" % (a, pins["3V3 out"], gnd), [(a, pins["3V3 out"]), (a, gnd)],
+                    "volts", [("", logic)], "logic", "the Pico's own 3.3 V regulator runs")]
+    return [pi_five_volts(design, "controller", "the Pi's own USB-C supply on", "pi5v",
+                          "the Pi's supply (%s) holds its 5 V" % design["pi_supply"]),
+            _cp("controller", "%s pin %s to pin %s" % (a, pins["3V3"], gnd), [(a, pins["3V3"]), (a, gnd)], "volts",
+                [("", logic)], "logic", "the Pi's 3.3 V rail, which the buttons' pull-ups hang on")]
+
+
+def pi_five_volts(design, stage, condition, key, why):
+    a = design["controller"]
+    pins = dict((name, pin) for pin, name in controller_points(design))
+    return _cp(stage, "%s pin %s to pin %s" % (a, pins["5V"], pins["GND"]), [(a, pins["5V"]), (a, pins["GND"])],
+               "volts", [(condition, window(*supply_window(design["figures"]["volts"] if design.get("sinks")
+                                                           else 5.0)))], key, why)
+
+
+def lamp_checks(design):
+    out = []
+    if catalogue.has_dc_input(design):
+        j2 = catalogue.POWER_LOOM
+        out.append(_cp("lamps", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "volts",
+                       [("back-probe the plugged loom, red lead on pin 1", window(*lamp_rail(design)))], "rail-lit",
+                       "the supply holds up under the lamps' load (at most %.2f A as the firmware allows it)"
+                       % catalogue.worst_amps(design)))
+    if not design["pico"]:
+        out.append(pi_five_volts(design, "lamps", "", "pi5v-lit",
+                                 "the Pi's own supply holds up with the game running%s"
+                                 % (" and the lamps on it" if design.get("sinks") else "")))
+    return out
+
+
+def by_key(cps):
+    return dict((cp["key"], cp) for cp in cps)
+
+
+def reading_words(cp):
+    return "; ".join(("%s: %s" % (cond, exp)) if cond else exp for cond, exp in cp["readings"])
+
+
+def _table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        out.append("| " + " | ".join(str(c).replace("|", "/") for c in row) + " |")
+    return out
+
+
+# --- the guide's sections ----------------------------------------------------
+
+def design_figures(design):
+    """The figures the expected values come from, in words, for this board only."""
+    out = ["the supply %g V ± %d %%" % (design["figures"]["volts"], int(SUPPLY_TOLERANCE * 100))]
+    if catalogue.has_dc_input(design):
+        out.append("the SS54's drop up to %.2f V" % catalogue.part("ss54")["vf"])
+    if design.get("pixels"):
+        out.append("the %d Ω data resistor ± %d %%" % (DATA_OHMS, int(RESISTOR_TOLERANCE * 100)))
+    if design["matrix"]:
+        out.append("a 1N4148's drop of %s" % diode_window())
+    out.append("a closed button below %s, an open line above %s" % (ohms(CLOSED_OHMS), ohms(NO_SHORT_OHMS)))
+    return ", ".join(out)
+
+
+def guide_lines(design):
+    """The guide's "Checkpoints, stage by stage": after each stage, what to measure and expect."""
+    cps = checkpoints(design)
+    if not cps:
+        return []
+    out = ["## Checkpoints, stage by stage", "",
+           "Measure after each stage before going on; write the readings on [commissioning.md](commissioning.md). "
+           "Test points are the contacts of [the harness drawing](harness.svg) (J = plug, pin numbers on its "
+           "housing) and the controller's header pins (A1). Expected values come from the design: %s."
+           % design_figures(design), ""]
+    for key, title, when in STAGES:
+        mine = [cp for cp in cps if cp["stage"] == key]
+        if not mine:
+            continue
+        if key == "looms" and design.get("sinks"):
+            when = when + "; the +5V lamp lead soldered to A1 pin 2's breakout, the Pi not fitted"
+        out += ["### %s" % title, "", "When: %s." % when, ""]
+        out += _table(["", "test point", "meter", "expected", "shows"],
+                      [[cp["id"], cp["where"], cp["meter"], reading_words(cp), cp["why"]] for cp in mine]) + [""]
+    return out
+
+
+def _cite(cps, *keys):
+    """'CP3, CP4': the checkpoints that test it, where this board has them."""
+    return ", ".join(cps[k]["id"] for k in keys if k in cps)
+
+
+def troubles(design):
+    """[(symptom, check, fix)] for this board: only what can happen to it."""
+    cps = by_key(checkpoints(design))
+    if design["onboard"]:
+        out = onboard_troubles(design)
+    elif design.get("pixels"):
+        out = pixel_troubles(design, cps)
+    else:
+        out = led_troubles(design, cps)
+    out += input_troubles(design, cps) + supply_troubles(design, cps)
+    pi = not (design["pico"] or design["onboard"])
+    out.append(("An alarm or a lost-audits message at boot (the boot line's `why`, `data_losses`)",
+                "The boot line: `nimatron monitor PORT`%s. [docs/store.md](../../docs/store.md) lists every message, "
+                "what it lost and why." % (" or `journalctl -u nimatron`" if pi else ""),
+                "Once after a power cut during a save: expected, the start says what was lost and the audits go on. "
+                "At every start: the store is failing (%s)." % (
+                    "replace the SD card, then restore the settings" if pi else
+                    "a factory reset from the operator menu; if it comes back, replace the board")))
+    return out
+
+
+def pixel_troubles(design, cps):
+    data = design["chains"][0]
+    u = design["pixels"]["shifter"]
+    return [("No lamp lights, though the machine answers presses",
+             "+5V at J2 (%s); the data resistor (%s); %s's direction: %s to pin 2 (1A), pin 3 (1Y) to the loom, "
+             "pin 1 (1OE) to ground; the strip's arrows point away from DIN."
+             % (_cite(cps, "rail", "rail-lit"), _cite(cps, "data-r", "data-short"), u, data["pin"]),
+             "Reseat J2; rewire %s as the wiring diagram shows; turn the strip so its first arrow leaves DIN." % u),
+            ("The lamps are dark from one pixel on",
+             "That pixel's DOUT and the next one's DIN; +5V and ground at it.",
+             "Resolder the joint or replace the pixel; feed +5V to both ends of a long strip.")]
+
+
+def led_troubles(design, cps):
+    first = _cite(cps, "line:" + design["chains"][0]["pin"])
+    if design.get("sinks"):
+        return [("No lamp lights",
+                 "The game runs (`journalctl -u nimatron`); the +5V lamp lead at A1 pin 2 (%s); pin 9 of every "
+                 "ULN2803A to ground; every loom plug seated." % _cite(cps, "pi5v-lit"),
+                 "Start the service; solder the lamp lead or the drivers' ground."),
+                ("One lamp never lights",
+                 "Its line in the harness drawing and its diode test (the lamp's checkpoint, e.g. %s); its ULN2803A "
+                 "channel (input pins 1-8, output pins 18-11, as the wiring drawing numbers them)." % first,
+                 "LED in backwards (long leg = anode, to its resistor) or its resistor loose: resolder; re-crimp.")]
+    return [("No lamp lights",
+             "The game runs (`journalctl -u nimatron`); every loom plug seated; each loom's ground contact (%s)."
+             % ", ".join("%s pin %d" % (ref, catalogue.LOOM_LINES + 1) for ref, _ in catalogue.looms(design)),
+             "Start the service; re-crimp the ground contact."),
+            ("One lamp never lights",
+             "Its line in the harness drawing and its diode test (the lamp's checkpoint, e.g. %s)." % first,
+             "LED in backwards (long leg = anode) or its resistor loose: resolder; re-crimp its contact.")]
+
+
+def line_words(chain, cps):
+    cp = cps.get("line:" + chain["pin"])
+    where = cp["where"].split(" to ")[0] if cp else ""
+    return "%s %s (%s%s)" % (role_label(chain["role"]).replace("key matrix ", ""), chain["pin"], where,
+                             ", " + cp["id"] if cp else "")
+
+
+def input_troubles(design, cps):
+    if design["onboard"]:
+        return []
+    out = []
+    rows = [c for c in design["chains"] if c["role"].startswith("row")]
+    if rows:
+        out.append(("One row's button does nothing",
+                    "That row's line, from the pin map: " + "; ".join(line_words(c, cps) for c in rows) + ".",
+                    "The wire on the button's NO contact (not NC), COM to ground; re-crimp; its %s resistor at "
+                    "the stripboard." % ohms(BUTTON_OHMS)))
+    if design["matrix"]:
+        out += matrix_troubles(design, cps)
+    controls = [c for c in design["chains"] if c["role"] in ("done", "new")]
+    out.append(("DONE or NEW GAME does nothing", "; ".join(line_words(c, cps) for c in controls) + ".",
+                "As a row button: NO contact, COM to ground, re-crimp."))
+    return out
+
+
+def matrix_troubles(design, cps):
+    rows = [c for c in design["chains"] if c["role"].startswith("key row")]
+    columns = sorted([c for c in design["chains"] if c["role"].startswith("key column")], key=lambda c: c["role"])
+    return [("Every key of one row does nothing",
+             "That row's wire: " + "; ".join(line_words(c, cps) for c in rows) + " (row 1 is measured with "
+             "every column's checkpoint).",
+             "Re-crimp; join the COM of every key of the row to its wire."),
+            ("Every key of one column does nothing",
+             "That column's wire: " + "; ".join(line_words(c, cps) for c in columns) + ".",
+             "Re-crimp; join the anode of every diode of the column to its wire."),
+            ("One key does nothing, or selects the wrong lamp",
+             "Its diode's orientation: band (cathode) to the key, anode to the column wire, as the wiring diagram "
+             "draws it; its row and column wires (key K(n) sits under lamp n, counted row by row).",
+             "Turn the diode round; swap crossed row or column wires at the plug."),
+            ("One press changes two lamps, or two keys held select a third",
+             "A diode missing or shorted: the diode test across it reads %s forward, OL backward." % diode_window(),
+             "Fit or replace the diode.")]
+
+
+def supply_troubles(design, cps):
+    f = design["figures"]
+    if design["onboard"]:
+        return []
+    if not catalogue.has_dc_input(design):
+        return [("The machine restarts when many lamps light",
+                 "The Pi's 5 V (%s); the Pi's supply is the official one." % _cite(cps, "pi5v", "pi5v-lit"),
+                 "Use the Raspberry Pi supply from the parts list: the lamps and the Pi take at most %d mA of it."
+                 % int(f["worst_ma"] + 0.5))]
+    level = design["spec"].get("brightness", 1.0)
+    out = [("The machine restarts or the lamps flicker when many lamps light",
+            "+5V at J2 with the lamps lit (%s); the brightness (%.2f here) against this supply's cap %.2f "
+            "(`nimatron power %s`); both +5V contacts of J2 crimped."
+            % (_cite(cps, "rail-lit"), level, f["cap"], design["name"]),
+            "Lower the brightness (`SET brightness`, or the operator menu); a %g A supply; re-crimp J2." % f["amps"]),
+           ("Nothing at all with the supply plugged in",
+            "The adapter (%s: centre +); the SS54's direction (%s)." % (_cite(cps, "supply"), _cite(cps, "ss54")),
+            "A centre-positive 5 V adapter; the SS54's band away from the jack."),
+           ("Everything goes dark, and comes back after a minute",
+            "The polyfuse tripped: a 12 V adapter (%s), the TVS reversed (band to +5V), a short (%s)."
+            % (_cite(cps, "supply"), _cite(cps, "no-short")),
+            "A 5 V adapter; turn the TVS round; find the short with the supply unplugged.")]
+    if design["pico"]:
+        out.append(("The machine works on USB, not on the supply",
+                    "VSYS (%s): the 1N5817's band towards VSYS (pin 39)." % _cite(cps, "vsys"),
+                    "Turn the 1N5817 round."))
+    return out
+
+
+def onboard_troubles(design):
+    return [("The board restarts or its USB drops when many lamps light",
+             "The USB adapter gives at least %g A (the parts list)." % design["spec"]["supply"]["amps"],
+             "The adapter from the parts list, not a computer's USB port."),
+            ("A key does nothing", "The operator menu's button test ([docs/operator.md](../../docs/operator.md)).",
+             "The board itself is faulty: replace it; its pin map needs no change.")]
+
+
+def trouble_lines(design):
+    out = ["## Troubleshooting", "", "Symptom first; each check names the checkpoint that measures it.", ""]
+    return out + _table(["symptom", "check", "fix"], troubles(design)) + [""]
+
+
+# --- the commissioning sheet ---------------------------------------------------
+
+def commissioning(design, self_test):
+    """``commissioning.md``: the sheet a museum technician fills in and signs."""
+    return "\n".join(sheet_head(design) + sheet_checkpoints(design) + sheet_tests(design, self_test)) + "\n"
+
+
+def sheet_head(design):
+    name = design["name"]
+    return ["# Commissioning sheet: Nimatron `%s`" % name, "",
+            "<!-- generated by `nimatron hardware` from firmware/nimatron/config/pinmaps/%s.json: edit that, then "
+            "run it -->" % name, "",
+            "Fill in on site, sign, and keep with the exhibit's file. Expected values come from the design "
+            "([README.md](README.md)%s)." % (", [harness.svg](harness.svg)" if not design["onboard"] else ""), "",
+            "| | |", "|---|---|",
+            "| Board | `%s`: %s |" % (name, design["spec"]["about"].split(":")[0]),
+            "| Serial / asset no. | |",
+            "| Firmware version (the boot line's `\"version\"`) | |",
+            "| Pin map CRC (the boot line's `\"pinmap_crc\"`) | |",
+            "| Site and exhibit | |", ""]
+
+
+def sheet_checkpoints(design):
+    cps = checkpoints(design)
+    if not cps:
+        return []
+    rows = []
+    for cp in cps:
+        for cond, exp in cp["readings"]:
+            rows.append([cp["id"], cp["where"], cp["meter"], cond, exp, "", ""])
+    return (["## Checkpoints", "", "Meter readings, in build order; tick when within the expected value.", ""]
+            + _table(["", "test point", "meter", "condition", "expected", "measured", "ok"], rows) + [""])
+
+
+def sheet_tests(design, self_test):
+    menu = ("hold DONE and NEW GAME 5 s, or `SERVICE ON` over the host link" if design["spec"]["driver"] != "onboard"
+            else "see docs/operator.md for this board")
+    return (["## Self-test", ""] + _table(["", "step", "ok"], [[i + 1, s, ""] for i, s in enumerate(self_test)])
+            + ["", "Operator menu (%s; docs/operator.md): lamp test ☐ · button test ☐ · audits read ☐" % menu, "",
+               "## A full game", "", "| | |", "|---|---|",
+               "| Rules (the `%s` preset unless changed) | |" % design["spec"]["preset"],
+               "| Result: NIM CHAMP or MACHINE WINS | |",
+               "| Audits \"games\" before → after (`nimatron audits PORT`, or the operator menu) | → |", "",
+               "## Power-cut test", "",
+               "1. Read the audits: games ______.",
+               "2. Pull the supply in attract mode; wait 10 s; plug it in again.",
+               "3. The boot line says `\"restored\": \"stored\"` ☐ and gives no `why` ☐; the audits read games "
+               "______ (the same as in 1).",
+               "4. Pull the supply during a game, and plug it in again: the audits are kept ☐ (a lost-audits "
+               "message, if any, is explained in docs/store.md).", "",
+               "## Sign-off", "", "| | |", "|---|---|", "| Result | accepted ☐ · not accepted ☐ |",
+               "| Notes | |", "| Name | |", "| Date | |", "| Signature | |"])
