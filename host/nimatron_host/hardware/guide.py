@@ -441,7 +441,9 @@ def index(designs, lang):
         rows.append(["[`%s`](%s/README.md)" % (d["name"], d["name"]), d["spec"]["about"],
                      "%g V %g A" % (f["volts"], f["amps"]), figure, cap, _total(d)])
     out += _table(["board", "what", "supply", "worst case", "brightness cap", "parts (USD)"], rows)
-    out += ["", "Each board's folder: `README.md` (the build guide), `bom.csv`, `wiring.svg`/`.png`, "
+    out += ["", "Each board's folder: `README.md` (the build guide, with checkpoints after each stage and a "
+            "troubleshooting table), `bom.csv`, `wiring.svg`/`.png`, `commissioning.md` (the sheet a technician "
+            "fills in and signs) and, where there is wiring to do, `harness.svg`/`.png` (every loom's pin-out) and "
             "`panel.svg`/`.png`. `png-sources.txt` records which SVG each PNG was rendered from.", ""]
     out += ["## Pin-map review", ""] + review_lines() + [""]
     out += ["## Exhibit and service notes", ""] + service_lines() + [""]

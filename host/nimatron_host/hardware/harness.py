@@ -100,7 +100,7 @@ def line_words(chain):
     if chain["group"] == "NeoPixel data":
         return "NeoPixel data: %s 1Y, 5 V" % ref
     if kind == "sink":
-        return "%s via %s %s" % (chain["label"], ref, label.split("→")[-1])
+        return "%s via %s pin %s" % (chain["label"], ref, label.split("→")[-1])
     return chain["label"]
 
 
@@ -161,13 +161,13 @@ def point_words(ref, pin):
 
 # --- the drawing -----------------------------------------------------------
 
-WIDTH = 1140
+WIDTH = 1160
 ROW = 18
-COLUMNS = (("pin", 28), ("signal", 78), ("A1 pin", 134), ("line", 186), ("wire", 424), ("AWG", 506))
-TABLE_R = 540
-WIRE_L, WIRE_R = 540, 790
-SLEEVE = (620, 710)
-FAR_X = 800
+COLUMNS = (("pin", 28), ("signal", 78), ("A1 pin", 134), ("line", 186), ("wire", 440), ("AWG", 522))
+TABLE_R = 556
+WIRE_L, WIRE_R = 556, 806
+SLEEVE = (636, 726)
+FAR_X = 816
 
 
 def block_height(cable):
