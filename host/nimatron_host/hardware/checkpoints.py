@@ -264,6 +264,9 @@ def guide_lines(design):
             continue
         if key == "looms" and design.get("sinks"):
             when = when + "; the +5V lamp lead soldered to A1 pin 2's breakout, the Pi not fitted"
+        if key == "controller" and not design["pico"]:
+            when = when.replace("supply on, USB unplugged", "the Pi's own supply on" + (
+                " and the lamps' supply on" if catalogue.has_dc_input(design) else ""))
         out += ["### %s" % title, "", "When: %s." % when, ""]
         out += _table(["", "test point", "meter", "expected", "shows"],
                       [[cp["id"], cp["where"], cp["meter"], reading_words(cp), cp["why"]] for cp in mine]) + [""]
@@ -411,7 +414,8 @@ def onboard_troubles(design):
 
 
 def trouble_lines(design):
-    out = ["## Troubleshooting", "", "Symptom first; each check names the checkpoint that measures it.", ""]
+    out = ["## Troubleshooting", "", "Symptom first%s." % ("" if design["onboard"] else
+                                                          "; each check names the checkpoint that measures it"), ""]
     return out + _table(["symptom", "check", "fix"], troubles(design)) + [""]
 
 
@@ -451,7 +455,7 @@ def sheet_checkpoints(design):
 
 def sheet_tests(design, self_test):
     menu = ("hold DONE and NEW GAME 5 s, or `SERVICE ON` over the host link" if design["spec"]["driver"] != "onboard"
-            else "see docs/operator.md for this board")
+            else "how to open it on this board")
     return (["## Self-test", ""] + _table(["", "step", "ok"], [[i + 1, s, ""] for i, s in enumerate(self_test)])
             + ["", "Operator menu (%s; docs/operator.md): lamp test ☐ · button test ☐ · audits read ☐" % menu, "",
                "## A full game", "", "| | |", "|---|---|",

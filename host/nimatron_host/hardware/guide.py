@@ -357,7 +357,8 @@ def self_test(design):
             "Play to the end: NIM CHAMP or MACHINE WINS lights; after 15 s the machine returns to attract mode.",
             "On the host computer, `nimatron monitor PORT` shows the same events with the machine's reasoning "
             "(the host link: `host/PROTOCOL.md`).",
-            lit_words(cps) + "The firmware allows at most this (%s)." % budget_words(design)]
+            lit_words(cps) + "The firmware allows at most this (%s)." % budget_words(design) if cps else
+            "The firmware keeps the lamps within the supply (%s)." % budget_words(design)]
     return out
 
 
