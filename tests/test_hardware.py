@@ -222,8 +222,10 @@ def test_every_drawing_and_guide_carries_the_revision_the_machine_answers_hello_
     stamp = "rev. Nimatron %s, pin map %s CRC %s" % (who["version"], name, who["pinmap_crc"])
     folder = os.path.join(ROOT, "hardware", name)
     assert stamp in open(os.path.join(folder, "README.md"), encoding="utf-8").read()
-    if os.path.exists(os.path.join(folder, "wiring.svg")):
-        assert stamp in open(os.path.join(folder, "wiring.svg"), encoding="utf-8").read()
+    for drawing in ("wiring.svg", "harness.svg", "panel.svg", "commissioning.md"):
+        if os.path.exists(os.path.join(folder, drawing)):
+            text = open(os.path.join(folder, drawing), encoding="utf-8").read()
+            assert stamp in text or (who["pinmap_crc"] in text and who["version"] in text), drawing
 
 
 def _refs(text):
@@ -250,3 +252,13 @@ def test_walking_the_guide_every_part_and_pin_it_names_is_on_the_drawing(name, t
         pin, header = row
         if header != "built in":
             assert "%s · pin %s" % (pin, header) in drawing, (name, pin, header)
+
+
+@pytest.mark.parametrize("name", sorted(boards.names()))
+def test_the_controllers_name_fits_its_box_on_the_wiring_drawing(name, texts):
+    """The Circuit Playground's title once ran out of its box."""
+    root = svg_of(texts, name, "wiring")
+    title = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("font-weight") == "bold"
+             and (t.text or "").startswith("A1 ")][0]
+    width = 0.62 * float(title.get("font-size")) * len(title.text)     # DejaVu Sans Bold's mean advance
+    assert float(title.get("x")) + width <= wiring.BOX_X + wiring.BOX_W - 4, (title.text, width)

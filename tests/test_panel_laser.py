@@ -88,3 +88,17 @@ def test_a_panel_bigger_than_the_bed_is_cut_in_tiles_that_fit_and_no_hole_is_spl
     _, groups = layers(TEXTS[name + "/panel.svg"])
     every = sorted(h for h in holes(groups["cut"]) if h[3] != "fixing")
     assert sorted(seen) == every          # every hole of the panel is in exactly one tile
+
+
+@pytest.mark.parametrize("path", PANELS)
+def test_nothing_is_cut_twice_and_the_revision_rides_in_the_hidden_notes_layer(path):
+    root, groups = layers(TEXTS[path])
+    cuts = [ET.tostring(e) for e in groups["cut"]]
+    assert len(cuts) == len(set(cuts)), "an element twice in the cut layer: the laser would cut it twice"
+    notes = groups["notes"]
+    assert notes.get("style") == "display:none"
+    name = path.split("/")[0]
+    from nimatron.machine.startup import identity
+
+    stamp = "rev. Nimatron %s, pin map %s CRC %s" % (identity(name)["version"], name, identity(name)["pinmap_crc"])
+    assert [t.text for t in notes.iter(SVG + "text") if t.get("class") == "revision"] == [stamp]

@@ -107,6 +107,7 @@ def render(svg_path, png_path):
         background = panel.FACE
         with open(svg_path, encoding="utf-8") as f:
             text = f.read().replace('stroke="#ff0000" stroke-width="0.01"', 'stroke="#ff0000" stroke-width="0.5"')
+            text = text.replace(' style="display:none"', "")   # the notes layer: revision and tile
         source = png_path + ".svg.tmp"
         with open(source, "w", encoding="utf-8") as f:
             f.write(text)

@@ -46,6 +46,8 @@ def _catalogue(design):
                              "TI SN74AHCT125N", 0.80, "data to the NeoPixels at 5 V logic"),
         ("C", "capacitor"): ("1000 uF 10 V electrolytic capacitor", "Panasonic EEU-FR1A102", 0.50,
                              "across the pixels' supply at the strip, + to +5V"),
+        ("C", "decoupling capacitor"): ("100 nF 50 V ceramic capacitor (X7R), 2.54 mm pitch", "KEMET C320C104K5R5TA",
+                                        0.15, "across the 74AHCT125's pins 14 (VCC) and 7 (GND), legs short, at the chip"),
         ("PS", "Raspberry Pi USB-C supply"): ("Raspberry Pi official USB-C power supply (27 W for a Pi 5, 15 W for a Pi 4)",
                                               "Raspberry Pi 15W USB-C Power Supply", 9.00,
                                               "the Pi's own supply; its ground joins the lamps' only through the header"),
@@ -60,6 +62,12 @@ def _catalogue(design):
         out[("A", design["title"])] = (design["title"] + " (keys, pixels and speaker built in), CircuitPython 9 or 10",
                                       design["title"], 50.00 if "MacroPad" in design["title"] else 25.00,
                                       "nothing to wire")
+        if "MacroPad" in design["title"]:   # the bare board has hot-swap sockets, not keys
+            out[("A", design["title"])] = (
+                "Adafruit MacroPad RP2040 Starter Kit: the board, 12 MX-compatible key switches, 12 clear keycaps, "
+                "plates; CircuitPython 9 or 10", "Adafruit MacroPad RP2040 Starter Kit", 50.00,
+                "the bare-bones board has only the hot-swap sockets: then add 12 MX-compatible switches and 12 "
+                "clear (translucent) keycaps, so the keys' pixels shine through")
         out[("PS", "USB supply")] = ("USB power adapter 5 V, at least %g A, and a USB data cable" % f["amps"],
                                      "Raspberry Pi 12.5W micro-USB supply" if "MacroPad" not in design["title"]
                                      else "any 5 V 1 A USB-C charger", 8.00,
@@ -145,6 +153,8 @@ def _sundries(design):
                  "", 10.00, "the keys stay reachable; the USB cable clamped inside"),
                 ("cable clamp / P-clip for the USB cable (strain relief)", 1, "", 1.00, "")]
     if design["pico"]:
+        out.append(("20-way female header sockets, 2.54 mm, for the Pico", 2, "any 1x20 2.54 mm female header", 0.80,
+                    "the Pico plugs in: swap it without a soldering iron"))
         out.append(("micro-USB cable, data (deploy and host link)", 1, "any USB-A/C to micro-B data cable", 3.00,
                     "leave it unplugged in the museum unless the host link is used"))
     else:

@@ -204,7 +204,9 @@ def circuit(name, spec):
               [("buffer", shifter, "74AHCT125 1A→1Y"), ("resistor", resistor, "%d Ω" % DATA_OHMS),
                ("pixels", strip, "DIN")], "pixels", "NeoPixel data")
         cap = parts.add("C", "capacitor", "1000 uF 10 V")
-        out["pixels"] = {"ref": strip, "cap": cap, "shifter": shifter, "count": lamps["pixels"]}
+        decoupler = parts.add("C", "decoupling capacitor", "100 nF")   # at the shifter's supply pins
+        out["pixels"] = {"ref": strip, "cap": cap, "shifter": shifter, "count": lamps["pixels"],
+                         "decoupler": decoupler}
     for role in sorted(spec.get("buttons", {}), key=_button_order):
         r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
         s = parts.add("S", "arcade button")

@@ -205,7 +205,9 @@ def assembly_steps(design):
                           "-".join(str(n) for n in spec["lamps"]["layout"]), spec["lamps"]["pixels"]))
         out.append("On the stripboard: the 74AHCT125 (%s) in its socket, pin 1 (1OE) and pins 5, 9, 12 to ground, "
                    "pins 4, 10, 13 and 14 to +5V, pin 7 to ground; the data pin of the controller to pin 2, pin 3 "
-                   "through the %d Ω resistor to the first pixel's DIN." % (design["pixels"]["shifter"], DATA_OHMS))
+                   "through the %d Ω resistor to the first pixel's DIN. The 100 nF capacitor (%s) straight across "
+                   "the socket's pins 14 and 7, legs short: it feeds the chip's switching edges."
+                   % (design["pixels"]["shifter"], DATA_OHMS, design["pixels"]["decoupler"]))
         out.append("Solder the 1000 µF capacitor (%s) across +5V and ground at the first pixel, + to +5V (the "
                    "stripe marks −)." % design["pixels"]["cap"])
         out.append("Input protection at the DC jack (%s): +5V through the %s polyfuse, then the SS54 Schottky "

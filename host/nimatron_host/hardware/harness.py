@@ -11,7 +11,7 @@ schematic's and the firmware's. Gauges come from the parts catalogue.
 """
 
 from . import parts as catalogue
-from .circuit import ref_ranges
+from .circuit import ref_ranges, revision
 from .svg import Drawing
 
 LOOM_MAX_MM = 800   # the largest panel's diagonal: no loom from the stripboard to a lamp needs more
@@ -197,6 +197,7 @@ def draw(design):
             y += 14
         y = _cable(d, cable, y) + 20
     _points(d, design, points, y + 10)
+    d.text(WIDTH - 20, height - 8, revision(design["name"]), size=10, anchor="end", fill=GREY, class_="revision")
     return d.document()
 
 

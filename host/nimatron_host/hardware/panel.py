@@ -342,14 +342,21 @@ def _reach(item):
     return (float(m.group(2)) - 10, float(m.group(2)) + 10) if m else (0, 0)
 
 
+def revision_of(d):
+    from .circuit import revision
+
+    return revision(d.title.split()[1])   # "Nimatron NAME front panel (lang)"
+
+
 def document(d, top=None, bottom=None, extra=()):
     """The panel (or the slice ``top``..``bottom`` of it) as a laser file: a
     ``cut`` and an ``engrave`` layer, millimetres, no background."""
     top = 0 if top is None else top
     bottom = d.height if bottom is None else bottom
-    items = [i for i in list(d.items) + list(extra) if top <= _reach(i)[0] and _reach(i)[1] <= bottom]
-    if top > 0 or bottom < d.height:
-        items = [i for i in items if 'class="outline"' not in i and 'class="fixing"' not in i] + list(extra)
+    items = [i for i in d.items if top <= _reach(i)[0] and _reach(i)[1] <= bottom]
+    if top > 0 or bottom < d.height:   # a tile: its own outline and fixing holes come in ``extra``
+        items = [i for i in items if 'class="outline"' not in i and 'class="fixing"' not in i]
+    items += list(extra)
     head = ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="%s" width="%smm" height="%smm" '
             'viewBox="0 %s %s %s">\n' % (INKSCAPE, num(d.width), num(bottom - top), num(top), num(d.width),
@@ -363,7 +370,9 @@ def document(d, top=None, bottom=None, extra=()):
     body = ["<title>%s</title>" % esc(d.title), "<desc>%s</desc>" % esc(desc),
             '<g id="cut" inkscape:groupmode="layer" inkscape:label="cut">'] + cut + \
         ["</g>", '<g id="engrave" inkscape:groupmode="layer" inkscape:label="engrave">'] + ink + ["</g>"]
-    if notes:   # which tile this is: for the workshop, hidden from the laser
+    notes.append('<text class="revision" fill="#000000" font-family="%s" font-size="3" text-anchor="end" x="%s" '
+                 'y="%s">%s</text>' % (FONT, num(d.width - 10), num(bottom - 4), esc(revision_of(d))))
+    if notes:   # the revision, and which tile this is: for the workshop, hidden from the laser
         body += ['<g id="notes" inkscape:groupmode="layer" inkscape:label="notes (do not cut or engrave)" '
                  'style="display:none">'] + notes + ["</g>"]
     return head + "\n".join(body) + "\n</svg>\n"

@@ -78,6 +78,16 @@ def _buffer(d, x, y, ref):
     return x + 52
 
 
+def _decoupler(d, x, y, ref, shifter):
+    """The shifter's 100 nF: drawn under it, across its supply pins."""
+    cx, cy = x + 26, y + 44
+    d.line(cx - 8, cy - 2, cx + 8, cy - 2, stroke_width=2, data_ref=ref)
+    d.line(cx - 8, cy + 2, cx + 8, cy + 2, stroke_width=2)
+    d.line(cx, cy - 2, cx, cy - 8)
+    d.line(cx, cy + 2, cx, cy + 8)
+    d.text(cx + 12, cy + 4, "%s 100 nF: %s pin 14 to pin 7" % (ref, shifter), size=10, fill=GREY)
+
+
 def _sink(d, x, y, ref, label):
     """One channel of a ULN2803A: an inverting driver that sinks its output."""
     d.line(x, y, x + 10, y)
@@ -141,8 +151,11 @@ def draw(design):
            % design["name"], size=11, fill=GREY)
     top = lines[0][0] - 26
     d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design["controller"])
-    d.text(BOX_X + 8, top + 16, "%s %s" % (design["controller"], design.get("title") or (
-        "Raspberry Pi Pico" if design["pico"] else "Raspberry Pi 40-pin header")), size=12, weight="bold")
+    title = design.get("title") or ("Raspberry Pi Pico" if design["pico"] else "Raspberry Pi 40-pin header")
+    if design["onboard"]:   # the maker's name is in the subtitle and the BOM: the box is 230 wide
+        title = title.replace("Adafruit ", "")
+    d.text(BOX_X + 8, top + 16, "%s %s" % (design["controller"], title), size=12 if len(title) < 28 else 11,
+           weight="bold")
     if design.get("pi_supply"):
         d.text(BOX_X + 8, top + 32, "USB-C power: %s Raspberry Pi supply" % design["pi_supply"], size=11,
                data_ref=design["pi_supply"])
@@ -181,6 +194,7 @@ def draw(design):
             elif kind_ == "switch":
                 x = _switch(d, x, y, ref, label)
             elif kind_ == "buffer":
+                _decoupler(d, x, y, design["pixels"]["decoupler"], ref)
                 x = _buffer(d, x, y, ref)
             elif kind_ == "pixels":
                 x = _pixels(d, design, x, y)
