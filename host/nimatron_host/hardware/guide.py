@@ -62,6 +62,19 @@ def power_lines(design):
     ]
 
 
+def _most_loaded(design):
+    """The part of the supply path or a loom that carries the largest share of its rating."""
+    loads = []
+    for ref, key, amps in parts_catalogue.power_path(design) + parts_catalogue.signal_looms(design):
+        p = parts_catalogue.part(key)
+        rating = p.get("amps", p.get("hold_amps"))
+        loads.append((amps / rating, ref, p["part"].split(",")[0].split(" (")[0], amps, rating))
+    if not loads:
+        return "USB supply only"
+    share, ref, what, amps, rating = max(loads)
+    return "%s %s: %.2f of %.1f A (%d %%)" % (ref, what, amps, rating, int(share * 100 + 0.5))
+
+
 def _tiles(design):
     return panel.tiles(design["name"], design["spec"]) if not design["onboard"] else []
 
@@ -442,8 +455,11 @@ def index(designs, lang):
             figure = "%d mA of %d mA at %.2f" % (int(power.worst_ma(f, level) + 0.5), int(f["allowed_ma"]), level)
             cap = "%.2f" % f["cap"]
         rows.append(["[`%s`](%s/README.md)" % (d["name"], d["name"]), d["spec"]["about"],
-                     "%g V %g A" % (f["volts"], f["amps"]), figure, cap, _total(d)])
-    out += _table(["board", "what", "supply", "worst case", "brightness cap", "parts (USD)"], rows)
+                     "%g V %g A" % (f["volts"], f["amps"]), figure, cap, _most_loaded(d), _total(d)])
+    out += _table(["board", "what", "supply", "worst case", "brightness cap", "most loaded part (rating)",
+                   "parts (USD)"], rows)
+    out += ["", "The firmware's worst case against each part's datasheet rating (`parts.json`): the design rules "
+            "(`tests/test_hardware_drc.py`) keep every connector, contact, wire and fuse at or below 80 % of it."]
     out += ["", "Each board's folder: `README.md` (the build guide, with checkpoints after each stage and a "
             "troubleshooting table), `bom.csv`, `wiring.svg`/`.png`, `commissioning.md` (the sheet a technician "
             "fills in and signs) and, where there is wiring to do, `harness.svg`/`.png` (every loom's pin-out) and "
