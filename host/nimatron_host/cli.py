@@ -8,6 +8,8 @@ problem, never a traceback.
 import argparse
 import sys
 
+from nimatron_pc.errors import Failure, UsageError  # noqa: F401 - the tools import them from here
+
 # subcommand name -> module (imported only when used, so `solve` starts fast)
 COMMANDS = {
     "solve": "nimatron_host.solve",
@@ -28,12 +30,6 @@ COMMANDS = {
 }
 
 
-class UsageError(Exception):
-    """Bad input from the user: reported in one line, exit status 2."""
-
-
-class Failure(Exception):
-    """A command that could not do its job (no such port, no reply): one line, exit status 1."""
 
 
 def cut_numbers(text, longest=20):

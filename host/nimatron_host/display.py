@@ -31,7 +31,7 @@ def run(args, out=sys.stdout):
     from nimatron_sim.web.follow import Followed, LinkMachine
 
     from .cli import UsageError
-    from .link import Link
+    from .link import Link, checked_state
 
     if not args.web:
         raise UsageError("display needs --web (for a terminal, use: nimatron monitor %s)" % args.port)
@@ -40,7 +40,7 @@ def run(args, out=sys.stdout):
         raise UsageError(problem)
     link = Link(args.port)          # Failure (exit 1): cannot open, busy
     try:
-        machine = LinkMachine(link, link.hello())
+        machine = LinkMachine(link, link.hello(), checked_state)
         machine.start()
     except BaseException:
         link.close()

@@ -18,7 +18,7 @@ import json
 import sys
 import time
 
-from nimatron_host.cli import UsageError
+from nimatron_pc.errors import UsageError
 
 MAX_TICK = 1000  # ms: a main loop slower than a second is no longer the machine
 

@@ -33,7 +33,7 @@ import random
 import sys
 import time
 
-from nimatron_host.cli import UsageError
+from nimatron_pc.errors import UsageError
 
 FAST = {"think_ms": 40, "show_ms": 40, "over_ms": 1000, "walkaway_ms": 20000, "seed": 1}
 COMMANDS = (b"HELLO", b"STATE", b"AUDITS", b"CONFIG", b"CONFIG think_ms", b"EXPLAIN", b"HELP",

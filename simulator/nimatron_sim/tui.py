@@ -635,7 +635,7 @@ class NimatronApp(App):
 
 def open_face(args):
     """The Face for the command line, or UsageError in one line."""
-    from nimatron_host.cli import UsageError
+    from nimatron_pc.errors import UsageError
 
     from .cli import overrides
 
@@ -696,7 +696,7 @@ def screenshot(args):
     import asyncio
     import os
 
-    from nimatron_host.cli import UsageError
+    from nimatron_pc.errors import UsageError
 
     face = open_face(args)
     path = args.screenshot
@@ -729,7 +729,7 @@ def run(args):
     import os
     import sys
 
-    from nimatron_host.cli import UsageError
+    from nimatron_pc.errors import UsageError
 
     if getattr(args, "screenshot", None):
         return screenshot(args)

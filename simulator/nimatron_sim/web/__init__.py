@@ -65,7 +65,7 @@ def web_problem(host, port, lang):
 
 def serve(args, out=sys.stdout):
     """``nimatron sim --web``: a machine per tab until Ctrl-C (or SIGTERM); 0 when stopped cleanly."""
-    from nimatron_host.cli import UsageError
+    from nimatron_pc.errors import UsageError
 
     from ..cli import overrides
     from .machines import MachineError, Machines

@@ -31,9 +31,10 @@ class LinkMachine:
 
     id = "link"
 
-    def __init__(self, link, hello):
-        self.link = link
+    def __init__(self, link, hello, check_state):
+        self.link = link                  # the host's Link: command, ask, next_event, close
         self.hello = hello
+        self.check_state = check_state    # the host's checked_state: a STATE reply made safe to read
         self.board = hello.get("board") or "?"
         try:
             self.spec = boards.board(self.board)
@@ -56,7 +57,7 @@ class LinkMachine:
 
     # -- the link's thread --------------------------------------------------------
     def _follow(self):
-        from nimatron_host.link import Failure
+        from nimatron_pc.errors import Failure
 
         polls = 0
         try:
@@ -77,9 +78,7 @@ class LinkMachine:
                 self.error = "lost the machine on %s: %s" % (self.link.name, e)
 
     def _take_state(self, reply):
-        from nimatron_host.link import checked_state
-
-        reply = checked_state(reply)
+        reply = self.check_state(reply)
         with LOCK:
             for r, row in enumerate(reply.get("lamps") or []):
                 for i, digit in enumerate(row):
