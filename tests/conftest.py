@@ -8,7 +8,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # The scenario files hold the asserts of many tests (and run under MicroPython
 # too): let pytest explain their failures as it does a test module's.
-pytest.register_assert_rewrite("controller_scenarios", "counter_scenarios", "service_scenarios",
+pytest.register_assert_rewrite("kit_sim", "kit_link", "kit_tui", "kit_web", "kit_page", "kit_host", "kit_core", "controller_scenarios", "counter_scenarios", "service_scenarios",
                                "store_scenarios", "oracle", "devtools")
 
 # Markers by module, so a test file needs no decoration to be selected with
@@ -26,3 +26,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
         if module in MICROPYTHON:
             item.add_marker(pytest.mark.micropython)
+
+
+# Fixtures every test module may ask for by name (test modules never import
+# each other: what they share lives in the kit_* modules).
+from kit_sim import sims  # noqa: E402,F401
+from kit_web import display, machine_on_a_pty  # noqa: E402,F401

@@ -24,23 +24,11 @@ from nimatron_sim.visitor import Visitor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402
-from test_sim import sims  # noqa: E402,F401 - the fixture: Simulator with .log, closed after
+from kit_sim import judge  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAST = {"think_ms": 0, "show_ms": 0}
 ORACLES = {}
-
-
-def judge(rules, misere, start, moves):
-    """Every move legal; the machine never lets a won position go."""
-    o = ORACLES.setdefault(rules, oracle.Oracle(rules))
-    ring = rules == "circular"
-    for k, move in enumerate(moves):
-        before, after = move["before"], move["after"]
-        assert o.is_move(before, after, ring and k == 0), move
-        if move["by"] == "machine" and o.win(before, misere, ring and k == 0):
-            assert not o.win(after, misere), move
-    assert moves[0]["before"] == start
 
 
 def game(sim):

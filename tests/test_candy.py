@@ -12,7 +12,7 @@ from nimatron.games.rules import parse_rules
 
 from oracle import Oracle, ordered_positions
 
-from test_sim import FAST, events, sims  # noqa: F401 (sims: the fixture of simulators, closed after)
+from kit_sim import FAST, events
 from nimatron_sim.visitor import Visitor
 
 

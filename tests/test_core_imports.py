@@ -13,6 +13,8 @@ import sys
 
 import pytest
 
+from kit_core import core_modules
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIRMWARE = os.path.join(os.path.dirname(HERE), "firmware")
 PACKAGE = os.path.join(FIRMWARE, "nimatron")
@@ -48,22 +50,6 @@ for module in sys.argv[1:]:
 leaked = [m for m in sys.modules if m.split(".")[0] in HARDWARE]
 assert not leaked, leaked
 """
-
-
-def core_modules():
-    """nimatron, nimatron.x, nimatron.sub.y ... for every .py but drivers."""
-    names = []
-    for folder, dirs, files in os.walk(PACKAGE):
-        rel = os.path.relpath(folder, FIRMWARE).replace(os.sep, ".")
-        dirs[:] = sorted(d for d in dirs
-                         if not (folder == PACKAGE and d == "drivers")
-                         and d != "__pycache__")
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            names.append(rel if name == "__init__.py"
-                         else rel + "." + name[:-3])
-    return names
 
 
 def run_blocked(modules):

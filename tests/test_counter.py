@@ -25,8 +25,7 @@ from nimatron_host.cli import main as nimatron  # noqa: E402
 from nimatron_sim.visitor import Visitor  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_boards import judge  # noqa: E402
-from test_sim import sims  # noqa: E402,F401 - the fixture
+from kit_sim import judge  # noqa: E402
 
 FAST = {"preset": "21counter", "think_ms": 300, "show_ms": 400}
 

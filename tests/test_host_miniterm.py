@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from test_host_tools import Sim
+from kit_host import Sim
 
 TMUX = shutil.which("tmux")
 

@@ -17,40 +17,11 @@ import pytest
 from nimatron_host.cli import main
 from nimatron_host.link import Link, MachineError
 
+from kit_host import Sim
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NIMATRON = [sys.executable, "-m", "nimatron_host"]
 FAST = ["--set", "think_ms=0", "--set", "show_ms=0"]
-
-
-class Sim:
-    """``nimatron sim --headless --serial`` in a subprocess; ``.path`` is its port."""
-
-    def __init__(self, *args, script=None):
-        cmd = NIMATRON + ["sim", "--headless", "--serial"] + list(args)
-        if script is None:
-            cmd.append("--until-killed")
-        else:
-            cmd += ["--script", "-"]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
-        if script is not None:
-            self.proc.stdin.write(script)
-        self.proc.stdin.close()
-        first = self.proc.stderr.readline()
-        assert first.startswith("serial: /dev/"), first + self.proc.stderr.read()
-        self.path = first.split(" ", 1)[1].strip()
-        self.stdout = []
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self):
-        for line in self.proc.stdout:
-            self.stdout.append(line)
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-        self.proc.wait(10)
-        return self.proc.returncode
 
 
 @pytest.fixture

@@ -115,3 +115,17 @@ def test_the_shared_module_stands_on_the_firmware_alone(package):
     for path, line, module, target in edges():
         if module.startswith(package):
             assert layer(target) == "core", (path, line, target)
+
+
+def test_test_modules_never_import_each_other():
+    """What tests share lives in conftest.py (fixtures) and the tests/kit_*.py
+    modules (helpers): a test module imported by another runs its imports and
+    module-level fixtures twice, and renaming a test breaks its neighbours."""
+    here = os.path.join(ROOT, "tests")
+    wrong = []
+    for name in sorted(os.listdir(here)):
+        if name.endswith(".py"):
+            for line, target in imports(os.path.join("tests", name), ""):
+                if target and target.split(".")[0].startswith("test_"):
+                    wrong.append("tests/%s:%d imports %s" % (name, line, target))
+    assert not wrong, "\n".join(wrong)

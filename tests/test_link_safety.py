@@ -10,7 +10,7 @@ from nimatron.link.hostlink import HostLink
 from nimatron.link.protocol import PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES
 from nimatron.link.transports import PtyTransport
 
-from test_protocol import PIN, Machine
+from kit_link import PIN, Machine
 
 
 # -- finding 4: wrong PINs pause UNLOCK longer and longer ------------------------------

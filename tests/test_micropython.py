@@ -158,7 +158,7 @@ def test_seed_cases(spec):
 def core_modules():
     """Every module of the nimatron package but its drivers (hardware) and
     __main__ (the Raspberry Pi entry point: argparse, signals)."""
-    from test_core_imports import core_modules as every_module
+    from kit_core import core_modules as every_module
 
     return [name for name in every_module() if name != "nimatron.__main__"]
 

@@ -12,7 +12,7 @@ from nimatron.games.rules import RulesError, SizeError, parse_rules
 
 import oracle
 from nimatron_sim.visitor import Visitor
-from test_sim import FAST, events, sims  # noqa: F401 (sims: the fixture of simulators, closed after)
+from kit_sim import FAST, events
 
 
 def matrix(mask, rows, cols):

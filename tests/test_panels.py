@@ -17,7 +17,7 @@ from nimatron_sim.visitor import Visitor
 from fake_io import FakeIO
 from oracle import Oracle
 
-from test_sim import FAST, events, sims  # noqa: F401 (sims: the fixture of simulators, closed after)
+from kit_sim import FAST, events
 
 
 def play(sim, keys, wait=3600):

@@ -88,7 +88,7 @@ def test_empty_and_moveless_starts_are_refused():
 
 
 def test_set_refuses_an_unplayable_start_and_changes_nothing():
-    from test_protocol import Machine
+    from kit_link import Machine
 
     m = Machine()
     assert m.err("SET starts [[0,0,0,0]]") == "value"

@@ -133,7 +133,7 @@ def test_brightness_default_is_the_pin_maps_and_a_change_reaches_the_strip():
 
 
 def test_set_brightness_over_the_link_is_refused_above_the_cap():
-    from test_protocol import Machine
+    from kit_link import Machine
 
     m = Machine("pico-neopixel")
     assert m.ok("SET brightness 0.3")["value"] == 0.3

@@ -10,7 +10,7 @@ one-shot engine chooses.
 """
 import pytest
 
-from test_sim import FAST, events, sims  # noqa: F401 (sims: the fixture of simulators, closed after)
+from kit_sim import FAST, events
 
 from nimatron.games import budget, candy, graph, nim2d, strategy
 from nimatron.games.rules import parse_rules

@@ -23,7 +23,7 @@ from nimatron.config.settings import DEFAULTS, preset_names
 from nimatron_sim import cli as sim_cli
 
 from controller_scenarios import FakeIO
-from test_protocol import Machine
+from kit_link import Machine
 
 BOARDS = ("pico-neopixel", "pico-grid", "pi-leds")
 RULES = ("nim", "subtract:3", "subtract:1", "moore:2", "greedy", "allheaps", "subtract:٣", "nim:2", "")

@@ -55,7 +55,7 @@ def test_command_lines_refuse_bad_numbers_with_exit_2(how, value):
 
 
 def test_set_over_the_link_refuses_infinity():
-    from test_protocol import Machine
+    from kit_link import Machine
 
     m = Machine()
     for raw in ("1e999", "Infinity", "1.5", "\"1\u0662\""):

@@ -26,34 +26,14 @@ from nimatron.games.rules import parse_rules
 
 from nimatron_host.cli import main as nimatron
 from nimatron_sim import Simulator
+
+from kit_sim import FAST, events
 from nimatron_sim.visitor import Visitor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-FAST = {"think_ms": 0, "show_ms": 0}          # for statistics: no deliberate pauses
 CHAIN = ["pi-leds", "pico-neopixel", "pico-grid", "pico-ring"]   # both drivers, both input models
 ROWS = ["pi-leds", "pico-neopixel"]
-
-
-@pytest.fixture
-def sims():
-    """make(board, overrides, **kw) -> Simulator collecting ``.log`` of events; all closed after."""
-    made = []
-
-    def make(board, overrides=None, **kw):
-        sim = Simulator(board, overrides, **kw)
-        sim.log = []
-        sim.listeners.append(sim.log.append)
-        made.append(sim)
-        return sim
-
-    yield make
-    for sim in made:
-        sim.close()
-
-
-def events(sim, kind):
-    return [e for e in sim.log if e["event"] == kind]
 
 
 def lit_rows(sim):

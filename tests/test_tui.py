@@ -8,11 +8,8 @@ against the simulator: the position in play and the lamps read back from
 the pins.
 """
 
-import asyncio
-import io
 
 import pytest
-from rich.console import Console
 
 from nimatron.games import strategy
 from nimatron.machine.controller import OVER, SHOWING, THINKING, VISITOR
@@ -20,21 +17,9 @@ from nimatron_host.cli import main
 from nimatron_sim.face import Face
 from nimatron_sim.tui import NimatronApp, lamp_width
 
-SIZE = (100, 34)
+from kit_tui import SIZE, make_app, run, screen_text, until
+
 LAMP_COLUMN = 4      # the face's padding (1) and row label (3)
-
-
-def run(coro):
-    return asyncio.run(coro)
-
-
-def screen_text(app):
-    """The whole screen as plain text, exactly as composed for the terminal."""
-    width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
-                      color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return console.export_text()
 
 
 def screen_rows(app):
@@ -80,20 +65,6 @@ def check_screen_matches_game(app):
                 assert glyph == "●", (r, i, rows)
             if glyph == "·":
                 assert not pins[r][i]
-
-
-async def until(app, pilot, states, limit_ms=20000):
-    """Advance the virtual clock in small steps until the controller is in one of ``states``."""
-    spent = 0
-    while app.face.controller.state not in states:
-        assert spent < limit_ms, "stuck in %s" % app.face.controller.state
-        app.advance(100)
-        spent += 100
-    await pilot.pause()
-
-
-def make_app(board="pico-neopixel", overrides=None, seed=None, thinking=None):
-    return NimatronApp(Face(board, overrides, seed), realtime=False, thinking=thinking)
 
 
 # -- the default machine, by keys -------------------------------------------------

@@ -14,7 +14,7 @@ from nimatron.machine.controller import OVER, VISITOR
 from nimatron_sim.oled_mock import braille
 from textual.widgets import Select
 
-from test_tui import make_app, screen_text, until
+from kit_tui import make_app, screen_text, until
 
 WIDE = (120, 48)
 NARROW = (80, 24)

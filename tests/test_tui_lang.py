@@ -17,7 +17,7 @@ from nimatron_sim.face import Face
 from nimatron_sim.tui import NimatronApp
 from nimatron_sim.words import Words
 
-from test_tui import run, screen_text, until
+from kit_tui import run, screen_text, until
 
 SMALL = (80, 24)
 # (board, settings, presses of the visitor's first move): a row board, the ring, each new game on the grid

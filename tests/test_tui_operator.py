@@ -6,7 +6,7 @@ import pytest
 
 from nimatron.machine.controller import ATTRACT, SERVICE
 from nimatron.machine.service import ITEMS
-from test_tui import SIZE, make_app, run, screen_text
+from kit_tui import SIZE, make_app, run, screen_text
 
 # item -> what its screen says
 SAYS = {

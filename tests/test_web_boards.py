@@ -9,8 +9,7 @@ import time
 import pytest
 
 from devtools import CHROMIUM, Chromium, Served, call
-from test_web_display import display, machine_on_a_pty  # noqa: F401 (fixtures)
-from test_web_page import LIT, QUICK, STATE, machine_state, wait_for_turn
+from kit_page import LIT, QUICK, STATE, machine_state, wait_for_turn
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 
@@ -116,7 +115,7 @@ def test_a_whole_game_by_mouse_and_keyboard(browser, board, lamps):
                  % winner)
 
 
-def test_the_crowd_view_in_a_browser_follows_a_machine_on_a_serial_line(browser, display):  # noqa: F811
+def test_the_crowd_view_in_a_browser_follows_a_machine_on_a_serial_line(browser, display):
     url, _ = display
     tab = browser.open(url + "/crowd")
     tab.wait("document.body.dataset.ready")

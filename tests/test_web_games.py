@@ -13,7 +13,7 @@ import pytest
 from devtools import CHROMIUM, Chromium, Served
 from nimatron_sim.thinking import sentence
 from nimatron_sim.words import Words
-from test_web_page import QUICK, api
+from kit_page import QUICK, api
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 

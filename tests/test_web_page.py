@@ -10,17 +10,13 @@ fixed sleep.
 
 import json
 import urllib.error
-import urllib.request
 
 import pytest
 
 from devtools import CHROMIUM, Chromium, Served
+from kit_page import LIT, QUICK, STATE, api, machine_state, wait_for_turn
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
-
-QUICK = {"think_ms": 0, "show_ms": 200}
-LIT = "document.querySelectorAll('.lamp-cell[data-kind=lit]').length"
-STATE = "document.body.dataset.state"
 
 
 @pytest.fixture(scope="module")
@@ -29,24 +25,9 @@ def browser():
         yield chromium
 
 
-def api(url, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as r:
-        return json.loads(r.read())
-
-
-def machine_state(tab, served):
-    return api(served.url + "/api/machines/" + tab.eval("sessionStorage.getItem('nimatron-machine')"))
-
-
 def row_lit(tab):
     return tab.eval("[...document.querySelectorAll('.lamp-row')].map(r => r.querySelectorAll("
                     "'.lamp-cell[data-kind=lit]').length)")
-
-
-def wait_for_turn(tab):
-    return tab.wait("['visitor', 'over'].includes(%s) && %s" % (STATE, STATE))
 
 
 def test_a_whole_game_on_a_row_board_by_mouse_and_keyboard(browser):

@@ -1,0 +1,46 @@
+"""What the simulator tests share: the ``sims`` fixture (registered in
+conftest.py), the no-pause timings and the readers of a simulator's events,
+and the oracle's judgement of a played game."""
+
+import oracle
+import pytest
+
+from nimatron_sim import Simulator
+
+ORACLES = {}
+
+
+FAST = {"think_ms": 0, "show_ms": 0}          # for statistics: no deliberate pauses
+
+
+@pytest.fixture
+def sims():
+    """make(board, overrides, **kw) -> Simulator collecting ``.log`` of events; all closed after."""
+    made = []
+
+    def make(board, overrides=None, **kw):
+        sim = Simulator(board, overrides, **kw)
+        sim.log = []
+        sim.listeners.append(sim.log.append)
+        made.append(sim)
+        return sim
+
+    yield make
+    for sim in made:
+        sim.close()
+
+
+def events(sim, kind):
+    return [e for e in sim.log if e["event"] == kind]
+
+
+def judge(rules, misere, start, moves):
+    """Every move legal; the machine never lets a won position go."""
+    o = ORACLES.setdefault(rules, oracle.Oracle(rules))
+    ring = rules == "circular"
+    for k, move in enumerate(moves):
+        before, after = move["before"], move["after"]
+        assert o.is_move(before, after, ring and k == 0), move
+        if move["by"] == "machine" and o.win(before, misere, ring and k == 0):
+            assert not o.win(after, misere), move
+    assert moves[0]["before"] == start
