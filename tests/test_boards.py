@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from nimatron.config import boards
+from nimatron.games.rules import parse_rules
 from nimatron.drivers import DriverError, open_io
 from nimatron.drivers.presses import CURSOR, CURSOR_MS, HOLD_MS, Presses
 from nimatron.machine.ports import LIT, OFF
@@ -460,9 +461,7 @@ def test_the_oled_text_layer_for_every_state():
         misere = True
         settings = {"preset": "pad-marienbad", "explain": False}
 
-        class rules:
-            spec = "nim"
-            name = "nim"
+        rules = parse_rules("nim")
 
         def position(self):
             return [0, 0, 0], False

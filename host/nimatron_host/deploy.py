@@ -204,7 +204,7 @@ PC_ONLY = ("__main__.py", "games/anygraph.py", "machine/statefile.py", "games/ni
 
 
 # What only a grid board plays: a board with one button per row cannot make
-# these games' moves (``turns.ROW_RULES``), so its drive goes without them.
+# these games' moves (their rules' ``one_row`` is False), so its drive goes without them.
 GRID_ONLY = ("games/candy.py", "games/nim2d.py", "games/nim2d.bin", "games/graph.py", "games/splits.py",
              "panels/shapes.py", "panels/tally.py", "panels/counter.py")
 ENTRY = ("code.py", "boot.py", "safemode.py")  # what CircuitPython runs, beside lib/

@@ -417,7 +417,7 @@ class Face:
             return t("sim.say.adds", n=len(controller.machine_out))
         if state == SHOWING:
             heaps, ring = controller.position()
-            if controller.machine_light and controller.rules.name == "building":
+            if controller.machine_light and controller.rules.panel == "supply":
                 return t("sim.say.places", move=self.words.phrase(explain.describe_move(heaps, controller.machine_after)))
             return t("sim.say.showing", move=self.words.phrase(explain.describe_move(
                 heaps, controller.machine_after, controller.rules.ordered, ring,

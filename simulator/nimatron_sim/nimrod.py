@@ -150,6 +150,7 @@ def nimrod_for(rules, misere, heaps, ring, state, candies=None, unlettered=None)
 def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
     result = strategy.solve(rules, heaps, misere, ring)
     name = rules.name
+    reasoning = rules.reasoning    # which table Nimrod draws: the rule set says (games/rules.py)
     out = {"kind": "other", "rules": rules.spec, "misere": bool(misere), "ring": bool(ring),
            "position": position_text(heaps), "nimber": result["nimber"], "outcome": result["outcome"],
            "rows": None, "row_key": "nimrod.heap"}
@@ -158,19 +159,19 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         out.update(move=None, after=None, lines=[["nimrod.over", {}]])
         return out
     shown, after = heaps, result["after"]
-    if name == "building":
+    if reasoning == "building":
         shown, after = _building(rules, misere, heaps, after, mover, out, lines)
-    elif name in ("nim", "candy"):
+    elif reasoning == "nim":
         out.update(_table(heaps, heaps))
         out["kind"] = "nim"
-    elif name in ("subtract", "grundy", "circular") and not misere and not ring:
+    elif reasoning == "values" and not misere and not ring:
         values = [strategy.solve(rules, [h], False)["nimber"] or 0 for h in heaps]
         out.update(_table(heaps, values))
         out.update(kind="values", how=name, k=rules.k, row_key="nimrod.heap_value")
         if unlettered:  # a ring draws no row letters: "arc of 5", "row of 5"
             out["row_key"] = "nimrod.%s_value" % unlettered
         lines.append(["nimrod.values." + (unlettered + "s" if unlettered else name), {"k1": (rules.k or 0) + 1}])
-    elif name in ("graph", "nim2d") and not misere:
+    elif reasoning == "groups" and not misere:
         groups = _groups(heaps)
         sizes = [sum(sum(row) for row in g) for g in groups]
         out.update(_table(sizes, [strategy.solve(rules, g, False)["nimber"] or 0 for g in groups]))
@@ -178,7 +179,7 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
             row["label"] = str(k + 1)
         out.update(kind="values", how="groups", row_key="nimrod.group")
         lines.append(["nimrod.values.groups", {}])
-    elif name == "moore" and not misere:
+    elif reasoning == "moore" and not misere:
         out.update(_table(heaps, heaps))
         out.update(kind="moore", k=rules.k)
         lines.append(["nimrod.moore", {"k1": rules.k + 1}])
@@ -190,7 +191,7 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         lines.append(["nimrod.misere", {}])
     elif out["kind"] in ("nim", "values"):
         lines.append(["nimrod.nonzero" if out["sum"] else "nimrod.zero", {"x": out["sum"]}])
-    if name == "candy":
+    if rules.panel == "tally":   # the candies each player holds decide a tie
         _candy(rules, misere, heaps, mover, candies, out, lines)
     who = mover or "visitor"
     out["move"] = None if after is None else explain.describe_move(shown, after, rules.ordered, ring, unlettered)

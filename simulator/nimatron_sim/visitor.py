@@ -70,12 +70,13 @@ class Visitor:
             for r, i in self.counter.bit_lamps:
                 count = count * 2 + (1 if lamps[r][i] else 0)
             return [self.start[0] - count]
-        if self.rules.name == "circular":
+        kind = self.rules.panel
+        if kind == "ring":
             return [len(run) for run in self._runs(lamps)] if not self.ring else [self.start[0]]
-        if self.rules.name in ("nim2d", "graph"):  # the board of cells, from the top-left lamp
+        if kind == "cells":  # the board of cells, from the top-left lamp
             rows, cols = len(self.start), len(self.start[0])
             return [[lamps[r][c] for c in range(cols)] for r in range(rows)]
-        if self.rules.name == "grundy":
+        if kind == "splits":
             if len(lamps) == 1:  # a ring: each heap an arc
                 return [len(run) for run in lit_runs(lamps[0]) if lamps[0][run[0]]]
             return [sum(row) for row in lamps if sum(row)]
@@ -100,17 +101,17 @@ class Visitor:
     def selection(self, heaps, after):
         """The lamps to select (grid boards) for the move ``heaps`` -> ``after``."""
         lamps = self.sim.read_lamps()
-        name = self.rules.name
+        kind = self.rules.panel
         if self.counter is not None:
             return self.counter.choice_lamps[:heaps[0] - after[0]]
-        if name == "circular":
+        if kind == "ring":
             return self._ring_selection(lamps, after)
-        if name in ("nim2d", "graph"):
+        if kind == "cells":
             return [(r, c) for r in range(len(after)) for c in range(len(after[r]))
                     if lamps[r][c] and not after[r][c]]
-        if name == "grundy" and len(lamps) == 1:
+        if kind == "splits" and len(lamps) == 1:
             return self._arc_selection(lamps[0], after)
-        if name == "grundy":
+        if kind == "splits":
             target = sorted(h for h in after if h)
             for r, row in enumerate(lamps):
                 h = sum(row)

@@ -56,12 +56,12 @@ def lines(controller):
         out.append("ring of %d" % heaps[0])
     elif heaps and isinstance(heaps[0], list):  # lamps as cells (2-D Nim, Graph Nim)
         out.append("%d lamps lit" % sum([sum(row) for row in heaps]))
-    elif rules.name == "building" and heaps[-1]:
+    elif rules.panel == "supply" and heaps[-1]:
         out.append(" ".join("%s%d" % (label(r), heaps[r]) for r in range(len(heaps) - 1))
                    + " +%d to place" % heaps[-1])
     else:
         out.append(" ".join("%s%d" % (label(r), heaps[r]) for r in range(len(heaps))) or "nothing left")
-    if settings["explain"] and rules.name == "nim" and heaps:
+    if settings["explain"] and rules.nim_sum and heaps:
         width = 1
         while (1 << width) <= max(heaps):
             width += 1

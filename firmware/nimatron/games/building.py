@@ -35,6 +35,9 @@ def split(position):
 
 class Building(Rules):
     name = "building"
+    panel = "supply"
+    one_row = True
+    reasoning = "building"
     about = "place one stone on any heap until all are placed; then take any number from one heap"
     search_states = 20000  # building positions (a PC); a board takes a tenth
 

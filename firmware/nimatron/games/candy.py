@@ -21,6 +21,10 @@ _MEMOS = ({}, {})  # normal, misère: position key -> candies the mover takes (k
 
 class Candy(Nim):
     name = "candy"
+    panel = "tally"       # each player's candies on the rows below the heaps
+    one_row = False       # the candies are counted on lamps a row button cannot reach
+    countable = False
+    nim_sum = False       # the candies decide a tie: the nim-sum is not the whole story
     about = "take any number from one heap (then most candies)"
     search_states = 20000  # sorted positions below the start; 4 heaps of 7 are 330
 

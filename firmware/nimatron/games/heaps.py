@@ -14,6 +14,9 @@ class Subtract(TakeRules):
     """Take 1..k from one heap. Heaps count modulo k+1 (Sprague-Grundy)."""
 
     name = "subtract"
+    one_row = True
+    countable = True
+    reasoning = "values"
     takes_k = True
     about = "take 1 to k from one heap"
 
@@ -69,6 +72,7 @@ class Moore(TakeRules):
     """
 
     name = "moore"
+    reasoning = "moore"
     takes_k = True
     search_states = 400
     about = "take from up to k heaps at once"
@@ -180,6 +184,8 @@ class Greedy(TakeRules):
     """
 
     name = "greedy"
+    one_row = True
+    countable = True
     about = "take any number, only from a largest heap"
 
     def moves(self, heaps, ring=False):

@@ -25,6 +25,10 @@ class Nim(TakeRules):
     """Take any number >= 1 from one heap. Bouton, 1901."""
 
     name = "nim"
+    one_row = True
+    countable = True
+    nim_sum = True
+    reasoning = "nim"
     about = "take any number from one heap"
 
     def moves(self, heaps, ring=False):

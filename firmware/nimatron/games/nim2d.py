@@ -34,6 +34,8 @@ def _cells(matrix):
 
 class Nim2D(Rules):
     name = "nim2d"
+    panel = "cells"
+    reasoning = "groups"
     about = "put out neighbouring lamps of one row or one column"
 
     def check(self, position, ring=False):

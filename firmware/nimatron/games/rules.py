@@ -82,6 +82,12 @@ class Rules:
     about = ""
     last_move = "takes the last lamp"  # the goal in words: "whoever takes the last lamp wins"
     removes = True  # a move puts lamps out for good (Grundy's game only moves them)
+    # What the rest of the machine asks a rule set instead of testing its name:
+    panel = "heaps"       # its lamps: heaps (rows), ring, cells, supply (a row to place), tally, splits
+    one_row = False       # every move takes from one row: one button per row can play it
+    countable = False     # one heap of it can be played as a binary counter
+    nim_sum = False       # the binary nim-sum is the whole explanation (plain Nim)
+    reasoning = None      # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
 
     def __init__(self, k=None):
         self.k = k

@@ -92,6 +92,8 @@ class Grundy(SplitRules):
     """Grundy's game: split one heap into two unequal non-empty heaps."""
 
     name = "grundy"
+    panel = "splits"
+    reasoning = "values"
     about = "split a heap into two unequal heaps"
     last_move = "makes the last split"  # no lamp is ever taken: the one who cannot split loses
     removes = False
@@ -167,4 +169,6 @@ class Circular(Lines):
     """
 
     name = "circular"
+    panel = "ring"
+    reasoning = "values"
     about = "take 1 to 3 neighbours from a circle or row"

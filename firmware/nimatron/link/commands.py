@@ -74,7 +74,7 @@ def cmd_explain(link, args, text, now):
            "move": explain.describe_move(heaps, result["after"], c.rules.ordered, ring,
                                          getattr(c.panel, "unlettered", None)),
            "text": c.explain(heaps, ring)}
-    if c.rules.name == "nim":
+    if c.rules.nim_sum:
         x = 0
         for h in heaps:
             x ^= h

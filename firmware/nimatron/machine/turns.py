@@ -18,15 +18,12 @@ from ..games import budget, strategy
 from ..panels.panel import PanelError, row_label
 from .ports import THINKING, VISITOR
 
-# Rules whose every move takes from one row: playable with one button per row.
-ROW_RULES = ("nim", "subtract", "greedy", "building")
-
 
 def check_input(input_model, rules, settings):
     """PanelError unless this board's buttons can make the game's moves."""
     if input_model != "rows":
         return
-    if rules.name not in ROW_RULES:
+    if not rules.one_row:
         raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
     if settings.get("counter"):
         raise PanelError("a counter is played by choosing lamps: use a grid board (keys or a cursor)")
@@ -250,7 +247,7 @@ class MachineTurn:
             heaps, ring = self.panel.position()
         result = strategy.solve(self.rules, heaps, self.misere, ring)
         words = []
-        if self.rules.name == "nim":
+        if self.rules.nim_sum:
             x = 0
             for h in heaps:
                 x ^= h

@@ -24,8 +24,6 @@ them alone). Imported only when a preset sets ``counter``.
 
 from .panel import PanelError
 
-COUNTED = ("nim", "subtract", "greedy")  # one heap, a move takes from it
-
 
 def digits(n):
     """Binary digits of ``n`` (at least one; no int.bit_length on MicroPython)."""
@@ -53,7 +51,7 @@ class CounterPanel:
     """The count in binary, then the lamps that choose how many to add."""
 
     def __init__(self, rules, layout, start):
-        if rules.name not in COUNTED:
+        if not rules.countable:
             raise PanelError("a counter shows one heap of nim, subtract:K or greedy, not %s" % rules.spec)
         if len(start) != 1:
             raise PanelError("a counter shows a game of one heap, not %d" % len(start))

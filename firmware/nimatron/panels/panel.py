@@ -133,28 +133,31 @@ def make_panel(rules, layout, start, shape=None, counter=False):
         return CounterPanel(rules, layout, start)
     if shape is None:
         shape = "ring" if len(layout) == 1 else "grid"
-    if rules.name == "circular":
+    kind = rules.panel    # the rule set says which lamps it needs (games/rules.py)
+    if kind == "ring":
         from .shapes import RingPanel
 
         return RingPanel(layout, start, shape)
-    if rules.name in ("nim2d", "graph"):
+    if kind == "cells":
         from .shapes import CellPanel
 
         return CellPanel(rules, layout, start)
-    if rules.name == "building":
+    if kind == "supply":
         from .supply import SupplyPanel
 
         return SupplyPanel(layout, start)
-    if rules.name == "candy":
+    if kind == "tally":
         from .tally import CandyPanel
 
         return CandyPanel(layout, start)
-    if rules.name == "grundy":
+    if kind == "splits":
         from .shapes import ArcPanel, SplitPanel
 
         if shape == "ring":
             return ArcPanel(layout, start)
         return SplitPanel(layout, start)
+    if kind != "heaps":
+        raise PanelError("rules %s ask for %r lamps, which no panel draws" % (rules.spec, kind))
     return HeapPanel(layout, start)
 
 
