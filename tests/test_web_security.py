@@ -186,3 +186,27 @@ def test_beyond_the_most_clients_a_503_at_once():
         finally:
             for sock in held:
                 sock.close()
+
+
+
+def test_deep_nesting_is_refused_whatever_the_recursion_limit(served):
+    """mypy, run in the same process by another test, raises the recursion
+    limit to 16384: an 8,000-deep body then parsed, and the answer depended
+    on which tests had run before. The server counts the brackets itself."""
+    import sys
+
+    from nimatron_sim.web.server import MAX_NESTING, nesting
+
+    assert nesting(b'{"press": "done"}') == 1 and nesting(b'{"a": "[[[[[[[["}') == 1
+    assert nesting(b'{"a": "\\\\\\"[[[", "b": [[1]]}') == 3      # escaped quotes stay inside the string
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(16384)
+    try:
+        deep = b"[" * 8000 + b"]" * 8000
+        status, data = raw(served, "POST", "/api/machines", deep, {"Content-Type": "application/json"})
+        assert status == 400 and "nested too deep" in data["error"], data
+        just = b"{" + b'"a":[' * (MAX_NESTING - 1) + b"1" + b"]" * (MAX_NESTING - 1) + b"}"
+        status, data = raw(served, "POST", "/api/machines", just, {"Content-Type": "application/json"})
+        assert status == 400 and "nested too deep" not in data["error"], data   # read, then refused as a setting
+    finally:
+        sys.setrecursionlimit(limit)

@@ -158,6 +158,8 @@ class Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(length) if length > 0 else b""
         if not raw.strip():
             return {}
+        if nesting(raw) > MAX_NESTING:
+            raise RequestError(400, "the body is not JSON this server reads: nested too deep")
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as e:
@@ -260,6 +262,34 @@ class Handler(BaseHTTPRequestHandler):
         with open(files[name], "rb") as f:
             data = f.read()
         self._send(200, data, TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
+
+
+MAX_NESTING = 32   # a request body is a flat object: nothing this server reads nests deeper
+
+
+def nesting(raw):
+    """How deep the brackets of a JSON text go, strings left out. Checked
+    before parsing: the parser's own guard is the interpreter's recursion
+    limit, which another library in the process may have raised (mypy sets
+    it to 16384), and 8,000 nested brackets then parse, or overflow the C stack."""
+    depth = most = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:        # backslash
+                escaped = True
+            elif byte == 0x22:        # closing quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):    # [ {
+            depth += 1
+            most = max(most, depth)
+        elif byte in (0x5D, 0x7D):    # ] }
+            depth -= 1
+    return most
 
 
 class NimatronServer(ThreadingHTTPServer):
