@@ -210,3 +210,40 @@ def test_deep_nesting_is_refused_whatever_the_recursion_limit(served):
         assert status == 400 and "nested too deep" not in data["error"], data   # read, then refused as a setting
     finally:
         sys.setrecursionlimit(limit)
+
+
+def test_a_stop_signal_inside_thread_start_still_stops_the_server(monkeypatch):
+    """SIGINT/SIGTERM landing in Thread.start() after the client's thread had
+    already run freed its slot twice: the ValueError replaced the Ctrl-C, the
+    accept loop swallowed it, and `nimatron sim --web` never stopped (seen once
+    in about five full suites, as a 30 s timeout)."""
+    import threading
+
+    from nimatron_sim.web.server import NimatronServer, Slot
+
+    places = threading.BoundedSemaphore(2)
+    places.acquire()
+    slot = Slot(places)
+    slot.free()
+    slot.free()                     # the second is a no-op, not a ValueError
+    assert places.acquire(blocking=False) and places.acquire(blocking=False)
+
+    real = threading.Thread
+
+    class Interrupted(real):
+        def start(self):            # the thread runs to the end, then the signal arrives
+            real.start(self)
+            self.join()
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading, "Thread", Interrupted)
+    server = NimatronServer(("127.0.0.1", 0), machines=None)
+    try:
+        a, b = socket.socketpair()
+        b.close()                   # the client has gone: its thread ends at once
+        with pytest.raises(KeyboardInterrupt):
+            server.process_request(a, ("127.0.0.1", 1))
+        for _ in range(server.clients._initial_value):   # every slot is free again, none freed twice
+            assert server.clients.acquire(blocking=False)
+    finally:
+        server.server_close()

@@ -292,6 +292,21 @@ def nesting(raw):
     return most
 
 
+class Slot:
+    """One client's place among ``max_clients``: freed once, whoever frees it first."""
+
+    def __init__(self, places):
+        self.places = places
+        self.lock = threading.Lock()
+        self.held = True
+
+    def free(self):
+        with self.lock:
+            if self.held:
+                self.held = False
+                self.places.release()
+
+
 class NimatronServer(ThreadingHTTPServer):
     """The server and what its handlers share: the machines and the defaults.
 
@@ -342,17 +357,23 @@ class NimatronServer(ThreadingHTTPServer):
                 pass
             self.shutdown_request(request)
             return
+        slot = Slot(self.clients)
+        thread = threading.Thread(target=self._serve_one, args=(request, client_address, slot), daemon=True)
         try:
-            ThreadingHTTPServer.process_request(self, request, client_address)
+            thread.start()
         except BaseException:
-            self.clients.release()
+            # Ctrl-C (or SIGTERM) can land inside start(), after the thread
+            # has run and freed its slot: freeing it twice raised ValueError,
+            # which the accept loop swallowed together with the Ctrl-C, and
+            # the server never stopped. A slot is freed once, by whoever is first.
+            slot.free()
             raise
 
-    def process_request_thread(self, request, client_address):
+    def _serve_one(self, request, client_address, slot):
         try:
             ThreadingHTTPServer.process_request_thread(self, request, client_address)
         finally:
-            self.clients.release()
+            slot.free()
 
     def handle_error(self, request, client_address):
         """A client that hangs up or goes silent is normal: not a word; anything else, one line."""
