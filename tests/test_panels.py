@@ -65,9 +65,12 @@ def test_the_teaching_hint_on_the_ring_blinks_the_end_to_split_off(sims):
 
 
 def test_grundy_starts_too_big_for_the_ring_are_refused_when_the_settings_are_applied(capsys):
-    code = nimatron(["sim", "--headless", "--board", "pico-ring", "--rules", "grundy", "--script", "/dev/null"])
+    code = nimatron(["sim", "--headless", "--board", "pico-ring", "--rules", "grundy", "--set", "starts=[[16]]",
+                     "--script", "/dev/null"])
     err = capsys.readouterr().err
     assert code == 2 and "needs 31 lamps on the ring" in err and "Traceback" not in err
+    # the rules alone: the preset's start was for its own rules; the largest that fits is played
+    assert nimatron(["sim", "--headless", "--board", "pico-ring", "--rules", "grundy", "--script", "/dev/null"]) == 0
     with pytest.raises(PanelError, match="the ring has 16"):
         app.make_controller("pico-ring", {"preset": "grundy", "starts": [[8], [9]]}, io=FakeIO())
 
@@ -83,13 +86,14 @@ def test_grundy_on_the_grid_accepts_a_start_only_if_every_split_has_a_row(start,
 
 def test_a_grid_grundy_start_that_cannot_be_shown_is_refused_on_every_settings_path(capsys):
     with pytest.raises(PanelError, match="can reach 17 heaps"):
-        app.make_controller("pico-grid", {"rules": "grundy"}, io=FakeIO())   # the board's 3 5 6 7
+        app.make_controller("pico-grid", {"rules": "grundy", "starts": [[3, 5, 6, 7]]}, io=FakeIO())
     controller = app.make_controller("pico-grid", {"preset": "grundy"}, io=FakeIO())
     settings = dict(controller.settings, starts=[[3, 5, 6, 7]])
     with pytest.raises(PanelError):
         controller.apply_settings(settings)                    # SET, the settings screen
     assert controller.settings["starts"] == [[8], [7]]         # nothing changed
-    code = nimatron(["sim", "--headless", "--board", "pico-grid", "--rules", "grundy", "--script", "/dev/null"])
+    code = nimatron(["sim", "--headless", "--board", "pico-grid", "--rules", "grundy", "--set", "starts=[[3,5,6,7]]",
+                     "--script", "/dev/null"])
     assert code == 2 and "this board shows 8, one a row" in capsys.readouterr().err
 
 

@@ -138,3 +138,24 @@ def test_the_simulator_refuses_with_exit_2(argv):
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and "start [" in done.stderr
     assert not [json.loads(line) for line in done.stdout.splitlines()]
+
+
+@pytest.mark.parametrize("board, start", [("pico-ring", [8]), ("pico-grid", [8]), ("macropad", [4]),
+                                          ("circuitplayground", [5])])
+def test_rules_chosen_without_a_start_play_the_largest_start_that_fits(board, start):
+    """`--rules grundy` on the ring used the preset's start of 16 and was refused;
+    it now plays the largest start the lamps can show every position of."""
+    from kit_link import FakeIO
+    from nimatron.machine.app import make_controller
+
+    controller = make_controller(board, {"rules": "grundy"}, io=FakeIO())
+    assert controller.settings["starts"] == [start]
+
+
+def test_a_start_given_with_the_rules_is_still_refused_in_words():
+    from kit_link import FakeIO
+    from nimatron.machine.app import make_controller
+    from nimatron.panels.panel import PanelError
+
+    with pytest.raises(PanelError, match="try starts"):
+        make_controller("pico-grid", {"rules": "grundy", "starts": [[3, 5, 6, 7]]}, io=FakeIO())

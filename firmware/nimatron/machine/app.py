@@ -89,12 +89,40 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
         hear = getattr(io, "hear", None)  # a driver with a speaker hears the game's events
         if hear is not None:
             listener = _both(listener, hear) if listener else hear
-        controller = Controller(io, settings, layout, spec["input"], listener, now_ms, audits, limit=limit)
+        try:
+            controller = Controller(io, settings, layout, spec["input"], listener, now_ms, audits, limit=limit)
+        except PanelError:
+            # rules chosen without a start (``--rules grundy`` on the ring): the
+            # preset's start was for its own rules; play the largest that fits
+            start = None if "starts" in (overrides or {}) or "rules" not in (overrides or {}) else \
+                fitting_start(settings, layout, spec["lamps"].get("shape"))
+            if start is None:
+                raise
+            settings = dict(settings, starts=[start])
+            controller = Controller(io, settings, layout, spec["input"], listener, now_ms, audits, limit=limit)
     except BaseException:  # MemoryError and KeyboardInterrupt too: the next start needs the pins
         io.close()
         raise
     controller.factory_preset = spec["preset"]  # the operator menu's factory reset
     return controller
+
+
+def fitting_start(settings, layout, shape=None):
+    """The largest start these rules can play on these lamps: the board's own
+    rows, else one heap as long as a row, shorter and shorter; None if none."""
+    from ..games.rules import RulesError, parse_rules
+    from ..config.settings import SettingsError
+    from ..panels.playable import check_games
+
+    rules = parse_rules(settings["rules"])
+    for start in [list(layout)] + [[h] for h in range(max(layout), 0, -1)]:
+        try:
+            rules.check(start, rules.has_ring)
+            check_games(rules, settings["misere"], layout, [start], settings.get("counter", False))
+            return start
+        except (PanelError, SettingsError, RulesError):
+            continue
+    return None
 
 
 STARTUP_ONLY = ("config.boards", "config.power")  # needed again only when settings change
