@@ -29,11 +29,7 @@ def most_heaps(rules, heaps):
     Taking never adds a heap; splitting does: a Grundy heap of h ends as at
     most h - 1 heaps (a 2 and 1s), a circular row of h as (h + 1) // 2 ones.
     """
-    if rules.name == "grundy":
-        return sum(max(1, h - 1) for h in heaps)
-    if rules.name == "circular":
-        return sum((h + 1) // 2 for h in heaps)
-    return len(heaps)
+    return rules.most_parts(heaps)
 
 
 def check_game(rules, heaps):
@@ -55,7 +51,7 @@ def check_game(rules, heaps):
 
 
 def _shown(rules, position):
-    return _building(position) if rules.name == "building" else _position(position)
+    return _building(position) if rules.carries == "stones" else _position(position)
 
 
 def run(args):
@@ -78,7 +74,7 @@ def run(args):
             except RulesError as e:  # the checks above should make this unreachable
                 raise UsageError("the engine cannot answer %s: %s" % (_position(heaps), e))
             after = result["after"]
-            if rules.name == "nim":
+            if rules.nim_sum:
                 print("\n".join(explain.nim_sum_lines(heaps)))
             verdict = "a winning move" if result["outcome"] == "win" else "no winning move exists, so it plays for time"
             print("Machine: %s -> %s  (%s)\n" % (explain.describe_move(heaps, after, rules.ordered), _shown(rules, after), verdict))

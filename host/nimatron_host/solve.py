@@ -52,7 +52,7 @@ def run(args):
         return batch(sys.stdin, sys.stdout)
     heaps = read_position(args)
     rules, heaps, result = checked(args.rules, heaps, args.misere, args.ring)
-    if args.candies is not None or rules.name == "candy":
+    if args.candies is not None or rules.carries == "candies":
         held = args.candies if args.candies is not None else [0, 0]
         try:
             add_candies(rules, heaps, args.misere, result, [_heap(c) for c in held])
@@ -60,7 +60,7 @@ def run(args):
             raise UsageError(str(e))
     if args.json:
         result = dict(result)
-        if rules.name == "building":
+        if rules.carries == "stones":
             split_stones(result)
         nodes_left(result)
         print(json.dumps(result))
@@ -98,7 +98,7 @@ def strict_cells(rules, position):
     """2-D Nim and Graph Nim from a program (the batch): a rectangle of rows
     of 0s and 1s, nothing padded or read as a bitmask (the board's settings
     file may hold bitmask rows; a program asking the engine says what it means)."""
-    if rules.name not in ("nim2d", "graph") or isinstance(position, dict):
+    if rules.panel != "cells" or isinstance(position, dict):
         return
     if (not isinstance(position, list) or not position
             or [row for row in position if not isinstance(row, list)]):
@@ -131,12 +131,12 @@ def report(rules, heaps, misere, ring, result):
         return _graph_report(rules, heaps, play, result)
     if heaps and isinstance(heaps[0], list):
         where = " / ".join("".join(str(x) for x in row) for row in heaps)
-    elif rules.name == "building":
+    elif rules.carries == "stones":
         where = _building(heaps)
     else:
         where = "a circle of %d" % heaps[0] if ring else " ".join(str(h) for h in heaps)
     lines = ["%s, %s: %s" % (rules.spec, play, where)]
-    if rules.name == "nim" or rules.spec == "moore:1":
+    if rules.nim_sum:
         lines.append("")
         lines.extend(explain.nim_sum_lines(heaps))
         lines.append("")
@@ -152,7 +152,7 @@ def report(rules, heaps, misere, ring, result):
     if result["after"] is None:
         lines.append("No move is left: the player to move has %s." % ("won" if result["outcome"] == "win" else "lost"))
         return "\n".join(lines)
-    left = _building(result["after"]) if rules.name == "building" else _position(result["after"])
+    left = _building(result["after"]) if rules.carries == "stones" else _position(result["after"])
     move = explain.move_leaving(heaps, result["after"], left, rules.ordered, ring)
     if result["outcome"] == "win":
         lines.append("The player to move wins: %s." % move)
@@ -237,7 +237,7 @@ FIELDS = ("rules", "position", "graph", "misere", "ring", "candies", "stones")
 def with_stones(rules, heaps, stones):
     """Building Nim: the engine's position is the heaps, then the stones
     still to place (``stones``; 0 is plain Nim). Other rules take none."""
-    if rules.name != "building":
+    if rules.carries != "stones":
         if stones is not None:
             raise RulesError("stones belong to Building Nim (--rules building)")
         return heaps
@@ -262,7 +262,7 @@ def split_stones(result):
 def add_candies(rules, heaps, misere, result, held):
     """Candy Nim: add ``candies``, the most the mover can be sure to end with,
     counting the ``held`` [mover, other] candies already taken."""
-    if rules.name != "candy":
+    if rules.carries != "candies":
         raise RulesError("candies belong to Candy Nim (--rules candy)")
     if (not isinstance(held, list) or len(held) != 2
             or [c for c in held if isinstance(c, bool) or not isinstance(c, int) or c < 0]):
@@ -308,15 +308,15 @@ def solve_request(line, known=None):
     try:
         rules = rules_for(request["rules"], request["position"], known)
         strict_cells(rules, request["position"])
-        if rules.name == "candy" and "candies" not in request:
+        if rules.carries == "candies" and "candies" not in request:
             raise RulesError("candy: give the candies each player already holds, \"candies\": "
                              "[mover, other] ([0, 0] at the start)")
         position = with_stones(rules, request["position"], request.get("stones"))
         result = strategy.solve(rules, position, request.get("misere", False), request.get("ring", False))
-        if rules.name == "building":
+        if rules.carries == "stones":
             split_stones(result)
         nodes_left(result)
-        if "candies" in request or rules.name == "candy":
+        if "candies" in request or rules.carries == "candies":
             add_candies(rules, request["position"], request.get("misere", False), result,
                         request.get("candies", [0, 0]))
         return result

@@ -73,7 +73,7 @@ def heap_table(rules, misere):
 def split_table(rules):
     """Misère losing positions: sorted keys, zero-padded to one width."""
     memo = {}
-    smallest = 3 if rules.name == "grundy" else 1
+    smallest = rules.dead_below
     lost = set()
     for parts in partitions(tables.SPLIT_TOTAL[rules.name], smallest):
         if not strategy.misere_wins(rules, parts, False, memo):

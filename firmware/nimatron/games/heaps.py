@@ -73,6 +73,10 @@ class Moore(TakeRules):
 
     name = "moore"
     reasoning = "moore"
+
+    @property
+    def nim_sum(self):
+        return self.k == 1   # moore:1 is Nim
     takes_k = True
     search_states = 400
     about = "take from up to k heaps at once"

@@ -88,6 +88,12 @@ class Rules:
     countable = False     # one heap of it can be played as a binary counter
     nim_sum = False       # the binary nim-sum is the whole explanation (plain Nim)
     reasoning = None      # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
+    carries = None        # what a position holds besides its heaps: "stones" to place, "candies" held
+    dead_below = 1        # parts smaller than this never move again (Grundy's 1s and 2s)
+
+    def most_parts(self, heaps):
+        """The most heaps a position reachable from ``heaps`` can have (taking never adds one)."""
+        return len(heaps)
 
     def __init__(self, k=None):
         self.k = k

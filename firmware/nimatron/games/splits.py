@@ -94,6 +94,10 @@ class Grundy(SplitRules):
     name = "grundy"
     panel = "splits"
     reasoning = "values"
+    dead_below = 3
+
+    def most_parts(self, heaps):
+        return sum(max(1, h - 1) for h in heaps)   # a heap of h ends as at most a 2 and 1s
     about = "split a heap into two unequal heaps"
     last_move = "makes the last split"  # no lamp is ever taken: the one who cannot split loses
     removes = False
@@ -171,4 +175,7 @@ class Circular(Lines):
     name = "circular"
     panel = "ring"
     reasoning = "values"
+
+    def most_parts(self, heaps):
+        return sum((h + 1) // 2 for h in heaps)   # a row of h ends as at most (h + 1) // 2 ones
     about = "take 1 to 3 neighbours from a circle or row"
