@@ -34,9 +34,16 @@ def events(sim, kind):
     return [e for e in sim.log if e["event"] == kind]
 
 
+def oracle_for(rules):
+    """One exhaustive oracle per rule set, made once (setdefault would build one every call)."""
+    if rules not in ORACLES:
+        ORACLES[rules] = oracle.Oracle(rules)
+    return ORACLES[rules]
+
+
 def judge(rules, misere, start, moves):
     """Every move legal; the machine never lets a won position go."""
-    o = ORACLES.setdefault(rules, oracle.Oracle(rules))
+    o = oracle_for(rules)
     ring = rules == "circular"
     for k, move in enumerate(moves):
         before, after = move["before"], move["after"]

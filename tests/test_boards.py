@@ -24,12 +24,10 @@ from nimatron_host.cli import main as nimatron
 from nimatron_sim.visitor import Visitor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import oracle  # noqa: E402
-from kit_sim import judge  # noqa: E402
+from kit_sim import judge, oracle_for  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAST = {"think_ms": 0, "show_ms": 0}
-ORACLES = {}
 
 
 def game(sim):
@@ -65,7 +63,7 @@ def test_a_perfect_visitor_wins_every_winnable_start(sims, board, preset):
     robot = Visitor(sim, "perfect", seed=1, hold_ms=40, gap_ms=40)
     for _ in range(6):
         result = robot.play_game()
-        o = ORACLES.setdefault(result["game"]["rules"], oracle.Oracle(result["game"]["rules"]))
+        o = oracle_for(result["game"]["rules"])
         assert o.win(result["game"]["position"], result["game"]["misere"])
         assert result["winner"] == "visitor", result
 

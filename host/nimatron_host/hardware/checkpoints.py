@@ -226,7 +226,8 @@ def reading_words(cp):
     return "; ".join(("%s: %s" % (cond, exp)) if cond else exp for cond, exp in cp["readings"])
 
 
-def _table(header, rows):
+def md_table(header, rows):
+    """A Markdown table (the guide's and the commissioning sheet's): a | in a cell is shown as /."""
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in rows:
         out.append("| " + " | ".join(str(c).replace("|", "/") for c in row) + " |")
@@ -268,7 +269,7 @@ def guide_lines(design):
             when = when.replace("supply on, USB unplugged", "the Pi's own supply on" + (
                 " and the lamps' supply on" if catalogue.has_dc_input(design) else ""))
         out += ["### %s" % title, "", "When: %s." % when, ""]
-        out += _table(["", "test point", "meter", "expected", "shows"],
+        out += md_table(["", "test point", "meter", "expected", "shows"],
                       [[cp["id"], cp["where"], cp["meter"], reading_words(cp), cp["why"]] for cp in mine]) + [""]
     return out
 
@@ -416,7 +417,7 @@ def onboard_troubles(design):
 def trouble_lines(design):
     out = ["## Troubleshooting", "", "Symptom first%s." % ("" if design["onboard"] else
                                                           "; each check names the checkpoint that measures it"), ""]
-    return out + _table(["symptom", "check", "fix"], troubles(design)) + [""]
+    return out + md_table(["symptom", "check", "fix"], troubles(design)) + [""]
 
 
 # --- the commissioning sheet ---------------------------------------------------
@@ -453,13 +454,13 @@ def sheet_checkpoints(design):
         for cond, exp in cp["readings"]:
             rows.append([cp["id"], cp["where"], cp["meter"], cond, exp, "", ""])
     return (["## Checkpoints", "", "Meter readings, in build order; tick when within the expected value.", ""]
-            + _table(["", "test point", "meter", "condition", "expected", "measured", "ok"], rows) + [""])
+            + md_table(["", "test point", "meter", "condition", "expected", "measured", "ok"], rows) + [""])
 
 
 def sheet_tests(design, self_test):
     menu = ("hold DONE and NEW GAME 5 s, or `SERVICE ON` over the host link" if design["spec"]["driver"] != "onboard"
             else "how to open it on this board")
-    return (["## Self-test", ""] + _table(["", "step", "ok"], [[i + 1, s, ""] for i, s in enumerate(self_test)])
+    return (["## Self-test", ""] + md_table(["", "step", "ok"], [[i + 1, s, ""] for i, s in enumerate(self_test)])
             + ["", "Operator menu (%s; docs/operator.md): lamp test ☐ · button test ☐ · audits read ☐" % menu, "",
                "## A full game", "", "| | |", "|---|---|",
                "| Rules (the `%s` preset unless changed) | |" % design["spec"]["preset"],

@@ -10,6 +10,7 @@ from nimatron.config import boards, power
 from nimatron.config.settings import resolve
 
 from .bom import budget_words, rows as bom_rows
+from .checkpoints import md_table
 from .circuit import BUTTON_OHMS, DATA_OHMS, PI_NOTES, STATUS_WORDS, pin_number, ref_ranges, revision, role_label
 from .panel import BUTTON_MM, FACE, INK, contrast
 
@@ -18,13 +19,6 @@ CIRCUITPYTHON = "CircuitPython 9.x or 10.x (from circuitpython.org, the .uf2 for
 
 def _total(design):
     return bom_rows(design)[-1][4]
-
-
-def _table(header, rows):
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in rows:
-        out.append("| " + " | ".join(str(c).replace("|", "/") for c in row) + " |")
-    return out
 
 
 def power_lines(design):
@@ -129,7 +123,7 @@ def board_guide(design, lang):
     parts = []
     for row in bom_rows(design)[1:-1]:
         parts.append([row[0] or "", row[1], row[2]])
-    out += _table(["ref", "part", "qty"], parts)
+    out += md_table(["ref", "part", "qty"], parts)
     out += ["", "## Power budget", ""] + power_lines(design) + [""]
     out += ["## Tools", "", tools_line(design), ""]
     out += ["## Wiring", "", "![wiring diagram](wiring.png)", "",
@@ -142,7 +136,7 @@ def board_guide(design, lang):
                                  for kind, ref, label in chain["items"])
                       + {"gnd": " → ground", "row": " → key matrix row", "column": " → key matrix column",
                          "+5v": " → +5V", "pixels": "", "onboard": ""}[chain["end"]]])
-    out += _table(["pin", "header pin", "role", "through"], table) + [""]
+    out += md_table(["pin", "header pin", "role", "through"], table) + [""]
     if not design["onboard"]:
         out += ["## Harness", "", "![harness](harness.png)", "",
                 "Every loom from its plug at the stripboard to the parts it reaches: contact, pin-map line, wire "
@@ -456,7 +450,7 @@ def index(designs, lang):
             cap = "%.2f" % f["cap"]
         rows.append(["[`%s`](%s/README.md)" % (d["name"], d["name"]), d["spec"]["about"],
                      "%g V %g A" % (f["volts"], f["amps"]), figure, cap, _most_loaded(d), _total(d)])
-    out += _table(["board", "what", "supply", "worst case", "brightness cap", "most loaded part (rating)",
+    out += md_table(["board", "what", "supply", "worst case", "brightness cap", "most loaded part (rating)",
                    "parts (USD)"], rows)
     out += ["", "The firmware's worst case against each part's datasheet rating (`parts.json`): the design rules "
             "(`tests/test_hardware_drc.py`) keep every connector, contact, wire and fuse at or below 80 % of it."]

@@ -19,8 +19,10 @@ circular arrow on NEW GAME), never by colour alone.
 """
 
 import math
+import re
 
 from . import parts
+from .circuit import revision
 from nimatron.config import boards
 from nimatron.config.settings import resolve
 
@@ -324,8 +326,6 @@ def _is_cut(item):
 
 def _reach(item):
     """(top, bottom) of one element, in mm, read back from its attributes."""
-    import re
-
     def val(name):
         m = re.search(r'\b%s="([-0-9.]+)"' % name, item)
         return float(m.group(1)) if m else None
@@ -342,13 +342,7 @@ def _reach(item):
     return (float(m.group(2)) - 10, float(m.group(2)) + 10) if m else (0, 0)
 
 
-def revision_of(d):
-    from .circuit import revision
-
-    return revision(d.title.split()[1])   # "Nimatron NAME front panel (lang)"
-
-
-def document(d, top=None, bottom=None, extra=()):
+def document(d, name, top=None, bottom=None, extra=()):
     """The panel (or the slice ``top``..``bottom`` of it) as a laser file: a
     ``cut`` and an ``engrave`` layer, millimetres, no background."""
     top = 0 if top is None else top
@@ -371,7 +365,7 @@ def document(d, top=None, bottom=None, extra=()):
             '<g id="cut" inkscape:groupmode="layer" inkscape:label="cut">'] + cut + \
         ["</g>", '<g id="engrave" inkscape:groupmode="layer" inkscape:label="engrave">'] + ink + ["</g>"]
     notes.append('<text class="revision" fill="#000000" font-family="%s" font-size="3" text-anchor="end" x="%s" '
-                 'y="%s">%s</text>' % (FONT, num(d.width - 10), num(bottom - 4), esc(revision_of(d))))
+                 'y="%s">%s</text>' % (FONT, num(d.width - 10), num(bottom - 4), esc(revision(name))))
     if notes:   # the revision, and which tile this is: for the workshop, hidden from the laser
         body += ['<g id="notes" inkscape:groupmode="layer" inkscape:label="notes (do not cut or engrave)" '
                  'style="display:none">'] + notes + ["</g>"]
@@ -416,11 +410,11 @@ def tiles(name, spec, lang="en"):
         label = "%s panel, tile %d of %d: joins at its %s edge" % (
             name, n + 1, len(cuts) - 1, "lower" if n == 0 else "upper" if n == len(cuts) - 2 else "upper and lower")
         extra.text(d.width / 2.0, (top + 12) if n else bottom - 6, label, size=3, anchor="middle", class_="tile")
-        out.append(document(d, top, bottom, extra.items))
+        out.append(document(d, name, top, bottom, extra.items))
     return out
 
 
 def draw(name, spec, lang="en"):
     if lang not in LANGS:
         raise ValueError("language %r: choose from %s" % (lang, ", ".join(LANGS)))
-    return document(Panel(name, spec, lang).draw())
+    return document(Panel(name, spec, lang).draw(), name)
