@@ -67,7 +67,10 @@ def scenario_records_round_trip_and_a_flipped_bit_is_never_used():
             bad = bytearray(raw)
             bad[i] ^= bit
             records, tail, clean, damaged = scan(bytes(bad) + b"\xff" * 20)
-            assert records == [], (i, bit)
+            if i == 0:  # the commit mark is not the record's content: still whole
+                assert len(records) == 1 and records[0][2] == {"l": [1, 2]}, (i, bit)
+            else:
+                assert records == [] and damaged == 1, (i, bit)
             tried += 1
     return tried
 
@@ -361,7 +364,10 @@ def scenario_every_cut_of_a_compaction_after_an_unclean_tail_is_kept_or_reported
 def scenario_every_single_bit_flip_loses_at_most_the_damaged_record():
     """A real image (settings, then games one record each); every bit of it
     flipped in turn: the newest state survives unless the flip hit that very
-    record, and then the one before it is used and the damage is reported."""
+    record, and then the one before it is used and the damage is reported:
+    the newest record too, which an older store took for a torn append
+    (damage at rest: 822 of 9,328 flips were silent). A flip in a commit
+    mark (a record's first byte) leaves the record whole."""
     store, nvm, _, _ = fresh()
     assert store.save_settings(SETTINGS_RECORD)
     last = 12
@@ -385,12 +391,15 @@ def scenario_every_single_bit_flip_loses_at_most_the_damaged_record():
             bad[i] ^= 1 << bit
             found = Store(nvm=FlashNvm(bad)).load()
             games = games_in(found)
-            newest_audits = kind == AUDITS and seq == ends[-1][2][1]
-            if kind == SETTINGS:
+            if i == hit[0]:  # the commit mark: the record is still whole
+                assert games == last and found["settings"] == SETTINGS_RECORD and not found["problems"], (i, bit)
+            elif kind == SETTINGS:
                 assert games == last, (i, bit, games)
                 assert found["settings"] is None and found["problems"], (i, bit)
-            elif newest_audits:
-                assert games in (last - 1, last), (i, bit, games)
+                assert "settings" in found["lost"], (i, bit, found["lost"])
+            elif seq == ends[-1][2][1]:
+                assert games == last - 1 and found["problems"], (i, bit, games, "silent")
+                assert "audits" in found["lost"], (i, bit, found["lost"])
             else:
                 assert games == last and found["settings"] == SETTINGS_RECORD, (i, bit, games)
                 assert found["problems"], (i, bit, "damage not reported")

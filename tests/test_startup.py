@@ -335,7 +335,7 @@ def test_a_loss_the_store_can_see_is_reported_at_boot_and_counted():
     store.load()
     store._compact()                                           # a compacted sector...
     data = bytearray(store.nvm.data)
-    first = data.index(b"NA")                                  # ...whose audits record the cut tore
+    first = data.index(b"nA")                                  # ...whose audits record the cut tore
     for i in range(first + 12, first + 40):
         data[i] = 0xFF
     b.nvm = FlashNvm(data)

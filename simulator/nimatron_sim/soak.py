@@ -278,6 +278,12 @@ class Soak:
                             robot.tap_for("done")
                             sim.advance(sim.controller.settings["refuse_ms"] + 100)
                         continue
+                    if sim.controller.selected:
+                        # keys still selected (a press the last restart or chord left): the
+                        # visitor presses DONE first, as after a chord
+                        robot.tap_for("done")
+                        sim.advance(sim.controller.settings["refuse_ms"] + 100)
+                        continue
                     robot.move()
                     moves += 1
                     self.traffic()

@@ -12,7 +12,7 @@ does) or is a regular file, not a link, that is empty, blank flash (all
 0xFF) or holds the store's own records.
 """
 
-from .store import BLANK, MAGIC, scan
+from .store import BLANK, scan
 
 
 def problem(path, what="state"):
@@ -46,7 +46,7 @@ def problem(path, what="state"):
     if not data or data.count(BLANK) == len(data):
         return None
     records, tail, clean, damaged = scan(data)
-    if data[0] != MAGIC or not records:
+    if not records:
         return ("%s holds %d bytes that are not a Nimatron's %s: move it away or name another file"
                 % (path, st.st_size, what))
     return None
