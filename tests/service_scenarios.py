@@ -262,6 +262,7 @@ def scenario_audits_show_which_counter_then_its_value_in_binary():
     rig = Rig(think_ms=100, show_ms=100)
     for _ in range(3):
         rig.press("new")
+        rig.press("row0")  # a lamp taken: a game (NEW on an untouched one replaces it uncounted)
     rig.run(1000)
     assert rig.c.audits["games"] == 3
     chord(rig)  # DONE is refused, NEW's half of the chord is not a press
@@ -321,6 +322,7 @@ def scenario_adjust_offers_only_presets_and_rules_this_board_can_play():
 def scenario_clear_audits_needs_yes_and_confirm():
     rig = Rig()
     rig.press("new")
+    rig.press("row0")
     rig.press("new")
     chord(rig)
     goto(rig, "clear_audits")

@@ -37,7 +37,7 @@ def test_grid_and_cursor_boards_soak_through_chords_and_refusals(capsys, board, 
 def test_a_store_that_forgets_is_caught(capsys, monkeypatch):
     from nimatron.machine.store import Store
 
-    monkeypatch.setattr(Store, "save_audits", lambda self, record: True)  # says saved, writes nothing
+    monkeypatch.setattr(Store, "save_audits", lambda self, record, urgent=False: True)  # says saved, writes nothing
     assert nimatron(["soak", "--games", "16", "--seed", "3", "--cut-every", "2"]) == 1
     err, counts = summary(capsys)
     assert counts["violations"] >= 1 and "violation: after a restart the audits hold" in err

@@ -132,7 +132,7 @@ class Soak:
         self.link = self.sim.machine.attach(HostLink(self.sim.controller, board=self.board, now_ms=self.sim.now))
 
     def _event(self, event):
-        if event["event"] == "game_over":
+        if event["event"] == "game_over" and event.get("counted", True):
             self.ended["abandoned" if event["winner"] == "abandoned" else "finished"] += 1
 
     def cut(self, torn):

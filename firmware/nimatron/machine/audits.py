@@ -67,6 +67,16 @@ def _from_list(values):
     return out
 
 
+def _beyond(values):
+    """Counters a newer version wrote past ours: kept as they are, written back."""
+    if isinstance(values, list) and len(values) > len(KEYS):
+        return list(values[len(KEYS):])
+    return []
+
+
+OWN = ("l", "s", "p", "f", "z", "k")  # the record's keys this version reads
+
+
 def _trimmed(values):
     """``values`` without its trailing zeros."""
     n = len(values)
@@ -88,6 +98,7 @@ class Audits:
         self.last_game = None
         self._preset = None    # the preset of the game in play
         self.pin_failures = 0  # wrong PINs in a row, kept across restarts (the link's pause)
+        self.newer = {}        # what a newer version stored that this one does not know: kept
         if record:
             self.load(record)
 
@@ -117,6 +128,15 @@ class Audits:
                 if self.first_game is None:
                     self.first_game = now
                 self.last_game = now
+
+    def game_withdrawn(self):
+        """The game just started ended before anyone moved: not a game, not a write."""
+        if self.lifetime["games"] > 0 and self.service["games"] > 0:
+            self.count("games", -1)
+        counts = self.presets.get(self._preset) if self._preset is not None else None
+        if counts is not None and counts["started"] > 0:
+            counts["started"] -= 1
+        self._preset = None
 
     def game_ended(self, winner):
         """A game over (won or abandoned): count it and write the record."""
@@ -169,8 +189,13 @@ class Audits:
         zeros), and the since-service list is left out while it equals the
         lifetime one (until the first service)."""
         lifetime = _trimmed([self.lifetime[k] for k in KEYS])
+        newer = self.newer
+        if newer.get("l"):  # a newer version's counters after ours: ours in full, then theirs
+            lifetime = [self.lifetime[k] for k in KEYS] + newer["l"]
         out = {"l": lifetime}
         service = _trimmed([self.service[k] for k in KEYS])
+        if newer.get("s"):
+            service = [self.service[k] for k in KEYS] + newer["s"]
         if service != lifetime:
             out["s"] = service
         if self.presets:
@@ -183,6 +208,9 @@ class Audits:
             out["z"] = self.last_game
         if self.pin_failures:
             out["k"] = self.pin_failures
+        for key in newer:
+            if key not in OWN:
+                out[key] = newer[key]
         return out
 
     def load(self, record):
@@ -191,6 +219,10 @@ class Audits:
             return
         self.lifetime = _from_list(record.get("l"))
         self.service = _from_list(record.get("s", record.get("l")))  # left out: the same as lifetime
+        self.newer = {"l": _beyond(record.get("l")), "s": _beyond(record.get("s", record.get("l")))}
+        for key in record:
+            if key not in OWN:
+                self.newer[key] = record[key]
         self.presets = {}
         presets = record.get("p")
         if isinstance(presets, dict):
@@ -208,11 +240,13 @@ class Audits:
         v = record.get("k")
         self.pin_failures = v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1000000 else 0
 
-    def save(self):
-        """Write the record now; True once durable, False without a store."""
+    def save(self, urgent=False):
+        """Write the record now; True once durable, False without a store or
+        if it failed, else the ms until the store's wear limit writes it.
+        ``urgent``: past the wear limit (a wrong PIN must be counted first)."""
         if self.store is None:
             return False
-        return self.store.save_audits(self.record())
+        return self.store.save_audits(self.record(), urgent)
 
     def snapshot(self):
         """For the link (one short line): since-service counts by name, the
@@ -232,4 +266,6 @@ class Audits:
         out["presets"] = presets
         out["first_game"] = self.first_game
         out["last_game"] = self.last_game
+        if self.newer.get("l"):
+            out["newer_lifetime"] = list(self.newer["l"])  # counters of a newer version, by place
         return out

@@ -21,8 +21,10 @@ selection), ``hint`` (lamps of the teaching hint), ``machine_after`` and
 ``machine_out`` (the machine's chosen position and the lamps it takes),
 ``refused`` and ``refused_at`` (the last refusal's lamps and time).
 ``alarm`` (set by ``nimatron.machine.startup``): ``"settings"`` (started on
-fallback settings) or ``"fault"`` (rebuilt after an unexpected exception,
-until the next game): a double blink of a status lamp in attract mode.
+fallback settings, or something stored was lost), ``"store"`` (saves are
+failing; until one succeeds) or ``"fault"`` (rebuilt after an unexpected
+exception, until the next game): a double blink of a status lamp in
+attract mode (MACHINE for a fault, MACHINE WINS for the others).
 """
 
 from ..games.rules import parse_rules
@@ -167,7 +169,7 @@ class Controller(VisitorTurn, MachineTurn):
     def new_game(self, now):
         if self.menu is not None:
             self.service(False, now, "new game")
-        self._abandon()
+        self._abandon(replaced=True)
         if self._pending:
             self.rules, self.misere = self._pending
             self._pending = None
@@ -193,8 +195,14 @@ class Controller(VisitorTurn, MachineTurn):
         else:
             self._enter(VISITOR, now)
 
-    def _abandon(self):
+    def _abandon(self, replaced=False):
         if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
+            if replaced and self.last_move is None and not self.taken and not self.selected:
+                # NEW again before anyone touched a lamp: not a game, and no write
+                # (1,000 NEWs over the link once wrote 999 abandoned games to flash)
+                self.audits.game_withdrawn()
+                self._emit({"event": "game_over", "winner": "abandoned", "counted": False})
+                return
             self.audits.game_ended("abandoned")  # counted (and saved) before anyone hears of it
             self._emit({"event": "game_over", "winner": "abandoned"})
 
@@ -302,7 +310,7 @@ class Controller(VisitorTurn, MachineTurn):
             status["visitor"] = 1 if (now // 1000) % 2 == 0 else 0
             if self.alarm:  # a double blink every 2 s: "settings" or "fault"
                 phase = now % 2000
-                status["machine_wins" if self.alarm == "settings" else "machine"] = (
+                status["machine" if self.alarm == "fault" else "machine_wins"] = (
                     1 if phase < 250 or 500 <= phase < 750 else 0)
             return lamps, status
         lit = self.panel.lit

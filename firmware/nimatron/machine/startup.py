@@ -36,12 +36,13 @@ import json
 
 from .. import __version__
 from .audits import Audits
-from .store import crc32
+from .store import RETRY_MS, crc32
 
 FAULT_BACKOFF_MS = 5000   # faults in a row: wait this long before rebuilding
 FAULT_SAVE_MS = 60000     # a fault is written at once, at most once a minute
 SETTINGS_GAP_MS = 10000   # settings are written at most this often; changes in between wait (wear)
 SOURCE_MISSING = "missing"
+PIN_TRIES = 3             # as nimatron.link.protocol: wrong PINs before UNLOCK pauses
 
 
 def read_source(text):
@@ -144,15 +145,28 @@ class Machine:
         self.audits = Audits(found["audits"], store, clock)
         self.restored = "stored" if (found["audits"] or found["settings"]) else "factory"
         notes = list(found["problems"])
+        lost = found.get("lost", ())
         self.damaged = bool(notes)
         if notes:  # something stored was lost or damaged: counted where it lasts, and said below
             self.audits.count("data_losses")
+        if "audits" in lost and self.audits.pin_failures < PIN_TRIES:
+            # the wrong-PIN count may be in the lost record: fail closed, UNLOCK pauses from boot
+            self.audits.pin_failures = PIN_TRIES
+            notes.append("the wrong-PIN count may be lost: UNLOCK waits as after %d wrong PINs" % PIN_TRIES)
         if self.restored == "factory" and store is not None:
             self.audits.count("factory_restores")
-            notes.append("settings restored to factory")
+            notes.append("nothing stored: settings restored to factory (a new board, or a power cut "
+                         "while the flash was erased)")
         self.sealed = None
         self._choose(source, found["settings"], notes, now_ms)
+        if "settings" in lost and self.sealed is None:
+            # the lost record may have changed the operator PIN: fail closed (docs/operator.md)
+            self.sealed = ("a damaged settings record may have held a new operator PIN: save any adjustment "
+                           "or a factory reset from the operator menu on the buttons, then SET operator_pin again")
+            notes.append("host link locked: the operator PIN may be in the damaged record")
         self.audits.power_up(reset_reason)  # one write per start
+        self.saving = None       # why saves fail, as last said (``watch_store``)
+        self.watch_store(notes)
         self.why = "; ".join(notes)
         self.boot = {"event": "boot"}
         self.boot.update(identity(self.board))
@@ -161,6 +175,8 @@ class Machine:
         self.boot["reset_reason"] = reset_reason or "unknown"
         if self.why:
             self.boot["why"] = self.why
+        if self.saving:
+            self.boot["saving"] = self.saving
         self.boot["audits"] = self.audits.snapshot()
         for line in notes:
             self.log("nimatron: " + line)
@@ -266,7 +282,7 @@ class Machine:
         link.save = self.save_settings
         link.sealed = self.sealed
         hello = {}
-        for key in ("pinmap", "pinmap_crc", "restored", "settings_from", "why"):
+        for key in ("pinmap", "pinmap_crc", "restored", "settings_from", "why", "saving"):
             if key in self.boot:
                 hello[key] = self.boot[key]
         link.boot = hello
@@ -278,6 +294,11 @@ class Machine:
         the milliseconds until they will be: writes come at most once every
         ``SETTINGS_GAP_MS``, so a host looping over SET cannot wear the flash out."""
         self.overrides = settings_diff(settings)
+        if self.sealed is not None:  # only the operator menu reaches here while the link is sealed
+            self.sealed = None
+            if self.link is not None:
+                self.link.sealed = None
+            self.log("nimatron: host link unsealed: settings saved from the operator menu")
         if self.store is None:
             return False
         if self.settings_saved_at is not None and self.now - self.settings_saved_at < SETTINGS_GAP_MS:
@@ -313,13 +334,50 @@ class Machine:
             self.link.poll(now)
 
     def keep(self, now):
-        """The time, and a settings change whose write was waiting for the gap (``save_settings``)."""
+        """The time, a settings change whose write was waiting for the gap
+        (``save_settings``), the store's retries, and its failures said."""
         self.now = now
         if self.settings_due is not None and now >= self.settings_due:
             try:
                 self._write_settings(now)
             except Exception as e:  # noqa: BLE001 - the store said why; the game goes on
                 self.log("nimatron: settings not saved: " + _short(e))
+        if self.store is not None:
+            self.store.tick(now)
+            self.watch_store()
+
+    def watch_store(self, notes=None):
+        """Saves failing (a full or read-only disk, a broken flash) are loud:
+        said once when they start and once when they stop, on the console,
+        as an event, in HELLO (``saving``) and on the status lamps; the
+        store keeps the records in memory and tries again meanwhile."""
+        store = self.store
+        failing = store.failing if store is not None else None
+        if failing == self.saving:
+            return
+        self.saving = failing
+        link_boot = self.link.boot if self.link is not None else None
+        if failing:
+            line = ("saving failed (%s): audits and settings are kept in memory and tried again every %d s"
+                    % (failing, RETRY_MS // 1000))
+            if notes is not None:
+                notes.append(line)
+            else:
+                self.log("nimatron: " + line)
+            if self.controller is not None and not self.controller.alarm:
+                self.controller.alarm = "store"
+            for out in (getattr(self, "boot", None), link_boot):
+                if out is not None:
+                    out["saving"] = failing
+        else:
+            self.log("nimatron: saving works again: nothing waiting is lost")
+            if self.controller is not None and self.controller.alarm == "store":
+                self.controller.alarm = None
+            for out in (getattr(self, "boot", None), link_boot):
+                if out is not None and "saving" in out:
+                    del out["saving"]
+        if notes is None:  # at boot it is in the boot event itself
+            self._event({"event": "saving", "failing": failing})
 
     def fault(self, exc, now):
         """An unexpected exception: count it, say so, rebuild the game."""
