@@ -48,6 +48,7 @@ import errno
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -191,25 +192,29 @@ def boot_out(drive):
     return version, board_id
 
 
+# ``Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040``,
+# ASCII only: a looser reading took b"\x00\x1fCircuitPython\x1f8.2" for 8.2.
+FIRST_LINE = re.compile(r"Adafruit CircuitPython ([0-9]{1,3})\.([0-9]{1,3})(?:\.([0-9]{1,3}))?[-+.0-9A-Za-z]* "
+                        r"on [-0-9A-Za-z.:]+; ([ -~]+?) with ([0-9A-Za-z_-]+) *\Z", re.ASCII)
+BOARD_ID = re.compile(r"[0-9a-z_]{1,60}\Z", re.ASCII)
+
+
 def _boot_out(lines):
     """(version, board id, chip) from boot_out.txt's lines (None for what it does not say)."""
     from nimatron.config import boards
 
     lines = lines or []
     version = board_id = chip = None
-    first = lines[0] if lines else ""
-    words = first.split()
-    if len(words) >= 3 and words[1] == "CircuitPython":
-        digits = words[2].split("-")[0].split(".")
-        if len(digits) >= 2 and digits[0].isdigit() and digits[1].isdigit():
-            version = (int(digits[0]), int(digits[1]), int(digits[2]) if len(digits) > 2 and digits[2].isdigit() else 0)
+    match = FIRST_LINE.match(lines[0]) if lines else None
+    if match:
+        major, minor, patch, chip = match.group(1, 2, 3, 5)
+        version = (int(major), int(minor), int(patch or 0))
+        chip = chip.lower()
     for line in lines:
         if line.startswith("Board ID:"):
-            board_id = line[9:].strip() or None
-    if "; " in first and " with " in first:
-        chip = first.rsplit(" with ", 1)[1].strip().lower() or None
-    if board_id is None and "; " in first:
-        name = _squashed(first.split("; ", 1)[1].split(" with ")[0])
+            board_id = line[9:].strip() if BOARD_ID.match(line[9:].strip()) else None
+    if board_id is None and match:
+        name = _squashed(match.group(4))
         known = set(RAM_KB)
         for spec in boards.BOARDS.values():
             known.update(spec.get("board_ids", ()))
@@ -257,6 +262,9 @@ def check_circuitpython(drive, version, board_id, chip=None, first=None):
     if chip and chip.startswith(UNPROVEN_CHIPS):
         raise UsageError("board %s has an %s; the Nimatron is tested only on the RP2040 (a Raspberry Pi Pico) "
                          "(%s)" % (board_id or printable(first, 60), chip.upper(), TRY_ANYWAY))
+    if board_id in PICO_IDS and chip not in (None, "rp2040"):
+        raise UsageError("%s: boot_out.txt names a Raspberry Pi Pico with an %s, not an RP2040: the Nimatron is "
+                         "tested only on the RP2040 (%s)" % (drive, chip.upper(), TRY_ANYWAY))
     if first is not None and board_id is None:
         raise UsageError("%s: boot_out.txt names a board deploy does not know (%r): the Nimatron runs on a "
                          "Raspberry Pi Pico, a MacroPad or a Circuit Playground Bluefruit" % (drive, printable(first, 80)))
@@ -803,6 +811,8 @@ class Plan:
             state = "%d file(s) could not be put back (%s)" % (len(failed), ", ".join(failed[:3]))
             if "code.py" in failed and code:
                 state += "; your code.py is kept as %s" % code[0]
+            if not os.path.isfile(self.full("code.py")):
+                state += " (the drive has no code.py now)"
         hint = ": free some space and deploy again" if error.errno == errno.ENOSPC else ": deploy again"
         return "deploy stopped: %s; %s%s" % (why, state, hint)
 
