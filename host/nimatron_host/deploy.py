@@ -99,18 +99,6 @@ def read(path):
         return None
 
 
-def write_atomic(path, data):
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    tmp = stage(folder, data)
-    try:
-        rename(tmp, path)
-    except BaseException:
-        unlink_quietly(tmp)
-        raise
-
-
 def stage(folder, data):
     """Write ``data`` to a new temporary file in ``folder``; its path.
 
@@ -755,7 +743,7 @@ class Plan:
                     keep = self.full(backup_of[path]) if path in backup_of else os.path.join(
                         os.path.dirname(full), "%sold-%s.tmp" % (TEMP_PREFIX, os.urandom(6).hex()))
                     if os.path.lexists(keep):
-                        raise OSError(17, "%s appeared during the deploy" % os.path.basename(keep))
+                        raise OSError(errno.EEXIST, "%s appeared during the deploy" % os.path.basename(keep))
                     rename(full, keep)
                     undo.append((keep, full))
                     if path not in backup_of:
