@@ -12,18 +12,43 @@ CircuitPython). Libraries come from ``circup`` when it is installed and the
 internet is reachable, otherwise from the installed Python packages of the
 same libraries (circup cannot install offline).
 
-Safe on a drive that holds other work: every file is written to a temporary
-name and renamed into place; a file that is already right is not touched; a
-file it did not put there is never deleted, and one it must replace
-(someone else's ``code.py``) is kept as ``NAME.bak`` first. An existing
-``settings.json`` keeps every key but the board and preset. What it put
-there is listed in ``.nimatron-deploy.json``, so the next deploy can remove
-files the firmware no longer has. It says what it changed.
+Safe on a drive that holds other work (docs/board.md, "Deploy under faults"):
+
+- Backups are numbered, never overwritten: a file it must replace that the
+  manifest does not vouch for (someone else's ``code.py``, or one of its own
+  files the user edited since) is kept as ``code.py.bak``, then
+  ``code.py.1.bak``, ``code.py.2.bak``... (the highest number is the newest;
+  bytes already kept under one of these names are not kept twice).
+  ``settings.json`` keeps every key but the board and preset;
+  ``settings.toml`` gets a line added.
+- Nothing outside the drive: ``.nimatron-deploy.json`` lists what it put
+  there, so the next deploy can remove files the firmware no longer has; a
+  manifest is input from someone else's device, so one naming a path that is
+  absolute, holds ``..``, a backslash or NUL, or leads outside the drive
+  through a link, or that is not a map of paths to SHA-256 digests, is read
+  as none (said in one line). It removes only plain files in its own folders
+  (``lib/nimatron/``, the libraries it copies) whose bytes match the manifest.
+- All or nothing: the free space is checked first (every file it writes is
+  staged in full before the first rename); then every file is written to a
+  temporary name (``lib/`` first, ``code.py`` last), and only then renamed
+  into place, a replaced file moved to its backup name. An error part-way
+  puts back what was renamed and removes what was staged, and says in one
+  line what state the drive is in (exit 1).
+- Only boards and CircuitPython versions it can vouch for: 8.2 to 9.x, a
+  Raspberry Pi Pico (RP2040) for the ``pico-*`` pin maps, or a board a pin
+  map names in its ``board_ids``; a Feather RP2040 (no GPn pin names), a
+  Pico 2 (RP2350, untested), CircuitPython 10 and a ``boot_out.txt`` it
+  cannot read are refused in one line. A folder without ``boot_out.txt``
+  (``--to ./build``) takes any board.
+
+It says what it changed.
 """
 
+import errno
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -74,33 +99,75 @@ def read(path):
         return None
 
 
-def write_atomic(path, data):
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".nimatron-", suffix=".tmp", dir=folder)
+def stage(folder, data):
+    """Write ``data`` to a new temporary file in ``folder``; its path.
+
+    Every byte a deploy writes goes through here (the fault tests inject
+    ENOSPC and EIO at each call); nothing half-written is left behind."""
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        unlink_quietly(tmp)
         raise
+    return tmp
+
+
+def rename(src, dst):
+    """``os.replace``, one place for the fault tests to break."""
+    os.replace(src, dst)
+
+
+def unlink_quietly(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 # The oldest CircuitPython the firmware is proven on (the emulator boots
-# 8.2.9, 9.0.0 and 9.2.8; docs/board.md): deploy refuses an older one.
+# 8.2.9, 9.0.0 and 9.2.8; docs/board.md): deploy refuses an older one, and a
+# newer major than the newest tested, which it cannot vouch for.
 OLDEST = (8, 2)
+NEWEST = (9, 2, 8)
 # Boards whose RAM cannot hold the machine: the smallest heap that plays is
 # about 115 KB (tests/bench_boards.py, docs/benchmarks.md).
 NEEDED_HEAP_KB = 115
 RAM_KB = {"circuitplayground_express": 32, "circuitplayground_express_crickit": 32,
           "circuitplayground_express_displayio": 32}
+# The boards a pin map without ``board_ids`` (the pico-* maps, wired by GPn
+# names) is proven on. A Feather RP2040 has no GPn names (the firmware would
+# stop at start); the Pico 2 (RP2350) has them but was never tested.
+PICO_IDS = ("raspberry_pi_pico",)
+UNPROVEN_CHIPS = ("rp2350",)
+TRY_ANYWAY = "to try it anyway, deploy to a folder and copy that onto the drive"
+
+
+def read_boot_out(drive):
+    """(first line, lines) of the drive's boot_out.txt, or None without one.
+
+    Failure if it is there but unreadable (not a file, not UTF-8, empty or
+    not CircuitPython's): deploy cannot tell the board and would guess."""
+    path = os.path.join(drive, "boot_out.txt")
+    if not os.path.lexists(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read(4096)
+        text = data.decode("utf-8")
+    except UnicodeError:
+        raise Failure("%s: boot_out.txt is not text (not UTF-8): reset the board so CircuitPython writes it again"
+                      % drive)
+    except OSError as e:
+        raise Failure("%s: cannot read boot_out.txt (%s): reset the board so CircuitPython writes it again"
+                      % (drive, e.strerror or e))
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise Failure("%s: boot_out.txt is empty: reset the board so CircuitPython writes it again" % drive)
+    return lines
 
 
 def boot_out(drive):
@@ -109,28 +176,39 @@ def boot_out(drive):
     Its first line is ``Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry
     Pi Pico with rp2040``; newer versions add ``Board ID:raspberry_pi_pico``.
     Without that line the board is recognised by its name in the first."""
+    version, board_id, _ = _boot_out(read_boot_out(drive))
+    return version, board_id
+
+
+# ``Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040``,
+# ASCII only: a looser reading took b"\x00\x1fCircuitPython\x1f8.2" for 8.2.
+FIRST_LINE = re.compile(r"Adafruit CircuitPython ([0-9]{1,3})\.([0-9]{1,3})(?:\.([0-9]{1,3}))?[-+.0-9A-Za-z]* "
+                        r"on [-0-9A-Za-z.:]+; ([ -~]+?) with ([0-9A-Za-z_-]+) *\Z", re.ASCII)
+BOARD_ID = re.compile(r"[0-9a-z_]{1,60}\Z", re.ASCII)
+
+
+def _boot_out(lines):
+    """(version, board id, chip) from boot_out.txt's lines (None for what it does not say)."""
     from nimatron.config import boards
 
-    text = (read(os.path.join(drive, "boot_out.txt")) or b"").decode("utf-8", "replace")
-    lines = text.splitlines()
-    version = board_id = None
-    first = lines[0] if lines else ""
-    words = first.split()
-    if len(words) >= 3 and words[1] == "CircuitPython":
-        digits = words[2].split("-")[0].split(".")
-        if len(digits) >= 2 and digits[0].isdigit() and digits[1].isdigit():
-            version = (int(digits[0]), int(digits[1]), int(digits[2]) if len(digits) > 2 and digits[2].isdigit() else 0)
+    lines = lines or []
+    version = board_id = chip = None
+    match = FIRST_LINE.match(lines[0]) if lines else None
+    if match:
+        major, minor, patch, chip = match.group(1, 2, 3, 5)
+        version = (int(major), int(minor), int(patch or 0))
+        chip = chip.lower()
     for line in lines:
         if line.startswith("Board ID:"):
-            board_id = line[9:].strip() or None
-    if board_id is None and "; " in first:
-        name = _squashed(first.split("; ", 1)[1].split(" with ")[0])
+            board_id = line[9:].strip() if BOARD_ID.match(line[9:].strip()) else None
+    if board_id is None and match:
+        name = _squashed(match.group(4))
         known = set(RAM_KB)
         for spec in boards.BOARDS.values():
             known.update(spec.get("board_ids", ()))
-        known.add("raspberry_pi_pico")
+        known.update(PICO_IDS)
         board_id = ([b for b in sorted(known) if _squashed(b) == name] or [None])[0]
-    return version, board_id
+    return version, board_id, chip
 
 
 def _squashed(name):
@@ -138,24 +216,52 @@ def _squashed(name):
     return "".join(c for c in name.lower() if c.isalnum()).replace("adafruit", "")
 
 
+def printable(text, longest=120):
+    """``text`` safe to print on one line: a planted boot_out.txt may hold escapes."""
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= longest else text[:longest] + "..."
+
+
 def drive_board_id(drive):
     """The board of the drive's boot_out.txt (its ``Board ID:``, or its name), or None."""
     return boot_out(drive)[1]
 
 
-def check_circuitpython(drive, version, board_id):
-    """UsageError for a CircuitPython or a board the firmware cannot run on."""
+def check_circuitpython(drive, version, board_id, chip=None, first=None):
+    """Refuse, in one line, a CircuitPython or a board deploy cannot vouch for.
+
+    ``first`` is boot_out.txt's first line (None: a plain folder, anything
+    goes). Unreadable is a Failure; a board or version it is not tested on a
+    UsageError, like an old version."""
+    if first is not None and version is None:
+        raise Failure("%s: boot_out.txt is not CircuitPython's (it reads %r): reset the board so it writes it "
+                      "again" % (drive, printable(first, 60)))
     if version is not None and version[:2] < OLDEST:
         raise UsageError("%s runs CircuitPython %s; the Nimatron needs %d.%d or newer: update the board first"
                          % (drive, ".".join(map(str, version)), OLDEST[0], OLDEST[1]))
+    if version is not None and version[0] > NEWEST[0]:
+        raise UsageError("%s runs CircuitPython %s; the Nimatron is tested up to %s: install CircuitPython %s "
+                         "(%s)" % (drive, ".".join(map(str, version)), ".".join(map(str, NEWEST)),
+                                   ".".join(map(str, NEWEST)), TRY_ANYWAY))
     ram = RAM_KB.get(board_id or "")
     if ram is not None and ram < NEEDED_HEAP_KB:
         raise UsageError("board %s has %d KB of RAM; the Nimatron needs about %d KB of heap: use a Circuit "
                          "Playground Bluefruit, a Pico or a MacroPad" % (board_id, ram, NEEDED_HEAP_KB))
+    if chip and chip.startswith(UNPROVEN_CHIPS):
+        raise UsageError("board %s has an %s; the Nimatron is tested only on the RP2040 (a Raspberry Pi Pico) "
+                         "(%s)" % (board_id or printable(first, 60), chip.upper(), TRY_ANYWAY))
+    if board_id in PICO_IDS and chip not in (None, "rp2040"):
+        raise UsageError("%s: boot_out.txt names a Raspberry Pi Pico with an %s, not an RP2040: the Nimatron is "
+                         "tested only on the RP2040 (%s)" % (drive, chip.upper(), TRY_ANYWAY))
+    if first is not None and board_id is None:
+        raise UsageError("%s: boot_out.txt names a board deploy does not know (%r): the Nimatron runs on a "
+                         "Raspberry Pi Pico, a MacroPad or a Circuit Playground Bluefruit" % (drive, printable(first, 80)))
 
 
 def check_board_id(board, spec, board_id):
-    """UsageError if the pin map is not for the drive's board (boot_out.txt)."""
+    """UsageError if the pin map is not for the drive's board (boot_out.txt).
+
+    A pin map without ``board_ids`` (GPn pin names) is proven on a Pico only."""
     from nimatron.config import boards
 
     if not board_id:
@@ -165,14 +271,20 @@ def check_board_id(board, spec, board_id):
     if (ids and board_id not in ids) or (not ids and claimed):
         hint = "; use --board %s" % claimed[0] if claimed else ""
         raise UsageError("pin map %s does not match the drive's board %s (boot_out.txt)%s" % (board, board_id, hint))
+    if not ids and board_id not in PICO_IDS:
+        gp = sorted({pin for pin, _ in boards.pins(spec) if isinstance(pin, str) and pin.startswith("GP")})
+        wired = "wires pins by their GPn names (%s...)" % ", ".join(gp[:3]) if gp else "is for another board"
+        raise UsageError("pin map %s %s; the drive's board %s is not a Raspberry Pi Pico, the board it is "
+                         "tested on (%s)" % (board, wired, board_id, TRY_ANYWAY))
 
 
 def choose_board(args, drive):
     from nimatron.config import boards
 
     board = args.board
-    version, board_id = boot_out(drive)
-    check_circuitpython(drive, version, board_id)
+    lines = read_boot_out(drive)
+    version, board_id, chip = _boot_out(lines)
+    check_circuitpython(drive, version, board_id, chip, lines[0] if lines else None)
     if board is None:
         settings = read(os.path.join(drive, "settings.json"))
         try:
@@ -413,43 +525,149 @@ def check_settings(board, data, preset):
     check(board, overrides)
 
 
+HEX = frozenset("0123456789abcdef")
+MERGED = ("settings.json", "settings.toml")   # keys or lines added, the rest kept: never backed up
+TEMP_PREFIX = ".nimatron-"
+
+
+def relative_path(path):
+    """True if ``path`` is a plain relative path, written as a deploy writes
+    one: ``lib/nimatron/x.py``, no ``..``, no ``/`` first, no backslash or NUL."""
+    if not isinstance(path, str) or not path or "\\" in path or "\0" in path or path.startswith("/"):
+        return False
+    try:
+        path.encode("utf-8")
+    except UnicodeError:  # a lone surrogate from JSON's \ud800
+        return False
+    return all(part not in ("", ".", "..") for part in path.split("/"))
+
+
+def backup_names(path):
+    """``code.py.bak``, ``code.py.1.bak``, ``code.py.2.bak``...: a backup is
+    never overwritten; the highest number is the newest."""
+    yield path + ".bak"
+    n = 1
+    while True:
+        yield "%s.%d.bak" % (path, n)
+        n += 1
+
+
+class Stopped(Exception):
+    """A deploy that stopped part-way, with what it managed to put back."""
+
+
 class Plan:
-    """What a deploy does, file by file, before it does it."""
+    """What a deploy does, file by file, before it does it.
+
+    Nothing outside the drive is read as a target, written or deleted: every
+    path is checked after ``realpath`` (a manifest may have been planted, a
+    folder may be a link). A file the manifest does not vouch for (a user's,
+    or one of ours the user edited) is moved to a numbered backup before it
+    is replaced."""
 
     def __init__(self, drive):
         self.drive = drive
-        self.manifest = self._manifest()
-        self.actions = []  # (verb, path, bytes or None)
+        self.root = os.path.realpath(drive)
+        self.actions = []  # (verb, path, bytes); a backup's bytes are the path it keeps
         self.notes = []
+        self.manifest = self._manifest()
+        self._backups = set()
 
     def _manifest(self):
+        """{path: sha256} of what the last deploy wrote; {} (and a note) for
+        anything else: a manifest on the drive is input from someone else's device."""
         data = read(os.path.join(self.drive, MANIFEST))
-        try:
-            files = json.loads(data.decode()).get("files", {}) if data else {}
-            return files if isinstance(files, dict) else {}
-        except (ValueError, UnicodeError, AttributeError):
+        if data is None:
             return {}
+        try:
+            files = json.loads(data.decode("utf-8")).get("files")
+        except (ValueError, UnicodeError, AttributeError, RecursionError):
+            files = None
+        if not isinstance(files, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) and len(v) == 64 and set(v) <= HEX
+                for k, v in files.items()):
+            self.notes.append("%s is not a deploy's record: read as none (every file found counts as yours)"
+                              % MANIFEST)
+            return {}
+        outside = sorted(p for p in files if not self.inside(p))
+        if outside:
+            self.notes.append("%s names %d path(s) outside the drive (%s): read as none (every file found "
+                              "counts as yours)" % (MANIFEST, len(outside), printable(repr(outside[0]), 60)))
+            return {}
+        return files
+
+    def inside(self, path):
+        """True if ``path`` is relative and, links followed, lands inside the drive."""
+        if not relative_path(path):
+            return False
+        real = os.path.realpath(os.path.join(self.root, path))
+        return real != self.root and os.path.commonpath([real, self.root]) == self.root
+
+    def full(self, path):
+        return os.path.join(self.drive, path)
 
     def ours(self, path, data):
         """True if ``data`` on the drive is what a deploy put at ``path``."""
         return data is not None and self.manifest.get(path) == digest(data)
 
+    def check_target(self, path):
+        """Failure unless ``path`` can be written without touching anything
+        outside the drive or anything that is not a plain file."""
+        if not self.inside(path):
+            raise Failure("%s on %s leads outside the drive (a link?): refused, nothing written"
+                          % (path, self.drive))
+        parts = path.split("/")
+        for i in range(1, len(parts)):
+            folder = self.full("/".join(parts[:i]))
+            if os.path.lexists(folder) and not os.path.isdir(folder):
+                raise Failure("%s on %s is not a folder: move it away and deploy again; nothing written"
+                              % ("/".join(parts[:i]), self.drive))
+        full = self.full(path)
+        if os.path.lexists(full) and (os.path.islink(full) or not os.path.isfile(full)):
+            raise Failure("%s on %s is not a plain file (a folder or a link): move it away and deploy again; "
+                          "nothing written" % (path, self.drive))
+
     def put(self, path, data):
-        old = read(os.path.join(self.drive, path))
+        self.check_target(path)
+        old = read(self.full(path))
         if old == data:
             self.actions.append(("unchanged", path, data))
         elif old is None:
             self.actions.append(("new", path, data))
         else:
-            if not self.ours(path, old) and path in ("code.py", "boot.py"):
-                self.actions.append(("backup", path + ".bak", old))
+            if not self.ours(path, old) and path not in MERGED:
+                self.backup(path, old)
             self.actions.append(("updated", path, data))
+
+    def backup(self, path, old):
+        """Plan to keep ``path`` under the first free backup name, unless a
+        backup of the same bytes is already there."""
+        for name in backup_names(path):
+            if name in self._backups:
+                continue
+            there = self.full(name)
+            if not os.path.lexists(there):
+                break
+            if os.path.isfile(there) and not os.path.islink(there) and read(there) == old:
+                self.notes.append("%s: already kept as %s" % (path, name))
+                return
+        self.check_target(name)
+        self._backups.add(name)
+        self.actions.append(("backup", name, path))
+
+    def removable(self, path):
+        """A stale path a deploy may delete: inside its own folders only
+        (``lib/nimatron/``, the libraries it copies), a plain file inside the drive."""
+        own = path.startswith("lib/nimatron/") or any(
+            path == "lib/" + target or path.startswith("lib/" + target + "/") for target, _, _ in LIBRARIES.values())
+        full = self.full(path)
+        return own and self.inside(path) and os.path.isfile(full) and not os.path.islink(full)
 
     def remove_stale(self, keep):
         for path in sorted(self.manifest):
-            if path in keep or path in ("settings.json", "settings.toml"):
+            if path in keep or path in MERGED or not self.removable(path):
                 continue
-            old = read(os.path.join(self.drive, path))
+            old = read(self.full(path))
             if old is None:
                 continue
             if self.ours(path, old):
@@ -460,22 +678,135 @@ class Plan:
     def changes(self):
         return [a for a in self.actions if a[0] != "unchanged"]
 
-    def apply(self):
+    def record(self):
+        """The manifest's bytes after this deploy."""
         files = dict(self.manifest)
         for verb, path, data in self.actions:
-            full = os.path.join(self.drive, path)
             if verb == "removed":
-                os.unlink(full)
                 files.pop(path, None)
-                continue
-            if verb != "unchanged":
-                write_atomic(full, data)
-            if verb != "backup":
+            elif verb in ("new", "updated", "unchanged"):
                 files[path] = digest(data)
-        record = {"tool": "nimatron deploy", "files": dict(sorted(files.items()))}
-        data = (json.dumps(record, indent=1) + "\n").encode()
-        if read(os.path.join(self.drive, MANIFEST)) != data:
-            write_atomic(os.path.join(self.drive, MANIFEST), data)
+        return (json.dumps({"tool": "nimatron deploy", "files": dict(sorted(files.items()))}, indent=1) + "\n").encode()
+
+    def writes(self):
+        """[(path, bytes)] in the order they go in: ``lib/`` first, then the
+        other files, the manifest, and ``code.py`` last, so the drive runs
+        what it ran until the very last rename."""
+        out = [(path, data) for verb, path, data in self.actions if verb in ("new", "updated")]
+        manifest = self.record()
+        if read(self.full(MANIFEST)) != manifest:
+            out.append((MANIFEST, manifest))
+        rank = {MANIFEST: 2, "code.py": 3}
+        return sorted(out, key=lambda w: (rank.get(w[0], 0 if w[0].startswith("lib/") else 1), w[0]))
+
+    def space(self):
+        """(bytes needed, bytes free): every file is staged in full before the
+        first rename, so all of them must fit beside what is there, each
+        rounded up to the drive's block, plus a block for each new folder."""
+        try:
+            block = os.statvfs(self.drive).f_frsize or 512
+        except (OSError, AttributeError):
+            block = 4096
+        needed = block  # slack for the file system's own bookkeeping
+        folders = set()
+        for path, data in self.writes():
+            needed += -(-len(data) // block) * block
+            parts = path.split("/")[:-1]
+            folders.update("/".join(parts[:i + 1]) for i in range(len(parts)))
+        needed += block * sum(1 for f in folders if not os.path.isdir(self.full(f)))
+        return needed, shutil.disk_usage(self.drive).free
+
+    def apply(self):
+        """Stage every file, then rename them into place; on any OSError put
+        back what was renamed and remove what was staged (Stopped says how
+        far it got). Backups are the old files renamed, so they cost no space."""
+        writes = self.writes()
+        backup_of = {source: name for verb, name, source in self.actions if verb == "backup"}
+        made, staged, undo, aside = [], [], [], []
+        doing = None
+        try:
+            for path, data in writes:
+                doing = "writing " + path
+                folder = os.path.dirname(self.full(path))
+                missing = []
+                while folder and not os.path.isdir(folder):
+                    missing.append(folder)
+                    folder = os.path.dirname(folder)
+                for folder in reversed(missing):
+                    os.mkdir(folder)
+                    made.append(folder)
+                staged.append((path, stage(os.path.dirname(self.full(path)), data)))
+            for path, tmp in staged:
+                doing = "renaming " + path
+                full = self.full(path)
+                if os.path.lexists(full):
+                    keep = self.full(backup_of[path]) if path in backup_of else os.path.join(
+                        os.path.dirname(full), "%sold-%s.tmp" % (TEMP_PREFIX, os.urandom(6).hex()))
+                    if os.path.lexists(keep):
+                        raise OSError(errno.EEXIST, "%s appeared during the deploy" % os.path.basename(keep))
+                    rename(full, keep)
+                    undo.append((keep, full))
+                    if path not in backup_of:
+                        aside.append(keep)
+                else:
+                    undo.append((full, None))
+                rename(tmp, full)
+        except OSError as e:
+            failed = self._put_back(undo, staged, made)
+            raise Stopped(e, doing, failed)
+        for path in aside:
+            unlink_quietly(path)
+        for verb, path, _ in self.actions:
+            if verb == "removed":
+                try:
+                    if self.removable(path):
+                        os.unlink(self.full(path))
+                except OSError as e:
+                    self.notes.append("%s: could not remove it (%s)" % (path, e.strerror or e))
+
+    def _put_back(self, undo, staged, made):
+        """Undo the renames, newest first; remove staged files and new folders.
+        The paths that could not be put back."""
+        failed = []
+        for now, was in reversed(undo):
+            try:
+                if was is None:
+                    if os.path.lexists(now):
+                        os.unlink(now)
+                else:
+                    rename(now, was)
+            except OSError:
+                failed.append(os.path.relpath(was or now, self.drive).replace(os.sep, "/"))
+        for _, tmp in staged:
+            unlink_quietly(tmp)
+        for folder in reversed(made):
+            try:
+                os.rmdir(folder)
+            except OSError:
+                pass
+        return failed
+
+    def stopped(self, e):
+        """One line for a deploy that stopped: why, where, and what state the drive is in."""
+        error, doing, failed = e.args
+        why = "%s %s" % (error.strerror or error, doing)
+        if not failed:
+            state = "nothing on the drive changed"
+            if os.path.isfile(self.full("code.py")):
+                state += " (it still runs the code.py it had)"
+        else:
+            code = [name for verb, name, source in self.actions if verb == "backup" and source == "code.py"]
+            state = "%d file(s) could not be put back (%s)" % (len(failed), ", ".join(failed[:3]))
+            if "code.py" in failed and code:
+                state += "; your code.py is kept as %s" % code[0]
+            if not os.path.isfile(self.full("code.py")):
+                state += " (the drive has no code.py now)"
+        hint = ": free some space and deploy again" if error.errno == errno.ENOSPC else ": deploy again"
+        return "deploy stopped: %s; %s%s" % (why, state, hint)
+
+
+def kb(n):
+    return "%d KB" % -(-n // 1024)
 
 
 def run(args):
@@ -483,10 +814,10 @@ def run(args):
     if not os.path.isdir(drive):
         raise UsageError("%s is not a folder (mount the CIRCUITPY drive, or create the folder)" % drive)
     board, spec = choose_board(args, drive)
-    boot_text = read(os.path.join(drive, "boot_out.txt"))
+    boot_text = read_boot_out(drive)
     out = sys.stdout
     if boot_text:
-        out.write("CircuitPython drive %s: %s\n" % (drive, boot_text.decode("utf-8", "replace").splitlines()[0]))
+        out.write("CircuitPython drive %s: %s\n" % (drive, printable(boot_text[0])))
     else:
         out.write("Folder %s (no boot_out.txt: not a CircuitPython drive; copy it to one later)\n" % drive)
     out.write("Board %s%s\n" % (board, (", preset %s" % args.preset) if args.preset else ""))
@@ -514,21 +845,32 @@ def run(args):
         plan.put("settings.toml", toml)
     plan.remove_stale(set(files))
 
+    try:
+        needed, free = plan.space()
+    except OSError as e:
+        raise Failure("cannot tell how much space %s has: %s; nothing written" % (drive, e.strerror or e))
+    if needed > free:
+        raise Failure("not enough space on %s: the deploy needs %s, %s is free; nothing written (delete files "
+                      "you do not need, then deploy again)" % (drive, kb(needed), kb(free)))
     changes = plan.changes()
     for verb, path, _ in changes:
         out.write("  %-10s %s\n" % ("backup" if verb == "backup" else verb, path))
-    for note in plan.notes:
+    notes = list(plan.notes)
+    for note in notes:
         out.write("  note: %s\n" % note)
     unchanged = len(plan.actions) - len(changes)
     if args.dry_run:
-        out.write("dry run: %d change(s) would be made, %d file(s) already right; nothing written\n" % (len(changes), unchanged))
+        out.write("dry run: %d change(s) would be made, %d file(s) already right; nothing written (needs %s, "
+                  "%s free)\n" % (len(changes), unchanged, kb(needed), kb(free)))
         if use_circup:
             out.write("  would run: circup --path %s install %s\n" % (drive, " ".join(LIBRARIES[m][2] for m in needed_libraries(spec))))
         return 0
     try:
         plan.apply()
-    except OSError as e:
-        raise Failure("cannot write to %s: %s" % (drive, e.strerror or e))
+    except Stopped as e:
+        raise Failure(plan.stopped(e))
+    for note in plan.notes[len(notes):]:
+        out.write("  note: %s\n" % note)
     if use_circup:
         names = [LIBRARIES[m][2] for m in needed_libraries(spec)]
         run = subprocess.run([circup_exe(), "--path", drive, "install"] + names, capture_output=True, text=True)
@@ -538,7 +880,10 @@ def run(args):
             extra = Plan(drive)
             for path, data in sorted(library_files(spec).items()):
                 extra.put(path, data)
-            extra.apply()
+            try:
+                extra.apply()
+            except Stopped as e:
+                raise Failure(extra.stopped(e))
         else:
             out.write("  circup installed: %s\n" % ", ".join(names))
     out.write("%d change(s), %d file(s) already right\n" % (len(changes), unchanged))
