@@ -119,13 +119,13 @@ def test_what_hello_says_about_saving_is_shown_whatever_its_keys():
                            "card_reader_jams": 4},
               "uptime_s": 60, "presets": {}, "service": None, "stuck": [], "check_switch": []}
     hello = dict(HELLO, saving="flash worn: the last 3 writes failed", problems=["nvm slow", "file missing"],
-                 battery="low")
+                 battery="low\x1b[2J\n")  # a newer firmware's key; no terminal escapes reach the screen
     table = report("PORT", hello, checked(audits))
     assert table.splitlines()[:3] == [
         "*** Saving is failing now: flash worn: the last 3 writes failed "
         "(what it counts may be lost when it is switched off)",
         "*** Problems it reports: nvm slow; file missing", ""]
-    assert "It also says: battery: low" in table
+    assert "It also says: battery: low?[2J?" in table
     rows = counter_rows(table)
     assert rows["card_reader_jams"] == ("4", "0") and rows["games"] == ("70", "3")
     assert "counters this tool does not know (a newer firmware)" in table
@@ -134,7 +134,7 @@ def test_what_hello_says_about_saving_is_shown_whatever_its_keys():
     header, everything = list(csv.reader(io.StringIO(out.getvalue())))[:2]
     row = dict(zip(header, everything))
     assert (row["saving"], row["problems"], row["battery"]) == (
-        "flash worn: the last 3 writes failed", "nvm slow; file missing", "low")
+        "flash worn: the last 3 writes failed", "nvm slow; file missing", "low?[2J?")
     assert (row["lifetime_card_reader_jams"], row["service_card_reader_jams"], row["why"]) == ("4", "0", "")
 
 
@@ -176,8 +176,9 @@ def _shown(table, csv_text, key, life, service):
 @hsettings(max_examples=150, deadline=None)
 @given(st.dictionaries(st.sampled_from(KEYS), COUNT), st.dictionaries(st.sampled_from(KEYS), COUNT),
        st.dictionaries(UNKNOWN, COUNT, max_size=3), st.dictionaries(UNKNOWN, JUNK, max_size=3),
-       st.booleans(), st.dictionaries(st.sampled_from(("why", "saving", "problems", "flux")),
-                                      st.one_of(st.text(max_size=30), st.lists(st.text(max_size=8), max_size=3))))
+       st.booleans(), st.dictionaries(st.sampled_from(("why", "saving", "problems", "restored", "settings_from", "flux")),
+                                      st.one_of(st.text(max_size=30), st.lists(st.text(max_size=8), max_size=3),
+                                                st.none(), st.integers(), st.dictionaries(st.text(max_size=3), st.integers()))))
 def test_any_snapshot_shows_every_counter(service, lifetime, new, junk, has_lifetime, said):
     """Any subset of counters (the firmware leaves out zeros), counters this
     tool does not know, huge values, keys that are not counters."""

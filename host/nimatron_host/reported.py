@@ -27,7 +27,7 @@ IDENTITY = ("name", "version", "protocol", "board", "preset", "input", "pinmap",
             "restored", "settings_from")
 WARN = ("why", "saving", "problems")  # HELLO keys that say something went wrong
 CSV_HELLO = ("restored", "settings_from") + WARN
-RESTORED = {"stored": "it found what it had stored", "factory": "it found nothing stored (factory state)"}
+RESTORED = {"stored": "it found what it had stored", "factory": "it found nothing stored, so it began as from the factory"}
 SETTINGS_FROM = {"stored": "the changes saved with SET", "file": "its settings file",
                  "last good": "the last settings that worked", "defaults": "the board's defaults"}
 MEANS = {  # words for a warning; a counter not here is named by its key alone
@@ -83,15 +83,23 @@ def group(key):
 
 
 def text(value):
-    """A HELLO value in one line: text as it is, a list joined with "; "."""
-    if isinstance(value, str):
-        return value
+    """A value the machine sent, in one printable line: text as it is, a
+    list of texts joined with "; ", anything else as JSON."""
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return "; ".join(value)
-    try:
-        return json.dumps(value, sort_keys=True)
-    except (TypeError, ValueError, RecursionError):
-        return repr(value)
+        value = "; ".join(value)
+    if not isinstance(value, str):
+        try:
+            value = json.dumps(value, sort_keys=True)
+        except (TypeError, ValueError, RecursionError):
+            value = repr(value)
+    return "".join(c if c.isprintable() else "?" for c in value)  # no line breaks, no terminal escapes
+
+
+def others(hello):
+    """HELLO's keys that this tool has no words for (a newer firmware's), sorted."""
+    if not isinstance(hello, dict):
+        return []
+    return sorted((k for k in hello if k not in IDENTITY and k not in WARN), key=str)
 
 
 def warnings(hello, counters):
@@ -106,7 +114,7 @@ def warnings(hello, counters):
                    % text(hello["saving"]))
     if hello.get("problems"):
         out.append("Problems it reports: %s" % text(hello["problems"]))
-    bad = ["%s %s%s" % (key, service, " (%s)" % MEANS[key] if key in MEANS else "") for key, _, service in counters
+    bad = ["%s %s%s" % (text(key), service, " (%s)" % MEANS[key] if key in MEANS else "") for key, _, service in counters
            if group(key) == GROUPS[2] and service]
     if bad:
         out.append("Since its last service it counted: %s" % ", ".join(bad))
@@ -118,14 +126,13 @@ def about(hello):
     hello = hello if isinstance(hello, dict) else {}
     out = []
     if "restored" in hello:
-        r = hello["restored"]
-        out.append("At its last start %s (restored: %s)." % (RESTORED.get(r, "it was restored from " + text(r)), text(r)))
+        r = text(hello["restored"])
+        out.append("At its last start %s (restored: %s)." % (RESTORED.get(r, "it was restored from " + r), r))
     if "settings_from" in hello:
-        s = hello["settings_from"]
-        out.append("Its settings come from %s (settings_from: %s)." % (SETTINGS_FROM.get(s, text(s)), text(s)))
-    other = [k for k in sorted(hello, key=str) if k not in IDENTITY and k not in WARN]
-    if other:
-        out.append("It also says: " + ", ".join("%s: %s" % (k, text(hello[k])) for k in other))
+        s = text(hello["settings_from"])
+        out.append("Its settings come from %s (settings_from: %s)." % (SETTINGS_FROM.get(s, s), s))
+    if others(hello):
+        out.append("It also says: " + ", ".join("%s: %s" % (text(k), text(hello[k])) for k in others(hello)))
     return out
 
 
@@ -135,7 +142,7 @@ def _cell(value):
 
 def table(counters):
     """Every counter, grouped, lifetime and since service."""
-    width = max([len(key) for key, _, _ in counters] + [20]) + 2
+    width = max([len(text(key)) for key, _, _ in counters] + [20]) + 2
     lw = max([len(_cell(life)) for _, life, _ in counters] + [len("lifetime")])
     sw = max([len(_cell(service)) for _, _, service in counters] + [len("since service")])
     out = ["%-*s %*s  %*s" % (width, "counter", lw, "lifetime", sw, "since service")]
@@ -144,7 +151,7 @@ def table(counters):
         if rows:
             out.append(name)
         for key, life, service in rows:
-            out.append("  %-*s %*s  %*s" % (width - 2, key, lw, _cell(life), sw, _cell(service)))
+            out.append("  %-*s %*s  %*s" % (width - 2, text(key), lw, _cell(life), sw, _cell(service)))
     return out
 
 
@@ -153,7 +160,7 @@ def csv_header(counters, hello):
     every counter, then what HELLO said (stable columns first, others after)."""
     keys = [key for key, _, _ in counters]
     return (["lifetime_" + k for k in keys] + ["service_" + k for k in keys] + list(CSV_HELLO)
-            + [k for k in sorted(hello or {}, key=str) if k not in IDENTITY and k not in WARN])
+            + others(hello))
 
 
 def csv_values(counters, hello):
@@ -162,5 +169,4 @@ def csv_values(counters, hello):
     hello = hello if isinstance(hello, dict) else {}
     lives = ["" if life is None else life for _, life, _ in counters]
     services = [service for _, _, service in counters]
-    extra = [k for k in sorted(hello, key=str) if k not in IDENTITY and k not in WARN]
-    return lives + services + [text(hello[k]) if k in hello else "" for k in CSV_HELLO + tuple(extra)]
+    return lives + services + [text(hello[k]) if k in hello else "" for k in list(CSV_HELLO) + others(hello)]
