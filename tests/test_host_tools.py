@@ -349,6 +349,28 @@ def test_a_device_that_sends_wrong_types_is_one_line_and_exit_1(device, args, an
         message.replace("PORT", dev.path) in run.stderr and run.stderr.count("\n") == 1), run.stderr
 
 
+def test_a_newer_firmware_that_cannot_save_is_heard(device):
+    """HELLO keys and counters this tool has never heard of are shown, not dropped."""
+    hello = json.loads(HELLO)
+    hello.update(saving="flash write failed 3 times", problems=["nvm worn"], restored="stored", settings_from="file")
+    dev = device(HELLO="OK " + json.dumps(hello),
+                 AUDITS='OK {"started": 2, "finished": 2, "visitor_wins": 0, "machine_wins": 2, "abandoned": 0, '
+                        '"save_failures": 3, "lifetime": {"games": 9, "save_failures": 3}, "presets": {}}',
+                 STATE='OK {"state": "attract", "rules": "nim", "position": null, "lamps": []}',
+                 EVENTS='OK {"events": true}')
+    for args in (["audits", dev.path], ["monitor", dev.path, "--games", "0"]):
+        run = nimatron(*args)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.splitlines()[:2] == [
+            "*** Saving is failing now: flash write failed 3 times (what it counts may be lost when it is switched off)",
+            "*** Problems it reports: nvm worn"]
+        assert "counters this tool does not know (a newer firmware)\n  save_failures" in run.stdout
+    csv = nimatron("audits", dev.path, "--csv").stdout.splitlines()
+    row = dict(zip(csv[0].split(","), csv[1].split(",")))
+    assert (row["saving"], row["lifetime_save_failures"], row["service_save_failures"]) == (
+        "flash write failed 3 times", "3", "3")
+
+
 def test_config_of_a_machine_with_32_starts(sim_factory):
     """The whole CONFIG is longer than one reply line: config asks key by key."""
     starts = [[(i + r) % 7 + 1 for r in range(8)] for i in range(32)]  # the most a machine takes

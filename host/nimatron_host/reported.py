@@ -27,7 +27,7 @@ IDENTITY = ("name", "version", "protocol", "board", "preset", "input", "pinmap",
             "restored", "settings_from")
 WARN = ("why", "saving", "problems")  # HELLO keys that say something went wrong
 CSV_HELLO = ("restored", "settings_from") + WARN
-RESTORED = {"stored": "it found what it had stored", "factory": "it found nothing stored, so it began as from the factory"}
+RESTORED = {"stored": "it found what it had stored", "factory": "it found nothing stored and began afresh"}
 SETTINGS_FROM = {"stored": "the changes saved with SET", "file": "its settings file",
                  "last good": "the last settings that worked", "defaults": "the board's defaults"}
 MEANS = {  # words for a warning; a counter not here is named by its key alone
