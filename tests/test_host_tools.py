@@ -87,8 +87,11 @@ def test_monitor_watches_a_whole_game_then_audits_count_it(sim_factory):
     csv = nimatron("audits", sim.path, "--csv", env=PATIENT, timeout=60)
     assert csv.returncode == 0, csv.stderr
     lines = csv.stdout.splitlines()
-    assert lines[0] == "preset,started,finished,visitor_wins,machine_wins,abandoned,uptime_s"
-    assert lines[1].startswith("all,1,1,0,1,0,") and lines[2] == "21,1,1,0,1,0,"
+    header = lines[0].split(",")
+    assert header[:7] == ["preset", "started", "finished", "visitor_wins", "machine_wins", "abandoned", "uptime_s"]
+    assert lines[1].startswith("all,1,1,0,1,0,") and lines[2] == "21,1,1,0,1,0," + "," * (len(header) - 7)
+    everything = dict(zip(header, lines[1].split(",")))
+    assert everything["lifetime_games"] == everything["service_games"] == everything["service_machine_wins"] == "1"
     data = json.loads(nimatron("audits", sim.path, "--json").stdout)
     assert data["machine_wins"] == 1 and data["presets"]["21"]["finished"] == 1
     table = nimatron("audits", sim.path).stdout
@@ -344,6 +347,28 @@ def test_a_device_that_sends_wrong_types_is_one_line_and_exit_1(device, args, an
     assert run.returncode == 1, run.stdout + run.stderr
     assert run.stderr == "nimatron %s: %s\n" % (args[0], message.replace("PORT", dev.path)) or (
         message.replace("PORT", dev.path) in run.stderr and run.stderr.count("\n") == 1), run.stderr
+
+
+def test_a_newer_firmware_that_cannot_save_is_heard(device):
+    """HELLO keys and counters this tool has never heard of are shown, not dropped."""
+    hello = json.loads(HELLO)
+    hello.update(saving="flash write failed 3 times", problems=["nvm worn"], restored="stored", settings_from="file")
+    dev = device(HELLO="OK " + json.dumps(hello),
+                 AUDITS='OK {"started": 2, "finished": 2, "visitor_wins": 0, "machine_wins": 2, "abandoned": 0, '
+                        '"save_failures": 3, "lifetime": {"games": 9, "save_failures": 3}, "presets": {}}',
+                 STATE='OK {"state": "attract", "rules": "nim", "position": null, "lamps": []}',
+                 EVENTS='OK {"events": true}')
+    for args in (["audits", dev.path], ["monitor", dev.path, "--games", "0"]):
+        run = nimatron(*args)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.splitlines()[:2] == [
+            "*** Saving is failing now: flash write failed 3 times (what it counts may be lost when it is switched off)",
+            "*** Problems it reports: nvm worn"]
+        assert "counters this tool does not know (a newer firmware)\n  save_failures" in run.stdout
+    csv = nimatron("audits", dev.path, "--csv").stdout.splitlines()
+    row = dict(zip(csv[0].split(","), csv[1].split(",")))
+    assert (row["saving"], row["lifetime_save_failures"], row["service_save_failures"]) == (
+        "flash write failed 3 times", "3", "3")
 
 
 def test_config_of_a_machine_with_32_starts(sim_factory):

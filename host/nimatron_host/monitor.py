@@ -2,7 +2,10 @@
 
 One line per move, with the machine's reasoning (for Nim, the nim-sum worked
 in binary, as on the Ferranti Nimrod's panel); refusals, hints and the end of
-each game. For a projector in a classroom, or a log in the office:
+each game. It starts with what the machine reported (a loss of stored
+data, saves failing) and every audit counter, as ``nimatron audits`` shows
+them (``--json``: the warnings on stderr). For a projector in a classroom,
+or a log in the office:
 
     nimatron monitor /dev/ttyACM1
     nimatron monitor /dev/ttyACM1 --json >> games.jsonl
@@ -14,6 +17,8 @@ import time
 
 from nimatron.games import explain
 
+from . import reported
+from .audits import checked
 from .link import Link, checked_state, shown
 
 
@@ -80,8 +85,15 @@ def run(args):
     with Link(args.port) as link:
         hello = link.hello()
         state = checked_state(link.ask("STATE"))
+        counters = reported.counted(checked(link.ask("AUDITS")))
+        warnings = reported.warnings(hello, counters)
         link.command("EVENTS ON")
-        if not args.json:
+        if args.json:
+            for line in warnings:
+                sys.stderr.write(line + "\n")
+        else:
+            for line in warnings + ([""] if warnings else []) + reported.about(hello) + [""] + reported.table(counters) + [""]:
+                out.write(line + "\n")
             out.write("Watching the Nimatron on %s (board %s, preset %s, %s%s). Ctrl-C to stop.\n" % (
                 args.port, hello.get("board"), hello.get("preset"), state.get("rules"),
                 ", misère" if state.get("misere") else ""))
