@@ -431,7 +431,7 @@ class Store:
             if self.seq >= SEQ_RENUMBER:
                 self._renumber()
             raw = encode(kind, self.seq + 1, payload)
-            if (kind == SETTINGS and kind in self.latest and kind not in self.unsaved
+            if (kind == SETTINGS and kind in self.latest and not self.unsaved
                     and body_of(self.latest[kind]) == body_of(raw)):
                 self.unchanged += 1
                 return True
