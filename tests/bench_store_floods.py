@@ -21,11 +21,12 @@ from nimatron_sim.flash import FlashNvm  # noqa: E402
 
 CYCLES = 100000
 HOUR_MS = 3600000
+STEP = 200  # ms between inputs: five a second, every second of the day
 
 
 def machine(settings=None):
     nvm = FlashNvm()
-    sim = Simulator("pico-neopixel", dict({"remote_play": True}, **(settings or {})), 1, tick_ms=50, nvm=nvm)
+    sim = Simulator("pico-neopixel", dict({"remote_play": True}, **(settings or {})), 1, tick_ms=STEP, nvm=nvm)
     link = sim.machine.attach(HostLink(sim.controller, board="pico-neopixel", now_ms=sim.now))
     return sim, link, nvm
 
@@ -47,7 +48,7 @@ def flood(name, step, hours, settings=None):
 
 def new_over_the_link(sim, link):
     link.handle(b"NEW", sim.now)
-    sim.advance(50)
+    sim.advance(STEP)
     return 1
 
 
@@ -55,13 +56,13 @@ def new_after_a_press(sim, link):
     """NEW, one lamp taken, NEW again: every game abandoned, each a real one."""
     link.handle(b"NEW", sim.now)
     link.handle(b"PLAY PRESS row0", sim.now)
-    sim.advance(50)
+    sim.advance(STEP)
     return 2
 
 
 def set_over_the_link(sim, link, values=("1200", "1500")):
-    link.handle(b"SET think_ms " + values[sim.now // 50 % 2].encode(), sim.now)
-    sim.advance(50)
+    link.handle(b"SET think_ms " + values[sim.now // STEP % 2].encode(), sim.now)
+    sim.advance(STEP)
     return 1
 
 
@@ -74,12 +75,12 @@ def whole_games_over_the_link(sim, link):
         rows = [r for r in range(len(c.panel.lit)) if any(c.panel.lit[r])]
         link.handle(b"PLAY PRESS row%d" % rows[0], sim.now)
         link.handle(b"PLAY PRESS done", sim.now)
-    sim.advance(50)
+    sim.advance(STEP)
     return 1
 
 
 def new_on_the_button(sim, link):
-    sim.tap("new", 40, 40)
+    sim.tap("new", STEP // 2, STEP // 2)
     return 1
 
 
