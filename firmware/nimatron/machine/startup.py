@@ -155,8 +155,12 @@ class Machine:
             notes.append("the wrong-PIN count may be lost: UNLOCK waits as after %d wrong PINs" % PIN_TRIES)
         if self.restored == "factory" and store is not None:
             self.audits.count("factory_restores")
-            notes.append("nothing stored: settings restored to factory (a new board, or a power cut "
-                         "while the flash was erased)")
+            if getattr(store, "nvm", None) is not None:
+                notes.append("nothing stored: settings restored to factory (a new board, or a power cut "
+                             "while the flash sector was erased)")
+            else:
+                notes.append("nothing stored: settings restored to factory (no state file yet: a new "
+                             "exhibit, or the file was removed)")
         self.sealed = None
         self._choose(source, found["settings"], notes, now_ms)
         if "settings" in lost and self.sealed is None:

@@ -48,7 +48,7 @@ MAX_PAYLOAD = 2000  # a record must fit twice in a 4 KB sector
 BLANK = 0xFF
 SEQ_RENUMBER = 0xFFFF0000  # sequence numbers this high are renumbered from 1 at the next save
 ERASES_PER_DAY = 12        # nvm wear limit: 100,000 cycles last 22.8 years at this rate
-ERASES_BURST = 3           # ... with this many at once before the limit bites
+ERASES_BURST = 8           # ... with this many at once (a busy day) before the limit bites
 RETRY_MS = 30000           # a failed save is tried again this often
 DAY_MS = 86400000
 
