@@ -20,6 +20,12 @@ fall back to the last good ones (or the board's defaults, keeping the PIN)
 and the machine plays: a service never crash-loops on a typo. Without one,
 a bad setting exits 2. Under systemd with ``Type=notify`` it sends
 ``READY=1`` once playing and ``WATCHDOG=1`` from the main loop.
+
+One process owns a state file (``FILE.lock``, flock): a second is refused
+in one line, exit 2. A state file of ours that is damaged (zeroed by a
+power cut, a flipped byte) is kept aside as ``FILE.damaged-N`` and the
+machine plays from what could be read, saying so at boot: a damaged file
+never darkens the exhibit. Someone else's file is refused, untouched.
 """
 
 import argparse

@@ -11,7 +11,9 @@ each game event (``move``, ``refused``, ``new_game``, ``game_over``, ...)
 with ``"t"`` added. The first line is the ``boot`` event: who the machine
 is, its audits and whether they were ``"restored": "stored"`` from
 ``--nvm FILE`` (the same 4096 bytes as a board's ``microcontroller.nvm``,
-created blank if missing) or ``"factory"``.
+created blank if missing; one simulator at a time: ``FILE.lock``; a file of
+another size kept aside as ``FILE.other-N``, its newest records carried
+over) or ``"factory"``.
 """
 
 import json

@@ -246,20 +246,21 @@ class Owner:
                     return None
             else:
                 return "%s: %s" % (self.lock, e.strerror or e)
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             os.close(fd)
             return "%s is not a regular file: it cannot be a Nimatron's lock" % self.lock
+        held = os.pread(fd, 33, 0) if st.st_size <= 32 else b"?"
+        if st.st_nlink != 1 or not (held.strip().isdigit() or not held):
+            os.close(fd)  # someone's file, or a hard link to one: never truncated
+            return "%s is not a Nimatron's lock file (it holds other bytes, or has other names): move it away" % (
+                self.lock)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
-            holder = b""
-            try:
-                holder = os.pread(fd, 32, 0).strip()
-            except OSError:
-                pass
             os.close(fd)
             if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                who = " (process %s)" % holder.decode() if holder.isdigit() else ""
+                who = " (process %s)" % held.strip().decode() if held.strip() else ""
                 return "%s: another Nimatron is using it%s; one file, one machine" % (self.path, who)
             return "%s: %s" % (self.lock, e.strerror or e)
         self.fd = fd
