@@ -273,6 +273,27 @@ def test_a_lock_file_that_is_not_ours_is_refused_untouched(tmp_path, how):
     assert victim.read_bytes() == VICTIM and lock.read_bytes() == VICTIM
 
 
+def test_a_lock_that_cannot_be_made_is_a_warning_not_a_dark_exhibit(tmp_path, monkeypatch):
+    """The file system refuses: a read-only state folder, or no ``flock`` at
+    all, must not stop the machine (its saves say their own failures)."""
+    import errno
+
+    real_open = os.open
+
+    def read_only(path, flags, *mode):
+        if flags & os.O_CREAT:
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real_open(path, flags, *mode)
+
+    owner = statefile.Owner(str(tmp_path / "state.bin"))
+    monkeypatch.setattr(os, "open", read_only)
+    assert owner.take() is None and "cannot be made (Read-only file system)" in owner.note
+    monkeypatch.undo()
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    owner = statefile.Owner(str(tmp_path / "state.bin"))
+    assert owner.take() is None and "no flock" in owner.note
+
+
 def test_os_files_on_a_board_without_os_open_writes_with_plain_open(tmp_path):
     """MicroPython and CircuitPython have no ``os.open``: ``create`` falls back
     (a board's drive has no links, and one program writes it)."""

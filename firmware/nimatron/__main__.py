@@ -216,10 +216,12 @@ def open_state(state, err=None):
     if why:
         print("nimatron: --state %s" % why, file=err)
         return None
+    if owner.note:
+        print("nimatron: %s" % owner.note, file=err)
     files = OsFiles()
-    for note in (owner.note, examine(state)):
-        if note:
-            files.notes.append(note)
+    note = examine(state)
+    if note:
+        files.notes.append(note)
     store = NotedStore(path=state, files=files)
     store.owner = owner  # held for the store's life: the process's
     return store

@@ -208,9 +208,7 @@ def _open_nvm(path):
     except OSError as e:
         owner.close()
         raise UsageError("cannot use %s as nvm: %s" % (path, e.strerror or e))
-    if owner.note:
-        nvm.notes.append(owner.note)
-    for note in nvm.notes:
+    for note in ([owner.note] if owner.note else []) + nvm.notes:
         sys.stderr.write("nimatron: %s\n" % note)
     return nvm, NotedStore(nvm=nvm), owner
 

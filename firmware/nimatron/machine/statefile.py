@@ -223,13 +223,18 @@ class Owner:
         self.path = path
         self.lock = path + ".lock"
         self.fd = None
-        self.note = None  # why the file could not be locked, when playing on regardless
+        self.note = None  # why the file could not be locked, when playing on regardless (a warning, not a loss)
 
     def take(self):
         import errno
-        import fcntl
         import os
         import stat
+
+        try:
+            import fcntl
+        except ImportError:  # not a POSIX system: play, unguarded
+            self.note = "%s cannot be locked here (no flock): a second Nimatron would not be noticed" % self.lock
+            return None
 
         flags = os.O_RDWR | os.O_CREAT | _flags(os, "O_NOFOLLOW", "O_NONBLOCK", "O_CLOEXEC")
         try:
