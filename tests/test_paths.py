@@ -79,7 +79,7 @@ def test_our_own_nvm_a_blank_one_and_an_empty_file_are_accepted(tmp_path):
     nvm = tmp_path / "nvm.bin"
     assert run("sim", "--headless", "--nvm", str(nvm), "--script", str(script)).returncode == 0   # created
     first = nvm.read_bytes()
-    assert first[:1] == b"N" and len(first) == 4096
+    assert first[:2] == b"\x00n" and len(first) == 4096  # a commit-marked record first
     assert run("sim", "--headless", "--nvm", str(nvm), "--script", str(script)).returncode == 0   # ours: reused
     for content in (b"", b"\xff" * 4096):
         nvm.write_bytes(content)

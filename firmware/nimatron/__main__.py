@@ -20,6 +20,12 @@ fall back to the last good ones (or the board's defaults, keeping the PIN)
 and the machine plays: a service never crash-loops on a typo. Without one,
 a bad setting exits 2. Under systemd with ``Type=notify`` it sends
 ``READY=1`` once playing and ``WATCHDOG=1`` from the main loop.
+
+One process owns a state file (``FILE.lock``, flock): a second is refused
+in one line, exit 2. A state file of ours that is damaged (zeroed by a
+power cut, a flipped byte) is kept aside as ``FILE.damaged-N`` and the
+machine plays from what could be read, saying so at boot: a damaged file
+never darkens the exhibit. Someone else's file is refused, untouched.
 """
 
 import argparse
@@ -104,10 +110,13 @@ class RunMarker:
     def start(self):
         """The reason for this start; marks the run as running."""
         try:
-            with open(self.path) as f:
-                words = f.read().split()
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            try:
+                words = os.read(fd, 200).decode("ascii", "replace").split()
+            finally:
+                os.close(fd)
         except OSError:
-            words = []
+            words = []  # missing, or a link planted there: no claim
         if len(words) != 2 or self.boot == "unknown" or words[0] != self.boot:
             reason = "power_on"
         elif words[1] == "stopped":
@@ -121,9 +130,14 @@ class RunMarker:
         self._write("stopped")
 
     def _write(self, word):
+        """A new file renamed over the old one: a link planted at ``STATE.run``
+        or ``STATE.run.tmp`` is replaced, its target never written."""
+        from .machine.store import OsFiles
+
+        files = OsFiles()
         try:
-            with open(self.path, "w") as f:
-                f.write("%s %s\n" % (self.boot, word))
+            files.create(self.path + ".tmp", ("%s %s\n" % (self.boot, word)).encode())
+            files.rename(self.path + ".tmp", self.path)
         except OSError:
             pass  # the reason is a nicety: never a reason not to play
 
@@ -176,10 +190,46 @@ def overrides(args):
     return out
 
 
+def open_state(state, err=None):
+    """The store on ``state``, this process its one owner; None (said in one
+    line on ``err``) if the file is not ours or another Nimatron has it.
+
+    A file of ours that is damaged (zeroed by a power cut, a flipped byte)
+    is no reason not to play: a copy is kept aside, the store reads what it
+    can and the boot event says what was lost (``statefile.examine``)."""
+    from .machine.statefile import Owner, examine, problem
+    from .machine.store import OsFiles, Store
+
+    err = sys.stderr if err is None else err
+    folder = os.path.dirname(os.path.abspath(state))
+    why = problem(state) if os.path.exists(folder) else None
+    if why:
+        print("nimatron: --state %s" % why, file=err)
+        return None
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        print("nimatron: cannot keep state in %s: %s" % (folder, e.strerror or e), file=err)
+        return None
+    owner = Owner(state)
+    why = owner.take()
+    if why:
+        print("nimatron: --state %s" % why, file=err)
+        return None
+    if owner.note:
+        print("nimatron: %s" % owner.note, file=err)
+    files = OsFiles()
+    note = examine(state)
+    if note:
+        files.notes.append(note)
+    store = Store(path=state, files=files)
+    store.owner = owner  # held for the store's life: the process's
+    return store
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     from .machine.startup import Machine, overrides_source
-    from .machine.store import Store
 
     def listener(event):
         if not args.quiet:
@@ -195,19 +245,9 @@ def main(argv=None):
     state = args.state or default_state()
     store = None
     if state:
-        from .machine.statefile import problem
-
-        why = problem(state) if os.path.exists(os.path.dirname(os.path.abspath(state))) else None
-        if why:
-            print("nimatron: --state %s" % why, file=sys.stderr)
+        store = open_state(state)
+        if store is None:
             return 2
-        folder = os.path.dirname(os.path.abspath(state))
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError as e:
-            print("nimatron: cannot keep state in %s: %s" % (folder, e.strerror or e), file=sys.stderr)
-            return 2
-        store = Store(path=state)
     marker = RunMarker(state + ".run") if state else None
     try:
         source = overrides_source(overrides(args))

@@ -11,7 +11,9 @@ each game event (``move``, ``refused``, ``new_game``, ``game_over``, ...)
 with ``"t"`` added. The first line is the ``boot`` event: who the machine
 is, its audits and whether they were ``"restored": "stored"`` from
 ``--nvm FILE`` (the same 4096 bytes as a board's ``microcontroller.nvm``,
-created blank if missing) or ``"factory"``.
+created blank if missing; one simulator at a time: ``FILE.lock``; a file of
+another size kept aside as ``FILE.other-N``, its newest records carried
+over) or ``"factory"``.
 """
 
 import json
@@ -140,22 +142,14 @@ def _play(args, spec, settings, source):
 
     from .engine import Simulator
 
-    nvm = None
+    nvm = store = owner = None
     if args.nvm:
-        from nimatron.machine.statefile import problem
-
-        from .flash import FlashNvm
-
-        why = problem(args.nvm, "nvm")
-        if why:
-            raise UsageError("--nvm " + why)
-        try:
-            nvm = FlashNvm.open(args.nvm)
-        except OSError as e:
-            raise UsageError("cannot use %s as nvm: %s" % (args.nvm, e.strerror or e))
+        nvm, store, owner = _open_nvm(args.nvm)
     try:
-        sim = Simulator(args.board, settings, args.seed, tick_ms=args.tick, nvm=nvm)
+        sim = Simulator(args.board, settings, args.seed, tick_ms=args.tick, nvm=nvm, store=store)
     except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
+        if owner:
+            owner.close()
         raise UsageError(str(e).split("\n")[0])
     out = sys.stdout
 
@@ -186,6 +180,38 @@ def _play(args, spec, settings, source):
         if port:
             port.close()
         sim.close()
+        if owner:
+            owner.close()
+
+
+def _open_nvm(path):
+    """(nvm, store, owner) for ``--nvm PATH``, this process its one owner.
+
+    The lock is ``PATH.lock``, the Pi's scheme (``statefile.Owner``), not a
+    lock on the nvm file itself: another version's image is kept aside
+    before the sector is made, and one scheme for both files is one to
+    test. Refused in one line (exit 2) if the file is not ours or another
+    Nimatron is using it, before anything is written."""
+    from nimatron.machine.statefile import Owner, problem
+    from nimatron.machine.store import Store
+
+    from .flash import FlashNvm
+
+    why = problem(path, "nvm")
+    if why:
+        raise UsageError("--nvm " + why)
+    owner = Owner(path)
+    why = owner.take()
+    if why:
+        raise UsageError("--nvm " + why)
+    try:
+        nvm = FlashNvm.open(path)
+    except OSError as e:
+        owner.close()
+        raise UsageError("cannot use %s as nvm: %s" % (path, e.strerror or e))
+    for note in ([owner.note] if owner.note else []) + nvm.notes:
+        sys.stderr.write("nimatron: %s\n" % note)
+    return nvm, Store(nvm=nvm), owner
 
 
 def _roles(spec):

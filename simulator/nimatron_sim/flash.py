@@ -63,27 +63,68 @@ class FlashNvm:
 
     @classmethod
     def open(cls, path, size=SIZE):
-        """The nvm held in ``path`` (created blank if missing)."""
+        """The nvm held in ``path`` (created blank if missing).
+
+        A file of another size is not cut to fit in silence: it may be
+        another version's image. It is kept aside as ``PATH.other-N`` (a new
+        name, never overwriting anything), the sector starts blank with the
+        newest readable record of each kind carried over, and ``notes`` says
+        so (the store reports it as a loss). If it cannot be kept aside,
+        OSError: the file is left as it was.
+        """
+        import os
+
+        from nimatron.machine.statefile import keep_aside, newest_records, read_head
+
         try:
-            with open(path, "rb") as f:
-                data = f.read(size)
-        except OSError:
-            data = b""
-        fresh = len(data) != size
-        nvm = cls(data + b"\xff" * (size - len(data)), size, path)  # a short file: the rest blank
-        if fresh:
+            held, data = read_head(path)
+        except FileNotFoundError:
+            held, data = 0, b""
+        if held > len(data):
+            raise OSError("it holds %d bytes: too many to be kept aside whole" % held)
+        notes = []
+        image = data
+        if held not in (0, size):
+            aside = keep_aside(path, data, "other")
+            if aside is None:
+                raise OSError("it holds %d bytes, not %d, and could not be kept aside" % (held, size))
+            image = newest_records(data)
+            notes.append("%s held %d bytes, not %d (another version's image?): kept aside as %s, %s"
+                         % (os.path.basename(path), held, size, os.path.basename(aside),
+                            "its newest records carried over" if image else "no record in it was readable"))
+        nvm = cls(image + b"\xff" * (size - len(image)), size, path)
+        nvm.notes = notes
+        if held != size:
             nvm.flush()
         return nvm
 
     def flush(self):
-        """Keep the bytes in the file (the board's flash keeps them itself)."""
-        if self.path:
-            tmp = self.path + ".tmp"
-            with open(tmp, "wb") as f:
-                f.write(self.data)
-            import os
+        """Keep the bytes in the file (the board's flash keeps them itself).
 
-            os.replace(tmp, self.path) if hasattr(os, "replace") else os.rename(tmp, self.path)
+        Written in place, never through a temporary file renamed over it:
+        nothing beside the file is ever written (a link planted at
+        ``NVM.tmp`` once had a foreign file overwritten), and a link put in
+        the file's place is refused (``O_NOFOLLOW``), never written through.
+        One sector's bytes in one write: only the PC's own power cut could
+        tear them, which the flash model does anyway."""
+        if not self.path:
+            return
+        import os
+
+        if not hasattr(os, "pwrite"):  # MicroPython's unix port: tests only, no links planted there
+            with open(self.path, "wb") as f:
+                f.write(self.data)
+            return
+        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(self.path, flags, 0o666)
+        try:
+            data = bytes(self.data)
+            done = 0
+            while done < len(data):
+                done += os.pwrite(fd, data[done:], done)
+            os.ftruncate(fd, len(data))  # another version's longer image: cut only after it was kept aside
+        finally:
+            os.close(fd)
 
     def __len__(self):
         return len(self.data)

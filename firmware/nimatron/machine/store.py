@@ -263,13 +263,29 @@ def _losses(where, records, starts, lost, problems, kinds):
                     later = True
             if not later and NAMES[k] not in kinds:
                 kinds.append(NAMES[k])
+
+
+def _write_all(os, fd, data):
+    """``os.write`` until every byte is written (it may write fewer)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 class OsFiles:
-    """The file-system port on ``os``: CPython, MicroPython and CircuitPython."""
+    """The file-system port on ``os``: CPython, MicroPython and CircuitPython.
+
+    ``create`` never follows a link and never writes into a file it did not
+    make (another writer: a link planted at ``STATE.tmp`` once had a foreign
+    file overwritten). ``notes`` are losses found before the store opened
+    (a damaged file kept aside), for ``load`` to report with its own.
+    """
 
     def __init__(self, os_module=None):
         if os_module is None:
             import os as os_module
         self.os = os_module
+        self.notes = []
 
     def read(self, path):
         try:
@@ -279,9 +295,25 @@ class OsFiles:
             return None
 
     def create(self, path, data):
-        with open(path, "wb") as f:
-            f.write(data)
-            f.flush()
+        """A new file at ``path`` holding ``data``: whatever was there (a stale
+        temporary file, a planted link) is removed first (a link itself, never
+        its target), then the file is made exclusively, without following links."""
+        os = self.os
+        if not hasattr(os, "open") or not hasattr(os, "O_EXCL"):
+            with open(path, "wb") as f:  # a board's drive: FAT has no links, one program writes it
+                f.write(data)
+                f.flush()
+            return
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(path, flags, 0o666)
+        try:
+            _write_all(os, fd, data)
+        finally:
+            os.close(fd)
 
     def fsync(self, path):
         fsync = getattr(self.os, "fsync", None)
