@@ -155,7 +155,9 @@ class Machine:
             notes.append("the wrong-PIN count may be lost: UNLOCK waits as after %d wrong PINs" % PIN_TRIES)
         if self.restored == "factory" and store is not None:
             self.audits.count("factory_restores")
-            if getattr(store, "nvm", None) is not None:
+            if notes:
+                notes.append("settings restored to factory")  # the cause is said above
+            elif getattr(store, "nvm", None) is not None:
                 notes.append("nothing stored: settings restored to factory (a new board, or a power cut "
                              "while the flash sector was erased)")
             else:

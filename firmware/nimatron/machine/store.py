@@ -414,10 +414,11 @@ class Store:
             sources.append(records)
         if self.path:
             data = self.files.read(self.path)
-            problems.extend(getattr(self.files, "notes", ()))
+            notes = list(getattr(self.files, "notes", ()))
+            problems.extend(notes)  # a damaged file kept aside, said by whoever opened it
             if data:
                 records, starts, end, clean, damage = survey(data, False)
-                _losses(self.path, records, starts, damage, problems, lost)
+                _losses(self.path, records, starts, damage, [] if notes else problems, lost)
                 sources.append(records)
         self.seq = 0
         for records in sources:
