@@ -153,11 +153,14 @@ def test_a_bad_request_line_gets_a_json_sentence(served):
 
 
 def test_a_client_that_stops_sending_is_let_go_and_others_are_answered():
-    """Half a body, then silence: the others are answered meanwhile, and the
-    silent one is dropped after the server's client timeout."""
+    """A client that misbehaves: half a body, then silence. The others are
+    answered meanwhile, and the silent one is dropped after the server's
+    client timeout (from another address: one address may hold only
+    ``PER_ADDRESS`` connections)."""
     with Served("pico-neopixel", {}) as served:
         served.server.client_timeout = 1
-        slow = [socket.create_connection(("127.0.0.1", served.port), timeout=30) for _ in range(20)]
+        slow = [socket.create_connection(("127.0.0.1", served.port), timeout=30, source_address=("127.0.0.2", 0))
+                for _ in range(10)]
         for sock in slow:
             sock.sendall(b"POST /api/machines HTTP/1.1\r\nHost: localhost:%d\r\nContent-Type: application/json\r\n"
                          b"Content-Length: 100\r\n\r\n{\"pre" % served.port)
