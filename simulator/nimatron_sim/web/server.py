@@ -240,6 +240,8 @@ class Handler(BaseHTTPRequestHandler):
         return True
 
     def _head_problem(self):
+        if self.request_version == "HTTP/0.9":  # "GET /"
+            return "send HTTP/1.0 or HTTP/1.1 (GET PATH HTTP/1.1), not a bare GET"
         target = self.path
         if not target.startswith("/"):
             return "ask for a path on this server (/...), not %s" % echo(target, quote=True)
@@ -275,6 +277,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, status, body, kind):
         data = body if isinstance(body, bytes) else body.encode("utf-8")
+        if self.request_version == "HTTP/0.9":  # a line http.server read as HTTP/0.9 ("GET /", "GET / x y"):
+            self.request_version = "HTTP/1.0"   # its refusal would go without a status line
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
