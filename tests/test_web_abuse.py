@@ -228,7 +228,8 @@ def examples(port):
                                                                      ("Origin", "http://evil.example")], 400, "Origin"),
         ("a signed Content-Length", "POST /api/machines HTTP/1.1", good + post + [("Content-Length", "+2")], 400,
          "not a number"),
-        ("headers past the head's budget", "GET /api/config HTTP/1.1", good + [("X-A", MARK * 9000)] * 4, 431, "too long"),
+        ("headers past the head's budget", "GET /api/config HTTP/1.1", good + [("X-A", MARK * 9000)] * 4, 431,
+         "too long"),
         ("a request line of 10 KB", "GET /" + MARK * 10000 + " HTTP/1.1", good, 414, "too long"),
         ("a Host of 5,000 characters", "GET /api/config HTTP/1.1", [("Host", MARK * 5000)], 403, "answers to"),
     ]

@@ -32,10 +32,11 @@ request must arrive whole (and its answer leave) within ``client_timeout``
 seconds, however slowly its bytes trickle; its request line and headers
 within ``MAX_HEAD`` bytes, one ``Host`` (and one of each header the server
 trusts), a target that is a path on this server. At most ``MAX_CLIENTS``
-connections are served at once (more get a 503 at once), at most
-``PER_ADDRESS`` from one client address (more get a 429 at once, without
-taking a place from anyone), and one address runs at most
-``machines.PER_OWNER`` machines.
+connections are served at once, at most ``PER_ADDRESS`` from one client
+address (more get a 429 at once, without taking a place from anyone); when
+every place is held, the connection that has waited longest for its request
+makes room for a newcomer (a 503 if none is waiting). One address runs at
+most ``machines.PER_OWNER`` machines.
 """
 
 import http.client
@@ -64,6 +65,7 @@ MAX_CLIENTS = 512      # connections served at once (a thread each); the next on
 PER_ADDRESS = 12       # ...of which one client address may hold this many (two browsers' six); more get a 429
 MAX_LINE = 8 * 1024    # a request line
 MAX_HEAD = 32 * 1024   # a request line and its headers together (http.server alone allows 100 x 64 KB)
+EVICT_WAIT_S = 0.5     # when full, how long the accept loop waits for an evicted connection's place
 LINGER_S = 1           # after the last answer, what the client still sends is read and dropped this long...
 LINGER_BYTES = 256 * 1024  # ...or up to this much, so it reads our 4xx instead of a reset
 SINGLE = ("Host", "Content-Length", "Content-Type", "Transfer-Encoding", "Origin")  # trusted: one of each
@@ -176,6 +178,14 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "Nimatron"
     protocol_version = "HTTP/1.1"
 
+    def __init__(self, request, client_address, server, slot=None):
+        self.slot = slot  # its place: evicted while it waits for a request, when the server is full
+        BaseHTTPRequestHandler.__init__(self, request, client_address, server)
+
+    def arrived(self):
+        """The request is here whole: its place can no longer be taken; False if it was."""
+        return self.slot is None or self.slot.busy()
+
     # -- plumbing --------------------------------------------------------------
     def setup(self):
         BaseHTTPRequestHandler.setup(self)
@@ -206,6 +216,8 @@ class Handler(BaseHTTPRequestHandler):
         self.rfile.left = MAX_HEAD
         self.body_read = False
         self.requestline = self.request_version = self.command = ""
+        if self.slot is not None:
+            self.slot.wait()
         try:
             self.raw_requestline = self.rfile.readline(MAX_LINE + 1)
             if len(self.raw_requestline) > MAX_LINE:
@@ -214,6 +226,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 return
             if not self.parse_request():
+                return
+            if not self.has_body() and not self.arrived():
+                self.close_connection = True
                 return
             self.rfile.left = None
             answer = getattr(self, "do_" + self.command, None)
@@ -311,8 +326,8 @@ class Handler(BaseHTTPRequestHandler):
         if kind != "application/json":
             raise RequestError(415, "send the body as application/json, not %s" % echo(kind or "nothing", quote=True))
         raw = self.rfile.read(length) if length > 0 else b""
-        if len(raw) < length:
-            raise ConnectionResetError("the client hung up inside its body")
+        if len(raw) < length or not self.arrived():
+            raise ConnectionResetError("the client hung up inside its body, or was let go for a newcomer")
         self.body_read = True
         if not raw.strip():
             return {}
@@ -455,13 +470,22 @@ def nesting(raw):
 
 class Slot:
     """One client's place among ``max_clients`` (and among its address's
-    ``per_address``, through ``gone``): freed once, whoever frees it first."""
+    ``per_address``, through ``gone``): freed once, whoever frees it first.
 
-    def __init__(self, places, gone=None):
+    While it waits for a request to arrive whole (``waiting``: since when),
+    a newcomer may take it when every place is held (``evict``): a browser
+    sends its request at once, a slow loris never does, so under a flood
+    from many addresses users still get in and the trickling sockets are
+    the ones let go."""
+
+    def __init__(self, places, gone=None, connection=None):
         self.places = places
         self.gone = gone
+        self.connection = connection
         self.lock = threading.Lock()
         self.held = True
+        self.waiting = time.monotonic()
+        self.evicted = False
 
     def free(self):
         with self.lock:
@@ -469,7 +493,31 @@ class Slot:
                 self.held = False
                 self.places.release()
                 if self.gone is not None:
-                    self.gone()
+                    self.gone(self)
+
+    def wait(self):
+        """Its handler waits for a request (a new one on keep-alive)."""
+        with self.lock:
+            self.waiting = time.monotonic()
+
+    def busy(self):
+        """Its request has arrived whole: no longer evicted; False if it was already."""
+        with self.lock:
+            self.waiting = None
+            return not self.evicted
+
+    def evict(self):
+        """Let its connection go, if it is still waiting for a request: its
+        handler's read ends at once and frees the place. True if it did."""
+        with self.lock:
+            if not self.held or self.waiting is None or self.evicted:
+                return False
+            self.evicted = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except (OSError, AttributeError):
+                pass
+            return True
 
 
 class NimatronServer(ThreadingHTTPServer):
@@ -493,6 +541,7 @@ class NimatronServer(ThreadingHTTPServer):
         self.clients = threading.BoundedSemaphore(max_clients)
         self.per_address = per_address
         self.held = {}         # client_key -> its connections now; no entry at none, so memory stays bounded
+        self.live = set()      # every Slot held now
         self.counting = threading.Lock()
         host = (host or "localhost").lower().strip("[]")
         self.wildcard = host in ("0.0.0.0", "::", "")
@@ -515,23 +564,25 @@ class NimatronServer(ThreadingHTTPServer):
 
     def process_request(self, request, client_address):
         """A thread per connection, at most ``max_clients`` at once and
-        ``per_address`` from one client: beyond that, a 429 or 503 in one
-        line and the connection closed. An address at its limit is refused
-        before it takes a place: one client cannot lock out the others."""
+        ``per_address`` from one client (beyond that, a 429 in one line and
+        the connection closed, before it takes a place: one client cannot
+        lock out the others). When every place is held, the connection that
+        has waited longest for its request makes room; if none is waiting,
+        a 503."""
         owner = client_key(client_address[0])
         with self.counting:
             held = self.held.get(owner, 0)
-            if held >= self.per_address:
-                refusal = (429, "Too Many Requests", "your address already has %d connections open here, the most "
-                           "one address may; close some and try again" % held)
-            elif not self.clients.acquire(blocking=False):
-                refusal = (503, "Service Unavailable", "this server is busy; try again in a moment")
-            else:
-                refusal = None
+            if held < self.per_address:
                 self.held[owner] = held + 1
-        if refusal:
-            return self._refuse(request, *refusal)
-        slot = Slot(self.clients, lambda: self._gone(owner))
+        if held >= self.per_address:
+            return self._refuse(request, 429, "Too Many Requests", "your address already has %d connections open "
+                                "here, the most one address may; close some and try again" % held)
+        if not self.clients.acquire(blocking=False) and not self._make_room():
+            self._gone(owner=owner)
+            return self._refuse(request, 503, "Service Unavailable", "this server is busy; try again in a moment")
+        slot = Slot(self.clients, lambda slot: self._gone(slot, owner), request)
+        with self.counting:
+            self.live.add(slot)
         thread = threading.Thread(target=self._serve_one, args=(request, client_address, slot), daemon=True)
         try:
             thread.start()
@@ -548,15 +599,27 @@ class NimatronServer(ThreadingHTTPServer):
         waits on the client (what it has sent so far is read first, so the
         close is a FIN and the client reads the answer, not a reset)."""
         body = json.dumps({"error": words}).encode()
-        try:
-            request.setblocking(False)
-            request.send(b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
-                         b"Connection: close\r\n\r\n%s" % (status, reason.encode(), len(body), body))
-            request.recv(MAX_HEAD)
-            request.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
+        request.setblocking(False)
+        for step in (lambda: request.send(b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: "
+                                          b"%d\r\nConnection: close\r\n\r\n%s"
+                                          % (status, reason.encode(), len(body), body)),
+                     lambda: request.recv(MAX_HEAD), lambda: request.shutdown(socket.SHUT_WR)):
+            try:
+                step()
+            except OSError:
+                pass
         self.close_request(request)
+
+    def _make_room(self):
+        """Every place is held: evict the connection that has waited longest
+        for its request, and take its place once its handler lets it go
+        (milliseconds; ``EVICT_WAIT_S`` at most). False if none waits."""
+        with self.counting:
+            waiting = [slot for slot in self.live if slot.waiting is not None]
+        for slot in sorted(waiting, key=lambda slot: slot.waiting or 0)[:3]:
+            if slot.evict():
+                return self.clients.acquire(timeout=EVICT_WAIT_S)
+        return False
 
     def shutdown_request(self, request):
         """A lingering close: our side first, then what the client still
@@ -577,8 +640,9 @@ class NimatronServer(ThreadingHTTPServer):
             pass
         self.close_request(request)
 
-    def _gone(self, owner):
+    def _gone(self, slot=None, owner=None):
         with self.counting:
+            self.live.discard(slot)
             left = self.held[owner] - 1
             if left:
                 self.held[owner] = left
@@ -586,8 +650,14 @@ class NimatronServer(ThreadingHTTPServer):
                 del self.held[owner]
 
     def _serve_one(self, request, client_address, slot):
+        """socketserver's process_request_thread, with the client's slot given to its handler."""
         try:
-            ThreadingHTTPServer.process_request_thread(self, request, client_address)
+            try:
+                self.RequestHandlerClass(request, client_address, self, slot)
+            except Exception:
+                self.handle_error(request, client_address)
+            finally:
+                self.shutdown_request(request)
         finally:
             slot.free()
 
