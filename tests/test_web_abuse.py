@@ -65,7 +65,11 @@ def ask(served, source, method="GET", path="/api/config", body=None):
 
 
 def exchange(served, raw, method="GET"):
-    """(status, head and body as text) for bytes sent as they are; (None, "") if closed without an answer."""
+    """(status, head and body as text) for bytes sent as they are; (None, "") if closed without an answer.
+    One at a time: the last one's connection is gone first (a loaded machine lets it go late)."""
+    end = time.monotonic() + BOUND_S
+    while served.server.held.get(USER) and time.monotonic() < end:
+        time.sleep(0.01)
     with connect(served, USER) as sock:
         try:
             sock.sendall(raw)

@@ -203,9 +203,14 @@ def test_beyond_the_most_clients_the_longest_waiting_makes_room_else_a_503():
                 answer.begin()
                 return answer.status, answer.read()
 
+            def waits(sock):  # its handler is back waiting for a request (on a loaded machine, not at once)
+                return any(slot.waiting is not None and slot.connection.getpeername() == sock.getsockname()
+                           for slot in list(served.server.live))
+
             for sock in held:
                 sock.sendall(ask)
                 assert answer_on(sock)[0] == 200  # keep-alive holds its place, waiting for the next request
+                until(lambda: waits(sock))
             with socket.create_connection(("127.0.0.1", served.port), timeout=30) as extra:
                 extra.sendall(ask.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n"))
                 answer = extra.makefile("rb").read().decode()
