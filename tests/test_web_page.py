@@ -13,7 +13,8 @@ import urllib.error
 
 import pytest
 
-from devtools import CHROMIUM, Chromium, Served
+from devtools import CHROMIUM, Chromium, Served, call
+from nimatron_sim.web.machines import PER_OWNER
 from kit_page import LIT, QUICK, STATE, api, machine_state, wait_for_turn
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
@@ -216,3 +217,19 @@ def test_applying_settings_in_the_page_frees_the_old_machine(browser):
             with pytest.raises(urllib.error.HTTPError) as gone:
                 api(served.url + "/api/machines/" + old)
             assert gone.value.code == 404
+
+
+def test_a_tab_past_its_computers_share_says_why_and_asks_again_later(browser):
+    """A client that misbehaves, seen from a fifth tab: the refusal (429)
+    is shown in its words, and the machine asked for again a few seconds
+    later (not on every poll), which succeeds once there is room."""
+    with Served("pico-neopixel", dict(QUICK, preset="nimatron")) as served:
+        for _ in range(PER_OWNER):
+            assert call(served.url + "/api/machines", {})[0] == 201
+        tab = browser.open(served.url + "/")
+        tab.wait("document.body.dataset.ready")
+        note = tab.wait("!document.getElementById('lost').hidden && document.getElementById('lost').textContent")
+        assert "already runs %d machines" % PER_OWNER in note
+        served.machines.per_owner = PER_OWNER + 1
+        tab.wait("document.getElementById('lost').hidden", limit=60)
+        assert len(served.machines) == PER_OWNER + 1

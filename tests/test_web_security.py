@@ -153,11 +153,14 @@ def test_a_bad_request_line_gets_a_json_sentence(served):
 
 
 def test_a_client_that_stops_sending_is_let_go_and_others_are_answered():
-    """Half a body, then silence: the others are answered meanwhile, and the
-    silent one is dropped after the server's client timeout."""
+    """A client that misbehaves: half a body, then silence. The others are
+    answered meanwhile, and the silent one is dropped after the server's
+    client timeout (from another address: one address may hold only
+    ``PER_ADDRESS`` connections)."""
     with Served("pico-neopixel", {}) as served:
         served.server.client_timeout = 1
-        slow = [socket.create_connection(("127.0.0.1", served.port), timeout=30) for _ in range(20)]
+        slow = [socket.create_connection(("127.0.0.1", served.port), timeout=30, source_address=("127.0.0.2", 0))
+                for _ in range(10)]
         for sock in slow:
             sock.sendall(b"POST /api/machines HTTP/1.1\r\nHost: localhost:%d\r\nContent-Type: application/json\r\n"
                          b"Content-Length: 100\r\n\r\n{\"pre" % served.port)
@@ -169,24 +172,66 @@ def test_a_client_that_stops_sending_is_let_go_and_others_are_answered():
         assert len(served.machines) == 0
 
 
-def test_beyond_the_most_clients_a_503_at_once():
-    with Served("pico-neopixel", {}) as served:
-        import threading
+def until(condition, limit=30, about=lambda: ""):
+    """Wait for ``condition`` (polled, never a fixed sleep); AssertionError after ``limit`` s."""
+    import time
 
+    end = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < end, "never reached: %s" % about()
+        time.sleep(0.01)
+
+
+def test_beyond_the_most_clients_the_longest_waiting_makes_room_else_a_503():
+    """A client that misbehaves, from many addresses: every place held.
+    A newcomer takes the place of the connection that has waited longest
+    for a request (a slow loris's, or an idle keep-alive); when every
+    place is mid-request, it gets a 503 at once."""
+    import threading
+
+    from nimatron_sim.web.machines import LOCK
+
+    with Served("pico-neopixel", {}) as served:
         served.server.clients = threading.BoundedSemaphore(2)
-        held = [socket.create_connection(("127.0.0.1", served.port), timeout=30) for _ in range(2)]
-        for sock in held:
-            sock.sendall(b"GET /api/config HTTP/1.1\r\nHost: localhost:%d\r\n\r\n" % served.port)
-            sock.recv(1)  # its handler runs (keep-alive holds its slot)
+        served.server.client_timeout = 60  # on a loaded machine, the idle ones must not time out meanwhile
+        ask = b"GET /api/crowd HTTP/1.1\r\nHost: localhost:%d\r\n\r\n" % served.port
+        held = [socket.create_connection(("127.0.0.1", served.port), timeout=30, source_address=("127.0.0.%d" % i, 0))
+                for i in (2, 3)]
         try:
+            def answer_on(sock):
+                answer = http.client.HTTPResponse(sock)
+                answer.begin()
+                return answer.status, answer.read()
+
+            def waits(sock):  # its handler is back waiting for a request (on a loaded machine, not at once)
+                return any(slot.waiting is not None and slot.connection.getpeername() == sock.getsockname()
+                           for slot in list(served.server.live))
+
+            for sock in held:
+                sock.sendall(ask)
+                assert answer_on(sock)[0] == 200  # keep-alive holds its place, waiting for the next request
+                until(lambda: waits(sock))
             with socket.create_connection(("127.0.0.1", served.port), timeout=30) as extra:
-                extra.sendall(b"GET /api/config HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                extra.sendall(ask.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n"))
                 answer = extra.makefile("rb").read().decode()
+            assert answer.startswith("HTTP/1.1 200")
+            assert held[0].recv(100) == b""  # it had waited longest: let go
+            held[0].close()
+            until(lambda: len(served.server.live) == 1)  # the newcomer's place is free again: none is taken
+            held[0] = socket.create_connection(("127.0.0.1", served.port), timeout=30)
+            with LOCK:  # both handlers stop inside their request: nothing waits, nothing can be let go
+                for sock in held:
+                    sock.sendall(ask)
+                until(lambda: len(served.server.live) == 2 and all(s.waiting is None for s in served.server.live),
+                      about=lambda: [(s.waiting, s.held, s.evicted) for s in served.server.live])
+                with socket.create_connection(("127.0.0.1", served.port), timeout=30) as extra:
+                    answer = extra.makefile("rb").read().decode()
             assert " 503 " in answer.split("\r\n")[0] and "busy" in answer
+            for sock in held:
+                assert answer_on(sock)[0] == 200  # answered once the machines were free
         finally:
             for sock in held:
                 sock.close()
-
 
 
 def test_deep_nesting_is_refused_whatever_the_recursion_limit(served):

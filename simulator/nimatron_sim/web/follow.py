@@ -16,7 +16,7 @@ from nimatron.config import boards
 from nimatron.games.rules import parse_rules
 
 from ..face import STATUS_ROLES, Lamp
-from .machines import LOCK, MOVES_KEPT, MachineError, event_record
+from .machines import LOCK, MOVES_KEPT, MachineError, echo, event_record
 from ..nimrod import nimrod_for
 from .state import rules_about
 
@@ -191,15 +191,15 @@ class Followed:
         self.board = machine.board
         self.overrides = {}
 
-    def create(self, board=None, overrides=None, replaces=None):
+    def create(self, board=None, overrides=None, replaces=None, owner=None):
         if (board not in (None, self.board)) or overrides:
             raise MachineError(READ_ONLY % self.machine.link.name, 403)
         return self.machine
 
     def get(self, ident):
         if ident != self.machine.id:
-            raise MachineError("no machine %r here: this server follows the machine on %s (its id is %r)"
-                               % (ident, self.machine.link.name, self.machine.id), 404)
+            raise MachineError("no machine %s here: this server follows the machine on %s (its id is %r)"
+                               % (echo(ident, quote=True), self.machine.link.name, self.machine.id), 404)
         if self.machine.error:
             raise MachineError(self.machine.error, 503)
         return self.machine

@@ -29,10 +29,26 @@ from .state import snapshot
 MAX_STEP_MS = 1000     # after a stall, do not race ahead (as the terminal app)
 IDLE_S = 600           # a machine nobody asked about for 10 minutes is closed
 MAX_MACHINES = 48      # a classroom of tabs; more is refused with 503
+PER_OWNER = 4          # machines one client address may run at once (its tabs); more is refused with 429
+RECLAIM_S = 120        # ...unless one of its own nobody asked about this long: its tab was closed
+ECHO_CHARS = 60        # of a client's input, an answer or a log line repeats at most this much
 MOVES_KEPT = 40        # recent events each machine remembers for its pages
 NOTE_MS = 3000         # a refusal's reason stays in the words this long
 
 LOCK = threading.RLock()
+
+
+def echo(value, limit=ECHO_CHARS, quote=False):
+    """A client's input as an answer or a log line may repeat it: the first
+    ``limit`` characters, anything unprintable or non-ASCII escaped, "..."
+    when cut. A 64 KB header or path is never sent back (or logged) whole.
+
+        echo("abacus") == "abacus";  echo("a" * 99) == "a" * 60 + "..."
+        echo("abacus", quote=True) == "'abacus'";  echo(3, quote=True) == "3"   # as %r, cut
+    """
+    text = value if isinstance(value, str) else repr(value)
+    shown = ascii(text[:limit])[1:-1] + ("..." if len(text) > limit else "")
+    return "'%s'" % shown if quote and isinstance(value, str) else shown
 
 
 class MachineError(ValueError):
@@ -67,6 +83,7 @@ class WebMachine:
 
     def __init__(self, ident, board, overrides, seed=None, *, clock=time.monotonic):
         self.id = ident        # the tab's secret: whoever holds it may press
+        self.owner = None      # the client address that made it (``Machines.per_owner`` each)
         self.watch = secrets.token_urlsafe(12)  # a handle to watch by (/crowd): it presses nothing
         self.face = Face(board, overrides, seed)
         self.overrides = dict(overrides)
@@ -89,8 +106,8 @@ class WebMachine:
         """One press of a button by a visitor: ``row3``, ``done``, ``new``,
         ``key R I`` (a lamp's key), or a board's own (``a``, ``b``, ``cw``...)."""
         if not isinstance(press, str) or not self.can_press(press):
-            raise MachineError("board %s has no button %r; it has: %s" % (
-                self.face.board, press, ", ".join(self.buttons())))
+            raise MachineError("board %s has no button %s; it has: %s" % (
+                self.face.board, echo(press, quote=True), ", ".join(self.buttons())))
         self.catch_up()
         self.wall.spent(self.face.tap(press))
 
@@ -153,22 +170,28 @@ class Machines:
     """Every machine of one server: made with the command line's settings,
     or a page's own (a tab's settings never reach another tab)."""
 
-    def __init__(self, board, overrides, seed=None, *, clock=time.monotonic, limit=MAX_MACHINES):
+    def __init__(self, board, overrides, seed=None, *, clock=time.monotonic, limit=MAX_MACHINES,
+                 per_owner=PER_OWNER):
         self.board = board
         self.overrides = dict(overrides)
         self.seed = seed
         self.clock = clock
         self.limit = limit
+        self.per_owner = per_owner
         self._machines = {}
         self.latest = None     # the machine pressed or made last: what /crowd follows
 
-    def create(self, board=None, overrides=None, replaces=None):
+    def create(self, board=None, overrides=None, replaces=None, owner=None):
         """A new machine; MachineError (400) for settings it cannot use, 503 when full.
         ``replaces``: the id of the tab's old machine (its settings were
-        changed), closed once the new one runs: its slot is free at once."""
+        changed), closed once the new one runs: its slot is free at once.
+        ``owner``: the client address asking; it may run ``per_owner``
+        machines (429 beyond), so one client cannot take every place."""
         with LOCK:
             self._expire()
             old = self._machines.get(replaces) if isinstance(replaces, str) else None
+            if owner is not None:
+                self._make_room(owner, old)
             if len(self._machines) - (old is not None) >= self.limit:
                 raise MachineError("this server already runs %d machines; close a tab and try again"
                                    % self.limit, 503)
@@ -177,18 +200,33 @@ class Machines:
                 machine = WebMachine(ident, board or self.board,
                                      self.overrides if overrides is None else overrides, self.seed, clock=self.clock)
             except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
-                raise MachineError(str(e).split("\n")[0])
+                raise MachineError(str(e).split("\n")[0][:300])
+            machine.owner = owner
             self._machines[ident] = machine
             self.latest = ident
             if old is not None:
                 self._machines.pop(old.id).close()
             return machine
 
+    def _make_room(self, owner, old):
+        """Refuse (429) an owner already running ``per_owner`` machines, unless
+        one of them has gone unasked for ``RECLAIM_S`` (its tab was closed):
+        that one is closed for the new one."""
+        mine = [m for m in self._machines.values() if m.owner == owner and m is not old]
+        if len(mine) < self.per_owner:
+            return
+        stale = min(mine, key=lambda m: m.seen)
+        if self.clock() - stale.seen <= RECLAIM_S:
+            raise MachineError("your address already runs %d machines, the most one address may run here; "
+                               "close a tab (its machine makes room %d minutes later) and try again"
+                               % (len(mine), RECLAIM_S // 60), 429)
+        self._machines.pop(stale.id).close()
+
     def get(self, ident):
         machine = self._machines.get(ident)
         if machine is None:
-            raise MachineError("no machine %r here (closed after %d idle minutes, or the server restarted)"
-                               % (ident, IDLE_S // 60), 404)
+            raise MachineError("no machine %s here (closed after %d idle minutes, or the server restarted)"
+                               % (echo(ident, quote=True), IDLE_S // 60), 404)
         return machine
 
     def press(self, ident, press):
@@ -220,7 +258,8 @@ class Machines:
                 if machine.watch == handle:
                     machine.catch_up()
                     return public(machine.state(), handle)
-        raise MachineError("nothing to watch as %r here (the tab closed, or the server restarted)" % (handle,), 404)
+        raise MachineError("nothing to watch as %s here (the tab closed, or the server restarted)"
+                           % echo(handle, quote=True), 404)
 
     def _expire(self):
         now = self.clock()

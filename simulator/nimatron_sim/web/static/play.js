@@ -42,6 +42,19 @@
     return s;
   }
 
+  // a machine refused (this computer already runs its share: 429, or the server is full: 503)
+  // is asked for again after a few seconds, not on every poll; the page says why meanwhile
+  let retryAt = 0;
+  async function renew() {
+    if (Date.now() < retryAt) return;
+    try {
+      await newMachine();
+    } catch (e) {
+      retryAt = Date.now() + 5000;
+      lost(e);
+    }
+  }
+
   // -- drawing ----------------------------------------------------------------
   function buttonLabel(role) {
     if (role === "done") return Nim.t("done");
@@ -286,14 +299,14 @@
         machine = null;
       }
     }
-    if (!machine) await newMachine();
+    if (!machine) await renew();
     document.body.dataset.ready = "1";
     Nim.poll(() => "/api/machines/" + machine, POLL_MS, (s) => {
       if (s.machine === machine) show(s);
     }, async (e) => {
       // this tab's machine is gone (closed after idling, a restarted server): a new one;
       // a poll of the machine it just replaced (Apply) is answered 404 too, and ignored
-      if (e.status === 404 && e.url === "/api/machines/" + machine) await newMachine().catch(lost);
+      if (e.status === 404 && e.url === "/api/machines/" + machine) await renew();
       else if (e.status !== 404) lost(e);
     });
   }
