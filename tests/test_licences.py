@@ -88,8 +88,9 @@ def test_every_drawing_carries_its_licence_and_revision():
 
 def test_reuse_lint_passes():
     """Every tracked file has a copyright and a licence, and every licence its
-    text in LICENSES/ (offline: ``reuse lint`` needs no network). Untracked
-    files (.venv, build output) are not the project's: reuse asks git."""
+    text in LICENSES/ (offline: ``reuse lint`` needs no network). reuse asks
+    git: what .gitignore names (.venv, build output) is not read; a new file
+    not yet added is, so it wants its header before it is committed."""
     tracked()   # skips outside a git checkout, where reuse would read .venv too
     run = subprocess.run([sys.executable, "-m", "reuse", "--root", str(ROOT), "lint"],
                          capture_output=True, text=True, cwd=ROOT, timeout=300)
