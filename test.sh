@@ -1,4 +1,7 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # The whole test suite (sets itself up on first run). Extra arguments go to pytest.
 set -e
 cd "$(dirname "$0")"

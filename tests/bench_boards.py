@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The Circuit Playground build's smallest MicroPython heap.
 
     .venv/bin/python tests/bench_boards.py [--games 20]

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Engine benchmark: decision times and heap at exhibit size (prints figures).
 
     .venv/bin/python tests/bench_engine.py [--heap 64K] [--no-mpy]

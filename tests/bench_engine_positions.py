@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Every exhibit-size position of a rule set, for the engine benchmark.
 
 Shared by CPython and the MicroPython benchmark runner (plain Python subset).

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The slowest answer of the faces, per preset (prints figures, asserts nothing).
 
     .venv/bin/python tests/bench_faces.py [PRESET ...]

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Firmware benchmark under MicroPython: the smallest heap that plays games.
 
     .venv/bin/python tests/bench_firmware.py [--games 20]

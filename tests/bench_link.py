@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Heap margin of the game with a busy host link, under MicroPython.
 
     .venv/bin/python tests/bench_link.py [--games 5]

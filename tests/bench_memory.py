@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Simulator memory over a long run (not collected by pytest): ``python tests/bench_memory.py``.
 
 A random visitor plays whole games on the real drivers with switch bounce

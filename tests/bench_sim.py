@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Simulator benchmarks (not collected by pytest): run ``python tests/bench_sim.py``.
 
 1. Button press -> lamp change latency, in virtual ms, through the whole

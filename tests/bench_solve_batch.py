@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """How fast ``nimatron solve --batch`` answers a mixed batch (prints figures, asserts nothing).
 
     .venv/bin/python tests/bench_solve_batch.py [LINES]

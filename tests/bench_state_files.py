@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Which files a Pi or a simulator starts on, and which it refuses: figures
 for docs/reliability.md ("Another writer and damage at rest").
 

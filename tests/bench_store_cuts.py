@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """What a power cut during a compaction costs (prints figures, asserts nothing).
 
     .venv/bin/python tests/bench_store_cuts.py

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Damage at rest: every bit of the store's records flipped in turn (prints figures, asserts nothing).
 
     .venv/bin/python tests/bench_store_flips.py

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Flash wear under floods: every input a host or a visitor can repeat (prints figures, asserts nothing).
 
     .venv/bin/python tests/bench_store_floods.py [DAYS]

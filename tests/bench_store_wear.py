@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Flash wear of a museum day (prints figures, asserts nothing).
 
     .venv/bin/python tests/bench_store_wear.py

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The interactive simulator's clock against the wall clock (not collected by
 pytest): ``python tests/bench_tui_clock.py``.
 

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """How ``nimatron sim --web`` holds up under a classroom (prints figures, asserts nothing).
 
     .venv/bin/python tests/bench_web_load.py [--seconds 10]

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Game-flow scenarios with a fake driver, run by pytest AND by MicroPython.
 
 Written in the subset both interpreters share. Each ``scenario_*`` function

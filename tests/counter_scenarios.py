@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The game of 21 as a binary counter on the Circuit Playground's ring,
 played with the board's cursor (A moves, B selects, A+B is DONE) through
 the real ``drivers.presses`` model over the controller: run by pytest

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Just enough of the Chrome DevTools protocol to play a page as a visitor:
 open a tab, read the DOM, press keys, click, save screenshots.
 

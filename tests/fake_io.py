@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The driver port of nimatron.machine.ports with nothing behind it, for the tests
 and the MicroPython benchmarks: the test queues presses as raw edges, and
 the last frame the controller showed is kept (the lamps, the status lamps).

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The firmware's own modules, listed from its folders: the import fence
 and the MicroPython import tests walk the same list."""
 

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron sim --headless --serial`` in a subprocess, as a maker starts
 it: the machine the host-tool tests (and pyserial's miniterm) talk to."""
 

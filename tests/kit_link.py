@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A controller and its host link in simulated time, spoken to through an
 in-memory cable: what the protocol tests and their neighbours share."""
 

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Driving the page in headless Chromium: the quick timings, the lamp and
 state probes, the JSON API, and waiting for the visitor's turn."""
 

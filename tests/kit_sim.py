@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """What the simulator tests share: the ``sims`` fixture (registered in
 conftest.py), the no-pause timings and the readers of a simulator's events,
 and the oracle's judgement of a played game."""

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The terminal app under test: made in virtual time, its screen read back
 as text, its clock advanced until the game reaches a state."""
 

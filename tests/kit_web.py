@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A simulated machine on a pseudo-terminal and ``nimatron display --web``
 following it: the fixtures ``machine_on_a_pty`` and ``display`` (registered
 in conftest.py) for the display tests and the browser tests of the crowd view."""

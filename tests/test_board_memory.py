@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A small board keeps only what it plays: the modules needed only to start
 (``app.STARTUP_ONLY``) leave the heap once the controller is built, and
 come back when a setting changes (MicroPython, precompiled as a board runs

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Boards with everything built in: the MacroPad RP2040 and the Circuit
 Playground, through the real ``onboard`` driver on Blinka's mocked pins.
 

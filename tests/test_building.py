@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Building Nim BN(n, s) (issue 10): place the stones one at a time, then
 Nim. Judged by the oracle's plain search (no nim-sums)."""
 

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Candy Nim (issue 10): win first, then the most candies; judged by the
 exhaustive oracle (plain minimax, no nim-sums) at exhibit size."""
 

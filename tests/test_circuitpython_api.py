@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The firmware against CircuitPython's own API, not Blinka's stand-in.
 
 Blinka (which the simulator runs the drivers on) has attributes a board

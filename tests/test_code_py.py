@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """code.py and safemode.py, imported with stand-ins for CircuitPython's
 ``microcontroller``, ``supervisor`` and ``watchdog``: never dark, never a
 reload loop, the watchdog armed in RESET mode and fed, nvm kept."""

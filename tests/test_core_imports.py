@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The core imports no hardware library.
 
 Every module of the ``nimatron`` package (firmware/nimatron, found by

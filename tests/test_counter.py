@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The game of 21 as a binary counter (``nimatron.panels.counter``): the scenarios
 of counter_scenarios.py under CPython (MicroPython runs them in
 test_micropython_controller), and whole games in the headless simulator on

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron deploy`` under faults: generators, one per kind (docs/reliability.md,
 "Deploy under faults"; the kinds are those of /work/shared/guide/faults.md).
 

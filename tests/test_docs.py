@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The manual builds, and every page and link of it is reachable.
 
 `mkdocs build --strict` fails on a broken link between pages; the checks

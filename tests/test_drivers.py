@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The drivers on mocked pins: gpiozero's MockFactory and Blinka's agnostic board.
 
 Each test reads like the hardware: drive a pin low, a lamp's pin goes high,

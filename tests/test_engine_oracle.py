@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The strategy engine against an independent exhaustive search.
 
 The search is tests/oracle.py; it shares no code with the engine.

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The soak's NOR flash tears (``flash.FlashNvm(tear=...)``): a cut in a page
 program leaves only some of that page's bits programmed, a cut in an erase
 leaves any 0 bit of the sector erased or not; bits never go the wrong way."""

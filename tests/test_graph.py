@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Graph Nim on the grid boards (issue 10): lit lamps are vertices, joined
 when side by side in a row or column; a move puts out 1..K lamps connected
 to each other. Judged by the oracle's plain search (no nim-values)."""

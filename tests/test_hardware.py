@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The hardware package: generated from the pin maps, current, and consistent.
 
 Each wiring diagram has exactly the pin map's pins, every part it draws is in

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """What a maker builds from and a technician accepts with: the harness
 drawing, the checkpoints, the troubleshooting table and the commissioning
 sheet, read back from the generated files and held to the pin maps, the

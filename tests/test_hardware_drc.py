@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Design-rule checks against the datasheets (host/nimatron_host/hardware/parts.json).
 
 Every board, at the firmware's worst case: connectors, crimps, wires and

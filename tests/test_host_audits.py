@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The operator sees every loss: ``nimatron audits`` and ``nimatron monitor``
 show every counter the firmware keeps and what the machine reported.
 

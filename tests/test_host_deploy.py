@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron deploy`` into a folder shaped like a CIRCUITPY drive, and
 ``nimatron install-pi``'s systemd unit."""
 

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A client nobody here wrote: pyserial's miniterm, typed into through tmux,
 against the simulator's serial port. It must get a HELLO reply like any
 terminal program on a board's USB data port would."""

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The host tools against the simulator over a real pseudo-terminal.
 
 ``nimatron sim --headless --serial`` runs in a subprocess exactly as a maker

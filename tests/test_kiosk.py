@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron install-pi --kiosk``: the crowd view on a Pi's HDMI screen. The
 units' text (the line, the machine on it, the display, Chromium in kiosk
 mode), the refusal of values that could not run or that systemd would read

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Imports point one way.
 
     firmware core (nimatron: games, machine, config, link, panels)

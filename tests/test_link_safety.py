@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Issue 13 findings 4 (PIN pauses), 5 (hang-ups shorter than a poll) and
 15 (a MemoryError while answering the link never stops the game).
 """

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The engine on the real MicroPython interpreter, with a 64K heap.
 
 Drives tests/mpy/run_engine.py (read its docstring): for each part, one

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The game flow under the MicroPython unix port, with a fake driver.
 
 The firmware and the scenario modules are precompiled to .mpy (as a

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Two-dimensional Nim (issue 10): lit cells, a move puts out neighbouring
 lit cells of one row or one column. Judged by the oracle's plain search."""
 

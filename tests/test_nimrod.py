@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Nimrod's panel (``nimatron_sim.nimrod``) for the four newest games, against
 the firmware's own engine: Building Nim's plan, Graph Nim's and 2-D Nim's
 groups, Candy Nim's candies. The panel is what both faces show (the

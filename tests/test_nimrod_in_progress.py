@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Nimrod's panel follows the visitor's move in progress.
 
 It used to reason about the lamps left as if a fresh turn began: right

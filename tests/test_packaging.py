@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Packaging: one version, the extras, and upper bounds where we lean on internals.
 
 The simulator reaches into private parts of three libraries (named below,

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The panels as a laser cutter's software reads them: a cut layer of red
 0.01 mm strokes and nothing else, an engrave layer, no filled background,
 fixing holes clear of everything, and tiles that fit a 600 x 400 mm bed with

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Grid boards show every game they accept, lamp for lamp (issue 10).
 
 Each test plays the firmware on a simulated board (real drivers, mocked

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Paths that are not ours are refused, untouched (``--nvm``, ``--state``,
 output folders): one line, exit status 2.
 

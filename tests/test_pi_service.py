@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``python -m nimatron`` as a systemd service: sd_notify on a real AF_UNIX
 datagram socket, a state file that survives restarts, a bad setting that
 falls back instead of crash-looping."""

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Finding 1 of issue 13: a start is accepted only if the machine can play
 every position reachable from it, and if the engine fails mid-game anyway
 the machine still moves, records a fault and never dies.

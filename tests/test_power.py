@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The power budget: the maths on known cases, the firmware refusing a board or
 a brightness its supply cannot carry, and ``nimatron power``.
 """

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The host link's protocol, without a serial port: lines, replies, sessions,
 noise. A real Controller (fake io) behind a ``HostLink`` on an in-memory cable.
 

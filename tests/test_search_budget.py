@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """No main-loop tick waits on a long search (issue: Graph Nim and Candy Nim
 decisions took 0.4-1.8 s on an RP2040, with the thinking lamp, the host link
 and the watchdog unserved).

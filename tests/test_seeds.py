@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The seed documents' worked examples and tables, as data-driven tests.
 
 The material lives in tests/data/seed_nim.json (the normal and misère games

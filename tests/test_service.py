@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The operator's side under CPython: every scenario of service_scenarios.py.
 
 The same scenarios run under MicroPython in test_micropython_controller.

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The operator's side through the real drivers on mocked pins (the
 simulator), the host link and the script syntax; a Hypothesis fuzz of button
 storms on the core. The menu's screens themselves are in service_scenarios.

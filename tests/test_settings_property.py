@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Issue 13's property: random settings, every key and every type (huge,
 infinite, NaN, negative, Unicode, nested lists, bools), through every path a
 setting arrives by (the settings file as code.py reads it, ``--set`` for the

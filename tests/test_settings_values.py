@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Issue 13 findings 6 (numbers), 4 (PIN values) and 12 (broken data files):
 every way a setting or a data file can be wrong ends in a clear
 SettingsError/BoardError naming it (exit 2 for the command lines), never a

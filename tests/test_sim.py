@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The whole chain on simulated boards: pin -> driver -> controller -> engine
 -> driver -> pin, under both drivers (gpiozero's MockFactory on ``pi-leds``;
 Blinka's agnostic board on the NeoPixel boards, with ``keypad.Keys`` and

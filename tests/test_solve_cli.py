@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """`nimatron solve`: for a person, for a program, and for bad input."""
 
 import json

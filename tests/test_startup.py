@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Start-up never dark: bad settings fall back (keeping the PIN), faults rebuild
 the game, stored settings and audits survive restarts (nimatron.machine.startup)."""
 

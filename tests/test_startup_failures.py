@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A start that fails gives back every pin it claimed and says why, first cause first.
 
 On a real board a start-up that raised after the driver claimed its pins left

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """One owner, companion files written without following links, and files of
 ours that are damaged never darkening the exhibit (``--state``, ``--nvm``).
 

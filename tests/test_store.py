@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Settings and audits across power cuts: every scenario of store_scenarios.py
 under CPython (tests/mpy/run_store.py runs them under MicroPython)."""
 

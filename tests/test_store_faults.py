@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The store under every fault of its kinds, generated (docs/reliability.md, "The store under faults").
 
 Kinds (../shared/guide/faults.md): *the file system refuses* (ENOSPC, EROFS,

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Faults of the store as the machine shows them: loud, retried, failing closed.
 
 The file system refuses (a full or read-only disk): said once on the

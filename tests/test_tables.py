@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The shipped exhibit-size tables equal a fresh exhaustive search."""
 
 from nimatron.games import strategy, tables

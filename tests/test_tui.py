@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The interactive simulator, played headless through Textual's Pilot.
 
 Every game here runs the real firmware and drivers on mocked pins (through

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The interactive simulator's speaker and display (issue 11), through
 Textual's Pilot: each sound the board's scheduler starts is shown in words
 (and rings the terminal bell for the fanfares and refusals unless muted);

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The terminal app in English, Spanish and Russian (``--lang``), from the
 same one-file-per-language JSON as the web page: no English word left on a
 Spanish or Russian screen, every key it asks for in every file, and the face

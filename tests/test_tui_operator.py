@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The operator menu in the interactive simulator, through Textual's Pilot:
 O holds DONE and NEW GAME for 5 s; every screen is drawn without a crash and
 says what it is; the lamps on screen are the ones read back from the pins."""

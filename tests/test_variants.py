@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Every registered rule set, and what it provides to the rest of the machine.
 
 The faces, the panels, the simulated visitor, Nimrod, the OLED and the link

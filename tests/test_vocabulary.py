@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """One vocabulary per language, shared by the panel, the page, the terminal,
 the OLED and the hardware drawings.
 

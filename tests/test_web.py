@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron sim --web``: the HTTP server, its JSON API and the command line.
 
 The machines here run on a clock the test holds (``Clock``): the state after

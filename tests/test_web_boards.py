@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Whole games in a real browser on the grid (``pico-grid``) and the ring
 (``pico-ring``), by mouse and by keyboard, the lamps read from the page's
 DOM and checked against the machine's own state after every move; and the

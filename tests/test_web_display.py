@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron display PORT --web``: the pages follow a real machine over its
 host link. Here the machine is ``nimatron sim --serial`` on a pseudo-terminal,
 playing a script once the display has turned events on (``wait host``).

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The reasoning panel of the four newest games in a real browser: the crowd
 view (and the play page's "how the machine thinks") draw the panel the
 server worked out from the firmware (``nimatron_sim.nimrod``): Building

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The page and the crowd view fit the screens people use.
 
 Headless Chromium at 1280x720, 1366x768 and 1920x1080 (laptops, a projector)

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The web page in a real browser: headless Chromium plays whole games by
 mouse and keyboard on a row board, by keyboard only on a grid, by touch on
 the ring; reads the lamps from the page's DOM; checks what a screen reader

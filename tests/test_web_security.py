@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron sim --web`` keeps strangers out and keeps going.
 
 A machine's id is its tab's secret: the crowd view gets a watch handle that

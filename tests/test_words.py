@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """What a visitor reads about the split games (issue 10, defect 6): the goal
 of Grundy's game, lamps that moved (not taken), the ring's thinking panel,
 and `solve` saying what a move leaves once."""

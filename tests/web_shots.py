@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Save the README's pictures of the web page and the crowd view.
 
     .venv/bin/python tests/web_shots.py [FOLDER]     # default: docs/

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # The shared circuitpython-emu tool's play.sh, with its emulated USB host as
 # patient as a real one. The tool's host retries an unanswered request every
 # 50 ms and gives up after 20 retries summed over the whole enumeration (1 s);

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # The longest main-loop tick and the heap free per preset on real CircuitPython
 # in the emulated Pico (the shared circuitpython-emu tool, set up once with its
 # setup.sh; not for CI). Deploys pico-grid as `nimatron deploy` does, adds the

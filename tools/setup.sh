@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # Sourced by run.sh and test.sh: make .venv and install the project once,
 # again only when pyproject.toml changes. Needs only python3 (3.11+) and pip.
 PY=${PYTHON:-python3}

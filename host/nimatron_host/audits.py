@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron audits PORT``: the machine's counters, like a pinball audit menu.
 
 What the machine reported at its last start (a loss of stored data, saves

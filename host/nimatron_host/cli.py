@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The ``nimatron`` command: one entry point, one subcommand per job.
 
 Each subcommand lives in its own module with ``add_parser(subparsers)`` and

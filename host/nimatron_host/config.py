@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron config PORT [KEY [VALUE]]``: read or change a Nimatron's settings.
 
     nimatron config /dev/ttyACM1                       # every setting

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron deploy --to PATH``: put the firmware on a CircuitPython board.
 
     nimatron deploy --to /media/$USER/CIRCUITPY --board pico-neopixel

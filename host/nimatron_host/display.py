@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron display PORT --web``: a second screen for a real Nimatron.
 
 Serves the play page (read-only) and the crowd view (``/crowd``) of the

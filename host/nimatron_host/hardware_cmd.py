@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron hardware``: regenerate the hardware package from the pin maps.
 
     nimatron hardware                  # write what is stale in hardware/

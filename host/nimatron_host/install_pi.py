@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron install-pi``: start the Nimatron when a Raspberry Pi boots.
 
 Writes a systemd unit that runs ``python -m nimatron --board NAME``, then

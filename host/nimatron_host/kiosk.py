@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron install-pi --kiosk``: the crowd view on the Pi's own HDMI screen.
 
 What runs on a Pi exhibit: the machine (``python -m nimatron``, the real

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The PC's end of the host link: one Nimatron on a serial port (pyserial).
 
     with Link("/dev/ttyACM1") as machine:

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Will a board start with these settings? The firmware's own start-up, dry.
 
 ``deploy`` and ``install-pi`` write settings that a machine reads later,

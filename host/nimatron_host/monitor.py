@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron monitor PORT``: the games on a Nimatron as they happen.
 
 One line per move, with the machine's reasoning (for Nim, the nim-sum worked

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron play PORT``: play the machine from the PC keyboard.
 
 The remote visitor presses the machine's own buttons over the link, so the

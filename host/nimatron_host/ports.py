@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron ports``: serial ports, and which of them are Nimatrons.
 
 A CircuitPython board shows two ports: the console (REPL) and the data

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron power BOARD [--supply-amps A]``: a board's power budget.
 
     nimatron power pico-neopixel

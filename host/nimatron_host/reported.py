@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """What a Nimatron reported about itself, for ``audits`` and ``monitor``.
 
 Every audit counter the firmware keeps (``nimatron.machine.audits.KEYS``,

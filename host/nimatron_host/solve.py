@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron solve``: ask the strategy engine, for a person or a program.
 
     nimatron solve --rules nim 3 4 5

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Build ``firmware/nimatron/games/tables.bin`` by exhaustive search (CPython).
 
 The board then answers every exhibit-size position of the search-only games

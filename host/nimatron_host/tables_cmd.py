@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron tables``: rebuild or check the firmware's exhibit-size tables.
 
 Files built by exhaustive search on the PC so a board only looks up:

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The Nimatron simulator: the unchanged firmware and real drivers on mocked pins.
 
     from nimatron_sim import Simulator

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The breadboard under the simulated firmware: mocked pins, switches, lamps.
 
 A bench stands in for the wires of one board (``nimatron.config.boards``). It

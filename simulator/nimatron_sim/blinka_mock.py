@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Adafruit Blinka on a PC, wired to the simulator's bench.
 
 Blinka's OS-agnostic board (``BLINKA_OS_AGNOSTIC=1``, set here before the

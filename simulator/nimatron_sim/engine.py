@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The simulator: the unchanged firmware on mocked pins, on a virtual clock.
 
     sim = Simulator("pico-neopixel", {"preset": "nim"})

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The machine's face, read off a running Simulator: what a front end shows.
 
 No Textual here: this is the part of the interactive simulator that can be

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A flash sector that fails as the RP2040's does: the simulator's nvm.
 
     nvm = FlashNvm.open("nvm.bin")      # the same 4096 bytes as a board's nvm

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Nimrod's panel as data: what "how the machine thinks" shows, for every face.
 
 The Ferranti Nimrod (1951) showed its working on lamps: each heap in binary,

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A board's built-in display on the bench: real displayio, pixels in memory.
 
 The MacroPad's ``board.DISPLAY`` is a ``displayio`` display that

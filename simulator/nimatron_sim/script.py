@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Scripts for the headless simulator: one action per line.
 
     # a visitor takes two lamps from row 3

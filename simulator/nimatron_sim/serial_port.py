@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The simulator's serial port: the host link on a pseudo-terminal.
 
     sim = Simulator("pico-neopixel")

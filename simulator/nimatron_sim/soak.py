@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron soak``: months of an exhibit's life in minutes, checked all the while.
 
     nimatron soak --games 2000 [--board pico-neopixel] [--seed 1] [--state-file] [--tear bytes]

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Nimrod's panel (``nimrod``) as lines of text: the terminal's "how the
 machine thinks", in the visitor's language.
 

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron sim``: the machine's face in a terminal (and, served, a browser).
 
 A Textual front end on a ``Face`` (``nimatron_sim.face``), which runs the

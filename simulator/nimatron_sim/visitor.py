@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Robot visitors: they read the lamps, choose a move and press buttons.
 
 A robot sees what a visitor sees: the lamps (read back from the pins) and

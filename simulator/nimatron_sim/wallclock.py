@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A simulator's virtual clock kept in step with the wall clock.
 
 The terminal app asks every 30 ms, the web server whenever a page asks:

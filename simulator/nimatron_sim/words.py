@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Words in the visitor's language, for both faces (the terminal and the page).
 
 One JSON file per language (``web/static/lang/en.json``, ``es.json``,

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # The Circuit Playground build under MicroPython: GAMES games of PRESET with a
 # random visitor pressing A, B and A+B through the real cursor model
 # (drivers/presses.py) and the real sound scheduler (a silent speaker); the

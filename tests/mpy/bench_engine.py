@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # MicroPython benchmark runner: one rule set and convention per process.
 # usage: micropython -X heapsize=64K bench_engine.py SPEC MISERE(0|1)
 import gc

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # The firmware's game loop under MicroPython: GAMES games of a preset with a
 # random visitor, a fake driver and a 10 ms tick. Prints games, ticks, and the
 # worst update() time in microseconds.

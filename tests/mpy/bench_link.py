@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # The game loop with a busy host link under MicroPython: GAMES games on a
 # board's own preset, a random visitor on the buttons, and a host asking
 # STATE/EXPLAIN/AUDITS/CONFIG/... on every other poll with events on.

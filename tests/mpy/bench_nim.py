@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # Nim alone in a small heap: micropython -X heapsize=16K bench_nim.py MISERE(0|1)
 # Solves every position of up to 4 heaps of up to 7; prints count, worst us, peak heap.
 import gc

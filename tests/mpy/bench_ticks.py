@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # The longest main-loop tick, per preset, on the board's own interpreter:
 # MicroPython's unix port (cd tests; MICROPYPATH=../firmware:.:mpy micropython mpy/bench_ticks.py) or real CircuitPython
 # in the emulated Pico (tools/emu_ticks.sh types "import bench_ticks" into its

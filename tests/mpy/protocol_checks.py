@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The checks behind tests/mpy/run_protocol.py.
 
 Imports nothing from nimatron at module level: on a 64K heap this module

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # What each firmware module keeps resident once imported (bytecode, constants,
 # its globals). Precompiled .mpy files load their bytecode into the heap on
 # this port, as they do on CircuitPython unless frozen into flash.

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # Building Nim under MicroPython (and CPython, to compare): every position
 # of the building halves of the preset starts, normal and misère; prints the answers.
 import gc

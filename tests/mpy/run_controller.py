@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # Scenario modules under the MicroPython unix port, with a fake driver.
 # MICROPYPATH=firmware:tests micropython -X heapsize=... tests/mpy/run_controller.py [MODULE]
 # (MODULE: controller_scenarios by default, or service_scenarios)

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """Engine checks under the real MicroPython interpreter (driven by
 tests/test_micropython.py; runnable by hand from the repository root):
 

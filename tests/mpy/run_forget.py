@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # app.make_controller on a board drops the start-up-only modules (the pin
 # map's checks, the power budget) from memory, and a settings change brings
 # them back. MICROPYPATH=<compiled tree> micropython tests/mpy/run_forget.py

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # Graph Nim under MicroPython (and CPython, to compare): every preset start
 # of pico-grid and the MacroPad, then each position down one line of play,
 # normal and misère; prints the answers.

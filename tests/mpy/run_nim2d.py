@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # Two-dimensional Nim under MicroPython: a few boards, normal and misère; prints the answers.
 import gc
 from nimatron.games.strategy import solve

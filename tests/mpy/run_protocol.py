@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The host-link protocol under the real MicroPython interpreter (run by pytest).
 
     MICROPYPATH=firmware micropython -X heapsize=96K tests/mpy/run_protocol.py fake

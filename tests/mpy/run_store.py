@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 # The power-cut scenarios under the MicroPython unix port.
 # MICROPYPATH=firmware:tests:simulator/nimatron_sim micropython -X heapsize=... tests/mpy/run_store.py
 import gc

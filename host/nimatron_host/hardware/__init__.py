@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The hardware package, generated from the pin maps: ``nimatron hardware``.
 
 ``files(lang)`` gives every text file of ``hardware/`` (Markdown, CSV, SVG)
@@ -14,8 +17,8 @@ import subprocess
 
 from nimatron.config import boards
 
-from . import bom, checkpoints, guide, harness, panel, wiring
-from .circuit import circuit
+from . import bom, checkpoints, guide, harness, panel, svg, wiring
+from .circuit import circuit, revision
 
 SOURCES = "png-sources.txt"
 RENDER_ZOOM = {"wiring": "1.5", "harness": "1.5", "panel": "0.8"}   # drawings: 1.5 px per unit; panel (mm): 0.8 x 3.78 = 3 px/mm
@@ -42,6 +45,9 @@ def files(lang="en"):
         out[name + "/README.md"] = guide.board_guide(design, lang) + "\n"
         out[name + "/commissioning.md"] = checkpoints.commissioning(design, guide.self_test(design))
     out["README.md"] = guide.index(all_designs, lang) + "\n"
+    for path in out:   # every drawing says its licence and its revision itself
+        if path.endswith(".svg"):
+            out[path] = svg.licensed(out[path], revision(path.split("/")[0]))
     return out
 
 

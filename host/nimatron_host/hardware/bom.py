@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The bill of materials of one board, as CSV rows, from its circuit.
 
 Every part the wiring diagram draws is a row (its references from the

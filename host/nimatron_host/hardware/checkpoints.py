@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """What to measure while building, what to do when it fails, and the sheet a
 technician signs: checkpoints, troubleshooting and commissioning, from the design.
 

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """One board's circuit, derived from its pin map: the parts and every wire.
 
 The wiring diagram draws exactly this, and the bill of materials counts it,

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The build guides as Markdown: ``hardware/README.md`` (the package, the
 pin-map review, exhibit and service notes) and one ``BOARD/README.md`` per
 board (parts, power, wiring, assembly, software, first power-on, self-test).

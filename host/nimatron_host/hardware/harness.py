@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The harness of one board: every loom as a cable between its connector at
 the stripboard and the parts it reaches on the panel, contact by contact.
 

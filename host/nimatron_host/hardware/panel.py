@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The front panel of one board as SVG in millimetres, from its layout.
 
 For a laser cutter: two layers, ``cut`` (red hairlines, 0.01 mm, #ff0000,

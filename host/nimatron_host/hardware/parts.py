@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The parts catalogue (``parts.json``: datasheet figures) and the design rules checked against it.
 
 Every connector, wire, fuse and lamp a board's BOM names comes from the

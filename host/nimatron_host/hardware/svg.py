@@ -1,7 +1,12 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A few lines of SVG writing: elements as text, numbers rounded, so the same
 drawing is the same bytes on every machine."""
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+COPYRIGHT = "2026 The Nimatron project contributors"
+LICENCE = "CERN-OHL-P-2.0"   # the hardware package's (hardware/LICENSE)
 
 
 def num(x):
@@ -88,3 +93,14 @@ class Drawing:
             body.append('<rect x="0" y="0" width="%s" height="%s" fill="%s"/>'
                         % (num(self.width), num(self.height), self.background))
         return head + "\n".join(body + self.items) + "\n</svg>\n"
+
+
+def licensed(document, revision):
+    """``document`` (an SVG) saying in itself whose it is, under which licence
+    and which revision it is: an SPDX comment after the XML declaration, the
+    way the REUSE convention (``reuse lint``) reads a file's licence."""
+    head, sep, rest = document.partition("?>\n")
+    if not sep or not head.startswith("<?xml"):
+        raise ValueError("an SVG without its XML declaration")
+    return "%s%s<!--\nSPDX-FileCopyrightText: %s\n\nSPDX-License-Identifier: %s\n\n%s\n-->\n%s" % (
+        head, sep, COPYRIGHT, LICENCE, revision.replace("--", "- -"), rest)

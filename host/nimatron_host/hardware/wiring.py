@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The wiring diagram of one board as SVG, drawn from its circuit.
 
 One horizontal line per pin of the pin map, from the board's header (left)

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron sim --web``: the Nimatron as a web page, and the crowd view.
 
 A real page (HTML, CSS and SVG drawn by the page's own JavaScript; nothing

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """``nimatron display PORT --web``: the page and the crowd view of a real machine.
 
 A museum's second screen, fed by the machine itself over its host link

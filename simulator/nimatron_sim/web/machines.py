@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The machines a web server runs: one per browser tab, on the wall clock.
 
 Each ``WebMachine`` owns a ``Face`` (the unchanged firmware and drivers on

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """The HTTP side of ``nimatron sim --web``: a page, the crowd view, a small JSON API.
 
 Standard library only (``http.server``): the pages are static files drawn by

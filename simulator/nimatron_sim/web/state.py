@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A machine's face as JSON for the pages: lamps, status lamps, buttons, words.
 
 Everything here is read off the running firmware (``Face.lamps()`` reads the

@@ -1,3 +1,8 @@
+/*
+ * SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+ *
+ * SPDX-License-Identifier: MIT
+ */
 /* What the play page and the crowd view share: words in the visitor's
    language, lamps drawn as SVG, Nimrod's panel, the state poll.
    No build step, no library, nothing from the internet. */

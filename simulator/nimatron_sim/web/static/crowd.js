@@ -1,3 +1,8 @@
+/*
+ * SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+ *
+ * SPDX-License-Identifier: MIT
+ */
 /* The crowd view: the machine played last (or ?watch=HANDLE), for an
    audience, read-only. Large lamps, the last moves in words, Nimrod's
    panel; ?slow=1 builds the panel up one step at a time, as Nimrod's slow

@@ -1,3 +1,8 @@
+/*
+ * SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+ *
+ * SPDX-License-Identifier: MIT
+ */
 /* The play page: this tab's own machine, drawn from its state, pressed by
    mouse, touch or keyboard. The page decides nothing: every press goes to
    the firmware on the server, every lamp is read back from its pins. */
