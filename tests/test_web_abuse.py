@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
 """A client that misbehaves: real users are still served.
 
 The kind, not the examples: slow bytes (a slow loris: hundreds of sockets
