@@ -87,10 +87,13 @@ def signal_loom(design, ref, chains):
         pins.append(_pin(str(n + 1), "", "empty (no crimp)", ("none", "#cccccc"), awg, "", kind="empty"))
     pins.append(_pin(str(catalogue.LOOM_LINES + 1), "GND", "ground", GROUND, awg, ground_end(design, chains),
                      kind="ground"))
+    data = any(c["group"] == catalogue.DATA_GROUP for c in chains)
     return {"ref": ref, "kind": "signal", "part": "jst-xh",
-            "title": "%s signal loom: JST-XH 8-way" % ref,
+            "title": "%s %s loom: JST-XH 8-way" % (ref, "NeoPixel data" if data else "signal"),
             "detail": "header B8B-XH-A on the stripboard, housing XHP-8 on the loom",
-            "near": "stripboard", "far": "panel", "length": length_words(), "pins": pins}
+            "near": "stripboard", "far": "first pixel" if data else "panel",
+            "length": ("data and ground twisted together, max %d mm: the stripboard sits near the first pixel"
+                       % catalogue.DATA_LOOM_MAX_MM) if data else length_words(), "pins": pins}
 
 
 def line_words(chain):
