@@ -182,6 +182,7 @@ def test_a_diffuser_is_pressed_in_and_held_by_a_named_retainer(name):
     rows = bom(name)
     assert [r for r in rows if r[1].startswith("diffuser retaining plate")]
     assert parts.part("diffuser-retainer")["window_mm"] < disc["disc_mm"]
+    assert "glue the retaining plate behind them" in TEXTS[name + "/README.md"]
 
 
 @pytest.mark.parametrize("name", WIRED)

@@ -198,12 +198,15 @@ def assembly_steps(design):
     pi = not design["pico"]
     neo = spec["lamps"]["kind"] == "neopixel"
     refs = dict((line[1], ref_ranges(line[3])) for line in design["parts"].lines)
-    out = ["Cut or print the front panel from `panel.svg` (1:1, millimetres; check one 30 mm button hole with "
-           "the button before cutting the rest)%s. Fix it with M4 screws through its %.1f mm holes, %d mm in from "
-           "the edges. Fit the %s arcade buttons and the lamp %s."
-           % (_tile_words(design), panel.FIXING_MM, panel.FIXING_INSET,
+    out = ["Cut or print the front panel from `panel.svg` (1:1, millimetres). First cut one button hole and one "
+           "lamp hole in an off-cut of the same sheet: the button must snap in and hold (snap-in buttons are made "
+           "for thin panels; if the clips do not catch in your sheet, counterbore the holes from behind to about "
+           "2 mm or use screw-in buttons)%s%s. Fix it with M4 screws through its %.1f mm holes, %d mm in from the "
+           "edges. Fit the %s arcade buttons and %s."
+           % (", and a diffuser must need a firm push" if parts_catalogue.lamp_hole(design)[1] == "diffuser-12"
+              else "", _tile_words(design), panel.FIXING_MM, panel.FIXING_INSET,
               refs.get("arcade button", "") + (", " + refs["key (arcade button)"] if "key (arcade button)" in refs else ""),
-              "bezels" if parts_catalogue.lamp_hole(design)[1] == "led-bezel-5" else "diffusers")]
+              lamp_fitting_words(design))]
     if neo:
         if spec["lamps"].get("fixed"):
             out.append("Push the pixels (%s) into the lamp holes from behind in chain order: pixel 0 is the first "
@@ -248,8 +251,8 @@ def assembly_steps(design):
                    "on." % design["figures"]["ohms"])
     else:
         led = parts_catalogue.part(parts_catalogue.spec_lamp_part(spec))
-        out.append("Press a 12 mm opal diffuser into each lamp hole and fix each LED (%s) centred 3-5 mm behind "
-                   "its diffuser (a 5 mm LED holder on a strip of card or plywood): its %d° beam lights the disc, "
+        out.append("Fix each LED (%s) centred 3-5 mm behind its diffuser and the retaining plate's window "
+                   "(a 5 mm LED holder on a strip of card or plywood): its %d° beam lights the disc, "
                    "and the disc glows for a visitor standing to the side. Long leg (anode) to its %d Ω "
                    "resistor, the resistors' other ends to one +5V wire (header pin 2 or 4)."
                    % (led["part"].split(" 5 mm")[0], led["beam_deg"], design["figures"]["ohms"]))
@@ -305,6 +308,20 @@ def splice_words(design):
             "%s. Total extension: %d mm."
             % (pitch, len(need), panel.PIXEL_SLACK_MM,
                "; ".join("%s→%s +%d mm" % (a, b, mm) for a, b, mm in need), sum(mm for _, _, mm in need)))
+
+
+def lamp_fitting_words(design):
+    """How the lamp holes are filled: bezels, pixels, or diffusers held captive."""
+    key = parts_catalogue.lamp_hole(design)[1]
+    if key == "led-bezel-5":
+        return "the lamp bezels"
+    if key != "diffuser-12":
+        return "nothing in the lamp holes yet (the pixels come from behind)"
+    retainer = parts_catalogue.part("diffuser-retainer")
+    return ("press a diffuser disc into each lamp hole from the front, flush (the hole is %s mm under the disc: a "
+            "press fit), then glue the retaining plate behind them, its %g mm windows centred on the holes: a disc "
+            "pushed from the front cannot fall in, and none can be picked out"
+            % (panel.num(parts_catalogue.part(parts_catalogue.DIFFUSER)["press_fit_mm"]), retainer["window_mm"]))
 
 
 def before_controller(design):
