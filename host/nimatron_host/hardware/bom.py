@@ -252,15 +252,19 @@ def _led_row(spec):
 def _looms(design):
     """Connectors, crimps and wire, each rated for what it carries (parts.json)."""
     out = []
-    looms = catalogue_parts.loom_count(design)
     xh = catalogue_parts.part("jst-xh")
-    refs = ref_ranges([ref for ref, _ in catalogue_parts.looms(design)])
-    out.append(("JST XH 8-way connector pairs, loom to stripboard (header B8B-XH-A + housing XHP-8)", looms,
-                "JST B8B-XH-A + XHP-8", 0.60,
-                "signals only: %.1f A per contact, %d-%d AWG; one per loom, keyed; pin-out in harness.svg"
-                % (xh["amps"], xh["awg"][1], xh["awg"][0]), refs))
-    out.append((catalogue_parts.part("jst-xh-crimp")["part"], looms * 8 + 8, "JST SXH-001T-P0.6", 0.05,
-                "8 per loom and 8 spare; crimp with a JST-XH crimper (e.g. Engineer PA-09)"))
+    every = catalogue_parts.looms(design)
+    contacts = 0
+    for ways in sorted(set(catalogue_parts.loom_ways(chains) for _, chains in every), reverse=True):
+        mine = [ref for ref, chains in every if catalogue_parts.loom_ways(chains) == ways]
+        contacts += ways * len(mine)
+        out.append(("JST XH %d-way connector pairs, loom to stripboard (header B%dB-XH-A + housing XHP-%d)"
+                    % (ways, ways, ways), len(mine), "JST B%dB-XH-A + XHP-%d" % (ways, ways), 0.60 if ways > 2 else 0.30,
+                    "%s: %.1f A per contact, %d-%d AWG; keyed; pin-out in harness.svg"
+                    % ("the NeoPixel data and its ground (a plug no button header takes)" if ways == 2 else
+                       "signals only, one per loom", xh["amps"], xh["awg"][1], xh["awg"][0]), ref_ranges(mine)))
+    out.append((catalogue_parts.part("jst-xh-crimp")["part"], contacts + 8, "JST SXH-001T-P0.6", 0.05,
+                "one per contact and 8 spare; crimp with a JST-XH crimper (e.g. Engineer PA-09)"))
     if catalogue_parts.has_dc_input(design):
         mf = catalogue_parts.part("minifit-jr")
         out.append(("Molex Mini-Fit Jr. 4-way power connector pair (+5V, +5V, GND, GND) to the lamps", 1,

@@ -326,7 +326,7 @@ def led_troubles(design, cps):
                  "LED in backwards (long leg = anode, to its resistor) or its resistor loose: resolder; re-crimp.")]
     return [("No lamp lights",
              "The game runs (`journalctl -u nimatron`); every loom plug seated; each loom's ground contact (%s)."
-             % ", ".join("%s pin %d" % (ref, catalogue.LOOM_LINES + 1) for ref, _ in catalogue.looms(design)),
+             % ", ".join("%s pin %d" % (ref, catalogue.loom_ways(chains)) for ref, chains in catalogue.looms(design)),
              "Start the service; re-crimp the ground contact."),
             ("One lamp never lights",
              "Its line in the harness drawing and its diode test (the lamp's checkpoint, e.g. %s)." % first,

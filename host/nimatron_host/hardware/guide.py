@@ -271,9 +271,10 @@ def assembly_steps(design):
                    "(COM) tabs of one row to that row's wire. Each row and column wire has its %d Ω resistor at the "
                    "board." % (len(m["rows"]), len(m["columns"]), BUTTON_OHMS))
     if design.get("pixels"):
-        out.append("The NeoPixel data has a loom of its own (%s, the last J-number): data and ground twisted "
-                   "together, at most %d mm from the stripboard to the first pixel, so place the stripboard near "
-                   "it; never bundle the data with the button or key wires." % (
+        out.append("The NeoPixel data has a loom of its own (%s, the last J-number, a 2-way JST-XH that no "
+                   "button header takes): data and ground twisted together, at most %d mm from the stripboard to "
+                   "the first pixel, so place the stripboard near it; never bundle the data with the button or key "
+                   "wires." % (
                        [ref for ref, chains in parts_catalogue.looms(design)
                         if chains[0]["group"] == parts_catalogue.DATA_GROUP][0], parts_catalogue.DATA_LOOM_MAX_MM))
     out.append("Bundle the signal wires into looms (lamps, buttons%s) with a keyed 8-way JST-XH plug each at the "

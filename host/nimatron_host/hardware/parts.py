@@ -92,6 +92,16 @@ DATA_GROUP = "NeoPixel data"
 DATA_LOOM_MAX_MM = 300   # the pixels' data and its ground, twisted: the stripboard sits this close to the first pixel
 
 
+def is_data_loom(chains):
+    return any(c["group"] == DATA_GROUP for c in chains)
+
+
+def loom_ways(chains):
+    """Contacts of a loom's JST-XH plug: 2 for the pixels' data (data, ground), so it
+    cannot go into a button header; 8 (seven lines and ground) for the others."""
+    return 2 if is_data_loom(chains) else LOOM_LINES + 1
+
+
 def loom_count(design):
     """8-way looms: seven lines and their ground each; the pixels' data has one of its own."""
     return max(1, len(looms(design)))
