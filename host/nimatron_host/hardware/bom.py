@@ -193,7 +193,7 @@ def _sundries(design):
     switches = sum(1 for line in design["parts"].lines if line[0] in ("S", "K") for _ in line[3])
     if switches:
         out.append(("insulated 2.8 mm (0.110 in) female quick-disconnects, 22 AWG", 2 * switches + 10,
-                    "TE 2-520184-2 or any 2.8 x 0.5 mm receptacle", 0.08,
+                    "any insulated 2.8 x 0.5 mm (0.110 in) receptacle", 0.08,
                     "two per button or key microswitch (its two 2.8 mm tabs), 10 spare; crimp before soldering "
                     "a key's diode"))
     out.append(("cable tie mounts, P-clips and cable ties (strain relief)", 1, "", 4.00,
@@ -209,7 +209,7 @@ def _sundries(design):
         r = catalogue_parts.part("diffuser-retainer")
         out.append((r["part"], 1, "", 3.00, "behind every diffuser, so a pushed disc cannot fall in: " + r["source"]))
         if spec["lamps"]["kind"] == "leds":
-            out.append(("5 mm LED holders (two-piece panel clip), one per LED", holes, "Kingbright RTC-5010", 0.10,
+            out.append(("5 mm LED holders (two-piece panel clip), one per LED", holes, "any two-piece 5 mm LED panel clip", 0.10,
                         "each LED centred 3-5 mm behind its diffuser, in a strip of card or 3 mm plywood"))
     elif key == "led-bezel-5":
         out.append((catalogue_parts.part(key)["part"], holes + 4, "VCC CNX_300", 0.15,
