@@ -61,7 +61,10 @@ def test_fixing_holes_are_m4_clearance_and_clear_of_every_other_hole(path):
     root, groups = layers(TEXTS[path])
     found = holes(groups["cut"])
     fixing = [h for h in found if h[3] == "fixing"]
-    assert len(fixing) >= 4 and all(r * 2 == panel.FIXING_MM for _, _, r, _ in fixing)
+    if "/panel-splice-" in path:   # a splice rib is glued behind the seam: no fixing holes of its own
+        assert fixing == []
+        return
+    assert len(fixing) >= 4 and all(abs(r * 2 + panel.KERF_MM - panel.FIXING_MM) < 0.01 for _, _, r, _ in fixing)
     for fx, fy, fr, _ in fixing:
         for x, y, r, cls in found:
             if cls != "fixing":

@@ -39,9 +39,11 @@ def files(lang="en"):
         if not design["onboard"]:   # nothing to wire, no harness
             out[name + "/harness.svg"] = harness.draw(design)
         if not design["onboard"]:   # a board with its keys built in is its own panel
-            out[name + "/panel.svg"] = panel.draw(name, design["spec"], lang)
-            for n, tile in enumerate(panel.tiles(name, design["spec"], lang)):   # bigger than the laser's bed
+            out[name + "/panel.svg"] = panel.draw(name, design["spec"], lang, kerf=panel.KERF_MM)
+            for n, tile in enumerate(panel.tiles(name, design["spec"], lang, kerf=panel.KERF_MM)):   # bigger than the bed
                 out["%s/panel-tile-%d.svg" % (name, n + 1)] = tile
+            for n, rib in enumerate(panel.splices(name, design["spec"], lang, kerf=panel.KERF_MM)):   # behind each join
+                out["%s/panel-splice-%d.svg" % (name, n + 1)] = rib
         out[name + "/README.md"] = guide.board_guide(design, lang) + "\n"
         out[name + "/commissioning.md"] = checkpoints.commissioning(design, guide.self_test(design))
     out["README.md"] = guide.index(all_designs, lang) + "\n"

@@ -12,12 +12,17 @@ build, not quotes; part numbers are examples of a part that fits.
 import csv
 import io
 
-from . import parts as catalogue_parts
+from . import panel, parts as catalogue_parts
 from .circuit import ref_ranges
 from .harness import GROUND, PLUS5, SIGNAL_COLOURS
 
 WIRE_COLOURS = [name for name, _ in SIGNAL_COLOURS] + [GROUND[0]]   # the looms' colour code (harness.svg)
 
+# Snap-in buttons are made for thin (metal) panels, and no maker's figure for a 4 mm sheet was found
+# (parts.json obsf-30 marks it an assumption): the builder tries one first.
+BUTTON_FIT = ("30 mm hole; snap-in buttons are made for thin panels: press one into an off-cut of the 4 mm sheet "
+              "first; if its clips do not catch, counterbore the hole from behind to about 2 mm or buy the "
+              "screw-in (nut) version; press force: measure it, at most 22.2 N (ADA 309.4)")
 HEADER = ["reference", "part", "quantity", "example part number", "approx unit price (USD)", "notes"]
 
 
@@ -37,10 +42,10 @@ def _catalogue(design):
         ("L", "LED"): _led_row(spec),
         ("U", "ULN2803A"): ("8-channel Darlington sink driver (DIP-18) and socket, one per 8 lamps",
                             "TI ULN2803AN", 0.90, catalogue_parts.part("uln2803")["datasheet"]),
-        ("S", "arcade button"): ("30 mm arcade push button, microswitch, snap-in", "Sanwa OBSF-30", 2.50,
-                                 "about 3 N to press (limit 22 N); 30 mm hole"),
-        ("K", "key (arcade button)"): ("30 mm arcade push button, microswitch, snap-in", "Sanwa OBSF-30", 2.50,
-                                       "one under every lamp"),
+        ("S", "arcade button"): ("30 mm arcade push button, microswitch with two 2.8 mm tabs, snap-in", "Sanwa OBSF-30",
+                                 2.50, BUTTON_FIT),
+        ("K", "key (arcade button)"): ("30 mm arcade push button, microswitch with two 2.8 mm tabs, snap-in",
+                                       "Sanwa OBSF-30", 2.50, "one under every lamp; " + BUTTON_FIT),
         ("D", "1N4148"): ("signal diode, one per key (no ghosting on chords)", "onsemi 1N4148", 0.05,
                           "anode to the column wire"),
         ("D", "1N5817"): ("Schottky diode 1 A, supply to VSYS", "onsemi 1N5817", 0.20,
@@ -51,9 +56,11 @@ def _catalogue(design):
                              "across the pixels' supply at the strip, + to +5V"),
         ("C", "decoupling capacitor"): ("100 nF 50 V ceramic capacitor (X7R), 2.54 mm pitch", "KEMET C320C104K5R5TA",
                                         0.15, "across the 74AHCT125's pins 14 (VCC) and 7 (GND), legs short, at the chip"),
-        ("PS", "Raspberry Pi USB-C supply"): ("Raspberry Pi official USB-C power supply (27 W for a Pi 5, 15 W for a Pi 4)",
-                                              "Raspberry Pi 15W USB-C Power Supply", 9.00,
-                                              "the Pi's own supply; its ground joins the lamps' only through the header"),
+        ("PS", "Raspberry Pi USB-C supply"): ("Raspberry Pi official 27 W USB-C power supply, 5.1 V 5 A (a Pi 5 needs "
+                                              "it; a Pi 4 alone may use the 15 W, 5.1 V 3 A one)",
+                                              "Raspberry Pi 27W USB-C Power Supply", 12.00,
+                                              "the Pi's own supply; its ground joins the lamps' only through the header; "
+                                              "on a 3 A supply a Pi 5 limits its USB ports to 600 mA"),
         ("PS", "5 V supply"): ("5 V %g A regulated supply, 2.1 mm barrel plug" % f["amps"],
                                "Mean Well GST25E05-P1J" if f["amps"] >= 4 else "Mean Well GST18E05-P1J (3 A)",
                                12.00 if f["amps"] >= 4 else 10.00,
@@ -164,25 +171,73 @@ def _sundries(design):
         out.append(("microSD card 16 GB A1", 1, "SanDisk Ultra 16GB A1", 8.00, "Raspberry Pi OS Lite (64-bit)"))
         out.append(("40-way ribbon cable with IDC sockets and breakout", 1, "40-pin GPIO ribbon + T-cobbler", 6.00,
                     "the loom plugs in: swap a Pi without soldering"))
-    out.append(("stripboard 100 x 160 mm", 1, "Vero 01-0021", 5.00, "carries the resistors, diodes and level shifter"))
+    out.append(("stripboard 100 x 160 mm", 1, "Vero 01-0021", 5.00, "carries " + stripboard_words(design)))
     out.extend(_looms(design))
     out.extend(_protection(design))
     out.append(("front panel, 4 mm birch plywood or 3 mm acrylic, laser cut (panel.svg)", 1, "", 15.00,
                 "mat, light-coloured face; black engraving"))
-    out.append(("enclosure hardware: M3 standoffs, screws and nuts (set)", 1, "M3 x 10 mm nylon standoff kit", 6.00,
-                "mount the boards off the panel"))
+    fixings = panel.fixing_count(design["name"], spec)
+    out.append(("M4 x 16 mm pan-head screws, washers and nyloc nuts (panel fixing)", fixings, "ISO 7045 M4 x 16 A2",
+                0.15, "one per %.1f mm fixing hole of panel.svg%s" % (panel.FIXING_MM, panel.tile_words(design["name"], spec))))
+    out.append(("M3 x 10 mm nylon standoffs, screws and nuts (set)", 1, "M3 x 10 mm nylon standoff kit", 6.00,
+                "mount the stripboard and the controller inside the enclosure"))
+    out.append(("enclosure: a box the panel screws onto, at least 80 mm deep inside, with a removable back",
+                1, "12 mm plywood or a steel instrument case", 40.00,
+                "the panel is its lid; the stripboard, controller and looms inside; the supply enters through "
+                "the DC jack's hole"))
+    if catalogue_parts.lamp_part(design) == catalogue_parts.BULLET_PIXEL:
+        from .guide import splices_needed
+
+        mm = sum(m for _, _, m in splices_needed(design))
+        if mm:
+            out.append(("4-core extension wire for the pixel string's splices, 22 AWG, metres",
+                        max(1, int(mm * 1.2 / 1000.0 + 0.999)), "4-core 22 AWG LED wire", 1.00,
+                        "%d mm of splices (the guide's splice plan) and 20 %% to spare" % mm))
+    switches = sum(1 for line in design["parts"].lines if line[0] in ("S", "K") for _ in line[3])
+    if switches:
+        out.append(("insulated 2.8 mm (0.110 in) female quick-disconnects, 22 AWG", 2 * switches + 10,
+                    "any insulated 2.8 x 0.5 mm (0.110 in) receptacle", 0.08,
+                    "two per button or key microswitch (its two 2.8 mm tabs), 10 spare; crimp before soldering "
+                    "a key's diode"))
     out.append(("cable tie mounts, P-clips and cable ties (strain relief)", 1, "", 4.00,
                 "every loom clamped within 50 mm of its connector"))
     hole, key = catalogue_parts.lamp_hole(design)
     holes = sum(spec["lamps"]["layout"]) + 4 if spec["lamps"]["kind"] == "neopixel" else \
         sum(len(r) for r in spec["lamps"]["rows"]) + len(spec.get("status", {}))
     if key == "diffuser-12":
-        out.append(("lamp diffusers, 12 mm opal acrylic discs", holes + 4, "", 0.20,
-                    "one per %.1f mm lamp hole, 4 spare" % hole))
+        d = catalogue_parts.part(catalogue_parts.DIFFUSER)
+        out.append(("lamp diffusers, %g mm opal acrylic discs, %g mm thick" % (d["disc_mm"], d["thick_mm"]),
+                    holes + 4, "", 0.20,
+                    "one per lamp hole, 4 spare: a press fit (the hole is %.1f mm smaller)" % d["press_fit_mm"]))
+        r = catalogue_parts.part("diffuser-retainer")
+        out.append((r["part"], 1, "", 3.00, "behind every diffuser, so a pushed disc cannot fall in: " + r["source"]))
+        if spec["lamps"]["kind"] == "leds":
+            out.append(("5 mm LED holders (two-piece panel clip), one per LED", holes, "any two-piece 5 mm LED panel clip", 0.10,
+                        "each LED centred 3-5 mm behind its diffuser, in a strip of card or 3 mm plywood"))
     elif key == "led-bezel-5":
         out.append((catalogue_parts.part(key)["part"], holes + 4, "VCC CNX_300", 0.15,
                     "one per %.1f mm lamp hole, 4 spare (%s)" % (hole, catalogue_parts.part(key)["datasheet"])))
     return out
+
+
+def stripboard_words(design):
+    """What this board's stripboard carries, from its circuit (never a template)."""
+    kinds = [line[1] for line in design["parts"].lines]
+    out = ["the resistors"]
+    if "ULN2803A" in kinds:
+        out.append("the ULN2803A sink drivers")
+    if "1N4148" in kinds and not design["matrix"]:
+        out.append("the diodes")
+    if "1N5817" in kinds:
+        out.append("the 1N5817 supply diode")
+    if "74AHCT125" in kinds:
+        out.append("the 74AHCT125 level shifter and its capacitor")
+    if catalogue_parts.has_dc_input(design):
+        out.append("the input protection")
+    if catalogue_parts.esd_arrays(design):
+        out.append("the ESD arrays")
+    out.append("the looms' headers")
+    return ", ".join(out[:-1]) + " and " + out[-1]
 
 
 def _led_row(spec):
@@ -200,15 +255,19 @@ def _led_row(spec):
 def _looms(design):
     """Connectors, crimps and wire, each rated for what it carries (parts.json)."""
     out = []
-    looms = catalogue_parts.loom_count(design)
     xh = catalogue_parts.part("jst-xh")
-    refs = ref_ranges([ref for ref, _ in catalogue_parts.looms(design)])
-    out.append(("JST XH 8-way connector pairs, loom to stripboard (header B8B-XH-A + housing XHP-8)", looms,
-                "JST B8B-XH-A + XHP-8", 0.60,
-                "signals only: %.1f A per contact, %d-%d AWG; one per loom, keyed; pin-out in harness.svg"
-                % (xh["amps"], xh["awg"][1], xh["awg"][0]), refs))
-    out.append((catalogue_parts.part("jst-xh-crimp")["part"], looms * 8 + 8, "JST SXH-001T-P0.6", 0.05,
-                "8 per loom and 8 spare; crimp with a JST-XH crimper (e.g. Engineer PA-09)"))
+    every = catalogue_parts.looms(design)
+    contacts = 0
+    for ways in sorted(set(catalogue_parts.loom_ways(chains) for _, chains in every), reverse=True):
+        mine = [ref for ref, chains in every if catalogue_parts.loom_ways(chains) == ways]
+        contacts += ways * len(mine)
+        out.append(("JST XH %d-way connector pairs, loom to stripboard (header B%dB-XH-A + housing XHP-%d)"
+                    % (ways, ways, ways), len(mine), "JST B%dB-XH-A + XHP-%d" % (ways, ways), 0.60 if ways > 2 else 0.30,
+                    "%s: %.1f A per contact, %d-%d AWG; keyed; pin-out in harness.svg"
+                    % ("the NeoPixel data and its ground (a plug no button header takes)" if ways == 2 else
+                       "signals only, one per loom", xh["amps"], xh["awg"][1], xh["awg"][0]), ref_ranges(mine)))
+    out.append((catalogue_parts.part("jst-xh-crimp")["part"], contacts + 8, "JST SXH-001T-P0.6", 0.05,
+                "one per contact and 8 spare; crimp with a JST-XH crimper (e.g. Engineer PA-09)"))
     if catalogue_parts.has_dc_input(design):
         mf = catalogue_parts.part("minifit-jr")
         out.append(("Molex Mini-Fit Jr. 4-way power connector pair (+5V, +5V, GND, GND) to the lamps", 1,

@@ -329,18 +329,30 @@ def led_troubles(design, cps):
                  "LED in backwards (long leg = anode, to its resistor) or its resistor loose: resolder; re-crimp.")]
     return [("No lamp lights",
              "The game runs (`journalctl -u nimatron`); every loom plug seated; each loom's ground contact (%s)."
-             % ", ".join("%s pin %d" % (ref, catalogue.LOOM_LINES + 1) for ref, _ in catalogue.looms(design)),
+             % ", ".join("%s pin %d" % (ref, catalogue.loom_ways(chains)) for ref, chains in catalogue.looms(design)),
              "Start the service; re-crimp the ground contact."),
             ("One lamp never lights",
              "Its line in the harness drawing and its diode test (the lamp's checkpoint, e.g. %s)." % first,
              "LED in backwards (long leg = anode) or its resistor loose: resolder; re-crimp its contact.")]
 
 
-def line_words(chain, cps):
+def contact(design, pin):
+    """'J4 pin 1': the loom contact that carries a pin-map line (empty if none does)."""
+    for cable in harness(design)["cables"]:
+        for p in cable["pins"]:
+            if p["kind"] == "line" and p["signal"] == pin:
+                return "%s pin %s" % (cable["ref"], p["pin"])
+    return ""
+
+
+def line_words(chain, cps, design=None):
+    """'row 2 GP3 (J4 pin 2, CP14)': a line, its loom contact and its checkpoint. A
+    line with no checkpoint of its own (row 1 of a key matrix, measured with every
+    column) still names its contact."""
     cp = cps.get("line:" + chain["pin"])
-    where = cp["where"].split(" to ")[0] if cp else ""
+    where = cp["where"].split(" to ")[0] if cp else (contact(design, chain["pin"]) if design else "")
     return "%s %s (%s%s)" % (role_label(chain["role"]).replace("key matrix ", ""), chain["pin"], where,
-                             ", " + cp["id"] if cp else "")
+                             ", " + cp["id"] if cp else "; in every column's checkpoint")
 
 
 def input_troubles(design, cps):
@@ -350,13 +362,13 @@ def input_troubles(design, cps):
     rows = [c for c in design["chains"] if c["role"].startswith("row")]
     if rows:
         out.append(("One row's button does nothing",
-                    "That row's line, from the pin map: " + "; ".join(line_words(c, cps) for c in rows) + ".",
+                    "That row's line, from the pin map: " + "; ".join(line_words(c, cps, design) for c in rows) + ".",
                     "The wire on the button's NO contact (not NC), COM to ground; re-crimp; its %s resistor at "
                     "the stripboard." % ohms(BUTTON_OHMS)))
     if design["matrix"]:
         out += matrix_troubles(design, cps)
     controls = [c for c in design["chains"] if c["role"] in ("done", "new")]
-    out.append(("DONE or NEW GAME does nothing", "; ".join(line_words(c, cps) for c in controls) + ".",
+    out.append(("DONE or NEW GAME does nothing", "; ".join(line_words(c, cps, design) for c in controls) + ".",
                 "As a row button: NO contact, COM to ground, re-crimp."))
     return out
 
@@ -365,11 +377,10 @@ def matrix_troubles(design, cps):
     rows = [c for c in design["chains"] if c["role"].startswith("key row")]
     columns = sorted([c for c in design["chains"] if c["role"].startswith("key column")], key=lambda c: c["role"])
     return [("Every key of one row does nothing",
-             "That row's wire: " + "; ".join(line_words(c, cps) for c in rows) + " (row 1 is measured with "
-             "every column's checkpoint).",
+             "That row's wire: " + "; ".join(line_words(c, cps, design) for c in rows) + ".",
              "Re-crimp; join the COM of every key of the row to its wire."),
             ("Every key of one column does nothing",
-             "That column's wire: " + "; ".join(line_words(c, cps) for c in columns) + ".",
+             "That column's wire: " + "; ".join(line_words(c, cps, design) for c in columns) + ".",
              "Re-crimp; join the anode of every diode of the column to its wire."),
             ("One key does nothing, or selects the wrong lamp",
              "Its diode's orientation: band (cathode) to the key, anode to the column wire, as the wiring diagram "

@@ -8,6 +8,8 @@ Every figure comes from the pin map and the circuit, so the text cannot
 drift from the firmware.
 """
 
+import math
+
 from . import checkpoints, panel, parts as parts_catalogue
 from nimatron.config import boards, power
 from nimatron.config.settings import resolve
@@ -15,8 +17,11 @@ from nimatron.config.settings import resolve
 from .bom import budget_words, rows as bom_rows
 from .checkpoints import md_table
 from .circuit import BUTTON_OHMS, DATA_OHMS, PI_NOTES, STATUS_WORDS, pin_number, ref_ranges, revision, role_label
-from .panel import BUTTON_MM, FACE, INK, contrast
+from .panel import BUTTON_MM
 
+# The host-link protocol, as a link from a board's folder (hardware/BOARD/): its
+# README.md and commissioning.md both sit there.
+PROTOCOL_LINK = "../../docs/protocol.md"
 CIRCUITPYTHON = "CircuitPython 9.x or 10.x (from circuitpython.org, the .uf2 for the Raspberry Pi Pico)"
 
 
@@ -78,17 +83,22 @@ def _tiles(design):
 
 def _tile_links(design):
     n = len(_tiles(design))
-    return "" if not n else " and, for a %d x %d mm laser bed, its %d tiles (%s)" % (
-        panel.BED_MM[0], panel.BED_MM[1], n, ", ".join("[panel-tile-%d.svg](panel-tile-%d.svg)" % (i + 1, i + 1)
-                                                      for i in range(n)))
+    return "" if not n else " and, for a %d x %d mm laser bed, its %d tiles (%s) and the splice rib%s behind the " \
+        "join%s (%s)" % (
+            panel.BED_MM[0], panel.BED_MM[1], n, ", ".join("[panel-tile-%d.svg](panel-tile-%d.svg)" % (i + 1, i + 1)
+                                                          for i in range(n)),
+            "s" if n > 2 else "", "s" if n > 2 else "",
+            ", ".join("[panel-splice-%d.svg](panel-splice-%d.svg)" % (i + 1, i + 1) for i in range(n - 1)))
 
 
 def _tile_words(design):
     n = len(_tiles(design))
     return "" if not n else (
         "; on a bed smaller than the panel cut the %d tiles `panel-tile-1.svg`...`panel-tile-%d.svg` instead (no hole "
-        "crosses a join) and join them behind with two 40 x 40 mm plates of the same sheet at the left and right "
-        "edges, each screwed through the corner holes of the two tiles it joins" % (n, n))
+        "crosses a join). Behind each join glue the splice rib `panel-splice-N.svg` (the same sheet, %d mm high, "
+        "the seam engraved along its middle; its cut-outs clear every button, key and lamp body), so the keys "
+        "beside the seam are carried across it, and screw two 40 x 40 mm plates of the same sheet at the left "
+        "and right edges through the corner holes of the two tiles" % (n, n, panel.SPLICE_MM))
 
 
 def board_guide(design, lang):
@@ -117,9 +127,10 @@ def board_guide(design, lang):
                 "Files: [bill of materials](bom.csv) · [wiring diagram](wiring.svg) · [harness](harness.svg) (each "
                 "loom's pin-out, wire colours and gauges) · [commissioning sheet](commissioning.md) · [front panel "
                 "for cutting](panel.svg)%s. The panel file is laser-ready: layer `cut` (red #ff0000 strokes of 0.01 mm, no "
-                "fill: cut through), layer `engrave` (black); the text is DejaVu Sans Bold, so install that font "
-                "or convert the text to paths (Inkscape: Path > Object to Path) before sending it. `nimatron "
-                "hardware --lang es|ru` writes the panel in Spanish or Russian." % _tile_links(design), ""]
+                "fill: cut through; every hole drawn %s mm under its part's size for the laser's kerf, so set no kerf "
+                "offset, and cut one button hole and one lamp hole in an off-cut first), layer `engrave` (black). "
+                "**%s** `nimatron hardware --lang es|ru` writes the panel in Spanish or Russian."
+                % (_tile_links(design), panel.num(panel.KERF_MM), panel.OUTLINES), ""]
     out += ["## Parts", "",
            "Approximate cost **%s USD** for one machine (single units; see [bom.csv](bom.csv) for example part "
            "numbers and notes)." % _total(design), ""]
@@ -190,12 +201,15 @@ def assembly_steps(design):
     pi = not design["pico"]
     neo = spec["lamps"]["kind"] == "neopixel"
     refs = dict((line[1], ref_ranges(line[3])) for line in design["parts"].lines)
-    out = ["Cut or print the front panel from `panel.svg` (1:1, millimetres; check one 30 mm button hole with "
-           "the button before cutting the rest)%s. Fix it with M4 screws through its %.1f mm holes, %d mm in from "
-           "the edges. Fit the %s arcade buttons and the lamp %s."
-           % (_tile_words(design), panel.FIXING_MM, panel.FIXING_INSET,
+    out = ["Cut or print the front panel from `panel.svg` (1:1, millimetres). First cut one button hole and one "
+           "lamp hole in an off-cut of the same sheet: the button must snap in and hold (snap-in buttons are made "
+           "for thin panels; if the clips do not catch in your sheet, counterbore the holes from behind to about "
+           "2 mm or use screw-in buttons)%s%s. Fix it with M4 screws through its %.1f mm holes, %d mm in from the "
+           "edges. Fit the %s arcade buttons and %s."
+           % (", and a diffuser must need a firm push" if parts_catalogue.lamp_hole(design)[1] == "diffuser-12"
+              else "", _tile_words(design), panel.FIXING_MM, panel.FIXING_INSET,
               refs.get("arcade button", "") + (", " + refs["key (arcade button)"] if "key (arcade button)" in refs else ""),
-              "bezels" if parts_catalogue.lamp_hole(design)[1] == "led-bezel-5" else "diffusers")]
+              lamp_fitting_words(design))]
     if neo:
         if spec["lamps"].get("fixed"):
             out.append("Push the pixels (%s) into the lamp holes from behind in chain order: pixel 0 is the first "
@@ -205,6 +219,7 @@ def assembly_steps(design):
                           == "ring" else "", len(spec["lamps"]["status"]),
                           ", ".join("%d %s" % (p, STATUS_WORDS[r]) for p, r in zip(spec["lamps"]["status"],
                                                                                    boards.STATUS))))
+            out.append(splice_words(design))
         else:
             out.append("Cut the strip (%s) at the copper pads: the status pixels (%s: %s) each on its own, since "
                        "their holes are farther apart than the strip's 16.7 mm pitch, and one segment per row of %s; "
@@ -239,8 +254,8 @@ def assembly_steps(design):
                    "on." % design["figures"]["ohms"])
     else:
         led = parts_catalogue.part(parts_catalogue.spec_lamp_part(spec))
-        out.append("Press a 12 mm opal diffuser into each lamp hole and fix each LED (%s) centred 3-5 mm behind "
-                   "its diffuser (a 5 mm LED holder on a strip of card or plywood): its %d° beam lights the disc, "
+        out.append("Fix each LED (%s) centred 3-5 mm behind its diffuser and the retaining plate's window "
+                   "(a 5 mm LED holder on a strip of card or plywood): its %d° beam lights the disc, "
                    "and the disc glows for a visitor standing to the side. Long leg (anode) to its %d Ω "
                    "resistor, the resistors' other ends to one +5V wire (header pin 2 or 4)."
                    % (led["part"].split(" 5 mm")[0], led["beam_deg"], design["figures"]["ohms"]))
@@ -248,15 +263,23 @@ def assembly_steps(design):
                    "not connected. Each lamp's GPIO pin goes to a driver input (pins 1-8) and that channel's output "
                    "(pins 18-11) to the LED's cathode (short leg), as the wiring drawing numbers them. Check each "
                    "LED with the multimeter's diode test before wiring on." % ref_ranges(design["sinks"]))
-    out.append("Wire each button's common (COM) contact to ground and its normally-open (NO) contact through its "
-               "%d Ω resistor to its pin (the wiring table). No pull-up resistors: the firmware switches on the "
-               "board's own." % BUTTON_OHMS)
+    out.append("Each button's microswitch has two 2.8 mm (0.110 in) tabs, normally open (NO): push a 2.8 mm "
+               "insulated quick-disconnect on each, one to ground (the \"COM\" of the drawings), the other through "
+               "its %d Ω resistor to its pin (the wiring table). A switch with three tabs: COM to ground, NO to the "
+               "line, NC left free. No pull-up resistors: the firmware switches on the board's own." % BUTTON_OHMS)
     if design["matrix"]:
         m = design["matrix"]
-        out.append("Key matrix (%d × %d): solder a 1N4148 to each key's NO contact, band (cathode) towards the key; "
-                   "join the diodes' free ends (anodes) of one column to that column's wire, and the keys' COM "
-                   "contacts of one row to that row's wire. Each row and column wire has its %d Ω resistor at the "
+        out.append("Key matrix (%d × %d): solder a 1N4148 to the line tab (NO) of each key's quick-disconnect lead, band (cathode) towards the key; "
+                   "join the diodes' free ends (anodes) of one column to that column's wire, and the keys' other "
+                   "(COM) tabs of one row to that row's wire. Each row and column wire has its %d Ω resistor at the "
                    "board." % (len(m["rows"]), len(m["columns"]), BUTTON_OHMS))
+    if design.get("pixels"):
+        out.append("The NeoPixel data has a loom of its own (%s, the last J-number, a 2-way JST-XH that no "
+                   "button header takes): data and ground twisted together, at most %d mm from the stripboard to "
+                   "the first pixel, so place the stripboard near it; never bundle the data with the button or key "
+                   "wires." % (
+                       [ref for ref, chains in parts_catalogue.looms(design)
+                        if chains[0]["group"] == parts_catalogue.DATA_GROUP][0], parts_catalogue.DATA_LOOM_MAX_MM))
     out.append("Bundle the signal wires into looms (lamps, buttons%s) with a keyed 8-way JST-XH plug each at the "
                "stripboard (22 AWG, SXH-001T-P0.6 crimps), and clamp every loom within 50 mm of its plug. At each "
                "button and key-matrix plug, an SRV05-4 ESD array: its four lines to the four signal wires, pin 2 to "
@@ -268,6 +291,41 @@ def assembly_steps(design):
         " (the pins of the table above: header pin numbers count from the USB end, 1 top left)"
         if design["pico"] else " (pin 1 is the corner nearest the SD card; odd pins on the inside row)"))
     return out
+
+
+def splices_needed(design):
+    """[(from, to, mm to add)]: where a fixed-pitch pixel string does not reach the next hole."""
+    pitch = parts_catalogue.part(parts_catalogue.BULLET_PIXEL)["string_pitch_mm"]
+    return [(a, b, int(math.ceil((mm - pitch) / 10.0)) * 10)
+            for a, b, mm in panel.pixel_gaps(design["name"], design["spec"]) if mm > pitch]
+
+
+def splice_words(design):
+    pitch = parts_catalogue.part(parts_catalogue.BULLET_PIXEL)["string_pitch_mm"]
+    need = splices_needed(design)
+    if not need:
+        return ("The string's %d mm between pixels reaches every next hole (with %d mm of slack): no splices."
+                % (pitch, panel.PIXEL_SLACK_MM))
+    return ("Splice plan: the string has about %d mm of cable between pixels; %d gaps need more (the straight "
+            "distance plus %d mm of slack). At each, cut the string's cable midway and solder in 4-core extension "
+            "wire (all four conductors, colour to colour), heat-shrink every joint, and check DOUT→DIN direction: "
+            "%s. Total extension: %d mm."
+            % (pitch, len(need), panel.PIXEL_SLACK_MM,
+               "; ".join("%s→%s +%d mm" % (a, b, mm) for a, b, mm in need), sum(mm for _, _, mm in need)))
+
+
+def lamp_fitting_words(design):
+    """How the lamp holes are filled: bezels, pixels, or diffusers held captive."""
+    key = parts_catalogue.lamp_hole(design)[1]
+    if key == "led-bezel-5":
+        return "the lamp bezels"
+    if key != "diffuser-12":
+        return "nothing in the lamp holes yet (the pixels come from behind)"
+    retainer = parts_catalogue.part("diffuser-retainer")
+    return ("press a diffuser disc into each lamp hole from the front, flush (the hole is %s mm under the disc: a "
+            "press fit), then glue the retaining plate behind them, its %g mm windows centred on the holes: a disc "
+            "pushed from the front cannot fall in, and none can be picked out"
+            % (panel.num(parts_catalogue.part(parts_catalogue.DIFFUSER)["press_fit_mm"]), retainer["window_mm"]))
 
 
 def before_controller(design):
@@ -314,6 +372,11 @@ def software_steps(design):
             "do_spi 0`) and, on a Pi 4, fix the core clock in `/boot/firmware/config.txt` (`core_freq=500` and "
             "`core_freq_min=500`): the data pin %s is SPI MOSI, which rpi_ws281x drives without root and without "
             "taking the PWM that analog audio needs." % spec["lamps"]["pin"],
+            "On a **Pi 4 or earlier** Blinka's `board` and `digitalio` import `RPi.GPIO`, which Raspberry Pi OS "
+            "Lite does not install: `sudo apt install -y python3-rpi-lgpio` (rpi-lgpio: the RPi.GPIO interface on "
+            "the kernel's gpiochip device; the venv sees it through `--system-site-packages`). Never install "
+            "`RPi.GPIO` and `rpi-lgpio` side by side: both provide the `RPi.GPIO` module (rpi-lgpio documentation, "
+            "'Installation'). Check: `.venv/bin/python -c 'import RPi.GPIO, board, neopixel'` prints nothing.",
             "On a **Pi 5** the service (which runs as your user, in the `gpio` group) needs the PIO device: "
             "`ls -l /dev/pio0` must show group `gpio`. If it shows `root root`, add the line "
             "`SUBSYSTEM==\"*-pio\", GROUP=\"gpio\", MODE=\"0660\"` to `/etc/udev/rules.d/99-pio.rules` and reboot.",
@@ -354,7 +417,7 @@ def self_test(design):
     out += ["Power on. Attract mode: a slow wave runs over all %d lamps. A lamp that never lights: check its %s."
            % (sum(layout), "resistor, LED polarity and pin" if spec["lamps"]["kind"] == "leds"
               else "place in the chain; if every lamp after one point is dark, that pixel's DOUT or the joint after it"),
-           "Press NEW GAME: the starting lamps light and YOUR TURN comes on."]
+           "Press NEW GAME: the starting lamps light%s." % (" and YOUR TURN comes on" if has_status_lamps(spec) else "")]
     if design["onboard"]:
         out.append("Try every control: %s. Each press shows on the lamps." % spec["about"].split(":", 1)[-1].strip())
     elif spec["input"] == "rows":
@@ -365,13 +428,22 @@ def self_test(design):
         out.append("Press each key: the lamp above it changes to selected (press it again to clear); a key that "
                    "selects the wrong lamp has its row or column wires swapped; two lamps at once means a diode is "
                    "missing or reversed.")
-    out += ["Press DONE: MACHINE THINKING blinks while it thinks (1.5 s), then the lamps it takes blink and go out.",
-            "Play to the end: NIM CHAMP or MACHINE WINS lights; after 15 s the machine returns to attract mode.",
+    status = has_status_lamps(spec)
+    out += ["Press DONE: %s (1.5 s), then the lamps it takes blink and go out."
+            % ("MACHINE THINKING blinks while it thinks" if status else "the machine thinks"),
+            "Play to the end: %s; after 15 s the machine returns to attract mode."
+            % ("NIM CHAMP or MACHINE WINS lights" if status else "the lamps show who won"),
             "On the host computer, `nimatron monitor PORT` shows the same events with the machine's reasoning "
-            "(the host link: `host/PROTOCOL.md`).",
+            "(the host link: [docs/protocol.md](%s))." % PROTOCOL_LINK,
             lit_words(cps) + "The firmware allows at most this (%s)." % budget_words(design) if cps else
             "The firmware keeps the lamps within the supply (%s)." % budget_words(design)]
     return out
+
+
+def has_status_lamps(spec):
+    """Whether the board has the four status lamps (YOUR TURN ...): the
+    built-in boards show the turn on their own pixels or screen."""
+    return bool(spec["lamps"].get("status") or spec.get("status"))
 
 
 def lit_words(cps):
@@ -401,8 +473,10 @@ def review_lines():
         "- **GPIO2/3 are I2C1 with 1.8 kΩ pull-ups fitted on the Pi**: fine for buttons (they are pulled up "
         "anyway; the %d Ω series resistor still reads low: 3.3 V × 220/(1800+220) = 0.36 V, below the 0.8 V "
         "threshold). The I2C bus is not available while buttons sit there." % BUTTON_OHMS,
-        "- **NEW GAME on GPIO3** switches a halted Pi back on (GPIO3 to ground is the Pi's wake-up): after "
-        "`sudo halt`, pressing NEW GAME boots the exhibit.",
+        "- **NEW GAME on GPIO3** switches a halted Pi 4 (or earlier) back on (GPIO3 to ground is its wake-up): "
+        "after `sudo halt`, pressing NEW GAME boots the exhibit. **Not on a Pi 5**: a halted Pi 5 wakes from its "
+        "own power button (or a button on its J2 `PSW` pads), not from GPIO3 (Raspberry Pi documentation, "
+        "'Raspberry Pi 5: power button'); on a Pi 5 leave the exhibit running, or switch it at the mains.",
         "- GPIO7-11 are SPI0 (SPI stays off on this board); GPIO18-21 are PCM/PWM audio (not used).",
         "- LED current: each GPIO may source 16 mA, all of them together about 50 mA: a lamp bright enough "
         "for a lit gallery cannot hang on a pin. Each LED hangs from +5 V through %d Ω and a ULN2803A sink "
@@ -462,22 +536,47 @@ def index(designs, lang):
             "fills in and signs) and, where there is wiring to do, `harness.svg`/`.png` (every loom's pin-out) and "
             "`panel.svg`/`.png`. `png-sources.txt` records which SVG each PNG was rendered from.", ""]
     out += ["## Pin-map review", ""] + review_lines() + [""]
-    out += ["## Exhibit and service notes", ""] + service_lines() + [""]
+    out += ["## Exhibit and service notes", ""] + service_lines(designs) + [""]
     return "\n".join(out)
 
 
-def service_lines():
-    ratio = contrast(INK, FACE)
+def panel_span(design):
+    """(width, height, board) of the area the panel's controls (buttons and keys) spread over, in mm."""
+    import re
+
+    svg = panel.draw(design["name"], design["spec"])
+    xs, ys = [], []
+    for tag in re.findall(r'<circle[^>]*class="(?:button|key)"[^>]*>', svg):
+        x, y, r = (float(re.search(r' %s="([-\d.]+)"' % k, tag).group(1)) for k in ("cx", "cy", "r"))
+        xs += [x - r, x + r]
+        ys += [y - r, y + r]
+    return (int(max(xs) - min(xs) + 0.5), int(max(ys) - min(ys) + 0.5), design["name"])
+
+
+def service_lines(designs=()):
+    spans = [panel_span(d) for d in designs if not d["onboard"]]
+    widest = max(spans) if spans else (0, 0, "")
     return [
         "Hand this section over with the exhibit.",
         "",
         "### Mounting and access",
         "- Controls (every button and key) between **380 and 1220 mm above the floor**; the panel tilted 15-30° "
         "towards the visitor; a wheelchair user reaches it from the front (knee space 685 mm high).",
-        "- Arcade buttons of %d mm need about 3 N (the limit is 22 N) and work with one hand, a fist or an elbow; "
-        "all controls of a panel are within one hand's reach of each other." % BUTTON_MM,
+        "- Arcade buttons of %d mm work with one hand, a fist or an elbow. Their press force is not in a maker's "
+        "document we have: measure one with a spring gauge before fitting; it must stay at or below 22.2 N "
+        "(5 lbf, 2010 ADA Standards 309.4)." % BUTTON_MM,
+        "- Reach: the controls of the largest panel (`%s`) spread over %d × %d mm: a visitor plays it with both "
+        "hands or by moving along it, not from one hand position; mount it so every control is within the "
+        "380-1220 mm band." % (widest[2], widest[0], widest[1]),
         "- Meaning is never carried by colour alone: letters on rows, words beside the status lamps, a tick on "
-        "DONE and a circular arrow on NEW GAME; black on the panel face is %.0f:1 (at least 3:1 needed)." % ratio,
+        "DONE and a circular arrow on NEW GAME. The engraving's contrast depends on the sheet and the laser: "
+        "engrave a test piece and check it reaches at least 3:1 against the face (WCAG's ratio, from a colour "
+        "meter or a calibrated photo) before cutting the panel.",
+        "- Type size: the panel's status words are %s mm and its how-to-play %s mm high (em), below the 24 pt "
+        "(%.1f mm) the US National Park Service's exhibit specialists advise as the smallest exhibit type (NPS "
+        "Harpers Ferry Center, 'Exhibit Typography: Accessible Type'). Hang a printed how-to-play label at 24 pt "
+        "or larger beside the machine; the panel's words are a reminder at arm's length, not the label."
+        % (panel.num(panel.STATUS_MM), panel.num(panel.TEXT_MM), panel.EXHIBIT_TYPE_MM),
         "- Nothing flashes faster than 3 times a second (the firmware's limit).",
         "",
         "### Electrical",

@@ -86,14 +86,17 @@ def signal_loom(design, ref, chains):
     for n, chain in enumerate(chains):
         pins.append(_pin(str(n + 1), chain["pin"], line_words(chain), SIGNAL_COLOURS[n], awg,
                          far_end(design, chain), header=chain["header"], kind="line", role=chain["role"]))
-    for n in range(len(chains), catalogue.LOOM_LINES):
+    ways = catalogue.loom_ways(chains)
+    for n in range(len(chains), ways - 1):
         pins.append(_pin(str(n + 1), "", "empty (no crimp)", ("none", "#cccccc"), awg, "", kind="empty"))
-    pins.append(_pin(str(catalogue.LOOM_LINES + 1), "GND", "ground", GROUND, awg, ground_end(design, chains),
-                     kind="ground"))
+    pins.append(_pin(str(ways), "GND", "ground", GROUND, awg, ground_end(design, chains), kind="ground"))
+    data = catalogue.is_data_loom(chains)
     return {"ref": ref, "kind": "signal", "part": "jst-xh",
-            "title": "%s signal loom: JST-XH 8-way" % ref,
-            "detail": "header B8B-XH-A on the stripboard, housing XHP-8 on the loom",
-            "near": "stripboard", "far": "panel", "length": length_words(), "pins": pins}
+            "title": "%s %s loom: JST-XH %d-way" % (ref, "NeoPixel data" if data else "signal", ways),
+            "detail": "header B%dB-XH-A on the stripboard, housing XHP-%d on the loom" % (ways, ways),
+            "near": "stripboard", "far": "first pixel" if data else "panel",
+            "length": ("twisted pair, max %d mm" % catalogue.DATA_LOOM_MAX_MM) if data else length_words(),
+            "pins": pins}
 
 
 def line_words(chain):
@@ -188,8 +191,10 @@ def draw(design):
     d.text(20, 30, "Nimatron %s: harness" % design["name"], size=18, weight="bold")
     d.text(20, 50, "Each loom from its plug at the stripboard (left) to what it reaches on the panel (right). Lines "
            "and pins come from firmware/nimatron/config/pinmaps/%s.json." % design["name"], size=11, fill=GREY)
-    d.text(20, 68, "Signal looms: JST-XH, %d AWG, contact n in colour n, ground black. %s. Lengths: %s."
-           % (catalogue.part("wire-22")["awg"], power_words(design), length_words()), size=11, fill=GREY)
+    d.text(20, 68, "Signal looms: JST-XH, %d AWG, contact n in colour n, ground black. %s. Lengths: %s%s."
+           % (catalogue.part("wire-22")["awg"], power_words(design), length_words(),
+              "; the NeoPixel data loom max %d mm" % catalogue.DATA_LOOM_MAX_MM if design.get("pixels") else ""),
+           size=11, fill=GREY)
     y = 96
     heading = None
     for cable in h["cables"]:

@@ -4,21 +4,25 @@
 """The front panel of one board as SVG in millimetres, from its layout.
 
 For a laser cutter: two layers, ``cut`` (red hairlines, 0.01 mm, #ff0000,
-no fill: lamp, button and fixing holes, the outline) and ``engrave``
-(black: words, rings, marks); the text is DejaVu Sans (Bold), to be
-converted to paths where the laser's software lacks the font. No filled
-background: the preview PNG adds the panel's colour. A panel larger than a
-600 x 400 mm bed is also written as tiles that fit it, split along a line
-no hole crosses (``tiles``). For print: black on
-the light panel face, 18:1 contrast. Every lamp hole is ``<circle
+no fill: lamp, button, jack and fixing holes, the outline) and ``engrave``
+(black: words, rings, marks). The engraved text is live text (DejaVu Sans,
+Bold): it must be converted to outlines before cutting, as the file's own
+description says. Holes are drawn smaller by the laser's kerf (``KERF_MM``)
+so they come out at the part's size; a diffuser's hole is a press fit. No
+filled background: the preview PNG adds the panel's colour. A panel larger
+than the bed less a margin is also written as tiles that fit it, split along
+a line no hole crosses (``tiles``), with a splice rib behind each join
+(``splices``). Engraving contrast is the material's and the laser's: not
+claimed here, checked on a test piece. Every lamp hole is ``<circle
 class="lamp" data-row data-index>``, every button ``class="button"
 data-role`` (or ``class="key" data-row data-index`` on a grid), so the
 tests check the panel against the pin map.
 
-Accessible by construction: 30 mm arcade buttons (at least 25 mm), every
-control within one hand's reach of the others, meaning carried by words and
-shapes (letters on rows, words beside status lamps, a tick on DONE and a
-circular arrow on NEW GAME), never by colour alone.
+Accessibility: 30 mm arcade buttons (at least 25 mm); meaning carried by
+words and shapes (letters on rows, words beside status lamps, a tick on DONE
+and a circular arrow on NEW GAME), never by colour alone. The engraved words
+(``STATUS_MM``, ``TEXT_MM``) are smaller than the 24 pt exhibit minimum
+(``EXHIBIT_TYPE_MM``): the guide says so and asks for a printed label.
 """
 
 import math
@@ -33,6 +37,8 @@ from .svg import Drawing, FONT, esc, num
 
 CUT = {"stroke": "#ff0000", "stroke_width": 0.01, "fill": "none"}
 BED_MM = (600, 400)    # a common 60 x 40 cm CO2 laser bed (either way round)
+BED_MARGIN_MM = 10     # a panel or tile is at least this much smaller than the bed both ways (placing, warp)
+KERF_MM = 0.15         # the laser's kerf: holes are drawn this much smaller in diameter (0.1-0.2 mm for a CO2 laser)
 FIXING_MM = 4.5        # M4 clearance: the panel's fixing screws (and a tile's splice-plate screws)
 FIXING_INSET = 8       # fixing holes' centres from the edges
 INKSCAPE = "http://www.inkscape.org/namespaces/inkscape"
@@ -40,7 +46,11 @@ INK = "#000000"
 FACE = "#f4efe4"       # light birch / off-white print
 BUTTON_MM = 30         # hole for a 30 mm arcade button
 LAMP_MM = 12           # hole for a diffuser or bezel
-TEXT_MM = 5            # how-to-play text height (readable at arm's length)
+TEXT_MM = 5            # how-to-play text size (em, mm): below EXHIBIT_TYPE_MM, so a printed label carries it too
+STATUS_MM = 4.5        # the status words' size (em, mm)
+EXHIBIT_TYPE_MM = 8.47  # 24 pt: the smallest exhibit type the US National Park Service advises
+                       # (NPS Harpers Ferry Center, 'Exhibit Typography: Accessible Type')
+JACK_STRIP_MM = 22     # extra panel height at the bottom for the DC jack's hole, where a board has one
 LANGS = ("en", "es", "ru")
 
 WORDS = {  # the panel's own words; the buttons' and status lamps' come from the faces' (``panel_words``)
@@ -156,23 +166,26 @@ def _wrap(text, chars):
 
 
 class Panel:
-    def __init__(self, name, spec, lang):
+    def __init__(self, name, spec, lang, kerf=None):
         self.name = name
         self.spec = spec
         self.lang = lang
+        self.as_cut = kerf is not None   # None: the nominal drawing; a number: the laser file, kerf and press fits
+        self.kerf = kerf or 0.0
+        self.jack = has_jack(name, spec)
         self.words = panel_words(lang)
         self.parts = []   # (callable) drawn after the size is known
 
     # -- pieces ---------------------------------------------------------------
     def lamp(self, d, x, y, row, index, label=None):
-        hole = parts.spec_lamp_hole(self.spec)[0]   # the bezel's, pixel's or diffuser's cut-out (parts.json)
+        hole = lamp_cut_mm(self.spec, self.kerf if self.as_cut else None)   # the bezel's, pixel's or diffuser's cut-out (parts.json)
         d.add("circle", cx=x, cy=y, r=hole / 2.0, class_="lamp", data_row=row, data_index=index, **CUT)
         d.circle(x, y, hole / 2.0 + 1.2, stroke=INK, stroke_width=0.5)
         if label:
             d.text(x, y + LAMP_MM / 2.0 + 5, label, size=3.5, anchor="middle")
 
     def button(self, d, x, y, label, cls="button", **data):
-        d.add("circle", cx=x, cy=y, r=BUTTON_MM / 2.0, class_=cls, **dict(CUT, **data))
+        d.add("circle", cx=x, cy=y, r=(BUTTON_MM - self.kerf) / 2.0, class_=cls, **dict(CUT, **data))
         d.circle(x, y, BUTTON_MM / 2.0 + 2.5, stroke=INK, stroke_width=1.2)
         if label:
             d.text(x, y + BUTTON_MM / 2.0 + 9, label, size=5.5, anchor="middle", weight="bold")
@@ -192,7 +205,7 @@ class Panel:
         for i, role in enumerate(roles):
             x = 20 + step * (i + 0.5)
             self.lamp(d, x, y, "status", i)
-            d.text(x, y + LAMP_MM / 2.0 + 8, self.words[role], size=4.5, anchor="middle", weight="bold")
+            d.text(x, y + LAMP_MM / 2.0 + 8, self.words[role], size=STATUS_MM, anchor="middle", weight="bold")
 
     def controls(self, d, y, width):
         """DONE and NEW GAME, side by side, icons beside the words."""
@@ -230,7 +243,11 @@ class Panel:
                     background=None)
         d.add("rect", x=2, y=2, width=width - 4, height=height - 4, rx=6, class_="outline", **CUT)
         for x, y in fixing_points(width, 0, height):
-            d.add("circle", cx=x, cy=y, r=FIXING_MM / 2.0, class_="fixing", **CUT)
+            d.add("circle", cx=x, cy=y, r=(FIXING_MM - self.kerf) / 2.0, class_="fixing", **CUT)
+        if self.jack:   # the supply's way in: sized from the catalogue's jack, so a new jack moves it
+            jx, jy = 40, height - JACK_STRIP_MM / 2.0 - 2   # bottom left: clear of the revision note at the right
+            d.add("circle", cx=jx, cy=jy, r=(jack_mm() - self.kerf) / 2.0, class_="jack", **CUT)
+            d.text(jx + jack_mm() / 2.0 + 4, jy + 1.5, "5 V DC", size=4, anchor="start", weight="bold")
         d.text(width / 2.0, 20, "NIMATRON", size=11, anchor="middle", weight="bold", letter_spacing=2)
         return d
 
@@ -245,7 +262,7 @@ class Panel:
         buttons_y = lamps_bottom + 30
         controls_y = buttons_y + 48
         text_y = controls_y + 48
-        height = self.text_bottom(text_y, width) + 12
+        height = self.text_bottom(text_y, width) + 12 + (JACK_STRIP_MM if self.jack else 0)
         d = self._frame(width, height)
         self.status_row(d, 34, width)
         left = (width - column * len(layout)) / 2.0
@@ -270,7 +287,7 @@ class Panel:
         top = 70.0
         controls_y = top + cell_h * len(layout) + 26
         text_y = controls_y + 48
-        height = self.text_bottom(text_y, width) + 12
+        height = self.text_bottom(text_y, width) + 12 + (JACK_STRIP_MM if self.jack else 0)
         d = self._frame(width, height)
         self.status_row(d, 34, width)
         left = (width - cell_w * columns) / 2.0 + 6
@@ -280,7 +297,8 @@ class Panel:
             for i in range(n):
                 x = left + cell_w * (i + 0.5)
                 self.lamp(d, x, y + 8, r, i)
-                d.add("circle", cx=x, cy=y + 34, r=BUTTON_MM / 2.0, class_="key", data_row=r, data_index=i, **CUT)
+                d.add("circle", cx=x, cy=y + 34, r=(BUTTON_MM - self.kerf) / 2.0, class_="key", data_row=r,
+                      data_index=i, **CUT)
                 d.circle(x, y + 34, BUTTON_MM / 2.0 + 1.5, stroke=INK, stroke_width=1)
         self.controls(d, controls_y, width)
         self.instructions(d, text_y, width)
@@ -288,12 +306,12 @@ class Panel:
 
     def _ring(self):
         n = boards.layout(self.spec)[0]
-        ring_r, key_r = 118.0, 150.0
+        ring_r, key_r = 113.0, 145.0   # 2 x (145 + 30) + 40 = 390 mm: the 400 mm bed less its margin
         width = 2 * (key_r + BUTTON_MM) + 40
         cx, cy = width / 2.0, 70 + key_r + BUTTON_MM / 2.0
         controls_y = cy + key_r + BUTTON_MM + 20
         text_y = controls_y + 48
-        height = self.text_bottom(text_y, width) + 12
+        height = self.text_bottom(text_y, width) + 12 + (JACK_STRIP_MM if self.jack else 0)
         d = self._frame(width, height)
         self.status_row(d, 34, width)
         for i in range(n):
@@ -303,7 +321,8 @@ class Panel:
             self.lamp(d, lx, ly, 0, i)
             d.text(cx + (ring_r - 16) * math.cos(a), cy + (ring_r - 16) * math.sin(a) + 1.5, str(i + 1), size=4.5,
                    anchor="middle")
-            d.add("circle", cx=kx, cy=ky, r=BUTTON_MM / 2.0, class_="key", data_row=0, data_index=i, **CUT)
+            d.add("circle", cx=kx, cy=ky, r=(BUTTON_MM - self.kerf) / 2.0, class_="key", data_row=0, data_index=i,
+                  **CUT)
             d.circle(kx, ky, BUTTON_MM / 2.0 + 1.5, stroke=INK, stroke_width=1)
         self.controls(d, controls_y, width)
         self.instructions(d, text_y, width)
@@ -320,7 +339,32 @@ def fixing_points(width, top, bottom):
 
 
 def fits_bed(width, height):
-    return max(width, height) <= max(BED_MM) and min(width, height) <= min(BED_MM)
+    """Whether a sheet fits the bed with ``BED_MARGIN_MM`` to spare both ways."""
+    long_side, short_side = max(BED_MM) - BED_MARGIN_MM, min(BED_MM) - BED_MARGIN_MM
+    return max(width, height) <= long_side and min(width, height) <= short_side
+
+
+def has_jack(name, spec):
+    """Whether the board takes its supply through the panel-mount DC jack (J1)."""
+    from .circuit import circuit
+
+    return "jack" in circuit(name, spec)
+
+
+def jack_mm():
+    """The DC jack's panel hole (parts.json ``dc-jack-panel``): a parameter, so a new jack moves it."""
+    return parts.part("dc-jack-panel")["cutout_mm"]
+
+
+def lamp_cut_mm(spec, kerf=None):
+    """The lamp hole: nominal (``kerf`` None), or as cut: a press fit for a
+    diffuser disc, less the kerf."""
+    hole, key = parts.spec_lamp_hole(spec)
+    if kerf is None:
+        return hole
+    if key == "diffuser-12":
+        hole -= parts.part(parts.DIFFUSER)["press_fit_mm"]
+    return hole - kerf
 
 
 def _is_cut(item):
@@ -345,7 +389,12 @@ def _reach(item):
     return (float(m.group(2)) - 10, float(m.group(2)) + 10) if m else (0, 0)
 
 
-def document(d, name, top=None, bottom=None, extra=()):
+OUTLINES = ("The engraved text is live text in DejaVu Sans (Bold): convert it to outlines before cutting "
+            "(Inkscape: select all, Path > Object to Path; LightBurn and RDWorks do not read live SVG text "
+            "reliably), then check that no word moved.")
+
+
+def document(d, name, top=None, bottom=None, extra=(), kerf=0.0):
     """The panel (or the slice ``top``..``bottom`` of it) as a laser file: a
     ``cut`` and an ``engrave`` layer, millimetres, no background."""
     top = 0 if top is None else top
@@ -358,9 +407,9 @@ def document(d, name, top=None, bottom=None, extra=()):
             '<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="%s" width="%smm" height="%smm" '
             'viewBox="0 %s %s %s">\n' % (INKSCAPE, num(d.width), num(bottom - top), num(top), num(d.width),
                                          num(bottom - top)))
-    desc = ("Laser file, millimetres 1:1. Layer cut: red #ff0000 0.01 mm strokes, no fill: cut through. Layer "
-            "engrave: black. Text is DejaVu Sans (Bold): install it, or convert text to paths "
-            "(Inkscape: Path > Object to Path) before sending to the laser.")
+    desc = ("Laser file, millimetres 1:1. Layer cut: red #ff0000 0.01 mm strokes, no fill: cut through; holes "
+            "are drawn %s mm smaller than their parts for the laser's kerf (set no kerf offset in the laser's "
+            "software). Layer engrave: black. %s" % (num(kerf), OUTLINES))
     cut = [i for i in items if _is_cut(i)]
     notes = [i for i in items if 'class="tile"' in i]
     ink = [i for i in items if not _is_cut(i) and i not in notes]
@@ -379,8 +428,8 @@ def joins(d):
     """Where a panel too big for the bed is split: lines across it that no
     hole comes within 3 mm of, each tile at most the bed's short side long."""
     holes = [_reach(i) for i in d.items if _is_cut(i) and i.startswith("<circle")]
-    limit = min(BED_MM) if d.width > min(BED_MM) else max(BED_MM)
-    if d.width > max(BED_MM):
+    limit = (min(BED_MM) if d.width > min(BED_MM) - BED_MARGIN_MM else max(BED_MM)) - BED_MARGIN_MM
+    if d.width > max(BED_MM) - BED_MARGIN_MM:
         raise ValueError("a panel %d mm wide is wider than the %d mm bed" % (d.width, max(BED_MM)))
     out = []
     top = 0.0
@@ -395,9 +444,14 @@ def joins(d):
     return out
 
 
-def tiles(name, spec, lang="en"):
+SPLICE_MM = 40          # a splice rib's height: 20 mm of it behind each tile
+SPLICE_MARGIN_MM = 30   # the rib file's margin above and below the rib, where its cut-outs may reach
+SPLICE_CLEAR_MM = 3     # a rib's cut-out is this much wider than the hole in front of it (the part's body)
+
+
+def tiles(name, spec, lang="en", kerf=None):
     """[svg] of the tiles of a panel larger than the bed (empty when it fits)."""
-    d = Panel(name, spec, lang).draw()
+    d = Panel(name, spec, lang, kerf).draw()
     if fits_bed(d.width, d.height):
         return []
     cuts = [0.0] + joins(d) + [d.height]
@@ -409,15 +463,89 @@ def tiles(name, spec, lang="en"):
                   height=bottom - top - (2 if n == 0 else 0) - (2 if n == len(cuts) - 2 else 0), class_="outline",
                   **CUT)
         for x, y in fixing_points(d.width, top, bottom):
-            extra.add("circle", cx=x, cy=y, r=FIXING_MM / 2.0, class_="fixing", **CUT)
+            extra.add("circle", cx=x, cy=y, r=(FIXING_MM - (kerf or 0.0)) / 2.0, class_="fixing", **CUT)
         label = "%s panel, tile %d of %d: joins at its %s edge" % (
             name, n + 1, len(cuts) - 1, "lower" if n == 0 else "upper" if n == len(cuts) - 2 else "upper and lower")
         extra.text(d.width / 2.0, (top + 12) if n else bottom - 6, label, size=3, anchor="middle", class_="tile")
-        out.append(document(d, name, top, bottom, extra.items))
+        out.append(document(d, name, top, bottom, extra.items, kerf or 0.0))
     return out
 
 
-def draw(name, spec, lang="en"):
+def splices(name, spec, lang="en", kerf=None):
+    """[svg] of the splice ribs of a tiled panel: one per join, the panel's
+    width less the fixing strips, SPLICE_MM high, glued behind the seam so
+    the keys beside it are carried across; every hole the rib crosses gets a
+    cut-out SPLICE_CLEAR_MM wider, so the parts behind the panel pass it."""
+    d = Panel(name, spec, lang, kerf).draw()
+    if fits_bed(d.width, d.height):
+        return []
+    holes = [(float(_val(i, "cx")), float(_val(i, "cy")), float(_val(i, "r")))
+             for i in d.items if _is_cut(i) and i.startswith("<circle") and 'class="fixing"' not in i]
+    out = []
+    for n, y in enumerate(joins(d)):
+        top, bottom = y - SPLICE_MM / 2.0, y + SPLICE_MM / 2.0
+        left, right = FIXING_INSET * 2 + 4, d.width - FIXING_INSET * 2 - 4
+        m = SPLICE_MARGIN_MM   # room for a cut-out that notches the rib's edge
+        rib = Drawing(right - left + 20, SPLICE_MM + 2 * m, unit="mm",
+                      title="Nimatron %s splice rib %d" % (name, n + 1), background=None)
+        dx, dy = 10 - left, m - top
+        rib.add("rect", x=10, y=m, width=right - left, height=SPLICE_MM, rx=2, class_="outline", **CUT)
+        for x, cy, r in holes:
+            if cy - r - SPLICE_CLEAR_MM < bottom and cy + r + SPLICE_CLEAR_MM > top:
+                rib.add("circle", cx=x + dx, cy=cy + dy, r=r + SPLICE_CLEAR_MM, class_="clearance", **CUT)
+        rib.text(10 + (right - left) / 2.0, m + SPLICE_MM / 2.0 + 1, "seam", size=3, anchor="middle",
+                 class_="tile")
+        rib.add("line", x1=10, y1=m + SPLICE_MM / 2.0, x2=10 + right - left, y2=m + SPLICE_MM / 2.0,
+                stroke=INK, stroke_width=0.3, class_="seam")
+        out.append(document(rib, name, extra=(), kerf=kerf or 0.0))
+    return out
+
+
+def _val(item, name):
+    return re.search(r'\b%s="([-0-9.]+)"' % name, item).group(1)
+
+
+def draw(name, spec, lang="en", kerf=None):
+    """The panel as a laser file. No ``kerf``: the nominal drawing (every hole
+    its part's size, as the design rules check it); the files written to
+    hardware/ pass ``KERF_MM``: holes less the kerf, diffusers a press fit."""
     if lang not in LANGS:
         raise ValueError("language %r: choose from %s" % (lang, ", ".join(LANGS)))
-    return document(Panel(name, spec, lang).draw(), name)
+    return document(Panel(name, spec, lang, kerf).draw(), name, kerf=kerf or 0.0)
+
+
+def fixing_count(name, spec):
+    """The panel's fixing screws: its own holes, or every tile's."""
+    n = len(tiles(name, spec))
+    if not n:
+        d = Panel(name, spec, "en").draw()
+        return len(fixing_points(d.width, 0, d.height))
+    return sum(t.count('class="fixing"') for t in tiles(name, spec))
+
+
+def tile_words(name, spec):
+    n = len(tiles(name, spec))
+    return "" if not n else " (%d tiles: each tile's own corner holes)" % n
+
+
+PIXEL_SLACK_MM = 15   # a joint between two pixels needs this much more cable than the straight distance
+
+
+def pixel_gaps(name, spec):
+    """[(from hole, to hole, mm of cable needed)] between consecutive pixels in
+    chain order (lamps row by row, then the status lamps), read from the panel's
+    lamp holes: what a string of fixed-pitch pixels must span."""
+    d = Panel(name, spec, "en").draw()
+    holes = []
+    for item in d.items:
+        if 'class="lamp"' in item:
+            row = re.search(r'data-row="(\w+)"', item).group(1)
+            index = int(re.search(r'data-index="(\d+)"', item).group(1))
+            key = (1, 0, index) if row == "status" else (0, int(row), index)
+            holes.append((key, float(_val(item, "cx")), float(_val(item, "cy"))))
+    holes.sort()
+    out = []
+    for (a, ax, ay), (b, bx, by) in zip(holes, holes[1:]):
+        words = lambda k: "status %d" % (k[2] + 1) if k[0] else "lamp %s%d" % ("ABCDEFGH"[k[1]], k[2] + 1)
+        out.append((words(a), words(b), math.hypot(bx - ax, by - ay) + PIXEL_SLACK_MM))
+    return out

@@ -91,20 +91,42 @@ POWER_LOOM = "J2"    # the Mini-Fit Jr. plug of the +5V loom (J1 is the DC jack)
 FIRST_SIGNAL_LOOM = 3
 
 
+DATA_GROUP = "NeoPixel data"
+DATA_LOOM_MAX_MM = 300   # the pixels' data and its ground, twisted: the stripboard sits this close to the first pixel
+
+
+def is_data_loom(chains):
+    return any(c["group"] == DATA_GROUP for c in chains)
+
+
+def loom_ways(chains):
+    """Contacts of a loom's JST-XH plug: 2 for the pixels' data (data, ground), so it
+    cannot go into a button header; 8 (seven lines and ground) for the others."""
+    return 2 if is_data_loom(chains) else LOOM_LINES + 1
+
+
 def loom_count(design):
-    """8-way looms: seven lines and their ground each."""
-    return max(1, (len(design["chains"]) + LOOM_LINES - 1) // LOOM_LINES)
+    """8-way looms: seven lines and their ground each; the pixels' data has one of its own."""
+    return max(1, len(looms(design)))
 
 
 def looms(design):
     """[(ref, [chain, ...])]: which pin-map lines share which JST-XH loom, in
     pin-map order. The one split the design rules, the BOM and the harness
-    drawing all use, so a loom's J-number means the same wires everywhere."""
+    drawing all use, so a loom's J-number means the same wires everywhere.
+    The NeoPixel data never rides a button loom: its 5 V edges would couple
+    into the button lines over the loom's length, and the length itself
+    degrades them; it gets a short loom of its own (data and ground, twisted),
+    numbered last."""
     if design["onboard"] or not design["chains"]:
         return []
-    lines = design["chains"]
-    return [("J%d" % (FIRST_SIGNAL_LOOM + n), lines[n * LOOM_LINES:(n + 1) * LOOM_LINES])
-            for n in range(loom_count(design))]
+    lines = [c for c in design["chains"] if c["group"] != DATA_GROUP]
+    data = [c for c in design["chains"] if c["group"] == DATA_GROUP]
+    n_lines = (len(lines) + LOOM_LINES - 1) // LOOM_LINES
+    out = [("J%d" % (FIRST_SIGNAL_LOOM + n), lines[n * LOOM_LINES:(n + 1) * LOOM_LINES]) for n in range(n_lines)]
+    if data:
+        out.append(("J%d" % (FIRST_SIGNAL_LOOM + n_lines), data))
+    return out
 
 
 def esd_lines(design):
@@ -125,7 +147,7 @@ def spec_lamp_part(spec):
     if lamps["kind"] == "leds":
         return spec["led"].get("part", "led-hlmp4719")
     if lamps.get("shape") == "ring" or lamps.get("fixed"):
-        return "bullet-pixel"
+        return BULLET_PIXEL
     return "ws2812b-strip"
 
 
@@ -144,6 +166,10 @@ def lamp_mcd(design):
     return level * (m["red"] * r + m["green"] * g + m["blue"] * b) / 255.0
 
 
+BULLET_PIXEL = "bullet-pixel-8mm"   # Adafruit's 12 mm pixel: an 8 mm LED in a 12 mm hole
+DIFFUSER = "diffuser-disc-12"       # a 12 mm opal disc, pressed into its hole, a retaining plate behind
+
+
 # An LED whose beam is narrower than this is seen only from in front: it sits
 # behind a 12 mm opal diffuser, which glows for a visitor standing to the side.
 NARROW_BEAM_DEG = 30
@@ -158,9 +184,9 @@ def spec_lamp_hole(spec):
     key = spec_lamp_part(spec)
     if part(key)["kind"] == "led" and part(key).get("beam_deg", 60) >= NARROW_BEAM_DEG:
         return part("led-bezel-5")["cutout_mm"], "led-bezel-5"
-    if key == "bullet-pixel":
-        return part("bullet-pixel")["cutout_mm"], "bullet-pixel"
-    return part("diffuser-12")["cutout_mm"], "diffuser-12"
+    if key == BULLET_PIXEL:
+        return part(BULLET_PIXEL)["cutout_mm"], BULLET_PIXEL
+    return part("diffuser-12")["cutout_mm"], "diffuser-12"   # nominal: the panel cuts it a press fit (DIFFUSER)
 
 
 def checks(design):
