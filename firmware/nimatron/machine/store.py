@@ -51,6 +51,7 @@ ERASES_PER_DAY = 12        # nvm wear limit: 100,000 cycles last 22.8 years at t
 ERASES_BURST = 8           # ... with this many at once (a busy day) before the limit bites
 RETRY_MS = 30000           # a failed save is tried again this often
 DAY_MS = 86400000
+ERASE_MS = DAY_MS // ERASES_PER_DAY  # the time that earns one erase (integers: a board's floats are short)
 
 _CRC_TABLE = []
 
@@ -138,10 +139,6 @@ def _record_at(buf, pos):
         if not isinstance(payload, dict):
             payload = None
     return buf[at + 1], int.from_bytes(inner[4:8], "little"), payload, raw, end
-
-
-def _ones(byte):
-    return bin(byte).count("1")
 
 
 def _kind_at(buf, pos):
@@ -385,7 +382,7 @@ class Store:
         self.failing = None    # why saving fails, until a save succeeds
         self.retry_at = None   # when ``tick`` tries the unsaved records again
         self.now = None        # the machine's time, once ``tick`` has given it
-        self.allowance = ERASES_BURST  # erases the wear limit allows now
+        self.allowance = ERASES_BURST * ERASE_MS  # ms earned towards erases (ERASE_MS each)
         self.loaded = None     # what load() found
 
     # -- reading -----------------------------------------------------------
@@ -505,9 +502,9 @@ class Store:
         """The machine's time: the wear allowance grows, waiting records are
         written when it allows and failed ones tried again every ``RETRY_MS``."""
         if self.now is not None and now > self.now:
-            self.allowance += (now - self.now) * ERASES_PER_DAY / DAY_MS
-            if self.allowance > ERASES_BURST:
-                self.allowance = ERASES_BURST
+            self.allowance += now - self.now
+            if self.allowance > ERASES_BURST * ERASE_MS:
+                self.allowance = ERASES_BURST * ERASE_MS
         self.now = now
         if self.unsaved and (self.retry_at is None or now >= self.retry_at):
             self.flush()
@@ -521,7 +518,7 @@ class Store:
 
     def _held_back(self, urgent):
         """ms until the wear limit allows the erase these records need (0: now)."""
-        if self.nvm is None or self.now is None or urgent or self.allowance >= 1:
+        if self.nvm is None or self.now is None or urgent or self.allowance >= ERASE_MS:
             return 0
         size = 0
         for kind in self.unsaved:
@@ -529,7 +526,7 @@ class Store:
         end = self.tail + size
         if self.clean and end <= len(self.nvm) and _blank(self.nvm[self.tail:end]):
             return 0  # appends into blank bytes: no erase
-        return 1 + int((1 - self.allowance) * DAY_MS / ERASES_PER_DAY)
+        return ERASE_MS - self.allowance
 
     def _renumber(self):
         """Sequence numbers near their end: the newest records from 1 again,
@@ -588,7 +585,7 @@ class Store:
         self.nvm[0:size] = image + bytes([BLANK]) * (size - len(image))
         self.erases += 1
         if self.now is not None:
-            self.allowance -= 1
+            self.allowance -= ERASE_MS
         self.tail = len(image)
         self.clean = True
 
