@@ -64,7 +64,7 @@ def machine_that_lost_games(tmp_path):
 
 
 WHY = ("nvm: a saved audits record at byte 74 is damaged (flipped bits, a half-erased sector or another "
-       "version's data): what it held is lost; the wrong-PIN count may be lost: UNLOCK waits as after 3 wrong PINs")
+       "version's data): what it held is lost")
 
 
 def counter_rows(table):

@@ -149,10 +149,6 @@ class Machine:
         self.damaged = bool(notes)
         if notes:  # something stored was lost or damaged: counted where it lasts, and said below
             self.audits.count("data_losses")
-        if "audits" in lost and self.audits.pin_failures < PIN_TRIES:
-            # the wrong-PIN count may be in the lost record: fail closed, UNLOCK pauses from boot
-            self.audits.pin_failures = PIN_TRIES
-            notes.append("the wrong-PIN count may be lost: UNLOCK waits as after %d wrong PINs" % PIN_TRIES)
         if self.restored == "factory" and store is not None:
             self.audits.count("factory_restores")
             if notes:
@@ -165,6 +161,11 @@ class Machine:
                              "exhibit, or the file was removed)")
         self.sealed = None
         self._choose(source, found["settings"], notes, now_ms)
+        if ("audits" in lost and self.audits.pin_failures < PIN_TRIES
+                and self.controller.settings.get("operator_pin")):
+            # the wrong-PIN count may be in the lost record: fail closed, UNLOCK pauses from boot
+            self.audits.pin_failures = PIN_TRIES
+            notes.append("the wrong-PIN count may be lost: UNLOCK waits as after %d wrong PINs" % PIN_TRIES)
         if "settings" in lost and self.sealed is None:
             # the lost record may have changed the operator PIN: fail closed (docs/operator.md)
             self.sealed = ("a damaged settings record may have held a new operator PIN: save any adjustment "
