@@ -57,7 +57,7 @@ class VisitorTurn:
             return
         lamp = panel.last_lit(row)
         if lamp is None:
-            self._refuse("row %d is empty" % row, [], now)
+            self._refuse("row %s is empty" % row_label(row), [], now)
             return
         heaps, ring = self.turn_start
         after = panel.position()[0]
