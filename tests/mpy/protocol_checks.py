@@ -110,7 +110,7 @@ class FakeController:
                 heaps[r] -= 1
                 self.taken = True
             else:
-                self.listener({"event": "refused", "reason": "row %d is empty" % r})
+                self.listener({"event": "refused", "reason": "row %s is empty" % "ABCDEFGH"[r]})
         elif role == "done" and self.taken:
             self.taken = False
             self.listener({"event": "move", "by": "visitor", "before": [], "after": list(heaps)})
