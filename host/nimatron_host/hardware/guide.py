@@ -61,7 +61,7 @@ def _most_loaded(design):
     loads = []
     for ref, key, amps in parts_catalogue.power_path(design) + parts_catalogue.signal_looms(design):
         p = parts_catalogue.part(key)
-        rating = p.get("amps", p.get("hold_amps"))
+        rating = parts_catalogue.hold_at_cabinet(key) if p["kind"] == "fuse" else p["amps"]
         loads.append((amps / rating, ref, p["part"].split(",")[0].split(" (")[0], amps, rating))
     if not loads:
         return "USB supply only"

@@ -48,13 +48,22 @@ def has_dc_input(design):
     return "jack" in design
 
 
+FUSES = ("polyfuse-2.5", "polyfuse-4", "polyfuse-5")
+
+
+def hold_at_cabinet(key):
+    """A polyfuse's hold current in a warm cabinet (50 degC): the datasheet's rerating table."""
+    table = part("ptc-rerating-ruef")
+    return part(key)["hold_amps"] * table["hold_factor"][str(table["cabinet_celsius"])]
+
+
 def fuse_key(design):
-    """The smallest polyfuse that holds the worst case with 20 % to spare."""
+    """The smallest polyfuse that holds the worst case with 20 % to spare, at 50 degC."""
     need = worst_amps(design) / derate()
-    for key in ("polyfuse-2.5", "polyfuse-4"):
-        if part(key)["hold_amps"] >= need - 1e-9:
+    for key in FUSES:
+        if hold_at_cabinet(key) >= need - 1e-9:
             return key
-    return "polyfuse-4"
+    return FUSES[-1]
 
 
 def power_path(design):
@@ -62,8 +71,9 @@ def power_path(design):
     if not has_dc_input(design):
         return []
     amps = worst_amps(design)
-    return [("J1", "dc-jack-panel", amps), ("F1", fuse_key(design), amps), ("D-RP", "ss54", amps),
-            (POWER_LOOM, "minifit-jr", amps), (POWER_LOOM, "minifit-jr-crimp", amps), ("W+5V", "wire-18", amps)]
+    return [("J1", "dc-jack-panel", amps), ("F1", fuse_key(design), amps), ("Q1", "sup90p06", amps),
+            ("Q2", "sup90p06", amps), (POWER_LOOM, "minifit-jr", amps), (POWER_LOOM, "minifit-jr-crimp", amps),
+            ("W+5V", "wire-18", amps)]
 
 
 def signal_looms(design):
@@ -167,7 +177,7 @@ def checks(design):
     k = derate()
     for ref, key, amps in power_path(design) + signal_looms(design):
         p = part(key)
-        rating = p.get("amps", p.get("hold_amps"))
+        rating = hold_at_cabinet(key) if p["kind"] == "fuse" else p["amps"]
         if amps > rating * k + 1e-9:
             out.append("%s: %s %s carries %.2f A, rated %.1f A x %d %%" % (name, ref, p["part"].split(",")[0], amps,
                                                                           rating, int(k * 100)))
@@ -178,13 +188,13 @@ def checks(design):
                 out.append("%s: %s %s takes %d-%d AWG, the loom is %d AWG" % (name, ref, p["part"], lo, hi, awg))
     if has_dc_input(design):
         fuse = part(fuse_key(design))
-        if fuse["hold_amps"] * k < worst_amps(design) - 1e-9:
-            out.append("%s: F1 %s holds %.1f A, the worst case is %.2f A" % (name, fuse["part"], fuse["hold_amps"],
-                                                                             worst_amps(design)))
-        tvs = part("smbj5")
-        if tvs["standoff_volts"] < design["figures"]["volts"]:
-            out.append("%s: TVS stand-off %.1f V below the %g V supply" % (name, tvs["standoff_volts"],
-                                                                            design["figures"]["volts"]))
+        if hold_at_cabinet(fuse_key(design)) * k < worst_amps(design) - 1e-9:
+            out.append("%s: F1 %s holds %.2f A at %d degC (x %d %%), the worst case is %.2f A"
+                       % (name, fuse["part"].split(",")[0], hold_at_cabinet(fuse_key(design)),
+                          part("ptc-rerating-ruef")["cabinet_celsius"], int(k * 100), worst_amps(design)))
+        tvs = part("p6ke33ca")
+        if tvs["standoff_volts"] < 24 * 1.05:
+            out.append("%s: TVS stand-off %.1f V below a 24 V adapter's 25.2 V" % (name, tvs["standoff_volts"]))
     lamp = part(lamp_part(design))
     if lamp["kind"] == "led" and design["figures"]["led_ma"] > lamp["max_ma"] * k + 1e-9:
         out.append("%s: %s runs at %.1f mA, rated %d mA x %d %%" % (name, lamp["part"].split(",")[0],
