@@ -14,7 +14,7 @@ import subprocess
 
 from nimatron.config import boards
 
-from . import bom, checkpoints, guide, harness, panel, wiring
+from . import bom, checkpoints, guide, harness, panel, safety, wiring
 from .circuit import circuit
 
 SOURCES = "png-sources.txt"
@@ -41,6 +41,7 @@ def files(lang="en"):
                 out["%s/panel-tile-%d.svg" % (name, n + 1)] = tile
         out[name + "/README.md"] = guide.board_guide(design, lang) + "\n"
         out[name + "/commissioning.md"] = checkpoints.commissioning(design, guide.self_test(design))
+        out[name + "/safety.md"] = safety.sheet(design)
     out["README.md"] = guide.index(all_designs, lang) + "\n"
     return out
 

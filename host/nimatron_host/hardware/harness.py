@@ -47,7 +47,7 @@ def power_cables(design):
     jack = {"ref": design["jack"], "kind": "power", "part": "dc-jack-panel",
             "title": "%s DC jack: 2.1 mm, centre +" % design["jack"], "detail": "panel mount; its tags to the stripboard",
             "near": "jack tags", "far": "stripboard", "length": "as short as the case allows",
-            "pins": [_pin("centre", "+5V in", "supply +", PLUS5, awg, "F1 polyfuse → SS54 anode"),
+            "pins": [_pin("centre", "+5V in", "supply +", PLUS5, awg, "F1 polyfuse → Q1 drain"),
                      _pin("sleeve", "GND", "supply −", GROUND, awg, "stripboard ground")]}
     loom = {"ref": catalogue.POWER_LOOM, "kind": "power", "part": "minifit-jr",
             "title": "%s +5V loom: Mini-Fit Jr. 4-way" % catalogue.POWER_LOOM,

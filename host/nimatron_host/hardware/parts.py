@@ -48,7 +48,7 @@ def has_dc_input(design):
     return "jack" in design
 
 
-FUSES = ("polyfuse-2.5", "polyfuse-4", "polyfuse-5")
+FUSES = ("polyfuse-2.5", "polyfuse-4", "polyfuse-5", "polyfuse-6")
 
 
 def hold_at_cabinet(key):
@@ -120,7 +120,10 @@ def esd_lines(design):
 
 
 def esd_arrays(design):
-    return int(math.ceil(len(esd_lines(design)) / float(part("srv05-4")["lines"])))
+    """Arrays sit at their loom's plug: counted loom by loom (``electrical.esd_need``)."""
+    from . import electrical
+
+    return sum(electrical.esd_need(design).values())
 
 
 def lamp_part(design):

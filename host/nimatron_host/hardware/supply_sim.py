@@ -80,6 +80,8 @@ CASES = (
     ("9v", "a 9 V 3 A adapter (+5 %) hot-plugged through 2 m of lead", 9 * 1.05, 3.0, "plug", False),
     ("12v", "a 12 V 3 A adapter (+5 %) hot-plugged through 2 m of lead", 12 * 1.05, 3.0, "plug", False),
     ("24v", "a 24 V 3 A adapter (+5 %) hot-plugged through 2 m of lead", 24 * 1.05, 3.0, "plug", False),
+    ("24v-low-esr", "a 24 V 3 A adapter hot-plugged, C_IN at a third of its ESR (the lead rings higher)", 24 * 1.05,
+     3.0, "plug", False),
     ("24v-ramp", "a 24 V 3 A adapter switched on at the mains while plugged in (rises in 20 ms)", 24 * 1.05, 3.0,
      "ramp", False),
     ("reversed", "a 24 V 3 A adapter wired centre-negative (reversed polarity)", -24 * 1.05, 3.0, "plug", False),
@@ -144,7 +146,7 @@ def netlist(design, case, out_path):
         "Rjack jin j1 %g" % JACK_OHMS,
         "Vstvs j1 jt 0", "Dtvs1 jt t1 DTVS", "Dtvs2 0 t1 DTVS",
         "Rf j1 f1 %g" % fuse_ohms(design),
-        "Cin f1 cinr 10u", "Rcin cinr 0 %g" % catalogue.part("cap-in-10u")["esr_ohms"],
+        "Cin f1 cinr 10u", "Rcin cinr 0 %g" % (catalogue.part("cap-in-10u")["esr_ohms"] / (3 if "low-esr" in key else 1)),
         "M1 f1 g s s PF", "Db1 f1 s DBODY",
         "M2 rq g s s PF", "Db2 rq s DBODY",
         "Vsq rq rail 0",
@@ -257,7 +259,7 @@ def figures(design, case, data):
     if "v(vsys)" in data:
         out["vsys_max"] = max(data["v(vsys)"])
         out["vsys_steady"] = _average(t, data["v(vsys)"], settle)
-    return dict((k, round(v, 4)) for k, v in out.items())
+    return dict((k, round(v, 4) + 0.0) for k, v in out.items())
 
 
 def simulate(design, case):
@@ -333,7 +335,7 @@ def outcome(design, key, f):
     if f["rail_max"] < OFF_VOLTS and f["rail_steady"] < OFF_VOLTS:
         words = "the MOSFETs never turn on: +5V stays at %.2f V; nothing lights, nothing is harmed" % abs(f["rail_max"])
     elif key == "short":
-        words = "the adapter's current limit holds %.2f A into the short (F1 does not trip below %.1f A at 50 degC); " \
+        words = "the adapter's current limit holds %.2f A into the short (F1 does not trip below %.1f A at 50 °C); " \
                 "+5V peaks at %.2f V before the short" % (f["fet_amps_steady"], f["fuse_trip_50c"], f["rail_max"])
     elif f["rail_steady"] < OFF_VOLTS:
         words = "+5V peaks at %.2f V, then is cut off" % f["rail_max"]

@@ -263,7 +263,7 @@ def _supply(d, design, y):
     d.text(x + 8, y + 2, "%s DC jack (panel)" % design["jack"], size=10, data_ref=design["jack"])
     d.line(x + 150, y + 10, x + 150, y + 16)
     _ground(d, x + 150, y + 16)
-    # jack + -> F1 polyfuse -> D-RP (band to +5V) -> +5V, TVS1 from +5V to ground
+    # jack + -> F1 polyfuse -> Q1+Q2 (the MOSFET switch with its over-voltage cut-off) -> +5V; TVS1 drawn to ground
     fuse = catalogue.part(catalogue.fuse_key(design))["part"].split()[1]
     ly = y - 10
     d.line(x, ly, x - 16, ly)
@@ -271,9 +271,9 @@ def _supply(d, design, y):
     d.text(x - 34, ly - 9, "F1 %s" % fuse, size=9, anchor="middle")
     d.line(x - 52, ly, x - 74, ly)
     d.path("M%d %d L%d %d L%d %d Z" % (x - 74, ly - 6, x - 74, ly + 6, x - 88, ly), fill="#ffffff",
-           class_="protection", data_part="D-RP")
+           class_="protection", data_part="Q1+Q2")
     d.line(x - 88, ly - 6, x - 88, ly + 6, stroke_width=1.6)
-    d.text(x - 78, ly + 16, "D-RP SS54", size=9, anchor="middle")
+    d.text(x - 78, ly + 16, "Q1+Q2 OVP", size=9, anchor="middle")
     d.line(x - 88, ly, x - 140, ly)
     d.circle(x - 112, ly, 2, fill="#000000")
     d.line(x - 112, ly, x - 112, ly + 22)
@@ -282,7 +282,7 @@ def _supply(d, design, y):
     d.line(x - 118, ly + 24, x - 106, ly + 24, stroke_width=1.6)
     d.line(x - 112, ly + 34, x - 112, ly + 38)
     _ground(d, x - 112, ly + 38)
-    d.text(x - 100, ly + 34, "TVS1 SMBJ5.0A", size=9)
+    d.text(x - 100, ly + 34, "TVS1 P6KE33CA", size=9)
     _plus5(d, x - 140, ly)
 
 
@@ -377,9 +377,10 @@ def notes_of(design):
     out.append("Buttons close to ground; the board's own pull-ups hold them high (no pull-up resistors)."
                " The 220 Ω in each line limits an electrostatic discharge.")
     if design.get("jack"):
-        out.append("Input protection, between %s and the +5V net: F1 %s (holds the worst case, %.2f A), D-RP SS54 in "
-                   "series (band towards +5V: a centre-negative adapter lights nothing), TVS1 SMBJ5.0A from +5V to "
-                   "ground (band to +5V: a 12 V adapter is clamped until F1 trips)."
+        out.append("Input protection, between %s and the +5V net: TVS1 P6KE33CA across the jack (transients only), "
+                   "F1 %s (holds the worst case, %.2f A, at 50 °C), Q1+Q2 SUP90P06-09L back to back (sources joined; "
+                   "reverse polarity and the over-voltage cut-off OVP: TL431 + 2N5401 turn both off above 5.44 V). "
+                   "A 9, 12 or 24 V adapter or a reversed one leaves +5V at 0 V (simulated: hardware/README.md)."
                    % (design["jack"], catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
                       catalogue.worst_amps(design)))
     if not design["onboard"]:
@@ -388,6 +389,8 @@ def notes_of(design):
             out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
                        "pin 2 to ground, pin 5 to 3.3 V." % (n, "s" if n > 1 else ""))
     if design["matrix"]:
+        out.append("Key-matrix columns: a 2.2 kΩ pull-up from 3.3 V on each column's pin (the 800 mm loom's "
+                   "capacitance is too much for the pin's own within the scan's settle time).")
         out.append("Key matrix: one 1N4148 per key, anode to the column, cathode towards the key and the row"
                    " (keypad.KeyMatrix, columns_to_anodes=True). Key K(n) sits under lamp n, counted row by row.")
     out.append("All ground symbols are one net; all +5V flags are one net. Parts: " + ", ".join(
