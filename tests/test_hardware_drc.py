@@ -245,3 +245,23 @@ def test_the_pi_leds_lamp_lead_is_fused():
     fuse = parts.part(design["lamp_fuse"])
     assert fuse["hold_amps"] * 0.79 * parts.derate() >= design["figures"]["leds_ma"] / 1000.0
     assert any("RXEF050" in r[1] for r in bom.rows(design))
+
+
+@pytest.mark.parametrize("name", ["pi-leds"])
+def test_the_lamp_checkpoints_tell_a_reversed_led_from_an_open_one(name):
+    """A reading of "a drop or OL" passed a reversed LED and an open one alike. Each lamp is read both
+    ways now: a reversed LED reads OL forward and a drop backward, an open one OL both ways."""
+    def verdict(cp, forward_reads, backward_reads):
+        (_, forward), (_, backward) = cp["readings"]
+        ok_forward = forward_reads != "OL" and not forward.startswith("OL")
+        ok_backward = backward_reads == "OL" and backward.startswith("OL")
+        return ok_forward and ok_backward
+
+    lamps = [cp for cp in checkpoints.checkpoints(DESIGNS[name]) if cp["key"].startswith("line:")
+             and cp["meter"] == checkpoints.METER["diode"]]
+    assert lamps
+    for cp in lamps:
+        assert len(cp["readings"]) == 2, cp
+        assert verdict(cp, "1.9 V", "OL")            # fitted the right way
+        assert not verdict(cp, "OL", "1.9 V")        # reversed
+        assert not verdict(cp, "OL", "OL")           # open

@@ -132,20 +132,26 @@ def button_check(ref, p, ground):
                 ("pressed", "< %s" % ohms(CLOSED_OHMS))], "line:" + p["signal"], "the button closes to ground")
 
 
+LED_TEST_LOW, LED_TEST_HIGH = 0.3, 0.6   # an LED at a meter's ~1 mA: below its rated VF, plus the resistor's drop
+
+
 def lamp_check(design, ref, p, ground):
-    """An LED on the diode test: it glows, the right way round, with its resistor."""
+    """An LED on the diode test, both ways: forward it reads its drop and glows faintly, reversed it reads OL.
+    A reversed LED reads OL forward and a drop backward; an open one OL both ways: the two readings tell
+    them apart (one reading of "a drop or OL" could not)."""
     vf = design["spec"]["led"]["vf"]
     lamp = role_label(p["role"])
-    expect = "≥ %s or OL; %s glows faintly" % (volts(vf), lamp)
+    forward = "%s; %s glows faintly" % (window(vf - LED_TEST_LOW, vf + LED_TEST_HIGH), lamp)
+    backward = "OL (a reading here: the LED is in backwards; OL both ways: it is open)"
     me = (ref, p["pin"])
+    why = "the LED and its resistor are in, the right way round"
     if design.get("sinks"):   # the loom carries the cathode; the anode hangs on the +5V lamp lead
         lead = (design["controller"], "2")
         return _cp("looms", "%s to %s pin %s" % (point_words(*lead), ref, p["pin"]), [lead, me], "diode",
-                   [("red lead on the lamp lead (%s)" % point_words(*lead), expect)], "line:" + p["signal"],
-                   "the LED and its resistor are in, the right way round")
+                   [("red lead on the lamp lead (%s)" % point_words(*lead), forward), ("leads swapped", backward)],
+                   "line:" + p["signal"], why)
     return _cp("looms", "%s pin %s to pin %s" % (ref, p["pin"], ground[1]), [me, ground], "diode",
-               [("red lead on pin %s" % p["pin"], expect)], "line:" + p["signal"],
-               "the LED and its resistor are in, the right way round")
+               [("red lead on pin %s" % p["pin"], forward), ("leads swapped", backward)], "line:" + p["signal"], why)
 
 
 def data_checks(design, ref, p, ground):

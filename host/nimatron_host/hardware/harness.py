@@ -65,7 +65,7 @@ def lamp_lead(design):
     resistors = [c["items"][2][1] for c in design["chains"] if c["items"][0][0] == "sink"]
     return {"ref": design["controller"], "kind": "power", "part": "wire-22",
             "title": "+5V lamp lead: %s pin 2 (the Pi's 5 V)" % design["controller"],
-            "detail": "one red wire from the header breakout to a bus wire on the panel; no plug",
+            "detail": "one red wire from the header breakout through the RXEF050 polyfuse to a bus wire on the panel",
             "near": "stripboard", "far": "panel", "length": length_words(),
             "pins": [_pin("2", "+5V", "lamp anodes", PLUS5, catalogue.part("wire-22")["awg"],
                           "free ends of %s (one bus wire)" % ref_ranges(resistors))]}

@@ -242,7 +242,7 @@ def _power_line(d, design, item, y):
     if item["end"] == "plus5":
         d.line(x, y, x + 30, y)
         d.text(x + 34, y + 4, "+5V", size=11, weight="bold")
-        d.text(x + 66, y + 4, "the lamps' +5V: %d mA with every lamp lit, from the Pi's own supply"
+        d.text(x + 66, y + 4, "the lamps' +5V through an RXEF050 polyfuse: %d mA with every lamp lit, from the Pi's own supply"
                % int(design["figures"]["leds_ma"] + 0.5), size=11, fill=GREY)
         return
     d.line(x, y, x + 20, y)
@@ -266,24 +266,26 @@ def _supply(d, design, y):
     # jack + -> F1 polyfuse -> Q1+Q2 (the MOSFET switch with its over-voltage cut-off) -> +5V; TVS1 drawn to ground
     fuse = catalogue.part(catalogue.fuse_key(design))["part"].split()[1]
     ly = y - 10
-    d.line(x, ly, x - 16, ly)
-    d.rect(x - 52, ly - 5, 36, 10, fill="#ffffff", class_="protection", data_part="F1")
-    d.text(x - 34, ly - 9, "F1 %s" % fuse, size=9, anchor="middle")
-    d.line(x - 52, ly, x - 74, ly)
-    d.path("M%d %d L%d %d L%d %d Z" % (x - 74, ly - 6, x - 74, ly + 6, x - 88, ly), fill="#ffffff",
-           class_="protection", data_part="Q1+Q2")
-    d.line(x - 88, ly - 6, x - 88, ly + 6, stroke_width=1.6)
-    d.text(x - 78, ly + 16, "Q1+Q2 OVP", size=9, anchor="middle")
-    d.line(x - 88, ly, x - 140, ly)
-    d.circle(x - 112, ly, 2, fill="#000000")
-    d.line(x - 112, ly, x - 112, ly + 22)
-    d.path("M%d %d L%d %d L%d %d Z" % (x - 118, ly + 34, x - 106, ly + 34, x - 112, ly + 24), fill="#ffffff",
-           class_="protection", data_part="TVS1")
-    d.line(x - 118, ly + 24, x - 106, ly + 24, stroke_width=1.6)
-    d.line(x - 112, ly + 34, x - 112, ly + 38)
-    _ground(d, x - 112, ly + 38)
-    d.text(x - 100, ly + 34, "TVS1 P6KE33CA", size=9)
-    _plus5(d, x - 140, ly)
+    # TVS1 across the jack (either way round: bidirectional), then F1, then the MOSFET switch to +5V
+    d.line(x, ly, x - 40, ly)
+    d.circle(x - 20, ly, 2, fill="#000000")
+    d.line(x - 20, ly, x - 20, ly + 22)
+    d.path("M%d %d L%d %d L%d %d Z M%d %d L%d %d L%d %d Z" % (x - 26, ly + 22, x - 14, ly + 22, x - 20, ly + 29,
+                                                            x - 26, ly + 36, x - 14, ly + 36, x - 20, ly + 29),
+           fill="#ffffff", class_="protection", data_part="TVS1")
+    d.line(x - 26, ly + 29, x - 14, ly + 29, stroke_width=1.6)
+    d.line(x - 20, ly + 36, x - 20, ly + 40)
+    _ground(d, x - 20, ly + 40)
+    d.text(x - 28, ly + 33, "TVS1 P6KE33CA", size=9, anchor="end")
+    d.rect(x - 76, ly - 5, 36, 10, fill="#ffffff", class_="protection", data_part="F1")
+    d.text(x - 58, ly - 9, "F1 %s" % fuse, size=9, anchor="middle")
+    d.line(x - 76, ly, x - 90, ly)
+    d.rect(x - 150, ly - 9, 60, 18, fill="#ffffff", class_="protection", data_part="Q1+Q2")
+    d.text(x - 120, ly + 4, "2 × P-FET", size=9, anchor="middle")
+    d.text(x - 120, ly - 13, "Q1+Q2 OVP", size=9, anchor="middle")
+    d.text(x - 120, ly + 20, "off > 5.44 V", size=8, anchor="middle", fill=GREY)
+    d.line(x - 150, ly, x - 170, ly)
+    _plus5(d, x - 170, ly)
 
 
 def _pixels(d, design, x, y):
