@@ -80,6 +80,9 @@ def index_lines(designs):
            "470 µF and a current limit at 150 %% of its rating, through 2 m of lead (0.13 Ω, 2 µH); the lamps draw the "
            "firmware's worst case. Outcome on `%s` (the heaviest load); +5V (steady) on every board:" % heavy["name"],
            ""]
+    after = ["", "Not covered: an adapter between 5.3 V (the WS2812B's limit) and the trip (%.2f–%.2f V) would reach "
+             "the pixels; no usual adapter size sits there. The cut-off's threshold cannot sit lower: the machine's "
+             "own adapter may give 5.25 V." % (lo, hi), ""]
     rows = []
     for key, *_ in supply_sim.CASES:
         per = []
@@ -91,6 +94,7 @@ def index_lines(designs):
         rows.append([case_words(key), supply_sim.outcome(heavy, key, f) if f else "not simulated", "; ".join(per),
                      rests_on(key)])
     out += md_table(["case", "simulated outcome", "+5V steady", "rests on (datasheet)"], rows)
+    out += after[:-1]
     out += ["", "Design rules beyond ratings (`host/nimatron_host/hardware/electrical.py`): U1's supply at the worst "
             "case after every series drop (%s); ESD arrays counted loom by loom; polyfuses held at 50 °C (the RUEF "
             "rerating table: × %.2f); key-matrix columns settle within the scan (2.2 kΩ pull-ups); no checkpoint "
@@ -133,7 +137,7 @@ def sheet(design):
         if design.get("lamp_fuse"):
             fuse = catalogue.part(design["lamp_fuse"])
             out.append("- The lamps hang on the Pi's 5 V through %s (hold %.1f A, trip %.1f A): %d mA with every "
-                       "lamp lit; a short on the panel trips it, the Pi keeps running." % (
+                       "lamp lit; a short on the panel trips it (the Pi may restart while it does; not simulated)." % (
                            fuse["part"].split(",")[0], fuse["hold_amps"], fuse["trip_amps"],
                            int(f["leds_ma"] + 0.5)))
         out.append("- No DC jack: a wrong adapter cannot be plugged in; the Pi's own supply is the only one.")
@@ -147,8 +151,10 @@ def sheet(design):
                        amps * amps * fet["rds_on_4v5"], fet["theta_ja"], amps * amps * fet["rds_on_4v5"] * fet["theta_ja"],
                        amps * amps * catalogue.part("ptc-rerating-ruef")["r1max_ohms"][catalogue.fuse_key(design)]))
     elif design.get("sinks"):
-        out.append("- The ULN2803A drivers carry %.0f mA per lamp: a few tens of milliwatts each; the LEDs' "
-                   "resistors under 50 mW each." % f["led_ma"])
+        sink = design["spec"]["led"]["sink"]
+        out.append("- A ULN2803A with all 8 lamps lit: %.0f mW (8 × %.0f mA × %.1f V Vce(sat)); each LED's "
+                   "resistor %.0f mW." % (8 * f["led_ma"] * sink["vce"], f["led_ma"], sink["vce"],
+                                         f["led_ma"] ** 2 * f["ohms"] / 1000.0))
     else:
         out.append("- Nothing dissipates more than the board itself (a USB-powered board).")
     out += ["- Ventilation: the cabinet's own; no part needs a fan.", "", "## Small parts and touch", ""]
@@ -156,8 +162,12 @@ def sheet(design):
         out.append("- Keycaps and the board sit in a closed case; nothing a child can pull off. Keep the case closed "
                    "with screws, not clips.")
     else:
-        out.append("- Diffusers are captive, see panel. Buttons snap in from behind; nothing on the visitor's side "
-                   "comes off without opening the case.")
+        held = {"diffuser-12": "Diffusers are captive, see panel.",
+                "bullet-pixel": "The bullet pixels are pushed into their holes from behind; nothing to pull out from "
+                                "the front.",
+                "led-bezel-5": "The LED bezels are held by their clips behind the panel, the LEDs from behind."}
+        out.append("- %s Buttons snap in from behind; nothing on the visitor's side comes off without opening the "
+                   "case." % held[catalogue.lamp_hole(design)[1]])
         out.append("- Touch: 5 V at most anywhere; every button and key line has a 220 Ω resistor and an ESD array "
                    "(%d, one set per loom) against a visitor's static discharge; a metal frame is bonded to ground."
                    % catalogue.esd_arrays(design))
@@ -180,4 +190,4 @@ def commissioning_lines(design):
             "Harmless on this board (simulated: [safety.md](safety.md)). With the machine off:", "",
             "1. Plug a 12 V adapter (any from the spares drawer) into %s: nothing lights; %s pin 1 to pin 3 reads "
             "below 0.5 V ☐." % (design["jack"], catalogue.POWER_LOOM),
-            "2. Unplug it; plug the machine's own 5 V adapter: it starts into attract mode within 2 s ☐.", ""]
+            "2. Unplug it; plug the machine's own 5 V adapter: it starts into attract mode within 5 s ☐.", ""]
