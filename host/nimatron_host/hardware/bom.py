@@ -259,7 +259,7 @@ def _protection(design):
     if design.get("matrix"):
         columns = len(design["matrix"]["columns"])
         out.append((catalogue_parts.part("key-pullup")["part"], columns, "Yageo MFR-25FBF52-2K2", 0.05,
-                    "one per column, 3.3 V to the column's pin side of its 220 Ohm: the column settles in %.2f us "
+                    "one per column, from 3.3 V to the column's wire at the loom end of its 220 Ohm: it settles in %.2f us "
                     "(the scan reads after %.0f us)" % (_settle(design), catalogue_parts.part("loom-capacitance")["settle_us"])))
     if design.get("lamp_fuse"):
         fuse = catalogue_parts.part(design["lamp_fuse"])

@@ -265,8 +265,8 @@ def assembly_steps(design):
                "button and key-matrix plug, an SRV05-4 ESD array: its four lines to the four signal wires, pin 2 to "
                "ground, pin 5 to the board's 3.3 V; a loom's lines never share another loom's array." % (
                    ", key matrix" if design["matrix"] else "")
-               + (" Each key-matrix column gets a 2.2 kΩ pull-up from 3.3 V to its pin (the loom is too slow for "
-                  "the pin's own)." if design["matrix"] else ""))
+               + (" Each key-matrix column gets a 2.2 kΩ pull-up from 3.3 V to its wire at the loom end of its "
+                  "220 Ω resistor (the loom is too slow for the pin's own pull-up)." if design["matrix"] else ""))
     out.append("Before the %s goes in: the power input's and the looms' checkpoints (%s, below), and 0 Ω "
                "between every ground point." % ("controller" if design["pico"] else "Pi", before_controller(design)))
     out.append("Plug the %s onto its header or ribbon cable%s." % (

@@ -217,6 +217,11 @@ def draw(design):
             col_x[c] = (cx, y)
             d.line(x, y, cx, y)
             d.text(x + 8, y - 6, "column %d" % (c + 1), size=10, fill=GREY)
+            if design["matrix"].get("pullup_ohms"):   # to 3.3 V: the loom settles within the scan
+                d.circle(x + 72, y, 2, fill="#000000", class_="pullup")
+                d.line(x + 72, y, x + 72, y - 8)
+                d.line(x + 68, y - 8, x + 76, y - 8)
+                d.text(x + 80, y - 5, "%g kΩ to 3V3" % (design["matrix"]["pullup_ohms"] / 1000.0), size=8, fill=GREY)
         elif end == "row":
             row_ys.append((int(item["role"].split()[-1]), y))
             d.line(x, y, matrix_x + 30 + len(matrix["columns"]) * CELL - 10, y)
@@ -391,7 +396,7 @@ def notes_of(design):
             out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
                        "pin 2 to ground, pin 5 to 3.3 V." % (n, "s" if n > 1 else ""))
     if design["matrix"]:
-        out.append("Key-matrix columns: a 2.2 kΩ pull-up from 3.3 V on each column's pin (the 800 mm loom's "
+        out.append("Key-matrix columns: a 2.2 kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
                    "capacitance is too much for the pin's own within the scan's settle time).")
         out.append("Key matrix: one 1N4148 per key, anode to the column, cathode towards the key and the row"
                    " (keypad.KeyMatrix, columns_to_anodes=True). Key K(n) sits under lamp n, counted row by row.")
