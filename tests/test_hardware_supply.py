@@ -72,3 +72,16 @@ def test_without_its_over_voltage_cut_off_a_12v_adapter_is_caught(monkeypatch):
     lines = supply_sim.violations(design, "12v", supply_sim.simulate(design, case))
     assert any("74AHCT125 VCC peaks at 12" in l for l in lines), lines
     assert any("Pico VSYS" in l for l in lines), lines
+
+
+@needs_ngspice
+def test_without_the_slow_gate_an_adapter_switched_on_while_plugged_reaches_the_pixels(monkeypatch):
+    """Why the gates turn on in 0.1 s: with a fast gate (10 kOhm, 10 nF) the MOSFETs are on before
+    a ramping 24 V adapter passes the trip, and the rail follows it past the pixels' 5.3 V."""
+    monkeypatch.setattr(supply_sim, "R_GATE", 1e4)
+    monkeypatch.setattr(supply_sim, "C_GATE", 1e-9)
+    design = DESIGNS["pico-neopixel"]
+    case = [c for c in supply_sim.CASES if c[0] == "24v-ramp"][0]
+    figures = supply_sim.simulate(design, case)
+    lines = supply_sim.violations(design, "24v-ramp", figures)
+    assert figures["rail_max"] > 5.3 and any("gate reaches" in l for l in lines), (figures["rail_max"], lines)

@@ -465,7 +465,8 @@ def index(designs, lang):
             "(`tests/test_hardware_drc.py`) keep every connector, contact, wire and fuse at or below 80 % of it."]
     out += ["", "Each board's folder: `README.md` (the build guide, with checkpoints after each stage and a "
             "troubleshooting table), `bom.csv`, `wiring.svg`/`.png`, `commissioning.md` (the sheet a technician "
-            "fills in and signs) and, where there is wiring to do, `harness.svg`/`.png` (every loom's pin-out) and "
+            "fills in and signs), `safety.md` (the museum's safety sheet: supply faults as simulated, heat, small "
+            "parts) and, where there is wiring to do, `harness.svg`/`.png` (every loom's pin-out) and "
             "`panel.svg`/`.png`. `png-sources.txt` records which SVG each PNG was rendered from.", ""]
     from .safety import index_lines
 

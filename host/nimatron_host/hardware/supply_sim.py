@@ -306,6 +306,10 @@ def violations(design, key, f):
             out.append("%s %s: %s at %.2f V, its range %.1f-%.1f V" % (name, key, label, steady, lo, hi))
         if peak > hi + 1e-6 and key.startswith("own"):
             out.append("%s %s: %s reaches %.2f V on its own supply, max %.1f V" % (name, key, label, peak, hi))
+    wrong = not key.startswith("own") and key != "short"
+    if wrong and f["vgs_max"] >= catalogue.part("sup90p06")["vth"][0]:
+        out.append("%s %s: Q1/Q2's gate reaches %.2f V, VGS(th) may be %.1f V" % (
+            name, key, f["vgs_max"], catalogue.part("sup90p06")["vth"][0]))
     if key == "own-low" and f["rail_min_loaded"] < catalogue.part("ic-supply")["ranges"]["74ahct125"][0]:
         out.append("%s %s: U1 sees %.2f V at the worst case, needs 4.5 V" % (name, key, f["rail_min_loaded"]))
     fet = catalogue.part("sup90p06")
