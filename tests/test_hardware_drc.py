@@ -224,20 +224,24 @@ def test_a_checkpoint_accepting_4v20_fails():
     assert lines == ["pico-grid: %s accepts 4.20 V on +5V, U1 needs 4.5 V" % rail["id"]]
 
 
-SMD = ("SOT-23", "SMB", "SMC", "SMA", "SOD-", "SOIC", "QFN", "TSSOP", "SOT-223", "DPAK")
-
-
 @pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n]["onboard"]))
 def test_every_part_of_the_power_and_protection_path_can_be_soldered_in_a_workshop(name):
-    """Surface-mount parts on a stripboard: a through-hole part, or a named breakout listed beside it."""
+    """SMBJ5.0A (SMB), SS54 (SMC) and SRV05-4 (SOT-23-6) were surface-mount on a stripboard build, only
+    the SRV05-4 with an adapter. Every surface-mount part now has an adapter board in the BOM; the SMB and
+    SMC parts are gone for through-hole ones."""
     rows = bom.rows(DESIGNS[name])[1:-1]
+    assert electrical.smd_check(DESIGNS[name], rows) == []
     text = " ".join(r[1] for r in rows)
-    for row in rows:
-        if any(word in row[1] for word in SMD) and "adapter" not in row[1] and "breakout" not in row[1]:
-            assert "DIP adapter" in text or "breakout" in text, row
-            assert any("adapter board" in r[1] and r[2] == row[2] for r in rows), row
-    for key in ("ss54", "smbj5"):
-        assert parts.part(key)["part"].split(" (")[0].split(",")[0] not in text
+    assert "SMB" not in text and "SMC" not in text
+
+
+def test_a_surface_mount_part_without_its_adapter_board_fails():
+    design = DESIGNS["pico-grid"]
+    rows = [r for r in bom.rows(design)[1:-1] if "adapter board" not in r[1]]
+    lines = electrical.smd_check(design, rows)
+    assert lines and "SRV05-4" in lines[0], lines
+    rows.append(["", parts.part("smbj5")["part"], "1", "", "0.40", ""])
+    assert any("SMBJ5.0A" in l for l in electrical.smd_check(design, rows))
 
 
 def test_the_pi_leds_lamp_lead_is_fused():

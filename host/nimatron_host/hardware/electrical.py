@@ -120,6 +120,22 @@ def checkpoint_check(design, cps):
     return out
 
 
+SMD_PACKAGES = ("SOT-23", "SOT-223", "SMA", "SMB", "SMC", "SOD-", "SOIC", "QFN", "TSSOP", "DPAK", "0805", "1206")
+
+
+def smd_check(design, rows):
+    """A workshop solders on stripboard: every surface-mount part comes with an adapter board (a named
+    breakout) in the same quantity. ``rows``: the BOM's."""
+    out = []
+    adapters = [r for r in rows if "adapter board" in r[1]]
+    for row in rows:
+        if row in adapters or not any(p in row[1] for p in SMD_PACKAGES):
+            continue
+        if not any(a[2] == row[2] for a in adapters):
+            out.append("%s: %s is surface-mount, with no adapter board for it" % (design["name"], row[1].split(",")[0]))
+    return out
+
+
 def checks(design, esd_fitted=None, cps=None):
     from . import bom, checkpoints
 
@@ -130,4 +146,5 @@ def checks(design, esd_fitted=None, cps=None):
         esd_fitted = int(rows[0][2]) if rows else 0
     if cps is None:
         cps = checkpoints.checkpoints(design)
-    return u1_check(design) + esd_check(design, esd_fitted) + matrix_check(design) + checkpoint_check(design, cps)
+    return (u1_check(design) + esd_check(design, esd_fitted) + matrix_check(design) + checkpoint_check(design, cps)
+            + smd_check(design, bom.rows(design)[1:-1]))
