@@ -261,15 +261,20 @@ def input_section(design):
     """The DC input between J1 and the +5V rail (see ``supply_sim`` for the circuit and its proof):
     the series parts the supply current passes, each as (what, ohms, volts dropped regardless of current)."""
     from . import parts as catalogue
-    from .supply_sim import JACK_OHMS
 
     fuse = catalogue.fuse_key(design)
+    return {"fuse": fuse, "series": input_series(fuse)}
+
+
+def input_series(fuse):
+    """[(what, ohms, volts)]: J1 and its leads, the polyfuse after a trip (R1max), both MOSFETs."""
+    from . import parts as catalogue
+    from .supply_sim import JACK_OHMS
+
     fet = catalogue.part("sup90p06")
-    return {"fuse": fuse,
-            "series": [("J1 and its leads", JACK_OHMS, 0.0),
-                       ("F1 %s" % catalogue.part(fuse)["part"].split()[1],
-                        catalogue.part("ptc-rerating-ruef")["r1max_ohms"][fuse], 0.0),
-                       ("Q1+Q2 SUP90P06-09L", 2 * fet["rds_on_4v5"], 0.0)]}
+    return [("J1 and its leads", JACK_OHMS, 0.0),
+            ("F1 %s" % catalogue.part(fuse)["part"].split()[1], catalogue.fuse_r1max(fuse), 0.0),
+            ("Q1+Q2 SUP90P06-09L", 2 * fet["rds_on_4v5"], 0.0)]
 
 
 def _button_order(role):

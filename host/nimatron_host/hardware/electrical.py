@@ -44,6 +44,14 @@ def u1_volts(design):
     return supply_low(design) - sum(v for _, v in input_drops(design))
 
 
+def u1_volts_with_fuse(design, fuse):
+    """U1's supply with a given polyfuse in the input (the J1 and MOSFET drops as ``input_section``)."""
+    from .circuit import input_series
+
+    amps = catalogue.worst_amps(design)
+    return supply_low(design) - sum(volts + ohms * amps for _, ohms, volts in input_series(fuse))
+
+
 def u1_check(design):
     if not design.get("pixels") or not catalogue.has_dc_input(design):
         return []

@@ -48,7 +48,7 @@ def has_dc_input(design):
     return "jack" in design
 
 
-FUSES = ("polyfuse-2.5", "polyfuse-4", "polyfuse-5", "polyfuse-6")
+FUSES = ("polyfuse-2.5", "polyfuse-4", "polyfuse-5", "polyfuse-6", "polyfuse-7", "polyfuse-8")
 
 
 def hold_at_cabinet(key):
@@ -57,12 +57,23 @@ def hold_at_cabinet(key):
     return part(key)["hold_amps"] * table["hold_factor"][str(table["cabinet_celsius"])]
 
 
+def fuse_r1max(key):
+    """A polyfuse's resistance an hour after a trip, the worst it settles at (the RUEF table)."""
+    return part("ptc-rerating-ruef")["r1max_ohms"][key]
+
+
 def fuse_key(design):
-    """The smallest polyfuse that holds the worst case with 20 % to spare, at 50 degC."""
-    need = worst_amps(design) / derate()
+    """The smallest polyfuse that holds the worst case with 20 % to spare, at 50 degC, and whose
+    resistance after a trip (R1max) still leaves U1 its 4.5 V (``electrical.u1_volts``)."""
+    from . import electrical
+
+    amps = worst_amps(design)
     for key in FUSES:
-        if hold_at_cabinet(key) >= need - 1e-9:
-            return key
+        if hold_at_cabinet(key) < amps / derate() - 1e-9:
+            continue
+        if design.get("pixels") and electrical.u1_volts_with_fuse(design, key) < electrical.u1_needs() - 1e-9:
+            continue
+        return key
     return FUSES[-1]
 
 

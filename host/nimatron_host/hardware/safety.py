@@ -149,7 +149,7 @@ def sheet(design):
         out.append("- Warmest parts at the worst case: Q1/Q2 %.2f W each (no heat sink; %g °C/W: %.0f °C above the "
                    "cabinet), F1 %.2f W. Nothing else above 0.1 W. Designed for a cabinet up to 50 °C." % (
                        amps * amps * fet["rds_on_4v5"], fet["theta_ja"], amps * amps * fet["rds_on_4v5"] * fet["theta_ja"],
-                       amps * amps * catalogue.part("ptc-rerating-ruef")["r1max_ohms"][catalogue.fuse_key(design)]))
+                       amps * amps * catalogue.fuse_r1max(catalogue.fuse_key(design))))
     elif design.get("sinks"):
         sink = design["spec"]["led"]["sink"]
         out.append("- A ULN2803A with all 8 lamps lit: %.0f mW (8 × %.0f mA × %.1f V Vce(sat)); each LED's "

@@ -115,7 +115,7 @@ def models(design):
 
 
 def fuse_ohms(design):
-    return catalogue.part("ptc-rerating-ruef")["r1max_ohms"][catalogue.fuse_key(design)]
+    return catalogue.fuse_r1max(catalogue.fuse_key(design))
 
 
 def netlist(design, case, out_path):
