@@ -328,6 +328,8 @@ def violations(design, key, f):
         ("rbase_w_steady", 0.25 * k, "4.7 kOhm base resistor (W)"),
         ("cin_max", catalogue.part("cap-in-10u")["volts"], "C_IN (V)"),
     ]
+    f = dict(f, tl431_ref_ma=1000 * f["j1_max"] / R_TOP)   # all of the divider's top current into REF, at most
+    limits.append(("tl431_ref_ma", tl["ref_ma"] * k, "TL431 REF current (mA)"))
     for field, limit, label in limits:
         if f[field] > limit + 1e-9:
             out.append("%s %s: %s %.3g over %.3g" % (name, key, label, f[field], limit))
