@@ -85,3 +85,21 @@ def test_without_the_slow_gate_an_adapter_switched_on_while_plugged_reaches_the_
     figures = supply_sim.simulate(design, case)
     lines = supply_sim.violations(design, "24v-ramp", figures)
     assert figures["rail_max"] > 5.3 and any("gate reaches" in l for l in lines), (figures["rail_max"], lines)
+
+
+@pytest.mark.parametrize("name", sorted(DESIGNS))
+def test_the_input_schematic_draws_every_part_the_simulation_has_and_the_guide_links_it(name):
+    import re
+
+    from nimatron_host import hardware
+    from nimatron_host.hardware import input_drawing
+
+    texts = hardware.files("en")
+    drawn = set(re.findall(r'<g class="input-part" data-part="([^"]+)"', texts[name + "/input.svg"]))
+    assert drawn == set(input_drawing.PARTS)
+    netlist = supply_sim.netlist(DESIGNS[name], supply_sim.CASES[0], "/dev/null")
+    for element in ("Rf ", "Dtvs1 ", "Cin ", "M1 ", "M2 ", "Rg ", "Cg ", "Dz ", "Q3 ", "Rb ", "Rbe ", "B431 ",
+                    "Rtop ", "Rbot "):
+        assert "\n" + element in netlist, element                 # what is drawn is what is simulated
+    assert "[input.svg](input.svg)" in texts[name + "/README.md"]
+    assert "[input.svg](input.svg)" in texts[name + "/safety.md"]

@@ -14,7 +14,7 @@ import subprocess
 
 from nimatron.config import boards
 
-from . import bom, checkpoints, guide, harness, panel, safety, wiring
+from . import bom, checkpoints, guide, harness, input_drawing, panel, parts, safety, wiring
 from .circuit import circuit
 
 SOURCES = "png-sources.txt"
@@ -33,6 +33,8 @@ def files(lang="en"):
         name = design["name"]
         out[name + "/bom.csv"] = bom.text(design)
         out[name + "/wiring.svg"] = wiring.draw(design)
+        if parts.has_dc_input(design):   # the input protection's own schematic
+            out[name + "/input.svg"] = input_drawing.draw(design)
         if not design["onboard"]:   # nothing to wire, no harness
             out[name + "/harness.svg"] = harness.draw(design)
         if not design["onboard"]:   # a board with its keys built in is its own panel

@@ -218,7 +218,7 @@ def assembly_steps(design):
                    % (design["pixels"]["shifter"], DATA_OHMS, design["pixels"]["decoupler"]))
         out.append("Solder the 1000 µF capacitor (%s) across +5V and ground at the first pixel, + to +5V (the "
                    "stripe marks −)." % design["pixels"]["cap"])
-        out.append("Input protection at the DC jack (%s), all through-hole: the P6KE33CA TVS and the 10 µF 50 V "
+        out.append("Input protection at the DC jack (%s), all through-hole, as [input.svg](input.svg) draws it: the P6KE33CA TVS and the 10 µF 50 V "
                    "capacitor across the jack; +5V through the %s polyfuse to Q1's drain; Q1 and Q2 (SUP90P06-09L) "
                    "back to back, sources joined, Q2's drain to +5V; gates joined, 1 MΩ to ground, 100 nF and the "
                    "1N4742A (cathode to the sources) from gates to sources; the over-voltage cut-off: 11.8 kΩ from "

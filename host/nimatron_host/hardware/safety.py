@@ -124,7 +124,7 @@ def sheet(design):
         out += ["- 5 V %g A adapter, 2.1 mm plug, centre positive; worst case the firmware allows %.2f A. Low "
                 "voltage only: the mains side stays in the adapter's own closed case (CE/UKCA/UL)."
                 % (f["amps"], catalogue.worst_amps(design)),
-                "- Input protection at the jack (all through-hole): TVS, %s (holds %.2f A at 50 °C), a MOSFET "
+                "- Input protection at the jack (all through-hole; schematic: [input.svg](input.svg)): TVS, %s (holds %.2f A at 50 °C), a MOSFET "
                 "switch that stays off for a reversed adapter or one above %.2f V." % (
                     catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
                     catalogue.hold_at_cabinet(catalogue.fuse_key(design)), supply_sim.trip_volts()), "",
