@@ -7,9 +7,10 @@ set -e
 cd "$(dirname "$0")"
 . tools/setup.sh
 # The browser and terminal tests drive Debian's chromium and tmux; the hardware
-# package renders its PNGs with rsvg-convert (librsvg2-bin). Install them
+# package renders its PNGs with rsvg-convert (librsvg2-bin) and simulates its supply
+# faults with ngspice. Install them
 # where this shell can (root with apt-get); elsewhere those tests skip, saying why.
-for tool in chromium tmux rsvg-convert:librsvg2-bin; do
+for tool in chromium tmux rsvg-convert:librsvg2-bin ngspice; do
     package=${tool#*:}
     tool=${tool%%:*}
     if ! command -v "$tool" >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

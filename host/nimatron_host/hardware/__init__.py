@@ -17,7 +17,7 @@ import subprocess
 
 from nimatron.config import boards
 
-from . import bom, checkpoints, guide, harness, panel, svg, wiring
+from . import bom, checkpoints, guide, harness, input_drawing, panel, parts, safety, svg, wiring
 from .circuit import circuit, revision
 
 SOURCES = "png-sources.txt"
@@ -36,6 +36,8 @@ def files(lang="en"):
         name = design["name"]
         out[name + "/bom.csv"] = bom.text(design)
         out[name + "/wiring.svg"] = wiring.draw(design)
+        if parts.has_dc_input(design):   # the input protection's own schematic
+            out[name + "/input.svg"] = input_drawing.draw(design)
         if not design["onboard"]:   # nothing to wire, no harness
             out[name + "/harness.svg"] = harness.draw(design)
         if not design["onboard"]:   # a board with its keys built in is its own panel
@@ -46,6 +48,7 @@ def files(lang="en"):
                 out["%s/panel-splice-%d.svg" % (name, n + 1)] = rib
         out[name + "/README.md"] = guide.board_guide(design, lang) + "\n"
         out[name + "/commissioning.md"] = checkpoints.commissioning(design, guide.self_test(design))
+        out[name + "/safety.md"] = safety.sheet(design)
     out["README.md"] = guide.index(all_designs, lang) + "\n"
     for path in out:   # every drawing says its licence and its revision itself
         if path.endswith(".svg"):

@@ -292,16 +292,54 @@ def _protection(design):
         fuse = catalogue_parts.part(catalogue_parts.fuse_key(design))
         out.append((fuse["part"], 1, fuse["part"].split()[1], 0.60,
                     "in the +5V line right after the jack; worst case %.2f A" % catalogue_parts.worst_amps(design)))
-        out.append((catalogue_parts.part("ss54")["part"], 1, "SS54", 0.30,
-                    "in series after the fuse: a centre-negative adapter lights nothing and harms nothing"))
-        out.append((catalogue_parts.part("smbj5")["part"], 1, "Littelfuse SMBJ5.0A", 0.40,
-                    "across +5V and ground after the diode, band to +5V: a 12 V adapter is clamped and trips the fuse"))
+        p = catalogue_parts.part
+        out.append((p("p6ke33ca")["part"], 1, "Littelfuse P6KE33CA", 0.45,
+                    "TVS1 across the jack, either way round: only transients (a hot-plug's ringing); 24 V passes"))
+        out.append((p("cap-in-10u")["part"], 1, "Panasonic EEU-FR1H100", 0.25, "C_IN across the jack after F1"))
+        out.append((p("sup90p06")["part"], 2, "Vishay SUP90P06-09L", 2.20,
+                    "Q1, Q2 back to back, sources joined, Q1's drain to F1, Q2's drain to +5V: reverse polarity "
+                    "and the over-voltage switch; no heat sink (%.2f W at the worst case)" % _fet_watts(design)))
+        out.append((p("tl431a")["part"], 1, "TI TL431ACLP", 0.30,
+                    "U OVP: senses the sources through 11.8 kOhm / 10 kOhm 1 %: trips at 5.44 V"))
+        out.append((p("2n5401")["part"], 1, "onsemi 2N5401", 0.10,
+                    "emitter to the sources, collector to the gates, base through 4.7 kOhm to the TL431, 10 kOhm to the emitter"))
+        out.append((p("1n4742a")["part"], 1, "Vishay 1N4742A", 0.10, "cathode to the sources, anode to the gates"))
+        out.append(("resistors 1/4 W 1 %: 1 MOhm (gates to ground), 11.8 kOhm, 10 kOhm (x2), 4.7 kOhm; capacitor "
+                    "100 nF 50 V film (gates to sources)", 1, "Yageo MFR-25 + WIMA MKS2", 0.60,
+                    "the cut-off's parts; see hardware/README.md, 'Supply faults, simulated'"))
     n = catalogue_parts.esd_arrays(design)
     if n:
+        from .electrical import esd_need
+
         out.append((catalogue_parts.part("srv05-4")["part"], n, "Semtech SRV05-4", 0.80,
-                    "%d visitor-touched lines (buttons, key matrix), 4 per array, at the loom connector"
-                    % len(catalogue_parts.esd_lines(design))))
+                    "%d visitor-touched lines (buttons, key matrix), counted loom by loom (%s), 4 per array, at each "
+                    "loom's plug" % (len(catalogue_parts.esd_lines(design)),
+                                     ", ".join("%s %d" % item for item in sorted(esd_need(design).items())))))
+        out.append(("SOT-23-6 to DIP-6 adapter board, 2.54 mm pitch (the SRV05-4 soldered on it at the bench, "
+                    "then into the stripboard)", n, "Adafruit 1230 (SOT-23 breakout) or any SOT-23-6 to DIP adapter",
+                    0.50, "one per SRV05-4"))
+    if design.get("matrix"):
+        columns = len(design["matrix"]["columns"])
+        out.append((catalogue_parts.part("key-pullup")["part"], columns, "Yageo MFR-25FBF52-2K2", 0.05,
+                    "one per column, from 3.3 V to the column's wire at the loom end of its 220 Ohm: it settles in %.2f us "
+                    "(the scan reads after %.0f us)" % (_settle(design), catalogue_parts.part("loom-capacitance")["settle_us"])))
+    if design.get("lamp_fuse"):
+        fuse = catalogue_parts.part(design["lamp_fuse"])
+        out.append((fuse["part"], 1, "Littelfuse RXEF050", 0.40,
+                    "in the +5V lamp lead at the header breakout: %d mA with every lamp lit; a short on the panel "
+                    "trips it before the Pi's 5 V" % int(design["figures"]["leds_ma"] + 0.5)))
     return out
+
+
+def _settle(design):
+    from .electrical import column_settle_us
+
+    return column_settle_us(design)
+
+
+def _fet_watts(design):
+    amps = catalogue_parts.worst_amps(design)
+    return amps * amps * catalogue_parts.part("sup90p06")["rds_on_4v5"]
 
 
 def text(design):

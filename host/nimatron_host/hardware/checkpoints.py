@@ -20,7 +20,7 @@ from .harness import controller_points, harness, point_words
 
 STAGES = (
     ("power", "Power input",
-     "the DC jack, polyfuse, SS54 and TVS wired to the J2 header; nothing plugged into J2, no controller fitted"),
+     "the DC jack, polyfuse, TVS, MOSFETs and over-voltage cut-off wired to the J2 header; nothing plugged into J2, no controller fitted"),
     ("looms", "Looms",
      "each loom crimped and landed on the panel, its plug not yet in the stripboard; supply unplugged"),
     ("controller", "Controller",
@@ -49,10 +49,15 @@ def supply_window(figure):
     return figure * (1 - SUPPLY_TOLERANCE), figure * (1 + SUPPLY_TOLERANCE)
 
 
-def lamp_rail(design):
-    """+5V after the reverse-polarity SS54: the supply less up to its drop."""
+def lamp_rail(design, loaded=False):
+    """+5V after the input's MOSFETs: the supply less its series drops at the worst case
+    (``electrical.input_drops``); never below what U1 needs, so a low rail fails the check."""
+    from . import electrical
+
     lo, hi = supply_window(design["figures"]["volts"])
-    return lo - catalogue.part("ss54")["vf"], hi
+    if loaded:
+        lo = lo - sum(v for _, v in electrical.input_drops(design))
+    return max(lo, electrical.u1_needs()) if design.get("pixels") else lo, hi
 
 
 def diode_window():
@@ -87,12 +92,13 @@ def power_checks(design):
             [("supply plugged in, red lead on the centre", window(*supply_window(design["figures"]["volts"])))],
             "supply", "the adapter gives its 5 V, centre positive"),
         _cp("power", "%s centre to %s pin 1" % (j1, j2), [(j1, "centre"), (j2, "1")], "diode",
-            [("supply unplugged, red lead on %s centre" % j1,
-              window(SCHOTTKY_MIN_VF, catalogue.part("ss54")["vf"])), ("leads swapped", OPEN)],
-            "ss54", "the SS54 points the right way: it passes +5V from the jack and blocks a reversed adapter"),
+            [("supply unplugged, red lead on %s centre" % j1, "OL (open; never below 2 V)"), ("leads swapped", OPEN)],
+            "mosfets", "Q1 and Q2 sit back to back (their body diodes face each other): without a supply nothing "
+            "passes either way; a reading means a MOSFET in backwards or shorted"),
         _cp("power", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "volts",
-            [("supply plugged in, red lead on pin 1", window(*lamp_rail(design)))],
-            "rail", "+5V reaches the loom's header through the fuse and the SS54; negative: J2 or the SS54 reversed"),
+            [("supply plugged in, red lead on pin 1, wait 1 s", window(*lamp_rail(design)))],
+            "rail", "+5V reaches the loom's header through the fuse and the MOSFETs (they turn on in about 0.2 s); "
+            "0 V: a MOSFET reversed or the over-voltage cut-off tripped (an adapter above 5.4 V)"),
     ]
 
 
@@ -129,20 +135,26 @@ def button_check(ref, p, ground):
                 ("pressed", "< %s" % ohms(CLOSED_OHMS))], "line:" + p["signal"], "the button closes to ground")
 
 
+LED_TEST_LOW, LED_TEST_HIGH = 0.3, 0.6   # an LED at a meter's ~1 mA: below its rated VF, plus the resistor's drop
+
+
 def lamp_check(design, ref, p, ground):
-    """An LED on the diode test: it glows, the right way round, with its resistor."""
+    """An LED on the diode test, both ways: forward it reads its drop and glows faintly, reversed it reads OL.
+    A reversed LED reads OL forward and a drop backward; an open one OL both ways: the two readings tell
+    them apart (one reading of "a drop or OL" could not)."""
     vf = design["spec"]["led"]["vf"]
     lamp = role_label(p["role"])
-    expect = "≥ %s or OL; %s glows faintly" % (volts(vf), lamp)
+    forward = "%s; %s glows faintly" % (window(vf - LED_TEST_LOW, vf + LED_TEST_HIGH), lamp)
+    backward = "OL (a reading here: the LED is in backwards; OL both ways: it is open)"
     me = (ref, p["pin"])
+    why = "the LED and its resistor are in, the right way round"
     if design.get("sinks"):   # the loom carries the cathode; the anode hangs on the +5V lamp lead
         lead = (design["controller"], "2")
         return _cp("looms", "%s to %s pin %s" % (point_words(*lead), ref, p["pin"]), [lead, me], "diode",
-                   [("red lead on the lamp lead (%s)" % point_words(*lead), expect)], "line:" + p["signal"],
-                   "the LED and its resistor are in, the right way round")
+                   [("red lead on the lamp lead (%s)" % point_words(*lead), forward), ("leads swapped", backward)],
+                   "line:" + p["signal"], why)
     return _cp("looms", "%s pin %s to pin %s" % (ref, p["pin"], ground[1]), [me, ground], "diode",
-               [("red lead on pin %s" % p["pin"], expect)], "line:" + p["signal"],
-               "the LED and its resistor are in, the right way round")
+               [("red lead on pin %s" % p["pin"], forward), ("leads swapped", backward)], "line:" + p["signal"], why)
 
 
 def data_checks(design, ref, p, ground):
@@ -187,7 +199,7 @@ def controller_checks(design):
     logic = window(*supply_window(design["spec"]["logic"]["volts"]))
     if design["pico"]:
         lo, hi = lamp_rail(design)
-        vsys = window(lo - catalogue.part("1n5817")["vf"], hi)
+        vsys = window(lo - catalogue.part("1n5817")["vf"], hi)   # the Pico itself: VSYS 1.8-5.5 V
         return [_cp("controller", "%s pin %s to pin %s" % (a, pins["VSYS"], gnd), [(a, pins["VSYS"]), (a, gnd)],
                     "volts", [("", vsys)], "vsys", "the Pico takes +5V through the 1N5817 (%s)" % design["vsys_diode"]),
                 _cp("controller", "%s pin %s to pin %s" % (a, pins["3V3 out"], gnd), [(a, pins["3V3 out"]), (a, gnd)],
@@ -211,7 +223,8 @@ def lamp_checks(design):
     if catalogue.has_dc_input(design):
         j2 = catalogue.POWER_LOOM
         out.append(_cp("lamps", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "volts",
-                       [("back-probe the plugged loom, red lead on pin 1", window(*lamp_rail(design)))], "rail-lit",
+                       [("back-probe the plugged loom, red lead on pin 1", window(*lamp_rail(design, loaded=True)))],
+                       "rail-lit",
                        "the supply holds up under the lamps' load (at most %.2f A as the firmware allows it)"
                        % catalogue.worst_amps(design)))
     if not design["pico"]:
@@ -243,7 +256,10 @@ def design_figures(design):
     """The figures the expected values come from, in words, for this board only."""
     out = ["the supply %g V ± %d %%" % (design["figures"]["volts"], int(SUPPLY_TOLERANCE * 100))]
     if catalogue.has_dc_input(design):
-        out.append("the SS54's drop up to %.2f V" % catalogue.part("ss54")["vf"])
+        from . import electrical
+
+        out.append("the input's drops at the worst case (%s), never below U1's %.1f V" % (
+            ", ".join("%s %.2f V" % d for d in electrical.input_drops(design)), electrical.u1_needs()))
     if design.get("pixels"):
         out.append("the %d Ω data resistor ± %d %%" % (DATA_OHMS, int(RESISTOR_TOLERANCE * 100)))
     if design["matrix"]:
@@ -407,12 +423,13 @@ def supply_troubles(design, cps):
             % (_cite(cps, "rail-lit"), level, f["cap"], design["name"]),
             "Lower the brightness (`SET brightness`, or the operator menu); a %g A supply; re-crimp J2." % f["amps"]),
            ("Nothing at all with the supply plugged in",
-            "The adapter (%s: centre +); the SS54's direction (%s)." % (_cite(cps, "supply"), _cite(cps, "ss54")),
-            "A centre-positive 5 V adapter; the SS54's band away from the jack."),
+            "The adapter (%s: 5 V, centre +): above 5.4 V or reversed, the input stays off on purpose; Q1 and Q2 "
+            "(%s)." % (_cite(cps, "supply"), _cite(cps, "mosfets")),
+            "A centre-positive 5 V adapter; Q1/Q2 as the wiring drawing shows them (drains outwards, sources "
+            "joined)."),
            ("Everything goes dark, and comes back after a minute",
-            "The polyfuse tripped: a 12 V adapter (%s), the TVS reversed (band to +5V), a short (%s)."
-            % (_cite(cps, "supply"), _cite(cps, "no-short")),
-            "A 5 V adapter; turn the TVS round; find the short with the supply unplugged.")]
+            "A short or an overload: the adapter's own limit or F1 (%s)." % _cite(cps, "no-short"),
+            "Find the short with the supply unplugged.")]
     if design["pico"]:
         out.append(("The machine works on USB, not on the supply",
                     "VSYS (%s): the 1N5817's band towards VSYS (pin 39)." % _cite(cps, "vsys"),
@@ -438,7 +455,10 @@ def trouble_lines(design):
 
 def commissioning(design, self_test):
     """``commissioning.md``: the sheet a museum technician fills in and signs."""
-    return "\n".join(sheet_head(design) + sheet_checkpoints(design) + sheet_tests(design, self_test)) + "\n"
+    from .safety import commissioning_lines
+
+    return "\n".join(sheet_head(design) + sheet_checkpoints(design) + commissioning_lines(design)
+                     + sheet_tests(design, self_test)) + "\n"
 
 
 def sheet_head(design):

@@ -11,7 +11,9 @@ so the two cannot disagree; both follow the pin map the firmware reads.
 
 Electrical choices, each with its reason:
 - buttons and keys close to ground; the board's internal pull-ups (about
-  50 kOhm) hold them high, so no pull-up resistors are fitted. A 220 Ohm
+  50 kOhm) hold a button high. A key matrix's columns get 2.2 kOhm pull-ups
+  to 3.3 V: an 800 mm loom, a diode per row and the ESD array are too much
+  for the pin's own 80 kOhm within the scan's settle time. A 220 Ohm
   resistor in each line at the board limits the current of an electrostatic
   discharge from a visitor's hand into the pin's protection diodes (small
   enough that a pressed button still reads low, even against the 1.8 kOhm
@@ -23,12 +25,17 @@ Electrical choices, each with its reason:
   a 1000 uF capacitor across the strip's supply absorbs the switch-on surge;
 - a Pico takes its 5 V through a 1N5817 Schottky diode into VSYS, so USB
   and the supply can both be plugged in (the Pico datasheet's own advice);
-- a Raspberry Pi keeps its own USB-C supply; only grounds are joined.
+- a Raspberry Pi keeps its own USB-C supply; only grounds are joined;
+- the DC input: F1 polyfuse (held at 50 degC), two P-MOSFETs back to back
+  (reverse polarity and an over-voltage cut-off at 5.44 V) and a TVS across the
+  jack: a 9, 12 or 24 V adapter, or one wired backwards, lights nothing and harms
+  nothing (``supply_sim`` proves each case with ngspice).
 """
 
 from nimatron.config import boards, power
 
 BUTTON_OHMS = 220
+KEY_PULLUP_OHMS = 2200   # a key-matrix column's pull-up to 3.3 V (electrical.column_settle_us)
 DATA_OHMS = 330
 
 # What a builder's multimeter should read, each figure with its reason (the
@@ -232,6 +239,7 @@ def circuit(name, spec):
             for c in range(len(columns)):
                 line.append((parts.add("K", "key (arcade button)"), parts.add("D", "1N4148")))
             grid["keys"].append(line)
+        grid["pullup_ohms"] = KEY_PULLUP_OHMS   # columns: the loom's capacitance against the scan's settle time
         out["matrix"] = grid
     # power
     if pico:
@@ -244,8 +252,32 @@ def circuit(name, spec):
         out["jack"] = parts.add("J", "DC jack")
     else:
         out["pi_supply"] = parts.add("PS", "Raspberry Pi USB-C supply")
+    if "jack" in out:
+        out["input"] = input_section(out)
+    if out.get("sinks"):
+        out["lamp_fuse"] = "polyfuse-lamp"   # the lamps' +5V lead from the Pi's header, fused at the header
     out["parts"] = parts
     return out
+
+
+def input_section(design):
+    """The DC input between J1 and the +5V rail (see ``supply_sim`` for the circuit and its proof):
+    the series parts the supply current passes, each as (what, ohms, volts dropped regardless of current)."""
+    from . import parts as catalogue
+
+    fuse = catalogue.fuse_key(design)
+    return {"fuse": fuse, "series": input_series(fuse)}
+
+
+def input_series(fuse):
+    """[(what, ohms, volts)]: J1 and its leads, the polyfuse after a trip (R1max), both MOSFETs."""
+    from . import parts as catalogue
+    from .supply_sim import JACK_OHMS
+
+    fet = catalogue.part("sup90p06")
+    return [("J1 and its leads", JACK_OHMS, 0.0),
+            ("F1 %s" % catalogue.part(fuse)["part"].split()[1], catalogue.fuse_r1max(fuse), 0.0),
+            ("Q1+Q2 SUP90P06-09L", 2 * fet["rds_on_4v5"], 0.0)]
 
 
 def _button_order(role):

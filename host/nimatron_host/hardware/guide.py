@@ -69,7 +69,7 @@ def _most_loaded(design):
     loads = []
     for ref, key, amps in parts_catalogue.power_path(design) + parts_catalogue.signal_looms(design):
         p = parts_catalogue.part(key)
-        rating = p.get("amps", p.get("hold_amps"))
+        rating = parts_catalogue.hold_at_cabinet(key) if p["kind"] == "fuse" else p["amps"]
         loads.append((amps / rating, ref, p["part"].split(",")[0].split(" (")[0], amps, rating))
     if not loads:
         return "USB supply only"
@@ -166,6 +166,7 @@ def board_guide(design, lang):
     out += ["## Safety", "",
             "- Low voltage only (5 V); the mains side stays inside the supply's own closed case. Use a certified "
             "supply (CE/UKCA/UL) and keep its cable strain-relieved."] + safety_lines(design, pi, neo) + [
+            "- The museum's safety sheet: [safety.md](safety.md) (supply faults as simulated, heat, small parts).",
             "- See the exhibit and service notes in [../README.md](../README.md#exhibit-and-service-notes).", ""]
     return "\n".join(out)
 
@@ -235,9 +236,14 @@ def assembly_steps(design):
                    % (design["pixels"]["shifter"], DATA_OHMS, design["pixels"]["decoupler"]))
         out.append("Solder the 1000 µF capacitor (%s) across +5V and ground at the first pixel, + to +5V (the "
                    "stripe marks −)." % design["pixels"]["cap"])
-        out.append("Input protection at the DC jack (%s): +5V through the %s polyfuse, then the SS54 Schottky "
-                   "(band away from the jack: a centre-negative adapter is blocked), then the SMBJ5.0A TVS across "
-                   "+5V and ground (band to +5V: a 12 V adapter is clamped and trips the fuse). From there run +5V "
+        out.append("Input protection at the DC jack (%s), all through-hole, as [input.svg](input.svg) draws it: the P6KE33CA TVS and the 10 µF 50 V "
+                   "capacitor across the jack; +5V through the %s polyfuse to Q1's drain; Q1 and Q2 (SUP90P06-09L) "
+                   "back to back, sources joined, Q2's drain to +5V; gates joined, 1 MΩ to ground, 100 nF and the "
+                   "1N4742A (cathode to the sources) from gates to sources; the over-voltage cut-off: 11.8 kΩ from "
+                   "the sources to the TL431's REF, 10 kΩ REF to ground, TL431 anode to ground, cathode through 4.7 kΩ "
+                   "to the 2N5401's base (10 kΩ base to emitter), emitter to the sources, collector to the gates. A 9, "
+                   "12 or 24 V adapter, or one wired backwards, then leaves +5V at 0 V (hardware/README.md, 'Supply "
+                   "faults, simulated'). From there run +5V "
                    "and ground in 18 AWG through the 4-way Mini-Fit Jr. plug (two contacts each) to the first "
                    "pixel; the worst case the firmware allows is %.2f A." % (design["jack"],
                    parts_catalogue.part(parts_catalogue.fuse_key(design))["part"].split(" resettable")[0],
@@ -283,7 +289,10 @@ def assembly_steps(design):
     out.append("Bundle the signal wires into looms (lamps, buttons%s) with a keyed 8-way JST-XH plug each at the "
                "stripboard (22 AWG, SXH-001T-P0.6 crimps), and clamp every loom within 50 mm of its plug. At each "
                "button and key-matrix plug, an SRV05-4 ESD array: its four lines to the four signal wires, pin 2 to "
-               "ground, pin 5 to the board's 3.3 V." % (", key matrix" if design["matrix"] else ""))
+               "ground, pin 5 to the board's 3.3 V; a loom's lines never share another loom's array." % (
+                   ", key matrix" if design["matrix"] else "")
+               + (" Each key-matrix column gets a 2.2 kΩ pull-up from 3.3 V to its wire at the loom end of its "
+                  "220 Ω resistor (the loom is too slow for the pin's own pull-up)." if design["matrix"] else ""))
     out.append("Before the %s goes in: the power input's and the looms' checkpoints (%s, below), and 0 Ω "
                "between every ground point." % ("controller" if design["pico"] else "Pi", before_controller(design)))
     out.append("Plug the %s onto its header or ribbon cable%s." % (
@@ -533,8 +542,12 @@ def index(designs, lang):
             "(`tests/test_hardware_drc.py`) keep every connector, contact, wire and fuse at or below 80 % of it."]
     out += ["", "Each board's folder: `README.md` (the build guide, with checkpoints after each stage and a "
             "troubleshooting table), `bom.csv`, `wiring.svg`/`.png`, `commissioning.md` (the sheet a technician "
-            "fills in and signs) and, where there is wiring to do, `harness.svg`/`.png` (every loom's pin-out) and "
+            "fills in and signs), `safety.md` (the museum's safety sheet: supply faults as simulated, heat, small "
+            "parts) and, where there is wiring to do, `harness.svg`/`.png` (every loom's pin-out) and "
             "`panel.svg`/`.png`. `png-sources.txt` records which SVG each PNG was rendered from.", ""]
+    from .safety import index_lines
+
+    out += index_lines(designs)
     out += ["## Pin-map review", ""] + review_lines() + [""]
     out += ["## Exhibit and service notes", ""] + service_lines(designs) + [""]
     return "\n".join(out)

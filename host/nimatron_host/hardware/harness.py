@@ -50,7 +50,7 @@ def power_cables(design):
     jack = {"ref": design["jack"], "kind": "power", "part": "dc-jack-panel",
             "title": "%s DC jack: 2.1 mm, centre +" % design["jack"], "detail": "panel mount; its tags to the stripboard",
             "near": "jack tags", "far": "stripboard", "length": "as short as the case allows",
-            "pins": [_pin("centre", "+5V in", "supply +", PLUS5, awg, "F1 polyfuse → SS54 anode"),
+            "pins": [_pin("centre", "+5V in", "supply +", PLUS5, awg, "F1 polyfuse → Q1 drain"),
                      _pin("sleeve", "GND", "supply −", GROUND, awg, "stripboard ground")]}
     loom = {"ref": catalogue.POWER_LOOM, "kind": "power", "part": "minifit-jr",
             "title": "%s +5V loom: Mini-Fit Jr. 4-way" % catalogue.POWER_LOOM,
@@ -68,7 +68,7 @@ def lamp_lead(design):
     resistors = [c["items"][2][1] for c in design["chains"] if c["items"][0][0] == "sink"]
     return {"ref": design["controller"], "kind": "power", "part": "wire-22",
             "title": "+5V lamp lead: %s pin 2 (the Pi's 5 V)" % design["controller"],
-            "detail": "one red wire from the header breakout to a bus wire on the panel; no plug",
+            "detail": "one red wire from the header breakout through the RXEF050 polyfuse to a bus wire on the panel",
             "near": "stripboard", "far": "panel", "length": length_words(),
             "pins": [_pin("2", "+5V", "lamp anodes", PLUS5, catalogue.part("wire-22")["awg"],
                           "free ends of %s (one bus wire)" % ref_ranges(resistors))]}

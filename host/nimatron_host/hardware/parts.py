@@ -51,13 +51,33 @@ def has_dc_input(design):
     return "jack" in design
 
 
+FUSES = ("polyfuse-2.5", "polyfuse-4", "polyfuse-5", "polyfuse-6", "polyfuse-7", "polyfuse-8")
+
+
+def hold_at_cabinet(key):
+    """A polyfuse's hold current in a warm cabinet (50 degC): the datasheet's rerating table."""
+    table = part("ptc-rerating-ruef")
+    return part(key)["hold_amps"] * table["hold_factor"][str(table["cabinet_celsius"])]
+
+
+def fuse_r1max(key):
+    """A polyfuse's resistance an hour after a trip, the worst it settles at (the RUEF table)."""
+    return part("ptc-rerating-ruef")["r1max_ohms"][key]
+
+
 def fuse_key(design):
-    """The smallest polyfuse that holds the worst case with 20 % to spare."""
-    need = worst_amps(design) / derate()
-    for key in ("polyfuse-2.5", "polyfuse-4"):
-        if part(key)["hold_amps"] >= need - 1e-9:
-            return key
-    return "polyfuse-4"
+    """The smallest polyfuse that holds the worst case with 20 % to spare, at 50 degC, and whose
+    resistance after a trip (R1max) still leaves U1 its 4.5 V (``electrical.u1_volts``)."""
+    from . import electrical
+
+    amps = worst_amps(design)
+    for key in FUSES:
+        if hold_at_cabinet(key) < amps / derate() - 1e-9:
+            continue
+        if design.get("pixels") and electrical.u1_volts_with_fuse(design, key) < electrical.u1_needs() - 1e-9:
+            continue
+        return key
+    return FUSES[-1]
 
 
 def power_path(design):
@@ -65,8 +85,9 @@ def power_path(design):
     if not has_dc_input(design):
         return []
     amps = worst_amps(design)
-    return [("J1", "dc-jack-panel", amps), ("F1", fuse_key(design), amps), ("D-RP", "ss54", amps),
-            (POWER_LOOM, "minifit-jr", amps), (POWER_LOOM, "minifit-jr-crimp", amps), ("W+5V", "wire-18", amps)]
+    return [("J1", "dc-jack-panel", amps), ("F1", fuse_key(design), amps), ("Q1", "sup90p06", amps),
+            ("Q2", "sup90p06", amps), (POWER_LOOM, "minifit-jr", amps), (POWER_LOOM, "minifit-jr-crimp", amps),
+            ("W+5V", "wire-18", amps)]
 
 
 def signal_looms(design):
@@ -135,7 +156,10 @@ def esd_lines(design):
 
 
 def esd_arrays(design):
-    return int(math.ceil(len(esd_lines(design)) / float(part("srv05-4")["lines"])))
+    """Arrays sit at their loom's plug: counted loom by loom (``electrical.esd_need``)."""
+    from . import electrical
+
+    return sum(electrical.esd_need(design).values())
 
 
 def lamp_part(design):
@@ -196,7 +220,7 @@ def checks(design):
     k = derate()
     for ref, key, amps in power_path(design) + signal_looms(design):
         p = part(key)
-        rating = p.get("amps", p.get("hold_amps"))
+        rating = hold_at_cabinet(key) if p["kind"] == "fuse" else p["amps"]
         if amps > rating * k + 1e-9:
             out.append("%s: %s %s carries %.2f A, rated %.1f A x %d %%" % (name, ref, p["part"].split(",")[0], amps,
                                                                           rating, int(k * 100)))
@@ -207,13 +231,13 @@ def checks(design):
                 out.append("%s: %s %s takes %d-%d AWG, the loom is %d AWG" % (name, ref, p["part"], lo, hi, awg))
     if has_dc_input(design):
         fuse = part(fuse_key(design))
-        if fuse["hold_amps"] * k < worst_amps(design) - 1e-9:
-            out.append("%s: F1 %s holds %.1f A, the worst case is %.2f A" % (name, fuse["part"], fuse["hold_amps"],
-                                                                             worst_amps(design)))
-        tvs = part("smbj5")
-        if tvs["standoff_volts"] < design["figures"]["volts"]:
-            out.append("%s: TVS stand-off %.1f V below the %g V supply" % (name, tvs["standoff_volts"],
-                                                                            design["figures"]["volts"]))
+        if hold_at_cabinet(fuse_key(design)) * k < worst_amps(design) - 1e-9:
+            out.append("%s: F1 %s holds %.2f A at %d degC (x %d %%), the worst case is %.2f A"
+                       % (name, fuse["part"].split(",")[0], hold_at_cabinet(fuse_key(design)),
+                          part("ptc-rerating-ruef")["cabinet_celsius"], int(k * 100), worst_amps(design)))
+        tvs = part("p6ke33ca")
+        if tvs["standoff_volts"] < 24 * 1.05:
+            out.append("%s: TVS stand-off %.1f V below a 24 V adapter's 25.2 V" % (name, tvs["standoff_volts"]))
     lamp = part(lamp_part(design))
     if lamp["kind"] == "led" and design["figures"]["led_ma"] > lamp["max_ma"] * k + 1e-9:
         out.append("%s: %s runs at %.1f mA, rated %d mA x %d %%" % (name, lamp["part"].split(",")[0],

@@ -220,6 +220,11 @@ def draw(design):
             col_x[c] = (cx, y)
             d.line(x, y, cx, y)
             d.text(x + 8, y - 6, "column %d" % (c + 1), size=10, fill=GREY)
+            if design["matrix"].get("pullup_ohms"):   # to 3.3 V: the loom settles within the scan
+                d.circle(x + 72, y, 2, fill="#000000", class_="pullup")
+                d.line(x + 72, y, x + 72, y - 8)
+                d.line(x + 68, y - 8, x + 76, y - 8)
+                d.text(x + 80, y - 5, "%g kΩ to 3V3" % (design["matrix"]["pullup_ohms"] / 1000.0), size=8, fill=GREY)
         elif end == "row":
             row_ys.append((int(item["role"].split()[-1]), y))
             d.line(x, y, matrix_x + 30 + len(matrix["columns"]) * CELL - 10, y)
@@ -245,7 +250,7 @@ def _power_line(d, design, item, y):
     if item["end"] == "plus5":
         d.line(x, y, x + 30, y)
         d.text(x + 34, y + 4, "+5V", size=11, weight="bold")
-        d.text(x + 66, y + 4, "the lamps' +5V: %d mA with every lamp lit, from the Pi's own supply"
+        d.text(x + 66, y + 4, "the lamps' +5V through an RXEF050 polyfuse: %d mA with every lamp lit, from the Pi's own supply"
                % int(design["figures"]["leds_ma"] + 0.5), size=11, fill=GREY)
         return
     d.line(x, y, x + 20, y)
@@ -266,27 +271,29 @@ def _supply(d, design, y):
     d.text(x + 8, y + 2, "%s DC jack (panel)" % design["jack"], size=10, data_ref=design["jack"])
     d.line(x + 150, y + 10, x + 150, y + 16)
     _ground(d, x + 150, y + 16)
-    # jack + -> F1 polyfuse -> D-RP (band to +5V) -> +5V, TVS1 from +5V to ground
+    # jack + -> F1 polyfuse -> Q1+Q2 (the MOSFET switch with its over-voltage cut-off) -> +5V; TVS1 drawn to ground
     fuse = catalogue.part(catalogue.fuse_key(design))["part"].split()[1]
     ly = y - 10
-    d.line(x, ly, x - 16, ly)
-    d.rect(x - 52, ly - 5, 36, 10, fill="#ffffff", class_="protection", data_part="F1")
-    d.text(x - 34, ly - 9, "F1 %s" % fuse, size=9, anchor="middle")
-    d.line(x - 52, ly, x - 74, ly)
-    d.path("M%d %d L%d %d L%d %d Z" % (x - 74, ly - 6, x - 74, ly + 6, x - 88, ly), fill="#ffffff",
-           class_="protection", data_part="D-RP")
-    d.line(x - 88, ly - 6, x - 88, ly + 6, stroke_width=1.6)
-    d.text(x - 78, ly + 16, "D-RP SS54", size=9, anchor="middle")
-    d.line(x - 88, ly, x - 140, ly)
-    d.circle(x - 112, ly, 2, fill="#000000")
-    d.line(x - 112, ly, x - 112, ly + 22)
-    d.path("M%d %d L%d %d L%d %d Z" % (x - 118, ly + 34, x - 106, ly + 34, x - 112, ly + 24), fill="#ffffff",
-           class_="protection", data_part="TVS1")
-    d.line(x - 118, ly + 24, x - 106, ly + 24, stroke_width=1.6)
-    d.line(x - 112, ly + 34, x - 112, ly + 38)
-    _ground(d, x - 112, ly + 38)
-    d.text(x - 100, ly + 34, "TVS1 SMBJ5.0A", size=9)
-    _plus5(d, x - 140, ly)
+    # TVS1 across the jack (either way round: bidirectional), then F1, then the MOSFET switch to +5V
+    d.line(x, ly, x - 40, ly)
+    d.circle(x - 20, ly, 2, fill="#000000")
+    d.line(x - 20, ly, x - 20, ly + 22)
+    d.path("M%d %d L%d %d L%d %d Z M%d %d L%d %d L%d %d Z" % (x - 26, ly + 22, x - 14, ly + 22, x - 20, ly + 29,
+                                                            x - 26, ly + 36, x - 14, ly + 36, x - 20, ly + 29),
+           fill="#ffffff", class_="protection", data_part="TVS1")
+    d.line(x - 26, ly + 29, x - 14, ly + 29, stroke_width=1.6)
+    d.line(x - 20, ly + 36, x - 20, ly + 40)
+    _ground(d, x - 20, ly + 40)
+    d.text(x - 28, ly + 33, "TVS1 P6KE33CA", size=9, anchor="end")
+    d.rect(x - 76, ly - 5, 36, 10, fill="#ffffff", class_="protection", data_part="F1")
+    d.text(x - 58, ly - 9, "F1 %s" % fuse, size=9, anchor="middle")
+    d.line(x - 76, ly, x - 90, ly)
+    d.rect(x - 150, ly - 9, 60, 18, fill="#ffffff", class_="protection", data_part="Q1+Q2")
+    d.text(x - 120, ly + 4, "2 × P-FET", size=9, anchor="middle")
+    d.text(x - 120, ly - 13, "Q1+Q2 OVP", size=9, anchor="middle")
+    d.text(x - 120, ly + 20, "off > 5.44 V", size=8, anchor="middle", fill=GREY)
+    d.line(x - 150, ly, x - 170, ly)
+    _plus5(d, x - 170, ly)
 
 
 def _pixels(d, design, x, y):
@@ -380,9 +387,10 @@ def notes_of(design):
     out.append("Buttons close to ground; the board's own pull-ups hold them high (no pull-up resistors)."
                " The 220 Ω in each line limits an electrostatic discharge.")
     if design.get("jack"):
-        out.append("Input protection, between %s and the +5V net: F1 %s (holds the worst case, %.2f A), D-RP SS54 in "
-                   "series (band towards +5V: a centre-negative adapter lights nothing), TVS1 SMBJ5.0A from +5V to "
-                   "ground (band to +5V: a 12 V adapter is clamped until F1 trips)."
+        out.append("Input protection, between %s and the +5V net: TVS1 P6KE33CA across the jack (transients only), "
+                   "F1 %s (holds the worst case, %.2f A, at 50 °C), Q1+Q2 SUP90P06-09L back to back (sources joined; "
+                   "reverse polarity and the over-voltage cut-off OVP: TL431 + 2N5401 turn both off above 5.44 V). "
+                   "A 9, 12 or 24 V adapter or a reversed one leaves +5V at 0 V (simulated: hardware/README.md)."
                    % (design["jack"], catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
                       catalogue.worst_amps(design)))
     if not design["onboard"]:
@@ -391,6 +399,8 @@ def notes_of(design):
             out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
                        "pin 2 to ground, pin 5 to 3.3 V." % (n, "s" if n > 1 else ""))
     if design["matrix"]:
+        out.append("Key-matrix columns: a 2.2 kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
+                   "capacitance is too much for the pin's own within the scan's settle time).")
         out.append("Key matrix: one 1N4148 per key, anode to the column, cathode towards the key and the row"
                    " (keypad.KeyMatrix, columns_to_anodes=True). Key K(n) sits under lamp n, counted row by row.")
     out.append("All ground symbols are one net; all +5V flags are one net. Parts: " + ", ".join(

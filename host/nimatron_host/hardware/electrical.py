@@ -1,0 +1,161 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""Design rules that check what the circuit does, not only what the BOM lists.
+
+Each rule computes a figure from the design and the datasheets (``parts.json``)
+and compares it with what the part needs; ``checks(design)`` gives one line per
+broken rule, e.g.
+
+    pico-grid: U1 74AHCT125 gets 4.29 V at 3.22 A (needs 4.5 V): 4.75 V - 0.46 V of series drops
+
+- U1's supply at the worst case: the adapter's low end less every series drop
+  between the jack and U1 (diodes, fuse, MOSFETs, jack and wiring);
+- ESD arrays per loom: an array sits at its loom's plug, so a loom's lines
+  cannot borrow a neighbour loom's spare channels;
+- key-matrix settling: a column's pull-up charges the loom, the diodes, the ESD
+  array and the pin to VIH within the scan's settle time;
+- checkpoints: no window accepts a rail below what U1 needs.
+(Polyfuses held at 50 degC are ``parts.checks``: the fuse is chosen there.)
+"""
+
+import math
+
+from . import parts as catalogue
+
+SERIES = "the input"
+
+
+def supply_low(design):
+    return design["figures"]["volts"] * 0.95
+
+
+def u1_needs():
+    return catalogue.part("ic-supply")["ranges"]["74ahct125"][0]
+
+
+def input_drops(design):
+    """[(what, volts)] between the jack and U1 at the worst case: the design's ``input`` series parts."""
+    amps = catalogue.worst_amps(design)
+    out = []
+    for what, ohms, volts in design.get("input", {}).get("series", []):
+        out.append((what, volts + ohms * amps))
+    return out
+
+
+def u1_volts(design):
+    return supply_low(design) - sum(v for _, v in input_drops(design))
+
+
+def u1_volts_with_fuse(design, fuse):
+    """U1's supply with a given polyfuse in the input (the J1 and MOSFET drops as ``input_section``)."""
+    from .circuit import input_series
+
+    amps = catalogue.worst_amps(design)
+    return supply_low(design) - sum(volts + ohms * amps for _, ohms, volts in input_series(fuse))
+
+
+def u1_check(design):
+    if not design.get("pixels") or not catalogue.has_dc_input(design):
+        return []
+    volts = u1_volts(design)
+    if volts < u1_needs() - 1e-9:
+        return ["%s: U1 74AHCT125 gets %.2f V at %.2f A (needs %.1f V): %.2f V - %.2f V of series drops (%s)"
+                % (design["name"], volts, catalogue.worst_amps(design), u1_needs(), supply_low(design),
+                   supply_low(design) - volts, ", ".join("%s %.2f V" % d for d in input_drops(design)))]
+    return []
+
+
+def esd_need(design):
+    """{loom ref: arrays}: every loom's visitor-touched lines, 4 to an array."""
+    lines = catalogue.part("srv05-4")["lines"]
+    out = {}
+    for ref, chains in catalogue.looms(design):
+        touched = [c for c in chains if c["group"] in ("buttons", "key matrix")]
+        if touched:
+            out[ref] = int(math.ceil(len(touched) / float(lines)))
+    return out
+
+
+def esd_check(design, fitted):
+    """``fitted``: how many arrays the BOM lists."""
+    need = sum(esd_need(design).values())
+    if fitted < need:
+        return ["%s: %d SRV05-4 arrays listed, its looms need %d (%s)" % (
+            design["name"], fitted, need, ", ".join("%s %d" % item for item in sorted(esd_need(design).items())))]
+    return []
+
+
+def column_load_pf(design):
+    """A key-matrix column's capacitance: its loom, one diode per row, the ESD array, the pin."""
+    from .harness import LOOM_MAX_MM
+
+    f = catalogue.part("loom-capacitance")
+    rows = len(design["matrix"]["rows"])
+    return LOOM_MAX_MM / 1000.0 * f["wire_pf_per_m"] + rows * f["diode_pf"] + f["esd_pf"] + f["pin_pf"]
+
+
+def column_settle_us(design):
+    """Time for a released column to rise to VIH: (pull-up + series) x C x ln(V / (V - VIH))."""
+    from .circuit import BUTTON_OHMS
+
+    f = catalogue.part("loom-capacitance")
+    pullup = design["matrix"].get("pullup_ohms") or f["pullup_ohms_max"]   # none fitted: the pin's own, at its weakest
+    c = column_load_pf(design) * 1e-12
+    return (pullup + BUTTON_OHMS) * c * math.log(f["logic_volts"] / (f["logic_volts"] - f["vih"])) * 1e6
+
+
+def matrix_check(design):
+    if not design.get("matrix"):
+        return []
+    f = catalogue.part("loom-capacitance")
+    t = column_settle_us(design)
+    if t > f["settle_us"]:
+        return ["%s: a key-matrix column settles in %.2f us (%.0f pF), the scan reads after %.1f us" % (
+            design["name"], t, column_load_pf(design), f["settle_us"])]
+    return []
+
+
+def checkpoint_check(design, cps):
+    """No checkpoint of U1's rail accepts less than U1 needs."""
+    out = []
+    if not design.get("pixels"):
+        return out
+    for cp in cps:
+        if cp["key"] not in ("rail", "rail-lit"):
+            continue
+        for _, expect in cp["readings"]:
+            lo = float(expect.split("–")[0])
+            if lo < u1_needs() - 1e-9:
+                out.append("%s: %s accepts %.2f V on +5V, U1 needs %.1f V" % (design["name"], cp["id"], lo, u1_needs()))
+    return out
+
+
+SMD_PACKAGES = ("SOT-23", "SOT-223", "SMA", "SMB", "SMC", "SOD-", "SOIC", "QFN", "TSSOP", "DPAK", "0805", "1206")
+
+
+def smd_check(design, rows):
+    """A workshop solders on stripboard: every surface-mount part comes with an adapter board (a named
+    breakout) in the same quantity. ``rows``: the BOM's."""
+    out = []
+    adapters = [r for r in rows if "adapter board" in r[1]]
+    for row in rows:
+        if row in adapters or not any(p in row[1] for p in SMD_PACKAGES):
+            continue
+        if not any(a[2] == row[2] for a in adapters):
+            out.append("%s: %s is surface-mount, with no adapter board for it" % (design["name"], row[1].split(",")[0]))
+    return out
+
+
+def checks(design, esd_fitted=None, cps=None):
+    from . import bom, checkpoints
+
+    if design["onboard"]:
+        return []
+    if esd_fitted is None:
+        rows = [r for r in bom.rows(design) if "SRV05-4" in r[1]]
+        esd_fitted = int(rows[0][2]) if rows else 0
+    if cps is None:
+        cps = checkpoints.checkpoints(design)
+    return (u1_check(design) + esd_check(design, esd_fitted) + matrix_check(design) + checkpoint_check(design, cps)
+            + smd_check(design, bom.rows(design)[1:-1]))
