@@ -415,6 +415,30 @@ def test_bench_displays_stay_out_of_displayios_pool_and_its_thread_lives(sims):
     assert displayio.background_thread.is_alive()
 
 
+def test_a_display_half_built_for_long_is_never_refreshed(sims, monkeypatch):
+    """The same race, widened: a BusDisplay joins the pool in ``__new__`` and
+    sets itself up in ``__init__``; with 30 ms between them displayio's thread
+    (every 1 ms) would meet it half-built and die, as it did once in a loaded
+    suite. The pool it joins while it is built shows the thread nothing."""
+    sims("macropad", FAST)
+    import time
+
+    import displayio
+    from nimatron_sim.oled_mock import make_display
+
+    allocate = displayio.allocate_display
+
+    def slowly(display):
+        allocate(display)
+        time.sleep(0.03)
+
+    monkeypatch.setattr(displayio, "allocate_display", slowly)
+    made = [make_display() for _ in range(5)]
+    time.sleep(0.01)
+    assert displayio.background_thread.is_alive()
+    assert not [d for d in displayio.displays if d in made]
+
+
 def assert_oled_shows(sim, k, text):
     """Line k of the OLED's framebuffer has exactly the pixels of ``text``."""
     from nimatron.drivers.oled import LINE_Y

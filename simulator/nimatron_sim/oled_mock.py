@@ -19,6 +19,13 @@ import zlib
 SET_COLUMN, SET_ROW, WRITE_RAM = 0x2A, 0x2B, 0x2C
 
 
+class _Unseen(list):
+    """A display pool that takes a display but shows displayio's thread none."""
+
+    def __iter__(self):
+        return iter(())
+
+
 def make_display(width=128, height=64):
     """A displayio display whose panel is ``display.bus.pixels`` (rows of 0/1)."""
     import busdisplay
@@ -69,10 +76,12 @@ def make_display(width=128, height=64):
     bus = BenchBus()
     # Never in displayio's pool (one display, like a board's limit, and a
     # background thread that refreshes what is there): each bench owns its
-    # display. BusDisplay joins the pool in __new__, before __init__ has set
-    # it up, where the thread could meet it half-built; so it is built while
-    # the pool is a list of its own.
-    pool, displayio.displays = displayio.displays, []
+    # display. BusDisplay joins the pool in __init__, before it has set its
+    # own attributes, where the thread could meet it half-built ('BusDisplay'
+    # object has no attribute '_auto_refresh': the thread died, on a loaded
+    # machine only). So it is built while the pool is a list of its own, and
+    # one the thread (which reads the same module global) finds empty.
+    pool, displayio.displays = displayio.displays, _Unseen()
     try:
         display = busdisplay.BusDisplay(bus, b"", width=width, height=height, color_depth=16, auto_refresh=False)
     finally:
