@@ -63,7 +63,7 @@ PICO_HEADER = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10
 # What a Raspberry Pi pin also does, for the pin-map review.
 PI_NOTES = {
     2: "I2C1 SDA, 1.8 kOhm pull-up to 3.3 V on the Pi: fine for a button (it is pulled up anyway)",
-    3: "I2C1 SCL, 1.8 kOhm pull-up; shorting it to ground wakes a halted Pi: NEW GAME switches the exhibit on",
+    3: "I2C1 SCL, 1.8 kOhm pull-up; shorting it to ground wakes a halted Pi 4 (not a Pi 5): NEW GAME switches the exhibit on",
     4: "GPCLK0 / default 1-Wire pin (both unused)",
     7: "SPI0 CE1 (SPI stays off)", 8: "SPI0 CE0 (SPI stays off)",
     9: "SPI0 MISO (SPI stays off)", 10: "SPI0 MOSI", 11: "SPI0 SCLK (SPI stays off)",
