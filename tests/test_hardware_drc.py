@@ -49,7 +49,8 @@ def test_every_connector_wire_and_fuse_carries_at_most_80_percent_of_its_rating(
 def test_an_overloaded_connector_is_named_with_its_figure_and_rating():
     design = dict(DESIGNS["pico-grid"], figures=dict(DESIGNS["pico-grid"]["figures"], board_ma=9000))
     lines = rating_failures(design)
-    assert any(re.match(r"pico-grid: J2 Molex Mini-Fit Jr\. .* carries \d+\.\d\d A, rated 8\.5 A x 80 %", l)
+    # Mini-Fit Jr.'s 8.5 A is not yet read in Molex's document: the rules count it as 80 % of itself
+    assert any(re.match(r"pico-grid: J2 Molex Mini-Fit Jr\. .* carries \d+\.\d\d A, rated 6\.8 A x 80 %", l)
                for l in lines), lines
 
 
@@ -207,7 +208,7 @@ def test_one_esd_array_fewer_than_the_looms_need_fails(name):
 
 
 def test_a_polyfuse_chosen_at_20_degc_fails_in_a_warm_cabinet():
-    """pico-grid on a RUEF400 (79 % of its 20 degC hold) nuisance-trips at 50 degC."""
+    """pico-grid on a RUEF400 (79 % of its 20 degC hold, counted at 80 % while assumed) nuisance-trips at 50 degC."""
     design = DESIGNS["pico-grid"]
     assert parts.fuse_key(design) == "polyfuse-7"
     original = parts.fuse_key
@@ -216,7 +217,25 @@ def test_a_polyfuse_chosen_at_20_degc_fails_in_a_warm_cabinet():
         lines = [l for l in parts.checks(design) if "F1" in l]
     finally:
         parts.fuse_key = original
-    assert any("holds 3.16 A at 50 degC" in l for l in lines), lines
+    assert any("holds 2.53 A at 50 degC" in l for l in lines), lines   # 4.0 A x 0.79, x 80 % while 0.79 is assumed
+
+
+def test_an_assumed_figure_counts_for_less_than_a_checked_one():
+    """A catalogue figure marked ASSUMPTION (not read in its maker's document) is
+    taken at 80 % of itself by the design rules: marking one tightens its check."""
+    import json
+
+    key = "jst-xh"
+    entry = parts.part(key)
+    saved = entry.get("source", "")
+    try:
+        entry["source"] = saved.replace("ASSUMPTION", "")
+        checked = parts.trusted(key, entry["amps"])
+        entry["source"] = saved + " ASSUMPTION"
+        assert parts.trusted(key, entry["amps"]) == checked * parts.ASSUMED < checked
+    finally:
+        entry["source"] = saved
+    assert json.dumps(parts.catalogue())  # untouched
 
 
 def test_a_key_matrix_without_pull_ups_does_not_settle_within_the_scan():
