@@ -213,6 +213,13 @@ def test_blinka_keys_are_sampled_only_when_scanned(blinka):
     assert io.events() == []
 
 
+@pytest.mark.parametrize("board", ["pico-neopixel", "pico-grid", "macropad", "circuitplayground"])
+def test_every_keypad_scans_every_5_ms_not_every_20(blinka, board):
+    """keypad's default interval (0.02 s) alone put up to 20 ms between a press and its lamp."""
+    bench, io = blinka(board)
+    assert io._scanners and [keys._interval for keys, roles in io._scanners] == [0.005] * len(io._scanners)
+
+
 @pytest.mark.parametrize("board, key", [("pico-grid", "key 3 5"), ("pico-grid", "key 7 7"), ("pico-ring", "key 0 13")])
 def test_a_key_matrix_names_the_lamp_over_each_key(blinka, board, key):
     bench, io = blinka(board)
