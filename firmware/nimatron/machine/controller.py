@@ -250,6 +250,8 @@ class Controller(VisitorTurn, MachineTurn):
     def _finish(self, last, now):
         other = "machine" if last == "visitor" else "visitor"
         self.winner = other if self.misere else last
+        if last == "visitor":
+            self._render(now)  # the visitor's last lamp goes out before the audits' write (a flash sector)
         self.audits.game_ended(self.winner)  # counted (and saved) before anyone hears of it
         self.switches.finished()
         self._emit({"event": "game_over", "winner": self.winner})
