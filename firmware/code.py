@@ -170,11 +170,15 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
             except Exception as e:  # noqa: BLE001 - even the defaults fail (hardware?)
                 print("nimatron cannot start: %r; trying again in %d s" % (e, RETRY_MS // 1000))
                 retry_at = now + RETRY_MS
-        if machine is not None and not linked and host_spoke(data):
-            from nimatron.link.transports import usb_link
-
+        if machine is not None and machine.controller is not None and not linked and host_spoke(data):
             linked = True
-            link = usb_link(machine.controller, machine.board, now)
+            try:
+                from nimatron.link.transports import usb_link
+
+                link = usb_link(machine.controller, machine.board, now)
+            except Exception as e:  # noqa: BLE001 - MemoryError compiling it: the game goes on
+                print("host link off: %r" % e)
+                link = None
             if link is not None:
                 machine.attach(link)
         if machine is not None:

@@ -241,6 +241,23 @@ def test_code_py_loads_the_host_link_only_when_the_host_first_speaks(monkeypatch
     assert machine.link.opened_at == 30 * 7 and machine.link.polls == 31 and passes["n"] == 30
 
 
+def test_code_py_plays_on_when_the_host_link_cannot_load(monkeypatch, drive, capsys):
+    """Compiling the link when the host first speaks can run out of heap: the game goes on."""
+    mc, sup, resets = fake_board(monkeypatch, FlashNvm())
+    code = load("code.py")
+    channel = HostChannel()
+    channel.in_waiting = 5
+    from nimatron.link import transports
+
+    def usb_link(controller, board, now_ms):
+        raise MemoryError("memory allocation failed, allocating 1024 bytes")
+
+    monkeypatch.setattr(transports, "usb_link", usb_link)
+    machine = code["main"](mc, sup, make=make, loops=50, data=channel)
+    assert machine.link is None and machine.controller.state == "attract" and mc.watchdog.feeds == 51
+    assert "host link off: MemoryError(" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("reason, restarts", [("WATCHDOG", True), ("BROWNOUT", True), ("HARD_FAULT", False),
                                               ("USER", False)])
 def test_safemode_py_records_why_and_restarts_after_brownout_or_watchdog(monkeypatch, reason, restarts):
