@@ -14,8 +14,10 @@ Needs CircuitPython 8.2 or newer, played in the emulator on 8.2.9 and 9.2.8 (``s
 that fails for any reason falls back to the last good settings (or the
 board's defaults) and says why (console, host link, status lamps); an
 unexpected exception rebuilds the game instead of reloading; a watchdog in
-RESET mode, fed by the main loop, restarts a hung board (``safemode.py``
-then restarts it normally). Audits and ``SET`` changes are kept in
+RESET mode, fed by the main loop, restarts a hung board (on an RP2040
+CircuitPython then runs code.py again at once and the start counts the
+watchdog reset; ``safemode.py`` restarts the boards whose port reports it as
+a safe-mode reason instead). Audits and ``SET`` changes are kept in
 ``microcontroller.nvm`` (``nimatron.machine.store``).
 """
 
@@ -114,12 +116,35 @@ def fed_make(dog):
     return make
 
 
-def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_FILE):
-    """Start and run the machine; ``make``, ``loops`` and ``state`` are for tests."""
+def host_data():
+    """``usb_cdc.data``, the host link's channel; None if off or missing."""
+    try:
+        import usb_cdc
+
+        return usb_cdc.data
+    except Exception:  # noqa: BLE001 - ImportError: not a CircuitPython board
+        return None
+
+
+def host_spoke(data):
+    """True once the host has sent a byte (or the channel is off: then
+    ``usb_link`` says why). The link's modules compile only then, 0.5 s on an
+    RP2040 that a start without a host no longer waits for."""
+    try:
+        return data is None or data.in_waiting > 0
+    except Exception:  # noqa: BLE001 - let usb_link find out and say
+        return True
+
+
+def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_FILE, data=None):
+    """Start and run the machine; ``make``, ``loops``, ``state`` and ``data``
+    (a stand-in for ``usb_cdc.data``) are for tests."""
     from nimatron.machine.startup import Machine
-    from nimatron.link.transports import usb_link
 
     dog = arm_watchdog(mc)
+    if data is None:
+        data = host_data()
+    linked = False
     store = open_store(mc, state)
     now = 0
     last = sup.ticks_ms()
@@ -141,13 +166,21 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
                 machine = Machine(BOARD, read_settings(SETTINGS), store, now_ms=now,
                                   reset_reason=reset_reason(mc), make=make or fed_make(dog))
                 print(json.dumps(machine.boot))
-                link = usb_link(machine.controller, machine.board, now)
-                if link is not None:
-                    machine.attach(link)
                 margin = dog is not None and now < RETRY_MS  # said on the next turn of the loop
             except Exception as e:  # noqa: BLE001 - even the defaults fail (hardware?)
                 print("nimatron cannot start: %r; trying again in %d s" % (e, RETRY_MS // 1000))
                 retry_at = now + RETRY_MS
+        if machine is not None and machine.controller is not None and not linked and host_spoke(data):
+            linked = True
+            try:
+                from nimatron.link.transports import usb_link
+
+                link = usb_link(machine.controller, machine.board, now)
+            except Exception as e:  # noqa: BLE001 - MemoryError compiling it: the game goes on
+                print("host link off: %r" % e)
+                link = None
+            if link is not None:
+                machine.attach(link)
         if machine is not None:
             machine.tick(now)
         if dog is not None:

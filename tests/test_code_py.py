@@ -200,6 +200,64 @@ def test_code_py_runs_as_main_on_the_real_driver(monkeypatch, drive):
     assert blinka_mc.watchdog.feeds > 400 and made[0].audits["power_on_resets"] == 1
 
 
+class HostChannel:
+    """A stand-in for ``usb_cdc.data``: how many bytes the host has sent."""
+
+    in_waiting = 0
+
+
+class FakeLink:
+    def __init__(self, now_ms):
+        self.opened_at = now_ms
+        self.polls = 0
+
+    def poll(self, now):
+        self.polls += 1
+
+
+def test_code_py_loads_the_host_link_only_when_the_host_first_speaks(monkeypatch, drive):
+    """The link's modules compiled before the first tick, host or none (0.5 s on an RP2040)."""
+    mc, sup, resets = fake_board(monkeypatch, FlashNvm())
+    for name in [m for m in sys.modules if m.startswith("nimatron.link")]:
+        monkeypatch.delitem(sys.modules, name)
+    code = load("code.py")
+    channel = HostChannel()
+    machine = code["main"](mc, sup, make=make, loops=50, data=channel)
+    assert machine.link is None and "nimatron.link.transports" not in sys.modules
+
+    from nimatron.link import transports
+
+    monkeypatch.setattr(transports, "usb_link", lambda controller, board, now_ms: FakeLink(now_ms))
+    passes = {"n": 0}
+    spoke = code["main"].__globals__["host_spoke"]
+
+    def host_spoke(data):  # the host's HELLO arrives on the 30th pass of the loop
+        passes["n"] += 1
+        channel.in_waiting = 5 if passes["n"] >= 30 else 0
+        return spoke(data)
+
+    monkeypatch.setitem(code["main"].__globals__, "host_spoke", host_spoke)
+    machine = code["main"](mc, sup, make=make, loops=60, data=channel)
+    assert machine.link.opened_at == 30 * 7 and machine.link.polls == 31 and passes["n"] == 30
+
+
+def test_code_py_plays_on_when_the_host_link_cannot_load(monkeypatch, drive, capsys):
+    """Compiling the link when the host first speaks can run out of heap: the game goes on."""
+    mc, sup, resets = fake_board(monkeypatch, FlashNvm())
+    code = load("code.py")
+    channel = HostChannel()
+    channel.in_waiting = 5
+    from nimatron.link import transports
+
+    def usb_link(controller, board, now_ms):
+        raise MemoryError("memory allocation failed, allocating 1024 bytes")
+
+    monkeypatch.setattr(transports, "usb_link", usb_link)
+    machine = code["main"](mc, sup, make=make, loops=50, data=channel)
+    assert machine.link is None and machine.controller.state == "attract" and mc.watchdog.feeds == 51
+    assert "host link off: MemoryError(" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("reason, restarts", [("WATCHDOG", True), ("BROWNOUT", True), ("HARD_FAULT", False),
                                               ("USER", False)])
 def test_safemode_py_records_why_and_restarts_after_brownout_or_watchdog(monkeypatch, reason, restarts):

@@ -213,6 +213,13 @@ def test_blinka_keys_are_sampled_only_when_scanned(blinka):
     assert io.events() == []
 
 
+@pytest.mark.parametrize("board", ["pico-neopixel", "pico-grid", "macropad", "circuitplayground"])
+def test_every_keypad_scans_every_5_ms_not_every_20(blinka, board):
+    """keypad's default interval (0.02 s) alone put up to 20 ms between a press and its lamp."""
+    bench, io = blinka(board)
+    assert io._scanners and [keys._interval for keys, roles in io._scanners] == [0.005] * len(io._scanners)
+
+
 @pytest.mark.parametrize("board, key", [("pico-grid", "key 3 5"), ("pico-grid", "key 7 7"), ("pico-ring", "key 0 13")])
 def test_a_key_matrix_names_the_lamp_over_each_key(blinka, board, key):
     bench, io = blinka(board)
@@ -296,3 +303,25 @@ def test_closing_a_threaded_blinka_keypad_does_not_hang():
     stopper.start()
     assert done.wait(30), "close hung on Blinka's keypad thread"
     assert keys._digitalinouts[0]._pin is None   # pins released
+
+
+def test_a_board_lights_attract_mode_before_the_controller_is_built(monkeypatch):
+    """The first lamp no longer waits for the controller's modules to compile (1.5 s on an RP2040)."""
+    from nimatron.machine import app, controller
+
+    bench = BlinkaBench(boards.board("pico-neopixel"))
+    bench.layout = [7, 7, 7, 7]
+    seen = []
+    real = controller.Controller.__init__
+
+    def init(self, *args, **kw):
+        seen.append(bench.read_lamps())
+        real(self, *args, **kw)
+
+    monkeypatch.setattr(controller.Controller, "__init__", init)
+    made = bench.open(lambda: app.make_controller("pico-neopixel", now_ms=0))
+    try:
+        assert seen == [[[1, 0, 0, 0, 1, 0, 0], [0, 0, 0, 1, 0, 0, 0], [0, 0, 1, 0, 0, 0, 1], [0, 1, 0, 0, 0, 1, 0]]]
+    finally:
+        made.io.close()
+        bench.close()

@@ -183,3 +183,25 @@ def test_a_broken_presets_file_exits_2_naming_it(package, text, words):
     done = run_machine(package)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert words in done.stderr
+
+
+
+@pytest.mark.parametrize("error, words", [
+    (RuntimeError("pystack exhausted"),
+     "pystack exhausted while reading it (the start ran out of Python stack, not the file's fault)"),
+    (RecursionError("maximum recursion depth exceeded"), "nested too deeply"),
+])
+def test_a_pystack_exhausted_is_not_called_a_file_nested_too_deeply(monkeypatch, error, words):
+    """CircuitPython's ``RuntimeError("pystack exhausted")`` (a start a little deeper than
+    pico-neopixel's stack holds) was reported as "config/presets.json: nested too deeply"."""
+    def load_json(name):
+        raise error
+
+    monkeypatch.setattr(settings, "load_json", load_json)
+    monkeypatch.setattr(boards, "load_json", load_json)
+    with pytest.raises(SettingsError) as got:
+        settings.presets()
+    assert str(got.value) == "config/presets.json: " + words
+    with pytest.raises(BoardError) as got:
+        boards.board("pico-neopixel")
+    assert str(got.value) == "pin map config/pinmaps/pico-neopixel.json: " + words

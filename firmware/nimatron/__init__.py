@@ -24,6 +24,17 @@ def load_json(name):
         return json.load(f)
 
 
+def too_deep(e):
+    """Why a ``RuntimeError`` stopped ``load_json``, in words. CircuitPython
+    raises ``RuntimeError("pystack exhausted")`` when its Python stack runs out
+    (the start called too deep, whatever the file holds); CPython's
+    ``RecursionError`` and MicroPython's recursion limit mean the file nests
+    past the parser's limits."""
+    if "pystack" in str(e):
+        return "pystack exhausted while reading it (the start ran out of Python stack, not the file's fault)"
+    return "nested too deeply"
+
+
 def ascii_digits(text):
     """True if ``text`` is one or more of 0-9 (``str.isdigit`` also takes
     "²" and "١" on CPython, which ``int`` then reads or chokes on)."""

@@ -48,7 +48,7 @@ lamp ``map`` gives the pixel of every lamp of the board's own layout.
 
 import os
 
-from .. import ascii_digits, load_json, resource
+from .. import ascii_digits, load_json, resource, too_deep
 
 STATUS = ("visitor", "machine", "champ", "machine_wins")
 FOLDER = "config/pinmaps"
@@ -85,8 +85,8 @@ def board(name):
         spec = load_json(path)
     except (OSError, ValueError) as e:  # unreadable, or not JSON
         raise BoardError("pin map %s: cannot read it (%s)" % (path, e))
-    except RuntimeError:  # nested past the parser's limits
-        raise BoardError("pin map %s: nested too deeply" % path)
+    except RuntimeError as e:  # nested past the parser's limits, or the pystack
+        raise BoardError("pin map %s: %s" % (path, too_deep(e)))
     check(name, spec)
     return spec
 

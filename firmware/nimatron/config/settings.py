@@ -13,7 +13,7 @@ SettingsError naming the key, never a half-applied change.
     ('subtract:3', [[15]], 'equalizer')
 """
 
-from .. import ascii_digits, load_json
+from .. import ascii_digits, load_json, too_deep
 from ..games.rules import MAX_HEAPS, RulesError, parse_rules
 
 
@@ -79,8 +79,8 @@ def presets():
         data = load_json(PRESETS_FILE)
     except (OSError, ValueError) as e:
         raise SettingsError("%s: cannot read it (%s)" % (PRESETS_FILE, e))
-    except RuntimeError:  # nested past the parser's limits
-        raise SettingsError("%s: nested too deeply" % PRESETS_FILE)
+    except RuntimeError as e:  # nested past the parser's limits, or the pystack
+        raise SettingsError("%s: %s" % (PRESETS_FILE, too_deep(e)))
     if not isinstance(data, dict) or not data:
         raise SettingsError("%s must hold an object of presets" % PRESETS_FILE)
     for name in data:

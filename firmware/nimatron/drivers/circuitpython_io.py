@@ -18,6 +18,12 @@ from ..config.boards import STATUS
 from ..machine.ports import COLOURS, OFF, STATUS_COLOUR
 from . import DriverError, key_lamps, lamp_pixels
 
+# keypad scans this often (seconds). Its default, 0.02, put up to 20 ms
+# between a press and the lamp going out (measured in the emulator: max 25 ms);
+# 5 ms costs a scan of a few pins, and the controller's debouncer ignores the
+# chatter a faster scan sees.
+SCAN_S = 0.005
+
 
 def board_pin(board, name):
     """``board.<name>``; DriverError (not AttributeError) when the board lacks it."""
@@ -107,7 +113,7 @@ class CircuitPythonIO:
             rows = [board_pin(board, name) for name in matrix["rows"]]
             columns = [board_pin(board, name) for name in matrix["columns"]]
             places = key_lamps(spec["lamps"], layout, len(rows) * len(columns))
-            keys = keypad.KeyMatrix(rows, columns)
+            keys = keypad.KeyMatrix(rows, columns, interval=SCAN_S)
             self._scanners.append((keys, ["key %d %d" % place if place else None for place in places]))
             roles = ["done", "new"]
         else:
@@ -115,7 +121,8 @@ class CircuitPythonIO:
         for role in roles:
             if role not in buttons:
                 raise DriverError("layout %s needs button %s, which this board does not have" % (list(layout), role))
-        keys = keypad.Keys([board_pin(board, buttons[role]) for role in roles], value_when_pressed=False, pull=True)
+        keys = keypad.Keys([board_pin(board, buttons[role]) for role in roles], value_when_pressed=False, pull=True,
+                           interval=SCAN_S)
         self._scanners.append((keys, roles))
 
     def set_brightness(self, level):

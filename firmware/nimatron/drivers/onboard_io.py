@@ -23,7 +23,7 @@ time). Written in the subset shared by CPython and CircuitPython.
 
 from ..machine.ports import COLOURS, OFF
 from . import DriverError, lamp_pixels
-from .circuitpython_io import CircuitPythonIO, board_pin, load
+from .circuitpython_io import SCAN_S, CircuitPythonIO, board_pin, load
 from .presses import CURSOR, CURSOR_COLOUR, Presses
 
 PALETTE = dict(COLOURS)
@@ -72,13 +72,14 @@ class OnboardIO(CircuitPythonIO):
             for r, row in enumerate(lamp_pixels(spec["lamps"], layout)):
                 for i, p in enumerate(row):
                     where[p] = "key %d %d" % (r, i)
-            keys = keypad.Keys([board_pin(board, n) for n in names], value_when_pressed=False, pull=True)
+            keys = keypad.Keys([board_pin(board, n) for n in names], value_when_pressed=False, pull=True, interval=SCAN_S)
             self._scanners.append((keys, [where.get(k) for k in range(len(names))]))
         buttons = spec.get("buttons", {})
         roles = sorted(buttons)
         if roles:
             high = spec.get("pressed") == "high"
-            keys = keypad.Keys([board_pin(board, buttons[r]) for r in roles], value_when_pressed=high, pull=True)
+            keys = keypad.Keys([board_pin(board, buttons[r]) for r in roles], value_when_pressed=high, pull=True,
+                               interval=SCAN_S)
             self._scanners.append((keys, roles))
         switches = spec.get("switches", {})
         if switches:

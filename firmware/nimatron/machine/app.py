@@ -19,6 +19,7 @@ imported again when asked for.
 import sys
 
 from ..panels.panel import PanelError
+from .ports import attract_frame
 from ..config.settings import resolve
 
 
@@ -60,7 +61,9 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
     """The controller for a board; opens the board's driver unless ``io`` is given.
     ``audits``: a ``nimatron.machine.audits.Audits`` to keep counting in (default: new).
     ``feed``: called between the steps (a board's watchdog: compiling the
-    modules a start imports takes seconds, 2.6 s on an RP2040)."""
+    modules a start imports takes seconds, 2.6 s on an RP2040). A driver
+    opened here shows attract mode's first frame at once, before the
+    controller's modules compile: the first lamp comes sooner."""
     feed = feed or _nothing
     spec, settings = make_settings(board_name, overrides)
     feed()
@@ -74,12 +77,15 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
 
     level = limit(settings)
     feed()
-    if io is None:
+    opened = io is None
+    if opened:
         from ..drivers import open_io
 
         options = {"brightness": level} if spec["lamps"]["kind"] == "neopixel" else {}
         io = open_io(spec, layout, **options)
     try:  # from here the pins are claimed: any failure gives them back, or every retry finds them "in use"
+        if opened:  # the first lamps now, not after the controller's modules compile (1-2 s on a board)
+            io.show(*attract_frame(layout, now_ms))
         forget(STARTUP_ONLY)  # before the controller's own modules load: the smaller heap's peak
         feed()
         from .controller import Controller  # after the settings: the presets file is read in a smaller heap

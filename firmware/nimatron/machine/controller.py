@@ -32,7 +32,7 @@ from ..panels.panel import make_panel
 from ..panels.playable import check_games
 from .audits import Audits
 from .debounce import Debouncer
-from .ports import ATTRACT, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SERVICE, SHOWING, TAKING, THINKING, VISITOR
+from .ports import ATTRACT, attract_frame, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SERVICE, SHOWING, TAKING, THINKING, VISITOR
 from .switches import Switches
 from .turns import MachineTurn, Rng, VisitorTurn, check_input, prepare
 
@@ -250,6 +250,8 @@ class Controller(VisitorTurn, MachineTurn):
     def _finish(self, last, now):
         other = "machine" if last == "visitor" else "visitor"
         self.winner = other if self.misere else last
+        if last == "visitor":
+            self._render(now)  # the visitor's last lamp goes out before the audits' write (a flash sector)
         self.audits.game_ended(self.winner)  # counted (and saved) before anyone hears of it
         self.switches.finished()
         self._emit({"event": "game_over", "winner": self.winner})
@@ -297,22 +299,16 @@ class Controller(VisitorTurn, MachineTurn):
         return lamps, status
 
     def _game_frame(self, now):
-        lamps = [[OFF] * n for n in self.layout]
-        status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
         state = self.state
         if state == ATTRACT or self.panel is None:
-            # A slow diagonal wave: each lamp lights 0.5 s in every 2 s.
-            step = now // 500
-            for r in range(len(lamps)):
-                for i in range(len(lamps[r])):
-                    if (step + r + i) % 4 == 0:
-                        lamps[r][i] = LIT
-            status["visitor"] = 1 if (now // 1000) % 2 == 0 else 0
+            lamps, status = attract_frame(self.layout, now)
             if self.alarm:  # a double blink every 2 s: "settings" or "fault"
                 phase = now % 2000
                 status["machine" if self.alarm == "fault" else "machine_wins"] = (
                     1 if phase < 250 or 500 <= phase < 750 else 0)
             return lamps, status
+        lamps = [[OFF] * n for n in self.layout]
+        status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
         lit = self.panel.lit
         for r in range(len(lamps)):
             for i in range(len(lamps[r])):

@@ -50,3 +50,15 @@ COLOURS = {
     REFUSED: (255, 0, 160),   # magenta
 }
 STATUS_COLOUR = (255, 255, 255)
+
+
+def attract_frame(layout, now):
+    """Attract mode's lamps and status at ``now``: a slow diagonal wave, each
+    lamp lit 0.5 s in every 2 s, and the visitor's lamp blinking once a second.
+    The controller shows it; so does a board's start, as soon as its driver
+    exists (``app.make_controller``), while the controller's modules compile."""
+    step = now // 500
+    lamps = []
+    for r in range(len(layout)):
+        lamps.append([LIT if (step + r + i) % 4 == 0 else OFF for i in range(layout[r])])
+    return lamps, {"visitor": 1 if (now // 1000) % 2 == 0 else 0, "machine": 0, "champ": 0, "machine_wins": 0}
