@@ -178,6 +178,8 @@ def test_power_command(capsys):
     assert main(["power", "pi-neopixel", "--supply-amps", "0.5"]) == 1    # 0.25 needs 512 of 400 mA
     captured = capsys.readouterr()
     assert "OVER BUDGET" in captured.out and "at most 0.19" in captured.err
+    # the sentence is said once, not on both streams
+    assert "at most 0.19" not in captured.out and captured.err.count("at most 0.19") == 1
     assert main(["power", "pi-leds"]) == 0
     out = capsys.readouterr().out
     assert "150 ohm" in out and "280 mA all lit" in out and "27.0 mA of the 50 mA" in out

@@ -58,7 +58,8 @@ def lines(name, spec, amps=None, brightness=None):
         problem = None
     except power.PowerError as e:
         problem = e
-    out.append("verdict     " + ("OVER BUDGET: %s" % problem if problem else "fits"))
+    # over budget: the verdict names it, the one sentence why goes to stderr once (``run``)
+    out.append("verdict     " + ("OVER BUDGET" if problem else "fits"))
     return out, problem
 
 
