@@ -305,6 +305,60 @@ def test_install_pi_without_permission(tmp_path, capsys):
     assert "use --print" in capsys.readouterr().err
 
 
+# -- the system's own folder: only on a Pi, and asked (issue 28: root on a PC wrote a unit at once) ----
+
+@pytest.fixture
+def system_units(tmp_path, monkeypatch):
+    """The system's unit folder played by a temporary one (the checks are the same)."""
+    from nimatron_host import install_pi
+
+    folder = tmp_path / "systemd"
+    folder.mkdir()
+    monkeypatch.setattr(install_pi, "SYSTEM_UNITS", str(folder))
+    return folder
+
+
+@pytest.mark.parametrize("model", [None, "QEMU Virtual Machine", "Generic x86 PC"])
+def test_install_pi_on_a_pc_writes_nothing(system_units, monkeypatch, capsys, model):
+    from nimatron_host import install_pi
+
+    monkeypatch.setattr(install_pi, "model", lambda: model)
+    assert main(["install-pi", "--board", "pi-leds", "--yes"]) == 2
+    err = capsys.readouterr().err
+    assert "is not a Raspberry Pi" in err and "nothing written" in err and err.count("\n") == 1
+    assert list(system_units.iterdir()) == []
+
+
+@pytest.mark.parametrize("answer, status, written", [("n", 1, False), ("", 1, False), ("y", 0, True), ("yes", 0, True)])
+def test_install_pi_on_a_pi_asks_first(system_units, monkeypatch, capsys, answer, status, written):
+    from nimatron_host import install_pi
+
+    monkeypatch.setattr(install_pi, "model", lambda: "Raspberry Pi 4 Model B Rev 1.5")
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("builtins.input", lambda prompt: answer)
+    assert main(["install-pi", "--board", "pi-leds"]) == status
+    assert (system_units / "nimatron.service").exists() == written
+
+
+def test_install_pi_without_a_terminal_needs_yes(system_units, monkeypatch, capsys):
+    from nimatron_host import install_pi
+
+    monkeypatch.setattr(install_pi, "model", lambda: "Raspberry Pi 5 Model B Rev 1.0")
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False, raising=False)
+    assert main(["install-pi", "--board", "pi-leds"]) == 2
+    assert "add --yes" in capsys.readouterr().err and list(system_units.iterdir()) == []
+    assert main(["install-pi", "--board", "pi-leds", "--yes"]) == 0
+    assert (system_units / "nimatron.service").exists()
+
+
+def test_install_pi_not_a_pi_when_told(system_units, monkeypatch):
+    from nimatron_host import install_pi
+
+    monkeypatch.setattr(install_pi, "model", lambda: None)
+    assert main(["install-pi", "--board", "pi-leds", "--yes", "--not-a-pi"]) == 0
+    assert (system_units / "nimatron.service").exists()
+
+
 # -- nothing that cannot run, nothing systemd would read otherwise (issue 13, finding 13) ----
 
 @pytest.mark.parametrize("args, message", [

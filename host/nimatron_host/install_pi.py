@@ -10,9 +10,13 @@ that could never run is never written; every value is quoted the way
 systemd reads it (``%`` and ``$`` escaped) and control characters are
 refused, so no value can add a line to the unit.
 
-    sudo nimatron install-pi --board pi-leds
+    sudo nimatron install-pi --board pi-leds          # on the Pi: asks, then writes /etc/systemd/system
     nimatron install-pi --board pi-neopixel --serial /dev/ttyGS0 --print
     sudo nimatron install-pi --board pi-leds --user pi --kiosk --lang es   # and the crowd view on HDMI
+
+Into the system's own folder it writes only on a Raspberry Pi (its
+device-tree model says so; ``--not-a-pi`` overrides) and after a yes
+(``--yes`` for scripts); ``--unit-dir`` writes anywhere else without asking.
 
 ``--kiosk`` adds the units that show the crowd view on the Pi's own screen
 (``kiosk``: a socat line, ``nimatron display --web``, Chromium in kiosk mode).
@@ -26,6 +30,8 @@ from . import kiosk
 from .cli import Failure, UsageError
 
 UNIT = "nimatron.service"
+SYSTEM_UNITS = "/etc/systemd/system"   # the system's own folder: written only on a Pi, and asked first
+MODEL_FILES = ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model")
 # useradd's rule (Debian's NAME_REGEX, relaxed to what systemd accepts as User=)
 USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,30}\$?\Z")
 # Restart after a crash, but not in a loop: a machine that fails 10 times in
@@ -44,8 +50,11 @@ def add_parser(sub):
                    help="host link: a serial device such as /dev/ttyGS0 (USB gadget) or 'pty'")
     p.add_argument("--user", help="run as this user (default: the one running this, or root under sudo: $SUDO_USER)")
     p.add_argument("--python", default=sys.executable, help="the Python with nimatron installed (default: this one)")
-    p.add_argument("--unit-dir", default="/etc/systemd/system", help="where to write %s" % UNIT)
+    p.add_argument("--unit-dir", default=None, help="where to write %s (default: %s)" % (UNIT, SYSTEM_UNITS))
     p.add_argument("--print", action="store_true", help="only print the unit")
+    p.add_argument("--yes", action="store_true", help="do not ask before writing into %s" % SYSTEM_UNITS)
+    p.add_argument("--not-a-pi", action="store_true",
+                   help="write into %s even though this computer is not a Raspberry Pi" % SYSTEM_UNITS)
     kiosk.add_arguments(p)
 
 
@@ -138,6 +147,35 @@ def _quote(word):
     return '"%s"' % word.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def model():
+    """This computer's device-tree model ("Raspberry Pi 4 Model B Rev 1.5"), or None (a PC)."""
+    for path in MODEL_FILES:
+        try:
+            with open(path, "rb") as f:
+                return f.read().rstrip(b"\0\n").decode("utf-8", "replace")
+        except OSError:
+            continue
+    return None
+
+
+def system_checks(args, names):
+    """Writing into the system's unit folder changes how this computer boots:
+    only on a Raspberry Pi (or when told), and only after a yes."""
+    here = model()
+    if not args.not_a_pi and (here is None or "Raspberry Pi" not in here):
+        raise UsageError("this computer is not a Raspberry Pi (%s): nothing written. --print shows the units, "
+                         "--unit-dir writes them elsewhere, --not-a-pi installs them here anyway"
+                         % ("model: %s" % here[:60] if here else "no device-tree model"))
+    if args.yes:
+        return
+    if not sys.stdin.isatty():
+        raise UsageError("writing %s into %s needs a yes: run it in a terminal, or add --yes"
+                         % (", ".join(names), SYSTEM_UNITS))
+    answer = input("write %s into %s (the exhibit then starts at every boot)? [y/N] " % (", ".join(names), SYSTEM_UNITS))
+    if answer.strip().lower() not in ("y", "yes"):
+        raise Failure("nothing written")
+
+
 def run(args):
     user = args.user or os.environ.get("SUDO_USER") or os.environ.get("USER")
     files = {UNIT: unit(args, user)}
@@ -152,9 +190,13 @@ def run(args):
             for name in order:
                 sys.stdout.write("# file: %s\n%s" % (name, files[name]))
         return 0
+    unit_dir = args.unit_dir
+    if unit_dir is None:
+        unit_dir = SYSTEM_UNITS
+        system_checks(args, order)
     written = []
     for name in order:
-        path = os.path.join(args.unit_dir, name)
+        path = os.path.join(unit_dir, name)
         try:
             with open(path + ".tmp", "w") as f:
                 f.write(files[name])
