@@ -26,10 +26,20 @@ class _Unseen(list):
         return iter(())
 
 
+class ExtrasMissing(ValueError):
+    """The simulator's optional libraries (``nimatron[sim]``) are not installed:
+    a ValueError, so every front end says it in one line, as a bad board."""
+
+
 def make_display(width=128, height=64):
     """A displayio display whose panel is ``display.bus.pixels`` (rows of 0/1)."""
-    import busdisplay
-    import fourwire
+    try:
+        import busdisplay
+        import displayio  # noqa: F401 - the pool below
+        import fourwire
+    except ImportError as e:
+        raise ExtrasMissing("a board with a display (the MacroPad's OLED) needs the simulator's extras (%s): "
+                            "pip install 'nimatron[sim]'" % (e.name or e))
 
     class BenchBus(fourwire.FourWire):
         """fourwire's interface with the wires replaced by a framebuffer."""
