@@ -35,7 +35,8 @@ from controller_scenarios import FakeIO  # noqa: E402
 from nimatron.__main__ import RunMarker, open_state  # noqa: E402
 from nimatron.machine import app, statefile  # noqa: E402
 from nimatron.machine.startup import Machine, overrides_source  # noqa: E402
-from nimatron.machine.store import AUDITS, SETTINGS, OsFiles, Store, encode  # noqa: E402
+from nimatron.machine.files import OsFiles  # noqa: E402
+from nimatron.machine.store import AUDITS, SETTINGS, Store, encode  # noqa: E402
 from nimatron_sim.flash import FlashNvm  # noqa: E402
 
 EXE = os.path.join(os.path.dirname(sys.executable), "nimatron")

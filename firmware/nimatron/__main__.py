@@ -132,7 +132,7 @@ class RunMarker:
     def _write(self, word):
         """A new file renamed over the old one: a link planted at ``STATE.run``
         or ``STATE.run.tmp`` is replaced, its target never written."""
-        from .machine.store import OsFiles
+        from .machine.files import OsFiles
 
         files = OsFiles()
         try:
@@ -198,7 +198,8 @@ def open_state(state, err=None):
     is no reason not to play: a copy is kept aside, the store reads what it
     can and the boot event says what was lost (``statefile.examine``)."""
     from .machine.statefile import Owner, examine, problem
-    from .machine.store import OsFiles, Store
+    from .machine.files import OsFiles
+    from .machine.store import Store
 
     err = sys.stderr if err is None else err
     folder = os.path.dirname(os.path.abspath(state))

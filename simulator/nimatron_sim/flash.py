@@ -218,7 +218,7 @@ class FlashNvm:
 class ModelFiles:
     """A file system that loses what was not made durable when the power fails.
 
-    The port of ``nimatron.machine.store.OsFiles``. Each operation is one step of
+    The port of ``nimatron.machine.files.OsFiles``. Each operation is one step of
     ``power``. ``after_cut(keep_renames)`` is the disk a restart finds:
     file contents as last fsynced (a file never fsynced holds the first
     half of what was written), folder entries as of the last ``fsync_dir``

@@ -63,8 +63,11 @@ class FakeAudits(dict):
 
     pin_failures = 0
 
-    def save(self):
+    def save(self, urgent=False):
         return False
+
+    def saving_fails(self):
+        return None
 
     def snapshot(self):
         return {"games": self["games"], "presets": {}}

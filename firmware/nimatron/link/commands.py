@@ -183,12 +183,9 @@ def cmd_unlock(link, args, text, now):
     if link.pin_pause_until is not None and now < link.pin_pause_until:
         raise CommandError("busy", "too many wrong PINs: wait %d s" % ((link.pin_pause_until - now + 999) // 1000))
     audits = link.controller.audits
-    failing = getattr(getattr(audits, "store", None), "failing", None)
-    if failing:
-        # a wrong PIN that cannot be counted durably would be a free guess after
-        # each restart: no PIN is checked until saving works again (fails closed)
-        raise CommandError("busy", "saving fails (%s): UNLOCK waits until a wrong PIN can be counted"
-                           % _shown(failing, 80))
+    failing = audits.saving_fails()
+    if failing:  # an uncounted wrong PIN would be a free guess after each restart: fail closed
+        raise CommandError("busy", "saving fails (%s): UNLOCK waits" % _shown(failing, 80))
     if args[0] != pin:
         # Each wrong PIN past PIN_TRIES pauses UNLOCK twice as long as the
         # last, up to PIN_PAUSE_MAX_MS; only the right PIN starts afresh. The
@@ -199,7 +196,7 @@ def cmd_unlock(link, args, text, now):
         if pause:
             link.pin_pause_until = now + pause
             audits.count("pin_lockouts")
-        audits.save(urgent=True)
+        audits.save(True)  # urgent: counted before the next is tried
         raise CommandError("denied", "wrong PIN")
     if audits.pin_failures:
         audits.pin_failures = 0

@@ -248,6 +248,10 @@ class Audits:
             return False
         return self.store.save_audits(self.record(), urgent)
 
+    def saving_fails(self):
+        """Why the store cannot make a count durable now (a full disk...), or None."""
+        return self.store.failing if self.store is not None else None
+
     def snapshot(self):
         """For the link (one short line): since-service counts by name, the
         lifetime ones, presets; counters beyond today's five only if not 0."""

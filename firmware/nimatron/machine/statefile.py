@@ -171,7 +171,7 @@ def keep_aside(path, data, word="damaged"):
         except OSError:
             return None
         try:
-            from .store import _write_all
+            from .files import _write_all
 
             _write_all(os, fd, data)
             os.fsync(fd)
