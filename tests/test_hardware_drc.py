@@ -223,8 +223,6 @@ def test_a_polyfuse_chosen_at_20_degc_fails_in_a_warm_cabinet():
 def test_an_assumed_figure_counts_for_less_than_a_checked_one():
     """A catalogue figure marked ASSUMPTION (not read in its maker's document) is
     taken at 80 % of itself by the design rules: marking one tightens its check."""
-    import json
-
     key = "jst-xh"
     entry = parts.part(key)
     saved = entry.get("source", "")
@@ -235,7 +233,6 @@ def test_an_assumed_figure_counts_for_less_than_a_checked_one():
         assert parts.trusted(key, entry["amps"]) == checked * parts.ASSUMED < checked
     finally:
         entry["source"] = saved
-    assert json.dumps(parts.catalogue())  # untouched
 
 
 def test_a_key_matrix_without_pull_ups_does_not_settle_within_the_scan():

@@ -16,20 +16,22 @@ from nimatron_host.cli import main
 EXTRAS = ("busdisplay", "fourwire", "displayio", "adafruit_display_text")
 
 
+def play(tmp_path, monkeypatch, board, line, missing):
+    """``nimatron sim --headless`` on ``board`` with ``missing`` not installed: its exit status."""
+    script = tmp_path / "s.txt"
+    script.write_text(line + "\n")
+    monkeypatch.setitem(sys.modules, missing, None)
+    return main(["sim", "--headless", "--board", board, "--script", str(script)])
+
+
 @pytest.mark.parametrize("missing", EXTRAS)
 def test_a_board_with_a_display_says_what_is_missing(tmp_path, capsys, monkeypatch, missing):
-    script = tmp_path / "s.txt"
-    script.write_text("press done\n")
-    monkeypatch.setitem(sys.modules, missing, None)
-    assert main(["sim", "--headless", "--board", "macropad", "--script", str(script)]) == 2
+    assert play(tmp_path, monkeypatch, "macropad", "press done", missing) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err and missing in err, err
 
 
 @pytest.mark.parametrize("missing", EXTRAS)
 def test_a_board_without_one_plays_without_them(tmp_path, capsys, monkeypatch, missing):
-    script = tmp_path / "s.txt"
-    script.write_text("press new\n")
-    monkeypatch.setitem(sys.modules, missing, None)
-    assert main(["sim", "--headless", "--board", "pico-neopixel", "--script", str(script)]) == 0
+    assert play(tmp_path, monkeypatch, "pico-neopixel", "press new", missing) == 0
     assert '"event": "new_game"' in capsys.readouterr().out

@@ -183,8 +183,9 @@ class Store:
             if self.nvm is not None:
                 for kind in KINDS:
                     if kind in self.unsaved and kind in self.latest:
-                        self._append(self.latest[kind])  # a compaction writes them all
                         self.writes += 1
+                        if self._append(self.latest[kind]):
+                            break  # the compaction wrote them all
             else:
                 self._write_file()
                 self.writes += 1
@@ -239,17 +240,18 @@ class Store:
         self.clean = False  # the nvm must be compacted: older records hold higher numbers
 
     def _append(self, raw):
+        """Program ``raw`` into the blank tail; True if a compaction wrote every kind instead."""
         nvm = self.nvm
         end = self.tail + len(raw)
         if self.clean and end <= len(nvm) and _blank(nvm[self.tail:end]):
-            if raw[0] == COMMIT:  # the record, then its commit mark: a cut between leaves no mark
-                nvm[self.tail + 1:end] = raw[1:]
-                nvm[self.tail:self.tail + 1] = raw[:1]
-            else:
-                nvm[self.tail:end] = raw
+            # the record, then its commit mark (every record written is a new, marked one):
+            # a cut between leaves no mark
+            nvm[self.tail + 1:end] = raw[1:]
+            nvm[self.tail:self.tail + 1] = raw[:1]
             self.tail = end
-            return
+            return False
         self._compact()
+        return True
 
     def _image(self):
         out = b""
