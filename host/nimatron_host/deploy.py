@@ -313,9 +313,9 @@ def choose_board(args, drive):
 
 
 # Modules a board never imports: the Pi's entry point (and its state file's
-# check), and Graph Nim on a graph given as nodes and edges (only
-# ``nimatron solve`` builds one).
-PC_ONLY = ("__main__.py", "games/anygraph.py", "machine/statefile.py", "games/nim2d-values.bin")
+# check), the host link on a pseudo-terminal, and Graph Nim on a graph given
+# as nodes and edges (only ``nimatron solve`` builds one).
+PC_ONLY = ("__main__.py", "games/anygraph.py", "machine/statefile.py", "games/nim2d-values.bin", "link/pty.py")
 
 
 # What only a grid board plays: a board with one button per row cannot make
