@@ -46,10 +46,10 @@ def files(lang="en"):
                 out["%s/panel-tile-%d.svg" % (name, n + 1)] = tile
             for n, rib in enumerate(panel.splices(name, design["spec"], lang, kerf=panel.KERF_MM)):   # behind each join
                 out["%s/panel-splice-%d.svg" % (name, n + 1)] = rib
-        out[name + "/README.md"] = guide.board_guide(design, lang) + "\n"
+        out[name + "/README.md"] = guide.board_guide(design) + "\n"
         out[name + "/commissioning.md"] = checkpoints.commissioning(design, guide.self_test(design))
         out[name + "/safety.md"] = safety.sheet(design)
-    out["README.md"] = guide.index(all_designs, lang) + "\n"
+    out["README.md"] = guide.index(all_designs) + "\n"
     for path in out:   # every drawing says its licence and its revision itself
         if path.endswith(".svg"):
             out[path] = svg.licensed(out[path], revision(path.split("/")[0]))

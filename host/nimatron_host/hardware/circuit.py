@@ -46,7 +46,6 @@ RESISTOR_TOLERANCE = 0.05  # 1 % parts, read by a hand-held meter (its own 2-3 %
 NO_SHORT_OHMS = 1000      # open lines and a supply with no load read far above this; a short far below
 CLOSED_OHMS = 1.0         # a closed microswitch and a metre of 22 AWG (0.05 Ohm) read well below this
 SILICON_MIN_VF = 0.4      # a silicon diode's drop at a meter's ~1 mA diode test; less is a short
-SCHOTTKY_MIN_VF = 0.1     # a Schottky's drop at ~1 mA; less is a short
 NAMES = {"row": "row", "done": "DONE", "new": "NEW GAME"}
 STATUS_WORDS = {"visitor": "YOUR TURN", "machine": "MACHINE THINKING", "champ": "NIM CHAMP",
                 "machine_wins": "MACHINE WINS"}
@@ -59,22 +58,6 @@ PI_HEADER = {2: 3, 3: 5, 4: 7, 14: 8, 15: 10, 17: 11, 18: 12, 27: 13, 22: 15, 23
 PICO_HEADER = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16,
                13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29,
                26: 31, 27: 32, 28: 34}
-
-# What a Raspberry Pi pin also does, for the pin-map review.
-PI_NOTES = {
-    2: "I2C1 SDA, 1.8 kOhm pull-up to 3.3 V on the Pi: fine for a button (it is pulled up anyway)",
-    3: "I2C1 SCL, 1.8 kOhm pull-up; shorting it to ground wakes a halted Pi 4 (not a Pi 5): NEW GAME switches the exhibit on",
-    4: "GPCLK0 / default 1-Wire pin (both unused)",
-    7: "SPI0 CE1 (SPI stays off)", 8: "SPI0 CE0 (SPI stays off)",
-    9: "SPI0 MISO (SPI stays off)", 10: "SPI0 MOSI", 11: "SPI0 SCLK (SPI stays off)",
-    12: "PWM0 (analog audio on a Pi 4)", 13: "PWM1 (analog audio on a Pi 4)",
-    14: "UART TX: the serial console. Never a button here (a press would short the console's output); "
-        "a lamp is harmless once the console is off",
-    15: "UART RX: as GPIO14",
-    18: "PWM0 / PCM clock: the analog audio and I2S",
-    19: "PWM1 / PCM frame", 20: "PCM in", 21: "PCM out",
-}
-
 
 def pin_number(pin):
     """The number in a pin name: GPIO17 -> 17, D10 -> 10, GP2 -> 2."""

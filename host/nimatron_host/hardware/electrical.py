@@ -23,9 +23,6 @@ import math
 
 from . import parts as catalogue
 
-SERIES = "the input"
-
-
 def supply_low(design):
     return design["figures"]["volts"] * 0.95
 

@@ -204,7 +204,7 @@ def draw(design):
                    size=12, weight="bold", fill=GREY)
             y += 14
         y = _cable(d, cable, y) + 20
-    _points(d, design, points, y + 10)
+    _points(d, points, y + 10)
     d.text(WIDTH - 20, height - 8, revision(design["name"]), size=10, anchor="end", fill=GREY, class_="revision")
     return d.document()
 
@@ -256,7 +256,7 @@ def _contact(d, cable, p, y):
     d.end()
 
 
-def _points(d, design, points, y):
+def _points(d, points, y):
     """The controller's and the pixels' test points (the loom contacts are in their tables)."""
     d.text(20, y, "TEST POINTS the checkpoints also name (README.md, commissioning.md)", size=12, weight="bold",
            fill=GREY)

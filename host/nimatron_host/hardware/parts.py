@@ -15,7 +15,6 @@ brightness cap is the most the firmware lets an operator set.
 """
 
 import json
-import math
 import os
 
 from nimatron.config import power
@@ -138,11 +137,6 @@ def loom_ways(chains):
     """Contacts of a loom's JST-XH plug: 2 for the pixels' data (data, ground), so it
     cannot go into a button header; 8 (seven lines and ground) for the others."""
     return 2 if is_data_loom(chains) else LOOM_LINES + 1
-
-
-def loom_count(design):
-    """8-way looms: seven lines and their ground each; the pixels' data has one of its own."""
-    return max(1, len(looms(design)))
 
 
 def looms(design):

@@ -47,7 +47,7 @@ def simulated(design):
 def fault_rows(design):
     """[(case, outcome, datasheet figure)] for a board with a DC input."""
     figures = simulated(design)
-    return [(case_words(key), supply_sim.outcome(design, key, figures[key]), rests_on(key))
+    return [(case_words(key), supply_sim.outcome(key, figures[key]), rests_on(key))
             for key, *_ in supply_sim.CASES if key in figures]
 
 
@@ -94,7 +94,7 @@ def index_lines(designs):
             if f:
                 per.append("%s %.2f V" % (d["name"], abs(f["rail_steady"])))
         f = simulated(heavy).get(key)
-        rows.append([case_words(key), supply_sim.outcome(heavy, key, f) if f else "not simulated", "; ".join(per),
+        rows.append([case_words(key), supply_sim.outcome(key, f) if f else "not simulated", "; ".join(per),
                      rests_on(key)])
     out += md_table(["case", "simulated outcome", "+5V steady", "rests on (datasheet)"], rows)
     out += after[:-1]

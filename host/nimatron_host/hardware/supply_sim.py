@@ -37,7 +37,6 @@ switch-mode adapter) and 470 uF at its output, the lead as 0.13 Ohm and 2 uH
 """
 
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -96,7 +95,7 @@ def available():
     return shutil.which(NGSPICE) is not None
 
 
-def models(design):
+def models():
     fet = catalogue.part("sup90p06")
     vt = sum(fet["vth"]) / 2.0
     kp = 1.0 / (fet["rds_on_4v5"] * (4.5 - vt))   # linear region: R = 1 / (KP (|VGS| - |VT|))
@@ -138,7 +137,7 @@ def netlist(design, case, out_path):
         plug = "0 0 10u 0 11u 1"
     lines = [
         "* Nimatron %s: %s" % (design["name"], key),
-        models(design),
+        models(),
         source,
         # the adapter: a current limit (Ilim pushes, DIDEAL returns what the load does not take), 470 uF at its output
         "Ilim 0 lim DC %.3f" % ilim if volts >= 0 else "Ilim lim 0 DC %.3f" % ilim,
@@ -339,7 +338,7 @@ def violations(design, key, f):
     return out
 
 
-def outcome(design, key, f):
+def outcome(key, f):
     """The case's result in words, for the README and the safety sheet."""
     if f["rail_max"] < OFF_VOLTS and f["rail_steady"] < OFF_VOLTS:
         words = "the MOSFETs never turn on: +5V stays at %.2f V; nothing lights, nothing is harmed" % abs(f["rail_max"])
@@ -377,7 +376,7 @@ def main():
     bad = []
     for d in input_designs():
         for key, f in results[d["name"]].items():
-            print("%-14s %-9s %s" % (d["name"], key, outcome(d, key, f)))
+            print("%-14s %-9s %s" % (d["name"], key, outcome(key, f)))
             bad += violations(d, key, f)
     for line in bad:
         print("VIOLATION", line)

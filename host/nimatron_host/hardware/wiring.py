@@ -59,7 +59,7 @@ def _diode(d, x, y, ref, label, arrows=False, flip=False):
     return x + 44
 
 
-def _switch(d, x, y, ref, label, small=False):
+def _switch(d, x, y, ref, small=False):
     """A push button (normally open)."""
     w = 24 if small else 34
     d.line(x, y, x + 6, y)
@@ -195,7 +195,7 @@ def draw(design):
             elif kind_ == "sink":
                 x = _sink(d, x, y, ref, label)
             elif kind_ == "switch":
-                x = _switch(d, x, y, ref, label)
+                x = _switch(d, x, y, ref)
             elif kind_ == "buffer":
                 _decoupler(d, x, y, design["pixels"]["decoupler"], ref)
                 x = _buffer(d, x, y, ref)
@@ -347,7 +347,7 @@ def _matrix(d, design, col_x, row_ys):
             d.path("M%d %d L%d %d L%d %d Z" % (cx + 6, ky - 5, cx + 6, ky + 5, cx + 16, ky), fill="#ffffff",
                    data_ref=diode)
             d.line(cx + 16, ky - 5, cx + 16, ky + 5, stroke_width=1.4)
-            x = _switch(d, cx + 16, ky, key, "", small=True)
+            x = _switch(d, cx + 16, ky, key, small=True)
             d.line(x, ky, x + 4, ky)
             d.line(x + 4, ky, x + 4, ry)
             d.circle(x + 4, ry, 2.2, fill="#000000")
@@ -371,7 +371,6 @@ def wrap(paragraphs, width):
 
 def notes_of(design):
     spec = design["spec"]
-    f = design["figures"]
     out = []
     if design["onboard"]:
         return ["Nothing to wire: every pin above is on the board itself (keys, pixels, speaker). The pin map names "
