@@ -248,7 +248,7 @@ def test_walking_the_guide_every_part_and_pin_it_names_is_on_the_drawing(name, t
     design = circuit(name, boards.board(name))
     drawn = set(drawn_refs(design))
     guide = texts[name + "/README.md"]
-    named = _refs(guide.split("## Software")[0]) - set(pin for pin, role in boards.pins(design["spec"]))
+    named = _refs(guide.split("## Software")[0]) - set(pin for pin, role in boards.pins(design.spec))
     assert named <= drawn, sorted(named - drawn)
     drawing = texts.get(name + "/wiring.svg", "")
     for row in re.findall(r"^\| `([A-Z0-9_]+)` \| (\d+|built in) \|", guide, re.M):

@@ -16,7 +16,7 @@ import pytest
 
 from nimatron_host.hardware import parts, safety, supply_sim
 
-DESIGNS = dict((d["name"], d) for d in supply_sim.input_designs())
+DESIGNS = dict((d.name, d) for d in supply_sim.input_designs())
 CASES = [case[0] for case in supply_sim.CASES]
 needs_ngspice = pytest.mark.skipif(not supply_sim.available(),
                                    reason="ngspice is not installed (Debian: apt-get install ngspice; ./test.sh "

@@ -31,8 +31,8 @@ def _total(design):
 
 def power_lines(design):
     """The budget in words and a table, as the guide shows it."""
-    f = design["figures"]
-    spec = design["spec"]
+    f = design.figures
+    spec = design.spec
     if f["kind"] == "leds":
         return [
             "- Supply: %g V %g A (the Raspberry Pi's own), loaded to at most %d %%: %d mA."
@@ -60,7 +60,7 @@ def power_lines(design):
         "- At the pin map's brightness %.2f the worst case is **%d mA of %d mA**; the highest brightness this "
         "supply allows is **%.2f**." % (level, int(power.worst_ma(f, level) + 0.5), int(f["allowed_ma"]), f["cap"]),
         "- The firmware refuses more at start-up and on `SET brightness` with the figures in the message; "
-        "`nimatron power %s [--supply-amps A]` prints this budget." % design["name"],
+        "`nimatron power %s [--supply-amps A]` prints this budget." % design.name,
     ]
 
 
@@ -78,7 +78,7 @@ def _most_loaded(design):
 
 
 def _tiles(design):
-    return panel.tiles(design["name"], design["spec"]) if not design["onboard"] else []
+    return panel.tiles(design.name, design.spec) if not design.onboard else []
 
 
 def _tile_links(design):
@@ -102,10 +102,10 @@ def _tile_words(design):
 
 
 def board_guide(design):
-    name = design["name"]
-    spec = design["spec"]
-    pi = not design["pico"]
-    neo = spec["lamps"]["kind"] == "neopixel"
+    name = design.name
+    spec = design.spec
+    pi = not design.pico
+    neo = design.neopixel
     settings = resolve({}, spec["preset"])
     layout = boards.layout(spec)
     out = ["# Build a Nimatron: `%s`" % name, "",
@@ -117,7 +117,7 @@ def board_guide(design):
            "*Drawings: %s.* The machine answers `HELLO` (`nimatron monitor`) with the same version and "
            "`pinmap_crc`: if they differ, these drawings are not this machine's." % revision(name),
            ""]
-    if design["onboard"]:
+    if design.onboard:
         out += ["Everything is on the board: its keys and pixels are the panel, so there is no panel to cut and "
                 "nothing to wire. Controls: %s." % spec["about"].split(":", 1)[-1].strip(), "",
                 "Files: [bill of materials](bom.csv) · [pin diagram](wiring.svg) · [commissioning sheet]"
@@ -144,14 +144,14 @@ def board_guide(design):
             "Every line comes from the pin map; the table is the same in words (header pin = the physical pin to "
             "solder to).", ""]
     table = []
-    for chain in design["chains"]:
+    for chain in design.chains:
         table.append(["`%s`" % chain["pin"], "built in" if chain["header"] is None else chain["header"], chain["label"],
                       " → ".join("%s %s" % (ref, label) if kind != "pixels" else "%s DIN" % ref
                                  for kind, ref, label in chain["items"])
                       + {"gnd": " → ground", "row": " → key matrix row", "column": " → key matrix column",
                          "+5v": " → +5V", "pixels": "", "onboard": ""}[chain["end"]]])
     out += md_table(["pin", "header pin", "role", "through"], table) + [""]
-    if not design["onboard"]:
+    if not design.onboard:
         out += ["## Harness", "", "![harness](harness.png)", "",
                 "Every loom from its plug at the stripboard to the parts it reaches: contact, pin-map line, wire "
                 "colour and gauge. The J-numbers are the bill of materials'.", ""]
@@ -173,7 +173,7 @@ def board_guide(design):
 
 def tools_line(design):
     """Only the tools this board's build uses."""
-    if design["onboard"]:
+    if design.onboard:
         return ("A computer with this repository installed (`./run.sh` sets it up), the USB data cable, a "
                 "screwdriver for the case.")
     crimpers = "JST-XH" + (" and Mini-Fit Jr." if parts_catalogue.has_dc_input(design) else "")
@@ -184,7 +184,7 @@ def tools_line(design):
 
 def safety_lines(design, pi, neo):
     """Only the hazards this board has."""
-    if design["onboard"]:
+    if design.onboard:
         return ["- Power it from the USB adapter in the parts list; keep the cable clamped inside the case."]
     return ["- Wire every ground before power; never plug a %s in while its ground is loose."
             % ("strip's data line" if neo else "loom"),
@@ -193,14 +193,14 @@ def safety_lines(design, pi, neo):
 
 
 def assembly_steps(design):
-    spec = design["spec"]
-    if design["onboard"]:
+    spec = design.spec
+    if design.onboard:
         return ["Nothing to solder: put the board in its case with the keys reachable and the USB socket free.",
                 "Clamp the USB cable inside the case within 50 mm of the board (strain relief); power it from the "
-                "USB adapter (%s), not from a museum PC (see the service notes)." % design["supply"],
+                "USB adapter (%s), not from a museum PC (see the service notes)." % design.supply,
                 "Mount the case with the keys 380-1220 mm above the floor."]
-    neo = spec["lamps"]["kind"] == "neopixel"
-    refs = dict((line[1], ref_ranges(line[3])) for line in design["parts"].lines)
+    neo = design.neopixel
+    refs = dict((line[1], ref_ranges(line[3])) for line in design.parts.lines)
     out = ["Cut or print the front panel from `panel.svg` (1:1, millimetres). First cut one button hole and one "
            "lamp hole in an off-cut of the same sheet: the button must snap in and hold (snap-in buttons are made "
            "for thin panels; if the clips do not catch in your sheet, counterbore the holes from behind to about "
@@ -215,7 +215,7 @@ def assembly_steps(design):
             out.append("Push the pixels (%s) into the lamp holes from behind in chain order: pixel 0 is the first "
                        "after the data input. Lamps first (row by row, left to right%s), then the %d status pixels "
                        "(%s) under the status words."
-                       % (design["pixels"]["ref"], "; on the ring clockwise from the top" if spec["lamps"].get("shape")
+                       % (design.pixels["ref"], "; on the ring clockwise from the top" if spec["lamps"].get("shape")
                           == "ring" else "", len(spec["lamps"]["status"]),
                           ", ".join("%d %s" % (p, STATUS_WORDS[r]) for p, r in zip(spec["lamps"]["status"],
                                                                                    boards.STATUS))))
@@ -225,16 +225,16 @@ def assembly_steps(design):
                        "their holes are farther apart than the strip's 16.7 mm pitch, and one segment per row of %s; "
                        "stick each behind its holes and join them DOUT→DIN with three short 22 AWG wires "
                        "(+5V, data, ground), keeping the arrow direction. The strip has %d pixels, one per hole."
-                       % (design["pixels"]["ref"], ", ".join(str(p) for p in spec["lamps"]["status"]),
+                       % (design.pixels["ref"], ", ".join(str(p) for p in spec["lamps"]["status"]),
                           ", ".join(STATUS_WORDS[r] for r in boards.STATUS),
                           "-".join(str(n) for n in spec["lamps"]["layout"]), spec["lamps"]["pixels"]))
         out.append("On the stripboard: the 74AHCT125 (%s) in its socket, pin 1 (1OE) and pins 5, 9, 12 to ground, "
                    "pins 4, 10, 13 and 14 to +5V, pin 7 to ground; the data pin of the controller to pin 2, pin 3 "
                    "through the %d Ω resistor to the first pixel's DIN. The 100 nF capacitor (%s) straight across "
                    "the socket's pins 14 and 7, legs short: it feeds the chip's switching edges."
-                   % (design["pixels"]["shifter"], DATA_OHMS, design["pixels"]["decoupler"]))
+                   % (design.pixels["shifter"], DATA_OHMS, design.pixels["decoupler"]))
         out.append("Solder the 1000 µF capacitor (%s) across +5V and ground at the first pixel, + to +5V (the "
-                   "stripe marks −)." % design["pixels"]["cap"])
+                   "stripe marks −)." % design.pixels["cap"])
         out.append("Input protection at the DC jack (%s), all through-hole, as [input.svg](input.svg) draws it: the P6KE33CA TVS and the 10 µF 50 V "
                    "capacitor across the jack; +5V through the %s polyfuse to Q1's drain; Q1 and Q2 (SUP90P06-09L) "
                    "back to back, sources joined, Q2's drain to +5V; gates joined, 1 MΩ to ground, 100 nF and the "
@@ -244,41 +244,41 @@ def assembly_steps(design):
                    "12 or 24 V adapter, or one wired backwards, then leaves +5V at 0 V (hardware/README.md, 'Supply "
                    "faults, simulated'). From there run +5V "
                    "and ground in 18 AWG through the 4-way Mini-Fit Jr. plug (two contacts each) to the first "
-                   "pixel; the worst case the firmware allows is %.2f A." % (design["jack"],
+                   "pixel; the worst case the firmware allows is %.2f A." % (design.jack,
                    parts_catalogue.part(parts_catalogue.fuse_key(design))["part"].split(" resettable")[0],
                    parts_catalogue.worst_amps(design)))
-        if design["pico"]:
+        if design.pico:
             out.append("Feed the Pico from the same +5V through the 1N5817 (%s): band towards VSYS (pin 39); "
-                       "ground to pin 38." % design["vsys_diode"])
+                       "ground to pin 38." % design.vsys_diode)
         else:
             out.append("Join the supply's ground to the Pi's ground (header pin 6); the Pi keeps its own USB-C "
-                       "supply (%s). Never join the two +5 V." % design["pi_supply"])
+                       "supply (%s). Never join the two +5 V." % design.pi_supply)
     elif not spec["led"].get("sink"):
         out.append("Put each LED in its bezel (long leg = anode). Solder its %d Ω resistor to the anode and run "
                    "the cathodes to a common ground wire; check each with the multimeter's diode test before wiring "
-                   "on." % design["figures"]["ohms"])
+                   "on." % design.figures["ohms"])
     else:
         led = parts_catalogue.part(parts_catalogue.spec_lamp_part(spec))
         out.append("Fix each LED (%s) centred 3-5 mm behind its diffuser and the retaining plate's window "
                    "(a 5 mm LED holder on a strip of card or plywood): its %d° beam lights the disc, "
                    "and the disc glows for a visitor standing to the side. Long leg (anode) to its %d Ω "
                    "resistor, the resistors' other ends to one +5V wire (header pin 2 or 4)."
-                   % (led["part"].split(" 5 mm")[0], led["beam_deg"], design["figures"]["ohms"]))
+                   % (led["part"].split(" 5 mm")[0], led["beam_deg"], design.figures["ohms"]))
         out.append("On the stripboard: the ULN2803A drivers (%s) in DIP-18 sockets, pin 9 to ground, pin 10 (COM) "
                    "not connected. Each lamp's GPIO pin goes to a driver input (pins 1-8) and that channel's output "
                    "(pins 18-11) to the LED's cathode (short leg), as the wiring drawing numbers them. Check each "
-                   "LED with the multimeter's diode test before wiring on." % ref_ranges(design["sinks"]))
+                   "LED with the multimeter's diode test before wiring on." % ref_ranges(design.sinks))
     out.append("Each button's microswitch has two 2.8 mm (0.110 in) tabs, normally open (NO): push a 2.8 mm "
                "insulated quick-disconnect on each, one to ground (the \"COM\" of the drawings), the other through "
                "its %d Ω resistor to its pin (the wiring table). A switch with three tabs: COM to ground, NO to the "
                "line, NC left free. No pull-up resistors: the firmware switches on the board's own." % BUTTON_OHMS)
-    if design["matrix"]:
-        m = design["matrix"]
+    if design.matrix:
+        m = design.matrix
         out.append("Key matrix (%d × %d): solder a 1N4148 to the line tab (NO) of each key's quick-disconnect lead, band (cathode) towards the key; "
                    "join the diodes' free ends (anodes) of one column to that column's wire, and the keys' other "
                    "(COM) tabs of one row to that row's wire. Each row and column wire has its %d Ω resistor at the "
                    "board." % (len(m["rows"]), len(m["columns"]), BUTTON_OHMS))
-    if design.get("pixels"):
+    if design.pixels:
         out.append("The NeoPixel data has a loom of its own (%s, the last J-number, a 2-way JST-XH that no "
                    "button header takes): data and ground twisted together, at most %d mm from the stripboard to "
                    "the first pixel, so place the stripboard near it; never bundle the data with the button or key "
@@ -289,15 +289,15 @@ def assembly_steps(design):
                "stripboard (22 AWG, SXH-001T-P0.6 crimps), and clamp every loom within 50 mm of its plug. At each "
                "button and key-matrix plug, an SRV05-4 ESD array: its four lines to the four signal wires, pin 2 to "
                "ground, pin 5 to the board's 3.3 V; a loom's lines never share another loom's array." % (
-                   ", key matrix" if design["matrix"] else "")
+                   ", key matrix" if design.matrix else "")
                + (" Each key-matrix column gets a 2.2 kΩ pull-up from 3.3 V to its wire at the loom end of its "
-                  "220 Ω resistor (the loom is too slow for the pin's own pull-up)." if design["matrix"] else ""))
+                  "220 Ω resistor (the loom is too slow for the pin's own pull-up)." if design.matrix else ""))
     out.append("Before the %s goes in: the power input's and the looms' checkpoints (%s, below), and 0 Ω "
-               "between every ground point." % ("controller" if design["pico"] else "Pi", before_controller(design)))
+               "between every ground point." % ("controller" if design.pico else "Pi", before_controller(design)))
     out.append("Plug the %s onto its header or ribbon cable%s." % (
-        "Raspberry Pi Pico" if design["pico"] else "Raspberry Pi",
+        "Raspberry Pi Pico" if design.pico else "Raspberry Pi",
         " (the pins of the table above: header pin numbers count from the USB end, 1 top left)"
-        if design["pico"] else " (pin 1 is the corner nearest the SD card; odd pins on the inside row)"))
+        if design.pico else " (pin 1 is the corner nearest the SD card; odd pins on the inside row)"))
     return out
 
 
@@ -305,7 +305,7 @@ def splices_needed(design):
     """[(from, to, mm to add)]: where a fixed-pitch pixel string does not reach the next hole."""
     pitch = parts_catalogue.part(parts_catalogue.BULLET_PIXEL)["string_pitch_mm"]
     return [(a, b, int(math.ceil((mm - pitch) / 10.0)) * 10)
-            for a, b, mm in panel.pixel_gaps(design["name"], design["spec"]) if mm > pitch]
+            for a, b, mm in panel.pixel_gaps(design.name, design.spec) if mm > pitch]
 
 
 def splice_words(design):
@@ -343,13 +343,13 @@ def before_controller(design):
 
 
 def software_steps(design):
-    name = design["name"]
-    spec = design["spec"]
-    if design["pico"] or design["onboard"]:
+    name = design.name
+    spec = design.spec
+    if design.pico or design.onboard:
         first = ("Hold BOOTSEL on the Pico, plug it into a computer, copy %s onto the RPI-RP2 drive; it comes back "
-                 "as CIRCUITPY." % CIRCUITPYTHON if design["pico"] else
+                 "as CIRCUITPY." % CIRCUITPYTHON if design.pico else
                  "Install CircuitPython 9.x or 10.x for the %s (double-press reset for its boot drive, copy the "
-                 ".uf2 from circuitpython.org); it comes back as CIRCUITPY." % design["title"])
+                 ".uf2 from circuitpython.org); it comes back as CIRCUITPY." % design.title)
         return [
             first,
             "On the computer, in this repository: `./run.sh deploy --to /media/$USER/CIRCUITPY --board %s` "
@@ -360,7 +360,7 @@ def software_steps(design):
             "\"nim\", \"brightness\": %.2f}`) or over the host link: `nimatron config PORT brightness 0.3`."
             % (name, spec.get("brightness", 1.0)),
         ]
-    neo = spec["lamps"]["kind"] == "neopixel"
+    neo = design.neopixel
     steps = [
         "Write Raspberry Pi OS Lite (64-bit, Bookworm or later) to the microSD card with Raspberry Pi Imager; set "
         "a user, Wi-Fi or Ethernet and SSH there.",
@@ -412,7 +412,7 @@ def software_steps(design):
 
 
 def self_test(design):
-    spec = design["spec"]
+    spec = design.spec
     layout = boards.layout(spec)
     cps = checkpoints.checkpoints(design)
     first = [cp["id"] for cp in cps if cp["key"] == "no-short"]
@@ -420,13 +420,13 @@ def self_test(design):
     if first:
         out.append("Supply off, controller out: no short between +5V and ground (%s; the multimeter's reading climbs "
                    "as the capacitors charge; it must not stay near 0 Ω)." % first[0])
-    elif not design["onboard"]:
+    elif not design.onboard:
         out.append("Controller out: no loom line shorted to ground or to its neighbour (the looms' checkpoints).")
     out += ["Power on. Attract mode: a slow wave runs over all %d lamps. A lamp that never lights: check its %s."
-           % (sum(layout), "resistor, LED polarity and pin" if spec["lamps"]["kind"] == "leds"
+           % (sum(layout), "resistor, LED polarity and pin" if not design.neopixel
               else "place in the chain; if every lamp after one point is dark, that pixel's DOUT or the joint after it"),
            "Press NEW GAME: the starting lamps light%s." % (" and YOUR TURN comes on" if has_status_lamps(spec) else "")]
-    if design["onboard"]:
+    if design.onboard:
         out.append("Try every control: %s. Each press shows on the lamps." % spec["about"].split(":", 1)[-1].strip())
     elif spec["input"] == "rows":
         out.append("Press row A's button: one lamp of row A goes out. Press row B's: refused with a short flash "
@@ -525,15 +525,15 @@ def index(designs):
            "## Boards", ""]
     rows = []
     for d in designs:
-        f = d["figures"]
+        f = d.figures
         if f["kind"] == "leds":
             figure = "%d mA of %d mA (LEDs %.0f mA)" % (int(f["worst_ma"] + 0.5), int(f["allowed_ma"]), f["leds_ma"])
             cap = "fixed"
         else:
-            level = d["spec"].get("brightness", 1.0)
+            level = d.spec.get("brightness", 1.0)
             figure = "%d mA of %d mA at %.2f" % (int(power.worst_ma(f, level) + 0.5), int(f["allowed_ma"]), level)
             cap = "%.2f" % f["cap"]
-        rows.append(["[`%s`](%s/README.md)" % (d["name"], d["name"]), d["spec"]["about"],
+        rows.append(["[`%s`](%s/README.md)" % (d.name, d.name), d.spec["about"],
                      "%g V %g A" % (f["volts"], f["amps"]), figure, cap, _most_loaded(d), _total(d)])
     out += md_table(["board", "what", "supply", "worst case", "brightness cap", "most loaded part (rating)",
                    "parts (USD)"], rows)
@@ -556,17 +556,17 @@ def panel_span(design):
     """(width, height, board) of the area the panel's controls (buttons and keys) spread over, in mm."""
     import re
 
-    svg = panel.draw(design["name"], design["spec"])
+    svg = panel.draw(design.name, design.spec)
     xs, ys = [], []
     for tag in re.findall(r'<circle[^>]*class="(?:button|key)"[^>]*>', svg):
         x, y, r = (float(re.search(r' %s="([-\d.]+)"' % k, tag).group(1)) for k in ("cx", "cy", "r"))
         xs += [x - r, x + r]
         ys += [y - r, y + r]
-    return (int(max(xs) - min(xs) + 0.5), int(max(ys) - min(ys) + 0.5), design["name"])
+    return (int(max(xs) - min(xs) + 0.5), int(max(ys) - min(ys) + 0.5), design.name)
 
 
 def service_lines(designs=()):
-    spans = [panel_span(d) for d in designs if not d["onboard"]]
+    spans = [panel_span(d) for d in designs if not d.onboard]
     widest = max(spans) if spans else (0, 0, "")
     return [
         "Hand this section over with the exhibit.",

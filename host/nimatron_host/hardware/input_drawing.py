@@ -73,10 +73,10 @@ def _fet(d, x, y, part, drain_left):
 
 def draw(design):
     width, height = 1010, 520
-    d = Drawing(width, height, title="%s input protection" % design["name"])
+    d = Drawing(width, height, title="%s input protection" % design.name)
     fuse = catalogue.part(catalogue.fuse_key(design))["part"].split()[1]
     lo, hi = supply_sim.trip_window()
-    d.text(20, 30, "Nimatron %s: the DC input, jack to +5V" % design["name"], size=18, weight="bold")
+    d.text(20, 30, "Nimatron %s: the DC input, jack to +5V" % design.name, size=18, weight="bold")
     d.text(20, 50, "All through-hole. A reversed adapter or one above %.2f V (%.2f-%.2f V with tolerances) leaves +5V "
            "at 0 V: hardware/README.md, 'Supply faults, simulated'." % (supply_sim.trip_volts(), lo, hi),
            size=11, fill=GREY)
@@ -84,7 +84,7 @@ def draw(design):
     d.group(class_="input-part", data_part="J1")
     d.rect(30, RAIL - 20, 70, 60, fill="#eef4ff", stroke_width=2)
     d.end()
-    d.text(38, RAIL - 4, "%s DC jack" % design["jack"], size=10, weight="bold")
+    d.text(38, RAIL - 4, "%s DC jack" % design.jack, size=10, weight="bold")
     d.text(38, RAIL + 10, "centre +", size=10)
     d.text(38, RAIL + 30, "sleeve", size=10)
     d.line(100, RAIL, 360, RAIL)
@@ -184,5 +184,5 @@ def draw(design):
     for line in wrap(notes, 140):
         d.text(20, y, line, size=11)
         y += 16
-    d.text(width - 20, height - 8, revision(design["name"]), size=10, anchor="end", fill=GREY, class_="revision")
+    d.text(width - 20, height - 8, revision(design.name), size=10, anchor="end", fill=GREY, class_="revision")
     return d.document()

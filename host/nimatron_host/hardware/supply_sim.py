@@ -122,10 +122,10 @@ def fuse_ohms(design):
 
 def netlist(design, case, out_path):
     key, words, volts_factor, amps, arrival, short = case
-    own = design["figures"]["volts"]
+    own = design.figures["volts"]
     own_adapter = amps is None
     volts = volts_factor * own if amps is None else volts_factor
-    amps = design["spec"]["supply"]["amps"] if amps is None else amps
+    amps = design.spec["supply"]["amps"] if amps is None else amps
     ilim = amps * OVERLOAD
     worst = catalogue.worst_amps(design)
     dark = max(worst * 0.05, 0.05)
@@ -136,7 +136,7 @@ def netlist(design, case, out_path):
         source = "Vad src 0 DC %.3f" % volts
         plug = "0 0 10u 0 11u 1"
     lines = [
-        "* Nimatron %s: %s" % (design["name"], key),
+        "* Nimatron %s: %s" % (design.name, key),
         models(),
         source,
         # the adapter: a current limit (Ilim pushes, DIDEAL returns what the load does not take), 470 uF at its output
@@ -163,13 +163,13 @@ def netlist(design, case, out_path):
         "Rloom rail px %g" % LOOM_OHMS,
         "Bload px 0 I=(%g+%g*u(time-%g))*tanh(max(v(px),0)/0.5)" % (dark, worst - dark, T_LOAD),
     ]
-    if design["pico"]:
+    if design.pico:
         lines += ["Dvs rail vsys D5817", "Rpico vsys 0 %g" % (5.0 / PICO_AMPS)]
     if short:
         lines += ["Vshc shc 0 PWL(0 0 %g 0 %g 1)" % (T_SHORT, T_SHORT + 1e-6), "Sshort rail 0 shc 0 SWP"]
     vectors = ["v(j1)", "v(f1)", "v(s)", "v(g)", "v(rail)", "v(px)", "v(k)", "v(b)", "i(vstvs)", "i(vsq)",
                "i(vsz)", "i(vsc)", "i(vplugc)"]
-    if design["pico"]:
+    if design.pico:
         vectors.append("v(vsys)")
     lines += [
         ".options reltol=1e-3 abstol=1e-9 itl4=100 method=gear",
@@ -278,7 +278,7 @@ def input_designs():
 
 def simulate_all():
     """{board: {case: figures}} for every board with a DC input."""
-    return dict((d["name"], dict((case[0], simulate(d, case)) for case in CASES)) for d in input_designs())
+    return dict((d.name, dict((case[0], simulate(d, case)) for case in CASES)) for d in input_designs())
 
 
 # --- the invariant -------------------------------------------------------------
@@ -290,14 +290,14 @@ def ic_limits(design):
     """[(name, figure key, (min operating, max operating, absolute max))] on this board's rail."""
     ranges = catalogue.part("ic-supply")["ranges"]
     out = [("U1 74AHCT125 VCC", "rail", ranges["74ahct125"]), ("pixels' VDD", "pixels", ranges["ws2812b"])]
-    if design["pico"]:
+    if design.pico:
         out.append(("Pico VSYS", "vsys", ranges["pico-vsys"]))
     return out
 
 
 def violations(design, key, f):
     """Every limit a case's figures break, one line each (empty: inside every rating)."""
-    name = design["name"]
+    name = design.name
     out = []
     k = catalogue.derate()
     for label, node, (lo, hi, absolute) in ic_limits(design):
@@ -375,8 +375,8 @@ def main():
         f.write("\n")
     bad = []
     for d in input_designs():
-        for key, f in results[d["name"]].items():
-            print("%-14s %-9s %s" % (d["name"], key, outcome(key, f)))
+        for key, f in results[d.name].items():
+            print("%-14s %-9s %s" % (d.name, key, outcome(key, f)))
             bad += violations(d, key, f)
     for line in bad:
         print("VIOLATION", line)

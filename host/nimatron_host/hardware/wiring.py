@@ -106,7 +106,7 @@ def rows_of(design):
     out = []
     y = 96
     group = None
-    for item in design["power_rows"] + design["chains"]:
+    for item in power_rows(design) + design.chains:
         if item["group"] != group:
             group = item["group"]
             y += 8
@@ -123,50 +123,49 @@ def rows_of(design):
 
 def power_rows(design):
     """The controller's own supply and ground pins (not in the pin map)."""
-    if design["onboard"]:
+    if design.onboard:
         return []
-    if design["pico"]:
+    if design.pico:
         return [{"pin": "VSYS", "header": 39, "label": "5 V in", "group": "power", "end": "vsys"},
                 {"pin": "GND", "header": 38, "label": "ground", "group": "power", "end": "gnd"}]
     rows = [{"pin": "GND", "header": 6, "label": "ground (also 9, 14, 20, 25, 30, 34, 39)", "group": "power",
              "end": "gnd"}]
-    if design.get("sinks"):
+    if design.sinks:
         rows.append({"pin": "5V", "header": 2, "label": "+5 V to the lamps (also pin 4)", "group": "power",
                      "end": "plus5"})
     return rows
 
 
 def draw(design):
-    design["power_rows"] = power_rows(design)
     lines, bottom = rows_of(design)
-    matrix = design["matrix"]
+    matrix = design.matrix
     width = max(940, START + 170 + 30 + len(matrix["columns"]) * CELL + 40) if matrix else 940
-    if design.get("jack"):
+    if design.jack:
         width += 120          # room for the input protection beside the supply
     notes = notes_of(design)
     height = bottom + 40 + 16 * len(wrap(notes, 125 if matrix else 108)) + 20
-    d = Drawing(width, height, title="%s wiring" % design["name"])
-    spec = design["spec"]
-    d.text(20, 30, "Nimatron %s: wiring" % design["name"], size=18, weight="bold")
+    d = Drawing(width, height, title="%s wiring" % design.name)
+    spec = design.spec
+    d.text(20, 30, "Nimatron %s: wiring" % design.name, size=18, weight="bold")
     about = spec.get("about", "")
     d.text(20, 50, about if len(about) < 110 else about.split(":")[0], size=12, fill=GREY)
     d.text(20, 68, "Generated from firmware/nimatron/config/pinmaps/%s.json by `nimatron hardware`: edit the pin map, not this drawing."
-           % design["name"], size=11, fill=GREY)
+           % design.name, size=11, fill=GREY)
     top = lines[0][0] - 26
-    d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design["controller"])
-    title = design.get("title") or ("Raspberry Pi Pico" if design["pico"] else "Raspberry Pi 40-pin header")
-    if design["onboard"]:   # the maker's name is in the subtitle and the BOM: the box is 230 wide
+    d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design.controller)
+    title = design.title or ("Raspberry Pi Pico" if design.pico else "Raspberry Pi 40-pin header")
+    if design.onboard:   # the maker's name is in the subtitle and the BOM: the box is 230 wide
         title = title.replace("Adafruit ", "")
-    d.text(BOX_X + 8, top + 16, "%s %s" % (design["controller"], title), size=12 if len(title) < 28 else 11,
+    d.text(BOX_X + 8, top + 16, "%s %s" % (design.controller, title), size=12 if len(title) < 28 else 11,
            weight="bold")
-    if design.get("pi_supply"):
-        d.text(BOX_X + 8, top + 32, "USB-C power: %s Raspberry Pi supply" % design["pi_supply"], size=11,
-               data_ref=design["pi_supply"])
-    if design.get("supply") and not design["onboard"]:
+    if design.pi_supply:
+        d.text(BOX_X + 8, top + 32, "USB-C power: %s Raspberry Pi supply" % design.pi_supply, size=11,
+               data_ref=design.pi_supply)
+    if design.supply and not design.onboard:
         _supply(d, design, lines[1][0])
-    elif design["onboard"]:
-        d.text(BOX_X + 8, top + 32, "USB power: %s (5 V %g A)" % (design["supply"], spec["supply"]["amps"]), size=11,
-               data_ref=design["supply"])
+    elif design.onboard:
+        d.text(BOX_X + 8, top + 32, "USB power: %s (5 V %g A)" % (design.supply, spec["supply"]["amps"]), size=11,
+               data_ref=design.supply)
     matrix_x = START + 170
     col_x = {}
     row_ys = []
@@ -197,7 +196,7 @@ def draw(design):
             elif kind_ == "switch":
                 x = _switch(d, x, y, ref)
             elif kind_ == "buffer":
-                _decoupler(d, x, y, design["pixels"]["decoupler"], ref)
+                _decoupler(d, x, y, design.pixels["decoupler"], ref)
                 x = _buffer(d, x, y, ref)
             elif kind_ == "pixels":
                 x = _pixels(d, design, x, y)
@@ -220,11 +219,11 @@ def draw(design):
             col_x[c] = (cx, y)
             d.line(x, y, cx, y)
             d.text(x + 8, y - 6, "column %d" % (c + 1), size=10, fill=GREY)
-            if design["matrix"].get("pullup_ohms"):   # to 3.3 V: the loom settles within the scan
+            if design.matrix.get("pullup_ohms"):   # to 3.3 V: the loom settles within the scan
                 d.circle(x + 72, y, 2, fill="#000000", class_="pullup")
                 d.line(x + 72, y, x + 72, y - 8)
                 d.line(x + 68, y - 8, x + 76, y - 8)
-                d.text(x + 80, y - 5, "%g kΩ to 3V3" % (design["matrix"]["pullup_ohms"] / 1000.0), size=8, fill=GREY)
+                d.text(x + 80, y - 5, "%g kΩ to 3V3" % (design.matrix["pullup_ohms"] / 1000.0), size=8, fill=GREY)
         elif end == "row":
             row_ys.append((int(item["role"].split()[-1]), y))
             d.line(x, y, matrix_x + 30 + len(matrix["columns"]) * CELL - 10, y)
@@ -236,7 +235,7 @@ def draw(design):
     for text in wrap(notes, 125 if matrix else 108):
         d.text(20, y, text, size=11)
         y += 16
-    d.text(width - 20, height - 8, revision(design["name"]), size=10, anchor="end", fill=GREY, class_="revision")
+    d.text(width - 20, height - 8, revision(design.name), size=10, anchor="end", fill=GREY, class_="revision")
     return d.document()
 
 
@@ -251,10 +250,10 @@ def _power_line(d, design, item, y):
         d.line(x, y, x + 30, y)
         d.text(x + 34, y + 4, "+5V", size=11, weight="bold")
         d.text(x + 66, y + 4, "the lamps' +5V through an RXEF050 polyfuse: %d mA with every lamp lit, from the Pi's own supply"
-               % int(design["figures"]["leds_ma"] + 0.5), size=11, fill=GREY)
+               % int(design.figures["leds_ma"] + 0.5), size=11, fill=GREY)
         return
     d.line(x, y, x + 20, y)
-    x = _diode(d, x + 20, y, design["vsys_diode"], "1N5817", flip=True)
+    x = _diode(d, x + 20, y, design.vsys_diode, "1N5817", flip=True)
     d.line(x, y, x + 40, y)
     _plus5(d, x + 40, y)
     d.text(x + 56, y + 4, "so USB and the supply may both be in", size=11, fill=GREY)
@@ -265,10 +264,10 @@ def _supply(d, design, y):
     input protection between its jack and the +5V net: a museum's spares
     drawer holds 12 V and centre-negative adapters."""
     x = d.width - 200
-    d.rect(x, y - 30, 170, 40, stroke_width=2, data_ref=design["supply"], fill="#eef4ff")
-    d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design["supply"], design["spec"]["supply"]["amps"]), size=11,
+    d.rect(x, y - 30, 170, 40, stroke_width=2, data_ref=design.supply, fill="#eef4ff")
+    d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design.supply, design.spec["supply"]["amps"]), size=11,
            weight="bold")
-    d.text(x + 8, y + 2, "%s DC jack (panel)" % design["jack"], size=10, data_ref=design["jack"])
+    d.text(x + 8, y + 2, "%s DC jack (panel)" % design.jack, size=10, data_ref=design.jack)
     d.line(x + 150, y + 10, x + 150, y + 16)
     _ground(d, x + 150, y + 16)
     # jack + -> F1 polyfuse -> Q1+Q2 (the MOSFET switch with its over-voltage cut-off) -> +5V; TVS1 drawn to ground
@@ -297,8 +296,8 @@ def _supply(d, design, y):
 
 
 def _pixels(d, design, x, y):
-    px = design["pixels"]
-    lamps = design["spec"]["lamps"]
+    px = design.pixels
+    lamps = design.spec["lamps"]
     d.line(x, y, x + 16, y)
     bx, by, bw, bh = x + 16, y - 22, 214, 44
     d.rect(bx, by, bw, bh, stroke_width=2, data_ref=px["ref"], fill="#fff8e8")
@@ -324,7 +323,7 @@ def _pixels(d, design, x, y):
 
 
 def _matrix(d, design, col_x, row_ys):
-    matrix = design["matrix"]
+    matrix = design.matrix
     rows = dict(row_ys)
     last = max(rows.values())
     for c, (cx, y0) in sorted(col_x.items()):
@@ -370,13 +369,13 @@ def wrap(paragraphs, width):
 
 
 def notes_of(design):
-    spec = design["spec"]
+    spec = design.spec
     out = []
-    if design["onboard"]:
+    if design.onboard:
         return ["Nothing to wire: every pin above is on the board itself (keys, pixels, speaker). The pin map names "
                 "them so the firmware, the simulator and this drawing agree.",
-                "Parts: " + ", ".join(ref_ranges(line[3]) for line in design["parts"].lines) + " (see bom.csv)."]
-    if spec["lamps"]["kind"] == "leds":
+                "Parts: " + ", ".join(ref_ranges(line[3]) for line in design.parts.lines) + " (see bom.csv)."]
+    if not design.neopixel:
         out.append(led_words(design))
     else:
         out.append("U1 74AHCT125 (DIP-14): pin 2 1A in, pin 3 1Y out, pin 1 1OE to ground, pin 14 VCC to +5V, pin 7 to ground;"
@@ -385,31 +384,31 @@ def notes_of(design):
                    " Power the pixels from both ends of a long strip.")
     out.append("Buttons close to ground; the board's own pull-ups hold them high (no pull-up resistors)."
                " The 220 Ω in each line limits an electrostatic discharge.")
-    if design.get("jack"):
+    if design.jack:
         out.append("Input protection, between %s and the +5V net: TVS1 P6KE33CA across the jack (transients only), "
                    "F1 %s (holds the worst case, %.2f A, at 50 °C), Q1+Q2 SUP90P06-09L back to back (sources joined; "
                    "reverse polarity and the over-voltage cut-off OVP: TL431 + 2N5401 turn both off above 5.44 V). "
                    "A 9, 12 or 24 V adapter or a reversed one leaves +5V at 0 V (simulated: hardware/README.md)."
-                   % (design["jack"], catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
+                   % (design.jack, catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
                       catalogue.worst_amps(design)))
-    if not design["onboard"]:
+    if not design.onboard:
         n = catalogue.esd_arrays(design)
         if n:
             out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
                        "pin 2 to ground, pin 5 to 3.3 V." % (n, "s" if n > 1 else ""))
-    if design["matrix"]:
+    if design.matrix:
         out.append("Key-matrix columns: a 2.2 kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
                    "capacitance is too much for the pin's own within the scan's settle time).")
         out.append("Key matrix: one 1N4148 per key, anode to the column, cathode towards the key and the row"
                    " (keypad.KeyMatrix, columns_to_anodes=True). Key K(n) sits under lamp n, counted row by row.")
     out.append("All ground symbols are one net; all +5V flags are one net. Parts: " + ", ".join(
-        ref_ranges(line[3]) for line in design["parts"].lines) + " (see bom.csv).")
+        ref_ranges(line[3]) for line in design.parts.lines) + " (see bom.csv).")
     return out
 
 
 def led_words(design):
     """How the LED resistor was chosen, in one sentence (drawing and guide)."""
-    spec, f = design["spec"], design["figures"]
+    spec, f = design.spec, design.figures
     led = spec["led"]
     exact = (f["drive_volts"] - led["vf"]) * 1000 / led["ma"]
     if not led.get("sink"):
