@@ -254,18 +254,7 @@ def _pixel_steps(design):
                % (design.pixels["shifter"], DATA_OHMS, design.pixels["decoupler"]))
     out.append("Solder the 1000 µF capacitor (%s) across +5V and ground at the first pixel, + to +5V (the "
                "stripe marks −)." % design.pixels["cap"])
-    out.append("Input protection at the DC jack (%s), all through-hole, as [input.svg](input.svg) draws it: the P6KE33CA TVS and the 10 µF 50 V "
-               "capacitor across the jack; +5V through the %s polyfuse to Q1's drain; Q1 and Q2 (SUP90P06-09L) "
-               "back to back, sources joined, Q2's drain to +5V; gates joined, 1 MΩ to ground, 100 nF and the "
-               "1N4742A (cathode to the sources) from gates to sources; the over-voltage cut-off: 11.8 kΩ from "
-               "the sources to the TL431's REF, 10 kΩ REF to ground, TL431 anode to ground, cathode through 4.7 kΩ "
-               "to the 2N5401's base (10 kΩ base to emitter), emitter to the sources, collector to the gates. A 9, "
-               "12 or 24 V adapter, or one wired backwards, then leaves +5V at 0 V (hardware/README.md, 'Supply "
-               "faults, simulated'). From there run +5V "
-               "and ground in 18 AWG through the 4-way Mini-Fit Jr. plug (two contacts each) to the first "
-               "pixel; the worst case the firmware allows is %.2f A." % (design.jack,
-               parts_catalogue.part(parts_catalogue.fuse_key(design))["part"].split(" resettable")[0],
-               parts_catalogue.worst_amps(design)))
+    out.append(_input_protection_step(design))
     if design.pico:
         out.append("Feed the Pico from the same +5V through the 1N5817 (%s): band towards VSYS (pin 39); "
                    "ground to pin 38." % design.vsys_diode)
@@ -273,6 +262,21 @@ def _pixel_steps(design):
         out.append("Join the supply's ground to the Pi's ground (header pin 6); the Pi keeps its own USB-C "
                    "supply (%s). Never join the two +5 V." % design.pi_supply)
     return out
+
+
+def _input_protection_step(design):
+    """The DC input between the jack and +5V, as input.svg draws it, and the power loom to the first pixel."""
+    fuse = parts_catalogue.part(parts_catalogue.fuse_key(design))["part"].split(" resettable")[0]
+    return ("Input protection at the DC jack (%s), all through-hole, as [input.svg](input.svg) draws it: the "
+            "P6KE33CA TVS and the 10 µF 50 V capacitor across the jack; +5V through the %s polyfuse to Q1's drain; "
+            "Q1 and Q2 (SUP90P06-09L) back to back, sources joined, Q2's drain to +5V; gates joined, 1 MΩ to "
+            "ground, 100 nF and the 1N4742A (cathode to the sources) from gates to sources; the over-voltage "
+            "cut-off: 11.8 kΩ from the sources to the TL431's REF, 10 kΩ REF to ground, TL431 anode to ground, "
+            "cathode through 4.7 kΩ to the 2N5401's base (10 kΩ base to emitter), emitter to the sources, "
+            "collector to the gates. A 9, 12 or 24 V adapter, or one wired backwards, then leaves +5V at 0 V "
+            "(hardware/README.md, 'Supply faults, simulated'). From there run +5V and ground in 18 AWG through the "
+            "4-way Mini-Fit Jr. plug (two contacts each) to the first pixel; the worst case the firmware allows is "
+            "%.2f A." % (design.jack, fuse, parts_catalogue.worst_amps(design)))
 
 
 def _led_steps(design):

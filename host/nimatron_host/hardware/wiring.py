@@ -20,6 +20,7 @@ MATRIX_PITCH = 60   # between key-matrix rows (room for a diode and a key)
 CELL = 76           # key-matrix column spacing
 BOX_X, BOX_W = 20, 230
 START = BOX_X + BOX_W
+MATRIX_X = START + 170   # the key matrix's left edge
 GREY = "#555555"
 
 
@@ -137,36 +138,17 @@ def power_rows(design):
 
 
 def draw(design):
+    """The wiring diagram: the controller's box, one line per pin with its parts, the key matrix, the notes."""
     lines, bottom = rows_of(design)
     matrix = design.matrix
-    width = max(940, START + 170 + 30 + len(matrix["columns"]) * CELL + 40) if matrix else 940
+    width = max(940, MATRIX_X + 30 + len(matrix["columns"]) * CELL + 40) if matrix else 940
     if design.jack:
         width += 120          # room for the input protection beside the supply
     notes = notes_of(design)
     height = bottom + 40 + 16 * len(wrap(notes, 125 if matrix else 108)) + 20
     d = Drawing(width, height, title="%s wiring" % design.name)
-    spec = design.spec
-    d.text(20, 30, "Nimatron %s: wiring" % design.name, size=18, weight="bold")
-    about = spec.get("about", "")
-    d.text(20, 50, about if len(about) < 110 else about.split(":")[0], size=12, fill=GREY)
-    d.text(20, 68, "Generated from firmware/nimatron/config/pinmaps/%s.json by `nimatron hardware`: edit the pin map, not this drawing."
-           % design.name, size=11, fill=GREY)
-    top = lines[0][0] - 26
-    d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design.controller)
-    title = design.title or ("Raspberry Pi Pico" if design.pico else "Raspberry Pi 40-pin header")
-    if design.onboard:   # the maker's name is in the subtitle and the BOM: the box is 230 wide
-        title = title.replace("Adafruit ", "")
-    d.text(BOX_X + 8, top + 16, "%s %s" % (design.controller, title), size=12 if len(title) < 28 else 11,
-           weight="bold")
-    if design.pi_supply:
-        d.text(BOX_X + 8, top + 32, "USB-C power: %s Raspberry Pi supply" % design.pi_supply, size=11,
-               data_ref=design.pi_supply)
-    if design.supply and not design.onboard:
-        _supply(d, design, lines[1][0])
-    elif design.onboard:
-        d.text(BOX_X + 8, top + 32, "USB power: %s (5 V %g A)" % (design.supply, spec["supply"]["amps"]), size=11,
-               data_ref=design.supply)
-    matrix_x = START + 170
+    _heading(d, design)
+    _controller(d, design, lines, bottom)
     col_x = {}
     row_ys = []
     for y, kind, item in lines:
@@ -183,51 +165,8 @@ def draw(design):
             d.end()
             continue
         d.group(class_="wire", data_pin=item["pin"], data_role=item["role"])
-        x = START
-        for kind_, ref, label in item["items"]:
-            d.line(x, y, x + 20, y)
-            x += 20
-            if kind_ == "resistor":
-                x = _resistor(d, x, y, ref, label)
-            elif kind_ == "led":
-                x = _diode(d, x, y, ref, "", arrows=True, flip=item["end"] == "+5v")
-            elif kind_ == "sink":
-                x = _sink(d, x, y, ref, label)
-            elif kind_ == "switch":
-                x = _switch(d, x, y, ref)
-            elif kind_ == "buffer":
-                _decoupler(d, x, y, design.pixels["decoupler"], ref)
-                x = _buffer(d, x, y, ref)
-            elif kind_ == "pixels":
-                x = _pixels(d, design, x, y)
-            elif kind_ == "onboard":
-                d.text(x + 6, y + 4, label, size=12, fill=GREY)
-        end = item["end"]
-        if end == "+5v":
-            d.line(x, y, x + 20, y)
-            _plus5(d, x + 20, y)
-            lamp = [i for i in item["items"] if i[0] == "led"][0]
-            d.text(x + 40, y + 4, "%s  %s" % (lamp[1], lamp[2]), size=12)
-        elif end == "gnd":
-            d.line(x, y, x + 20, y)
-            _ground(d, x + 20, y)
-            last = item["items"][-1]
-            d.text(x + 40, y + 4, "%s  %s" % (last[1], last[2]), size=12)
-        elif end == "column":
-            c = int(item["role"].split()[-1])
-            cx = matrix_x + 30 + c * CELL
-            col_x[c] = (cx, y)
-            d.line(x, y, cx, y)
-            d.text(x + 8, y - 6, "column %d" % (c + 1), size=10, fill=GREY)
-            if design.matrix.get("pullup_ohms"):   # to 3.3 V: the loom settles within the scan
-                d.circle(x + 72, y, 2, fill="#000000", class_="pullup")
-                d.line(x + 72, y, x + 72, y - 8)
-                d.line(x + 68, y - 8, x + 76, y - 8)
-                d.text(x + 80, y - 5, "%g kΩ to 3V3" % (design.matrix["pullup_ohms"] / 1000.0), size=8, fill=GREY)
-        elif end == "row":
-            row_ys.append((int(item["role"].split()[-1]), y))
-            d.line(x, y, matrix_x + 30 + len(matrix["columns"]) * CELL - 10, y)
-            d.text(x + 8, y - 6, "row %d" % (int(item["role"].split()[-1]) + 1), size=10, fill=GREY)
+        x = _parts_along(d, design, item, y)
+        _line_end(d, design, item, x, y, col_x, row_ys)
         d.end()
     if matrix:
         _matrix(d, design, col_x, row_ys)
@@ -237,6 +176,82 @@ def draw(design):
         y += 16
     d.text(width - 20, height - 8, revision(design.name), size=10, anchor="end", fill=GREY, class_="revision")
     return d.document()
+
+
+def _heading(d, design):
+    d.text(20, 30, "Nimatron %s: wiring" % design.name, size=18, weight="bold")
+    about = design.spec.get("about", "")
+    d.text(20, 50, about if len(about) < 110 else about.split(":")[0], size=12, fill=GREY)
+    d.text(20, 68, "Generated from firmware/nimatron/config/pinmaps/%s.json by `nimatron hardware`: edit the pin "
+           "map, not this drawing." % design.name, size=11, fill=GREY)
+
+
+def _controller(d, design, lines, bottom):
+    """The controller's box from the first line to the last, named, with its supplies."""
+    top = lines[0][0] - 26
+    d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design.controller)
+    title = design.title or ("Raspberry Pi Pico" if design.pico else "Raspberry Pi 40-pin header")
+    if design.onboard:   # the maker's name is in the subtitle and the BOM: the box is 230 wide
+        title = title.replace("Adafruit ", "")
+    d.text(BOX_X + 8, top + 16, "%s %s" % (design.controller, title), size=12 if len(title) < 28 else 11,
+           weight="bold")
+    if design.pi_supply:
+        d.text(BOX_X + 8, top + 32, "USB-C power: %s Raspberry Pi supply" % design.pi_supply, size=11,
+               data_ref=design.pi_supply)
+    if design.onboard:
+        d.text(BOX_X + 8, top + 32, "USB power: %s (5 V %g A)" % (design.supply, design.spec["supply"]["amps"]),
+               size=11, data_ref=design.supply)
+    elif design.supply:
+        _supply(d, design, lines[1][0])
+
+
+def _parts_along(d, design, item, y):
+    """Draw a pin's parts left to right from the controller; returns the x where the line goes on."""
+    x = START
+    for kind, ref, label in item["items"]:
+        d.line(x, y, x + 20, y)
+        x += 20
+        if kind == "resistor":
+            x = _resistor(d, x, y, ref, label)
+        elif kind == "led":
+            x = _diode(d, x, y, ref, "", arrows=True, flip=item["end"] == "+5v")
+        elif kind == "sink":
+            x = _sink(d, x, y, ref, label)
+        elif kind == "switch":
+            x = _switch(d, x, y, ref)
+        elif kind == "buffer":
+            _decoupler(d, x, y, design.pixels["decoupler"], ref)
+            x = _buffer(d, x, y, ref)
+        elif kind == "pixels":
+            x = _pixels(d, design, x, y)
+        elif kind == "onboard":
+            d.text(x + 6, y + 4, label, size=12, fill=GREY)
+    return x
+
+
+def _line_end(d, design, item, x, y, col_x, row_ys):
+    """Where a pin's line ends: +5V, ground, or a key-matrix column or row (noted in ``col_x``, ``row_ys``)."""
+    end = item["end"]
+    if end in ("+5v", "gnd"):
+        d.line(x, y, x + 20, y)
+        (_plus5 if end == "+5v" else _ground)(d, x + 20, y)
+        named = [i for i in item["items"] if i[0] == "led"][0] if end == "+5v" else item["items"][-1]
+        d.text(x + 40, y + 4, "%s  %s" % (named[1], named[2]), size=12)
+    elif end == "column":
+        c = int(item["role"].split()[-1])
+        cx = MATRIX_X + 30 + c * CELL
+        col_x[c] = (cx, y)
+        d.line(x, y, cx, y)
+        d.text(x + 8, y - 6, "column %d" % (c + 1), size=10, fill=GREY)
+        if design.matrix.get("pullup_ohms"):   # to 3.3 V: the loom settles within the scan
+            d.circle(x + 72, y, 2, fill="#000000", class_="pullup")
+            d.line(x + 72, y, x + 72, y - 8)
+            d.line(x + 68, y - 8, x + 76, y - 8)
+            d.text(x + 80, y - 5, "%g kΩ to 3V3" % (design.matrix["pullup_ohms"] / 1000.0), size=8, fill=GREY)
+    elif end == "row":
+        row_ys.append((int(item["role"].split()[-1]), y))
+        d.line(x, y, MATRIX_X + 30 + len(design.matrix["columns"]) * CELL - 10, y)
+        d.text(x + 8, y - 6, "row %d" % (int(item["role"].split()[-1]) + 1), size=10, fill=GREY)
 
 
 def _power_line(d, design, item, y):
