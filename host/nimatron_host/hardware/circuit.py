@@ -272,14 +272,6 @@ def _button_order(role):
     return (0, int(role[3:])) if role.startswith("row") else (1, ["done", "new"].index(role))
 
 
-def drawn_refs(design):
-    """Every reference the wiring diagram shows, sorted."""
-    refs = []
-    for line in design.parts.lines:
-        refs.extend(line[3])
-    return sorted(refs, key=ref_key)
-
-
 def ref_key(ref):
     prefix = ref.rstrip("0123456789")
     return (prefix, int(ref[len(prefix):]))

@@ -15,7 +15,6 @@ from .svg import Drawing
 
 GREY = "#555555"
 RAIL, SBUS, GATE, GROUND = 150, 80, 240, 380
-PARTS = ("J1", "TVS1", "F1", "C_IN", "Q1", "Q2", "R_G", "C_G", "DZ", "Q3", "R_B", "R_BE", "U_OVP", "R_TOP", "R_BOT")
 
 
 def _ground(d, x, y):
