@@ -114,8 +114,8 @@ def test_every_loom_line_has_a_checkpoint(name):
     d = design(name)
     measured = set(cp["key"] for cp in checkpoints.checkpoints(d))
     for chain in d.chains:
-        if chain["role"] not in ("neopixel data", "key row 0"):
-            assert "line:" + chain["pin"] in measured, chain["role"]
+        if chain.role not in ("neopixel data", "key row 0"):
+            assert "line:" + chain.pin in measured, chain.role
 
 
 def test_checkpoint_values_come_from_the_design(monkeypatch):
@@ -169,8 +169,8 @@ def test_troubleshooting_names_every_row_and_control_line(name):
     d = design(name)
     table = " ".join(" ".join(t) for t in checkpoints.troubles(d))
     for chain in d.chains:
-        if chain["role"].startswith(("row", "key row", "key column")) or chain["role"] in ("done", "new"):
-            assert chain["pin"] + " (" in table, chain["role"]
+        if chain.role.startswith(("row", "key row", "key column")) or chain.role in ("done", "new"):
+            assert chain.pin + " (" in table, chain.role
     if d.matrix:
         assert "Every key of one row does nothing" in table and "band (cathode) to the key" in table
     if parts.has_dc_input(d):

@@ -123,7 +123,7 @@ def test_every_parameter_of_the_generator_is_read(path):
 def test_the_design_says_what_its_parts_are(design):
     controller = [line[1] for line in design.parts.lines if design.controller in line[3]]
     assert design.pico == (controller == ["Raspberry Pi Pico"])
-    assert design.onboard == (controller == [design.title]) == all(c["header"] is None for c in design.chains)
+    assert design.onboard == (controller == [design.title]) == all(c.header is None for c in design.chains)
     assert design.neopixel == (design.pixels is not None or design.onboard)
     assert (design.lamp_fuse is not None) == bool(design.sinks)
     assert (design.dc_input is not None) == (design.jack is not None)

@@ -174,7 +174,7 @@ def test_visitor_touched_lines_have_esd_arrays_loom_by_loom(name):
     need = electrical.esd_need(design)
     assert row and int(row[0][2]) == sum(need.values())
     for ref, chains in parts.looms(design):
-        touched = [c for c in chains if c["group"] in ("buttons", "key matrix")]
+        touched = [c for c in chains if c.group in ("buttons", "key matrix")]
         assert need.get(ref, 0) * 4 >= len(touched), ref
 
 

@@ -324,7 +324,7 @@ def pixel_troubles(design, cps):
     return [("No lamp lights, though the machine answers presses",
              "+5V at J2 (%s); the data resistor (%s); %s's direction: %s to pin 2 (1A), pin 3 (1Y) to the loom, "
              "pin 1 (1OE) to ground; the strip's arrows point away from DIN."
-             % (_cite(cps, "rail", "rail-lit"), _cite(cps, "data-r", "data-short"), u, data["pin"]),
+             % (_cite(cps, "rail", "rail-lit"), _cite(cps, "data-r", "data-short"), u, data.pin),
              "Reseat J2; rewire %s as the wiring diagram shows; turn the strip so its first arrow leaves DIN." % u),
             ("The lamps are dark from one pixel on",
              "That pixel's DOUT and the next one's DIN; +5V and ground at it.",
@@ -332,7 +332,7 @@ def pixel_troubles(design, cps):
 
 
 def led_troubles(design, cps):
-    first = _cite(cps, "line:" + design.chains[0]["pin"])
+    first = _cite(cps, "line:" + design.chains[0].pin)
     if design.sinks:
         return [("No lamp lights",
                  "The game runs (`journalctl -u nimatron`); the +5V lamp lead at A1 pin 2 (%s); pin 9 of every "
@@ -364,9 +364,9 @@ def line_words(chain, cps, design=None):
     """'row 2 GP3 (J4 pin 2, CP14)': a line, its loom contact and its checkpoint. A
     line with no checkpoint of its own (row 1 of a key matrix, measured with every
     column) still names its contact."""
-    cp = cps.get("line:" + chain["pin"])
-    where = cp["where"].split(" to ")[0] if cp else (contact(design, chain["pin"]) if design else "")
-    return "%s %s (%s%s)" % (role_label(chain["role"]).replace("key matrix ", ""), chain["pin"], where,
+    cp = cps.get("line:" + chain.pin)
+    where = cp["where"].split(" to ")[0] if cp else (contact(design, chain.pin) if design else "")
+    return "%s %s (%s%s)" % (role_label(chain.role).replace("key matrix ", ""), chain.pin, where,
                              ", " + cp["id"] if cp else "; in every column's checkpoint")
 
 
@@ -374,7 +374,7 @@ def input_troubles(design, cps):
     if design.onboard:
         return []
     out = []
-    rows = [c for c in design.chains if c["role"].startswith("row")]
+    rows = [c for c in design.chains if c.role.startswith("row")]
     if rows:
         out.append(("One row's button does nothing",
                     "That row's line, from the pin map: " + "; ".join(line_words(c, cps, design) for c in rows) + ".",
@@ -382,15 +382,15 @@ def input_troubles(design, cps):
                     "the stripboard." % ohms(BUTTON_OHMS)))
     if design.matrix:
         out += matrix_troubles(design, cps)
-    controls = [c for c in design.chains if c["role"] in ("done", "new")]
+    controls = [c for c in design.chains if c.role in ("done", "new")]
     out.append(("DONE or NEW GAME does nothing", "; ".join(line_words(c, cps, design) for c in controls) + ".",
                 "As a row button: NO contact, COM to ground, re-crimp."))
     return out
 
 
 def matrix_troubles(design, cps):
-    rows = [c for c in design.chains if c["role"].startswith("key row")]
-    columns = sorted([c for c in design.chains if c["role"].startswith("key column")], key=lambda c: c["role"])
+    rows = [c for c in design.chains if c.role.startswith("key row")]
+    columns = sorted([c for c in design.chains if c.role.startswith("key column")], key=lambda c: c.role)
     return [("Every key of one row does nothing",
              "That row's wire: " + "; ".join(line_words(c, cps, design) for c in rows) + ".",
              "Re-crimp; join the COM of every key of the row to its wire."),

@@ -7,7 +7,7 @@ The wiring diagram draws exactly this, and the bill of materials counts it,
 so the two cannot disagree; both follow the pin map the firmware reads.
 
     design = circuit("pico-neopixel", boards.board("pico-neopixel"))
-    design.chains[0]   # {"pin": "GP0", "role": "neopixel data", "items": [...], ...}
+    design.chains[0]   # Chain(pin="GP0", role="neopixel data", items=[...], ...)
 
 Electrical choices, each with its reason:
 - buttons and keys close to ground; the board's internal pull-ups (about
@@ -36,7 +36,7 @@ from dataclasses import replace
 
 from nimatron.config import boards, power
 
-from .design import Design, Parts, is_pico
+from .design import Chain, Design, Parts, is_pico
 
 BUTTON_OHMS = 220
 KEY_PULLUP_OHMS = 2200   # a key-matrix column's pull-up to 3.3 V (electrical.column_settle_us)
@@ -121,8 +121,8 @@ def onboard(name, spec):
     for pin, role in boards.pins(spec):
         words = role.split()
         label = "key %d" % (int(words[1]) + 1) if words[0] == "key" and len(words) == 2 else role
-        chains.append({"pin": pin, "role": role, "label": label, "header": None, "end": "onboard",
-                       "items": [("onboard", controller, "built in: " + label)], "group": "built in"})
+        chains.append(Chain(pin=pin, role=role, label=label, header=None, end="onboard",
+                            items=[("onboard", controller, "built in: " + label)], group="built in"))
     supply = parts.add("PS", "USB supply", "%g A" % spec["supply"]["amps"])
     return Design(name=name, spec=spec, figures=power.budget(spec), parts=parts, controller=controller,
                   chains=chains, title=title, supply=supply)
@@ -156,8 +156,8 @@ def circuit(name, spec):
 
 def _chain(spec, pin, role, items, end, group):
     """One pin's line: the parts from the pin (``items``, in order) to where it ends."""
-    return {"pin": pin, "role": role, "label": role_label(role), "header": header_pin(spec, pin),
-            "items": items, "end": end, "group": group}
+    return Chain(pin=pin, role=role, label=role_label(role), header=header_pin(spec, pin), items=items, end=end,
+                 group=group)
 
 
 def _led_chains(spec, parts, ohms):

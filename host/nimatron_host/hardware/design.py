@@ -46,6 +46,19 @@ class Parts:
 
 
 @dataclass(frozen=True)
+class Chain:
+    """One line from a controller pin: the parts on it, from the pin outwards, and where it ends."""
+
+    pin: str                 # the pin map's name: "GP2"
+    role: str                # the pin map's role: "row0", "lamp 1 2", "key column 3", "neopixel data"
+    label: str               # the role in words: "row A button"
+    header: Optional[int]    # the physical pin a builder solders to; None: built into the board
+    items: list              # [(kind, ref, label)]: ("resistor", "R1", "220 Ω"), ("switch", "S1", "row A button")
+    end: str                 # "gnd", "+5v", "pixels", "row", "column", "onboard"; the controller's own: "vsys", "plus5"
+    group: str               # its heading on the wiring diagram: "buttons", "lamps", "key matrix", "power"
+
+
+@dataclass(frozen=True)
 class Design:
     """A board's parts and wires (see ``circuit`` for the electrical choices)."""
 
@@ -54,7 +67,7 @@ class Design:
     figures: dict                     # power.budget(spec): volts, currents, the LEDs' resistor, the cap
     parts: Parts                      # every reference, grouped for the BOM
     controller: str                   # the board itself: "A1"
-    chains: list = field(default_factory=list)   # one per pin: {"pin", "role", "label", "header", "items", "end", "group"}
+    chains: list = field(default_factory=list)   # [Chain], one per pin of the pin map, in drawing order
     title: Optional[str] = None       # a board with everything built in: its maker's name ("Adafruit MacroPad RP2040")
     supply: Optional[str] = None      # the 5 V supply of the lamps (or the USB one of a built-in board)
     pi_supply: Optional[str] = None   # a Raspberry Pi's own USB-C supply

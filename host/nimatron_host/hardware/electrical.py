@@ -68,7 +68,7 @@ def esd_need(design):
     lines = catalogue.part("srv05-4")["lines"]
     out = {}
     for ref, chains in catalogue.looms(design):
-        touched = [c for c in chains if c["group"] in ("buttons", "key matrix")]
+        touched = [c for c in chains if c.group in ("buttons", "key matrix")]
         if touched:
             out[ref] = int(math.ceil(len(touched) / float(lines)))
     return out

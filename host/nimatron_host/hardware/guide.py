@@ -168,9 +168,9 @@ def _wiring_lines(design):
            "solder to).", ""]
     table = []
     for chain in design.chains:
-        table.append(["`%s`" % chain["pin"], "built in" if chain["header"] is None else chain["header"], chain["label"],
+        table.append(["`%s`" % chain.pin, "built in" if chain.header is None else chain.header, chain.label,
                       " → ".join("%s %s" % (ref, label) if kind != "pixels" else "%s DIN" % ref
-                                 for kind, ref, label in chain["items"]) + CHAIN_ENDS[chain["end"]]])
+                                 for kind, ref, label in chain.items) + CHAIN_ENDS[chain.end]])
     out += md_table(["pin", "header pin", "role", "through"], table) + [""]
     if not design.onboard:
         out += ["## Harness", "", "![harness](harness.png)", "",
@@ -322,7 +322,7 @@ def _loom_steps(design):
                    "the first pixel, so place the stripboard near it; never bundle the data with the button or key "
                    "wires." % (
                        [ref for ref, chains in parts_catalogue.looms(design)
-                        if chains[0]["group"] == parts_catalogue.DATA_GROUP][0], parts_catalogue.DATA_LOOM_MAX_MM))
+                        if chains[0].group == parts_catalogue.DATA_GROUP][0], parts_catalogue.DATA_LOOM_MAX_MM))
     out.append("Bundle the signal wires into looms (lamps, buttons%s) with a keyed 8-way JST-XH plug each at the "
                "stripboard (22 AWG, SXH-001T-P0.6 crimps), and clamp every loom within 50 mm of its plug. At each "
                "button and key-matrix plug, an SRV05-4 ESD array: its four lines to the four signal wires, pin 2 to "

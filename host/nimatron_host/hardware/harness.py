@@ -65,7 +65,7 @@ def power_cables(design):
 
 def lamp_lead(design):
     """One red wire from the Pi's 5 V pin to the lamps' resistors: their common anode supply."""
-    resistors = [c["items"][2][1] for c in design.chains if c["items"][0][0] == "sink"]
+    resistors = [c.items[2][1] for c in design.chains if c.items[0][0] == "sink"]
     return {"ref": design.controller, "kind": "power", "part": "wire-22",
             "title": "+5V lamp lead: %s pin 2 (the Pi's 5 V)" % design.controller,
             "detail": "one red wire from the header breakout through the RXEF050 polyfuse to a bus wire on the panel",
@@ -84,8 +84,8 @@ def signal_loom(design, ref, chains):
     awg = catalogue.part("wire-22")["awg"]
     pins = []
     for n, chain in enumerate(chains):
-        pins.append(_pin(str(n + 1), chain["pin"], line_words(chain), SIGNAL_COLOURS[n], awg,
-                         far_end(design, chain), header=chain["header"], kind="line", role=chain["role"]))
+        pins.append(_pin(str(n + 1), chain.pin, line_words(chain), SIGNAL_COLOURS[n], awg,
+                         far_end(design, chain), header=chain.header, kind="line", role=chain.role))
     ways = catalogue.loom_ways(chains)
     for n in range(len(chains), ways - 1):
         pins.append(_pin(str(n + 1), "", "empty (no crimp)", ("none", "#cccccc"), awg, "", kind="empty"))
@@ -102,18 +102,18 @@ def signal_loom(design, ref, chains):
 def line_words(chain):
     """A line as the loom carries it: the data leaves the level shifter at 5 V,
     a lamp behind a sink driver is its output."""
-    kind, ref, label = chain["items"][0]
-    if chain["group"] == "NeoPixel data":
+    kind, ref, label = chain.items[0]
+    if chain.group == "NeoPixel data":
         return "NeoPixel data: %s 1Y, 5 V" % ref
     if kind == "sink":
-        return "%s via %s pin %s" % (chain["label"], ref, label.split("→")[-1])
-    return chain["label"]
+        return "%s via %s pin %s" % (chain.label, ref, label.split("→")[-1])
+    return chain.label
 
 
 def far_end(design, chain):
     """What the wire lands on at the panel end (the parts past the loom)."""
-    items = chain["items"]
-    group = chain["group"]
+    items = chain.items
+    group = chain.group
     if group == "buttons":
         return "%s NO contact" % items[-1][1]
     if group in ("lamps", "status lamps") and items[0][0] == "sink":
@@ -123,8 +123,8 @@ def far_end(design, chain):
     if group == "NeoPixel data":
         return "%s %s → %s DIN" % (items[1][1], items[1][2], items[2][1])
     keys = design.matrix["keys"]
-    n = int(chain["role"].split()[-1])
-    if chain["end"] == "column":
+    n = int(chain.role.split()[-1])
+    if chain.end == "column":
         return "column %d: anodes of %s, … (one per key)" % (n + 1, ", ".join(keys[r][n][1] for r in range(2)))
     return "row %d: COM of %s" % (n + 1, ref_ranges([k for k, _ in keys[n]]))
 
@@ -132,13 +132,13 @@ def far_end(design, chain):
 def ground_end(design, chains):
     """Where a loom's ground contact goes: the returns of its own lines."""
     out = []
-    switches = [c["items"][-1][1] for c in chains if c["group"] == "buttons"]
-    lamps = [c["items"][-1][1] for c in chains if c["group"] in ("lamps", "status lamps") and c["end"] == "gnd"]
+    switches = [c.items[-1][1] for c in chains if c.group == "buttons"]
+    lamps = [c.items[-1][1] for c in chains if c.group in ("lamps", "status lamps") and c.end == "gnd"]
     if switches:
         out.append("COM of " + ref_ranges(switches))
     if lamps:
         out.append("cathodes of " + ref_ranges(lamps))
-    if any(c["group"] == "NeoPixel data" for c in chains):
+    if any(c.group == "NeoPixel data" for c in chains):
         out.append("%s GND beside DIN" % design.pixels["ref"])
     return "; ".join(out) if out else "the panel's ground bar (ESD return)"
 

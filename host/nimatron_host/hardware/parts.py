@@ -130,7 +130,7 @@ DATA_LOOM_MAX_MM = 300   # the pixels' data and its ground, twisted: the stripbo
 
 
 def is_data_loom(chains):
-    return any(c["group"] == DATA_GROUP for c in chains)
+    return any(c.group == DATA_GROUP for c in chains)
 
 
 def loom_ways(chains):
@@ -149,8 +149,8 @@ def looms(design):
     numbered last."""
     if design.onboard or not design.chains:
         return []
-    lines = [c for c in design.chains if c["group"] != DATA_GROUP]
-    data = [c for c in design.chains if c["group"] == DATA_GROUP]
+    lines = [c for c in design.chains if c.group != DATA_GROUP]
+    data = [c for c in design.chains if c.group == DATA_GROUP]
     n_lines = (len(lines) + LOOM_LINES - 1) // LOOM_LINES
     out = [("J%d" % (FIRST_SIGNAL_LOOM + n), lines[n * LOOM_LINES:(n + 1) * LOOM_LINES]) for n in range(n_lines)]
     if data:
@@ -160,7 +160,7 @@ def looms(design):
 
 def esd_lines(design):
     """Lines a visitor's hand reaches: every button and key-matrix line."""
-    return [c for c in design.chains if c["group"] in ("buttons", "key matrix")]
+    return [c for c in design.chains if c.group in ("buttons", "key matrix")]
 
 
 def esd_arrays(design):

@@ -13,6 +13,7 @@ drawing with the pin map and the bill of materials.
 
 from . import parts as catalogue
 from .circuit import ref_ranges, revision
+from .design import Chain
 from .svg import Drawing
 
 PITCH = 30          # px between pin lines
@@ -108,18 +109,22 @@ def rows_of(design):
     y = 96
     group = None
     for item in power_rows(design) + design.chains:
-        if item["group"] != group:
-            group = item["group"]
+        if item.group != group:
+            group = item.group
             y += 8
             out.append((y, "heading", group))
             y += 24
-        if item.get("end") == "pixels":
+        if item.end == "pixels":
             y += 14   # room for the level shifter's and the strip's labels
-        if item.get("end") == "row" and out[-1][2].get("end") == "column":
+        if item.end == "row" and out[-1][2].end == "column":
             y += 26   # room for the first row of keys
         out.append((y, "line", item))
-        y += MATRIX_PITCH if item.get("end") in ("row", "pixels") else PITCH
+        y += MATRIX_PITCH if item.end in ("row", "pixels") else PITCH
     return out, y
+
+
+def _power(pin, header, label, end):
+    return Chain(pin=pin, role="power", label=label, header=header, items=[], end=end, group="power")
 
 
 def power_rows(design):
@@ -127,13 +132,10 @@ def power_rows(design):
     if design.onboard:
         return []
     if design.pico:
-        return [{"pin": "VSYS", "header": 39, "label": "5 V in", "group": "power", "end": "vsys"},
-                {"pin": "GND", "header": 38, "label": "ground", "group": "power", "end": "gnd"}]
-    rows = [{"pin": "GND", "header": 6, "label": "ground (also 9, 14, 20, 25, 30, 34, 39)", "group": "power",
-             "end": "gnd"}]
+        return [_power("VSYS", 39, "5 V in", "vsys"), _power("GND", 38, "ground", "gnd")]
+    rows = [_power("GND", 6, "ground (also 9, 14, 20, 25, 30, 34, 39)", "gnd")]
     if design.sinks:
-        rows.append({"pin": "5V", "header": 2, "label": "+5 V to the lamps (also pin 4)", "group": "power",
-                     "end": "plus5"})
+        rows.append(_power("5V", 2, "+5 V to the lamps (also pin 4)", "plus5"))
     return rows
 
 
@@ -155,16 +157,16 @@ def draw(design):
         if kind == "heading":
             d.text(START + 14, y, item.upper(), size=11, weight="bold", fill=GREY)
             continue
-        where = "built in" if item["header"] is None else "pin %d" % item["header"]
-        d.text(START - 10, y + 4, "%s · %s" % (item["pin"], where), size=12, anchor="end",
-               weight="bold" if item["group"] != "power" else None)
+        where = "built in" if item.header is None else "pin %d" % item.header
+        d.text(START - 10, y + 4, "%s · %s" % (item.pin, where), size=12, anchor="end",
+               weight="bold" if item.group != "power" else None)
         d.circle(START, y, 3, fill="#000000")
-        if item["group"] == "power":
-            d.group(class_="supply", data_pin=item["pin"])
+        if item.group == "power":
+            d.group(class_="supply", data_pin=item.pin)
             _power_line(d, design, item, y)
             d.end()
             continue
-        d.group(class_="wire", data_pin=item["pin"], data_role=item["role"])
+        d.group(class_="wire", data_pin=item.pin, data_role=item.role)
         x = _parts_along(d, design, item, y)
         _line_end(d, design, item, x, y, col_x, row_ys)
         d.end()
@@ -208,13 +210,13 @@ def _controller(d, design, lines, bottom):
 def _parts_along(d, design, item, y):
     """Draw a pin's parts left to right from the controller; returns the x where the line goes on."""
     x = START
-    for kind, ref, label in item["items"]:
+    for kind, ref, label in item.items:
         d.line(x, y, x + 20, y)
         x += 20
         if kind == "resistor":
             x = _resistor(d, x, y, ref, label)
         elif kind == "led":
-            x = _diode(d, x, y, ref, "", arrows=True, flip=item["end"] == "+5v")
+            x = _diode(d, x, y, ref, "", arrows=True, flip=item.end == "+5v")
         elif kind == "sink":
             x = _sink(d, x, y, ref, label)
         elif kind == "switch":
@@ -231,14 +233,14 @@ def _parts_along(d, design, item, y):
 
 def _line_end(d, design, item, x, y, col_x, row_ys):
     """Where a pin's line ends: +5V, ground, or a key-matrix column or row (noted in ``col_x``, ``row_ys``)."""
-    end = item["end"]
+    end = item.end
     if end in ("+5v", "gnd"):
         d.line(x, y, x + 20, y)
         (_plus5 if end == "+5v" else _ground)(d, x + 20, y)
-        named = [i for i in item["items"] if i[0] == "led"][0] if end == "+5v" else item["items"][-1]
+        named = [i for i in item.items if i[0] == "led"][0] if end == "+5v" else item.items[-1]
         d.text(x + 40, y + 4, "%s  %s" % (named[1], named[2]), size=12)
     elif end == "column":
-        c = int(item["role"].split()[-1])
+        c = int(item.role.split()[-1])
         cx = MATRIX_X + 30 + c * CELL
         col_x[c] = (cx, y)
         d.line(x, y, cx, y)
@@ -249,19 +251,19 @@ def _line_end(d, design, item, x, y, col_x, row_ys):
             d.line(x + 68, y - 8, x + 76, y - 8)
             d.text(x + 80, y - 5, "%g kΩ to 3V3" % (design.matrix["pullup_ohms"] / 1000.0), size=8, fill=GREY)
     elif end == "row":
-        row_ys.append((int(item["role"].split()[-1]), y))
+        row_ys.append((int(item.role.split()[-1]), y))
         d.line(x, y, MATRIX_X + 30 + len(design.matrix["columns"]) * CELL - 10, y)
-        d.text(x + 8, y - 6, "row %d" % (int(item["role"].split()[-1]) + 1), size=10, fill=GREY)
+        d.text(x + 8, y - 6, "row %d" % (int(item.role.split()[-1]) + 1), size=10, fill=GREY)
 
 
 def _power_line(d, design, item, y):
     x = START
-    if item["end"] == "gnd":
+    if item.end == "gnd":
         d.line(x, y, x + 30, y)
         _ground(d, x + 30, y)
         d.text(x + 50, y + 4, "one ground: join every ground symbol at the supply's − terminal", size=11, fill=GREY)
         return
-    if item["end"] == "plus5":
+    if item.end == "plus5":
         d.line(x, y, x + 30, y)
         d.text(x + 34, y + 4, "+5V", size=11, weight="bold")
         d.text(x + 66, y + 4, "the lamps' +5V through an RXEF050 polyfuse: %d mA with every lamp lit, from the Pi's own supply"
