@@ -22,7 +22,7 @@ from nimatron.config import boards
 from nimatron_host import hardware
 from nimatron_host.cli import main
 from nimatron_host.hardware import bom, panel, wiring
-from nimatron_host.hardware.circuit import circuit, drawn_refs, expand_refs
+from nimatron_host.hardware.circuit import circuit, expand_refs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARDWARE = os.path.join(ROOT, "hardware")
@@ -246,9 +246,9 @@ def test_walking_the_guide_every_part_and_pin_it_names_is_on_the_drawing(name, t
     guide names is a drawn part, and every row of its wiring table gives the
     pin and header pin the drawing gives."""
     design = circuit(name, boards.board(name))
-    drawn = set(drawn_refs(design))
+    drawn = set(ref for line in design.parts.lines for ref in line[3])
     guide = texts[name + "/README.md"]
-    named = _refs(guide.split("## Software")[0]) - set(pin for pin, role in boards.pins(design["spec"]))
+    named = _refs(guide.split("## Software")[0]) - set(pin for pin, role in boards.pins(design.spec))
     assert named <= drawn, sorted(named - drawn)
     drawing = texts.get(name + "/wiring.svg", "")
     for row in re.findall(r"^\| `([A-Z0-9_]+)` \| (\d+|built in) \|", guide, re.M):

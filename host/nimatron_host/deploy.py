@@ -225,11 +225,6 @@ def printable(text, longest=120):
     return text if len(text) <= longest else text[:longest] + "..."
 
 
-def drive_board_id(drive):
-    """The board of the drive's boot_out.txt (its ``Board ID:``, or its name), or None."""
-    return boot_out(drive)[1]
-
-
 def check_circuitpython(drive, version, board_id, chip=None, first=None):
     """Refuse, in one line, a CircuitPython or a board deploy cannot vouch for.
 

@@ -348,7 +348,7 @@ def has_jack(name, spec):
     """Whether the board takes its supply through the panel-mount DC jack (J1)."""
     from .circuit import circuit
 
-    return "jack" in circuit(name, spec)
+    return circuit(name, spec).jack is not None
 
 
 def jack_mm():
