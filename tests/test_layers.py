@@ -275,6 +275,18 @@ def test_the_structure_drawing_is_current():
                                             "-o docs/structure.svg")
 
 
+def test_the_picture_is_rendered_from_the_current_drawing():
+    """docs/structure.svg shows the arrows of docs/structure.dot: a .dot
+    regenerated and never rendered would leave the manual's picture stale."""
+    import re
+
+    drawn = set(re.findall(r'^  "([^"]+)" -> "([^"]+)"(?: \[style=dashed[^]]*\])?;$', structure_dot(), re.M))
+    with open(os.path.join(ROOT, "docs", "structure.svg"), encoding="utf-8") as f:
+        shown = set(re.findall(r"<title>([^<&]+)&#45;&gt;([^<]+)</title>", f.read()))
+    assert shown == drawn, ("docs/structure.svg is not rendered from docs/structure.dot: dot -Tsvg docs/structure.dot "
+                            "-o docs/structure.svg (missing %s, extra %s)" % (sorted(drawn - shown), sorted(shown - drawn)))
+
+
 def test_the_drawing_shows_no_circle_between_packages():
     """Reading the drawing bottom to top, every arrow climbs or stays level: no package
     imports one that imports it back, through any path."""
