@@ -259,7 +259,8 @@ class NimatronApp(App):
         Binding("w", "press('slide')", show=False),
         Binding("left_square_bracket", "press('ccw')", show=False),
         Binding("right_square_bracket", "press('cw')", show=False),
-    ] + [Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)]
+        *[Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)],
+    ]
 
     GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings", "operator", "mute")
 

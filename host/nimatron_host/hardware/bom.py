@@ -30,7 +30,6 @@ def _catalogue(design):
     """(prefix, part) -> (description, example, price, notes)."""
     spec = design["spec"]
     f = design["figures"]
-    pico = design["pico"]
     px = spec["lamps"].get("pixels", 0)
     out = {
         ("A", "Raspberry Pi Pico"): ("Raspberry Pi Pico (RP2040) with headers, CircuitPython 9 or 10",
@@ -156,7 +155,6 @@ def rows(design):
 def _sundries(design):
     """What the diagram does not draw but a build needs."""
     spec = design["spec"]
-    lines = len(design["chains"])
     out = []
     if design["onboard"]:
         return [("display case or enclosure with a window for the board (e.g. a 3D-printed or acrylic case)", 1,

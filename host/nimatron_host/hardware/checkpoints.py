@@ -14,8 +14,8 @@ changes the numbers here with the drawings.
 """
 
 from . import parts as catalogue
-from .circuit import (BUTTON_OHMS, CLOSED_OHMS, DATA_OHMS, NO_SHORT_OHMS, RESISTOR_TOLERANCE, SCHOTTKY_MIN_VF,
-                      SILICON_MIN_VF, SUPPLY_TOLERANCE, role_label)
+from .circuit import (BUTTON_OHMS, CLOSED_OHMS, DATA_OHMS, NO_SHORT_OHMS, RESISTOR_TOLERANCE, SILICON_MIN_VF,
+                      SUPPLY_TOLERANCE, role_label)
 from .harness import controller_points, harness, point_words
 
 STAGES = (

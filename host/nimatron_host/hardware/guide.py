@@ -16,7 +16,7 @@ from nimatron.config.settings import resolve
 
 from .bom import budget_words, rows as bom_rows
 from .checkpoints import md_table
-from .circuit import BUTTON_OHMS, DATA_OHMS, PI_NOTES, STATUS_WORDS, pin_number, ref_ranges, revision, role_label
+from .circuit import BUTTON_OHMS, DATA_OHMS, STATUS_WORDS, ref_ranges, revision
 from .panel import BUTTON_MM
 
 # The host-link protocol, as a link from a board's folder (hardware/BOARD/): its
@@ -199,7 +199,6 @@ def assembly_steps(design):
                 "Clamp the USB cable inside the case within 50 mm of the board (strain relief); power it from the "
                 "USB adapter (%s), not from a museum PC (see the service notes)." % design["supply"],
                 "Mount the case with the keys 380-1220 mm above the floor."]
-    pi = not design["pico"]
     neo = spec["lamps"]["kind"] == "neopixel"
     refs = dict((line[1], ref_ranges(line[3])) for line in design["parts"].lines)
     out = ["Cut or print the front panel from `panel.svg` (1:1, millimetres). First cut one button hole and one "

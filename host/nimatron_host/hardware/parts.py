@@ -15,7 +15,6 @@ brightness cap is the most the firmware lets an operator set.
 """
 
 import json
-import math
 import os
 
 from nimatron.config import power

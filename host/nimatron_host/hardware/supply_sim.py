@@ -37,7 +37,6 @@ switch-mode adapter) and 470 uF at its output, the lead as 0.13 Ohm and 2 uH
 """
 
 import json
-import math
 import os
 import shutil
 import subprocess

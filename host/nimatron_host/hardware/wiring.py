@@ -371,7 +371,6 @@ def wrap(paragraphs, width):
 
 def notes_of(design):
     spec = design["spec"]
-    f = design["figures"]
     out = []
     if design["onboard"]:
         return ["Nothing to wire: every pin above is on the board itself (keys, pixels, speaker). The pin map names "
