@@ -109,3 +109,20 @@ def test_every_ignore_says_why():
 ])
 def test_an_ignore_without_a_reason_is_reported(line, reported):
     assert bool(unexplained("probe.py", line + "\n")) == reported
+
+
+def test_pre_commit_runs_the_suites_checks_with_its_tools():
+    """.pre-commit-config.yaml runs ruff, mypy and reuse from .venv, the versions the test extra pins."""
+    import tomllib
+
+    yaml = pytest.importorskip("yaml")   # PyYAML: mkdocs brings it
+    hooks = dict((hook["id"], hook) for repo in yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())["repos"]
+                 for hook in repo["hooks"])
+    assert set(hooks) == {"ruff", "mypy", "reuse"}, sorted(hooks)
+    test_extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    pinned = set(re.split(r"[<>=!;\[ ]", r, maxsplit=1)[0] for r in test_extra)
+    for name, hook in hooks.items():
+        tool = hook["entry"].split()[0]
+        assert hook["language"] == "system" and tool == ".venv/bin/" + name and name in pinned, hook
+    assert hooks["mypy"].get("pass_filenames") is False, "mypy checks the packages whole, as the suite does"
+    assert hooks["reuse"].get("pass_filenames") is False
