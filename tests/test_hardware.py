@@ -13,7 +13,6 @@ import csv
 import io
 import os
 import re
-import shutil
 import xml.etree.ElementTree as ET
 
 import pytest

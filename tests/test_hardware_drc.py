@@ -51,20 +51,18 @@ def test_an_overloaded_connector_is_named_with_its_figure_and_rating():
     design = dataclasses.replace(DESIGNS["pico-grid"], figures=dict(DESIGNS["pico-grid"].figures, board_ma=9000))
     lines = rating_failures(design)
     # Mini-Fit Jr.'s 8.5 A is not yet read in Molex's document: the rules count it as 80 % of itself
-    assert any(re.match(r"pico-grid: J2 Molex Mini-Fit Jr\. .* carries \d+\.\d\d A, rated 6\.8 A x 80 %", l)
-               for l in lines), lines
+    assert any(re.match(r"pico-grid: J2 Molex Mini-Fit Jr\. .* carries \d+\.\d\d A, rated 6\.8 A x 80 %", line)
+               for line in lines), lines
 
 
 def test_an_overdriven_led_is_named_with_its_current_and_rating():
     import copy
 
-    from nimatron_host.hardware.circuit import circuit
-
     spec = copy.deepcopy(boards.board("pi-leds"))
     spec["led"]["ma"] = 30            # (5 - 2.0 - 0.9) / 30 mA -> E24 75 ohm, 28 mA: over 25 mA x 80 %
     lines = parts.checks(circuit("pi-leds", spec))
-    assert any(re.match(r"pi-leds: Everlight 333-2UYC/S530-A3 .* runs at 28\.0 mA, rated 25 mA x 80 %", l)
-               for l in lines), lines
+    assert any(re.match(r"pi-leds: Everlight 333-2UYC/S530-A3 .* runs at 28\.0 mA, rated 25 mA x 80 %", line)
+               for line in lines), lines
 
 
 def test_a_narrow_beam_led_sits_behind_a_diffuser_and_a_wide_one_in_a_bezel():
@@ -142,7 +140,7 @@ def test_the_firmware_refuses_a_layout_whose_lamps_would_miss_their_row():
 def test_a_lit_lamp_meets_the_intensity_target(name):
     design = DESIGNS[name]
     target = parts.catalogue()["lamp_target_mcd"]
-    assert parts.lamp_mcd(design) >= target, [l for l in parts.checks(design) if "mcd" in l]
+    assert parts.lamp_mcd(design) >= target, [line for line in parts.checks(design) if "mcd" in line]
 
 
 @pytest.mark.parametrize("name", sorted(n for n in DESIGNS if DESIGNS[n].jack))
@@ -215,10 +213,10 @@ def test_a_polyfuse_chosen_at_20_degc_fails_in_a_warm_cabinet():
     original = parts.fuse_key
     try:
         parts.fuse_key = lambda d: "polyfuse-4"
-        lines = [l for l in parts.checks(design) if "F1" in l]
+        lines = [line for line in parts.checks(design) if "F1" in line]
     finally:
         parts.fuse_key = original
-    assert any("holds 2.53 A at 50 degC" in l for l in lines), lines   # 4.0 A x 0.79, x 80 % while 0.79 is assumed
+    assert any("holds 2.53 A at 50 degC" in line for line in lines), lines   # 4.0 A x 0.79, x 80 % while 0.79 is assumed
 
 
 def test_an_assumed_figure_counts_for_less_than_a_checked_one():
@@ -272,7 +270,7 @@ def test_a_surface_mount_part_without_its_adapter_board_fails():
     lines = electrical.smd_check(design, rows)
     assert lines and "SRV05-4" in lines[0], lines
     rows.append(["", parts.part("smbj5")["part"], "1", "", "0.40", ""])
-    assert any("SMBJ5.0A" in l for l in electrical.smd_check(design, rows))
+    assert any("SMBJ5.0A" in line for line in electrical.smd_check(design, rows))
 
 
 def test_the_pi_leds_lamp_lead_is_fused():

@@ -136,7 +136,7 @@ def test_blinka_on_a_pi_4_gets_rpi_gpio():
 
 def test_the_gpio3_wake_is_not_promised_on_a_pi_5():
     index = TEXTS["README.md"]
-    line = [l for l in index.splitlines() if "NEW GAME on GPIO3" in l][0]
+    line = [text for text in index.splitlines() if "NEW GAME on GPIO3" in text][0]
     assert "Not on a Pi 5" in line and "power button" in line
 
 

@@ -73,8 +73,8 @@ def test_without_its_over_voltage_cut_off_a_12v_adapter_is_caught(monkeypatch):
     design = DESIGNS["pico-neopixel"]
     case = [c for c in supply_sim.CASES if c[0] == "12v"][0]
     lines = supply_sim.violations(design, "12v", supply_sim.simulate(design, case))
-    assert any("74AHCT125 VCC peaks at 12" in l for l in lines), lines
-    assert any("Pico VSYS" in l for l in lines), lines
+    assert any("74AHCT125 VCC peaks at 12" in line for line in lines), lines
+    assert any("Pico VSYS" in line for line in lines), lines
 
 
 @needs_ngspice
@@ -87,7 +87,7 @@ def test_without_the_slow_gate_an_adapter_switched_on_while_plugged_reaches_the_
     case = [c for c in supply_sim.CASES if c[0] == "24v-ramp"][0]
     figures = supply_sim.simulate(design, case)
     lines = supply_sim.violations(design, "24v-ramp", figures)
-    assert figures["rail_max"] > 5.3 and any("gate reaches" in l for l in lines), (figures["rail_max"], lines)
+    assert figures["rail_max"] > 5.3 and any("gate reaches" in line for line in lines), (figures["rail_max"], lines)
 
 
 @pytest.mark.parametrize("name", sorted(DESIGNS))

@@ -259,7 +259,8 @@ class NimatronApp(App):
         Binding("w", "press('slide')", show=False),
         Binding("left_square_bracket", "press('ccw')", show=False),
         Binding("right_square_bracket", "press('cw')", show=False),
-    ] + [Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)]
+        *[Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)],
+    ]
 
     GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings", "operator", "mute")
 
@@ -640,7 +641,7 @@ def open_face(args):
     """The Face for the command line, or UsageError in one line."""
     from nimatron_pc.errors import UsageError
 
-    from .cli import overrides
+    from .options import overrides
 
     try:
         return Face(args.board, overrides(args), args.seed, lang=getattr(args, "lang", None) or "en")
@@ -736,11 +737,6 @@ def run(args):
 
     if getattr(args, "screenshot", None):
         return screenshot(args)
-    if getattr(args, "web", False):
-        from . import web
-
-        open_face(args).close()  # bad settings: one line now, not in every browser tab
-        return web.serve(args)
     face = open_face(args)
     if not os.environ.get("TEXTUAL_DRIVER") and not (sys.stdin.isatty() and sys.stdout.isatty()):
         face.close()

@@ -68,7 +68,7 @@ _BOOL = ("misere", "explain", "remote_play", "counter")
 _CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}
 
 PRESETS_FILE = "config/presets.json"  # name -> settings and "about"; read per use
-_preset_names = []
+_preset_names = []  # type: list[str]
 
 
 def presets():

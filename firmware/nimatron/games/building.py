@@ -22,7 +22,7 @@ from .nim import Nim, bouton
 from .rules import SMALL, Rules, RulesError, SizeError, mex, nim_sum
 
 MAX_STONES = 250       # a memo key holds a heap in a byte
-_MEMOS = ({}, {})      # normal: key -> nim-value; misère: key -> 1 won / 0 lost
+_MEMOS = ({}, {})      # type: tuple[dict, dict]  # normal: key -> nim-value; misère: key -> 1 won / 0 lost
 
 
 _NIM = Nim()

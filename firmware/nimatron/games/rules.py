@@ -76,7 +76,7 @@ class Rules:
     name = ""
     ordered = True
     takes_k = False
-    default_k = None  # the K of a bare name, for rules that have one
+    default_k = None  # type: int | None  # the K of a bare name, for rules that have one
     has_ring = False
     search_states = 2000
     about = ""
@@ -87,8 +87,8 @@ class Rules:
     one_row = False       # every move takes from one row: one button per row can play it
     countable = False     # one heap of it can be played as a binary counter
     nim_sum = False       # the binary nim-sum is the whole explanation (plain Nim)
-    reasoning = None      # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
-    carries = None        # what a position holds besides its heaps: "stones" to place, "candies" held
+    reasoning = None      # type: str | None  # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
+    carries = None        # type: str | None  # what a position holds besides its heaps: "stones" to place, "candies" held
     dead_below = 1        # parts smaller than this never move again (Grundy's 1s and 2s)
 
     def most_parts(self, heaps):

@@ -545,7 +545,10 @@ def pixel_gaps(name, spec):
             holes.append((key, float(_val(item, "cx")), float(_val(item, "cy"))))
     holes.sort()
     out = []
+
+    def words(k):
+        return "status %d" % (k[2] + 1) if k[0] else "lamp %s%d" % ("ABCDEFGH"[k[1]], k[2] + 1)
+
     for (a, ax, ay), (b, bx, by) in zip(holes, holes[1:]):
-        words = lambda k: "status %d" % (k[2] + 1) if k[0] else "lamp %s%d" % ("ABCDEFGH"[k[1]], k[2] + 1)
         out.append((words(a), words(b), math.hypot(bx - ax, by - ay) + PIXEL_SLACK_MM))
     return out
