@@ -261,3 +261,110 @@ def test_every_preset_is_engraved_on_every_board_in_every_language(lang):
         if spec["driver"] != "onboard" and (board, r.spec) not in drawn:   # a built-in board is its own panel
             drawn.add((board, r.spec))
             panel.draw(board, spec, lang)
+
+
+# -- the contributor's recipe, followed as written -------------------------------------
+
+RECIPE = re.compile(r"<!-- recipe: (\S+) -->\n```\w+\n(.*?)```", re.S)
+PACKAGES = ("firmware/nimatron", "simulator/nimatron_sim", "host/nimatron_host", "host/nimatron_pc")
+LANG = "simulator/nimatron_sim/web/static/lang/"
+
+TOY = """
+import json, sys
+import nimatron
+from nimatron.config import boards
+from nimatron.games.rules import parse_rules
+from nimatron_sim.engine import Simulator
+from nimatron_sim.tui import SettingsScreen
+from nimatron_sim.web.machines import Machines
+from nimatron_sim.web.server import NimatronServer
+from nimatron_sim.words import Words
+from nimatron_host.hardware import panel
+
+name = sys.argv[1]
+out = {"package": nimatron.__file__, "operator": {}, "page": {}, "terminal": {}, "engraved": {}}
+for board in boards.names():
+    with Simulator(board) as sim:
+        sim.controller.service(True, sim.now, by="link")
+        out["operator"][board] = sim.controller.menu._choices("rules")
+    out["terminal"][board] = [v for _, v in SettingsScreen("pico-grid", {}, words=Words("en")).rules_for(board) if v]
+    for lang in ("en", "es", "ru"):
+        out["engraved"].setdefault(lang, {})[board] = panel.how_to_play(boards.board(board), lang, {"rules": name})[1]
+        if boards.board(board)["driver"] != "onboard":
+            panel.draw(board, boards.board(board), lang)
+server = NimatronServer(("127.0.0.1", 0), Machines("pico-neopixel", {}))
+try:
+    out["page"] = server.config()["rules"]
+finally:
+    server.server_close()
+    server.machines.close()
+out["about"] = dict((lang, Words(lang).phrase(parse_rules(name).about)) for lang in ("en", "es", "ru"))
+print(json.dumps(out))
+"""
+
+
+def follow_recipe(root):
+    """Do what docs/contributing.md says, in the copy at ``root``; the files touched."""
+    with open(os.path.join(ROOT, "docs", "contributing.md"), encoding="utf-8") as f:
+        steps = RECIPE.findall(f.read())
+    assert [where for where, _ in steps] == ["firmware/nimatron/games/odd.py", "REGISTRY", "lang/en.json",
+                                             "lang/es.json", "lang/ru.json"], "the recipe's steps moved"
+    touched = []
+    for where, text in steps:
+        if where == "REGISTRY":   # one line, inside the tuple
+            path = "firmware/nimatron/games/rules.py"
+            source = (root / path).read_text(encoding="utf-8")
+            start = source.index("REGISTRY = (")
+            end = source.index("\n)\n", start) + 1
+            source = source[:end] + text + source[end:]
+        elif where.startswith("lang/"):   # into "phrases"
+            path = LANG + where[5:]
+            source = (root / path).read_text(encoding="utf-8")
+            at = source.index('"phrases": {\n') + len('"phrases": {\n')
+            source = source[:at] + text + source[at:]
+        else:
+            path = where
+            assert not (root / path).exists()
+            source = text
+        (root / path).write_text(source, encoding="utf-8")
+        touched.append(path)
+    return touched
+
+
+def changed_files(a, b, below=""):
+    import filecmp
+
+    out = []
+    cmp = filecmp.dircmp(a, b, ignore=["__pycache__"])
+    out += [os.path.join(below, n) for n in cmp.left_only + cmp.right_only + cmp.diff_files]
+    for sub in cmp.common_dirs:
+        out += changed_files(os.path.join(a, sub), os.path.join(b, sub), os.path.join(below, sub))
+    return out
+
+
+def test_the_recipe_adds_a_rule_set_to_every_menu_and_panel_touching_nothing_else(tmp_path, plays):
+    import json
+    import shutil
+
+    for package in PACKAGES:
+        shutil.copytree(os.path.join(ROOT, package), tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    touched = follow_recipe(tmp_path)
+    changed = []
+    for package in PACKAGES:
+        changed += [os.path.join(package, f) for f in changed_files(os.path.join(ROOT, package), tmp_path / package)]
+    assert sorted(changed) == sorted(touched)   # one module, one registry line, the words
+
+    path = os.pathsep.join(str(tmp_path / p) for p in ("firmware", "simulator", "host"))
+    done = subprocess.run([sys.executable, "-c", TOY, "odd"], capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, PYTHONPATH=path), cwd=str(tmp_path))
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout)
+    assert found["package"].startswith(str(tmp_path))
+    for board in boards.names():   # a one_row rule set of heaps: every board plays it, listed last as its line
+        assert found["page"][board] == found["terminal"][board] == plays[board] + ["odd"], board
+        assert found["operator"][board][-1] == "odd", board
+    for lang, about in found["about"].items():
+        assert about != "take an odd number from one heap" or lang == "en"
+        for board, line in found["engraved"][lang].items():
+            assert about in line, (lang, board, line)

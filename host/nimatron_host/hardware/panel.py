@@ -68,8 +68,8 @@ def panel_words(lang):
     return dict((key, words.t(face_key)) for key, face_key in FACE_WORDS)
 
 
-def how_to_play(spec, lang, preset=None):
-    """The steps for a preset (the board's own unless given), in ``lang``.
+def how_to_play(spec, lang, overrides=None):
+    """The steps for the board's preset (``overrides`` over it), in ``lang``.
 
     Every sentence is the faces' (``lang/*.json``): the rule set's own
     ``about`` and goal in the faces' ``rules.line``, the buttons' names,
@@ -78,7 +78,7 @@ def how_to_play(spec, lang, preset=None):
     from nimatron_sim.words import Words
 
     words = Words(lang)
-    settings = resolve({}, preset or spec["preset"])
+    settings = resolve(overrides, (overrides or {}).get("preset") or spec["preset"])
     rules = parse_rules(settings["rules"])
     kind = "rows" if spec["input"] == "rows" else ("ring" if spec["lamps"].get("shape") == "ring" else "grid")
     rule = words.t("rules.line", about=words.phrase(rules.about), last=words.phrase(rules.last_move),
