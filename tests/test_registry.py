@@ -188,6 +188,23 @@ def test_the_page_offers_every_rule_set_each_board_plays(plays):
                 mine = {"replaces": state["machine"]}
 
 
+def test_the_pages_settings_follow_the_board_chosen(plays):
+    """The page lists the rule sets of the board chosen in its own Board field."""
+    from devtools import CHROMIUM, Chromium, Served
+
+    if CHROMIUM is None:
+        pytest.skip("needs Debian's chromium package (apt-get install -y chromium)")
+    options = "[...document.querySelector('#settings select[name=rules]').options].map(o => o.value).filter(v => v)"
+    with Served("pico-neopixel", {}) as served, Chromium() as browser:
+        tab = browser.open(served.url + "/")
+        tab.wait("document.body.dataset.ready")
+        assert tab.eval(options) == plays["pico-neopixel"]
+        for board in boards.names():
+            tab.eval("(b => { b.value = %r; b.dispatchEvent(new Event('change')); return 1; })"
+                     "(document.querySelector('#settings select[name=board]'))" % board)
+            assert tab.eval(options) == plays[board], board
+
+
 def test_the_terminal_offers_every_rule_set_each_board_plays(plays):
     from textual.widgets import Select
     from textual.widgets.select import InvalidSelectValueError
