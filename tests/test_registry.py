@@ -170,8 +170,7 @@ def plays():
 def test_every_board_plays_something_and_some_board_plays_each_rule_set(plays):
     assert all(plays.values())
     offered_somewhere = set(s.partition(":")[0] for specs in plays.values() for s in specs)
-    # Building Nim needs a start of its own shape (the stones in the last row): its preset brings it
-    assert offered_somewhere == set(NAMES) - {"building"}
+    assert offered_somewhere == set(NAMES)   # Building Nim too: its own starts_for (the stones in the last row)
 
 
 def test_the_page_offers_every_rule_set_each_board_plays(plays):

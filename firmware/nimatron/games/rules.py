@@ -91,6 +91,12 @@ class Rules:
     carries = None        # what a position holds besides its heaps: "stones" to place, "candies" held
     dead_below = 1        # parts smaller than this never move again (Grundy's 1s and 2s)
 
+    def starts_for(self, layout):
+        """Starts to try, largest first, when these rules are chosen for lamps
+        in rows of ``layout`` without a start: every row full, then one heap
+        as long as a row, shorter and shorter."""
+        return [list(layout)] + [[h] for h in range(max(layout), 0, -1)]
+
     def most_parts(self, heaps):
         """The most heaps a position reachable from ``heaps`` can have (taking never adds one)."""
         return len(heaps)
