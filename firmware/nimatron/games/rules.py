@@ -273,12 +273,13 @@ def menu_specs():
 
 def rules_class(name):
     """The class of a registered rule set, its module imported now (only it)."""
-    for entry in entries():
-        if entry[0] == name:
+    for line in REGISTRY:
+        words = line.split()
+        if words[0] == name:
             break
     else:
         raise RulesError("unknown rules %r (choose from %s)" % (name, usage()))
-    module, cls = entry[1], entry[2]
+    module, cls = words[1], words[2]
     package = __name__[:__name__.rfind(".")]  # nimatron.games, wherever the package sits
     try:
         found = getattr(__import__(package + "." + module, None, None, (cls,)), cls, None)
