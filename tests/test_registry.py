@@ -58,7 +58,8 @@ def test_a_line_naming_a_missing_module_or_class_says_which(monkeypatch):
     (Before, any module the if-chain did not know imported ``splits`` and
     failed with AttributeError: module 'splits' has no attribute ...)"""
     monkeypatch.setattr(rules, "REGISTRY", rules.REGISTRY + ("toy toy Toy", "odd nim OddNim"))
-    with pytest.raises(RulesError, match=r"^rules 'toy' are not on this board \(No module named 'nimatron.games.toy'\)$"):
+    missing = r"^rules 'toy' are not on this board \(No module named 'nimatron.games.toy'\)$"
+    with pytest.raises(RulesError, match=missing):
         parse_rules("toy")
     with pytest.raises(RulesError, match=r"^rules 'odd': games/nim.py has no class OddNim "):
         parse_rules("odd")
@@ -147,7 +148,7 @@ def test_the_docs_table_lists_every_rule_set_in_registry_order():
 # What a menu should offer is found the way its own Apply would find it:
 # the page and the terminal build a new simulated machine with the rules
 # chosen (``Simulator``: make_controller on mocked pins, the preset's starts
-# or else the largest that fits); the operator menu saves the rules into the
+# or else the first of its ``starts_for`` that fits); the operator menu saves the rules into the
 # running machine's settings (``apply_settings``, the preset's starts).
 
 @pytest.fixture(scope="module")
