@@ -42,6 +42,10 @@ class Building(Rules):
     about = "place one stone on any heap until all are placed; then take any number from one heap"
     search_states = 20000  # building positions (a PC); a board takes a tenth
 
+    def starts_for(self, layout):
+        # BN(n, s): every row but the last an empty heap, the last row's n stones to place
+        return [[0] * (len(layout) - 1) + [n] for n in range(layout[-1], 0, -1)] if len(layout) > 1 else []
+
     def check(self, position, ring=False):
         if not isinstance(position, (list, tuple)) or len(position) < 2:
             raise RulesError("building: the position is the heaps, then the stones still to place "

@@ -128,14 +128,14 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
 
 
 def fitting_start(settings, layout, shape=None):
-    """The largest start these rules can play on these lamps: the board's own
-    rows, else one heap as long as a row, shorter and shorter; None if none."""
+    """The first start these rules offer for these lamps (``Rules.starts_for``,
+    largest first) that the board can play to the end; None if none."""
     from ..games.rules import RulesError, parse_rules
     from ..config import SettingsError
     from ..panels.playable import check_games
 
     rules = parse_rules(settings["rules"])
-    for start in [list(layout)] + [[h] for h in range(max(layout), 0, -1)]:
+    for start in rules.starts_for(layout):
         try:
             rules.check(start, rules.has_ring)
             check_games(rules, settings["misere"], layout, [start], settings.get("counter", False))
