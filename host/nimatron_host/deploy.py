@@ -321,7 +321,8 @@ def grid_only():
     """What only a grid board plays: a board with one button per row cannot make
     the moves of a rule set whose ``one_row`` is False, so its drive goes
     without each module (and its table) that holds only such rule sets."""
-    from nimatron.games.rules import entries, rules_class
+    from nimatron.games.registry import entries
+    from nimatron.games.rules import rules_class
 
     modules = []
     for name, module, _, _ in entries():

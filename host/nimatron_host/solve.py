@@ -13,7 +13,8 @@ import json
 import sys
 
 from nimatron.games import explain, strategy, tables
-from nimatron.games.rules import RulesError, parse_rules, usage
+from nimatron.games.registry import usage
+from nimatron.games.rules import RulesError, parse_rules
 
 from .cli import UsageError, cut_numbers
 

@@ -244,33 +244,6 @@ REGISTRY = (
 MAX_K = 1000
 
 
-def entries():
-    """The registry read: (name, module, class name, [K the menus offer]) per line."""
-    out = []
-    for line in REGISTRY:
-        words = line.split()
-        out.append((words[0], words[1], words[2], [int(k) for k in words[3:]]))
-    return out
-
-
-def usage():
-    """The names as a person types them: "nim, subtract:K, ..." (nothing imported)."""
-    return ", ".join([name + (":K" if ks else "") for name, _, _, ks in entries()])
-
-
-def menu_specs():
-    """What every menu offers, before a board keeps what it can play:
-    "nim", "subtract:2", "subtract:3", ... in registry order (nothing imported)."""
-    out = []
-    for name, _, _, ks in entries():
-        if ks:
-            for k in ks:
-                out.append("%s:%d" % (name, k))
-        else:
-            out.append(name)
-    return out
-
-
 def rules_class(name):
     """The class of a registered rule set, its module imported now (only it)."""
     for line in REGISTRY:
@@ -278,6 +251,8 @@ def rules_class(name):
         if words[0] == name:
             break
     else:
+        from .registry import usage  # the menus' reading of the lines: not resident on a board
+
         raise RulesError("unknown rules %r (choose from %s)" % (name, usage()))
     module, cls = words[1], words[2]
     package = __name__[:__name__.rfind(".")]  # nimatron.games, wherever the package sits
