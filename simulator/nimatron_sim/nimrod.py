@@ -194,7 +194,7 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         lines.append(["nimrod.misere", {}])
     elif out["kind"] in ("nim", "values"):
         lines.append(["nimrod.nonzero" if out["sum"] else "nimrod.zero", {"x": out["sum"]}])
-    if rules.panel == "tally":   # the candies each player holds decide a tie
+    if getattr(rules, "candies", None) is not None:   # Candy Nim: the candies each player holds decide a tie
         _candy(rules, misere, heaps, mover, candies, out, lines)
     who = mover or "visitor"
     out["move"] = None if after is None else explain.describe_move(shown, after, rules.ordered, ring, unlettered)
