@@ -5,11 +5,11 @@
 
 import random
 
-from nimatron.games import strategy
+from nimatron.games import explain, strategy
 from nimatron.games.rules import MAX_HEAPS, RulesError
 
 from .cli import UsageError
-from .solve import checked, read_position
+from .solve import checked, read_position, working
 
 # The random visitor chooses among every move of a position: more than this
 # many and the demo would crawl (Moore's game on big heaps has billions).
@@ -66,17 +66,17 @@ def run(args):
             break
         if player == "visitor":
             after = rng.choice(moves)
-            print("Visitor: %s -> %s" % (rules.move_words(heaps, after), rules.position_words(after)))
+            print("Visitor: %s -> %s" % (explain.describe_move(heaps, after, rules.ordered), rules.position_words(after)))
         else:
             try:
                 result = strategy.solve(rules, heaps, args.misere)
             except RulesError as e:  # the checks above should make this unreachable
                 raise UsageError("the engine cannot answer %s: %s" % (rules.position_words(heaps), e))
             after = result["after"]
-            for line in rules.working(heaps, args.misere):
+            for line in working(rules, heaps, args.misere):
                 print(line)
             verdict = "a winning move" if result["outcome"] == "win" else "no winning move exists, so it plays for time"
-            print("Machine: %s -> %s  (%s)\n" % (rules.move_words(heaps, after), rules.position_words(after), verdict))
+            print("Machine: %s -> %s  (%s)\n" % (explain.describe_move(heaps, after, rules.ordered), rules.position_words(after), verdict))
         heaps = after
         player = "machine" if player == "visitor" else "visitor"
     # `player` cannot move: in normal play they lose, in misère they win.

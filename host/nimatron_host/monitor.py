@@ -18,11 +18,13 @@ import json
 import sys
 import time
 
+from nimatron.games import explain
 from nimatron.games.rules import RulesError, parse_rules
 
 from . import reported
 from .audits import checked
 from .link import Link, checked_state, shown
+from .solve import working
 
 
 def add_parser(sub):
@@ -44,7 +46,7 @@ def rules_of(spec):
 
 class Printer:
     """Events in words, one game at a time: positions and moves in the rule
-    set's own words (``position_words``, ``move_words``), as solve and demo say them."""
+    set's own words (``position_words``, ``working``), as solve and demo say them."""
 
     def __init__(self, out, working=True):
         self.out = out
@@ -71,11 +73,11 @@ class Printer:
         elif kind == "move":
             rules = self.rules
             before, after = ev.get("before", []), ev.get("after", [])
-            words = rules.move_words(before, after, self.ring) if len(before) else "moves"
+            words = explain.describe_move(before, after, rules.ordered, self.ring) if len(before) else "moves"
             self.ring = False   # a circle is broken by its first move
             who = "Visitor" if ev.get("by") == "visitor" else "Machine"
             if who == "Machine" and self.working and before:
-                for text in rules.working(before, self.misere):
+                for text in working(rules, before, self.misere):
                     self.line("          " + text)
             self.line("  %-9s%s  ->  %s" % (who + ":", words, rules.position_words(after)))
             if ev.get("why"):

@@ -41,6 +41,15 @@ def _heap(text):
         raise UsageError("heap sizes must be whole numbers, got %r" % text)
 
 
+def working(rules, heaps, misere):
+    """The reasoning worked in binary, as lines: the rule set's own ``working``
+    (the subtraction game's heaps modulo k+1), else the nim-sum where it is the whole story."""
+    own = getattr(rules, "working", None)
+    if own is not None:
+        return own(heaps, misere)
+    return explain.nim_sum_lines(heaps) if rules.nim_sum else []
+
+
 def counts_candies(rules):
     """Candy Nim's second goal: a rule set that counts the candies a player can be sure of."""
     return getattr(rules, "candies", None) is not None
@@ -92,7 +101,8 @@ def read_position(args, example="nimatron solve --rules nim 3 4 5"):
         elif not args.heaps:
             raise UsageError("give the heap sizes, e.g. " + example)
         else:
-            heaps = [rules.read_heap(h) for h in args.heaps]   # the rule set reads its own words
+            read = getattr(rules, "read_heap", None) or _heap   # 2-D Nim and Graph Nim read rows of 0s and 1s
+            heaps = [read(h) for h in args.heaps]
         stones = None if args.stones is None else _heap(args.stones)
         return with_stones(rules, heaps, stones)
     except RulesError as e:
@@ -129,9 +139,9 @@ def report(rules, heaps, misere, ring, result):
     if isinstance(heaps, dict) or hasattr(heaps, "left"):
         return _graph_report(rules, heaps, play, result)
     lines = ["%s, %s: %s" % (rules.spec, play, rules.position_words(heaps, ring))]
-    working = rules.working(heaps, misere)
-    if working:
-        lines.extend([""] + working + [""])
+    worked = working(rules, heaps, misere)
+    if worked:
+        lines.extend([""] + worked + [""])
     elif result["nimber"] is not None:
         lines.append("nim-value (Sprague-Grundy): %d" % result["nimber"])
     if "candies" in result:

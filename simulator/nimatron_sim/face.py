@@ -268,7 +268,8 @@ class Face:
         ring = self._ring
         self._ring = False
         t = self.t
-        words = self.words.phrase(rules.move_words(before, after, ring, getattr(controller.panel, "unlettered", None)))
+        words = self.words.phrase(explain.describe_move(before, after, rules.ordered, ring,
+                                                        getattr(controller.panel, "unlettered", None)))
         by = "visitor" if event["by"] == "visitor" else "machine"
         counter = self.counter()
         if counter is not None:
@@ -434,8 +435,8 @@ class Face:
             return t("sim.say.adds", n=len(controller.machine_out))
         if state == SHOWING:
             heaps, ring = controller.position()
-            move = self.words.phrase(controller.rules.move_words(heaps, controller.machine_after, ring,
-                                                                 getattr(controller.panel, "unlettered", None)))
+            move = self.words.phrase(explain.describe_move(heaps, controller.machine_after, controller.rules.ordered,
+                                                           ring, getattr(controller.panel, "unlettered", None)))
             return t("sim.say.places" if controller._building() else "sim.say.showing", move=move)
         if state == OVER:
             return t("sim.say.win" if controller.winner == "visitor" else "sim.say.loss")

@@ -36,7 +36,6 @@ def split(position):
 class Building(Rules):
     name = "building"
     panel = "supply"
-    carries = "stones"
     one_row = True
     reasoning = "building"
     about = "place one stone on any heap until all are placed; then take any number from one heap"

@@ -88,7 +88,6 @@ class Rules:
     countable = False     # one heap of it can be played as a binary counter
     nim_sum = False       # the binary nim-sum is the whole explanation (plain Nim)
     reasoning = None      # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
-    carries = None        # what a position holds besides its heaps: "stones" to place, "candies" held
     dead_below = 1        # parts smaller than this never move again (Grundy's 1s and 2s)
 
     def most_parts(self, heaps):
@@ -213,36 +212,11 @@ class Rules:
         """More words for the machine's reasoning (a second goal), if any."""
         return []
 
-    # -- words: a rule set says its own positions and moves (in English, the
-    # board's language; the faces translate them by lang/*.json's phrases) --
+    # -- words: a rule set says its own positions (in English, the board's
+    # language; the faces translate them by lang/*.json's phrases) -----------
     def position_words(self, position, ring=False):
-        """A position in words: "3 4 5", "a circle of 12", "nothing"."""
-        if ring:
-            return "a circle of %d" % position[0]
-        if not self.ordered:  # parts of a multiset: an empty row is no part
-            position = [h for h in position if h]
+        """A position in words: "3 4 5", "nothing" (a circle: ``splits``)."""
         return " ".join([str(h) for h in position]) or "nothing"
-
-    def move_words(self, before, after, ring=False, part=None):
-        """A move in words: "take 2 from heap A" (``explain.describe_move``)."""
-        from .explain import describe_move
-
-        return describe_move(before, after, self.ordered, ring, part)
-
-    def working(self, heaps, misere):
-        """The reasoning worked in binary, as lines (none where the nim-sum is not the story)."""
-        if not self.nim_sum:
-            return []
-        from .explain import nim_sum_lines
-
-        return nim_sum_lines(heaps)
-
-    def read_heap(self, text):
-        """One heap of a position typed as words (``position_words`` back): "5" -> 5."""
-        try:
-            return int(text)
-        except ValueError:
-            raise RulesError("heap sizes must be whole numbers, got %r" % text)
 
 
 

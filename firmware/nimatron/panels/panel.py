@@ -89,11 +89,6 @@ class HeapPanel:
     def apply_selection(self, selected):
         self.apply(selected, [])
 
-    def rows_words(self):
-        """What the rows that are not heaps show, in words for a face's legend
-        (English; the faces translate them): none here, every row is a heap."""
-        return []
-
 
 def _count(lamps):
     n = 0

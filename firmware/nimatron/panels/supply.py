@@ -36,6 +36,8 @@ class SupplyPanel(HeapPanel):
         return _count(self.lit[self.supply]) > 0
 
     def rows_words(self):
+        """What the rows that are not heaps show, for a face's legend (English;
+        the faces translate it): here the supply row."""
         return ["Building Nim: row %s holds the stones still to place; press a heap's row to place one."
                 % _label(self.supply)]
 

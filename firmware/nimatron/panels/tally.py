@@ -49,6 +49,8 @@ class CandyPanel(HeapPanel):
         self.candies[by] = count
 
     def rows_words(self):
+        """What the rows that are not heaps show, for a face's legend (English;
+        the faces translate it): here each player's candies."""
         v, m = self.tally["visitor"], self.tally["machine"]
         return ["Candies: rows %s-%s yours, %s-%s the machine's." % (row_label(v), row_label(v + TALLY_ROWS - 1),
                                                                   row_label(m), row_label(m + TALLY_ROWS - 1))]
