@@ -315,7 +315,7 @@ const Nim = (() => {
       if (name.startsWith("who")) p[name] = t("who." + value);
       else if (name.startsWith("player")) p[name] = t("player." + value);
       else if (name === "goal") p[name] = t("goal." + value);   // "wins" or "loses"
-      else if (name === "move" || name === "note") p[name] = phrase(value);
+      else if (["move", "note", "position", "after"].includes(name)) p[name] = phrase(value);   // firmware words
       else p[name] = value;
     }
     return t(key, p);
