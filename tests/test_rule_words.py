@@ -11,10 +11,11 @@
   own class (``position_words``, a panel's ``rows_words``, Building's
   ``with_stones``, Candy's ``candies``).
 - A sweep over every registered rule set and several positions of each:
-  ``nimatron solve``, ``nimatron demo``, ``nimatron monitor``, the OLED and
-  the terminal face put the same position into the same words, the rule
-  set's own ``position_words``; in es and ru the terminal face shows those
-  words through the phrase table, every word of them translated.
+  ``nimatron solve``, ``nimatron demo``, ``nimatron monitor``, the OLED, the
+  web pages' log and the terminal face put the same position into the same
+  words, the rule set's own ``position_words`` (English, the board's
+  language); in es and ru the terminal face shows those words through the
+  phrase table of ``lang/*.json``, every word of them translated.
 """
 
 import ast
@@ -32,6 +33,7 @@ from nimatron.games.rules import RULES, parse_rules, rules_class
 from nimatron_host import cli
 from nimatron_host.monitor import Printer
 from nimatron_sim.face import Face
+from nimatron_sim.web.machines import event_record
 from nimatron_sim.words import Words, languages
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -221,6 +223,9 @@ def test_solve_demo_monitor_and_oled_say_the_rule_sets_words(case, capsys):
     assert "New game: %s  (" % words in said[1]
     if after is not None:
         assert said[2].endswith("  ->  " + rules.position_words(after)), said
+    # the web pages' log: a new game carries the words the page translates
+    game = {"event": "new_game", "rules": spec, "position": position, "ring": ring, "misere": False}
+    assert event_record(game, rules)["words"] == words
     # the OLED: the position's lines are the words, wrapped to the screen
     controller = SimpleNamespace(state="visitor", settings={"explain": False, "preset": "nim"}, rules=rules,
                                  misere=False, winner=None, position=lambda: (position, ring))
