@@ -241,15 +241,11 @@ class Face:
         """What the rows that are not heaps show (Candy Nim's tallies, Building
         Nim's supply), in the visitor's words: the panel says, before a game too."""
         panel = self.controller.panel
-        if panel is None:
-            from nimatron.panels.panel import PanelError, make_panel
+        if panel is None:   # attract mode: the first game's panel, as the controller will make it
+            from nimatron.panels.panel import make_panel
 
             s = self.settings
-            try:
-                panel = make_panel(self.controller.rules, self.sim.layout, s["starts"][0],
-                                   None, s.get("counter", False))   # as the controller makes it
-            except (PanelError, IndexError, KeyError):
-                return []
+            panel = make_panel(self.controller.rules, self.sim.layout, s["starts"][0], None, s.get("counter", False))
         return [self.words.phrase(line) for line in getattr(panel, "rows_words", list)()]
 
     def _mark_played(self):

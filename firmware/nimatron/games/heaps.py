@@ -35,6 +35,7 @@ class Subtract(TakeRules):
         return "subtract:%d" % self.k if misere and self.k < 7 else None
 
     def working(self, heaps, misere):
+        """Normal play: the heaps modulo k+1 and their nim-sum, in binary (``solve``, ``demo``, ``monitor``)."""
         if misere:
             return []
         from .explain import nim_sum_lines
