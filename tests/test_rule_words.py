@@ -267,3 +267,23 @@ def test_the_terminal_face_says_the_same_words_in_each_language(case, lang):
 
 def test_every_rule_set_is_swept():
     assert sorted(set(parse_rules(spec).name for spec, _, _ in CASES)) == sorted(RULES)
+
+
+@pytest.mark.parametrize("lang", languages())
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_the_rows_that_are_not_heaps_are_said_by_the_panel_in_each_language(name, lang):
+    """The legend's lines for rows beyond the heaps (Candy Nim's tallies, Building
+    Nim's supply) come from the panel, before a game and during one, translated."""
+    spec, starts = _starts(name)
+    face = Face("pico-grid", {"rules": spec, "starts": starts[:1], "think_ms": 0, "show_ms": 0}, 1, lang=lang)
+    try:
+        before = face.rows_words()
+        face.tap("new")
+        face.advance(100)
+        during = face.rows_words()
+        english = getattr(face.controller.panel, "rows_words", list)()
+    finally:
+        face.close()
+    assert before == during == [Words(lang).phrase(line) for line in english]
+    for line, shown in zip(english, during):
+        assert lang == "en" or shown != line, "%s.json has no phrase for %r" % (lang, line)
