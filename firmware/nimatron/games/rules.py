@@ -88,7 +88,6 @@ class Rules:
     countable = False     # one heap of it can be played as a binary counter
     nim_sum = False       # the binary nim-sum is the whole explanation (plain Nim)
     reasoning = None      # type: str | None  # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
-    carries = None        # type: str | None  # what a position holds besides its heaps: "stones" to place, "candies" held
     dead_below = 1        # parts smaller than this never move again (Grundy's 1s and 2s)
 
     def starts_for(self, layout):
@@ -218,6 +217,12 @@ class Rules:
     def notes(self, heaps, misere):
         """More words for the machine's reasoning (a second goal), if any."""
         return []
+
+    # -- words: a rule set says its own positions (in English, the board's
+    # language; the faces translate them by lang/*.json's phrases) -----------
+    def position_words(self, position, ring=False):
+        """A position in words: "3 4 5", "nothing" (a circle: ``splits``)."""
+        return " ".join([str(h) for h in position]) or "nothing"
 
 
 # The registry: every rule set, one line each, in the order the menus list

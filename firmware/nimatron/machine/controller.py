@@ -344,7 +344,7 @@ class Controller(VisitorTurn, MachineTurn):
             status["machine"] = 1
             for r, i in self.machine_out:
                 lamps[r][i] = TAKING if (now - self.since) // 200 % 2 == 0 else OFF
-            if self.rules.panel == "supply":  # where the stone lands blinks too
+            if self._building():  # a stone placed: where it lands blinks too
                 for r, i in self.machine_light:
                     lamps[r][i] = LIT if (now - self.since) // 200 % 2 == 0 else OFF
         elif state == OVER:
