@@ -29,7 +29,8 @@ import pytest
 
 from nimatron.drivers import oled
 from nimatron.games import explain
-from nimatron.games.rules import RULES, parse_rules, rules_class
+from nimatron.games.registry import entries
+from nimatron.games.rules import parse_rules, rules_class
 from nimatron_host import cli
 from nimatron_host.monitor import Printer
 from nimatron_sim.face import Face
@@ -42,6 +43,8 @@ OWN = os.path.join("firmware", "nimatron", "games") + os.sep   # where rule sets
 FLAGS = ("panel", "carries", "reasoning")   # what a rule set says of itself, never compared outside it
 SAYS_RULES = re.compile(r"\b(rules|spec|name)\b")   # an expression made of a rule set's spec or name
 PRESETS = os.path.join(ROOT, "firmware", "nimatron", "config", "presets.json")
+
+RULES = [name for name, _, _, _ in entries()]  # every registered rule set
 
 
 # -- the scan ---------------------------------------------------------------------------------

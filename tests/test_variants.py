@@ -13,7 +13,8 @@ a new one lacks, and prints the table of what each provides.
 
 import pytest
 
-from nimatron.games.rules import entries, parse_rules, rules_class
+from nimatron.games.registry import entries
+from nimatron.games.rules import parse_rules, rules_class
 from nimatron.panels.panel import PanelError, make_panel
 from nimatron_sim.words import Words
 
