@@ -305,19 +305,30 @@ def play(sim, robot, row, limit_ms=240000):
 
 
 def playable(board):
-    """The presets this board offers (its own, and every one that fits it)."""
+    """The presets this board offers: its own list, else every preset a
+    controller can be built for on it (the start's own checks decide)."""
     from nimatron.config import boards
     from nimatron.config.settings import presets
-    from nimatron.machine.app import choose_layout, make_settings
+    from nimatron.machine.app import make_controller
 
     spec = boards.board(board)
     if spec.get("presets"):
         return list(spec["presets"])
+
+    class Dark:
+        def show(self, lamps, status):
+            pass
+
+        def events(self):
+            return []
+
+        def close(self):
+            pass
+
     out = []
     for name in presets():
         try:
-            _, settings = make_settings(board, {"preset": name})
-            choose_layout(spec, settings)
+            make_controller(board, {"preset": name}, io=Dark())
         except ValueError:
             continue
         out.append(name)
