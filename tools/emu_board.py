@@ -352,6 +352,9 @@ def main(argv=None):
     if args.board not in boards.names():
         p.error("no board %s (one of: %s)" % (args.board, ", ".join(boards.names())))
     uf2 = os.path.join(CACHE, args.uf2)
+    if not os.path.isfile(os.path.join(TOOL, "session.js")):
+        print("emu_board: no circuitpython-emu tool at %s (set CP_EMU_TOOL)" % TOOL, file=sys.stderr)
+        return 2
     if not os.path.isfile(uf2) or not os.path.isdir(os.path.join(CACHE, "node_modules", "rp2040js")):
         print("emu_board: the emulator is not set up (%s/setup.sh)" % TOOL, file=sys.stderr)
         return 2
