@@ -32,17 +32,23 @@ from ..panels.panel import make_panel
 from ..panels.playable import check_games
 from .audits import Audits
 from .debounce import Debouncer
-from .ports import ATTRACT, attract_frame, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SERVICE, SHOWING, TAKING, THINKING, VISITOR
+from .ports import (ATTRACT, attract_lamps, blinks_on, double_blink, HINT, LIT, OFF, OVER, QUICK_MS, REFUSED,
+                    SECOND_MS, SELECTED, SERVICE, SHOWING, SLOW_MS, TAKE_MS, TAKING, THINKING, VISITOR)
 from .switches import Switches
 from .turns import MachineTurn, Rng, VisitorTurn, check_input, prepare
 
 OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
+UNSHOWN = -1          # no lamp state: the first frame always differs from what was "shown"
 
 
 class Controller(VisitorTurn, MachineTurn):
-    """The game flow and its lamps; the two players' turns are in ``turns``."""
+    """The game flow and its lamps; the two players' turns are in ``turns``.
+
+    Every attribute is born in ``__init__`` (tests/test_controller_state.py
+    checks it, for the turns' methods too): read it to know the whole state."""
 
     def __init__(self, io, settings, layout, input_model="rows", listener=None, now_ms=0, audits=None, limit=None):
+        # -- the machine and its settings --
         self.io = io
         self.limit = limit  # f(settings) -> lamp brightness, or PowerError (app.make_controller)
         self.settings = settings
@@ -55,26 +61,50 @@ class Controller(VisitorTurn, MachineTurn):
         check_games(self.rules, self.misere, self.layout, settings["starts"],
                     settings.get("counter", False))  # or ValueError now
         prepare(self.rules, settings)
+        self._pending = None       # (rules, misere) chosen mid-game: from the next game
         self.debouncer = Debouncer(settings["debounce_ms"])
         self.rng = Rng(settings["seed"])
         self.audits = audits if audits is not None else Audits()  # nimatron.machine.audits: saved per game
-        self.games = 0
-        self._pending = None
-        self.state = ATTRACT
-        self.since = now_ms
-        self.now = now_ms
-        self.panel = None
-        self.winner = None
-        self.last_move = None
-        self._frame = None
         # A driver that must follow the game (a cursor over the lamps, sound,
         # a display) has ``io.watch(controller, now_ms)``, called every loop.
         self._watch = getattr(io, "watch", None)
-        self.alarm = None
+        self.switches = Switches(self)  # stuck buttons, Check Switch, the operator's chord
+        self.alarm = None          # set by nimatron.machine.startup (module docstring)
         self.menu = None           # the operator menu while it is open
         self.save = None           # settings -> True once durable (the operator menu's adjustments)
-        self.switches = Switches(self)  # stuck buttons, Check Switch, the operator's chord
-        self._reset_turn(now_ms)
+        # -- the game --
+        self.state = ATTRACT
+        self.since = now_ms        # when ``state`` began
+        self.now = now_ms          # the last update's time
+        self.games = 0             # games begun since power-up (which start, who plays first)
+        self.panel = None          # the lamps in play (nimatron.panels), None in attract mode
+        self.winner = None
+        self.last_move = None      # (by, before, after)
+        self.equalized = False     # the equalizer's one gentle move made this game
+        # -- this turn (``_reset_turn`` begins each one afresh) --
+        self.turn_start = None     # (heaps, ring) when the turn began
+        self.turn_row = None       # the row a row board's presses take from
+        self.taken = []            # lamps taken this turn, row board
+        self.selected = []         # lamps selected, grid board
+        self.refused = []          # the last refusal's lamps ...
+        self.refused_at = None     # ... and when (they flash until refuse_ms after)
+        self.hint = None           # lamps of the teaching hint ([]: no winning move to show)
+        self.last_input = now_ms
+        self.asking = None         # "still playing?" shown since this time
+        # -- the machine's move (``turns.MachineTurn``) --
+        self.machine_after = None  # the position it chose; None while it searches
+        self.machine_out = []      # the lamps it takes ...
+        self.machine_light = []    # ... and lights (Building Nim: where the stone lands)
+        self._slip = None          # fallible: this turn's draw, True for a random move
+        # -- the lamps: one frame filled in place each pass, copied to the shown one
+        # when it differs. No garbage per pass: a collection delays a press's lamp (issue 27).
+        self._lamps = [[OFF] * n for n in self.layout]
+        self._status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
+        self._shown_lamps = [[UNSHOWN] * n for n in self.layout]  # what io.show was last given
+        self._shown_status = {"visitor": UNSHOWN, "machine": UNSHOWN, "champ": UNSHOWN, "machine_wins": UNSHOWN}
+        self._count = 0            # lamps on the board (NIM CHAMP's running lamp)
+        for n in self.layout:
+            self._count += n
 
     def apply_settings(self, settings):
         """Adopt new checked settings (``settings.resolve``) from the operator.
@@ -290,75 +320,96 @@ class Controller(VisitorTurn, MachineTurn):
 
     # -- lamps ------------------------------------------------------------
     def frame(self, now):
-        """(lamps, status) as they should look at ``now`` (changes nothing)."""
-        if self.menu is not None:
-            return self.menu.frame(now)
-        lamps, status = self._game_frame(now)
-        if self.switches.stuck and self.state != OVER:
-            status["machine_wins"] = self.switches.blip(now)
-        return lamps, status
+        """(lamps, status) as they should look at ``now``: new lists and a new
+        dict, the caller's to keep; what the lamps show is not changed."""
+        self._fill(now)
+        return [row[:] for row in self._lamps], dict(self._status)
 
-    def _game_frame(self, now):
-        state = self.state
-        if state == ATTRACT or self.panel is None:
-            lamps, status = attract_frame(self.layout, now)
-            if self.alarm:  # a double blink every 2 s: "settings" or "fault"
-                phase = now % 2000
-                status["machine" if self.alarm == "fault" else "machine_wins"] = (
-                    1 if phase < 250 or 500 <= phase < 750 else 0)
-            return lamps, status
-        lamps = [[OFF] * n for n in self.layout]
-        status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
+    def _render(self, now):
+        self._fill(now)
+        if self._publish():
+            self.io.show(self._shown_lamps, self._shown_status)
+
+    def _publish(self):
+        """Copy this pass's frame into the shown one; True if any lamp changed.
+        The shown frame changes only here, just before io.show is given it."""
+        changed = False
+        lamps, shown = self._lamps, self._shown_lamps
+        for r in range(len(lamps)):
+            row, old = lamps[r], shown[r]
+            for i in range(len(row)):
+                if old[i] != row[i]:
+                    old[i] = row[i]
+                    changed = True
+        status, old = self._status, self._shown_status
+        for role in status:
+            if old[role] != status[role]:
+                old[role] = status[role]
+                changed = True
+        return changed
+
+    def _fill(self, now):
+        """This pass's frame, written into ``_lamps`` and ``_status``."""
+        if self.menu is not None:
+            self._copy_in(self.menu.frame(now))
+            return
+        if self.state == ATTRACT or self.panel is None:
+            attract_lamps(self._lamps, self._status, now)
+            if self.alarm:  # "settings", "store" or "fault": a double blink
+                self._status["machine" if self.alarm == "fault" else "machine_wins"] = double_blink(now)
+        else:
+            self._fill_game(now)
+        if self.switches.stuck and self.state != OVER:
+            self._status["machine_wins"] = double_blink(now)
+
+    def _copy_in(self, frame):
+        """A frame made elsewhere (the operator menu's) into this pass's."""
+        lamps, status = frame
+        for r in range(len(lamps)):
+            row, into = lamps[r], self._lamps[r]
+            for i in range(len(row)):
+                into[i] = row[i]
+        for role in status:
+            self._status[role] = status[role]
+
+    def _fill_game(self, now):
+        lamps, status = self._lamps, self._status
         lit = self.panel.lit
         for r in range(len(lamps)):
-            for i in range(len(lamps[r])):
-                if lit[r][i]:
-                    lamps[r][i] = LIT
-        blink2 = (now // 250) % 2 == 0   # 2 flashes a second
-        blink1 = (now // 500) % 2 == 0   # 1 flash a second
+            row = lamps[r]
+            for i in range(len(row)):
+                row[i] = LIT if lit[r][i] else OFF
+        status["visitor"] = status["machine"] = status["champ"] = status["machine_wins"] = 0
+        state = self.state
         if state == VISITOR:
-            status["visitor"] = 1
-            for r, i in self.selected:
-                lamps[r][i] = SELECTED if blink2 else OFF
-            if self.hint:
-                for r, i in self.hint:
-                    lamps[r][i] = HINT if blink1 else (LIT if lit[r][i] else OFF)
-            if self.asking is not None:
-                self._countdown(lamps, status, now)
+            self._visitor_lamps(lamps, status, now)
         elif state == THINKING:
-            status["machine"] = 1 if blink2 else 0
+            status["machine"] = 1 if blinks_on(now, QUICK_MS) else 0
         elif state == SHOWING:
-            status["machine"] = 1
-            for r, i in self.machine_out:
-                lamps[r][i] = TAKING if (now - self.since) // 200 % 2 == 0 else OFF
-            if self.rules.panel == "supply":  # where the stone lands blinks too
-                for r, i in self.machine_light:
-                    lamps[r][i] = LIT if (now - self.since) // 200 % 2 == 0 else OFF
+            self._showing_lamps(lamps, status, now)
         elif state == OVER:
-            if self.winner == "visitor":
-                status["champ"] = 1
-                flat = [(r, i) for r in range(len(lamps)) for i in range(len(lamps[r]))]
-                k = (now // 250) % len(flat)
-                for r, i in flat:
-                    lamps[r][i] = OFF
-                lamps[flat[k][0]][flat[k][1]] = LIT
-            else:
-                status["machine_wins"] = 1
-                if not blink1:
-                    lamps = [[OFF] * n for n in self.layout]
+            self._over_lamps(lamps, status, now)
         if self.refused_at is not None:
-            # A refusal: the lamps (and the visitor's lamp) go dark, then flash.
-            dark = now - self.refused_at < self.settings["refuse_ms"] // 2
-            if dark:
-                status["visitor"] = 0
-            for r, i in self.refused:
-                lamps[r][i] = OFF if dark else REFUSED
-        return lamps, status
+            self._refused_lamps(lamps, status, now)
+
+    def _visitor_lamps(self, lamps, status, now):
+        """The visitor's turn: a selection blinks quickly, the teaching hint slowly."""
+        status["visitor"] = 1
+        quick = blinks_on(now, QUICK_MS)
+        for r, i in self.selected:
+            lamps[r][i] = SELECTED if quick else OFF
+        if self.hint:
+            slow = blinks_on(now, SLOW_MS)
+            lit = self.panel.lit
+            for r, i in self.hint:
+                lamps[r][i] = HINT if slow else (LIT if lit[r][i] else OFF)
+        if self.asking is not None:
+            self._countdown(lamps, status, now)
 
     def _countdown(self, lamps, status, now):
         """"Still playing?": one lit lamp blinks per second left (1 flash a second)."""
-        left = (self.settings["walkaway_ms"] - (now - self.last_input) + 999) // 1000
-        on = (now - self.asking) % 1000 < 500
+        left = (self.settings["walkaway_ms"] - (now - self.last_input) + SECOND_MS - 1) // SECOND_MS
+        on = blinks_on(now - self.asking, SLOW_MS)
         status["visitor"] = 1 if on else 0
         for r in range(len(lamps)):
             for i in range(len(lamps[r])):
@@ -367,11 +418,40 @@ class Controller(VisitorTurn, MachineTurn):
                     if not on:
                         lamps[r][i] = OFF
 
-    def _render(self, now):
-        frame = self.frame(now)
-        if frame != self._frame:
-            self._frame = frame
-            self.io.show(frame[0], frame[1])
+    def _showing_lamps(self, lamps, status, now):
+        """The machine's move: the lamps it takes blink (TAKE_MS), then go out."""
+        status["machine"] = 1
+        on = blinks_on(now - self.since, TAKE_MS)
+        for r, i in self.machine_out:
+            lamps[r][i] = TAKING if on else OFF
+        if self.rules.panel == "supply":  # where the stone lands blinks too
+            for r, i in self.machine_light:
+                lamps[r][i] = LIT if on else OFF
+
+    def _over_lamps(self, lamps, status, now):
+        """NIM CHAMP: one lamp runs through every lamp, row by row; MACHINE
+        WINS: the last position blinks slowly."""
+        if self.winner == "visitor":
+            status["champ"] = 1
+            k = (now // QUICK_MS) % self._count
+            for row in lamps:
+                for i in range(len(row)):
+                    row[i] = LIT if k == 0 else OFF
+                    k -= 1
+        else:
+            status["machine_wins"] = 1
+            if not blinks_on(now, SLOW_MS):
+                for row in lamps:
+                    for i in range(len(row)):
+                        row[i] = OFF
+
+    def _refused_lamps(self, lamps, status, now):
+        """A refusal: its lamps (and the visitor's lamp) go dark, then flash."""
+        dark = now - self.refused_at < self.settings["refuse_ms"] // 2
+        if dark:
+            status["visitor"] = 0
+        for r, i in self.refused:
+            lamps[r][i] = OFF if dark else REFUSED
 
     def _emit(self, event):
         if self.listener is not None:
