@@ -305,18 +305,23 @@ class Controller(VisitorTurn, MachineTurn):
             self.panel = None
             self._enter(ATTRACT, now)
         elif self.state == VISITOR:
-            idle = now - self.last_input
-            ask = min(s["still_ms"], s["walkaway_ms"] // 2)
-            if idle >= s["walkaway_ms"]:
-                self._abandon()
-                self.panel = None
-                self._enter(ATTRACT, now)
-            elif ask and self.asking is None and idle >= s["walkaway_ms"] - ask:
-                self.asking = now
-                self._emit({"event": "still_playing", "seconds": (s["walkaway_ms"] - idle + 999) // 1000})
-            elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
-                  and not self.selected and idle >= s["hint_ms"]):
-                self._hint()
+            self._visitor_idle(now)
+
+    def _visitor_idle(self, now):
+        """A visitor who stops pressing: the teaching hint, "still playing?", then walked away."""
+        s = self.settings
+        idle = now - self.last_input
+        ask = min(s["still_ms"], s["walkaway_ms"] // 2)
+        if idle >= s["walkaway_ms"]:
+            self._abandon()
+            self.panel = None
+            self._enter(ATTRACT, now)
+        elif ask and self.asking is None and idle >= s["walkaway_ms"] - ask:
+            self.asking = now
+            self._emit({"event": "still_playing", "seconds": self._seconds_left(now)})
+        elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
+              and not self.selected and idle >= s["hint_ms"]):
+            self._hint()
 
     # -- lamps ------------------------------------------------------------
     def frame(self, now):
@@ -408,7 +413,7 @@ class Controller(VisitorTurn, MachineTurn):
 
     def _countdown(self, lamps, status, now):
         """"Still playing?": one lit lamp blinks per second left (1 flash a second)."""
-        left = (self.settings["walkaway_ms"] - (now - self.last_input) + SECOND_MS - 1) // SECOND_MS
+        left = self._seconds_left(now)
         on = blinks_on(now - self.asking, SLOW_MS)
         status["visitor"] = 1 if on else 0
         for r in range(len(lamps)):
@@ -417,6 +422,10 @@ class Controller(VisitorTurn, MachineTurn):
                     left -= 1
                     if not on:
                         lamps[r][i] = OFF
+
+    def _seconds_left(self, now):
+        """Whole seconds, rounded up, before an idle visitor's game is abandoned."""
+        return (self.settings["walkaway_ms"] - (now - self.last_input) + SECOND_MS - 1) // SECOND_MS
 
     def _showing_lamps(self, lamps, status, now):
         """The machine's move: the lamps it takes blink (TAKE_MS), then go out."""
