@@ -19,7 +19,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MACHINE = os.path.join(ROOT, "firmware", "nimatron", "machine")
 CONTROLLER_FILES = ("controller.py", "turns.py")
-FRAME_FILES = ("controller.py", "turns.py", "ports.py")  # the lamps' frames and the timers behind them
+FRAME_FILES = ("controller.py", "turns.py", "ports.py", "game_lamps.py")  # the lamps' frames, the timers behind them
 
 
 def parse(name):
@@ -27,9 +27,9 @@ def parse(name):
         return ast.parse(f.read(), name)
 
 
-def self_attributes(function):
-    """(name, line) of every ``self.X`` assigned in a function (``self.X = ``,
-    ``self.a, self.b = ``, ``self.X += ``, ``for self.X in``, ``with ... as self.X``)."""
+def assigned_attributes(tree):
+    """(owner, name, line) of every ``owner.name`` a tree assigns (``x.a = ``,
+    ``x.a, x.b = ``, ``x.a += ``, ``x.a: T = ``, ``for x.a in``, ``with ... as x.a``)."""
     found = []
 
     def targets(node):
@@ -38,10 +38,10 @@ def self_attributes(function):
                 targets(item)
         elif isinstance(node, ast.Starred):
             targets(node.value)
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-            found.append((node.attr, node.lineno))
+        elif isinstance(node, ast.Attribute):
+            found.append((ast.unparse(node.value), node.attr, node.lineno))
 
-    for node in ast.walk(function):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 targets(target)
@@ -50,6 +50,11 @@ def self_attributes(function):
         elif isinstance(node, ast.withitem) and node.optional_vars is not None:
             targets(node.optional_vars)
     return found
+
+
+def self_attributes(function):
+    """(name, line) of every ``self.X`` a function assigns."""
+    return [(attr, line) for owner, attr, line in assigned_attributes(function) if owner == "self"]
 
 
 def late_attributes(sources, cls="Controller"):
@@ -111,6 +116,15 @@ def test_every_controller_attribute_is_born_in_init():
     assert not late, "first assigned outside Controller.__init__ (give each a line there):\n" + "\n".join(late)
 
 
+def test_the_game_frame_changes_only_the_frame():
+    """game_lamps reads the controller and writes lamps into the frame it is
+    given: an attribute assigned there would be controller state born outside
+    ``__init__`` (or the driver's frame changed behind its back)."""
+    assigned = ["game_lamps.py:%d %s.%s" % (line, owner, attr)
+                for owner, attr, line in assigned_attributes(ast.parse(read("game_lamps.py")))]
+    assert not assigned, "\n".join(assigned)
+
+
 @pytest.mark.parametrize("name", FRAME_FILES)
 def test_frames_blink_on_named_periods(name):
     found = bare_periods(read(name), name)
@@ -138,6 +152,8 @@ class Controller(Turn):
 '''
     late = late_attributes({"planted.py": planted})
     assert sorted(entry.split(": self.")[1] for entry in late) == ["after", "file", "light", "out", "row", "slip"]
+    frame = ast.parse("def fill(c, lamps):\n    lamps[c.row][0] = 1\n    c.shown, x = lamps, 0\n")
+    assert assigned_attributes(frame) == [("c", "shown", 3)]
     blinks = '''
 def frame(now, since):
     on = (now - since) // 200 % 2 == 0

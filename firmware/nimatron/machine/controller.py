@@ -32,8 +32,8 @@ from ..panels.panel import make_panel
 from ..panels.playable import check_games
 from .audits import Audits
 from .debounce import Debouncer
-from .ports import (ATTRACT, attract_lamps, blinks_on, double_blink, HINT, LIT, OFF, OVER, QUICK_MS, REFUSED,
-                    SECOND_MS, SELECTED, SERVICE, SHOWING, SLOW_MS, TAKE_MS, TAKING, THINKING, VISITOR)
+from . import game_lamps
+from .ports import ATTRACT, OFF, OVER, SECOND_MS, SERVICE, SHOWING, THINKING, VISITOR
 from .switches import Switches
 from .turns import MachineTurn, Rng, VisitorTurn, check_input, prepare
 
@@ -102,9 +102,6 @@ class Controller(VisitorTurn, MachineTurn):
         self._status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
         self._shown_lamps = [[UNSHOWN] * n for n in self.layout]  # what io.show was last given
         self._shown_status = {"visitor": UNSHOWN, "machine": UNSHOWN, "champ": UNSHOWN, "machine_wins": UNSHOWN}
-        self._count = 0            # lamps on the board (NIM CHAMP's running lamp)
-        for n in self.layout:
-            self._count += n
 
     def apply_settings(self, settings):
         """Adopt new checked settings (``settings.resolve``) from the operator.
@@ -305,162 +302,43 @@ class Controller(VisitorTurn, MachineTurn):
             self.panel = None
             self._enter(ATTRACT, now)
         elif self.state == VISITOR:
-            self._visitor_idle(now)
+            idle = now - self.last_input
+            ask = min(s["still_ms"], s["walkaway_ms"] // 2)
+            if idle >= s["walkaway_ms"]:
+                self._abandon()
+                self.panel = None
+                self._enter(ATTRACT, now)
+            elif ask and self.asking is None and idle >= s["walkaway_ms"] - ask:
+                self.asking = now
+                self._emit({"event": "still_playing", "seconds": self.seconds_left(now)})
+            elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
+                  and not self.selected and idle >= s["hint_ms"]):
+                self._hint()
 
-    def _visitor_idle(self, now):
-        """A visitor who stops pressing: the teaching hint, "still playing?", then walked away."""
-        s = self.settings
-        idle = now - self.last_input
-        ask = min(s["still_ms"], s["walkaway_ms"] // 2)
-        if idle >= s["walkaway_ms"]:
-            self._abandon()
-            self.panel = None
-            self._enter(ATTRACT, now)
-        elif ask and self.asking is None and idle >= s["walkaway_ms"] - ask:
-            self.asking = now
-            self._emit({"event": "still_playing", "seconds": self._seconds_left(now)})
-        elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
-              and not self.selected and idle >= s["hint_ms"]):
-            self._hint()
+    def seconds_left(self, now):
+        """Whole seconds, rounded up, before an idle visitor's game is abandoned."""
+        return (self.settings["walkaway_ms"] - (now - self.last_input) + SECOND_MS - 1) // SECOND_MS
 
     # -- lamps ------------------------------------------------------------
     def frame(self, now):
         """(lamps, status) as they should look at ``now``: new lists and a new
         dict, the caller's to keep; what the lamps show is not changed."""
-        self._fill(now)
-        return [row[:] for row in self._lamps], dict(self._status)
+        if self.menu is not None:
+            return self.menu.frame(now)
+        game_lamps.fill(self, self._lamps, self._status, now)
+        lamps = []
+        for row in self._lamps:
+            lamps.append(row[:])
+        return lamps, dict(self._status)
 
     def _render(self, now):
-        self._fill(now)
-        if self._publish():
-            self.io.show(self._shown_lamps, self._shown_status)
-
-    def _publish(self):
-        """Copy this pass's frame into the shown one; True if any lamp changed.
-        The shown frame changes only here, just before io.show is given it."""
-        changed = False
-        lamps, shown = self._lamps, self._shown_lamps
-        for r in range(len(lamps)):
-            row, old = lamps[r], shown[r]
-            for i in range(len(row)):
-                if old[i] != row[i]:
-                    old[i] = row[i]
-                    changed = True
-        status, old = self._status, self._shown_status
-        for role in status:
-            if old[role] != status[role]:
-                old[role] = status[role]
-                changed = True
-        return changed
-
-    def _fill(self, now):
-        """This pass's frame, written into ``_lamps`` and ``_status``."""
         if self.menu is not None:
-            self._copy_in(self.menu.frame(now))
-            return
-        if self.state == ATTRACT or self.panel is None:
-            attract_lamps(self._lamps, self._status, now)
-            if self.alarm:  # "settings", "store" or "fault": a double blink
-                self._status["machine" if self.alarm == "fault" else "machine_wins"] = double_blink(now)
+            lamps, status = self.menu.frame(now)  # the operator menu's, made afresh
         else:
-            self._fill_game(now)
-        if self.switches.stuck and self.state != OVER:
-            self._status["machine_wins"] = double_blink(now)
-
-    def _copy_in(self, frame):
-        """A frame made elsewhere (the operator menu's) into this pass's."""
-        lamps, status = frame
-        for r in range(len(lamps)):
-            row, into = lamps[r], self._lamps[r]
-            for i in range(len(row)):
-                into[i] = row[i]
-        for role in status:
-            self._status[role] = status[role]
-
-    def _fill_game(self, now):
-        lamps, status = self._lamps, self._status
-        lit = self.panel.lit
-        for r in range(len(lamps)):
-            row = lamps[r]
-            for i in range(len(row)):
-                row[i] = LIT if lit[r][i] else OFF
-        status["visitor"] = status["machine"] = status["champ"] = status["machine_wins"] = 0
-        state = self.state
-        if state == VISITOR:
-            self._visitor_lamps(lamps, status, now)
-        elif state == THINKING:
-            status["machine"] = 1 if blinks_on(now, QUICK_MS) else 0
-        elif state == SHOWING:
-            self._showing_lamps(lamps, status, now)
-        elif state == OVER:
-            self._over_lamps(lamps, status, now)
-        if self.refused_at is not None:
-            self._refused_lamps(lamps, status, now)
-
-    def _visitor_lamps(self, lamps, status, now):
-        """The visitor's turn: a selection blinks quickly, the teaching hint slowly."""
-        status["visitor"] = 1
-        quick = blinks_on(now, QUICK_MS)
-        for r, i in self.selected:
-            lamps[r][i] = SELECTED if quick else OFF
-        if self.hint:
-            slow = blinks_on(now, SLOW_MS)
-            lit = self.panel.lit
-            for r, i in self.hint:
-                lamps[r][i] = HINT if slow else (LIT if lit[r][i] else OFF)
-        if self.asking is not None:
-            self._countdown(lamps, status, now)
-
-    def _countdown(self, lamps, status, now):
-        """"Still playing?": one lit lamp blinks per second left (1 flash a second)."""
-        left = self._seconds_left(now)
-        on = blinks_on(now - self.asking, SLOW_MS)
-        status["visitor"] = 1 if on else 0
-        for r in range(len(lamps)):
-            for i in range(len(lamps[r])):
-                if lamps[r][i] != OFF and left > 0:
-                    left -= 1
-                    if not on:
-                        lamps[r][i] = OFF
-
-    def _seconds_left(self, now):
-        """Whole seconds, rounded up, before an idle visitor's game is abandoned."""
-        return (self.settings["walkaway_ms"] - (now - self.last_input) + SECOND_MS - 1) // SECOND_MS
-
-    def _showing_lamps(self, lamps, status, now):
-        """The machine's move: the lamps it takes blink (TAKE_MS), then go out."""
-        status["machine"] = 1
-        on = blinks_on(now - self.since, TAKE_MS)
-        for r, i in self.machine_out:
-            lamps[r][i] = TAKING if on else OFF
-        if self.rules.panel == "supply":  # where the stone lands blinks too
-            for r, i in self.machine_light:
-                lamps[r][i] = LIT if on else OFF
-
-    def _over_lamps(self, lamps, status, now):
-        """NIM CHAMP: one lamp runs through every lamp, row by row; MACHINE
-        WINS: the last position blinks slowly."""
-        if self.winner == "visitor":
-            status["champ"] = 1
-            k = (now // QUICK_MS) % self._count
-            for row in lamps:
-                for i in range(len(row)):
-                    row[i] = LIT if k == 0 else OFF
-                    k -= 1
-        else:
-            status["machine_wins"] = 1
-            if not blinks_on(now, SLOW_MS):
-                for row in lamps:
-                    for i in range(len(row)):
-                        row[i] = OFF
-
-    def _refused_lamps(self, lamps, status, now):
-        """A refusal: its lamps (and the visitor's lamp) go dark, then flash."""
-        dark = now - self.refused_at < self.settings["refuse_ms"] // 2
-        if dark:
-            status["visitor"] = 0
-        for r, i in self.refused:
-            lamps[r][i] = OFF if dark else REFUSED
+            game_lamps.fill(self, self._lamps, self._status, now)
+            lamps, status = self._lamps, self._status
+        if game_lamps.publish(lamps, status, self._shown_lamps, self._shown_status):
+            self.io.show(self._shown_lamps, self._shown_status)
 
     def _emit(self, event):
         if self.listener is not None:
