@@ -11,7 +11,9 @@ one object with two methods:
     (the constants below; the controller has already applied blinking, so
     a blinking lamp alternates between its state and OFF). ``status``: a
     dict of the four status lamps (``boards.STATUS``) to 0 or 1. Called
-    only when something changed.
+    only when something changed, with the same lists and dict each time,
+    changed in place just before the call (no garbage per frame): a driver
+    that keeps a frame to compare with the next copies it.
 
 ``io.events()``
     Every button edge since the last call, oldest first, as
