@@ -42,7 +42,8 @@ UNSHOWN = -1          # no lamp state: the first frame always differs from what 
 
 
 class Controller(VisitorTurn, MachineTurn):
-    """The game flow and its lamps; the two players' turns are in ``turns``.
+    """The game flow and its state; the two players' turns are in ``turns``,
+    what the lamps show in ``game_lamps``.
 
     Every attribute is born in ``__init__`` (tests/test_controller_state.py
     checks it, for the turns' methods too): read it to know the whole state."""
@@ -98,10 +99,13 @@ class Controller(VisitorTurn, MachineTurn):
         self._slip = None          # fallible: this turn's draw, True for a random move
         # -- the lamps: one frame filled in place each pass, copied to the shown one
         # when it differs. No garbage per pass: a collection delays a press's lamp (issue 27).
-        self._lamps = [[OFF] * n for n in self.layout]
+        self._lamps = []           # this pass's frame (game_lamps.fill) ...
         self._status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
-        self._shown_lamps = [[UNSHOWN] * n for n in self.layout]  # what io.show was last given
+        self._shown_lamps = []     # ... and what io.show was last given (game_lamps.publish)
         self._shown_status = {"visitor": UNSHOWN, "machine": UNSHOWN, "champ": UNSHOWN, "machine_wins": UNSHOWN}
+        for n in self.layout:
+            self._lamps.append([OFF] * n)
+            self._shown_lamps.append([UNSHOWN] * n)
 
     def apply_settings(self, settings):
         """Adopt new checked settings (``settings.resolve``) from the operator.
