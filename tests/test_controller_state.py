@@ -128,7 +128,7 @@ def test_the_game_frame_changes_only_the_frame():
 @pytest.mark.parametrize("name", FRAME_FILES)
 def test_frames_blink_on_named_periods(name):
     found = bare_periods(read(name), name)
-    assert not found, "name these periods (ports.QUICK_MS, ...):\n" + "\n".join(found)
+    assert not found, "name these periods (as ports and game_lamps do):\n" + "\n".join(found)
 
 
 def test_the_scans_see_what_they_look_for():

@@ -33,12 +33,13 @@ from ..panels.playable import check_games
 from .audits import Audits
 from .debounce import Debouncer
 from . import game_lamps
-from .ports import ATTRACT, OFF, OVER, SECOND_MS, SERVICE, SHOWING, THINKING, VISITOR
+from .ports import ATTRACT, OFF, OVER, SERVICE, SHOWING, THINKING, VISITOR
 from .switches import Switches
 from .turns import MachineTurn, Rng, VisitorTurn, check_input, prepare
 
 OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
 UNSHOWN = -1          # no lamp state: the first frame always differs from what was "shown"
+SECOND_MS = 1000      # "still playing?" counts whole seconds
 
 
 class Controller(VisitorTurn, MachineTurn):

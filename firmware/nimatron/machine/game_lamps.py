@@ -9,11 +9,17 @@ that write one frame in place: ``lamps`` (one list per row, a state of
 ``publish`` copies it into the frame the driver was shown. They change
 nothing else and make no garbage: the main loop runs them every pass, and
 a collection in the pass that sees a press delays that press's lamp
-(issue 27). The blink periods are named, with their reasons, in ``ports``.
+(issue 27).
 """
 
-from .ports import (ATTRACT, attract_lamps, blinks_on, double_blink, HINT, LIT, OFF, OVER, QUICK_MS, REFUSED,
-                    SELECTED, SHOWING, SLOW_MS, TAKE_MS, TAKING, THINKING, VISITOR)
+from .ports import (ATTRACT, attract_lamps, blinks_on, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SHOWING, SLOW_MS,
+                    TAKING, THINKING, VISITOR)
+
+# A game's blink periods, in ms (attract's and SLOW_MS, with why none is quicker: ``ports``).
+QUICK_MS = 250    # half of 2 flashes a second: a selection, the machine thinking, NIM CHAMP's running lamp
+TAKE_MS = 200     # half of 2.5 flashes a second, from when the machine shows its move: its lamps start
+                  # lit (the visitor sees which at once) and blink unlike a selection
+DOUBLE_MS = 2000  # an alarm or a stuck button: two QUICK_MS flashes every 2 s, a slow pattern no game lamp has
 
 
 def publish(lamps, status, shown_lamps, shown_status):
@@ -32,6 +38,12 @@ def publish(lamps, status, shown_lamps, shown_status):
             shown_status[role] = status[role]
             changed = True
     return changed
+
+
+def double_blink(now):
+    """1 or 0: two short flashes every DOUBLE_MS (an alarm, a stuck button)."""
+    t = now % DOUBLE_MS
+    return 1 if t < QUICK_MS or 2 * QUICK_MS <= t < 3 * QUICK_MS else 0
 
 
 def fill(c, lamps, status, now):

@@ -54,29 +54,19 @@ COLOURS = {
 STATUS_COLOUR = (255, 255, 255)
 
 
-# Blink rhythms, in ms (the controller, attract mode, a stuck button). Each
-# kind of lamp has a rhythm of its own, so meaning never rests on colour alone
-# (discrete LEDs have one colour), and none flashes more than 2.5 times a
-# second: under the 3 a second that photosensitive-safety guidance allows.
-QUICK_MS = 250    # half of 2 flashes a second: a selection, the machine thinking, NIM CHAMP's running lamp
-SLOW_MS = 500     # half of 1 flash a second: the teaching hint, MACHINE WINS, "still playing?", the wave's step
-TAKE_MS = 200     # half of 2.5 flashes a second, from when the machine shows its move: its lamps start
-                  # lit (the visitor sees which at once) and blink unlike a selection
+# Blink rhythms, in ms, of attract mode and a game (a game's own periods are
+# in ``game_lamps``). Each kind of lamp blinks in a rhythm of its own, so
+# meaning never rests on colour alone (discrete LEDs have one colour), and none
+# flashes more than 2.5 times a second: under the 3 a second that
+# photosensitive-safety guidance allows.
+SLOW_MS = 500     # half of 1 flash a second: the wave's step, the teaching hint, MACHINE WINS, "still playing?"
 INVITE_MS = 1000  # attract mode's visitor lamp: 1 s on, 1 s off, a calm "press to play"
-DOUBLE_MS = 2000  # an alarm or a stuck button: two QUICK_MS flashes every 2 s, a slow pattern no game lamp has
-SECOND_MS = 1000  # "still playing?" counts whole seconds
 WAVE_STEPS = 4    # attract's diagonal wave: each lamp lit one SLOW_MS step in four (0.5 s in every 2 s)
 
 
 def blinks_on(t, half_ms):
     """True in the first half of each period of a blink (``t`` in ms from its start)."""
     return (t // half_ms) % 2 == 0
-
-
-def double_blink(now):
-    """1 or 0: two short flashes every DOUBLE_MS (an alarm, a stuck button)."""
-    t = now % DOUBLE_MS
-    return 1 if t < QUICK_MS or 2 * QUICK_MS <= t < 3 * QUICK_MS else 0
 
 
 def attract_frame(layout, now):
