@@ -50,7 +50,7 @@ def test_deploy_puts_the_expected_files(drive, capsys):
         rel = os.path.relpath(folder, package).replace(os.sep, "/")
         if rel != "drivers" and "__pycache__" not in rel:
             modules.update(os.path.normpath(rel + "/" + n) for n in names if n.endswith(".py"))
-    away = set(deploy.PC_ONLY) | set(deploy.GRID_ONLY)   # a row board plays no grid games
+    away = set(deploy.PC_ONLY) | set(deploy.grid_only())   # a row board plays no grid games
     assert modules - away and "games/rules.py" in modules
     assert {"lib/nimatron/" + m for m in modules - away} <= got   # every other game, panel, link module
     assert not {"lib/nimatron/" + m for m in away} & got          # never what only a PC or a grid runs

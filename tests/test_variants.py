@@ -6,17 +6,18 @@
 The faces, the panels, the simulated visitor, Nimrod, the OLED and the link
 ask a rule set's class (``panel``, ``one_row``, ``countable``, ``nim_sum``,
 ``reasoning``, ``about``) instead of testing its name. Adding a variant is
-its class and one ``RULES`` entry in ``games/rules.py``, plus its words in
-the three language files; this test names whatever a new one lacks, and
-prints the table of what each provides.
+its class and one line of ``REGISTRY`` in ``games/rules.py``, plus its words
+in the three language files (docs/contributing.md); this test names whatever
+a new one lacks, and prints the table of what each provides.
 """
 
 import pytest
 
-from nimatron.games.rules import RULES, parse_rules, rules_class
+from nimatron.games.rules import entries, parse_rules, rules_class
 from nimatron.panels.panel import PanelError, make_panel
 from nimatron_sim.words import Words
 
+RULES = [entry[0] for entry in entries()]
 PANELS = ("heaps", "ring", "cells", "supply", "tally", "splits")
 REASONING = (None, "nim", "values", "groups", "moore", "building")
 # a start each panel can show: (start, layout of the lamps, their shape)

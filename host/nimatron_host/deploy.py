@@ -225,11 +225,6 @@ def printable(text, longest=120):
     return text if len(text) <= longest else text[:longest] + "..."
 
 
-def drive_board_id(drive):
-    """The board of the drive's boot_out.txt (its ``Board ID:``, or its name), or None."""
-    return boot_out(drive)[1]
-
-
 def check_circuitpython(drive, version, board_id, chip=None, first=None):
     """Refuse, in one line, a CircuitPython or a board deploy cannot vouch for.
 
@@ -313,15 +308,29 @@ def choose_board(args, drive):
 
 
 # Modules a board never imports: the Pi's entry point (and its state file's
-# check), and Graph Nim on a graph given as nodes and edges (only
-# ``nimatron solve`` builds one).
-PC_ONLY = ("__main__.py", "games/anygraph.py", "machine/statefile.py", "games/nim2d-values.bin")
+# check), the host link on a pseudo-terminal, and Graph Nim on a graph given
+# as nodes and edges (only ``nimatron solve`` builds one).
+PC_ONLY = ("__main__.py", "games/anygraph.py", "machine/statefile.py", "games/nim2d-values.bin", "link/pty.py")
 
 
-# What only a grid board plays: a board with one button per row cannot make
-# these games' moves (their rules' ``one_row`` is False), so its drive goes without them.
-GRID_ONLY = ("games/candy.py", "games/nim2d.py", "games/nim2d.bin", "games/graph.py", "games/splits.py",
-             "panels/shapes.py", "panels/tally.py", "panels/counter.py")
+# The panels only a grid board shows (shapes, tallies, the counter).
+GRID_PANELS = ("panels/shapes.py", "panels/tally.py", "panels/counter.py")
+
+
+def grid_only():
+    """What only a grid board plays: a board with one button per row cannot make
+    the moves of a rule set whose ``one_row`` is False, so its drive goes
+    without each module (and its table) that holds only such rule sets."""
+    from nimatron.games.rules import entries, rules_class
+
+    modules = []
+    for name, module, _, _ in entries():
+        if module not in modules:
+            modules.append(module)
+    for name, module, _, _ in entries():
+        if rules_class(name).one_row and module in modules:
+            modules.remove(module)
+    return tuple(["games/%s.py" % m for m in modules] + ["games/%s.bin" % m for m in modules]) + GRID_PANELS
 ENTRY = ("code.py", "boot.py", "safemode.py")  # what CircuitPython runs, beside lib/
 
 
@@ -331,7 +340,7 @@ def firmware_files(board, spec, mpy_cross=None, version=None):
     files = {}
     for name in ENTRY:
         files[name] = read(os.path.join(top, name))
-    leave_out = PC_ONLY + (GRID_ONLY if spec["input"] == "rows" else ())
+    leave_out = PC_ONLY + (grid_only() if spec["input"] == "rows" else ())
     keep = driver_files(spec)
     for folder, dirs, names in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))

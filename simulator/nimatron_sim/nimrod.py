@@ -30,7 +30,7 @@ from nimatron.panels.panel import row_label
 
 from .face import position_text
 
-_cache = {}
+_cache = {}  # type: dict
 
 
 def nimrod(controller):

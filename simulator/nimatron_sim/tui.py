@@ -38,6 +38,7 @@ from textual.widgets import Button, Footer, Header, Label, RichLog, Select, Stat
 
 from nimatron.config import boards, settings as nsettings
 
+from .engine import playable_rules
 from .face import KINDS, STATUS_ROLES, Face, row_label
 from .oled_mock import braille
 from .wallclock import WallClock
@@ -167,9 +168,6 @@ class SettingsScreen(ModalScreen):
         o = self.overrides
         t, phrase = self.words.t, self.words.phrase
         every = nsettings.PRESETS
-        rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d", "building", "graph:2", "graph:3"]
-        if o.get("rules") and o["rules"] not in rules:
-            rules.append(o["rules"])
         misere = o.get("misere")
         keep = (t("settings.keep"), "")
         fields = [
@@ -178,7 +176,7 @@ class SettingsScreen(ModalScreen):
              self.board),
             (t("settings.preset"), "preset", [(t("settings.own"), "")] + [
                 (_short("%s: %s" % (n, phrase(every[n]["about"]))), n) for n in every], o.get("preset", "")),
-            (t("settings.rules"), "rules", [keep] + [(r, r) for r in rules], o.get("rules", "")),
+            (t("settings.rules"), "rules", self.rules_for(self.board), o.get("rules", "")),
             (t("settings.goal"), "misere", [keep, (t("settings.normal"), "off"), (t("settings.misere"), "on")],
              "" if misere is None else ("on" if misere else "off")),
             (t("settings.difficulty"), "difficulty", [keep] + [(t("difficulty." + d), d) for d in nsettings.DIFFICULTIES],
@@ -200,6 +198,21 @@ class SettingsScreen(ModalScreen):
             with Horizontal(id="settings-buttons"):
                 yield Button(t("sim.settings.apply"), id="apply", variant="primary")
                 yield Button(t("sim.settings.cancel"), id="cancel")
+
+    def rules_for(self, board):
+        """The rule sets a machine on ``board`` plays with the other settings
+        (``engine.playable_rules``: the one registry, filtered), the current one kept."""
+        self.rules_board = board
+        others = dict(self.overrides)
+        current = others.pop("rules", None)
+        rules = playable_rules(board, others)
+        if current and current not in rules:
+            rules.append(current)
+        return [(self.words.t("settings.keep"), "")] + [(r, r) for r in rules]
+
+    def on_select_changed(self, event):
+        if event.select.id == "set-board" and event.value != self.rules_board:  # another board, other rule sets
+            self.query_one("#set-rules", Select).set_options(self.rules_for(event.value))
 
     def on_mount(self):
         for button in self.query(Button):
@@ -259,7 +272,8 @@ class NimatronApp(App):
         Binding("w", "press('slide')", show=False),
         Binding("left_square_bracket", "press('ccw')", show=False),
         Binding("right_square_bracket", "press('cw')", show=False),
-    ] + [Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)]
+        *[Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)],
+    ]
 
     GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings", "operator", "mute")
 
@@ -640,7 +654,7 @@ def open_face(args):
     """The Face for the command line, or UsageError in one line."""
     from nimatron_pc.errors import UsageError
 
-    from .cli import overrides
+    from .options import overrides
 
     try:
         return Face(args.board, overrides(args), args.seed, lang=getattr(args, "lang", None) or "en")
@@ -736,11 +750,6 @@ def run(args):
 
     if getattr(args, "screenshot", None):
         return screenshot(args)
-    if getattr(args, "web", False):
-        from . import web
-
-        open_face(args).close()  # bad settings: one line now, not in every browser tab
-        return web.serve(args)
     face = open_face(args)
     if not os.environ.get("TEXTUAL_DRIVER") and not (sys.stdin.isatty() and sys.stdout.isatty()):
         face.close()

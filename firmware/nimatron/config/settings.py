@@ -17,8 +17,7 @@ from .. import ascii_digits, load_json, too_deep
 from ..games.rules import MAX_HEAPS, RulesError, parse_rules
 
 
-class SettingsError(ValueError):
-    """A setting with a bad name or value."""
+from . import SettingsError  # noqa: F401 - where its users have always found it
 
 
 DIFFICULTIES = ("perfect", "fallible", "equalizer", "teach")
@@ -69,7 +68,7 @@ _BOOL = ("misere", "explain", "remote_play", "counter")
 _CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}
 
 PRESETS_FILE = "config/presets.json"  # name -> settings and "about"; read per use
-_preset_names = []
+_preset_names = []  # type: list[str]
 
 
 def presets():

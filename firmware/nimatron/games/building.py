@@ -22,7 +22,7 @@ from .nim import Nim, bouton
 from .rules import SMALL, Rules, RulesError, SizeError, mex, nim_sum
 
 MAX_STONES = 250       # a memo key holds a heap in a byte
-_MEMOS = ({}, {})      # normal: key -> nim-value; misère: key -> 1 won / 0 lost
+_MEMOS = ({}, {})      # type: tuple[dict, dict]  # normal: key -> nim-value; misère: key -> 1 won / 0 lost
 
 
 _NIM = Nim()
@@ -41,6 +41,10 @@ class Building(Rules):
     reasoning = "building"
     about = "place one stone on any heap until all are placed; then take any number from one heap"
     search_states = 20000  # building positions (a PC); a board takes a tenth
+
+    def starts_for(self, layout):
+        # BN(n, s): every row but the last an empty heap, the last row's n stones to place
+        return [[0] * (len(layout) - 1) + [n] for n in range(layout[-1], 0, -1)] if len(layout) > 1 else []
 
     def check(self, position, ring=False):
         if not isinstance(position, (list, tuple)) or len(position) < 2:

@@ -16,7 +16,7 @@ from .budget import spend
 from .nim import Nim, bouton
 from .rules import SMALL, SizeError, states
 
-_MEMOS = ({}, {})  # normal, misère: position key -> candies the mover takes (kept across games)
+_MEMOS = ({}, {})  # type: tuple[dict, dict]  # normal, misère: position key -> candies the mover takes (kept across games)
 
 
 class Candy(Nim):

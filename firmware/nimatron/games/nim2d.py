@@ -25,7 +25,7 @@ VALUES = "games/nim2d-values.bin"  # a PC's: the nim-value of every 4 x 4 positi
 TABLE_SIDE = 4        # boards up to 4 x 4 are in the table
 MAX_SIDE = 8          # the pico-grid's 8 x 8
 GROUP_CELLS = 16      # a PC searches groups of up to this many lit cells (about a second)
-_memo = {}            # (misere, group mask, width) -> nim-value or win (0/1)
+_memo = {}            # type: dict[tuple, int]  # (misere, group mask, width) -> nim-value or win (0/1)
 
 
 def _cells(matrix):
@@ -346,7 +346,7 @@ def _cleared(matrix, cut):
     return after
 
 
-_bits = {}  # table index -> win bit, read lately: a decision a tick's budget cut short resumes cheaply
+_bits = {}  # type: dict[int, int]  # table index -> win bit, read lately: a decision a tick's budget cut short resumes cheaply
 
 
 def _table_bit(matrix, misere):
@@ -373,7 +373,7 @@ def _bit(position, misere):
     return got
 
 
-_values = []  # the bytes of nim2d-values.bin, once read (a PC's)
+_values = []  # type: list  # the bytes of nim2d-values.bin, once read (a PC's)
 
 
 def _table_value(matrix):

@@ -38,7 +38,7 @@ def prepare(rules, settings):
     turn it was the main loop's longest tick (CircuitPython 9.2.8, emulated)."""
     strategy.prepare(rules, settings["misere"])
     if settings.get("explain"):
-        from ..games import explain  # noqa: F401
+        from ..games import explain  # noqa: F401 - compiled now, used inside a turn
 
 
 class VisitorTurn:
