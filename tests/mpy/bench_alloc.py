@@ -13,7 +13,6 @@
 # passes (the collector off while they run) and the frames shown meanwhile
 # (blinks really turned over); CPython has no gc.mem_alloc: it says so.
 import gc
-import sys
 
 from fake_io import FakeIO
 from nimatron.config.boards import board
