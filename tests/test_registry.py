@@ -22,7 +22,8 @@ import pytest
 from nimatron.config import boards
 from nimatron.config.settings import PRESETS, changed
 from nimatron.games import rules
-from nimatron.games.rules import RulesError, entries, menu_specs, parse_rules, rules_class, usage
+from nimatron.games.registry import entries, menu_specs, usage
+from nimatron.games.rules import RulesError, parse_rules, rules_class
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")

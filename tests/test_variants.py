@@ -13,7 +13,8 @@ a new one lacks, and prints the table of what each provides.
 
 import pytest
 
-from nimatron.games.rules import entries, parse_rules, rules_class
+from nimatron.games.registry import entries
+from nimatron.games.rules import parse_rules, rules_class
 from nimatron.panels.panel import PanelError, make_panel
 from nimatron_sim.words import Words
 
@@ -52,8 +53,8 @@ def test_every_variant_says_what_the_machine_needs_to_know(name):
     for flag in ("one_row", "countable", "nim_sum", "ordered", "removes"):
         if not isinstance(getattr(r, flag), bool):
             missing.append("%s: True or False" % flag)
-    if r.carries not in (None, "stones", "candies"):
-        missing.append("carries %r (None, 'stones' or 'candies')" % (r.carries,))
+    if not isinstance(r.position_words(r.check(STARTS[r.panel][0])), str):
+        missing.append("position_words: the position in words, for solve, demo, monitor, the OLED and the faces")
     if not (isinstance(r.dead_below, int) and r.dead_below >= 1):
         missing.append("dead_below: a whole number >= 1")
     if r.panel != "cells" and r.most_parts([5, 6]) < 2:

@@ -211,7 +211,7 @@ class BoardSim:
         return [[1 if any(c) else 0 for c in row] for row in self.read_colours()]
 
 
-def deploy(board, preset, mpy_cross):
+def deploy(board, preset, mpy_cross, pystack=None):
     work = tempfile.mkdtemp(prefix="emu-board-")
     drive = os.path.join(work, "CIRCUITPY")
     os.mkdir(drive)
@@ -226,6 +226,9 @@ def deploy(board, preset, mpy_cross):
     if done.returncode:
         raise SystemExit("emu_board: deploy failed: " + (done.stderr or done.stdout).strip().splitlines()[-1])
     os.remove(os.path.join(drive, "boot_out.txt"))
+    if pystack:  # instead of deploy's own line: how much the running exhibit needs
+        with open(os.path.join(drive, "settings.toml"), "w") as f:
+            f.write("CIRCUITPY_PYSTACK_SIZE = %d\n" % pystack)
     image = os.path.join(work, "drive.img")
     subprocess.run(["bash", os.path.join(TOOL, "mkfat.sh"), drive, image], check=True, capture_output=True)
     pinmap = None
@@ -235,13 +238,13 @@ def deploy(board, preset, mpy_cross):
     return work, image, pinmap
 
 
-def measure(board, preset, how, uf2, mpy_cross, games, log):
+def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None):
     from nimatron.config import boards
     from nimatron_sim.visitor import Visitor
 
     spec = boards.board(board)
     row = Row(board, preset, how)
-    work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross)
+    work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack)
     emu = Emulator(uf2, image, pinmap)
     try:
         booted = emu("boot")
@@ -305,19 +308,30 @@ def play(sim, robot, row, limit_ms=240000):
 
 
 def playable(board):
-    """The presets this board offers (its own, and every one that fits it)."""
+    """The presets this board offers: its own list, else every preset a
+    controller can be built for on it (the start's own checks decide)."""
     from nimatron.config import boards
     from nimatron.config.settings import presets
-    from nimatron.machine.app import choose_layout, make_settings
+    from nimatron.machine.app import make_controller
 
     spec = boards.board(board)
     if spec.get("presets"):
         return list(spec["presets"])
+
+    class Dark:
+        def show(self, lamps, status):
+            pass
+
+        def events(self):
+            return []
+
+        def close(self):
+            pass
+
     out = []
     for name in presets():
         try:
-            _, settings = make_settings(board, {"preset": name})
-            choose_layout(spec, settings)
+            make_controller(board, {"preset": name}, io=Dark())
         except ValueError:
             continue
         out.append(name)
@@ -332,6 +346,7 @@ def main(argv=None):
     p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
     p.add_argument("--set", action="store_true", help="boot the board's own preset, then SET preset P over the link")
     p.add_argument("--games", type=int, default=2, help="whole games per preset (random, then perfect visitor)")
+    p.add_argument("--pystack", type=int, metavar="BYTES", help="CIRCUITPY_PYSTACK_SIZE instead of deploy's")
     p.add_argument("--modules", action="store_true", help="list the modules resident at the least free heap")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     args = p.parse_args(argv)
@@ -341,6 +356,9 @@ def main(argv=None):
     if args.board not in boards.names():
         p.error("no board %s (one of: %s)" % (args.board, ", ".join(boards.names())))
     uf2 = os.path.join(CACHE, args.uf2)
+    if not os.path.isfile(os.path.join(TOOL, "session.js")):
+        print("emu_board: no circuitpython-emu tool at %s (set CP_EMU_TOOL)" % TOOL, file=sys.stderr)
+        return 2
     if not os.path.isfile(uf2) or not os.path.isdir(os.path.join(CACHE, "node_modules", "rp2040js")):
         print("emu_board: the emulator is not set up (%s/setup.sh)" % TOOL, file=sys.stderr)
         return 2
@@ -361,7 +379,8 @@ def main(argv=None):
     print("%-12s %8s %9s  %-34s %8s %10s  %s" % ("preset", "lamp ms", "tick ms", "longest tick during", "free KB",
                                                 "press ms", "errors"))
     for preset in presets:
-        row = measure(args.board, preset, how, uf2, mpy_cross, args.games, lambda s: print(s, file=sys.stderr))
+        row = measure(args.board, preset, how, uf2, mpy_cross, args.games, lambda s: print(s, file=sys.stderr),
+                      args.pystack)
         rows.append(row.as_dict())
         d = rows[-1]
         press = "-" if d["press_lamp_max_ms"] is None else "%.1f/%.1f" % (d["press_lamp_median_ms"], d["press_lamp_max_ms"])

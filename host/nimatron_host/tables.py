@@ -11,7 +11,8 @@ import json
 
 from nimatron import resource
 from nimatron.games import strategy, tables
-from nimatron.games.rules import RulesError, entries, parse_rules, rules_class
+from nimatron.games.registry import entries
+from nimatron.games.rules import RulesError, parse_rules, rules_class
 
 def specs():
     """(rules spec, misère) of every exhibit-size table, in registry order:

@@ -44,12 +44,12 @@ class _Unwired:
 
 
 def playable_rules(board, overrides=None):
-    """The registered rule sets (``nimatron.games.rules.menu_specs``) a machine
+    """The registered rule sets (``nimatron.games.registry.menu_specs``) a machine
     on ``board`` plays with these other settings, in registry order: what the
     faces' settings offer. Each is built as Apply builds it
     (``make_controller``: the preset's starts, else the largest that fits);
     one refused (PanelError, SettingsError, RulesError...) is left out."""
-    from nimatron.games.rules import menu_specs
+    from nimatron.games.registry import menu_specs
 
     out = []
     for spec in menu_specs():

@@ -393,13 +393,8 @@ class NimatronApp(App):
             kinds.remove("selected")
         else:
             keys = "\n" + t("sim.legend.grid", cursor="[ ]" if lamp_width(self.face.layout) == 3 else "▸")
-        if self.face.controller.rules.panel == "tally":   # each player's candies below the heaps
-            n = len(self.face.layout)
-            keys += "\n" + t("sim.legend.candy", a=row_label(n - 4), b=row_label(n - 3),
-                              c=row_label(n - 2), d=row_label(n - 1))
-        position = self.face.controller.position()
-        if self.face.controller.rules.panel == "supply" and position:   # the supply row below the heaps
-            keys += "\n" + t("sim.legend.building", row=row_label(len(position[0]) - 1))
+        for line in self.face.rows_words():   # rows that are not heaps: Candy Nim's tallies, Building Nim's supply
+            keys += "\n" + line
         if self.face.sim.spec["lamps"].get("shape") == "ring" and not self.face.settings.get("counter"):
             keys += "\n" + t("sim.legend.ring")
         spec = self.face.sim.spec

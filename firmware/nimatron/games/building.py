@@ -36,7 +36,6 @@ def split(position):
 class Building(Rules):
     name = "building"
     panel = "supply"
-    carries = "stones"
     one_row = True
     reasoning = "building"
     about = "place one stone on any heap until all are placed; then take any number from one heap"
@@ -142,6 +141,22 @@ class Building(Rules):
             if not _value(sorted(h), r, misere):
                 wins.append(after)
         return wins
+
+    def with_stones(self, heaps, stones):
+        """The position from its heaps and the stones still to place (0: the
+        building is over, plain Nim), as a program or ``solve --stones`` gives them."""
+        if isinstance(stones, bool) or not isinstance(stones, int) or stones < 0:
+            raise RulesError("stones must be a whole number >= 0, got %r" % (stones,))
+        if not isinstance(heaps, list) or not heaps:
+            raise RulesError("building: the position is a list of heap sizes")
+        return list(heaps) + [stones]
+
+    def position_words(self, position, ring=False):
+        heaps, stones = split(position)
+        if not stones:
+            return "heaps %s, every stone placed" % Rules.position_words(self, heaps)
+        return "heaps %s, %d stone%s still to place" % (Rules.position_words(self, heaps), stones,
+                                                        "" if stones == 1 else "s")
 
     def notes(self, position, misere):
         heaps, stones = split(position)

@@ -22,7 +22,6 @@ _MEMOS = ({}, {})  # type: tuple[dict, dict]  # normal, misère: position key ->
 class Candy(Nim):
     name = "candy"
     panel = "tally"       # each player's candies on the rows below the heaps
-    carries = "candies"
     one_row = False       # the candies are counted on lamps a row button cannot reach
     countable = False
     nim_sum = False       # the candies decide a tie: the nim-sum is not the whole story

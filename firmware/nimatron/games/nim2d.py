@@ -67,6 +67,28 @@ class Nim2D(Rules):
             raise RulesError("nim2d: at most %d columns" % MAX_SIDE)
         return [row + [0] * (width - len(row)) for row in rows]  # short rows: dark to the right
 
+    def position_words(self, matrix, ring=False):
+        """The lamps row by row: "1101 / 0110"."""
+        return " / ".join(["".join([str(x) for x in row]) for row in matrix])
+
+    def read_heap(self, text):
+        """One row of the board typed as 0s and 1s: "1101"."""
+        if not text or text.strip("01"):
+            raise RulesError("%s: each row is a string of 0s and 1s, got %r" % (self.name, text))
+        return [int(ch) for ch in text]
+
+    def check_rows(self, position):
+        """A position from a program (``solve --batch``): a rectangle of rows
+        of 0s and 1s, nothing padded or read as a bitmask (the board's settings
+        file may hold bitmask rows; a program asking the engine says what it means)."""
+        if (not isinstance(position, list) or not position
+                or [row for row in position if not isinstance(row, list)]):
+            raise RulesError("%s: the position is a list of rows, each a list of 0s and 1s" % self.name)
+        widths = sorted(set([len(row) for row in position]))
+        if len(widths) != 1:
+            raise RulesError("%s: every row has the same number of cells, got rows of %s"
+                             % (self.name, ", ".join([str(w) for w in widths])))
+
     def moves(self, matrix, ring=False):
         rows = len(matrix)
         cols = len(matrix[0])

@@ -88,7 +88,6 @@ class Rules:
     countable = False     # one heap of it can be played as a binary counter
     nim_sum = False       # the binary nim-sum is the whole explanation (plain Nim)
     reasoning = None      # type: str | None  # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
-    carries = None        # type: str | None  # what a position holds besides its heaps: "stones" to place, "candies" held
     dead_below = 1        # parts smaller than this never move again (Grundy's 1s and 2s)
 
     def starts_for(self, layout):
@@ -219,6 +218,12 @@ class Rules:
         """More words for the machine's reasoning (a second goal), if any."""
         return []
 
+    # -- words: a rule set says its own positions (in English, the board's
+    # language; the faces translate them by lang/*.json's phrases) -----------
+    def position_words(self, position, ring=False):
+        """A position in words: "3 4 5", "nothing" (a circle: ``splits``)."""
+        return " ".join([str(h) for h in position]) or "nothing"
+
 
 # The registry: every rule set, one line each, in the order the menus list
 # them: its name, the module of ``games/`` that holds its class, the class,
@@ -244,33 +249,6 @@ REGISTRY = (
 MAX_K = 1000
 
 
-def entries():
-    """The registry read: (name, module, class name, [K the menus offer]) per line."""
-    out = []
-    for line in REGISTRY:
-        words = line.split()
-        out.append((words[0], words[1], words[2], [int(k) for k in words[3:]]))
-    return out
-
-
-def usage():
-    """The names as a person types them: "nim, subtract:K, ..." (nothing imported)."""
-    return ", ".join([name + (":K" if ks else "") for name, _, _, ks in entries()])
-
-
-def menu_specs():
-    """What every menu offers, before a board keeps what it can play:
-    "nim", "subtract:2", "subtract:3", ... in registry order (nothing imported)."""
-    out = []
-    for name, _, _, ks in entries():
-        if ks:
-            for k in ks:
-                out.append("%s:%d" % (name, k))
-        else:
-            out.append(name)
-    return out
-
-
 def rules_class(name):
     """The class of a registered rule set, its module imported now (only it)."""
     for line in REGISTRY:
@@ -278,6 +256,8 @@ def rules_class(name):
         if words[0] == name:
             break
     else:
+        from .registry import usage  # the menus' reading of the lines: not resident on a board
+
         raise RulesError("unknown rules %r (choose from %s)" % (name, usage()))
     module, cls = words[1], words[2]
     package = __name__[:__name__.rfind(".")]  # nimatron.games, wherever the package sits

@@ -113,7 +113,7 @@ def showing(c, lamps, status, now):
     on = blinks_on(now - c.since, TAKE_MS)
     for r, i in c.machine_out:
         lamps[r][i] = TAKING if on else OFF
-    if c.rules.panel == "supply":  # where the stone lands blinks too
+    if c._building():  # a stone placed: where it lands blinks too
         for r, i in c.machine_light:
             lamps[r][i] = LIT if on else OFF
 

@@ -208,7 +208,7 @@ class Menu:
         if key == "preset":
             values = preset_names()
         elif key == "rules":
-            from ..games.rules import menu_specs
+            from ..games.registry import menu_specs
 
             values = menu_specs()  # every registered rule set; those this board cannot play are left out below
         else:

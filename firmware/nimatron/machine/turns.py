@@ -269,8 +269,17 @@ class MachineTurn:
         return "; ".join(words)
 
     def _hint(self):
+        """The teaching hint, searched within the tick's budget like the
+        machine's own move: ``hint`` stays None (asked again next tick) until
+        the search is done."""
         heaps, ring = self.panel.position()
-        result = self._solve(heaps, ring)
+        budget.start(SEARCH_UNITS)
+        try:
+            result = self._solve(heaps, ring)
+        except budget.Later:
+            return
+        finally:
+            budget.stop()
         self.hint = []
         if result is not None and result["outcome"] == "win":
             show = getattr(self.panel, "hint_lamps", None)  # Building Nim: the stone and where it lands
