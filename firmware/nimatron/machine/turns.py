@@ -1,7 +1,9 @@
 # SPDX-FileCopyrightText: 2026 The Nimatron project contributors
 #
 # SPDX-License-Identifier: MIT
-"""The two players' turns, mixins of ``Controller``.
+"""The two players' turns, mixins of ``Controller``: their methods read and
+write the controller's state, every attribute of which is born in
+``Controller.__init__`` (none here; tests/test_controller_state.py checks).
 
 The visitor's: presses of row buttons or keys, and DONE, become one legal
 move or a refusal that says why (and restores every lamp); a row board
