@@ -20,7 +20,8 @@ one object with two methods:
     ``(role, pressed)``: ``role`` is ``"row0"``..., ``"done"``, ``"new"``,
     or ``"key R I"`` (the key under lamp I of row R, grid boards);
     ``pressed`` is True for a press, False for a release. Raw edges: the
-    controller debounces.
+    controller debounces. Any sequence; ``()`` on a quiet pass, so that a
+    pass with no press makes no garbage.
 
 and ``io.close()`` (safe to call twice). A fake for tests is a dozen lines.
 """
