@@ -27,11 +27,13 @@ from .cli import Failure, UsageError
 
 # code.py's body, frozen under this name; the drive's code.py only calls it
 CODE_MODULE = "nimatron_code"
+# REUSE-IgnoreStart (the header of the code.py it writes)
 CODE_PY = ("# SPDX-FileCopyrightText: 2026 The Nimatron project contributors\n#\n"
            "# SPDX-License-Identifier: MIT\n"
            '"""The Nimatron on its own firmware: code.py\'s body is frozen into flash\n'
            "as %s (nimatron deploy --firmware). Settings: settings.json.\"\"\"\n\n"
            "from %s import main\n\nmain()\n" % (CODE_MODULE, CODE_MODULE)).encode()
+# REUSE-IgnoreEnd
 PICO = "raspberry_pi_pico"
 # the RP2040 boards the build knows (the shared build-circuitpython.sh builds the raspberrypi port)
 RP2040_BOARDS = (PICO, "adafruit_macropad_rp2040")
