@@ -355,3 +355,16 @@ def test_wait_gives_up_in_one_line(firmware, rpi_rp2, tmp_path, monkeypatch, cap
     assert main(["deploy", "--firmware", firmware[frozen.PICO], "--to", str(rpi_rp2), "--board", "pico-ring",
                  "--wait", str(tmp_path / "never")]) == 1
     assert "no CIRCUITPY drive" in one_line_error(capsys)
+
+
+def test_a_stock_deploy_after_the_firmware_says_the_frozen_code_would_run(firmware, tmp_path, monkeypatch, capsys):
+    """The frozen package comes first on sys.path: .py files on the drive would not run."""
+    drive = circuitpy(tmp_path, frozen.PICO, monkeypatch)
+    assert main(["deploy", "--firmware", firmware[frozen.PICO], "--to", str(drive), "--board", "pico-grid"]) == 0
+    assert "abc123" in json.loads((drive / deploy.MANIFEST).read_text())["firmware"]
+    capsys.readouterr()
+    assert main(["deploy", "--to", str(drive), "--board", "pico-grid", "--offline"]) == 0
+    assert "frozen modules run, not these .py files" in capsys.readouterr().out
+    assert "firmware" not in json.loads((drive / deploy.MANIFEST).read_text())
+    assert main(["deploy", "--to", str(drive), "--board", "pico-grid", "--offline"]) == 0
+    assert "frozen modules" not in capsys.readouterr().out

@@ -63,7 +63,8 @@ function command(line, timeoutMs = 8000) {
   if (reply && reply.startsWith('OK {')) { try { json = JSON.parse(reply.slice(3)); } catch (e) { /* */ } }
   return { ...r, json };
 }
-const lit = (f) => f && f.px.some((p) => p.some((x) => x));
+// two pixels or more: CircuitPython's own status light is one pixel of the MacroPad's chain
+const lit = (f) => f && f.px.filter((p) => p.some((x) => x)).length >= 2;
 
 // ---- boot
 if (!s.runUntil(() => s.connectedAt !== null, 15000)) { note('USB never enumerated'); process.exit(1); }

@@ -5,6 +5,12 @@
 
     nimatron deploy --to /media/$USER/CIRCUITPY --board pico-neopixel
     nimatron deploy --to ./build --board pico-grid --dry-run
+    nimatron deploy --firmware build/firmware/X.uf2 --to /media/$USER/RPI-RP2 --board pico-grid --wait /media/$USER/CIRCUITPY
+
+``--firmware UF2`` (the Nimatron's own firmware, ``tools/build_firmware.sh``;
+``nimatron_host.frozen``): onto a board's bootloader drive it copies the UF2,
+for the board the pin map runs on only; onto CIRCUITPY it writes the entry
+files, the settings and the data files, the modules being frozen in.
 
 Writes ``code.py``, ``boot.py``, ``safemode.py``, ``settings.json`` (the
 board, and a preset if asked), ``lib/nimatron/`` (the core, ``tables.bin``,
@@ -580,6 +586,15 @@ class Plan:
         self.notes = []
         self.manifest = self._manifest()
         self._backups = set()
+        self.firmware = None  # the frozen firmware's commit, when deploying for it (--firmware)
+
+    def firmware_before(self):
+        """The commit of the frozen firmware the last deploy here was for, or None."""
+        try:
+            said = json.loads(read(os.path.join(self.drive, MANIFEST)).decode("utf-8")).get("firmware")
+        except (ValueError, UnicodeError, AttributeError, RecursionError, TypeError):
+            return None
+        return said if isinstance(said, str) else None
 
     def _manifest(self):
         """{path: sha256} of what the last deploy wrote; {} (and a note) for
@@ -694,7 +709,10 @@ class Plan:
                 files.pop(path, None)
             elif verb in ("new", "updated", "unchanged"):
                 files[path] = digest(data)
-        return (json.dumps({"tool": "nimatron deploy", "files": dict(sorted(files.items()))}, indent=1) + "\n").encode()
+        record = {"tool": "nimatron deploy", "files": dict(sorted(files.items()))}
+        if self.firmware:
+            record["firmware"] = self.firmware
+        return (json.dumps(record, indent=1) + "\n").encode()
 
     def writes(self):
         """[(path, bytes)] in the order they go in: ``lib/`` first, then the
@@ -920,8 +938,13 @@ def run(args):
         files = frozen.deploy_files(board, spec, record)
         out.write("For the Nimatron firmware built from %s (%s): its modules and libraries are frozen in; "
                   "code.py, settings and data files go on the drive\n" % (record["commit"], record["board"]))
+        plan.firmware = "%s %s" % (record["board"], record["commit"])
     else:
         files = firmware_files(board, spec, args.mpy_cross, boot_out(drive)[0])
+        if plan.firmware_before():
+            plan.notes.append("the last deploy here was for the Nimatron firmware (%s): while the board runs it, "
+                              "its frozen modules run, not these .py files (copy CircuitPython's own UF2 onto "
+                              "RPI-RP2 first)" % printable(plan.firmware_before(), 60))
     if record is None and needed_libraries(spec) and not args.offline:
         use_circup = circup_exe() is not None and online()
     if not use_circup and record is None:
