@@ -141,8 +141,10 @@ for (let g = 0; g < +(args.games || 0); g++) {
     if (refused) break;
     s.runFor(400);
   }
-  s.runUntil(() => events().slice(from).some((e) => e.event === 'game_over'), 5000);
-  game.game_over = events().slice(from).find((e) => e.event === 'game_over') || null;
+  // after this game's new_game: holding DONE first ends a game in play ("abandoned")
+  const mine = () => { const ev = events().slice(from); return ev.slice(ev.findIndex((e) => e.event === 'new_game')); };
+  s.runUntil(() => mine().some((e) => e.event === 'game_over'), 5000);
+  game.game_over = mine().find((e) => e.event === 'game_over') || null;
   note(`game ${g} over: ${JSON.stringify(game.game_over)}`);
   s.runFor(1000);
   save();

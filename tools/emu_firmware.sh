@@ -5,8 +5,8 @@
 # One board and firmware in the emulator (the shared circuitpython-emu tool, set up once; not for
 # CI): deploys this checkout as `nimatron deploy` does (stock: .py, or .mpy with MPY_CROSS=...;
 # frozen: `deploy --firmware UF2`, the UF2 from tools/build_firmware.sh) with the first preset,
-# wraps code.py to print the heap free after a main-loop tick whenever it has fallen by more than
-# 512 bytes, boots, answers HELLO, then chooses every preset over the host link (SET preset, NEW,
+# wraps code.py to print the live heap (gc.collect, then gc.mem_free, after a tick, every 200 ms)
+# whenever it has fallen by more than 256 bytes, boots, answers HELLO, then chooses every preset over the host link (SET preset, NEW,
 # EXPLAIN, STATE: tools/emu_board.js) and plays GAMES whole games (greedy, then perfect visitor)
 # where the harness presses the board's buttons: the MacroPad's keys (emu_board.js) and, in a
 # second boot, row buttons (the shared game.js); a key-matrix board (pico-grid, pico-ring) gets
@@ -38,17 +38,20 @@ esac
 rm -f "$drive/boot_out.txt"
 [ "$mode" = stock ] && mv "$drive/code.py" "$drive/nimcode.py"
 cat > "$drive/code.py" <<EOF
-# measuring wrapper (tools/emu_firmware.sh): the heap free after each main-loop tick
+# measuring wrapper (tools/emu_firmware.sh): the live heap (after a collection) every 200 ms, after a tick
 import gc
 from nimatron.machine import startup
 _tick = startup.Machine.tick
-_low = [1 << 30]
+_low = [1 << 30, -1000]
 def _measured(self, now):
     _tick(self, now)
-    free = gc.mem_free()
-    if free + 512 < _low[0]:
-        _low[0] = free
-        print("heap-low %d at %d ms" % (free, now))
+    if now - _low[1] >= 200:
+        _low[1] = now
+        gc.collect()
+        free = gc.mem_free()
+        if free + 256 < _low[0]:
+            _low[0] = free
+            print("heap-low %d at %d ms" % (free, now))
 startup.Machine.tick = _measured
 from $module import main
 main()
@@ -68,7 +71,7 @@ except OSError as e:
     print("%s %s %s: no report (%s)" % (board, presets, mode, e)); sys.exit(1)
 lows = [int(x) for x in re.findall(r"heap-low (\d+) at", console)]
 hello = (r.get("hello") or {}).get("reply") or "no answer"
-over = [g for g in r.get("games", []) if g.get("game_over")]
+over = [g for g in r.get("games", []) if (g.get("game_over") or {}).get("winner") in ("visitor", "machine")]
 sweep = r.get("presets") or []
 failed = ["%s: %s" % (p["preset"], p[k]) for p in sweep for k in ("set", "new", "explain")
           if not (p.get(k) or "").startswith("OK")]
