@@ -10,8 +10,24 @@ CPython, MicroPython and CircuitPython; hardware lives in ``drivers``.
 __version__ = "0.1.0"
 
 
+# Where a package frozen into the firmware (``tools/build_firmware.sh``) finds
+# its data files: only ``.py`` is frozen, and a frozen module's ``__file__`` is
+# relative ("nimatron/__init__.py"); ``nimatron deploy --firmware`` puts them
+# here. ``/lib`` comes after ``.frozen`` on CircuitPython's ``sys.path``, so
+# this folder never hides the frozen package (a ``/nimatron`` folder would).
+FROZEN_DATA = "/lib/nimatron/"
+
+
+def frozen(path):
+    """True if a package's ``__path__`` is CircuitPython's frozen-module entry
+    (".frozen/nimatron"); CPython's ``__path__`` is a list."""
+    return isinstance(path, str) and path[:8] == ".frozen/"
+
+
 def resource(name):
-    """Path of a data file shipped inside the package (tables, pin maps)."""
+    """Path of a data file shipped with the package (tables, pin maps)."""
+    if frozen(globals().get("__path__")):
+        return FROZEN_DATA + name
     here = __file__
     cut = max(here.rfind("/"), here.rfind("\\"))
     return here[: cut + 1] + name

