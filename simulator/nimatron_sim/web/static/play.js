@@ -178,9 +178,11 @@
   function fillSettings(s) {
     const form = $("settings");
     form.textContent = "";
+    // each setting's label by its own key: "misere" is worded "Goal" (settings.misere is the "on" choice)
+    const LABELS = {misere: "settings.goal"};
     const field = (key, options, value) => {
       const label = document.createElement("label");
-      label.textContent = Nim.t("settings." + key) + " ";
+      label.textContent = Nim.t(LABELS[key] || "settings." + key) + " ";
       const select = document.createElement("select");
       select.name = key;
       for (const [text, v] of options) {
