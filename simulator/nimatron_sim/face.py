@@ -93,6 +93,15 @@ def row_label(r):
     return explain.label(r)
 
 
+def rules_words(spec, words):
+    """A rule set as a visitor reads it, never its id: "subtract:3" -> "take 1
+    to 3 from one heap" (the rule set's own ``about``, through the phrase table)."""
+    from nimatron.games.rules import parse_rules
+
+    rules = parse_rules(spec)
+    return words.phrase(rules.about or spec)
+
+
 def position_text(heaps, words=None):
     if heaps and isinstance(heaps[0], list):  # two-dimensional Nim: rows of cells
         return "/".join("".join(str(x) for x in row) for row in heaps)
@@ -191,7 +200,7 @@ class Face:
             self._note = None
             t = self.t
             self._add("game", t("sim.log.game", n=controller.audits["games"] + self._retired.get("games", 0),
-                                position=position_text(event["position"], self.words), rules=event["rules"],
+                                position=position_text(event["position"], self.words), rules=rules_words(event["rules"], self.words),
                                 misere=t("sim.log.misere") if event["misere"] else "",
                                 first=t("sim.log.first." + ("visitor" if event["first"] == "visitor" else "machine"))))
         elif kind == "move":
@@ -406,8 +415,9 @@ class Face:
                 keys = "1" if len(self.sim.layout) == 1 else "1-%d" % len(self.sim.layout)
                 text = t("sim.say.rows", keys=keys)
             else:
-                if controller.selected:
-                    return t("sim.say.selected", n=len(controller.selected))
+                if controller.selected:   # Grundy's game moves the lamps, never takes them
+                    return t("sim.say.selected" if controller.rules.removes else "sim.say.selected.split",
+                             n=len(controller.selected))
                 text = t("sim.say.grid")
                 if self.sim.spec.get("cursor"):
                     text = t("sim.say.cursor")

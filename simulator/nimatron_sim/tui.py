@@ -39,7 +39,7 @@ from textual.widgets import Button, Footer, Header, Label, RichLog, Select, Stat
 
 from nimatron.config import boards, settings as nsettings
 
-from .face import KINDS, STATUS_ROLES, Face, row_label
+from .face import KINDS, STATUS_ROLES, Face, row_label, rules_words
 from .oled_mock import braille
 from .wallclock import WallClock
 
@@ -185,7 +185,8 @@ class SettingsScreen(ModalScreen):
              self.board),
             (t("settings.preset"), "preset", [(t("settings.own"), "")] + [
                 (_short("%s: %s" % (n, phrase(every[n]["about"]))), n) for n in every], o.get("preset", "")),
-            (t("settings.rules"), "rules", [keep] + [(r, r) for r in rules], o.get("rules", "")),
+            (t("settings.rules"), "rules", [keep] + [(_short(rules_words(r, self.words)), r) for r in rules],
+             o.get("rules", "")),
             (t("settings.goal"), "misere", [keep, (t("settings.normal"), "off"), (t("settings.misere"), "on")],
              "" if misere is None else ("on" if misere else "off")),
             (t("settings.difficulty"), "difficulty", [keep] + [(t("difficulty." + d), d) for d in nsettings.DIFFICULTIES],

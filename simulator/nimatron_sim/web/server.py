@@ -674,9 +674,10 @@ class NimatronServer(ThreadingHTTPServer):
 
     def config(self):
         from nimatron.config import boards, settings
+        from nimatron.games.rules import parse_rules
 
         m = self.machines
-        return {
+        config = {
             "lang": self.lang,
             "langs": languages(),
             "board": m.board,
@@ -688,6 +689,9 @@ class NimatronServer(ThreadingHTTPServer):
             "difficulties": list(settings.DIFFICULTIES),
             "first": list(settings.FIRST),
         }
+        # each rule set in words (the page shows these, never an id such as "subtract:3")
+        config["rules_about"] = {spec: parse_rules(spec).about or spec for spec in config["rules"]}
+        return config
 
     def settings_from(self, body):
         """(board, overrides) for a tab's own machine: the server's, with the
