@@ -422,10 +422,12 @@ class NimatronApp(App):
         """(columns, lines) the face, its side panel and the key bar (whole) need."""
         layout = self.face.layout
         lamps = 3 + lamp_width(layout) * max(layout) + 4 + (11 if self.face.input_model == "rows" else 0)
-        rows = 2 * len(layout) - 1 if len(layout) <= 4 else len(layout)
         extra = 1 if self.face.input_model == "grid" else 0
         extra += 1 if self.face.has_speaker() else 0  # the ♪ line
-        return max(max(38, lamps) + 2 + SIDE_WIDTH + 1, self.key_bar_width()), 17 + rows + extra
+        # the face closed up (``_fit``): title, 2 status lines, 2 of rules, the rows, the buttons,
+        # 3 of words, 2 of legend, the key bar
+        lines = 12 + len(layout) + 2 + extra
+        return max(max(38, lamps) + 2 + SIDE_WIDTH + 1, self.key_bar_width()), lines
 
     def key_bar_width(self):
         """Columns the key bar needs to show every key and its words, compact: "q Quit ⏎ DONE ..."."""

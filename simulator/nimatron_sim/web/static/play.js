@@ -18,6 +18,7 @@
   let lamps = null;        // Nim.buildLamps: the lamp elements
   let lastEvent = null;    // the newest event announced
   let nimrodShown = "";
+  let countsFitted = "";   // the counts' lengths the lamps were last fitted to
   let busy = Promise.resolve();
 
   const BOARD_KEYS = {a: "a", b: "b", w: "slide", "[": "ccw", "]": "cw"};
@@ -74,6 +75,14 @@
     const box = $("lamps");
     box.style.removeProperty("--lamp-max");
     box.style.removeProperty("--side-max");
+    box.style.removeProperty("--reserve");
+    // beside the lamps: the label, the count ("encendidas: 7") and TAKE, as wide as their words
+    const beside = Math.max(0, ...[...box.querySelectorAll(".lamp-row")].map((row) => {
+      const parts = [...row.children].filter((c) => !c.classList.contains("strip"));
+      const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
+      return parts.reduce((w, c) => w + c.getBoundingClientRect().width, 0) + gap * parts.length + 2;
+    }));
+    if (beside) box.style.setProperty("--reserve", beside + "px");
     for (let round = 0; round < 3; round++) {
       const parts = [...document.querySelectorAll("#lamps .lamp-cell, #lamps .take, #controls button")];
       if (!parts.length) return;
@@ -146,8 +155,11 @@
     }
     $("board-line").textContent = Nim.t("board", {board: s.board, about: Nim.phrase(s.about)});
     Nim.drawStatus($("status"), s);
-    if (fresh) fit();
     Nim.drawLamps(lamps, s);
+    // the counts' words take room beside the lamps: measure again when they change length
+    const counted = lamps.counts.map((node) => node.textContent.length).join(",");
+    if (fresh || counted !== countsFitted) fit();
+    countsFitted = counted;
     $("rules-line").textContent = Nim.t("rules.line", {about: Nim.phrase(s.settings.about),
       last: Nim.phrase(s.settings.last_move || "takes the last lamp"),
       goal: Nim.t(s.settings.misere ? "goal.loses" : "goal.wins")}) + " " + Nim.t("settings.line", {
@@ -297,6 +309,11 @@
     $("think").addEventListener("toggle", () => { nimrodShown = ""; if (state) show(state); });
     $("think").querySelector("summary").addEventListener("click", () => { $("think").dataset.touched = "1"; });
     $("settings").addEventListener("submit", applySettings);
+    const settings = document.querySelector("details.settings");
+    settings.addEventListener("toggle", () => {   // on a phone the column is below the machine: bring Apply in
+      const apply = $("settings").querySelector("button");
+      if (settings.open && apply) apply.scrollIntoView({block: "nearest"});
+    });
     Nim.reduced.addEventListener("change", () => { built = ""; if (state) show(state); });
     window.addEventListener("resize", () => fit());
     if (machine) {
