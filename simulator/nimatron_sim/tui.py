@@ -26,6 +26,7 @@ room (``OLED_COLUMNS``), else the five lines its driver wrote, beside the log.
     app.run()
 """
 
+import textwrap
 import time
 
 from rich.cells import cell_len
@@ -152,6 +153,11 @@ class LampWidget(Widget):
     def on_click(self, event):
         event.stop()
         self.app.lamp_clicked(self.r, self.i)
+
+
+def _lines(text, width):
+    """How many lines ``text`` takes wrapped at ``width`` columns (its own line breaks kept)."""
+    return sum(max(1, len(textwrap.wrap(line, width))) for line in text.split("\n"))
 
 
 def _short(text, width=55):
@@ -419,15 +425,27 @@ class NimatronApp(App):
 
     # -- size ---------------------------------------------------------------------
     def needed_size(self):
-        """(columns, lines) the face, its side panel and the key bar (whole) need."""
-        layout = self.face.layout
-        lamps = 3 + lamp_width(layout) * max(layout) + 4 + (11 if self.face.input_model == "rows" else 0)
-        extra = 1 if self.face.input_model == "grid" else 0
-        extra += 1 if self.face.has_speaker() else 0  # the ♪ line
-        # the face closed up (``_fit``): title, 2 status lines, 2 of rules, the rows, the buttons,
-        # 3 of words, 2 of legend, the key bar
-        lines = 12 + len(layout) + 2 + extra
-        return max(max(38, lamps) + 2 + SIDE_WIDTH + 1, self.key_bar_width()), lines
+        """(columns, lines) the face, its side panel and the key bar (whole) need:
+        the face closed up (``_fit``), its words wrapped as they will be."""
+        face = self.face
+        layout = face.layout
+        lamps = 3 + lamp_width(layout) * max(layout) + 4 + (11 if face.input_model == "rows" else 0)
+        width = max(max(38, lamps) + 2 + SIDE_WIDTH + 1, self.key_bar_width())
+        room = width - SIDE_WIDTH - 1 - 2   # the face's text, inside its padding
+        words = [face.rules_line(), self._legend()]
+        turn = max((face.message(), self._turn_words()), key=lambda text: _lines(text, room))
+        lines = 1 + 2 + len(layout) + 1 + (1 if face.has_speaker() else 0) + 1   # title, status, lamps, buttons, ♪, keys
+        lines += sum(_lines(text, room) for text in words) + max(2, _lines(turn, room))
+        return width, lines
+
+    def _turn_words(self):
+        """The longest words under the lamps in a game: the visitor's turn, with a hint."""
+        face, t = self.face, self.t
+        if face.input_model == "rows":
+            text = t("sim.say.rows", keys="1-%d" % len(face.layout))
+        else:
+            text = t("sim.say.cursor" if face.sim.spec.get("cursor") else "sim.say.grid")
+        return text + " " + t("sim.say.hint")
 
     def key_bar_width(self):
         """Columns the key bar needs to show every key and its words, compact: "q Quit ⏎ DONE ..."."""
