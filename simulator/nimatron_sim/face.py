@@ -200,7 +200,7 @@ class Face:
             self._note = None
             t = self.t
             self._add("game", t("sim.log.game", n=controller.audits["games"] + self._retired.get("games", 0),
-                                position=position_text(event["position"], self.words), rules=rules_words(event["rules"], self.words),
+                                position=position_text(event["position"], self.words),
                                 misere=t("sim.log.misere") if event["misere"] else "",
                                 first=t("sim.log.first." + ("visitor" if event["first"] == "visitor" else "machine"))))
         elif kind == "move":

@@ -309,11 +309,6 @@
     $("think").addEventListener("toggle", () => { nimrodShown = ""; if (state) show(state); });
     $("think").querySelector("summary").addEventListener("click", () => { $("think").dataset.touched = "1"; });
     $("settings").addEventListener("submit", applySettings);
-    const settings = document.querySelector("details.settings");
-    settings.addEventListener("toggle", () => {   // on a phone the column is below the machine: bring Apply in
-      const apply = $("settings").querySelector("button");
-      if (settings.open && apply) apply.scrollIntoView({block: "nearest"});
-    });
     Nim.reduced.addEventListener("change", () => { built = ""; if (state) show(state); });
     window.addEventListener("resize", () => fit());
     if (machine) {
