@@ -433,9 +433,10 @@ class NimatronApp(App):
         width = max(max(38, lamps) + 2 + SIDE_WIDTH + 1, self.key_bar_width())
         room = width - SIDE_WIDTH - 1 - 2   # the face's text, inside its padding
         words = [face.rules_line(), self._legend()]
-        turn = max((face.message(), self._turn_words()), key=lambda text: _lines(text, room))
+        # the words under the lamps: as long as the visitor's turn with a hint (not what shows now:
+        # the size asked must not change with the game, or "too small" would come and go)
         lines = 1 + 2 + len(layout) + 1 + (1 if face.has_speaker() else 0) + 1   # title, status, lamps, buttons, ♪, keys
-        lines += sum(_lines(text, room) for text in words) + max(2, _lines(turn, room))
+        lines += sum(_lines(text, room) for text in words) + max(2, _lines(self._turn_words(), room))
         return width, lines
 
     def _turn_words(self):
