@@ -34,6 +34,7 @@ from nimatron_sim import words as words_module
 from nimatron_sim.face import Face
 from nimatron_sim.nimrod import nimrod
 from nimatron_sim.tui import ROOMY_LAMP, SIDE_WIDTH, NimatronApp, SettingsScreen
+from nimatron_sim.words import Words
 
 from kit_tui import run, screen_text, until
 
@@ -281,3 +282,18 @@ def test_no_key_but_q_acts_while_the_terminal_is_too_small():
         assert app.return_code == 0
 
     run(play())
+
+
+@pytest.mark.parametrize("lang", ["es", "ru"])
+def test_every_refusal_the_firmware_says_has_its_words_in_every_language(lang):
+    """A refusal is a firmware sentence through the phrase table: one with no
+    template would show in English (Building Nim's did)."""
+    said = []
+    for path in [ROOT / "firmware" / "nimatron" / "machine" / "turns.py"] + sorted(
+            (ROOT / "firmware" / "nimatron" / "panels").glob("*.py")):   # the controller's and the panels' reasons
+        said += re.findall(r'(?:_refuse\(\s*|return None, None, \(?)"([^"]+)"', path.read_text(encoding="utf-8"))
+    assert len(said) >= 8, said
+    words = Words(lang)
+    samples = [re.sub(r"%d", "1", re.sub(r"%s", "A", text)) for text in said]
+    untranslated = [text for text in samples if words.phrase(text) == text]
+    assert not untranslated, untranslated
