@@ -101,7 +101,7 @@ def test_default_preset_whole_game_by_keys_machine_wins():
                 assert "MACHINE THINKING" in screen_text(app)
                 await until(app, pilot, (SHOWING,))
                 assert "✕" in "".join(screen_rows(app))              # the lamps it will take
-                assert "The machine takes" in screen_text(app)
+                assert "The machine plays (✕)" in screen_text(app)
                 await until(app, pilot, (VISITOR, OVER))
                 turns += 1
                 assert turns < 40

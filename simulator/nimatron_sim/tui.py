@@ -397,6 +397,8 @@ class NimatronApp(App):
         t = self.t
         kinds = ["lit", "taken", "selected", "hint", "taking", "refused", "dark"]
         keys = ""
+        if not self.face.controller.rules.removes:   # Grundy's game moves lamps: none is ever taken
+            kinds.remove("taken")
         if self.face.input_model == "rows":
             kinds.remove("selected")
         else:
