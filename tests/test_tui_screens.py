@@ -82,12 +82,16 @@ def key_bar(app):
 
 
 async def settled(app, pilot):
-    """The face once its closing up (``_fit``: a step each refresh, two at most) has run."""
-    for _ in range(20):
+    """The face once its closing up (``_fit``: a step each refresh, two at most) has run:
+    it fits, or it has stayed closed up all it can for a few refreshes."""
+    still = 0
+    for _ in range(40):
         await pilot.pause()
-        if app.query_one("#face").max_scroll_y == 0 or app._squeeze >= 2:
-            break
-    await pilot.pause()
+        if app.query_one("#face").max_scroll_y == 0:
+            return
+        still = still + 1 if app._squeeze >= 2 else 0
+        if still >= 5:
+            return
 
 
 def check_screen(app, where):

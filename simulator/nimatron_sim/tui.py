@@ -439,7 +439,7 @@ class NimatronApp(App):
         # the size asked must not change with the game, or "too small" would come and go)
         lines = 1 + 2 + len(layout) + 1 + (1 if face.has_speaker() else 0) + 1   # title, status, lamps, buttons, ♪, keys
         lines += sum(_lines(text, room) for text in words) + max(2, _lines(self._turn_words(), room))
-        return width, lines
+        return width, lines + 1   # a line to spare: Textual may break a line where textwrap did not
 
     def _turn_words(self):
         """The longest words under the lamps in a game: the visitor's turn, with a hint."""
