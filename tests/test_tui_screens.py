@@ -18,65 +18,30 @@ Played through Textual's Pilot on the real firmware:
 - a 200x60 terminal is used: wide lamps, a wide side panel.
 """
 
-import json
-import os
 import pathlib
 import re
 
 import pytest
-from textual.widgets._footer import FooterKey
 
-from nimatron.config import boards, settings as nsettings
-from nimatron.games import rules as rules_module
+from nimatron.config import boards
 from nimatron.machine import service
 from nimatron.machine.controller import ATTRACT, OVER, SERVICE, VISITOR
-from nimatron_sim import words as words_module
 from nimatron_sim.face import Face
 from nimatron_sim.nimrod import nimrod
 from nimatron_sim.tui import ROOMY_LAMP, SIDE_WIDTH, NimatronApp, SettingsScreen
 from nimatron_sim.words import Words
 
 from kit_tui import run, screen_text, until
+from kit_words import ids_on
 
 LANGS = ("en", "es", "ru")
 SIZES = [(80, 24), (120, 40), (200, 60)]
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def _language_words():
-    words = set()
-    for lang in LANGS:
-        with open(os.path.join(words_module.FOLDER, lang + ".json"), encoding="utf-8") as f:
-            data = json.load(f)
-        text = " ".join(list(data["text"].values()) + list(data["phrases"].values()))
-        words |= set(w.lower() for w in re.findall(r"\w+", re.sub(r"\{\w+\}", " ", text)))
-    return words
-
-
-def internal_ids():
-    """Words a visitor must never read: language keys ("sim.say.rows"), rule
-    sets' ids ("subtract:3", "allheaps": those no language file uses as a
-    word), settings' and counters' names ("walkaway_ms")."""
-    with open(os.path.join(words_module.FOLDER, "en.json"), encoding="utf-8") as f:
-        keys = [k for k in json.load(f)["text"] if "." in k]
-    words = _language_words()
-    names = [n for n in rules_module.RULES if n.lower() not in words]
-    specs = [r"%s:\d+" % re.escape(n) for n in rules_module.RULES]
-    setting_names = [k for k in list(nsettings.DEFAULTS) + list(service.AUDITS) if "_" in k]
-    return re.compile(r"(?<![\w.:-])(%s)(?![\w:-])" % "|".join(
-        [re.escape(k) for k in keys] + specs + [re.escape(n) for n in names + setting_names]))
-
-
-IDS = internal_ids()
-
-
-def ids_on(text):
-    return sorted(set(m.group(1) for m in IDS.finditer(text)))
-
-
 def key_bar(app):
     """(keys on the bar, keys cut or off the screen)."""
-    keys = [k for k in app.query(FooterKey) if k.display]
+    keys = [k for k in app.query("FooterKey") if k.display]   # the key bar's keys, by their widget's type
     width = app.size.width
     return keys, [k.description for k in keys if k.region.right > width or k.region.width < len(k.description)]
 

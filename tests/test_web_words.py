@@ -27,7 +27,7 @@ import pytest
 from devtools import CHROMIUM, Chromium, Served
 from nimatron_sim.words import Words
 from kit_page import QUICK, wait_for_turn
-from test_tui_screens import IDS
+from kit_words import IDS
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 
