@@ -45,7 +45,7 @@ def test_every_operator_screen_draws_and_says_what_it_is(board):
                 if item == "button_test":
                     await pilot.press(next_key)
                     last = app.face.controller.menu.last   # named as the face names it: "Row A", "DONE"
-                    assert "Last: " + operator_words.button(last, app.face.words) in screen_text(app)
+                    assert "Last: " + operator_words.button(last, app.face.words) in app.face.message()   # (wrapped on screen)
                     await pilot.press("n")  # NEW is tested...
                     assert app.face.controller.menu.screen == "button_test"
                     await pilot.press("n")  # ... and twice goes back

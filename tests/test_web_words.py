@@ -89,6 +89,7 @@ def test_the_page_speaks_the_visitors_words_and_cuts_none(browser, lang):
             tab.key("Enter")   # a move: the log, the machine's reply and Nimrod's panel have words
             tab.wait("[...document.querySelectorAll('#log li')].length >= 3")
             wait_for_turn(tab)
+            tab.eval("document.querySelector('details.legend').open = true; 1")   # the help: what the lamps mean, the keys
             handles = tab.eval("[sessionStorage.getItem('nimatron-machine'),"
                                " document.getElementById('crowd-link').href.split('watch=')[1].split('&')[0]]")
             text = tab.eval(WORDS)

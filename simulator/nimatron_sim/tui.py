@@ -61,7 +61,7 @@ LOG_STYLES = {
 CSS = """
 Screen { background: #101418; }
 #body { height: 1fr; }
-#face { width: 1fr; padding: 0 1; }
+#face { width: 1fr; padding: 0 1; scrollbar-gutter: stable; scrollbar-size-vertical: 1; }
 #side { width: %d; border-left: solid #3a4a55; }
 #status-lamps { height: 2; grid-size: 2 2; grid-columns: 18 20; }
 .status-lamp { width: auto; color: #8a8a8a; }
@@ -433,22 +433,22 @@ class NimatronApp(App):
         layout = face.layout
         lamps = 3 + lamp_width(layout) * max(layout) + 4 + (11 if face.input_model == "rows" else 0)
         width = max(max(38, lamps) + 2 + SIDE_WIDTH + 1, self.key_bar_width())
-        room = width - SIDE_WIDTH - 1 - 2   # the face's text, inside its padding
+        room = width - SIDE_WIDTH - 2 - 1   # the face's text: inside its padding and its scrollbar's gutter
         words = [face.rules_line(), self._legend()]
-        # the words under the lamps: as long as the visitor's turn with a hint (not what shows now:
+        # the words under the lamps: as long as the visitor's turn (not what shows now:
         # the size asked must not change with the game, or "too small" would come and go)
         lines = 1 + 2 + len(layout) + 1 + (1 if face.has_speaker() else 0) + 1   # title, status, lamps, buttons, ♪, keys
         lines += sum(_lines(text, room) for text in words) + max(2, _lines(self._turn_words(), room))
-        return width, lines + 1   # a line to spare: Textual may break a line where textwrap did not
+        return width, lines
 
     def _turn_words(self):
-        """The longest words under the lamps in a game: the visitor's turn, with a hint."""
+        """The longest words under the lamps in a game: the visitor's turn (with a hint, when it teaches)."""
         face, t = self.face, self.t
         if face.input_model == "rows":
             text = t("sim.say.rows", keys="1-%d" % len(face.layout))
         else:
             text = t("sim.say.cursor" if face.sim.spec.get("cursor") else "sim.say.grid")
-        return text + " " + t("sim.say.hint")
+        return text + (" " + t("sim.say.hint") if face.settings["difficulty"] == "teach" else "")
 
     def key_bar_width(self):
         """Columns the key bar needs to show every key and its words, compact: "q Quit ⏎ DONE ..."."""
