@@ -15,7 +15,6 @@ visitor waits for. Figures: docs/benchmarks.md.
 """
 import json
 import os
-import random
 import subprocess
 import sys
 import time

@@ -9,7 +9,7 @@ import os
 import re
 
 from nimatron.config import settings as nsettings
-from nimatron.games import rules as rules_module
+from nimatron.games import registry
 from nimatron.machine import service
 from nimatron_sim import words as words_module
 
@@ -33,8 +33,9 @@ def internal_ids():
     with open(os.path.join(words_module.FOLDER, "en.json"), encoding="utf-8") as f:
         keys = [k for k in json.load(f)["text"] if "." in k]
     words = _language_words()
-    names = [n for n in rules_module.RULES if n.lower() not in words]
-    specs = [r"%s:\d+" % re.escape(n) for n in rules_module.RULES]
+    every = [name for name, _, _, _ in registry.entries()]   # the one registry of rule sets
+    names = [n for n in every if n.lower() not in words]
+    specs = [r"%s:\d+" % re.escape(n) for n in every]
     setting_names = [k for k in list(nsettings.DEFAULTS) + list(service.AUDITS) if "_" in k]
     return re.compile(r"(?<![\w.:-])(%s)(?![\w:-])" % "|".join(
         [re.escape(k) for k in keys] + specs + [re.escape(n) for n in names + setting_names]))

@@ -12,8 +12,8 @@ tests/test_micropython_controller.py under the MicroPython unix port.
 
 from controller_scenarios import Rig
 from nimatron.machine.controller import ATTRACT, SERVICE, VISITOR
-from nimatron.machine.ports import LIT, OFF
-from nimatron.machine.service import AUDITS, COLOURS, ITEMS
+from nimatron.machine.ports import OFF
+from nimatron.machine.service import COLOURS, ITEMS
 from nimatron.machine.switches import CHORD_MS
 
 

@@ -2,8 +2,9 @@
 #
 # SPDX-License-Identifier: MIT
 """A small board keeps only what it plays: the modules needed only to start
-(``app.STARTUP_ONLY``) leave the heap once the controller is built, and
-come back when a setting changes (MicroPython, precompiled as a board runs
+(``app.STARTUP_ONLY``) and the settings' checks (``app.PLAY_FREE``) leave
+the heap once the controller is built, and a setting's change brings back
+only what it needs, for as long as it needs it (MicroPython, precompiled as a board runs
 it; the figures: tests/bench_boards.py)."""
 
 import sys

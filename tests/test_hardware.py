@@ -13,7 +13,6 @@ import csv
 import io
 import os
 import re
-import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -22,7 +21,8 @@ from nimatron.config import boards
 from nimatron_host import hardware
 from nimatron_host.cli import main
 from nimatron_host.hardware import bom, panel, wiring
-from nimatron_host.hardware.circuit import circuit, drawn_refs, expand_refs
+from nimatron_host.hardware.circuit import circuit, expand_refs
+from nimatron_sim.words import Words
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARDWARE = os.path.join(ROOT, "hardware")
@@ -154,8 +154,8 @@ def test_panel_how_to_play_in_three_languages(lang, words):
     ET.fromstring(drawing.encode("utf-8"))
     for word in words:
         assert word in drawing
-    last = panel.how_to_play(boards.board("pi-leds"), lang)[-1]        # marienbad: misère
-    assert last == panel.STEPS[lang]["lose"]
+    rule = panel.how_to_play(boards.board("pi-leds"), lang)[1]        # marienbad: misère
+    assert Words(lang).t("goal.loses") in rule
     with pytest.raises(ValueError, match="language"):
         panel.draw("pi-leds", boards.board("pi-leds"), "xx")
 
@@ -246,9 +246,9 @@ def test_walking_the_guide_every_part_and_pin_it_names_is_on_the_drawing(name, t
     guide names is a drawn part, and every row of its wiring table gives the
     pin and header pin the drawing gives."""
     design = circuit(name, boards.board(name))
-    drawn = set(drawn_refs(design))
+    drawn = set(ref for line in design.parts.lines for ref in line[3])
     guide = texts[name + "/README.md"]
-    named = _refs(guide.split("## Software")[0]) - set(pin for pin, role in boards.pins(design["spec"]))
+    named = _refs(guide.split("## Software")[0]) - set(pin for pin, role in boards.pins(design.spec))
     assert named <= drawn, sorted(named - drawn)
     drawing = texts.get(name + "/wiring.svg", "")
     for row in re.findall(r"^\| `([A-Z0-9_]+)` \| (\d+|built in) \|", guide, re.M):

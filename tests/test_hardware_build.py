@@ -113,9 +113,9 @@ def test_every_checkpoint_names_drawn_test_points_and_expects_a_value_with_units
 def test_every_loom_line_has_a_checkpoint(name):
     d = design(name)
     measured = set(cp["key"] for cp in checkpoints.checkpoints(d))
-    for chain in d["chains"]:
-        if chain["role"] not in ("neopixel data", "key row 0"):
-            assert "line:" + chain["pin"] in measured, chain["role"]
+    for chain in d.chains:
+        if chain.role not in ("neopixel data", "key row 0"):
+            assert "line:" + chain.pin in measured, chain.role
 
 
 def test_checkpoint_values_come_from_the_design(monkeypatch):
@@ -131,7 +131,7 @@ def test_checkpoint_values_come_from_the_design(monkeypatch):
     fet = copy.deepcopy(parts.part("sup90p06"))
     fet["rds_on_4v5"] = 0.05
     monkeypatch.setitem(parts.catalogue()["parts"], "sup90p06", fet)
-    d = circuit("pico-grid", d["spec"])
+    d = circuit("pico-grid", d.spec)
     lit = [cp for cp in checkpoints.checkpoints(d) if cp["key"] == "rail-lit"][0]
     assert lit["readings"][0][1] == "4.50–5.25 V"           # the drops would allow 4.31 V: U1's 4.5 V instead
     data = [cp for cp in checkpoints.checkpoints(d) if cp["key"] == "data-r"][0]
@@ -168,13 +168,13 @@ def test_the_guide_links_the_drawings_checkpoints_and_troubleshooting(name, text
 def test_troubleshooting_names_every_row_and_control_line(name):
     d = design(name)
     table = " ".join(" ".join(t) for t in checkpoints.troubles(d))
-    for chain in d["chains"]:
-        if chain["role"].startswith(("row", "key row", "key column")) or chain["role"] in ("done", "new"):
-            assert chain["pin"] + " (" in table, chain["role"]
-    if d["matrix"]:
+    for chain in d.chains:
+        if chain.role.startswith(("row", "key row", "key column")) or chain.role in ("done", "new"):
+            assert chain.pin + " (" in table, chain.role
+    if d.matrix:
         assert "Every key of one row does nothing" in table and "band (cathode) to the key" in table
     if parts.has_dc_input(d):
-        assert "brightness" in table and "cap %.2f" % d["figures"]["cap"] in table
+        assert "brightness" in table and "cap %.2f" % d.figures["cap"] in table
 
 
 LEAKS = {
@@ -187,10 +187,10 @@ LEAKS = {
 def lacks(name):
     d = design(name)
     out = []
-    if not (d.get("pixels") or any(role.startswith("pixel") or pin == "NEOPIXEL" for pin, role in
-                                   boards.pins(d["spec"]))):
+    if not (d.pixels or any(role.startswith("pixel") or pin == "NEOPIXEL" for pin, role in
+                                   boards.pins(d.spec))):
         out.append("pixels")
-    if d["onboard"]:
+    if d.onboard:
         out.append("looms")
     if not parts.has_dc_input(d):
         out.append("dc input")

@@ -18,6 +18,7 @@ power path without a through-hole equivalent or a named breakout.
 """
 
 import copy
+import dataclasses
 import json
 import os
 import re
@@ -33,7 +34,7 @@ from nimatron_host.hardware import bom, checkpoints, designs, electrical, panel,
 from nimatron_host.hardware.circuit import circuit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DESIGNS = dict((d["name"], d) for d in designs())
+DESIGNS = dict((d.name, d) for d in designs())
 PRESETS = json.load(open(os.path.join(ROOT, "firmware", "nimatron", "config", "presets.json")))
 
 
@@ -47,23 +48,21 @@ def test_every_connector_wire_and_fuse_carries_at_most_80_percent_of_its_rating(
 
 
 def test_an_overloaded_connector_is_named_with_its_figure_and_rating():
-    design = dict(DESIGNS["pico-grid"], figures=dict(DESIGNS["pico-grid"]["figures"], board_ma=9000))
+    design = dataclasses.replace(DESIGNS["pico-grid"], figures=dict(DESIGNS["pico-grid"].figures, board_ma=9000))
     lines = rating_failures(design)
     # Mini-Fit Jr.'s 8.5 A is not yet read in Molex's document: the rules count it as 80 % of itself
-    assert any(re.match(r"pico-grid: J2 Molex Mini-Fit Jr\. .* carries \d+\.\d\d A, rated 6\.8 A x 80 %", l)
-               for l in lines), lines
+    assert any(re.match(r"pico-grid: J2 Molex Mini-Fit Jr\. .* carries \d+\.\d\d A, rated 6\.8 A x 80 %", line)
+               for line in lines), lines
 
 
 def test_an_overdriven_led_is_named_with_its_current_and_rating():
     import copy
 
-    from nimatron_host.hardware.circuit import circuit
-
     spec = copy.deepcopy(boards.board("pi-leds"))
     spec["led"]["ma"] = 30            # (5 - 2.0 - 0.9) / 30 mA -> E24 75 ohm, 28 mA: over 25 mA x 80 %
     lines = parts.checks(circuit("pi-leds", spec))
-    assert any(re.match(r"pi-leds: Everlight 333-2UYC/S530-A3 .* runs at 28\.0 mA, rated 25 mA x 80 %", l)
-               for l in lines), lines
+    assert any(re.match(r"pi-leds: Everlight 333-2UYC/S530-A3 .* runs at 28\.0 mA, rated 25 mA x 80 %", line)
+               for line in lines), lines
 
 
 def test_a_narrow_beam_led_sits_behind_a_diffuser_and_a_wide_one_in_a_bezel():
@@ -80,9 +79,9 @@ def test_every_part_has_a_datasheet_reference():
         assert p.get("datasheet"), key
 
 
-@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n]["onboard"]))
+@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n].onboard))
 def test_every_hole_fits_its_part(name):
-    spec = DESIGNS[name]["spec"]
+    spec = DESIGNS[name].spec
     svg = panel.draw(name, spec)
     hole, key = parts.spec_lamp_hole(spec)
     lamps = re.findall(r'<circle[^>]*class="lamp"[^>]*>', svg)
@@ -141,10 +140,10 @@ def test_the_firmware_refuses_a_layout_whose_lamps_would_miss_their_row():
 def test_a_lit_lamp_meets_the_intensity_target(name):
     design = DESIGNS[name]
     target = parts.catalogue()["lamp_target_mcd"]
-    assert parts.lamp_mcd(design) >= target, [l for l in parts.checks(design) if "mcd" in l]
+    assert parts.lamp_mcd(design) >= target, [line for line in parts.checks(design) if "mcd" in line]
 
 
-@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if "jack" in DESIGNS[n]))
+@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if DESIGNS[n].jack))
 def test_every_dc_input_has_a_fuse_reverse_polarity_and_over_voltage_protection(name):
     text = bom.text(DESIGNS[name])
     assert "resettable PTC fuse" in text and "P6KE33CA" in text and "SUP90P06-09L" in text and "TL431" in text
@@ -152,7 +151,7 @@ def test_every_dc_input_has_a_fuse_reverse_polarity_and_over_voltage_protection(
     assert "SS54" not in text and "SMBJ5.0A" not in text   # the crowbar that could not trip its fuse
 
 
-@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if "jack" in DESIGNS[n]))
+@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if DESIGNS[n].jack))
 def test_the_wiring_drawing_shows_the_input_protection(name):
     """A maker wires from the drawing: the fuse, the MOSFET switch and the TVS are on it, not only in the BOM."""
     drawing = open(os.path.join(ROOT, "hardware", name, "wiring.svg"), encoding="utf-8").read()
@@ -161,19 +160,19 @@ def test_the_wiring_drawing_shows_the_input_protection(name):
     assert "F1 RUEF" in drawing and "Q1+Q2 OVP" in drawing and "TVS1 P6KE33CA" in drawing
 
 
-@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n]["onboard"]))
+@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n].onboard))
 def test_every_design_passes_the_rules_of_function(name):
     assert electrical.checks(DESIGNS[name]) == []
 
 
-@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n]["onboard"]))
+@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n].onboard))
 def test_visitor_touched_lines_have_esd_arrays_loom_by_loom(name):
     design = DESIGNS[name]
     row = [r for r in bom.rows(design) if "SRV05-4" in r[1]]
     need = electrical.esd_need(design)
     assert row and int(row[0][2]) == sum(need.values())
     for ref, chains in parts.looms(design):
-        touched = [c for c in chains if c["group"] in ("buttons", "key matrix")]
+        touched = [c for c in chains if c.group in ("buttons", "key matrix")]
         assert need.get(ref, 0) * 4 >= len(touched), ref
 
 
@@ -182,7 +181,7 @@ def test_visitor_touched_lines_have_esd_arrays_loom_by_loom(name):
 def test_a_series_diode_back_in_the_input_starves_u1():
     """The SS54 dropped 4.75 V to about 4.2 V at U1, below the 74AHCT125's 4.5 V."""
     design = copy.deepcopy(DESIGNS["pico-grid"])
-    design["input"]["series"].append(("D-RP SS54", 0.0, parts.part("ss54")["vf"]))
+    design.dc_input["series"].append(("D-RP SS54", 0.0, parts.part("ss54")["vf"]))
     lines = electrical.u1_check(design)
     assert lines and "needs 4.5 V" in lines[0] and "D-RP SS54 0.55 V" in lines[0], lines
     assert 3.9 < float(re.search(r"gets (\d\.\d\d) V", lines[0]).group(1)) < 4.1, lines   # about 4.0 V
@@ -214,10 +213,10 @@ def test_a_polyfuse_chosen_at_20_degc_fails_in_a_warm_cabinet():
     original = parts.fuse_key
     try:
         parts.fuse_key = lambda d: "polyfuse-4"
-        lines = [l for l in parts.checks(design) if "F1" in l]
+        lines = [line for line in parts.checks(design) if "F1" in line]
     finally:
         parts.fuse_key = original
-    assert any("holds 2.53 A at 50 degC" in l for l in lines), lines   # 4.0 A x 0.79, x 80 % while 0.79 is assumed
+    assert any("holds 2.53 A at 50 degC" in line for line in lines), lines   # 4.0 A x 0.79, x 80 % while 0.79 is assumed
 
 
 def test_an_assumed_figure_counts_for_less_than_a_checked_one():
@@ -238,10 +237,10 @@ def test_an_assumed_figure_counts_for_less_than_a_checked_one():
 def test_a_key_matrix_without_pull_ups_does_not_settle_within_the_scan():
     design = copy.deepcopy(DESIGNS["pico-grid"])
     assert electrical.matrix_check(design) == []
-    design["matrix"]["pullup_ohms"] = None       # the pin's own, 80 kOhm at its weakest
+    design.matrix["pullup_ohms"] = None       # the pin's own, 80 kOhm at its weakest
     lines = electrical.matrix_check(design)
     assert lines and "settles in" in lines[0] and "reads after 1.0 us" in lines[0], lines
-    design["matrix"]["pullup_ohms"] = 10000      # too weak for 800 mm of loom as well
+    design.matrix["pullup_ohms"] = 10000      # too weak for 800 mm of loom as well
     assert electrical.matrix_check(design)
 
 
@@ -254,7 +253,7 @@ def test_a_checkpoint_accepting_4v20_fails():
     assert lines == ["pico-grid: %s accepts 4.20 V on +5V, U1 needs 4.5 V" % rail["id"]]
 
 
-@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n]["onboard"]))
+@pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n].onboard))
 def test_every_part_of_the_power_and_protection_path_can_be_soldered_in_a_workshop(name):
     """SMBJ5.0A (SMB), SS54 (SMC) and SRV05-4 (SOT-23-6) were surface-mount on a stripboard build, only
     the SRV05-4 with an adapter. Every surface-mount part now has an adapter board in the BOM; the SMB and
@@ -271,13 +270,13 @@ def test_a_surface_mount_part_without_its_adapter_board_fails():
     lines = electrical.smd_check(design, rows)
     assert lines and "SRV05-4" in lines[0], lines
     rows.append(["", parts.part("smbj5")["part"], "1", "", "0.40", ""])
-    assert any("SMBJ5.0A" in l for l in electrical.smd_check(design, rows))
+    assert any("SMBJ5.0A" in line for line in electrical.smd_check(design, rows))
 
 
 def test_the_pi_leds_lamp_lead_is_fused():
     design = DESIGNS["pi-leds"]
-    fuse = parts.part(design["lamp_fuse"])
-    assert fuse["hold_amps"] * 0.79 * parts.derate() >= design["figures"]["leds_ma"] / 1000.0
+    fuse = parts.part(design.lamp_fuse)
+    assert fuse["hold_amps"] * 0.79 * parts.derate() >= design.figures["leds_ma"] / 1000.0
     assert any("RXEF050" in r[1] for r in bom.rows(design))
 
 

@@ -96,9 +96,9 @@ def test_the_bullet_pixel_is_adafruits_8mm_led_in_a_12mm_hole():
 @pytest.mark.parametrize("name", [n for n in WIRED if boards.board(n)["lamps"]["kind"] == "neopixel"])
 def test_the_pixel_data_has_a_short_loom_of_its_own(name):
     for ref, chains in parts.looms(design(name)):
-        groups = set(c["group"] for c in chains)
+        groups = set(c.group for c in chains)
         assert parts.DATA_GROUP not in groups or groups == {parts.DATA_GROUP}, (ref, groups)
-    assert any(c["group"] == parts.DATA_GROUP for _, chains in parts.looms(design(name)) for c in chains)
+    assert any(c.group == parts.DATA_GROUP for _, chains in parts.looms(design(name)) for c in chains)
     assert "max %d mm" % parts.DATA_LOOM_MAX_MM in TEXTS[name + "/harness.svg"]
     ref = [r for r, chains in parts.looms(design(name)) if parts.is_data_loom(chains)][0]
     assert "%s NeoPixel data loom: JST-XH 2-way" % ref in TEXTS[name + "/harness.svg"]   # no button header takes it
@@ -136,7 +136,7 @@ def test_blinka_on_a_pi_4_gets_rpi_gpio():
 
 def test_the_gpio3_wake_is_not_promised_on_a_pi_5():
     index = TEXTS["README.md"]
-    line = [l for l in index.splitlines() if "NEW GAME on GPIO3" in l][0]
+    line = [text for text in index.splitlines() if "NEW GAME on GPIO3" in text][0]
     assert "Not on a Pi 5" in line and "power button" in line
 
 
@@ -195,7 +195,7 @@ def test_a_diffuser_is_pressed_in_and_held_by_a_named_retainer(name):
 def test_a_board_with_a_dc_jack_has_its_hole(name):
     root = ET.fromstring(TEXTS[name + "/panel.svg"].encode("utf-8"))
     jacks = [c for c in root.iter(SVG + "circle") if c.get("class") == "jack"]
-    if "jack" not in design(name):
+    if design(name).jack is None:
         assert jacks == []
         return
     assert len(jacks) == 1

@@ -50,7 +50,7 @@ def test_deploy_puts_the_expected_files(drive, capsys):
         rel = os.path.relpath(folder, package).replace(os.sep, "/")
         if rel != "drivers" and "__pycache__" not in rel:
             modules.update(os.path.normpath(rel + "/" + n) for n in names if n.endswith(".py"))
-    away = set(deploy.PC_ONLY) | set(deploy.GRID_ONLY)   # a row board plays no grid games
+    away = set(deploy.PC_ONLY) | set(deploy.grid_only())   # a row board plays no grid games
     assert modules - away and "games/rules.py" in modules
     assert {"lib/nimatron/" + m for m in modules - away} <= got   # every other game, panel, link module
     assert not {"lib/nimatron/" + m for m in away} & got          # never what only a PC or a grid runs
@@ -91,6 +91,13 @@ def test_a_grid_board_gets_the_python_stack_its_searches_need(drive, capsys):
     assert deploy_to(drive, "--board", "pico-grid") == 0
     assert (drive / "settings.toml").read_text() == "CIRCUITPY_PYSTACK_SIZE = 2048\n"   # someone's choice: said, kept
     assert "sets CIRCUITPY_PYSTACK_SIZE below 12288" in capsys.readouterr().out
+
+
+def test_a_row_board_gets_twice_the_python_stack_its_start_needs(drive):
+    """pico-neopixel's start needs 1,249-1,280 bytes of CircuitPython's 1,536 (measured in the emulator)."""
+    assert deploy_to(drive, "--board", "pico-neopixel") == 0
+    assert (drive / "settings.toml").read_text().endswith("CIRCUITPY_PYSTACK_SIZE = %d\n" % deploy.PYSTACK_ROWS)
+    assert deploy.PYSTACK_ROWS >= 2 * 1280
 
 
 def test_dry_run_writes_nothing(drive, capsys):

@@ -15,8 +15,15 @@ the top: it is the command line a user types (`nimatron sim`, `nimatron
 display --web` serves the web face for a real machine, the hardware panels
 engrave the faces' words), so it may start the simulator and its faces. The
 simulator once imported the host's command line for its error classes and
-the web follower imported the host's link: a circle, now gone. Every import
-is read from the source with ``ast``, function-level imports too.
+the web follower imported the host's link: a circle, now gone. So was
+``nimatron_sim.cli`` starting the terminal app, which started the web page,
+which read the command line's settings from ``cli`` again: the settings now
+live in ``nimatron_sim.options`` and the host's ``sim_cmd`` picks the face.
+
+Every import is read from the source with ``ast``, in every form
+(``from . import tui`` is an import of the module ``tui``, not of the
+package), function-level imports and ``import_module("...")`` too; a planted
+import of each form must fail (``test_a_planted_import_against_the_order_fails``).
 """
 
 import ast
@@ -49,25 +56,34 @@ def layer(module):
     return None   # the standard library, a third-party library
 
 
-def modules():
-    """(path relative to the checkout, module name, package) of every source file."""
+def modules(root=ROOT):
+    """(path relative to ``root``, module name, package) of every source file."""
     for base in SOURCES:
-        for folder, _, files in os.walk(os.path.join(ROOT, base)):
+        for folder, _, files in sorted(os.walk(os.path.join(root, base))):
             for name in sorted(files):
                 if not name.endswith(".py"):
                     continue
                 path = os.path.join(folder, name)
-                module = os.path.relpath(path, os.path.join(ROOT, base))[:-3].replace(os.sep, ".")
+                module = os.path.relpath(path, os.path.join(root, base))[:-3].replace(os.sep, ".")
                 package = module.rsplit(".", 1)[0] if name != "__init__.py" else module[:-len(".__init__")]
                 if module.endswith(".__init__"):
                     module = module[:-len(".__init__")]
                 if layer(module):
-                    yield os.path.relpath(path, ROOT).replace(os.sep, "/"), module, package
+                    yield os.path.relpath(path, root).replace(os.sep, "/"), module, package
 
 
-def imports(path, package):
-    """(line, imported module) of every import in one file, relative ones resolved."""
-    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+def imports(path, package, root=ROOT, known=()):
+    """(line, imported module) of every import in one file, relative ones resolved.
+
+    Every form counts, wherever it stands (in a function, under ``if``):
+    ``import a.b``; ``from a.b import c`` and ``from .b import c`` (module
+    ``a.b``); ``from . import tui`` and ``from .. import cli``, which import
+    the *modules* ``tui`` and ``cli`` when ``known`` (the project's module
+    names) has them, else a name from the package; and
+    ``importlib.import_module("a.b")`` or ``__import__("a.b")`` with the name
+    written out.
+    """
+    with open(os.path.join(root, path), encoding="utf-8") as f:
         tree = ast.parse(f.read(), path)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -77,24 +93,52 @@ def imports(path, package):
             if node.level:
                 base = package.split(".")
                 base = base[:len(base) - node.level + 1]
-                yield node.lineno, ".".join(base + ([node.module] if node.module else []))
+                source = ".".join(base + ([node.module] if node.module else []))
             else:
-                yield node.lineno, node.module
+                source = node.module
+            names = set()
+            for alias in node.names:   # a submodule is imported as itself; any other name, from ``source``
+                names.add("%s.%s" % (source, alias.name) if "%s.%s" % (source, alias.name) in known else source)
+            for name in sorted(names):
+                yield node.lineno, name
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str) and _called(node.func) in ("import_module", "__import__"):
+            yield node.lineno, node.args[0].value
 
 
-def edges():
-    for path, module, package in modules():
-        for line, target in imports(path, package):
-            if layer(target) and layer(target) != layer(module):
+def _called(func):
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+
+
+def edges_all(root=ROOT):
+    """Every import between the project's modules, the same layer included."""
+    found = list(modules(root))
+    known = set(module for _, module, _ in found)
+    for path, module, package in found:
+        for line, target in imports(path, package, root, known):
+            if layer(target):
                 yield path, line, module, target
 
 
-def test_no_import_points_against_the_layers():
+def edges(root=ROOT):
+    """Every import from one layer into another."""
+    for path, line, module, target in edges_all(root):
+        if layer(target) != layer(module):
+            yield path, line, module, target
+
+
+def against_the_order(root=ROOT):
+    """One line for each import that points right of its own layer (ALLOWED excepted)."""
     wrong = []
-    for path, line, module, target in edges():
+    for path, line, module, target in edges(root):
         if ORDER.index(layer(target)) > ORDER.index(layer(module)) and (path, target) not in ALLOWED:
             wrong.append("%s:%d: %s (%s) imports %s (%s)" % (path, line, module, layer(module), target,
                                                              layer(target)))
+    return wrong
+
+
+def test_no_import_points_against_the_layers():
+    wrong = against_the_order()
     assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
 
 
@@ -111,6 +155,52 @@ def test_the_reader_sees_the_imports_it_must_judge(tmp_path):
     assert ("host/nimatron_host/display.py", "nimatron_sim.web.follow") in found         # the host starts a face
     assert any(path.startswith("firmware/nimatron/drivers/") and layer(t) == "core" for path, t in found)
     assert ORDER.index(layer("nimatron_host.cli")) > ORDER.index(layer("nimatron_sim.cli"))
+
+
+# A small tree of the project's shape: each planted line must be reported,
+# whatever form of import it is written in.
+TREE = ("firmware/nimatron/__init__.py", "firmware/nimatron/games/__init__.py", "firmware/nimatron/games/rules.py",
+        "firmware/nimatron/drivers/__init__.py", "host/nimatron_pc/__init__.py",
+        "simulator/nimatron_sim/__init__.py", "simulator/nimatron_sim/cli.py", "simulator/nimatron_sim/face.py",
+        "simulator/nimatron_sim/tui.py", "simulator/nimatron_sim/web/__init__.py",
+        "simulator/nimatron_sim/web/server.py")
+PLANTED = [   # (file, its text, the module it must be seen to import against the order)
+    ("simulator/nimatron_sim/cli.py", "from . import tui\n", "nimatron_sim.tui"),
+    ("simulator/nimatron_sim/cli.py", "from . import face, tui as app\n", "nimatron_sim.tui"),
+    ("simulator/nimatron_sim/cli.py", "from .tui import run\n", "nimatron_sim.tui"),
+    ("simulator/nimatron_sim/cli.py", "import nimatron_sim.tui\n", "nimatron_sim.tui"),
+    ("simulator/nimatron_sim/cli.py", "from nimatron_sim import web\n", "nimatron_sim.web"),
+    ("simulator/nimatron_sim/cli.py", "def run(args):\n    if args:\n        from . import tui\n", "nimatron_sim.tui"),
+    ("simulator/nimatron_sim/cli.py", "import importlib\n\n\ndef run():\n    return importlib.import_module('nimatron_sim.tui')\n",
+     "nimatron_sim.tui"),
+    ("simulator/nimatron_sim/cli.py", "def run():\n    return __import__('nimatron_sim.web.server')\n", "nimatron_sim.web.server"),
+    ("firmware/nimatron/games/rules.py", "from .. import drivers\n", "nimatron.drivers"),
+    ("host/nimatron_pc/__init__.py", "from nimatron_sim import cli\n", "nimatron_sim.cli"),
+]
+
+
+def plant(root, path=None, text=""):
+    for name in TREE:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text if name == path else "")
+
+
+@pytest.mark.parametrize("path, text, target", PLANTED, ids=[t.split("\n")[0] for _, t, _ in PLANTED])
+def test_a_planted_import_against_the_order_fails(tmp_path, path, text, target):
+    plant(tmp_path, path, text)
+    wrong = against_the_order(str(tmp_path))
+    assert len(wrong) == 1 and wrong[0].startswith(path + ":") and (" imports %s " % target) in wrong[0], wrong
+
+
+@pytest.mark.parametrize("path, text", [
+    (None, ""),
+    ("simulator/nimatron_sim/tui.py", "from . import face\nfrom .face import Face\n"),   # a face uses the simulator
+    ("simulator/nimatron_sim/web/server.py", "from .. import face, cli\nfrom . import server\n"),
+    ("simulator/nimatron_sim/cli.py", "from . import no_such_module\nimport importlib\nimportlib.import_module(name)\n"),
+])
+def test_imports_with_the_order_pass(tmp_path, path, text):
+    plant(tmp_path, path, text)
+    assert against_the_order(str(tmp_path)) == []
 
 
 @pytest.mark.parametrize("package", ["nimatron_pc"])
@@ -151,30 +241,29 @@ def package_of(module):
 
 
 def structure_dot():
-    """The packages and who imports whom, as Graphviz DOT: the picture of the layers."""
-    links = {}
+    """The packages and who imports whom, as Graphviz DOT: the picture of the layers.
+
+    Each layer is drawn below the one it stands on (an invisible arrow holds
+    it there), so every arrow climbs or stays level; an arrow made only of
+    listed exceptions (``ALLOWED``) is dashed and does not move the layers.
+    """
+    links = {}   # (importer, imported) -> every import behind it is a listed exception
     for path, _, module, target in edges_all():
         a, b = package_of(module), package_of(target)
         if a and b and a != b:
-            links[(a, b)] = links.get((a, b), 0) + 1
+            links[(a, b)] = links.get((a, b), True) and (path, target) in ALLOWED
     out = ["// generated by tests/test_layers.py (structure_dot); render: dot -Tsvg docs/structure.dot -o docs/structure.svg",
            "digraph nimatron {", '  rankdir=BT; node [shape=box, fontname="DejaVu Sans", fontsize=11];',
            '  edge [color="#555555", arrowsize=0.6]; nodesep=0.4; ranksep=0.7;']
-    for layer_name in ORDER:
-        names = [n for n, l in PACKAGES if l == layer_name]
+    layers = [[n for n, of in PACKAGES if of == name] for name in ORDER]
+    for names in layers:
         out.append("  { rank=same; %s }" % " ".join('"%s";' % n for n in names))
-    for a, b in sorted(links):   # which package imports which (not how often: a new import elsewhere changes nothing)
-        out.append('  "%s" -> "%s";' % (a, b))
+    for below, above in zip(layers, layers[1:]):
+        out.append('  "%s" -> "%s" [style=invis];' % (above[0], below[0]))
+    for (a, b), excepted in sorted(links.items()):   # which package imports which (not how often)
+        out.append('  "%s" -> "%s"%s;' % (a, b, " [style=dashed, constraint=false]" if excepted else ""))
     out.append("}")
     return "\n".join(out) + "\n"
-
-
-def edges_all():
-    """Every import between the project's modules, the same layer included."""
-    for path, module, package in modules():
-        for line, target in imports(path, package):
-            if layer(target):
-                yield path, line, module, target
 
 
 def test_the_structure_drawing_is_current():
@@ -184,6 +273,18 @@ def test_the_structure_drawing_is_current():
                                             "\"tests\"); import test_layers; open(\"docs/structure.dot\", \"w\")"
                                             ".write(test_layers.structure_dot())' && dot -Tsvg docs/structure.dot "
                                             "-o docs/structure.svg")
+
+
+def test_the_picture_is_rendered_from_the_current_drawing():
+    """docs/structure.svg shows the arrows of docs/structure.dot: a .dot
+    regenerated and never rendered would leave the manual's picture stale."""
+    import re
+
+    drawn = set(re.findall(r'^  "([^"]+)" -> "([^"]+)"(?: \[style=dashed[^]]*\])?;$', structure_dot(), re.M))
+    with open(os.path.join(ROOT, "docs", "structure.svg"), encoding="utf-8") as f:
+        shown = set(re.findall(r"<title>([^<&]+)&#45;&gt;([^<]+)</title>", f.read()))
+    assert shown == drawn, ("docs/structure.svg is not rendered from docs/structure.dot: dot -Tsvg docs/structure.dot "
+                            "-o docs/structure.svg (missing %s, extra %s)" % (sorted(drawn - shown), sorted(shown - drawn)))
 
 
 def test_the_drawing_shows_no_circle_between_packages():

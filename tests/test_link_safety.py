@@ -11,7 +11,7 @@ import pytest
 
 from nimatron.link.hostlink import HostLink
 from nimatron.link.protocol import PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES
-from nimatron.link.transports import PtyTransport
+from nimatron.link.pty import PtyTransport
 
 from kit_link import PIN, Machine
 

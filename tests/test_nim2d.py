@@ -159,8 +159,6 @@ def test_a_board_decides_from_the_table_without_searching_a_nim_value(monkeypatc
     """On a board (SMALL) the win or loss of a 4 x 4 board comes from
     nim2d.bin; the engine does not also search the whole board for its
     nim-value (the report only), which could pass the 1.5 s thinking pause."""
-    from nimatron.games import nim2d
-
     def searched(*args):
         raise AssertionError("searched a nim-value for the report")
 
@@ -177,8 +175,6 @@ def test_a_pc_reads_a_4x4_boards_nim_value_from_its_table_and_the_table_is_the_s
     a full 4 x 4 board: 4-9 s of search the first time) against the search
     itself on a sample of positions, narrow boards included."""
     import random
-
-    from nimatron.games import nim2d
 
     rules = nim2d.Nim2D()
     rng = random.Random(7)

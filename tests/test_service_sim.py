@@ -6,7 +6,6 @@ simulator), the host link and the script syntax; a Hypothesis fuzz of button
 storms on the core. The menu's screens themselves are in service_scenarios.
 """
 
-import io
 import json
 
 import pytest

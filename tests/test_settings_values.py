@@ -205,3 +205,25 @@ def test_a_pystack_exhausted_is_not_called_a_file_nested_too_deeply(monkeypatch,
     with pytest.raises(BoardError) as got:
         boards.board("pico-neopixel")
     assert str(got.value) == "pin map config/pinmaps/pico-neopixel.json: " + words
+
+
+# -- one preset a line: a SET parses the preset it needs, not the file ------------
+def test_every_preset_is_found_on_its_own_line_as_the_whole_file_reads_it():
+    whole = settings.presets()
+    for name in whole:
+        assert settings._preset_line(name) == whole[name], "presets.json: keep %s on one line of its own" % name
+        assert settings.load_preset(name) == whole[name]
+    assert settings._preset_line("nosuch") is None and settings._preset_line('nimatron": {"x') is None
+
+
+def test_a_presets_file_laid_out_otherwise_is_read_whole(tmp_path, monkeypatch):
+    data = settings.presets()
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "presets.json").write_text(json.dumps(data, indent=4))  # no line holds a preset
+    monkeypatch.setattr(settings, "resource", lambda name: str(tmp_path / name))
+    monkeypatch.setattr(settings, "load_json", lambda name: json.loads((tmp_path / name).read_text()))
+    assert settings._preset_line("drnim") is None
+    assert settings.load_preset("drnim") == data["drnim"]
+    assert resolve({}, "drnim")["rules"] == data["drnim"]["rules"]
+    with pytest.raises(SettingsError, match="unknown preset 'nosuch'"):
+        check_value("preset", "nosuch")

@@ -17,7 +17,6 @@ import runpy
 import signal
 import subprocess
 import sys
-import time
 import types
 
 import pytest

@@ -328,6 +328,7 @@ def test_thinking_panel_shows_binary_parities_nim_sum_and_the_move():
 
 def test_settings_screen_restarts_with_new_board_and_keeps_the_audits():
     from textual.widgets import Select
+    from textual.widgets.select import InvalidSelectValueError
 
     app = make_app()
 
@@ -338,11 +339,16 @@ def test_settings_screen_restarts_with_new_board_and_keeps_the_audits():
             assert type(screen).__name__ == "SettingsScreen"
             await pilot.press("n")                                  # keys go to the settings, not the game
             assert app.face.audits()["games"] == 1
-            # a rule set that cannot be played with row buttons: refused in words
-            screen.query_one("#set-rules", Select).value = "grundy"
+            # a rule set row buttons cannot play is not offered; a preset too large is refused in words
+            with pytest.raises(InvalidSelectValueError):
+                screen.query_one("#set-rules", Select).value = "grundy"
+            screen.query_one("#set-preset", Select).value = "100"
             await pilot.click("#apply")
-            assert "Cannot use these: grundy moves need a key under every lamp" in screen_text(app)
+            assert "Cannot use these: preset 100" in screen_text(app)
             screen.query_one("#set-board", Select).value = "pico-grid"
+            await pilot.pause()
+            screen.query_one("#set-rules", Select).value = "grundy"      # offered on a grid
+            screen.query_one("#set-rules", Select).value = ""
             screen.query_one("#set-preset", Select).value = "grundy"
             screen.query_one("#set-first", Select).value = "machine"
             await pilot.click("#apply")

@@ -89,7 +89,7 @@ def test_the_oled_in_braille_where_the_face_has_room_else_as_text(size):
             await pilot.pause()
             text = screen_text(app)
             words = app.face.display_text()
-            assert words[:3] == ["YOUR TURN", "nim", "A2 B3 C4"]
+            assert words[:3] == ["YOUR TURN", "nim", "2 3 4"]   # the position in the rule set's words
             before = braille(app.face.display_pixels())
             assert len(before) == 16 and len(before[0]) == 64
             if size == NARROW:  # no room for 64 columns: the lines the driver wrote

@@ -6,17 +6,19 @@
 The faces, the panels, the simulated visitor, Nimrod, the OLED and the link
 ask a rule set's class (``panel``, ``one_row``, ``countable``, ``nim_sum``,
 ``reasoning``, ``about``) instead of testing its name. Adding a variant is
-its class and one ``RULES`` entry in ``games/rules.py``, plus its words in
-the three language files; this test names whatever a new one lacks, and
-prints the table of what each provides.
+its class and one line of ``REGISTRY`` in ``games/rules.py``, plus its words
+in the three language files (docs/contributing.md); this test names whatever
+a new one lacks, and prints the table of what each provides.
 """
 
 import pytest
 
-from nimatron.games.rules import RULES, parse_rules, rules_class
+from nimatron.games.registry import entries
+from nimatron.games.rules import parse_rules, rules_class
 from nimatron.panels.panel import PanelError, make_panel
 from nimatron_sim.words import Words
 
+RULES = [entry[0] for entry in entries()]
 PANELS = ("heaps", "ring", "cells", "supply", "tally", "splits")
 REASONING = (None, "nim", "values", "groups", "moore", "building")
 # a start each panel can show: (start, layout of the lamps, their shape)
@@ -51,8 +53,8 @@ def test_every_variant_says_what_the_machine_needs_to_know(name):
     for flag in ("one_row", "countable", "nim_sum", "ordered", "removes"):
         if not isinstance(getattr(r, flag), bool):
             missing.append("%s: True or False" % flag)
-    if r.carries not in (None, "stones", "candies"):
-        missing.append("carries %r (None, 'stones' or 'candies')" % (r.carries,))
+    if not isinstance(r.position_words(r.check(STARTS[r.panel][0])), str):
+        missing.append("position_words: the position in words, for solve, demo, monitor, the OLED and the faces")
     if not (isinstance(r.dead_below, int) and r.dead_below >= 1):
         missing.append("dead_below: a whole number >= 1")
     if r.panel != "cells" and r.most_parts([5, 6]) < 2:

@@ -44,3 +44,27 @@ def ascii_digits(text):
         if c < "0" or c > "9":
             return False
     return True
+
+
+def forget(names):
+    """On a board, drop modules from memory (imported again when asked for).
+
+    Their bytecode lives in the heap of a small board; once nothing else
+    refers to them, the collector frees it. CPython keeps them (tools and
+    tests hold references, and memory is not short there)."""
+    import sys
+
+    if sys.implementation.name == "cpython":
+        return
+    import gc
+
+    for name in names:
+        sys.modules.pop("nimatron." + name, None)
+        package, _, leaf = name.rpartition(".")
+        parent = sys.modules.get("nimatron." + package if package else "nimatron")
+        if parent is not None and hasattr(parent, leaf):
+            try:
+                delattr(parent, leaf)  # not parent.__dict__: CircuitPython 8 modules have none
+            except (AttributeError, TypeError):
+                pass  # an interpreter that cannot: the module stays, a little heap is lost
+    gc.collect()  # now, before the controller's bytecode is laid out among the garbage

@@ -18,7 +18,7 @@ COMMANDS = {
     "solve": "nimatron_host.solve",
     "tables": "nimatron_host.tables_cmd",
     "demo": "nimatron_host.demo",
-    "sim": "nimatron_sim.cli",
+    "sim": "nimatron_host.sim_cmd",
     "ports": "nimatron_host.ports",
     "monitor": "nimatron_host.monitor",
     "display": "nimatron_host.display",

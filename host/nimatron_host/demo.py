@@ -9,7 +9,7 @@ from nimatron.games import explain, strategy
 from nimatron.games.rules import MAX_HEAPS, RulesError
 
 from .cli import UsageError
-from .solve import _building, _position, checked, read_position
+from .solve import checked, read_position, working
 
 # The random visitor chooses among every move of a position: more than this
 # many and the demo would crawl (Moore's game on big heaps has billions).
@@ -44,17 +44,13 @@ def check_game(rules, heaps):
     """
     if most_heaps(rules, heaps) > MAX_HEAPS:
         raise UsageError("%s from %s can split into more than %d heaps: too large for a demo"
-                         % (rules.spec, " ".join(map(str, heaps)), MAX_HEAPS))
+                         % (rules.spec, rules.position_words(heaps), MAX_HEAPS))
     count = 0
     for _ in rules.moves(heaps):
         count += 1
         if count > MOST_MOVES:
             raise UsageError("%s from %s has more than %s moves to choose from: too large for a demo"
-                             % (rules.spec, " ".join(map(str, heaps)), "{:,}".format(MOST_MOVES)))
-
-
-def _shown(rules, position):
-    return _building(position) if rules.carries == "stones" else _position(position)
+                             % (rules.spec, rules.position_words(heaps), "{:,}".format(MOST_MOVES)))
 
 
 def run(args):
@@ -62,7 +58,7 @@ def run(args):
     check_game(rules, heaps)
     rng = random.Random(args.seed)
     print("The Nimatron (%s, %s) against a visitor who plays at random." % (rules.spec, "misère" if args.misere else "normal play"))
-    print("Start: %s\n" % _shown(rules, heaps))
+    print("Start: %s\n" % rules.position_words(heaps))
     player = "visitor"
     while True:
         moves = list(rules.moves(heaps))
@@ -70,17 +66,17 @@ def run(args):
             break
         if player == "visitor":
             after = rng.choice(moves)
-            print("Visitor: %s -> %s" % (explain.describe_move(heaps, after, rules.ordered), _shown(rules, after)))
+            print("Visitor: %s -> %s" % (explain.describe_move(heaps, after, rules.ordered), rules.position_words(after)))
         else:
             try:
                 result = strategy.solve(rules, heaps, args.misere)
             except RulesError as e:  # the checks above should make this unreachable
-                raise UsageError("the engine cannot answer %s: %s" % (_position(heaps), e))
+                raise UsageError("the engine cannot answer %s: %s" % (rules.position_words(heaps), e))
             after = result["after"]
-            if rules.nim_sum:
-                print("\n".join(explain.nim_sum_lines(heaps)))
+            for line in working(rules, heaps, args.misere):
+                print(line)
             verdict = "a winning move" if result["outcome"] == "win" else "no winning move exists, so it plays for time"
-            print("Machine: %s -> %s  (%s)\n" % (explain.describe_move(heaps, after, rules.ordered), _shown(rules, after), verdict))
+            print("Machine: %s -> %s  (%s)\n" % (explain.describe_move(heaps, after, rules.ordered), rules.position_words(after), verdict))
         heaps = after
         player = "machine" if player == "visitor" else "visitor"
     # `player` cannot move: in normal play they lose, in misère they win.

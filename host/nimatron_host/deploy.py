@@ -225,11 +225,6 @@ def printable(text, longest=120):
     return text if len(text) <= longest else text[:longest] + "..."
 
 
-def drive_board_id(drive):
-    """The board of the drive's boot_out.txt (its ``Board ID:``, or its name), or None."""
-    return boot_out(drive)[1]
-
-
 def check_circuitpython(drive, version, board_id, chip=None, first=None):
     """Refuse, in one line, a CircuitPython or a board deploy cannot vouch for.
 
@@ -313,15 +308,30 @@ def choose_board(args, drive):
 
 
 # Modules a board never imports: the Pi's entry point (and its state file's
-# check), and Graph Nim on a graph given as nodes and edges (only
-# ``nimatron solve`` builds one).
-PC_ONLY = ("__main__.py", "games/anygraph.py", "machine/statefile.py", "games/nim2d-values.bin")
+# check), the host link on a pseudo-terminal, and Graph Nim on a graph given
+# as nodes and edges (only ``nimatron solve`` builds one).
+PC_ONLY = ("__main__.py", "games/anygraph.py", "machine/statefile.py", "games/nim2d-values.bin", "link/pty.py")
 
 
-# What only a grid board plays: a board with one button per row cannot make
-# these games' moves (their rules' ``one_row`` is False), so its drive goes without them.
-GRID_ONLY = ("games/candy.py", "games/nim2d.py", "games/nim2d.bin", "games/graph.py", "games/splits.py",
-             "panels/shapes.py", "panels/tally.py", "panels/counter.py")
+# The panels only a grid board shows (shapes, tallies, the counter).
+GRID_PANELS = ("panels/shapes.py", "panels/tally.py", "panels/counter.py")
+
+
+def grid_only():
+    """What only a grid board plays: a board with one button per row cannot make
+    the moves of a rule set whose ``one_row`` is False, so its drive goes
+    without each module (and its table) that holds only such rule sets."""
+    from nimatron.games.registry import entries
+    from nimatron.games.rules import rules_class
+
+    modules = []
+    for name, module, _, _ in entries():
+        if module not in modules:
+            modules.append(module)
+    for name, module, _, _ in entries():
+        if rules_class(name).one_row and module in modules:
+            modules.remove(module)
+    return tuple(["games/%s.py" % m for m in modules] + ["games/%s.bin" % m for m in modules]) + GRID_PANELS
 ENTRY = ("code.py", "boot.py", "safemode.py")  # what CircuitPython runs, beside lib/
 
 
@@ -331,7 +341,7 @@ def firmware_files(board, spec, mpy_cross=None, version=None):
     files = {}
     for name in ENTRY:
         files[name] = read(os.path.join(top, name))
-    leave_out = PC_ONLY + (GRID_ONLY if spec["input"] == "rows" else ())
+    leave_out = PC_ONLY + (grid_only() if spec["input"] == "rows" else ())
     keep = driver_files(spec)
     for folder, dirs, names in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
@@ -484,16 +494,20 @@ def settings_file(drive, board, preset):
 # Graph Nim's, 2-D Nim's and Candy Nim's searches recurse once per lamp or
 # candy: deeper than CircuitPython's default Python stack (1.5 KB) allows
 # ("RuntimeError: pystack exhausted", found on 9.2.8 in the emulator; Candy
-# Nim from 7 7 7 7 needed more than 4 KB). settings.toml sets it.
-PYSTACK = ("CIRCUITPY_PYSTACK_SIZE", 12288)
+# Nim from 7 7 7 7 needed more than 4 KB). A row board's deepest moment is
+# its start (reading the presets file): 1,249-1,280 bytes measured in the
+# emulator, so 2,560 leaves it twice what it uses. settings.toml sets it;
+# the pystack comes out of the RAM the heap would grow into.
+PYSTACK_KEY = "CIRCUITPY_PYSTACK_SIZE"
+PYSTACK_GRID = 12288
+PYSTACK_ROWS = 2560
 
 
 def settings_toml(drive, spec):
-    """(new settings.toml bytes or None if already right, note). Only a grid
-    board plays the deep searches; a line is added, nothing else touched."""
-    if spec["input"] == "rows":
-        return None, None
-    key, size = PYSTACK
+    """(new settings.toml bytes or None if already right, note). A line is
+    added, nothing else touched; a value someone set is kept."""
+    key = PYSTACK_KEY
+    size = PYSTACK_ROWS if spec["input"] == "rows" else PYSTACK_GRID
     old = read(os.path.join(drive, "settings.toml"))
     text = old.decode("utf-8", "replace") if old else ""
     for line in text.splitlines():
@@ -504,11 +518,11 @@ def settings_toml(drive, spec):
                     return None, None
             except ValueError:
                 pass
-            return None, ("settings.toml sets %s below %d: Graph Nim may stop with 'pystack exhausted'; "
+            return None, ("settings.toml sets %s below %d: the machine may stop with 'pystack exhausted'; "
                           "left alone (raise it by hand)" % (key, size))
     if text and not text.endswith("\n"):
         text += "\n"
-    text += "# the Nimatron's searches recurse once per lamp (nimatron deploy)\n%s = %d\n" % (key, size)
+    text += "# the Python stack the Nimatron's start and searches need (nimatron deploy)\n%s = %d\n" % (key, size)
     return text.encode("utf-8"), None
 
 

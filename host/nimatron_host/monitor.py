@@ -19,10 +19,12 @@ import sys
 import time
 
 from nimatron.games import explain
+from nimatron.games.rules import RulesError, parse_rules
 
 from . import reported
 from .audits import checked
 from .link import Link, checked_state, shown
+from .solve import working
 
 
 def add_parser(sub):
@@ -34,17 +36,24 @@ def add_parser(sub):
     p.add_argument("--games", type=int, metavar="N", help="stop after N games have ended")
 
 
-def heaps(position):
-    return " ".join(str(h) for h in position)
+def rules_of(spec):
+    """The rule set a device reports (``parse_rules``); plain Nim for one this tool does not know."""
+    try:
+        return parse_rules(spec)
+    except RulesError:
+        return parse_rules("nim")
 
 
 class Printer:
-    """Events in words, one game at a time."""
+    """Events in words, one game at a time: positions and moves in the rule
+    set's own words (``position_words``, ``working``), as solve and demo say them."""
 
     def __init__(self, out, working=True):
         self.out = out
         self.working = working
-        self.rules = "nim"
+        self.rules = rules_of("nim")
+        self.misere = False
+        self.ring = False
 
     def line(self, text=""):
         self.out.write(text + "\n")
@@ -53,21 +62,24 @@ class Printer:
     def event(self, ev):
         kind = ev.get("event")
         if kind == "new_game":
-            self.rules = ev.get("rules", "nim")
-            play = "misère play (taking the last lamp loses)" if ev.get("misere") else "normal play"
+            self.rules = rules_of(ev.get("rules", "nim"))
+            self.misere = bool(ev.get("misere"))
+            self.ring = bool(ev.get("ring"))
+            play = "misère play (taking the last lamp loses)" if self.misere else "normal play"
             self.line()
             self.line("%s  New game: %s  (%s, %s, %s; %s moves first)" % (
-                time.strftime("%H:%M:%S"), heaps(ev.get("position", [])), ev.get("preset", "?"),
-                self.rules, play, ev.get("first", "visitor")))
+                time.strftime("%H:%M:%S"), self.rules.position_words(ev.get("position", []), self.ring),
+                ev.get("preset", "?"), self.rules.spec, play, ev.get("first", "visitor")))
         elif kind == "move":
+            rules = self.rules
             before, after = ev.get("before", []), ev.get("after", [])
-            ordered = self.rules.split(":")[0] not in ("grundy", "circular")
-            words = explain.describe_move(before, after, ordered) if len(before) else "moves"
+            words = explain.describe_move(before, after, rules.ordered, self.ring) if len(before) else "moves"
+            self.ring = False   # a circle is broken by its first move
             who = "Visitor" if ev.get("by") == "visitor" else "Machine"
-            if who == "Machine" and self.working and self.rules == "nim" and before:
-                for text in explain.nim_sum_lines(before):
+            if who == "Machine" and self.working and before:
+                for text in working(rules, before, self.misere):
                     self.line("          " + text)
-            self.line("  %-9s%s  ->  %s" % (who + ":", words, heaps(after)))
+            self.line("  %-9s%s  ->  %s" % (who + ":", words, rules.position_words(after)))
             if ev.get("why"):
                 self.line("            reasoning: " + ev["why"])
             if ev.get("deliberate"):
@@ -75,7 +87,7 @@ class Printer:
         elif kind == "refused":
             self.line("  refused:  " + ev.get("reason", ""))
         elif kind == "hint":
-            self.line("  hint:     the winning move leaves " + heaps(ev.get("after", [])))
+            self.line("  hint:     the winning move leaves " + self.rules.position_words(ev.get("after", [])))
         elif kind == "game_over":
             winner = ev.get("winner")
             self.line({"visitor": "  The visitor wins: NIM CHAMP!", "machine": "  The machine wins.",
@@ -101,10 +113,12 @@ def run(args):
                 args.port, hello.get("board"), hello.get("preset"), state.get("rules"),
                 ", misère" if state.get("misere") else ""))
             if state.get("position"):
-                out.write("A game is in play: %s, %s to move.\n" % (heaps(state["position"]), state.get("turn")))
+                out.write("A game is in play: %s, %s to move.\n" % (
+                    rules_of(state.get("rules", "nim")).position_words(state["position"], bool(state.get("ring"))),
+                    state.get("turn")))
             out.flush()
         printer = Printer(out, working=not args.no_working)
-        printer.rules = state.get("rules", "nim")
+        printer.rules = rules_of(state.get("rules", "nim"))
         ended = 0
         while args.games is None or ended < args.games:
             ev = link.next_event(timeout=None)

@@ -13,6 +13,7 @@ import json
 import sys
 
 from nimatron.games import explain, strategy, tables
+from nimatron.games.registry import usage
 from nimatron.games.rules import RulesError, parse_rules
 
 from .cli import UsageError, cut_numbers
@@ -20,7 +21,7 @@ from .cli import UsageError, cut_numbers
 
 def add_parser(sub):
     p = sub.add_parser("solve", help="the machine's move for a position", description=__doc__.split("\n")[0])
-    p.add_argument("--rules", default="nim", help="nim, subtract:K, moore:K, greedy, allheaps, grundy, circular, candy, nim2d, building, graph:K (default nim)")
+    p.add_argument("--rules", default="nim", help="%s (default nim)" % usage())
     p.add_argument("--misere", action="store_true", help="misère play: whoever takes the last object loses")
     p.add_argument("--ring", action="store_true", help="circular Nim: the single heap is an unbroken circle")
     p.add_argument("--candies", nargs=2, metavar=("MINE", "THEIRS"),
@@ -41,11 +42,23 @@ def _heap(text):
         raise UsageError("heap sizes must be whole numbers, got %r" % text)
 
 
-def _cells(text):
-    """Two-dimensional Nim: one row of the board as 0s and 1s, e.g. 1101."""
-    if not text or text.strip("01"):
-        raise UsageError("nim2d, graph: each row is a string of 0s and 1s, got %r" % text)
-    return [int(ch) for ch in text]
+def working(rules, heaps, misere):
+    """The reasoning worked in binary, as lines: the rule set's own ``working``
+    (the subtraction game's heaps modulo k+1), else the nim-sum where it is the whole story."""
+    own = getattr(rules, "working", None)
+    if own is not None:
+        return own(heaps, misere)
+    return explain.nim_sum_lines(heaps) if rules.nim_sum else []
+
+
+def counts_candies(rules):
+    """Candy Nim's second goal: a rule set that counts the candies a player can be sure of."""
+    return getattr(rules, "candies", None) is not None
+
+
+def places_stones(rules):
+    """Building Nim: a rule set whose position ends with the stones still to place."""
+    return getattr(rules, "with_stones", None) is not None
 
 
 def run(args):
@@ -55,7 +68,7 @@ def run(args):
         return batch(sys.stdin, sys.stdout)
     heaps = read_position(args)
     rules, heaps, result = checked(args.rules, heaps, args.misere, args.ring)
-    if args.candies is not None or rules.carries == "candies":
+    if args.candies is not None or counts_candies(rules):
         held = args.candies if args.candies is not None else [0, 0]
         try:
             add_candies(rules, heaps, args.misere, result, [_heap(c) for c in held])
@@ -63,7 +76,7 @@ def run(args):
             raise UsageError(str(e))
     if args.json:
         result = dict(result)
-        if rules.carries == "stones":
+        if places_stones(rules):
             split_stones(result)
         nodes_left(result)
         print(json.dumps(result))
@@ -78,37 +91,31 @@ def read_position(args, example="nimatron solve --rules nim 3 4 5"):
     Graph Nim, ``--graph`` JSON, and ``--stones`` for Building Nim (required
     there, refused elsewhere). UsageError names what is wrong."""
     graph = getattr(args, "graph", None)
-    if graph is not None:
-        if args.heaps:
-            raise UsageError("--graph is the whole position; give no HEAP arguments")
-        if args.rules.strip().split(":")[0] != "graph":
-            raise UsageError("--graph is played by Graph Nim: --rules graph:K")
-        heaps = _graph(graph)
-    elif not args.heaps:
-        raise UsageError("give the heap sizes, e.g. " + example)
-    elif args.rules.strip().split(":")[0] in ("nim2d", "graph"):
-        heaps = [_cells(row) for row in args.heaps]
-    else:
-        heaps = [_heap(h) for h in args.heaps]
-    stones = None if args.stones is None else _heap(args.stones)
     try:
-        return with_stones(parse_rules(args.rules), heaps, stones)
+        rules = parse_rules(args.rules)
+        if graph is not None:
+            if args.heaps:
+                raise UsageError("--graph is the whole position; give no HEAP arguments")
+            if getattr(rules, "on_graph", None) is None:
+                raise UsageError("--graph is played by Graph Nim: --rules graph:K")
+            heaps = _graph(graph)
+        elif not args.heaps:
+            raise UsageError("give the heap sizes, e.g. " + example)
+        else:
+            read = getattr(rules, "read_heap", None) or _heap   # 2-D Nim and Graph Nim read rows of 0s and 1s
+            heaps = [read(h) for h in args.heaps]
+        stones = None if args.stones is None else _heap(args.stones)
+        return with_stones(rules, heaps, stones)
     except RulesError as e:
         raise UsageError(str(e))
 
 
 def strict_cells(rules, position):
-    """2-D Nim and Graph Nim from a program (the batch): a rectangle of rows
-    of 0s and 1s, nothing padded or read as a bitmask (the board's settings
-    file may hold bitmask rows; a program asking the engine says what it means)."""
-    if rules.panel != "cells" or isinstance(position, dict):
-        return
-    if (not isinstance(position, list) or not position
-            or [row for row in position if not isinstance(row, list)]):
-        raise RulesError("%s: the position is a list of rows, each a list of 0s and 1s" % rules.name)
-    if len(set([len(row) for row in position])) != 1:
-        raise RulesError("%s: every row has the same number of cells, got rows of %s"
-                         % (rules.name, ", ".join(sorted(set([str(len(row)) for row in position])))))
+    """2-D Nim and Graph Nim from a program (the batch): their rule set's
+    ``check_rows`` (a rectangle of 0s and 1s); a graph of nodes and edges is checked by its own rules."""
+    check_rows = getattr(rules, "check_rows", None)
+    if check_rows is not None and not isinstance(position, dict):
+        check_rows(position)
 
 
 def checked(spec, heaps, misere=False, ring=False):
@@ -132,22 +139,10 @@ def report(rules, heaps, misere, ring, result):
     play = "misère play (last move loses)" if misere else "normal play (last move wins)"
     if isinstance(heaps, dict) or hasattr(heaps, "left"):
         return _graph_report(rules, heaps, play, result)
-    if heaps and isinstance(heaps[0], list):
-        where = " / ".join("".join(str(x) for x in row) for row in heaps)
-    elif rules.carries == "stones":
-        where = _building(heaps)
-    else:
-        where = "a circle of %d" % heaps[0] if ring else " ".join(str(h) for h in heaps)
-    lines = ["%s, %s: %s" % (rules.spec, play, where)]
-    if rules.nim_sum:
-        lines.append("")
-        lines.extend(explain.nim_sum_lines(heaps))
-        lines.append("")
-    elif rules.name == "subtract" and not misere:
-        lines.append("")
-        lines.append("  heaps modulo %d, then their nim-sum:" % (rules.k + 1))
-        lines.extend(explain.nim_sum_lines([h % (rules.k + 1) for h in heaps]))
-        lines.append("")
+    lines = ["%s, %s: %s" % (rules.spec, play, rules.position_words(heaps, ring))]
+    worked = working(rules, heaps, misere)
+    if worked:
+        lines.extend([""] + worked + [""])
     elif result["nimber"] is not None:
         lines.append("nim-value (Sprague-Grundy): %d" % result["nimber"])
     if "candies" in result:
@@ -155,7 +150,7 @@ def report(rules, heaps, misere, ring, result):
     if result["after"] is None:
         lines.append("No move is left: the player to move has %s." % ("won" if result["outcome"] == "win" else "lost"))
         return "\n".join(lines)
-    left = _building(result["after"]) if rules.carries == "stones" else _position(result["after"])
+    left = rules.position_words(result["after"])
     move = explain.move_leaving(heaps, result["after"], left, rules.ordered, ring)
     if result["outcome"] == "win":
         lines.append("The player to move wins: %s." % move)
@@ -184,10 +179,8 @@ def rules_for(spec, position, known=None):
     if known is not None and not graph and isinstance(spec, str) and spec in known:
         return known[spec]
     rules = parse_rules(spec)
-    if graph and rules.name == "graph":
-        from nimatron.games.anygraph import NetGraph
-
-        return NetGraph(rules.k)
+    if graph and getattr(rules, "on_graph", None) is not None:
+        return rules.on_graph()
     if known is not None and isinstance(spec, str):
         known[spec] = rules
     return rules
@@ -220,38 +213,20 @@ def _graph_report(rules, net, play, result):
     return "\n".join(lines)
 
 
-def _position(after):
-    if after and isinstance(after[0], list):
-        return " / ".join("".join(str(x) for x in row) for row in after)
-    return " ".join(str(h) for h in after) if after else "nothing"
-
-
-def _building(position):
-    stones = position[-1]
-    heaps = " ".join(str(h) for h in position[:-1])
-    if not stones:
-        return "heaps %s, every stone placed" % heaps
-    return "heaps %s, %d stone%s still to place" % (heaps, stones, "" if stones == 1 else "s")
-
-
 FIELDS = ("rules", "position", "graph", "misere", "ring", "candies", "stones")
 
 
 def with_stones(rules, heaps, stones):
     """Building Nim: the engine's position is the heaps, then the stones
     still to place (``stones``; 0 is plain Nim). Other rules take none."""
-    if rules.carries != "stones":
+    if not places_stones(rules):
         if stones is not None:
             raise RulesError("stones belong to Building Nim (--rules building)")
         return heaps
     if stones is None:
         raise RulesError("building: say how many stones are still to place (--stones R, "
                          "\"stones\": R; 0 is plain Nim)")
-    if isinstance(stones, bool) or not isinstance(stones, int) or stones < 0:
-        raise RulesError("stones must be a whole number >= 0, got %r" % (stones,))
-    if not isinstance(heaps, list) or not heaps:
-        raise RulesError("building: the position is a list of heap sizes")
-    return list(heaps) + [stones]
+    return rules.with_stones(heaps, stones)
 
 
 def split_stones(result):
@@ -265,7 +240,7 @@ def split_stones(result):
 def add_candies(rules, heaps, misere, result, held):
     """Candy Nim: add ``candies``, the most the mover can be sure to end with,
     counting the ``held`` [mover, other] candies already taken."""
-    if rules.carries != "candies":
+    if not counts_candies(rules):
         raise RulesError("candies belong to Candy Nim (--rules candy)")
     if (not isinstance(held, list) or len(held) != 2
             or [c for c in held if isinstance(c, bool) or not isinstance(c, int) or c < 0]):
@@ -291,13 +266,12 @@ def solve_request(line, known=None):
         return {"error": "broken JSON: %s" % cut_numbers(str(e))}
     if not isinstance(request, dict):
         return {"error": "each line must be a JSON object"}
-    if "graph" in request:
+    graph = "graph" in request
+    if graph:
         if "position" in request:
             return {"error": "give 'position' or 'graph', not both"}
         if not isinstance(request["graph"], dict):
             return {"error": "'graph' is an object: {\"nodes\": [...], \"edges\": [[a, b], ...]}"}
-        if str(request.get("rules")).split(":")[0] != "graph":
-            return {"error": "a 'graph' is played by Graph Nim: \"rules\": \"graph:K\""}
         request["position"] = request.pop("graph")
     for name in ("rules", "position"):
         if name not in request:
@@ -310,16 +284,18 @@ def solve_request(line, known=None):
             return {"error": "%r must be true or false" % name}
     try:
         rules = rules_for(request["rules"], request["position"], known)
+        if graph and getattr(rules, "on_graph", None) is None:
+            return {"error": "a 'graph' is played by Graph Nim: \"rules\": \"graph:K\""}
         strict_cells(rules, request["position"])
-        if rules.carries == "candies" and "candies" not in request:
+        if counts_candies(rules) and "candies" not in request:
             raise RulesError("candy: give the candies each player already holds, \"candies\": "
                              "[mover, other] ([0, 0] at the start)")
         position = with_stones(rules, request["position"], request.get("stones"))
         result = strategy.solve(rules, position, request.get("misere", False), request.get("ring", False))
-        if rules.carries == "stones":
+        if places_stones(rules):
             split_stones(result)
         nodes_left(result)
-        if "candies" in request or rules.carries == "candies":
+        if "candies" in request or counts_candies(rules):
             add_candies(rules, request["position"], request.get("misere", False), result,
                         request.get("candies", [0, 0]))
         return result

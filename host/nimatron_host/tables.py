@@ -11,15 +11,25 @@ import json
 
 from nimatron import resource
 from nimatron.games import strategy, tables
-from nimatron.games.rules import parse_rules
+from nimatron.games.registry import entries
+from nimatron.games.rules import RulesError, parse_rules, rules_class
 
-# (rules spec, misere) for every game with no theory at exhibit size.
-SPECS = (
-    [("subtract:%d" % k, True) for k in range(1, 7)]
-    + [("moore:%d" % k, m) for k in (2, 3, 4) for m in (False, True)]
-    + [("greedy", False), ("greedy", True), ("allheaps", False), ("allheaps", True)]
-    + [("grundy", True), ("circular", True)]
-)
+def specs():
+    """(rules spec, misère) of every exhibit-size table, in registry order:
+    each registered rule set whose ``table_spec`` names itself. A K past the
+    exhibit's largest heap (``tables.TOP``) plays as a smaller K and shares
+    its table (``moore:5`` is ``moore:4`` on four heaps), so K stops there."""
+    out = []
+    for name, _, _, _ in entries():
+        for spec in ["%s:%d" % (name, k) for k in range(1, tables.TOP + 1)] if rules_class(name).takes_k else [name]:
+            try:
+                rules = parse_rules(spec)
+            except RulesError:  # a K this rule set does not take
+                continue
+            for misere in (False, True):
+                if rules.table_spec(misere) == rules.spec:
+                    out.append((rules.spec, misere))
+    return out
 
 
 def sorted_positions(n, top=tables.TOP):
@@ -93,7 +103,7 @@ def build():
     blobs = []
     index = {}
     offset = 0
-    for spec, misere in SPECS:
+    for spec, misere in specs():
         rules = parse_rules(spec)
         if rules.name in tables.SPLIT_TOTAL:
             blob, record = split_table(rules)

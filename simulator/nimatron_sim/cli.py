@@ -25,6 +25,8 @@ import time
 
 from nimatron_pc.errors import UsageError
 
+from .options import overrides
+
 MAX_TICK = 1000  # ms: a main loop slower than a second is no longer the machine
 
 
@@ -60,27 +62,6 @@ def add_parser(sub):
     p.add_argument("--screenshot", metavar="PATH", help="save an SVG of the interactive simulator mid-game, then exit")
 
 
-def overrides(args):
-    """Settings overrides from the command line."""
-    out = {}
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise UsageError("--set wants KEY=VALUE, got %r" % item)
-        try:
-            value = json.loads(value)   # numbers, lists ("[[3,4,5]]"), true/false
-        except ValueError:
-            pass                        # plain words stay strings
-        out[key.strip()] = value
-    for key in ("preset", "rules", "difficulty", "first"):
-        value = getattr(args, key)
-        if value is not None:
-            out[key] = value
-    if args.misere:
-        out["misere"] = True
-    return out
-
-
 def list_boards(out=None):
     from nimatron.config.boards import BOARDS
 
@@ -102,17 +83,12 @@ def _open_script(path):
 
 
 def run(args):
+    """``--list-boards`` or ``--headless``. The terminal app and the web page
+    are the simulator's faces, which stand above it: the command line that a
+    user types (``nimatron_host.sim_cmd``) starts them."""
     if args.list_boards:
         list_boards()
         return 0
-    if not args.headless:
-        try:
-            from . import tui
-        except ImportError as e:
-            raise UsageError("the terminal app needs the simulator's extras (%s): "
-                             "pip install 'nimatron[sim]', or use --headless or --web" % e.name)
-
-        return tui.run(args)
     if not 1 <= args.tick <= MAX_TICK:
         raise UsageError("--tick must be 1 to %d ms, got %s" % (MAX_TICK, args.tick))
     from nimatron.config import boards

@@ -36,6 +36,31 @@ from .bench import make_bench
 BOUNCES = ((1, 2), (1, 3, 4, 6), (2, 3), (1, 2, 3, 5), (1, 4, 5, 7))
 
 
+class _Unwired:
+    """No pins at all: a controller built only to learn whether it can be."""
+
+    def close(self):
+        pass
+
+
+def playable_rules(board, overrides=None):
+    """The registered rule sets (``nimatron.games.registry.menu_specs``) a machine
+    on ``board`` plays with these other settings, in registry order: what the
+    faces' settings offer. Each is built as Apply builds it
+    (``make_controller``: the preset's starts, else the largest that fits);
+    one refused (PanelError, SettingsError, RulesError...) is left out."""
+    from nimatron.games.registry import menu_specs
+
+    out = []
+    for spec in menu_specs():
+        try:
+            app.make_controller(board, dict(overrides or {}, rules=spec), io=_Unwired())
+        except ValueError:
+            continue
+        out.append(spec)
+    return out
+
+
 class Simulator:
     tick_ms = 5      # the main loop: controller.update() every 5 virtual ms
     hold_ms = 60     # a press: the button held down this long...

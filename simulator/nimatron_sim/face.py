@@ -200,7 +200,8 @@ class Face:
             self._note = None
             t = self.t
             self._add("game", t("sim.log.game", n=controller.audits["games"] + self._retired.get("games", 0),
-                                position=position_text(event["position"], self.words),
+                                position=self.words.phrase(controller.rules.position_words(
+                                    event["position"], bool(event.get("ring")))),
                                 misere=t("sim.log.misere") if event["misere"] else "",
                                 first=t("sim.log.first." + ("visitor" if event["first"] == "visitor" else "machine"))))
         elif kind == "move":
@@ -249,6 +250,17 @@ class Face:
         return self.t("sim.counter", last=first - 1, bits=" ".join(bits), first=first,
                       end=first + len(panel.choice_lamps) - 1)
 
+    def rows_words(self):
+        """What the rows that are not heaps show (Candy Nim's tallies, Building
+        Nim's supply), in the visitor's words: the panel says, before a game too."""
+        panel = self.controller.panel
+        if panel is None:   # attract mode: the first game's panel, as the controller will make it
+            from nimatron.panels.panel import make_panel
+
+            s = self.settings
+            panel = make_panel(self.controller.rules, self.sim.layout, s["starts"][0], None, s.get("counter", False))
+        return [self.words.phrase(line) for line in getattr(panel, "rows_words", list)()]
+
     def _mark_played(self):
         if self.counter() is not None or not self.sim.controller.rules.removes:
             return  # a counter's dark lamps are zeros; Grundy's game moves lamps, never takes them
@@ -276,8 +288,7 @@ class Face:
                 won = strategy.solve(rules, before, controller.misere)["outcome"] == "win"
                 self._add("why", t("sim.log.why", why=t("sim.why.count", n=after[0]) if won else t("sim.why.no_count")))
             return
-        self._add(event["by"], t("sim.log.move." + by, move=words, position=position_text(
-            [h for h in after if h] if not rules.ordered else after, self.words)))
+        self._add(event["by"], t("sim.log.move." + by, move=words, position=self.words.phrase(rules.position_words(after))))
         if event["by"] != "machine":
             return
         why = event.get("why")
@@ -436,11 +447,9 @@ class Face:
             return t("sim.say.adds", n=len(controller.machine_out))
         if state == SHOWING:
             heaps, ring = controller.position()
-            if controller.machine_light and controller.rules.panel == "supply":
-                return t("sim.say.places", move=self.words.phrase(explain.describe_move(heaps, controller.machine_after)))
-            return t("sim.say.showing", move=self.words.phrase(explain.describe_move(
-                heaps, controller.machine_after, controller.rules.ordered, ring,
-                getattr(controller.panel, "unlettered", None))))
+            move = self.words.phrase(explain.describe_move(heaps, controller.machine_after, controller.rules.ordered,
+                                                           ring, getattr(controller.panel, "unlettered", None)))
+            return t("sim.say.places" if controller._building() else "sim.say.showing", move=move)
         if state == OVER:
             return t("sim.say.win" if controller.winner == "visitor" else "sim.say.loss")
         return ""

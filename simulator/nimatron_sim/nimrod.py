@@ -10,7 +10,7 @@ builds that working as data, for the web pages (drawn as lamps by
 from the firmware's engine (``nimatron.games.strategy.solve``, a rule set's own
 ``candies``) and every move's words from ``nimatron.games.explain``; nothing here
 decides a move. The sentences are ``[key, params]`` in the faces' language
-files (``web/static/lang/``): a param named ``move`` or ``note`` is a
+files (``web/static/lang/``): a param named ``move``, ``note``, ``position`` or ``after`` is a
 firmware sentence (translated by the phrase table), one starting with
 ``who`` or ``player`` a player (``visitor``/``machine``: "who.visitor" is
 "for you" in some languages, "player.visitor" is "you" as a subject).
@@ -31,7 +31,7 @@ from nimatron.panels.panel import row_label
 
 from .face import position_text
 
-_cache = {}
+_cache = {}  # type: dict
 
 
 def nimrod(controller):
@@ -47,7 +47,7 @@ def nimrod(controller):
     if getattr(controller.panel, "bit_lamps", None) is not None:  # a counter (the game of 21): counts, not heaps
         return counted(controller, panel)
     if not controller.rules.ordered and panel.get("after_heaps"):   # "leaving ..." as the lamps will show it
-        panel = _leaving(panel, as_shown(controller.panel, panel["after_heaps"]))
+        panel = _leaving(panel, controller.rules.position_words(as_shown(controller.panel, panel["after_heaps"])))
     if controller.state == VISITOR and (getattr(controller, "taken", None) or getattr(controller, "selected", None)):
         panel = in_progress(controller, panel)
     return panel
@@ -70,8 +70,7 @@ def as_shown(board_panel, after=None, selected=None):
     return twin.position()[0]
 
 
-def _leaving(panel, shown):
-    words = position_text(shown)
+def _leaving(panel, words):
     lines = [[key, dict(params, after=words) if "after" in params else params] for key, params in panel["lines"]]
     return dict(panel, after=words, lines=lines)
 
@@ -133,10 +132,10 @@ def in_progress(controller, panel):
             elif best is None or after[row] > best[row]:
                 best = after  # the fewest lamps more
         if done:
-            lines.append(["nimrod.taking.done", {"after": position_text(now)}])
+            lines.append(["nimrod.taking.done", {"after": rules.position_words(now)}])
         elif best is not None:
             lines.append(["nimrod.taking.more", {"row": row_label(row), "more": now[row] - best[row],
-                                                 "after": position_text(best)}])
+                                                 "after": rules.position_words(best)}])
         else:
             lines.append(["nimrod.taking.none", {"row": row_label(row)}])
         out["lines"] = lines
@@ -150,7 +149,7 @@ def in_progress(controller, panel):
         lost = strategy.solve(rules, after, misere, False)["outcome"] == "loss"
         if not rules.ordered:
             after = as_shown(controller.panel, selected=list(controller.selected)) or after
-        lines.append(["nimrod.selected.win" if lost else "nimrod.selected.lose", {"after": position_text(after)}])
+        lines.append(["nimrod.selected.win" if lost else "nimrod.selected.lose", {"after": rules.position_words(after)}])
     out["lines"] = lines
     return out
 
@@ -171,8 +170,8 @@ def nimrod_for(rules, misere, heaps, ring, state, candies=None, unlettered=None)
         try:
             panel = _panel(rules, misere, heaps, ring, mover, candies, unlettered)
         except ValueError as e:  # SizeError: too large to work out here
-            panel = {"kind": "other", "position": position_text(heaps), "error": str(e), "rows": None,
-                     "lines": [["nimrod.other", {"position": position_text(heaps)}], ["nimrod.error", {"note": str(e)}]]}
+            panel = {"kind": "other", "position": rules.position_words(heaps, ring), "error": str(e), "rows": None,
+                     "lines": [["nimrod.other", {"position": rules.position_words(heaps, ring)}], ["nimrod.error", {"note": str(e)}]]}
         panel["mover"] = mover
         _cache[key] = panel
     return panel
@@ -183,7 +182,7 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
     name = rules.name
     reasoning = rules.reasoning    # which table Nimrod draws: the rule set says (games/rules.py)
     out = {"kind": "other", "rules": rules.spec, "misere": bool(misere), "ring": bool(ring),
-           "position": position_text(heaps), "nimber": result["nimber"], "outcome": result["outcome"],
+           "position": rules.position_words(heaps, ring), "nimber": result["nimber"], "outcome": result["outcome"],
            "rows": None, "row_key": "nimrod.heap"}
     lines = []
     if result["after"] is None:  # the game is over (circular Nim's last take leaves nothing at all)
@@ -222,12 +221,12 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         lines.append(["nimrod.misere", {}])
     elif out["kind"] in ("nim", "values"):
         lines.append(["nimrod.nonzero" if out["sum"] else "nimrod.zero", {"x": out["sum"]}])
-    if rules.panel == "tally":   # the candies each player holds decide a tie
+    if getattr(rules, "candies", None) is not None:   # Candy Nim: the candies each player holds decide a tie
         _candy(rules, misere, heaps, mover, candies, out, lines)
     who = mover or "visitor"
     out["move"] = None if after is None else explain.describe_move(shown, after, rules.ordered, ring, unlettered)
-    out["after"] = None if after is None else position_text(after)
-    out["after_heaps"] = after
+    out["after"] = None if after is None else rules.position_words(result["after"])   # the whole position, in its rule set's words
+    out["after_heaps"] = result["after"]
     if after is None:
         lines.append(["nimrod.over", {}])
     elif result["outcome"] == "win" and ("leaving" in out["move"] or out["move"] == explain.move_leaving(

@@ -20,7 +20,7 @@ import sys
 import time
 
 from nimatron.link.hostlink import HostLink
-from nimatron.link.transports import PtyTransport
+from nimatron.link.pty import PtyTransport
 
 
 class SerialPort:

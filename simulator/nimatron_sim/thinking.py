@@ -27,7 +27,7 @@ def sentence(words, key, params):
             value = words.t("player." + value)
         elif name == "goal":  # "wins" or "loses"
             value = words.t("goal." + value)
-        elif name in ("move", "note"):
+        elif name in ("move", "note", "position", "after"):   # firmware words: a move, a note, a position
             value = words.phrase(value)
         shown[name] = value
     return words.t(key, **shown)

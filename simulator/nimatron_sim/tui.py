@@ -40,6 +40,7 @@ from textual.widgets import Button, Footer, Header, Label, RichLog, Select, Stat
 
 from nimatron.config import boards, settings as nsettings
 
+from .engine import playable_rules
 from .face import KINDS, STATUS_ROLES, Face, row_label, rules_words
 from .oled_mock import braille
 from .wallclock import WallClock
@@ -180,9 +181,6 @@ class SettingsScreen(ModalScreen):
         o = self.overrides
         t, phrase = self.words.t, self.words.phrase
         every = nsettings.PRESETS
-        rules = ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d", "building", "graph:2", "graph:3"]
-        if o.get("rules") and o["rules"] not in rules:
-            rules.append(o["rules"])
         misere = o.get("misere")
         keep = (t("settings.keep"), "")
         fields = [
@@ -191,8 +189,7 @@ class SettingsScreen(ModalScreen):
              self.board),
             (t("settings.preset"), "preset", [(t("settings.own"), "")] + [
                 (_short("%s: %s" % (n, phrase(every[n]["about"]))), n) for n in every], o.get("preset", "")),
-            (t("settings.rules"), "rules", [keep] + [(_short(rules_words(r, self.words)), r) for r in rules],
-             o.get("rules", "")),
+            (t("settings.rules"), "rules", self.rules_for(self.board), o.get("rules", "")),
             (t("settings.goal"), "misere", [keep, (t("settings.normal"), "off"), (t("settings.misere"), "on")],
              "" if misere is None else ("on" if misere else "off")),
             (t("settings.difficulty"), "difficulty", [keep] + [(t("difficulty." + d), d) for d in nsettings.DIFFICULTIES],
@@ -214,6 +211,21 @@ class SettingsScreen(ModalScreen):
             with Horizontal(id="settings-buttons"):
                 yield Button(t("sim.settings.apply"), id="apply", variant="primary")
                 yield Button(t("sim.settings.cancel"), id="cancel")
+
+    def rules_for(self, board):
+        """The rule sets a machine on ``board`` plays with the other settings
+        (``engine.playable_rules``: the one registry, filtered), the current one kept."""
+        self.rules_board = board
+        others = dict(self.overrides)
+        current = others.pop("rules", None)
+        rules = playable_rules(board, others)
+        if current and current not in rules:
+            rules.append(current)
+        return [(self.words.t("settings.keep"), "")] + [(_short(rules_words(r, self.words)), r) for r in rules]   # in words, not ids
+
+    def on_select_changed(self, event):
+        if event.select.id == "set-board" and event.value != self.rules_board:  # another board, other rule sets
+            self.query_one("#set-rules", Select).set_options(self.rules_for(event.value))
 
     def on_mount(self):
         for button in self.query(Button):
@@ -273,7 +285,8 @@ class NimatronApp(App):
         Binding("w", "press('slide')", show=False),
         Binding("left_square_bracket", "press('ccw')", show=False),
         Binding("right_square_bracket", "press('cw')", show=False),
-    ] + [Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)]
+        *[Binding(str(k + 1), "row(%d)" % k, show=False) for k in range(9)],
+    ]
 
     GAME_ACTIONS = ("press", "row", "select", "cursor", "toggle_thinking", "settings", "operator", "mute")
 
@@ -403,13 +416,8 @@ class NimatronApp(App):
             kinds.remove("selected")
         else:
             keys = "\n" + t("sim.legend.grid", cursor="▸" if self.lamp_cell() == 2 else "[ ]")
-        if self.face.controller.rules.panel == "tally":   # each player's candies below the heaps
-            n = len(self.face.layout)
-            keys += "\n" + t("sim.legend.candy", a=row_label(n - 4), b=row_label(n - 3),
-                              c=row_label(n - 2), d=row_label(n - 1))
-        position = self.face.controller.position()
-        if self.face.controller.rules.panel == "supply" and position:   # the supply row below the heaps
-            keys += "\n" + t("sim.legend.building", row=row_label(len(position[0]) - 1))
+        for line in self.face.rows_words():   # rows that are not heaps: Candy Nim's tallies, Building Nim's supply
+            keys += "\n" + line
         if self.face.sim.spec["lamps"].get("shape") == "ring" and not self.face.settings.get("counter"):
             keys += "\n" + t("sim.legend.ring")
         spec = self.face.sim.spec
@@ -698,7 +706,7 @@ def open_face(args):
     """The Face for the command line, or UsageError in one line."""
     from nimatron_pc.errors import UsageError
 
-    from .cli import overrides
+    from .options import overrides
 
     try:
         return Face(args.board, overrides(args), args.seed, lang=getattr(args, "lang", None) or "en")
@@ -794,11 +802,6 @@ def run(args):
 
     if getattr(args, "screenshot", None):
         return screenshot(args)
-    if getattr(args, "web", False):
-        from . import web
-
-        open_face(args).close()  # bad settings: one line now, not in every browser tab
-        return web.serve(args)
     face = open_face(args)
     if not os.environ.get("TEXTUAL_DRIVER") and not (sys.stdin.isatty() and sys.stdout.isatty()):
         face.close()

@@ -4,3 +4,9 @@
 """What a machine is configured as: board pin maps (``pinmaps/``),
 presets (``presets.json``), checked settings and the power budget.
 """
+
+
+class SettingsError(ValueError):
+    """A setting with a bad name or value (here, not in ``settings``: a board
+    drops ``settings`` while games play, and the checks that raise this need
+    not bring it back)."""

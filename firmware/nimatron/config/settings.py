@@ -13,12 +13,11 @@ SettingsError naming the key, never a half-applied change.
     ('subtract:3', [[15]], 'equalizer')
 """
 
-from .. import ascii_digits, load_json, too_deep
+from .. import ascii_digits, load_json, resource, too_deep
 from ..games.rules import MAX_HEAPS, RulesError, parse_rules
 
 
-class SettingsError(ValueError):
-    """A setting with a bad name or value."""
+from . import SettingsError  # noqa: F401 - where its users have always found it
 
 
 DIFFICULTIES = ("perfect", "fallible", "equalizer", "teach")
@@ -69,7 +68,7 @@ _BOOL = ("misere", "explain", "remote_play", "counter")
 _CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}
 
 PRESETS_FILE = "config/presets.json"  # name -> settings and "about"; read per use
-_preset_names = []
+_preset_names = []  # type: list[str]
 
 
 def presets():
@@ -84,12 +83,7 @@ def presets():
     if not isinstance(data, dict) or not data:
         raise SettingsError("%s must hold an object of presets" % PRESETS_FILE)
     for name in data:
-        preset = data[name]
-        if not isinstance(preset, dict):
-            raise SettingsError("%s: preset %s must be an object of settings" % (PRESETS_FILE, name))
-        for key in preset:
-            if key != "about" and (key not in DEFAULTS or key == "preset"):
-                raise SettingsError("%s: preset %s: unknown setting %s" % (PRESETS_FILE, name, key))
+        _check_preset(name, data[name])
     return data
 
 
@@ -100,11 +94,46 @@ def preset_names():
 
 
 def load_preset(name):
-    """One preset's settings (and its "about" text), or SettingsError."""
-    found = presets().get(name)
+    """One preset's settings (and its "about" text), or SettingsError.
+
+    Found in the file's text and parsed alone (the file keeps one preset a
+    line, ``"name": {...}``: tests/test_settings_values.py): a SET on a board
+    parses one preset, not all of them. A file laid out otherwise is parsed
+    whole, as ``presets()`` does."""
+    found = _preset_line(name)
+    if found is None:
+        found = presets().get(name)
     if found is None:
         raise SettingsError("unknown preset %r (choose from %s)" % (name, ", ".join(preset_names())))
+    _check_preset(name, found)
     return found
+
+
+def _preset_line(name):
+    """The preset on the line ``"name": {...}`` of the presets file, or None."""
+    import json
+
+    try:
+        with open(resource(PRESETS_FILE)) as f:
+            text = f.read()
+        start = text.find('\n "%s": {' % name)
+        if start < 0 or '"' in name or "\\" in name:
+            return None
+        end = text.find("\n", start + 1)
+        line = text[start + 1:end if end > 0 else len(text)].strip()
+        if line[-1:] == ",":
+            line = line[:-1]
+        return json.loads("{" + line + "}")[name]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _check_preset(name, preset):
+    if not isinstance(preset, dict):
+        raise SettingsError("%s: preset %s must be an object of settings" % (PRESETS_FILE, name))
+    for key in preset:
+        if key != "about" and (key not in DEFAULTS or key == "preset"):
+            raise SettingsError("%s: preset %s: unknown setting %s" % (PRESETS_FILE, name, key))
 
 
 def __getattr__(attr):
@@ -143,7 +172,7 @@ def check_value(key, value):
             raise SettingsError("%s must be one of %s" % (key, ", ".join(_CHOICE[key])))
         return value
     if key == "preset":
-        if not isinstance(value, str) or value not in preset_names():
+        if not isinstance(value, str) or (_preset_line(value) is None and value not in preset_names()):
             raise SettingsError("unknown preset %r (choose from %s)" % (value, ", ".join(preset_names())))
         return value
     if key == "rules":

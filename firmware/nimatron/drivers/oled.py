@@ -52,15 +52,7 @@ def lines(controller):
     rules = controller.rules
     heaps, ring = position
     out = [words, rules.spec + (" misere" if controller.misere else "")]
-    if ring:
-        out.append("ring of %d" % heaps[0])
-    elif heaps and isinstance(heaps[0], list):  # lamps as cells (2-D Nim, Graph Nim)
-        out.append("%d lamps lit" % sum([sum(row) for row in heaps]))
-    elif rules.panel == "supply" and heaps[-1]:
-        out.append(" ".join("%s%d" % (label(r), heaps[r]) for r in range(len(heaps) - 1))
-                   + " +%d to place" % heaps[-1])
-    else:
-        out.append(" ".join("%s%d" % (label(r), heaps[r]) for r in range(len(heaps))) or "nothing left")
+    out.extend(_wrap(rules.position_words(heaps, ring), 2))   # the rule set's own words, as every face says them
     if settings["explain"] and rules.nim_sum and heaps:
         width = 1
         while (1 << width) <= max(heaps):

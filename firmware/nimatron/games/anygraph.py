@@ -156,7 +156,7 @@ def _said(thing):
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-_lines = {}  # k -> splits.Lines taking 1 to k: the values of paths and cycles
+_lines = {}  # type: dict  # k -> splits.Lines taking 1 to k: the values of paths and cycles
 
 
 def _line(part, near):

@@ -22,7 +22,7 @@ from .nim import Nim, bouton
 from .rules import SMALL, Rules, RulesError, SizeError, mex, nim_sum
 
 MAX_STONES = 250       # a memo key holds a heap in a byte
-_MEMOS = ({}, {})      # normal: key -> nim-value; misère: key -> 1 won / 0 lost
+_MEMOS = ({}, {})      # type: tuple[dict, dict]  # normal: key -> nim-value; misère: key -> 1 won / 0 lost
 
 
 _NIM = Nim()
@@ -36,11 +36,14 @@ def split(position):
 class Building(Rules):
     name = "building"
     panel = "supply"
-    carries = "stones"
     one_row = True
     reasoning = "building"
     about = "place one stone on any heap until all are placed; then take any number from one heap"
     search_states = 20000  # building positions (a PC); a board takes a tenth
+
+    def starts_for(self, layout):
+        # BN(n, s): every row but the last an empty heap, the last row's n stones to place
+        return [[0] * (len(layout) - 1) + [n] for n in range(layout[-1], 0, -1)] if len(layout) > 1 else []
 
     def check(self, position, ring=False):
         if not isinstance(position, (list, tuple)) or len(position) < 2:
@@ -138,6 +141,22 @@ class Building(Rules):
             if not _value(sorted(h), r, misere):
                 wins.append(after)
         return wins
+
+    def with_stones(self, heaps, stones):
+        """The position from its heaps and the stones still to place (0: the
+        building is over, plain Nim), as a program or ``solve --stones`` gives them."""
+        if isinstance(stones, bool) or not isinstance(stones, int) or stones < 0:
+            raise RulesError("stones must be a whole number >= 0, got %r" % (stones,))
+        if not isinstance(heaps, list) or not heaps:
+            raise RulesError("building: the position is a list of heap sizes")
+        return list(heaps) + [stones]
+
+    def position_words(self, position, ring=False):
+        heaps, stones = split(position)
+        if not stones:
+            return "heaps %s, every stone placed" % Rules.position_words(self, heaps)
+        return "heaps %s, %d stone%s still to place" % (Rules.position_words(self, heaps), stones,
+                                                        "" if stones == 1 else "s")
 
     def notes(self, position, misere):
         heaps, stones = split(position)

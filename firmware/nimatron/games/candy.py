@@ -16,13 +16,12 @@ from .budget import spend
 from .nim import Nim, bouton
 from .rules import SMALL, SizeError, states
 
-_MEMOS = ({}, {})  # normal, misère: position key -> candies the mover takes (kept across games)
+_MEMOS = ({}, {})  # type: tuple[dict, dict]  # normal, misère: position key -> candies the mover takes (kept across games)
 
 
 class Candy(Nim):
     name = "candy"
     panel = "tally"       # each player's candies on the rows below the heaps
-    carries = "candies"
     one_row = False       # the candies are counted on lamps a row button cannot reach
     countable = False
     nim_sum = False       # the candies decide a tie: the nim-sum is not the whole story

@@ -63,6 +63,12 @@ class Graph(Nim2D):
                         after[r][c] = 0
             yield after
 
+    def on_graph(self):
+        """Graph Nim on any graph given by nodes and edges (``anygraph``, loaded only then)."""
+        from .anygraph import NetGraph
+
+        return NetGraph(self.k)
+
     def cuts(self, mask, width):
         return connected_sets(mask, width, self.k)
 

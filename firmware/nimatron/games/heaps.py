@@ -34,6 +34,15 @@ class Subtract(TakeRules):
     def table_spec(self, misere):
         return "subtract:%d" % self.k if misere and self.k < 7 else None
 
+    def working(self, heaps, misere):
+        """Normal play: the heaps modulo k+1 and their nim-sum, in binary (``solve``, ``demo``, ``monitor``)."""
+        if misere:
+            return []
+        from .explain import nim_sum_lines
+
+        m = self.k + 1
+        return ["  heaps modulo %d, then their nim-sum:" % m] + nim_sum_lines([h % m for h in heaps])
+
     def theory(self, heaps, misere, ring=False):
         m = self.k + 1
         live = [i for i in range(len(heaps)) if heaps[i]]

@@ -25,7 +25,7 @@ VALUES = "games/nim2d-values.bin"  # a PC's: the nim-value of every 4 x 4 positi
 TABLE_SIDE = 4        # boards up to 4 x 4 are in the table
 MAX_SIDE = 8          # the pico-grid's 8 x 8
 GROUP_CELLS = 16      # a PC searches groups of up to this many lit cells (about a second)
-_memo = {}            # (misere, group mask, width) -> nim-value or win (0/1)
+_memo = {}            # type: dict[tuple, int]  # (misere, group mask, width) -> nim-value or win (0/1)
 
 
 def _cells(matrix):
@@ -66,6 +66,28 @@ class Nim2D(Rules):
         if width > MAX_SIDE:
             raise RulesError("nim2d: at most %d columns" % MAX_SIDE)
         return [row + [0] * (width - len(row)) for row in rows]  # short rows: dark to the right
+
+    def position_words(self, matrix, ring=False):
+        """The lamps row by row: "1101 / 0110"."""
+        return " / ".join(["".join([str(x) for x in row]) for row in matrix])
+
+    def read_heap(self, text):
+        """One row of the board typed as 0s and 1s: "1101"."""
+        if not text or text.strip("01"):
+            raise RulesError("%s: each row is a string of 0s and 1s, got %r" % (self.name, text))
+        return [int(ch) for ch in text]
+
+    def check_rows(self, position):
+        """A position from a program (``solve --batch``): a rectangle of rows
+        of 0s and 1s, nothing padded or read as a bitmask (the board's settings
+        file may hold bitmask rows; a program asking the engine says what it means)."""
+        if (not isinstance(position, list) or not position
+                or [row for row in position if not isinstance(row, list)]):
+            raise RulesError("%s: the position is a list of rows, each a list of 0s and 1s" % self.name)
+        widths = sorted(set([len(row) for row in position]))
+        if len(widths) != 1:
+            raise RulesError("%s: every row has the same number of cells, got rows of %s"
+                             % (self.name, ", ".join([str(w) for w in widths])))
 
     def moves(self, matrix, ring=False):
         rows = len(matrix)
@@ -346,7 +368,7 @@ def _cleared(matrix, cut):
     return after
 
 
-_bits = {}  # table index -> win bit, read lately: a decision a tick's budget cut short resumes cheaply
+_bits = {}  # type: dict[int, int]  # table index -> win bit, read lately: a decision a tick's budget cut short resumes cheaply
 
 
 def _table_bit(matrix, misere):
@@ -373,7 +395,7 @@ def _bit(position, misere):
     return got
 
 
-_values = []  # the bytes of nim2d-values.bin, once read (a PC's)
+_values = []  # type: list  # the bytes of nim2d-values.bin, once read (a PC's)
 
 
 def _table_value(matrix):

@@ -76,7 +76,7 @@ class Rules:
     name = ""
     ordered = True
     takes_k = False
-    default_k = None  # the K of a bare name, for rules that have one
+    default_k = None  # type: int | None  # the K of a bare name, for rules that have one
     has_ring = False
     search_states = 2000
     about = ""
@@ -87,9 +87,14 @@ class Rules:
     one_row = False       # every move takes from one row: one button per row can play it
     countable = False     # one heap of it can be played as a binary counter
     nim_sum = False       # the binary nim-sum is the whole explanation (plain Nim)
-    reasoning = None      # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
-    carries = None        # what a position holds besides its heaps: "stones" to place, "candies" held
+    reasoning = None      # type: str | None  # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
     dead_below = 1        # parts smaller than this never move again (Grundy's 1s and 2s)
+
+    def starts_for(self, layout):
+        """Starts to try, largest first, when these rules are chosen for lamps
+        in rows of ``layout`` without a start: every row full, then one heap
+        as long as a row, shorter and shorter."""
+        return [list(layout)] + [[h] for h in range(max(layout), 0, -1)]
 
     def most_parts(self, heaps):
         """The most heaps a position reachable from ``heaps`` can have (taking never adds one)."""
@@ -213,54 +218,57 @@ class Rules:
         """More words for the machine's reasoning (a second goal), if any."""
         return []
 
+    # -- words: a rule set says its own positions (in English, the board's
+    # language; the faces translate them by lang/*.json's phrases) -----------
+    def position_words(self, position, ring=False):
+        """A position in words: "3 4 5", "nothing" (a circle: ``splits``)."""
+        return " ".join([str(h) for h in position]) or "nothing"
 
 
-# name -> (module, class name); imported on first use to spare a small heap.
-RULES = {
-    "nim": ("nim", "Nim"),
-    "subtract": ("heaps", "Subtract"),
-    "moore": ("heaps", "Moore"),
-    "greedy": ("heaps", "Greedy"),
-    "allheaps": ("heaps", "AllHeaps"),
-    "grundy": ("splits", "Grundy"),
-    "circular": ("splits", "Circular"),
-    "candy": ("candy", "Candy"),
-    "nim2d": ("nim2d", "Nim2D"),
-    "building": ("building", "Building"),
-    "graph": ("graph", "Graph"),
-}
-NAMES = ("nim", "subtract:K", "moore:K", "greedy", "allheaps", "grundy", "circular", "candy", "nim2d", "building", "graph:K")
+# The registry: every rule set, one line each, in the order the menus list
+# them: its name, the module of ``games/`` that holds its class, the class,
+# and the K its menus offer (none: the bare name). Every list of rule sets
+# is derived from these lines (the operator menu, the faces' settings,
+# ``nimatron tables``, the engraved panels, the docs' table), and only the
+# module of a rule set in play is imported. (Lines of text: on a board they
+# take less heap than tuples.)
+REGISTRY = (
+    # name     module    class     K offered
+    "nim       nim       Nim",
+    "subtract  heaps     Subtract  2 3 10",
+    "moore     heaps     Moore     2",
+    "greedy    heaps     Greedy",
+    "allheaps  heaps     AllHeaps",
+    "grundy    splits    Grundy",
+    "circular  splits    Circular",
+    "candy     candy     Candy",
+    "nim2d     nim2d     Nim2D",
+    "building  building  Building",
+    "graph     graph     Graph     2 3",
+)
 MAX_K = 1000
 
 
 def rules_class(name):
-    if name not in RULES:
-        raise RulesError(
-            "unknown rules %r (choose from %s)" % (name, ", ".join(NAMES))
-        )
-    module, cls = RULES[name]
-    try:
-        return getattr(_rules_module(module), cls)
-    except ImportError:  # a drive deployed for row buttons goes without the grid's games
-        raise RulesError("rules %r are not on this board: its buttons cannot make their moves" % name)
-
-
-def _rules_module(module):
-    if module == "nim":
-        from . import nim as mod
-    elif module == "heaps":
-        from . import heaps as mod
-    elif module == "candy":
-        from . import candy as mod
-    elif module == "nim2d":
-        from . import nim2d as mod
-    elif module == "building":
-        from . import building as mod
-    elif module == "graph":
-        from . import graph as mod
+    """The class of a registered rule set, its module imported now (only it)."""
+    for line in REGISTRY:
+        words = line.split()
+        if words[0] == name:
+            break
     else:
-        from . import splits as mod
-    return mod
+        from .registry import usage  # the menus' reading of the lines: not resident on a board
+
+        raise RulesError("unknown rules %r (choose from %s)" % (name, usage()))
+    module, cls = words[1], words[2]
+    package = __name__[:__name__.rfind(".")]  # nimatron.games, wherever the package sits
+    try:
+        found = getattr(__import__(package + "." + module, None, None, (cls,)), cls, None)
+    except ImportError as e:  # a drive deployed for row buttons goes without the grid's games
+        raise RulesError("rules %r are not on this board (%s)" % (name, e))
+    if found is None:
+        raise RulesError("rules %r: games/%s.py has no class %s (its registry line in games/rules.py names it)"
+                         % (name, module, cls))
+    return found
 
 
 def parse_rules(spec):

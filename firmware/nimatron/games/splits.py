@@ -22,6 +22,12 @@ class SplitRules(Rules):
         Rules.__init__(self, k)
         self.values = [0]
 
+    def position_words(self, position, ring=False):
+        """The parts: "4 3" (an empty row is no part); an unbroken circle: "a circle of 12"."""
+        if ring:
+            return "a circle of %d" % position[0]
+        return Rules.position_words(self, [h for h in position if h])
+
     def check(self, position, ring=False):
         if not ring and isinstance(position, (list, tuple)) and not position:
             return []  # every part gone (circular Nim's last take): the game is over

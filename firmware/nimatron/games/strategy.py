@@ -42,7 +42,7 @@ def prepare(rules, misere):
 MEMO_MAX = 8000  # entries kept across decisions, all rule sets together
 HEAP_RESERVE = 4  # on MicroPython, keep 1/4 of the heap free for the rest
 
-_memos = {}
+_memos = {}  # type: dict
 
 
 def _memo(rules, misere):

@@ -86,8 +86,8 @@ def covers(rules, heaps):
     return 0 < len(heaps) <= HEAPS and max(heaps) <= TOP
 
 
-_index = []  # [header length, {name: [offset, length, record]}] once read
-_loaded = {}
+_index = []  # type: list  # [header length, {name: [offset, length, record]}] once read
+_loaded = {}  # type: dict
 LOST = 0xFFFF  # misère heap tables: no winning move
 
 

@@ -11,7 +11,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 
 import json
 
-from .. import __version__, ascii_digits
+from .. import __version__, ascii_digits, forget
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
 
 def cmd_hello(link, args, text, now):
@@ -161,6 +161,7 @@ def cmd_set(link, args, text, now):
     reply = {"key": key, "value": shown, "applies": applies, "saved": saved}
     if later:
         reply["saving_in_ms"] = later
+    forget(("config.settings",))  # a board needs it again only at the next SET
     return reply
 
 
@@ -254,6 +255,21 @@ def cmd_play(link, args, text, now):
     return out
 
 
+def cmd_memory(link, args, text, now):
+    """The heap after a collection: what the board has left for the next
+    search or command (null where the interpreter does not say)."""
+    _no_args(args, "MEMORY")
+    import gc
+
+    gc.collect()
+    free = getattr(gc, "mem_free", None)
+    used = getattr(gc, "mem_alloc", None)
+    import sys
+
+    loaded = [name[9:] for name in sys.modules if name[:9] == "nimatron."]
+    return {"free": free() if free else None, "used": used() if used else None, "modules": sorted(loaded)}
+
+
 def _role(c, words):
     name = words[0].lower()
     if name in ("done", "new") and len(words) == 1:
@@ -298,4 +314,5 @@ HANDLERS = {
     "NEW": cmd_new,
     "EVENTS": cmd_events,
     "PLAY": cmd_play,
+    "MEMORY": cmd_memory,
 }

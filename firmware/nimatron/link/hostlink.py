@@ -27,9 +27,18 @@ hang-up shorter than a poll.
 import gc
 
 from . import commands
+from ..games import budget
 from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, READ_CHUNK,
                        RELOCK_MS, CommandError, LineReader, check_ascii, error, event_line, reply,
                        _shown)
+
+
+# Search work EXPLAIN may do in one poll (``games.budget``): half the
+# machine's own share, so a tick that thinks and answers stays inside 50 ms.
+# Only EXPLAIN: it searches one position, the one in play, so asking again
+# resumes its search; a SET's checks walk several starts, and a search cut
+# short there would start again on every poll.
+LINK_UNITS = 32
 
 
 class HostLink:
@@ -62,8 +71,7 @@ class HostLink:
         self.now = now_ms
         self.connected = False
         self.failure = None    # the last exception a transport or listener raised
-        self._why = None       # the machine's reasoning for its next move
-        self._best = None      # ... and the move that reasoning picks
+        self._ring = False     # the machine's next move is on a whole circle (circular Nim's first)
         self.pin_pause_until = None
         from .commands import pin_pause
 
@@ -117,7 +125,19 @@ class HostLink:
                     self.pending = self.reader.feed(data)
             handled = 0
             while self.pending and handled < LINES_PER_POLL and self.out_bytes <= MAX_OUT - MAX_REPLY:
-                self._send(self.handle(self.pending.pop(0), now_ms), True)
+                query = self.pending[0]
+                deferred = query is not None and query.strip().upper() == b"EXPLAIN"
+                if deferred:  # its search shares the tick like the machine's own
+                    budget.start(LINK_UNITS)
+                try:
+                    line = self.handle(query, now_ms)
+                except budget.Later:
+                    break  # the same command next poll: its search goes on where it stopped
+                finally:
+                    if deferred:
+                        budget.stop()
+                self.pending.pop(0)
+                self._send(line, True)
                 handled += 1
             self._flush()
         except Exception as exc:  # a broken transport must not stop the game
@@ -177,22 +197,18 @@ class HostLink:
         kind = event.get("event")
         ev = dict(event)
         if kind == "move" and event.get("by") == "machine":
-            if "why" not in ev and self._why:
-                ev["why"] = self._why
-            if self._best is not None and event.get("after") != self._best:
-                ev["deliberate"] = c.settings["difficulty"]  # not the best move, on purpose
-        self._why = None
-        self._best = None
-        machine_next = (kind == "move" and event.get("by") == "visitor") or (
-            kind == "new_game" and event.get("first") == "machine")
-        if machine_next and c.panel is not None:
+            # Worded now, from the search the machine's turn just finished (its
+            # memo): never a search of its own outside the tick's budget.
             try:
-                heaps, ring = c.panel.position()
-                if c.rules.has_move(heaps, ring):
-                    self._why = c.explain(heaps, ring)
-                    self._best = commands.solve(c, heaps, ring)["after"]
+                before = event["before"]
+                if "why" not in ev:
+                    ev["why"] = c.explain(before, self._ring)
+                if event.get("after") != commands.solve(c, before, self._ring)["after"]:
+                    ev["deliberate"] = c.settings["difficulty"]  # not the best move, on purpose
             except Exception as exc:  # MemoryError on a small board: the event goes without
                 self.failure = exc
+        if kind == "new_game" or (kind == "move" and event.get("by") == "visitor"):
+            self._ring = bool(event.get("ring")) if kind == "new_game" else False
         if kind == "new_game":
             ev["preset"] = c.settings["preset"]
         line = event_line(ev)
@@ -231,6 +247,8 @@ class HostLink:
             return out
         except CommandError as e:
             return error(e.code, e.message)
+        except budget.Later:
+            raise  # poll asks again next tick
         except MemoryError:  # a small board's heap: free what the command built, say so
             gc.collect()
             return "ERR busy out of memory: try again"

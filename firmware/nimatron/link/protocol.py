@@ -35,7 +35,7 @@ PIN_PAUSE_MAX_MS = 3600000  # ... up to an hour (a 4-digit PIN: over a year of g
 RELOCK_MS = 600000    # an unlocked link with no command for 10 min locks again
 
 COMMANDS = ("HELLO", "HELP", "STATE", "EXPLAIN", "AUDITS", "CONFIG", "SET",
-            "UNLOCK", "LOCK", "NEW", "EVENTS", "PLAY", "SERVICE")
+            "UNLOCK", "LOCK", "NEW", "EVENTS", "PLAY", "SERVICE", "MEMORY")
 ERRORS = ("syntax", "toolong", "encoding", "locked", "denied", "busy", "value", "internal")
 
 

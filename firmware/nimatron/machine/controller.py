@@ -27,9 +27,9 @@ exception, until the next game): a double blink of a status lamp in
 attract mode (MACHINE for a fault, MACHINE WINS for the others).
 """
 
+from .. import forget
 from ..games.rules import parse_rules
 from ..panels.panel import make_panel
-from ..panels.playable import check_games
 from .audits import Audits
 from .debounce import Debouncer
 from .ports import ATTRACT, attract_frame, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SERVICE, SHOWING, TAKING, THINKING, VISITOR
@@ -37,6 +37,18 @@ from .switches import Switches
 from .turns import MachineTurn, Rng, VisitorTurn, check_input, prepare
 
 OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
+MENU_ONLY = ("machine.service", "machine.menu_lamps", "config.settings")  # 16 KB on a board, imported again on opening
+
+
+def check_games(rules, misere, layout, starts, counter=False):
+    """``panels.playable.check_games``, compiled only while settings change:
+    on a board its 10 KB of bytecode would otherwise stay beside the search."""
+    from ..panels import playable
+
+    try:
+        playable.check_games(rules, misere, layout, starts, counter)
+    finally:
+        forget(("panels.playable",))
 
 
 class Controller(VisitorTurn, MachineTurn):
@@ -136,6 +148,7 @@ class Controller(VisitorTurn, MachineTurn):
             self._emit({"event": "service", "open": True, "by": by})
         elif not on and self.menu is not None:
             self.menu = None
+            forget(MENU_ONLY)  # a board's heap is for searches while games play
             self._enter(ATTRACT, now)
             self._emit({"event": "service", "open": False, "by": by})
 
@@ -331,7 +344,7 @@ class Controller(VisitorTurn, MachineTurn):
             status["machine"] = 1
             for r, i in self.machine_out:
                 lamps[r][i] = TAKING if (now - self.since) // 200 % 2 == 0 else OFF
-            if self.rules.panel == "supply":  # where the stone lands blinks too
+            if self._building():  # a stone placed: where it lands blinks too
                 for r, i in self.machine_light:
                     lamps[r][i] = LIT if (now - self.since) // 200 % 2 == 0 else OFF
         elif state == OVER:

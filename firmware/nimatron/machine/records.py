@@ -21,7 +21,7 @@ TRAILER = 4
 MAX_PAYLOAD = 2000  # a record must fit twice in a 4 KB sector
 BLANK = 0xFF
 
-_CRC_TABLE = []
+_CRC_TABLE = []  # type: list[int]
 
 
 def crc32(data, crc=0):

@@ -25,9 +25,12 @@ MACHINE WINS blinking while a YES/NO question waits. Every step is also a
 ``service`` event for the host link. No lamp flashes faster than 2 a second.
 """
 
+import sys
+
 from ..config.boards import STATUS
 from ..config.settings import DIFFICULTIES, FIRST, changed, preset_names
 from . import menu_lamps
+from .app import forget
 from .menu_lamps import COLOURS, cycle_ms, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
 ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",
@@ -36,7 +39,6 @@ IDLE_MS = 60000       # untouched this long: the menu leaves itself
 BACK_HOLD_MS = 1000   # button test: NEW held this long goes back...
 TWICE_MS = 2000       # ... or pressed twice within this
 AUDITS = ("games", "finished", "visitor_wins", "machine_wins", "abandoned", "stuck_buttons")
-RULES = ("nim", "subtract:2", "subtract:3", "greedy", "moore:2", "allheaps", "grundy", "circular")
 CHOICES = {
     "misere": (False, True),
     "difficulty": DIFFICULTIES,
@@ -206,15 +208,20 @@ class Menu:
         if key == "preset":
             values = preset_names()
         elif key == "rules":
-            values = RULES
+            from ..games.registry import menu_specs
+
+            values = menu_specs()  # every registered rule set; those this board cannot play are left out below
         else:
             values = CHOICES[key]
+        loaded = list(sys.modules)
         out = []
         for value in values:
             if value == current or self._fits(key, value):
                 out.append(value)
         if current not in out:
             out.insert(0, current)
+        # checking each rule set imported its module: on a board, let go of those not in play
+        forget([m[9:] for m in sys.modules if m[:15] == "nimatron.games." and m not in loaded])
         return out
 
     def _fits(self, key, value):

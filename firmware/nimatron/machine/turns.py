@@ -36,7 +36,7 @@ def prepare(rules, settings):
     turn it was the main loop's longest tick (CircuitPython 9.2.8, emulated)."""
     strategy.prepare(rules, settings["misere"])
     if settings.get("explain"):
-        from ..games import explain  # noqa: F401
+        from ..games import explain  # noqa: F401 - compiled now, used inside a turn
 
 
 class VisitorTurn:
@@ -267,8 +267,17 @@ class MachineTurn:
         return "; ".join(words)
 
     def _hint(self):
+        """The teaching hint, searched within the tick's budget like the
+        machine's own move: ``hint`` stays None (asked again next tick) until
+        the search is done."""
         heaps, ring = self.panel.position()
-        result = self._solve(heaps, ring)
+        budget.start(SEARCH_UNITS)
+        try:
+            result = self._solve(heaps, ring)
+        except budget.Later:
+            return
+        finally:
+            budget.stop()
         self.hint = []
         if result is not None and result["outcome"] == "win":
             show = getattr(self.panel, "hint_lamps", None)  # Building Nim: the stone and where it lands

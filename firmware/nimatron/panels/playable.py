@@ -12,7 +12,7 @@ or SettingsError (both ValueError) naming the start; changes nothing.
 
 from .panel import check_fits
 from ..games.rules import MAX_HEAPS, SizeError
-from ..config.settings import SettingsError
+from ..config import SettingsError
 
 
 def check_games(rules, misere, layout, starts, counter=False):

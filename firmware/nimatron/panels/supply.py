@@ -35,6 +35,12 @@ class SupplyPanel(HeapPanel):
     def building(self):
         return _count(self.lit[self.supply]) > 0
 
+    def rows_words(self):
+        """What the rows that are not heaps show, for a face's legend (English;
+        the faces translate it): here the supply row."""
+        return ["Building Nim: row %s holds the stones still to place; press a heap's row to place one."
+                % _label(self.supply)]
+
     def _next_dark(self, row):
         for i in range(len(self.lit[row])):
             if not self.lit[row][i]:

@@ -8,7 +8,7 @@ and the machine's in rows G-H (up to 16 each), so both counts are always
 in sight. The controller tells the panel who moved (``moved``).
 """
 
-from .panel import HeapPanel, PanelError
+from .panel import HeapPanel, PanelError, row_label
 
 TALLY_ROWS = 2  # rows of lamps per player's candies
 
@@ -47,3 +47,10 @@ class CandyPanel(HeapPanel):
             self.lit[r][i] = True
             count += 1
         self.candies[by] = count
+
+    def rows_words(self):
+        """What the rows that are not heaps show, for a face's legend (English;
+        the faces translate it): here each player's candies."""
+        v, m = self.tally["visitor"], self.tally["machine"]
+        return ["Candies: rows %s-%s yours, %s-%s the machine's." % (row_label(v), row_label(v + TALLY_ROWS - 1),
+                                                                  row_label(m), row_label(m + TALLY_ROWS - 1))]

@@ -33,23 +33,23 @@ def files(lang="en"):
     out = {}
     all_designs = designs()
     for design in all_designs:
-        name = design["name"]
+        name = design.name
         out[name + "/bom.csv"] = bom.text(design)
         out[name + "/wiring.svg"] = wiring.draw(design)
         if parts.has_dc_input(design):   # the input protection's own schematic
             out[name + "/input.svg"] = input_drawing.draw(design)
-        if not design["onboard"]:   # nothing to wire, no harness
+        if not design.onboard:   # nothing to wire, no harness
             out[name + "/harness.svg"] = harness.draw(design)
-        if not design["onboard"]:   # a board with its keys built in is its own panel
-            out[name + "/panel.svg"] = panel.draw(name, design["spec"], lang, kerf=panel.KERF_MM)
-            for n, tile in enumerate(panel.tiles(name, design["spec"], lang, kerf=panel.KERF_MM)):   # bigger than the bed
+        if not design.onboard:   # a board with its keys built in is its own panel
+            out[name + "/panel.svg"] = panel.draw(name, design.spec, lang, kerf=panel.KERF_MM)
+            for n, tile in enumerate(panel.tiles(name, design.spec, lang, kerf=panel.KERF_MM)):   # bigger than the bed
                 out["%s/panel-tile-%d.svg" % (name, n + 1)] = tile
-            for n, rib in enumerate(panel.splices(name, design["spec"], lang, kerf=panel.KERF_MM)):   # behind each join
+            for n, rib in enumerate(panel.splices(name, design.spec, lang, kerf=panel.KERF_MM)):   # behind each join
                 out["%s/panel-splice-%d.svg" % (name, n + 1)] = rib
-        out[name + "/README.md"] = guide.board_guide(design, lang) + "\n"
+        out[name + "/README.md"] = guide.board_guide(design) + "\n"
         out[name + "/commissioning.md"] = checkpoints.commissioning(design, guide.self_test(design))
         out[name + "/safety.md"] = safety.sheet(design)
-    out["README.md"] = guide.index(all_designs, lang) + "\n"
+    out["README.md"] = guide.index(all_designs) + "\n"
     for path in out:   # every drawing says its licence and its revision itself
         if path.endswith(".svg"):
             out[path] = svg.licensed(out[path], revision(path.split("/")[0]))

@@ -28,18 +28,25 @@ HEADER = ["reference", "part", "quantity", "example part number", "approx unit p
 
 def _catalogue(design):
     """(prefix, part) -> (description, example, price, notes)."""
-    spec = design["spec"]
-    f = design["figures"]
-    pico = design["pico"]
-    px = spec["lamps"].get("pixels", 0)
-    out = {
+    out = _wired_parts(design)
+    if design.onboard:
+        out.update(_onboard_parts(design))
+    elif design.neopixel:
+        out[("PX", "NeoPixels")] = _pixels_row(design.spec)
+    return out
+
+
+def _wired_parts(design):
+    """The parts a wired board may have, each with its row."""
+    f = design.figures
+    return {
         ("A", "Raspberry Pi Pico"): ("Raspberry Pi Pico (RP2040) with headers, CircuitPython 9 or 10",
                                      "Raspberry Pi Pico H", 5.00, "any RP2040 board with the same GP pins"),
         ("A", "Raspberry Pi (40-pin header)"): ("Raspberry Pi 4 Model B (2 GB) or Raspberry Pi 5",
                                                "Raspberry Pi 4 Model B 2GB", 45.00,
                                                "any 40-pin model; a 16 GB A1 microSD card with Raspberry Pi OS Lite"),
         ("R", "resistor"): None,   # by value below
-        ("L", "LED"): _led_row(spec),
+        ("L", "LED"): _led_row(design.spec),
         ("U", "ULN2803A"): ("8-channel Darlington sink driver (DIP-18) and socket, one per 8 lamps",
                             "TI ULN2803AN", 0.90, catalogue_parts.part("uln2803")["datasheet"]),
         ("S", "arcade button"): ("30 mm arcade push button, microswitch with two 2.8 mm tabs, snap-in", "Sanwa OBSF-30",
@@ -68,39 +75,42 @@ def _catalogue(design):
         ("J", "DC jack"): (catalogue_parts.part("dc-jack-panel")["part"], "Switchcraft 712A", 3.50,
                            catalogue_parts.part("dc-jack-panel")["datasheet"] + "; nut inside, tag wires"),
     }
-    if design["onboard"]:
-        out[("A", design["title"])] = (design["title"] + " (keys, pixels and speaker built in), CircuitPython 9 or 10",
-                                      design["title"], 50.00 if "MacroPad" in design["title"] else 25.00,
-                                      "nothing to wire")
-        if "MacroPad" in design["title"]:   # the bare board has hot-swap sockets, not keys
-            out[("A", design["title"])] = (
-                "Adafruit MacroPad RP2040 Starter Kit: the board, 12 MX-compatible key switches, 12 clear keycaps, "
-                "plates; CircuitPython 9 or 10", "Adafruit MacroPad RP2040 Starter Kit", 50.00,
-                "the bare-bones board has only the hot-swap sockets: then add 12 MX-compatible switches and 12 "
-                "clear (translucent) keycaps, so the keys' pixels shine through")
-        out[("PS", "USB supply")] = ("USB power adapter 5 V, at least %g A, and a USB data cable" % f["amps"],
-                                     "Raspberry Pi 12.5W micro-USB supply" if "MacroPad" not in design["title"]
-                                     else "any 5 V 1 A USB-C charger", 8.00,
-                                     "power budget: %s" % budget_words(design))
-    elif spec["lamps"]["kind"] == "neopixel":
-        if spec["lamps"].get("shape") == "ring" or spec["lamps"].get("fixed"):
-            desc = ("NeoPixel-compatible 12 mm bullet pixels, WS2811 5 V, on a wire string (%d used)" % px,
-                    "WS2811 12 mm pixel string, 5 V", 0.60 * px,
-                    "one behind each lamp hole; the price is for the string")
-        else:
-            desc = ("NeoPixel strip WS2812B 5 V, 60 LEDs/m, %d pixels (cut to rows)" % px, "Adafruit 1138 (1 m)",
-                    round(px / 60.0 * 17, 2), "the price is for the length needed")
-        out[("PX", "NeoPixels")] = desc
-    return out
+
+
+def _onboard_parts(design):
+    """A board with everything built in, and its USB supply."""
+    macropad = "MacroPad" in design.title
+    if macropad:   # the bare board has hot-swap sockets, not keys
+        board = ("Adafruit MacroPad RP2040 Starter Kit: the board, 12 MX-compatible key switches, 12 clear keycaps, "
+                 "plates; CircuitPython 9 or 10", "Adafruit MacroPad RP2040 Starter Kit", 50.00,
+                 "the bare-bones board has only the hot-swap sockets: then add 12 MX-compatible switches and 12 "
+                 "clear (translucent) keycaps, so the keys' pixels shine through")
+    else:
+        board = (design.title + " (keys, pixels and speaker built in), CircuitPython 9 or 10", design.title, 25.00,
+                 "nothing to wire")
+    supply = ("USB power adapter 5 V, at least %g A, and a USB data cable" % design.figures["amps"],
+              "any 5 V 1 A USB-C charger" if macropad else "Raspberry Pi 12.5W micro-USB supply", 8.00,
+              "power budget: %s" % budget_words(design))
+    return {("A", design.title): board, ("PS", "USB supply"): supply}
+
+
+def _pixels_row(spec):
+    """The NeoPixels: bullet pixels behind lamp holes (a ring, fixed pixels), or a strip cut to rows."""
+    px = spec["lamps"]["pixels"]
+    if spec["lamps"].get("shape") == "ring" or spec["lamps"].get("fixed"):
+        return ("NeoPixel-compatible 12 mm bullet pixels, WS2811 5 V, on a wire string (%d used)" % px,
+                "WS2811 12 mm pixel string, 5 V", 0.60 * px, "one behind each lamp hole; the price is for the string")
+    return ("NeoPixel strip WS2812B 5 V, 60 LEDs/m, %d pixels (cut to rows)" % px, "Adafruit 1138 (1 m)",
+            round(px / 60.0 * 17, 2), "the price is for the length needed")
 
 
 def budget_words(design):
     from nimatron.config import power
 
-    f = design["figures"]
+    f = design.figures
     if f["kind"] == "leds":
         return "worst case %d mA of %d mA" % (int(f["worst_ma"] + 0.5), int(f["allowed_ma"]))
-    level = design["spec"].get("brightness", 1.0)
+    level = design.spec.get("brightness", 1.0)
     return "worst case %d mA of %d mA at brightness %.2f; cap %.2f" % (
         int(power.worst_ma(f, level) + 0.5), int(f["allowed_ma"]), level, f["cap"])
 
@@ -116,17 +126,17 @@ RESISTORS = {
 def rows(design):
     """The BOM as a list of CSV rows (header first, total last)."""
     catalogue = _catalogue(design)
-    spec = design["spec"]
+    spec = design.spec
     out = [HEADER]
     total = 0.0
-    for prefix, part, value, refs in design["parts"].lines:
+    for prefix, part, value, refs in design.parts.lines:
         if prefix == "R":
             if value.startswith("%d " % 330):
                 desc, example, price, notes = RESISTORS["data"]
             elif value.startswith("%d " % 220):
                 desc, example, price, notes = RESISTORS["button"]
             else:
-                f = design["figures"]
+                f = design.figures
                 ohms = f["ohms"]
                 desc = "resistor %d Ohm 1/4 W 1 %% (E24), one per LED" % ohms
                 example = "Yageo MFR-25FBF52-%dR" % ohms
@@ -141,8 +151,8 @@ def rows(design):
         else:
             desc, example, price, notes = catalogue[(prefix, part)]
         qty = len(refs)
-        if prefix == "PX":
-            price, qty = price, 1
+        if prefix == "PX":   # one string or strip, priced whole
+            qty = 1
         out.append([ref_ranges(refs), desc, str(qty), example, "%.2f" % price, notes])
         total += price * qty
     for item in _sundries(design):
@@ -155,36 +165,51 @@ def rows(design):
 
 def _sundries(design):
     """What the diagram does not draw but a build needs."""
-    spec = design["spec"]
-    lines = len(design["chains"])
-    out = []
-    if design["onboard"]:
+    if design.onboard:
         return [("display case or enclosure with a window for the board (e.g. a 3D-printed or acrylic case)", 1,
                  "", 10.00, "the keys stay reachable; the USB cable clamped inside"),
                 ("cable clamp / P-clip for the USB cable (strain relief)", 1, "", 1.00, "")]
-    if design["pico"]:
-        out.append(("20-way female header sockets, 2.54 mm, for the Pico", 2, "any 1x20 2.54 mm female header", 0.80,
-                    "the Pico plugs in: swap it without a soldering iron"))
-        out.append(("micro-USB cable, data (deploy and host link)", 1, "any USB-A/C to micro-B data cable", 3.00,
-                    "leave it unplugged in the museum unless the host link is used"))
-    else:
-        out.append(("microSD card 16 GB A1", 1, "SanDisk Ultra 16GB A1", 8.00, "Raspberry Pi OS Lite (64-bit)"))
-        out.append(("40-way ribbon cable with IDC sockets and breakout", 1, "40-pin GPIO ribbon + T-cobbler", 6.00,
-                    "the loom plugs in: swap a Pi without soldering"))
+    out = _controller_sundries(design)
     out.append(("stripboard 100 x 160 mm", 1, "Vero 01-0021", 5.00, "carries " + stripboard_words(design)))
     out.extend(_looms(design))
     out.extend(_protection(design))
-    out.append(("front panel, 4 mm birch plywood or 3 mm acrylic, laser cut (panel.svg)", 1, "", 15.00,
-                "mat, light-coloured face; black engraving"))
-    fixings = panel.fixing_count(design["name"], spec)
-    out.append(("M4 x 16 mm pan-head screws, washers and nyloc nuts (panel fixing)", fixings, "ISO 7045 M4 x 16 A2",
-                0.15, "one per %.1f mm fixing hole of panel.svg%s" % (panel.FIXING_MM, panel.tile_words(design["name"], spec))))
-    out.append(("M3 x 10 mm nylon standoffs, screws and nuts (set)", 1, "M3 x 10 mm nylon standoff kit", 6.00,
-                "mount the stripboard and the controller inside the enclosure"))
-    out.append(("enclosure: a box the panel screws onto, at least 80 mm deep inside, with a removable back",
-                1, "12 mm plywood or a steel instrument case", 40.00,
-                "the panel is its lid; the stripboard, controller and looms inside; the supply enters through "
-                "the DC jack's hole"))
+    out.extend(_enclosure(design))
+    out.extend(_wire_sundries(design))
+    out.extend(_lamp_holes(design))
+    return out
+
+
+def _controller_sundries(design):
+    """What plugs the controller in: header sockets and a USB cable for a Pico, a card and a ribbon for a Pi."""
+    if design.pico:
+        return [("20-way female header sockets, 2.54 mm, for the Pico", 2, "any 1x20 2.54 mm female header", 0.80,
+                 "the Pico plugs in: swap it without a soldering iron"),
+                ("micro-USB cable, data (deploy and host link)", 1, "any USB-A/C to micro-B data cable", 3.00,
+                 "leave it unplugged in the museum unless the host link is used")]
+    return [("microSD card 16 GB A1", 1, "SanDisk Ultra 16GB A1", 8.00, "Raspberry Pi OS Lite (64-bit)"),
+            ("40-way ribbon cable with IDC sockets and breakout", 1, "40-pin GPIO ribbon + T-cobbler", 6.00,
+             "the loom plugs in: swap a Pi without soldering")]
+
+
+def _enclosure(design):
+    """The front panel, its screws, the standoffs and the box behind it."""
+    fixings = panel.fixing_count(design.name, design.spec)
+    return [("front panel, 4 mm birch plywood or 3 mm acrylic, laser cut (panel.svg)", 1, "", 15.00,
+             "mat, light-coloured face; black engraving"),
+            ("M4 x 16 mm pan-head screws, washers and nyloc nuts (panel fixing)", fixings, "ISO 7045 M4 x 16 A2",
+             0.15, "one per %.1f mm fixing hole of panel.svg%s" % (panel.FIXING_MM,
+                                                                  panel.tile_words(design.name, design.spec))),
+            ("M3 x 10 mm nylon standoffs, screws and nuts (set)", 1, "M3 x 10 mm nylon standoff kit", 6.00,
+             "mount the stripboard and the controller inside the enclosure"),
+            ("enclosure: a box the panel screws onto, at least 80 mm deep inside, with a removable back",
+             1, "12 mm plywood or a steel instrument case", 40.00,
+             "the panel is its lid; the stripboard, controller and looms inside; the supply enters through "
+             "the DC jack's hole")]
+
+
+def _wire_sundries(design):
+    """The pixel string's splice wire, the switches' crimp terminals, the strain relief."""
+    out = []
     if catalogue_parts.lamp_part(design) == catalogue_parts.BULLET_PIXEL:
         from .guide import splices_needed
 
@@ -193,7 +218,7 @@ def _sundries(design):
             out.append(("4-core extension wire for the pixel string's splices, 22 AWG, metres",
                         max(1, int(mm * 1.2 / 1000.0 + 0.999)), "4-core 22 AWG LED wire", 1.00,
                         "%d mm of splices (the guide's splice plan) and 20 %% to spare" % mm))
-    switches = sum(1 for line in design["parts"].lines if line[0] in ("S", "K") for _ in line[3])
+    switches = sum(1 for line in design.parts.lines if line[0] in ("S", "K") for _ in line[3])
     if switches:
         out.append(("insulated 2.8 mm (0.110 in) female quick-disconnects, 22 AWG", 2 * switches + 10,
                     "any insulated 2.8 x 0.5 mm (0.110 in) receptacle", 0.08,
@@ -201,32 +226,40 @@ def _sundries(design):
                     "a key's diode"))
     out.append(("cable tie mounts, P-clips and cable ties (strain relief)", 1, "", 4.00,
                 "every loom clamped within 50 mm of its connector"))
+    return out
+
+
+def _lamp_holes(design):
+    """What sits in a lamp hole: a diffuser and its retainer (and LED holders), or an LED bezel."""
+    spec = design.spec
     hole, key = catalogue_parts.lamp_hole(design)
-    holes = sum(spec["lamps"]["layout"]) + 4 if spec["lamps"]["kind"] == "neopixel" else \
+    holes = sum(spec["lamps"]["layout"]) + 4 if design.neopixel else \
         sum(len(r) for r in spec["lamps"]["rows"]) + len(spec.get("status", {}))
-    if key == "diffuser-12":
-        d = catalogue_parts.part(catalogue_parts.DIFFUSER)
-        out.append(("lamp diffusers, %g mm opal acrylic discs, %g mm thick" % (d["disc_mm"], d["thick_mm"]),
-                    holes + 4, "", 0.20,
-                    "one per lamp hole, 4 spare: a press fit (the hole is %.1f mm smaller)" % d["press_fit_mm"]))
-        r = catalogue_parts.part("diffuser-retainer")
-        out.append((r["part"], 1, "", 3.00, "behind every diffuser, so a pushed disc cannot fall in: " + r["source"]))
-        if spec["lamps"]["kind"] == "leds":
-            out.append(("5 mm LED holders (two-piece panel clip), one per LED", holes, "any two-piece 5 mm LED panel clip", 0.10,
-                        "each LED centred 3-5 mm behind its diffuser, in a strip of card or 3 mm plywood"))
-    elif key == "led-bezel-5":
-        out.append((catalogue_parts.part(key)["part"], holes + 4, "VCC CNX_300", 0.15,
-                    "one per %.1f mm lamp hole, 4 spare (%s)" % (hole, catalogue_parts.part(key)["datasheet"])))
+    if key == "led-bezel-5":
+        return [(catalogue_parts.part(key)["part"], holes + 4, "VCC CNX_300", 0.15,
+                 "one per %.1f mm lamp hole, 4 spare (%s)" % (hole, catalogue_parts.part(key)["datasheet"]))]
+    if key != "diffuser-12":
+        return []
+    disc = catalogue_parts.part(catalogue_parts.DIFFUSER)
+    retainer = catalogue_parts.part("diffuser-retainer")
+    out = [("lamp diffusers, %g mm opal acrylic discs, %g mm thick" % (disc["disc_mm"], disc["thick_mm"]),
+            holes + 4, "", 0.20,
+            "one per lamp hole, 4 spare: a press fit (the hole is %.1f mm smaller)" % disc["press_fit_mm"]),
+           (retainer["part"], 1, "", 3.00, "behind every diffuser, so a pushed disc cannot fall in: " +
+            retainer["source"])]
+    if not design.neopixel:
+        out.append(("5 mm LED holders (two-piece panel clip), one per LED", holes, "any two-piece 5 mm LED panel clip",
+                    0.10, "each LED centred 3-5 mm behind its diffuser, in a strip of card or 3 mm plywood"))
     return out
 
 
 def stripboard_words(design):
     """What this board's stripboard carries, from its circuit (never a template)."""
-    kinds = [line[1] for line in design["parts"].lines]
+    kinds = [line[1] for line in design.parts.lines]
     out = ["the resistors"]
     if "ULN2803A" in kinds:
         out.append("the ULN2803A sink drivers")
-    if "1N4148" in kinds and not design["matrix"]:
+    if "1N4148" in kinds and not design.matrix:
         out.append("the diodes")
     if "1N5817" in kinds:
         out.append("the 1N5817 supply diode")
@@ -278,8 +311,8 @@ def _looms(design):
                     "4 per connector and 4 spare; crimp with a Mini-Fit crimper (e.g. Molex 63819-0900)"))
         out.append((catalogue_parts.part("wire-18")["part"] + ", red and black, metres", 2, "Alpha Wire 3055", 0.90,
                     "+5V and ground from the jack to the lamps (%.1f A)" % catalogue_parts.part("wire-18")["amps"]))
-    lines = len(design["chains"])
-    colours = WIRE_COLOURS + ([PLUS5[0]] if design.get("pixels") or design.get("sinks") else [])   # red: +5V
+    lines = len(design.chains)
+    colours = WIRE_COLOURS + ([PLUS5[0]] if design.pixels or design.sinks else [])   # red: +5V
     out.append((catalogue_parts.part("wire-22")["part"] + ", %d colours (%s), metres" % (len(colours), ", ".join(colours)),
                 max(5, lines // 2), "Alpha Wire 3051", 0.40, "signals and ground in the looms"))
     return out
@@ -318,16 +351,16 @@ def _protection(design):
         out.append(("SOT-23-6 to DIP-6 adapter board, 2.54 mm pitch (the SRV05-4 soldered on it at the bench, "
                     "then into the stripboard)", n, "Adafruit 1230 (SOT-23 breakout) or any SOT-23-6 to DIP adapter",
                     0.50, "one per SRV05-4"))
-    if design.get("matrix"):
-        columns = len(design["matrix"]["columns"])
+    if design.matrix:
+        columns = len(design.matrix["columns"])
         out.append((catalogue_parts.part("key-pullup")["part"], columns, "Yageo MFR-25FBF52-2K2", 0.05,
                     "one per column, from 3.3 V to the column's wire at the loom end of its 220 Ohm: it settles in %.2f us "
                     "(the scan reads after %.0f us)" % (_settle(design), catalogue_parts.part("loom-capacitance")["settle_us"])))
-    if design.get("lamp_fuse"):
-        fuse = catalogue_parts.part(design["lamp_fuse"])
+    if design.lamp_fuse:
+        fuse = catalogue_parts.part(design.lamp_fuse)
         out.append((fuse["part"], 1, "Littelfuse RXEF050", 0.40,
                     "in the +5V lamp lead at the header breakout: %d mA with every lamp lit; a short on the panel "
-                    "trips it before the Pi's 5 V" % int(design["figures"]["leds_ma"] + 0.5)))
+                    "trips it before the Pi's 5 V" % int(design.figures["leds_ma"] + 0.5)))
     return out
 
 

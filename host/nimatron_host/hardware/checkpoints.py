@@ -14,8 +14,7 @@ changes the numbers here with the drawings.
 """
 
 from . import parts as catalogue
-from .circuit import (BUTTON_OHMS, CLOSED_OHMS, DATA_OHMS, NO_SHORT_OHMS, RESISTOR_TOLERANCE, SCHOTTKY_MIN_VF,
-                      SILICON_MIN_VF, SUPPLY_TOLERANCE, role_label)
+from .circuit import (BUTTON_OHMS, CLOSED_OHMS, DATA_OHMS, NO_SHORT_OHMS, RESISTOR_TOLERANCE, SILICON_MIN_VF, SUPPLY_TOLERANCE, role_label)
 from .harness import controller_points, harness, point_words
 
 STAGES = (
@@ -54,10 +53,10 @@ def lamp_rail(design, loaded=False):
     (``electrical.input_drops``); never below what U1 needs, so a low rail fails the check."""
     from . import electrical
 
-    lo, hi = supply_window(design["figures"]["volts"])
+    lo, hi = supply_window(design.figures["volts"])
     if loaded:
         lo = lo - sum(v for _, v in electrical.input_drops(design))
-    return max(lo, electrical.u1_needs()) if design.get("pixels") else lo, hi
+    return max(lo, electrical.u1_needs()) if design.pixels else lo, hi
 
 
 def diode_window():
@@ -72,7 +71,7 @@ def _cp(stage, where, points, meter, readings, key, why=""):
 
 def checkpoints(design):
     """Every checkpoint of one board in build order, numbered CP1, CP2, ..."""
-    if design["onboard"]:
+    if design.onboard:
         return []
     h = harness(design)
     out = power_checks(design) + loom_checks(design, h) + controller_checks(design) + lamp_checks(design)
@@ -84,12 +83,12 @@ def checkpoints(design):
 def power_checks(design):
     if not catalogue.has_dc_input(design):
         return []
-    j1, j2 = design["jack"], catalogue.POWER_LOOM
+    j1, j2 = design.jack, catalogue.POWER_LOOM
     return [
         _cp("power", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "ohms",
             [("supply unplugged", "> %s" % ohms(NO_SHORT_OHMS))], "no-short", "no short across the lamps' supply"),
         _cp("power", "%s centre to sleeve" % j1, [(j1, "centre"), (j1, "sleeve")], "volts",
-            [("supply plugged in, red lead on the centre", window(*supply_window(design["figures"]["volts"])))],
+            [("supply plugged in, red lead on the centre", window(*supply_window(design.figures["volts"])))],
             "supply", "the adapter gives its 5 V, centre positive"),
         _cp("power", "%s centre to %s pin 1" % (j1, j2), [(j1, "centre"), (j2, "1")], "diode",
             [("supply unplugged, red lead on %s centre" % j1, "OL (open; never below 2 V)"), ("leads swapped", OPEN)],
@@ -142,14 +141,14 @@ def lamp_check(design, ref, p, ground):
     """An LED on the diode test, both ways: forward it reads its drop and glows faintly, reversed it reads OL.
     A reversed LED reads OL forward and a drop backward; an open one OL both ways: the two readings tell
     them apart (one reading of "a drop or OL" could not)."""
-    vf = design["spec"]["led"]["vf"]
+    vf = design.spec["led"]["vf"]
     lamp = role_label(p["role"])
     forward = "%s; %s glows faintly" % (window(vf - LED_TEST_LOW, vf + LED_TEST_HIGH), lamp)
     backward = "OL (a reading here: the LED is in backwards; OL both ways: it is open)"
     me = (ref, p["pin"])
     why = "the LED and its resistor are in, the right way round"
-    if design.get("sinks"):   # the loom carries the cathode; the anode hangs on the +5V lamp lead
-        lead = (design["controller"], "2")
+    if design.sinks:   # the loom carries the cathode; the anode hangs on the +5V lamp lead
+        lead = (design.controller, "2")
         return _cp("looms", "%s to %s pin %s" % (point_words(*lead), ref, p["pin"]), [lead, me], "diode",
                    [("red lead on the lamp lead (%s)" % point_words(*lead), forward), ("leads swapped", backward)],
                    "line:" + p["signal"], why)
@@ -158,7 +157,7 @@ def lamp_check(design, ref, p, ground):
 
 
 def data_checks(design, ref, p, ground):
-    px = design["pixels"]["ref"]
+    px = design.pixels["ref"]
     me = (ref, p["pin"])
     lo, hi = DATA_OHMS * (1 - RESISTOR_TOLERANCE), DATA_OHMS * (1 + RESISTOR_TOLERANCE)
     return [_cp("looms", "%s pin %s to %s DIN" % (ref, p["pin"], px), [me, (px, "DIN")], "ohms",
@@ -174,7 +173,7 @@ def matrix_check(design, role, me, where, key):
     column = role.startswith("key column")
     other = where["key row 0"] if column else where["key column 0"]
     r, c = (0, n) if column else (n, 0)
-    k, diode = design["matrix"]["keys"][r][c]
+    k, diode = design.matrix["keys"][r][c]
     lead = point_words(*(me if column else other))
     text = "%s to %s" % (point_words(*me), point_words(*other) if other[0] != me[0] else "pin %s" % other[1])
     return _cp("looms", text, [me, other], "diode",
@@ -193,28 +192,28 @@ def neighbour_check(cable):
 
 
 def controller_checks(design):
-    a = design["controller"]
+    a = design.controller
     pins = dict((name, pin) for pin, name in controller_points(design))
     gnd = pins["GND"]
-    logic = window(*supply_window(design["spec"]["logic"]["volts"]))
-    if design["pico"]:
+    logic = window(*supply_window(design.spec["logic"]["volts"]))
+    if design.pico:
         lo, hi = lamp_rail(design)
         vsys = window(lo - catalogue.part("1n5817")["vf"], hi)   # the Pico itself: VSYS 1.8-5.5 V
         return [_cp("controller", "%s pin %s to pin %s" % (a, pins["VSYS"], gnd), [(a, pins["VSYS"]), (a, gnd)],
-                    "volts", [("", vsys)], "vsys", "the Pico takes +5V through the 1N5817 (%s)" % design["vsys_diode"]),
+                    "volts", [("", vsys)], "vsys", "the Pico takes +5V through the 1N5817 (%s)" % design.vsys_diode),
                 _cp("controller", "%s pin %s to pin %s" % (a, pins["3V3 out"], gnd), [(a, pins["3V3 out"]), (a, gnd)],
                     "volts", [("", logic)], "logic", "the Pico's own 3.3 V regulator runs")]
     return [pi_five_volts(design, "controller", "the Pi's own USB-C supply on", "pi5v",
-                          "the Pi's supply (%s) holds its 5 V" % design["pi_supply"]),
+                          "the Pi's supply (%s) holds its 5 V" % design.pi_supply),
             _cp("controller", "%s pin %s to pin %s" % (a, pins["3V3"], gnd), [(a, pins["3V3"]), (a, gnd)], "volts",
                 [("", logic)], "logic", "the Pi's 3.3 V rail, which the buttons' pull-ups hang on")]
 
 
 def pi_five_volts(design, stage, condition, key, why):
-    a = design["controller"]
+    a = design.controller
     pins = dict((name, pin) for pin, name in controller_points(design))
     return _cp(stage, "%s pin %s to pin %s" % (a, pins["5V"], pins["GND"]), [(a, pins["5V"]), (a, pins["GND"])],
-               "volts", [(condition, window(*supply_window(design["figures"]["volts"] if design.get("sinks")
+               "volts", [(condition, window(*supply_window(design.figures["volts"] if design.sinks
                                                            else 5.0)))], key, why)
 
 
@@ -227,10 +226,10 @@ def lamp_checks(design):
                        "rail-lit",
                        "the supply holds up under the lamps' load (at most %.2f A as the firmware allows it)"
                        % catalogue.worst_amps(design)))
-    if not design["pico"]:
+    if not design.pico:
         out.append(pi_five_volts(design, "lamps", "", "pi5v-lit",
                                  "the Pi's own supply holds up with the game running%s"
-                                 % (" and the lamps on it" if design.get("sinks") else "")))
+                                 % (" and the lamps on it" if design.sinks else "")))
     return out
 
 
@@ -254,15 +253,15 @@ def md_table(header, rows):
 
 def design_figures(design):
     """The figures the expected values come from, in words, for this board only."""
-    out = ["the supply %g V ± %d %%" % (design["figures"]["volts"], int(SUPPLY_TOLERANCE * 100))]
+    out = ["the supply %g V ± %d %%" % (design.figures["volts"], int(SUPPLY_TOLERANCE * 100))]
     if catalogue.has_dc_input(design):
         from . import electrical
 
         out.append("the input's drops at the worst case (%s), never below U1's %.1f V" % (
             ", ".join("%s %.2f V" % d for d in electrical.input_drops(design)), electrical.u1_needs()))
-    if design.get("pixels"):
+    if design.pixels:
         out.append("the %d Ω data resistor ± %d %%" % (DATA_OHMS, int(RESISTOR_TOLERANCE * 100)))
-    if design["matrix"]:
+    if design.matrix:
         out.append("a 1N4148's drop of %s" % diode_window())
     out.append("a closed button below %s, an open line above %s" % (ohms(CLOSED_OHMS), ohms(NO_SHORT_OHMS)))
     return ", ".join(out)
@@ -282,9 +281,9 @@ def guide_lines(design):
         mine = [cp for cp in cps if cp["stage"] == key]
         if not mine:
             continue
-        if key == "looms" and design.get("sinks"):
+        if key == "looms" and design.sinks:
             when = when + "; the +5V lamp lead soldered to A1 pin 2's breakout, the Pi not fitted"
-        if key == "controller" and not design["pico"]:
+        if key == "controller" and not design.pico:
             when = when.replace("supply on, USB unplugged", "the Pi's own supply on" + (
                 " and the lamps' supply on" if catalogue.has_dc_input(design) else ""))
         out += ["### %s" % title, "", "When: %s." % when, ""]
@@ -301,14 +300,14 @@ def _cite(cps, *keys):
 def troubles(design):
     """[(symptom, check, fix)] for this board: only what can happen to it."""
     cps = by_key(checkpoints(design))
-    if design["onboard"]:
+    if design.onboard:
         out = onboard_troubles(design)
-    elif design.get("pixels"):
+    elif design.pixels:
         out = pixel_troubles(design, cps)
     else:
         out = led_troubles(design, cps)
     out += input_troubles(design, cps) + supply_troubles(design, cps)
-    pi = not (design["pico"] or design["onboard"])
+    pi = not (design.pico or design.onboard)
     out.append(("An alarm or a lost-audits message at boot (the boot line's `why`, `data_losses`)",
                 "The boot line: `nimatron monitor PORT`%s. [docs/store.md](../../docs/store.md) lists every message, "
                 "what it lost and why." % (" or `journalctl -u nimatron`" if pi else ""),
@@ -320,12 +319,12 @@ def troubles(design):
 
 
 def pixel_troubles(design, cps):
-    data = design["chains"][0]
-    u = design["pixels"]["shifter"]
+    data = design.chains[0]
+    u = design.pixels["shifter"]
     return [("No lamp lights, though the machine answers presses",
              "+5V at J2 (%s); the data resistor (%s); %s's direction: %s to pin 2 (1A), pin 3 (1Y) to the loom, "
              "pin 1 (1OE) to ground; the strip's arrows point away from DIN."
-             % (_cite(cps, "rail", "rail-lit"), _cite(cps, "data-r", "data-short"), u, data["pin"]),
+             % (_cite(cps, "rail", "rail-lit"), _cite(cps, "data-r", "data-short"), u, data.pin),
              "Reseat J2; rewire %s as the wiring diagram shows; turn the strip so its first arrow leaves DIN." % u),
             ("The lamps are dark from one pixel on",
              "That pixel's DOUT and the next one's DIN; +5V and ground at it.",
@@ -333,8 +332,8 @@ def pixel_troubles(design, cps):
 
 
 def led_troubles(design, cps):
-    first = _cite(cps, "line:" + design["chains"][0]["pin"])
-    if design.get("sinks"):
+    first = _cite(cps, "line:" + design.chains[0].pin)
+    if design.sinks:
         return [("No lamp lights",
                  "The game runs (`journalctl -u nimatron`); the +5V lamp lead at A1 pin 2 (%s); pin 9 of every "
                  "ULN2803A to ground; every loom plug seated." % _cite(cps, "pi5v-lit"),
@@ -365,33 +364,33 @@ def line_words(chain, cps, design=None):
     """'row 2 GP3 (J4 pin 2, CP14)': a line, its loom contact and its checkpoint. A
     line with no checkpoint of its own (row 1 of a key matrix, measured with every
     column) still names its contact."""
-    cp = cps.get("line:" + chain["pin"])
-    where = cp["where"].split(" to ")[0] if cp else (contact(design, chain["pin"]) if design else "")
-    return "%s %s (%s%s)" % (role_label(chain["role"]).replace("key matrix ", ""), chain["pin"], where,
+    cp = cps.get("line:" + chain.pin)
+    where = cp["where"].split(" to ")[0] if cp else (contact(design, chain.pin) if design else "")
+    return "%s %s (%s%s)" % (role_label(chain.role).replace("key matrix ", ""), chain.pin, where,
                              ", " + cp["id"] if cp else "; in every column's checkpoint")
 
 
 def input_troubles(design, cps):
-    if design["onboard"]:
+    if design.onboard:
         return []
     out = []
-    rows = [c for c in design["chains"] if c["role"].startswith("row")]
+    rows = [c for c in design.chains if c.role.startswith("row")]
     if rows:
         out.append(("One row's button does nothing",
                     "That row's line, from the pin map: " + "; ".join(line_words(c, cps, design) for c in rows) + ".",
                     "The wire on the button's NO contact (not NC), COM to ground; re-crimp; its %s resistor at "
                     "the stripboard." % ohms(BUTTON_OHMS)))
-    if design["matrix"]:
+    if design.matrix:
         out += matrix_troubles(design, cps)
-    controls = [c for c in design["chains"] if c["role"] in ("done", "new")]
+    controls = [c for c in design.chains if c.role in ("done", "new")]
     out.append(("DONE or NEW GAME does nothing", "; ".join(line_words(c, cps, design) for c in controls) + ".",
                 "As a row button: NO contact, COM to ground, re-crimp."))
     return out
 
 
 def matrix_troubles(design, cps):
-    rows = [c for c in design["chains"] if c["role"].startswith("key row")]
-    columns = sorted([c for c in design["chains"] if c["role"].startswith("key column")], key=lambda c: c["role"])
+    rows = [c for c in design.chains if c.role.startswith("key row")]
+    columns = sorted([c for c in design.chains if c.role.startswith("key column")], key=lambda c: c.role)
     return [("Every key of one row does nothing",
              "That row's wire: " + "; ".join(line_words(c, cps, design) for c in rows) + ".",
              "Re-crimp; join the COM of every key of the row to its wire."),
@@ -408,19 +407,19 @@ def matrix_troubles(design, cps):
 
 
 def supply_troubles(design, cps):
-    f = design["figures"]
-    if design["onboard"]:
+    f = design.figures
+    if design.onboard:
         return []
     if not catalogue.has_dc_input(design):
         return [("The machine restarts when many lamps light",
                  "The Pi's 5 V (%s); the Pi's supply is the official one." % _cite(cps, "pi5v", "pi5v-lit"),
                  "Use the Raspberry Pi supply from the parts list: the lamps and the Pi take at most %d mA of it."
                  % int(f["worst_ma"] + 0.5))]
-    level = design["spec"].get("brightness", 1.0)
+    level = design.spec.get("brightness", 1.0)
     out = [("The machine restarts or the lamps flicker when many lamps light",
             "+5V at J2 with the lamps lit (%s); the brightness (%.2f here) against this supply's cap %.2f "
             "(`nimatron power %s`); both +5V contacts of J2 crimped."
-            % (_cite(cps, "rail-lit"), level, f["cap"], design["name"]),
+            % (_cite(cps, "rail-lit"), level, f["cap"], design.name),
             "Lower the brightness (`SET brightness`, or the operator menu); a %g A supply; re-crimp J2." % f["amps"]),
            ("Nothing at all with the supply plugged in",
             "The adapter (%s: 5 V, centre +): above 5.4 V or reversed, the input stays off on purpose; Q1 and Q2 "
@@ -430,7 +429,7 @@ def supply_troubles(design, cps):
            ("Everything goes dark, and comes back after a minute",
             "A short or an overload: the adapter's own limit or F1 (%s)." % _cite(cps, "no-short"),
             "Find the short with the supply unplugged.")]
-    if design["pico"]:
+    if design.pico:
         out.append(("The machine works on USB, not on the supply",
                     "VSYS (%s): the 1N5817's band towards VSYS (pin 39)." % _cite(cps, "vsys"),
                     "Turn the 1N5817 round."))
@@ -439,14 +438,14 @@ def supply_troubles(design, cps):
 
 def onboard_troubles(design):
     return [("The board restarts or its USB drops when many lamps light",
-             "The USB adapter gives at least %g A (the parts list)." % design["spec"]["supply"]["amps"],
+             "The USB adapter gives at least %g A (the parts list)." % design.spec["supply"]["amps"],
              "The adapter from the parts list, not a computer's USB port."),
             ("A key does nothing", "The operator menu's button test ([docs/operator.md](../../docs/operator.md)).",
              "The board itself is faulty: replace it; its pin map needs no change.")]
 
 
 def trouble_lines(design):
-    out = ["## Troubleshooting", "", "Symptom first%s." % ("" if design["onboard"] else
+    out = ["## Troubleshooting", "", "Symptom first%s." % ("" if design.onboard else
                                                           "; each check names the checkpoint that measures it"), ""]
     return out + md_table(["symptom", "check", "fix"], troubles(design)) + [""]
 
@@ -464,15 +463,15 @@ def commissioning(design, self_test):
 def sheet_head(design):
     from nimatron.machine.startup import identity
 
-    name = design["name"]
+    name = design.name
     who = identity(name)
     return ["# Commissioning sheet: Nimatron `%s`" % name, "",
             "<!-- generated by `nimatron hardware` from firmware/nimatron/config/pinmaps/%s.json: edit that, then "
             "run it -->" % name, "",
             "Fill in on site, sign, and keep with the exhibit's file. Expected values come from the design "
-            "([README.md](README.md)%s)." % (", [harness.svg](harness.svg)" if not design["onboard"] else ""), "",
+            "([README.md](README.md)%s)." % (", [harness.svg](harness.svg)" if not design.onboard else ""), "",
             "| | |", "|---|---|",
-            "| Board | `%s`: %s |" % (name, design["spec"]["about"].split(":")[0]),
+            "| Board | `%s`: %s |" % (name, design.spec["about"].split(":")[0]),
             "| Serial / asset no. | |",
             "| Firmware version (the boot line's `\"version\"`; the drawings': %s) | |" % who["version"],
             "| Pin map CRC (the boot line's `\"pinmap_crc\"`; the drawings': %s) | |" % who["pinmap_crc"],
@@ -492,12 +491,12 @@ def sheet_checkpoints(design):
 
 
 def sheet_tests(design, self_test):
-    menu = ("hold DONE and NEW GAME 5 s, or `SERVICE ON` over the host link" if design["spec"]["driver"] != "onboard"
+    menu = ("hold DONE and NEW GAME 5 s, or `SERVICE ON` over the host link" if not design.onboard
             else "how to open it on this board")
     return (["## Self-test", ""] + md_table(["", "step", "ok"], [[i + 1, s, ""] for i, s in enumerate(self_test)])
             + ["", "Operator menu (%s; docs/operator.md): lamp test ☐ · button test ☐ · audits read ☐" % menu, "",
                "## A full game", "", "| | |", "|---|---|",
-               "| Rules (the `%s` preset unless changed) | |" % design["spec"]["preset"],
+               "| Rules (the `%s` preset unless changed) | |" % design.spec["preset"],
                "| Result: NIM CHAMP or MACHINE WINS | |",
                "| Audits \"games\" before → after (`nimatron audits PORT`, or the operator menu) | → |", "",
                "## Power-cut test", "",

@@ -7,7 +7,7 @@ The wiring diagram draws exactly this, and the bill of materials counts it,
 so the two cannot disagree; both follow the pin map the firmware reads.
 
     design = circuit("pico-neopixel", boards.board("pico-neopixel"))
-    design["chains"][0]   # {"pin": "GP0", "role": "neopixel data", "items": [...], ...}
+    design.chains[0]   # Chain(pin="GP0", role="neopixel data", items=[...], ...)
 
 Electrical choices, each with its reason:
 - buttons and keys close to ground; the board's internal pull-ups (about
@@ -32,7 +32,11 @@ Electrical choices, each with its reason:
   nothing (``supply_sim`` proves each case with ngspice).
 """
 
+from dataclasses import replace
+
 from nimatron.config import boards, power
+
+from .design import Chain, Design, Parts, is_pico
 
 BUTTON_OHMS = 220
 KEY_PULLUP_OHMS = 2200   # a key-matrix column's pull-up to 3.3 V (electrical.column_settle_us)
@@ -46,7 +50,6 @@ RESISTOR_TOLERANCE = 0.05  # 1 % parts, read by a hand-held meter (its own 2-3 %
 NO_SHORT_OHMS = 1000      # open lines and a supply with no load read far above this; a short far below
 CLOSED_OHMS = 1.0         # a closed microswitch and a metre of 22 AWG (0.05 Ohm) read well below this
 SILICON_MIN_VF = 0.4      # a silicon diode's drop at a meter's ~1 mA diode test; less is a short
-SCHOTTKY_MIN_VF = 0.1     # a Schottky's drop at ~1 mA; less is a short
 NAMES = {"row": "row", "done": "DONE", "new": "NEW GAME"}
 STATUS_WORDS = {"visitor": "YOUR TURN", "machine": "MACHINE THINKING", "champ": "NIM CHAMP",
                 "machine_wins": "MACHINE WINS"}
@@ -60,22 +63,6 @@ PICO_HEADER = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10
                13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29,
                26: 31, 27: 32, 28: 34}
 
-# What a Raspberry Pi pin also does, for the pin-map review.
-PI_NOTES = {
-    2: "I2C1 SDA, 1.8 kOhm pull-up to 3.3 V on the Pi: fine for a button (it is pulled up anyway)",
-    3: "I2C1 SCL, 1.8 kOhm pull-up; shorting it to ground wakes a halted Pi 4 (not a Pi 5): NEW GAME switches the exhibit on",
-    4: "GPCLK0 / default 1-Wire pin (both unused)",
-    7: "SPI0 CE1 (SPI stays off)", 8: "SPI0 CE0 (SPI stays off)",
-    9: "SPI0 MISO (SPI stays off)", 10: "SPI0 MOSI", 11: "SPI0 SCLK (SPI stays off)",
-    12: "PWM0 (analog audio on a Pi 4)", 13: "PWM1 (analog audio on a Pi 4)",
-    14: "UART TX: the serial console. Never a button here (a press would short the console's output); "
-        "a lamp is harmless once the console is off",
-    15: "UART RX: as GPIO14",
-    18: "PWM0 / PCM clock: the analog audio and I2S",
-    19: "PWM1 / PCM frame", 20: "PCM in", 21: "PCM out",
-}
-
-
 def pin_number(pin):
     """The number in a pin name: GPIO17 -> 17, D10 -> 10, GP2 -> 2."""
     digits = ""
@@ -83,11 +70,6 @@ def pin_number(pin):
         if ch.isdigit():
             digits += ch
     return int(digits)
-
-
-def is_pico(spec):
-    return spec["driver"] == "circuitpython" and any(pin.startswith("GP") and not pin.startswith("GPIO")
-                                                     for pin, _ in boards.pins(spec))
 
 
 def header_pin(spec, pin):
@@ -116,26 +98,6 @@ def role_label(role):
     return role
 
 
-class Parts:
-    """Numbered parts, grouped for the bill of materials."""
-
-    def __init__(self):
-        self.count = {}
-        self.lines = []   # [key, prefix, part, value, refs]
-        self._line = {}
-
-    def add(self, prefix, part, value="", key=None):
-        n = self.count.get(prefix, 0) + 1
-        self.count[prefix] = n
-        ref = "%s%d" % (prefix, n)
-        key = key or (prefix, part, value)
-        if key not in self._line:
-            self._line[key] = [prefix, part, value, []]
-            self.lines.append(self._line[key])
-        self._line[key][3].append(ref)
-        return ref
-
-
 def revision(name):
     """The stamp on every drawing: the project's version and the pin map's
     CRC-32, the same two the machine answers HELLO with, so a technician can
@@ -154,109 +116,135 @@ def onboard(name, spec):
     wiring to do; every pin of the pin map is a part of the board itself."""
     parts = Parts()
     title = spec.get("about", name).split(":")[0]
-    out = {"name": name, "spec": spec, "pico": False, "onboard": True, "figures": power.budget(spec),
-           "chains": [], "matrix": None, "title": title}
-    out["controller"] = parts.add("A", title)
+    controller = parts.add("A", title)
+    chains = []
     for pin, role in boards.pins(spec):
         words = role.split()
         label = "key %d" % (int(words[1]) + 1) if words[0] == "key" and len(words) == 2 else role
-        out["chains"].append({"pin": pin, "role": role, "label": label, "header": None, "end": "onboard",
-                              "items": [("onboard", out["controller"], "built in: " + label)], "group": "built in"})
-    out["supply"] = parts.add("PS", "USB supply", "%g A" % spec["supply"]["amps"])
-    out["parts"] = parts
-    return out
+        chains.append(Chain(pin=pin, role=role, label=label, header=None, end="onboard",
+                            items=[("onboard", controller, "built in: " + label)], group="built in"))
+    supply = parts.add("PS", "USB supply", "%g A" % spec["supply"]["amps"])
+    return Design(name=name, spec=spec, figures=power.budget(spec), parts=parts, controller=controller,
+                  chains=chains, title=title, supply=supply)
 
 
 def circuit(name, spec):
-    """The board's parts and wires (see the module docstring for the why)."""
+    """The board's parts and wires (see the module docstring for the why).
+    The parts are numbered in this order: controller, lamps, buttons, key
+    matrix, supplies."""
     if spec["driver"] == "onboard":
         return onboard(name, spec)
     parts = Parts()
-    pico = is_pico(spec)
-    lamps = spec["lamps"]
     figures = power.budget(spec)
-    out = {"name": name, "spec": spec, "pico": pico, "onboard": False, "figures": figures, "chains": [],
-           "matrix": None, "power": []}
-    controller = parts.add("A", "Raspberry Pi Pico" if pico else "Raspberry Pi (40-pin header)")
-    out["controller"] = controller
-
-    def chain(pin, role, items, end, group):
-        out["chains"].append({"pin": pin, "role": role, "label": role_label(role), "header": header_pin(spec, pin),
-                              "items": items, "end": end, "group": group})
-
-    if lamps["kind"] == "leds":
-        led = spec["led"]
-        ohms = figures["ohms"]
-        sinks = []
-        sunk = 0
-        for pin, role in boards.pins(spec):
-            if role.startswith("lamp") or role.startswith("status"):
-                group = "status lamps" if role.startswith("status") else "lamps"
-                r = parts.add("R", "resistor", "%d ohm" % ohms)
-                lamp = parts.add("L", "LED", "Vf %.1f V, %g mA" % (led["vf"], led["ma"]))
-                if not led.get("sink"):
-                    chain(pin, role, [("resistor", r, "%d Ω" % ohms), ("led", lamp, role_label(role))], "gnd", group)
-                    continue
-                # a sink driver: the pin drives a ULN2803A input; its output pulls the LED's cathode low
-                channel = sunk % SINK_CHANNELS
-                sunk += 1
-                if channel == 0:
-                    sinks.append(parts.add("U", "ULN2803A"))
-                label = "pin %d→%d" % (channel + 1, 18 - channel)
-                chain(pin, role, [("sink", sinks[-1], label), ("led", lamp, role_label(role)),
-                                  ("resistor", r, "%d Ω" % ohms)], "+5v", group)
-        out["sinks"] = sinks
+    controller = parts.add("A", "Raspberry Pi Pico" if is_pico(spec) else "Raspberry Pi (40-pin header)")
+    chains, sinks, pixels, matrix = [], (), None, None
+    if spec["lamps"]["kind"] == "leds":
+        chains, sinks = _led_chains(spec, parts, figures["ohms"])
     else:
-        shifter = parts.add("U", "74AHCT125")
-        resistor = parts.add("R", "resistor", "%d ohm" % DATA_OHMS, key=("R", "data"))
-        strip = parts.add("PX", "NeoPixels", "%d pixels" % lamps["pixels"])
-        chain(lamps["pin"], "neopixel data",
-              [("buffer", shifter, "74AHCT125 1A→1Y"), ("resistor", resistor, "%d Ω" % DATA_OHMS),
-               ("pixels", strip, "DIN")], "pixels", "NeoPixel data")
-        cap = parts.add("C", "capacitor", "1000 uF 10 V")
-        decoupler = parts.add("C", "decoupling capacitor", "100 nF")   # at the shifter's supply pins
-        out["pixels"] = {"ref": strip, "cap": cap, "shifter": shifter, "count": lamps["pixels"],
-                         "decoupler": decoupler}
+        chain, pixels = _pixel_chain(spec, parts)
+        chains.append(chain)
+    chains += _button_chains(spec, parts)
+    if spec.get("matrix"):
+        lines, matrix = _matrix(spec, parts)
+        chains += lines
+    design = Design(name=name, spec=spec, figures=figures, parts=parts, controller=controller, chains=chains,
+                    sinks=sinks, pixels=pixels, matrix=matrix, **_supplies(spec, parts))
+    if design.jack:
+        design = replace(design, dc_input=input_section(design))
+    return design
+
+
+def _chain(spec, pin, role, items, end, group):
+    """One pin's line: the parts from the pin (``items``, in order) to where it ends."""
+    return Chain(pin=pin, role=role, label=role_label(role), header=header_pin(spec, pin), items=items, end=end,
+                 group=group)
+
+
+def _led_chains(spec, parts, ohms):
+    """(chains, sink drivers): each lamp's resistor and LED, from its pin to
+    ground, or through a ULN2803A channel that pulls the LED's cathode low."""
+    led = spec["led"]
+    chains, sinks = [], []
+    for pin, role in boards.pins(spec):
+        if not (role.startswith("lamp") or role.startswith("status")):
+            continue
+        group = "status lamps" if role.startswith("status") else "lamps"
+        r = parts.add("R", "resistor", "%d ohm" % ohms)
+        lamp = parts.add("L", "LED", "Vf %.1f V, %g mA" % (led["vf"], led["ma"]))
+        if not led.get("sink"):
+            chains.append(_chain(spec, pin, role, [("resistor", r, "%d Ω" % ohms), ("led", lamp, role_label(role))],
+                                 "gnd", group))
+            continue
+        channel = len(chains) % SINK_CHANNELS   # every lamp before this one hangs on a sink too
+        if channel == 0:
+            sinks.append(parts.add("U", "ULN2803A"))
+        label = "pin %d→%d" % (channel + 1, 18 - channel)
+        chains.append(_chain(spec, pin, role, [("sink", sinks[-1], label), ("led", lamp, role_label(role)),
+                                               ("resistor", r, "%d Ω" % ohms)], "+5v", group))
+    return chains, tuple(sinks)
+
+
+def _pixel_chain(spec, parts):
+    """(chain, pixels): the NeoPixels' data line through the 74AHCT125 and
+    the data resistor, and the strip with its capacitors."""
+    lamps = spec["lamps"]
+    shifter = parts.add("U", "74AHCT125")
+    resistor = parts.add("R", "resistor", "%d ohm" % DATA_OHMS, key=("R", "data"))
+    strip = parts.add("PX", "NeoPixels", "%d pixels" % lamps["pixels"])
+    chain = _chain(spec, lamps["pin"], "neopixel data",
+                   [("buffer", shifter, "74AHCT125 1A→1Y"), ("resistor", resistor, "%d Ω" % DATA_OHMS),
+                    ("pixels", strip, "DIN")], "pixels", "NeoPixel data")
+    cap = parts.add("C", "capacitor", "1000 uF 10 V")
+    decoupler = parts.add("C", "decoupling capacitor", "100 nF")   # at the shifter's supply pins
+    return chain, {"ref": strip, "cap": cap, "shifter": shifter, "count": lamps["pixels"], "decoupler": decoupler}
+
+
+def _button_chains(spec, parts):
+    """A resistor and a button to ground on each button's pin: rows, then DONE and NEW GAME."""
+    chains = []
     for role in sorted(spec.get("buttons", {}), key=_button_order):
         r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
         s = parts.add("S", "arcade button")
-        chain(spec["buttons"][role], role, [("resistor", r, "%d Ω" % BUTTON_OHMS), ("switch", s, role_label(role))],
-              "gnd", "buttons")
-    matrix = spec.get("matrix")
-    if matrix:
-        rows, columns = matrix["rows"], matrix["columns"]
-        grid = {"rows": [], "columns": [], "keys": []}
-        for c in range(len(columns) - 1, -1, -1):   # top pin -> rightmost column: no wire crosses
-            r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
-            grid["columns"].append((c, columns[c], r))
-            chain(columns[c], "key column %d" % c, [("resistor", r, "%d Ω" % BUTTON_OHMS)], "column", "key matrix")
-        for i, pin in enumerate(rows):
-            r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
-            grid["rows"].append((i, pin, r))
-            chain(pin, "key row %d" % i, [("resistor", r, "%d Ω" % BUTTON_OHMS)], "row", "key matrix")
-        for i in range(len(rows)):
-            line = []
-            for c in range(len(columns)):
-                line.append((parts.add("K", "key (arcade button)"), parts.add("D", "1N4148")))
-            grid["keys"].append(line)
-        grid["pullup_ohms"] = KEY_PULLUP_OHMS   # columns: the loom's capacitance against the scan's settle time
-        out["matrix"] = grid
-    # power
-    if pico:
-        out["supply"] = parts.add("PS", "5 V supply", "%g A" % spec["supply"]["amps"])
+        chains.append(_chain(spec, spec["buttons"][role], role,
+                             [("resistor", r, "%d Ω" % BUTTON_OHMS), ("switch", s, role_label(role))],
+                             "gnd", "buttons"))
+    return chains
+
+
+def _matrix(spec, parts):
+    """(chains, grid) of a key matrix: a resistor on each column's and row's
+    pin, a key and a 1N4148 at every crossing."""
+    rows, columns = spec["matrix"]["rows"], spec["matrix"]["columns"]
+    grid = {"rows": [], "columns": [], "keys": []}
+    chains = []
+    for c in range(len(columns) - 1, -1, -1):   # top pin -> rightmost column: no wire crosses
+        r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
+        grid["columns"].append((c, columns[c], r))
+        chains.append(_chain(spec, columns[c], "key column %d" % c, [("resistor", r, "%d Ω" % BUTTON_OHMS)],
+                             "column", "key matrix"))
+    for i, pin in enumerate(rows):
+        r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
+        grid["rows"].append((i, pin, r))
+        chains.append(_chain(spec, pin, "key row %d" % i, [("resistor", r, "%d Ω" % BUTTON_OHMS)], "row",
+                             "key matrix"))
+    for _ in rows:
+        grid["keys"].append([(parts.add("K", "key (arcade button)"), parts.add("D", "1N4148")) for _ in columns])
+    grid["pullup_ohms"] = KEY_PULLUP_OHMS   # columns: the loom's capacitance against the scan's settle time
+    return chains, grid
+
+
+def _supplies(spec, parts):
+    """{Design field: reference} of the supplies: a Pico takes the 5 V supply
+    through its jack and a 1N5817; a Raspberry Pi keeps its own USB-C supply,
+    and NeoPixels get a 5 V supply of their own."""
+    amps = "%g A" % spec["supply"]["amps"]
+    if is_pico(spec):
+        return {"supply": parts.add("PS", "5 V supply", amps), "jack": parts.add("J", "DC jack"),
+                "vsys_diode": parts.add("D", "1N5817")}
+    out = {"pi_supply": parts.add("PS", "Raspberry Pi USB-C supply")}
+    if spec["lamps"]["kind"] == "neopixel":
+        out["supply"] = parts.add("PS", "5 V supply", amps)
         out["jack"] = parts.add("J", "DC jack")
-        out["vsys_diode"] = parts.add("D", "1N5817")
-    elif lamps["kind"] == "neopixel":
-        out["pi_supply"] = parts.add("PS", "Raspberry Pi USB-C supply")
-        out["supply"] = parts.add("PS", "5 V supply", "%g A" % spec["supply"]["amps"])
-        out["jack"] = parts.add("J", "DC jack")
-    else:
-        out["pi_supply"] = parts.add("PS", "Raspberry Pi USB-C supply")
-    if "jack" in out:
-        out["input"] = input_section(out)
-    if out.get("sinks"):
-        out["lamp_fuse"] = "polyfuse-lamp"   # the lamps' +5V lead from the Pi's header, fused at the header
-    out["parts"] = parts
     return out
 
 
@@ -282,14 +270,6 @@ def input_series(fuse):
 
 def _button_order(role):
     return (0, int(role[3:])) if role.startswith("row") else (1, ["done", "new"].index(role))
-
-
-def drawn_refs(design):
-    """Every reference the wiring diagram shows, sorted."""
-    refs = []
-    for line in design["parts"].lines:
-        refs.extend(line[3])
-    return sorted(refs, key=ref_key)
 
 
 def ref_key(ref):

@@ -23,11 +23,8 @@ import math
 
 from . import parts as catalogue
 
-SERIES = "the input"
-
-
 def supply_low(design):
-    return design["figures"]["volts"] * 0.95
+    return design.figures["volts"] * 0.95
 
 
 def u1_needs():
@@ -38,7 +35,7 @@ def input_drops(design):
     """[(what, volts)] between the jack and U1 at the worst case: the design's ``input`` series parts."""
     amps = catalogue.worst_amps(design)
     out = []
-    for what, ohms, volts in design.get("input", {}).get("series", []):
+    for what, ohms, volts in design.dc_input["series"] if design.dc_input else ():
         out.append((what, volts + ohms * amps))
     return out
 
@@ -56,12 +53,12 @@ def u1_volts_with_fuse(design, fuse):
 
 
 def u1_check(design):
-    if not design.get("pixels") or not catalogue.has_dc_input(design):
+    if not design.pixels or not catalogue.has_dc_input(design):
         return []
     volts = u1_volts(design)
     if volts < u1_needs() - 1e-9:
         return ["%s: U1 74AHCT125 gets %.2f V at %.2f A (needs %.1f V): %.2f V - %.2f V of series drops (%s)"
-                % (design["name"], volts, catalogue.worst_amps(design), u1_needs(), supply_low(design),
+                % (design.name, volts, catalogue.worst_amps(design), u1_needs(), supply_low(design),
                    supply_low(design) - volts, ", ".join("%s %.2f V" % d for d in input_drops(design)))]
     return []
 
@@ -71,7 +68,7 @@ def esd_need(design):
     lines = catalogue.part("srv05-4")["lines"]
     out = {}
     for ref, chains in catalogue.looms(design):
-        touched = [c for c in chains if c["group"] in ("buttons", "key matrix")]
+        touched = [c for c in chains if c.group in ("buttons", "key matrix")]
         if touched:
             out[ref] = int(math.ceil(len(touched) / float(lines)))
     return out
@@ -82,7 +79,7 @@ def esd_check(design, fitted):
     need = sum(esd_need(design).values())
     if fitted < need:
         return ["%s: %d SRV05-4 arrays listed, its looms need %d (%s)" % (
-            design["name"], fitted, need, ", ".join("%s %d" % item for item in sorted(esd_need(design).items())))]
+            design.name, fitted, need, ", ".join("%s %d" % item for item in sorted(esd_need(design).items())))]
     return []
 
 
@@ -91,7 +88,7 @@ def column_load_pf(design):
     from .harness import LOOM_MAX_MM
 
     f = catalogue.part("loom-capacitance")
-    rows = len(design["matrix"]["rows"])
+    rows = len(design.matrix["rows"])
     return LOOM_MAX_MM / 1000.0 * f["wire_pf_per_m"] + rows * f["diode_pf"] + f["esd_pf"] + f["pin_pf"]
 
 
@@ -100,26 +97,26 @@ def column_settle_us(design):
     from .circuit import BUTTON_OHMS
 
     f = catalogue.part("loom-capacitance")
-    pullup = design["matrix"].get("pullup_ohms") or f["pullup_ohms_max"]   # none fitted: the pin's own, at its weakest
+    pullup = design.matrix.get("pullup_ohms") or f["pullup_ohms_max"]   # none fitted: the pin's own, at its weakest
     c = column_load_pf(design) * 1e-12
     return (pullup + BUTTON_OHMS) * c * math.log(f["logic_volts"] / (f["logic_volts"] - f["vih"])) * 1e6
 
 
 def matrix_check(design):
-    if not design.get("matrix"):
+    if not design.matrix:
         return []
     f = catalogue.part("loom-capacitance")
     t = column_settle_us(design)
     if t > f["settle_us"]:
         return ["%s: a key-matrix column settles in %.2f us (%.0f pF), the scan reads after %.1f us" % (
-            design["name"], t, column_load_pf(design), f["settle_us"])]
+            design.name, t, column_load_pf(design), f["settle_us"])]
     return []
 
 
 def checkpoint_check(design, cps):
     """No checkpoint of U1's rail accepts less than U1 needs."""
     out = []
-    if not design.get("pixels"):
+    if not design.pixels:
         return out
     for cp in cps:
         if cp["key"] not in ("rail", "rail-lit"):
@@ -127,7 +124,7 @@ def checkpoint_check(design, cps):
         for _, expect in cp["readings"]:
             lo = float(expect.split("–")[0])
             if lo < u1_needs() - 1e-9:
-                out.append("%s: %s accepts %.2f V on +5V, U1 needs %.1f V" % (design["name"], cp["id"], lo, u1_needs()))
+                out.append("%s: %s accepts %.2f V on +5V, U1 needs %.1f V" % (design.name, cp["id"], lo, u1_needs()))
     return out
 
 
@@ -143,14 +140,14 @@ def smd_check(design, rows):
         if row in adapters or not any(p in row[1] for p in SMD_PACKAGES):
             continue
         if not any(a[2] == row[2] for a in adapters):
-            out.append("%s: %s is surface-mount, with no adapter board for it" % (design["name"], row[1].split(",")[0]))
+            out.append("%s: %s is surface-mount, with no adapter board for it" % (design.name, row[1].split(",")[0]))
     return out
 
 
 def checks(design, esd_fitted=None, cps=None):
     from . import bom, checkpoints
 
-    if design["onboard"]:
+    if design.onboard:
         return []
     if esd_fitted is None:
         rows = [r for r in bom.rows(design) if "SRV05-4" in r[1]]

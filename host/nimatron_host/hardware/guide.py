@@ -16,7 +16,7 @@ from nimatron.config.settings import resolve
 
 from .bom import budget_words, rows as bom_rows
 from .checkpoints import md_table
-from .circuit import BUTTON_OHMS, DATA_OHMS, PI_NOTES, STATUS_WORDS, pin_number, ref_ranges, revision, role_label
+from .circuit import BUTTON_OHMS, DATA_OHMS, STATUS_WORDS, ref_ranges, revision
 from .panel import BUTTON_MM
 
 # The host-link protocol, as a link from a board's folder (hardware/BOARD/): its
@@ -31,8 +31,8 @@ def _total(design):
 
 def power_lines(design):
     """The budget in words and a table, as the guide shows it."""
-    f = design["figures"]
-    spec = design["spec"]
+    f = design.figures
+    spec = design.spec
     if f["kind"] == "leds":
         return [
             "- Supply: %g V %g A (the Raspberry Pi's own), loaded to at most %d %%: %d mA."
@@ -60,7 +60,7 @@ def power_lines(design):
         "- At the pin map's brightness %.2f the worst case is **%d mA of %d mA**; the highest brightness this "
         "supply allows is **%.2f**." % (level, int(power.worst_ma(f, level) + 0.5), int(f["allowed_ma"]), f["cap"]),
         "- The firmware refuses more at start-up and on `SET brightness` with the figures in the message; "
-        "`nimatron power %s [--supply-amps A]` prints this budget." % design["name"],
+        "`nimatron power %s [--supply-amps A]` prints this budget." % design.name,
     ]
 
 
@@ -78,7 +78,7 @@ def _most_loaded(design):
 
 
 def _tiles(design):
-    return panel.tiles(design["name"], design["spec"]) if not design["onboard"] else []
+    return panel.tiles(design.name, design.spec) if not design.onboard else []
 
 
 def _tile_links(design):
@@ -101,11 +101,36 @@ def _tile_words(design):
         "and right edges through the corner holes of the two tiles" % (n, n, panel.SPLICE_MM))
 
 
-def board_guide(design, lang):
-    name = design["name"]
-    spec = design["spec"]
-    pi = not design["pico"]
-    neo = spec["lamps"]["kind"] == "neopixel"
+def board_guide(design):
+    """The board's build guide (its README.md), section by section."""
+    out = _intro_lines(design)
+    out += ["## Parts", "",
+            "Approximate cost **%s USD** for one machine (single units; see [bom.csv](bom.csv) for example part "
+            "numbers and notes)." % _total(design), ""]
+    out += md_table(["ref", "part", "qty"], [[row[0] or "", row[1], row[2]] for row in bom_rows(design)[1:-1]])
+    out += ["", "## Power budget", ""] + power_lines(design) + [""]
+    out += ["## Tools", "", tools_line(design), ""]
+    out += _wiring_lines(design)
+    out += ["## Assembly, step by step", ""] + _numbered(assembly_steps(design)) + [""]
+    out += checkpoints.guide_lines(design)
+    out += ["## Software", ""] + _numbered(software_steps(design)) + [""]
+    out += ["## First power-on and self-test", ""] + _numbered(self_test(design)) + [""]
+    out += checkpoints.trouble_lines(design)
+    out += ["## Safety", "",
+            "- Low voltage only (5 V); the mains side stays inside the supply's own closed case. Use a certified "
+            "supply (CE/UKCA/UL) and keep its cable strain-relieved."] + safety_lines(design) + [
+            "- The museum's safety sheet: [safety.md](safety.md) (supply faults as simulated, heat, small parts).",
+            "- See the exhibit and service notes in [../README.md](../README.md#exhibit-and-service-notes).", ""]
+    return "\n".join(out)
+
+
+def _numbered(steps):
+    return ["%d. %s" % (i + 1, step) for i, step in enumerate(steps)]
+
+
+def _intro_lines(design):
+    """The title, what the board plays, the drawings' revision and the files."""
+    name, spec = design.name, design.spec
     settings = resolve({}, spec["preset"])
     layout = boards.layout(spec)
     out = ["# Build a Nimatron: `%s`" % name, "",
@@ -117,63 +142,46 @@ def board_guide(design, lang):
            "*Drawings: %s.* The machine answers `HELLO` (`nimatron monitor`) with the same version and "
            "`pinmap_crc`: if they differ, these drawings are not this machine's." % revision(name),
            ""]
-    if design["onboard"]:
-        out += ["Everything is on the board: its keys and pixels are the panel, so there is no panel to cut and "
-                "nothing to wire. Controls: %s." % spec["about"].split(":", 1)[-1].strip(), "",
-                "Files: [bill of materials](bom.csv) · [pin diagram](wiring.svg) · [commissioning sheet]"
-                "(commissioning.md).", ""]
-    else:
-        out += ["![front panel](panel.png)", "",
-                "Files: [bill of materials](bom.csv) · [wiring diagram](wiring.svg) · [harness](harness.svg) (each "
-                "loom's pin-out, wire colours and gauges) · [commissioning sheet](commissioning.md) · [front panel "
-                "for cutting](panel.svg)%s. The panel file is laser-ready: layer `cut` (red #ff0000 strokes of 0.01 mm, no "
-                "fill: cut through; every hole drawn %s mm under its part's size for the laser's kerf, so set no kerf "
-                "offset, and cut one button hole and one lamp hole in an off-cut first), layer `engrave` (black). "
-                "**%s** `nimatron hardware --lang es|ru` writes the panel in Spanish or Russian."
-                % (_tile_links(design), panel.num(panel.KERF_MM), panel.OUTLINES), ""]
-    out += ["## Parts", "",
-           "Approximate cost **%s USD** for one machine (single units; see [bom.csv](bom.csv) for example part "
-           "numbers and notes)." % _total(design), ""]
-    parts = []
-    for row in bom_rows(design)[1:-1]:
-        parts.append([row[0] or "", row[1], row[2]])
-    out += md_table(["ref", "part", "qty"], parts)
-    out += ["", "## Power budget", ""] + power_lines(design) + [""]
-    out += ["## Tools", "", tools_line(design), ""]
-    out += ["## Wiring", "", "![wiring diagram](wiring.png)", "",
-            "Every line comes from the pin map; the table is the same in words (header pin = the physical pin to "
-            "solder to).", ""]
+    if design.onboard:
+        return out + ["Everything is on the board: its keys and pixels are the panel, so there is no panel to cut and "
+                      "nothing to wire. Controls: %s." % spec["about"].split(":", 1)[-1].strip(), "",
+                      "Files: [bill of materials](bom.csv) · [pin diagram](wiring.svg) · [commissioning sheet]"
+                      "(commissioning.md).", ""]
+    return out + ["![front panel](panel.png)", "",
+                  "Files: [bill of materials](bom.csv) · [wiring diagram](wiring.svg) · [harness](harness.svg) (each "
+                  "loom's pin-out, wire colours and gauges) · [commissioning sheet](commissioning.md) · [front panel "
+                  "for cutting](panel.svg)%s. The panel file is laser-ready: layer `cut` (red #ff0000 strokes of 0.01 mm, no "
+                  "fill: cut through; every hole drawn %s mm under its part's size for the laser's kerf, so set no kerf "
+                  "offset, and cut one button hole and one lamp hole in an off-cut first), layer `engrave` (black). "
+                  "**%s** `nimatron hardware --lang es|ru` writes the panel in Spanish or Russian."
+                  % (_tile_links(design), panel.num(panel.KERF_MM), panel.OUTLINES), ""]
+
+
+CHAIN_ENDS = {"gnd": " → ground", "row": " → key matrix row", "column": " → key matrix column", "+5v": " → +5V",
+              "pixels": "", "onboard": ""}
+
+
+def _wiring_lines(design):
+    """The wiring diagram, every pin's line in words, and the harness."""
+    out = ["## Wiring", "", "![wiring diagram](wiring.png)", "",
+           "Every line comes from the pin map; the table is the same in words (header pin = the physical pin to "
+           "solder to).", ""]
     table = []
-    for chain in design["chains"]:
-        table.append(["`%s`" % chain["pin"], "built in" if chain["header"] is None else chain["header"], chain["label"],
+    for chain in design.chains:
+        table.append(["`%s`" % chain.pin, "built in" if chain.header is None else chain.header, chain.label,
                       " → ".join("%s %s" % (ref, label) if kind != "pixels" else "%s DIN" % ref
-                                 for kind, ref, label in chain["items"])
-                      + {"gnd": " → ground", "row": " → key matrix row", "column": " → key matrix column",
-                         "+5v": " → +5V", "pixels": "", "onboard": ""}[chain["end"]]])
+                                 for kind, ref, label in chain.items) + CHAIN_ENDS[chain.end]])
     out += md_table(["pin", "header pin", "role", "through"], table) + [""]
-    if not design["onboard"]:
+    if not design.onboard:
         out += ["## Harness", "", "![harness](harness.png)", "",
                 "Every loom from its plug at the stripboard to the parts it reaches: contact, pin-map line, wire "
                 "colour and gauge. The J-numbers are the bill of materials'.", ""]
-    out += ["## Assembly, step by step", ""]
-    steps = assembly_steps(design)
-    out += ["%d. %s" % (i + 1, s) for i, s in enumerate(steps)] + [""]
-    out += checkpoints.guide_lines(design)
-    out += ["## Software", ""] + ["%d. %s" % (i + 1, s) for i, s in enumerate(software_steps(design))] + [""]
-    out += ["## First power-on and self-test", ""]
-    out += ["%d. %s" % (i + 1, s) for i, s in enumerate(self_test(design))] + [""]
-    out += checkpoints.trouble_lines(design)
-    out += ["## Safety", "",
-            "- Low voltage only (5 V); the mains side stays inside the supply's own closed case. Use a certified "
-            "supply (CE/UKCA/UL) and keep its cable strain-relieved."] + safety_lines(design, pi, neo) + [
-            "- The museum's safety sheet: [safety.md](safety.md) (supply faults as simulated, heat, small parts).",
-            "- See the exhibit and service notes in [../README.md](../README.md#exhibit-and-service-notes).", ""]
-    return "\n".join(out)
+    return out
 
 
 def tools_line(design):
     """Only the tools this board's build uses."""
-    if design["onboard"]:
+    if design.onboard:
         return ("A computer with this repository installed (`./run.sh` sets it up), the USB data cable, a "
                 "screwdriver for the case.")
     crimpers = "JST-XH" + (" and Mini-Fit Jr." if parts_catalogue.has_dc_input(design) else "")
@@ -182,123 +190,152 @@ def tools_line(design):
             "this repository installed (`./run.sh` sets it up)." % crimpers)
 
 
-def safety_lines(design, pi, neo):
+def safety_lines(design):
     """Only the hazards this board has."""
-    if design["onboard"]:
+    neo = design.neopixel
+    if design.onboard:
         return ["- Power it from the USB adapter in the parts list; keep the cable clamped inside the case."]
     return ["- Wire every ground before power; never plug a %s in while its ground is loose."
             % ("strip's data line" if neo else "loom"),
             "- %s" % ("The pixels' supply and the Pi's supply are separate: join their grounds, never their +5 V."
-                      if pi and neo else "Unplug the supply before changing wiring.")]
+                      if neo and not design.pico else "Unplug the supply before changing wiring.")]
 
 
 def assembly_steps(design):
-    spec = design["spec"]
-    if design["onboard"]:
+    """The build in the order a builder works: panel, lamps, switches, looms, controller."""
+    if design.onboard:
         return ["Nothing to solder: put the board in its case with the keys reachable and the USB socket free.",
                 "Clamp the USB cable inside the case within 50 mm of the board (strain relief); power it from the "
-                "USB adapter (%s), not from a museum PC (see the service notes)." % design["supply"],
+                "USB adapter (%s), not from a museum PC (see the service notes)." % design.supply,
                 "Mount the case with the keys 380-1220 mm above the floor."]
-    pi = not design["pico"]
-    neo = spec["lamps"]["kind"] == "neopixel"
-    refs = dict((line[1], ref_ranges(line[3])) for line in design["parts"].lines)
-    out = ["Cut or print the front panel from `panel.svg` (1:1, millimetres). First cut one button hole and one "
-           "lamp hole in an off-cut of the same sheet: the button must snap in and hold (snap-in buttons are made "
-           "for thin panels; if the clips do not catch in your sheet, counterbore the holes from behind to about "
-           "2 mm or use screw-in buttons)%s%s. Fix it with M4 screws through its %.1f mm holes, %d mm in from the "
-           "edges. Fit the %s arcade buttons and %s."
-           % (", and a diffuser must need a firm push" if parts_catalogue.lamp_hole(design)[1] == "diffuser-12"
-              else "", _tile_words(design), panel.FIXING_MM, panel.FIXING_INSET,
-              refs.get("arcade button", "") + (", " + refs["key (arcade button)"] if "key (arcade button)" in refs else ""),
-              lamp_fitting_words(design))]
-    if neo:
-        if spec["lamps"].get("fixed"):
-            out.append("Push the pixels (%s) into the lamp holes from behind in chain order: pixel 0 is the first "
-                       "after the data input. Lamps first (row by row, left to right%s), then the %d status pixels "
-                       "(%s) under the status words."
-                       % (design["pixels"]["ref"], "; on the ring clockwise from the top" if spec["lamps"].get("shape")
-                          == "ring" else "", len(spec["lamps"]["status"]),
-                          ", ".join("%d %s" % (p, STATUS_WORDS[r]) for p, r in zip(spec["lamps"]["status"],
-                                                                                   boards.STATUS))))
-            out.append(splice_words(design))
-        else:
-            out.append("Cut the strip (%s) at the copper pads: the status pixels (%s: %s) each on its own, since "
-                       "their holes are farther apart than the strip's 16.7 mm pitch, and one segment per row of %s; "
-                       "stick each behind its holes and join them DOUT→DIN with three short 22 AWG wires "
-                       "(+5V, data, ground), keeping the arrow direction. The strip has %d pixels, one per hole."
-                       % (design["pixels"]["ref"], ", ".join(str(p) for p in spec["lamps"]["status"]),
-                          ", ".join(STATUS_WORDS[r] for r in boards.STATUS),
-                          "-".join(str(n) for n in spec["lamps"]["layout"]), spec["lamps"]["pixels"]))
-        out.append("On the stripboard: the 74AHCT125 (%s) in its socket, pin 1 (1OE) and pins 5, 9, 12 to ground, "
-                   "pins 4, 10, 13 and 14 to +5V, pin 7 to ground; the data pin of the controller to pin 2, pin 3 "
-                   "through the %d Ω resistor to the first pixel's DIN. The 100 nF capacitor (%s) straight across "
-                   "the socket's pins 14 and 7, legs short: it feeds the chip's switching edges."
-                   % (design["pixels"]["shifter"], DATA_OHMS, design["pixels"]["decoupler"]))
-        out.append("Solder the 1000 µF capacitor (%s) across +5V and ground at the first pixel, + to +5V (the "
-                   "stripe marks −)." % design["pixels"]["cap"])
-        out.append("Input protection at the DC jack (%s), all through-hole, as [input.svg](input.svg) draws it: the P6KE33CA TVS and the 10 µF 50 V "
-                   "capacitor across the jack; +5V through the %s polyfuse to Q1's drain; Q1 and Q2 (SUP90P06-09L) "
-                   "back to back, sources joined, Q2's drain to +5V; gates joined, 1 MΩ to ground, 100 nF and the "
-                   "1N4742A (cathode to the sources) from gates to sources; the over-voltage cut-off: 11.8 kΩ from "
-                   "the sources to the TL431's REF, 10 kΩ REF to ground, TL431 anode to ground, cathode through 4.7 kΩ "
-                   "to the 2N5401's base (10 kΩ base to emitter), emitter to the sources, collector to the gates. A 9, "
-                   "12 or 24 V adapter, or one wired backwards, then leaves +5V at 0 V (hardware/README.md, 'Supply "
-                   "faults, simulated'). From there run +5V "
-                   "and ground in 18 AWG through the 4-way Mini-Fit Jr. plug (two contacts each) to the first "
-                   "pixel; the worst case the firmware allows is %.2f A." % (design["jack"],
-                   parts_catalogue.part(parts_catalogue.fuse_key(design))["part"].split(" resettable")[0],
-                   parts_catalogue.worst_amps(design)))
-        if design["pico"]:
-            out.append("Feed the Pico from the same +5V through the 1N5817 (%s): band towards VSYS (pin 39); "
-                       "ground to pin 38." % design["vsys_diode"])
-        else:
-            out.append("Join the supply's ground to the Pi's ground (header pin 6); the Pi keeps its own USB-C "
-                       "supply (%s). Never join the two +5 V." % design["pi_supply"])
-    elif not spec["led"].get("sink"):
-        out.append("Put each LED in its bezel (long leg = anode). Solder its %d Ω resistor to the anode and run "
-                   "the cathodes to a common ground wire; check each with the multimeter's diode test before wiring "
-                   "on." % design["figures"]["ohms"])
+    lamps = _pixel_steps(design) if design.neopixel else _led_steps(design)
+    return [_panel_step(design)] + lamps + _switch_steps(design) + _loom_steps(design)
+
+
+def _panel_step(design):
+    refs = dict((line[1], ref_ranges(line[3])) for line in design.parts.lines)
+    return ("Cut or print the front panel from `panel.svg` (1:1, millimetres). First cut one button hole and one "
+            "lamp hole in an off-cut of the same sheet: the button must snap in and hold (snap-in buttons are made "
+            "for thin panels; if the clips do not catch in your sheet, counterbore the holes from behind to about "
+            "2 mm or use screw-in buttons)%s%s. Fix it with M4 screws through its %.1f mm holes, %d mm in from the "
+            "edges. Fit the %s arcade buttons and %s."
+            % (", and a diffuser must need a firm push" if parts_catalogue.lamp_hole(design)[1] == "diffuser-12"
+               else "", _tile_words(design), panel.FIXING_MM, panel.FIXING_INSET,
+               refs.get("arcade button", "") + (", " + refs["key (arcade button)"] if "key (arcade button)" in refs
+                                                else ""),
+               lamp_fitting_words(design)))
+
+
+def _pixel_steps(design):
+    """NeoPixels: the pixels behind their holes, the level shifter, the capacitor, the DC input, the controller's feed."""
+    spec = design.spec
+    out = []
+    if spec["lamps"].get("fixed"):
+        out.append("Push the pixels (%s) into the lamp holes from behind in chain order: pixel 0 is the first "
+                   "after the data input. Lamps first (row by row, left to right%s), then the %d status pixels "
+                   "(%s) under the status words."
+                   % (design.pixels["ref"], "; on the ring clockwise from the top" if spec["lamps"].get("shape")
+                      == "ring" else "", len(spec["lamps"]["status"]),
+                      ", ".join("%d %s" % (p, STATUS_WORDS[r]) for p, r in zip(spec["lamps"]["status"],
+                                                                               boards.STATUS))))
+        out.append(splice_words(design))
     else:
-        led = parts_catalogue.part(parts_catalogue.spec_lamp_part(spec))
-        out.append("Fix each LED (%s) centred 3-5 mm behind its diffuser and the retaining plate's window "
-                   "(a 5 mm LED holder on a strip of card or plywood): its %d° beam lights the disc, "
-                   "and the disc glows for a visitor standing to the side. Long leg (anode) to its %d Ω "
-                   "resistor, the resistors' other ends to one +5V wire (header pin 2 or 4)."
-                   % (led["part"].split(" 5 mm")[0], led["beam_deg"], design["figures"]["ohms"]))
-        out.append("On the stripboard: the ULN2803A drivers (%s) in DIP-18 sockets, pin 9 to ground, pin 10 (COM) "
-                   "not connected. Each lamp's GPIO pin goes to a driver input (pins 1-8) and that channel's output "
-                   "(pins 18-11) to the LED's cathode (short leg), as the wiring drawing numbers them. Check each "
-                   "LED with the multimeter's diode test before wiring on." % ref_ranges(design["sinks"]))
-    out.append("Each button's microswitch has two 2.8 mm (0.110 in) tabs, normally open (NO): push a 2.8 mm "
+        out.append("Cut the strip (%s) at the copper pads: the status pixels (%s: %s) each on its own, since "
+                   "their holes are farther apart than the strip's 16.7 mm pitch, and one segment per row of %s; "
+                   "stick each behind its holes and join them DOUT→DIN with three short 22 AWG wires "
+                   "(+5V, data, ground), keeping the arrow direction. The strip has %d pixels, one per hole."
+                   % (design.pixels["ref"], ", ".join(str(p) for p in spec["lamps"]["status"]),
+                      ", ".join(STATUS_WORDS[r] for r in boards.STATUS),
+                      "-".join(str(n) for n in spec["lamps"]["layout"]), spec["lamps"]["pixels"]))
+    out.append("On the stripboard: the 74AHCT125 (%s) in its socket, pin 1 (1OE) and pins 5, 9, 12 to ground, "
+               "pins 4, 10, 13 and 14 to +5V, pin 7 to ground; the data pin of the controller to pin 2, pin 3 "
+               "through the %d Ω resistor to the first pixel's DIN. The 100 nF capacitor (%s) straight across "
+               "the socket's pins 14 and 7, legs short: it feeds the chip's switching edges."
+               % (design.pixels["shifter"], DATA_OHMS, design.pixels["decoupler"]))
+    out.append("Solder the 1000 µF capacitor (%s) across +5V and ground at the first pixel, + to +5V (the "
+               "stripe marks −)." % design.pixels["cap"])
+    out.append(_input_protection_step(design))
+    if design.pico:
+        out.append("Feed the Pico from the same +5V through the 1N5817 (%s): band towards VSYS (pin 39); "
+                   "ground to pin 38." % design.vsys_diode)
+    else:
+        out.append("Join the supply's ground to the Pi's ground (header pin 6); the Pi keeps its own USB-C "
+                   "supply (%s). Never join the two +5 V." % design.pi_supply)
+    return out
+
+
+def _input_protection_step(design):
+    """The DC input between the jack and +5V, as input.svg draws it, and the power loom to the first pixel."""
+    fuse = parts_catalogue.part(parts_catalogue.fuse_key(design))["part"].split(" resettable")[0]
+    return ("Input protection at the DC jack (%s), all through-hole, as [input.svg](input.svg) draws it: the "
+            "P6KE33CA TVS and the 10 µF 50 V capacitor across the jack; +5V through the %s polyfuse to Q1's drain; "
+            "Q1 and Q2 (SUP90P06-09L) back to back, sources joined, Q2's drain to +5V; gates joined, 1 MΩ to "
+            "ground, 100 nF and the 1N4742A (cathode to the sources) from gates to sources; the over-voltage "
+            "cut-off: 11.8 kΩ from the sources to the TL431's REF, 10 kΩ REF to ground, TL431 anode to ground, "
+            "cathode through 4.7 kΩ to the 2N5401's base (10 kΩ base to emitter), emitter to the sources, "
+            "collector to the gates. A 9, 12 or 24 V adapter, or one wired backwards, then leaves +5V at 0 V "
+            "(hardware/README.md, 'Supply faults, simulated'). From there run +5V and ground in 18 AWG through the "
+            "4-way Mini-Fit Jr. plug (two contacts each) to the first pixel; the worst case the firmware allows is "
+            "%.2f A." % (design.jack, fuse, parts_catalogue.worst_amps(design)))
+
+
+def _led_steps(design):
+    """LEDs: each in its bezel with its resistor, or behind a diffuser on a ULN2803A sink driver."""
+    spec = design.spec
+    if not spec["led"].get("sink"):
+        return ["Put each LED in its bezel (long leg = anode). Solder its %d Ω resistor to the anode and run "
+                "the cathodes to a common ground wire; check each with the multimeter's diode test before wiring "
+                "on." % design.figures["ohms"]]
+    led = parts_catalogue.part(parts_catalogue.spec_lamp_part(spec))
+    return ["Fix each LED (%s) centred 3-5 mm behind its diffuser and the retaining plate's window "
+            "(a 5 mm LED holder on a strip of card or plywood): its %d° beam lights the disc, "
+            "and the disc glows for a visitor standing to the side. Long leg (anode) to its %d Ω "
+            "resistor, the resistors' other ends to one +5V wire (header pin 2 or 4)."
+            % (led["part"].split(" 5 mm")[0], led["beam_deg"], design.figures["ohms"]),
+            "On the stripboard: the ULN2803A drivers (%s) in DIP-18 sockets, pin 9 to ground, pin 10 (COM) "
+            "not connected. Each lamp's GPIO pin goes to a driver input (pins 1-8) and that channel's output "
+            "(pins 18-11) to the LED's cathode (short leg), as the wiring drawing numbers them. Check each "
+            "LED with the multimeter's diode test before wiring on." % ref_ranges(design.sinks)]
+
+
+def _switch_steps(design):
+    """The buttons' microswitches and the key matrix's diodes."""
+    out = ["Each button's microswitch has two 2.8 mm (0.110 in) tabs, normally open (NO): push a 2.8 mm "
                "insulated quick-disconnect on each, one to ground (the \"COM\" of the drawings), the other through "
                "its %d Ω resistor to its pin (the wiring table). A switch with three tabs: COM to ground, NO to the "
-               "line, NC left free. No pull-up resistors: the firmware switches on the board's own." % BUTTON_OHMS)
-    if design["matrix"]:
-        m = design["matrix"]
+               "line, NC left free. No pull-up resistors: the firmware switches on the board's own." % BUTTON_OHMS]
+    if design.matrix:
+        m = design.matrix
         out.append("Key matrix (%d × %d): solder a 1N4148 to the line tab (NO) of each key's quick-disconnect lead, band (cathode) towards the key; "
                    "join the diodes' free ends (anodes) of one column to that column's wire, and the keys' other "
                    "(COM) tabs of one row to that row's wire. Each row and column wire has its %d Ω resistor at the "
                    "board." % (len(m["rows"]), len(m["columns"]), BUTTON_OHMS))
-    if design.get("pixels"):
+    return out
+
+
+def _loom_steps(design):
+    """The looms, the checks before the controller goes in, and the controller."""
+    out = []
+    if design.pixels:
         out.append("The NeoPixel data has a loom of its own (%s, the last J-number, a 2-way JST-XH that no "
                    "button header takes): data and ground twisted together, at most %d mm from the stripboard to "
                    "the first pixel, so place the stripboard near it; never bundle the data with the button or key "
                    "wires." % (
                        [ref for ref, chains in parts_catalogue.looms(design)
-                        if chains[0]["group"] == parts_catalogue.DATA_GROUP][0], parts_catalogue.DATA_LOOM_MAX_MM))
+                        if chains[0].group == parts_catalogue.DATA_GROUP][0], parts_catalogue.DATA_LOOM_MAX_MM))
     out.append("Bundle the signal wires into looms (lamps, buttons%s) with a keyed 8-way JST-XH plug each at the "
                "stripboard (22 AWG, SXH-001T-P0.6 crimps), and clamp every loom within 50 mm of its plug. At each "
                "button and key-matrix plug, an SRV05-4 ESD array: its four lines to the four signal wires, pin 2 to "
                "ground, pin 5 to the board's 3.3 V; a loom's lines never share another loom's array." % (
-                   ", key matrix" if design["matrix"] else "")
+                   ", key matrix" if design.matrix else "")
                + (" Each key-matrix column gets a 2.2 kΩ pull-up from 3.3 V to its wire at the loom end of its "
-                  "220 Ω resistor (the loom is too slow for the pin's own pull-up)." if design["matrix"] else ""))
+                  "220 Ω resistor (the loom is too slow for the pin's own pull-up)." if design.matrix else ""))
     out.append("Before the %s goes in: the power input's and the looms' checkpoints (%s, below), and 0 Ω "
-               "between every ground point." % ("controller" if design["pico"] else "Pi", before_controller(design)))
+               "between every ground point." % ("controller" if design.pico else "Pi", before_controller(design)))
     out.append("Plug the %s onto its header or ribbon cable%s." % (
-        "Raspberry Pi Pico" if design["pico"] else "Raspberry Pi",
+        "Raspberry Pi Pico" if design.pico else "Raspberry Pi",
         " (the pins of the table above: header pin numbers count from the USB end, 1 top left)"
-        if design["pico"] else " (pin 1 is the corner nearest the SD card; odd pins on the inside row)"))
+        if design.pico else " (pin 1 is the corner nearest the SD card; odd pins on the inside row)"))
     return out
 
 
@@ -306,7 +343,7 @@ def splices_needed(design):
     """[(from, to, mm to add)]: where a fixed-pitch pixel string does not reach the next hole."""
     pitch = parts_catalogue.part(parts_catalogue.BULLET_PIXEL)["string_pitch_mm"]
     return [(a, b, int(math.ceil((mm - pitch) / 10.0)) * 10)
-            for a, b, mm in panel.pixel_gaps(design["name"], design["spec"]) if mm > pitch]
+            for a, b, mm in panel.pixel_gaps(design.name, design.spec) if mm > pitch]
 
 
 def splice_words(design):
@@ -344,53 +381,72 @@ def before_controller(design):
 
 
 def software_steps(design):
-    name = design["name"]
-    spec = design["spec"]
-    if design["pico"] or design["onboard"]:
-        first = ("Hold BOOTSEL on the Pico, plug it into a computer, copy %s onto the RPI-RP2 drive; it comes back "
-                 "as CIRCUITPY." % CIRCUITPYTHON if design["pico"] else
-                 "Install CircuitPython 9.x or 10.x for the %s (double-press reset for its boot drive, copy the "
-                 ".uf2 from circuitpython.org); it comes back as CIRCUITPY." % design["title"])
-        return [
-            first,
-            "On the computer, in this repository: `./run.sh deploy --to /media/$USER/CIRCUITPY --board %s` "
-            "(`--dry-run` first to see what it writes; it copies the `neopixel` library and `lib/nimatron` with "
-            "this pin map, writes `settings.json`, never deletes what it did not put there)." % name,
-            "Eject the drive before unplugging. The board restarts into attract mode.",
-            "Change the game later with `settings.json` on the drive (e.g. `{\"board\": \"%s\", \"preset\": "
-            "\"nim\", \"brightness\": %.2f}`) or over the host link: `nimatron config PORT brightness 0.3`."
-            % (name, spec.get("brightness", 1.0)),
-        ]
-    neo = spec["lamps"]["kind"] == "neopixel"
-    steps = [
+    """Putting the firmware on: CircuitPython and ``nimatron deploy``, or Raspberry Pi OS and a service."""
+    if design.pico or design.onboard:
+        return _circuitpython_steps(design)
+    steps = _pi_setup_steps(design)
+    if design.neopixel:
+        steps += _pi_pixel_steps(design)
+    return steps + _pi_service_steps(design)
+
+
+def _circuitpython_steps(design):
+    name = design.name
+    first = ("Hold BOOTSEL on the Pico, plug it into a computer, copy %s onto the RPI-RP2 drive; it comes back "
+             "as CIRCUITPY." % CIRCUITPYTHON if design.pico else
+             "Install CircuitPython 9.x or 10.x for the %s (double-press reset for its boot drive, copy the "
+             ".uf2 from circuitpython.org); it comes back as CIRCUITPY." % design.title)
+    return [
+        first,
+        "On the computer, in this repository: `./run.sh deploy --to /media/$USER/CIRCUITPY --board %s` "
+        "(`--dry-run` first to see what it writes; it copies the `neopixel` library and `lib/nimatron` with "
+        "this pin map, writes `settings.json`, never deletes what it did not put there)." % name,
+        "Eject the drive before unplugging. The board restarts into attract mode.",
+        "Change the game later with `settings.json` on the drive (e.g. `{\"board\": \"%s\", \"preset\": "
+        "\"nim\", \"brightness\": %.2f}`) or over the host link: `nimatron config PORT brightness 0.3`."
+        % (name, design.spec.get("brightness", 1.0)),
+    ]
+
+
+def _pi_setup_steps(design):
+    """Raspberry Pi OS, the serial console off, the repository in a venv."""
+    return [
         "Write Raspberry Pi OS Lite (64-bit, Bookworm or later) to the microSD card with Raspberry Pi Imager; set "
         "a user, Wi-Fi or Ethernet and SSH there.",
         "Switch the serial console off (`sudo raspi-config nonint do_serial_cons 1`): %s."
-        % ("GPIO14/15 carry status lamps on this board" if not neo else "the UART pins stay quiet"),
+        % ("GPIO14/15 carry status lamps on this board" if not design.neopixel else "the UART pins stay quiet"),
         "`sudo apt update && sudo apt install -y git python3-venv python3-dev python3-lgpio`",
         "`git clone` this repository, then in it: `python3 -m venv --system-site-packages .venv && "
         ".venv/bin/pip install .` (`--system-site-packages` lets gpiozero find Debian's lgpio, its pin library on "
         "every Pi including the Pi 5; without it gpiozero warns `No module named 'lgpio'`; "
         "`.venv/bin/pip install lgpio` works too).",
     ]
-    if neo:
-        steps += [
-            "NeoPixels through Blinka: on a **Pi 5** `.venv/bin/pip install adafruit-blinka-raspberry-pi5-neopixel` "
-            "(drives the strip through the RP1's PIO, needs an up-to-date OS: `sudo apt full-upgrade`). On a "
-            "**Pi 4 or earlier** `.venv/bin/pip install rpi_ws281x` and switch SPI on (`sudo raspi-config nonint "
-            "do_spi 0`) and, on a Pi 4, fix the core clock in `/boot/firmware/config.txt` (`core_freq=500` and "
-            "`core_freq_min=500`): the data pin %s is SPI MOSI, which rpi_ws281x drives without root and without "
-            "taking the PWM that analog audio needs." % spec["lamps"]["pin"],
-            "On a **Pi 4 or earlier** Blinka's `board` and `digitalio` import `RPi.GPIO`, which Raspberry Pi OS "
-            "Lite does not install: `sudo apt install -y python3-rpi-lgpio` (rpi-lgpio: the RPi.GPIO interface on "
-            "the kernel's gpiochip device; the venv sees it through `--system-site-packages`). Never install "
-            "`RPi.GPIO` and `rpi-lgpio` side by side: both provide the `RPi.GPIO` module (rpi-lgpio documentation, "
-            "'Installation'). Check: `.venv/bin/python -c 'import RPi.GPIO, board, neopixel'` prints nothing.",
-            "On a **Pi 5** the service (which runs as your user, in the `gpio` group) needs the PIO device: "
-            "`ls -l /dev/pio0` must show group `gpio`. If it shows `root root`, add the line "
-            "`SUBSYSTEM==\"*-pio\", GROUP=\"gpio\", MODE=\"0660\"` to `/etc/udev/rules.d/99-pio.rules` and reboot.",
-        ]
-    steps += [
+
+
+def _pi_pixel_steps(design):
+    """NeoPixels on a Pi: Blinka's back end for a Pi 5 or a Pi 4, RPi.GPIO, the PIO device."""
+    return [
+        "NeoPixels through Blinka: on a **Pi 5** `.venv/bin/pip install adafruit-blinka-raspberry-pi5-neopixel` "
+        "(drives the strip through the RP1's PIO, needs an up-to-date OS: `sudo apt full-upgrade`). On a "
+        "**Pi 4 or earlier** `.venv/bin/pip install rpi_ws281x` and switch SPI on (`sudo raspi-config nonint "
+        "do_spi 0`) and, on a Pi 4, fix the core clock in `/boot/firmware/config.txt` (`core_freq=500` and "
+        "`core_freq_min=500`): the data pin %s is SPI MOSI, which rpi_ws281x drives without root and without "
+        "taking the PWM that analog audio needs." % design.spec["lamps"]["pin"],
+        "On a **Pi 4 or earlier** Blinka's `board` and `digitalio` import `RPi.GPIO`, which Raspberry Pi OS "
+        "Lite does not install: `sudo apt install -y python3-rpi-lgpio` (rpi-lgpio: the RPi.GPIO interface on "
+        "the kernel's gpiochip device; the venv sees it through `--system-site-packages`). Never install "
+        "`RPi.GPIO` and `rpi-lgpio` side by side: both provide the `RPi.GPIO` module (rpi-lgpio documentation, "
+        "'Installation'). Check: `.venv/bin/python -c 'import RPi.GPIO, board, neopixel'` prints nothing.",
+        "On a **Pi 5** the service (which runs as your user, in the `gpio` group) needs the PIO device: "
+        "`ls -l /dev/pio0` must show group `gpio`. If it shows `root root`, add the line "
+        "`SUBSYSTEM==\"*-pio\", GROUP=\"gpio\", MODE=\"0660\"` to `/etc/udev/rules.d/99-pio.rules` and reboot.",
+    ]
+
+
+def _pi_service_steps(design):
+    """Trying it, the service, the watchdog, and keeping the state through power cuts."""
+    name = design.name
+    return [
         "Try it: `.venv/bin/python -m nimatron --board %s` (game events print as JSON lines; Ctrl-C stops it and "
         "puts the lamps out)." % name,
         "Start it on every boot: `sudo .venv/bin/nimatron install-pi --board %s`, then `sudo systemctl "
@@ -409,11 +465,10 @@ def software_steps(design):
         "`sudo raspi-config nonint do_overlayfs 0` and reboot; `findmnt /var/lib/nimatron` must not say "
         "`overlay`, and the boot line's `\"restored\": \"stored\"` after a power cut shows it works.",
     ]
-    return steps
 
 
 def self_test(design):
-    spec = design["spec"]
+    spec = design.spec
     layout = boards.layout(spec)
     cps = checkpoints.checkpoints(design)
     first = [cp["id"] for cp in cps if cp["key"] == "no-short"]
@@ -421,13 +476,13 @@ def self_test(design):
     if first:
         out.append("Supply off, controller out: no short between +5V and ground (%s; the multimeter's reading climbs "
                    "as the capacitors charge; it must not stay near 0 Ω)." % first[0])
-    elif not design["onboard"]:
+    elif not design.onboard:
         out.append("Controller out: no loom line shorted to ground or to its neighbour (the looms' checkpoints).")
     out += ["Power on. Attract mode: a slow wave runs over all %d lamps. A lamp that never lights: check its %s."
-           % (sum(layout), "resistor, LED polarity and pin" if spec["lamps"]["kind"] == "leds"
+           % (sum(layout), "resistor, LED polarity and pin" if not design.neopixel
               else "place in the chain; if every lamp after one point is dark, that pixel's DOUT or the joint after it"),
            "Press NEW GAME: the starting lamps light%s." % (" and YOUR TURN comes on" if has_status_lamps(spec) else "")]
-    if design["onboard"]:
+    if design.onboard:
         out.append("Try every control: %s. Each press shows on the lamps." % spec["about"].split(":", 1)[-1].strip())
     elif spec["input"] == "rows":
         out.append("Press row A's button: one lamp of row A goes out. Press row B's: refused with a short flash "
@@ -509,7 +564,7 @@ def review_lines():
     return out
 
 
-def index(designs, lang):
+def index(designs):
     out = ["# Hardware package", "",
            "<!-- generated by `nimatron hardware`: edit firmware/nimatron/config/pinmaps/*.json or "
            "host/nimatron_host/hardware/, then run it -->", "",
@@ -526,15 +581,15 @@ def index(designs, lang):
            "## Boards", ""]
     rows = []
     for d in designs:
-        f = d["figures"]
+        f = d.figures
         if f["kind"] == "leds":
             figure = "%d mA of %d mA (LEDs %.0f mA)" % (int(f["worst_ma"] + 0.5), int(f["allowed_ma"]), f["leds_ma"])
             cap = "fixed"
         else:
-            level = d["spec"].get("brightness", 1.0)
+            level = d.spec.get("brightness", 1.0)
             figure = "%d mA of %d mA at %.2f" % (int(power.worst_ma(f, level) + 0.5), int(f["allowed_ma"]), level)
             cap = "%.2f" % f["cap"]
-        rows.append(["[`%s`](%s/README.md)" % (d["name"], d["name"]), d["spec"]["about"],
+        rows.append(["[`%s`](%s/README.md)" % (d.name, d.name), d.spec["about"],
                      "%g V %g A" % (f["volts"], f["amps"]), figure, cap, _most_loaded(d), _total(d)])
     out += md_table(["board", "what", "supply", "worst case", "brightness cap", "most loaded part (rating)",
                    "parts (USD)"], rows)
@@ -557,21 +612,25 @@ def panel_span(design):
     """(width, height, board) of the area the panel's controls (buttons and keys) spread over, in mm."""
     import re
 
-    svg = panel.draw(design["name"], design["spec"])
+    svg = panel.draw(design.name, design.spec)
     xs, ys = [], []
     for tag in re.findall(r'<circle[^>]*class="(?:button|key)"[^>]*>', svg):
         x, y, r = (float(re.search(r' %s="([-\d.]+)"' % k, tag).group(1)) for k in ("cx", "cy", "r"))
         xs += [x - r, x + r]
         ys += [y - r, y + r]
-    return (int(max(xs) - min(xs) + 0.5), int(max(ys) - min(ys) + 0.5), design["name"])
+    return (int(max(xs) - min(xs) + 0.5), int(max(ys) - min(ys) + 0.5), design.name)
 
 
 def service_lines(designs=()):
-    spans = [panel_span(d) for d in designs if not d["onboard"]]
+    """The exhibit and service notes: mounting and access, then the care of the machine."""
+    return ["Hand this section over with the exhibit.", ""] + _access_lines(designs) + [""] + _care_lines()
+
+
+def _access_lines(designs):
+    """Where the controls go, and what a visitor can reach and read."""
+    spans = [panel_span(d) for d in designs if not d.onboard]
     widest = max(spans) if spans else (0, 0, "")
     return [
-        "Hand this section over with the exhibit.",
-        "",
         "### Mounting and access",
         "- Controls (every button and key) between **380 and 1220 mm above the floor**; the panel tilted 15-30° "
         "towards the visitor; a wheelchair user reaches it from the front (knee space 685 mm high).",
@@ -591,7 +650,12 @@ def service_lines(designs=()):
         "or larger beside the machine; the panel's words are a reminder at arm's length, not the label."
         % (panel.num(panel.STATUS_MM), panel.num(panel.TEXT_MM), panel.EXHIBIT_TYPE_MM),
         "- Nothing flashes faster than 3 times a second (the firmware's limit).",
-        "",
+    ]
+
+
+def _care_lines():
+    """Electrical care, the software's safety, spares, the check list and the design files' licence."""
+    return [
         "### Electrical",
         "- ESD: visitors touch the buttons; each button and key line has a %d Ω resistor at the board, the "
         "switches sit in plastic, and any metal panel or frame is bonded to ground. Route the looms away from "

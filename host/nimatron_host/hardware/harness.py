@@ -40,15 +40,15 @@ def harness(design):
 def power_cables(design):
     """The DC jack's leads and the +5V loom where the lamps have a supply of
     their own; the lamps' +5V lead where sink drivers hang them on the Pi's 5 V."""
-    if design.get("sinks"):
+    if design.sinks:
         return [lamp_lead(design)]
     if not catalogue.has_dc_input(design):
         return []
     awg = catalogue.part("wire-18")["awg"]
-    far = "%s +5V and %s +" % (design["pixels"]["ref"], design["pixels"]["cap"])
-    gnd = "%s GND and %s −" % (design["pixels"]["ref"], design["pixels"]["cap"])
-    jack = {"ref": design["jack"], "kind": "power", "part": "dc-jack-panel",
-            "title": "%s DC jack: 2.1 mm, centre +" % design["jack"], "detail": "panel mount; its tags to the stripboard",
+    far = "%s +5V and %s +" % (design.pixels["ref"], design.pixels["cap"])
+    gnd = "%s GND and %s −" % (design.pixels["ref"], design.pixels["cap"])
+    jack = {"ref": design.jack, "kind": "power", "part": "dc-jack-panel",
+            "title": "%s DC jack: 2.1 mm, centre +" % design.jack, "detail": "panel mount; its tags to the stripboard",
             "near": "jack tags", "far": "stripboard", "length": "as short as the case allows",
             "pins": [_pin("centre", "+5V in", "supply +", PLUS5, awg, "F1 polyfuse → Q1 drain"),
                      _pin("sleeve", "GND", "supply −", GROUND, awg, "stripboard ground")]}
@@ -65,9 +65,9 @@ def power_cables(design):
 
 def lamp_lead(design):
     """One red wire from the Pi's 5 V pin to the lamps' resistors: their common anode supply."""
-    resistors = [c["items"][2][1] for c in design["chains"] if c["items"][0][0] == "sink"]
-    return {"ref": design["controller"], "kind": "power", "part": "wire-22",
-            "title": "+5V lamp lead: %s pin 2 (the Pi's 5 V)" % design["controller"],
+    resistors = [c.items[2][1] for c in design.chains if c.items[0][0] == "sink"]
+    return {"ref": design.controller, "kind": "power", "part": "wire-22",
+            "title": "+5V lamp lead: %s pin 2 (the Pi's 5 V)" % design.controller,
             "detail": "one red wire from the header breakout through the RXEF050 polyfuse to a bus wire on the panel",
             "near": "stripboard", "far": "panel", "length": length_words(),
             "pins": [_pin("2", "+5V", "lamp anodes", PLUS5, catalogue.part("wire-22")["awg"],
@@ -84,8 +84,8 @@ def signal_loom(design, ref, chains):
     awg = catalogue.part("wire-22")["awg"]
     pins = []
     for n, chain in enumerate(chains):
-        pins.append(_pin(str(n + 1), chain["pin"], line_words(chain), SIGNAL_COLOURS[n], awg,
-                         far_end(design, chain), header=chain["header"], kind="line", role=chain["role"]))
+        pins.append(_pin(str(n + 1), chain.pin, line_words(chain), SIGNAL_COLOURS[n], awg,
+                         far_end(design, chain), header=chain.header, kind="line", role=chain.role))
     ways = catalogue.loom_ways(chains)
     for n in range(len(chains), ways - 1):
         pins.append(_pin(str(n + 1), "", "empty (no crimp)", ("none", "#cccccc"), awg, "", kind="empty"))
@@ -102,18 +102,18 @@ def signal_loom(design, ref, chains):
 def line_words(chain):
     """A line as the loom carries it: the data leaves the level shifter at 5 V,
     a lamp behind a sink driver is its output."""
-    kind, ref, label = chain["items"][0]
-    if chain["group"] == "NeoPixel data":
+    kind, ref, label = chain.items[0]
+    if chain.group == "NeoPixel data":
         return "NeoPixel data: %s 1Y, 5 V" % ref
     if kind == "sink":
-        return "%s via %s pin %s" % (chain["label"], ref, label.split("→")[-1])
-    return chain["label"]
+        return "%s via %s pin %s" % (chain.label, ref, label.split("→")[-1])
+    return chain.label
 
 
 def far_end(design, chain):
     """What the wire lands on at the panel end (the parts past the loom)."""
-    items = chain["items"]
-    group = chain["group"]
+    items = chain.items
+    group = chain.group
     if group == "buttons":
         return "%s NO contact" % items[-1][1]
     if group in ("lamps", "status lamps") and items[0][0] == "sink":
@@ -122,9 +122,9 @@ def far_end(design, chain):
         return "%s %s → %s anode" % (items[0][1], items[0][2], items[1][1])
     if group == "NeoPixel data":
         return "%s %s → %s DIN" % (items[1][1], items[1][2], items[2][1])
-    keys = design["matrix"]["keys"]
-    n = int(chain["role"].split()[-1])
-    if chain["end"] == "column":
+    keys = design.matrix["keys"]
+    n = int(chain.role.split()[-1])
+    if chain.end == "column":
         return "column %d: anodes of %s, … (one per key)" % (n + 1, ", ".join(keys[r][n][1] for r in range(2)))
     return "row %d: COM of %s" % (n + 1, ref_ranges([k for k, _ in keys[n]]))
 
@@ -132,32 +132,32 @@ def far_end(design, chain):
 def ground_end(design, chains):
     """Where a loom's ground contact goes: the returns of its own lines."""
     out = []
-    switches = [c["items"][-1][1] for c in chains if c["group"] == "buttons"]
-    lamps = [c["items"][-1][1] for c in chains if c["group"] in ("lamps", "status lamps") and c["end"] == "gnd"]
+    switches = [c.items[-1][1] for c in chains if c.group == "buttons"]
+    lamps = [c.items[-1][1] for c in chains if c.group in ("lamps", "status lamps") and c.end == "gnd"]
     if switches:
         out.append("COM of " + ref_ranges(switches))
     if lamps:
         out.append("cathodes of " + ref_ranges(lamps))
-    if any(c["group"] == "NeoPixel data" for c in chains):
-        out.append("%s GND beside DIN" % design["pixels"]["ref"])
+    if any(c.group == "NeoPixel data" for c in chains):
+        out.append("%s GND beside DIN" % design.pixels["ref"])
     return "; ".join(out) if out else "the panel's ground bar (ESD return)"
 
 
 def controller_points(design):
     """The controller's header pins a checkpoint measures: [(pin, name)]."""
-    if design["pico"]:
+    if design.pico:
         return [("39", "VSYS"), ("38", "GND"), ("36", "3V3 out")]
     return [("2", "5V"), ("6", "GND"), ("1", "3V3")]
 
 
 def test_points(design, cables):
     """[(ref, pin, name)]: every point a checkpoint may name."""
-    if design["onboard"]:
+    if design.onboard:
         return []
     out = [(cable["ref"], p["pin"], p["signal"]) for cable in cables for p in cable["pins"]]
-    out += [(design["controller"], pin, name) for pin, name in controller_points(design)]
-    if design.get("pixels"):
-        out.append((design["pixels"]["ref"], "DIN", "first pixel's data in, after the data resistor"))
+    out += [(design.controller, pin, name) for pin, name in controller_points(design)]
+    if design.pixels:
+        out.append((design.pixels["ref"], "DIN", "first pixel's data in, after the data resistor"))
     return out
 
 
@@ -187,13 +187,13 @@ def draw(design):
     in_tables = set((c["ref"], p["pin"]) for c in h["cables"] for p in c["pins"])
     points = [p for p in h["points"] if p[:2] not in in_tables]
     height = 96 + 28 + sum(block_height(c) + 20 for c in h["cables"]) + 10 + ROW * (len(points) + 2)
-    d = Drawing(WIDTH, height, title="%s harness" % design["name"])
-    d.text(20, 30, "Nimatron %s: harness" % design["name"], size=18, weight="bold")
+    d = Drawing(WIDTH, height, title="%s harness" % design.name)
+    d.text(20, 30, "Nimatron %s: harness" % design.name, size=18, weight="bold")
     d.text(20, 50, "Each loom from its plug at the stripboard (left) to what it reaches on the panel (right). Lines "
-           "and pins come from firmware/nimatron/config/pinmaps/%s.json." % design["name"], size=11, fill=GREY)
+           "and pins come from firmware/nimatron/config/pinmaps/%s.json." % design.name, size=11, fill=GREY)
     d.text(20, 68, "Signal looms: JST-XH, %d AWG, contact n in colour n, ground black. %s. Lengths: %s%s."
            % (catalogue.part("wire-22")["awg"], power_words(design), length_words(),
-              "; the NeoPixel data loom max %d mm" % catalogue.DATA_LOOM_MAX_MM if design.get("pixels") else ""),
+              "; the NeoPixel data loom max %d mm" % catalogue.DATA_LOOM_MAX_MM if design.pixels else ""),
            size=11, fill=GREY)
     y = 96
     heading = None
@@ -204,15 +204,15 @@ def draw(design):
                    size=12, weight="bold", fill=GREY)
             y += 14
         y = _cable(d, cable, y) + 20
-    _points(d, design, points, y + 10)
-    d.text(WIDTH - 20, height - 8, revision(design["name"]), size=10, anchor="end", fill=GREY, class_="revision")
+    _points(d, points, y + 10)
+    d.text(WIDTH - 20, height - 8, revision(design.name), size=10, anchor="end", fill=GREY, class_="revision")
     return d.document()
 
 
 def power_words(design):
     if catalogue.has_dc_input(design):
         return "+5V loom: Mini-Fit Jr., %d AWG, +5V red, ground black" % catalogue.part("wire-18")["awg"]
-    if design.get("sinks"):
+    if design.sinks:
         return "The lamps' +5V: one red %d AWG lead from the Pi's 5 V" % catalogue.part("wire-22")["awg"]
     return "No +5V loom (the controller's own supply)"
 
@@ -256,7 +256,7 @@ def _contact(d, cable, p, y):
     d.end()
 
 
-def _points(d, design, points, y):
+def _points(d, points, y):
     """The controller's and the pixels' test points (the loom contacts are in their tables)."""
     d.text(20, y, "TEST POINTS the checkpoints also name (README.md, commissioning.md)", size=12, weight="bold",
            fill=GREY)

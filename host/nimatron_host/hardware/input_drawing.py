@@ -15,7 +15,6 @@ from .svg import Drawing
 
 GREY = "#555555"
 RAIL, SBUS, GATE, GROUND = 150, 80, 240, 380
-PARTS = ("J1", "TVS1", "F1", "C_IN", "Q1", "Q2", "R_G", "C_G", "DZ", "Q3", "R_B", "R_BE", "U_OVP", "R_TOP", "R_BOT")
 
 
 def _ground(d, x, y):
@@ -72,19 +71,41 @@ def _fet(d, x, y, part, drain_left):
 
 
 def draw(design):
+    """The input protection's schematic, drawn left to right as the current flows."""
     width, height = 1010, 520
-    d = Drawing(width, height, title="%s input protection" % design["name"])
-    fuse = catalogue.part(catalogue.fuse_key(design))["part"].split()[1]
+    d = Drawing(width, height, title="%s input protection" % design.name)
     lo, hi = supply_sim.trip_window()
-    d.text(20, 30, "Nimatron %s: the DC input, jack to +5V" % design["name"], size=18, weight="bold")
+    d.text(20, 30, "Nimatron %s: the DC input, jack to +5V" % design.name, size=18, weight="bold")
     d.text(20, 50, "All through-hole. A reversed adapter or one above %.2f V (%.2f-%.2f V with tolerances) leaves +5V "
            "at 0 V: hardware/README.md, 'Supply faults, simulated'." % (supply_sim.trip_volts(), lo, hi),
            size=11, fill=GREY)
-    # J1
+    _jack(d, design.jack)
+    _fuse_and_clamps(d, catalogue.part(catalogue.fuse_key(design))["part"].split()[1])
+    _mosfets(d)
+    _gate(d)
+    _cutoff_transistor(d)
+    _cutoff_reference(d)
+    notes = ["Q1 and Q2 face each other: Q1's body diode blocks a reversed adapter, Q2's an over-voltage while both "
+             "are off. R_G and C_G turn the gates on in about 0.1 s; a wrong adapter arrives in microseconds and "
+             "finds the cut-off (U_OVP, Q3) already holding G at S.",
+             "TVS1 is bidirectional (no band): it only meets transients; 24 V + 5 % is below its 28.2 V stand-off. "
+             "DZ keeps |VGS| under 12 V (the MOSFETs allow 20 V). C_IN's ESR damps the adapter lead's ringing."]
+    y = 430
+    from .wiring import wrap
+
+    for line in wrap(notes, 140):
+        d.text(20, y, line, size=11)
+        y += 16
+    d.text(width - 20, height - 8, revision(design.name), size=10, anchor="end", fill=GREY, class_="revision")
+    return d.document()
+
+
+def _jack(d, ref):
+    """J1, its centre to the rail and its sleeve to the ground line."""
     d.group(class_="input-part", data_part="J1")
     d.rect(30, RAIL - 20, 70, 60, fill="#eef4ff", stroke_width=2)
     d.end()
-    d.text(38, RAIL - 4, "%s DC jack" % design["jack"], size=10, weight="bold")
+    d.text(38, RAIL - 4, "%s DC jack" % ref, size=10, weight="bold")
     d.text(38, RAIL + 10, "centre +", size=10)
     d.text(38, RAIL + 30, "sleeve", size=10)
     d.line(100, RAIL, 360, RAIL)
@@ -93,7 +114,10 @@ def draw(design):
     d.line(120, GROUND, 900, GROUND)
     _ground(d, 500, GROUND + 8)
     d.line(500, GROUND, 500, GROUND + 8)
-    # TVS1, F1, C_IN
+
+
+def _fuse_and_clamps(d, fuse):
+    """TVS1 across the jack, F1 in the rail, C_IN across it."""
     d.circle(160, RAIL, 2.5, fill="#000000")
     _vdiode(d, 160, RAIL, GROUND, "TVS1", "TVS1 P6KE33CA", both=True)
     d.group(class_="input-part", data_part="F1")
@@ -102,7 +126,10 @@ def draw(design):
     d.text(225, RAIL - 12, "F1 %s" % fuse, size=10, anchor="middle")
     d.circle(290, RAIL, 2.5, fill="#000000")
     _vcap(d, 290, RAIL, GROUND, "C_IN", "C_IN 10 µF 50 V (+ up)")
-    # Q1, Q2 back to back, sources joined at S
+
+
+def _mosfets(d):
+    """Q1 and Q2 back to back, sources joined at S, Q2's drain to +5V."""
     _fet(d, 360, RAIL, "Q1", drain_left=True)
     d.line(420, RAIL, 480, RAIL)
     d.circle(450, RAIL, 2.5, fill="#000000")
@@ -112,7 +139,10 @@ def draw(design):
     d.line(640, RAIL, 640, RAIL - 12)
     d.line(630, RAIL - 12, 650, RAIL - 12, stroke_width=1.6)
     d.text(640, RAIL - 17, "+5V", size=12, anchor="middle", weight="bold")
-    # the gate node G
+
+
+def _gate(d):
+    """The gate node G: R_G to ground, C_G and DZ from S; S up to the sense bus."""
     d.path("M390 %d L694 %d a6 6 0 0 1 12 0 L786 %d" % (GATE, GATE, GATE))   # hops U_OVP's cathode wire
     d.text(395, GATE - 5, "G", size=10, weight="bold")
     d.circle(420, GATE, 2.5, fill="#000000")
@@ -131,7 +161,10 @@ def draw(design):
     d.line(450, RAIL, 450, SBUS)
     d.line(450, SBUS, 860, SBUS)
     d.text(700, SBUS - 6, "S (the joined sources)", size=10, fill=GREY)
-    # Q3 2N5401: emitter S, collector G, base through R_B to the TL431
+
+
+def _cutoff_transistor(d):
+    """Q3 2N5401: emitter S, collector G, base through R_B to the TL431."""
     qx = 780
     d.group(class_="input-part", data_part="Q3")
     d.circle(qx, 160, 18, fill="#ffffff")
@@ -154,7 +187,10 @@ def draw(design):
     d.rect(712, 155, 36, 10, fill="#ffffff")
     d.end()
     d.text(730, 150, "R_B 4.7 kΩ", size=10, anchor="middle")
-    # U_OVP TL431: cathode to R_B, anode to ground, REF to the divider
+
+
+def _cutoff_reference(d):
+    """U_OVP TL431 (cathode to R_B, anode to ground, REF to the divider) and the 11.8k over 10k divider on S."""
     ux = 700
     d.line(ux, 160, ux, 290)
     d.group(class_="input-part", data_part="U_OVP")
@@ -173,16 +209,3 @@ def draw(design):
     _vres(d, 860, SBUS, 309, "R_TOP", "R_TOP 11.8 kΩ 1 %")
     d.circle(860, 309, 2.5, fill="#000000")
     _vres(d, 860, 309, GROUND, "R_BOT", "R_BOT 10 kΩ 1 %")
-    notes = ["Q1 and Q2 face each other: Q1's body diode blocks a reversed adapter, Q2's an over-voltage while both "
-             "are off. R_G and C_G turn the gates on in about 0.1 s; a wrong adapter arrives in microseconds and "
-             "finds the cut-off (U_OVP, Q3) already holding G at S.",
-             "TVS1 is bidirectional (no band): it only meets transients; 24 V + 5 % is below its 28.2 V stand-off. "
-             "DZ keeps |VGS| under 12 V (the MOSFETs allow 20 V). C_IN's ESR damps the adapter lead's ringing."]
-    y = 430
-    from .wiring import wrap
-
-    for line in wrap(notes, 140):
-        d.text(20, y, line, size=11)
-        y += 16
-    d.text(width - 20, height - 8, revision(design["name"]), size=10, anchor="end", fill=GREY, class_="revision")
-    return d.document()

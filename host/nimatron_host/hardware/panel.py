@@ -32,6 +32,7 @@ from . import parts
 from .circuit import revision
 from nimatron.config import boards
 from nimatron.config.settings import resolve
+from nimatron.games.rules import parse_rules
 
 from .svg import Drawing, FONT, esc, num
 
@@ -53,13 +54,8 @@ EXHIBIT_TYPE_MM = 8.47  # 24 pt: the smallest exhibit type the US National Park 
 JACK_STRIP_MM = 22     # extra panel height at the bottom for the DC jack's hole, where a board has one
 LANGS = ("en", "es", "ru")
 
-WORDS = {  # the panel's own words; the buttons' and status lamps' come from the faces' (``panel_words``)
-    "en": {"how": "HOW TO PLAY", "row": "row"},
-    "es": {"how": "CÓMO SE JUEGA", "row": "fila"},
-    "ru": {"how": "КАК ИГРАТЬ", "row": "ряд"},
-}
 FACE_WORDS = (("done", "done"), ("new", "new"), ("visitor", "status.visitor"), ("machine", "status.machine"),
-              ("champ", "status.champ"), ("machine_wins", "status.machine_wins"))
+              ("champ", "status.champ"), ("machine_wins", "status.machine_wins"), ("how", "howto.title"))
 
 
 def panel_words(lang):
@@ -69,65 +65,29 @@ def panel_words(lang):
     from nimatron_sim.words import Words
 
     words = Words(lang)
-    out = dict(WORDS[lang])
-    for key, face_key in FACE_WORDS:
-        out[key] = words.t(face_key)
-    return out
-
-STEPS = {
-    "en": {"start": "Press NEW GAME.",
-           "rows": "Press a row's button once for each lamp you take: one row per turn.",
-           "grid": "Press the keys under the lamps you take.",
-           "ring": "Press the keys beside the lamps you take.",
-           "done": "Press DONE. The machine takes its turn, and so on.",
-           "win": "Whoever takes the last lamp wins.", "lose": "Whoever takes the last lamp loses."},
-    "es": {"start": "Pulsa NUEVA PARTIDA.",
-           "rows": "Pulsa el botón de una fila una vez por cada luz que quites: una sola fila por turno.",
-           "grid": "Pulsa las teclas bajo las luces que quites.",
-           "ring": "Pulsa las teclas junto a las luces que quites.",
-           "done": "Pulsa HECHO. Juega la máquina, y así sucesivamente.",
-           "win": "Quien quita la última luz gana.", "lose": "Quien quita la última luz pierde."},
-    "ru": {"start": "Нажмите НОВАЯ ИГРА.",
-           "rows": "Нажимайте кнопку ряда по разу на каждую лампу, которую гасите: один ряд за ход.",
-           "grid": "Нажмите кнопки под лампами, которые гасите.",
-           "ring": "Нажмите кнопки рядом с лампами, которые гасите.",
-           "done": "Нажмите ГОТОВО. Ходит машина, и так далее.",
-           "win": "Кто погасит последнюю лампу, тот выиграл.", "lose": "Кто погасит последнюю лампу, тот проиграл."},
-}
-
-RULES = {
-    "nim": {"en": "Take any number of lamps from one row.", "es": "Quita cuantas luces quieras de una sola fila.",
-            "ru": "Гасите сколько угодно ламп в одном ряду."},
-    "subtract": {"en": "Take 1 to %d lamps from one row.", "es": "Quita de 1 a %d luces de una sola fila.",
-                 "ru": "Гасите от 1 до %d ламп в одном ряду."},
-    "greedy": {"en": "Take any number of lamps, only from a longest row.",
-               "es": "Quita cuantas luces quieras, solo de una de las filas más largas.",
-               "ru": "Гасите сколько угодно ламп, но только в самом длинном ряду."},
-    "moore": {"en": "Take lamps from 1 to %d rows at once.", "es": "Quita luces de 1 a %d filas a la vez.",
-              "ru": "Гасите лампы сразу в 1–%d рядах."},
-    "allheaps": {"en": "Take from one row, or the same number from every row.",
-                 "es": "Quita de una fila, o el mismo número de cada fila.",
-                 "ru": "Гасите лампы в одном ряду или поровну во всех рядах."},
-    "grundy": {"en": "Split a row into two unequal rows.", "es": "Divide una fila en dos filas desiguales.",
-               "ru": "Разделите ряд на два неравных ряда."},
-    "circular": {"en": "Take 1 to 3 neighbouring lamps of the circle (then of the rows left).",
-                 "es": "Quita de 1 a 3 luces vecinas del círculo (luego de las filas que quedan).",
-                 "ru": "Гасите 1–3 соседние лампы круга (затем в оставшихся рядах)."},
-}
+    return dict((key, words.t(face_key)) for key, face_key in FACE_WORDS)
 
 
-def how_to_play(spec, lang):
-    """The steps for this board's own preset, in ``lang``."""
-    settings = resolve({}, spec["preset"])
-    rules = settings["rules"]
-    name, _, k = rules.partition(":")
-    rule = RULES[name][lang]
-    if "%d" in rule:
-        rule = rule % int(k or 2)
-    steps = STEPS[lang]
+def how_to_play(spec, lang, overrides=None):
+    """The steps for the board's preset (``overrides`` over it), in ``lang``.
+
+    Every sentence is the faces' (``lang/*.json``): the rule set's own
+    ``about`` and goal in the faces' ``rules.line``, the buttons' names,
+    and the ``howto.*`` steps; a rule set added to the registry with its
+    words is engraved with no change here."""
+    from nimatron_sim.words import Words
+
+    words = Words(lang)
+    settings = resolve(overrides, (overrides or {}).get("preset") or spec["preset"])
+    rules = parse_rules(settings["rules"])
     kind = "rows" if spec["input"] == "rows" else ("ring" if spec["lamps"].get("shape") == "ring" else "grid")
-    return [steps["start"], rule, steps[kind], steps["done"],
-            steps["lose" if settings["misere"] else "win"]]
+    rule = words.t("rules.line", about=words.phrase(rules.about), last=words.phrase(rules.last_move),
+                   goal=words.t("goal.loses" if settings["misere"] else "goal.wins"))
+    steps = [words.t("howto.start", new=words.t("new")), rule, words.t("howto." + kind),
+             words.t("howto.done", done=words.t("done"))]
+    if words.missing:
+        raise ValueError("lang/%s.json lacks %s" % (lang, ", ".join(sorted(words.missing))))
+    return steps
 
 
 def lamp_pitch(spec):
@@ -348,7 +308,7 @@ def has_jack(name, spec):
     """Whether the board takes its supply through the panel-mount DC jack (J1)."""
     from .circuit import circuit
 
-    return "jack" in circuit(name, spec)
+    return circuit(name, spec).jack is not None
 
 
 def jack_mm():
@@ -545,7 +505,10 @@ def pixel_gaps(name, spec):
             holes.append((key, float(_val(item, "cx")), float(_val(item, "cy"))))
     holes.sort()
     out = []
+
+    def words(k):
+        return "status %d" % (k[2] + 1) if k[0] else "lamp %s%d" % ("ABCDEFGH"[k[1]], k[2] + 1)
+
     for (a, ax, ay), (b, bx, by) in zip(holes, holes[1:]):
-        words = lambda k: "status %d" % (k[2] + 1) if k[0] else "lamp %s%d" % ("ABCDEFGH"[k[1]], k[2] + 1)
         out.append((words(a), words(b), math.hypot(bx - ax, by - ay) + PIXEL_SLACK_MM))
     return out

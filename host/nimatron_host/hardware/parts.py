@@ -15,7 +15,6 @@ brightness cap is the most the firmware lets an operator set.
 """
 
 import json
-import math
 import os
 
 from nimatron.config import power
@@ -54,14 +53,14 @@ def trusted(key, figure):
 
 def worst_amps(design):
     """The most the lamps' supply may carry, as the firmware allows it (A)."""
-    f = design["figures"]
+    f = design.figures
     if f["kind"] == "leds":
         return f["worst_ma"] / 1000.0
     return power.worst_ma(f, f["cap"]) / 1000.0
 
 
 def has_dc_input(design):
-    return "jack" in design
+    return design.jack is not None
 
 
 FUSES = ("polyfuse-2.5", "polyfuse-4", "polyfuse-5", "polyfuse-6", "polyfuse-7", "polyfuse-8")
@@ -88,7 +87,7 @@ def fuse_key(design):
     for key in FUSES:
         if hold_at_cabinet(key) < amps / derate() - 1e-9:
             continue
-        if design.get("pixels") and electrical.u1_volts_with_fuse(design, key) < electrical.u1_needs() - 1e-9:
+        if design.pixels and electrical.u1_volts_with_fuse(design, key) < electrical.u1_needs() - 1e-9:
             continue
         return key
     return FUSES[-1]
@@ -108,7 +107,7 @@ def signal_looms(design):
     """[(ref, part key, amps)]: the JST-XH looms to the buttons, keys and lamps.
 
     A loom's ground contact carries every line's current back at once."""
-    f = design["figures"]
+    f = design.figures
     per_line = f.get("led_ma", 1.0) if f["kind"] == "leds" else 1.0   # a button line: 3.3 V over ~50 kOhm
     out = []
     for ref, share in looms(design):
@@ -131,18 +130,13 @@ DATA_LOOM_MAX_MM = 300   # the pixels' data and its ground, twisted: the stripbo
 
 
 def is_data_loom(chains):
-    return any(c["group"] == DATA_GROUP for c in chains)
+    return any(c.group == DATA_GROUP for c in chains)
 
 
 def loom_ways(chains):
     """Contacts of a loom's JST-XH plug: 2 for the pixels' data (data, ground), so it
     cannot go into a button header; 8 (seven lines and ground) for the others."""
     return 2 if is_data_loom(chains) else LOOM_LINES + 1
-
-
-def loom_count(design):
-    """8-way looms: seven lines and their ground each; the pixels' data has one of its own."""
-    return max(1, len(looms(design)))
 
 
 def looms(design):
@@ -153,10 +147,10 @@ def looms(design):
     into the button lines over the loom's length, and the length itself
     degrades them; it gets a short loom of its own (data and ground, twisted),
     numbered last."""
-    if design["onboard"] or not design["chains"]:
+    if design.onboard or not design.chains:
         return []
-    lines = [c for c in design["chains"] if c["group"] != DATA_GROUP]
-    data = [c for c in design["chains"] if c["group"] == DATA_GROUP]
+    lines = [c for c in design.chains if c.group != DATA_GROUP]
+    data = [c for c in design.chains if c.group == DATA_GROUP]
     n_lines = (len(lines) + LOOM_LINES - 1) // LOOM_LINES
     out = [("J%d" % (FIRST_SIGNAL_LOOM + n), lines[n * LOOM_LINES:(n + 1) * LOOM_LINES]) for n in range(n_lines)]
     if data:
@@ -166,7 +160,7 @@ def looms(design):
 
 def esd_lines(design):
     """Lines a visitor's hand reaches: every button and key-matrix line."""
-    return [c for c in design["chains"] if c["group"] in ("buttons", "key matrix")]
+    return [c for c in design.chains if c.group in ("buttons", "key matrix")]
 
 
 def esd_arrays(design):
@@ -177,7 +171,7 @@ def esd_arrays(design):
 
 
 def lamp_part(design):
-    return spec_lamp_part(design["spec"])
+    return spec_lamp_part(design.spec)
 
 
 def spec_lamp_part(spec):
@@ -197,8 +191,8 @@ def lamp_mcd(design):
     p = part(key)
     if p["kind"] == "led":
         # intensity is close to proportional to current at these currents
-        return p["mcd"] * design["figures"]["led_ma"] / p["test_ma"]
-    level = design["spec"].get("brightness", 1.0)
+        return p["mcd"] * design.figures["led_ma"] / p["test_ma"]
+    level = design.spec.get("brightness", 1.0)
     r, g, b = COLOURS[LIT]
     m = p["mcd_min"]
     return level * (m["red"] * r + m["green"] * g + m["blue"] * b) / 255.0
@@ -214,7 +208,7 @@ NARROW_BEAM_DEG = 30
 
 
 def lamp_hole(design):
-    return spec_lamp_hole(design["spec"])
+    return spec_lamp_hole(design.spec)
 
 
 def spec_lamp_hole(spec):
@@ -229,7 +223,7 @@ def spec_lamp_hole(spec):
 
 def checks(design):
     """Every broken design rule of one board, as one line each (empty: passes)."""
-    name = design["name"]
+    name = design.name
     out = []
     k = derate()
     for ref, key, amps in power_path(design) + signal_looms(design):
@@ -253,9 +247,9 @@ def checks(design):
         if tvs["standoff_volts"] < 24 * 1.05:
             out.append("%s: TVS stand-off %.1f V below a 24 V adapter's 25.2 V" % (name, tvs["standoff_volts"]))
     lamp = part(lamp_part(design))
-    if lamp["kind"] == "led" and design["figures"]["led_ma"] > lamp["max_ma"] * k + 1e-9:
+    if lamp["kind"] == "led" and design.figures["led_ma"] > lamp["max_ma"] * k + 1e-9:
         out.append("%s: %s runs at %.1f mA, rated %d mA x %d %%" % (name, lamp["part"].split(",")[0],
-                                                                   design["figures"]["led_ma"], lamp["max_ma"],
+                                                                   design.figures["led_ma"], lamp["max_ma"],
                                                                    int(k * 100)))
     target = catalogue()["lamp_target_mcd"]
     mcd = lamp_mcd(design)

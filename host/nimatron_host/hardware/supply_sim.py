@@ -37,7 +37,6 @@ switch-mode adapter) and 470 uF at its output, the lead as 0.13 Ohm and 2 uH
 """
 
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -96,7 +95,7 @@ def available():
     return shutil.which(NGSPICE) is not None
 
 
-def models(design):
+def models():
     fet = catalogue.part("sup90p06")
     vt = sum(fet["vth"]) / 2.0
     kp = 1.0 / (fet["rds_on_4v5"] * (4.5 - vt))   # linear region: R = 1 / (KP (|VGS| - |VT|))
@@ -122,30 +121,38 @@ def fuse_ohms(design):
 
 
 def netlist(design, case, out_path):
-    key, words, volts_factor, amps, arrival, short = case
-    own = design["figures"]["volts"]
+    """The ngspice deck of one case of ``CASES``: the adapter, the input protection, the load, the analysis."""
+    key, _, volts_factor, amps, arrival, short = case
+    return "\n".join(["* Nimatron %s: %s" % (design.name, key), models()]
+                     + _adapter(design, volts_factor, amps, arrival) + _protection(design, key)
+                     + _load(design, short) + _analysis(design, out_path)) + "\n"
+
+
+def _adapter(design, volts_factor, amps, arrival):
+    """The adapter (``amps`` None: the board's own): a current limit (Ilim pushes, DIDEAL returns what the
+    load does not take), 470 uF at its output, its lead, and the plug going in (a ramp, or at once)."""
     own_adapter = amps is None
-    volts = volts_factor * own if amps is None else volts_factor
-    amps = design["spec"]["supply"]["amps"] if amps is None else amps
-    ilim = amps * OVERLOAD
-    worst = catalogue.worst_amps(design)
-    dark = max(worst * 0.05, 0.05)
+    volts = volts_factor * design.figures["volts"] if own_adapter else volts_factor
+    ilim = (design.spec["supply"]["amps"] if own_adapter else amps) * OVERLOAD
     if arrival == "ramp":
         source = "Vad src 0 PWL(0 0 1m 0 21m %.3f)" % volts
         plug = "0 1 1 1"
     else:
         source = "Vad src 0 DC %.3f" % volts
         plug = "0 0 10u 0 11u 1"
-    lines = [
-        "* Nimatron %s: %s" % (design["name"], key),
-        models(design),
+    return [
         source,
-        # the adapter: a current limit (Ilim pushes, DIDEAL returns what the load does not take), 470 uF at its output
         "Ilim 0 lim DC %.3f" % ilim if volts >= 0 else "Ilim lim 0 DC %.3f" % ilim,
         "Dlim lim src DIDEAL" if volts >= 0 else "Dlim src lim DIDEAL",
         "Cad lim cad %gu" % ADAPTER_UF, "Rcad cad 0 0.05",
         "Rlead lim n1 %g" % (OWN_LEAD_OHMS if own_adapter else LEAD_OHMS), "Llead n1 plug %g" % LEAD_HENRY,
         "Vplugc pc 0 PWL(%s)" % plug, "Splug plug jin pc 0 SWP",
+    ]
+
+
+def _protection(design, key):
+    """J1, the TVS, F1, C_IN, the two MOSFETs with their gate network, and the over-voltage cut-off."""
+    return [
         "Rjack jin j1 %g" % JACK_OHMS,
         "Vstvs j1 jt 0", "Dtvs1 jt t1 DTVS", "Dtvs2 0 t1 DTVS",
         "Rf j1 f1 %g" % fuse_ohms(design),
@@ -160,19 +167,32 @@ def netlist(design, case, out_path):
         "Ck k 0 100p", "Cref ref 0 10p",
         "Rb b k %g" % R_BASE, "Rbe s b %g" % R_BE,
         "Vsc gq g 0", "Q3 gq b s QP",
+    ]
+
+
+def _load(design, short):
+    """The bulk capacitor, the loom, the lamps switching from dark to the worst case, a Pico on VSYS, a short."""
+    worst = catalogue.worst_amps(design)
+    dark = max(worst * 0.05, 0.05)
+    lines = [
         "Cbulk rail cbr %gu" % BULK_UF, "Rcbr cbr 0 0.05",
         "Rloom rail px %g" % LOOM_OHMS,
         "Bload px 0 I=(%g+%g*u(time-%g))*tanh(max(v(px),0)/0.5)" % (dark, worst - dark, T_LOAD),
     ]
-    if design["pico"]:
+    if design.pico:
         lines += ["Dvs rail vsys D5817", "Rpico vsys 0 %g" % (5.0 / PICO_AMPS)]
     if short:
         lines += ["Vshc shc 0 PWL(0 0 %g 0 %g 1)" % (T_SHORT, T_SHORT + 1e-6), "Sshort rail 0 shc 0 SWP"]
+    return lines
+
+
+def _analysis(design, out_path):
+    """The transient run and the vectors it writes to ``out_path``."""
     vectors = ["v(j1)", "v(f1)", "v(s)", "v(g)", "v(rail)", "v(px)", "v(k)", "v(b)", "i(vstvs)", "i(vsq)",
                "i(vsz)", "i(vsc)", "i(vplugc)"]
-    if design["pico"]:
+    if design.pico:
         vectors.append("v(vsys)")
-    lines += [
+    return [
         ".options reltol=1e-3 abstol=1e-9 itl4=100 method=gear",
         ".control",
         "set wr_singlescale", "set wr_vecnames", "option numdgt=7",
@@ -182,7 +202,6 @@ def netlist(design, case, out_path):
         ".endc",
         ".end",
     ]
-    return "\n".join(lines) + "\n"
 
 
 def run(text, out_path, timeout=300):
@@ -279,7 +298,7 @@ def input_designs():
 
 def simulate_all():
     """{board: {case: figures}} for every board with a DC input."""
-    return dict((d["name"], dict((case[0], simulate(d, case)) for case in CASES)) for d in input_designs())
+    return dict((d.name, dict((case[0], simulate(d, case)) for case in CASES)) for d in input_designs())
 
 
 # --- the invariant -------------------------------------------------------------
@@ -291,14 +310,14 @@ def ic_limits(design):
     """[(name, figure key, (min operating, max operating, absolute max))] on this board's rail."""
     ranges = catalogue.part("ic-supply")["ranges"]
     out = [("U1 74AHCT125 VCC", "rail", ranges["74ahct125"]), ("pixels' VDD", "pixels", ranges["ws2812b"])]
-    if design["pico"]:
+    if design.pico:
         out.append(("Pico VSYS", "vsys", ranges["pico-vsys"]))
     return out
 
 
 def violations(design, key, f):
     """Every limit a case's figures break, one line each (empty: inside every rating)."""
-    name = design["name"]
+    name = design.name
     out = []
     k = catalogue.derate()
     for label, node, (lo, hi, absolute) in ic_limits(design):
@@ -339,7 +358,7 @@ def violations(design, key, f):
     return out
 
 
-def outcome(design, key, f):
+def outcome(key, f):
     """The case's result in words, for the README and the safety sheet."""
     if f["rail_max"] < OFF_VOLTS and f["rail_steady"] < OFF_VOLTS:
         words = "the MOSFETs never turn on: +5V stays at %.2f V; nothing lights, nothing is harmed" % abs(f["rail_max"])
@@ -376,8 +395,8 @@ def main():
         f.write("\n")
     bad = []
     for d in input_designs():
-        for key, f in results[d["name"]].items():
-            print("%-14s %-9s %s" % (d["name"], key, outcome(d, key, f)))
+        for key, f in results[d.name].items():
+            print("%-14s %-9s %s" % (d.name, key, outcome(key, f)))
             bad += violations(d, key, f)
     for line in bad:
         print("VIOLATION", line)

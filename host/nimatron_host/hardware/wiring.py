@@ -13,6 +13,7 @@ drawing with the pin map and the bill of materials.
 
 from . import parts as catalogue
 from .circuit import ref_ranges, revision
+from .design import Chain
 from .svg import Drawing
 
 PITCH = 30          # px between pin lines
@@ -20,6 +21,7 @@ MATRIX_PITCH = 60   # between key-matrix rows (room for a diode and a key)
 CELL = 76           # key-matrix column spacing
 BOX_X, BOX_W = 20, 230
 START = BOX_X + BOX_W
+MATRIX_X = START + 170   # the key matrix's left edge
 GREY = "#555555"
 
 
@@ -59,7 +61,7 @@ def _diode(d, x, y, ref, label, arrows=False, flip=False):
     return x + 44
 
 
-def _switch(d, x, y, ref, label, small=False):
+def _switch(d, x, y, ref, small=False):
     """A push button (normally open)."""
     w = 24 if small else 34
     d.line(x, y, x + 6, y)
@@ -106,129 +108,67 @@ def rows_of(design):
     out = []
     y = 96
     group = None
-    for item in design["power_rows"] + design["chains"]:
-        if item["group"] != group:
-            group = item["group"]
+    for item in power_rows(design) + design.chains:
+        if item.group != group:
+            group = item.group
             y += 8
             out.append((y, "heading", group))
             y += 24
-        if item.get("end") == "pixels":
+        if item.end == "pixels":
             y += 14   # room for the level shifter's and the strip's labels
-        if item.get("end") == "row" and out[-1][2].get("end") == "column":
+        if item.end == "row" and out[-1][2].end == "column":
             y += 26   # room for the first row of keys
         out.append((y, "line", item))
-        y += MATRIX_PITCH if item.get("end") in ("row", "pixels") else PITCH
+        y += MATRIX_PITCH if item.end in ("row", "pixels") else PITCH
     return out, y
+
+
+def _power(pin, header, label, end):
+    return Chain(pin=pin, role="power", label=label, header=header, items=[], end=end, group="power")
 
 
 def power_rows(design):
     """The controller's own supply and ground pins (not in the pin map)."""
-    if design["onboard"]:
+    if design.onboard:
         return []
-    if design["pico"]:
-        return [{"pin": "VSYS", "header": 39, "label": "5 V in", "group": "power", "end": "vsys"},
-                {"pin": "GND", "header": 38, "label": "ground", "group": "power", "end": "gnd"}]
-    rows = [{"pin": "GND", "header": 6, "label": "ground (also 9, 14, 20, 25, 30, 34, 39)", "group": "power",
-             "end": "gnd"}]
-    if design.get("sinks"):
-        rows.append({"pin": "5V", "header": 2, "label": "+5 V to the lamps (also pin 4)", "group": "power",
-                     "end": "plus5"})
+    if design.pico:
+        return [_power("VSYS", 39, "5 V in", "vsys"), _power("GND", 38, "ground", "gnd")]
+    rows = [_power("GND", 6, "ground (also 9, 14, 20, 25, 30, 34, 39)", "gnd")]
+    if design.sinks:
+        rows.append(_power("5V", 2, "+5 V to the lamps (also pin 4)", "plus5"))
     return rows
 
 
 def draw(design):
-    design["power_rows"] = power_rows(design)
+    """The wiring diagram: the controller's box, one line per pin with its parts, the key matrix, the notes."""
     lines, bottom = rows_of(design)
-    matrix = design["matrix"]
-    width = max(940, START + 170 + 30 + len(matrix["columns"]) * CELL + 40) if matrix else 940
-    if design.get("jack"):
+    matrix = design.matrix
+    width = max(940, MATRIX_X + 30 + len(matrix["columns"]) * CELL + 40) if matrix else 940
+    if design.jack:
         width += 120          # room for the input protection beside the supply
     notes = notes_of(design)
     height = bottom + 40 + 16 * len(wrap(notes, 125 if matrix else 108)) + 20
-    d = Drawing(width, height, title="%s wiring" % design["name"])
-    spec = design["spec"]
-    d.text(20, 30, "Nimatron %s: wiring" % design["name"], size=18, weight="bold")
-    about = spec.get("about", "")
-    d.text(20, 50, about if len(about) < 110 else about.split(":")[0], size=12, fill=GREY)
-    d.text(20, 68, "Generated from firmware/nimatron/config/pinmaps/%s.json by `nimatron hardware`: edit the pin map, not this drawing."
-           % design["name"], size=11, fill=GREY)
-    top = lines[0][0] - 26
-    d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design["controller"])
-    title = design.get("title") or ("Raspberry Pi Pico" if design["pico"] else "Raspberry Pi 40-pin header")
-    if design["onboard"]:   # the maker's name is in the subtitle and the BOM: the box is 230 wide
-        title = title.replace("Adafruit ", "")
-    d.text(BOX_X + 8, top + 16, "%s %s" % (design["controller"], title), size=12 if len(title) < 28 else 11,
-           weight="bold")
-    if design.get("pi_supply"):
-        d.text(BOX_X + 8, top + 32, "USB-C power: %s Raspberry Pi supply" % design["pi_supply"], size=11,
-               data_ref=design["pi_supply"])
-    if design.get("supply") and not design["onboard"]:
-        _supply(d, design, lines[1][0])
-    elif design["onboard"]:
-        d.text(BOX_X + 8, top + 32, "USB power: %s (5 V %g A)" % (design["supply"], spec["supply"]["amps"]), size=11,
-               data_ref=design["supply"])
-    matrix_x = START + 170
+    d = Drawing(width, height, title="%s wiring" % design.name)
+    _heading(d, design)
+    _controller(d, design, lines, bottom)
     col_x = {}
     row_ys = []
     for y, kind, item in lines:
         if kind == "heading":
             d.text(START + 14, y, item.upper(), size=11, weight="bold", fill=GREY)
             continue
-        where = "built in" if item["header"] is None else "pin %d" % item["header"]
-        d.text(START - 10, y + 4, "%s · %s" % (item["pin"], where), size=12, anchor="end",
-               weight="bold" if item["group"] != "power" else None)
+        where = "built in" if item.header is None else "pin %d" % item.header
+        d.text(START - 10, y + 4, "%s · %s" % (item.pin, where), size=12, anchor="end",
+               weight="bold" if item.group != "power" else None)
         d.circle(START, y, 3, fill="#000000")
-        if item["group"] == "power":
-            d.group(class_="supply", data_pin=item["pin"])
+        if item.group == "power":
+            d.group(class_="supply", data_pin=item.pin)
             _power_line(d, design, item, y)
             d.end()
             continue
-        d.group(class_="wire", data_pin=item["pin"], data_role=item["role"])
-        x = START
-        for kind_, ref, label in item["items"]:
-            d.line(x, y, x + 20, y)
-            x += 20
-            if kind_ == "resistor":
-                x = _resistor(d, x, y, ref, label)
-            elif kind_ == "led":
-                x = _diode(d, x, y, ref, "", arrows=True, flip=item["end"] == "+5v")
-            elif kind_ == "sink":
-                x = _sink(d, x, y, ref, label)
-            elif kind_ == "switch":
-                x = _switch(d, x, y, ref, label)
-            elif kind_ == "buffer":
-                _decoupler(d, x, y, design["pixels"]["decoupler"], ref)
-                x = _buffer(d, x, y, ref)
-            elif kind_ == "pixels":
-                x = _pixels(d, design, x, y)
-            elif kind_ == "onboard":
-                d.text(x + 6, y + 4, label, size=12, fill=GREY)
-        end = item["end"]
-        if end == "+5v":
-            d.line(x, y, x + 20, y)
-            _plus5(d, x + 20, y)
-            lamp = [i for i in item["items"] if i[0] == "led"][0]
-            d.text(x + 40, y + 4, "%s  %s" % (lamp[1], lamp[2]), size=12)
-        elif end == "gnd":
-            d.line(x, y, x + 20, y)
-            _ground(d, x + 20, y)
-            last = item["items"][-1]
-            d.text(x + 40, y + 4, "%s  %s" % (last[1], last[2]), size=12)
-        elif end == "column":
-            c = int(item["role"].split()[-1])
-            cx = matrix_x + 30 + c * CELL
-            col_x[c] = (cx, y)
-            d.line(x, y, cx, y)
-            d.text(x + 8, y - 6, "column %d" % (c + 1), size=10, fill=GREY)
-            if design["matrix"].get("pullup_ohms"):   # to 3.3 V: the loom settles within the scan
-                d.circle(x + 72, y, 2, fill="#000000", class_="pullup")
-                d.line(x + 72, y, x + 72, y - 8)
-                d.line(x + 68, y - 8, x + 76, y - 8)
-                d.text(x + 80, y - 5, "%g kΩ to 3V3" % (design["matrix"]["pullup_ohms"] / 1000.0), size=8, fill=GREY)
-        elif end == "row":
-            row_ys.append((int(item["role"].split()[-1]), y))
-            d.line(x, y, matrix_x + 30 + len(matrix["columns"]) * CELL - 10, y)
-            d.text(x + 8, y - 6, "row %d" % (int(item["role"].split()[-1]) + 1), size=10, fill=GREY)
+        d.group(class_="wire", data_pin=item.pin, data_role=item.role)
+        x = _parts_along(d, design, item, y)
+        _line_end(d, design, item, x, y, col_x, row_ys)
         d.end()
     if matrix:
         _matrix(d, design, col_x, row_ys)
@@ -236,25 +176,101 @@ def draw(design):
     for text in wrap(notes, 125 if matrix else 108):
         d.text(20, y, text, size=11)
         y += 16
-    d.text(width - 20, height - 8, revision(design["name"]), size=10, anchor="end", fill=GREY, class_="revision")
+    d.text(width - 20, height - 8, revision(design.name), size=10, anchor="end", fill=GREY, class_="revision")
     return d.document()
+
+
+def _heading(d, design):
+    d.text(20, 30, "Nimatron %s: wiring" % design.name, size=18, weight="bold")
+    about = design.spec.get("about", "")
+    d.text(20, 50, about if len(about) < 110 else about.split(":")[0], size=12, fill=GREY)
+    d.text(20, 68, "Generated from firmware/nimatron/config/pinmaps/%s.json by `nimatron hardware`: edit the pin "
+           "map, not this drawing." % design.name, size=11, fill=GREY)
+
+
+def _controller(d, design, lines, bottom):
+    """The controller's box from the first line to the last, named, with its supplies."""
+    top = lines[0][0] - 26
+    d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design.controller)
+    title = design.title or ("Raspberry Pi Pico" if design.pico else "Raspberry Pi 40-pin header")
+    if design.onboard:   # the maker's name is in the subtitle and the BOM: the box is 230 wide
+        title = title.replace("Adafruit ", "")
+    d.text(BOX_X + 8, top + 16, "%s %s" % (design.controller, title), size=12 if len(title) < 28 else 11,
+           weight="bold")
+    if design.pi_supply:
+        d.text(BOX_X + 8, top + 32, "USB-C power: %s Raspberry Pi supply" % design.pi_supply, size=11,
+               data_ref=design.pi_supply)
+    if design.onboard:
+        d.text(BOX_X + 8, top + 32, "USB power: %s (5 V %g A)" % (design.supply, design.spec["supply"]["amps"]),
+               size=11, data_ref=design.supply)
+    elif design.supply:
+        _supply(d, design, lines[1][0])
+
+
+def _parts_along(d, design, item, y):
+    """Draw a pin's parts left to right from the controller; returns the x where the line goes on."""
+    x = START
+    for kind, ref, label in item.items:
+        d.line(x, y, x + 20, y)
+        x += 20
+        if kind == "resistor":
+            x = _resistor(d, x, y, ref, label)
+        elif kind == "led":
+            x = _diode(d, x, y, ref, "", arrows=True, flip=item.end == "+5v")
+        elif kind == "sink":
+            x = _sink(d, x, y, ref, label)
+        elif kind == "switch":
+            x = _switch(d, x, y, ref)
+        elif kind == "buffer":
+            _decoupler(d, x, y, design.pixels["decoupler"], ref)
+            x = _buffer(d, x, y, ref)
+        elif kind == "pixels":
+            x = _pixels(d, design, x, y)
+        elif kind == "onboard":
+            d.text(x + 6, y + 4, label, size=12, fill=GREY)
+    return x
+
+
+def _line_end(d, design, item, x, y, col_x, row_ys):
+    """Where a pin's line ends: +5V, ground, or a key-matrix column or row (noted in ``col_x``, ``row_ys``)."""
+    end = item.end
+    if end in ("+5v", "gnd"):
+        d.line(x, y, x + 20, y)
+        (_plus5 if end == "+5v" else _ground)(d, x + 20, y)
+        named = [i for i in item.items if i[0] == "led"][0] if end == "+5v" else item.items[-1]
+        d.text(x + 40, y + 4, "%s  %s" % (named[1], named[2]), size=12)
+    elif end == "column":
+        c = int(item.role.split()[-1])
+        cx = MATRIX_X + 30 + c * CELL
+        col_x[c] = (cx, y)
+        d.line(x, y, cx, y)
+        d.text(x + 8, y - 6, "column %d" % (c + 1), size=10, fill=GREY)
+        if design.matrix.get("pullup_ohms"):   # to 3.3 V: the loom settles within the scan
+            d.circle(x + 72, y, 2, fill="#000000", class_="pullup")
+            d.line(x + 72, y, x + 72, y - 8)
+            d.line(x + 68, y - 8, x + 76, y - 8)
+            d.text(x + 80, y - 5, "%g kΩ to 3V3" % (design.matrix["pullup_ohms"] / 1000.0), size=8, fill=GREY)
+    elif end == "row":
+        row_ys.append((int(item.role.split()[-1]), y))
+        d.line(x, y, MATRIX_X + 30 + len(design.matrix["columns"]) * CELL - 10, y)
+        d.text(x + 8, y - 6, "row %d" % (int(item.role.split()[-1]) + 1), size=10, fill=GREY)
 
 
 def _power_line(d, design, item, y):
     x = START
-    if item["end"] == "gnd":
+    if item.end == "gnd":
         d.line(x, y, x + 30, y)
         _ground(d, x + 30, y)
         d.text(x + 50, y + 4, "one ground: join every ground symbol at the supply's − terminal", size=11, fill=GREY)
         return
-    if item["end"] == "plus5":
+    if item.end == "plus5":
         d.line(x, y, x + 30, y)
         d.text(x + 34, y + 4, "+5V", size=11, weight="bold")
         d.text(x + 66, y + 4, "the lamps' +5V through an RXEF050 polyfuse: %d mA with every lamp lit, from the Pi's own supply"
-               % int(design["figures"]["leds_ma"] + 0.5), size=11, fill=GREY)
+               % int(design.figures["leds_ma"] + 0.5), size=11, fill=GREY)
         return
     d.line(x, y, x + 20, y)
-    x = _diode(d, x + 20, y, design["vsys_diode"], "1N5817", flip=True)
+    x = _diode(d, x + 20, y, design.vsys_diode, "1N5817", flip=True)
     d.line(x, y, x + 40, y)
     _plus5(d, x + 40, y)
     d.text(x + 56, y + 4, "so USB and the supply may both be in", size=11, fill=GREY)
@@ -265,10 +281,10 @@ def _supply(d, design, y):
     input protection between its jack and the +5V net: a museum's spares
     drawer holds 12 V and centre-negative adapters."""
     x = d.width - 200
-    d.rect(x, y - 30, 170, 40, stroke_width=2, data_ref=design["supply"], fill="#eef4ff")
-    d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design["supply"], design["spec"]["supply"]["amps"]), size=11,
+    d.rect(x, y - 30, 170, 40, stroke_width=2, data_ref=design.supply, fill="#eef4ff")
+    d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design.supply, design.spec["supply"]["amps"]), size=11,
            weight="bold")
-    d.text(x + 8, y + 2, "%s DC jack (panel)" % design["jack"], size=10, data_ref=design["jack"])
+    d.text(x + 8, y + 2, "%s DC jack (panel)" % design.jack, size=10, data_ref=design.jack)
     d.line(x + 150, y + 10, x + 150, y + 16)
     _ground(d, x + 150, y + 16)
     # jack + -> F1 polyfuse -> Q1+Q2 (the MOSFET switch with its over-voltage cut-off) -> +5V; TVS1 drawn to ground
@@ -297,8 +313,8 @@ def _supply(d, design, y):
 
 
 def _pixels(d, design, x, y):
-    px = design["pixels"]
-    lamps = design["spec"]["lamps"]
+    px = design.pixels
+    lamps = design.spec["lamps"]
     d.line(x, y, x + 16, y)
     bx, by, bw, bh = x + 16, y - 22, 214, 44
     d.rect(bx, by, bw, bh, stroke_width=2, data_ref=px["ref"], fill="#fff8e8")
@@ -324,7 +340,7 @@ def _pixels(d, design, x, y):
 
 
 def _matrix(d, design, col_x, row_ys):
-    matrix = design["matrix"]
+    matrix = design.matrix
     rows = dict(row_ys)
     last = max(rows.values())
     for c, (cx, y0) in sorted(col_x.items()):
@@ -347,7 +363,7 @@ def _matrix(d, design, col_x, row_ys):
             d.path("M%d %d L%d %d L%d %d Z" % (cx + 6, ky - 5, cx + 6, ky + 5, cx + 16, ky), fill="#ffffff",
                    data_ref=diode)
             d.line(cx + 16, ky - 5, cx + 16, ky + 5, stroke_width=1.4)
-            x = _switch(d, cx + 16, ky, key, "", small=True)
+            x = _switch(d, cx + 16, ky, key, small=True)
             d.line(x, ky, x + 4, ky)
             d.line(x + 4, ky, x + 4, ry)
             d.circle(x + 4, ry, 2.2, fill="#000000")
@@ -370,14 +386,12 @@ def wrap(paragraphs, width):
 
 
 def notes_of(design):
-    spec = design["spec"]
-    f = design["figures"]
     out = []
-    if design["onboard"]:
+    if design.onboard:
         return ["Nothing to wire: every pin above is on the board itself (keys, pixels, speaker). The pin map names "
                 "them so the firmware, the simulator and this drawing agree.",
-                "Parts: " + ", ".join(ref_ranges(line[3]) for line in design["parts"].lines) + " (see bom.csv)."]
-    if spec["lamps"]["kind"] == "leds":
+                "Parts: " + ", ".join(ref_ranges(line[3]) for line in design.parts.lines) + " (see bom.csv)."]
+    if not design.neopixel:
         out.append(led_words(design))
     else:
         out.append("U1 74AHCT125 (DIP-14): pin 2 1A in, pin 3 1Y out, pin 1 1OE to ground, pin 14 VCC to +5V, pin 7 to ground;"
@@ -386,31 +400,31 @@ def notes_of(design):
                    " Power the pixels from both ends of a long strip.")
     out.append("Buttons close to ground; the board's own pull-ups hold them high (no pull-up resistors)."
                " The 220 Ω in each line limits an electrostatic discharge.")
-    if design.get("jack"):
+    if design.jack:
         out.append("Input protection, between %s and the +5V net: TVS1 P6KE33CA across the jack (transients only), "
                    "F1 %s (holds the worst case, %.2f A, at 50 °C), Q1+Q2 SUP90P06-09L back to back (sources joined; "
                    "reverse polarity and the over-voltage cut-off OVP: TL431 + 2N5401 turn both off above 5.44 V). "
                    "A 9, 12 or 24 V adapter or a reversed one leaves +5V at 0 V (simulated: hardware/README.md)."
-                   % (design["jack"], catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
+                   % (design.jack, catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
                       catalogue.worst_amps(design)))
-    if not design["onboard"]:
+    if not design.onboard:
         n = catalogue.esd_arrays(design)
         if n:
             out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
                        "pin 2 to ground, pin 5 to 3.3 V." % (n, "s" if n > 1 else ""))
-    if design["matrix"]:
+    if design.matrix:
         out.append("Key-matrix columns: a 2.2 kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
                    "capacitance is too much for the pin's own within the scan's settle time).")
         out.append("Key matrix: one 1N4148 per key, anode to the column, cathode towards the key and the row"
                    " (keypad.KeyMatrix, columns_to_anodes=True). Key K(n) sits under lamp n, counted row by row.")
     out.append("All ground symbols are one net; all +5V flags are one net. Parts: " + ", ".join(
-        ref_ranges(line[3]) for line in design["parts"].lines) + " (see bom.csv).")
+        ref_ranges(line[3]) for line in design.parts.lines) + " (see bom.csv).")
     return out
 
 
 def led_words(design):
     """How the LED resistor was chosen, in one sentence (drawing and guide)."""
-    spec, f = design["spec"], design["figures"]
+    spec, f = design.spec, design.figures
     led = spec["led"]
     exact = (f["drive_volts"] - led["vf"]) * 1000 / led["ma"]
     if not led.get("sink"):

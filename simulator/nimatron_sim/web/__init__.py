@@ -70,7 +70,7 @@ def serve(args, out=sys.stdout):
     """``nimatron sim --web``: a machine per tab until Ctrl-C (or SIGTERM); 0 when stopped cleanly."""
     from nimatron_pc.errors import UsageError
 
-    from ..cli import overrides
+    from ..options import overrides
     from .machines import MachineError, Machines
 
     host = getattr(args, "host", None) or HOST

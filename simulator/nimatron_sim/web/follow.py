@@ -99,11 +99,12 @@ class LinkMachine:
         if kind == "new_game":
             self._played = set()
             self._ring = bool(event.get("ring"))
-        rules = parse_rules((self.reply or {}).get("rules") or event.get("rules") or "nim")
+        own = event.get("rules") if kind == "new_game" else None   # a new game says its rules; a move, the last reply
+        rules = parse_rules(own or (self.reply or {}).get("rules") or event.get("rules") or "nim")
         ring = False
         if kind == "move":
             ring, self._ring = self._ring, False
-        record = event_record(event, rules.ordered, ring)
+        record = event_record(event, rules, ring)
         if record is not None:
             self._n += 1
             record["n"] = self._n

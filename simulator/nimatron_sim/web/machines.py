@@ -62,18 +62,20 @@ class MachineError(ValueError):
         self.status = status
 
 
-def event_record(event, ordered, ring=False):
+def event_record(event, rules, ring=False):
     """A game event as the pages keep it (None for events they do not show);
-    a move carries its words from ``nimatron.games.explain``."""
+    a move carries its words from ``nimatron.games.explain``, a new game its
+    position in the rule set's words (``position_words``)."""
     kind = event.get("event")
     if kind == "new_game":
         return {"kind": "game", "position": event.get("position"), "rules": event.get("rules"),
+                "words": rules.position_words(event.get("position") or [], bool(event.get("ring"))),
                 "misere": bool(event.get("misere")), "first": event.get("first")}
     if kind == "move":
         from nimatron.games import explain
 
         return {"kind": "move", "by": event["by"], "before": event["before"], "after": event["after"],
-                "words": explain.describe_move(event["before"], event["after"], ordered, ring)}
+                "words": explain.describe_move(event["before"], event["after"], rules.ordered, ring)}
     if kind == "refused":
         return {"kind": "refused", "reason": event.get("reason", "")}
     if kind == "game_over":
@@ -142,7 +144,7 @@ class WebMachine:
             ring, self._ring = self._ring, False
         elif kind == "refused":
             self.note = (self.face.now + NOTE_MS, event["reason"])
-        record = event_record(event, self.face.controller.rules.ordered, ring)
+        record = event_record(event, self.face.controller.rules, ring)
         if record is not None:
             self._n += 1
             record["n"] = self._n

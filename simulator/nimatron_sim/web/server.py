@@ -546,6 +546,8 @@ class NimatronServer(ThreadingHTTPServer):
         self.held = {}         # client_key -> its connections now; no entry at none, so memory stays bounded
         self.live = set()      # every Slot held now
         self.counting = threading.Lock()
+        self._playable = None  # board -> rule sets it plays (``playable``)
+        self._playable_lock = threading.Lock()
         host = (host or "localhost").lower().strip("[]")
         self.wildcard = host in ("0.0.0.0", "::", "")
         self.hosts = set(LOCAL_NAMES)
@@ -684,14 +686,29 @@ class NimatronServer(ThreadingHTTPServer):
             "settings": {k: m.overrides[k] for k in SETTING_KEYS if k in m.overrides},
             "boards": [{"name": n, "about": boards.board(n)["about"]} for n in boards.names()],
             "presets": [{"name": n, "about": settings.PRESETS[n].get("about", "")} for n in settings.PRESETS],
-            "rules": ["nim", "subtract:3", "subtract:10", "moore:2", "greedy", "allheaps", "grundy",
-                      "circular", "candy", "nim2d"],
+            "rules": self.playable(),
             "difficulties": list(settings.DIFFICULTIES),
             "first": list(settings.FIRST),
         }
         # each rule set in words (the page shows these, never an id such as "subtract:3")
-        config["rules_about"] = {spec: parse_rules(spec).about or spec for spec in config["rules"]}
+        config["rules_about"] = {spec: parse_rules(spec).about or spec
+                                 for specs in config["rules"].values() for spec in specs}
         return config
+
+    def playable(self):
+        """Board -> the rule sets a machine on it plays (``engine.playable_rules``):
+        on the server's board with its settings, on another with the page's
+        only (``settings_from``). Worked out once: the settings are the server's."""
+        with self._playable_lock:
+            if self._playable is None:
+                from ..engine import playable_rules
+                from nimatron.config import boards
+
+                m = self.machines
+                own = dict(m.overrides)
+                own.pop("rules", None)
+                self._playable = dict((n, playable_rules(n, own if n == m.board else {})) for n in boards.names())
+            return self._playable
 
     def settings_from(self, body):
         """(board, overrides) for a tab's own machine: the server's, with the

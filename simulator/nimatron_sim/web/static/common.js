@@ -76,17 +76,11 @@ const Nim = (() => {
 
   /** One event in words, for the log and the screen reader. */
   function eventWords(e) {
-    if (e.kind === "game") return t("log.game", {position: positionText(e.position)});
+    if (e.kind === "game") return t("log.game", {position: phrase(e.words)});   // the rule set's words (position_words)
     if (e.kind === "move") return t(e.by === "visitor" ? "log.you" : "log.machine", {move: phrase(e.words)});
     if (e.kind === "refused") return t("log.refused", {reason: phrase(e.reason)});
     if (e.kind === "over") return t(e.winner === "visitor" ? "log.win" : e.winner === "machine" ? "log.loss" : "log.abandoned");
     return "";
-  }
-
-  function positionText(p) {
-    if (!p || !p.length) return phrase("nothing");
-    if (Array.isArray(p[0])) return p.map((row) => row.join("")).join("/");
-    return p.join(" ");
   }
 
   function label(r) { return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[r] || String(r + 1); }
@@ -315,7 +309,7 @@ const Nim = (() => {
       if (name.startsWith("who")) p[name] = t("who." + value);
       else if (name.startsWith("player")) p[name] = t("player." + value);
       else if (name === "goal") p[name] = t("goal." + value);   // "wins" or "loses"
-      else if (name === "move" || name === "note") p[name] = phrase(value);
+      else if (["move", "note", "position", "after"].includes(name)) p[name] = phrase(value);   // firmware words
       else p[name] = value;
     }
     return t(key, p);
@@ -421,6 +415,6 @@ const Nim = (() => {
     for (const node of (root || document).querySelectorAll("[data-t-label]")) node.setAttribute("aria-label", t(node.dataset.tLabel));
   }
 
-  return {t, phrase, say, eventWords, positionText, label, lampSvg, buildLamps, drawLamps, drawLegend, drawStatus,
+  return {t, phrase, say, eventWords, label, lampSvg, buildLamps, drawLamps, drawLegend, drawStatus,
           drawNimrod, poll, post, loadLang, chosenLang, languageSelect, translatePage, reduced};
 })();

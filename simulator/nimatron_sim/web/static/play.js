@@ -210,7 +210,14 @@
     const keep = [Nim.t("settings.keep"), ""];
     field("board", config.boards.map((b) => [b.name + ": " + Nim.phrase(b.about), b.name]), s.board);
     field("preset", [[Nim.t("settings.own"), ""]].concat(config.presets.map((p) => [p.name + ": " + Nim.phrase(p.about), p.name])), "");
-    field("rules", [keep].concat(config.rules.map((r) => [Nim.phrase(config.rules_about[r]), r])), "");
+    // the rule sets the chosen board plays (the server derives them from the one registry), in words
+    const rulesFor = (board) => [keep].concat((config.rules[board] || []).map((r) => [Nim.phrase(config.rules_about[r] || r), r]));
+    field("rules", rulesFor(s.board), "");
+    form.elements.board.addEventListener("change", () => {
+      const select = form.elements.rules;
+      select.textContent = "";
+      for (const [text, v] of rulesFor(form.elements.board.value)) select.add(new Option(text, v));
+    });
     field("misere", [keep, [Nim.t("settings.normal"), "off"], [Nim.t("settings.misere"), "on"]], "");
     field("difficulty", [keep].concat(config.difficulties.map((d) => [Nim.t("difficulty." + d), d])), "");
     field("first", [keep].concat(config.first.map((f) => [Nim.t("first." + f), f])), "");

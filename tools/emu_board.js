@@ -1,0 +1,121 @@
+'use strict';
+// SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+//
+// SPDX-License-Identifier: MIT
+//
+// The emulated board for tools/emu_board.py: real CircuitPython in rp2040js (the shared
+// circuitpython-emu tool's Session), driven by one JSON object per line on stdin, one JSON
+// answer per line on stdout. Emulated time only moves when asked to.
+//
+//   node emu_board.js --uf2 FW.uf2 --img DRIVE.img --pinmap PINMAP.json
+//
+// Every main-loop pass of the stock code.py feeds the watchdog: the time between two
+// feeds is a tick, measured here from the watchdog's LOAD register, so the firmware
+// carries no instrument of its own.
+const path = require('path');
+const readline = require('readline');
+
+const args = {};
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a.startsWith('--')) args[a.slice(2)] = process.argv[++i];
+}
+const tool = process.env.CP_EMU_TOOL || path.join(__dirname, '..', '..', 'shared', 'tools', 'circuitpython-emu');
+const { Session } = require(path.join(tool, 'session.js'));
+
+const s = new Session({ uf2: args.uf2, fsImage: args.img, pinmap: args.pinmap, echo: false });
+const feeds = [];
+const dog = s.b.mcu.peripherals[0x40058];
+const write = dog.writeUint32.bind(dog);
+dog.writeUint32 = (offset, value) => { if (offset === 0x04) feeds.push(s.ms); write(offset, value); };
+let dataSeen = 0;
+
+function lit(frame) { return !!frame && frame.px.some((p) => p.some((x) => x)); }
+function same(a, b) { return JSON.stringify(a.px) === JSON.stringify(b.px); }
+function frameAt(t) { let f = null; for (const fr of s.frames) { if (fr.t <= t) f = fr; else break; } return f; }
+function newLines() { // complete lines on the data port since the last call
+  const end = s.data.lastIndexOf('\n') + 1;
+  const lines = s.data.slice(dataSeen, end).split('\n').filter((l) => l.length);
+  dataSeen = Math.max(dataSeen, end);
+  return lines;
+}
+function events(lines) {
+  const out = [];
+  for (const l of lines) if (l.startsWith('EV ')) { try { out.push(JSON.parse(l.slice(3))); } catch (e) { out.push({ bad: l }); } }
+  return out;
+}
+function firstChange(since, until) { // ms from `since` to the first frame unlike the one shown at `since`
+  const base = frameAt(since);
+  for (const fr of s.frames) if (fr.t > since && fr.t <= until && (!base || !same(base, fr))) return +(fr.t - since).toFixed(2);
+  return null;
+}
+
+const ops = {
+  boot({ timeout = 60000 }) {
+    s.runUntil(() => s.connectedAt !== null, 15000);
+    const start = s.data.length;
+    s.runUntil(() => /\{[^\n{]*"event": "boot"[^\n]*\}\r?\n/.test(s.console) || /Traceback|Code done running/.test(s.console)
+      || (s.frames.some(lit) && s.ms > 12000), timeout);
+    s.runUntil(() => s.frames.some(lit), 5000);
+    const first = s.frames.find(lit);
+    const m = s.console.match(/\{[^\n{]*"event": "boot"[^\n]*\}/);
+    dataSeen = start;
+    return { first_lit_ms: first ? +first.t.toFixed(1) : null, boot: m ? JSON.parse(m[0]) : null,
+      console: s.console.slice(-1500), now: s.ms };
+  },
+  run({ ms }) { s.runFor(ms); return { now: s.ms }; },
+  cmd({ line, timeout = 10000 }) {
+    const from = s.data.length;
+    const t0 = s.ms;
+    s.sendData(line + '\n');
+    let reply = null;
+    s.runUntil(() => {
+      const lines = s.data.slice(from).split('\n');
+      lines.pop();
+      reply = lines.find((l) => l.startsWith('OK') || l.startsWith('ERR'));
+      return !!reply;
+    }, timeout);
+    const lines = newLines();
+    return { reply, latency_ms: reply ? +(s.ms - t0).toFixed(2) : null, t: t0, events: events(lines), now: s.ms };
+  },
+  tap({ name, hold = 80, gap = 250 }) {
+    const t0 = s.ms;
+    s.press(name);
+    s.runFor(hold);
+    s.release(name);
+    s.runFor(gap);
+    return { lamp_ms: firstChange(t0, s.ms), t: t0, events: events(newLines()), now: s.ms };
+  },
+  press({ name }) { s.press(name); return { now: s.ms }; },
+  release({ name }) { s.release(name); return { now: s.ms }; },
+  poll() { return { events: events(newLines()), now: s.ms }; },
+  frame() { const f = s.lastFrame(); return { t: f ? f.t : null, px: f ? f.px : null, now: s.ms }; },
+  ticks({ since = 0 }) { // the longest gap between watchdog feeds from `since` to now
+    let worst = 0, at = null, n = 0;
+    for (let i = 1; i < feeds.length; i++) {
+      if (feeds[i - 1] < since) continue;
+      n++;
+      const gap = feeds[i] - feeds[i - 1];
+      if (gap > worst) { worst = gap; at = feeds[i - 1]; }
+    }
+    if (feeds.length > 200000) feeds.splice(0, 100000);
+    return { longest_ms: +worst.toFixed(2), at, passes: n, now: s.ms };
+  },
+  status() {
+    return { now: s.ms, watchdog_fired: s.b.watchdogFired, console: s.console.slice(-600),
+      erases: s.flashOps.filter((o) => o.op === 'erase').length };
+  },
+};
+
+const rl = readline.createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  let out;
+  try {
+    const req = JSON.parse(line);
+    if (req.op === 'quit') { process.stdout.write('{"bye": true}\n'); process.exit(0); }
+    out = ops[req.op](req);
+  } catch (e) {
+    out = { error: String(e && e.stack || e) };
+  }
+  process.stdout.write(JSON.stringify(out) + '\n');
+});

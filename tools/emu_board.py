@@ -1,0 +1,402 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""The running exhibit on real CircuitPython, measured: one row per board and preset.
+
+Deploys this checkout as ``nimatron deploy`` puts it on a board (stock code.py,
+the preset in settings.json, or with ``--set`` the board's own preset and then
+``SET preset P`` over the link, as an operator would), boots it in the shared
+circuitpython-emu tool's emulated RP2040 (tools/emu_board.js), and plays whole
+games with the simulator's own robot visitors (nimatron_sim.visitor: a random
+and a perfect one) reading the lamps from the NeoPixel pin. Prints, per row:
+
+- first lit lamp after power-on (ms of emulated time);
+- the longest main-loop tick (between two watchdog feeds) and what the
+  harness was doing then (a press, the machine's turn, ``EXPLAIN``, ...);
+- least heap free (``MEMORY``, after a collection) over every move and command;
+- press -> lamp, median and max (physical row buttons; a grid board's keys
+  are pressed over the link, so they are left out);
+- every ``ERR`` reply, and whether the watchdog fired.
+
+    .venv/bin/python tools/emu_board.py --board pico-grid graph nim2d grundy
+    .venv/bin/python tools/emu_board.py --board pico-neopixel --mpy all
+    .venv/bin/python tools/emu_board.py --board pico-grid --set graph
+
+Not for CI: it needs the shared tool set up (its setup.sh) and, for ``--mpy``,
+CircuitPython's own mpy-cross (its build-mpy-cross.sh). Figures: docs/board.md.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+TOOL = os.environ.get("CP_EMU_TOOL") or os.path.join(REPO, "..", "shared", "tools", "circuitpython-emu")
+CACHE = os.environ.get("CP_EMU_CACHE") or os.path.expanduser("~/.cache/nimatron-cp-emu")
+CIRCUITPYTHON = {"cp9.2.8.uf2": "9.2.8", "cp9.0.0.uf2": "9.0.0", "cp8.2.9.uf2": "8.2.9"}
+# The tool talks to the emulated board at the speed of the emulator; these
+# are emulated milliseconds, not wall time.
+TICK_MS = 20
+HOLD_MS = 80
+GAP_MS = 250
+
+
+class Emulator:
+    """tools/emu_board.js: one JSON request, one JSON answer."""
+
+    def __init__(self, uf2, image, pinmap):
+        env = dict(os.environ, NODE_PATH=os.path.join(CACHE, "node_modules"), CP_EMU_TOOL=TOOL, CP_EMU_CACHE=CACHE)
+        self.proc = subprocess.Popen(
+            ["node", os.path.join(HERE, "emu_board.js"), "--uf2", uf2, "--img", image, "--pinmap", pinmap],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+
+    def __call__(self, op, **kw):
+        kw["op"] = op
+        self.proc.stdin.write(json.dumps(kw) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the emulator stopped")
+        out = json.loads(line)
+        if "error" in out:
+            raise RuntimeError("emulator: " + out["error"])
+        return out
+
+    def close(self):
+        try:
+            self("quit")
+        except (RuntimeError, OSError, ValueError):
+            pass
+        self.proc.kill()
+        self.proc.wait()
+
+
+class Row:
+    """What one run measured."""
+
+    def __init__(self, board, preset, how):
+        self.board, self.preset, self.how = board, preset, how
+        self.first_lit_ms = None
+        self.longest = (0.0, None)  # (ms, cause)
+        self.least_free = None
+        self.presses = []  # press -> lamp, ms
+        self.errors = []
+        self.games = []
+        self.watchdog = 0
+        self.modules = None  # resident at the least free
+
+    def tick(self, ms, cause):
+        if ms > self.longest[0]:
+            self.longest = (ms, cause)
+
+    def heap(self, free):
+        if free is not None and (self.least_free is None or free < self.least_free):
+            self.least_free = free
+
+    def as_dict(self):
+        lat = sorted(self.presses)
+        return {"board": self.board, "preset": self.preset, "how": self.how, "first_lit_ms": self.first_lit_ms,
+                "longest_tick_ms": self.longest[0], "longest_tick_cause": self.longest[1],
+                "least_free": self.least_free, "press_lamp_median_ms": lat[len(lat) // 2] if lat else None,
+                "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "errors": self.errors,
+                "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules}
+
+
+class Settings(dict):
+    pass
+
+
+class Controller:
+    """What a robot visitor may read of the machine: its settings (from CONFIG)."""
+
+    def __init__(self, settings):
+        self.settings = settings
+
+
+class BoardSim:
+    """The simulator's face (``nimatron_sim.engine.Simulator``) on the emulated board:
+    what nimatron_sim.visitor.Visitor presses and reads, and nothing of the game's
+    insides. Every call is also a moment the row measures."""
+
+    def __init__(self, emu, board, spec, row):
+        from nimatron.drivers import lamp_pixels
+
+        self.emu, self.board, self.spec, self.row = emu, board, spec, row
+        self._lamp_pixels = lamp_pixels
+        self.listeners = []
+        self.tick_ms = TICK_MS
+        self.now = 0
+        self.buttons = set(spec["buttons"])
+        self.controller = None
+        self.layout = None
+        self.refresh()
+
+    # -- the link ---------------------------------------------------------
+    def command(self, line, cause=None, timeout=20000):
+        out = self.emu("cmd", line=line, timeout=timeout)
+        self._after(out, cause or line, out["t"])
+        reply = out["reply"]
+        if reply is None:
+            self.row.errors.append("%s: no reply" % line)
+            return None
+        if reply.startswith("ERR"):
+            self.row.errors.append("%s: %s" % (line, reply))
+            return None
+        return json.loads(reply[3:]) if reply.startswith("OK {") else {}
+
+    def memory(self):
+        out = self.command("MEMORY", cause="MEMORY (the instrument's own collection)")
+        if out:
+            if self.row.least_free is None or out["free"] < self.row.least_free:
+                self.row.modules = out.get("modules")
+            self.row.heap(out["free"])
+
+    def refresh(self):
+        """Settings and layout of the preset in play (after a start or a SET)."""
+        from nimatron.machine.app import choose_layout
+
+        settings = self.command("CONFIG") or {}
+        self.controller = Controller(settings)
+        self.layout = choose_layout(self.spec, settings) if settings else list(self.spec["lamps"]["layout"])
+
+    def _after(self, out, cause, since):
+        self.now = out["now"]
+        ticks = self.emu("ticks", since=since)
+        self.row.tick(ticks["longest_ms"], cause)
+        for event in out.get("events", ()):
+            for listener in list(self.listeners):
+                listener(event)
+
+    # -- buttons, as nimatron_sim.engine.Simulator has them ------------------------------
+    def tap(self, role, hold_ms=None, gap_ms=None):
+        hold = HOLD_MS if hold_ms is None else hold_ms
+        gap = GAP_MS if gap_ms is None else gap_ms
+        if role in self.buttons:
+            out = self.emu("tap", name=role, hold=hold, gap=gap)
+            if out["lamp_ms"] is not None:
+                self.row.presses.append(out["lamp_ms"])
+            self._after(out, "press %s" % role, out["t"])
+        else:  # a grid's key: pressed over the link (the emulator has no key matrix)
+            self.command("PLAY PRESS " + role, cause="PLAY PRESS (a key)")
+            self.advance(gap)
+
+    def press_for(self, press):
+        if press in self.buttons:
+            return press, None
+        for name, target in sorted(self.spec.get("presses", {}).items()):
+            if target == press and name in self.buttons:
+                return name, None
+        for name, target in sorted(self.spec.get("holds", {}).items()):
+            if target == press and name in self.buttons:
+                return name, 1200
+        raise KeyError("board %s has no way to press %s" % (self.board, press))
+
+    def advance(self, ms):
+        since = self.now
+        self.emu("run", ms=ms)
+        self._after(self.emu("poll"), "the machine's turn / attract", since)
+
+    # -- lamps ----------------------------------------------------------------------
+    def read_colours(self):
+        px = self.emu("frame")["px"] or []
+        return [[tuple(px[p]) if p < len(px) else (0, 0, 0) for p in row]
+                for row in self._lamp_pixels(self.spec["lamps"], self.layout)]
+
+    def read_lamps(self):
+        return [[1 if any(c) else 0 for c in row] for row in self.read_colours()]
+
+
+def deploy(board, preset, mpy_cross, pystack=None):
+    work = tempfile.mkdtemp(prefix="emu-board-")
+    drive = os.path.join(work, "CIRCUITPY")
+    os.mkdir(drive)
+    with open(os.path.join(drive, "boot_out.txt"), "w") as f:
+        f.write("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n")
+    command = [os.path.join(REPO, ".venv", "bin", "nimatron"), "deploy", "--to", drive, "--board", board, "--offline"]
+    if preset:
+        command += ["--preset", preset]
+    if mpy_cross:
+        command += ["--mpy-cross", mpy_cross]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit("emu_board: deploy failed: " + (done.stderr or done.stdout).strip().splitlines()[-1])
+    os.remove(os.path.join(drive, "boot_out.txt"))
+    if pystack:  # instead of deploy's own line: how much the running exhibit needs
+        with open(os.path.join(drive, "settings.toml"), "w") as f:
+            f.write("CIRCUITPY_PYSTACK_SIZE = %d\n" % pystack)
+    image = os.path.join(work, "drive.img")
+    subprocess.run(["bash", os.path.join(TOOL, "mkfat.sh"), drive, image], check=True, capture_output=True)
+    pinmap = None
+    for root, _, files in os.walk(drive):
+        if board + ".json" in files:
+            pinmap = os.path.join(root, board + ".json")
+    return work, image, pinmap
+
+
+def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None):
+    from nimatron.config import boards
+    from nimatron_sim.visitor import Visitor
+
+    spec = boards.board(board)
+    row = Row(board, preset, how)
+    work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack)
+    emu = Emulator(uf2, image, pinmap)
+    try:
+        booted = emu("boot")
+        row.first_lit_ms = booted["first_lit_ms"]
+        if booted["boot"] is None:
+            row.errors.append("no boot line: " + booted["console"][-300:])
+            return row
+        sim = BoardSim(emu, board, spec, row)
+        sim.command("HELLO")
+        sim.command("EVENTS ON")
+        sim.memory()
+        if how == "set":
+            sim.command("SET preset %s" % preset)
+            sim.memory()
+            sim.refresh()
+        if spec["input"] != "rows":
+            sim.command("SET remote_play on")
+        for g in range(games):
+            skill = ("random", "perfect")[g % 2]
+            robot = Visitor(sim, skill, seed=g, hold_ms=HOLD_MS, gap_ms=GAP_MS)
+            result = play(sim, robot, row)
+            row.games.append({"skill": skill, "winner": result})
+            log("  game %d (%s visitor): %s" % (g + 1, skill, result))
+            sim.listeners.remove(robot._event)
+        sim.command("NEW")
+        sim.memory()
+        sim.command("SET difficulty teach")
+        sim.command("NEW")
+        sim.advance(1500)
+        sim.memory()
+        row.watchdog = emu("status")["watchdog_fired"]
+        if os.environ.get("EMU_CONSOLE"):
+            print(emu("status")["console"], file=sys.stderr)
+    finally:
+        emu.close()
+        shutil.rmtree(work, ignore_errors=True)
+    return row
+
+
+def play(sim, robot, row, limit_ms=240000):
+    """One game to the end: the visitor's moves, EXPLAIN and MEMORY on each of its turns."""
+    robot.turn = None
+    robot.tap_for("new")
+    end = sim.now + limit_ms
+    explained = False
+    while robot.winner is None and sim.now < end:
+        if robot.turn == "visitor":
+            if not explained:
+                sim.command("EXPLAIN")
+                explained = True
+            sim.memory()
+            try:
+                robot.move()
+            except (AssertionError, IndexError, KeyError, ValueError) as e:
+                row.errors.append("visitor could not move: %r" % (e,))
+                return None
+        else:
+            sim.advance(200)
+    sim.memory()
+    return robot.winner
+
+
+def playable(board):
+    """The presets this board offers: its own list, else every preset a
+    controller can be built for on it (the start's own checks decide)."""
+    from nimatron.config import boards
+    from nimatron.config.settings import presets
+    from nimatron.machine.app import make_controller
+
+    spec = boards.board(board)
+    if spec.get("presets"):
+        return list(spec["presets"])
+
+    class Dark:
+        def show(self, lamps, status):
+            pass
+
+        def events(self):
+            return []
+
+        def close(self):
+            pass
+
+    out = []
+    for name in presets():
+        try:
+            make_controller(board, {"preset": name}, io=Dark())
+        except ValueError:
+            continue
+        out.append(name)
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="emu_board", description=__doc__.split("\n")[0])
+    p.add_argument("presets", nargs="*", metavar="PRESET", help="presets to measure (default or 'all': every one the board plays)")
+    p.add_argument("--board", default="pico-neopixel")
+    p.add_argument("--uf2", default="cp9.2.8.uf2", help="firmware in the emulator's cache (default cp9.2.8.uf2)")
+    p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
+    p.add_argument("--set", action="store_true", help="boot the board's own preset, then SET preset P over the link")
+    p.add_argument("--games", type=int, default=2, help="whole games per preset (random, then perfect visitor)")
+    p.add_argument("--pystack", type=int, metavar="BYTES", help="CIRCUITPY_PYSTACK_SIZE instead of deploy's")
+    p.add_argument("--modules", action="store_true", help="list the modules resident at the least free heap")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    args = p.parse_args(argv)
+    sys.path[:0] = [os.path.join(REPO, "firmware"), os.path.join(REPO, "simulator")]
+    from nimatron.config import boards
+
+    if args.board not in boards.names():
+        p.error("no board %s (one of: %s)" % (args.board, ", ".join(boards.names())))
+    uf2 = os.path.join(CACHE, args.uf2)
+    if not os.path.isfile(os.path.join(TOOL, "session.js")):
+        print("emu_board: no circuitpython-emu tool at %s (set CP_EMU_TOOL)" % TOOL, file=sys.stderr)
+        return 2
+    if not os.path.isfile(uf2) or not os.path.isdir(os.path.join(CACHE, "node_modules", "rp2040js")):
+        print("emu_board: the emulator is not set up (%s/setup.sh)" % TOOL, file=sys.stderr)
+        return 2
+    mpy_cross = None
+    if args.mpy:
+        mpy_cross = os.path.join(CACHE, "mpy-cross-" + CIRCUITPYTHON.get(args.uf2, "9.2.8"))
+        if not os.access(mpy_cross, os.X_OK):
+            print("emu_board: no %s (build it: %s/build-mpy-cross.sh)" % (mpy_cross, TOOL), file=sys.stderr)
+            return 2
+    offered = playable(args.board)
+    presets = offered if not args.presets or args.presets == ["all"] else args.presets
+    unknown = [x for x in presets if x not in offered]
+    if unknown:
+        p.error("board %s does not offer %s (it offers: %s)" % (args.board, ", ".join(unknown), ", ".join(offered)))
+    rows = []
+    how = "set" if args.set else "settings.json"
+    print("board %s, %s, %s, %s" % (args.board, args.uf2, ".mpy" if args.mpy else ".py", how))
+    print("%-12s %8s %9s  %-34s %8s %10s  %s" % ("preset", "lamp ms", "tick ms", "longest tick during", "free KB",
+                                                "press ms", "errors"))
+    for preset in presets:
+        row = measure(args.board, preset, how, uf2, mpy_cross, args.games, lambda s: print(s, file=sys.stderr),
+                      args.pystack)
+        rows.append(row.as_dict())
+        d = rows[-1]
+        press = "-" if d["press_lamp_max_ms"] is None else "%.1f/%.1f" % (d["press_lamp_median_ms"], d["press_lamp_max_ms"])
+        print("%-12s %8s %9.1f  %-34s %8s %10s  %s%s" % (
+            preset, d["first_lit_ms"] and "%.0f" % d["first_lit_ms"], d["longest_tick_ms"],
+            (d["longest_tick_cause"] or "")[:34], d["least_free"] and "%.1f" % (d["least_free"] / 1024), press,
+            len(d["errors"]), "" if not d["watchdog_fired"] else " WATCHDOG FIRED"), flush=True)
+        if args.modules:
+            print("    resident at the least free: " + " ".join(d["modules_at_least"] or ()))
+        for e in d["errors"][:6]:
+            print("    " + e[:160])
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
