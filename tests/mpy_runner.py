@@ -32,12 +32,13 @@ def micropython():
     return exe
 
 
-def compiled_tree(dest=None, modules=()):
+def compiled_tree(dest=None, modules=(), source=None):
     """firmware/nimatron precompiled to .mpy in ``dest`` (a new temporary
     folder by default), as ``nimatron deploy --mpy-cross`` does, plus the
     named modules, given by their path in the repository without ".py"
     (e.g. "tests/controller_scenarios", "simulator/nimatron_sim/flash");
     returns the folder for MICROPYPATH, or None without mpy-cross.
+    ``source``: another copy of the package folder (an older revision's) to compile.
 
     Why precompiled: compiling from source needs large transient blocks,
     and MicroPython's GC scans the C stack conservatively, so near the edge
@@ -52,7 +53,7 @@ def compiled_tree(dest=None, modules=()):
     def compile_to(source, target):
         subprocess.run([cross, "-o", target, source], check=True, capture_output=True)
 
-    src = os.path.join(ROOT, "firmware", "nimatron")
+    src = source or os.path.join(ROOT, "firmware", "nimatron")
     for folder, _dirs, files in os.walk(src):
         if "__pycache__" in folder:
             continue

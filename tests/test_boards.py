@@ -205,7 +205,7 @@ def test_presses_are_pure_logic_any_board_can_reuse():
     assert p.shown(0) == (0, 0) and p.shown(CURSOR_MS) is None
     p.feed("x", True, 0)
     p.feed("x", False, 100)
-    assert p.update(100) == []                        # a cursor move is no core press
+    assert not p.update(100)                      # a cursor move is no core press
     assert p.at == (0, 2)                             # the dark lamp is skipped
     p.feed("y", True, 200)
     p.feed("y", False, 300)
@@ -227,7 +227,7 @@ def test_presses_runs_under_micropython():
     env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware"))
     code = ("from nimatron.drivers.presses import Presses\n"
             "p = Presses({'buttons': {'done': 'B'}, 'holds': {'done': 'new'}})\n"
-            "p.feed('done', True, 0); assert p.update(0) == []\n"
+            "p.feed('done', True, 0); assert not p.update(0)\n"
             "assert p.update(1600) == [('new', True)]\n"
             "p.feed('done', False, 1700); assert p.update(1700) == [('new', False)]\n"
             "import nimatron.drivers.onboard_io, nimatron.drivers.tone\n"

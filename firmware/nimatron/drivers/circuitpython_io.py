@@ -174,7 +174,10 @@ class CircuitPythonIO:
         self._shown = [k < len(wanted) and wanted[k] for k in range(len(self._leds))]
 
     def events(self):
-        out = []
+        """(role, pressed) edges since the last call; ``()`` when none, so a
+        quiet pass makes no garbage (the collector's pause would land in
+        some press's tick)."""
+        out = None
         for keys, roles in self._scanners:
             queue = keys.events
             if queue.overflowed:
@@ -182,6 +185,7 @@ class CircuitPythonIO:
                 # rescan from scratch so keys still held report a fresh press.
                 queue.clear()
                 _rescan(keys)
+                out = out or []
                 for role in roles:
                     if role is not None:
                         out.append((role, False))
@@ -192,8 +196,9 @@ class CircuitPythonIO:
                     break
                 role = roles[event.key_number] if event.key_number < len(roles) else None
                 if role is not None:
+                    out = out or []
                     out.append((role, event.pressed))
-        return out
+        return out or ()
 
     def close(self):
         sound, self.sound = getattr(self, "sound", None), None

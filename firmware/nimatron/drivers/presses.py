@@ -94,6 +94,8 @@ class Presses:
                 self._up(role)
         self._timers(now)
         out = self.out
+        if not out:
+            return ()  # a quiet pass makes no garbage
         self.out = []
         return out
 

@@ -32,11 +32,14 @@ from ..games.rules import parse_rules
 from ..panels.panel import make_panel
 from .audits import Audits
 from .debounce import Debouncer
-from .ports import ATTRACT, attract_frame, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SERVICE, SHOWING, TAKING, THINKING, VISITOR
+from . import game_lamps
+from .ports import ATTRACT, OFF, OVER, SERVICE, SHOWING, THINKING, VISITOR
 from .switches import Switches
 from .turns import MachineTurn, Rng, VisitorTurn, check_input, prepare
 
 OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
+UNSHOWN = -1          # no lamp state: the first frame always differs from what was "shown"
+SECOND_MS = 1000      # "still playing?" counts whole seconds
 MENU_ONLY = ("machine.service", "machine.menu_lamps", "config.settings")  # 16 KB on a board, imported again on opening
 
 
@@ -52,9 +55,14 @@ def check_games(rules, misere, layout, starts, counter=False):
 
 
 class Controller(VisitorTurn, MachineTurn):
-    """The game flow and its lamps; the two players' turns are in ``turns``."""
+    """The game flow and its state; the two players' turns are in ``turns``,
+    what the lamps show in ``game_lamps``.
+
+    Every attribute is born in ``__init__`` (tests/test_controller_state.py
+    checks it, for the turns' methods too): read it to know the whole state."""
 
     def __init__(self, io, settings, layout, input_model="rows", listener=None, now_ms=0, audits=None, limit=None):
+        # -- the machine and its settings --
         self.io = io
         self.limit = limit  # f(settings) -> lamp brightness, or PowerError (app.make_controller)
         self.settings = settings
@@ -67,26 +75,50 @@ class Controller(VisitorTurn, MachineTurn):
         check_games(self.rules, self.misere, self.layout, settings["starts"],
                     settings.get("counter", False))  # or ValueError now
         prepare(self.rules, settings)
+        self._pending = None       # (rules, misere) chosen mid-game: from the next game
         self.debouncer = Debouncer(settings["debounce_ms"])
         self.rng = Rng(settings["seed"])
         self.audits = audits if audits is not None else Audits()  # nimatron.machine.audits: saved per game
-        self.games = 0
-        self._pending = None
-        self.state = ATTRACT
-        self.since = now_ms
-        self.now = now_ms
-        self.panel = None
-        self.winner = None
-        self.last_move = None
-        self._frame = None
         # A driver that must follow the game (a cursor over the lamps, sound,
         # a display) has ``io.watch(controller, now_ms)``, called every loop.
         self._watch = getattr(io, "watch", None)
-        self.alarm = None
+        self.switches = Switches(self)  # stuck buttons, Check Switch, the operator's chord
+        self.alarm = None          # set by nimatron.machine.startup (module docstring)
         self.menu = None           # the operator menu while it is open
         self.save = None           # settings -> True once durable (the operator menu's adjustments)
-        self.switches = Switches(self)  # stuck buttons, Check Switch, the operator's chord
-        self._reset_turn(now_ms)
+        # -- the game --
+        self.state = ATTRACT
+        self.since = now_ms        # when ``state`` began
+        self.now = now_ms          # the last update's time
+        self.games = 0             # games begun since power-up (which start, who plays first)
+        self.panel = None          # the lamps in play (nimatron.panels), None in attract mode
+        self.winner = None
+        self.last_move = None      # (by, before, after)
+        self.equalized = False     # the equalizer's one gentle move made this game
+        # -- this turn (``_reset_turn`` begins each one afresh) --
+        self.turn_start = None     # (heaps, ring) when the turn began
+        self.turn_row = None       # the row a row board's presses take from
+        self.taken = []            # lamps taken this turn, row board
+        self.selected = []         # lamps selected, grid board
+        self.refused = []          # the last refusal's lamps ...
+        self.refused_at = None     # ... and when (they flash until refuse_ms after)
+        self.hint = None           # lamps of the teaching hint ([]: no winning move to show)
+        self.last_input = now_ms
+        self.asking = None         # "still playing?" shown since this time
+        # -- the machine's move (``turns.MachineTurn``) --
+        self.machine_after = None  # the position it chose; None while it searches
+        self.machine_out = []      # the lamps it takes ...
+        self.machine_light = []    # ... and lights (Building Nim: where the stone lands)
+        self._slip = None          # fallible: this turn's draw, True for a random move
+        # -- the lamps: one frame filled in place each pass, copied to the shown one
+        # when it differs. No garbage per pass: a collection delays a press's lamp (issue 27).
+        self._lamps = []           # this pass's frame (game_lamps.fill) ...
+        self._status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
+        self._shown_lamps = []     # ... and what io.show was last given (game_lamps.publish)
+        self._shown_status = {"visitor": UNSHOWN, "machine": UNSHOWN, "champ": UNSHOWN, "machine_wins": UNSHOWN}
+        for n in self.layout:
+            self._lamps.append([OFF] * n)
+            self._shown_lamps.append([UNSHOWN] * n)
 
     def apply_settings(self, settings):
         """Adopt new checked settings (``settings.resolve``) from the operator.
@@ -296,95 +328,35 @@ class Controller(VisitorTurn, MachineTurn):
                 self._enter(ATTRACT, now)
             elif ask and self.asking is None and idle >= s["walkaway_ms"] - ask:
                 self.asking = now
-                self._emit({"event": "still_playing", "seconds": (s["walkaway_ms"] - idle + 999) // 1000})
+                self._emit({"event": "still_playing", "seconds": self.seconds_left(now)})
             elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
                   and not self.selected and idle >= s["hint_ms"]):
                 self._hint()
 
+    def seconds_left(self, now):
+        """Whole seconds, rounded up, before an idle visitor's game is abandoned."""
+        return (self.settings["walkaway_ms"] - (now - self.last_input) + SECOND_MS - 1) // SECOND_MS
+
     # -- lamps ------------------------------------------------------------
     def frame(self, now):
-        """(lamps, status) as they should look at ``now`` (changes nothing)."""
+        """(lamps, status) as they should look at ``now``: new lists and a new
+        dict, the caller's to keep; what the lamps show is not changed."""
         if self.menu is not None:
             return self.menu.frame(now)
-        lamps, status = self._game_frame(now)
-        if self.switches.stuck and self.state != OVER:
-            status["machine_wins"] = self.switches.blip(now)
-        return lamps, status
-
-    def _game_frame(self, now):
-        state = self.state
-        if state == ATTRACT or self.panel is None:
-            lamps, status = attract_frame(self.layout, now)
-            if self.alarm:  # a double blink every 2 s: "settings" or "fault"
-                phase = now % 2000
-                status["machine" if self.alarm == "fault" else "machine_wins"] = (
-                    1 if phase < 250 or 500 <= phase < 750 else 0)
-            return lamps, status
-        lamps = [[OFF] * n for n in self.layout]
-        status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
-        lit = self.panel.lit
-        for r in range(len(lamps)):
-            for i in range(len(lamps[r])):
-                if lit[r][i]:
-                    lamps[r][i] = LIT
-        blink2 = (now // 250) % 2 == 0   # 2 flashes a second
-        blink1 = (now // 500) % 2 == 0   # 1 flash a second
-        if state == VISITOR:
-            status["visitor"] = 1
-            for r, i in self.selected:
-                lamps[r][i] = SELECTED if blink2 else OFF
-            if self.hint:
-                for r, i in self.hint:
-                    lamps[r][i] = HINT if blink1 else (LIT if lit[r][i] else OFF)
-            if self.asking is not None:
-                self._countdown(lamps, status, now)
-        elif state == THINKING:
-            status["machine"] = 1 if blink2 else 0
-        elif state == SHOWING:
-            status["machine"] = 1
-            for r, i in self.machine_out:
-                lamps[r][i] = TAKING if (now - self.since) // 200 % 2 == 0 else OFF
-            if self._building():  # a stone placed: where it lands blinks too
-                for r, i in self.machine_light:
-                    lamps[r][i] = LIT if (now - self.since) // 200 % 2 == 0 else OFF
-        elif state == OVER:
-            if self.winner == "visitor":
-                status["champ"] = 1
-                flat = [(r, i) for r in range(len(lamps)) for i in range(len(lamps[r]))]
-                k = (now // 250) % len(flat)
-                for r, i in flat:
-                    lamps[r][i] = OFF
-                lamps[flat[k][0]][flat[k][1]] = LIT
-            else:
-                status["machine_wins"] = 1
-                if not blink1:
-                    lamps = [[OFF] * n for n in self.layout]
-        if self.refused_at is not None:
-            # A refusal: the lamps (and the visitor's lamp) go dark, then flash.
-            dark = now - self.refused_at < self.settings["refuse_ms"] // 2
-            if dark:
-                status["visitor"] = 0
-            for r, i in self.refused:
-                lamps[r][i] = OFF if dark else REFUSED
-        return lamps, status
-
-    def _countdown(self, lamps, status, now):
-        """"Still playing?": one lit lamp blinks per second left (1 flash a second)."""
-        left = (self.settings["walkaway_ms"] - (now - self.last_input) + 999) // 1000
-        on = (now - self.asking) % 1000 < 500
-        status["visitor"] = 1 if on else 0
-        for r in range(len(lamps)):
-            for i in range(len(lamps[r])):
-                if lamps[r][i] != OFF and left > 0:
-                    left -= 1
-                    if not on:
-                        lamps[r][i] = OFF
+        game_lamps.fill(self, self._lamps, self._status, now)
+        lamps = []
+        for row in self._lamps:
+            lamps.append(row[:])
+        return lamps, dict(self._status)
 
     def _render(self, now):
-        frame = self.frame(now)
-        if frame != self._frame:
-            self._frame = frame
-            self.io.show(frame[0], frame[1])
+        if self.menu is not None:
+            lamps, status = self.menu.frame(now)  # the operator menu's, made afresh
+        else:
+            game_lamps.fill(self, self._lamps, self._status, now)
+            lamps, status = self._lamps, self._status
+        if game_lamps.publish(lamps, status, self._shown_lamps, self._shown_status):
+            self.io.show(self._shown_lamps, self._shown_status)
 
     def _emit(self, event):
         if self.listener is not None:

@@ -35,7 +35,8 @@ class Debouncer:
         for role in self.raw:
             self._settle(role, now)
         out = self.out
-        self.out = []
+        if out:  # a new list only after edges: an idle pass makes no garbage
+            self.out = []
         return out
 
     def pressed(self, role):

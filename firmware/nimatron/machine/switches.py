@@ -40,10 +40,11 @@ class Switches:
         """Once per tick, before the edges: stuck timers and the chord."""
         self.booting = not self._powered
         self._powered = True
-        limit = self.c.settings["stuck_ms"]
-        for role in sorted(self.down):
-            if role not in self.stuck and now - self.down[role] >= limit:
-                self._stuck(role, "held", now)
+        if self.down:  # sorted() makes a list: none on an idle pass (garbage delays a press's lamp)
+            limit = self.c.settings["stuck_ms"]
+            for role in sorted(self.down):
+                if role not in self.stuck and now - self.down[role] >= limit:
+                    self._stuck(role, "held", now)
         if self.chord_at is not None and now - self.chord_at >= CHORD_MS:
             self.chord_at = None  # one menu per chord: let go and press again
             if self.c.menu is None:
@@ -86,11 +87,6 @@ class Switches:
         menu = c.menu
         if menu is not None and menu.chord and role in CHORD:
             c.service(False, now, "stuck")  # a jam opened the menu, not an operator
-
-    def blip(self, now):
-        """The stuck pattern: two short blinks every 2 s (2 flashes a second at most)."""
-        t = now % 2000
-        return 1 if t < 250 or 500 <= t < 750 else 0
 
     # -- Check Switch -------------------------------------------------------
     def watched(self):

@@ -1,7 +1,9 @@
 # SPDX-FileCopyrightText: 2026 The Nimatron project contributors
 #
 # SPDX-License-Identifier: MIT
-"""The two players' turns, mixins of ``Controller``.
+"""The two players' turns, mixins of ``Controller``: their methods read and
+write the controller's state, every attribute of which is born in
+``Controller.__init__`` (none here; tests/test_controller_state.py checks).
 
 The visitor's: presses of row buttons or keys, and DONE, become one legal
 move or a refusal that says why (and restores every lamp); a row board
@@ -157,8 +159,7 @@ class MachineTurn:
     def _think(self, now):
         self.machine_after = None
         self._slip = None
-        self._enter(THINKING, now)
-        self._decide()
+        self._enter(THINKING, now)  # the search starts next tick: this one shows the visitor's move first
 
     def _decide(self):
         """Choose the machine's move within one tick's search budget; False

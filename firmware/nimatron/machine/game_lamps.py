@@ -1,0 +1,148 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""What the lamps show in a game (the operator menu's: ``menu_lamps``).
+
+``fill`` and its parts are functions of a controller's state at ``now``
+that write one frame in place: ``lamps`` (one list per row, a state of
+``ports`` per lamp) and ``status`` (the four status lamps, 0 or 1);
+``publish`` copies it into the frame the driver was shown. They change
+nothing else and make no garbage: the main loop runs them every pass, and
+a collection in the pass that sees a press delays that press's lamp
+(issue 27).
+"""
+
+from .ports import (ATTRACT, attract_lamps, blinks_on, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SHOWING, SLOW_MS,
+                    TAKING, THINKING, VISITOR)
+
+# A game's blink periods, in ms (attract's and SLOW_MS, with why none is quicker: ``ports``).
+QUICK_MS = 250    # half of 2 flashes a second: a selection, the machine thinking, NIM CHAMP's running lamp
+TAKE_MS = 200     # half of 2.5 flashes a second, from when the machine shows its move: its lamps start
+                  # lit (the visitor sees which at once) and blink unlike a selection
+DOUBLE_MS = 2000  # an alarm or a stuck button: two QUICK_MS flashes every 2 s, a slow pattern no game lamp has
+
+
+def publish(lamps, status, shown_lamps, shown_status):
+    """Copy a frame into the shown one; True if any lamp changed. The
+    controller gives io.show the shown frame: it changes only here, just
+    before io.show is given it again."""
+    changed = False
+    for r in range(len(lamps)):
+        row, old = lamps[r], shown_lamps[r]
+        for i in range(len(row)):
+            if old[i] != row[i]:
+                old[i] = row[i]
+                changed = True
+    for role in status:
+        if shown_status[role] != status[role]:
+            shown_status[role] = status[role]
+            changed = True
+    return changed
+
+
+def double_blink(now):
+    """1 or 0: two short flashes every DOUBLE_MS (an alarm, a stuck button)."""
+    t = now % DOUBLE_MS
+    return 1 if t < QUICK_MS or 2 * QUICK_MS <= t < 3 * QUICK_MS else 0
+
+
+def fill(c, lamps, status, now):
+    """Controller ``c``'s frame at ``now``, the operator menu closed."""
+    if c.state == ATTRACT or c.panel is None:
+        attract_lamps(lamps, status, now)
+        if c.alarm:  # "settings", "store" or "fault": a double blink
+            status["machine" if c.alarm == "fault" else "machine_wins"] = double_blink(now)
+    else:
+        game(c, lamps, status, now)
+    if c.switches.stuck and c.state != OVER:
+        status["machine_wins"] = double_blink(now)
+
+
+def game(c, lamps, status, now):
+    """The lamps in play, then what the game's state adds: a blink, a refusal."""
+    lit = c.panel.lit
+    for r in range(len(lamps)):
+        row = lamps[r]
+        for i in range(len(row)):
+            row[i] = LIT if lit[r][i] else OFF
+    status["visitor"] = status["machine"] = status["champ"] = status["machine_wins"] = 0
+    state = c.state
+    if state == VISITOR:
+        visitor(c, lamps, status, now)
+    elif state == THINKING:
+        status["machine"] = 1 if blinks_on(now, QUICK_MS) else 0
+    elif state == SHOWING:
+        showing(c, lamps, status, now)
+    elif state == OVER:
+        over(c, lamps, status, now)
+    if c.refused_at is not None:
+        refused(c, lamps, status, now)
+
+
+def visitor(c, lamps, status, now):
+    """The visitor's turn: a selection blinks quickly, the teaching hint slowly."""
+    status["visitor"] = 1
+    quick = blinks_on(now, QUICK_MS)
+    for r, i in c.selected:
+        lamps[r][i] = SELECTED if quick else OFF
+    if c.hint:
+        slow = blinks_on(now, SLOW_MS)
+        lit = c.panel.lit
+        for r, i in c.hint:
+            lamps[r][i] = HINT if slow else (LIT if lit[r][i] else OFF)
+    if c.asking is not None:
+        countdown(c, lamps, status, now)
+
+
+def countdown(c, lamps, status, now):
+    """"Still playing?": one lit lamp blinks per second left (1 flash a second)."""
+    left = c.seconds_left(now)
+    on = blinks_on(now - c.asking, SLOW_MS)
+    status["visitor"] = 1 if on else 0
+    for r in range(len(lamps)):
+        for i in range(len(lamps[r])):
+            if lamps[r][i] != OFF and left > 0:
+                left -= 1
+                if not on:
+                    lamps[r][i] = OFF
+
+
+def showing(c, lamps, status, now):
+    """The machine's move: the lamps it takes blink (TAKE_MS), then go out."""
+    status["machine"] = 1
+    on = blinks_on(now - c.since, TAKE_MS)
+    for r, i in c.machine_out:
+        lamps[r][i] = TAKING if on else OFF
+    if c._building():  # a stone placed: where it lands blinks too
+        for r, i in c.machine_light:
+            lamps[r][i] = LIT if on else OFF
+
+
+def over(c, lamps, status, now):
+    """NIM CHAMP: one lamp runs through every lamp, row by row; MACHINE
+    WINS: the last position blinks slowly."""
+    if c.winner == "visitor":
+        status["champ"] = 1
+        n = 0
+        for row in lamps:
+            n += len(row)
+        k = (now // QUICK_MS) % n
+        for row in lamps:
+            for i in range(len(row)):
+                row[i] = LIT if k == 0 else OFF
+                k -= 1
+    else:
+        status["machine_wins"] = 1
+        if not blinks_on(now, SLOW_MS):
+            for row in lamps:
+                for i in range(len(row)):
+                    row[i] = OFF
+
+
+def refused(c, lamps, status, now):
+    """A refusal: its lamps (and the visitor's lamp) go dark, then flash."""
+    dark = now - c.refused_at < c.settings["refuse_ms"] // 2
+    if dark:
+        status["visitor"] = 0
+    for r, i in c.refused:
+        lamps[r][i] = OFF if dark else REFUSED
