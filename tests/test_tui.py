@@ -101,7 +101,7 @@ def test_default_preset_whole_game_by_keys_machine_wins():
                 assert "MACHINE THINKING" in screen_text(app)
                 await until(app, pilot, (SHOWING,))
                 assert "✕" in "".join(screen_rows(app))              # the lamps it will take
-                assert "The machine takes" in screen_text(app)
+                assert "The machine plays (✕)" in screen_text(app)
                 await until(app, pilot, (VISITOR, OVER))
                 turns += 1
                 assert turns < 40
@@ -307,8 +307,8 @@ def test_thinking_panel_shows_binary_parities_nim_sum_and_the_move():
                 x ^= h
             text = screen_text(app)
             for i, h in enumerate(heaps):
-                assert "%s  %3d  heap %s" % (" ".join(format(h, "03b")), h, "ABCD"[i]) in text
-            assert "%s  %3d  nim-sum" % (" ".join(format(x, "03b")), x) in text
+                assert "%s = %-3d heap %s" % (" ".join(format(h, "03b")), h, "ABCD"[i]) in text
+            assert "%s = %-3d nim-sum" % (" ".join(format(x, "03b")), x) in text
             assert "ones" in text
             win = strategy.solve("nim", heaps)["after"]
             assert "leaving %s" % " ".join(map(str, win)) in text

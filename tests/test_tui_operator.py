@@ -9,6 +9,8 @@ import pytest
 
 from nimatron.machine.controller import ATTRACT, SERVICE
 from nimatron.machine.service import ITEMS
+from nimatron_sim import operator_words
+
 from kit_tui import SIZE, make_app, run, screen_text
 
 # item -> what its screen says
@@ -42,7 +44,8 @@ def test_every_operator_screen_draws_and_says_what_it_is(board):
                     await pilot.press("n")
                 if item == "button_test":
                     await pilot.press(next_key)
-                    assert "Last: " + (app.face.controller.menu.last or "") in screen_text(app)
+                    last = app.face.controller.menu.last   # named as the face names it: "Row A", "DONE"
+                    assert "Last: " + operator_words.button(last, app.face.words) in app.face.message()   # (wrapped on screen)
                     await pilot.press("n")  # NEW is tested...
                     assert app.face.controller.menu.screen == "button_test"
                     await pilot.press("n")  # ... and twice goes back

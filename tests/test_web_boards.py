@@ -138,7 +138,8 @@ def test_the_crowd_view_in_a_browser_follows_a_machine_on_a_serial_line(browser,
     tab.wait("%s === %d" % (LIT, sum(state["counts"])))
     values = tab.eval("[...document.querySelectorAll('#nimrod tr.heap-row td.value')].map(e => +e.textContent)")
     assert values == state["counts"] == [r["value"] for r in state["nimrod"]["rows"]]
-    assert "Following machine link" in tab.eval("document.getElementById('follows').textContent")
+    follows = tab.eval("document.getElementById('follows').textContent")
+    assert follows == "Following the game on board %s." % state["board"]   # the board, never the machine's handle
 
 
 def test_building_nim_played_to_the_end_on_the_page(browser):

@@ -93,6 +93,15 @@ def row_label(r):
     return explain.label(r)
 
 
+def rules_words(spec, words):
+    """A rule set as a visitor reads it, never its id: "subtract:3" -> "take 1
+    to 3 from one heap" (the rule set's own ``about``, through the phrase table)."""
+    from nimatron.games.rules import parse_rules
+
+    rules = parse_rules(spec)
+    return words.phrase(rules.about or spec)
+
+
 def position_text(heaps, words=None):
     if heaps and isinstance(heaps[0], list):  # two-dimensional Nim: rows of cells
         return "/".join("".join(str(x) for x in row) for row in heaps)
@@ -192,7 +201,7 @@ class Face:
             t = self.t
             self._add("game", t("sim.log.game", n=controller.audits["games"] + self._retired.get("games", 0),
                                 position=self.words.phrase(controller.rules.position_words(
-                                    event["position"], bool(event.get("ring")))), rules=event["rules"],
+                                    event["position"], bool(event.get("ring")))),
                                 misere=t("sim.log.misere") if event["misere"] else "",
                                 first=t("sim.log.first." + ("visitor" if event["first"] == "visitor" else "machine"))))
         elif kind == "move":
@@ -214,8 +223,12 @@ class Face:
         elif kind == "still_playing":
             self._add("note", self.t("sim.log.still_yes") if event.get("answer")
                       else self.t("sim.log.still", s=event["seconds"]))
-        elif kind in OPERATOR:
-            self._add("note", OPERATOR[kind](event))
+        else:
+            from .operator_words import log_line
+
+            line = log_line(event, self.words)
+            if line is not None:
+                self._add("note", line)
         if controller.panel is not None:
             self._mark_played()
 
@@ -396,7 +409,9 @@ class Face:
         now = self.sim.now
         t = self.t
         if state == SERVICE:
-            return operator_text(controller, self.sim.roles)
+            from .operator_words import screen
+
+            return screen(controller, self.sim.roles, self.words)
         if state == VISITOR and controller.asking is not None:
             left = (controller.settings["walkaway_ms"] - (now - controller.last_input) + 999) // 1000
             return t("say.still", s=max(0, left))
@@ -417,8 +432,9 @@ class Face:
                 keys = "1" if len(self.sim.layout) == 1 else "1-%d" % len(self.sim.layout)
                 text = t("sim.say.rows", keys=keys)
             else:
-                if controller.selected:
-                    return t("sim.say.selected", n=len(controller.selected))
+                if controller.selected:   # Grundy's game moves the lamps, never takes them
+                    return t("sim.say.selected" if controller.rules.removes else "sim.say.selected.split",
+                             n=len(controller.selected))
                 text = t("sim.say.grid")
                 if self.sim.spec.get("cursor"):
                     text = t("sim.say.cursor")
@@ -454,99 +470,3 @@ class Face:
         from .thinking import lines
 
         return lines(nimrod(self.sim.controller), self.words)
-
-
-def _service_open(e):
-    if e.get("open") is True:
-        return "Operator menu opened (%s)." % ("DONE + NEW held 5 s" if e["by"] == "buttons" else e["by"])
-    if e.get("open") is False:
-        return "Operator menu closed (%s)." % e["by"]
-    if "item" in e:
-        return "  menu: %s" % ITEM_WORDS[e["item"]]
-    if "counter" in e:
-        return "  audits: %s = %d" % (e["counter"], e["value"])
-    if "key" in e:
-        return "  adjust: %s = %s" % (e["key"], e["value"])
-    if "answer" in e:
-        return "  %s? %s" % (ITEM_WORDS[e["screen"]], e["answer"].upper())
-    return "  screen: %s" % ITEM_WORDS.get(e.get("screen"), e.get("screen"))
-
-
-def _stuck(e):
-    if e.get("released"):
-        return "Button %s released: it works again." % e["button"]
-    return "Button %s is stuck (%s): ignored until released." % (e["button"], e["why"])
-
-
-def _adjusted(e):
-    if "error" in e:
-        return "  not changed: %s" % e["error"]
-    kept = "saved" if e["saved"] else "saved in %d s" % -(-e["saving_in_ms"] // 1000) if e.get("saving_in_ms") else "until restart"
-    return "  %s set to %s (%s%s)" % (e["key"], e["value"], kept,
-                                     ", next game" if e["applies"] == "next game" else "")
-
-
-# event kind -> one line for the log
-OPERATOR = {
-    "service": _service_open,
-    "stuck": _stuck,
-    "check_switch": lambda e: ("Check switch: %s not pressed in %d games." % (e["button"], e["games"])
-                               if "button" in e else "  check switch: %s; stuck: %s" % (
-                                   ", ".join(e["buttons"]) or "none", ", ".join(e["stuck"]) or "none")),
-    "switch": lambda e: "  switch %s %s" % (e["button"], "down" if e["pressed"] else "up"),
-    "adjusted": _adjusted,
-    "burn_in": lambda e: "  burn-in: cycle %d" % e["cycles"],
-    "audits_cleared": lambda e: "  audits cleared",
-    "factory_reset": lambda e: "  factory settings: preset %s%s" % (
-        e["preset"], "" if e["applied"] else " (from the next start)"),
-}
-ITEM_WORDS = {
-    "lamp_test": "1 lamp test", "button_test": "2 button test", "audits": "3 audits",
-    "adjust": "4 adjustments", "check_switch": "5 check switch", "burn_in": "6 burn-in",
-    "clear_audits": "7 clear audits", "factory_reset": "8 factory reset",
-}
-
-
-def operator_text(controller, roles):
-    """What the operator menu's screen shows, and which keys do what."""
-    menu = controller.menu
-    screen = menu.screen
-    if "row0" in roles:
-        step = "1 next, 2 previous" if "row1" in roles else "1 next"
-    else:
-        step = "a top-row lamp (Space) next, any other previous"
-    if screen == "menu":
-        from nimatron.machine.service import ITEMS
-
-        return "OPERATOR MENU: %s (a bar of lamps). %s; Enter opens; N leaves." % (
-            ITEM_WORDS[ITEMS[menu.item]], step)
-    if screen == "lamp_test":
-        what = "one lamp at a time" if menu.one_by_one else "every lamp in each colour"
-        return "Lamp test: %s. Enter: %s. N: back." % (
-            what, "every lamp" if menu.one_by_one else "one at a time")
-    if screen == "button_test":
-        last = menu.last or "nothing yet"
-        return ("Button test: press any button (a row lights its lamps, DONE the YOUR TURN lamp, "
-                "NEW the MACHINE lamp). Last: %s. N twice (or held 1 s): back." % last)
-    if screen == "audits":
-        from nimatron.machine.service import AUDITS
-
-        key = AUDITS[menu.index]
-        return "Audits: %s = %d, in binary (last digit on the last lamp). %s: another. N: back." % (
-            key, controller.audits.get(key, 0), step)
-    if screen == "adjust":
-        key = menu.adjustable()[menu.index]
-        return "Adjust: %s = %s. %s; Enter: change it; N: back." % (key, controller.settings[key], step)
-    if screen == "adjust_value":
-        return "Adjust %s: %s (not saved yet). %s; Enter saves; N cancels." % (
-            menu.key, menu.choices[menu.index], step)
-    if screen == "check_switch":
-        switches = controller.switches
-        return "Check switch: %s not pressed lately; stuck: %s. N: back." % (
-            ", ".join(switches.check_switch()) or "nothing", ", ".join(switches.stuck_now()) or "nothing")
-    if screen == "burn_in":
-        return "Burn-in: the lamp tests in a loop (cycle %d). N stops." % (menu.cycles + 1)
-    if screen == "confirm":
-        return "%s? %s. %s toggles YES/NO; Enter confirms; N: back." % (
-            ITEM_WORDS[menu.action][2:].capitalize(), "YES" if menu.yes else "NO", step.split(",")[0])
-    return "Operator menu."

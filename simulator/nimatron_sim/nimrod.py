@@ -22,6 +22,7 @@ Nim by the Nim position its building plan aims for; Moore's Nim by column
 counts modulo k+1; anything else (misère searches) by its verdict.
 """
 
+import copy
 import json
 
 from nimatron.games import explain, strategy
@@ -45,9 +46,33 @@ def nimrod(controller):
                        unlettered)
     if getattr(controller.panel, "bit_lamps", None) is not None:  # a counter (the game of 21): counts, not heaps
         return counted(controller, panel)
+    if not controller.rules.ordered and panel.get("after_heaps"):   # "leaving ..." as the lamps will show it
+        panel = _leaving(panel, controller.rules.position_words(as_shown(controller.panel, panel["after_heaps"])))
     if controller.state == VISITOR and (getattr(controller, "taken", None) or getattr(controller, "selected", None)):
         panel = in_progress(controller, panel)
     return panel
+
+
+def as_shown(board_panel, after=None, selected=None):
+    """A position after a move (``after``, or the visitor's ``selected``
+    lamps), its heaps in the order the board's lamps will show them. The
+    engine lists a split's parts its own way (Grundy's game: the rest, then
+    both parts); the panel keeps each heap in its row and lights a split-off
+    part in the first empty row. Worked out on a copy of the panel."""
+    twin = copy.deepcopy(board_panel)
+    try:
+        if selected is not None:
+            twin.apply_selection(selected)
+        else:
+            twin.apply(*twin.lamps_for(after))
+    except (ValueError, AttributeError, TypeError):  # not a move this panel can show: the engine's order
+        return after
+    return twin.position()[0]
+
+
+def _leaving(panel, words):
+    lines = [[key, dict(params, after=words) if "after" in params else params] for key, params in panel["lines"]]
+    return dict(panel, after=words, lines=lines)
 
 
 def counted(controller, panel):
@@ -122,6 +147,8 @@ def in_progress(controller, panel):
         lines.append(["nimrod.selected.not", {}])
     else:
         lost = strategy.solve(rules, after, misere, False)["outcome"] == "loss"
+        if not rules.ordered:
+            after = as_shown(controller.panel, selected=list(controller.selected)) or after
         lines.append(["nimrod.selected.win" if lost else "nimrod.selected.lose", {"after": rules.position_words(after)}])
     out["lines"] = lines
     return out
@@ -199,6 +226,7 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
     who = mover or "visitor"
     out["move"] = None if after is None else explain.describe_move(shown, after, rules.ordered, ring, unlettered)
     out["after"] = None if after is None else rules.position_words(result["after"])   # the whole position, in its rule set's words
+    out["after_heaps"] = result["after"]
     if after is None:
         lines.append(["nimrod.over", {}])
     elif result["outcome"] == "win" and ("leaving" in out["move"] or out["move"] == explain.move_leaving(

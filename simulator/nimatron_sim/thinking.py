@@ -7,9 +7,12 @@ machine thinks", in the visitor's language.
     for line in lines(nimrod(controller), Words("es")): print(line)
 
       8 4 2 1
-      0 0 1 1    3  montón A
+      0 0 1 1 = 3   montón A
       ...
-      0 1 0 0    4  suma-nim
+      0 1 0 0 = 4   suma-nim
+
+    Binary digits, then "= " and the same number in decimal: the two are never
+    side by side unmarked.
 """
 
 
@@ -40,13 +43,13 @@ def lines(panel, words):
         if width <= 4:  # the column values, 8 4 2 1, over the digits
             out.append("  " + " ".join(str(1 << c) for c in range(width - 1, -1, -1)))
         for row in panel["rows"]:
-            out.append("  %s  %3d  %s" % (" ".join(str(b) for b in row["bits"]), row["value"],
-                                          words.t(panel["row_key"], **row)))
+            out.append("  %s = %-3d %s" % (" ".join(str(b) for b in row["bits"]), row["value"],
+                                           words.t(panel["row_key"], **row)))
         out.append("  " + "-" * (2 * width - 1))
         out.append("  %s        %s" % (" ".join(str(c % 10) for c in panel["counts"]), words.t("sim.think.ones")))
         if panel["kind"] != "moore":
-            out.append("  %s  %3d  %s" % (" ".join(str(b) for b in panel["sum_bits"]), panel["sum"],
-                                          words.t("nimrod.sum")))
+            out.append("  %s = %-3d %s" % (" ".join(str(b) for b in panel["sum_bits"]), panel["sum"],
+                                           words.t("nimrod.sum")))
     out.append("")
     out.extend(sentence(words, key, params) for key, params in panel["lines"])
     return out

@@ -26,8 +26,10 @@ room (``OLED_COLUMNS``), else the five lines its driver wrote, beside the log.
     app.run()
 """
 
+import textwrap
 import time
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingsMap
@@ -39,11 +41,13 @@ from textual.widgets import Button, Footer, Header, Label, RichLog, Select, Stat
 from nimatron.config import boards, settings as nsettings
 
 from .engine import playable_rules
-from .face import KINDS, STATUS_ROLES, Face, row_label
+from .face import KINDS, STATUS_ROLES, Face, row_label, rules_words
 from .oled_mock import braille
 from .wallclock import WallClock
 
-SIDE_WIDTH = 36       # the thinking panel, move log and audits
+SIDE_WIDTH = 36       # the thinking panel, move log and audits (at least; a wide terminal gives it more)
+ROOMY = (150, 45)     # a terminal this large (a 200x60 one) gets wide lamps and a wide side panel
+ROOMY_LAMP = 5        # columns per lamp then: "  ●  "
 TICK_S = 0.03         # the virtual clock follows the wall clock every 30 ms
 MAX_STEP_MS = 1000    # after a stall (a suspended laptop), do not race ahead
 BELL_SOUNDS = ("champ", "machine_wins", "buzz")  # the bell rings for these (a click each lamp would nag)
@@ -58,7 +62,7 @@ LOG_STYLES = {
 CSS = """
 Screen { background: #101418; }
 #body { height: 1fr; }
-#face { width: 1fr; padding: 0 1; }
+#face { width: 1fr; padding: 0 1; scrollbar-gutter: stable; scrollbar-size-vertical: 1; }
 #side { width: %d; border-left: solid #3a4a55; }
 #status-lamps { height: 2; grid-size: 2 2; grid-columns: 18 20; }
 .status-lamp { width: auto; color: #8a8a8a; }
@@ -68,6 +72,8 @@ Screen { background: #101418; }
 .lamp-row { height: 1; }
 #lamps.spaced .lamp-row { margin: 0 0 1 0; }
 #lamps.spaced .lamp-row:last-child { margin: 0; }
+#lamps.roomy .lamp-row { margin: 0 0 2 0; }
+#lamps.roomy .lamp-row:last-child { margin: 0; }
 #face.tight #rules-line, #face.tight #lamps, #face.tight #controls, #face.tight #message, #face.tight #legend { margin: 0; }
 #face.tight #message { min-height: 1; }
 .row-label { width: 3; color: #c8d3da; text-style: bold; }
@@ -134,18 +140,25 @@ class LampWidget(Widget):
         glyph = lamp.glyph if lamp else KINDS["dark"]
         style = (lamp.colour if lamp else "#5c5c5c") + (" bold" if lamp and lamp.on else "")
         text = Text()
-        if self.styles.width.value == 2:
+        width = int(self.styles.width.value)
+        if width == 2:
             text.append("▸" if self.cursor else " ", style="bold #f0f0f0")
             text.append(glyph, style=style)
             return text
-        text.append("[" if self.cursor else " ", style="bold #f0f0f0")
+        inside = " " * ((width - 3) // 2)   # "[●]", "[ ● ]": the glyph in the middle of its cell
+        text.append("[" + inside if self.cursor else " " + inside, style="bold #f0f0f0")
         text.append(glyph, style=style)
-        text.append("]" if self.cursor else " ", style="bold #f0f0f0")
+        text.append(inside + "]" if self.cursor else inside + " ", style="bold #f0f0f0")
         return text
 
     def on_click(self, event):
         event.stop()
         self.app.lamp_clicked(self.r, self.i)
+
+
+def _lines(text, width):
+    """How many lines ``text`` takes wrapped at ``width`` columns (its own line breaks kept)."""
+    return sum(max(1, len(textwrap.wrap(line, width))) for line in text.split("\n"))
 
 
 def _short(text, width=55):
@@ -208,7 +221,7 @@ class SettingsScreen(ModalScreen):
         rules = playable_rules(board, others)
         if current and current not in rules:
             rules.append(current)
-        return [(self.words.t("settings.keep"), "")] + [(r, r) for r in rules]
+        return [(self.words.t("settings.keep"), "")] + [(_short(rules_words(r, self.words)), r) for r in rules]   # in words, not ids
 
     def on_select_changed(self, event):
         if event.select.id == "set-board" and event.value != self.rules_board:  # another board, other rule sets
@@ -283,7 +296,8 @@ class NimatronApp(App):
         panel (default: when the preset explains itself, as Nimrod);
         ``clock``: seconds, the wall clock the virtual one follows."""
         super().__init__()
-        self._bindings = BindingsMap(self.worded_bindings(face.words))
+        self._worded = self.worded_bindings(face.words)
+        self._bindings = BindingsMap(self._worded)
         self.face = face
         self.realtime = realtime
         self.clock = clock
@@ -292,6 +306,8 @@ class NimatronApp(App):
         self._logged = 0
         self._wall = None    # a WallClock while the clock runs in real time
         self._squeeze = 0    # 1: rows of lamps closed up, 2: no blank lines either (``_fit``)
+        self._roomy = False  # a large terminal: wide lamps, a wide side panel (``_use_room``)
+        self._small = False  # "the terminal is too small" shows: only Q acts
         self._shown = {}
         self.muted = False   # the terminal bell (M, the settings): the ♪ words show either way
         self._heard = face.sounds
@@ -329,14 +345,18 @@ class NimatronApp(App):
                 yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
                 yield Static("", id="audits")
         yield Static("", id="too-small")
-        yield Footer()
+        yield Footer(compact=True)
+
+    def lamp_cell(self):
+        """Columns per lamp on screen: ``lamp_width``, or ROOMY_LAMP in a roomy terminal."""
+        return ROOMY_LAMP if self._roomy else lamp_width(self.face.layout)
 
     def _lamp_rows(self):
         face = self.face
         rows = []
         for r, n in enumerate(face.layout):
             children = [Static(row_label(r), classes="row-label")]
-            width = lamp_width(face.layout)
+            width = self.lamp_cell()
             children += [LampWidget(r, i, width) for i in range(n)]
             if n < max(face.layout):  # short rows (1-3-5-7): counts and buttons stay in a column
                 spacer = Static("", classes="row-spacer")
@@ -373,6 +393,7 @@ class NimatronApp(App):
         await container.mount(*self._lamp_rows())
         self._squeeze = 0
         container.set_class(len(self.face.layout) <= 4, "spaced")
+        container.set_class(self._roomy and len(self.face.layout) <= 4, "roomy")
         self.query_one("#face").set_class(False, "tight")
         for button in container.query(Button):
             button.can_focus = False
@@ -389,10 +410,12 @@ class NimatronApp(App):
         t = self.t
         kinds = ["lit", "taken", "selected", "hint", "taking", "refused", "dark"]
         keys = ""
+        if not self.face.controller.rules.removes:   # Grundy's game moves lamps: none is ever taken
+            kinds.remove("taken")
         if self.face.input_model == "rows":
             kinds.remove("selected")
         else:
-            keys = "\n" + t("sim.legend.grid", cursor="[ ]" if lamp_width(self.face.layout) == 3 else "▸")
+            keys = "\n" + t("sim.legend.grid", cursor="▸" if self.lamp_cell() == 2 else "[ ]")
         for line in self.face.rows_words():   # rows that are not heaps: Candy Nim's tallies, Building Nim's supply
             keys += "\n" + line
         if self.face.sim.spec["lamps"].get("shape") == "ring" and not self.face.settings.get("counter"):
@@ -412,15 +435,46 @@ class NimatronApp(App):
 
     # -- size ---------------------------------------------------------------------
     def needed_size(self):
-        """(columns, lines) the face and its side panel need."""
-        layout = self.face.layout
-        lamps = 3 + lamp_width(layout) * max(layout) + 4 + (11 if self.face.input_model == "rows" else 0)
-        rows = 2 * len(layout) - 1 if len(layout) <= 4 else len(layout)
-        extra = 1 if self.face.input_model == "grid" else 0
-        extra += 1 if self.face.has_speaker() else 0  # the ♪ line
-        return max(38, lamps) + 2 + SIDE_WIDTH + 1, 17 + rows + extra
+        """(columns, lines) the face, its side panel and the key bar (whole) need:
+        the face closed up (``_fit``), its words wrapped as they will be."""
+        face = self.face
+        layout = face.layout
+        lamps = 3 + lamp_width(layout) * max(layout) + 4 + (11 if face.input_model == "rows" else 0)
+        width = max(max(38, lamps) + 2 + SIDE_WIDTH + 1, self.key_bar_width())
+        room = width - SIDE_WIDTH - 2 - 1   # the face's text: inside its padding and its scrollbar's gutter
+        words = [face.rules_line(), self._legend()]
+        # the words under the lamps: as long as the visitor's turn (not what shows now:
+        # the size asked must not change with the game, or "too small" would come and go)
+        lines = 1 + 2 + len(layout) + 1 + (1 if face.has_speaker() else 0) + 1   # title, status, lamps, buttons, ♪, keys
+        lines += sum(_lines(text, room) for text in words) + max(2, _lines(self._turn_words(), room))
+        return width, lines
+
+    def _turn_words(self):
+        """The longest words under the lamps in a game: the visitor's turn (with a hint, when it teaches)."""
+        face, t = self.face, self.t
+        if face.input_model == "rows":
+            text = t("sim.say.rows", keys="1-%d" % len(face.layout))
+        else:
+            text = t("sim.say.cursor" if face.sim.spec.get("cursor") else "sim.say.grid")
+        return text + (" " + t("sim.say.hint") if face.settings["difficulty"] == "teach" else "")
+
+    def key_bar_width(self):
+        """Columns the key bar needs to show every key and its words, compact: "q Quit ⏎ DONE ..."."""
+        shown = [b for b in self._worded if b.show and b.description]
+        return sum(cell_len(self.get_key_display(b)) + 1 + cell_len(b.description) + 1 for b in shown) - 1
+
+    def _use_room(self, size):
+        """A large terminal (ROOMY: a 200x60 one) gets wide lamps, rows further
+        apart and a side panel a third of the width (a longer log, longer lines)."""
+        width, height = size
+        roomy = width >= ROOMY[0] and height >= ROOMY[1]
+        self.query_one("#side").styles.width = max(SIDE_WIDTH, width // 3) if roomy else SIDE_WIDTH
+        if roomy != self._roomy:
+            self._roomy = roomy
+            self.call_later(self._rebuilt)
 
     def on_resize(self, event):
+        self._use_room(event.size)
         self._check_size(event.size)
         if getattr(self, "_squeeze", 0):  # more room: start from the roomy face again
             self._squeeze = 0
@@ -452,6 +506,9 @@ class NimatronApp(App):
             note.update(self.t("sim.too_small", w=width, h=height, need_w=need_w, need_h=need_h))
         note.display = small
         self.query_one("#body").display = not small
+        if small != self._small:
+            self._small = small
+            self.refresh_bindings()   # the key bar shows only Q while the face is hidden
 
     # -- the clock ------------------------------------------------------------------
     def _tick(self):
@@ -474,8 +531,8 @@ class NimatronApp(App):
 
     # -- actions: keys and clicks -----------------------------------------------------
     def check_action(self, action, parameters):
-        if action in self.GAME_ACTIONS and isinstance(self.screen, ModalScreen):
-            return False  # the settings screen has the keys
+        if action in self.GAME_ACTIONS and (isinstance(self.screen, ModalScreen) or self._small):
+            return False  # the settings screen has the keys; a hidden face takes none (Q still quits)
         return True
 
     def action_press(self, role):
@@ -507,7 +564,7 @@ class NimatronApp(App):
             self.tap("key %d %d" % self.cursor)
 
     def lamp_clicked(self, r, i):
-        if isinstance(self.screen, ModalScreen):
+        if isinstance(self.screen, ModalScreen) or self._small:
             return
         if self.face.input_model == "grid":
             self.cursor = (r, i)

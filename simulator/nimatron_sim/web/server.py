@@ -676,9 +676,10 @@ class NimatronServer(ThreadingHTTPServer):
 
     def config(self):
         from nimatron.config import boards, settings
+        from nimatron.games.rules import parse_rules
 
         m = self.machines
-        return {
+        config = {
             "lang": self.lang,
             "langs": languages(),
             "board": m.board,
@@ -689,6 +690,10 @@ class NimatronServer(ThreadingHTTPServer):
             "difficulties": list(settings.DIFFICULTIES),
             "first": list(settings.FIRST),
         }
+        # each rule set in words (the page shows these, never an id such as "subtract:3")
+        config["rules_about"] = {spec: parse_rules(spec).about or spec
+                                 for specs in config["rules"].values() for spec in specs}
+        return config
 
     def playable(self):
         """Board -> the rule sets a machine on it plays (``engine.playable_rules``):

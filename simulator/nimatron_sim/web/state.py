@@ -99,7 +99,7 @@ def say(machine):
                 return ["say.rows_more", {"n": len(controller.taken), "row": explain.label(controller.turn_row)}]
             return ["say.rows", {"hint": hint}]
         if controller.selected:
-            return ["say.selected", {"n": len(controller.selected)}]
+            return ["say.selected" if controller.rules.removes else "say.selected.split", {"n": len(controller.selected)}]
         if face.sim.spec.get("cursor"):
             return ["say.cursor", {"hint": hint}]
         return ["say.grid", {"hint": hint}]

@@ -60,7 +60,7 @@
       built = key;
       lastEvent = null;
     }
-    $("follows").textContent = Nim.t("crowd.follows", {id: s.watch.slice(0, 6), board: s.board});
+    $("follows").textContent = Nim.t("crowd.follows", {board: s.board});
     Nim.drawStatus($("status"), s);
     Nim.drawLamps(lamps, s);
     $("attract").hidden = s.state !== "attract";

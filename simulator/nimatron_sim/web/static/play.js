@@ -18,6 +18,7 @@
   let lamps = null;        // Nim.buildLamps: the lamp elements
   let lastEvent = null;    // the newest event announced
   let nimrodShown = "";
+  let countsFitted = "";   // the counts' lengths the lamps were last fitted to
   let busy = Promise.resolve();
 
   const BOARD_KEYS = {a: "a", b: "b", w: "slide", "[": "ccw", "]": "cw"};
@@ -74,6 +75,14 @@
     const box = $("lamps");
     box.style.removeProperty("--lamp-max");
     box.style.removeProperty("--side-max");
+    box.style.removeProperty("--reserve");
+    // beside the lamps: the label, the count ("encendidas: 7") and TAKE, as wide as their words
+    const beside = Math.max(0, ...[...box.querySelectorAll(".lamp-row")].map((row) => {
+      const parts = [...row.children].filter((c) => !c.classList.contains("strip"));
+      const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
+      return parts.reduce((w, c) => w + c.getBoundingClientRect().width, 0) + gap * parts.length + 2;
+    }));
+    if (beside) box.style.setProperty("--reserve", beside + "px");
     for (let round = 0; round < 3; round++) {
       const parts = [...document.querySelectorAll("#lamps .lamp-cell, #lamps .take, #controls button")];
       if (!parts.length) return;
@@ -146,8 +155,11 @@
     }
     $("board-line").textContent = Nim.t("board", {board: s.board, about: Nim.phrase(s.about)});
     Nim.drawStatus($("status"), s);
-    if (fresh) fit();
     Nim.drawLamps(lamps, s);
+    // the counts' words take room beside the lamps: measure again when they change length
+    const counted = lamps.counts.map((node) => node.textContent.length).join(",");
+    if (fresh || counted !== countsFitted) fit();
+    countsFitted = counted;
     $("rules-line").textContent = Nim.t("rules.line", {about: Nim.phrase(s.settings.about),
       last: Nim.phrase(s.settings.last_move || "takes the last lamp"),
       goal: Nim.t(s.settings.misere ? "goal.loses" : "goal.wins")}) + " " + Nim.t("settings.line", {
@@ -178,9 +190,11 @@
   function fillSettings(s) {
     const form = $("settings");
     form.textContent = "";
+    // each setting's label by its own key: "misere" is worded "Goal" (settings.misere is the "on" choice)
+    const LABELS = {misere: "settings.goal"};
     const field = (key, options, value) => {
       const label = document.createElement("label");
-      label.textContent = Nim.t("settings." + key) + " ";
+      label.textContent = Nim.t(LABELS[key] || "settings." + key) + " ";
       const select = document.createElement("select");
       select.name = key;
       for (const [text, v] of options) {
@@ -196,8 +210,8 @@
     const keep = [Nim.t("settings.keep"), ""];
     field("board", config.boards.map((b) => [b.name + ": " + Nim.phrase(b.about), b.name]), s.board);
     field("preset", [[Nim.t("settings.own"), ""]].concat(config.presets.map((p) => [p.name + ": " + Nim.phrase(p.about), p.name])), "");
-    // the rule sets the chosen board plays (the server derives them from the one registry)
-    const rulesFor = (board) => [keep].concat((config.rules[board] || []).map((r) => [r, r]));
+    // the rule sets the chosen board plays (the server derives them from the one registry), in words
+    const rulesFor = (board) => [keep].concat((config.rules[board] || []).map((r) => [Nim.phrase(config.rules_about[r] || r), r]));
     field("rules", rulesFor(s.board), "");
     form.elements.board.addEventListener("change", () => {
       const select = form.elements.rules;
