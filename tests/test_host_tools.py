@@ -112,7 +112,7 @@ def test_monitor_json_and_reasoning_for_nim(sim_factory):
         lines.append(json.loads(line))
     kinds = [e["event"] for e in lines]
     assert kinds[:3] == ["new_game", "move", "move"] and kinds[-1] == "game_over"
-    assert lines[2]["why"].startswith("nim-sum 100 (4); winning move")
+    assert lines[2]["why"].startswith("nim-sum 100 (binary) = 4; winning move")
 
 
 def test_config_set_refused_without_unlock_and_accepted_with_it(sim_factory):

@@ -228,7 +228,7 @@ def test_events_stream_moves_with_reasoning():
     assert [e["event"] for e in events] == ["new_game", "refused", "move", "move"]
     assert events[0]["preset"] == "nimatron"
     assert events[2] == {"event": "move", "by": "visitor", "before": [3, 4, 5, 7], "after": [3, 4, 5, 6]}
-    assert events[3]["by"] == "machine" and events[3]["why"].startswith("nim-sum 100 (4); winning move")
+    assert events[3]["by"] == "machine" and events[3]["why"].startswith("nim-sum 100 (binary) = 4; winning move")
     m.ok("EVENTS OFF")
     m.controller.press("new", m.now)
     m.run()

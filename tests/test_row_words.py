@@ -39,3 +39,27 @@ def test_a_refusal_names_an_empty_row_by_its_letter(board):
     for reason in refused:
         assert not re.search(r"\brow \d", reason), reason
     assert any(re.match(r"row [A-Z] is empty$", r) for r in refused), refused
+
+
+def test_no_message_in_the_firmware_counts_rows_or_lamps_from_zero():
+    """The source scan behind the press above: a row is a letter, a lamp its place from 1
+    ("lamp 0 3 is not in play" was the grid's refusal). What a visitor or operator
+    reads comes from machine/, panels/, games/ and link/; the pin maps' own role
+    names ("key R I", config/ and drivers/) are the maker's file format."""
+    import ast
+    import os
+
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware", "nimatron")
+    found = []
+    for folder, _, files in [w for part in ("machine", "panels", "games", "link") for w in os.walk(os.path.join(root, part))]:
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+                        and isinstance(node.left.value, str) and re.search(r"\brow %d|\blamp %d %d", node.left.value):
+                    found.append("%s:%d %r" % (os.path.relpath(path, root), node.lineno, node.left.value))
+    assert not found, found

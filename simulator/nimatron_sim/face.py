@@ -302,7 +302,7 @@ class Face:
         else:
             if why is None and was is not None:
                 why = controller.explain(before, ring)
-            if why:  # the firmware's reasoning, "nim-sum 11 (3); winning move: ...", part by part
+            if why:  # the firmware's reasoning, "nim-sum 11 (binary) = 3; winning move: ...", part by part
                 why = "; ".join(self.words.phrase(part) for part in why.split("; "))
         if why:
             self._add("why", t("sim.log.why", why=why))

@@ -91,7 +91,7 @@ class VisitorTurn:
         pick = getattr(self.panel, "selectable", None)  # a counter: only its choice lamps
         if (r >= len(self.panel.lit) or i >= len(self.panel.lit[r]) or not self.panel.lit[r][i]
                 or (pick is not None and lamp not in pick())):
-            self._refuse("lamp %d %d is not in play" % (r, i), [], now)
+            self._refuse("lamp %d of row %s is not in play" % (i + 1, row_label(r)), [], now)  # as the screen counts
             return
         if lamp in self.selected:
             self.selected.remove(lamp)
@@ -252,7 +252,7 @@ class MachineTurn:
             x = 0
             for h in heaps:
                 x ^= h
-            words.append("nim-sum " + explain.binary(x, 1) + " (%d)" % x)
+            words.append("nim-sum " + explain.binary(x, 1) + " (binary) = %d" % x)  # marked: the board speaks ASCII
         elif result["nimber"] is not None:
             words.append("nim-value %d" % result["nimber"])
         words.extend(self.rules.notes(heaps, self.misere))
