@@ -227,3 +227,16 @@ def test_a_presets_file_laid_out_otherwise_is_read_whole(tmp_path, monkeypatch):
     assert resolve({}, "drnim")["rules"] == data["drnim"]["rules"]
     with pytest.raises(SettingsError, match="unknown preset 'nosuch'"):
         check_value("preset", "nosuch")
+
+
+def test_a_preset_named_by_a_number_is_chosen_over_the_link():
+    """'SET preset 21' answered 'unknown preset 21': the link reads a bare 21 as JSON, a number."""
+    from kit_link import Machine
+
+    assert check_value("preset", 21) == "21" and check_value("preset", "100") == "100"
+    m = Machine("pico-neopixel")   # a row of 21 runs on through its rows of holes, from a start
+    assert m.err("SET preset 21") == "value"
+    kind, data = m.ask("SET preset 21")
+    assert "lays out its lamps as [21], not as this machine's [7, 7, 7, 7]: put it in settings.json and restart" \
+        in data[1], data
+    assert m.controller.settings["preset"] == "nimatron"   # nothing changed

@@ -172,6 +172,8 @@ def check_value(key, value):
             raise SettingsError("%s must be one of %s" % (key, ", ".join(_CHOICE[key])))
         return value
     if key == "preset":
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)  # "SET preset 21": the link reads 21 as a number
         if not isinstance(value, str) or (_preset_line(value) is None and value not in preset_names()):
             raise SettingsError("unknown preset %r (choose from %s)" % (value, ", ".join(preset_names())))
         return value

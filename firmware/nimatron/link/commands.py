@@ -139,6 +139,14 @@ def cmd_set(link, args, text, now):
         value = new[key]
         link.controller.apply_settings(new)
     except ValueError as e:  # SettingsError, or PanelError: nothing was changed
+        own = None
+        if not isinstance(e, SettingsError) and key == "preset":
+            from ..config.settings import load_preset
+
+            own = load_preset(value).get("layout")  # a running machine keeps its own (KEEP_ON_PRESET)
+        if own and list(own) != list(link.controller.layout):
+            raise CommandError("value", "preset %s lays out its lamps as %s, not as this machine's %s: "
+                               "put it in settings.json and restart" % (value, own, link.controller.layout))
         prefix = "" if isinstance(e, SettingsError) else "does not fit this board: "
         raise CommandError("value", prefix + _shown(str(e), 200))
     saved = False
