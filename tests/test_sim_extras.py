@@ -41,7 +41,8 @@ def without_textual(monkeypatch):
     """As if ``nimatron[sim]`` were not installed: no Textual, the terminal app not yet imported."""
     import nimatron_sim
 
-    monkeypatch.setitem(sys.modules, "textual", None)
+    for name in ["textual"] + [m for m in sys.modules if m.startswith("textual.")]:
+        monkeypatch.setitem(sys.modules, name, None)  # an earlier test's textual.app must not answer the import
     monkeypatch.delitem(sys.modules, "nimatron_sim.tui", raising=False)
     monkeypatch.delattr(nimatron_sim, "tui", raising=False)
 

@@ -505,13 +505,15 @@ def settings_file(drive, board, preset):
 # Graph Nim's, 2-D Nim's and Candy Nim's searches recurse once per lamp or
 # candy: deeper than CircuitPython's default Python stack (1.5 KB) allows
 # ("RuntimeError: pystack exhausted", found on 9.2.8 in the emulator; Candy
-# Nim from 7 7 7 7 needed more than 4 KB). A row board's deepest moment is
-# its start (reading the presets file): 1,249-1,280 bytes measured in the
-# emulator, so 2,560 leaves it twice what it uses. settings.toml sets it;
-# the pystack comes out of the RAM the heap would grow into.
+# Nim from 7 7 7 7 needed more than 4 KB). A row board's deepest moments,
+# measured in the emulator (9.2.8, .mpy): its start needs 1,409-1,536 bytes
+# (1,408 stops it) and Building Nim's search more than 1,536 (it stopped
+# there) and at most 2,048 (a whole game played); 4,096 is twice that.
+# settings.toml sets it; the pystack comes out of the RAM the heap would
+# grow into.
 PYSTACK_KEY = "CIRCUITPY_PYSTACK_SIZE"
 PYSTACK_GRID = 12288
-PYSTACK_ROWS = 2560
+PYSTACK_ROWS = 4096
 
 
 def settings_toml(drive, spec):
