@@ -125,3 +125,31 @@ def test_a_memory_error_while_answering_never_stops_the_game(monkeypatch):
     m.ok("PLAY PRESS done")
     m.run(4000)
     assert m.controller.state == "visitor"  # the machine answered its move
+
+
+def test_a_command_that_meets_full_caches_drops_them_and_answers(monkeypatch):
+    """Graph Nim on pico-grid (emulated, 9.2.8): after a game the searches' memos held the heap
+    and 'SET difficulty teach' answered 'ERR busy out of memory'. The link drops the
+    caches (hostlink.forget_searches: every searching rule set's) and asks once more."""
+    from kit_link import Machine
+    from nimatron.games import graph, nim2d, strategy
+    from nimatron.link import commands
+
+    m = Machine("pico-grid", preset="graph")
+    nim2d._memo[("planted", 1, 1)] = 1
+    graph._table[0] = ("planted",)
+    real = commands.HANDLERS["SET"]
+    calls = []
+
+    def set_once_short(link, args, text, now):
+        calls.append(len(nim2d._memo))
+        if len(calls) == 1:
+            raise MemoryError("memory allocation failed, allocating 512 bytes")
+        return real(link, args, text, now)
+
+    monkeypatch.setitem(commands.HANDLERS, "SET", set_once_short)
+    assert m.ok("SET difficulty teach")["value"] == "teach"
+    assert calls[0] >= 1 and calls[1] == 0 and graph._table[0] is None
+    monkeypatch.setitem(commands.HANDLERS, "SET", lambda *a: (_ for _ in ()).throw(MemoryError("again")))
+    assert m.ask("SET difficulty perfect") == ("ERR", ("busy", "out of memory: try again"))
+    strategy.forget()

@@ -106,3 +106,9 @@ def _key(heaps):
     for h in parts:
         key = key * 16 + h
     return key
+
+
+def forget():
+    """Drop the positions learnt (``strategy.forget``)."""
+    _MEMOS[0].clear()
+    _MEMOS[1].clear()

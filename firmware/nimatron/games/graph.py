@@ -217,3 +217,11 @@ def _bits(mask):
 
 def lit(matrix):
     return _bits(_mask(matrix)[0])
+
+
+def forget():
+    """Drop the misère table (``strategy.forget``): built again when asked."""
+    _table[0] = None
+    _table[1] = None
+    _table[2] = 0
+    _table[3] = None

@@ -435,3 +435,9 @@ def build_table():
                 bit = index + (1 << 16 if misere else 0)
                 out[bit >> 3] |= 1 << (bit & 7)
     return bytes(out)
+
+
+def forget():
+    """Drop the groups' values and the table bits read (``strategy.forget``)."""
+    _memo.clear()
+    _bits.clear()

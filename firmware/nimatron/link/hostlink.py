@@ -33,6 +33,19 @@ from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, R
                        _shown)
 
 
+def forget_searches():
+    """Drop what every search loaded keeps between decisions (``forget()`` in
+    strategy, candy, nim2d, graph): caches all, so a search asked again only
+    takes longer. Only what is loaded holds one: nothing is imported here."""
+    import sys
+
+    package = __name__[:__name__.rfind(".link.") + 1] + "games."
+    for name in ("strategy", "candy", "nim2d", "graph"):
+        module = sys.modules.get(package + name)
+        if module is not None:
+            module.forget()
+
+
 # Search work EXPLAIN may do in one poll (``games.budget``): half the
 # machine's own share, so a tick that thinks and answers stays inside 50 ms.
 # Only EXPLAIN: it searches one position, the one in play, so asking again
@@ -235,12 +248,12 @@ class HostLink:
                 self.unlocked = False
             self.last_command = now_ms
             switches = getattr(self.controller, "switches", None)  # nimatron.machine.switches
-            if verb == "SERVICE" and switches is not None:
-                out = switches.command(self, words[1:], now_ms)  # the operator menu
-            else:
-                out = commands.HANDLERS[verb](self, words[1:], text, now_ms)
-                if switches is not None and (verb == "STATE" or verb == "AUDITS"):
-                    switches.report(out)
+            try:
+                out = self._dispatch(verb, words, text, switches, now_ms)
+            except MemoryError:  # the searches' caches may hold the heap: drop them, once
+                forget_searches()
+                gc.collect()
+                out = self._dispatch(verb, words, text, switches, now_ms)
             out = reply(out)
             if len(out) > MAX_REPLY:
                 raise CommandError("toolong", "reply longer than %d bytes" % MAX_REPLY)
@@ -254,6 +267,14 @@ class HostLink:
             return "ERR busy out of memory: try again"
         except Exception as e:  # answer, never crash the game
             return error("internal", "%s: %s" % (type(e).__name__, _shown(str(e), 80)))
+
+    def _dispatch(self, verb, words, text, switches, now_ms):
+        if verb == "SERVICE" and switches is not None:
+            return switches.command(self, words[1:], now_ms)  # the operator menu
+        out = commands.HANDLERS[verb](self, words[1:], text, now_ms)
+        if switches is not None and (verb == "STATE" or verb == "AUDITS"):
+            switches.report(out)
+        return out
 
     def operator(self, what):
         """CommandError unless the operator may act (no PIN set, or unlocked)."""
