@@ -30,7 +30,7 @@ import sys
 from ..config.boards import STATUS
 from ..config.settings import DIFFICULTIES, FIRST, changed, preset_names
 from . import menu_lamps
-from .app import forget
+from .. import forget
 from .menu_lamps import COLOURS, cycle_ms, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
 ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",
