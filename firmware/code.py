@@ -137,10 +137,10 @@ def host_spoke(data):
 
 
 # The host link's modules, imported one a pass once the host has spoken: each
-# loads within a tick (all in one: 168 ms from .mpy, 0.7 s from .py on an
-# RP2040, the lamps frozen meanwhile; commands whole, 55-60 ms, is two modules).
-LINK_MODULES = ("nimatron.link.protocol", "nimatron.link.operator_commands", "nimatron.link.commands",
-                "nimatron.link.hostlink", "nimatron.link.transports")
+# loads within a tick (all four in one: 168 ms from .mpy, 0.7 s from .py on an
+# RP2040, the lamps frozen meanwhile).
+LINK_MODULES = ("nimatron.link.protocol", "nimatron.link.commands", "nimatron.link.hostlink",
+                "nimatron.link.transports")
 
 
 def load_link(machine, step, now):
