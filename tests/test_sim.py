@@ -530,3 +530,14 @@ def test_a_long_bouncy_run_keeps_no_history_of_pin_changes():
         pins = list(sim.bench.factory.pins.values())
         assert len(pins) >= 20
         assert max(len(pin.states) for pin in pins) <= KEPT_STATES
+
+
+def test_the_presets_a_board_starts_with():
+    """What tools/emu_board.py measures per board: a pin map's own list, else what a start can build."""
+    from nimatron.config import boards
+    from nimatron_sim.engine import playable_presets
+
+    assert playable_presets("macropad") == list(boards.board("macropad")["presets"])
+    ring = playable_presets("pico-ring")
+    assert "drnim" in ring and "nimatron" not in ring      # Dr. NIM's 15 marbles need the ring's row
+    assert "graph" in playable_presets("pico-grid") and "graph" not in playable_presets("pico-neopixel")

@@ -18,22 +18,14 @@ import pytest
 from kit_link import Cable
 from kit_sim import FAST
 
-from nimatron.games import budget, candy, graph, nim2d, strategy
-from nimatron.link.hostlink import LINK_UNITS, HostLink
+from nimatron.games import budget, candy, graph, nim2d
+from nimatron.link.hostlink import LINK_UNITS, HostLink, forget_searches as forget_everything
 from nimatron.link.protocol import parse_line
 from nimatron.machine import turns
 
 from nimatron_sim.visitor import Visitor
 
 MOST_A_SPEND = 3 * 40 + 1  # a new position's charge, as tests/test_search_budget.py
-
-
-def forget_everything():
-    candy._MEMOS[0].clear()
-    candy._MEMOS[1].clear()
-    nim2d._memo.clear()
-    graph._table[0] = None
-    strategy.forget()
 
 
 class Watch:

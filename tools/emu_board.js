@@ -22,6 +22,7 @@ for (let i = 2; i < process.argv.length; i++) {
 }
 const tool = process.env.CP_EMU_TOOL || path.join(__dirname, '..', '..', 'shared', 'tools', 'circuitpython-emu');
 const { Session } = require(path.join(tool, 'session.js'));
+const { command } = require('./emu_reply');
 
 const s = new Session({ uf2: args.uf2, fsImage: args.img, pinmap: args.pinmap, echo: false });
 const feeds = [];
@@ -65,18 +66,8 @@ const ops = {
   },
   run({ ms }) { s.runFor(ms); return { now: s.ms }; },
   cmd({ line, timeout = 10000 }) {
-    const from = s.data.length;
-    const t0 = s.ms;
-    s.sendData(line + '\n');
-    let reply = null;
-    s.runUntil(() => {
-      const lines = s.data.slice(from).split('\n');
-      lines.pop();
-      reply = lines.find((l) => l.startsWith('OK') || l.startsWith('ERR'));
-      return !!reply;
-    }, timeout);
-    const lines = newLines();
-    return { reply, latency_ms: reply ? +(s.ms - t0).toFixed(2) : null, t: t0, events: events(lines), now: s.ms };
+    const { reply, t0, latency_ms } = command(s, line, timeout);
+    return { reply, latency_ms, t: t0, events: events(newLines()), now: s.ms };
   },
   tap({ name, hold = 80, gap = 250 }) {
     const t0 = s.ms;

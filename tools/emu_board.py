@@ -107,10 +107,6 @@ class Row:
                 "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules}
 
 
-class Settings(dict):
-    pass
-
-
 class Controller:
     """What a robot visitor may read of the machine: its settings (from CONFIG)."""
 
@@ -275,9 +271,10 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None):
         sim.command("NEW")
         sim.advance(1500)
         sim.memory()
-        row.watchdog = emu("status")["watchdog_fired"]
-        if os.environ.get("EMU_CONSOLE"):
-            print(emu("status")["console"], file=sys.stderr)
+        status = emu("status")
+        row.watchdog = status["watchdog_fired"]
+        if os.environ.get("EMU_CONSOLE"):  # the board's console, for a failure's traceback
+            print(status["console"], file=sys.stderr)
     finally:
         emu.close()
         shutil.rmtree(work, ignore_errors=True)
@@ -308,34 +305,10 @@ def play(sim, robot, row, limit_ms=240000):
 
 
 def playable(board):
-    """The presets this board offers: its own list, else every preset a
-    controller can be built for on it (the start's own checks decide)."""
-    from nimatron.config import boards
-    from nimatron.config.settings import presets
-    from nimatron.machine.app import make_controller
+    """The presets this board offers (``nimatron_sim.engine.playable_presets``)."""
+    from nimatron_sim.engine import playable_presets
 
-    spec = boards.board(board)
-    if spec.get("presets"):
-        return list(spec["presets"])
-
-    class Dark:
-        def show(self, lamps, status):
-            pass
-
-        def events(self):
-            return []
-
-        def close(self):
-            pass
-
-    out = []
-    for name in presets():
-        try:
-            make_controller(board, {"preset": name}, io=Dark())
-        except ValueError:
-            continue
-        out.append(name)
-    return out
+    return playable_presets(board)
 
 
 def main(argv=None):

@@ -16,6 +16,7 @@ const fs = require('fs');
 const path = require('path');
 const tool = process.env.CP_EMU_TOOL;
 const { Session } = require(path.join(tool, 'session'));
+const { command: sendCommand } = require('./emu_reply');
 
 const args = {};
 for (let i = 2; i < process.argv.length; i++) {
@@ -47,17 +48,8 @@ function events() {
   return s.data.split('\n').filter((l) => l.startsWith('EV ')).map((l) => { try { return JSON.parse(l.slice(3)); } catch (e) { return {}; } });
 }
 function command(line, timeoutMs = 8000) {
-  const from = s.data.length;
-  const t0 = s.ms;
-  s.sendData(line + '\n');
-  let reply = null;
-  s.runUntil(() => {
-    const lines = s.data.slice(from).split('\n');
-    lines.pop();
-    reply = lines.find((l) => l.startsWith('OK') || l.startsWith('ERR'));
-    return !!reply;
-  }, timeoutMs);
-  const r = { cmd: line, t: +t0.toFixed(1), latency_ms: reply ? +(s.ms - t0).toFixed(2) : null, reply: reply ? reply.slice(0, 300) : null };
+  const { reply, t0, latency_ms } = sendCommand(s, line, timeoutMs);
+  const r = { cmd: line, t: +t0.toFixed(1), latency_ms, reply: reply ? reply.slice(0, 300) : null };
   report.commands.push(r);
   let json = null;
   if (reply && reply.startsWith('OK {')) { try { json = JSON.parse(reply.slice(3)); } catch (e) { /* */ } }

@@ -61,6 +61,24 @@ def playable_rules(board, overrides=None):
     return out
 
 
+def playable_presets(board):
+    """The presets a machine on ``board`` starts with: the pin map's own list,
+    else every preset a controller can be built for there (as a start builds it)."""
+    from nimatron.config.settings import presets
+
+    spec = boards.board(board)
+    if spec.get("presets"):
+        return list(spec["presets"])
+    out = []
+    for name in presets():
+        try:
+            app.make_controller(board, {"preset": name}, io=_Unwired())
+        except ValueError:
+            continue
+        out.append(name)
+    return out
+
+
 class Simulator:
     tick_ms = 5      # the main loop: controller.update() every 5 virtual ms
     hold_ms = 60     # a press: the button held down this long...

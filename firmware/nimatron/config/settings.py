@@ -113,11 +113,13 @@ def _preset_line(name):
     """The preset on the line ``"name": {...}`` of the presets file, or None."""
     import json
 
+    if '"' in name or "\\" in name:
+        return None
     try:
         with open(resource(PRESETS_FILE)) as f:
             text = f.read()
         start = text.find('\n "%s": {' % name)
-        if start < 0 or '"' in name or "\\" in name:
+        if start < 0:
             return None
         end = text.find("\n", start + 1)
         line = text[start + 1:end if end > 0 else len(text)].strip()
