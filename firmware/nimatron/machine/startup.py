@@ -36,11 +36,13 @@ import json
 
 from .. import __version__
 from .audits import Audits
+from .ports import ATTRACT
 from .store import RETRY_MS, crc32
 
 FAULT_BACKOFF_MS = 5000   # faults in a row: wait this long before rebuilding
 FAULT_SAVE_MS = 60000     # a fault is written at once, at most once a minute
 SETTINGS_GAP_MS = 10000   # settings are written at most this often; changes in between wait (wear)
+QUIET_MS = 5000           # nobody pressed or sent a command for this long: the flash may be erased
 SOURCE_MISSING = "missing"
 PIN_TRIES = 3             # as nimatron.link.protocol: wrong PINs before UNLOCK pauses
 
@@ -351,7 +353,18 @@ class Machine:
                 self.log("nimatron: settings not saved: " + _short(e))
         if self.store is not None:
             self.store.tick(now)
+            if self.quiet(now):
+                self.store.tidy(now)
             self.watch_store()
+
+    def quiet(self, now):
+        """Attract mode, no press and no host command for ``QUIET_MS``: a
+        moment when a board stopped by a flash erase keeps nobody waiting."""
+        c = self.controller
+        if c is None or c.state != ATTRACT or now - c.last_input < QUIET_MS:
+            return False
+        link = self.link
+        return link is None or (not link.pending and now - link.last_command >= QUIET_MS)
 
     def watch_store(self, notes=None):
         """Saves failing (a full or read-only disk, a broken flash) are loud:
