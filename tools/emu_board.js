@@ -25,6 +25,30 @@ const { Session } = require(path.join(tool, 'session.js'));
 const { command } = require('./emu_reply');
 
 const s = new Session({ uf2: args.uf2, fsImage: args.img, pinmap: args.pinmap, echo: false });
+
+// The shared flash model answers "never busy": a real Pico's flash (Winbond W25Q16JV) is busy
+// for tSE 45 ms typical, 400 ms at most, per 4 KB sector erase and tPP 0.4 ms, 3 ms at most,
+// per page program (its datasheet's AC table). With --flash typ|max the status register's
+// BUSY bit stays set that long in emulated time, so the bootrom's wait loop (interrupts off
+// for an nvm write) stops the board as the real chip does and the tick shows it.
+const FLASH_NS = { typ: { erase: 45e6, program: 0.4e6 }, max: { erase: 400e6, program: 3e6 }, off: null }[args.flash || 'typ'];
+if (FLASH_NS === undefined) throw new Error('--flash typ|max|off');
+if (FLASH_NS) {
+  const fm = s.b.flashModel;
+  let busyUntil = 0;
+  const respond = fm.respond.bind(fm);
+  fm.respond = (byte) => {
+    const v = respond(byte);
+    if (fm.txn && fm.txn[0] === 0x05 && fm.txn.length > 1 && fm.mcu.clock.nanos < busyUntil) return v | 1;
+    return v;
+  };
+  const csHigh = fm.csHigh.bind(fm);
+  fm.csHigh = () => {
+    const before = fm.log.length;
+    csHigh();
+    for (const o of fm.log.slice(before)) busyUntil = fm.mcu.clock.nanos + (o.op === 'erase' ? FLASH_NS.erase : FLASH_NS.program);
+  };
+}
 const feeds = [];
 const dog = s.b.mcu.peripherals[0x40058];
 const write = dog.writeUint32.bind(dog);
@@ -91,6 +115,21 @@ const ops = {
     }
     if (feeds.length > 200000) feeds.splice(0, 100000);
     return { longest_ms: +worst.toFixed(2), at, passes: n, now: s.ms };
+  },
+  nvm({ hex }) { // microcontroller.nvm's sector as an earlier life left it (before boot)
+    const { NVM_OFFSET } = require(path.join(tool, 'emu.js'));
+    s.b.mcu.flash.set(Buffer.from(hex, 'hex'), NVM_OFFSET);
+    return { now: s.ms };
+  },
+  erases() { // every sector erase since boot, with the tick (gap between feeds) it fell in
+    const out = [];
+    for (const o of s.flashOps) {
+      if (o.op !== 'erase') continue;
+      let tick = null;
+      for (let i = 1; i < feeds.length; i++) if (feeds[i - 1] <= o.t && o.t <= feeds[i]) { tick = feeds[i] - feeds[i - 1]; break; }
+      out.push({ t: +o.t.toFixed(1), addr: o.addr, tick_ms: tick === null ? null : +tick.toFixed(2) });
+    }
+    return { erases: out, now: s.ms };
   },
   status() {
     return { now: s.ms, watchdog_fired: s.b.watchdogFired, console: s.console.slice(-600),

@@ -44,15 +44,17 @@ CIRCUITPYTHON = {"cp9.2.8.uf2": "9.2.8", "cp9.0.0.uf2": "9.0.0", "cp8.2.9.uf2": 
 TICK_MS = 20
 HOLD_MS = 80
 GAP_MS = 250
+QUIET_MS = 7000  # a pause between visitors with --nvm-full: longer than the machine's quiet (5 s)
 
 
 class Emulator:
     """tools/emu_board.js: one JSON request, one JSON answer."""
 
-    def __init__(self, uf2, image, pinmap):
+    def __init__(self, uf2, image, pinmap, flash="typ"):
         env = dict(os.environ, NODE_PATH=os.path.join(CACHE, "node_modules"), CP_EMU_TOOL=TOOL, CP_EMU_CACHE=CACHE)
         self.proc = subprocess.Popen(
-            ["node", os.path.join(HERE, "emu_board.js"), "--uf2", uf2, "--img", image, "--pinmap", pinmap],
+            ["node", os.path.join(HERE, "emu_board.js"), "--uf2", uf2, "--img", image, "--pinmap", pinmap,
+             "--flash", flash],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
 
     def __call__(self, op, **kw):
@@ -89,6 +91,17 @@ class Row:
         self.games = []
         self.watchdog = 0
         self.modules = None  # resident at the least free
+        self.erases = []     # nvm/flash sector erases: {t, addr, tick_ms, during}
+        self.spans = []      # (from ms, what the harness was doing)
+
+    def doing(self, t):
+        """What the harness was doing at emulated time ``t``."""
+        cause = "the start"
+        for since, what in self.spans:
+            if since > t:
+                break
+            cause = what
+        return cause
 
     def tick(self, ms, cause):
         if ms > self.longest[0]:
@@ -104,7 +117,8 @@ class Row:
                 "longest_tick_ms": self.longest[0], "longest_tick_cause": self.longest[1],
                 "least_free": self.least_free, "press_lamp_median_ms": lat[len(lat) // 2] if lat else None,
                 "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "errors": self.errors,
-                "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules}
+                "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
+                "erases": self.erases}
 
 
 class Controller:
@@ -164,6 +178,7 @@ class BoardSim:
         self.now = out["now"]
         ticks = self.emu("ticks", since=since)
         self.row.tick(ticks["longest_ms"], cause)
+        self.row.spans.append((since, cause))
         for event in out.get("events", ()):
             for listener in list(self.listeners):
                 listener(event)
@@ -234,15 +249,31 @@ def deploy(board, preset, mpy_cross, pystack=None):
     return work, image, pinmap
 
 
-def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None):
+def nearly_full_nvm(room=260):
+    """The nvm sector as months of games leave it: records up to ``room``
+    bytes from its end (this checkout's own Store writes them), so the
+    machine must erase it soon after the start: where the erase falls."""
+    from nimatron.machine.store import Store
+
+    nvm = bytearray(b"\xff" * 4096)
+    store = Store(nvm=nvm)
+    store.load()
+    while len(nvm) - store.tail > room:
+        store.save_audits({"l": []})
+    return bytes(nvm)
+
+
+def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash="typ", full=False):
     from nimatron.config import boards
     from nimatron_sim.visitor import Visitor
 
     spec = boards.board(board)
     row = Row(board, preset, how)
     work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack)
-    emu = Emulator(uf2, image, pinmap)
+    emu = Emulator(uf2, image, pinmap, flash)
     try:
+        if full:
+            emu("nvm", hex=nearly_full_nvm().hex())
         booted = emu("boot")
         row.first_lit_ms = booted["first_lit_ms"]
         if booted["boot"] is None:
@@ -265,12 +296,19 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None):
             row.games.append({"skill": skill, "winner": result})
             log("  game %d (%s visitor): %s" % (g + 1, skill, result))
             sim.listeners.remove(robot._event)
+            if full:  # the visitor walks away: attract mode, nobody pressing (Startup.quiet)
+                since = sim.now
+                sim.emu("run", ms=QUIET_MS)
+                sim._after(sim.emu("poll"), "a pause between visitors (attract)", since)
         sim.command("NEW")
         sim.memory()
         sim.command("SET difficulty teach")
         sim.command("NEW")
         sim.advance(1500)
         sim.memory()
+        row.erases = emu("erases")["erases"]
+        for e in row.erases:
+            e["during"] = row.doing(e["t"])
         status = emu("status")
         row.watchdog = status["watchdog_fired"]
         if os.environ.get("EMU_CONSOLE"):  # the board's console, for a failure's traceback
@@ -321,6 +359,10 @@ def main(argv=None):
     p.add_argument("--games", type=int, default=2, help="whole games per preset (random, then perfect visitor)")
     p.add_argument("--pystack", type=int, metavar="BYTES", help="CIRCUITPY_PYSTACK_SIZE instead of deploy's")
     p.add_argument("--modules", action="store_true", help="list the modules resident at the least free heap")
+    p.add_argument("--flash", choices=("typ", "max", "off"), default="typ",
+                   help="the flash's busy time per erase/program: W25Q16JV's typical (45/0.4 ms, default), max (400/3 ms) or none")
+    p.add_argument("--nvm-full", action="store_true",
+                   help="boot on a nearly full nvm sector (as months of games leave it) and pause 7 s between games")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     args = p.parse_args(argv)
     sys.path[:0] = [os.path.join(REPO, "firmware"), os.path.join(REPO, "simulator")]
@@ -348,12 +390,13 @@ def main(argv=None):
         p.error("board %s does not offer %s (it offers: %s)" % (args.board, ", ".join(unknown), ", ".join(offered)))
     rows = []
     how = "set" if args.set else "settings.json"
-    print("board %s, %s, %s, %s" % (args.board, args.uf2, ".mpy" if args.mpy else ".py", how))
+    print("board %s, %s, %s, %s, flash %s%s" % (args.board, args.uf2, ".mpy" if args.mpy else ".py", how, args.flash,
+                                            ", nvm nearly full" if args.nvm_full else ""))
     print("%-12s %8s %9s  %-34s %8s %10s  %s" % ("preset", "lamp ms", "tick ms", "longest tick during", "free KB",
                                                 "press ms", "errors"))
     for preset in presets:
         row = measure(args.board, preset, how, uf2, mpy_cross, args.games, lambda s: print(s, file=sys.stderr),
-                      args.pystack)
+                      args.pystack, args.flash, args.nvm_full)
         rows.append(row.as_dict())
         d = rows[-1]
         press = "-" if d["press_lamp_max_ms"] is None else "%.1f/%.1f" % (d["press_lamp_median_ms"], d["press_lamp_max_ms"])
@@ -363,6 +406,9 @@ def main(argv=None):
             len(d["errors"]), "" if not d["watchdog_fired"] else " WATCHDOG FIRED"), flush=True)
         if args.modules:
             print("    resident at the least free: " + " ".join(d["modules_at_least"] or ()))
+        for e in d["erases"]:
+            print("    flash erase at %.1f s (0x%x): its tick %s ms, during %s" % (
+                e["t"] / 1000, e["addr"], e["tick_ms"], e["during"]))
         for e in d["errors"][:6]:
             print("    " + e[:160])
     if args.json:

@@ -36,7 +36,7 @@ import json
 
 from .. import __version__
 from .audits import Audits
-from .ports import ATTRACT
+from .ports import ATTRACT, OVER
 from .store import RETRY_MS, crc32
 
 FAULT_BACKOFF_MS = 5000   # faults in a row: wait this long before rebuilding
@@ -358,10 +358,11 @@ class Machine:
             self.watch_store()
 
     def quiet(self, now):
-        """Attract mode, no press and no host command for ``QUIET_MS``: a
-        moment when a board stopped by a flash erase keeps nobody waiting."""
+        """No game in play (its end shown, or attract mode), no press and no
+        host command for ``QUIET_MS``: a moment when a board stopped by a
+        flash erase keeps nobody waiting."""
         c = self.controller
-        if c is None or c.state != ATTRACT or now - c.last_input < QUIET_MS:
+        if c is None or c.state not in (ATTRACT, OVER) or now - c.last_input < QUIET_MS:
             return False
         link = self.link
         return link is None or (not link.pending and now - link.last_command >= QUIET_MS)
