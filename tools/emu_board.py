@@ -44,6 +44,8 @@ CIRCUITPYTHON = {"cp9.2.8.uf2": "9.2.8", "cp9.0.0.uf2": "9.0.0", "cp8.2.9.uf2": 
 TICK_MS = 20
 HOLD_MS = 80
 GAP_MS = 250
+BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\n"
+            "Board ID:raspberry_pi_pico\nUID:E660583883724A32\n")
 QUIET_MS = 7000  # a pause between visitors with --nvm-full: longer than the machine's quiet (5 s)
 
 
@@ -227,7 +229,7 @@ def deploy(board, preset, mpy_cross, pystack=None):
     drive = os.path.join(work, "CIRCUITPY")
     os.mkdir(drive)
     with open(os.path.join(drive, "boot_out.txt"), "w") as f:
-        f.write("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n")
+        f.write(BOOT_OUT)
     command = [os.path.join(REPO, ".venv", "bin", "nimatron"), "deploy", "--to", drive, "--board", board, "--offline"]
     if preset:
         command += ["--preset", preset]
@@ -236,7 +238,10 @@ def deploy(board, preset, mpy_cross, pystack=None):
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit("emu_board: deploy failed: " + (done.stderr or done.stdout).strip().splitlines()[-1])
-    os.remove(os.path.join(drive, "boot_out.txt"))
+    with open(os.path.join(drive, "boot_out.txt"), "w") as f:
+        # what this CircuitPython writes on the emulated Pico (its flash answers this unique id):
+        # a board that has started once holds it, so CircuitPython does not wait 1 s and rewrite it
+        f.write(BOOT_OUT)
     if pystack:  # instead of deploy's own line: how much the running exhibit needs
         with open(os.path.join(drive, "settings.toml"), "w") as f:
             f.write("CIRCUITPY_PYSTACK_SIZE = %d\n" % pystack)

@@ -12,6 +12,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 import json
 
 from .. import __version__, ascii_digits, forget
+from ..games.budget import Later
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
 
 def cmd_hello(link, args, text, now):
@@ -119,36 +120,97 @@ def cmd_config(link, args, text, now):
     return shown
 
 
+def _alone(link, name):
+    """Load ``nimatron.<name>`` in a pass of its own when the link is polled
+    (``link.stepping``): on a board a module's load is a tick's work. Direct
+    callers (tests, tools) get the whole command at once."""
+    import sys
+
+    if not link.stepping or "nimatron." + name in sys.modules:
+        return
+    __import__("nimatron." + name)
+    raise Later
+
+
+def _refused(link, key, value, e, settings_error):
+    """The CommandError for a SET refused by ``e`` (nothing was changed)."""
+    own = None
+    if not isinstance(e, settings_error) and key == "preset":
+        from ..config.settings import load_preset
+
+        own = load_preset(value).get("layout")  # a running machine keeps its own (KEEP_ON_PRESET)
+    if own and list(own) != list(link.controller.layout):
+        return CommandError("value", "preset %s lays out its lamps as %s, not as this machine's %s: "
+                            "put it in settings.json and restart" % (value, own, link.controller.layout))
+    prefix = "" if isinstance(e, settings_error) else "does not fit this board: "
+    return CommandError("value", prefix + _shown(str(e), 200))
+
+
 def cmd_set(link, args, text, now):
+    """One setting changed. Polled by a board's main loop, over several
+    passes, each doing one step (``budget.Later`` until the last): the
+    settings module loaded, the games' checker loaded, the new settings
+    worked out, a new rule set's module loaded, the settings applied, then
+    saved and answered. Called directly (tests, tools), all at once."""
     if len(args) < 2:
         raise CommandError("syntax", "usage: SET KEY VALUE")
     key = args[0]
     current = link.controller.settings  # every key, resolved
     if key not in current:
         raise CommandError("value", "unknown setting %s" % _shown(key))
-    link.operator("SET")
+    step = link.step
+    if step is None or step[0] != text or (step[1] is not current and step[2] is not current):
+        link.operator("SET")  # once: a SET that sets the PIN goes on to its reply
+        step = link.step = [text, current, None]  # another command, or the settings changed under it
+    try:
+        return _set_steps(link, key, text, step)
+    except Later:
+        raise
+    except BaseException:
+        forget(("config.settings", "panels.playable"))  # a refused SET leaves neither behind
+        raise
+
+
+def _set_steps(link, key, text, step):
+    _alone(link, "config.settings")
     from ..config.settings import SettingsError, changed
 
-    raw = text.split(None, 2)[2].strip()
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        value = raw  # a bare word: SET difficulty teach, SET misere on
-    try:
-        new = changed(current, key, value)
-        value = new[key]
-        link.controller.apply_settings(new)
-    except ValueError as e:  # SettingsError, or PanelError: nothing was changed
-        own = None
-        if not isinstance(e, SettingsError) and key == "preset":
-            from ..config.settings import load_preset
+    current, new = step[1], step[2]
+    if new is None:
+        raw = text.split(None, 2)[2].strip()
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw  # a bare word: SET difficulty teach, SET misere on
+        try:
+            new = step[2] = changed(current, key, value)
+        except ValueError as e:  # nothing was changed
+            raise _refused(link, key, value, e, SettingsError)
+        _pass(link)
+    value = new[key]
+    if link.controller.settings is not new:
+        if new["rules"] != current["rules"] and link.stepping:
+            from ..games.rules import parse_rules
 
-            own = load_preset(value).get("layout")  # a running machine keeps its own (KEEP_ON_PRESET)
-        if own and list(own) != list(link.controller.layout):
-            raise CommandError("value", "preset %s lays out its lamps as %s, not as this machine's %s: "
-                               "put it in settings.json and restart" % (value, own, link.controller.layout))
-        prefix = "" if isinstance(e, SettingsError) else "does not fit this board: "
-        raise CommandError("value", prefix + _shown(str(e), 200))
+            try:
+                fresh = _loads(parse_rules, new["rules"])  # the new rule set's module: a pass of its own
+            except ValueError as e:
+                raise _refused(link, key, value, e, SettingsError)
+            if fresh:
+                _pass(link)
+        if link.stepping:
+            from ..games.rules import parse_rules
+            from ..panels.panel import panel_module
+
+            shape = panel_module(parse_rules(new["rules"]), new.get("counter", False))
+            if shape:
+                _alone(link, "panels." + shape)  # the lamps' drawing, as the check will make them
+        _alone(link, "panels.playable")
+        try:
+            link.controller.apply_settings(new)
+        except ValueError as e:  # SettingsError, or PanelError: nothing was changed
+            raise _refused(link, key, value, e, SettingsError)
+        _pass(link)
     saved = False
     if link.save is not None:
         try:
@@ -171,6 +233,21 @@ def cmd_set(link, args, text, now):
         reply["saving_in_ms"] = later
     forget(("config.settings",))  # a board needs it again only at the next SET
     return reply
+
+
+def _pass(link):
+    """End this pass here when polled; the command goes on next pass."""
+    if link.stepping:
+        raise Later
+
+
+def _loads(call, *args):
+    """``call(*args)``; True if it loaded a module."""
+    import sys
+
+    before = len(sys.modules)
+    call(*args)
+    return len(sys.modules) != before
 
 
 def pin_pause(failures):

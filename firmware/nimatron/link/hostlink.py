@@ -85,6 +85,8 @@ class HostLink:
         self.connected = False
         self.failure = None    # the last exception a transport or listener raised
         self._ring = False     # the machine's next move is on a whole circle (circular Nim's first)
+        self.stepping = False  # in ``poll``: a long command may do one step a pass (``budget.Later``)
+        self.step = None       # that command's work so far (``commands.cmd_set``)
         self.pin_pause_until = None
         from .commands import pin_pause
 
@@ -142,13 +144,16 @@ class HostLink:
                 deferred = query is not None and query.strip().upper() == b"EXPLAIN"
                 if deferred:  # its search shares the tick like the machine's own
                     budget.start(LINK_UNITS)
+                self.stepping = True
                 try:
                     line = self.handle(query, now_ms)
                 except budget.Later:
-                    break  # the same command next poll: its search goes on where it stopped
+                    break  # the same command next poll: its search or its steps go on where they stopped
                 finally:
+                    self.stepping = False
                     if deferred:
                         budget.stop()
+                self.step = None
                 self.pending.pop(0)
                 self._send(line, True)
                 handled += 1
@@ -162,6 +167,7 @@ class HostLink:
         self.connected = False
         self.reader.reset()
         self.pending = []
+        self.step = None
         self.out = []
         self.out_bytes = 0
         self._reset_session(now_ms)
@@ -172,6 +178,7 @@ class HostLink:
         a monitor sharing the port keeps its stream)."""
         self.reader.reset()
         self.pending = []
+        self.step = None
         self.unlocked = False
         self.last_command = now_ms
 

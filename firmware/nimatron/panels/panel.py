@@ -118,6 +118,14 @@ def row_label(r):
     return chr(ord("A") + r) if r < 26 else str(r + 1)
 
 
+SHAPES = {"ring": "shapes", "cells": "shapes", "splits": "shapes", "supply": "supply", "tally": "tally"}  # kind -> module
+
+
+def panel_module(rules, counter=False):
+    """The panels module ``make_panel`` loads for these rules (None: this one)."""
+    return "counter" if counter else SHAPES.get(rules.panel)
+
+
 def make_panel(rules, layout, start, shape=None, counter=False):
     """The panel for a rule set on a board: ring, arcs, split rows or heap rows.
 

