@@ -45,7 +45,7 @@ TICK_MS = 20
 HOLD_MS = 80
 GAP_MS = 250
 BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\n"
-            "Board ID:raspberry_pi_pico\nUID:E660583883724A32\n")
+            "Board ID:raspberry_pi_pico\nUID:E660583883724A32\nboot.py output:\n")
 QUIET_MS = 7000  # a pause between visitors with --nvm-full: longer than the machine's quiet (5 s)
 
 
@@ -239,7 +239,7 @@ def deploy(board, preset, mpy_cross, pystack=None):
     if done.returncode:
         raise SystemExit("emu_board: deploy failed: " + (done.stderr or done.stdout).strip().splitlines()[-1])
     with open(os.path.join(drive, "boot_out.txt"), "w") as f:
-        # what this CircuitPython writes on the emulated Pico (its flash answers this unique id):
+        # what CircuitPython writes on the emulated Pico (its flash answers this unique id; boot.py prints nothing):
         # a board that has started once holds it, so CircuitPython does not wait 1 s and rewrite it
         f.write(BOOT_OUT)
     if pystack:  # instead of deploy's own line: how much the running exhibit needs
