@@ -288,9 +288,13 @@ def changed(current, key, value):
 def resolve(overrides=None, preset=None):
     """Defaults, then the preset, then the overrides: a checked dict."""
     overrides = overrides or {}
-    name = check_value("preset", preset or overrides.get("preset") or DEFAULTS["preset"])
+    name = preset or overrides.get("preset") or DEFAULTS["preset"]
+    if isinstance(name, int) and not isinstance(name, bool):
+        name = str(name)  # "SET preset 21": the link reads 21 as a number
+    if not isinstance(name, str):
+        check_value("preset", name)  # says why
     merged = dict(DEFAULTS)
-    for key, value in load_preset(name).items():
+    for key, value in load_preset(name).items():  # the presets file read once: a board's SET is short
         if key != "about":
             merged[key] = value
     merged["preset"] = name
@@ -300,7 +304,8 @@ def resolve(overrides=None, preset=None):
         merged[key] = value
     out = {}
     for key in DEFAULTS:
-        out[key] = check_value(key, merged[key])
+        value = merged[key]
+        out[key] = name if key == "preset" and value == name else check_value(key, value)
     rules = parse_rules(out["rules"])
     for start in out["starts"]:
         try:

@@ -149,9 +149,10 @@ def _refused(link, key, value, e, settings_error):
 def cmd_set(link, args, text, now):
     """One setting changed. Polled by a board's main loop, over several
     passes, each doing one step (``budget.Later`` until the last): the
-    settings module loaded, the games' checker loaded, the new settings
-    worked out, a new rule set's module loaded, the settings applied, then
-    saved and answered. Called directly (tests, tools), all at once."""
+    settings module loaded, the new settings worked out, a new rule set's
+    module, its lamps' drawing and the games' checker loaded, the settings
+    applied, saved, then answered. Called directly (tests, tools), all at
+    once."""
     if len(args) < 2:
         raise CommandError("syntax", "usage: SET KEY VALUE")
     key = args[0]
@@ -211,12 +212,16 @@ def _set_steps(link, key, text, step):
         except ValueError as e:  # SettingsError, or PanelError: nothing was changed
             raise _refused(link, key, value, e, SettingsError)
         _pass(link)
-    saved = False
-    if link.save is not None:
-        try:
-            saved = link.save(new)
-        except Exception:
-            saved = False
+    if len(step) < 4:
+        saved = False
+        if link.save is not None:
+            try:
+                saved = link.save(new)
+            except Exception:
+                saved = False
+        step.append(saved)
+        _pass(link)  # the reply and the settings module's leaving next pass
+    saved = step[3]
     later = 0
     if saved is not True and saved:  # milliseconds until the coalesced write
         later = int(saved)
