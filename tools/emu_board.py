@@ -44,8 +44,8 @@ CIRCUITPYTHON = {"cp9.2.8.uf2": "9.2.8", "cp9.0.0.uf2": "9.0.0", "cp8.2.9.uf2": 
 TICK_MS = 20
 HOLD_MS = 80
 GAP_MS = 250
-BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\n"
-            "Board ID:raspberry_pi_pico\nUID:E660583883724A32\nboot.py output:\n")
+BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\r\n"
+            "Board ID:raspberry_pi_pico\r\nUID:E660583883724A32\r\nboot.py output:\r\n")
 QUIET_MS = 7000  # a pause between visitors with --nvm-full: longer than the machine's quiet (5 s)
 
 
@@ -228,7 +228,7 @@ def deploy(board, preset, mpy_cross, pystack=None):
     work = tempfile.mkdtemp(prefix="emu-board-")
     drive = os.path.join(work, "CIRCUITPY")
     os.mkdir(drive)
-    with open(os.path.join(drive, "boot_out.txt"), "w") as f:
+    with open(os.path.join(drive, "boot_out.txt"), "w", newline="") as f:
         f.write(BOOT_OUT)
     command = [os.path.join(REPO, ".venv", "bin", "nimatron"), "deploy", "--to", drive, "--board", board, "--offline"]
     if preset:
@@ -238,7 +238,7 @@ def deploy(board, preset, mpy_cross, pystack=None):
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit("emu_board: deploy failed: " + (done.stderr or done.stdout).strip().splitlines()[-1])
-    with open(os.path.join(drive, "boot_out.txt"), "w") as f:
+    with open(os.path.join(drive, "boot_out.txt"), "w", newline="") as f:
         # what CircuitPython writes on the emulated Pico (its flash answers this unique id; boot.py prints nothing):
         # a board that has started once holds it, so CircuitPython does not wait 1 s and rewrite it
         f.write(BOOT_OUT)
