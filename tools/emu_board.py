@@ -46,6 +46,7 @@ HOLD_MS = 80
 GAP_MS = 250
 BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\r\n"
             "Board ID:raspberry_pi_pico\r\nUID:E660583883724A32\r\nboot.py output:\r\n")
+PAUSE = "a pause between visitors (attract)"
 QUIET_MS = 7000  # a pause between visitors with --nvm-full: longer than the machine's quiet (5 s)
 
 
@@ -95,6 +96,7 @@ class Row:
         self.modules = None  # resident at the least free
         self.erases = []     # nvm/flash sector erases: {t, addr, tick_ms, during}
         self.spans = []      # (from ms, what the harness was doing)
+        self.quiet_longest = 0.0  # the longest tick in the pauses between visitors (--nvm-full)
 
     def doing(self, t):
         """What the harness was doing at emulated time ``t``."""
@@ -106,6 +108,9 @@ class Row:
         return cause
 
     def tick(self, ms, cause):
+        if cause == PAUSE:  # nobody waits on the machine: its flash erase may fall here (Startup.quiet)
+            self.quiet_longest = max(self.quiet_longest, ms)
+            return
         if ms > self.longest[0]:
             self.longest = (ms, cause)
 
@@ -120,7 +125,7 @@ class Row:
                 "least_free": self.least_free, "press_lamp_median_ms": lat[len(lat) // 2] if lat else None,
                 "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "errors": self.errors,
                 "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
-                "erases": self.erases}
+                "erases": self.erases, "quiet_longest_tick_ms": self.quiet_longest}
 
 
 class Controller:
@@ -304,7 +309,7 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
             if full:  # the visitor walks away: attract mode, nobody pressing (Startup.quiet)
                 since = sim.now
                 sim.emu("run", ms=QUIET_MS)
-                sim._after(sim.emu("poll"), "a pause between visitors (attract)", since)
+                sim._after(sim.emu("poll"), PAUSE, since)
         sim.command("NEW")
         sim.memory()
         sim.command("SET difficulty teach")
@@ -411,6 +416,8 @@ def main(argv=None):
             len(d["errors"]), "" if not d["watchdog_fired"] else " WATCHDOG FIRED"), flush=True)
         if args.modules:
             print("    resident at the least free: " + " ".join(d["modules_at_least"] or ()))
+        if d["quiet_longest_tick_ms"]:
+            print("    longest tick in the pauses between visitors: %.1f ms" % d["quiet_longest_tick_ms"])
         for e in d["erases"]:
             print("    flash erase at %.1f s (0x%x): its tick %s ms, during %s" % (
                 e["t"] / 1000, e["addr"], e["tick_ms"], e["during"]))
