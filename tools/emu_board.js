@@ -131,6 +131,7 @@ const ops = {
     }
     return { erases: out, now: s.ms };
   },
+  console({ tail = 600 }) { return { console: s.console.slice(-tail), now: s.ms }; },
   status() {
     return { now: s.ms, watchdog_fired: s.b.watchdogFired, console: s.console.slice(-600),
       erases: s.flashOps.filter((o) => o.op === 'erase').length };

@@ -321,8 +321,9 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
             e["during"] = row.doing(e["t"])
         status = emu("status")
         row.watchdog = status["watchdog_fired"]
-        if os.environ.get("EMU_CONSOLE"):  # the board's console, for a failure's traceback
-            print(status["console"], file=sys.stderr)
+        if os.environ.get("EMU_CONSOLE"):  # the board's console (EMU_CONSOLE=N: its last N characters)
+            tail = int(os.environ["EMU_CONSOLE"]) if os.environ["EMU_CONSOLE"].isdigit() else 600
+            print(emu("console", tail=max(tail, 600))["console"], file=sys.stderr)
     finally:
         emu.close()
         shutil.rmtree(work, ignore_errors=True)
