@@ -46,3 +46,23 @@ def test_every_set_a_board_accepts_loads_one_module_a_pass(tree, board):
     for line in replies:
         if "nosuch" in line:
             assert "-> ERR value" in line, line
+
+
+def test_a_set_that_leaves_the_games_alone_does_not_check_them_again(monkeypatch):
+    """Checking the games is the costly step (0.4 s for Graph Nim's starts on
+    a Pico): done when the games change, not for the difficulty."""
+    from nimatron.config.settings import changed
+    from nimatron.machine.app import make_controller
+    from nimatron.panels import playable
+    from nimatron_sim.engine import _Unwired
+
+    c = make_controller("pico-grid", {"preset": "graph"}, io=_Unwired())
+    checked = []
+    real = playable.check_games
+    monkeypatch.setattr(playable, "check_games", lambda *a, **k: checked.append(a[3]) or real(*a, **k))
+    for key, value in (("difficulty", "teach"), ("think_ms", 500), ("remote_play", True), ("explain", True)):
+        c.apply_settings(changed(c.settings, key, value))
+    assert checked == [] and c.settings["difficulty"] == "teach"
+    c.apply_settings(changed(c.settings, "misere", True))
+    c.apply_settings(changed(c.settings, "starts", [[7, 7, 0, 15]]))
+    assert len(checked) == 2 and checked[1] == [[7, 7, 0, 15]]

@@ -43,6 +43,9 @@ SECOND_MS = 1000      # "still playing?" counts whole seconds
 MENU_ONLY = ("machine.service", "machine.menu_lamps", "config.settings")  # 16 KB on a board, imported again on opening
 
 
+GAME_KEYS = ("rules", "misere", "starts", "counter", "layout")  # what check_games reads: the games themselves
+
+
 def check_games(rules, misere, layout, starts, counter=False):
     """``panels.playable.check_games``, compiled only while settings change:
     on a board its 10 KB of bytecode would otherwise stay beside the search."""
@@ -141,10 +144,15 @@ class Controller(VisitorTurn, MachineTurn):
         self.debouncer.ms = settings["debounce_ms"]
 
     def check_settings(self, settings):
-        """The new rules, or PanelError if the games would not fit this board."""
+        """The new rules, or PanelError if the games would not fit this board.
+        The games are checked again only if what they are changed: checking
+        Graph Nim's four starts takes 0.4 s on a Pico, too long for a tick
+        that only changes the difficulty."""
         rules = parse_rules(settings["rules"])
-        check_input(self.input_model, rules, settings)
-        check_games(rules, settings["misere"], self.layout, settings["starts"], settings.get("counter", False))
+        old = self.settings
+        if old is None or any(settings.get(k) != old.get(k) for k in GAME_KEYS):
+            check_input(self.input_model, rules, settings)
+            check_games(rules, settings["misere"], self.layout, settings["starts"], settings.get("counter", False))
         if self.limit:
             self.limit(settings)  # over the power budget: refused
         return rules
