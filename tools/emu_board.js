@@ -31,7 +31,9 @@ const write = dog.writeUint32.bind(dog);
 dog.writeUint32 = (offset, value) => { if (offset === 0x04) feeds.push(s.ms); write(offset, value); };
 let dataSeen = 0;
 
-function lit(frame) { return !!frame && frame.px.some((p) => p.some((x) => x)); }
+// two pixels or more on a board whose lamps share CircuitPython's status pixel (the MacroPad's chain)
+const LEAST_LIT = s.pinmap && s.pinmap.keys ? 2 : 1;
+function lit(frame) { return !!frame && frame.px.filter((p) => p.some((x) => x)).length >= LEAST_LIT; }
 function same(a, b) { return JSON.stringify(a.px) === JSON.stringify(b.px); }
 function frameAt(t) { let f = null; for (const fr of s.frames) { if (fr.t <= t) f = fr; else break; } return f; }
 function newLines() { // complete lines on the data port since the last call

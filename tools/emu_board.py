@@ -128,6 +128,7 @@ class BoardSim:
         self.tick_ms = TICK_MS
         self.now = 0
         self.buttons = set(spec["buttons"])
+        self.keys = {}  # "key r i" -> the emulator's key name (a board whose keys are its lamps)
         self.controller = None
         self.layout = None
         self.refresh()
@@ -159,6 +160,10 @@ class BoardSim:
         settings = self.command("CONFIG") or {}
         self.controller = Controller(settings)
         self.layout = choose_layout(self.spec, settings) if settings else list(self.spec["lamps"]["layout"])
+        if self.spec.get("keys"):  # key k under pixel k (drivers/onboard_io.py); session.js calls it keyK
+            self.keys = {"key %d %d" % (r, i): "key%d" % p
+                         for r, row in enumerate(self._lamp_pixels(self.spec["lamps"], self.layout))
+                         for i, p in enumerate(row)}
 
     def _after(self, out, cause, since):
         self.now = out["now"]
@@ -172,8 +177,9 @@ class BoardSim:
     def tap(self, role, hold_ms=None, gap_ms=None):
         hold = HOLD_MS if hold_ms is None else hold_ms
         gap = GAP_MS if gap_ms is None else gap_ms
-        if role in self.buttons:
-            out = self.emu("tap", name=role, hold=hold, gap=gap)
+        name = role if role in self.buttons else self.keys.get(role)
+        if name is not None:
+            out = self.emu("tap", name=name, hold=hold, gap=gap)
             if out["lamp_ms"] is not None:
                 self.row.presses.append(out["lamp_ms"])
             self._after(out, "press %s" % role, out["t"])
@@ -189,7 +195,9 @@ class BoardSim:
                 return name, None
         for name, target in sorted(self.spec.get("holds", {}).items()):
             if target == press and name in self.buttons:
-                return name, 1200
+                from nimatron.drivers.presses import HOLD_MS
+
+                return name, HOLD_MS + 100
         raise KeyError("board %s has no way to press %s" % (self.board, press))
 
     def advance(self, ms):
@@ -211,8 +219,11 @@ def deploy(board, preset, mpy_cross, pystack=None):
     work = tempfile.mkdtemp(prefix="emu-board-")
     drive = os.path.join(work, "CIRCUITPY")
     os.mkdir(drive)
-    with open(os.path.join(drive, "boot_out.txt"), "w") as f:
-        f.write("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n")
+    from nimatron.config import boards
+
+    board_id = (boards.board(board).get("board_ids") or ["raspberry_pi_pico"])[0]
+    with open(os.path.join(drive, "boot_out.txt"), "w") as f:  # what deploy checks the pin map against
+        f.write("Adafruit CircuitPython 9.2.8 on 2025-05-28; %s with rp2040\nBoard ID:%s\n" % (board_id, board_id))
     command = [os.path.join(REPO, ".venv", "bin", "nimatron"), "deploy", "--to", drive, "--board", board, "--offline"]
     if preset:
         command += ["--preset", preset]
@@ -315,7 +326,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="emu_board", description=__doc__.split("\n")[0])
     p.add_argument("presets", nargs="*", metavar="PRESET", help="presets to measure (default or 'all': every one the board plays)")
     p.add_argument("--board", default="pico-neopixel")
-    p.add_argument("--uf2", default="cp9.2.8.uf2", help="firmware in the emulator's cache (default cp9.2.8.uf2)")
+    p.add_argument("--uf2", default="cp9.2.8.uf2", help="firmware: a UF2 file, or one in the emulator's cache (default cp9.2.8.uf2)")
     p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
     p.add_argument("--set", action="store_true", help="boot the board's own preset, then SET preset P over the link")
     p.add_argument("--games", type=int, default=2, help="whole games per preset (random, then perfect visitor)")
@@ -328,7 +339,7 @@ def main(argv=None):
 
     if args.board not in boards.names():
         p.error("no board %s (one of: %s)" % (args.board, ", ".join(boards.names())))
-    uf2 = os.path.join(CACHE, args.uf2)
+    uf2 = args.uf2 if os.path.isfile(args.uf2) else os.path.join(CACHE, args.uf2)
     if not os.path.isfile(os.path.join(TOOL, "session.js")):
         print("emu_board: no circuitpython-emu tool at %s (set CP_EMU_TOOL)" % TOOL, file=sys.stderr)
         return 2
@@ -337,7 +348,7 @@ def main(argv=None):
         return 2
     mpy_cross = None
     if args.mpy:
-        mpy_cross = os.path.join(CACHE, "mpy-cross-" + CIRCUITPYTHON.get(args.uf2, "9.2.8"))
+        mpy_cross = os.path.join(CACHE, "mpy-cross-" + CIRCUITPYTHON.get(os.path.basename(args.uf2), "9.2.8"))
         if not os.access(mpy_cross, os.X_OK):
             print("emu_board: no %s (build it: %s/build-mpy-cross.sh)" % (mpy_cross, TOOL), file=sys.stderr)
             return 2
