@@ -104,10 +104,7 @@ class OnboardIO(CircuitPythonIO):
         if name:
             from .oled import Oled
 
-            try:
-                self.oled = Oled(board_pin(board, name))
-            except ImportError as e:
-                raise DriverError("the display needs the adafruit_display_text library in lib/ (%s)" % e)
+            self.oled = Oled(board_pin(board, name))
 
     # -- the port -----------------------------------------------------------------
     def show(self, lamps, status):
