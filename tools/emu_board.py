@@ -14,8 +14,9 @@ and a perfect one) reading the lamps from the NeoPixel pin. Prints, per row:
 - the longest main-loop tick (between two watchdog feeds) and what the
   harness was doing then (a press, the machine's turn, ``EXPLAIN``, ...);
 - least heap free (``MEMORY``, after a collection) over every move and command;
-- press -> lamp, median and max (physical row buttons; a grid board's keys
-  are pressed over the link, so they are left out);
+- press -> lamp, median and max (physical row buttons and a MacroPad's keys;
+  a button that acts when let go, as one that is also held for NEW, from its
+  release; a grid board's keys are pressed over the link, so they are left out);
 - every ``ERR`` reply, and whether the watchdog fired.
 
     .venv/bin/python tools/emu_board.py --board pico-grid graph nim2d grundy
@@ -82,9 +83,11 @@ class Row:
     def __init__(self, board, preset, how):
         self.board, self.preset, self.how = board, preset, how
         self.first_lit_ms = None
+        self.code_ms = None  # when CircuitPython started code.py
         self.longest = (0.0, None)  # (ms, cause)
         self.least_free = None
         self.presses = []  # press -> lamp, ms
+        self.slowest = None  # (ms, the press) of the slowest
         self.errors = []
         self.games = []
         self.watchdog = 0
@@ -101,9 +104,10 @@ class Row:
     def as_dict(self):
         lat = sorted(self.presses)
         return {"board": self.board, "preset": self.preset, "how": self.how, "first_lit_ms": self.first_lit_ms,
+                "code_started_ms": self.code_ms,
                 "longest_tick_ms": self.longest[0], "longest_tick_cause": self.longest[1],
                 "least_free": self.least_free, "press_lamp_median_ms": lat[len(lat) // 2] if lat else None,
-                "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "errors": self.errors,
+                "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "slowest_press": self.slowest and self.slowest[1], "errors": self.errors,
                 "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules}
 
 
@@ -179,9 +183,12 @@ class BoardSim:
         gap = GAP_MS if gap_ms is None else gap_ms
         name = role if role in self.buttons else self.keys.get(role)
         if name is not None:
-            out = self.emu("tap", name=name, hold=hold, gap=gap)
+            # a button that is also held for something (the MacroPad's DONE: held, NEW) acts when let go
+            out = self.emu("tap", name=name, hold=hold, gap=gap, on_release=name in self.spec.get("holds", {}))
             if out["lamp_ms"] is not None:
                 self.row.presses.append(out["lamp_ms"])
+                if self.row.slowest is None or out["lamp_ms"] > self.row.slowest[0]:
+                    self.row.slowest = (out["lamp_ms"], role)
             self._after(out, "press %s" % role, out["t"])
         else:  # a grid's key: pressed over the link (the emulator has no key matrix)
             self.command("PLAY PRESS " + role, cause="PLAY PRESS (a key)")
@@ -256,6 +263,7 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None):
     try:
         booted = emu("boot")
         row.first_lit_ms = booted["first_lit_ms"]
+        row.code_ms = booted.get("code_ms")
         if booted["boot"] is None:
             row.errors.append("no boot line: " + booted["console"][-300:])
             return row
@@ -372,6 +380,10 @@ def main(argv=None):
             preset, d["first_lit_ms"] and "%.0f" % d["first_lit_ms"], d["longest_tick_ms"],
             (d["longest_tick_cause"] or "")[:34], d["least_free"] and "%.1f" % (d["least_free"] / 1024), press,
             len(d["errors"]), "" if not d["watchdog_fired"] else " WATCHDOG FIRED"), flush=True)
+        if d["code_started_ms"]:
+            print("    code.py started at %.0f ms" % d["code_started_ms"])
+        if d["slowest_press"]:
+            print("    slowest press: %s" % d["slowest_press"])
         if args.modules:
             print("    resident at the least free: " + " ".join(d["modules_at_least"] or ()))
         for e in d["errors"][:6]:

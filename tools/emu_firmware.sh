@@ -76,8 +76,8 @@ sweep = r.get("presets") or []
 failed = ["%s: %s" % (p["preset"], p[k]) for p in sweep for k in ("set", "new", "explain")
           if not (p.get(k) or "").startswith("OK")]
 bad = re.findall(r"(Traceback|MemoryError[^\r\n]*|cannot start[^\r\n]*)", console)
-print("%s %s (%s): first lit lamp %s ms, HELLO %s, least heap free %s, %s%d of %s games to the end, watchdog %s%s%s" % (
-    board, mode, os.path.basename(uf2), r.get("first_lit_frame_ms"),
+print("%s %s (%s): code.py started %s ms, first lit lamp %s ms, HELLO %s, least heap free %s, %s%d of %s games to the end, watchdog %s%s%s" % (
+    board, mode, os.path.basename(uf2), r.get("code_start_ms"), r.get("first_lit_frame_ms"),
     "answered" if hello.startswith("OK") else hello[:60],
     ("%.1f KB" % (min(lows) / 1024)) if lows else "not seen",
     ("%d of %d presets set, started and explained, " % (len(sweep) - len({f.split(":")[0] for f in failed}), len(sweep)))

@@ -34,15 +34,15 @@ def _wrap(text, lines):
 
 def lines(controller):
     """The five lines of text for the controller's state."""
-    from ..games.explain import binary, label
-
     state = controller.state
     settings = controller.settings
     position = controller.position()
     if state == "attract" or position is None:
+        from .. import forget
         from ..config.settings import load_preset
 
         about = load_preset(settings["preset"]).get("about", "")
+        forget(("config.settings",))  # read again at the next attract: its heap is for the games
         out = ["NIMATRON", "game: " + settings["preset"]] + _wrap(about, 2)
         out.append("press a key to play")
         return (out + [""] * 5)[:5]
@@ -55,6 +55,8 @@ def lines(controller):
     out = [words, rules.spec + (" misere" if controller.misere else "")]
     out.extend(_wrap(rules.position_words(heaps, ring), 2))   # the rule set's own words, as every face says them
     if settings["explain"] and rules.nim_sum and heaps:
+        from ..games.explain import binary, label
+
         width = 1
         while (1 << width) <= max(heaps):
             width += 1
