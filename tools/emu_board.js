@@ -57,16 +57,13 @@ const ops = {
   boot({ timeout = 60000 }) {
     s.runUntil(() => s.connectedAt !== null, 15000);
     const start = s.data.length;
-    // CircuitPython says "code.py output:" as it starts code.py: what comes before is its own
-    s.runUntil(() => /code\.py output:|Traceback/.test(s.console), timeout);
-    const codeMs = /code\.py output:/.test(s.console) ? +s.ms.toFixed(1) : null;
     s.runUntil(() => /\{[^\n{]*"event": "boot"[^\n]*\}\r?\n/.test(s.console) || /Traceback|Code done running/.test(s.console)
       || (s.frames.some(lit) && s.ms > 12000), timeout);
     s.runUntil(() => s.frames.some(lit), 5000);
     const first = s.frames.find(lit);
     const m = s.console.match(/\{[^\n{]*"event": "boot"[^\n]*\}/);
     dataSeen = start;
-    return { first_lit_ms: first ? +first.t.toFixed(1) : null, code_ms: codeMs, boot: m ? JSON.parse(m[0]) : null,
+    return { first_lit_ms: first ? +first.t.toFixed(1) : null, boot: m ? JSON.parse(m[0]) : null,
       console: s.console.slice(-1500), now: s.ms };
   },
   run({ ms }) { s.runFor(ms); return { now: s.ms }; },

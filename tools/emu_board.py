@@ -83,7 +83,6 @@ class Row:
     def __init__(self, board, preset, how):
         self.board, self.preset, self.how = board, preset, how
         self.first_lit_ms = None
-        self.code_ms = None  # when CircuitPython started code.py
         self.longest = (0.0, None)  # (ms, cause)
         self.least_free = None
         self.presses = []  # press -> lamp, ms
@@ -92,6 +91,7 @@ class Row:
         self.games = []
         self.watchdog = 0
         self.modules = None  # resident at the least free
+        self.least_after = None  # what the harness had just done then
 
     def tick(self, ms, cause):
         if ms > self.longest[0]:
@@ -104,11 +104,11 @@ class Row:
     def as_dict(self):
         lat = sorted(self.presses)
         return {"board": self.board, "preset": self.preset, "how": self.how, "first_lit_ms": self.first_lit_ms,
-                "code_started_ms": self.code_ms,
                 "longest_tick_ms": self.longest[0], "longest_tick_cause": self.longest[1],
                 "least_free": self.least_free, "press_lamp_median_ms": lat[len(lat) // 2] if lat else None,
                 "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "slowest_press": self.slowest and self.slowest[1], "errors": self.errors,
-                "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules}
+                "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
+                "least_free_after": self.least_after}
 
 
 class Controller:
@@ -133,6 +133,7 @@ class BoardSim:
         self.now = 0
         self.buttons = set(spec["buttons"])
         self.keys = {}  # "key r i" -> the emulator's key name (a board whose keys are its lamps)
+        self.last = None  # what the harness did last (the least heap free is measured after it)
         self.controller = None
         self.layout = None
         self.refresh()
@@ -151,10 +152,12 @@ class BoardSim:
         return json.loads(reply[3:]) if reply.startswith("OK {") else {}
 
     def memory(self):
+        after = self.last
         out = self.command("MEMORY", cause="MEMORY (the instrument's own collection)")
         if out:
             if self.row.least_free is None or out["free"] < self.row.least_free:
                 self.row.modules = out.get("modules")
+                self.row.least_after = after
             self.row.heap(out["free"])
 
     def refresh(self):
@@ -171,6 +174,7 @@ class BoardSim:
 
     def _after(self, out, cause, since):
         self.now = out["now"]
+        self.last = cause
         ticks = self.emu("ticks", since=since)
         self.row.tick(ticks["longest_ms"], cause)
         for event in out.get("events", ()):
@@ -263,7 +267,6 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None):
     try:
         booted = emu("boot")
         row.first_lit_ms = booted["first_lit_ms"]
-        row.code_ms = booted.get("code_ms")
         if booted["boot"] is None:
             row.errors.append("no boot line: " + booted["console"][-300:])
             return row
@@ -380,10 +383,10 @@ def main(argv=None):
             preset, d["first_lit_ms"] and "%.0f" % d["first_lit_ms"], d["longest_tick_ms"],
             (d["longest_tick_cause"] or "")[:34], d["least_free"] and "%.1f" % (d["least_free"] / 1024), press,
             len(d["errors"]), "" if not d["watchdog_fired"] else " WATCHDOG FIRED"), flush=True)
-        if d["code_started_ms"]:
-            print("    code.py started at %.0f ms" % d["code_started_ms"])
         if d["slowest_press"]:
             print("    slowest press: %s" % d["slowest_press"])
+        if d["least_free_after"]:
+            print("    least heap free after: %s" % d["least_free_after"])
         if args.modules:
             print("    resident at the least free: " + " ".join(d["modules_at_least"] or ()))
         for e in d["errors"][:6]:
