@@ -60,9 +60,6 @@ const lit = (f) => f && f.px.filter((p) => p.some((x) => x)).length >= 2;
 
 // ---- boot
 if (!s.runUntil(() => s.connectedAt !== null, 15000)) { note('USB never enumerated'); process.exit(1); }
-// CircuitPython says "code.py output:" as it starts code.py: what comes before is its own
-s.runUntil(() => /code\.py output:|Traceback/.test(s.console), 60000);
-report.code_start_ms = /code\.py output:/.test(s.console) ? +s.ms.toFixed(1) : null;
 const BOOT_RE = /\{[^\n{]*"event": "boot"[^\n]*\}(?=\r?\n)/;
 s.runUntil(() => BOOT_RE.test(s.console) || /Traceback|Code done running/.test(s.console), 60000);
 const m = s.console.match(BOOT_RE);
@@ -71,7 +68,7 @@ report.boot = m ? JSON.parse(m[0]) : null;
 s.runUntil(() => s.frames.some(lit), 5000);
 const fl = s.frames.find(lit);
 report.first_lit_frame_ms = fl ? +fl.t.toFixed(1) : null;
-note(`code.py started ${report.code_start_ms} ms, boot line ${report.boot_line_ms} ms, first lit lamp ${report.first_lit_frame_ms} ms`);
+note(`boot line ${report.boot_line_ms} ms, first lit lamp ${report.first_lit_frame_ms} ms`);
 report.hello = command('HELLO');
 note('HELLO -> ' + report.hello.reply);
 command('EVENTS ON');
