@@ -517,9 +517,9 @@ def test_a_quiet_pass_on_the_macropad_reads_no_position_and_redraws_no_text(sims
         calls["position"] += 1
         return position()
 
-    def counted_lines(c):
+    def counted_lines(c, words=None):
         calls["lines"] += 1
-        return lines(c)
+        return lines(c, words)
 
     monkeypatch.setattr(controller, "position", counted_position)
     monkeypatch.setattr(oled_module, "lines", counted_lines)
@@ -535,6 +535,30 @@ def test_a_quiet_pass_on_the_macropad_reads_no_position_and_redraws_no_text(sims
     sim.tap("done")
     sim.advance(100)
     assert calls["lines"] and controller.io.oled.text != before
+
+
+def test_the_oled_reads_a_presets_words_once_not_at_every_return_to_attract(sims, monkeypatch):
+    """The attract text's "about" comes from the presets file (and, on a
+    board, config.settings loaded for it, then dropped: a file read, an import
+    and a collection in one tick). Read when the preset changes, not after
+    every game."""
+    from nimatron_sim.visitor import Visitor
+
+    sim = sims("macropad", dict(FAST, over_ms=1000))
+    oled = sim.controller.io.oled
+    oled_module = sys.modules[type(oled).__module__]
+    read = []
+    about = oled_module.about
+    monkeypatch.setattr(oled_module, "about", lambda preset: read.append(preset) or about(preset))
+    sim.advance(100)
+    assert read == ["pad-nim"]
+    for _ in range(2):
+        Visitor(sim, "perfect", seed=1).play_game()
+        sim.advance(2500)
+        assert sim.controller.state == "attract" and oled.text[1] == "game: pad-nim", oled.text
+    assert read == ["pad-nim"]
+    sim.tap("cw")   # the encoder chooses another game: its words are read
+    assert read == ["pad-nim", "pad-nimrod"] and oled.text[1] == "game: pad-nimrod"
 
 
 def test_the_oled_text_layer_for_every_state():

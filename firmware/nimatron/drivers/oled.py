@@ -32,18 +32,26 @@ def _wrap(text, lines):
     return out
 
 
-def lines(controller):
-    """The five lines of text for the controller's state."""
+def about(preset):
+    """A preset's own words (its "about"), read from the presets file."""
+    from .. import forget
+    from ..config.settings import load_preset
+
+    words = load_preset(preset).get("about", "")
+    forget(("config.settings",))  # its heap is for the games
+    return words
+
+
+def lines(controller, words=None):
+    """The five lines of text for the controller's state (``words``: the
+    preset's "about", if the caller has it already)."""
     state = controller.state
     settings = controller.settings
     position = controller.position()
     if state == "attract" or position is None:
-        from .. import forget
-        from ..config.settings import load_preset
-
-        about = load_preset(settings["preset"]).get("about", "")
-        forget(("config.settings",))  # read again at the next attract: its heap is for the games
-        out = ["NIMATRON", "game: " + settings["preset"]] + _wrap(about, 2)
+        if words is None:
+            words = about(settings["preset"])
+        out = ["NIMATRON", "game: " + settings["preset"]] + _wrap(words, 2)
         out.append("press a key to play")
         return (out + [""] * 5)[:5]
     if state == "over":
@@ -124,6 +132,7 @@ class Oled:
         # what the text last shown says: state, preset, winner, misere, the lamps lit (copied)
         self._state = self._preset = self._winner = self._misere = None
         self._lit = None
+        self._about = (None, None)  # (preset, its words): read once a preset, not at every return to attract
 
     def watch(self, controller, now):
         """New text when what it says may have changed: compared in place, so
@@ -138,7 +147,12 @@ class Oled:
         self._winner = controller.winner
         self._misere = controller.misere
         self._lit = [list(row) for row in lit]
-        self.show(lines(controller))
+        words = None
+        if controller.state == "attract" or panel is None:
+            if self._about[0] != self._preset:
+                self._about = (self._preset, about(self._preset))
+            words = self._about[1]
+        self.show(lines(controller, words))
 
     def show(self, text):
         changed = False
