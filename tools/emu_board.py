@@ -142,7 +142,7 @@ class BoardSim:
     def command(self, line, cause=None, timeout=20000):
         out = self.emu("cmd", line=line, timeout=timeout)
         self._after(out, cause or line, out["t"])
-        reply = out["reply"]
+        reply = out.get("reply")
         if reply is None:
             self.row.errors.append("%s: no reply" % line)
             return None
@@ -365,7 +365,7 @@ def main(argv=None):
             return 2
     offered = playable(args.board)
     presets = offered if not args.presets or args.presets == ["all"] else args.presets
-    unknown = [x for x in presets if x not in offered]
+    unknown = [x for x in presets if x not in offered and not args.set]  # SET may name any preset that fits
     if unknown:
         p.error("board %s does not offer %s (it offers: %s)" % (args.board, ", ".join(unknown), ", ".join(offered)))
     rows = []
