@@ -474,6 +474,93 @@ def test_the_oled_shows_the_status_words_and_the_position_in_real_pixels(sims):
     assert sim.controller.io.oled.text[4].startswith("nim-sum")
 
 
+def test_the_oled_draws_each_line_as_one_tile_grid_not_an_object_per_letter(sims):
+    """The OLED's five lines are five TileGrids over the built-in font,
+    whatever they say: a Label per line built a TileGrid for every letter
+    (over a hundred objects on the board's heap, and a library to compile)."""
+    import displayio
+    from nimatron.drivers.oled import LINE_Y, WIDTH
+
+    def objects(node):
+        out = [node]
+        if isinstance(node, displayio.Group):
+            for child in node:
+                out.extend(objects(child))
+        return out
+
+    sim = sims("macropad", dict(FAST, think_ms=600, show_ms=400))
+    sim.advance(100)
+    oled = sim.controller.io.oled
+    for step in ("attract", "done", "key 0 2", "done"):
+        if step != "attract":
+            sim.tap(step)
+        assert any(len(line) > 4 for line in oled.text), oled.text
+        drawn = objects(sim.bench.display.root_group)
+        grids = [o for o in drawn if isinstance(o, displayio.TileGrid)]
+        assert len(drawn) == 1 + len(LINE_Y) and len(grids) == len(LINE_Y), (step, len(drawn))
+        assert all(g.width == WIDTH and g.height == 1 for g in grids)
+
+
+def test_a_quiet_pass_on_the_macropad_reads_no_position_and_redraws_no_text(sims, monkeypatch):
+    """Its driver ran every pass: the OLED built the position and a key to
+    compare, the key cursor a list of the lamps in play (garbage each pass,
+    so a collection in the pass that sees a press: press to lamp 55 ms on the
+    stock board). Now a pass with nothing new asks the game for nothing and
+    draws no text; a move still changes the text."""
+    sim = sims("macropad", dict(FAST, think_ms=600, show_ms=400))
+    controller = sim.controller
+    oled_module = sys.modules[type(controller.io.oled).__module__]  # the driver's own (the sim's firmware path)
+    calls = {"position": 0, "lines": 0}
+    position, lines = controller.position, oled_module.lines
+
+    def counted_position():
+        calls["position"] += 1
+        return position()
+
+    def counted_lines(c, words=None):
+        calls["lines"] += 1
+        return lines(c, words)
+
+    monkeypatch.setattr(controller, "position", counted_position)
+    monkeypatch.setattr(oled_module, "lines", counted_lines)
+    for step in ("attract", "done"):
+        if step != "attract":
+            sim.tap(step)
+        sim.advance(200)
+        calls.update(position=0, lines=0)
+        sim.advance(1000)   # 200 quiet passes
+        assert calls == {"position": 0, "lines": 0}, (step, calls)
+    before = list(controller.io.oled.text)
+    sim.tap("key 0 0")   # the first lamp of a row is lit while the row is
+    sim.tap("done")
+    sim.advance(100)
+    assert calls["lines"] and controller.io.oled.text != before
+
+
+def test_the_oled_reads_a_presets_words_once_not_at_every_return_to_attract(sims, monkeypatch):
+    """The attract text's "about" comes from the presets file (and, on a
+    board, config.settings loaded for it, then dropped: a file read, an import
+    and a collection in one tick). Read when the preset changes, not after
+    every game."""
+    from nimatron_sim.visitor import Visitor
+
+    sim = sims("macropad", dict(FAST, over_ms=1000))
+    oled = sim.controller.io.oled
+    oled_module = sys.modules[type(oled).__module__]
+    read = []
+    about = oled_module.about
+    monkeypatch.setattr(oled_module, "about", lambda preset: read.append(preset) or about(preset))
+    sim.advance(100)
+    assert read == ["pad-nim"]
+    for _ in range(2):
+        Visitor(sim, "perfect", seed=1).play_game()
+        sim.advance(2500)
+        assert sim.controller.state == "attract" and oled.text[1] == "game: pad-nim", oled.text
+    assert read == ["pad-nim"]
+    sim.tap("cw")   # the encoder chooses another game: its words are read
+    assert read == ["pad-nim", "pad-nimrod"] and oled.text[1] == "game: pad-nimrod"
+
+
 def test_the_oled_text_layer_for_every_state():
     from nimatron.drivers.oled import WIDTH, lines
 
@@ -545,8 +632,8 @@ def test_deploy_recognises_the_board_from_boot_out_and_copies_what_it_needs(driv
     got = deployed(pad)
     assert json.loads((pad / "settings.json").read_text()) == {"board": "macropad"}
     assert {"lib/nimatron/drivers/onboard_io.py", "lib/nimatron/drivers/presses.py", "lib/nimatron/drivers/tone.py",
-            "lib/nimatron/drivers/oled.py", "lib/nimatron/config/pinmaps/macropad.json", "lib/neopixel.py",
-            "lib/adafruit_display_text/label.py", "lib/adafruit_display_text/__init__.py"} <= got
+            "lib/nimatron/drivers/oled.py", "lib/nimatron/config/pinmaps/macropad.json", "lib/neopixel.py"} <= got
+    assert not [p for p in got if "adafruit_display_text" in p]  # the OLED draws with displayio alone
     assert "lib/nimatron/drivers/gpiozero_io.py" not in got
     express = drive(BLUEFRUIT_BOOT)
     assert nimatron(["deploy", "--to", str(express)]) == 0

@@ -13,7 +13,7 @@ import pytest
 
 from nimatron_host.cli import main
 
-EXTRAS = ("busdisplay", "fourwire", "displayio", "adafruit_display_text")
+EXTRAS = ("busdisplay", "fourwire", "displayio", "terminalio")
 
 
 def play(tmp_path, monkeypatch, board, line, missing):

@@ -55,7 +55,9 @@ const write = dog.writeUint32.bind(dog);
 dog.writeUint32 = (offset, value) => { if (offset === 0x04) feeds.push(s.ms); write(offset, value); };
 let dataSeen = 0;
 
-function lit(frame) { return !!frame && frame.px.some((p) => p.some((x) => x)); }
+// two pixels or more on a board whose lamps share CircuitPython's status pixel (the MacroPad's chain)
+const LEAST_LIT = s.pinmap && s.pinmap.keys ? 2 : 1;
+function lit(frame) { return !!frame && frame.px.filter((p) => p.some((x) => x)).length >= LEAST_LIT; }
 function same(a, b) { return JSON.stringify(a.px) === JSON.stringify(b.px); }
 function frameAt(t) { let f = null; for (const fr of s.frames) { if (fr.t <= t) f = fr; else break; } return f; }
 function newLines() { // complete lines on the data port since the last call
@@ -93,13 +95,15 @@ const ops = {
     const { reply, t0, latency_ms } = command(s, line, timeout);
     return { reply, latency_ms, t: t0, events: events(newLines()), now: s.ms };
   },
-  tap({ name, hold = 80, gap = 250 }) {
+  tap({ name, hold = 80, gap = 250, on_release = false }) { // on_release: a button that acts when let go
     const t0 = s.ms;
     s.press(name);
     s.runFor(hold);
+    const up = s.ms;
     s.release(name);
     s.runFor(gap);
-    return { lamp_ms: firstChange(t0, s.ms), t: t0, events: events(newLines()), now: s.ms };
+    return { lamp_ms: on_release ? firstChange(up, s.ms) : firstChange(t0, s.ms), t: t0, events: events(newLines()),
+      now: s.ms };
   },
   press({ name }) { s.press(name); return { now: s.ms }; },
   release({ name }) { s.release(name); return { now: s.ms }; },
@@ -130,6 +134,11 @@ const ops = {
       out.push({ t: +o.t.toFixed(1), addr: o.addr, tick_ms: tick === null ? null : +tick.toFixed(2) });
     }
     return { erases: out, now: s.ms };
+  },
+  drive({ file }) { // CIRCUITPY as the board left it, a FAT image (what CircuitPython wrote, boot_out.txt)
+    const { FS_OFFSET } = require(path.join(tool, 'emu.js'));
+    require('fs').writeFileSync(file, s.b.mcu.flash.subarray(FS_OFFSET, FS_OFFSET + 0x100000));
+    return { now: s.ms };
   },
   console({ tail = 600 }) { return { console: s.console.slice(-tail), now: s.ms }; },
   status() {

@@ -14,8 +14,9 @@ and a perfect one) reading the lamps from the NeoPixel pin. Prints, per row:
 - the longest main-loop tick (between two watchdog feeds) and what the
   harness was doing then (a press, the machine's turn, ``EXPLAIN``, ...);
 - least heap free (``MEMORY``, after a collection) over every move and command;
-- press -> lamp, median and max (physical row buttons; a grid board's keys
-  are pressed over the link, so they are left out);
+- press -> lamp, median and max (physical row buttons and a MacroPad's keys;
+  a button that acts when let go, as one that is also held for NEW, from its
+  release; a grid board's keys are pressed over the link, so they are left out);
 - every ``ERR`` reply, and whether the watchdog fired.
 
     .venv/bin/python tools/emu_board.py --board pico-grid graph nim2d grundy
@@ -44,6 +45,8 @@ CIRCUITPYTHON = {"cp9.2.8.uf2": "9.2.8", "cp9.0.0.uf2": "9.0.0", "cp8.2.9.uf2": 
 TICK_MS = 20
 HOLD_MS = 80
 GAP_MS = 250
+# What CircuitPython 9.2.8 (the emulator's cp9.2.8.uf2) writes on the emulated Pico: its flash
+# answers this unique id, and boot.py prints nothing. Other firmware: learnt at its first run.
 BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\r\n"
             "Board ID:raspberry_pi_pico\r\nUID:E660583883724A32\r\nboot.py output:\r\n")
 PAUSE = "a pause between visitors (attract)"
@@ -90,10 +93,12 @@ class Row:
         self.longest = (0.0, None)  # (ms, cause)
         self.least_free = None
         self.presses = []  # press -> lamp, ms
+        self.slowest = None  # (ms, the press) of the slowest
         self.errors = []
         self.games = []
         self.watchdog = 0
         self.modules = None  # resident at the least free
+        self.least_after = None  # what the harness had just done then
         self.erases = []     # nvm/flash sector erases: {t, addr, tick_ms, during}
         self.spans = []      # (from ms, what the harness was doing)
         self.quiet_longest = 0.0  # the longest tick in the pauses between visitors (--nvm-full)
@@ -123,9 +128,9 @@ class Row:
         return {"board": self.board, "preset": self.preset, "how": self.how, "first_lit_ms": self.first_lit_ms,
                 "longest_tick_ms": self.longest[0], "longest_tick_cause": self.longest[1],
                 "least_free": self.least_free, "press_lamp_median_ms": lat[len(lat) // 2] if lat else None,
-                "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "errors": self.errors,
+                "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "slowest_press": self.slowest and self.slowest[1], "errors": self.errors,
                 "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
-                "erases": self.erases, "quiet_longest_tick_ms": self.quiet_longest}
+                "least_free_after": self.least_after, "erases": self.erases, "quiet_longest_tick_ms": self.quiet_longest}
 
 
 class Controller:
@@ -149,6 +154,8 @@ class BoardSim:
         self.tick_ms = TICK_MS
         self.now = 0
         self.buttons = set(spec["buttons"])
+        self.keys = {}  # "key r i" -> the emulator's key name (a board whose keys are its lamps)
+        self.last = None  # what the harness did last (the least heap free is measured after it)
         self.controller = None
         self.layout = None
         self.refresh()
@@ -157,7 +164,7 @@ class BoardSim:
     def command(self, line, cause=None, timeout=20000):
         out = self.emu("cmd", line=line, timeout=timeout)
         self._after(out, cause or line, out["t"])
-        reply = out["reply"]
+        reply = out.get("reply")
         if reply is None:
             self.row.errors.append("%s: no reply" % line)
             return None
@@ -167,10 +174,12 @@ class BoardSim:
         return json.loads(reply[3:]) if reply.startswith("OK {") else {}
 
     def memory(self):
+        after = self.last
         out = self.command("MEMORY", cause="MEMORY (the instrument's own collection)")
         if out:
             if self.row.least_free is None or out["free"] < self.row.least_free:
                 self.row.modules = out.get("modules")
+                self.row.least_after = after
             self.row.heap(out["free"])
 
     def refresh(self):
@@ -180,9 +189,14 @@ class BoardSim:
         settings = self.command("CONFIG") or {}
         self.controller = Controller(settings)
         self.layout = choose_layout(self.spec, settings) if settings else list(self.spec["lamps"]["layout"])
+        if self.spec.get("keys"):  # key k under pixel k (drivers/onboard_io.py); session.js calls it keyK
+            self.keys = {"key %d %d" % (r, i): "key%d" % p
+                         for r, row in enumerate(self._lamp_pixels(self.spec["lamps"], self.layout))
+                         for i, p in enumerate(row)}
 
     def _after(self, out, cause, since):
         self.now = out["now"]
+        self.last = cause
         ticks = self.emu("ticks", since=since)
         self.row.tick(ticks["longest_ms"], cause)
         self.row.spans.append((since, cause))
@@ -194,10 +208,14 @@ class BoardSim:
     def tap(self, role, hold_ms=None, gap_ms=None):
         hold = HOLD_MS if hold_ms is None else hold_ms
         gap = GAP_MS if gap_ms is None else gap_ms
-        if role in self.buttons:
-            out = self.emu("tap", name=role, hold=hold, gap=gap)
+        name = role if role in self.buttons else self.keys.get(role)
+        if name is not None:
+            # a button that is also held for something (the MacroPad's DONE: held, NEW) acts when let go
+            out = self.emu("tap", name=name, hold=hold, gap=gap, on_release=name in self.spec.get("holds", {}))
             if out["lamp_ms"] is not None:
                 self.row.presses.append(out["lamp_ms"])
+                if self.row.slowest is None or out["lamp_ms"] > self.row.slowest[0]:
+                    self.row.slowest = (out["lamp_ms"], role)
             self._after(out, "press %s" % role, out["t"])
         else:  # a grid's key: pressed over the link (the emulator has no key matrix)
             self.command("PLAY PRESS " + role, cause="PLAY PRESS (a key)")
@@ -211,7 +229,9 @@ class BoardSim:
                 return name, None
         for name, target in sorted(self.spec.get("holds", {}).items()):
             if target == press and name in self.buttons:
-                return name, 1200
+                from nimatron.drivers.presses import HOLD_MS
+
+                return name, HOLD_MS + 100
         raise KeyError("board %s has no way to press %s" % (self.board, press))
 
     def advance(self, ms):
@@ -229,12 +249,39 @@ class BoardSim:
         return [[1 if any(c) else 0 for c in row] for row in self.read_colours()]
 
 
-def deploy(board, preset, mpy_cross, pystack=None):
+def boot_out_of(uf2):
+    """What this firmware writes to boot_out.txt on the emulated board, learnt
+    from an earlier run (None: not yet). A board in service holds it, so
+    CircuitPython neither waits 1 s nor rewrites the drive at its start."""
+    known = os.path.join(CACHE, "boot_out-%s.txt" % os.path.basename(uf2))
+    if os.path.isfile(known):
+        with open(known, "rb") as f:
+            return f.read()
+    return BOOT_OUT.encode() if os.path.basename(uf2) == "cp9.2.8.uf2" else None
+
+
+def learn_boot_out(emu, uf2, work):
+    """Keep what the firmware wrote to boot_out.txt, for the next runs."""
+    known = os.path.join(CACHE, "boot_out-%s.txt" % os.path.basename(uf2))
+    if os.path.isfile(known):
+        return
+    image = os.path.join(work, "after.img")
+    emu("drive", file=image)
+    out = subprocess.run(["mtype", "-i", image, "::boot_out.txt"], capture_output=True)
+    if out.returncode == 0 and out.stdout.startswith(b"Adafruit CircuitPython"):
+        with open(known, "wb") as f:
+            f.write(out.stdout)
+
+
+def deploy(board, preset, mpy_cross, pystack=None, boot_out=None):
     work = tempfile.mkdtemp(prefix="emu-board-")
     drive = os.path.join(work, "CIRCUITPY")
     os.mkdir(drive)
-    with open(os.path.join(drive, "boot_out.txt"), "w", newline="") as f:
-        f.write(BOOT_OUT)
+    from nimatron.config import boards
+
+    board_id = (boards.board(board).get("board_ids") or ["raspberry_pi_pico"])[0]
+    with open(os.path.join(drive, "boot_out.txt"), "w") as f:  # what deploy checks the pin map against
+        f.write("Adafruit CircuitPython 9.2.8 on 2025-05-28; %s with rp2040\nBoard ID:%s\n" % (board_id, board_id))
     command = [os.path.join(REPO, ".venv", "bin", "nimatron"), "deploy", "--to", drive, "--board", board, "--offline"]
     if preset:
         command += ["--preset", preset]
@@ -243,10 +290,9 @@ def deploy(board, preset, mpy_cross, pystack=None):
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit("emu_board: deploy failed: " + (done.stderr or done.stdout).strip().splitlines()[-1])
-    with open(os.path.join(drive, "boot_out.txt"), "w", newline="") as f:
-        # what CircuitPython writes on the emulated Pico (its flash answers this unique id; boot.py prints nothing):
-        # a board that has started once holds it, so CircuitPython does not wait 1 s and rewrite it
-        f.write(BOOT_OUT)
+    if boot_out is not None:  # as the firmware writes it: a board that has started once holds it
+        with open(os.path.join(drive, "boot_out.txt"), "wb") as f:
+            f.write(boot_out)
     if pystack:  # instead of deploy's own line: how much the running exhibit needs
         with open(os.path.join(drive, "settings.toml"), "w") as f:
             f.write("CIRCUITPY_PYSTACK_SIZE = %d\n" % pystack)
@@ -279,7 +325,7 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
 
     spec = boards.board(board)
     row = Row(board, preset, how)
-    work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack)
+    work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack, boot_out_of(uf2))
     emu = Emulator(uf2, image, pinmap, flash)
     try:
         if full:
@@ -316,6 +362,7 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
         sim.command("NEW")
         sim.advance(1500)
         sim.memory()
+        learn_boot_out(emu, uf2, work)
         row.erases = emu("erases")["erases"]
         for e in row.erases:
             e["during"] = row.doing(e["t"])
@@ -364,7 +411,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="emu_board", description=__doc__.split("\n")[0])
     p.add_argument("presets", nargs="*", metavar="PRESET", help="presets to measure (default or 'all': every one the board plays)")
     p.add_argument("--board", default="pico-neopixel")
-    p.add_argument("--uf2", default="cp9.2.8.uf2", help="firmware in the emulator's cache (default cp9.2.8.uf2)")
+    p.add_argument("--uf2", default="cp9.2.8.uf2", help="firmware: a UF2 file, or one in the emulator's cache (default cp9.2.8.uf2)")
     p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
     p.add_argument("--set", action="store_true", help="boot the board's own preset, then SET preset P over the link")
     p.add_argument("--games", type=int, default=2, help="whole games per preset (random, then perfect visitor)")
@@ -381,7 +428,7 @@ def main(argv=None):
 
     if args.board not in boards.names():
         p.error("no board %s (one of: %s)" % (args.board, ", ".join(boards.names())))
-    uf2 = os.path.join(CACHE, args.uf2)
+    uf2 = args.uf2 if os.path.isfile(args.uf2) else os.path.join(CACHE, args.uf2)
     if not os.path.isfile(os.path.join(TOOL, "session.js")):
         print("emu_board: no circuitpython-emu tool at %s (set CP_EMU_TOOL)" % TOOL, file=sys.stderr)
         return 2
@@ -390,13 +437,13 @@ def main(argv=None):
         return 2
     mpy_cross = None
     if args.mpy:
-        mpy_cross = os.path.join(CACHE, "mpy-cross-" + CIRCUITPYTHON.get(args.uf2, "9.2.8"))
+        mpy_cross = os.path.join(CACHE, "mpy-cross-" + CIRCUITPYTHON.get(os.path.basename(args.uf2), "9.2.8"))
         if not os.access(mpy_cross, os.X_OK):
             print("emu_board: no %s (build it: %s/build-mpy-cross.sh)" % (mpy_cross, TOOL), file=sys.stderr)
             return 2
     offered = playable(args.board)
     presets = offered if not args.presets or args.presets == ["all"] else args.presets
-    unknown = [x for x in presets if x not in offered]
+    unknown = [x for x in presets if x not in offered and not args.set]  # SET may name any preset that fits
     if unknown:
         p.error("board %s does not offer %s (it offers: %s)" % (args.board, ", ".join(unknown), ", ".join(offered)))
     rows = []
@@ -415,6 +462,10 @@ def main(argv=None):
             preset, d["first_lit_ms"] and "%.0f" % d["first_lit_ms"], d["longest_tick_ms"],
             (d["longest_tick_cause"] or "")[:34], d["least_free"] and "%.1f" % (d["least_free"] / 1024), press,
             len(d["errors"]), "" if not d["watchdog_fired"] else " WATCHDOG FIRED"), flush=True)
+        if d["slowest_press"]:
+            print("    slowest press: %s" % d["slowest_press"])
+        if d["least_free_after"]:
+            print("    least heap free after: %s" % d["least_free_after"])
         if args.modules:
             print("    resident at the least free: " + " ".join(d["modules_at_least"] or ()))
         if d["quiet_longest_tick_ms"]:

@@ -39,6 +39,8 @@ rm -f "$drive/boot_out.txt"
 [ "$mode" = stock ] && mv "$drive/code.py" "$drive/nimcode.py"
 cat > "$drive/code.py" <<EOF
 # measuring wrapper (tools/emu_firmware.sh): the live heap (after a collection) every 200 ms, after a tick
+import time
+print("code.py started at %d ms" % int(time.monotonic() * 1000))  # CircuitPython's clock, from its start
 import gc
 from nimatron.machine import startup
 _tick = startup.Machine.tick
@@ -70,14 +72,15 @@ try:
 except OSError as e:
     print("%s %s %s: no report (%s)" % (board, presets, mode, e)); sys.exit(1)
 lows = [int(x) for x in re.findall(r"heap-low (\d+) at", console)]
+started = re.findall(r"code.py started at (\d+) ms", console)
 hello = (r.get("hello") or {}).get("reply") or "no answer"
 over = [g for g in r.get("games", []) if (g.get("game_over") or {}).get("winner") in ("visitor", "machine")]
 sweep = r.get("presets") or []
 failed = ["%s: %s" % (p["preset"], p[k]) for p in sweep for k in ("set", "new", "explain")
           if not (p.get(k) or "").startswith("OK")]
 bad = re.findall(r"(Traceback|MemoryError[^\r\n]*|cannot start[^\r\n]*)", console)
-print("%s %s (%s): first lit lamp %s ms, HELLO %s, least heap free %s, %s%d of %s games to the end, watchdog %s%s%s" % (
-    board, mode, os.path.basename(uf2), r.get("first_lit_frame_ms"),
+print("%s %s (%s): code.py started at %s ms (time.monotonic), first lit lamp %s ms, HELLO %s, least heap free %s, %s%d of %s games to the end, watchdog %s%s%s" % (
+    board, mode, os.path.basename(uf2), started[0] if started else "?", r.get("first_lit_frame_ms"),
     "answered" if hello.startswith("OK") else hello[:60],
     ("%.1f KB" % (min(lows) / 1024)) if lows else "not seen",
     ("%d of %d presets set, started and explained, " % (len(sweep) - len({f.split(":")[0] for f in failed}), len(sweep)))

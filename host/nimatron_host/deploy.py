@@ -67,8 +67,7 @@ from .cli import Failure, UsageError
 
 MANIFEST = ".nimatron-deploy.json"
 # CircuitPython libraries by lamp kind: module -> (file in lib/, Python module to copy offline, circup name)
-LIBRARIES = {"neopixel": ("neopixel.py", "neopixel", "neopixel"),
-             "adafruit_display_text": ("adafruit_display_text", "adafruit_display_text", "adafruit_display_text")}
+LIBRARIES = {"neopixel": ("neopixel.py", "neopixel", "neopixel")}
 DRIVERS = {"circuitpython": "circuitpython_io.py", "gpiozero": "gpiozero_io.py"}
 ONBOARD = ("circuitpython", "onboard")  # drivers that run on a CircuitPython board
 
@@ -460,10 +459,8 @@ def library_files(spec):
 
 
 def needed_libraries(spec):
-    out = ["neopixel"] if spec["lamps"]["kind"] == "neopixel" else []
-    if spec.get("display"):
-        out.append("adafruit_display_text")
-    return out
+    # A display needs none: drivers/oled.py draws the built-in font with displayio alone.
+    return ["neopixel"] if spec["lamps"]["kind"] == "neopixel" else []
 
 
 def circup_exe():

@@ -31,15 +31,48 @@ class ExtrasMissing(ValueError):
     a ValueError, so every front end says it in one line, as a bad board."""
 
 
+class TiledFont:
+    """The terminal font as CircuitPython has it: every glyph a tile of one
+    bitmap (``FONT.bitmap``, ``glyph.tile_index``), which a ``TileGrid`` of
+    text draws from. Blinka's ``terminalio.FONT`` gives each glyph a bitmap
+    of its own (``tile_index`` 0) and its ``bitmap`` is not a bitmap; the
+    glyphs' sizes and offsets are kept, so a ``Label`` draws the same pixels."""
+
+    def __init__(self, font):
+        import displayio
+        from fontio import Glyph
+
+        self._font = font
+        width, height = font.get_bounding_box()[:2]
+        codes = [c for c in range(0x20, 0x7F) if font.get_glyph(c) is not None]
+        self.bitmap = displayio.Bitmap(width * len(codes), height, 2)
+        self._glyphs = {}
+        for k, c in enumerate(codes):
+            g = font.get_glyph(c)
+            for y in range(min(height, g.bitmap.height)):
+                for x in range(min(width, g.bitmap.width)):
+                    self.bitmap[k * width + x, y] = g.bitmap[x, y]
+            self._glyphs[c] = Glyph(self.bitmap, k, width, height, g.dx, g.dy, g.shift_x, g.shift_y)
+
+    def get_bounding_box(self):
+        return self._font.get_bounding_box()
+
+    def get_glyph(self, codepoint):
+        return self._glyphs.get(codepoint)
+
+
 def make_display(width=128, height=64):
     """A displayio display whose panel is ``display.bus.pixels`` (rows of 0/1)."""
     try:
         import busdisplay
         import displayio  # noqa: F401 - the pool below
         import fourwire
+        import terminalio
     except ImportError as e:
         raise ExtrasMissing("a board with a display (the MacroPad's OLED) needs the simulator's extras (%s): "
                             "pip install 'nimatron[sim]'" % (e.name or e))
+    if not isinstance(terminalio.FONT, TiledFont):  # once: the board's font, a tile a glyph
+        terminalio.FONT = TiledFont(terminalio.FONT)
 
     class BenchBus(fourwire.FourWire):
         """fourwire's interface with the wires replaced by a framebuffer."""

@@ -15,7 +15,8 @@ simulator's) is refreshed here.
 """
 
 WIDTH = 21        # characters of the 6x12 terminal font across 128 pixels
-LINE_Y = (6, 19, 32, 45, 58)
+LINE_Y = (6, 19, 32, 45, 58)  # the middle of each line's 12 pixels, as a text label's ``y``
+TOP = 5           # from a line's y to the top of its tiles, where a label draws the font
 WORDS = {"attract": "NIMATRON", "visitor": "YOUR TURN", "thinking": "MACHINE THINKING",
          "showing": "MACHINE MOVES"}
 
@@ -31,18 +32,26 @@ def _wrap(text, lines):
     return out
 
 
-def lines(controller):
-    """The five lines of text for the controller's state."""
-    from ..games.explain import binary, label
+def about(preset):
+    """A preset's own words (its "about"), read from the presets file."""
+    from .. import forget
+    from ..config.settings import load_preset
 
+    words = load_preset(preset).get("about", "")
+    forget(("config.settings",))  # its heap is for the games
+    return words
+
+
+def lines(controller, words=None):
+    """The five lines of text for the controller's state (``words``: the
+    preset's "about", if the caller has it already)."""
     state = controller.state
     settings = controller.settings
     position = controller.position()
     if state == "attract" or position is None:
-        from ..config.settings import load_preset
-
-        about = load_preset(settings["preset"]).get("about", "")
-        out = ["NIMATRON", "game: " + settings["preset"]] + _wrap(about, 2)
+        if words is None:
+            words = about(settings["preset"])
+        out = ["NIMATRON", "game: " + settings["preset"]] + _wrap(words, 2)
         out.append("press a key to play")
         return (out + [""] * 5)[:5]
     if state == "over":
@@ -54,6 +63,8 @@ def lines(controller):
     out = [words, rules.spec + (" misere" if controller.misere else "")]
     out.extend(_wrap(rules.position_words(heaps, ring), 2))   # the rule set's own words, as every face says them
     if settings["explain"] and rules.nim_sum and heaps:
+        from ..games.explain import binary, label
+
         width = 1
         while (1 << width) <= max(heaps):
             width += 1
@@ -69,37 +80,91 @@ def lines(controller):
     return (out + [""] * 5)[:5]
 
 
-class Oled:
-    def __init__(self, display):
-        import displayio
-        import terminalio
-        from adafruit_display_text import label
+def _same(rows, lit):
+    """The lamps ``lit`` (a panel's rows) are as ``rows`` copied them."""
+    if rows is None or len(rows) != len(lit):
+        return False
+    for r in range(len(lit)):
+        a, b = rows[r], lit[r]
+        if len(a) != len(b):
+            return False
+        for i in range(len(b)):
+            if a[i] != b[i]:
+                return False
+    return True
 
+
+class Oled:
+    """The text on the display: one ``TileGrid`` a line over the built-in
+    font's bitmap, a tile per character. No object per letter and no
+    library: ``adafruit_display_text``'s ``Label`` builds a ``TileGrid`` for
+    every glyph, and its two modules (900 lines) compiled from ``.py`` on the
+    board, which left the stock MacroPad 12.7 KB of heap."""
+
+    def __init__(self, display, font=None):
+        import displayio
+
+        if font is None:
+            import terminalio
+
+            font = terminalio.FONT
+        width, height = font.get_bounding_box()[:2]
+        blank = font.get_glyph(32).tile_index
+        tiles = bytearray(96)  # the tile of each printable ASCII character; else "?"
+        for c in range(32, 127):
+            glyph = font.get_glyph(c)
+            tiles[c - 32] = glyph.tile_index if glyph is not None else blank
+        tiles[95] = tiles[ord("?") - 32]
+        self._tiles = tiles
+        palette = displayio.Palette(2)
+        palette[0] = 0x000000
+        palette[1] = 0xFFFFFF
         self.display = display
         self.text = [""] * len(LINE_Y)
-        self._labels = []
+        self._rows = []
         group = displayio.Group()
         for y in LINE_Y:
-            line = label.Label(terminalio.FONT, text="", color=0xFFFFFF, x=0, y=y)
-            self._labels.append(line)
-            group.append(line)
+            row = displayio.TileGrid(font.bitmap, pixel_shader=palette, width=WIDTH, height=1, tile_width=width,
+                                     tile_height=height, default_tile=blank, x=0, y=y - TOP)
+            self._rows.append(row)
+            group.append(row)
         display.root_group = group
-        self._key = None
+        # what the text last shown says: state, preset, winner, misere, the lamps lit (copied)
+        self._state = self._preset = self._winner = self._misere = None
+        self._lit = None
+        self._about = (None, None)  # (preset, its words): read once a preset, not at every return to attract
 
     def watch(self, controller, now):
-        key = (controller.state, controller.position(), controller.settings["preset"], controller.winner,
-               controller.misere)
-        if key == self._key:
+        """New text when what it says may have changed: compared in place, so
+        a quiet pass builds nothing (no position, no key) and leaves no garbage."""
+        panel = controller.panel
+        lit = panel.lit if panel is not None else ()
+        if (self._state == controller.state and self._preset == controller.settings["preset"]
+                and self._winner == controller.winner and self._misere == controller.misere and _same(self._lit, lit)):
             return
-        self._key = key
-        self.show(lines(controller))
+        self._state = controller.state
+        self._preset = controller.settings["preset"]
+        self._winner = controller.winner
+        self._misere = controller.misere
+        self._lit = [list(row) for row in lit]
+        words = None
+        if controller.state == "attract" or panel is None:
+            if self._about[0] != self._preset:
+                self._about = (self._preset, about(self._preset))
+            words = self._about[1]
+        self.show(lines(controller, words))
 
     def show(self, text):
         changed = False
-        for k in range(len(self._labels)):
+        tiles = self._tiles
+        for k in range(len(self._rows)):
             if text[k] != self.text[k]:
                 self.text[k] = text[k]
-                self._labels[k].text = text[k]
+                row = self._rows[k]
+                data = text[k].encode()
+                for x in range(WIDTH):
+                    c = data[x] - 32 if x < len(data) else 0
+                    row[x] = tiles[c if 0 <= c < 95 else 95]
                 changed = True
         if changed and not getattr(self.display, "auto_refresh", True):
             self.display.refresh()

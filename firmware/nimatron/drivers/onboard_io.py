@@ -104,10 +104,7 @@ class OnboardIO(CircuitPythonIO):
         if name:
             from .oled import Oled
 
-            try:
-                self.oled = Oled(board_pin(board, name))
-            except ImportError as e:
-                raise DriverError("the display needs the adafruit_display_text library in lib/ (%s)" % e)
+            self.oled = Oled(board_pin(board, name))
 
     # -- the port -----------------------------------------------------------------
     def show(self, lamps, status):
@@ -187,8 +184,16 @@ class OnboardIO(CircuitPythonIO):
 def choose_preset(controller, names, steps):
     """Step through ``names`` (the board's presets) in attract mode, keeping
     the operator's own settings; a preset that does not fit is skipped."""
+    from .. import forget
     from ..config.settings import load_preset, resolve
 
+    try:
+        return _choose(controller, names, steps, load_preset, resolve)
+    finally:
+        forget(("config.settings",))  # a turn of the encoder is rare: the heap is for the games
+
+
+def _choose(controller, names, steps, load_preset, resolve):
     current = controller.settings["preset"]
     k = names.index(current) if current in names else -1
     for _ in range(len(names)):

@@ -164,8 +164,12 @@ class Presses:
 
     # -- the cursor -------------------------------------------------------------
     def watch(self, controller, now):
-        """Follow the game: which lamps are in play, whose turn it is."""
+        """Follow the game: which lamps are in play, whose turn it is (for
+        the cursor: a board without one, the MacroPad, skips it and makes no
+        list of lamps a pass)."""
         self.now = now
+        if self.move is None:
+            return
         panel = controller.panel
         lamps = []
         pick = getattr(panel, "selectable", None)  # a counter: its choice lamps only

@@ -1,0 +1,34 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+# The MacroPad's driver keeps no module it only needed for a moment: the
+# OLED's attract text and a turn of the encoder read the preset's words from
+# config.settings and drop it again; the binary words (games.explain) load
+# only for a preset that shows them. Prints the modules resident after each.
+# MICROPYPATH=<compiled tree with fake_io> micropython tests/mpy/run_pad_memory.py
+import sys
+
+from fake_io import FakeIO
+from nimatron.drivers.oled import lines
+from nimatron.drivers.onboard_io import choose_preset
+from nimatron.machine.app import make_controller
+
+
+def resident(name):
+    return ("nimatron." + name) in sys.modules
+
+
+c = make_controller("macropad", {"preset": "pad-nim"}, FakeIO())
+assert not resident("config.settings"), "config.settings after the start"
+text = lines(c)
+assert text[1] == "game: pad-nim", text
+print("attract", resident("config.settings"), resident("games.explain"))
+c.update(10)
+c.press("new", 20)
+c.update(30)
+text = lines(c)
+assert text[1] == "nim" and c.state in ("visitor", "thinking"), text
+print("nim", resident("config.settings"), resident("games.explain"))
+assert choose_preset(c, ["pad-nim", "pad-nimrod"], 1) == "pad-nimrod"
+assert c.settings["preset"] == "pad-nimrod" and c.settings["explain"]
+print("encoder", resident("config.settings"))
