@@ -15,7 +15,9 @@ these is resident:
   again), the playable check;
 - another rule set's module (``games.nim`` excepted: Bouton's nim-sum, which
   Candy, Building and the heap games build on): Graph Nim without 2-D Nim's;
-- a panel the game does not show: Graph Nim without the ring's and Grundy's.
+- a panel the game does not show: Graph Nim without the ring's and Grundy's;
+- the tables, for rules that read none; and after ``SET preset P`` on a
+  fresh board, anything of the rule set it started with that P does not use.
 
 Each was measured resident in the emulated Pico (docs/board.md, "The
 running exhibit, measured"), 3-9 KB of heap apiece on CircuitPython 9.2.8.
@@ -24,6 +26,7 @@ running exhibit, measured"), 3-9 KB of heap apiece on CircuitPython 9.2.8.
 import pytest
 
 import mpy_runner
+from nimatron.config.settings import resolve
 from nimatron.games.rules import REGISTRY, parse_rules
 
 # What a running board never needs once started (each is imported again when asked for).
@@ -61,23 +64,49 @@ def forbidden(settings):
     games = set(["games." + line.split()[1] for line in REGISTRY]) - {own} - set(SHARED_GAMES)
     shown = "panels.counter" if settings.get("counter") else PANELS[rules.panel]
     panels = set([m for m in PANELS.values() if m] + ["panels.counter"]) - {shown}
+    if rules.table_spec(False) is None and rules.table_spec(True) is None:
+        games.add("games.tables")  # and the tables it read: none of these rules reads one
     return set(NEVER_IN_PLAY) | games | panels
 
 
 @pytest.mark.parametrize("board,preset", _presets())
 def test_a_playing_board_keeps_only_what_its_game_needs(tree, board, preset):
-    from nimatron.config.settings import resolve
+    moments = played(tree, board, preset)
+    assert [m[0] for m in moments][:4] == ["start", "EVENTS/ON", "SET/on", "EXPLAIN/EXPLAIN"]
+    check(moments, board, preset)
 
-    out = mpy_runner.run("mpy/run_resident.py", heap="256K", paths=(tree,), args=(board, preset))
+
+@pytest.mark.parametrize("chosen", ["graph", "nim2d", "grundy", "candy"])
+def test_the_rules_a_set_left_leave_the_heap(tree, chosen):
+    """A fresh pico-grid (its own preset: the heap games, with their tables)
+    told ``SET preset P`` over the link: from then on only P's modules stay."""
+    from nimatron.config import boards
+
+    own = boards.board("pico-grid")["preset"]
+    moments = played(tree, "pico-grid", own, chosen)
+    assert [m[0] for m in moments][:4] == ["start", "EVENTS/ON", "SET/on", "SET/" + chosen]
+    check(moments[:3], "pico-grid", own)  # its own game first
+    check(moments[3:], "pico-grid", chosen)
+
+
+def played(tree, board, preset, chosen=None):
+    """The moments of run_resident.py, each [moment, module, ...]."""
+    args = (board, preset) + ((chosen,) if chosen else ())
+    out = mpy_runner.run("mpy/run_resident.py", heap="256K", paths=(tree,), args=args)
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()
     assert lines[-1].startswith("winner ") and "winner None" not in lines[-1], lines[-1]  # a whole game
+    assert lines[1].startswith("from file:"), lines[1]  # started with the preset asked for, not a fallback
+    if chosen:
+        assert [line for line in lines if line.startswith("reply OK")], "SET preset %s refused" % chosen
+    return [line.split() for line in lines if not line.startswith(("from ", "winner ", "reply "))]
+
+
+def check(moments, board, preset):
+    """No moment has a module resident that a game of ``preset`` must not keep."""
     settings = resolve({}, preset)
     never = forbidden(settings)
     own = "games." + type(parse_rules(settings["rules"])).__module__.rsplit(".", 1)[1]
-    assert lines[1].startswith("from file:"), lines[1]  # started with the preset asked for, not a fallback
-    moments = [line.split() for line in lines if not line.startswith(("from ", "winner "))]
-    assert [m[0] for m in moments][:4] == ["start", "EVENTS/ON", "SET/on", "EXPLAIN/EXPLAIN"]
     for words in moments:
         loaded = set(words[1:])
         assert own in loaded and "machine.controller" in loaded, words[0]  # the listing is the board's own

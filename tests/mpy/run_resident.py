@@ -8,7 +8,9 @@
 # a visitor making the engine's move. Prints one line per moment:
 # "<moment> <firmware module> ..." (the modules loaded then, after the start,
 # after each command, at each of the visitor's turns and after the game).
-# usage: MICROPYPATH=<compiled tree> micropython -X heapsize=N run_resident.py BOARD PRESET
+# usage: MICROPYPATH=<compiled tree> micropython -X heapsize=N run_resident.py BOARD PRESET [SET]
+# SET: the board starts with the preset PRESET, then an operator sends
+# "SET preset SET" and the game played is that one.
 import sys
 
 from fake_io import FakeIO
@@ -17,6 +19,7 @@ from nimatron.machine.startup import Machine, overrides_source
 from nimatron.machine.store import Store
 
 board, preset = sys.argv[1], sys.argv[2]
+chosen = sys.argv[3] if len(sys.argv) > 3 else None
 
 
 def resident(moment):
@@ -72,6 +75,9 @@ def command(line):
 
 command("EVENTS ON")
 command("SET remote_play on")
+if chosen:
+    command("SET preset " + chosen)
+    print("reply " + wire.replies[-1].decode().strip()[:60])
 c = machine.controller
 from nimatron.games import strategy  # noqa: E402 - the visitor's own moves: the engine's
 
