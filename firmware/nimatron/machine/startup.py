@@ -42,7 +42,9 @@ FAULT_SAVE_MS = 60000     # a fault is written at once, at most once a minute
 SETTINGS_GAP_MS = 10000   # settings are written at most this often; changes in between wait (wear)
 SOURCE_MISSING = "missing"
 PIN_TRIES = 3             # as nimatron.link.protocol: wrong PINs before UNLOCK pauses
-START_ONLY = ("machine.starting",)  # dropped from a board's heap once the Machine has started
+# Dropped from a board's heap once the Machine has started: the start itself
+# and what builds a controller (imported again by a rebuild after a fault).
+START_ONLY = ("machine.starting", "machine.app")
 
 
 def read_source(text):
@@ -281,6 +283,12 @@ class Machine:
 
     def _rebuild(self, now):
         self.retry_at = now + FAULT_BACKOFF_MS
+        try:
+            self._rebuild_with(now)
+        finally:
+            forget(START_ONLY)  # what built it leaves a board's heap again
+
+    def _rebuild_with(self, now):
         for over in (self.overrides, {"operator_pin": self.overrides.get("operator_pin", "")}):
             try:
                 self._build(self.board, over, now)
