@@ -10,7 +10,8 @@ each grid board played to its end. At every moment after the start, none of
 these is resident:
 
 - what only a start needs: its choice of settings (``machine.starting``),
-  what builds the controller (``machine.app``), the store's read path (``machine.reading``), the pin map's checks and the
+  what builds the controller (``machine.app``), the store's read path
+  (``machine.reading``) and the audits' (``machine.audits_load``), the pin map's checks and the
   power budget, the settings' checks (a SET brings them back and drops them
   again), the playable check;
 - another rule set's module (``games.nim`` excepted: Bouton's nim-sum, which
@@ -30,8 +31,8 @@ from nimatron.config.settings import resolve
 from nimatron.games.rules import REGISTRY, parse_rules
 
 # What a running board never needs once started (each is imported again when asked for).
-NEVER_IN_PLAY = ("machine.starting", "machine.app", "machine.reading", "config.boards", "config.power", "config.settings",
-                 "panels.playable", "games.registry", "games.anygraph", "link.pty", "machine.files",
+NEVER_IN_PLAY = ("machine.starting", "machine.app", "machine.reading", "machine.audits_load", "config.boards",
+                 "config.power", "config.settings", "panels.playable", "games.registry", "games.anygraph", "link.pty", "machine.files",
                  "machine.statefile", "machine.service")
 # The panel module of each kind of panel a rule set asks for (``panel.make_panel``).
 PANELS = {"cells": "panels.cells", "ring": "panels.circle", "splits": "panels.shapes", "tally": "panels.tally",
