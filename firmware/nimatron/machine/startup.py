@@ -142,6 +142,7 @@ class Machine:
         self.settings_saved_at = None  # when a SET or the menu last wrote the settings
         self.settings_due = None       # a change waiting for the gap to pass: written then
         self.saving = None             # why saves fail, as last said (``watch_store``)
+        self.boot = {}  # type: dict  # the boot event: who we are, what we started with (``starting.start``)
         from .starting import start
 
         try:
