@@ -65,7 +65,7 @@ def forbidden(settings):
     games = set(["games." + line.split()[1] for line in REGISTRY]) - {own} - set(SHARED_GAMES)
     shown = "panels.counter" if settings.get("counter") else PANELS[rules.panel]
     panels = set([m for m in PANELS.values() if m] + ["panels.counter"]) - {shown}
-    if rules.table_spec(False) is None and rules.table_spec(True) is None:
+    if rules.table_spec(False) is None and rules.table_spec(settings["misere"]) is None:
         games.add("games.tables")  # and the tables it read: none of these rules reads one
     return set(NEVER_IN_PLAY) | games | panels
 

@@ -147,7 +147,7 @@ class Controller(VisitorTurn, MachineTurn):
         if left is not None and left.spec != self.rules.spec:
             from .unload import drop_unused
 
-            drop_unused([self.rules], self.panel)
+            drop_unused([self.rules], self.panel, self.misere)
 
     def check_settings(self, settings):
         """The new rules, or PanelError if the games would not fit this board."""

@@ -46,11 +46,12 @@ def _built_on(obj, out):
     return True
 
 
-def drop_unused(rules, panel=None):
+def drop_unused(rules, panel=None, misere=False):
     """Forget the rule-set modules and panels not used by ``rules`` (the
     rules in play and any waiting: a list) nor ``panel`` (the one shown, or
-    None); the tables too if none of the rules reads one. Returns the names
-    dropped (none on CPython)."""
+    None); the tables too if none of the rules reads one in play ``misere``
+    or normal (what ``strategy.prepare`` loads), and a table the rules left
+    read if they do. Returns the names dropped (none on CPython)."""
     if sys.implementation.name == "cpython":
         return []
     used = []
@@ -58,12 +59,15 @@ def drop_unused(rules, panel=None):
     for r in rules:
         if not _built_on(r, used):
             return []
-        if r.table_spec(False) is not None or r.table_spec(True) is not None:
+        if r.table_spec(False) is not None or r.table_spec(misere) is not None:
             tables = True
     if panel is not None and not _built_on(panel, used):
         return []
     if tables:
         used.append(PACKAGE + "games.tables")
+        kept = sys.modules.get(PACKAGE + "games.tables")
+        if kept is not None:
+            kept._loaded.clear()  # the table the rules left read: the new ones read theirs when asked
     gone = []
     for folder, names in (("games.", GAMES), ("panels.", PANELS)):
         for name in names:
