@@ -106,11 +106,11 @@ def open_store(mc, path=STATE_FILE):
 def fed_make(dog):
     """``app.make_controller`` feeding the watchdog between its steps: a start
     compiles modules for seconds, and the main loop is not feeding it yet."""
-    from nimatron.machine.app import make_controller
-
     feed = dog.feed if dog is not None else None
 
     def make(board, overrides, listener, now_ms, audits):
+        from nimatron.machine.app import make_controller  # at each start: it leaves the heap between them
+
         return make_controller(board, overrides, listener=listener, now_ms=now_ms, audits=audits, feed=feed)
 
     return make

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from nimatron.games import nim2d, strategy
+from nimatron.games import grid, nim2d, strategy
 from nimatron.games.rules import RulesError, SizeError, parse_rules
 
 import oracle
@@ -163,6 +163,7 @@ def test_a_board_decides_from_the_table_without_searching_a_nim_value(monkeypatc
         raise AssertionError("searched a nim-value for the report")
 
     monkeypatch.setattr(nim2d, "SMALL", True)
+    monkeypatch.setattr(grid, "SMALL", True)  # what 2-D Nim shares with Graph Nim (search_nimber) reads it there
     monkeypatch.setattr(strategy, "nim_value", searched)
     for board in ([[1] * 4] * 4, [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 0, 1], [1, 1, 1, 1]]):
         result = strategy.solve("nim2d", board)

@@ -12,7 +12,7 @@ import pytest
 from nimatron.machine import app
 from nimatron.panels.panel import PanelError, fits_all_reachable
 from nimatron.games.rules import parse_rules
-from nimatron.panels.shapes import circle_cells
+from nimatron.panels.circle import circle_cells
 
 from nimatron_host.cli import main as nimatron
 from nimatron_sim.visitor import Visitor

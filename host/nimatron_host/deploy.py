@@ -323,8 +323,10 @@ def choose_board(args, drive):
 PC_ONLY = ("__main__.py", "games/anygraph.py", "machine/statefile.py", "games/nim2d-values.bin", "link/pty.py")
 
 
-# The panels only a grid board shows (shapes, tallies, the counter).
-GRID_PANELS = ("panels/shapes.py", "panels/tally.py", "panels/counter.py")
+# The panels only a grid board shows (cells, circles, split rows and arcs, tallies, the counter).
+GRID_PANELS = ("panels/cells.py", "panels/circle.py", "panels/shapes.py", "panels/tally.py", "panels/counter.py")
+# What the grid's own rule sets share (two-dimensional and Graph Nim): none is played on rows.
+GRID_GAMES = ("games/grid.py",)
 
 
 def grid_only():
@@ -341,7 +343,7 @@ def grid_only():
     for name, module, _, _ in entries():
         if rules_class(name).one_row and module in modules:
             modules.remove(module)
-    return tuple(["games/%s.py" % m for m in modules] + ["games/%s.bin" % m for m in modules]) + GRID_PANELS
+    return tuple(["games/%s.py" % m for m in modules] + ["games/%s.bin" % m for m in modules]) + GRID_GAMES + GRID_PANELS
 ENTRY = ("code.py", "boot.py", "safemode.py")  # what CircuitPython runs, beside lib/
 
 

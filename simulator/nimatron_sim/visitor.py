@@ -20,7 +20,7 @@ import random
 
 from nimatron.games import strategy
 from nimatron.games.rules import parse_rules
-from nimatron.panels.shapes import circle_cells, lit_runs
+from nimatron.panels.circle import circle_cells, lit_runs
 
 
 class Visitor:

@@ -17,7 +17,7 @@ played on its lamps (``graph``) and never needs this.
 """
 
 from .graph import MISERE_LAMPS, Graph, _bits, _limit, connected_sets
-from .nim2d import _cell_bits
+from .grid import _cell_bits
 from .rules import RulesError, SizeError, mex
 
 NET_NODES = 256          # a graph given by nodes and edges: at most this many nodes
@@ -241,7 +241,7 @@ def _net_value(part, shape, spec, k, cuts=None):
 
 
 def _pieces(mask, near):
-    """The components of a mask of nodes (``nim2d._split`` for a given graph, inlined: the hot loop)."""
+    """The components of a mask of nodes (``grid._split`` for a given graph, inlined: the hot loop)."""
     out = []
     while mask:
         grow = mask & -mask

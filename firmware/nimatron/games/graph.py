@@ -9,7 +9,8 @@ joined when they are neighbours in a row or a column (no diagonals). A move
 of ``graph:K`` puts out 1 to K lit lamps that are connected to each other
 (K = 2 by default: one lamp, or two neighbouring lamps); whoever puts out
 the last lamp wins (misère: loses). A position is a 0/1 matrix, as in
-two-dimensional Nim (settings: row bitmasks, bit c = column c).
+two-dimensional Nim (settings: row bitmasks, bit c = column c); what the
+two share is in ``grid``, so a board playing Graph Nim never loads ``nim2d``.
 
 Putting lamps out never joins two groups, so in normal play the position
 is the sum of its groups of connected lamps: the nim-value is the XOR of
@@ -22,9 +23,9 @@ whole position is searched bottom-up over every subset of its lit lamps
 ``anygraph.NetGraph``, imported only then (a board never needs it).
 """
 
-from . import nim2d
+from . import grid
 from .budget import spend
-from .nim2d import Nim2D, _cell_bits, _largest_group as largest_group, _mask, _near, _split
+from .grid import GridRules, _cell_bits, _largest_group as largest_group, _mask, _near, _split
 from .rules import SMALL, RulesError, SizeError
 
 MAX_K = 4
@@ -42,7 +43,7 @@ def _limit(limits):
     return limits[1] if SMALL else limits[0]
 
 
-class Graph(Nim2D):
+class Graph(GridRules):
     name = "graph"
     takes_k = True
     default_k = 2
@@ -51,7 +52,7 @@ class Graph(Nim2D):
     def __init__(self, k=2):
         if not 1 <= k <= MAX_K:
             raise RulesError("graph:K takes 1 <= K <= %d, got %d" % (MAX_K, k))
-        Nim2D.__init__(self, k)
+        GridRules.__init__(self, k)
 
     def moves(self, matrix, ring=False):
         mask, width = _mask(matrix)
@@ -87,7 +88,7 @@ class Graph(Nim2D):
         mask, width = _mask(matrix)
         out = []
         for group in _split(mask, width):
-            out.append((_bits(group), nim2d._value(home(group, width), width, False, self.cuts, self.k)))
+            out.append((_bits(group), grid._value(home(group, width), width, False, self.cuts, self.k)))
         return out
 
     def nimber(self, matrix, ring=False):
@@ -167,7 +168,7 @@ def _misere_table(key, n, local):
 def connected_sets(mask, width, k):
     """Every set of 1 to k lit cells connected to each other, as bitmasks,
     each once, smallest first, in a fixed order (``width``: a grid's, or a
-    graph's neighbours, as ``nim2d._near`` reads them)."""
+    graph's neighbours, as ``grid._near`` reads them)."""
     out = []
     seen = {}
     level = _cell_bits(mask)
@@ -220,7 +221,9 @@ def lit(matrix):
 
 
 def forget():
-    """Drop the misère table (``strategy.forget``): built again when asked."""
+    """Drop the misère table and the groups' values (``strategy.forget``):
+    built again when asked."""
+    grid.forget()
     _table[0] = None
     _table[1] = None
     _table[2] = 0

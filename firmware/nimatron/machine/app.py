@@ -13,11 +13,14 @@ On a board (not CPython) the pin map's checks (``boards``) and the power
 budget (``power``), about 15 KB of bytecode, are needed only while a
 machine starts and when its settings change: ``make_controller`` drops them
 from memory when the controller is built (``forget``), and they are
-imported again when asked for.
+imported again when asked for. ``app`` itself leaves too once the machine
+has started (``startup.START_ONLY``): the controller keeps only its power
+budget (``limit.PowerLimit``).
 """
 
 from .. import forget
 from ..panels.panel import PanelError
+from .limit import STARTUP_ONLY, PowerLimit
 from .ports import attract_frame
 
 
@@ -68,26 +71,7 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
     feed()
     layout = choose_layout(spec, settings)
 
-    checked = {}  # brightness -> level: the budget depends on nothing else
-
-    def limit(settings):
-        # The power budget: the brightness to drive at, or PowerError. A SET
-        # that keeps the brightness compiles nothing (``power`` is 12 KB of heap
-        # and a tenth of a second on a board); one that changes it drops
-        # ``power`` again after.
-        brightness = settings["brightness"]
-        if brightness not in checked:
-            from ..config import power
-
-            try:
-                level = power.check(board_name, spec, brightness)
-            finally:
-                if checked:  # a start forgets them itself, after its last use
-                    forget(STARTUP_ONLY)
-            checked.clear()
-            checked[brightness] = level
-        return checked[brightness]
-
+    limit = PowerLimit(board_name, spec)
     level = limit(settings)
     feed()
     opened = io is None
@@ -145,7 +129,6 @@ def fitting_start(settings, layout, shape=None):
     return None
 
 
-STARTUP_ONLY = ("config.boards", "config.power")  # needed again only when settings change
 # Not needed while games play: imported again by SET, the operator menu and a
 # start (6.6 KB of heap on CircuitPython 9.2.8, measured in the emulated Pico).
 PLAY_FREE = ("config.settings",)

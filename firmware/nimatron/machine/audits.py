@@ -38,6 +38,8 @@ record stores the counters as lists in this order, so older records keep
 their meaning (a shorter list reads as zeros for the new keys).
 """
 
+from .. import forget
+
 KEYS = (
     "games", "finished", "visitor_wins", "machine_wins", "abandoned",  # today's AUDITS keys
     "power_ups", "power_on_resets", "watchdog_resets", "software_resets", "reset_pin_resets",
@@ -55,23 +57,6 @@ def _zeros():
     for key in KEYS:
         out[key] = 0
     return out
-
-
-def _from_list(values):
-    out = _zeros()
-    if isinstance(values, list):
-        for i in range(min(len(values), len(KEYS))):
-            v = values[i]
-            if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
-                out[KEYS[i]] = v
-    return out
-
-
-def _beyond(values):
-    """Counters a newer version wrote past ours: kept as they are, written back."""
-    if isinstance(values, list) and len(values) > len(KEYS):
-        return list(values[len(KEYS):])
-    return []
 
 
 OWN = ("l", "s", "p", "f", "z", "k")  # the record's keys this version reads
@@ -214,31 +199,14 @@ class Audits:
         return out
 
     def load(self, record):
-        """Adopt a stored record; anything malformed reads as zero."""
-        if not isinstance(record, dict):
-            return
-        self.lifetime = _from_list(record.get("l"))
-        self.service = _from_list(record.get("s", record.get("l")))  # left out: the same as lifetime
-        self.newer = {"l": _beyond(record.get("l")), "s": _beyond(record.get("s", record.get("l")))}
-        for key in record:
-            if key not in OWN:
-                self.newer[key] = record[key]
-        self.presets = {}
-        presets = record.get("p")
-        if isinstance(presets, dict):
-            for name in sorted(presets)[:MAX_PRESETS]:
-                values = presets[name]
-                if isinstance(name, str) and isinstance(values, list):
-                    counts = {}
-                    for i in range(len(PRESET_KEYS)):
-                        v = values[i] if i < len(values) else 0
-                        counts[PRESET_KEYS[i]] = v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
-                    self.presets[name] = counts
-        for attr, key in (("first_game", "f"), ("last_game", "z")):
-            v = record.get(key)
-            setattr(self, attr, v if isinstance(v, int) and not isinstance(v, bool) else None)
-        v = record.get("k")
-        self.pin_failures = v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1000000 else 0
+        """Adopt a stored record; anything malformed reads as zero (``audits_load``:
+        a start's only, dropped from a board's heap again at once)."""
+        from .audits_load import adopt
+
+        try:
+            adopt(self, record)
+        finally:
+            forget(("machine.audits_load",))
 
     def save(self, urgent=False):
         """Write the record now; True once durable, False without a store or

@@ -136,12 +136,21 @@ class Controller(VisitorTurn, MachineTurn):
         if level is not None and hasattr(self.io, "set_brightness"):
             self.io.set_brightness(level)
         if self.state in (ATTRACT, OVER) or self.panel is None:
+            left = self.rules
             self.rules = rules
             self.misere = settings["misere"]
+            self._rules_changed(left)
         else:
             self._pending = (rules, settings["misere"])
         self.settings = settings
         self.debouncer.ms = settings["debounce_ms"]
+
+    def _rules_changed(self, left):
+        """On a board, the modules the rules ``left`` used and these do not leave the heap (``unload``)."""
+        if left is not None and left.spec != self.rules.spec:
+            from .unload import drop_unused
+
+            drop_unused([self.rules], self.panel, self.misere)
 
     def check_settings(self, settings):
         """The new rules, or PanelError if the games would not fit this board.
@@ -223,12 +232,14 @@ class Controller(VisitorTurn, MachineTurn):
         if self.menu is not None:
             self.service(False, now, "new game")
         self._abandon(replaced=True)
+        left = self.rules
         if self._pending:
             self.rules, self.misere = self._pending
             self._pending = None
         starts = self.settings["starts"]
         start = starts[self.games % len(starts)]
         self.panel = make_panel(self.rules, self.layout, start, None, self.settings.get("counter", False))
+        self._rules_changed(left)
         self.games += 1
         self.audits.game_started(self.settings["preset"])
         if self.alarm == "fault":

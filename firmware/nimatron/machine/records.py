@@ -1,10 +1,10 @@
 # SPDX-FileCopyrightText: 2026 The Nimatron project contributors
 #
 # SPDX-License-Identifier: MIT
-"""The store's records: how one is written and how a sector or file of them
-is read back (``nimatron.machine.store`` keeps them). A module of its own:
-MicroPython compiles a module whole, and the two halves apart fit a
-smaller heap than together."""
+"""The store's records: how one is written (``nimatron.machine.store`` keeps
+them; ``reading`` reads a sector or file of them back). Modules of their
+own: MicroPython compiles a module whole, and the halves apart fit a smaller
+heap than together; and a running board keeps only the writing half."""
 
 import json
 
@@ -80,151 +80,9 @@ def renumbered(raw, seq):
     return _sealed(raw[at + 1], seq, bytes(raw[at + HEADER:-TRAILER]))
 
 
-def _record_at(buf, pos):
-    """(kind, seq, payload or None, raw, end) of a whole record at ``pos``, or
-    None if no header can start there; ``payload`` None if its checksum fails."""
-    n = len(buf)
-    if pos < n and buf[pos] == MAGIC:
-        at = pos
-    elif pos + 1 < n and buf[pos + 1] == MAGIC2:
-        at = pos + 1
-    else:
-        return None
-    if at + HEADER + TRAILER > n or buf[at + 1] not in SCANNED:
-        return None
-    length = buf[at + 2] | (buf[at + 3] << 8)
-    end = at + HEADER + length + TRAILER
-    if length > MAX_PAYLOAD or end > n:
-        return None
-    raw = bytes(buf[pos:end])
-    inner = raw[at - pos:]
-    payload = None
-    if crc32(inner[:-TRAILER]) == int.from_bytes(inner[-TRAILER:], "little"):
-        try:
-            payload = json.loads(inner[HEADER:-TRAILER])
-        except ValueError:
-            payload = None
-        if not isinstance(payload, dict):
-            payload = None
-    return buf[at + 1], int.from_bytes(inner[4:8], "little"), payload, raw, end
-
-
-def _kind_at(buf, pos):
-    """The kind a damaged place held: AUDITS only when its kind byte says so
-    (one flipped bit turns no other kind into it), else None: settings or audits."""
-    at = pos if buf[pos] == MAGIC else pos + 2
-    if at < len(buf) and buf[at] == AUDITS and (buf[pos] == MAGIC or buf[pos + 1] == MAGIC2):
-        return AUDITS
-    return None
-
-
-def scan(buf):
-    """Records in ``buf``: (records, tail, clean, damaged); see ``survey``."""
-    records, starts, tail, clean, lost = survey(buf)
-    return records, tail, clean, len(lost)
-
-
-def survey(buf, appends=True):
-    """Records in ``buf``: (records, starts, tail, clean, lost).
-
-    ``records``: (kind, seq, payload dict, raw bytes) of every record whose
-    checksum holds, ``starts`` the byte each begins at; ``tail``: where the next record would go; ``clean``:
-    False if unreadable bytes were met (the next write compacts); ``lost``:
-    (byte, kind or None) of every place where something acknowledged was
-    lost (a record damaged at rest, a half-erased sector, a compaction cut
-    short), the kind None when it cannot be told (settings or audits).
-
-    Past unreadable bytes the scan searches on for the next whole record,
-    so a flipped bit hides only its own record. A record is acknowledged
-    once its commit mark (its first byte, programmed after the rest) is
-    set: a record without one at the very end is an append the power cut
-    short, never acknowledged, and nothing is counted; with ``appends``
-    False (a file, replaced whole) nothing is ever half-written, and every
-    unreadable byte is a loss.
-    """
-    records = []
-    starts = []
-    lost = []
-    n = len(buf)
-    pos = 0
-    bad_at = None  # the first unreadable byte since the last whole record
-    while pos < n:
-        found = _record_at(buf, pos)
-        if found is not None and found[2] is not None:
-            if bad_at is not None:
-                lost.append((bad_at, _kind_at(buf, bad_at)))
-                bad_at = None
-            kind, seq, payload, raw, end = found
-            records.append((kind, seq, payload, raw))
-            starts.append(pos)
-            pos = end
-            continue
-        if bad_at is None:
-            if buf[pos] == BLANK and _blank(buf, pos):
-                break  # the blank tail
-            bad_at = pos
-        pos += 1
-    if bad_at is None:
-        return records, starts, pos, True, lost
-    if appends:
-        torn = _record_at(buf, bad_at)
-        first = buf[bad_at]
-        if first == BLANK and bad_at + 1 < n and buf[bad_at + 1] == MAGIC2:
-            # A record never committed: the power failed while it was programmed.
-            if torn is not None and _blank(buf, torn[4]):
-                return records, starts, torn[4], True, lost  # appends go on after it
-            if _blank(buf, bad_at + 1 + HEADER):
-                return records, starts, bad_at, False, lost  # its header torn: compacted at the next write
-        elif first == MAGIC and torn is not None and records and torn[0] != COMPACTED and _blank(buf, torn[4]):
-            return records, starts, torn[4], True, lost  # an older version's torn append
-    lost.append((bad_at, _kind_at(buf, bad_at)))
-    return records, starts, bad_at, False, lost
-
-
-NAMES = {AUDITS: "audits", SETTINGS: "settings"}
-
-
-def _cut_compaction(records):
-    """Problems if the newest compaction's records are not all there."""
-    newest = None
-    for kind, seq, payload, raw in records:
-        if kind == COMPACTED and (newest is None or seq > newest[0]):
-            newest = (seq, payload)
-    if newest is None or not isinstance(newest[1].get("has"), dict):
-        return []
-    have = {}
-    for kind, seq, payload, raw in records:
-        if kind != COMPACTED and seq >= have.get(kind, -1):
-            have[kind] = seq
-    lost = []
-    for kind in KINDS:
-        want = newest[1]["has"].get(chr(kind))
-        if isinstance(want, int) and have.get(kind, -1) < want:
-            lost.append(NAMES[kind])
-    return lost
-
-
 def _blank(buf, start=0, end=None):
     """All of ``buf[start:end]`` blank (0xFF), without copying it."""
     for i in range(start, len(buf) if end is None else end):
         if buf[i] != BLANK:
             return False
     return True
-
-
-def _losses(where, records, starts, lost, problems, kinds):
-    """Say each lost place; add to ``kinds`` what may be gone with it: a
-    kind with no whole record stored after the damage may have lost its newest."""
-    for at, kind in lost:
-        what = NAMES[kind] if kind is not None else "settings or audits"
-        problems.append("%s: a saved %s record at byte %d is damaged (flipped bits, a half-erased sector or "
-                        "another version's data): what it held is lost" % (where, what, at))
-        for k in KINDS:
-            if kind is not None and kind != k:
-                continue
-            later = False
-            for i in range(len(records)):
-                if starts[i] > at and records[i][0] == k:
-                    later = True
-            if not later and NAMES[k] not in kinds:
-                kinds.append(NAMES[k])

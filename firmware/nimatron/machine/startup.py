@@ -34,8 +34,7 @@ attract mode with the fault pattern shown (``alarm = "fault"``).
 
 import json
 
-from .. import __version__
-from .audits import Audits
+from .. import __version__, forget
 from .ports import ATTRACT, OVER
 from .store import RETRY_MS, crc32
 
@@ -45,6 +44,9 @@ SETTINGS_GAP_MS = 10000   # settings are written at most this often; changes in 
 QUIET_MS = 5000           # nobody pressed or sent a command for this long: the flash may be erased
 SOURCE_MISSING = "missing"
 PIN_TRIES = 3             # as nimatron.link.protocol: wrong PINs before UNLOCK pauses
+# Dropped from a board's heap once the Machine has started: the start itself
+# and what builds a controller (imported again by a rebuild after a fault).
+START_ONLY = ("machine.starting", "machine.app")
 
 
 def read_source(text):
@@ -141,140 +143,14 @@ class Machine:
         self.now = now_ms
         self.settings_saved_at = None  # when a SET or the menu last wrote the settings
         self.settings_due = None       # a change waiting for the gap to pass: written then
-        found = {"settings": None, "audits": None, "problems": []}
-        if store is not None:
-            found = store.load()
-        self.audits = Audits(found["audits"], store, clock)
-        self.restored = "stored" if (found["audits"] or found["settings"]) else "factory"
-        notes = list(found["problems"])
-        lost = found.get("lost", ())
-        self.damaged = bool(notes)
-        if notes:  # something stored was lost or damaged: counted where it lasts, and said below
-            self.audits.count("data_losses")
-        if self.restored == "factory" and store is not None:
-            self.audits.count("factory_restores")
-            if notes:
-                notes.append("settings restored to factory")  # the cause is said above
-            elif getattr(store, "nvm", None) is not None:
-                notes.append("nothing stored: settings restored to factory (a new board, or a power cut "
-                             "while the flash sector was erased)")
-            else:
-                notes.append("nothing stored: settings restored to factory (no state file yet: a new "
-                             "exhibit, or the file was removed)")
-        self.sealed = None
-        self._choose(source, found["settings"], notes, now_ms)
-        if ("audits" in lost and self.audits.pin_failures < PIN_TRIES
-                and self.controller.settings.get("operator_pin")):
-            # the wrong-PIN count may be in the lost record: fail closed, UNLOCK pauses from boot
-            self.audits.pin_failures = PIN_TRIES
-            notes.append("the wrong-PIN count may be lost: UNLOCK waits as after %d wrong PINs" % PIN_TRIES)
-        if "settings" in lost and self.sealed is None:
-            # the lost record may have changed the operator PIN: fail closed (docs/operator.md)
-            self.sealed = ("a damaged settings record may have held a new operator PIN: save any adjustment "
-                           "or a factory reset from the operator menu on the buttons, then SET operator_pin again")
-            notes.append("host link locked: the operator PIN may be in the damaged record")
-        self.audits.power_up(reset_reason)  # one write per start
-        self.saving = None       # why saves fail, as last said (``watch_store``)
-        self.watch_store(notes)
-        self.why = "; ".join(notes)
-        self.boot = {"event": "boot"}
-        self.boot.update(identity(self.board))
-        self.boot["restored"] = self.restored
-        self.boot["settings_from"] = self.settings_from
-        self.boot["reset_reason"] = reset_reason or "unknown"
-        if self.why:
-            self.boot["why"] = self.why
-        if self.saving:
-            self.boot["saving"] = self.saving
-        self.boot["audits"] = self.audits.snapshot()
-        for line in notes:
-            self.log("nimatron: " + line)
+        self.saving = None             # why saves fail, as last said (``watch_store``)
+        self.boot = {}  # type: dict  # the boot event: who we are, what we started with (``starting.start``)
+        from .starting import start
 
-    # -- choosing the settings -----------------------------------------------
-    def _choose(self, source, stored, notes, now):
-        file_over, file_why, crc = source
-        usable = isinstance(stored, dict) and isinstance(stored.get("set"), dict)
-        stored_board = stored.get("board") if usable and isinstance(stored.get("board"), str) else None
-        candidates = []
-        if usable and stored.get("src") == crc:  # the source has not changed since
-            candidates.append(("stored", stored_board, stored["set"]))
-        if file_over is not None:
-            over = dict(file_over)
-            board = over.pop("board", self.default_board)
-            candidates.append(("file", board, over))
-        elif file_why != SOURCE_MISSING:
-            notes.append("settings file unusable: %s" % file_why)
-        pin = self._pin(file_over, file_why, stored if usable else None)
-        if usable:
-            last = dict(stored["set"])
-            if pin is not None:
-                last["operator_pin"] = pin
-            candidates.append(("last good", stored_board, last))
-        defaults = {}
-        if pin:
-            defaults["operator_pin"] = pin
-        candidates.append(("defaults", None, defaults))
-        for label, board, over in candidates:
-            board = board or self.default_board
-            try:
-                self._build(board, over, now)
-            except Exception as e:  # noqa: BLE001 - any failure: the next candidate
-                if self.strict and label == "file":
-                    raise
-                if label == "file":
-                    notes.append("settings file rejected: %s" % _short(e))
-                elif label != "stored":
-                    notes.append("%s settings rejected: %s" % (label, _short(e)))
-                if label == "defaults":  # the board's own defaults fail: nothing left to try
-                    self._failed(notes)
-                    raise
-                continue
-            self.settings_from = label
-            self.board = board
-            self.overrides = over
-            break
-        fell_back = self.settings_from in ("last good", "defaults") and file_why != SOURCE_MISSING
-        if fell_back:
-            self.audits.count("settings_fallbacks")
-            notes.append("started with the %s settings" % self.settings_from)
-            if pin is None and not self.controller.settings.get("operator_pin"):
-                self.sealed = "settings file unreadable, so its operator PIN is unknown: fix the file and restart"
-                notes.append("host link locked: the PIN is unknown")
-        if fell_back or self.damaged:
-            self.controller.alarm = "settings"
-        if self.settings_from == "file" and self.store is not None and not (
-                usable and stored.get("src") == crc and stored.get("board") == self.board
-                and stored["set"] == self.overrides):
-            self._save_settings({"board": self.board, "src": crc, "set": self.overrides})
-        self.src = crc
-
-    def _failed(self, notes):
-        """No candidate started: say why, first cause first, and count it where
-        it lasts (a board that never starts still leaves its evidence)."""
-        for line in notes:
-            self.log("nimatron: " + line)
-        self.audits.count("start_failures")
         try:
-            self.audits.save()
-        except Exception as e:  # noqa: BLE001 - a failing store must not hide the start's own error
-            self.log("nimatron: start failure not saved: %s" % _short(e))
-
-    def _pin(self, file_over, file_why, stored):
-        """The operator PIN a fallback keeps; None if it cannot be known."""
-        from ..config.settings import check_value
-
-        if file_over is not None and "operator_pin" in file_over:
-            try:
-                return check_value("operator_pin", file_over["operator_pin"])
-            except Exception:  # noqa: BLE001 - a bad PIN: keep the stored one, or lock
-                pass
-        elif file_over is not None or file_why == SOURCE_MISSING:
-            if stored is not None:
-                return stored["set"].get("operator_pin", "")
-            return ""
-        if stored is not None and stored["set"].get("operator_pin"):
-            return stored["set"]["operator_pin"]
-        return None
+            start(self, source, now_ms, reset_reason, clock)
+        finally:
+            forget(START_ONLY)  # on a board: the start's code leaves the heap (imported again by the next Machine)
 
     def _build(self, board, overrides, now):
         self.controller = self.make(board, dict(overrides), self._event, now, self.audits)
@@ -422,6 +298,12 @@ class Machine:
 
     def _rebuild(self, now):
         self.retry_at = now + FAULT_BACKOFF_MS
+        try:
+            self._rebuild_with(now)
+        finally:
+            forget(START_ONLY)  # what built it leaves a board's heap again
+
+    def _rebuild_with(self, now):
         for over in (self.overrides, {"operator_pin": self.overrides.get("operator_pin", "")}):
             try:
                 self._build(self.board, over, now)

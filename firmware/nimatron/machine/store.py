@@ -11,7 +11,7 @@
     store.factory_reset()      # forget SET changes (audits stay: lifetime ones are never cleared)
 
 A record is ``00 6E kind len:2 seq:4 payload crc:4`` (little-endian): a
-commit mark programmed after the rest (``survey``), ``kind`` ``S``
+commit mark programmed after the rest (``reading.survey``), ``kind`` ``S``
 (settings) or ``A`` (audits), a JSON payload, a sequence number that grows
 with every record, and a CRC-32 over the header and payload. Recovery
 takes, per kind, the valid record with the highest sequence number; a
@@ -34,17 +34,26 @@ fsync of the folder.
 a model that loses what a power cut would.
 """
 
+from .. import forget
 from .records import (  # noqa: F401 - the record's names, where the store's users have always found them
     AUDITS, BLANK, COMMIT, COMPACTED, KINDS, MAGIC, MAGIC2, MAX_PAYLOAD, SCANNED, SETTINGS, _blank,
-    _cut_compaction, _losses, _u32, body_of, crc32, encode, renumbered, scan, seq_of, survey)
+    _u32, body_of, crc32, encode, renumbered, seq_of)
 
 SEQ_RENUMBER = 0xFFFF0000  # sequence numbers this high are renumbered from 1 at the next save
 ERASES_PER_DAY = 12        # nvm wear limit: 100,000 cycles last 22.8 years at this rate
 ERASES_BURST = 8           # ... with this many at once (a busy day) before the limit bites
 RETRY_MS = 30000           # a failed save is tried again this often
 DAY_MS = 86400000
+READ_ONLY = ("machine.reading",)  # needed only while a store loads: dropped from a board's heap after
 ERASE_MS = DAY_MS // ERASES_PER_DAY  # the time that earns one erase (integers: a board's floats are short)
 ROOM_SLACK = 64            # bytes a record may grow by before its next save (counts gain digits)
+
+
+def scan(buf):
+    """Records in ``buf``: (records, tail, clean, damaged) (``reading.scan``)."""
+    from .reading import scan
+
+    return scan(buf)
 
 
 class Store:
@@ -86,54 +95,14 @@ class Store:
     # -- reading -----------------------------------------------------------
     def load(self):
         """The newest valid records: {"settings", "audits", "problems", "lost"};
-        ``lost``: the kinds whose newest record may be among the damage."""
-        problems = []
-        lost = []
-        found = {}
-        sources = []
-        if self.nvm is not None:
-            try:
-                buf = self.nvm[0:len(self.nvm)]
-            except Exception as e:  # noqa: BLE001 - a broken nvm must not stop the game
-                buf = b""
-                problems.append("nvm unreadable: %s" % e)
-            records, starts, self.tail, self.clean, damage = survey(buf)
-            _losses("nvm", records, starts, damage, problems, lost)
-            cut = _cut_compaction(records)
-            if cut:
-                problems.append("nvm: a compaction was cut short: the %s written before it are lost" % " and ".join(cut))
-                for name in cut:
-                    if name not in lost:
-                        lost.append(name)
-            problems.extend(getattr(self.nvm, "notes", ()))
-            sources.append(records)
-        if self.path:
-            data = self.files.read(self.path)
-            notes = list(getattr(self.files, "notes", ()))
-            problems.extend(notes)  # a damaged file kept aside, said by whoever opened it
-            if data:
-                records, starts, end, clean, damage = survey(data, False)
-                _losses(self.path, records, starts, damage, [] if notes else problems, lost)
-                sources.append(records)
-        self.seq = 0
-        for records in sources:
-            for kind, seq, payload, raw in records:
-                if seq >= self.seq:
-                    self.seq = seq
-                if kind == COMPACTED:
-                    continue
-                best = found.get(kind)
-                if best is None or seq > best[0]:
-                    found[kind] = (seq, payload, raw)
-        out = {"settings": None, "audits": None, "problems": problems, "lost": lost}
-        self.loaded = out
-        self.latest = {}
-        self.unsaved = []
-        for kind, name in ((SETTINGS, "settings"), (AUDITS, "audits")):
-            if kind in found:
-                out[name] = found[kind][1]
-                self.latest[kind] = found[kind][2]
-        return out
+        ``lost``: the kinds whose newest record may be among the damage
+        (``reading.load``, imported for it and dropped again on a board)."""
+        from .reading import load
+
+        try:
+            return load(self)
+        finally:
+            forget(READ_ONLY)
 
     # -- writing -----------------------------------------------------------
     def save_settings(self, record, urgent=False):

@@ -21,8 +21,8 @@ the machine takes from the right-hand end of a row.
   as a tally.
 - ``supply.SupplyPanel``: Building Nim: heap rows, then a row of the
   stones still to place.
-- ``shapes.CellPanel``: two-dimensional Nim: the lit cells are the position.
-- ``shapes.RingPanel``: circular Nim: a closed loop of neighbouring lamps
+- ``cells.CellPanel``: two-dimensional and Graph Nim: the lit cells are the position.
+- ``circle.RingPanel``: circular Nim: a closed loop of neighbouring lamps
   (the whole ring, or a rectangle on a grid); objects stay in place.
 - ``counter.CounterPanel``: one heap shown as the count said so far, in
   binary (the game of 21 on a ring of ten), when a preset sets ``counter``.
@@ -143,11 +143,11 @@ def make_panel(rules, layout, start, shape=None, counter=False):
         shape = "ring" if len(layout) == 1 else "grid"
     kind = rules.panel    # the rule set says which lamps it needs (games/rules.py)
     if kind == "ring":
-        from .shapes import RingPanel
+        from .circle import RingPanel
 
         return RingPanel(layout, start, shape)
     if kind == "cells":
-        from .shapes import CellPanel
+        from .cells import CellPanel
 
         return CellPanel(rules, layout, start)
     if kind == "supply":

@@ -1,0 +1,83 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""On a board, the rule set a game left behind leaves the heap too.
+
+A ``SET preset graph`` on a board that started with ``allheaps`` imported
+Graph Nim's modules beside the heap games', the tables module and the
+tables it had read, and the heap games' memos: all resident for nothing
+(about 10 KB on CircuitPython 9.2.8). ``drop_unused`` is called once the
+rules change (``Controller.apply_settings``, or the next game for a change
+made mid-game) and forgets every rule-set module and panel that neither the
+rules in play nor those waiting for the next game are built on, the tables
+when neither reads any, and the searches' memos of the rules left. Each
+comes back, imported again, when asked for. CPython keeps them
+(``nimatron.forget``).
+
+Which modules a rule set is built on is read from its class and its bases
+(``__module__``, ``__bases__``): an interpreter without them drops nothing.
+"""
+
+import sys
+
+from .. import forget
+
+PACKAGE = __name__[:__name__.rfind(".machine.") + 1]  # "nimatron.", wherever the package sits
+# What may be dropped: a rule set's own modules and the panels drawn for some
+# of them ("games.rules", "panels.panel", the engine and the budget stay always).
+GAMES = ("nim", "heaps", "splits", "candy", "nim2d", "building", "graph", "grid", "tables")
+PANELS = ("cells", "circle", "shapes", "tally", "supply", "counter")
+
+
+def _built_on(obj, out):
+    """The modules of ``obj``'s class and its bases, added to ``out``; False if unknown."""
+    todo = [type(obj)]
+    while todo:
+        cls = todo.pop()
+        if cls is object:
+            continue
+        name = getattr(cls, "__module__", None)
+        bases = getattr(cls, "__bases__", None)
+        if name is None or bases is None:
+            return False
+        if name not in out:
+            out.append(name)
+        todo.extend(bases)
+    return True
+
+
+def drop_unused(rules, panel=None, misere=False):
+    """Forget the rule-set modules and panels not used by ``rules`` (the
+    rules in play and any waiting: a list) nor ``panel`` (the one shown, or
+    None); the tables too if none of the rules reads one in play ``misere``
+    or normal (what ``strategy.prepare`` loads), and a table the rules left
+    read if they do. Returns the names dropped (none on CPython)."""
+    if sys.implementation.name == "cpython":
+        return []
+    used = []
+    tables = False
+    for r in rules:
+        if not _built_on(r, used):
+            return []
+        if r.table_spec(False) is not None or r.table_spec(misere) is not None:
+            tables = True
+    if panel is not None and not _built_on(panel, used):
+        return []
+    if tables:
+        used.append(PACKAGE + "games.tables")
+        kept = sys.modules.get(PACKAGE + "games.tables")
+        if kept is not None:
+            kept._loaded.clear()  # the table the rules left read: the new ones read theirs when asked
+    gone = []
+    for folder, names in (("games.", GAMES), ("panels.", PANELS)):
+        for name in names:
+            if PACKAGE + folder + name in sys.modules and PACKAGE + folder + name not in used:
+                gone.append(folder + name)
+    gone.append("machine.unload")  # itself too: imported again at the next change
+    engine = sys.modules.get(PACKAGE + "games.strategy")
+    if engine is not None:
+        engine.forget()  # the memos of the rules left (the ones in play have searched nothing yet)
+        if "games.tables" in gone:
+            engine.tables = None  # its handle on the module: imported again when a table is asked for
+    forget(gone)
+    return gone
