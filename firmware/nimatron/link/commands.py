@@ -199,14 +199,14 @@ def _set_steps(link, key, text, step):
                 raise _refused(link, key, value, e, SettingsError)
             if fresh:
                 _pass(link)
-        if link.stepping:
+        if link.stepping and _games_change(current, new):  # else the games are not checked again
             from ..games.rules import parse_rules
             from ..panels.panel import panel_module
 
             shape = panel_module(parse_rules(new["rules"]), new.get("counter", False))
             if shape:
                 _alone(link, "panels." + shape)  # the lamps' drawing, as the check will make them
-        _alone(link, "panels.playable")
+            _alone(link, "panels.playable")
         try:
             link.controller.apply_settings(new)
         except ValueError as e:  # SettingsError, or PanelError: nothing was changed
@@ -236,8 +236,18 @@ def _set_steps(link, key, text, step):
     reply = {"key": key, "value": shown, "applies": applies, "saved": saved}
     if later:
         reply["saving_in_ms"] = later
-    forget(("config.settings",))  # a board needs it again only at the next SET
+    forget(("config.settings", "panels.playable"))  # a board needs them again only at the next SET
     return reply
+
+
+def _games_change(current, new):
+    """The games themselves change (``controller.GAME_KEYS``): they are checked again."""
+    from ..machine.controller import GAME_KEYS
+
+    for key in GAME_KEYS:
+        if current.get(key) != new.get(key):
+            return True
+    return False
 
 
 def _pass(link):
