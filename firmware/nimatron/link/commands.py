@@ -199,7 +199,7 @@ def _set_steps(link, key, text, step):
                 raise _refused(link, key, value, e, SettingsError)
             if fresh:
                 _pass(link)
-        if link.stepping and _games_change(current, new):  # else the games are not checked again
+        if link.stepping and link.controller.games_change(new):  # else the games are not checked again
             from ..games.rules import parse_rules
             from ..panels.panel import panel_module
 
@@ -238,16 +238,6 @@ def _set_steps(link, key, text, step):
         reply["saving_in_ms"] = later
     forget(("config.settings", "panels.playable"))  # a board needs them again only at the next SET
     return reply
-
-
-def _games_change(current, new):
-    """The games themselves change (``controller.GAME_KEYS``): they are checked again."""
-    from ..machine.controller import GAME_KEYS
-
-    for key in GAME_KEYS:
-        if current.get(key) != new.get(key):
-            return True
-    return False
 
 
 def _pass(link):

@@ -152,14 +152,18 @@ class Controller(VisitorTurn, MachineTurn):
 
             drop_unused([self.rules], self.panel, self.misere)
 
+    def games_change(self, settings):
+        """True if ``settings`` change the games themselves (``GAME_KEYS``)."""
+        old = self.settings
+        return old is None or any(settings.get(k) != old.get(k) for k in GAME_KEYS)
+
     def check_settings(self, settings):
         """The new rules, or PanelError if the games would not fit this board.
         The games are checked again only if what they are changed: checking
         Graph Nim's four starts takes 0.4 s on a Pico, too long for a tick
         that only changes the difficulty."""
         rules = parse_rules(settings["rules"])
-        old = self.settings
-        if old is None or any(settings.get(k) != old.get(k) for k in GAME_KEYS):
+        if self.games_change(settings):
             check_input(self.input_model, rules, settings)
             check_games(rules, settings["misere"], self.layout, settings["starts"], settings.get("counter", False))
         if self.limit:
