@@ -109,10 +109,11 @@ const ops = {
   release({ name }) { s.release(name); return { now: s.ms }; },
   poll() { return { events: events(newLines()), now: s.ms }; },
   frame() { const f = s.lastFrame(); return { t: f ? f.t : null, px: f ? f.px : null, now: s.ms }; },
-  ticks({ since = 0 }) { // the longest gap between watchdog feeds from `since` to now
+  ticks({ since = 0 }) { // the longest gap between watchdog feeds ending after `since` (the pass
+    // already running when a command was sent is the one that may handle it)
     let worst = 0, at = null, n = 0;
     for (let i = 1; i < feeds.length; i++) {
-      if (feeds[i - 1] < since) continue;
+      if (feeds[i] <= since) continue;
       n++;
       const gap = feeds[i] - feeds[i - 1];
       if (gap > worst) { worst = gap; at = feeds[i - 1]; }
