@@ -280,6 +280,7 @@ class MachineTurn:
         finally:
             budget.stop()
         self.hint = []
+        self.redraw()
         if result is not None and result["outcome"] == "win":
             show = getattr(self.panel, "hint_lamps", None)  # Building Nim: the stone and where it lands
             self.hint = show(result["after"]) if show else self.panel.lamps_for(result["after"])[0]

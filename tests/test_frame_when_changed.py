@@ -1,0 +1,180 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""The controller computes the lamps' frame only in a pass where it can have
+changed (issue 27: 64 lamps' frame, computed and compared every pass, cost
+pico-grid 2-3 ms of every pass, emulated): after a change of the game's
+state, or when a blink turns. Counted, never timed: how many frames
+``game_lamps.fill`` computes over quiet passes, and that every frame a
+controller computing one each pass shows is shown at the same moment by
+one that skips (whole random sessions of presses, refusals, hints,
+"still playing?", stuck buttons and alarms, on a row, a grid and a ring
+board)."""
+
+import random
+
+import pytest
+
+from fake_io import FakeIO
+from nimatron.config.boards import board
+from nimatron.config.settings import resolve
+from nimatron.machine import game_lamps
+from nimatron.machine.app import choose_layout
+from nimatron.machine.controller import Controller
+
+TICK = 10
+QUIET = 200  # passes: 2 s of 10 ms ticks
+
+
+class Recorder(FakeIO):
+    """Every frame shown, with the time it was shown."""
+
+    def __init__(self):
+        super().__init__()
+        self.t = 0
+        self.frames = []
+
+    def show(self, lamps, status):
+        super().show(lamps, status)
+        self.frames.append((self.t, [list(row) for row in lamps], dict(status)))
+
+
+class EveryPass(Controller):
+    """The controller as it was: a frame computed on every pass."""
+
+    def update(self, now_ms):
+        self.redraw()
+        super().update(now_ms)
+
+
+class Rig:
+    def __init__(self, board_name="pi-neopixel", cls=Controller, **overrides):
+        spec = board(board_name)
+        preset = overrides.pop("preset", None) or spec["preset"]
+        settings = resolve(overrides, preset)
+        self.spec = spec
+        self.io = Recorder()
+        self.t = 0
+        self.c = cls(self.io, settings, choose_layout(spec, settings), spec["input"], None, 0)
+        self.run(TICK)
+
+    def run(self, ms):
+        end = self.t + ms
+        while self.t < end:
+            self.t += TICK
+            self.io.t = self.t
+            self.c.update(self.t)
+
+    def press(self, role):
+        self.io.queue.append((role, True))
+        self.run(60)
+        self.io.queue.append((role, False))
+        self.run(60)
+
+    def until(self, state, limit=60000):
+        waited = 0
+        while self.c.state != state and waited < limit:
+            self.run(TICK)
+            waited += TICK
+        assert self.c.state == state, (state, self.c.state)
+
+
+@pytest.fixture
+def fills(monkeypatch):
+    """How many frames game_lamps.fill has computed."""
+    count = [0]
+    real = game_lamps.fill
+
+    def fill(c, lamps, status, now):
+        count[0] += 1
+        return real(c, lamps, status, now)
+
+    monkeypatch.setattr(game_lamps, "fill", fill)
+    return count
+
+
+def quiet(rig, fills):
+    """(frames computed, frames shown) over QUIET passes with nothing pressed."""
+    rig.run(5 * TICK)
+    computed, shown = fills[0], rig.io.shows
+    rig.run(QUIET * TICK)
+    return fills[0] - computed, rig.io.shows - shown
+
+
+def test_a_waiting_game_computes_no_frame(fills):
+    rig = Rig(first="visitor")
+    rig.press("new")
+    rig.until("visitor")
+    assert quiet(rig, fills) == (0, 0)
+
+
+def test_a_waiting_grid_game_computes_no_frame(fills):
+    rig = Rig("pico-grid", first="visitor")
+    rig.press("new")
+    rig.until("visitor")
+    assert quiet(rig, fills) == (0, 0)
+
+
+def test_blinks_still_turn_at_their_period(fills):
+    # attract's wave steps every SLOW_MS; the thinking lamp turns every QUICK_MS
+    rig = Rig()
+    computed, shown = quiet(rig, fills)
+    assert computed == shown == QUIET * TICK // game_lamps.SLOW_MS
+    rig = Rig(first="machine", think_ms=60000)
+    rig.press("new")
+    while rig.c.machine_after is None:
+        rig.run(TICK)
+    computed, shown = quiet(rig, fills)
+    assert computed == shown == QUIET * TICK // game_lamps.QUICK_MS
+
+
+def test_a_selection_blinks_on_a_grid(fills):
+    rig = Rig("pico-grid", first="visitor")
+    rig.press("new")
+    rig.until("visitor")
+    lit = rig.c.panel.lit
+    r = next(r for r in range(len(lit)) if any(lit[r]))
+    rig.press("key %d %d" % (r, lit[r].index(True)))
+    assert rig.c.selected
+    computed, shown = quiet(rig, fills)
+    assert computed == shown == QUIET * TICK // game_lamps.QUICK_MS
+
+
+def session(board_name, cls, seed, ms=90000, **overrides):
+    """A random visitor pressing anything, holding some buttons until they
+    stick, with an alarm raised and cleared: the frames shown."""
+    rng = random.Random(seed)
+    rig = Rig(board_name, cls, first="alternate", difficulty="teach", hint_ms=1000, walkaway_ms=8000,
+              still_ms=4000, stuck_ms=6000, refuse_ms=300, think_ms=400, show_ms=600, over_ms=2000, **overrides)
+    c = rig.c
+    if c.input_model == "grid":
+        roles = ["key %d %d" % (r, i) for r in range(len(c.layout)) for i in range(c.layout[r])]
+    else:
+        roles = ["row%d" % r for r in range(len(c.layout))]
+    roles += ["done", "done", "done", "new"]
+    end = rig.t + ms
+    while rig.t < end:
+        k = rng.randrange(100)
+        if k < 60:
+            rig.run(TICK * rng.randrange(1, 40))
+        elif k < 98:
+            rig.press(rng.choice(roles))
+        elif k < 99:
+            role = rng.choice(roles[:-1])
+            rig.io.queue.append((role, True))
+            rig.run(7000)  # stuck
+            rig.io.queue.append((role, False))
+            rig.run(TICK)
+        else:
+            c.alarm = "store" if c.alarm is None else None
+            rig.run(TICK)
+    return rig.io.frames
+
+
+@pytest.mark.parametrize("board_name", ["pi-neopixel", "pico-grid", "pico-ring"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_skipping_shows_every_frame_at_the_same_moment(board_name, seed):
+    lazy = session(board_name, Controller, seed)
+    every = session(board_name, EveryPass, seed)
+    assert len(every) > 100  # the session really blinked and played
+    assert lazy == every
