@@ -9,7 +9,9 @@ state, or when a blink turns. Counted, never timed: how many frames
 controller computing one each pass shows is shown at the same moment by
 one that skips (whole random sessions of presses, refusals, hints,
 "still playing?", stuck buttons and alarms, on a row, a grid and a ring
-board)."""
+board). And the pass that ends the visitor's turn shows it before any
+search: on pico-ring the search's first 64 units ran in DONE's pass, 23 KB
+allocated before the lamp went out (DONE's tick 61.5 ms, emulated)."""
 
 import random
 
@@ -18,6 +20,7 @@ import pytest
 from fake_io import FakeIO
 from nimatron.config.boards import board
 from nimatron.config.settings import resolve
+from nimatron.games import budget
 from nimatron.machine import game_lamps
 from nimatron.machine.app import choose_layout
 from nimatron.machine.controller import Controller
@@ -178,3 +181,26 @@ def test_skipping_shows_every_frame_at_the_same_moment(board_name, seed):
     every = session(board_name, EveryPass, seed)
     assert len(every) > 100  # the session really blinked and played
     assert lazy == every
+
+
+@pytest.mark.parametrize("board_name", ["pico-ring", "pico-grid", "pi-neopixel"])
+def test_the_pass_that_ends_a_turn_shows_it_and_searches_nothing(monkeypatch, board_name):
+    rig = Rig(board_name, first="visitor", think_ms=0)
+    rig.press("new")
+    rig.until("visitor")
+    lit = rig.c.panel.lit
+    r = next(r for r in range(len(lit)) if any(lit[r]))
+    rig.press("key %d %d" % (r, lit[r].index(True)) if rig.c.input_model == "grid" else "row%d" % r)
+    searched = []
+    start = budget.start
+    monkeypatch.setattr(budget, "start", lambda units: (searched.append(rig.t), start(units))[1])
+    rig.io.queue.append(("done", True))
+    shown = rig.io.shows
+    while rig.c.state == "visitor":
+        rig.run(TICK)
+    ended = rig.t
+    assert rig.c.state == "thinking"
+    assert rig.io.shows > shown and rig.io.frames[-1][0] == ended  # the move's lamps, in the pass that made it
+    while rig.c.state == "thinking":
+        rig.run(TICK)
+    assert searched and min(searched) > ended  # the search began in a later pass

@@ -339,7 +339,9 @@ class Controller(VisitorTurn, MachineTurn):
             self._dirty = True
         elapsed = now - self.since
         if self.state == THINKING:
-            if self._decide() and elapsed >= s["think_ms"]:  # a long search thinks longer, tick by tick
+            # not in the pass that began the turn: that pass shows the visitor's move (DONE's lamp)
+            # before any search (a search of 64 units allocated 23 KB in the DONE pass of pico-ring)
+            if elapsed and self._decide() and elapsed >= s["think_ms"]:  # a long search thinks longer, tick by tick
                 self._enter(SHOWING, now)
         elif self.state == SHOWING and elapsed >= s["show_ms"]:
             self._machine_moved(now)

@@ -159,7 +159,7 @@ class MachineTurn:
     def _think(self, now):
         self.machine_after = None
         self._slip = None
-        self._enter(THINKING, now)  # the search starts next tick: this one shows the visitor's move first
+        self._enter(THINKING, now)  # the search starts next tick (``_timers``): this one shows the visitor's move first
 
     def _decide(self):
         """Choose the machine's move within one tick's search budget; False
