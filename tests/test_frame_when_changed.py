@@ -204,3 +204,45 @@ def test_the_pass_that_ends_a_turn_shows_it_and_searches_nothing(monkeypatch, bo
     while rig.c.state == "thinking":
         rig.run(TICK)
     assert searched and min(searched) > ended  # the search began in a later pass
+
+
+class LowHeap:
+    """``gc`` as a board with too little free: every collection recorded, with the pass's time."""
+
+    def __init__(self, rig):
+        self.rig = rig
+        self.collections = []
+
+    def mem_free(self):
+        return 1000
+
+    def collect(self):
+        self.collections.append(self.rig.t)
+
+
+def test_a_low_heap_is_collected_in_passes_of_its_own(monkeypatch):
+    """A collection (18-25 ms on a Pico) never shares a pass with a search, nor
+    with the visitor's turn: it falls while the machine thinks or shows its
+    move, and a heap that stays low still searches every other pass."""
+    from nimatron.machine import turns
+
+    rig = Rig("pico-ring", first="machine", think_ms=0, show_ms=300)
+    heap = LowHeap(rig)
+    monkeypatch.setattr(turns, "gc", heap)
+    searched, states = [], {}
+    start = budget.start
+    monkeypatch.setattr(budget, "start", lambda units: (searched.append(rig.t), start(units))[1])
+    update = rig.c.update
+
+    def watched(now):
+        before = rig.c.state
+        update(now)
+        states[now] = before
+
+    rig.c.update = watched
+    rig.press("new")
+    rig.until("visitor")
+    assert heap.collections and searched
+    assert not set(heap.collections) & set(searched)
+    assert all(t - TICK not in heap.collections for t in heap.collections)  # never two passes in a row
+    assert {states[t] for t in heap.collections} <= {"thinking", "showing"}

@@ -116,6 +116,7 @@ class Controller(VisitorTurn, MachineTurn):
         self.machine_out = []      # the lamps it takes ...
         self.machine_light = []    # ... and lights (Building Nim: where the stone lands)
         self._slip = None          # fallible: this turn's draw, True for a random move
+        self._tidied = False       # the last pass collected the garbage (``turns._tidy``)
         # -- the lamps: one frame filled in place each pass, copied to the shown one
         # when it differs. No garbage per pass: a collection delays a press's lamp (issue 27).
         self._lamps = []           # this pass's frame (game_lamps.fill) ...
@@ -341,10 +342,13 @@ class Controller(VisitorTurn, MachineTurn):
         if self.state == THINKING:
             # not in the pass that began the turn: that pass shows the visitor's move (DONE's lamp)
             # before any search (a search of 64 units allocated 23 KB in the DONE pass of pico-ring)
-            if elapsed and self._decide() and elapsed >= s["think_ms"]:  # a long search thinks longer, tick by tick
-                self._enter(SHOWING, now)
-        elif self.state == SHOWING and elapsed >= s["show_ms"]:
-            self._machine_moved(now)
+            if elapsed and not self._tidy() and self._decide() and elapsed >= s["think_ms"]:
+                self._enter(SHOWING, now)  # a long search thinks longer, tick by tick
+        elif self.state == SHOWING:
+            if elapsed >= s["show_ms"]:
+                self._machine_moved(now)
+            elif elapsed:
+                self._tidy()  # the visitor's turn begins with room: no collection in the pass of a press
         elif self.state == OVER and elapsed >= s["over_ms"]:
             self.panel = None
             self._enter(ATTRACT, now)

@@ -16,6 +16,8 @@ dies mid-game: if the engine fails (SizeError, MemoryError on a board), it
 plays the gentlest legal move.
 """
 
+import gc
+
 from ..games import budget, strategy
 from ..panels.panel import PanelError, row_label
 from .ports import THINKING, VISITOR
@@ -151,10 +153,33 @@ class Rng:
 # tick's own work (about 21 ms on pico-grid) well inside 50 ms.
 SEARCH_UNITS = 64
 
+# Bytes a tick of search may allocate: 23-28 KB in one tick of circular Nim
+# on pico-ring (CircuitPython 9.2.8, emulated). With less free, the garbage
+# is collected in a pass of its own before the search goes on (18-25 ms on a
+# Pico): a collection falling inside a search's tick made it 56-60 ms.
+SEARCH_HEAP = 32 * 1024
+
 
 class MachineTurn:
     """The machine's move: chosen (``_think``, over as many ticks as its
     search needs), shown, then played."""
+
+    def _tidy(self):
+        """Collect the garbage now, in a pass that does nothing else heavy, if
+        the heap has less than SEARCH_HEAP free; True if it did. Never two
+        passes in a row (a heap that stays low still searches every other
+        pass); only where the interpreter says what is free (not CPython).
+        Called while the machine thinks or shows its move, when presses are
+        ignored: a collection then delays no visitor's lamp."""
+        free = getattr(gc, "mem_free", None)
+        if free is None or self._tidied:
+            self._tidied = False
+            return False
+        if free() >= SEARCH_HEAP:
+            return False
+        gc.collect()
+        self._tidied = True
+        return True
 
     def _think(self, now):
         self.machine_after = None
