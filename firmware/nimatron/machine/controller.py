@@ -117,6 +117,7 @@ class Controller(VisitorTurn, MachineTurn):
         self.machine_light = []    # ... and lights (Building Nim: where the stone lands)
         self._slip = None          # fallible: this turn's draw, True for a random move
         self._tidied = False       # the last pass collected the garbage (``turns._tidy``)
+        self.solved = None         # (rules, misere, heaps, ring, result) of its last search (``solution``)
         # -- the lamps: one frame filled in place each pass, copied to the shown one
         # when it differs. No garbage per pass: a collection delays a press's lamp (issue 27).
         self._lamps = []           # this pass's frame (game_lamps.fill) ...
