@@ -136,19 +136,32 @@ def host_spoke(data):
         return True
 
 
-# The host link's modules, imported one a pass once the host has spoken: each
-# loads within a tick (all four in one: 168 ms from .mpy, 0.7 s from .py on an
-# RP2040, the lamps frozen meanwhile).
-LINK_MODULES = ("nimatron.link.protocol", "nimatron.link.commands", "nimatron.link.hostlink",
+# The host link's modules, imported one a pass once the host has spoken, each
+# after a collection in a pass of its own (all in one pass: 168 ms from .mpy,
+# 0.7 s from .py on an RP2040, the lamps frozen meanwhile). From .mpy on
+# pico-grid (emulated) a collection takes 18 ms, an import 18-41 ms (18 for the
+# package's empty __init__: finding a file on the drive costs most of it),
+# the link itself 2 ms. A step runs only in a pass whose own work (the
+# machine's tick) took under LINK_ROOM_MS: the longest step and such a pass
+# stay under 50 ms, and a frame of attract's wave (8-9 ms) or a search waits
+# for a quieter pass (the next, mostly: a quiet pass takes 1-2 ms).
+LINK_MODULES = ("nimatron.link", "nimatron.link.protocol", "nimatron.link.commands", "nimatron.link.hostlink",
                 "nimatron.link.transports")
+LINK_ROOM_MS = 8
 
 
 def load_link(machine, step, now):
-    """One step of the host link's start: a module, or (the last) the link
-    itself, attached. Returns (linked, next step)."""
+    """One step of the host link's start: a collection, a module (each loads
+    into a heap just collected: a collection in the same pass doubled it), or
+    (the last) the link itself, attached. Returns (linked, next step)."""
     try:
-        if step < len(LINK_MODULES):
-            __import__(LINK_MODULES[step])
+        if step < 2 * len(LINK_MODULES):
+            if step % 2:
+                __import__(LINK_MODULES[step // 2])
+            else:
+                import gc
+
+                gc.collect()
             return False, step + 1
         from nimatron.link.transports import usb_link
 
@@ -196,13 +209,13 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
             except Exception as e:  # noqa: BLE001 - even the defaults fail (hardware?)
                 print("nimatron cannot start: %r; trying again in %d s" % (e, RETRY_MS // 1000))
                 retry_at = now + RETRY_MS
+        if machine is not None:
+            machine.tick(now)
         if machine is not None and machine.controller is not None and not linked:
             if step is None and host_spoke(data):
                 step = 0
-            if step is not None:
-                linked, step = load_link(machine, step, now)
-        if machine is not None:
-            machine.tick(now)
+            if step is not None and (sup.ticks_ms() - ticks) & (TICKS_PERIOD - 1) < LINK_ROOM_MS:
+                linked, step = load_link(machine, step, now)  # a quiet pass: no frame, no command
         if dog is not None:
             dog.feed()
     return machine

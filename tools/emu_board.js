@@ -54,6 +54,7 @@ const dog = s.b.mcu.peripherals[0x40058];
 const write = dog.writeUint32.bind(dog);
 dog.writeUint32 = (offset, value) => { if (offset === 0x04) feeds.push(s.ms); write(offset, value); };
 let dataSeen = 0;
+let started = 0; // feeds before the main loop's first pass (boot)
 
 // two pixels or more on a board whose lamps share CircuitPython's status pixel (the MacroPad's chain)
 const LEAST_LIT = s.pinmap && s.pinmap.keys ? 2 : 1;
@@ -87,6 +88,11 @@ const ops = {
     const first = s.frames.find(lit);
     const m = s.console.match(/\{[^\n{]*"event": "boot"[^\n]*\}/);
     dataSeen = start;
+    // the start's own pass (the Machine built, the boot event said) is the first lamp's figure,
+    // not a tick: the first pass of the main loop runs once it has fed the watchdog again
+    const fed = feeds.length;
+    s.runUntil(() => feeds.length > fed, 5000);
+    started = feeds.length;
     return { first_lit_ms: first ? +first.t.toFixed(1) : null, boot: m ? JSON.parse(m[0]) : null,
       console: s.console.slice(-1500), now: s.ms };
   },
@@ -113,7 +119,7 @@ const ops = {
     // already running when a command was sent is the one that may handle it)
     let worst = 0, at = null, n = 0;
     for (let i = 1; i < feeds.length; i++) {
-      if (feeds[i] <= since) continue;
+      if (feeds[i] <= since || i < started) continue;
       n++;
       const gap = feeds[i] - feeds[i - 1];
       if (gap > worst) { worst = gap; at = feeds[i - 1]; }

@@ -50,7 +50,8 @@ class CircuitPythonIO:
         self._pixels = None
         self._leds = None
         self._scanners = []  # (keypad scanner, role of each key number)
-        self._shown = None
+        self._shown = None        # discrete LEDs: the values last set
+        self._pixel_shown = None  # NeoPixels: the colour each pixel was last given
         self.sound = None
         try:
             self._open_lamps(board, spec, layout, brightness)
@@ -71,6 +72,10 @@ class CircuitPythonIO:
                                              auto_write=False, pixel_order=lamps.get("order", "GRB"))
             self._pixels.fill((0, 0, 0))
             self._pixels.show()
+            count = len(self._status_pixels)
+            for row in self._lamp_pixels:
+                count += len(row)
+            self._pixel_shown = [None] * count  # the colour each lamp and status pixel was given
         elif lamps["kind"] == "leds":
             digitalio = load("digitalio")
             own = [len(row) for row in lamps["rows"]]
@@ -138,26 +143,34 @@ class CircuitPythonIO:
             self._show_leds(lamps, status)
 
     def _show_pixels(self, lamps, status):
+        """Only the pixels whose colour changed are set, then one ``show()``;
+        nothing is allocated (the colours are ``COLOURS``' own tuples), so a
+        frame brings no collection into the pass that drew a press's lamp."""
         pixels = self._pixels
-        wanted = []
-        for r, row in enumerate(self._lamp_pixels):
+        shown = self._pixel_shown
+        dark = COLOURS[OFF]
+        changed = False
+        k = 0
+        for r in range(len(self._lamp_pixels)):
+            row = self._lamp_pixels[r]
             states = lamps[r] if r < len(lamps) else ()
             for i in range(len(row)):
-                wanted.append(COLOURS.get(states[i], COLOURS[OFF]) if i < len(states) else COLOURS[OFF])
-        for role in STATUS:
-            wanted.append(STATUS_COLOUR if status.get(role) else COLOURS[OFF])
-        if wanted == self._shown:
-            return
-        k = 0
-        for row in self._lamp_pixels:
-            for p in row:
-                pixels[p] = wanted[k]
+                colour = COLOURS.get(states[i], dark) if i < len(states) else dark
+                if shown[k] is not colour:
+                    pixels[row[i]] = colour
+                    shown[k] = colour
+                    changed = True
                 k += 1
-        for p in self._status_pixels:
-            pixels[p] = wanted[k]
+        statuses = self._status_pixels
+        for j in range(len(statuses)):
+            colour = STATUS_COLOUR if j < len(STATUS) and status.get(STATUS[j]) else dark
+            if shown[k] is not colour:
+                pixels[statuses[j]] = colour
+                shown[k] = colour
+                changed = True
             k += 1
-        pixels.show()
-        self._shown = wanted
+        if changed:
+            pixels.show()
 
     def _show_leds(self, lamps, status):
         wanted = []

@@ -218,12 +218,12 @@ class HostLink:
         ev = dict(event)
         if kind == "move" and event.get("by") == "machine":
             # Worded now, from the search the machine's turn just finished (its
-            # memo): never a search of its own outside the tick's budget.
+            # result: ``solution``): never a search of its own outside the tick's budget.
             try:
                 before = event["before"]
                 if "why" not in ev:
                     ev["why"] = c.explain(before, self._ring)
-                if event.get("after") != commands.solve(c, before, self._ring)["after"]:
+                if event.get("after") != c.solution(before, self._ring)["after"]:  # its own search's
                     ev["deliberate"] = c.settings["difficulty"]  # not the best move, on purpose
             except Exception as exc:  # MemoryError on a small board: the event goes without
                 self.failure = exc

@@ -25,6 +25,12 @@ fallback settings, or something stored was lost), ``"store"`` (saves are
 failing; until one succeeds) or ``"fault"`` (rebuilt after an unexpected
 exception, until the next game): a double blink of a status lamp in
 attract mode (MACHINE for a fault, MACHINE WINS for the others).
+
+The lamps' frame is computed only in a pass where it can differ from the
+last: after a change of the game's state (every method that makes one calls
+``redraw``), or once time alone turns a blink (``game_lamps.fill`` says
+when). Anything outside that changes what the lamps show calls
+``redraw()``.
 """
 
 from .. import forget
@@ -33,13 +39,13 @@ from ..panels.panel import make_panel
 from .audits import Audits
 from .debounce import Debouncer
 from . import game_lamps
+from .game_lamps import SECOND_MS  # "still playing?" counts whole seconds
 from .ports import ATTRACT, OFF, OVER, SERVICE, SHOWING, THINKING, VISITOR
 from .switches import Switches
 from .turns import MachineTurn, Rng, VisitorTurn, check_input, prepare
 
 OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
 UNSHOWN = -1          # no lamp state: the first frame always differs from what was "shown"
-SECOND_MS = 1000      # "still playing?" counts whole seconds
 MENU_ONLY = ("machine.service", "machine.menu_lamps", "config.settings")  # 16 KB on a board, imported again on opening
 
 
@@ -86,7 +92,7 @@ class Controller(VisitorTurn, MachineTurn):
         # a display) has ``io.watch(controller, now_ms)``, called every loop.
         self._watch = getattr(io, "watch", None)
         self.switches = Switches(self)  # stuck buttons, Check Switch, the operator's chord
-        self.alarm = None          # set by nimatron.machine.startup (module docstring)
+        self._alarm = None         # ``alarm``: set by nimatron.machine.startup (module docstring)
         self.menu = None           # the operator menu while it is open
         self.save = None           # settings -> True once durable (the operator menu's adjustments)
         # -- the game --
@@ -113,15 +119,32 @@ class Controller(VisitorTurn, MachineTurn):
         self.machine_out = []      # the lamps it takes ...
         self.machine_light = []    # ... and lights (Building Nim: where the stone lands)
         self._slip = None          # fallible: this turn's draw, True for a random move
+        self._tidied = False       # the last pass collected the garbage (``turns._tidy``)
+        self.solved = None         # (rules, misere, heaps, ring, result) of its last search (``solution``)
         # -- the lamps: one frame filled in place each pass, copied to the shown one
         # when it differs. No garbage per pass: a collection delays a press's lamp (issue 27).
         self._lamps = []           # this pass's frame (game_lamps.fill) ...
         self._status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
         self._shown_lamps = []     # ... and what io.show was last given (game_lamps.publish)
         self._shown_status = {"visitor": UNSHOWN, "machine": UNSHOWN, "champ": UNSHOWN, "machine_wins": UNSHOWN}
+        self._dirty = True         # the state changed since the last frame (``redraw``) ...
+        self._redraw_at = None     # ... or time alone changes it then (None: never; game_lamps.fill)
         for n in self.layout:
             self._lamps.append([OFF] * n)
             self._shown_lamps.append([UNSHOWN] * n)
+
+    @property
+    def alarm(self):
+        return self._alarm
+
+    @alarm.setter
+    def alarm(self, why):
+        self._alarm = why
+        self._dirty = True
+
+    def redraw(self):
+        """Something the lamps show changed: the next pass computes the frame."""
+        self._dirty = True
 
     def apply_settings(self, settings):
         """Adopt new checked settings (``settings.resolve``) from the operator.
@@ -144,6 +167,7 @@ class Controller(VisitorTurn, MachineTurn):
             self._pending = (rules, settings["misere"])
         self.settings = settings
         self.debouncer.ms = settings["debounce_ms"]
+        self._dirty = True
 
     def _rules_changed(self, left):
         """On a board, the modules the rules ``left`` used and these do not leave the heap (``unload``)."""
@@ -207,6 +231,7 @@ class Controller(VisitorTurn, MachineTurn):
 
     def press(self, role, now):
         """One debounced press of a button or key."""
+        self._dirty = True
         if self.menu is not None:
             self.menu.tap(role, now)
         elif self.state == VISITOR and self.asking is not None:
@@ -247,7 +272,7 @@ class Controller(VisitorTurn, MachineTurn):
         self.games += 1
         self.audits.game_started(self.settings["preset"])
         if self.alarm == "fault":
-            self.alarm = None  # shown until someone plays again
+            self._alarm = None  # shown until someone plays again (the new game redraws)
         self.equalized = False
         self.winner = None
         self.last_move = None
@@ -281,6 +306,7 @@ class Controller(VisitorTurn, MachineTurn):
     def _enter(self, state, now):
         self.state = state
         self.since = now
+        self._dirty = True
 
     def _reset_turn(self, now):
         self.turn_start = self.panel.position() if self.panel else None
@@ -292,10 +318,12 @@ class Controller(VisitorTurn, MachineTurn):
         self.hint = None
         self.last_input = now
         self.asking = None  # "still playing?" shown since this time
+        self._dirty = True
 
     def _refuse(self, reason, lamps, now):
         self.refused = lamps
         self.refused_at = now
+        self._dirty = True
         self._emit({"event": "refused", "reason": reason})
 
     def _commit(self, now):
@@ -333,12 +361,18 @@ class Controller(VisitorTurn, MachineTurn):
         if self.refused_at is not None and now - self.refused_at >= s["refuse_ms"]:
             self.refused_at = None
             self.refused = []
+            self._dirty = True
         elapsed = now - self.since
         if self.state == THINKING:
-            if self._decide() and elapsed >= s["think_ms"]:  # a long search thinks longer, tick by tick
-                self._enter(SHOWING, now)
-        elif self.state == SHOWING and elapsed >= s["show_ms"]:
-            self._machine_moved(now)
+            # not in the pass that began the turn: that pass shows the visitor's move (DONE's lamp)
+            # before any search (a search of 64 units allocated 23 KB in the DONE pass of pico-ring)
+            if elapsed and not self._tidy() and self._decide() and elapsed >= s["think_ms"]:
+                self._enter(SHOWING, now)  # a long search thinks longer, tick by tick
+        elif self.state == SHOWING:
+            if elapsed >= s["show_ms"]:
+                self._machine_moved(now)
+            elif elapsed:
+                self._tidy()  # the visitor's turn begins with room: no collection in the pass of a press
         elif self.state == OVER and elapsed >= s["over_ms"]:
             self.panel = None
             self._enter(ATTRACT, now)
@@ -351,6 +385,7 @@ class Controller(VisitorTurn, MachineTurn):
                 self._enter(ATTRACT, now)
             elif ask and self.asking is None and idle >= s["walkaway_ms"] - ask:
                 self.asking = now
+                self._dirty = True
                 self._emit({"event": "still_playing", "seconds": self.seconds_left(now)})
             elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
                   and not self.selected and idle >= s["hint_ms"]):
@@ -375,9 +410,12 @@ class Controller(VisitorTurn, MachineTurn):
     def _render(self, now):
         if self.menu is not None:
             lamps, status = self.menu.frame(now)  # the operator menu's, made afresh
-        else:
-            game_lamps.fill(self, self._lamps, self._status, now)
+        elif self._dirty or (self._redraw_at is not None and now >= self._redraw_at):
+            self._dirty = False
+            self._redraw_at = game_lamps.fill(self, self._lamps, self._status, now)
             lamps, status = self._lamps, self._status
+        else:
+            return  # nothing the lamps show can have changed since the last frame
         if game_lamps.publish(lamps, status, self._shown_lamps, self._shown_status):
             self.io.show(self._shown_lamps, self._shown_status)
 

@@ -7,9 +7,14 @@
 that write one frame in place: ``lamps`` (one list per row, a state of
 ``ports`` per lamp) and ``status`` (the four status lamps, 0 or 1);
 ``publish`` copies it into the frame the driver was shown. They change
-nothing else and make no garbage: the main loop runs them every pass, and
-a collection in the pass that sees a press delays that press's lamp
-(issue 27).
+nothing else and make no garbage: a collection in the pass that sees a
+press delays that press's lamp (issue 27).
+
+``fill`` also says when the frame it wrote can next change with time alone
+(a blink turning, a countdown's second, a refusal lighting up): the
+controller computes no frame before then unless the game's state changed
+(64 lamps' frame, compared with the shown one, every pass cost 2-3 ms of a
+pass on pico-grid, emulated).
 """
 
 from .ports import (ATTRACT, attract_lamps, blinks_on, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SHOWING, SLOW_MS,
@@ -19,7 +24,18 @@ from .ports import (ATTRACT, attract_lamps, blinks_on, HINT, LIT, OFF, OVER, REF
 QUICK_MS = 250    # half of 2 flashes a second: a selection, the machine thinking, NIM CHAMP's running lamp
 TAKE_MS = 200     # half of 2.5 flashes a second, from when the machine shows its move: its lamps start
                   # lit (the visitor sees which at once) and blink unlike a selection
+SECOND_MS = 1000  # "still playing?": one lamp fewer each second
 DOUBLE_MS = 2000  # an alarm or a stuck button: two QUICK_MS flashes every 2 s, a slow pattern no game lamp has
+
+
+def next_turn(now, origin, half_ms):
+    """When a blink of ``half_ms`` halves begun at ``origin`` next turns, after ``now``."""
+    return now + half_ms - (now - origin) % half_ms
+
+
+def sooner(a, b):
+    """The earlier of two times; None is never."""
+    return b if a is None or (b is not None and b < a) else a
 
 
 def publish(lamps, status, shown_lamps, shown_status):
@@ -47,19 +63,25 @@ def double_blink(now):
 
 
 def fill(c, lamps, status, now):
-    """Controller ``c``'s frame at ``now``, the operator menu closed."""
+    """Controller ``c``'s frame at ``now``, the operator menu closed; returns
+    when it can next change with time alone (None: not until the state does)."""
     if c.state == ATTRACT or c.panel is None:
         attract_lamps(lamps, status, now)
+        until = next_turn(now, 0, SLOW_MS)  # the wave's step (INVITE_MS is two of them)
         if c.alarm:  # "settings", "store" or "fault": a double blink
             status["machine" if c.alarm == "fault" else "machine_wins"] = double_blink(now)
+            until = next_turn(now, 0, QUICK_MS)
     else:
-        game(c, lamps, status, now)
+        until = game(c, lamps, status, now)
     if c.switches.stuck and c.state != OVER:
         status["machine_wins"] = double_blink(now)
+        until = sooner(until, next_turn(now, 0, QUICK_MS))
+    return until
 
 
 def game(c, lamps, status, now):
-    """The lamps in play, then what the game's state adds: a blink, a refusal."""
+    """The lamps in play, then what the game's state adds: a blink, a refusal.
+    Returns when the frame next changes with time alone (None: never)."""
     lit = c.panel.lit
     for r in range(len(lamps)):
         row = lamps[r]
@@ -67,31 +89,39 @@ def game(c, lamps, status, now):
             row[i] = LIT if lit[r][i] else OFF
     status["visitor"] = status["machine"] = status["champ"] = status["machine_wins"] = 0
     state = c.state
+    until = None
     if state == VISITOR:
-        visitor(c, lamps, status, now)
+        until = visitor(c, lamps, status, now)
     elif state == THINKING:
         status["machine"] = 1 if blinks_on(now, QUICK_MS) else 0
+        until = next_turn(now, 0, QUICK_MS)
     elif state == SHOWING:
-        showing(c, lamps, status, now)
+        until = showing(c, lamps, status, now)
     elif state == OVER:
-        over(c, lamps, status, now)
+        until = over(c, lamps, status, now)
     if c.refused_at is not None:
-        refused(c, lamps, status, now)
+        until = sooner(until, refused(c, lamps, status, now))
+    return until
 
 
 def visitor(c, lamps, status, now):
     """The visitor's turn: a selection blinks quickly, the teaching hint slowly."""
     status["visitor"] = 1
-    quick = blinks_on(now, QUICK_MS)
-    for r, i in c.selected:
-        lamps[r][i] = SELECTED if quick else OFF
+    until = None
+    if c.selected:
+        quick = blinks_on(now, QUICK_MS)
+        for r, i in c.selected:
+            lamps[r][i] = SELECTED if quick else OFF
+        until = next_turn(now, 0, QUICK_MS)
     if c.hint:
         slow = blinks_on(now, SLOW_MS)
         lit = c.panel.lit
         for r, i in c.hint:
             lamps[r][i] = HINT if slow else (LIT if lit[r][i] else OFF)
+        until = sooner(until, next_turn(now, 0, SLOW_MS))
     if c.asking is not None:
-        countdown(c, lamps, status, now)
+        until = sooner(until, countdown(c, lamps, status, now))
+    return until
 
 
 def countdown(c, lamps, status, now):
@@ -105,6 +135,8 @@ def countdown(c, lamps, status, now):
                 left -= 1
                 if not on:
                     lamps[r][i] = OFF
+    second = next_turn(now, c.last_input + c.settings["walkaway_ms"], SECOND_MS)  # one second less left
+    return sooner(next_turn(now, c.asking, SLOW_MS), second)
 
 
 def showing(c, lamps, status, now):
@@ -116,6 +148,7 @@ def showing(c, lamps, status, now):
     if c._building():  # a stone placed: where it lands blinks too
         for r, i in c.machine_light:
             lamps[r][i] = LIT if on else OFF
+    return next_turn(now, c.since, TAKE_MS)
 
 
 def over(c, lamps, status, now):
@@ -131,18 +164,22 @@ def over(c, lamps, status, now):
             for i in range(len(row)):
                 row[i] = LIT if k == 0 else OFF
                 k -= 1
-    else:
-        status["machine_wins"] = 1
-        if not blinks_on(now, SLOW_MS):
-            for row in lamps:
-                for i in range(len(row)):
-                    row[i] = OFF
+        return next_turn(now, 0, QUICK_MS)
+    status["machine_wins"] = 1
+    if not blinks_on(now, SLOW_MS):
+        for row in lamps:
+            for i in range(len(row)):
+                row[i] = OFF
+    return next_turn(now, 0, SLOW_MS)
 
 
 def refused(c, lamps, status, now):
-    """A refusal: its lamps (and the visitor's lamp) go dark, then flash."""
-    dark = now - c.refused_at < c.settings["refuse_ms"] // 2
+    """A refusal: its lamps (and the visitor's lamp) go dark, then flash
+    (until the controller's timer ends it: a change of state)."""
+    lit_at = c.refused_at + c.settings["refuse_ms"] // 2
+    dark = now < lit_at
     if dark:
         status["visitor"] = 0
     for r, i in c.refused:
         lamps[r][i] = OFF if dark else REFUSED
+    return lit_at if dark else None

@@ -58,6 +58,7 @@ class Switches:
                 self.chord_at = None
             if role in self.stuck:
                 del self.stuck[role]
+                self.c.redraw()  # its double blink stops
                 self.c._emit({"event": "stuck", "button": role, "released": True})
                 return False
             return True
@@ -76,6 +77,7 @@ class Switches:
 
     def _stuck(self, role, why, now):
         self.stuck[role] = why
+        self.c.redraw()  # a double blink of MACHINE WINS
         if role in CHORD:
             self.chord_at = None
         c = self.c

@@ -16,6 +16,8 @@ dies mid-game: if the engine fails (SizeError, MemoryError on a board), it
 plays the gentlest legal move.
 """
 
+import gc
+
 from ..games import budget, strategy
 from ..panels.panel import PanelError, row_label
 from .ports import THINKING, VISITOR
@@ -151,15 +153,38 @@ class Rng:
 # tick's own work (about 21 ms on pico-grid) well inside 50 ms.
 SEARCH_UNITS = 64
 
+# Bytes a tick of search may allocate: 23-28 KB in one tick of circular Nim
+# on pico-ring (CircuitPython 9.2.8, emulated). With less free, the garbage
+# is collected in a pass of its own before the search goes on (18-25 ms on a
+# Pico): a collection falling inside a search's tick made it 56-60 ms.
+SEARCH_HEAP = 32 * 1024
+
 
 class MachineTurn:
     """The machine's move: chosen (``_think``, over as many ticks as its
     search needs), shown, then played."""
 
+    def _tidy(self):
+        """Collect the garbage now, in a pass that does nothing else heavy, if
+        the heap has less than SEARCH_HEAP free; True if it did. Never two
+        passes in a row (a heap that stays low still searches every other
+        pass); only where the interpreter says what is free (not CPython).
+        Called while the machine thinks or shows its move, when presses are
+        ignored: a collection then delays no visitor's lamp."""
+        free = getattr(gc, "mem_free", None)
+        if free is None or self._tidied:
+            self._tidied = False
+            return False
+        if free() >= SEARCH_HEAP:
+            return False
+        gc.collect()
+        self._tidied = True
+        return True
+
     def _think(self, now):
         self.machine_after = None
         self._slip = None
-        self._enter(THINKING, now)  # the search starts next tick: this one shows the visitor's move first
+        self._enter(THINKING, now)  # the search starts next tick (``_timers``): this one shows the visitor's move first
 
     def _decide(self):
         """Choose the machine's move within one tick's search budget; False
@@ -206,7 +231,7 @@ class MachineTurn:
         must go on playing, never die mid-game.
         """
         try:
-            return strategy.solve(self.rules, heaps, self.misere, ring)
+            result = strategy.solve(self.rules, heaps, self.misere, ring)
         except budget.Later:
             raise  # not a fault: this tick's share of the search is spent
         except Exception as e:
@@ -218,6 +243,19 @@ class MachineTurn:
             self._emit({"event": "fault", "what": "engine", "position": heaps,
                         "error": "%s: %s" % (type(e).__name__, str(e)[:80])})
             return None
+        self.solved = (self.rules, self.misere, list(heaps), ring, result)
+        return result
+
+    def solution(self, heaps, ring):
+        """``strategy.solve`` for a position: the machine's last search's own
+        result when it is that position, so the words for its move need no
+        second search (two of them, 10-33 ms each, made the tick of a Graph Nim
+        move 50-77 ms on pico-grid, emulated)."""
+        done = self.solved
+        if (done is not None and done[0] is self.rules and done[1] == self.misere and done[2] == heaps
+                and done[3] == ring):
+            return done[4]
+        return strategy.solve(self.rules, heaps, self.misere, ring)
 
     def _machine_moved(self, now):
         before, ring = self.panel.position()
@@ -246,7 +284,7 @@ class MachineTurn:
             if not self.panel:
                 return "no game in play"
             heaps, ring = self.panel.position()
-        result = strategy.solve(self.rules, heaps, self.misere, ring)
+        result = self.solution(heaps, ring)
         words = []
         if self.rules.nim_sum:
             x = 0
@@ -280,6 +318,7 @@ class MachineTurn:
         finally:
             budget.stop()
         self.hint = []
+        self.redraw()
         if result is not None and result["outcome"] == "win":
             show = getattr(self.panel, "hint_lamps", None)  # Building Nim: the stone and where it lands
             self.hint = show(result["after"]) if show else self.panel.lamps_for(result["after"])[0]
