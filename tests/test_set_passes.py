@@ -66,3 +66,45 @@ def test_a_set_that_leaves_the_games_alone_does_not_check_them_again(monkeypatch
     c.apply_settings(changed(c.settings, "misere", True))
     c.apply_settings(changed(c.settings, "starts", [[7, 7, 0, 15]]))
     assert len(checked) == 2 and checked[1] == [[7, 7, 0, 15]]
+
+
+def test_the_panel_module_named_is_the_one_make_panel_loads():
+    """A SET loads the new lamps' drawing in a pass of its own by the name
+    ``panel_module`` gives: every board and preset, in a fresh interpreter,
+    the panels module ``make_panel`` imports is that one (the name went stale
+    once when the drawings were split into modules of their own)."""
+    import os
+    import subprocess
+    import sys
+
+    script = r'''
+import sys
+from nimatron.config import boards
+from nimatron.config.settings import resolve
+from nimatron.games.rules import parse_rules
+from nimatron.machine.app import choose_layout
+from nimatron.panels import panel
+from nimatron_sim.engine import playable_presets
+
+def drawings():
+    return set(m for m in sys.modules if m.startswith("nimatron.panels.") and m != "nimatron.panels.panel")
+
+wrong = []
+for board in boards.names():
+    spec = boards.board(board)
+    for preset in playable_presets(board):
+        s = resolve({}, preset)
+        rules = parse_rules(s["rules"])
+        for name in drawings():
+            del sys.modules[name]
+        panel.make_panel(rules, choose_layout(spec, s), s["starts"][0], counter=s.get("counter", False))
+        named = panel.panel_module(rules, s.get("counter", False))
+        loaded = sorted(m[16:] for m in drawings())
+        if loaded != ([named] if named else []):
+            wrong.append("%s %s: named %s, loaded %s" % (board, preset, named, loaded))
+print("\n".join(wrong) or "ok")
+'''
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(os.path.join(root, d) for d in ("firmware", "simulator", "host")))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
+    assert out.stdout.strip() == "ok", out.stdout + out.stderr
