@@ -162,7 +162,8 @@ def cmd_set(link, args, text, now):
     step = link.step
     if step is None or step[0] != text or (step[1] is not current and step[2] is not current):
         link.operator("SET")  # once: a SET that sets the PIN goes on to its reply
-        step = link.step = [text, current, None]  # another command, or the settings changed under it
+        # another command, or the settings changed under it: (text, settings before, after, saved)
+        step = link.step = [text, current, None, None]
     try:
         return _set_steps(link, key, text, step)
     except Later:
@@ -190,20 +191,17 @@ def _set_steps(link, key, text, step):
         _pass(link)
     value = new[key]
     if link.controller.settings is not new:
-        if new["rules"] != current["rules"] and link.stepping:
-            from ..games.rules import parse_rules
-
-            try:
-                fresh = _loads(parse_rules, new["rules"])  # the new rule set's module: a pass of its own
-            except ValueError as e:
-                raise _refused(link, key, value, e, SettingsError)
-            if fresh:
-                _pass(link)
         if link.stepping and link.controller.games_change(new):  # else the games are not checked again
             from ..games.rules import parse_rules
             from ..panels.panel import panel_module
 
-            shape = panel_module(parse_rules(new["rules"]), new.get("counter", False))
+            try:
+                if _loads(parse_rules, new["rules"]):  # a new rule set's module: a pass of its own
+                    _pass(link)
+                rules = parse_rules(new["rules"])
+            except ValueError as e:
+                raise _refused(link, key, value, e, SettingsError)
+            shape = panel_module(rules, new.get("counter", False))
             if shape:
                 _alone(link, "panels." + shape)  # the lamps' drawing, as the check will make them
             _alone(link, "panels.playable")
@@ -212,14 +210,13 @@ def _set_steps(link, key, text, step):
         except ValueError as e:  # SettingsError, or PanelError: nothing was changed
             raise _refused(link, key, value, e, SettingsError)
         _pass(link)
-    if len(step) < 4:
-        saved = False
+    if step[3] is None:  # not saved yet
+        step[3] = False
         if link.save is not None:
             try:
-                saved = link.save(new)
+                step[3] = link.save(new) or False  # True, False, or ms until written
             except Exception:
-                saved = False
-        step.append(saved)
+                step[3] = False
         _pass(link)  # the reply and the settings module's leaving next pass
     saved = step[3]
     later = 0
