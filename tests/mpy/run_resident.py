@@ -13,7 +13,7 @@
 # "SET preset SET" and the game played is that one.
 import sys
 
-from fake_io import FakeIO
+from fake_io import FakeIO, FakeWire
 from nimatron.machine.startup import Machine, overrides_source
 from nimatron.machine.store import Store
 
@@ -25,23 +25,6 @@ def resident(moment):
     names = [m[9:] for m in sys.modules if m[:9] == "nimatron."]
     names.sort()
     print(moment + " " + " ".join(names))
-
-
-class Wire:
-    """The USB data channel: what the host sends, what the board answers."""
-
-    def __init__(self):
-        self.to_machine = b""
-        self.replies = []
-
-    def read(self, n):
-        data = self.to_machine[:n]
-        self.to_machine = self.to_machine[n:]
-        return data
-
-    def write(self, data):
-        self.replies.append(bytes(data))
-        return len(data)
 
 
 def make(name, over, listener, now_ms, audits):
@@ -56,7 +39,7 @@ resident("start")
 print("from %s: %s" % (machine.settings_from, machine.why))  # "file": the preset itself
 from nimatron.link.hostlink import HostLink  # noqa: E402 - as code.py: once the host has spoken
 
-wire = Wire()
+wire = FakeWire()
 machine.attach(HostLink(machine.controller, wire, board=board))
 now = [0]
 
@@ -78,7 +61,7 @@ command("EVENTS ON")
 command("SET remote_play on")
 if chosen:
     command("SET preset " + chosen)
-    print("reply " + wire.replies[-1].decode().strip()[:60])
+    print("reply " + wire.written[-1].decode().strip()[:60])
 c = machine.controller
 from nimatron.games import strategy  # noqa: E402 - the visitor's own moves: the engine's
 

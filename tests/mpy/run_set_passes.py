@@ -8,24 +8,9 @@
 # MICROPYPATH=<compiled tree> micropython run_set_passes.py BOARD PRESET "SET ..." ...
 import sys
 
-from fake_io import FakeIO
+from fake_io import FakeIO, FakeWire
 from nimatron.link.hostlink import HostLink
 from nimatron.machine.app import make_controller
-
-
-class Wire:
-    def __init__(self):
-        self.to_machine = b""
-        self.lines = []
-
-    def read(self, n):
-        data = self.to_machine[:n]
-        self.to_machine = self.to_machine[n:]
-        return data
-
-    def write(self, data):
-        self.lines.extend(x for x in bytes(data).split(b"\n") if x)
-        return len(data)
 
 
 def steps(names):
@@ -41,22 +26,22 @@ def loaded():
 
 board, preset = sys.argv[1], sys.argv[2]
 c = make_controller(board, {"preset": preset}, FakeIO())
-wire = Wire()
+wire = FakeWire()
 link = HostLink(c, wire, board=board, save=lambda settings: True)
 now = 0
 worst = 0
 for command in sys.argv[3:]:
-    wire.lines = []
+    wire.written = []
     wire.to_machine = command.encode() + b"\n"
     polls = []
-    while not wire.lines and len(polls) < 20:
+    while not wire.lines() and len(polls) < 20:
         before = loaded()
         now += 20
         c.update(now)
         link.poll(now)
         polls.append([name for name in loaded() if name not in before])
-    assert wire.lines, "no reply to %s after %d polls" % (command, len(polls))
-    reply = wire.lines[0].decode()
+    assert wire.lines(), "no reply to %s after %d polls" % (command, len(polls))
+    reply = wire.lines()[0].decode()
     most = max(steps(p) for p in polls)
     worst = max(worst, most)
     print("%-26s %2d polls, modules a poll %s -> %s" % (command, len(polls), [p for p in polls if p], reply[:70]))
