@@ -41,7 +41,7 @@ def package_at(rev, into):
 
 def measure(exe, source=None):
     """{state: (bytes over the passes, passes, frames shown)} for a package folder."""
-    tree = compiled_tree(None, ("tests/fake_io",), source)
+    tree = compiled_tree(None, ("tests/fake_io", "tests/controller_kit"), source)
     out = subprocess.run([exe, "-X", "heapsize=1M", os.path.join(HERE, "mpy", "bench_alloc.py")],
                          capture_output=True, text=True, env=dict(os.environ, MICROPYPATH=tree), timeout=600)
     if out.returncode:

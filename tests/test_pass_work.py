@@ -17,15 +17,13 @@ import random
 
 import pytest
 
+import controller_kit
 from fake_io import FakeIO
-from nimatron.config.boards import board
-from nimatron.config.settings import resolve
 from nimatron.games import budget
 from nimatron.machine import game_lamps
-from nimatron.machine.app import choose_layout
 from nimatron.machine.controller import Controller
 
-TICK = 10
+TICK = controller_kit.TICK
 QUIET = 200  # passes: 2 s of 10 ms ticks
 
 
@@ -50,36 +48,11 @@ class EveryPass(Controller):
         super().update(now_ms)
 
 
-class Rig:
+class Rig(controller_kit.Rig):
+    """The kit's rig with the frames recorded (``Recorder``)."""
+
     def __init__(self, board_name="pi-neopixel", cls=Controller, **overrides):
-        spec = board(board_name)
-        preset = overrides.pop("preset", None) or spec["preset"]
-        settings = resolve(overrides, preset)
-        self.spec = spec
-        self.io = Recorder()
-        self.t = 0
-        self.c = cls(self.io, settings, choose_layout(spec, settings), spec["input"], None, 0)
-        self.run(TICK)
-
-    def run(self, ms):
-        end = self.t + ms
-        while self.t < end:
-            self.t += TICK
-            self.io.t = self.t
-            self.c.update(self.t)
-
-    def press(self, role):
-        self.io.queue.append((role, True))
-        self.run(60)
-        self.io.queue.append((role, False))
-        self.run(60)
-
-    def until(self, state, limit=60000):
-        waited = 0
-        while self.c.state != state and waited < limit:
-            self.run(TICK)
-            waited += TICK
-        assert self.c.state == state, (state, self.c.state)
+        super().__init__(board_name, cls, Recorder(), **overrides)
 
 
 @pytest.fixture

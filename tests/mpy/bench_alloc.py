@@ -14,46 +14,13 @@
 # (blinks really turned over); CPython has no gc.mem_alloc: it says so.
 import gc
 
-from fake_io import FakeIO
-from nimatron.config.boards import board
-from nimatron.config.settings import resolve
-from nimatron.machine.app import choose_layout
-from nimatron.machine.controller import Controller
+from controller_kit import TICK, Rig
 
 PASSES = 200   # 2 s of 10 ms ticks: every blink of a state turns over at least twice
-TICK = 10
 
 
-class Run:
+class Run(Rig):
     """A controller on a board's layout with a fake driver and a virtual clock."""
-
-    def __init__(self, board_name="pi-neopixel", **overrides):
-        spec = board(board_name)
-        preset = overrides.pop("preset", None) or spec["preset"]
-        settings = resolve(overrides, preset)
-        self.io = FakeIO()
-        self.t = 0
-        self.c = Controller(self.io, settings, choose_layout(spec, settings), spec["input"], None, 0)
-        self.run(TICK)
-
-    def run(self, ms):
-        end = self.t + ms
-        while self.t < end:
-            self.t += TICK
-            self.c.update(self.t)
-
-    def press(self, role):
-        self.io.queue.append((role, True))
-        self.run(60)
-        self.io.queue.append((role, False))
-        self.run(60)
-
-    def until(self, state, limit=120000):
-        waited = 0
-        while self.c.state != state and waited < limit:
-            self.run(TICK)
-            waited += TICK
-        assert self.c.state == state, (state, self.c.state)
 
     def lit_lamp(self):
         lit = self.c.panel.lit
