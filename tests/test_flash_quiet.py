@@ -100,12 +100,12 @@ def test_a_quiet_store_with_room_is_left_alone():
     store = Store(nvm=nvm)
     store.load()
     store.save_audits({"l": [1]})
-    assert store.roomy() and not store.tidy(10 ** 9) and nvm.erases == 0
+    assert store.roomy() and not store.tidy() and nvm.erases == 0
     last = 1
     while store.roomy():
         last += 1
         store.save_audits({"l": [last]})
     assert nvm.erases == 0
-    assert store.tidy(10 ** 9) and nvm.erases == 1 and store.roomy()
-    assert not store.tidy(10 ** 9) and nvm.erases == 1
+    assert store.tidy() and nvm.erases == 1 and store.roomy()
+    assert not store.tidy() and nvm.erases == 1
     assert Store(nvm=FlashNvm(nvm.data)).load()["audits"] == {"l": [last]}

@@ -230,7 +230,7 @@ class Machine:
         if self.store is not None:
             self.store.tick(now)
             if self.quiet(now):
-                self.store.tidy(now)
+                self.store.tidy()
             self.watch_store()
 
     def quiet(self, now):

@@ -91,6 +91,7 @@ class Store:
         self.now = None        # the machine's time, once ``tick`` has given it
         self.allowance = ERASES_BURST * ERASE_MS  # ms earned towards erases (ERASE_MS each)
         self.loaded = None     # what load() found
+        self.tidied = None     # ``seq`` when ``tidy`` last found room for the next records
 
     # -- reading -----------------------------------------------------------
     def load(self):
@@ -187,16 +188,20 @@ class Store:
         for kind in KINDS:
             if kind in self.latest:
                 end += len(self.latest[kind]) + ROOM_SLACK
-        return self.clean and end <= len(nvm) and _blank(nvm[self.tail:end])
+        return self.clean and end <= len(nvm) and _blank(nvm, self.tail, end)
 
-    def tidy(self, now):
-        """A quiet moment, nobody playing: compact now if the next saves would
-        need the erase (a 4 KB sector: 45 ms, up to 400 ms on a Pico's flash,
-        with the board stopped), so it never falls on a visitor's move or a
-        game's end. Within the wear limit; never raises. True if it erased."""
-        if self.nvm is None or self.unsaved or self.roomy():
+    def tidy(self):
+        """A quiet moment, nobody playing (after ``tick``): compact now if the
+        next saves would need the erase (a 4 KB sector: 45 ms, up to 400 ms
+        on a Pico's flash, with the board stopped), so it never falls on a
+        visitor's move or a game's end. Within the wear limit; never raises.
+        True if it erased. Asked every quiet pass: the sector is looked at
+        again only once something was written (``seq`` moved)."""
+        if self.nvm is None or self.unsaved or self.tidied == self.seq:
             return False
-        self.tick(now)
+        if self.roomy():
+            self.tidied = self.seq
+            return False
         if self.allowance < ERASE_MS:
             return False
         try:
