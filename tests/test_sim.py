@@ -541,3 +541,11 @@ def test_the_presets_a_board_starts_with():
     ring = playable_presets("pico-ring")
     assert "drnim" in ring and "nimatron" not in ring      # Dr. NIM's 15 marbles need the ring's row
     assert "graph" in playable_presets("pico-grid") and "graph" not in playable_presets("pico-neopixel")
+
+
+def test_emu_board_refuses_frozen_with_mpy():
+    """tools/emu_board.py: frozen firmware has its modules in flash, so .mpy on the drive is a usage error."""
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "emu_board.py"), "--frozen", "--mpy"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "--frozen and --mpy" in done.stderr and "Traceback" not in done.stderr

@@ -22,6 +22,7 @@ and a perfect one) reading the lamps from the NeoPixel pin. Prints, per row:
     .venv/bin/python tools/emu_board.py --board pico-grid graph nim2d grundy
     .venv/bin/python tools/emu_board.py --board pico-neopixel --mpy all
     .venv/bin/python tools/emu_board.py --board pico-grid --set graph
+    .venv/bin/python tools/emu_board.py --board pico-grid --frozen --uf2 build/firmware/X-nimatron.uf2 all
 
 Not for CI: it needs the shared tool set up (its setup.sh) and, for ``--mpy``,
 CircuitPython's own mpy-cross (its build-mpy-cross.sh). Figures: docs/board.md.
@@ -273,7 +274,7 @@ def learn_boot_out(emu, uf2, work):
             f.write(out.stdout)
 
 
-def deploy(board, preset, mpy_cross, pystack=None, boot_out=None):
+def deploy(board, preset, mpy_cross, pystack=None, boot_out=None, frozen=None):
     work = tempfile.mkdtemp(prefix="emu-board-")
     drive = os.path.join(work, "CIRCUITPY")
     os.mkdir(drive)
@@ -287,6 +288,8 @@ def deploy(board, preset, mpy_cross, pystack=None, boot_out=None):
         command += ["--preset", preset]
     if mpy_cross:
         command += ["--mpy-cross", mpy_cross]
+    if frozen:  # the Nimatron's own firmware: only code.py, settings and data files on the drive
+        command += ["--firmware", frozen]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit("emu_board: deploy failed: " + (done.stderr or done.stdout).strip().splitlines()[-1])
@@ -319,13 +322,14 @@ def nearly_full_nvm(room=260):
     return bytes(nvm)
 
 
-def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash="typ", full=False):
+def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash="typ", full=False, frozen=False):
     from nimatron.config import boards
     from nimatron_sim.visitor import Visitor
 
     spec = boards.board(board)
     row = Row(board, preset, how)
-    work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack, boot_out_of(uf2))
+    work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack, boot_out_of(uf2),
+                                 uf2 if frozen else None)
     emu = Emulator(uf2, image, pinmap, flash)
     try:
         if full:
@@ -413,6 +417,8 @@ def main(argv=None):
     p.add_argument("--board", default="pico-neopixel")
     p.add_argument("--uf2", default="cp9.2.8.uf2", help="firmware: a UF2 file, or one in the emulator's cache (default cp9.2.8.uf2)")
     p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
+    p.add_argument("--frozen", action="store_true",
+                   help="the UF2 is the Nimatron's own firmware (tools/build_firmware.sh): deploy for it")
     p.add_argument("--set", action="store_true", help="boot the board's own preset, then SET preset P over the link")
     p.add_argument("--games", type=int, default=2, help="whole games per preset (random, then perfect visitor)")
     p.add_argument("--pystack", type=int, metavar="BYTES", help="CIRCUITPY_PYSTACK_SIZE instead of deploy's")
@@ -423,6 +429,8 @@ def main(argv=None):
                    help="boot on a nearly full nvm sector (as months of games leave it) and pause 7 s between games")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     args = p.parse_args(argv)
+    if args.frozen and args.mpy:
+        p.error("--frozen and --mpy: the firmware's modules are frozen in already")
     sys.path[:0] = [os.path.join(REPO, "firmware"), os.path.join(REPO, "simulator")]
     from nimatron.config import boards
 
@@ -448,13 +456,13 @@ def main(argv=None):
         p.error("board %s does not offer %s (it offers: %s)" % (args.board, ", ".join(unknown), ", ".join(offered)))
     rows = []
     how = "set" if args.set else "settings.json"
-    print("board %s, %s, %s, %s, flash %s%s" % (args.board, args.uf2, ".mpy" if args.mpy else ".py", how, args.flash,
+    print("board %s, %s, %s, %s, flash %s%s" % (args.board, args.uf2, "frozen" if args.frozen else ".mpy" if args.mpy else ".py", how, args.flash,
                                             ", nvm nearly full" if args.nvm_full else ""))
     print("%-12s %8s %9s  %-34s %8s %10s  %s" % ("preset", "lamp ms", "tick ms", "longest tick during", "free KB",
                                                 "press ms", "errors"))
     for preset in presets:
         row = measure(args.board, preset, how, uf2, mpy_cross, args.games, lambda s: print(s, file=sys.stderr),
-                      args.pystack, args.flash, args.nvm_full)
+                      args.pystack, args.flash, args.nvm_full, args.frozen)
         rows.append(row.as_dict())
         d = rows[-1]
         press = "-" if d["press_lamp_max_ms"] is None else "%.1f/%.1f" % (d["press_lamp_median_ms"], d["press_lamp_max_ms"])
