@@ -344,17 +344,25 @@ def cmd_play(link, args, text, now):
 
 def cmd_memory(link, args, text, now):
     """The heap after a collection: what the board has left for the next
-    search or command (null where the interpreter does not say)."""
+    search or command (null where the interpreter does not say). Polled
+    (``link.stepping``), the collection has a pass of its own and the answer,
+    its figures taken right after it, the next: on a stock MacroPad the
+    collection is 19-30 ms and the answer (the modules' list) 15-20 ms, and
+    in one pass they were 46-53 ms."""
     _no_args(args, "MEMORY")
     import gc
 
-    gc.collect()
-    free = getattr(gc, "mem_free", None)
-    used = getattr(gc, "mem_alloc", None)
+    step = link.step
+    if step is None or step[0] != text:
+        gc.collect()
+        free = getattr(gc, "mem_free", None)
+        used = getattr(gc, "mem_alloc", None)
+        step = link.step = [text, free() if free else None, used() if used else None]
+        _pass(link)
     import sys
 
     loaded = [name[9:] for name in sys.modules if name[:9] == "nimatron."]
-    return {"free": free() if free else None, "used": used() if used else None, "modules": sorted(loaded)}
+    return {"free": step[1], "used": step[2], "modules": sorted(loaded)}
 
 
 def _role(c, words):
