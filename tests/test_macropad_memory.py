@@ -8,6 +8,7 @@ OLED's attract text read one preset's words from it."""
 
 
 import gc
+import sys
 
 import mpy_runner
 from kit_link import Machine
@@ -50,3 +51,25 @@ def test_memory_collects_in_one_pass_and_answers_the_figures_of_that_collection_
     kind, data = machine.cable.lines()[0]
     assert kind == "OK" and data["free"] == 41000 and data["used"] == 59000, data
     assert "link.commands" in data["modules"]
+
+
+def test_explain_loads_its_words_in_a_pass_of_their_own(monkeypatch):
+    """``EXPLAIN`` loaded ``games.explain`` (its words) in the pass that
+    answered: 48 ms of a stock MacroPad's tick. Polled, the module now loads
+    in one pass and the answer comes the next."""
+    machine = Machine("macropad", remote_play=True)
+    machine.run(200)
+    machine.ok("PLAY PRESS done")
+    machine.run(2000)
+    assert machine.controller.state == "visitor"
+    monkeypatch.delitem(sys.modules, "nimatron.games.explain", raising=False)
+    monkeypatch.delattr(sys.modules["nimatron.games"], "explain", raising=False)
+    machine.cable.to_machine += b"EXPLAIN\n"
+    passes = []
+    for _ in range(3):
+        machine.now += 10
+        machine.link.poll(machine.now)
+        passes.append(("nimatron.games.explain" in sys.modules, machine.cable.to_host.count(b"\n")))
+    assert passes == [(True, 0), (True, 1), (True, 1)], passes
+    kind, data = machine.cable.lines()[-1]
+    assert kind == "OK" and data["move"] and data["text"], data
