@@ -73,3 +73,34 @@ def test_explain_loads_its_words_in_a_pass_of_their_own(monkeypatch):
     assert passes == [(True, 0), (True, 1), (True, 1)], passes
     kind, data = machine.cable.lines()[-1]
     assert kind == "OK" and data["move"] and data["text"], data
+
+
+def test_a_command_out_of_memory_pass_after_pass_answers_busy_and_the_link_goes_on(monkeypatch):
+    """A polled command that ran out of memory was retried once after the
+    searches' caches were dropped; a SET's step drops the settings module
+    it loaded, so the retry loaded it again and the next pass ran out again:
+    under MicroPython (160 KB, a full heap) a SET went round 193 times with
+    no reply, and every command after it waited behind it (the stock
+    MacroPad's ``SET preset pad-graph``, no reply for 20 s, is the same
+    kind). Now it answers ``ERR busy`` after a few passes, and the next
+    command is answered."""
+    from nimatron.games.budget import Later
+    from nimatron.link import commands
+
+    machine = Machine("macropad")
+    machine.run(200)
+    tries = []
+
+    def short_of_memory(link, args, text, now):  # as cmd_set on a full heap: load, then run out
+        tries.append(len(tries))
+        if len(tries) % 2:
+            raise Later
+        raise MemoryError("memory allocation failed, allocating 4352 bytes")
+
+    monkeypatch.setitem(commands.HANDLERS, "SET", short_of_memory)
+    kind, data = machine.ask("SET difficulty teach")
+    assert (kind, data[0]) == ("ERR", "busy") and len(tries) < 10, (kind, data, len(tries))
+    assert machine.ok("CONFIG difficulty") == {"difficulty": "perfect"}
+    tries.clear()
+    kind, data = machine.ask("SET difficulty teach")  # each command starts its count afresh
+    assert (kind, data[0]) == ("ERR", "busy") and 4 <= len(tries) < 10, (kind, data, len(tries))
