@@ -501,6 +501,88 @@ def test_the_oled_draws_each_line_as_one_tile_grid_not_an_object_per_letter(sims
         assert all(g.width == WIDTH and g.height == 1 for g in grids)
 
 
+class _CountedRow:
+    """A line's TileGrid, counting the tiles set on it."""
+
+    def __init__(self, grid, counts, k):
+        self.grid, self.counts, self.k = grid, counts, k
+
+    def __setitem__(self, x, tile):
+        self.counts.append(self.k)
+        self.grid[x] = tile
+
+
+def test_the_oled_draws_a_changed_line_a_pass_only_its_changed_characters(sims):
+    """Left to CircuitPython, the OLED's refresh ran in a background task in
+    whichever pass came next, the whole new text at once: 46-64 ms of a stock
+    MacroPad's tick (a command's, a collection's or a press's pass). Now a new
+    text is drawn one changed line a pass, a tile only where a character
+    changed, each line refreshed as it is drawn."""
+    sim = sims("macropad", dict(FAST, think_ms=600, show_ms=400))
+    sim.advance(100)
+    oled = sim.controller.io.oled
+    set_tiles = []
+    oled._rows = [_CountedRow(row, set_tiles, k) for k, row in enumerate(oled._rows)]
+    refreshes = []
+    refresh = oled.display.refresh
+    oled.display.refresh = lambda *a, **kw: refreshes.append(1) or refresh(*a, **kw)
+    before = list(oled.text)
+    sim.press("done")
+    sim.advance(HOLD_MS // 2)
+    sim.release("done")
+    lines_a_pass = []
+    for _ in range(40):
+        del set_tiles[:], refreshes[:]
+        sim.advance(sim.tick_ms)
+        lines_a_pass.append(len(set(set_tiles)))
+        assert len(refreshes) == len(set(set_tiles)), (set_tiles, refreshes)
+    after = oled.text
+    changed = [k for k in range(5) if after[k] != before[k]]
+    assert after[0] == "YOUR TURN" and len(changed) >= 4, (before, after)
+    assert max(lines_a_pass) == 1 and sum(lines_a_pass) == len(changed), lines_a_pass
+    assert_oled_shows(sim, 0, "YOUR TURN")
+    assert_oled_shows(sim, 2, after[2])
+    # a move changes one character of the position's line: one tile set
+    del set_tiles[:]
+    position = after[2]
+    sim.tap("key 0 0")
+    sim.tap("done", gap_ms=100)
+    assert sim.controller.state == "thinking" and oled.text[0] == "MACHINE THINKING"
+    now = oled.text[2]
+    assert now != position and len(now) == len(position), (position, now)
+    assert_oled_shows(sim, 2, now)
+    assert set_tiles.count(2) == sum(1 for a, b in zip(now, position) if a != b), (position, now, set_tiles)
+
+
+def test_the_oled_turns_circuitpythons_own_refresh_off_and_back_on():
+    """On the board ``board.DISPLAY`` refreshes by itself (``auto_refresh``):
+    the driver turns that off, refreshes after each line it draws, and gives
+    CircuitPython its terminal back (refreshing) when it closes."""
+    from nimatron.drivers.oled import Oled
+    from nimatron_sim.oled_mock import make_display
+
+    make_display()  # the board's tiled terminal font, as CircuitPython has it
+
+    class BoardDisplay:
+        auto_refresh = True
+        root_group = None
+        refreshes = 0
+
+        def refresh(self):
+            self.refreshes += 1
+
+    display = BoardDisplay()
+    oled = Oled(display)
+    assert display.auto_refresh is False and display.root_group is not None
+    oled.show(["NIMATRON", "game: pad-nim", "", "", "press a key to play"])
+    assert display.refreshes == 1 and oled.text[0] == "NIMATRON" and oled.text[1] == ""
+    while oled._wanted is not None:
+        oled._draw_line()
+    assert display.refreshes == 3 and oled.text[4] == "press a key to play"
+    oled.deinit()
+    assert display.auto_refresh is True and display.root_group is None
+
+
 def test_a_quiet_pass_on_the_macropad_reads_no_position_and_redraws_no_text(sims, monkeypatch):
     """Its driver ran every pass: the OLED built the position and a key to
     compare, the key cursor a list of the lamps in play (garbage each pass,

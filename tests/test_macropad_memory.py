@@ -7,7 +7,11 @@ as a board runs it): the stock board had 12.7 KB free in a game, and
 OLED's attract text read one preset's words from it."""
 
 
+import gc
+import sys
+
 import mpy_runner
+from kit_link import Machine
 
 
 def test_the_oled_and_the_encoder_leave_no_module_behind(tmp_path):
@@ -16,3 +20,87 @@ def test_the_oled_and_the_encoder_leave_no_module_behind(tmp_path):
     assert out.returncode == 0, out.stdout + out.stderr
     # resident afterwards: config.settings, games.explain (the binary words of Nimrod's presets)
     assert out.stdout.split("\n")[:3] == ["attract False False", "nim False False", "encoder False"], out.stdout
+
+
+def test_memory_collects_in_one_pass_and_answers_the_figures_of_that_collection_in_the_next(monkeypatch):
+    """``MEMORY``'s collection and its answer shared one pass: 46-53 ms on a
+    stock MacroPad (98 ms with the OLED's refresh), the instrument's own
+    longest tick. Polled, it now collects in one pass and answers the next
+    with the heap as that collection left it, whatever the pass between
+    allocated."""
+    machine = Machine("macropad")
+    machine.run(200)
+    heap = {"free": 30000, "collections": 0}
+
+    def collect():
+        heap["collections"] += 1
+        heap["free"] = 41000
+
+    monkeypatch.setattr(gc, "collect", collect)
+    monkeypatch.setattr(gc, "mem_free", lambda: heap["free"], raising=False)
+    monkeypatch.setattr(gc, "mem_alloc", lambda: 100000 - heap["free"], raising=False)
+    link = machine.link
+    machine.cable.to_machine += b"MEMORY\n"
+    passes = []
+    for _ in range(4):
+        machine.now += 10
+        link.poll(machine.now)
+        passes.append((heap["collections"], machine.cable.to_host.count(b"\n")))
+        heap["free"] = 39000  # the passes between allocate
+    assert passes == [(1, 0), (1, 1), (1, 1), (1, 1)], passes
+    kind, data = machine.cable.lines()[0]
+    assert kind == "OK" and data["free"] == 41000 and data["used"] == 59000, data
+    assert "link.commands" in data["modules"]
+
+
+def test_explain_loads_its_words_in_a_pass_of_their_own(monkeypatch):
+    """``EXPLAIN`` loaded ``games.explain`` (its words) in the pass that
+    answered: 48 ms of a stock MacroPad's tick. Polled, the module now loads
+    in one pass and the answer comes the next."""
+    machine = Machine("macropad", remote_play=True)
+    machine.run(200)
+    machine.ok("PLAY PRESS done")
+    machine.run(2000)
+    assert machine.controller.state == "visitor"
+    monkeypatch.delitem(sys.modules, "nimatron.games.explain", raising=False)
+    monkeypatch.delattr(sys.modules["nimatron.games"], "explain", raising=False)
+    machine.cable.to_machine += b"EXPLAIN\n"
+    passes = []
+    for _ in range(3):
+        machine.now += 10
+        machine.link.poll(machine.now)
+        passes.append(("nimatron.games.explain" in sys.modules, machine.cable.to_host.count(b"\n")))
+    assert passes == [(True, 0), (True, 1), (True, 1)], passes
+    kind, data = machine.cable.lines()[-1]
+    assert kind == "OK" and data["move"] and data["text"], data
+
+
+def test_a_command_out_of_memory_pass_after_pass_answers_busy_and_the_link_goes_on(monkeypatch):
+    """A polled command that ran out of memory was retried once after the
+    searches' caches were dropped; a SET's step drops the settings module
+    it loaded, so the retry loaded it again and the next pass ran out again:
+    under MicroPython (160 KB, a full heap) a SET went round 193 times with
+    no reply, and every command after it waited behind it (the stock
+    MacroPad's ``SET preset pad-graph``, no reply for 20 s, is the same
+    kind). Now it answers ``ERR busy`` after a few passes, and the next
+    command is answered."""
+    from nimatron.games.budget import Later
+    from nimatron.link import commands
+
+    machine = Machine("macropad")
+    machine.run(200)
+    tries = []
+
+    def short_of_memory(link, args, text, now):  # as cmd_set on a full heap: load, then run out
+        tries.append(len(tries))
+        if len(tries) % 2:
+            raise Later
+        raise MemoryError("memory allocation failed, allocating 4352 bytes")
+
+    monkeypatch.setitem(commands.HANDLERS, "SET", short_of_memory)
+    kind, data = machine.ask("SET difficulty teach")
+    assert (kind, data[0]) == ("ERR", "busy") and len(tries) < 10, (kind, data, len(tries))
+    assert machine.ok("CONFIG difficulty") == {"difficulty": "perfect"}
+    tries.clear()
+    kind, data = machine.ask("SET difficulty teach")  # each command starts its count afresh
+    assert (kind, data[0]) == ("ERR", "busy") and 4 <= len(tries) < 10, (kind, data, len(tries))

@@ -103,6 +103,7 @@ class Row:
         self.erases = []     # nvm/flash sector erases: {t, addr, tick_ms, during}
         self.spans = []      # (from ms, what the harness was doing)
         self.quiet_longest = 0.0  # the longest tick in the pauses between visitors (--nvm-full)
+        self.by_cause = {}   # the longest tick during each thing the harness did (a command's first word)
 
     def doing(self, t):
         """What the harness was doing at emulated time ``t``."""
@@ -114,6 +115,9 @@ class Row:
         return cause
 
     def tick(self, ms, cause):
+        what = (cause or "").split(" (")[0]
+        what = what.split()[0] if what[:4] != "the " and what[:6] != "press " else what
+        self.by_cause[what] = max(self.by_cause.get(what, 0.0), ms)
         if cause == PAUSE:  # nobody waits on the machine: its flash erase may fall here (Startup.quiet)
             self.quiet_longest = max(self.quiet_longest, ms)
             return
@@ -131,7 +135,8 @@ class Row:
                 "least_free": self.least_free, "press_lamp_median_ms": lat[len(lat) // 2] if lat else None,
                 "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "slowest_press": self.slowest and self.slowest[1], "errors": self.errors,
                 "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
-                "least_free_after": self.least_after, "erases": self.erases, "quiet_longest_tick_ms": self.quiet_longest}
+                "least_free_after": self.least_after, "erases": self.erases, "quiet_longest_tick_ms": self.quiet_longest,
+                "longest_tick_by_cause": self.by_cause}
 
 
 class Controller:
@@ -472,6 +477,8 @@ def main(argv=None):
             len(d["errors"]), "" if not d["watchdog_fired"] else " WATCHDOG FIRED"), flush=True)
         if d["slowest_press"]:
             print("    slowest press: %s" % d["slowest_press"])
+        print("    longest tick during each: " + ", ".join(
+            "%s %.1f" % (k, v) for k, v in sorted(d["longest_tick_by_cause"].items(), key=lambda kv: -kv[1])))
         if d["least_free_after"]:
             print("    least heap free after: %s" % d["least_free_after"])
         if args.modules:

@@ -46,6 +46,14 @@ def forget_searches():
             module.forget()
 
 
+# A command polled over several passes that runs out of memory on this many
+# passes answers ``ERR busy``. Each time it is retried once after dropping the
+# searches' caches, and a SET's step drops the settings module it loaded, so
+# the retry loaded it again, the next pass ran out again: on a full heap
+# (MicroPython, 160 KB) the SET went round 193 times and never answered, and
+# every command after it waited behind it.
+SHORT_PASSES = 3
+
 # Search work EXPLAIN may do in one poll (``games.budget``): half the
 # machine's own share, so a tick that thinks and answers stays inside 50 ms.
 # Only EXPLAIN: it searches one position, the one in play, so asking again
@@ -87,6 +95,7 @@ class HostLink:
         self._ring = False     # the machine's next move is on a whole circle (circular Nim's first)
         self.stepping = False  # in ``poll``: a long command may do one step a pass (``budget.Later``)
         self.step = None       # that command's work so far (``commands.cmd_set``)
+        self.short = 0         # passes in a row that command ran out of memory (``handle``)
         self.pin_pause_until = None
         from .commands import pin_pause
 
@@ -154,6 +163,7 @@ class HostLink:
                     if deferred:
                         budget.stop()
                 self.step = None
+                self.short = 0
                 self.pending.pop(0)
                 self._send(line, True)
                 handled += 1
@@ -168,6 +178,7 @@ class HostLink:
         self.reader.reset()
         self.pending = []
         self.step = None
+        self.short = 0
         self.out = []
         self.out_bytes = 0
         self._reset_session(now_ms)
@@ -179,6 +190,7 @@ class HostLink:
         self.reader.reset()
         self.pending = []
         self.step = None
+        self.short = 0
         self.unlocked = False
         self.last_command = now_ms
 
@@ -258,6 +270,9 @@ class HostLink:
             try:
                 out = self._dispatch(verb, words, text, switches, now_ms)
             except MemoryError:  # the searches' caches may hold the heap: drop them, once
+                self.short += 1
+                if self.short > SHORT_PASSES:
+                    raise
                 forget_searches()
                 gc.collect()
                 out = self._dispatch(verb, words, text, switches, now_ms)
@@ -270,10 +285,14 @@ class HostLink:
         except budget.Later:
             raise  # poll asks again next tick
         except MemoryError:  # a small board's heap: free what the command built, say so
+            self.short = 0
             gc.collect()
             return "ERR busy out of memory: try again"
         except Exception as e:  # answer, never crash the game
             return error("internal", "%s: %s" % (type(e).__name__, _shown(str(e), 80)))
+        finally:
+            if not self.stepping:
+                self.short = 0  # called directly: each call is a command of its own
 
     def _dispatch(self, verb, words, text, switches, now_ms):
         if verb == "SERVICE" and switches is not None:
