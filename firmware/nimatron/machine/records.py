@@ -21,35 +21,37 @@ TRAILER = 4
 MAX_PAYLOAD = 2000  # a record must fit twice in a 4 KB sector
 BLANK = 0xFF
 
-_CRC_HI = []  # type: list[int]  # the nibble table's upper and lower 16 bits
-_CRC_LO = []  # type: list[int]
+_CRC_TABLE = []  # type: list[int]
+
+try:  # binascii's, in C, where the board has it (CircuitPython on an RP2040 does)
+    from binascii import crc32 as _C_CRC32
+except ImportError:
+    _C_CRC32 = None  # type: ignore[assignment]  # a board without it: by hand
 
 
 def crc32(data, crc=0):
-    """CRC-32 (as zlib.crc32), by hand: binascii.crc32 is not on every board.
+    """CRC-32 (as zlib.crc32): binascii's where the board has it, else by hand.
+    A settings record's CRC by hand took 10-54 ms of a SET's save pass on
+    pico-grid (emulated; every step a long int on a 32-bit board)."""
+    if _C_CRC32 is not None:
+        return _C_CRC32(data, crc)
+    return crc32_by_hand(data, crc)
 
-    Worked in two 16-bit halves so that every number stays a small int: on a
-    board a 32-bit int is a long, allocated at every step (a settings record's
-    CRC allocated 19 KB and took 10-54 ms of a SET's save pass on pico-grid,
-    emulated; now it allocates nothing per byte)."""
-    hi_t, lo_t = _CRC_HI, _CRC_LO
-    if not lo_t:
+
+def crc32_by_hand(data, crc=0):
+    """CRC-32 (as zlib.crc32) in Python, for a board without binascii.crc32."""
+    table = _CRC_TABLE
+    if not table:
         for i in range(16):
             c = i
             for _ in range(4):
                 c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
-            hi_t.append(c >> 16)
-            lo_t.append(c & 0xFFFF)
-    hi = (crc >> 16) ^ 0xFFFF
-    lo = (crc & 0xFFFF) ^ 0xFFFF
+            table.append(c)
+    crc ^= 0xFFFFFFFF
     for b in data:
-        i = (lo ^ b) & 15
-        lo = ((lo >> 4) | ((hi & 15) << 12)) ^ lo_t[i]
-        hi = (hi >> 4) ^ hi_t[i]
-        i = (lo ^ (b >> 4)) & 15
-        lo = ((lo >> 4) | ((hi & 15) << 12)) ^ lo_t[i]
-        hi = (hi >> 4) ^ hi_t[i]
-    return ((hi ^ 0xFFFF) << 16) | (lo ^ 0xFFFF)
+        crc = table[(crc ^ b) & 15] ^ (crc >> 4)
+        crc = table[(crc ^ (b >> 4)) & 15] ^ (crc >> 4)
+    return crc ^ 0xFFFFFFFF
 
 
 def _u32(n):
