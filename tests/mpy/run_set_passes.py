@@ -2,8 +2,8 @@
 #
 # SPDX-License-Identifier: MIT
 # SET over the host link, as a board's main loop polls it: each poll loads at
-# most one firmware module, each of the SET's own modules (config.*) in a poll
-# right after one that only collected; the presets file is read at most once
+# most one firmware module, each of the SET's own modules (config.*) and a new
+# rule set's module in a poll right after one that only collected; the presets file is read at most once
 # a poll, never in a poll that loads a module or saves (the save compares
 # with the preset as read, never resolves again); the reply comes once the
 # setting is applied and saved, and what was saved resolves back to it.
@@ -17,6 +17,7 @@ import nimatron
 from fake_io import FakeIO, FakeWire
 from nimatron.link.hostlink import HostLink
 from nimatron.machine.app import make_controller
+from nimatron.games.rules import REGISTRY
 from nimatron.machine.startup import settings_diff
 
 PRESETS = "config/presets.json"
@@ -46,6 +47,12 @@ def resource(name):
 
 sys.modules["gc"] = CountingGC()
 nimatron.resource = resource  # config.settings takes it at each import (a SET loads it again)
+
+
+# What a SET loads before applying: its own modules and the new rules' module
+# (the apply step's checks load what the games need: not counted here).
+LOADS = ["nimatron.config.values", "nimatron.config.settings"] + ["nimatron.games." + line.split()[1]
+                                                                 for line in REGISTRY]
 
 
 def steps(names):
@@ -97,7 +104,7 @@ for command in sys.argv[3:]:
         assert not (reads and (names or saves)), "%s: poll %d read the presets file and loaded %s or saved" % (
             command, i, names)
         for name in names:
-            if name.startswith("nimatron.config."):
+            if name in LOADS:
                 assert not collected and i and polls[i - 1][1] and not polls[i - 1][0], \
                     "%s: %s loaded in poll %d, not after a poll that only collected: %s" % (command, name, i, polls)
     key, value = command.split()[1:3]

@@ -160,10 +160,12 @@ def cmd_set(link, args, text, now):
     """One setting changed. Polled by a board's main loop, over several
     passes, each doing one step (``budget.Later`` until the last): the
     values' checks and the presets' module loaded (``SETTINGS``, one a
-    pass), the preset's own settings read, the new settings worked out, a
-    new rule set's module, its lamps' drawing and the games' checker loaded,
-    the settings applied, saved (against the preset as read: never resolved
-    again), then answered. Called directly (tests, tools), all at once."""
+    pass, each after a collection), the preset's own settings read, a new
+    rule set's module loaded (after a collection: ``changed`` checks the
+    starts with it), the new settings worked out, its lamps' drawing and the
+    games' checker loaded, the settings applied, saved (against the preset
+    as read: never resolved again), then answered. Called directly (tests,
+    tools), all at once."""
     if len(args) < 2:
         raise CommandError("syntax", "usage: SET KEY VALUE")
     key = args[0]
@@ -207,6 +209,9 @@ def _set_steps(link, key, text, step):
                 name = _preset_named(current, key, value)
                 step[4] = load_preset(name) if name else False
                 _pass(link)
+            module = _rules_module(key, value, step[4])
+            if module:  # a new rule set's module, loaded by the checks next: a pass of its own first
+                _alone(link, module)
             new = step[2] = changed(current, key, value, step[4] or None)
         except ValueError as e:  # nothing was changed
             raise _refused(link, key, value, e, SettingsError)
@@ -257,6 +262,27 @@ def _set_steps(link, key, text, step):
         reply["saving_in_ms"] = later
     forget(SETTINGS + ("panels.playable",))  # a board needs them again only at the next SET
     return reply
+
+
+def _rules_module(key, value, own):
+    """The games module (``games.<name>``) of the rules a SET of ``key`` to
+    ``value`` brings (``own``: the new preset's settings), or None."""
+    from ..games.rules import REGISTRY
+
+    if key == "preset" and own:
+        from ..config.values import DEFAULTS
+
+        value = own.get("rules", DEFAULTS["rules"])
+    elif key != "rules":
+        return None
+    if not isinstance(value, str):
+        return None  # ``changed`` says why
+    name = value.strip().partition(":")[0]
+    for line in REGISTRY:
+        words = line.split()
+        if words[0] == name:
+            return "games." + words[1]
+    return None
 
 
 def _preset_named(current, key, value):
