@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_si
 
 import store_scenarios  # noqa: E402
 
+from nimatron.machine.records import crc32_by_hand  # noqa: E402
 from nimatron.machine.store import crc32  # noqa: E402
 
 SCENARIOS = sorted(name for name in dir(store_scenarios) if name.startswith("scenario_"))
@@ -28,6 +29,8 @@ def test_scenario(name):
 @pytest.mark.parametrize("data", [b"", b"\x00", b"\xff" * 300, bytes(range(256)) * 3])
 def test_crc32_matches_zlib(data):
     assert crc32(data) == zlib.crc32(data)
+    assert crc32_by_hand(data) == zlib.crc32(data)  # a board without binascii.crc32
+    assert crc32_by_hand(data[7:], crc32_by_hand(data[:7])) == zlib.crc32(data)
 
 
 def test_store_scenarios_under_micropython(tmp_path):

@@ -104,6 +104,7 @@ class Row:
         self.spans = []      # (from ms, what the harness was doing)
         self.quiet_longest = 0.0  # the longest tick in the pauses between visitors (--nvm-full)
         self.by_cause = {}   # the longest tick during each thing the harness did (a command's first word)
+        self.set_ticks = {}  # each SET sent -> its longest tick (every pass of its steps), ms
 
     def doing(self, t):
         """What the harness was doing at emulated time ``t``."""
@@ -121,6 +122,8 @@ class Row:
         if cause == PAUSE:  # nobody waits on the machine: its flash erase may fall here (Startup.quiet)
             self.quiet_longest = max(self.quiet_longest, ms)
             return
+        if cause and cause.startswith("SET "):
+            self.set_ticks[cause] = max(ms, self.set_ticks.get(cause, 0.0))
         if ms > self.longest[0]:
             self.longest = (ms, cause)
 
@@ -136,7 +139,7 @@ class Row:
                 "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "slowest_press": self.slowest and self.slowest[1], "errors": self.errors,
                 "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
                 "least_free_after": self.least_after, "erases": self.erases, "quiet_longest_tick_ms": self.quiet_longest,
-                "longest_tick_by_cause": self.by_cause}
+                "longest_tick_by_cause": self.by_cause, "set_ticks": self.set_ticks}
 
 
 class Controller:
@@ -483,6 +486,8 @@ def main(argv=None):
             print("    least heap free after: %s" % d["least_free_after"])
         if args.modules:
             print("    resident at the least free: " + " ".join(d["modules_at_least"] or ()))
+        for line, ms in sorted(d["set_ticks"].items()):
+            print("    %s: longest tick %.1f ms" % (line, ms))
         if d["quiet_longest_tick_ms"]:
             print("    longest tick in the pauses between visitors: %.1f ms" % d["quiet_longest_tick_ms"])
         for e in d["erases"]:

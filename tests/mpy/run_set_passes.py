@@ -2,15 +2,57 @@
 #
 # SPDX-License-Identifier: MIT
 # SET over the host link, as a board's main loop polls it: each poll loads at
-# most one firmware module (on a board a module's load is a tick's work) and
-# the reply comes once the setting is applied and saved. Prints, per command,
-# the polls it took and the modules each poll loaded; "ok" at the end.
+# most one firmware module, each of the SET's own modules (config.*) and a new
+# rule set's module in a poll right after one that only collected; the presets file is read at most once
+# a poll, never in a poll that loads a module or saves (the save compares
+# with the preset as read, never resolves again); the reply comes once the
+# setting is applied and saved, and what was saved resolves back to it.
+# Prints, per command, the polls it took and the modules each poll loaded;
+# "ok" at the end.
 # MICROPYPATH=<compiled tree> micropython run_set_passes.py BOARD PRESET "SET ..." ...
+import gc
 import sys
 
+import nimatron
 from fake_io import FakeIO, FakeWire
 from nimatron.link.hostlink import HostLink
 from nimatron.machine.app import make_controller
+from nimatron.games.rules import REGISTRY
+from nimatron.machine.startup import settings_diff
+
+PRESETS = "config/presets.json"
+counts = {"collect": 0, "presets": 0}
+
+
+class CountingGC:
+    """``gc`` as the firmware imports it (``import gc`` finds sys.modules
+    first), counting collections."""
+
+    def collect(self):
+        counts["collect"] += 1
+        gc.collect()
+
+    def __getattr__(self, name):
+        return getattr(gc, name)
+
+
+real_resource = nimatron.resource
+
+
+def resource(name):
+    if name == PRESETS:
+        counts["presets"] += 1
+    return real_resource(name)
+
+
+sys.modules["gc"] = CountingGC()
+nimatron.resource = resource  # config.settings takes it at each import (a SET loads it again)
+
+
+# What a SET loads before applying: its own modules and the new rules' module
+# (the apply step's checks load what the games need: not counted here).
+LOADS = ["nimatron.config.values", "nimatron.config.settings"] + ["nimatron.games." + line.split()[1]
+                                                                 for line in REGISTRY]
 
 
 def steps(names):
@@ -24,29 +66,57 @@ def loaded():
     return [name for name in sys.modules if name.startswith("nimatron")]
 
 
+saved = []
+
+
+def save(settings, own=None):
+    saved.append(settings_diff(settings, own) if own else settings_diff(settings))
+    counts["saves"] = counts.get("saves", 0) + 1
+    return True
+
+
 board, preset = sys.argv[1], sys.argv[2]
 c = make_controller(board, {"preset": preset}, FakeIO())
 wire = FakeWire()
-link = HostLink(c, wire, board=board, save=lambda settings: True)
+link = HostLink(c, wire, board=board, save=save)
 now = 0
 worst = 0
 for command in sys.argv[3:]:
     wire.written = []
     wire.to_machine = command.encode() + b"\n"
     polls = []
-    while not wire.lines() and len(polls) < 20:
+    while not wire.lines() and len(polls) < 30:
         before = loaded()
+        counts["collect"] = counts["presets"] = counts["saves"] = 0
         now += 20
         c.update(now)
         link.poll(now)
-        polls.append([name for name in loaded() if name not in before])
+        polls.append(([name for name in loaded() if name not in before], counts["collect"], counts["presets"],
+                      counts["saves"]))
     assert wire.lines(), "no reply to %s after %d polls" % (command, len(polls))
     reply = wire.lines()[0].decode()
-    most = max(steps(p) for p in polls)
+    most = max(steps(p[0]) for p in polls)
     worst = max(worst, most)
-    print("%-26s %2d polls, modules a poll %s -> %s" % (command, len(polls), [p for p in polls if p], reply[:70]))
+    print("%-26s %2d polls, modules a poll %s -> %s" % (command, len(polls), [p[0] for p in polls if p[0]], reply[:70]))
     assert most <= 1, "%s: a poll loaded %d modules: %s" % (command, most, polls)
+    for i, (names, collected, reads, saves) in enumerate(polls):
+        assert reads <= 1, "%s: poll %d read the presets file %d times" % (command, i, reads)
+        assert not (reads and (names or saves)), "%s: poll %d read the presets file and loaded %s or saved" % (
+            command, i, names)
+        for name in names:
+            if name in LOADS:
+                assert not collected and i and polls[i - 1][1] and not polls[i - 1][0], \
+                    "%s: %s loaded in poll %d, not after a poll that only collected: %s" % (command, name, i, polls)
     key, value = command.split()[1:3]
     if reply.startswith("OK"):
         assert str(c.settings[key]) == value, (key, c.settings[key])
+        assert saved, "%s: not saved" % command
+        from nimatron.config.settings import resolve
+
+        over = dict(saved[-1])
+        again = resolve(over, over.pop("preset"))
+        assert again == c.settings, "%s: saved %s, which resolves to %s, not %s" % (command, saved[-1], again,
+                                                                                   c.settings)
+        nimatron.forget(("config.settings", "config.values"))
+    saved.clear()
 print("ok", worst)

@@ -42,7 +42,7 @@ def about(preset):
     from ..config.settings import load_preset
 
     words = load_preset(preset).get("about", "")
-    forget(("config.settings",))  # its heap is for the games
+    forget(("config.settings", "config.values"))  # its heap is for the games
     return words
 
 

@@ -190,7 +190,7 @@ def choose_preset(controller, names, steps):
     try:
         return _choose(controller, names, steps, load_preset, resolve)
     finally:
-        forget(("config.settings",))  # a turn of the encoder is rare: the heap is for the games
+        forget(("config.settings", "config.values"))  # a turn of the encoder is rare: the heap is for the games
 
 
 def _choose(controller, names, steps, load_preset, resolve):

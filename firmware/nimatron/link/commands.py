@@ -123,12 +123,22 @@ def cmd_config(link, args, text, now):
 
 def _alone(link, name):
     """Load ``nimatron.<name>`` in a pass of its own when the link is polled
-    (``link.stepping``): on a board a module's load is a tick's work. Direct
-    callers (tests, tools) get the whole command at once."""
+    (``link.stepping``): on a board a module's load is a tick's work (30-33
+    ms on pico-grid, emulated). A collection (18-25 ms there) goes first, in
+    a pass of its own too, as ``code.py`` loads the link's modules: one that
+    fell inside the load's pass doubled it. Direct callers (tests, tools)
+    get the whole command at once."""
     import sys
 
     if not link.stepping or "nimatron." + name in sys.modules:
         return
+    step = link.step
+    if step is not None and step[5] != name:
+        import gc
+
+        step[5] = name
+        gc.collect()
+        raise Later
     __import__("nimatron." + name)
     raise Later
 
@@ -150,10 +160,13 @@ def _refused(link, key, value, e, settings_error):
 def cmd_set(link, args, text, now):
     """One setting changed. Polled by a board's main loop, over several
     passes, each doing one step (``budget.Later`` until the last): the
-    settings module loaded, the new settings worked out, a new rule set's
-    module, its lamps' drawing and the games' checker loaded, the settings
-    applied, saved, then answered. Called directly (tests, tools), all at
-    once."""
+    values' checks and the presets' module loaded (``SETTINGS``, one a
+    pass, each after a collection), the preset's own settings read, a new
+    rule set's module loaded (after a collection: ``changed`` checks the
+    starts with it), the new settings worked out, its lamps' drawing and the
+    games' checker loaded, the settings applied, saved (against the preset
+    as read: never resolved again), then answered. Called directly (tests,
+    tools), all at once."""
     if len(args) < 2:
         raise CommandError("syntax", "usage: SET KEY VALUE")
     key = args[0]
@@ -163,20 +176,27 @@ def cmd_set(link, args, text, now):
     step = link.step
     if step is None or step[0] != text or (step[1] is not current and step[2] is not current):
         link.operator("SET")  # once: a SET that sets the PIN goes on to its reply
-        # another command, or the settings changed under it: (text, settings before, after, saved)
-        step = link.step = [text, current, None, None]
+        # another command, or the settings changed under it:
+        # (text, settings before, after, saved, the preset's own settings, the module collected for)
+        step = link.step = [text, current, None, None, None, None]
     try:
         return _set_steps(link, key, text, step)
     except Later:
         raise
     except BaseException:
-        forget(("config.settings", "panels.playable"))  # a refused SET leaves neither behind
+        forget(SETTINGS + ("panels.playable",))  # a refused SET leaves none of them behind
         raise
 
 
+# What a SET loads first, one a pass (``config.settings`` whole was 36-39 ms
+# of a pass on pico-grid, emulated: a module's load is mostly a tick's work).
+SETTINGS = ("config.values", "config.settings")
+
+
 def _set_steps(link, key, text, step):
-    _alone(link, "config.settings")
-    from ..config.settings import SettingsError, changed
+    for name in SETTINGS:
+        _alone(link, name)
+    from ..config.settings import SettingsError, changed, load_preset
 
     current, new = step[1], step[2]
     if new is None:
@@ -186,7 +206,14 @@ def _set_steps(link, key, text, step):
         except ValueError:
             value = raw  # a bare word: SET difficulty teach, SET misere on
         try:
-            new = step[2] = changed(current, key, value)
+            if step[4] is None:  # the presets file read in a pass of its own, once
+                name = _preset_named(current, key, value)
+                step[4] = load_preset(name) if name else False
+                _pass(link)
+            module = _rules_module(key, value, step[4])
+            if module:  # a new rule set's module, loaded by the checks next: a pass of its own first
+                _alone(link, module)
+            new = step[2] = changed(current, key, value, step[4] or None)
         except ValueError as e:  # nothing was changed
             raise _refused(link, key, value, e, SettingsError)
         _pass(link)
@@ -214,11 +241,11 @@ def _set_steps(link, key, text, step):
     if step[3] is None:  # not saved yet
         step[3] = False
         if link.save is not None:
-            try:
-                step[3] = link.save(new) or False  # True, False, or ms until written
+            try:  # True, False, or ms until written
+                step[3] = (link.save(new, step[4]) if step[4] else link.save(new)) or False
             except Exception:
                 step[3] = False
-        _pass(link)  # the reply and the settings module's leaving next pass
+        _pass(link)  # the reply and the settings modules' leaving next pass
     saved = step[3]
     later = 0
     if saved is not True and saved:  # milliseconds until the coalesced write
@@ -234,8 +261,40 @@ def _set_steps(link, key, text, step):
     reply = {"key": key, "value": shown, "applies": applies, "saved": saved}
     if later:
         reply["saving_in_ms"] = later
-    forget(("config.settings", "panels.playable"))  # a board needs them again only at the next SET
+    forget(SETTINGS + ("panels.playable",))  # a board needs them again only at the next SET
     return reply
+
+
+def _rules_module(key, value, own):
+    """The games module (``games.<name>``) of the rules a SET of ``key`` to
+    ``value`` brings (``own``: the new preset's settings), or None."""
+    from ..games.rules import REGISTRY
+
+    if key == "preset" and own:
+        from ..config.values import DEFAULTS
+
+        value = own.get("rules", DEFAULTS["rules"])
+    elif key != "rules":
+        return None
+    if not isinstance(value, str):
+        return None  # ``changed`` says why
+    name = value.strip().partition(":")[0]
+    for line in REGISTRY:
+        words = line.split()
+        if words[0] == name:
+            return "games." + words[1]
+    return None
+
+
+def _preset_named(current, key, value):
+    """The preset whose own settings a SET of ``key`` to ``value`` is saved
+    against: the new one, the present one, or None (a value no preset could
+    be named by: ``changed`` says why)."""
+    if key != "preset":
+        return current["preset"]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)  # "SET preset 21": the link reads 21 as a number
+    return value if isinstance(value, str) else None
 
 
 def _pass(link):

@@ -131,7 +131,7 @@ def fitting_start(settings, layout, shape=None):
 
 # Not needed while games play: imported again by SET, the operator menu and a
 # start (6.6 KB of heap on CircuitPython 9.2.8, measured in the emulated Pico).
-PLAY_FREE = ("config.settings",)
+PLAY_FREE = ("config.settings", "config.values")
 
 
 def _nothing():

@@ -138,7 +138,7 @@ def _failed(m, notes):
 
 def _pin(file_over, file_why, stored):
     """The operator PIN a fallback keeps; None if it cannot be known."""
-    from ..config.settings import check_value
+    from ..config.values import check_value
 
     if file_over is not None and "operator_pin" in file_over:
         try:
