@@ -74,7 +74,7 @@ def cmd_explain(link, args, text, now):
            "after": result["after"], "nimber": result["nimber"],
            "move": explain.describe_move(heaps, result["after"], c.rules.ordered, ring,
                                          getattr(c.panel, "unlettered", None)),
-           "text": c.explain(heaps, ring)}
+           "text": c.explain(heaps, ring, result)}  # its words from this search, not a second one
     if c.rules.nim_sum:
         x = 0
         for h in heaps:
