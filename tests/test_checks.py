@@ -183,3 +183,17 @@ def test_the_exhibits_graph_starts_cost_a_search_the_old_way(monkeypatch):
         assert old.run(expensive, rules, start, False, False) is True
     assert old.units > 1000 and old.searched > 1000
     assert new.units == 0 and new.searched == 0 and new.calls < old.calls // 20
+
+
+@pytest.mark.micropython
+def test_on_micropython_the_cheap_check_answers_as_the_engine_does(tmp_path):
+    """The same, on the board's interpreter with its own (SMALL) limits: every
+    registered rule set, normal and misere, no search unit spent (tests/mpy/run_checks.py)."""
+    import mpy_runner
+
+    tree = mpy_runner.tree(str(tmp_path))
+    out = mpy_runner.run("mpy/run_checks.py", heap="2M", paths=(tree,))
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1].startswith("ok ") and int(lines[-1].split()[1]) > 5000, lines[-5:]
+    assert not [line for line in lines if line.startswith("differs")]
