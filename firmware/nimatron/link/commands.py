@@ -66,6 +66,7 @@ def cmd_explain(link, args, text, now):
     heaps, ring = position
     if not c.rules.has_move(heaps, ring):
         return {"position": heaps, "ring": ring, "text": "game over: no move left"}
+    _alone(link, "games.explain")  # its words' module: a load is a pass of its own on a board
     from ..games import explain
 
     result = solve(c, heaps, ring)
@@ -169,7 +170,7 @@ def cmd_set(link, args, text, now):
     except Later:
         raise
     except BaseException:
-        forget(("config.settings", "panels.playable"))  # a refused SET leaves neither behind
+        forget(("config.settings", "panels.playable", "machine.unload"))  # a refused SET leaves none behind
         raise
 
 
@@ -205,6 +206,9 @@ def _set_steps(link, key, text, step):
             if shape:
                 _alone(link, "panels." + shape)  # the lamps' drawing, as the check will make them
             _alone(link, "panels.playable")
+            c = link.controller
+            if rules.spec != c.rules.spec and (c.state in ("attract", "over") or c.panel is None):
+                _alone(link, "machine.unload")  # applying drops the old rules' modules (``Controller._rules_changed``)
         try:
             link.controller.apply_settings(new)
         except ValueError as e:  # SettingsError, or PanelError: nothing was changed

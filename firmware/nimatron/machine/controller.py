@@ -54,13 +54,20 @@ GAME_KEYS = ("rules", "misere", "starts", "counter", "layout")  # what check_gam
 
 def check_games(rules, misere, layout, starts, counter=False):
     """``panels.playable.check_games``, compiled only while settings change:
-    on a board its 10 KB of bytecode would otherwise stay beside the search."""
+    on a board its 10 KB of bytecode would otherwise stay beside the search.
+    Dropped here only if loaded here: a ``SET`` over the link loads it in a
+    pass of its own and drops it with its reply (a drop collects the garbage,
+    18-100 ms on a Pico: not in the pass that applies the settings)."""
+    import sys
+
+    held = __name__[:__name__.rfind(".machine.")] + ".panels.playable" in sys.modules
     from ..panels import playable
 
     try:
         playable.check_games(rules, misere, layout, starts, counter)
     finally:
-        forget(("panels.playable",))
+        if not held:
+            forget(("panels.playable",))
 
 
 class Controller(VisitorTurn, MachineTurn):
