@@ -163,8 +163,8 @@ def cmd_set(link, args, text, now):
     step = link.step
     if step is None or step[0] != text or (step[1] is not current and step[2] is not current):
         link.operator("SET")  # once: a SET that sets the PIN goes on to its reply
-        # another command, or the settings changed under it: (text, settings before, after, saved)
-        step = link.step = [text, current, None, None]
+        # another command, or the settings changed under it: (text, settings before, after, saved, rules left)
+        step = link.step = [text, current, None, None, None]
     try:
         return _set_steps(link, key, text, step)
     except Later:
@@ -208,11 +208,17 @@ def _set_steps(link, key, text, step):
             _alone(link, "panels.playable")
             c = link.controller
             if rules.spec != c.rules.spec and (c.state in ("attract", "over") or c.panel is None):
-                _alone(link, "machine.unload")  # applying drops the old rules' modules (``Controller._rules_changed``)
+                _alone(link, "machine.unload")  # the old rules' modules dropped next pass (``rules_changed``)
         try:
-            link.controller.apply_settings(new)
+            left = link.controller.apply_settings(new, not link.stepping)  # direct: dropped there
         except ValueError as e:  # SettingsError, or PanelError: nothing was changed
             raise _refused(link, key, value, e, SettingsError)
+        if link.stepping:
+            step[4] = left
+        _pass(link)
+    if step[4] is not None:  # polled: the rules left behind drop their modules in a pass of their own
+        left, step[4] = step[4], None
+        link.controller.rules_changed(left)
         _pass(link)
     if step[3] is None:  # not saved yet
         step[3] = False

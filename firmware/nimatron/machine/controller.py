@@ -153,8 +153,12 @@ class Controller(VisitorTurn, MachineTurn):
         """Something the lamps show changed: the next pass computes the frame."""
         self._dirty = True
 
-    def apply_settings(self, settings):
+    def apply_settings(self, settings, drop=True):
         """Adopt new checked settings (``settings.resolve``) from the operator.
+        Returns the rules replaced now (None: none, or from the next game);
+        with ``drop=False`` their modules stay until the caller passes them
+        to ``rules_changed`` (a SET over the link: in a pass of its own, as
+        dropping them collects the garbage, 18-100 ms on a Pico).
 
         Timings and difficulty apply at once; rules, starts and misère play
         from the next game. Raises PanelError (and changes nothing) if the
@@ -169,14 +173,17 @@ class Controller(VisitorTurn, MachineTurn):
             left = self.rules
             self.rules = rules
             self.misere = settings["misere"]
-            self._rules_changed(left)
+            if drop:
+                self.rules_changed(left)
         else:
+            left = None
             self._pending = (rules, settings["misere"])
         self.settings = settings
         self.debouncer.ms = settings["debounce_ms"]
         self._dirty = True
+        return left
 
-    def _rules_changed(self, left):
+    def rules_changed(self, left):
         """On a board, the modules the rules ``left`` used and these do not leave the heap (``unload``)."""
         if left is not None and left.spec != self.rules.spec:
             from .unload import drop_unused
@@ -275,7 +282,7 @@ class Controller(VisitorTurn, MachineTurn):
         starts = self.settings["starts"]
         start = starts[self.games % len(starts)]
         self.panel = make_panel(self.rules, self.layout, start, None, self.settings.get("counter", False))
-        self._rules_changed(left)
+        self.rules_changed(left)
         self.games += 1
         self.audits.game_started(self.settings["preset"])
         if self.alarm == "fault":
