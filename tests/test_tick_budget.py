@@ -87,6 +87,7 @@ def test_no_command_hint_or_event_searches_outside_a_budget(sims, monkeypatch, p
     sim = sims("pico-grid", FAST, seed=7)
     cable, link = linked(sim)
     assert ask(sim, cable, "EVENTS ON")[0] == "OK"
+    watch = Watch(monkeypatch)  # from here: a SET's check of the games searches nothing (tests/test_checks.py)
     kind, data = ask(sim, cable, "SET preset %s" % preset)
     assert kind == "OK", data
     assert ask(sim, cable, "SET misere %s" % ("on" if misere else "off"))[0] == "OK"
@@ -94,7 +95,6 @@ def test_no_command_hint_or_event_searches_outside_a_budget(sims, monkeypatch, p
     for key, value in (("first", "visitor"), ("hint_ms", 1000), ("think_ms", 0), ("show_ms", 0)):
         kind, data = ask(sim, cable, "SET %s %s" % (key, value))  # a preset brings its own timings
         assert kind == "OK", data
-    watch = Watch(monkeypatch)  # from here: the games (a SET's checks are not budgeted yet: docs/board.md)
     robot = Visitor(sim, "random", seed=3, hold_ms=30, gap_ms=30)
     explained = hinted = 0
     for game in range(2):
