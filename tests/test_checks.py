@@ -124,7 +124,7 @@ class Work:
             return real_spend(units)
 
         monkeypatch.setattr(rules, "moves", moves)  # the instance's: its theory and search call self.moves
-        for module in (budget, candy, graph, grid, nim2d):
+        for module in (budget, building, candy, graph, grid, nim2d):
             if getattr(module, "spend", None) is real_spend:
                 monkeypatch.setattr(module, "spend", spend)
 
