@@ -15,7 +15,7 @@ import pytest
 
 from kit_sim import FAST, events
 
-from nimatron.games import budget, candy, graph, nim2d, strategy
+from nimatron.games import budget, building, candy, graph, nim2d, strategy
 from nimatron.games.rules import parse_rules
 from nimatron.machine import turns
 
@@ -30,7 +30,9 @@ def forget_everything():
     candy._MEMOS[0].clear()
     candy._MEMOS[1].clear()
     nim2d._memo.clear()
-    graph._table[0] = None
+    graph.forget()  # the misère table and the normal-play walk among the moves too
+    building._MEMOS[0].clear()
+    building._MEMOS[1].clear()
 
 
 def by_ticks(rules, position, misere, units):
@@ -56,6 +58,8 @@ POSITIONS = [
     ("graph:3", [[1, 1, 1, 0, 1], [1, 0, 1, 1, 1], [1, 1, 1, 0, 1]], False),
     ("candy", [5, 6, 7, 7], False),
     ("candy", [4, 5, 6, 7], True),
+    ("building", [0, 0, 0, 0, 0, 8], False),  # its search spent no unit before: all in one tick
+    ("building", [0, 0, 0, 0, 0, 8], True),
 ]
 
 

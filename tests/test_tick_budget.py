@@ -18,7 +18,7 @@ import pytest
 from kit_link import Cable
 from kit_sim import FAST
 
-from nimatron.games import budget, candy, graph, nim2d
+from nimatron.games import budget, building, candy, graph, nim2d
 from nimatron.link.hostlink import LINK_UNITS, HostLink, forget_searches as forget_everything
 from nimatron.link.protocol import parse_line
 from nimatron.machine import turns
@@ -45,7 +45,7 @@ class Watch:
             self.most = max(self.most, budget.spent())
             real_stop()
 
-        for module in (budget, candy, graph, nim2d):
+        for module in (budget, building, candy, graph, nim2d):
             if getattr(module, "spend", None) is real_spend:
                 monkeypatch.setattr(module, "spend", spend)
         monkeypatch.setattr(budget, "stop", stop)
@@ -81,12 +81,13 @@ def ask(sim, cable, line, wait_ms=20000):
 
 
 @pytest.mark.parametrize("preset, misere", [("graph", True), ("graph", False), ("candy", True), ("nim2d", False),
-                                            ("grundy", False)])
+                                            ("grundy", False), ("building", False)])
 def test_no_command_hint_or_event_searches_outside_a_budget(sims, monkeypatch, preset, misere):
     forget_everything()
     sim = sims("pico-grid", FAST, seed=7)
     cable, link = linked(sim)
     assert ask(sim, cable, "EVENTS ON")[0] == "OK"
+    watch = Watch(monkeypatch)  # from here: a SET's check of the games searches nothing (tests/test_checks.py)
     kind, data = ask(sim, cable, "SET preset %s" % preset)
     assert kind == "OK", data
     assert ask(sim, cable, "SET misere %s" % ("on" if misere else "off"))[0] == "OK"
@@ -94,7 +95,6 @@ def test_no_command_hint_or_event_searches_outside_a_budget(sims, monkeypatch, p
     for key, value in (("first", "visitor"), ("hint_ms", 1000), ("think_ms", 0), ("show_ms", 0)):
         kind, data = ask(sim, cable, "SET %s %s" % (key, value))  # a preset brings its own timings
         assert kind == "OK", data
-    watch = Watch(monkeypatch)  # from here: the games (a SET's checks are not budgeted yet: docs/board.md)
     robot = Visitor(sim, "random", seed=3, hold_ms=30, gap_ms=30)
     explained = hinted = 0
     for game in range(2):

@@ -45,6 +45,12 @@ class NetGraph(Graph):
         for cut in connected_sets(net.mask, net.shape.near, self.k):
             yield net.without(cut)
 
+    def _cut(self, net, cut):
+        return net.without(cut)
+
+    def _cut_value(self, net, mask, near, cut):
+        return self.nimber(net.without(cut))
+
     def has_move(self, net, ring=False):
         return net.mask != 0
 

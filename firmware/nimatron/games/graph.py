@@ -37,6 +37,12 @@ SUBSETS_A_SPEND = 16     # misère table rows filled between two ``spend`` calls
 # budget goes on where it stopped (and the last finished one, for EXPLAIN
 # and the hint): [key, win bytearray, next subset to fill, the moves].
 _table = [None, None, 0, None]
+# Normal play's theory going through one position's moves, kept so an EXPLAIN
+# or a hint whose tick's budget ran out goes on at the next move instead of
+# looking at every move again (the groups' values stay in ``grid``'s memo,
+# but looking them up for 50 moves was 0.2 s on a Pico, in one tick):
+# [(rules, lamps, width), the moves (cuts), next move to look at, winning cuts].
+_walk = [None, None, 0, None]
 
 
 def _limit(limits):
@@ -57,12 +63,7 @@ class Graph(GridRules):
     def moves(self, matrix, ring=False):
         mask, width = _mask(matrix)
         for cut in connected_sets(mask, width, self.k):
-            after = [list(row) for row in matrix]
-            for r in range(len(matrix)):
-                for c in range(width):
-                    if cut >> (r * width + c) & 1:
-                        after[r][c] = 0
-            yield after
+            yield self._cut(matrix, cut)
 
     def on_graph(self):
         """Graph Nim on any graph given by nodes and edges (``anygraph``, loaded only then)."""
@@ -82,6 +83,17 @@ class Graph(GridRules):
                              % (self.spec, lit(matrix), _limit(MISERE_LAMPS)))
         return SizeError("%s: a group of %d connected lamps is too large to search here (at most %d)"
                          % (self.spec, largest_group(matrix), _limit(GROUP_LAMPS)))
+
+    def covers(self, matrix, misere):
+        """Whether theory answers every position from ``matrix``, asked
+        without searching (``panels.playable``): normal play searches its
+        groups within their limit; misere play the whole, within its own
+        (beyond it, the SizeError that says so)."""
+        if misere:
+            if _bits(self._board(matrix)[0]) > _limit(MISERE_LAMPS):
+                raise self.size_error(matrix, True)
+            return True
+        return self.searchable(matrix)
 
     def groups(self, matrix):
         """(lamps, nim-value) of each group of connected lit lamps."""
@@ -104,13 +116,37 @@ class Graph(GridRules):
             return self._misere_wins(matrix)
         if not self.searchable(matrix):
             return None
-        if self.nimber(matrix) == 0:
-            return []
-        wins = []
-        for after in self.moves(matrix):
-            if self.nimber(after) == 0:
-                wins.append(after)
-        return wins
+        mask, width = self._board(matrix)
+        key = (self.spec, mask, width)
+        if _walk[0] != key:
+            if self._cut_value(matrix, mask, width, 0) == 0:
+                return []
+            _walk[0], _walk[1], _walk[2], _walk[3] = key, connected_sets(mask, width, self.k), 0, []
+        cuts = _walk[1]
+        while _walk[2] < len(cuts):
+            cut = cuts[_walk[2]]
+            if self._cut_value(matrix, mask, width, cut) == 0:
+                _walk[3].append(cut)
+            _walk[2] += 1
+            spend(3)  # a move looked at, its groups' values known or not: as a move of a new position
+        return [self._cut(matrix, cut) for cut in _walk[3]]
+
+    def _cut_value(self, matrix, mask, width, cut):
+        """The nim-value once the lamps ``cut`` are out (``anygraph``: a graph's)."""
+        x = 0
+        for group in _split(mask & ~cut, width):
+            x ^= grid._value(home(group, width), width, False, self.cuts, self.k)
+        return x
+
+    def _cut(self, matrix, cut):
+        """The position once the lamps ``cut`` are out (``anygraph``: a graph's)."""
+        width = len(matrix[0])
+        after = [list(row) for row in matrix]
+        for r in range(len(matrix)):
+            for c in range(width):
+                if cut >> (r * width + c) & 1:
+                    after[r][c] = 0
+        return after
 
     def _board(self, matrix):
         """(what is in play, width): a grid's; ``anygraph`` a graph's."""
@@ -125,7 +161,8 @@ class Graph(GridRules):
         if n > _limit(MISERE_LAMPS):
             raise self.size_error(matrix, True)
         local = []  # each move as a subset of the lamps' own numbering
-        for cut in connected_sets(mask, width, self.k):
+        cuts = connected_sets(mask, width, self.k)
+        for cut in cuts:
             bits = 0
             for j in range(n):
                 if cut & cells[j]:
@@ -134,10 +171,9 @@ class Graph(GridRules):
         win = _misere_table((self.name, self.k, mask, width), n, local)
         full = (1 << n) - 1
         wins = []
-        after_all = list(self.moves(matrix))
         for j in range(len(local)):
             if not win[full ^ local[j]]:
-                wins.append(after_all[j])
+                wins.append(self._cut(matrix, cuts[j]))  # only the winning moves' positions are made
         return wins
 
 
@@ -228,3 +264,6 @@ def forget():
     _table[1] = None
     _table[2] = 0
     _table[3] = None
+    _walk[0] = None
+    _walk[1] = None
+    _walk[3] = None

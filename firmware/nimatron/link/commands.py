@@ -75,7 +75,7 @@ def cmd_explain(link, args, text, now):
            "after": result["after"], "nimber": result["nimber"],
            "move": explain.describe_move(heaps, result["after"], c.rules.ordered, ring,
                                          getattr(c.panel, "unlettered", None)),
-           "text": c.explain(heaps, ring)}
+           "text": c.explain(heaps, ring, result)}  # its words from this search, not a second one
     if c.rules.nim_sum:
         x = 0
         for h in heaps:
@@ -176,15 +176,15 @@ def cmd_set(link, args, text, now):
     step = link.step
     if step is None or step[0] != text or (step[1] is not current and step[2] is not current):
         link.operator("SET")  # once: a SET that sets the PIN goes on to its reply
-        # another command, or the settings changed under it:
-        # (text, settings before, after, saved, the preset's own settings, the module collected for)
-        step = link.step = [text, current, None, None, None, None]
+        # another command, or the settings changed under it: (text, settings before, after,
+        # saved, the preset's own settings, the module collected for, the rules left behind)
+        step = link.step = [text, current, None, None, None, None, None]
     try:
         return _set_steps(link, key, text, step)
     except Later:
         raise
     except BaseException:
-        forget(SETTINGS + ("panels.playable",))  # a refused SET leaves none of them behind
+        forget(SETTINGS + ("panels.playable", "machine.unload"))  # a refused SET leaves none of them behind
         raise
 
 
@@ -233,10 +233,19 @@ def _set_steps(link, key, text, step):
             if shape:
                 _alone(link, "panels." + shape)  # the lamps' drawing, as the check will make them
             _alone(link, "panels.playable")
+            c = link.controller
+            if rules.spec != c.rules.spec and (c.state in ("attract", "over") or c.panel is None):
+                _alone(link, "machine.unload")  # the old rules' modules dropped next pass (``rules_changed``)
         try:
-            link.controller.apply_settings(new)
+            left = link.controller.apply_settings(new, not link.stepping)  # direct: dropped there
         except ValueError as e:  # SettingsError, or PanelError: nothing was changed
             raise _refused(link, key, value, e, SettingsError)
+        if link.stepping:
+            step[6] = left
+        _pass(link)
+    if step[6] is not None:  # polled: the rules left behind drop their modules in a pass of their own
+        left, step[6] = step[6], None
+        link.controller.rules_changed(left)
         _pass(link)
     if step[3] is None:  # not saved yet
         step[3] = False

@@ -57,8 +57,9 @@ SHORT_PASSES = 3
 # Search work EXPLAIN may do in one poll (``games.budget``): half the
 # machine's own share, so a tick that thinks and answers stays inside 50 ms.
 # Only EXPLAIN: it searches one position, the one in play, so asking again
-# resumes its search; a SET's checks walk several starts, and a search cut
-# short there would start again on every poll.
+# resumes its search (Graph Nim's theory keeps its place among the moves:
+# ``graph._walk``). A SET searches nothing: the games' check asks the limits
+# (``panels.playable.covered``).
 LINK_UNITS = 32
 
 

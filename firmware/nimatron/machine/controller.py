@@ -54,13 +54,20 @@ GAME_KEYS = ("rules", "misere", "starts", "counter", "layout")  # what check_gam
 
 def check_games(rules, misere, layout, starts, counter=False):
     """``panels.playable.check_games``, compiled only while settings change:
-    on a board its 10 KB of bytecode would otherwise stay beside the search."""
+    on a board its 10 KB of bytecode would otherwise stay beside the search.
+    Dropped here only if loaded here: a ``SET`` over the link loads it in a
+    pass of its own and drops it with its reply (a drop collects the garbage,
+    18-100 ms on a Pico: not in the pass that applies the settings)."""
+    import sys
+
+    held = __name__[:__name__.rfind(".machine.")] + ".panels.playable" in sys.modules
     from ..panels import playable
 
     try:
         playable.check_games(rules, misere, layout, starts, counter)
     finally:
-        forget(("panels.playable",))
+        if not held:
+            forget(("panels.playable",))
 
 
 class Controller(VisitorTurn, MachineTurn):
@@ -146,8 +153,12 @@ class Controller(VisitorTurn, MachineTurn):
         """Something the lamps show changed: the next pass computes the frame."""
         self._dirty = True
 
-    def apply_settings(self, settings):
+    def apply_settings(self, settings, drop=True):
         """Adopt new checked settings (``settings.resolve``) from the operator.
+        Returns the rules replaced now (None: none, or from the next game);
+        with ``drop=False`` their modules stay until the caller passes them
+        to ``rules_changed`` (a SET over the link: in a pass of its own, as
+        dropping them collects the garbage, 18-100 ms on a Pico).
 
         Timings and difficulty apply at once; rules, starts and misère play
         from the next game. Raises PanelError (and changes nothing) if the
@@ -162,14 +173,17 @@ class Controller(VisitorTurn, MachineTurn):
             left = self.rules
             self.rules = rules
             self.misere = settings["misere"]
-            self._rules_changed(left)
+            if drop:
+                self.rules_changed(left)
         else:
+            left = None
             self._pending = (rules, settings["misere"])
         self.settings = settings
         self.debouncer.ms = settings["debounce_ms"]
         self._dirty = True
+        return left
 
-    def _rules_changed(self, left):
+    def rules_changed(self, left):
         """On a board, the modules the rules ``left`` used and these do not leave the heap (``unload``)."""
         if left is not None and left.spec != self.rules.spec:
             from .unload import drop_unused
@@ -183,8 +197,9 @@ class Controller(VisitorTurn, MachineTurn):
 
     def check_settings(self, settings):
         """The new rules, or PanelError if the games would not fit this board.
-        The games are checked again only if what they are changed: checking
-        Graph Nim's four starts takes 0.4 s on a Pico, too long for a tick
+        The games are checked again only if what they are changed: building
+        each start's lamps (and, before the check stopped searching, Graph
+        Nim's four whole searches: 0.9 s on a Pico) is no work for a tick
         that only changes the difficulty."""
         rules = parse_rules(settings["rules"])
         if self.games_change(settings):
@@ -268,7 +283,7 @@ class Controller(VisitorTurn, MachineTurn):
         starts = self.settings["starts"]
         start = starts[self.games % len(starts)]
         self.panel = make_panel(self.rules, self.layout, start, None, self.settings.get("counter", False))
-        self._rules_changed(left)
+        self.rules_changed(left)
         self.games += 1
         self.audits.game_started(self.settings["preset"])
         if self.alarm == "fault":

@@ -276,15 +276,17 @@ class MachineTurn:
             self._reset_turn(now)
             self._enter(VISITOR, now)
 
-    def explain(self, heaps=None, ring=None):
-        """The machine's reasoning for a position, in words (Nimrod's panel)."""
+    def explain(self, heaps=None, ring=None, result=None):
+        """The machine's reasoning for a position, in words (Nimrod's panel);
+        ``result``: the position's ``strategy.solve`` if the caller has it."""
         from ..games import explain
 
         if heaps is None:
             if not self.panel:
                 return "no game in play"
             heaps, ring = self.panel.position()
-        result = self.solution(heaps, ring)
+        if result is None:
+            result = self.solution(heaps, ring)
         words = []
         if self.rules.nim_sum:
             x = 0
