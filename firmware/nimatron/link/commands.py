@@ -210,9 +210,8 @@ def _set_steps(link, key, text, step):
                 name = _preset_named(current, key, value)
                 step[4] = load_preset(name) if name else False
                 _pass(link)
-            module = _rules_module(key, value, step[4])
-            if module:  # a new rule set's module, loaded by the checks next: a pass of its own first
-                _alone(link, module)
+            for module in _rules_modules(key, value, step[4]):
+                _alone(link, module)  # a new rule set's modules, loaded by the checks next: a pass each
             new = step[2] = changed(current, key, value, step[4] or None)
         except ValueError as e:  # nothing was changed
             raise _refused(link, key, value, e, SettingsError)
@@ -274,9 +273,16 @@ def _set_steps(link, key, text, step):
     return reply
 
 
-def _rules_module(key, value, own):
-    """The games module (``games.<name>``) of the rules a SET of ``key`` to
-    ``value`` brings (``own``: the new preset's settings), or None."""
+# What a rule set's module imports that a board may not hold yet (besides
+# ``rules`` and ``budget``, always resident): each loaded in a pass of its own
+# before it. tests/test_set_passes.py imports every registered module in a
+# fresh interpreter and holds this table to what it really loads.
+NEEDS = {"graph": "grid", "nim2d": "grid", "candy": "nim", "building": "nim", "heaps": "nim"}
+
+
+def _rules_modules(key, value, own):
+    """The games modules (``games.<name>``) of the rules a SET of ``key`` to
+    ``value`` brings (``own``: the new preset's settings), what each needs first."""
     from ..games.rules import REGISTRY
 
     if key == "preset" and own:
@@ -284,15 +290,17 @@ def _rules_module(key, value, own):
 
         value = own.get("rules", DEFAULTS["rules"])
     elif key != "rules":
-        return None
+        return ()
     if not isinstance(value, str):
-        return None  # ``changed`` says why
+        return ()  # ``changed`` says why
     name = value.strip().partition(":")[0]
     for line in REGISTRY:
         words = line.split()
         if words[0] == name:
-            return "games." + words[1]
-    return None
+            module = words[1]
+            need = NEEDS.get(module)
+            return ("games." + need, "games." + module) if need else ("games." + module,)
+    return ()
 
 
 def _preset_named(current, key, value):
