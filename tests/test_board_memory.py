@@ -42,3 +42,22 @@ def test_the_circuit_playground_build_starts_as_code_py_does(tmp_path, mode):
     games, _ticks, _worst, writes = [int(w) for w in out.stdout.split()[:4]]
     assert games == 2 and writes >= 2
     assert "nimatron.machine.store" in out.stdout and ("nimatron.link.hostlink" in out.stdout) == (mode == "link")
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("board,preset", [("pico-grid", "graph"), ("pico-ring", "circular"),
+                                          ("pico-neopixel", "nimatron")])
+def test_a_started_board_keeps_its_driver_but_not_the_package_that_opened_it(tmp_path, board, preset):
+    """``nimatron.drivers`` chooses, lays out and opens a driver: a start's
+    work (``startup.START_ONLY``; 2.5 KB of a pico-grid's heap on CircuitPython
+    9.2.8). The driver module stays, shows the lamps and reads the keys
+    without it: NEW pressed on the real driver (stand-in hardware modules)
+    starts a game."""
+    tree = mpy_runner.tree(str(tmp_path))
+    out = mpy_runner.run("mpy/run_driver_heap.py", heap="256K", paths=(tree,), args=(board, preset))
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    resident = lines[0].split()[1:]
+    assert "drivers.circuitpython_io" in resident and "machine.controller" in resident, lines[0]
+    assert "drivers" not in resident, lines[0]
+    assert lines[-1] == "state visitor" and int(lines[-2].split()[1]) >= 1, lines
