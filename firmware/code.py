@@ -169,6 +169,11 @@ def load_link(machine, step, now):
     except Exception as e:  # noqa: BLE001 - MemoryError compiling it: the game goes on
         print("host link off: %r" % e)
         return True, None
+    finally:
+        if step >= 2 * len(LINK_MODULES):
+            from nimatron import forget
+
+            forget(("link.transports",))  # finding and opening the channel: the transport's class stays with it
     if link is not None:
         machine.attach(link)
     return True, None

@@ -86,10 +86,38 @@ class Neopixel:
     pass
 
 
+class Data:
+    """usb_cdc.data: what the host sent, what the board wrote."""
+
+    def __init__(self):
+        self.to_machine = b""
+        self.written = b""
+
+    @property
+    def in_waiting(self):
+        return len(self.to_machine)
+
+    def read(self, n):
+        data, self.to_machine = self.to_machine[:n], self.to_machine[n:]
+        return data
+
+    def write(self, data):
+        self.written += bytes(data)
+        return len(data)
+
+
+class Stand:
+    """A module stand-in: attributes set one by one."""
+
+
 Neopixel.NeoPixel = NeoPixel
-sys.modules["board"] = Board()
-sys.modules["keypad"] = Keypad()
-sys.modules["neopixel"] = Neopixel()
+usb_cdc = Stand()
+usb_cdc.data = Data()
+supervisor = Stand()
+supervisor.runtime = Stand()
+for name, module in (("board", Board()), ("keypad", Keypad()), ("neopixel", Neopixel()),
+                     ("microcontroller", Stand()), ("supervisor", supervisor), ("usb_cdc", usb_cdc)):
+    sys.modules[name] = module
 
 from nimatron.machine.startup import Machine, overrides_source  # noqa: E402
 from nimatron.machine.store import Store  # noqa: E402
@@ -116,3 +144,21 @@ for _ in range(200):
     machine.tick(now)
 print("shown %d" % (NeoPixel.shown - before))
 print("state %s" % machine.controller.state)
+
+import code  # noqa: E402 - code.py, precompiled into the tree
+
+step = 0
+linked = False
+while not linked:
+    now += 10
+    linked, step = code.load_link(machine, step, now)
+names = [m[9:] for m in sys.modules if m[:9] == "nimatron."]
+names.sort()
+print("linked " + " ".join(names))
+gc.collect()
+print("linked-heap %d" % gc.mem_alloc())
+usb_cdc.data.to_machine = b"HELLO\n"
+for _ in range(20):
+    now += 10
+    machine.tick(now)
+print("reply " + usb_cdc.data.written.decode().split("\n")[0][:20])
