@@ -146,7 +146,7 @@ def host_spoke(data):
 # stay under 50 ms, and a frame of attract's wave (8-9 ms) or a search waits
 # for a quieter pass (the next, mostly: a quiet pass takes 1-2 ms).
 LINK_MODULES = ("nimatron.link", "nimatron.link.protocol", "nimatron.link.commands", "nimatron.link.hostlink",
-                "nimatron.link.transports")
+                "nimatron.link.stream", "nimatron.link.transports")
 LINK_ROOM_MS = 8
 
 
