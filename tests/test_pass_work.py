@@ -221,53 +221,6 @@ def test_a_low_heap_is_collected_in_passes_of_its_own(monkeypatch):
     assert {states[t] for t in heap.collections} <= {"thinking", "showing"}
 
 
-class RoomyHeap(LowHeap):
-    """``gc`` as a board with more than SEARCH_HEAP free (pico-grid: 40 KB after a collection)."""
-
-    def mem_free(self):
-        return 40 * 1024
-
-
-@pytest.mark.parametrize("board,preset", [("pico-grid", "graph"), ("pico-ring", "circular"),
-                                          ("pico-grid", "allheaps")])
-def test_every_visitors_turn_begins_with_the_heap_collected(monkeypatch, board, preset):
-    """Once in every showing of the machine's move (presses are ignored then),
-    however much the heap has free: on pico-grid's Graph Nim a visitor's turn
-    began with whatever the search had left (33 KB free), and the collection
-    fell in DONE's pass (34-36 ms, the press's lamp 40 ms after it; emulated
-    Pico, a pass's heap printed). No collection while the visitor plays."""
-    from nimatron.machine import turns
-
-    rig = Rig(board, preset=preset, first="machine", think_ms=0, show_ms=300)
-    heap = RoomyHeap(rig)
-    monkeypatch.setattr(turns, "gc", heap)
-    states = {}
-    update = rig.c.update
-
-    def watched(now):
-        before = rig.c.state
-        update(now)
-        states[now] = before
-
-    rig.c.update = watched
-    rig.press("new")
-    for _ in range(3):  # three of the machine's moves, each followed by a visitor's turn
-        rig.until("visitor")
-        rig.run(500)  # the visitor thinking: quiet passes
-        if rig.c.state != "visitor":
-            break
-        lit = [(r, i) for r, row in enumerate(rig.c.panel.lit) for i, on in enumerate(row) if on]
-        r, i = lit[0]
-        rig.press("key %d %d" % (r, i))
-        rig.press("done")
-    rig.run(1000)  # the last move shown to its end
-    seen = [states[t] for t in sorted(states)]
-    shows = len([k for k in range(1, len(seen)) if seen[k] == "showing" and seen[k - 1] != "showing"])
-    showing = [t for t in heap.collections if states[t] == "showing"]
-    assert shows >= 3 and len(showing) == shows, (heap.collections, shows)
-    assert {states[t] for t in heap.collections} <= {"thinking", "showing"}
-
-
 @pytest.mark.parametrize("preset", ["graph", "allheaps"])
 def test_the_machines_move_is_worded_from_its_own_search(monkeypatch, preset):
     """The link's words for the machine's move (events on) and its "deliberate"

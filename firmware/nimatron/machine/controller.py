@@ -120,7 +120,6 @@ class Controller(VisitorTurn, MachineTurn):
         self.machine_light = []    # ... and lights (Building Nim: where the stone lands)
         self._slip = None          # fallible: this turn's draw, True for a random move
         self._tidied = False       # the last pass collected the garbage (``turns._tidy``)
-        self._fresh = False        # the machine's move on show has had its collection (``turns._tidy``)
         self.solved = None         # (rules, misere, heaps, ring, result) of its last search (``solution``)
         # -- the lamps: one frame filled in place each pass, copied to the shown one
         # when it differs. No garbage per pass: a collection delays a press's lamp (issue 27).
@@ -368,13 +367,12 @@ class Controller(VisitorTurn, MachineTurn):
             # not in the pass that began the turn: that pass shows the visitor's move (DONE's lamp)
             # before any search (a search of 64 units allocated 23 KB in the DONE pass of pico-ring)
             if elapsed and not self._tidy() and self._decide() and elapsed >= s["think_ms"]:
-                self._fresh = False
                 self._enter(SHOWING, now)  # a long search thinks longer, tick by tick
         elif self.state == SHOWING:
             if elapsed >= s["show_ms"]:
                 self._machine_moved(now)
-            elif elapsed and self._tidy(not self._fresh):
-                self._fresh = True  # the visitor's turn begins with the heap collected: none in the pass of a press
+            elif elapsed:
+                self._tidy()  # the visitor's turn begins with room: no collection in the pass of a press
         elif self.state == OVER and elapsed >= s["over_ms"]:
             self.panel = None
             self._enter(ATTRACT, now)

@@ -164,22 +164,18 @@ class MachineTurn:
     """The machine's move: chosen (``_think``, over as many ticks as its
     search needs), shown, then played."""
 
-    def _tidy(self, always=False):
+    def _tidy(self):
         """Collect the garbage now, in a pass that does nothing else heavy, if
-        the heap has less than SEARCH_HEAP free (or ``always``); True if it
-        did. Never two passes in a row (a heap that stays low still searches
-        every other pass); only where the interpreter says what is free (not
-        CPython). Called while the machine thinks or shows its move, when
-        presses are ignored: a collection then delays no visitor's lamp.
-        Once in every showing of a move it collects ``always``: with 33 KB
-        free (above SEARCH_HEAP) a visitor's turn on pico-grid still met an
-        automatic collection in DONE's pass (the collector looks for room
-        from where it last found some, not in the whole heap)."""
+        the heap has less than SEARCH_HEAP free; True if it did. Never two
+        passes in a row (a heap that stays low still searches every other
+        pass); only where the interpreter says what is free (not CPython).
+        Called while the machine thinks or shows its move, when presses are
+        ignored: a collection then delays no visitor's lamp."""
         free = getattr(gc, "mem_free", None)
         if free is None or self._tidied:
             self._tidied = False
             return False
-        if not always and free() >= SEARCH_HEAP:
+        if free() >= SEARCH_HEAP:
             return False
         gc.collect()
         self._tidied = True
