@@ -155,11 +155,6 @@ class HostLink:
                         budget.stop()
                 self.step = None
                 self.pending.pop(0)
-                if deferred and getattr(gc, "mem_free", None) is not None:
-                    # a board: the search's garbage goes before its answer, not
-                    # in the pass of the press that follows it (an automatic
-                    # collection in DONE's pass: press to lamp 36-45 ms on pico-grid)
-                    gc.collect()
                 self._send(line, True)
                 handled += 1
             self._flush()
