@@ -146,7 +146,7 @@ def host_spoke(data):
 # stay under 50 ms, and a frame of attract's wave (8-9 ms) or a search waits
 # for a quieter pass (the next, mostly: a quiet pass takes 1-2 ms).
 LINK_MODULES = ("nimatron.link", "nimatron.link.protocol", "nimatron.link.commands", "nimatron.link.hostlink",
-                "nimatron.link.transports")
+                "nimatron.link.stream", "nimatron.link.transports")
 LINK_ROOM_MS = 8
 
 
@@ -169,6 +169,11 @@ def load_link(machine, step, now):
     except Exception as e:  # noqa: BLE001 - MemoryError compiling it: the game goes on
         print("host link off: %r" % e)
         return True, None
+    finally:
+        if step >= 2 * len(LINK_MODULES):
+            from nimatron import forget
+
+            forget(("link.transports",))  # finding and opening the channel: the transport's class stays with it
     if link is not None:
         machine.attach(link)
     return True, None

@@ -42,3 +42,28 @@ def test_the_circuit_playground_build_starts_as_code_py_does(tmp_path, mode):
     games, _ticks, _worst, writes = [int(w) for w in out.stdout.split()[:4]]
     assert games == 2 and writes >= 2
     assert "nimatron.machine.store" in out.stdout and ("nimatron.link.hostlink" in out.stdout) == (mode == "link")
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("board,preset", [("pico-grid", "graph"), ("pico-ring", "circular"),
+                                          ("pico-neopixel", "nimatron")])
+def test_a_started_board_keeps_what_plays_and_links_not_what_opened_them(tmp_path, board, preset):
+    """Started as code.py starts it (tests/mpy/run_start_heap.py): ``nimatron.drivers``
+    chooses, lays out and opens a driver, a start's work
+    (``startup.START_ONLY``; 2.5 KB of a pico-grid's heap on CircuitPython
+    9.2.8); ``link.transports`` finds and opens the USB channel, the link's
+    start's. The driver module stays and still shows the lamps and reads the
+    keys (NEW pressed on stand-in hardware starts a game); the link stays
+    and answers HELLO."""
+    tree = mpy_runner.tree(str(tmp_path), modules=("tests/fake_io", "firmware/code"))
+    out = mpy_runner.run("mpy/run_start_heap.py", heap="256K", paths=(tree,), args=(board, preset))
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    resident = lines[0].split()[1:]
+    assert "drivers.circuitpython_io" in resident and "machine.controller" in resident, lines[0]
+    assert "drivers" not in resident, lines[0]
+    assert lines[3] == "state visitor" and int(lines[2].split()[1]) >= 1, lines
+    linked = lines[4].split()[1:]
+    assert "link.hostlink" in linked and "drivers.circuitpython_io" in linked, lines[4]
+    assert "link.transports" not in linked, lines[4]
+    assert lines[-1].startswith("reply OK {"), lines

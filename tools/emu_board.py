@@ -100,6 +100,7 @@ class Row:
         self.watchdog = 0
         self.modules = None  # resident at the least free
         self.least_after = None  # what the harness had just done then
+        self.used_at_least = None  # the heap in use then (free + used: the heap's present areas)
         self.erases = []     # nvm/flash sector erases: {t, addr, tick_ms, during}
         self.spans = []      # (from ms, what the harness was doing)
         self.quiet_longest = 0.0  # the longest tick in the pauses between visitors (--nvm-full)
@@ -138,8 +139,8 @@ class Row:
                 "least_free": self.least_free, "press_lamp_median_ms": lat[len(lat) // 2] if lat else None,
                 "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "slowest_press": self.slowest and self.slowest[1], "errors": self.errors,
                 "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
-                "least_free_after": self.least_after, "erases": self.erases, "quiet_longest_tick_ms": self.quiet_longest,
-                "longest_tick_by_cause": self.by_cause, "set_ticks": self.set_ticks}
+                "least_free_after": self.least_after, "used_at_least": self.used_at_least, "erases": self.erases,
+                "quiet_longest_tick_ms": self.quiet_longest, "longest_tick_by_cause": self.by_cause, "set_ticks": self.set_ticks}
 
 
 class Controller:
@@ -189,6 +190,9 @@ class BoardSim:
             if self.row.least_free is None or out["free"] < self.row.least_free:
                 self.row.modules = out.get("modules")
                 self.row.least_after = after
+                self.row.used_at_least = out.get("used")
+            if os.environ.get("EMU_HEAP"):
+                print("    MEMORY after %s: free %s used %s" % (after, out["free"], out.get("used")), file=sys.stderr)
             self.row.heap(out["free"])
 
     def refresh(self):
@@ -483,7 +487,9 @@ def main(argv=None):
         print("    longest tick during each: " + ", ".join(
             "%s %.1f" % (k, v) for k, v in sorted(d["longest_tick_by_cause"].items(), key=lambda kv: -kv[1])))
         if d["least_free_after"]:
-            print("    least heap free after: %s" % d["least_free_after"])
+            used = d.get("used_at_least")
+            print("    least heap free after: %s%s" % (d["least_free_after"], "" if used is None else
+                  " (used %.1f KB: a heap of %.1f KB)" % (used / 1024, (used + d["least_free"]) / 1024)))
         if args.modules:
             print("    resident at the least free: " + " ".join(d["modules_at_least"] or ()))
         for line, ms in sorted(d["set_ticks"].items()):

@@ -16,7 +16,11 @@ Written in the subset shared by CPython and CircuitPython.
 
 from ..config.boards import STATUS
 from ..machine.ports import COLOURS, OFF, STATUS_COLOUR
-from . import DriverError, key_lamps, lamp_pixels
+
+# The package's names (DriverError, lamp_pixels, key_lamps) are imported where
+# a driver opens, never here: once a board has started, ``nimatron.drivers``
+# (what chooses and lays out a driver) leaves its heap (``startup.START_ONLY``)
+# and this module keeps only what shows lamps and reads buttons.
 
 # keypad scans this often (seconds). Its default, 0.02, put up to 20 ms
 # between a press and the lamp going out (measured in the emulator: max 25 ms);
@@ -29,6 +33,8 @@ def board_pin(board, name):
     """``board.<name>``; DriverError (not AttributeError) when the board lacks it."""
     pin = getattr(board, name, None)
     if pin is None:
+        from . import DriverError
+
         raise DriverError("this board has no pin %s (board.%s); check its pin map in nimatron/config/boards.py" % (name, name))
     return pin
 
@@ -38,6 +44,8 @@ def load(name):
     try:
         return __import__(name)
     except (ImportError, NotImplementedError, RuntimeError) as e:
+        from . import DriverError
+
         raise DriverError("cannot load %s on this machine (%s): is this the right board, with Blinka set up?" % (name, e))
 
 
@@ -62,6 +70,8 @@ class CircuitPythonIO:
             raise
 
     def _open_lamps(self, board, spec, layout, brightness):
+        from . import DriverError, lamp_pixels
+
         lamps = spec["lamps"]
         if lamps["kind"] == "neopixel":
             neopixel = load("neopixel")
@@ -110,6 +120,8 @@ class CircuitPythonIO:
             self.sound.watch(controller, now)
 
     def _open_buttons(self, board, keypad, spec, layout):
+        from . import DriverError, key_lamps
+
         buttons = spec["buttons"]
         if spec["input"] == "rows":
             roles = ["row%d" % r for r in range(len(layout))] + ["done", "new"]

@@ -27,36 +27,11 @@ so ``import nimatron.links`` works everywhere.
         link.poll(now)
 """
 
+from .stream import StreamTransport
+
 
 class LinkError(ValueError):
     """A transport that cannot be opened here."""
-
-
-class StreamTransport:
-    """``usb_cdc.data`` or a ``serial.Serial``, made non-blocking."""
-
-    def __init__(self, stream):
-        self.stream = stream
-        stream.timeout = 0
-        stream.write_timeout = 0
-        self.path = getattr(stream, "port", None)
-
-    @property
-    def connected(self):
-        return getattr(self.stream, "connected", True)
-
-    def read(self, n):
-        if not self.stream.in_waiting:
-            return b""
-        return self.stream.read(n) or b""
-
-    def write(self, data):
-        return self.stream.write(data) or 0
-
-    def close(self):
-        close = getattr(self.stream, "close", None)
-        if close is not None and self.path is not None:
-            close()  # a pyserial port; usb_cdc.data is never closed
 
 
 def usb_data():

@@ -44,9 +44,10 @@ SETTINGS_GAP_MS = 10000   # settings are written at most this often; changes in 
 QUIET_MS = 5000           # nobody pressed or sent a command for this long: the flash may be erased
 SOURCE_MISSING = "missing"
 PIN_TRIES = 3             # as nimatron.link.protocol: wrong PINs before UNLOCK pauses
-# Dropped from a board's heap once the Machine has started: the start itself
-# and what builds a controller (imported again by a rebuild after a fault).
-START_ONLY = ("machine.starting", "machine.app")
+# Dropped from a board's heap once the Machine has started: the start itself,
+# what builds a controller and what chooses and opens its driver (imported
+# again by a rebuild after a fault; the driver's own module stays).
+START_ONLY = ("machine.starting", "machine.app", "drivers")
 
 
 def read_source(text):

@@ -1,0 +1,164 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+# A board started with its real driver (nimatron.drivers.circuitpython_io)
+# on stand-ins for CircuitPython's board, keypad and neopixel modules: what
+# stays resident once the Machine has started, and whether the driver still
+# shows lamps and reads keys without the package that opened it.
+# usage: MICROPYPATH=<compiled tree> micropython -X heapsize=256K run_driver_heap.py BOARD PRESET
+# prints "resident <firmware module> ...", "heap BYTES" (in use, collected), then "shown N" (frames the strip
+# showed after a key press and DONE) and "state S" (the game's state then).
+import sys
+
+board_name, preset = sys.argv[1], sys.argv[2]
+
+
+class Pin:
+    def __init__(self, name):
+        self.name = name
+
+
+class Board:
+    def __getattr__(self, name):
+        return Pin(name)
+
+
+class Event:
+    def __init__(self, key_number, pressed):
+        self.key_number = key_number
+        self.pressed = pressed
+
+
+class Queue:
+    overflowed = False
+
+    def __init__(self):
+        self.waiting = []
+
+    def get(self):
+        return self.waiting.pop(0) if self.waiting else None
+
+    def clear(self):
+        self.waiting = []
+
+
+SCANNERS = []
+
+
+class Keys:
+    def __init__(self, *args, **kwargs):
+        self.events = Queue()
+        SCANNERS.append(self)
+
+    def reset(self):
+        pass
+
+    def deinit(self):
+        pass
+
+
+class Keypad:
+    Keys = Keys
+    KeyMatrix = Keys
+
+
+class NeoPixel:
+    shown = 0
+
+    def __init__(self, pin, n, brightness=1.0, auto_write=False, pixel_order="GRB"):
+        self.px = [(0, 0, 0)] * n
+        self.brightness = brightness
+
+    def __setitem__(self, i, colour):
+        self.px[i] = colour
+
+    def fill(self, colour):
+        self.px = [colour] * len(self.px)
+
+    def show(self):
+        NeoPixel.shown += 1
+
+    def deinit(self):
+        pass
+
+
+class Neopixel:
+    pass
+
+
+class Data:
+    """usb_cdc.data: what the host sent, what the board wrote."""
+
+    def __init__(self):
+        self.to_machine = b""
+        self.written = b""
+
+    @property
+    def in_waiting(self):
+        return len(self.to_machine)
+
+    def read(self, n):
+        data, self.to_machine = self.to_machine[:n], self.to_machine[n:]
+        return data
+
+    def write(self, data):
+        self.written += bytes(data)
+        return len(data)
+
+
+class Stand:
+    """A module stand-in: attributes set one by one."""
+
+
+Neopixel.NeoPixel = NeoPixel
+usb_cdc = Stand()
+usb_cdc.data = Data()
+supervisor = Stand()
+supervisor.runtime = Stand()
+for name, module in (("board", Board()), ("keypad", Keypad()), ("neopixel", Neopixel()),
+                     ("microcontroller", Stand()), ("supervisor", supervisor), ("usb_cdc", usb_cdc)):
+    sys.modules[name] = module
+
+from nimatron.machine.startup import Machine, overrides_source  # noqa: E402
+from nimatron.machine.store import Store  # noqa: E402
+
+machine = Machine(board_name, overrides_source({"preset": preset}), Store(nvm=bytearray(b"\xff" * 4096)),
+                  log=lambda line: None)
+names = [m[9:] for m in sys.modules if m[:9] == "nimatron."]
+names.sort()
+print("resident " + " ".join(names))
+import gc  # noqa: E402
+
+gc.collect()
+print("heap %d" % gc.mem_alloc())  # bytes in use once started (64-bit unix port: about twice a board's)
+now = 0
+for _ in range(10):
+    now += 10
+    machine.tick(now)
+before = NeoPixel.shown
+grid, buttons = SCANNERS[0], SCANNERS[-1]
+buttons.events.waiting.append(Event(1, True))  # NEW (the buttons' roles: done, new)
+buttons.events.waiting.append(Event(1, False))
+for _ in range(200):
+    now += 10
+    machine.tick(now)
+print("shown %d" % (NeoPixel.shown - before))
+print("state %s" % machine.controller.state)
+
+import code  # noqa: E402 - code.py, precompiled into the tree
+
+step = 0
+linked = False
+while not linked:
+    now += 10
+    linked, step = code.load_link(machine, step, now)
+names = [m[9:] for m in sys.modules if m[:9] == "nimatron."]
+names.sort()
+print("linked " + " ".join(names))
+gc.collect()
+print("linked-heap %d" % gc.mem_alloc())
+usb_cdc.data.to_machine = b"HELLO\n"
+for _ in range(20):
+    now += 10
+    machine.tick(now)
+print("reply " + usb_cdc.data.written.decode().split("\n")[0][:20])
