@@ -128,7 +128,8 @@ class VisitorTurn:
             return
         heaps, ring = self.turn_start
         after = self.panel.after_selection(self.selected)
-        if after is None or not self.rules.is_legal(heaps, after, ring):
+        legal = getattr(self.panel, "legal", None)  # a grid's: without a matrix per move
+        if after is None or not (legal(self.rules, heaps, after) if legal else self.rules.is_legal(heaps, after, ring)):
             lamps = self.selected
             self.selected = []  # every lamp restored: nothing lost
             self._refuse("not a legal move: %s" % self.rules.about, lamps, now)
