@@ -65,24 +65,46 @@ def load_preset(name):
 
 
 def _preset_line(name):
-    """The preset on the line ``"name": {...}`` of the presets file, or None."""
+    """The preset on the line ``"name": {...}`` of the presets file, or None.
+
+    Read a piece at a time (``_PIECE`` characters), never the whole file
+    (5 KB): on a board a SET reads it beside the settings modules, and a
+    5 KB string (a vstr grown to it, copied as it grows) was the block a
+    fragmented heap could not give (MicroPython, 152 KB: tests/test_set_peak.py)."""
     import json
 
     if '"' in name or "\\" in name:
         return None
+    key = '\n "%s": {' % name
+    keep = len(key) - 1  # a piece's tail that may hold the key's beginning
     try:
         with open(resource(PRESETS_FILE)) as f:
-            text = f.read()
-        start = text.find('\n "%s": {' % name)
-        if start < 0:
-            return None
-        end = text.find("\n", start + 1)
-        line = text[start + 1:end if end > 0 else len(text)].strip()
+            text = ""
+            found = False
+            while True:
+                piece = f.read(_PIECE)
+                text += piece
+                if not found:
+                    at = text.find(key)
+                    if at < 0:
+                        if not piece:
+                            return None
+                        text = text[-keep:]
+                        continue
+                    text = text[at + 1:]  # the line, from its first quote
+                    found = True
+                end = text.find("\n")
+                if end >= 0 or not piece:
+                    break
+        line = (text[:end] if end >= 0 else text).strip()
         if line[-1:] == ",":
             line = line[:-1]
         return json.loads("{" + line + "}")[name]
     except (OSError, ValueError, KeyError):
         return None
+
+
+_PIECE = 512  # the presets file read this much at a time (one line is at most about 270)
 
 
 def _check_preset(name, preset):
