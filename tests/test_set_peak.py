@@ -10,7 +10,7 @@ test (tests/test_protocol.py, MicroPython with .mpy, 160K) passed down to
 of memory``: its preset's pass read the whole presets file (5 KB, a string grown
 block by block to 3.8-4.9 KB) beside both settings modules, and the fragmented
 heap had no such block. The file is now read a piece at a time: the same run
-passes down to 140-143K (compiled trees at paths of 6-65 characters; each
+passes down to 140-142K (compiled trees at paths of 6-65 characters; each
 module's ``__file__`` is a qstr in the heap, so a longer path needs more).
 
 Two guards: SET's steps over the link at 148K (12K under the link test's 160K,
@@ -29,7 +29,7 @@ from nimatron.config import settings
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The link test's heap less a stated margin: 7edc797 needed 152-156K, the setload
-# merge 154-156K (tree paths of 11 and 81 characters), this fix 140-143K.
+# merge 154-156K (tree paths of 11 and 81 characters), this fix 140-142K (6 and 65).
 SET_HEAP = "148K"
 
 
