@@ -104,3 +104,16 @@ def test_a_command_out_of_memory_pass_after_pass_answers_busy_and_the_link_goes_
     tries.clear()
     kind, data = machine.ask("SET difficulty teach")  # each command starts its count afresh
     assert (kind, data[0]) == ("ERR", "busy") and 4 <= len(tries) < 10, (kind, data, len(tries))
+
+
+def test_explain_leaves_its_words_behind_only_where_the_preset_shows_them(tmp_path):
+    """The host's ``EXPLAIN`` (the instrument sends one every game) left
+    ``games.explain`` resident for good: 2.5 KB of ``.mpy`` on the stock
+    MacroPad, where its least free heap was 29.3 KB (``pad-moore``). It now
+    leaves after the answer, except on a preset that shows the binary words
+    itself (``pad-nimrod``)."""
+    tree = mpy_runner.tree(str(tmp_path))
+    for preset, kept in (("pad-moore", False), ("pad-nim", False), ("pad-nimrod", True)):
+        out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=(preset,))
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert "explain %s" % kept in out.stdout.split("\n"), (preset, out.stdout)
