@@ -117,3 +117,17 @@ def test_explain_leaves_its_words_behind_only_where_the_preset_shows_them(tmp_pa
         out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=(preset,))
         assert out.returncode == 0, out.stdout + out.stderr
         assert "explain %s" % kept in out.stdout.split("\n"), (preset, out.stdout)
+
+
+def test_the_tables_reader_keeps_no_index_and_no_binomials(tmp_path):
+    """Moore's Nim reads its nim-values from ``tables.bin``: the reader kept
+    the whole file's index (every table's name and place, parsed from JSON)
+    and a table of binomials beside the one table in play, 6.2 KB under
+    64-bit MicroPython (``pad-moore``, the MacroPad's lowest heap: 29.3 KB
+    free). The index is now read at each table's load and dropped; the
+    binomials are computed: 2.2 KB."""
+    tree = mpy_runner.tree(str(tmp_path))
+    out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=("pad-moore",))
+    assert out.returncode == 0, out.stdout + out.stderr
+    kept = [int(line.split()[-1]) for line in out.stdout.split("\n") if line.startswith("tables kept")]
+    assert kept and kept[0] < 4000, out.stdout

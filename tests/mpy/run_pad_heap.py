@@ -59,12 +59,17 @@ assert c.state == "visitor", c.state
 reply = ask("EXPLAIN")
 assert reply.startswith("OK"), reply
 print("explain", resident("games.explain"))
-tables = sys.modules.get("nimatron.games.tables")
-if tables is not None:  # what its tables' index and the loaded table hold beyond the table's own bytes
+if "nimatron.games.tables" in sys.modules:  # the whole heap the tables' reader keeps, beyond the table's bytes
+    tables = sys.modules["nimatron.games.tables"]
     data = sum(len(d[0]) for d in tables._loaded.values())
+    del tables
     gc.collect()
     before = gc.mem_alloc()
-    tables._index = []
-    tables._loaded = {}
+    import nimatron.games
+    import nimatron.games.strategy
+
+    nimatron.games.strategy.tables = None
+    del sys.modules["nimatron.games.tables"]
+    delattr(nimatron.games, "tables")
     gc.collect()
     print("tables kept", before - gc.mem_alloc() - data)
