@@ -131,3 +131,14 @@ def test_the_tables_reader_keeps_no_index_and_no_binomials(tmp_path):
     assert out.returncode == 0, out.stdout + out.stderr
     kept = [int(line.split()[-1]) for line in out.stdout.split("\n") if line.startswith("tables kept")]
     assert kept and kept[0] < 4000, out.stdout
+
+
+def test_moores_nim_keeps_its_own_module_only(tmp_path):
+    """Moore's Nim was a class of ``games/heaps.py``, beside subtraction,
+    Greedy Nim and All-heaps Nim: ``pad-moore`` kept all four (3.1 KB of
+    ``.mpy``) and had the MacroPad's least free heap. It is ``games/moore.py``
+    now (with ``games/nim.py``, its base)."""
+    tree = mpy_runner.tree(str(tmp_path))
+    out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=("pad-moore",))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "rule modules moore nim" in out.stdout.split("\n"), out.stdout
