@@ -19,7 +19,7 @@ def test_the_oled_and_the_encoder_leave_no_module_behind(tmp_path):
     out = mpy_runner.run("mpy/run_pad_memory.py", heap="256K", paths=(tree,))
     assert out.returncode == 0, out.stdout + out.stderr
     # resident afterwards: config.settings, games.explain (the binary words of Nimrod's presets)
-    assert out.stdout.split("\n")[:3] == ["attract False False", "nim False False", "encoder False"], out.stdout
+    assert out.stdout.split("\n")[:3] == ["attract False False", "nim False False", "encoder False False"], out.stdout
 
 
 def test_memory_collects_in_one_pass_and_answers_the_figures_of_that_collection_in_the_next(monkeypatch):

@@ -10,7 +10,7 @@ import sys
 
 from fake_io import FakeIO
 from nimatron.drivers.oled import lines
-from nimatron.drivers.onboard_io import choose_preset
+from nimatron.drivers.choosing import choose_preset
 from nimatron.machine.app import make_controller
 
 
@@ -31,4 +31,4 @@ assert text[1] == "nim" and c.state in ("visitor", "thinking"), text
 print("nim", resident("config.settings"), resident("games.explain"))
 assert choose_preset(c, ["pad-nim", "pad-nimrod"], 1) == "pad-nimrod"
 assert c.settings["preset"] == "pad-nimrod" and c.settings["explain"]
-print("encoder", resident("config.settings"))
+print("encoder", resident("config.settings"), resident("drivers.choosing"))
