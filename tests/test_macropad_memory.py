@@ -111,7 +111,8 @@ def test_explain_leaves_its_words_behind_only_where_the_preset_shows_them(tmp_pa
     ``games.explain`` resident for good: 2.5 KB of ``.mpy`` on the stock
     MacroPad, where its least free heap was 29.3 KB (``pad-moore``). It now
     leaves after the answer, except on a preset that shows the binary words
-    itself (``pad-nimrod``)."""
+    itself (``pad-nimrod``) or while events stream (they word the machine's
+    next move with it: loaded again inside its turn, 10 ms more there)."""
     tree = mpy_runner.tree(str(tmp_path))
     for preset, kept in (("pad-moore", False), ("pad-nim", False), ("pad-nimrod", True)):
         out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=(preset,))
@@ -133,12 +134,14 @@ def test_the_tables_reader_keeps_no_index_and_no_binomials(tmp_path):
     assert kept and kept[0] < 4000, out.stdout
 
 
-def test_moores_nim_keeps_its_own_module_only(tmp_path):
-    """Moore's Nim was a class of ``games/heaps.py``, beside subtraction,
-    Greedy Nim and All-heaps Nim: ``pad-moore`` kept all four (3.1 KB of
-    ``.mpy``) and had the MacroPad's least free heap. It is ``games/moore.py``
-    now (with ``games/nim.py``, its base)."""
+def test_a_board_without_a_cursor_keeps_none_of_it(tmp_path):
+    """The cursor (a lamp stepped to by one button, pressed by another: the
+    Circuit Playground's) was part of ``drivers/presses.py``, resident on
+    the MacroPad, which has a key under every lamp. It is
+    ``drivers/cursor.py`` now, loaded where the pin map has a cursor: the
+    MacroPad's presses keep 4960 -> 4288 bytes (64-bit MicroPython)."""
     tree = mpy_runner.tree(str(tmp_path))
-    out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=("pad-moore",))
+    out = mpy_runner.run("mpy/run_pad_memory.py", heap="256K", paths=(tree,))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "rule modules moore nim" in out.stdout.split("\n"), out.stdout
+    words = [line.split() for line in out.stdout.split("\n") if line.startswith("cursor")][0]
+    assert words[1] == "False" and int(words[2]) < 4600 and words[3:] == ["True", "True"], out.stdout

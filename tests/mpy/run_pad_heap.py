@@ -5,7 +5,7 @@
 # as its main loop polls the link: after EXPLAIN, the words (games.explain)
 # only where the preset shows them itself (Nimrod's binary); after a turn of
 # Moore's Nim, its table and the tables' reader, and nothing of the index
-# of every other table; of the rule sets' modules, its own (and Nim's, its base). Prints, per step, the modules in question resident
+# of every other table. Prints, per step, the modules in question resident
 # and the heap the tables' reader keeps (bytes, after a collection).
 # MICROPYPATH=<compiled tree with fake_io> micropython run_pad_heap.py PRESET
 import gc
@@ -59,8 +59,6 @@ assert c.state == "visitor", c.state
 reply = ask("EXPLAIN")
 assert reply.startswith("OK"), reply
 print("explain", resident("games.explain"))
-print("rule modules", " ".join(sorted(n[15:] for n in sys.modules if n.startswith("nimatron.games.") and n[15:] in (
-    "nim", "heaps", "moore", "splits", "candy", "grid", "nim2d", "graph", "building"))))
 if "nimatron.games.tables" in sys.modules:  # the whole heap the tables' reader keeps, beyond the table's bytes
     tables = sys.modules["nimatron.games.tables"]
     data = sum(len(d[0]) for d in tables._loaded.values())

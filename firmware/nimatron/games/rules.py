@@ -236,7 +236,7 @@ REGISTRY = (
     # name     module    class     K offered
     "nim       nim       Nim",
     "subtract  heaps     Subtract  2 3 10",
-    "moore     moore     Moore     2",
+    "moore     heaps     Moore     2",
     "greedy    heaps     Greedy",
     "allheaps  heaps     AllHeaps",
     "grundy    splits    Grundy",
