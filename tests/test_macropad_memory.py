@@ -19,7 +19,7 @@ def test_the_oled_and_the_encoder_leave_no_module_behind(tmp_path):
     out = mpy_runner.run("mpy/run_pad_memory.py", heap="256K", paths=(tree,))
     assert out.returncode == 0, out.stdout + out.stderr
     # resident afterwards: config.settings, games.explain (the binary words of Nimrod's presets)
-    assert out.stdout.split("\n")[:3] == ["attract False False", "nim False False", "encoder False"], out.stdout
+    assert out.stdout.split("\n")[:3] == ["attract False False", "nim False False", "encoder False False"], out.stdout
 
 
 def test_memory_collects_in_one_pass_and_answers_the_figures_of_that_collection_in_the_next(monkeypatch):
@@ -104,3 +104,44 @@ def test_a_command_out_of_memory_pass_after_pass_answers_busy_and_the_link_goes_
     tries.clear()
     kind, data = machine.ask("SET difficulty teach")  # each command starts its count afresh
     assert (kind, data[0]) == ("ERR", "busy") and 4 <= len(tries) < 10, (kind, data, len(tries))
+
+
+def test_explain_leaves_its_words_behind_only_where_the_preset_shows_them(tmp_path):
+    """The host's ``EXPLAIN`` (the instrument sends one every game) left
+    ``games.explain`` resident for good: 2.5 KB of ``.mpy`` on the stock
+    MacroPad, where its least free heap was 29.3 KB (``pad-moore``). It now
+    leaves after the answer, except on a preset that shows the binary words
+    itself (``pad-nimrod``) or while events stream (they word the machine's
+    next move with it: loaded again inside its turn, 10 ms more there)."""
+    tree = mpy_runner.tree(str(tmp_path))
+    for preset, kept in (("pad-moore", False), ("pad-nim", False), ("pad-nimrod", True)):
+        out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=(preset,))
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert "explain %s" % kept in out.stdout.split("\n"), (preset, out.stdout)
+
+
+def test_the_tables_reader_keeps_no_index_and_no_binomials(tmp_path):
+    """Moore's Nim reads its nim-values from ``tables.bin``: the reader kept
+    the whole file's index (every table's name and place, parsed from JSON)
+    and a table of binomials beside the one table in play, 6.2 KB under
+    64-bit MicroPython (``pad-moore``, the MacroPad's lowest heap: 29.3 KB
+    free). The index is now read at each table's load and dropped; the
+    binomials are computed: 2.2 KB."""
+    tree = mpy_runner.tree(str(tmp_path))
+    out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=("pad-moore",))
+    assert out.returncode == 0, out.stdout + out.stderr
+    kept = [int(line.split()[-1]) for line in out.stdout.split("\n") if line.startswith("tables kept")]
+    assert kept and kept[0] < 4000, out.stdout
+
+
+def test_a_board_without_a_cursor_keeps_none_of_it(tmp_path):
+    """The cursor (a lamp stepped to by one button, pressed by another: the
+    Circuit Playground's) was part of ``drivers/presses.py``, resident on
+    the MacroPad, which has a key under every lamp. It is
+    ``drivers/cursor.py`` now, loaded where the pin map has a cursor: the
+    MacroPad's presses keep 4960 -> 4288 bytes (64-bit MicroPython)."""
+    tree = mpy_runner.tree(str(tmp_path))
+    out = mpy_runner.run("mpy/run_pad_memory.py", heap="256K", paths=(tree,))
+    assert out.returncode == 0, out.stdout + out.stderr
+    words = [line.split() for line in out.stdout.split("\n") if line.startswith("cursor")][0]
+    assert words[1] == "False" and int(words[2]) < 4600 and words[3:] == ["True", "True"], out.stdout

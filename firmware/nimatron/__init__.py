@@ -62,18 +62,17 @@ def ascii_digits(text):
     return True
 
 
-def forget(names):
+def forget(names, collect=True):
     """On a board, drop modules from memory (imported again when asked for).
 
     Their bytecode lives in the heap of a small board; once nothing else
-    refers to them, the collector frees it. CPython keeps them (tools and
+    refers to them, the collector frees it (now, unless ``collect`` is
+    False: a pass with no time for it). CPython keeps them (tools and
     tests hold references, and memory is not short there)."""
     import sys
 
     if sys.implementation.name == "cpython":
         return
-    import gc
-
     for name in names:
         sys.modules.pop("nimatron." + name, None)
         package, _, leaf = name.rpartition(".")
@@ -83,4 +82,7 @@ def forget(names):
                 delattr(parent, leaf)  # not parent.__dict__: CircuitPython 8 modules have none
             except (AttributeError, TypeError):
                 pass  # an interpreter that cannot: the module stays, a little heap is lost
-    gc.collect()  # now, before the controller's bytecode is laid out among the garbage
+    if collect:
+        import gc
+
+        gc.collect()  # now, before the controller's bytecode is laid out among the garbage

@@ -157,6 +157,8 @@ class OnboardIO(CircuitPythonIO):
                 steps = position - self._turned
                 self._turned = position
                 if controller.state == "attract":
+                    from .choosing import choose_preset  # rare: it leaves again (``choosing``)
+
                     choose_preset(controller, self.spec.get("presets") or [], steps)
         if self._frame is not None and self.presses.shown(now) != self._cursor:
             self._draw()  # the cursor's slow blink
@@ -179,36 +181,3 @@ class OnboardIO(CircuitPythonIO):
         if self.oled is not None:
             oled, self.oled = self.oled, None
             oled.deinit()
-
-
-def choose_preset(controller, names, steps):
-    """Step through ``names`` (the board's presets) in attract mode, keeping
-    the operator's own settings; a preset that does not fit is skipped."""
-    from .. import forget
-    from ..config.settings import load_preset, resolve
-
-    try:
-        return _choose(controller, names, steps, load_preset, resolve)
-    finally:
-        forget(("config.settings", "config.values"))  # a turn of the encoder is rare: the heap is for the games
-
-
-def _choose(controller, names, steps, load_preset, resolve):
-    current = controller.settings["preset"]
-    k = names.index(current) if current in names else -1
-    for _ in range(len(names)):
-        k = (k + (1 if steps > 0 else -1)) % len(names)
-        name = names[k]
-        old, new = load_preset(current), load_preset(name)
-        keep = {}
-        for key, value in controller.settings.items():
-            if key not in old and key not in new and key != "preset":
-                keep[key] = value
-        try:
-            controller.apply_settings(resolve(keep, name))
-        except ValueError:
-            continue
-        if controller.listener is not None:
-            controller.listener({"event": "preset", "preset": name, "about": new.get("about", "")})
-        return name
-    return None

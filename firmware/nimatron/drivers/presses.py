@@ -19,7 +19,7 @@ core's presses, as the pin map says (``boards``):
   ``switches.CHORD_MS`` longer (6.5 s in all), it opens the operator menu.
   A single button held (the MacroPad's encoder switch) never does: a child
   holds one button that long, rarely two;
-- ``cursor``: ``{"move": "a", "select": "b"}``: *move* steps a cursor to the
+- ``cursor``: ``{"move": "a", "select": "b"}`` (``cursor.py``): *move* steps a cursor to the
   next lamp in play, *select* presses the key under it. The cursor shows
   only on the visitor's turn, by blinking slowly (``CURSOR_MS`` on, the
   same off: under one flash a second) in a dim, cooler light than a lamp,
@@ -72,10 +72,11 @@ class Presses:
         self.held = None      # [button, fired] while a hold-button is down
         self.out = []
         self.now = 0
-        self.lamps = []       # lamps in play, in order
-        self.at = None        # the cursor's lamp
-        self.moved = 0        # when the cursor last moved (it shows at once)
-        self.active = False   # the visitor's turn: the cursor shows
+        self.cursor = None    # the cursor's lamp and blink (``cursor.Cursor``): its module only where the pin map has one
+        if self.move is not None:
+            from .cursor import Cursor
+
+            self.cursor = Cursor(self)
 
     # -- raw edges in ---------------------------------------------------------
     def feed(self, role, pressed, now):
@@ -136,10 +137,11 @@ class Presses:
             if held[1]:
                 self._hold(role, False)
                 return
-        if role == self.move:
-            self._move()
-        elif role == self.select:
-            self._select()
+        cursor = self.cursor
+        if cursor is not None and role == self.move:
+            cursor.move()
+        elif cursor is not None and role == self.select:
+            cursor.select()
         elif role in self.deferred:
             self._press(role)
         else:
@@ -162,70 +164,23 @@ class Presses:
         if role == "new" and "+" in name and self.presses.get(name) == "done":
             self.out.append(("done", pressed))
 
-    # -- the cursor -------------------------------------------------------------
+    # -- the cursor (``cursor.Cursor``; none on the MacroPad) ------------------------
+    @property
+    def at(self):
+        """The cursor's lamp, or None."""
+        return None if self.cursor is None else self.cursor.at
+
     def watch(self, controller, now):
-        """Follow the game: which lamps are in play, whose turn it is (for
-        the cursor: a board without one, the MacroPad, skips it and makes no
-        list of lamps a pass)."""
+        """Follow the game for the cursor (a board without one, the MacroPad,
+        skips it and makes no list of lamps a pass)."""
         self.now = now
-        if self.move is None:
-            return
-        panel = controller.panel
-        lamps = []
-        pick = getattr(panel, "selectable", None)  # a counter: its choice lamps only
-        if pick is not None:
-            lamps = pick()
-        elif panel is not None:
-            lit = panel.lit
-            for r in range(len(lit)):
-                for i in range(len(lit[r])):
-                    if lit[r][i]:
-                        lamps.append((r, i))
-        self.lamps = lamps
-        active = controller.state == "visitor" and bool(lamps)
-        if active and not self.active:
-            self.moved = now
-        self.active = active
-        if lamps and self.at not in lamps:
-            self.at = self._after(self.at)
-
-    def _after(self, at):
-        """The next lamp in play after ``at`` (round the end), or None."""
-        lamps = self.lamps
-        if not lamps:
-            return None
-        for lamp in lamps:
-            if at is None or lamp > at:
-                return lamp
-        return lamps[0]
-
-    def _move(self):
-        if not self.active:
-            self._press("done")  # out of the visitor's turn: any button plays
-            return
-        self.at = self._after(self.at)
-        self.moved = self.now
-
-    def _select(self):
-        if not self.active or self.at is None:
-            self._press("done")
-            return
-        self._press("key %d %d" % self.at)
-        self.moved = self.now
+        if self.cursor is not None:
+            self.cursor.watch(controller, now)
 
     def shown(self, now):
         """The cursor's lamp if it shows at ``now`` (the on half of its blink), else None."""
-        if not self.active or self.at is None or self.move is None:
-            return None
-        if (now - self.moved) // CURSOR_MS % 2:
-            return None
-        return self.at
+        return None if self.cursor is None else self.cursor.shown(now)
 
     def overlay(self, lamps, now):
         """The lamp states with the cursor drawn in (a new list)."""
-        at = self.shown(now)
-        if at is None or at[0] >= len(lamps) or at[1] >= len(lamps[at[0]]):
-            return lamps
-        out = [list(row) for row in lamps]
-        out[at[0]][at[1]] = CURSOR
-        return out
+        return lamps if self.cursor is None else self.cursor.overlay(lamps, now)

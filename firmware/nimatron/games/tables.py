@@ -26,18 +26,15 @@ SPLIT_TOTAL = {"grundy": 24, "circular": 16}  # splitting rules: objects in all
 FILE = "games/tables.bin"
 KEEP = 1    # tables kept in RAM: one on a board; a PC's batch keeps them all
 
-# Binomials C(n, k) for n <= TOP + HEAPS: ranks sorted heaps.
-_C = [[1]]
-for _n in range(1, TOP + HEAPS + 1):
-    _row = [1]
-    for _k in range(1, _n):
-        _row.append(_C[_n - 1][_k - 1] + _C[_n - 1][_k])
-    _row.append(1)
-    _C.append(_row)
-
 
 def _binom(n, k):
-    return _C[n][k] if 0 <= k <= n else 0
+    """C(n, k), ranks sorted heaps (computed: a table of them was 0.6 KB of a board's heap)."""
+    if k < 0 or k > n:
+        return 0
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
 
 
 def size(n):
@@ -86,7 +83,7 @@ def covers(rules, heaps):
     return 0 < len(heaps) <= HEAPS and max(heaps) <= TOP
 
 
-_index = []  # type: list  # [header length, {name: [offset, length, record]}] once read
+_index = []  # type: list  # [header length] once the file is found (the index itself is not kept)
 _loaded = {}  # type: dict
 LOST = 0xFFFF  # misère heap tables: no winning move
 
@@ -101,14 +98,13 @@ def _table(table):
     except OSError:
         return None  # not deployed: the strategy searches instead
     with f:
+        line = f.readline()  # {name: [offset, length, record]}: read at each table's load, kept by none
         if not _index:
-            line = f.readline()
             _index.append(len(line))
-            _index.append(json.loads(line))
-        where = _index[1].get(table)
+        where = json.loads(line).get(table)
         if where is None:
             return None
-        f.seek(_index[0] + where[0])
+        f.seek(len(line) + where[0])
         data = (f.read(where[1]), where[2])
     if len(_loaded) >= KEEP:
         _loaded.clear()  # keep KEEP tables in RAM (one on a board)

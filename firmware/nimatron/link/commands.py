@@ -82,6 +82,11 @@ def cmd_explain(link, args, text, now):
             x ^= h
         out["nim_sum"] = x
         out["working"] = explain.nim_sum_lines(heaps, x)
+    if not c.settings["explain"] and not link.events:  # words only a preset that explains itself keeps
+        # (2.5 KB on a stock MacroPad); streamed events word the machine's next move with them
+        from .. import forget
+
+        forget(("games.explain",), collect=False)  # the next collection frees it: none in the answering pass
     return out
 
 
