@@ -72,6 +72,7 @@ OWN = [
     "_encoders",   # the bench's rotary encoders
     "_event",      # a soak robot's listener
     "_note",       # Face._note: the message under the lamps, set by the terminal's mute key
+    "_press",      # Presses._press: drivers.cursor presses the key under the cursor as a press would
 ]
 SWEPT = ("simulator", "firmware/nimatron/drivers")
 # Requirements without a cap, and why.

@@ -11,7 +11,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 
 import json
 
-from .. import __version__, ascii_digits, forget
+from .. import __version__, ascii_digits
 from ..games.budget import Later
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
 
@@ -148,190 +148,20 @@ def _alone(link, name):
     raise Later
 
 
-def _refused(link, key, value, e, settings_error):
-    """The CommandError for a SET refused by ``e`` (nothing was changed)."""
-    own = None
-    if not isinstance(e, settings_error) and key == "preset":
-        from ..config.settings import load_preset
-
-        own = load_preset(value).get("layout")  # a running machine keeps its own (KEEP_ON_PRESET)
-    if own and list(own) != list(link.controller.layout):
-        return CommandError("value", "preset %s lays out its lamps as %s, not as this machine's %s: "
-                            "put it in settings.json and restart" % (value, own, link.controller.layout))
-    prefix = "" if isinstance(e, settings_error) else "does not fit this board: "
-    return CommandError("value", prefix + _shown(str(e), 200))
-
-
 def cmd_set(link, args, text, now):
-    """One setting changed. Polled by a board's main loop, over several
-    passes, each doing one step (``budget.Later`` until the last): the
-    values' checks and the presets' module loaded (``SETTINGS``, one a
-    pass, each after a collection), the preset's own settings read, a new
-    rule set's module loaded (after a collection: ``changed`` checks the
-    starts with it), the new settings worked out, its lamps' drawing and the
-    games' checker loaded, the settings applied, saved (against the preset
-    as read: never resolved again), then answered. Called directly (tests,
-    tools), all at once."""
-    if len(args) < 2:
-        raise CommandError("syntax", "usage: SET KEY VALUE")
-    key = args[0]
-    current = link.controller.settings  # every key, resolved
-    if key not in current:
-        raise CommandError("value", "unknown setting %s" % _shown(key))
-    step = link.step
-    if step is None or step[0] != text or (step[1] is not current and step[2] is not current):
-        link.operator("SET")  # once: a SET that sets the PIN goes on to its reply
-        # another command, or the settings changed under it: (text, settings before, after,
-        # saved, the preset's own settings, the module collected for, the rules left behind)
-        step = link.step = [text, current, None, None, None, None, None]
-    try:
-        return _set_steps(link, key, text, step)
-    except Later:
-        raise
-    except BaseException:
-        forget(SETTINGS + ("panels.playable", "machine.unload"))  # a refused SET leaves none of them behind
-        raise
+    """SET's steps are in ``link.setting``, loaded in a pass of its own and
+    dropped after the reply: compiled from source with the other commands
+    its 9 KB of text took the link's compile past 96 KB of heap."""
+    _alone(link, "link.setting")
+    from .setting import set_steps
 
-
-# What a SET loads first, one a pass (``config.settings`` whole was 36-39 ms
-# of a pass on pico-grid, emulated: a module's load is mostly a tick's work).
-SETTINGS = ("config.values", "config.settings")
-
-
-def _set_steps(link, key, text, step):
-    for name in SETTINGS:
-        _alone(link, name)
-    from ..config.settings import SettingsError, changed, load_preset
-
-    current, new = step[1], step[2]
-    if new is None:
-        raw = text.split(None, 2)[2].strip()
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw  # a bare word: SET difficulty teach, SET misere on
-        try:
-            if step[4] is None:  # the presets file read in a pass of its own, once
-                name = _preset_named(current, key, value)
-                step[4] = load_preset(name) if name else False
-                _pass(link)
-            for module in _rules_modules(key, value, step[4]):
-                _alone(link, module)  # a new rule set's modules, loaded by the checks next: a pass each
-            new = step[2] = changed(current, key, value, step[4] or None)
-        except ValueError as e:  # nothing was changed
-            raise _refused(link, key, value, e, SettingsError)
-        _pass(link)
-    value = new[key]
-    if link.controller.settings is not new:
-        if link.stepping and link.controller.games_change(new):  # else the games are not checked again
-            from ..games.rules import parse_rules
-            from ..panels.panel import panel_module
-
-            try:
-                if _loads(parse_rules, new["rules"]):  # a new rule set's module: a pass of its own
-                    _pass(link)
-                rules = parse_rules(new["rules"])
-            except ValueError as e:
-                raise _refused(link, key, value, e, SettingsError)
-            shape = panel_module(rules, new.get("counter", False))
-            if shape:
-                _alone(link, "panels." + shape)  # the lamps' drawing, as the check will make them
-            _alone(link, "panels.playable")
-            c = link.controller
-            if rules.spec != c.rules.spec and (c.state in ("attract", "over") or c.panel is None):
-                _alone(link, "machine.unload")  # the old rules' modules dropped next pass (``rules_changed``)
-        try:
-            left = link.controller.apply_settings(new, not link.stepping)  # direct: dropped there
-        except ValueError as e:  # SettingsError, or PanelError: nothing was changed
-            raise _refused(link, key, value, e, SettingsError)
-        if link.stepping:
-            step[6] = left
-        _pass(link)
-    if step[6] is not None:  # polled: the rules left behind drop their modules in a pass of their own
-        left, step[6] = step[6], None
-        link.controller.rules_changed(left)
-        _pass(link)
-    if step[3] is None:  # not saved yet
-        step[3] = False
-        if link.save is not None:
-            try:  # True, False, or ms until written
-                step[3] = (link.save(new, step[4]) if step[4] else link.save(new)) or False
-            except Exception:
-                step[3] = False
-        _pass(link)  # the reply and the settings modules' leaving next pass
-    saved = step[3]
-    later = 0
-    if saved is not True and saved:  # milliseconds until the coalesced write
-        later = int(saved)
-    saved = saved is True
-    applies = "now"
-    if key in ("rules", "misere", "starts", "preset", "counter") and link.controller.state not in ("attract", "over"):
-        applies = "next game"
-    shown = value
-    if key == "operator_pin" and value:
-        shown = "****"
-        link.unlocked = True  # whoever set the PIN knows it
-    reply = {"key": key, "value": shown, "applies": applies, "saved": saved}
-    if later:
-        reply["saving_in_ms"] = later
-    forget(SETTINGS + ("panels.playable",))  # a board needs them again only at the next SET
-    return reply
-
-
-# What a rule set's module imports that a board may not hold yet (besides
-# ``rules`` and ``budget``, always resident): each loaded in a pass of its own
-# before it. tests/test_set_passes.py imports every registered module in a
-# fresh interpreter and holds this table to what it really loads.
-NEEDS = {"graph": "grid", "nim2d": "grid", "candy": "nim", "building": "nim", "heaps": "nim"}
-
-
-def _rules_modules(key, value, own):
-    """The games modules (``games.<name>``) of the rules a SET of ``key`` to
-    ``value`` brings (``own``: the new preset's settings), what each needs first."""
-    from ..games.rules import REGISTRY
-
-    if key == "preset" and own:
-        from ..config.values import DEFAULTS
-
-        value = own.get("rules", DEFAULTS["rules"])
-    elif key != "rules":
-        return ()
-    if not isinstance(value, str):
-        return ()  # ``changed`` says why
-    name = value.strip().partition(":")[0]
-    for line in REGISTRY:
-        words = line.split()
-        if words[0] == name:
-            module = words[1]
-            need = NEEDS.get(module)
-            return ("games." + need, "games." + module) if need else ("games." + module,)
-    return ()
-
-
-def _preset_named(current, key, value):
-    """The preset whose own settings a SET of ``key`` to ``value`` is saved
-    against: the new one, the present one, or None (a value no preset could
-    be named by: ``changed`` says why)."""
-    if key != "preset":
-        return current["preset"]
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)  # "SET preset 21": the link reads 21 as a number
-    return value if isinstance(value, str) else None
+    return set_steps(link, args, text, now)
 
 
 def _pass(link):
     """End this pass here when polled; the command goes on next pass."""
     if link.stepping:
         raise Later
-
-
-def _loads(call, *args):
-    """``call(*args)``; True if it loaded a module."""
-    import sys
-
-    before = len(sys.modules)
-    call(*args)
-    return len(sys.modules) != before
 
 
 def pin_pause(failures):

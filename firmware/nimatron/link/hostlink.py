@@ -95,7 +95,7 @@ class HostLink:
         self.failure = None    # the last exception a transport or listener raised
         self._ring = False     # the machine's next move is on a whole circle (circular Nim's first)
         self.stepping = False  # in ``poll``: a long command may do one step a pass (``budget.Later``)
-        self.step = None       # that command's work so far (``commands.cmd_set``)
+        self.step = None       # that command's work so far (``setting.set_steps``)
         self.short = 0         # passes in a row that command ran out of memory (``handle``)
         self.pin_pause_until = None
         from .commands import pin_pause

@@ -66,9 +66,10 @@ def _cursor(face):
     """A cursor board's cursor (the lamp B would select), held steady: the
     page never adds a blink of its own."""
     presses = getattr(face.controller.io, "presses", None)
-    if presses is None or not presses.move or not presses.active or presses.at is None:
+    cursor = getattr(presses, "cursor", None)  # drivers.cursor.Cursor, only where the pin map has one
+    if cursor is None or not cursor.active or cursor.at is None:
         return None
-    return list(presses.at)
+    return list(cursor.at)
 
 
 def say(machine):
