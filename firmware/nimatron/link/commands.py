@@ -273,8 +273,12 @@ def cmd_memory(link, args, text, now):
         _pass(link)
     import sys
 
-    loaded = [name[9:] for name in sys.modules if name[:9] == "nimatron."]
-    return {"free": step[1], "used": step[2], "modules": sorted(loaded)}
+    loaded = sorted([name[9:] for name in sys.modules if name[:9] == "nimatron."])
+    out = {"free": step[1], "used": step[2], "modules": loaded}
+    while loaded and len(json.dumps(out)) > MAX_REPLY - 30:  # a PC may hold every module
+        out["more"] = out.get("more", 0) + 1
+        loaded.pop()
+    return out
 
 
 def _role(c, words):
