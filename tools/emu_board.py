@@ -405,6 +405,8 @@ def play(sim, robot, row, limit_ms=240000):
                 sim.command("EXPLAIN")
                 explained = True
             sim.memory()
+            if robot.winner is not None or robot.turn != "visitor":
+                continue  # the machine's last move ended the game while EXPLAIN and MEMORY ran
             try:
                 robot.move()
             except (AssertionError, IndexError, KeyError, ValueError) as e:
