@@ -8,7 +8,7 @@ Nim's theory, a whole search, for each of its four starts).
 ``panels.playable.covered`` asks whether theory or search answers every
 position from a start. Its answer must be the one the engine's own work
 gives ("the theory finds the start's moves, or the search reaches it":
-``expensive`` below, the check as it was), for every registered rule set,
+``expensive`` in checks_kit, the check as it was), for every registered rule set,
 normal and misere, with a PC's and a board's search limits, over every
 small start and a seeded spread of larger ones; and it must do no search:
 no budget unit spent (every budgeted search charges its new positions), no
@@ -23,25 +23,15 @@ import pytest
 
 from nimatron.games import budget, building, candy, graph, grid, nim2d, registry, splits, strategy
 from nimatron.games import rules as rules_module
-from nimatron.games.rules import SizeError, parse_rules
+from nimatron.games.rules import parse_rules
 from nimatron.panels.playable import covered
+
+from checks_kit import answer, expensive
 
 SMALL_MODULES = (rules_module, building, candy, graph, grid, nim2d, splits)
 # The memoised searches, by their functions' names (grid, building, strategy,
 # graph's misere table, Candy Nim, anygraph): a check calls none of them.
 SEARCHES = ("_value", "nim_value", "misere_wins", "_misere_table", "candies", "_best", "_net_value")
-
-
-def expensive(rules, start, misere, ring):
-    """The check as it was: the theory's answer (a search, where it searches)."""
-    return rules.theory(start, misere, ring) is not None or rules.searchable(start, ring)
-
-
-def answer(check, rules, start, misere, ring):
-    try:
-        return bool(check(rules, start, misere, ring))
-    except SizeError:
-        return "too large"
 
 
 def specs():
@@ -191,7 +181,7 @@ def test_on_micropython_the_cheap_check_answers_as_the_engine_does(tmp_path):
     registered rule set, normal and misere, no search unit spent (tests/mpy/run_checks.py)."""
     import mpy_runner
 
-    tree = mpy_runner.tree(str(tmp_path))
+    tree = mpy_runner.tree(str(tmp_path), ("tests/checks_kit",))
     out = mpy_runner.run("mpy/run_checks.py", heap="2M", paths=(tree,))
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr
     lines = out.stdout.strip().splitlines()

@@ -11,19 +11,9 @@ import sys
 
 from nimatron.games import budget
 from nimatron.games.registry import menu_specs
-from nimatron.games.rules import SizeError, parse_rules
+from checks_kit import answer, expensive
+from nimatron.games.rules import parse_rules
 from nimatron.panels.playable import covered
-
-
-def expensive(rules, start, misere, ring):
-    return rules.theory(start, misere, ring) is not None or rules.searchable(start, ring)
-
-
-def answer(check, rules, start, misere, ring):
-    try:
-        return bool(check(rules, start, misere, ring))
-    except SizeError:
-        return "too large"
 
 
 def heap_starts(rules):
