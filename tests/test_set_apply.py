@@ -25,3 +25,73 @@ def test_the_pass_that_applies_a_set_loads_and_drops_no_module(tmp_path):
     lines = out.stdout.strip().splitlines()
     assert lines[-1] == "ok %d" % len(commands), out.stdout
     assert len([line for line in lines if "applied: loaded [] dropped []" in line]) == len(commands)
+
+
+def _set_polls(board, preset, command, monkeypatch):
+    """A fresh ``board`` on ``preset`` sent ``command``, polled as a board's
+    main loop polls it: (the starts the games' check made lamps for and
+    asked the engine about, poll by poll; the reply; the controller)."""
+    from kit_link import Machine
+
+    from nimatron.panels import playable
+
+    checked = [0]
+    fits, engine = playable.check_fits, playable.check_engine
+
+    def check_fits(*a, **k):
+        checked[0] += 1
+        return fits(*a, **k)
+
+    def check_engine(*a, **k):
+        checked[0] += 1
+        return engine(*a, **k)
+
+    monkeypatch.setattr(playable, "check_fits", check_fits)
+    monkeypatch.setattr(playable, "check_engine", check_engine)
+    m = Machine(board, preset=preset)
+    m.cable.to_machine += command.encode() + b"\n"
+    polls = []
+    while b"\n" not in m.cable.to_host and len(polls) < 200:
+        checked[0] = 0
+        m.now += 20
+        m.controller.update(m.now)
+        m.link.poll(m.now)
+        polls.append(checked[0])
+    monkeypatch.undo()
+    return polls, m.cable.to_host.decode(), m.controller
+
+
+def _switches():
+    """(board, its own preset, another preset it plays on the same lamps):
+    every switch a running board accepts (one to another layout is refused:
+    it needs a restart)."""
+    from nimatron.config import boards
+    from nimatron.machine.app import make_controller
+    from nimatron_sim.engine import _Unwired, playable_presets
+
+    out = []
+    for board in boards.names():
+        own = boards.board(board)["preset"]
+        layout = make_controller(board, {"preset": own}, io=_Unwired()).layout
+        for preset in playable_presets(board):
+            if preset != own and make_controller(board, {"preset": preset}, io=_Unwired()).layout == layout:
+                out.append((board, own, preset))
+    return out
+
+
+@pytest.mark.parametrize("board, own, preset", _switches())
+def test_a_set_that_changes_the_games_checks_one_start_a_poll(board, own, preset, monkeypatch):
+    """Each start of the new games is checked (its lamps made, the engine
+    asked) in a poll of its own, and the poll that applies checks none
+    (issue 27: ``SET preset graph`` on a fresh pico-grid checked Graph Nim's
+    four starts in the pass that applied it, 115.4 ms emulated; nim2d's
+    three 89.7 ms, grundy's two 72.4 ms). Every start is still checked,
+    once: the reply is OK and the new settings are in play."""
+    polls, reply, c = _set_polls(board, own, "SET preset %s" % preset, monkeypatch)
+    assert reply.startswith("OK"), reply
+    assert c.settings["preset"] == preset
+    starts = len(c.settings["starts"])
+    # a start is checked in two calls (its lamps, the engine); the rows of a
+    # heap board fit any start of their rules and are checked so too
+    assert max(polls) <= 2, "%s -> %s: a poll checked %d starts: %s" % (own, preset, max(polls) // 2, polls)
+    assert sum(polls) == 2 * starts, (polls, starts)

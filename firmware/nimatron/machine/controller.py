@@ -153,18 +153,20 @@ class Controller(VisitorTurn, MachineTurn):
         """Something the lamps show changed: the next pass computes the frame."""
         self._dirty = True
 
-    def apply_settings(self, settings, drop=True):
+    def apply_settings(self, settings, drop=True, checked=False):
         """Adopt new checked settings (``settings.resolve``) from the operator.
         Returns the rules replaced now (None: none, or from the next game);
         with ``drop=False`` their modules stay until the caller passes them
         to ``rules_changed`` (a SET over the link: in a pass of its own, as
-        dropping them collects the garbage, 18-100 ms on a Pico).
+        dropping them collects the garbage, 18-100 ms on a Pico). ``checked``:
+        the caller checked the games already (a SET over the link, a start
+        a pass: ``link.setting``).
 
         Timings and difficulty apply at once; rules, starts and misère play
         from the next game. Raises PanelError (and changes nothing) if the
         new games would not fit this board's lamps or buttons.
         """
-        rules = self.check_settings(settings)
+        rules = self.check_settings(settings, checked)
         level = self.limit(settings) if self.limit else None  # over the power budget: refused here
         prepare(rules, settings)
         if level is not None and hasattr(self.io, "set_brightness"):
@@ -195,14 +197,14 @@ class Controller(VisitorTurn, MachineTurn):
         old = self.settings
         return old is None or any(settings.get(k) != old.get(k) for k in GAME_KEYS)
 
-    def check_settings(self, settings):
+    def check_settings(self, settings, checked=False):
         """The new rules, or PanelError if the games would not fit this board.
         The games are checked again only if what they are changed: building
         each start's lamps (and, before the check stopped searching, Graph
         Nim's four whole searches: 0.9 s on a Pico) is no work for a tick
         that only changes the difficulty."""
         rules = parse_rules(settings["rules"])
-        if self.games_change(settings):
+        if not checked and self.games_change(settings):
             check_input(self.input_model, rules, settings)
             check_games(rules, settings["misere"], self.layout, settings["starts"], settings.get("counter", False))
         if self.limit:
