@@ -129,7 +129,7 @@ def __getattr__(attr):
     raise AttributeError(attr)
 
 
-def changed(current, key, value, own=None):
+def changed(current, key, value, own=None, starts=True):
     """``current`` (resolved settings) with one setting changed, checked (SET
     and the operator menu).
 
@@ -138,6 +138,8 @@ def changed(current, key, value, own=None):
     other key checks only its value, and the starts against the rules when
     it is one of those: the rest of ``current`` was checked when resolved,
     and a board's pass has no room for reading the presets again.
+    ``starts=False``: the starts are left to the caller (a SET over the
+    link checks them a start a pass: ``check_start``).
     """
     if key == "preset" and own is not None:
         value = str(value)  # ``load_preset`` found it: not looked for again
@@ -149,10 +151,10 @@ def changed(current, key, value, own=None):
         keep = {}
         for k in KEEP_ON_PRESET:
             keep[k] = current[k]
-        return resolve(keep, value, own)
+        return resolve(keep, value, own, starts)
     new = dict(current)
     new[key] = value
-    if key in ("rules", "starts"):
+    if starts and key in ("rules", "starts"):
         _check_starts(new)
     return new
 
@@ -169,7 +171,7 @@ def preset_base(name, own=None):
     return base
 
 
-def resolve(overrides=None, preset=None, own=None):
+def resolve(overrides=None, preset=None, own=None, starts=True):
     """Defaults, then the preset, then the overrides: a checked dict.
     ``own``: the preset's own settings, if ``load_preset`` already read them."""
     overrides = overrides or {}
@@ -187,7 +189,8 @@ def resolve(overrides=None, preset=None, own=None):
     for key in DEFAULTS:
         value = merged[key]
         out[key] = name if key == "preset" and value == name else check_value(key, value)
-    _check_starts(out)
+    if starts:
+        _check_starts(out)
     return out
 
 
@@ -195,9 +198,14 @@ def _check_starts(settings):
     """Every start a game of the rules can begin from, or SettingsError."""
     rules = parse_rules(settings["rules"])
     for start in settings["starts"]:
-        try:
-            position = rules.check(start, ring=rules.has_ring)  # as the rules read it (nim2d: rows of cells)
-        except RulesError as e:
-            raise SettingsError("start %s: %s" % (start, e))
-        if not rules.has_move(position, rules.has_ring):
-            raise SettingsError("start %s: a game with no move to make" % start)
+        check_start(rules, start)
+
+
+def check_start(rules, start):
+    """SettingsError unless a game of ``rules`` can begin from ``start``."""
+    try:
+        position = rules.check(start, ring=rules.has_ring)  # as the rules read it (nim2d: rows of cells)
+    except RulesError as e:
+        raise SettingsError("start %s: %s" % (start, e))
+    if not rules.has_move(position, rules.has_ring):
+        raise SettingsError("start %s: a game with no move to make" % start)
