@@ -171,26 +171,30 @@ class Controller(VisitorTurn, MachineTurn):
         prepare(rules, settings)
         if level is not None and hasattr(self.io, "set_brightness"):
             self.io.set_brightness(level)
+        left = None
         if self.state in (ATTRACT, OVER) or self.panel is None:
             left = self.rules
             self.rules = rules
             self.misere = settings["misere"]
-            if drop:
-                self.rules_changed(left)
         else:
-            left = None
             self._pending = (rules, settings["misere"])
         self.settings = settings
         self.debouncer.ms = settings["debounce_ms"]
         self._dirty = True
+        if drop:
+            self.rules_changed(left)
         return left
 
     def rules_changed(self, left):
-        """On a board, the modules the rules ``left`` used and these do not leave the heap (``unload``)."""
+        """On a board, the modules the rules ``left`` used and these do not
+        leave the heap (``unload``); the drawing these rules' games will need
+        stays (a SET loaded it to check them: dropped, the next NEW loaded it
+        again in its press's pass, 41-47 ms on pico-grid, emulated)."""
         if left is not None and left.spec != self.rules.spec:
+            from ..panels.panel import panel_module
             from .unload import drop_unused
 
-            drop_unused([self.rules], self.panel, self.misere)
+            drop_unused([self.rules], self.panel, self.misere, panel_module(self.rules, self.settings.get("counter")))
 
     def games_change(self, settings):
         """True if ``settings`` change the games themselves (``GAME_KEYS``)."""

@@ -46,10 +46,11 @@ def _built_on(obj, out):
     return True
 
 
-def drop_unused(rules, panel=None, misere=False):
+def drop_unused(rules, panel=None, misere=False, shape=None):
     """Forget the rule-set modules and panels not used by ``rules`` (the
     rules in play and any waiting: a list) nor ``panel`` (the one shown, or
-    None); the tables too if none of the rules reads one in play ``misere``
+    None) nor named ``shape`` (``panels.<shape>``: the drawing the next
+    game needs, or None); the tables too if none of the rules reads one in play ``misere``
     or normal (what ``strategy.prepare`` loads), and a table the rules left
     read if they do. Returns the names dropped (none on CPython)."""
     if sys.implementation.name == "cpython":
@@ -63,6 +64,8 @@ def drop_unused(rules, panel=None, misere=False):
             tables = True
     if panel is not None and not _built_on(panel, used):
         return []
+    if shape:
+        used.append(PACKAGE + "panels." + shape)
     if tables:
         used.append(PACKAGE + "games.tables")
         kept = sys.modules.get(PACKAGE + "games.tables")
