@@ -14,13 +14,16 @@ about at most one value's games (``check_settings``), loads at most one
 rule set's module (a rule set with the modules it imports counted as one)
 and never checks in the poll that applies; the list worked out over the
 passes is the one worked out at once, stepping offers only values checked
-so far, and a preset chosen plays from the next game.
+so far, and a preset chosen plays from the next game. Under MicroPython
+(where a forgotten module loads again), no poll of pico-grid's menu loads
+more than one firmware module opening either list or saving.
 """
 
 import sys
 
 import pytest
 
+import mpy_runner
 from controller_scenarios import Rig
 from nimatron.config import boards, settings
 from nimatron.machine.service import ITEMS
@@ -175,3 +178,14 @@ def test_leaving_a_list_half_checked_leaves_the_settings_and_the_next_list_whole
     rig.run(5000)
     assert menu.work is None and len(menu.choices) > 1
 
+
+
+@pytest.mark.parametrize("key, value", (("preset", "nim2d"), ("rules", "graph:3")))
+def test_under_micropython_a_poll_of_the_menu_loads_one_module_at_most(tmp_path, key, value):
+    tree = mpy_runner.tree(str(tmp_path))
+    out = mpy_runner.run("mpy/bench_menu.py", heap="256K", paths=(tree,), args=("pico-grid", "graph", key, "1", value))
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[-1] == "ok", out.stdout
+    most = [int(line.split()[-1]) for line in lines if line.startswith("most modules loaded in a poll")]
+    assert len(most) == 2 and max(most) <= 1, out.stdout  # the list opened, then the save

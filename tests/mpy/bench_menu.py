@@ -7,7 +7,8 @@
 # the least it took over the repetitions (a shared PC's preemption filtered
 # out). Prints the longest such poll (us) and where it fell, the polls the
 # list took, its length, the least heap free; then VALUE (or the next
-# choice) saved through the menu, the same way.
+# choice) saved through the menu, the same way; the most firmware modules a
+# poll loaded, after each.
 # "live": a collection after each poll (times then include none), so least free is what
 # the polls kept, not their garbage.
 # MICROPYPATH=<compiled tree> micropython -X heapsize=N bench_menu.py BOARD PRESET KEY REPS [VALUE] [live]
@@ -26,6 +27,11 @@ c = make_controller(board, {"preset": preset}, FakeIO())
 c.save = lambda settings: True
 now = 0
 least = [gc.mem_free()]
+most = [0]  # the most firmware modules a poll loaded (a rule set with the game modules it imports: one)
+
+
+def loaded():
+    return [name for name in sys.modules if name.startswith("nimatron")]
 
 
 def poll(times, where):
@@ -36,9 +42,15 @@ def poll(times, where):
         where.append((work[1][work[2]] if work[2] < len(work[1]) else None, work[3]))
     else:
         where.append(None)
+    before = loaded()
     t = time.ticks_us()
     c.update(now)
     times.append(time.ticks_diff(time.ticks_us(), t))
+    new = [name for name in loaded() if name not in before]
+    games = [name for name in new if name.startswith("nimatron.games.")]
+    steps = len(new) - len(games) + (1 if games else 0)
+    if steps > most[0]:
+        most[0] = steps
     if live:
         gc.collect()
     free = gc.mem_free()
@@ -99,6 +111,7 @@ worst, at, polls = longest(runs)
 print("open %s list: longest poll %d us at %s, %d polls, %d choices, least free %d" % (
     key, worst, at, polls, len(choices), first))
 print("choices", choices)
+print("most modules loaded in a poll", most[0])
 runs = []
 times, where = [], []
 tap("row0", times, where)
@@ -114,4 +127,5 @@ while menu.screen != "adjust" and len(times) < 100:
 print("save %s %s: longest poll %d us, %d polls, least free %d, now %s" % (
     key, value, max(times), len(times), least[0], c.settings[key]))
 assert c.settings[key] == value
+print("most modules loaded in a poll", most[0])
 print("ok")

@@ -256,6 +256,8 @@ class Menu:
         if values is None:  # the presets' names: the whole presets file parsed (2.5 ms of MicroPython on a PC)
             work[1] = self._values(key)
             return
+        if _load_config():
+            return
         if base is not c.settings:  # changed under the menu (SET over the link): checked afresh
             self.choices = [c.settings[key]]
             self.index = 0
@@ -283,9 +285,7 @@ class Menu:
             return
         try:
             if phase < 2:
-                from ..config.settings import changed
-
-                new = work[4] = changed(base, key, value, None, False)
+                new = work[4] = _config().changed(base, key, value, None, False)
                 if c.games_change(new):
                     from ..games.rules import parse_rules
 
@@ -296,9 +296,7 @@ class Menu:
             else:
                 new = work[4]
                 k = phase - 2
-                from ..config.settings import check_start
-
-                check_start(work[5], new["starts"][k])
+                _config().check_start(work[5], new["starts"][k])
                 one = dict(new)
                 one["starts"] = new["starts"][k:k + 1]
                 c.check_settings(one)
@@ -354,12 +352,12 @@ class Menu:
         value = work[1]
         event = {"event": "adjusted", "key": key, "value": value}
         phase = work[2]
+        if _load_config():
+            return
         try:
             if phase == 0:
-                from ..config.settings import changed
-
                 checked = c.settings is work[0]  # else checked afresh, whole
-                new = work[3] = changed(c.settings, key, value, None, not checked)
+                new = work[3] = _config().changed(c.settings, key, value, None, not checked)
                 work[0] = checked
                 if c.games_change(new):
                     import gc
@@ -428,6 +426,26 @@ def _direction(role):
     if role == "row0" or role[:6] == "key 0 ":
         return 1
     return -1
+
+
+def _load_config():
+    """True if this pass loaded ``config.values`` or ``config.settings``, one
+    a pass: a board's start forgot them (``app.PLAY_FREE``), and checking a
+    preset loaded both, with its rule set, in one pass."""
+    import sys
+
+    for name in ("nimatron.config.values", "nimatron.config.settings"):
+        if name not in sys.modules:
+            __import__(name)
+            return True
+    return False
+
+
+def _config():
+    """``config.settings`` as loaded now (``_load_config``)."""
+    import sys
+
+    return sys.modules["nimatron.config.settings"]
 
 
 def _games_modules():
