@@ -30,6 +30,16 @@ PALETTE = dict(COLOURS)
 PALETTE[CURSOR] = CURSOR_COLOUR
 
 
+def _queue(keys):
+    """The events a scanner queues between two reads (``max_events``): a
+    press and a release of every key, at least 4. ``keypad``'s default, 64
+    events of 6 bytes each a scanner, took 768 bytes of a stock MacroPad's
+    heap for its 12 keys and the encoder's switch (now 168); ``events()``
+    reads the queues every pass, and a queue that overflowed all the same
+    releases every key and rescans."""
+    return max(4, 2 * keys)
+
+
 class OnboardIO(CircuitPythonIO):
     """The io port on a board's own NeoPixels, keys, buttons and switches."""
 
@@ -72,14 +82,15 @@ class OnboardIO(CircuitPythonIO):
             for r, row in enumerate(lamp_pixels(spec["lamps"], layout)):
                 for i, p in enumerate(row):
                     where[p] = "key %d %d" % (r, i)
-            keys = keypad.Keys([board_pin(board, n) for n in names], value_when_pressed=False, pull=True, interval=SCAN_S)
+            keys = keypad.Keys([board_pin(board, n) for n in names], value_when_pressed=False, pull=True, interval=SCAN_S,
+                               max_events=_queue(len(names)))
             self._scanners.append((keys, [where.get(k) for k in range(len(names))]))
         buttons = spec.get("buttons", {})
         roles = sorted(buttons)
         if roles:
             high = spec.get("pressed") == "high"
             keys = keypad.Keys([board_pin(board, buttons[r]) for r in roles], value_when_pressed=high, pull=True,
-                               interval=SCAN_S)
+                               interval=SCAN_S, max_events=_queue(len(roles)))
             self._scanners.append((keys, roles))
         switches = spec.get("switches", {})
         if switches:
