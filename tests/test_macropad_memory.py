@@ -201,3 +201,27 @@ def test_the_heap_games_lookup_refuses_a_name_it_does_not_hand_out():
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(rules, "REGISTRY", rules.REGISTRY + ("toy heaps Toy",))
             rules.rules_class("toy")
+
+
+def test_the_macropads_driver_keeps_nothing_only_wired_boards_use(tmp_path):
+    """The MacroPad's driver (``onboard_io``) was built on ``circuitpython_io``,
+    the wired Pico boards' whole driver: discrete LEDs, a row of buttons or a
+    key matrix and the strip's own drawing, 4.0 KB of ``.mpy``, all resident
+    on a stock MacroPad. What both use is ``strip_io`` now; the MacroPad's
+    drive and heap go without the rest."""
+    from nimatron.config import boards
+    from nimatron_host import deploy
+
+    assert "circuitpython_io.py" not in deploy.driver_files(boards.board("macropad"))
+    assert {"circuitpython_io.py", "strip_io.py"} <= deploy.driver_files(boards.board("pico-grid"))
+    tree = mpy_runner.tree(str(tmp_path))
+    script = tmp_path / "onboard.py"
+    script.write_text("import sys\nimport nimatron.drivers.onboard_io\n"
+                      "print(' '.join(sorted(m[9:] for m in sys.modules if m[:17] == 'nimatron.drivers.')))\n")
+    import os
+    import subprocess
+
+    out = subprocess.run([mpy_runner.micropython(), "-X", "heapsize=256K", str(script)], capture_output=True, text=True,
+                         env=dict(os.environ, MICROPYPATH=tree), timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.split() == ["drivers.onboard_io", "drivers.presses", "drivers.strip_io"], out.stdout

@@ -5,7 +5,7 @@
 
 No wiring: the lamps are the board's own NeoPixels (under the MacroPad's
 keys, round the Circuit Playground's ring), the buttons its own keys and
-switches. What the pin map asks beyond ``circuitpython_io``:
+switches. What the pin map asks beyond ``strip_io`` (what it shares with the wired boards):
 
 - ``keys``: one pin per key (``keypad.Keys``, active low), key k under
   pixel k, so a key presses the lamp above it;
@@ -23,7 +23,7 @@ time). Written in the subset shared by CPython and CircuitPython.
 
 from ..machine.ports import COLOURS, OFF
 from . import DriverError, lamp_pixels
-from .circuitpython_io import SCAN_S, CircuitPythonIO, board_pin, load
+from .strip_io import SCAN_S, StripIO, board_pin, load
 from .presses import CURSOR, CURSOR_COLOUR, Presses
 
 PALETTE = dict(COLOURS)
@@ -40,7 +40,7 @@ def _queue(keys):
     return max(4, 2 * keys)
 
 
-class OnboardIO(CircuitPythonIO):
+class OnboardIO(StripIO):
     """The io port on a board's own NeoPixels, keys, buttons and switches."""
 
     def __init__(self, spec, layout, *, brightness=None):
@@ -149,7 +149,7 @@ class OnboardIO(CircuitPythonIO):
     def events(self):
         presses = self.presses
         now = self.now
-        for role, pressed in CircuitPythonIO.events(self):
+        for role, pressed in StripIO.events(self):
             presses.feed(role, pressed, now)
         for switch in self._switches:
             level = switch[1].value
@@ -175,10 +175,10 @@ class OnboardIO(CircuitPythonIO):
             self._draw()  # the cursor's slow blink
         if self.oled is not None:
             self.oled.watch(controller, now)
-        CircuitPythonIO.watch(self, controller, now)
+        StripIO.watch(self, controller, now)
 
     def close(self):
-        CircuitPythonIO.close(self)
+        StripIO.close(self)
         switches, self._switches = self._switches, []
         for switch in switches:
             switch[1].deinit()
