@@ -87,6 +87,31 @@ def test_macropad_keys_are_the_lamps_above_them(sims):
     assert game(sim)[-1]["event"] == "move" and game(sim)[-2]["after"] == [2, 3, 3]
 
 
+def test_macropad_key_queues_hold_a_press_and_release_of_every_key_not_keypads_64_events(sims):
+    """``keypad``'s event queues default to 64 events of 6 bytes each: 768
+    bytes of a stock MacroPad's heap for its 12 keys and the encoder's
+    switch, read every pass of the main loop. Each now holds a press and a
+    release of every key (24 and 4 events), and 12 keys pressed and let go
+    between two reads still arrive, every one."""
+    sim = sims("macropad", FAST)
+    scanners = sim.controller.io._scanners
+    assert [len(roles) for _, roles in scanners] == [12, 1]
+    assert [keys.events._events.maxlen for keys, _ in scanners] == [24, 4]
+    sim.tap("done")  # attract: any press plays
+    sim.advance(200)
+    queue = scanners[0][0].events
+    for k in range(12):
+        queue.keypad_eventqueue_record(k, True)
+    for k in range(12):
+        queue.keypad_eventqueue_record(k, False)
+    assert not queue.overflowed
+    from nimatron.drivers.circuitpython_io import CircuitPythonIO
+
+    edges = CircuitPythonIO.events(sim.controller.io)  # the scanners' edges, before the presses read them
+    assert sorted(edges) == sorted([("key %d %d" % place, pressed) for pressed in (True, False)
+                                    for place in [(r, i) for r in range(3) for i in range(4)]])
+
+
 def test_macropad_a_long_press_of_the_encoder_is_new_game(sims):
     sim = sims("macropad", FAST)
     sim.tap("done")

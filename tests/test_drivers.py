@@ -294,7 +294,7 @@ def test_closing_a_threaded_blinka_keypad_does_not_hang():
     board = blinka_mock.install()
     import keypad
 
-    from nimatron.drivers.circuitpython_io import _stop
+    from nimatron.drivers.strip_io import _stop
 
     keys = keypad.Keys([board.Dx_INPUT_TRUE_PULL_UP], value_when_pressed=False, pull=True)  # canned pin: real thread
     assert keys._scan_thread.is_alive()

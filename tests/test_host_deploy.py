@@ -56,7 +56,7 @@ def test_deploy_puts_the_expected_files(drive, capsys):
     assert not {"lib/nimatron/" + m for m in away} & got          # never what only a PC or a grid runs
     assert {"code.py", "boot.py", "safemode.py", "settings.json", "lib/neopixel.py", "lib/nimatron/games/tables.bin",
             "lib/nimatron/config/presets.json", "lib/nimatron/config/pinmaps/pico-neopixel.json",
-            "lib/nimatron/drivers/__init__.py", "lib/nimatron/drivers/circuitpython_io.py",
+            "lib/nimatron/drivers/__init__.py", "lib/nimatron/drivers/circuitpython_io.py", "lib/nimatron/drivers/strip_io.py",
             "boot_out.txt", deploy.MANIFEST} <= got
     assert "lib/nimatron/drivers/gpiozero_io.py" not in got       # not on a CircuitPython board
     assert "lib/nimatron/config/pinmaps/pico-grid.json" not in got        # only this board's pin map

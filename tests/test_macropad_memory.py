@@ -11,6 +11,8 @@ import gc
 import json
 import sys
 
+import pytest
+
 import mpy_runner
 from kit_link import Machine
 
@@ -168,3 +170,58 @@ def test_memory_answers_within_the_reply_limit_however_many_modules_are_resident
     count = len([m for m in sys.modules if m.startswith("nimatron.")])
     assert len(data["modules"]) + data["more"] == count
     assert len(json.dumps(data)) < MAX_REPLY
+
+
+@pytest.mark.parametrize("spec", ["moore:2", "subtract:2", "greedy", "allheaps"])
+def test_a_heap_game_keeps_only_its_own_rules_code(tmp_path, spec):
+    """``games/heaps.py`` held four rule sets (Subtract, Moore, Greedy,
+    AllHeaps with Wythoff's pairs): 7.0 KB of a 64-bit MicroPython heap
+    whichever one was played, 3.2 KB of ``.mpy`` on a stock MacroPad
+    playing ``pad-moore`` or ``pad-subtract`` (its lowest heaps, 34.0 and
+    35.1 KB free). Each is a module of its own now, handed out by the
+    registry's ``heaps`` when asked for: 2.0-3.4 KB."""
+    tree = mpy_runner.tree(str(tmp_path))
+    out = mpy_runner.run("mpy/run_rule_bytes.py", heap="256K", paths=(tree,), args=(spec,))
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[2] == "spec " + spec, lines
+    kept = int(lines[0].split()[1])
+    assert kept < 4000, (spec, lines)
+    others = set(["subtract", "moore", "greedy", "allheaps"]) - set([spec.partition(":")[0]])
+    assert not others & set(lines[1].split()[1:]), lines
+
+
+def test_the_heap_games_lookup_refuses_a_name_it_does_not_hand_out():
+    from nimatron.games import heaps, rules
+    from nimatron.games.rules import RulesError
+
+    with pytest.raises(AttributeError):
+        heaps.Wythoff  # noqa: B018 - the lookup's refusal
+    with pytest.raises(RulesError, match="games/heaps.py has no class Toy"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(rules, "REGISTRY", rules.REGISTRY + ("toy heaps Toy",))
+            rules.rules_class("toy")
+
+
+def test_the_macropads_driver_keeps_nothing_only_wired_boards_use(tmp_path):
+    """The MacroPad's driver (``onboard_io``) was built on ``circuitpython_io``,
+    the wired Pico boards' whole driver: discrete LEDs, a row of buttons or a
+    key matrix and the strip's own drawing, 4.0 KB of ``.mpy``, all resident
+    on a stock MacroPad. What both use is ``strip_io`` now; the MacroPad's
+    drive and heap go without the rest."""
+    from nimatron.config import boards
+    from nimatron_host import deploy
+
+    assert "circuitpython_io.py" not in deploy.driver_files(boards.board("macropad"))
+    assert {"circuitpython_io.py", "strip_io.py"} <= deploy.driver_files(boards.board("pico-grid"))
+    tree = mpy_runner.tree(str(tmp_path))
+    script = tmp_path / "onboard.py"
+    script.write_text("import sys\nimport nimatron.drivers.onboard_io\n"
+                      "print(' '.join(sorted(m[9:] for m in sys.modules if m[:17] == 'nimatron.drivers.')))\n")
+    import os
+    import subprocess
+
+    out = subprocess.run([mpy_runner.micropython(), "-X", "heapsize=256K", str(script)], capture_output=True, text=True,
+                         env=dict(os.environ, MICROPYPATH=tree), timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.split() == ["drivers.onboard_io", "drivers.presses", "drivers.strip_io"], out.stdout

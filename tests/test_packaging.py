@@ -28,7 +28,7 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 
 BLINKA_MOCK = "simulator/nimatron_sim/blinka_mock.py"
 BENCH = "simulator/nimatron_sim/bench.py"
-CP_IO = "firmware/nimatron/drivers/circuitpython_io.py"
+CP_IO = "firmware/nimatron/drivers/strip_io.py"  # the keypad scanners, the wired boards' and the MacroPad's
 OLED = "simulator/nimatron_sim/oled_mock.py"
 # (distribution, the library's module that defines the name, the private name, the files that rely on it)
 INTERNALS = [
@@ -71,6 +71,7 @@ OWN = [
     "_building",   # Controller._building(): the faces ask it (issue 28: a flag a rule set should answer)
     "_encoders",   # the bench's rotary encoders
     "_event",      # a soak robot's listener
+    "_open_lamps", # CircuitPythonIO._open_lamps: a strip opens as StripIO's (drivers/strip_io.py), LEDs its own
     "_note",       # Face._note: the message under the lamps, set by the terminal's mute key
     "_press",      # Presses._press: drivers.cursor presses the key under the cursor as a press would
 ]

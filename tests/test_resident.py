@@ -28,6 +28,7 @@ import pytest
 
 import mpy_runner
 from nimatron.config.settings import resolve
+from nimatron.games import heaps
 from nimatron.games.rules import REGISTRY, parse_rules
 
 # What a running board never needs once started (each is imported again when asked for).
@@ -58,7 +59,9 @@ def forbidden(settings):
     """The modules a game of these settings must never keep resident."""
     rules = parse_rules(settings["rules"])
     own = "games." + type(rules).__module__.rsplit(".", 1)[1]
-    games = set(["games." + line.split()[1] for line in REGISTRY]) - {own} - set(SHARED_GAMES)
+    line = ["games." + line.split()[1] for line in REGISTRY if line.split()[0] == rules.name]  # heaps: the lookup
+    games = set(["games." + line.split()[1] for line in REGISTRY] + ["games." + m for m in heaps.WHERE.values()])
+    games = games - {own} - set(line) - set(SHARED_GAMES)
     shown = "panels.counter" if settings.get("counter") else PANELS[rules.panel]
     panels = set([m for m in PANELS.values() if m] + ["panels.counter"]) - {shown}
     if rules.table_spec(False) is None and rules.table_spec(settings["misere"]) is None:

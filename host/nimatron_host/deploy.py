@@ -68,7 +68,7 @@ from .cli import Failure, UsageError
 MANIFEST = ".nimatron-deploy.json"
 # CircuitPython libraries by lamp kind: module -> (file in lib/, Python module to copy offline, circup name)
 LIBRARIES = {"neopixel": ("neopixel.py", "neopixel", "neopixel")}
-DRIVERS = {"circuitpython": "circuitpython_io.py", "gpiozero": "gpiozero_io.py"}
+DRIVERS = {"circuitpython": "circuitpython_io.py", "gpiozero": "gpiozero_io.py", "onboard": "onboard_io.py"}
 ONBOARD = ("circuitpython", "onboard")  # drivers that run on a CircuitPython board
 
 
@@ -408,8 +408,10 @@ def check_compiler(exe, version):
 def driver_files(spec):
     """The modules of nimatron/drivers/ a board needs, and no others."""
     keep = {"__init__.py", DRIVERS.get(spec["driver"], "circuitpython_io.py")}
+    if spec["driver"] == "circuitpython":
+        keep.add("strip_io.py")
     if spec["driver"] == "onboard":
-        keep.update(("circuitpython_io.py", "onboard_io.py", "presses.py"))
+        keep.update(("strip_io.py", "onboard_io.py", "presses.py"))
     if spec.get("speaker") or spec.get("buzzer"):
         keep.add("tone.py")
     if spec.get("display"):

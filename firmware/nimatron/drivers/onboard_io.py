@@ -5,7 +5,7 @@
 
 No wiring: the lamps are the board's own NeoPixels (under the MacroPad's
 keys, round the Circuit Playground's ring), the buttons its own keys and
-switches. What the pin map asks beyond ``circuitpython_io``:
+switches. What the pin map asks beyond ``strip_io`` (what it shares with the wired boards):
 
 - ``keys``: one pin per key (``keypad.Keys``, active low), key k under
   pixel k, so a key presses the lamp above it;
@@ -23,14 +23,24 @@ time). Written in the subset shared by CPython and CircuitPython.
 
 from ..machine.ports import COLOURS, OFF
 from . import DriverError, lamp_pixels
-from .circuitpython_io import SCAN_S, CircuitPythonIO, board_pin, load
+from .strip_io import SCAN_S, StripIO, board_pin, load
 from .presses import CURSOR, CURSOR_COLOUR, Presses
 
 PALETTE = dict(COLOURS)
 PALETTE[CURSOR] = CURSOR_COLOUR
 
 
-class OnboardIO(CircuitPythonIO):
+def _queue(keys):
+    """The events a scanner queues between two reads (``max_events``): a
+    press and a release of every key, at least 4. ``keypad``'s default, 64
+    events of 6 bytes each a scanner, took 768 bytes of a stock MacroPad's
+    heap for its 12 keys and the encoder's switch (now 168); ``events()``
+    reads the queues every pass, and a queue that overflowed all the same
+    releases every key and rescans."""
+    return max(4, 2 * keys)
+
+
+class OnboardIO(StripIO):
     """The io port on a board's own NeoPixels, keys, buttons and switches."""
 
     def __init__(self, spec, layout, *, brightness=None):
@@ -72,14 +82,15 @@ class OnboardIO(CircuitPythonIO):
             for r, row in enumerate(lamp_pixels(spec["lamps"], layout)):
                 for i, p in enumerate(row):
                     where[p] = "key %d %d" % (r, i)
-            keys = keypad.Keys([board_pin(board, n) for n in names], value_when_pressed=False, pull=True, interval=SCAN_S)
+            keys = keypad.Keys([board_pin(board, n) for n in names], value_when_pressed=False, pull=True, interval=SCAN_S,
+                               max_events=_queue(len(names)))
             self._scanners.append((keys, [where.get(k) for k in range(len(names))]))
         buttons = spec.get("buttons", {})
         roles = sorted(buttons)
         if roles:
             high = spec.get("pressed") == "high"
             keys = keypad.Keys([board_pin(board, buttons[r]) for r in roles], value_when_pressed=high, pull=True,
-                               interval=SCAN_S)
+                               interval=SCAN_S, max_events=_queue(len(roles)))
             self._scanners.append((keys, roles))
         switches = spec.get("switches", {})
         if switches:
@@ -138,7 +149,7 @@ class OnboardIO(CircuitPythonIO):
     def events(self):
         presses = self.presses
         now = self.now
-        for role, pressed in CircuitPythonIO.events(self):
+        for role, pressed in StripIO.events(self):
             presses.feed(role, pressed, now)
         for switch in self._switches:
             level = switch[1].value
@@ -164,10 +175,10 @@ class OnboardIO(CircuitPythonIO):
             self._draw()  # the cursor's slow blink
         if self.oled is not None:
             self.oled.watch(controller, now)
-        CircuitPythonIO.watch(self, controller, now)
+        StripIO.watch(self, controller, now)
 
     def close(self):
-        CircuitPythonIO.close(self)
+        StripIO.close(self)
         switches, self._switches = self._switches, []
         for switch in switches:
             switch[1].deinit()

@@ -12,7 +12,7 @@ waiting. The ``enable`` pin (the board's amplifier) is on only while a
 note sounds, so the speaker does not hiss between sounds.
 """
 
-from .circuitpython_io import board_pin, load
+from .strip_io import board_pin, load
 
 LOUDEST = 0x8000  # a 50 % duty square wave
 

@@ -25,7 +25,7 @@ from .. import forget
 PACKAGE = __name__[:__name__.rfind(".machine.") + 1]  # "nimatron.", wherever the package sits
 # What may be dropped: a rule set's own modules and the panels drawn for some
 # of them ("games.rules", "panels.panel", the engine and the budget stay always).
-GAMES = ("nim", "heaps", "splits", "candy", "nim2d", "building", "graph", "grid", "tables")
+GAMES = ("nim", "heaps", "subtract", "moore", "greedy", "allheaps", "splits", "candy", "nim2d", "building", "graph", "grid", "tables")
 PANELS = ("cells", "circle", "shapes", "tally", "supply", "counter")
 
 
