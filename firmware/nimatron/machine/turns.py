@@ -103,8 +103,8 @@ class VisitorTurn:
 
     def _building(self):
         """Building Nim's first half: a press places a stone (``supply``)."""
-        building = getattr(self.panel, "building", None)
-        return building is not None and building()
+        panel = self.panel  # called, not fetched: a bound method fetched is an object made in a press's pass
+        return hasattr(panel, "building") and panel.building()
 
     def _place(self, row, now):
         out, light, reason = self.panel.place(row)
@@ -137,7 +137,7 @@ class VisitorTurn:
             self._refuse("not a legal move: %s" % self.rules.about, lamps, now)
             return
         self.panel.apply_selection(self.selected)
-        self.selected = []
+        self.selected.clear()  # emptied, not replaced: no list made before the lamps show
         self._moved = True  # the lamps go out in this pass; the move is committed once they show
 
     def _check_selection(self):
