@@ -52,3 +52,49 @@ def test_done_allocates_nothing_before_its_lamps(tree, board):
         assert dones >= 1 and turns >= 2, " ".join(row)
         if (board, preset) not in MOVES_ITS_LAMPS:
             assert most == 0, "%s %s: %d bytes allocated before DONE's lamps" % (board, preset, most)
+
+
+class LowHeap:
+    """``gc`` as a board has it, its figures set by the test: what is free,
+    what is in use, and each collection counted."""
+
+    def __init__(self, free, used):
+        self.free, self.used, self.collections = free, used, 0
+
+    def mem_free(self):
+        return self.free
+
+    def mem_alloc(self):
+        return self.used
+
+    def collect(self):
+        self.collections += 1
+        self.free += 30 * 1024
+        self.used -= 30 * 1024
+
+
+def test_between_games_a_low_heap_is_collected_once_before_new(monkeypatch):
+    """A new game allocates 3.3-8 KB before its lamps (its panel, its turn,
+    its event): between games a heap with less than NEW_ROOM free is collected
+    in a pass of its own, once, so NEW's pass meets no collection; a heap that
+    stays low makes no collection pass after pass."""
+    from controller_kit import Rig
+    from nimatron.machine import turns
+
+    rig = Rig("pico-grid", preset="nimatron", first="visitor", over_ms=60000)
+    heap = LowHeap(free=8 * 1024, used=120 * 1024)
+    monkeypatch.setattr(turns, "gc", heap)
+    rig.press("new")
+    rig.until("visitor")
+    assert heap.collections == 0  # none while a game is played (the visitor's turn)
+    rig.c._finish("visitor", rig.t)
+    rig.run(2000)
+    assert heap.collections == 1
+    heap.free, heap.used = 8 * 1024, heap.used + 4 * 1024  # a little garbage: not worth another
+    rig.run(2000)
+    assert heap.collections == 1
+    heap.free, heap.used = 8 * 1024, heap.used + turns.NEW_ROOM  # more: collected again, in attract too
+    rig.c.panel = None
+    rig.c._enter("attract", rig.t)
+    rig.run(2000)
+    assert heap.collections == 2

@@ -129,6 +129,7 @@ class Controller(VisitorTurn, MachineTurn):
         self.machine_light = []    # ... and lights (Building Nim: where the stone lands)
         self._slip = None          # fallible: this turn's draw, True for a random move
         self._tidied = False       # the last pass collected the garbage (``turns._tidy``)
+        self._swept = 0            # the heap in use after the last collection between games (``turns._room``)
         self.solved = None         # (rules, misere, heaps, ring, result) of its last search (``solution``)
         # -- the lamps: one frame filled in place each pass, copied to the shown one
         # when it differs. No garbage per pass: a collection delays a press's lamp (issue 27).
@@ -422,6 +423,8 @@ class Controller(VisitorTurn, MachineTurn):
         elif self.state == OVER and elapsed >= s["over_ms"]:
             self.panel = None
             self._enter(ATTRACT, now)
+        elif self.state == OVER or self.state == ATTRACT:
+            self._room()  # the next game's panel finds room: no collection before NEW's lamps
         elif self.state == VISITOR:
             idle = now - self.last_input
             ask = min(s["still_ms"], s["walkaway_ms"] // 2)
