@@ -98,3 +98,30 @@ def test_between_games_a_low_heap_is_collected_once_before_new(monkeypatch):
     rig.c._enter("attract", rig.t)
     rig.run(2000)
     assert heap.collections == 2
+
+
+@pytest.mark.parametrize("preset", ["graph", "nimatron", "candy"])
+def test_done_and_new_show_their_lamps_before_they_tell(preset):
+    """In the main loop's pass, DONE's lamps and a new game's lamps are shown
+    before the move's or the game's event is told (the event line, the
+    audits, the next state's work come after them)."""
+    from controller_kit import Rig
+
+    rig = Rig("pico-grid", preset=preset, first="visitor")
+    told = []
+    rig.c.listener = lambda event: told.append((event["event"], rig.io.shows))
+    shows = rig.io.shows
+    rig.io.queue.append(("new", True))
+    rig.run(10)  # NEW's own pass
+    assert told[0][0] == "new_game" and told[0][1] > shows, told
+    rig.io.queue.append(("new", False))
+    rig.until("visitor")
+    heaps, ring = rig.c.panel.position()
+    after = next(iter(rig.c.rules.moves(heaps, ring)))
+    for r, i in rig.c.panel.lamps_for(after)[0]:
+        rig.press("key %d %d" % (r, i))
+    told.clear()
+    shows = rig.io.shows
+    rig.io.queue.append(("done", True))
+    rig.run(10)  # DONE's own pass
+    assert told and told[0][0] == "move" and told[0][1] > shows, told

@@ -119,6 +119,7 @@ class Controller(VisitorTurn, MachineTurn):
         self.refused = []          # the last refusal's lamps ...
         self.refused_at = None     # ... and when (they flash until refuse_ms after)
         self.hint = None           # lamps of the teaching hint ([]: no winning move to show)
+        self._begun = None         # (rules left, who plays first) of a game begun this pass: told once its lamps show
         self._moved = False        # the visitor's move taken this pass: committed once its lamps show (``_after_lamps``)
         self._checked = None       # [selection, after, legal]: a grid selection's check, made once its lamp showed
         self.last_input = now_ms
@@ -240,6 +241,8 @@ class Controller(VisitorTurn, MachineTurn):
         Before, that work came between the press and its lamp, and a
         collection it brought delayed the lamp 15-20 ms (press to lamp 36 ms
         on pico-grid, CircuitPython 9.2.8, emulated)."""
+        if self._begun is not None:
+            self._tell_new()
         if self._moved:
             self._moved = False
             self._commit(now)
@@ -267,6 +270,7 @@ class Controller(VisitorTurn, MachineTurn):
         loop's pass (``PLAY PRESS`` over the link, tests): a move it takes is
         committed before it returns."""
         self._press(role, now)
+        self._tell_new()
         if self._moved:
             self._moved = False
             self._commit(now)
@@ -274,7 +278,8 @@ class Controller(VisitorTurn, MachineTurn):
     def _press(self, role, now):
         """A press inside ``update``: a move it takes is committed once its lamps show."""
         self._dirty = True
-        if self._moved:  # a second press in the pass that took a move: it meets the move committed, as before
+        self._tell_new()  # a second press in the pass that began a game or took a move: it meets them told, as before
+        if self._moved:
             self._moved = False
             self._commit(now)
         if self.menu is not None:
@@ -284,12 +289,12 @@ class Controller(VisitorTurn, MachineTurn):
             self.last_input = now
             self._emit({"event": "still_playing", "answer": "yes"})
         elif role == "new":
-            self.new_game(now)
+            self._new_game(now)
         elif self.state == ATTRACT:
-            self.new_game(now)
+            self._new_game(now)
         elif self.state == OVER:
             if now - self.since >= OVER_GUARD_MS:
-                self.new_game(now)
+                self._new_game(now)
         elif self.state == VISITOR:
             self.last_input = now
             self.hint = None
@@ -303,6 +308,15 @@ class Controller(VisitorTurn, MachineTurn):
 
     # -- game flow ------------------------------------------------------------
     def new_game(self, now):
+        """A new game, told (its event, its audits) before this returns:
+        NEW over the link, the operator menu, tests."""
+        self._new_game(now)
+        self._tell_new()
+
+    def _new_game(self, now):
+        """A new game's lamps: its panel, its first turn; what it tells (the
+        old rules' modules dropped, the audits, its event: 1-2 KB and a module
+        drop on pico-grid) waits until they show (``_tell_new``)."""
         if self.menu is not None:
             self.service(False, now, "new game")
         self._abandon(replaced=True)
@@ -313,9 +327,7 @@ class Controller(VisitorTurn, MachineTurn):
         starts = self.settings["starts"]
         start = starts[self.games % len(starts)]
         self.panel = make_panel(self.rules, self.layout, start, None, self.settings.get("counter", False))
-        self.rules_changed(left)
         self.games += 1
-        self.audits.game_started(self.settings["preset"])
         if self.alarm == "fault":
             self._alarm = None  # shown until someone plays again (the new game redraws)
         self.equalized = False
@@ -324,14 +336,26 @@ class Controller(VisitorTurn, MachineTurn):
         first = self.settings["first"]
         if first == "alternate":
             first = "visitor" if self.games % 2 else "machine"
-        heaps, ring = self.panel.position()
-        self._emit({"event": "new_game", "position": heaps, "ring": ring, "first": first,
-                    "rules": self.rules.spec, "misere": self.misere})
         self._reset_turn(now)
+        self._begun = (left, first)
         if first == "machine":
             self._think(now)
         else:
             self._enter(VISITOR, now)
+
+    def _tell_new(self):
+        """What a new game tells, once its lamps show: the old rules leave,
+        the audits count it, its event."""
+        begun = self._begun
+        if begun is None:
+            return
+        self._begun = None
+        left, first = begun
+        self.rules_changed(left)
+        self.audits.game_started(self.settings["preset"])
+        heaps, ring = self.panel.position()
+        self._emit({"event": "new_game", "position": heaps, "ring": ring, "first": first,
+                    "rules": self.rules.spec, "misere": self.misere})
 
     def _abandon(self, replaced=False):
         if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
