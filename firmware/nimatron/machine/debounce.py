@@ -14,6 +14,8 @@ class Debouncer:
         self.stable = {}   # role -> debounced level
         self.changed = {}  # role -> when the debounced level last changed
         self.out = []
+        self._spare = []   # the list the last update returned: emptied and reused
+        self._edges = {}   # role -> its two edges, made once: a press's pass makes no garbage before its lamp
 
     def feed(self, role, pressed, now):
         """A raw edge from a driver."""
@@ -28,15 +30,23 @@ class Debouncer:
         if last is None or now - last >= self.ms:
             self.stable[role] = level
             self.changed[role] = now
-            self.out.append((role, level))
+            edges = self._edges.get(role)
+            if edges is None:
+                edges = self._edges[role] = ((role, False), (role, True))
+            self.out.append(edges[1] if level else edges[0])
 
     def update(self, now):
-        """Debounced edges since the last call, oldest first."""
+        """Debounced edges since the last call, oldest first: a list the
+        caller reads before it calls again (reused then, so neither an idle
+        pass nor a press's makes garbage)."""
         for role in self.raw:
             self._settle(role, now)
         out = self.out
-        if out:  # a new list only after edges: an idle pass makes no garbage
-            self.out = []
+        if out:
+            spare = self._spare
+            spare.clear()  # a few edges fit the room it keeps (``del spare[:]`` would make a slice)
+            self._spare = out
+            self.out = spare
         return out
 
     def pressed(self, role):

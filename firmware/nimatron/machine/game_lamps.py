@@ -105,8 +105,10 @@ def game(c, lamps, status, now):
 
 
 def visitor(c, lamps, status, now):
-    """The visitor's turn: a selection blinks quickly, the teaching hint slowly."""
-    status["visitor"] = 1
+    """The visitor's turn: a selection blinks quickly, the teaching hint slowly.
+    The pass that takes the visitor's move puts their lamp out with the lamps
+    taken, whatever the selection's blink showed (``Controller._after_lamps``)."""
+    status["visitor"] = 0 if c._moved else 1
     until = None
     if c.selected:
         quick = blinks_on(now, QUICK_MS)

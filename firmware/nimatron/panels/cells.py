@@ -65,4 +65,4 @@ class CellPanel:
             self.lit[r][c] = False
 
     def apply_selection(self, selected):
-        self.apply(selected, [])
+        self.apply(selected, ())  # no list made in DONE's pass before its lamps show

@@ -122,7 +122,7 @@ class RingPanel:
         self.ring = False
 
     def apply_selection(self, selected):
-        self.apply(selected, [])
+        self.apply(selected, ())  # no list made in DONE's pass before its lamps show
 
     def last_lit(self, row):
         return None

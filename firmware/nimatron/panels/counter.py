@@ -71,6 +71,7 @@ class CounterPanel:
         self.bit_lamps = cells[:bits]          # most significant first
         self.choice_lamps = cells[bits:bits + take]
         self.lit = [[False] * n for n in layout]
+        self._most = [most_taken(rules, h) for h in range(total + 1)]  # by what is left: no moves made in DONE's pass
         self._show()
 
     def _show(self):
@@ -78,7 +79,7 @@ class CounterPanel:
         for k in range(len(bits)):
             r, i = bits[k]
             self.lit[r][i] = bool(self.count >> (len(bits) - 1 - k) & 1)
-        can = most_taken(self.rules, self.total - self.count)
+        can = self._most[self.total - self.count]
         for k in range(len(self.choice_lamps)):
             r, i = self.choice_lamps[k]
             self.lit[r][i] = k < can
@@ -105,8 +106,10 @@ class CounterPanel:
         return self.choice_lamps[:self.total - self.count - after[0]], []
 
     def apply(self, out, light):
-        self.count += len([lamp for lamp in out if lamp in self.choice_lamps])
+        for lamp in out:
+            if lamp in self.choice_lamps:
+                self.count += 1
         self._show()
 
     def apply_selection(self, selected):
-        self.apply(selected, [])
+        self.apply(selected, ())  # no list made in DONE's pass before its lamps show

@@ -87,7 +87,7 @@ class HeapPanel:
             self.lit[r][i] = True
 
     def apply_selection(self, selected):
-        self.apply(selected, [])
+        self.apply(selected, ())  # no list made in DONE's pass before its lamps show
 
 
 def _count(lamps):

@@ -89,7 +89,11 @@ class SplitPanel(HeapPanel):
     def apply_selection(self, selected):
         """Commit a visitor's split: the selected lamps move to a free row."""
         free = self._free_row(len(selected))
-        self.apply(selected, [(free, i) for i in range(len(selected))])
+        lit = self.lit
+        for r, i in selected:  # as apply(selected, the new row's lamps), with no list made before they show
+            lit[r][i] = False
+        for i in range(len(selected)):
+            lit[free][i] = True
 
 
 class ArcPanel:
@@ -195,4 +199,4 @@ class ArcPanel:
         self._draw()
 
     def apply_selection(self, selected):
-        self.apply(selected, [])
+        self.apply(selected, ())  # no list made in DONE's pass before its lamps show
