@@ -131,14 +131,19 @@ def _alone(link, name):
     (``link.stepping``): on a board a module's load is a tick's work (30-33
     ms on pico-grid, emulated). A collection (18-25 ms there) goes first, in
     a pass of its own too, as ``code.py`` loads the link's modules: one that
-    fell inside the load's pass doubled it. Direct callers (tests, tools)
-    get the whole command at once."""
+    fell inside the load's pass doubled it (EXPLAIN's words, loaded with no
+    collection before them: 51-53 ms passes on pico-grid). A command's first
+    step (EXPLAIN; SET loading ``link.setting``) starts ``link.step`` with
+    the module it collected for (item 5, as ``setting.set_steps`` keeps it).
+    Direct callers (tests, tools) get the whole command at once."""
     import sys
 
     if not link.stepping or "nimatron." + name in sys.modules:
         return
     step = link.step
-    if step is not None and step[5] != name:
+    if step is None:
+        step = link.step = [None, None, None, None, None, None, None]
+    if step[5] != name:
         import gc
 
         step[5] = name
