@@ -82,3 +82,60 @@ def test_explain_does_a_bounded_share_of_work_each_poll(board, preset, misere):
     assert worst[0] <= CALLS_A_POLL, "%s %s: %d calls in one poll at %s" % (
         board, preset, worst[0], parse_rules(m.controller.rules.spec).position_words(worst[1]))
 
+
+
+def passes_of(m, line):
+    """Send ``line`` and poll until its reply: per poll, (collections, the
+    firmware modules it loaded, replied)."""
+    import gc
+
+    collected = [0]
+    real = gc.collect
+
+    def collect(*args):
+        collected[0] += 1
+        return real(*args)
+
+    out = []
+    m.cable.to_machine += line + b"\n"
+    gc.collect = collect
+    try:
+        while b"\n" not in m.cable.to_host:
+            m.now += 10
+            m.controller.update(m.now)
+            before = set(sys.modules)
+            collected[0] = 0
+            m.link.poll(m.now)
+            loaded = sorted(n for n in set(sys.modules) - before if n.startswith("nimatron."))
+            out.append((collected[0], loaded, b"\n" in m.cable.to_host))
+            assert len(out) < 20000, "no reply"
+    finally:
+        gc.collect = real
+    m.cable.to_host = b""
+    return out
+
+
+@pytest.mark.parametrize("board, preset", [c for c in cases() if c[0] in ("pico-grid", "pico-ring")])
+def test_explain_loads_its_words_alone_after_a_collection_of_their_own(board, preset, monkeypatch):
+    """On a board a module's load is most of a tick (games.explain: 28 ms on
+    pico-grid, emulated) and a collection 18-25 ms: EXPLAIN loaded its words
+    with no collection before them, the heap ran out in the load's pass and
+    the collector ran there too (51-53 ms passes on 7 pico-grid presets).
+    Every poll that loads a module loads one, and does nothing else; the
+    poll before it collected and did nothing else."""
+    import nimatron.games as games
+
+    m = Machine(board, preset=preset, first="visitor", **FAST)
+    m.ok("NEW")
+    assert m.controller.state == "visitor"
+    monkeypatch.delitem(sys.modules, "nimatron.games.explain", raising=False)
+    monkeypatch.delattr(games, "explain", raising=False)  # as forget() leaves a board
+    polls = passes_of(m, b"EXPLAIN")
+    loads = [i for i, (_, loaded, _) in enumerate(polls) if loaded]
+    assert loads, "EXPLAIN loaded no module: %r" % (polls,)
+    for i in loads:
+        collections, loaded, replied = polls[i]
+        assert loaded == ["nimatron.games.explain"] and not collections and not replied, polls[i]
+        assert i > 0 and polls[i - 1] == (1, [], False), "poll %d loads with no collection of its own before: %r" % (
+            i, polls[:i + 1])
+    assert polls[-1][0] == 0, "a collection in the answering poll"

@@ -31,6 +31,8 @@ if sys.argv[1:] not in (["fake"], ["real"]):
 gc.collect()
 import nimatron.link.protocol  # noqa: E402,F401
 gc.collect()
+import nimatron.link.play  # noqa: E402,F401
+gc.collect()
 import nimatron.link.commands  # noqa: E402,F401
 gc.collect()
 import nimatron.link.hostlink  # noqa: E402,F401

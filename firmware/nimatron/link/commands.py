@@ -11,8 +11,9 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 
 import json
 
-from .. import __version__, ascii_digits
+from .. import __version__
 from ..games.budget import Later
+from .play import _no_args, cmd_explain, cmd_new, cmd_play, cmd_state
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
 
 def cmd_hello(link, args, text, now):
@@ -27,73 +28,6 @@ def cmd_hello(link, args, text, now):
 
 def cmd_help(link, args, text, now):
     return {"commands": list(COMMANDS), "doc": "docs/protocol.md"}
-
-
-def cmd_state(link, args, text, now):
-    _no_args(args, "STATE")
-    return state(link, now)
-
-
-def state(link, now):
-    c = link.controller
-    position = c.position()
-    heaps, ring = position if position else (None, False)
-    turn = None
-    if c.state == "visitor":
-        turn = "visitor"
-    elif c.state in ("thinking", "showing"):
-        turn = "machine"
-    lamps, status = c.frame(now)
-    rows = []
-    for row in lamps:
-        rows.append("".join([str(s) for s in row]))
-    last = None
-    if c.last_move:
-        last = {"by": c.last_move[0], "before": c.last_move[1], "after": c.last_move[2]}
-    s = c.settings
-    return {"state": c.state, "turn": turn, "position": heaps, "ring": ring,
-            "rules": c.rules.spec, "misere": c.misere, "difficulty": s["difficulty"],
-            "preset": s["preset"], "winner": c.winner, "last_move": last,
-            "lamps": rows, "status": status, "remote_play": s["remote_play"]}
-
-
-def cmd_explain(link, args, text, now):
-    _no_args(args, "EXPLAIN")
-    c = link.controller
-    position = c.position()
-    if position is None:
-        return {"position": None, "text": "no game in play"}
-    heaps, ring = position
-    if not c.rules.has_move(heaps, ring):
-        return {"position": heaps, "ring": ring, "text": "game over: no move left"}
-    _alone(link, "games.explain")  # its words: loaded with the answer, 48 ms of a stock MacroPad's pass
-    from ..games import explain
-
-    result = solve(c, heaps, ring)
-    out = {"position": heaps, "ring": ring, "rules": c.rules.spec, "misere": c.misere,
-           "difficulty": c.settings["difficulty"], "outcome": result["outcome"],
-           "after": result["after"], "nimber": result["nimber"],
-           "move": explain.describe_move(heaps, result["after"], c.rules.ordered, ring,
-                                         getattr(c.panel, "unlettered", None)),
-           "text": c.explain(heaps, ring, result)}  # its words from this search, not a second one
-    if c.rules.nim_sum:
-        x = 0
-        for h in heaps:
-            x ^= h
-        out["nim_sum"] = x
-        out["working"] = explain.nim_sum_lines(heaps, x)
-    if not c.settings["explain"] and not link.events:  # words only a preset that explains itself keeps
-        # (2.5 KB on a stock MacroPad); streamed events word the machine's next move with them
-        from .. import forget
-
-        forget(("games.explain",), collect=False)  # the next collection frees it: none in the answering pass
-    return out
-
-
-def solve(c, heaps, ring):
-    from ..games import strategy
-
-    return strategy.solve(c.rules, heaps, c.misere, ring)
 
 
 def cmd_audits(link, args, text, now):
@@ -131,14 +65,19 @@ def _alone(link, name):
     (``link.stepping``): on a board a module's load is a tick's work (30-33
     ms on pico-grid, emulated). A collection (18-25 ms there) goes first, in
     a pass of its own too, as ``code.py`` loads the link's modules: one that
-    fell inside the load's pass doubled it. Direct callers (tests, tools)
-    get the whole command at once."""
+    fell inside the load's pass doubled it (EXPLAIN's words, loaded with no
+    collection before them: 51-53 ms passes on pico-grid). A command's first
+    step (EXPLAIN; SET loading ``link.setting``) starts ``link.step`` with
+    the module it collected for (item 5, as ``setting.set_steps`` keeps it).
+    Direct callers (tests, tools) get the whole command at once."""
     import sys
 
     if not link.stepping or "nimatron." + name in sys.modules:
         return
     step = link.step
-    if step is not None and step[5] != name:
+    if step is None:
+        step = link.step = [None, None, None, None, None, None, None]
+    if step[5] != name:
         import gc
 
         step[5] = name
@@ -212,46 +151,11 @@ def cmd_lock(link, args, text, now):
     return {"locked": True}
 
 
-def cmd_new(link, args, text, now):
-    _no_args(args, "NEW")
-    link.operator("NEW")
-    link.controller.new_game(now)
-    return state(link, now)
-
-
 def cmd_events(link, args, text, now):
     if len(args) != 1 or args[0].upper() not in ("ON", "OFF"):
         raise CommandError("syntax", "usage: EVENTS ON|OFF")
     link.events = args[0].upper() == "ON"
     return {"events": link.events}
-
-
-def cmd_play(link, args, text, now):
-    c = link.controller
-    if len(args) < 2 or args[0].upper() != "PRESS":
-        raise CommandError("syntax", "usage: PLAY PRESS row0|done|new|key R I")
-    if not c.settings["remote_play"]:
-        raise CommandError("denied", "remote play is off (SET remote_play on)")
-    role = _role(c, args[1:])
-    refused = []
-    before = c.listener
-
-    def catch(event):
-        if event.get("event") == "refused":
-            refused.append(event.get("reason"))
-        if before is not None:
-            before(event)
-
-    c.listener = catch
-    try:
-        c.press(role, now)
-    finally:
-        c.listener = before
-    out = state(link, now)
-    out["pressed"] = role
-    if refused:
-        out["refused"] = refused[-1]
-    return out
 
 
 def cmd_memory(link, args, text, now):
@@ -279,37 +183,6 @@ def cmd_memory(link, args, text, now):
         out["more"] = out.get("more", 0) + 1
         loaded.pop()
     return out
-
-
-def _role(c, words):
-    name = words[0].lower()
-    if name in ("done", "new") and len(words) == 1:
-        return name
-    if name == "key" and len(words) == 3 and c.input_model == "grid":
-        r = _small_int(words[1])
-        i = _small_int(words[2])
-        if r is not None and i is not None and r < len(c.layout) and i < c.layout[r]:
-            return "key %d %d" % (r, i)
-        raise CommandError("value", "no key %s %s on this board" % (_shown(words[1]), _shown(words[2])))
-    if name[:3] == "row" and len(words) == 1 and c.input_model == "rows":
-        r = _small_int(name[3:])
-        if r is not None and r < len(c.layout):
-            return "row%d" % r
-    what = "row0..row%d, done, new" % (len(c.layout) - 1)
-    if c.input_model == "grid":
-        what = "key R I, done, new"
-    raise CommandError("value", "no button %s on this board (%s)" % (_shown(" ".join(words)), what))
-
-
-def _no_args(args, verb):
-    if args:
-        raise CommandError("syntax", "%s takes no arguments" % verb)
-
-
-def _small_int(text):
-    if len(text) > 3 or not ascii_digits(text):
-        return None
-    return int(text)
 
 
 HANDLERS = {

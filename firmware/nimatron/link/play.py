@@ -1,0 +1,149 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""The host link's game commands: STATE, EXPLAIN, NEW and PLAY (each as in
+``nimatron.link.commands``, which lists them in ``HANDLERS``).
+
+A module of its own so that no pass loads the link's commands whole: on a
+board a module's load is a tick's work, and ``link.commands`` in one was
+39-47 ms of a pass on pico-grid (emulated; the first pass of a host's first
+command, ``code.load_link``). ``code.py`` loads this one first, in a pass of
+its own."""
+
+from .. import ascii_digits
+from .protocol import CommandError, _shown
+
+
+def cmd_state(link, args, text, now):
+    _no_args(args, "STATE")
+    return state(link, now)
+
+
+def state(link, now):
+    c = link.controller
+    position = c.position()
+    heaps, ring = position if position else (None, False)
+    turn = None
+    if c.state == "visitor":
+        turn = "visitor"
+    elif c.state in ("thinking", "showing"):
+        turn = "machine"
+    lamps, status = c.frame(now)
+    rows = []
+    for row in lamps:
+        rows.append("".join([str(s) for s in row]))
+    last = None
+    if c.last_move:
+        last = {"by": c.last_move[0], "before": c.last_move[1], "after": c.last_move[2]}
+    s = c.settings
+    return {"state": c.state, "turn": turn, "position": heaps, "ring": ring,
+            "rules": c.rules.spec, "misere": c.misere, "difficulty": s["difficulty"],
+            "preset": s["preset"], "winner": c.winner, "last_move": last,
+            "lamps": rows, "status": status, "remote_play": s["remote_play"]}
+
+
+def cmd_explain(link, args, text, now):
+    _no_args(args, "EXPLAIN")
+    c = link.controller
+    position = c.position()
+    if position is None:
+        return {"position": None, "text": "no game in play"}
+    heaps, ring = position
+    if not c.rules.has_move(heaps, ring):
+        return {"position": heaps, "ring": ring, "text": "game over: no move left"}
+    from .commands import _alone  # loaded by then: commands imports this module
+
+    _alone(link, "games.explain")  # its words: loaded with the answer, 48 ms of a stock MacroPad's pass
+    from ..games import explain
+
+    result = solve(c, heaps, ring)
+    out = {"position": heaps, "ring": ring, "rules": c.rules.spec, "misere": c.misere,
+           "difficulty": c.settings["difficulty"], "outcome": result["outcome"],
+           "after": result["after"], "nimber": result["nimber"],
+           "move": explain.describe_move(heaps, result["after"], c.rules.ordered, ring,
+                                         getattr(c.panel, "unlettered", None)),
+           "text": c.explain(heaps, ring, result)}  # its words from this search, not a second one
+    if c.rules.nim_sum:
+        x = 0
+        for h in heaps:
+            x ^= h
+        out["nim_sum"] = x
+        out["working"] = explain.nim_sum_lines(heaps, x)
+    if not c.settings["explain"] and not link.events:  # words only a preset that explains itself keeps
+        # (2.5 KB on a stock MacroPad); streamed events word the machine's next move with them
+        from .. import forget
+
+        forget(("games.explain",), collect=False)  # the next collection frees it: none in the answering pass
+    return out
+
+
+def solve(c, heaps, ring):
+    from ..games import strategy
+
+    return strategy.solve(c.rules, heaps, c.misere, ring)
+
+
+def cmd_new(link, args, text, now):
+    _no_args(args, "NEW")
+    link.operator("NEW")
+    link.controller.new_game(now)
+    return state(link, now)
+
+
+def cmd_play(link, args, text, now):
+    c = link.controller
+    if len(args) < 2 or args[0].upper() != "PRESS":
+        raise CommandError("syntax", "usage: PLAY PRESS row0|done|new|key R I")
+    if not c.settings["remote_play"]:
+        raise CommandError("denied", "remote play is off (SET remote_play on)")
+    role = _role(c, args[1:])
+    refused = []
+    before = c.listener
+
+    def catch(event):
+        if event.get("event") == "refused":
+            refused.append(event.get("reason"))
+        if before is not None:
+            before(event)
+
+    c.listener = catch
+    try:
+        c.press(role, now)
+    finally:
+        c.listener = before
+    out = state(link, now)
+    out["pressed"] = role
+    if refused:
+        out["refused"] = refused[-1]
+    return out
+
+
+def _role(c, words):
+    name = words[0].lower()
+    if name in ("done", "new") and len(words) == 1:
+        return name
+    if name == "key" and len(words) == 3 and c.input_model == "grid":
+        r = _small_int(words[1])
+        i = _small_int(words[2])
+        if r is not None and i is not None and r < len(c.layout) and i < c.layout[r]:
+            return "key %d %d" % (r, i)
+        raise CommandError("value", "no key %s %s on this board" % (_shown(words[1]), _shown(words[2])))
+    if name[:3] == "row" and len(words) == 1 and c.input_model == "rows":
+        r = _small_int(name[3:])
+        if r is not None and r < len(c.layout):
+            return "row%d" % r
+    what = "row0..row%d, done, new" % (len(c.layout) - 1)
+    if c.input_model == "grid":
+        what = "key R I, done, new"
+    raise CommandError("value", "no button %s on this board (%s)" % (_shown(" ".join(words)), what))
+
+
+def _no_args(args, verb):
+    if args:
+        raise CommandError("syntax", "%s takes no arguments" % verb)
+
+
+def _small_int(text):
+    if len(text) > 3 or not ascii_digits(text):
+        return None
+    return int(text)
