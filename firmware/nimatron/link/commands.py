@@ -60,6 +60,35 @@ def cmd_config(link, args, text, now):
     return shown
 
 
+# Bytes one pass of a command may allocate: EXPLAIN's search 5 KB a poll on
+# Graph Nim, NEW's panel 3-8 KB, a module's load up to twice its .mpy (3.6 KB
+# at most: tests/test_link_loads.py). With less free before a command's pass,
+# the garbage is collected in a pass of its own first (the machine's search
+# does the same: ``turns.SEARCH_HEAP``): the collector the heap would start by
+# itself inside that pass (about 20 ms on a Pico) made EXPLAIN on Graph Nim
+# 48-54 ms a pass and NEW 40-62 ms (pico-grid, emulated).
+LINK_HEAP = 20 * 1024  # 16 KB left one in, on 64-bit MicroPython (tests/test_link_room.py)
+
+
+def room(link, handled):
+    """Before a command's pass: True if the heap has less than LINK_HEAP
+    free and this poll collected it instead (after a command already handled
+    in the poll, it leaves that to the next). Never two polls in a row (a
+    heap that stays low still answers every other poll), never while the
+    machine searches (its tick collects for its search, and searched);
+    only where the interpreter says what is free."""
+    import gc
+
+    free = getattr(gc, "mem_free", None)
+    if free is None or link.tidied or free() >= LINK_HEAP or link.controller.state == "thinking":
+        link.tidied = False
+        return False
+    if not handled:
+        gc.collect()
+        link.tidied = True
+    return True
+
+
 def _alone(link, name):
     """Load ``nimatron.<name>`` in a pass of its own when the link is polled
     (``link.stepping``): on a board a module's load is a tick's work (30-33

@@ -97,6 +97,7 @@ class HostLink:
         self.stepping = False  # in ``poll``: a long command may do one step a pass (``budget.Later``)
         self.step = None       # that command's work so far (``setting.set_steps``)
         self.short = 0         # passes in a row that command ran out of memory (``handle``)
+        self.tidied = False    # the last poll collected the garbage (``commands.room``)
         self.pin_pause_until = None
         from .commands import pin_pause
 
@@ -150,6 +151,8 @@ class HostLink:
                     self.pending = self.reader.feed(data)
             handled = 0
             while self.pending and handled < LINES_PER_POLL and self.out_bytes <= MAX_OUT - MAX_REPLY:
+                if commands.room(self, handled):
+                    break  # the command in the next poll, into a heap with room
                 query = self.pending[0]
                 deferred = query is not None and query.strip().upper() == b"EXPLAIN"
                 if deferred:  # its search shares the tick like the machine's own
