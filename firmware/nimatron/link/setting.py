@@ -162,7 +162,7 @@ def _check(link, key, value, new, step, settings_error):
     starts = new["starts"]
     if step[8] < len(starts):
         from ..config.settings import check_start
-        from ..machine.turns import check_input
+        from ..panels.panel import check_input
         from ..panels.playable import check_games
 
         done = step[8]

@@ -35,14 +35,14 @@ when). Anything outside that changes what the lamps show calls
 
 from .. import forget
 from ..games.rules import parse_rules
-from ..panels.panel import make_panel
+from ..panels.panel import check_input, make_panel
 from .audits import Audits
 from .debounce import Debouncer
 from . import game_lamps
 from .game_lamps import SECOND_MS  # "still playing?" counts whole seconds
 from .ports import ATTRACT, OFF, OVER, SERVICE, SHOWING, THINKING, VISITOR
 from .switches import Switches
-from .turns import MachineTurn, Rng, VisitorTurn, check_input, prepare
+from .turns import MachineTurn, Rng, VisitorTurn, prepare
 
 OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
 UNSHOWN = -1          # no lamp state: the first frame always differs from what was "shown"

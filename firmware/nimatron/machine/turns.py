@@ -19,18 +19,8 @@ plays the gentlest legal move.
 import gc
 
 from ..games import budget, strategy
-from ..panels.panel import PanelError, row_label
+from ..panels.panel import row_label
 from .ports import THINKING, VISITOR
-
-
-def check_input(input_model, rules, settings):
-    """PanelError unless this board's buttons can make the game's moves."""
-    if input_model != "rows":
-        return
-    if not rules.one_row:
-        raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
-    if settings.get("counter"):
-        raise PanelError("a counter is played by choosing lamps: use a grid board (keys or a cursor)")
 
 
 def prepare(rules, settings):

@@ -183,3 +183,13 @@ def fits_all_reachable(rules, layout, start, shape=None, counter=False):
     except PanelError:
         return False
     return True
+
+
+def check_input(input_model, rules, settings):
+    """PanelError unless this board's buttons can make the game's moves."""
+    if input_model != "rows":
+        return
+    if not rules.one_row:
+        raise PanelError("%s moves need a key under every lamp: use a grid board" % rules.spec)
+    if settings.get("counter"):
+        raise PanelError("a counter is played by choosing lamps: use a grid board (keys or a cursor)")
