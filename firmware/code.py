@@ -180,9 +180,66 @@ def load_link(machine, step, now):
     return True, None
 
 
+HEAP_CHUNK = 63       # a tuple's items: 272 bytes, one allocation (hold_heap)
+HEAP_RUN = 8          # chunks: a run this long is an area's (a hole in an old area is shorter)
+
+
+def heap_grows():
+    """True on CircuitPython 9 and later, whose heap grows (and shrinks) in areas."""
+    import sys
+
+    impl = sys.implementation
+    return impl.name == "circuitpython" and impl.version[0] >= 9
+
+
+def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id):
+    """Grow the heap to its whole size once, and keep one small pin in each
+    area it grew by. CircuitPython 9 grows its heap in areas and hands an
+    area back as soon as a collection empties it; the next load then finds
+    no room, collects again and grows again: two collections (20 ms each on
+    an RP2040) where one was asked for. The heap is filled with equal
+    tuples (one allocation each, so an area's are adjacent in memory) until
+    it can grow no more, as it would under load (CircuitPython's own
+    allocations are made before code.py or in this heap); the first of each
+    long run is kept. Returns the pins: keep them. ``new`` and
+    ``where`` (a chunk, its address) are for tests."""
+    gc.collect()
+    one = (None,) * chunk
+    if new is None:
+        def new():
+            return one * 1  # a new tuple, allocated whole
+
+    fill = [None] * (gc.mem_free() // (4 * chunk + 16) + 1)  # sized now: the loop allocates only chunks
+    n = 0
+    try:
+        while n < len(fill):
+            fill[n] = new()
+            n += 1
+    except MemoryError:
+        pass
+    stride = 0  # the step between neighbours: the least step forward
+    for i in range(1, n):
+        step = where(fill[i]) - where(fill[i - 1])
+        if step > 0 and (not stride or step < stride):
+            stride = step
+    pins = []
+    start = 0
+    for i in range(1, n + 1):
+        if i == n or where(fill[i]) != where(fill[i - 1]) + stride:
+            if i - start >= HEAP_RUN or i == n:
+                pins.append(fill[start])
+            start = i
+    fill = None
+    gc.collect()
+    return pins
+
+
 def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_FILE, data=None):
     """Start and run the machine; ``make``, ``loops``, ``state`` and ``data``
     (a stand-in for ``usb_cdc.data``) are for tests."""
+    import gc
+
+    pins = hold_heap(gc) if heap_grows() else None  # noqa: F841 - held for good
     from nimatron.machine.startup import Machine
 
     dog = arm_watchdog(mc)
