@@ -180,8 +180,9 @@ def load_link(machine, step, now):
     return True, None
 
 
-HEAP_CHUNK = 63       # a tuple's items: 272 bytes, one allocation (hold_heap)
-HEAP_RUN = 8          # chunks: a run this long is an area's (a hole in an old area is shorter)
+HEAP_CHUNK = 255      # a filling tuple's items: 1,040 bytes, one allocation (hold_heap)
+HEAP_RUN = 4          # chunks in a row: an area's (a hole left in an old area is shorter)
+HEAP_TRIES = 400      # pins tried before giving up on an area (the rest fill older holes)
 
 
 def heap_grows():
@@ -192,22 +193,31 @@ def heap_grows():
     return impl.name == "circuitpython" and impl.version[0] >= 9
 
 
-def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id):
-    """Grow the heap to its whole size once, and keep one small pin in each
-    area it grew by. CircuitPython 9 grows its heap in areas and hands an
-    area back as soon as a collection empties it; the next load then finds
-    no room, collects again and grows again: two collections (20 ms each on
-    an RP2040) where one was asked for. The heap is filled with equal
-    tuples (one allocation each, so an area's are adjacent in memory) until
-    it can grow no more, as it would under load (CircuitPython's own
-    allocations are made before code.py or in this heap); the first of each
-    long run is kept. Returns the pins: keep them. ``new`` and
-    ``where`` (a chunk, its address) are for tests."""
+def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id, pin=None):
+    """Grow the heap to its whole size once, and keep a pin of 32 bytes in
+    each area it grew by. CircuitPython 9 grows its heap in areas and hands
+    an area back as soon as a collection empties it; the next load then
+    finds no room, collects again and grows again: two collections (20-35 ms
+    each on an RP2040) where one was asked for.
+
+    The heap is filled with equal tuples (one allocation each, so an area's
+    sit one stride apart) until it can grow no more, as it would under load
+    (CircuitPython's own allocations are made before code.py or in this
+    heap). The first tuple of each long run starts an area: it is dropped,
+    and small tuples are made until one lands in each such hole (a block
+    allocation takes the first room that fits). Returns the pins: keep them.
+    ``new``, ``pin`` (a filling chunk, a pin) and ``where`` (its address)
+    are for tests."""
     gc.collect()
     one = (None,) * chunk
+    small = (None,) * 3  # 20 bytes: two blocks (an area whose only block in use is its first is handed back)
     if new is None:
         def new():
             return one * 1  # a new tuple, allocated whole
+
+    if pin is None:
+        def pin():
+            return small * 1
 
     fill = [None] * (gc.mem_free() // (4 * chunk + 16) + 1)  # sized now: the loop allocates only chunks
     n = 0
@@ -222,14 +232,30 @@ def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id):
         step = where(fill[i]) - where(fill[i - 1])
         if step > 0 and (not stride or step < stride):
             stride = step
-    pins = []
+    holes = []  # where each area's first chunk was
     start = 0
     for i in range(1, n + 1):
         if i == n or where(fill[i]) != where(fill[i - 1]) + stride:
             if i - start >= HEAP_RUN or i == n:
-                pins.append(fill[start])
+                holes.append(where(fill[start]))
+                fill[start] = None
             start = i
-    fill = None
+    gc.collect()
+    pins = []
+    others = []  # pins that filled older holes first: dropped below
+    for _ in range(HEAP_TRIES):
+        if not holes:
+            break
+        p = pin()
+        at = where(p)
+        for k in range(len(holes)):
+            if holes[k] <= at < holes[k] + stride:
+                pins.append(p)
+                holes.pop(k)
+                break
+        else:
+            others.append(p)
+    fill = others = None
     gc.collect()
     return pins
 

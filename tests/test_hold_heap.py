@@ -154,10 +154,11 @@ def _code_py():
 CODE = _code_py()
 PICO = 180 * 1024  # about what a Pico's system heap has when code.py starts
 TUPLE = 4 * CODE["HEAP_CHUNK"] + 8  # a tuple of HEAP_CHUNK items on a 32-bit board
+PIN = 20  # a tuple of 3
 
 
 def hold(heap):
-    return CODE["hold_heap"](heap, new=lambda: heap.new(TUPLE), where=lambda o: o.addr)
+    return CODE["hold_heap"](heap, new=lambda: heap.new(TUPLE), where=lambda o: o.addr, pin=lambda: heap.new(PIN))
 
 
 def boot(heap, sizes):
@@ -177,7 +178,7 @@ def test_the_heap_grows_once_as_far_as_it_can_and_every_area_it_grew_by_is_pinne
     assert len(heap.areas) == 6 and all(a.held for a in heap.areas[1:])
     assert heap.outer < TUPLE + 2048  # as far as it can: as it would under load
     assert len(pins) <= len(heap.areas)
-    assert sum(p.size for p in pins) <= TUPLE * len(heap.areas)
+    assert all(p.size == PIN for p in pins)
     heap.collect()
     assert all(a.held for a in heap.areas[1:])
 
@@ -215,7 +216,7 @@ def test_after_it_no_area_is_handed_back_and_a_load_collects_only_when_no_area_h
     pins = hold(heap)
     areas = list(heap.areas)
     assert len(areas) >= 5 and all(a.held for a in areas[1:])
-    assert sum(p.size for p in pins) <= TUPLE * (len(areas) + 2)  # a pin an area, give or take one
+    assert all(p.size == PIN for p in pins) and len(pins) <= len(areas)
     live = []
     for op, size in steps:
         if op == "load":
