@@ -183,6 +183,7 @@ def load_link(machine, step, now):
 HEAP_CHUNK = 255      # a filling tuple's items: 1,040 bytes, one allocation (hold_heap)
 HEAP_RUN = 4          # chunks in a row: an area's (a hole left in an old area is shorter)
 HEAP_TRIES = 400      # pins tried before giving up on an area (the rest fill older holes)
+HEAP_AREAS = 16       # areas pinned at most (a Pico's heap grows by 5 or 6)
 
 
 def heap_grows():
@@ -219,7 +220,11 @@ def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id, pin=None):
         def pin():
             return small * 1
 
-    fill = [None] * (gc.mem_free() // (4 * chunk + 16) + 1)  # sized now: the loop allocates only chunks
+    # Every list it needs is made now: once the heap is full nothing may grow.
+    others = [None] * HEAP_TRIES  # pins that filled older holes first: dropped at the end
+    pins = [None] * HEAP_AREAS
+    holes = [None] * HEAP_AREAS  # where each area's first chunk was
+    fill = [None] * (gc.mem_free() // (4 * chunk + 16) + 1)
     n = 0
     try:
         while n < len(fill):
@@ -232,32 +237,36 @@ def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id, pin=None):
         step = where(fill[i]) - where(fill[i - 1])
         if step > 0 and (not stride or step < stride):
             stride = step
-    holes = []  # where each area's first chunk was
+    areas = 0
     start = 0
     for i in range(1, n + 1):
         if i == n or where(fill[i]) != where(fill[i - 1]) + stride:
-            if i - start >= HEAP_RUN or i == n:
-                holes.append(where(fill[start]))
+            if (i - start >= HEAP_RUN or i == n) and areas < HEAP_AREAS:
+                holes[areas] = where(fill[start])
                 fill[start] = None
+                areas += 1
             start = i
     gc.collect()
-    pins = []
-    others = []  # pins that filled older holes first: dropped below
-    for _ in range(HEAP_TRIES):
-        if not holes:
-            break
-        p = pin()
-        at = where(p)
-        for k in range(len(holes)):
-            if holes[k] <= at < holes[k] + stride:
-                pins.append(p)
-                holes.pop(k)
+    held = 0
+    try:
+        for t in range(HEAP_TRIES):
+            if held == areas:
                 break
-        else:
-            others.append(p)
-    fill = others = None
+            p = pin()
+            at = where(p)
+            for k in range(areas):
+                if holes[k] is not None and holes[k] <= at < holes[k] + stride:
+                    pins[held] = p
+                    holes[k] = None
+                    held += 1
+                    break
+            else:
+                others[t] = p
+    except MemoryError:
+        pass  # no room left even for a pin: the areas without one may be handed back, as before
+    fill = others = holes = None
     gc.collect()
-    return pins
+    return pins[:held]
 
 
 def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_FILE, data=None):
@@ -265,7 +274,12 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
     (a stand-in for ``usb_cdc.data``) are for tests."""
     import gc
 
-    pins = hold_heap(gc) if heap_grows() else None  # noqa: F841 - held for good
+    pins = None
+    if heap_grows():
+        try:
+            pins = hold_heap(gc)  # noqa: F841 - held for good
+        except Exception as e:  # noqa: BLE001 - the game plays without it
+            print("heap not held: %r" % e)
     from nimatron.machine.startup import Machine
 
     dog = arm_watchdog(mc)

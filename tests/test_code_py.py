@@ -348,3 +348,20 @@ def test_the_watchdog_is_fed_while_the_machine_is_built(monkeypatch, drive):
     monkeypatch.setattr(app, "make_controller", watched)
     code["main"](mc, sup, loops=3)
     assert fed_at_build and fed_at_build[0] >= 4
+
+
+def test_code_py_plays_on_when_the_heap_cannot_be_held(monkeypatch, drive, capsys):
+    """hold_heap runs first of all, on CircuitPython 9: whatever it raises, the
+    board starts and plays (a MemoryError there once kept a MacroPad dark)."""
+    mc, sup, _resets = fake_board(monkeypatch, FlashNvm())
+    code = load("code.py")
+    names = code["main"].__globals__
+    names["heap_grows"] = lambda: True
+
+    def full(gc):
+        raise MemoryError("memory allocation failed, allocating 2048 bytes")
+
+    names["hold_heap"] = full
+    machine = code["main"](mc, sup, make=make, loops=50)
+    assert machine.controller is not None and mc.watchdog.feeds == 51
+    assert "heap not held: MemoryError('memory allocation failed, allocating 2048 bytes')" in capsys.readouterr().out

@@ -250,7 +250,9 @@ def test_on_micropython_a_heap_that_does_not_grow_is_left_as_it_was():
 
 def test_on_real_micropython_it_runs_and_gives_its_fill_back():
     """The real allocator and id(): tuples from one allocation each sit one
-    stride apart, so a fixed heap shows one run and one pin."""
+    stride apart. Run on a heap riddled with small holes (where its pins land
+    first), it works in a heap it has filled: nothing it does then may
+    allocate (a list growing there raised MemoryError on the emulated Pico)."""
     import subprocess
 
     import mpy_runner
@@ -259,18 +261,23 @@ def test_on_real_micropython_it_runs_and_gives_its_fill_back():
     source = open(os.path.join(FIRMWARE, "code.py")).read()
     names = source[source.index("HEAP_CHUNK ="):source.index("def main(")]
     script = names + (
-        "import gc\n"
+        "import gc, sys\n"
+        "holes = int(sys.argv[-1])\n"
+        "junk = [(i, i, i) for i in range(holes * 2)]\n"
+        "kept = junk[::2]\n"
+        "junk = None\n"
         "gc.collect()\n"
         "free = gc.mem_free()\n"
         "pins = hold_heap(gc)\n"
-        "print(len(pins), free - gc.mem_free(), heap_grows())\n")
-    out = subprocess.run([exe, "-X", "heapsize=64K", "-c", script], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    pins, held, grows = out.stdout.split()
-    assert grows == "False"
-    assert int(pins) <= 2
-    assert int(held) <= 4096  # its pins (544 bytes each, 64-bit), not the ~50 KB it filled
-
+        "print(len(pins), free - gc.mem_free(), heap_grows(), len(kept))\n")
+    for holes in (0, 50, 2000):
+        out = subprocess.run([exe, "-X", "heapsize=512K", "-c", script, str(holes)], capture_output=True, text=True,
+                             timeout=60)
+        assert out.returncode == 0, out.stdout + out.stderr
+        pins, held, grows, kept = out.stdout.split()
+        assert grows == "False" and int(kept) == holes
+        assert int(pins) <= 2
+        assert int(held) <= 8192  # its pins (and what the stack scan keeps), not the heap it filled
 
 
 def test_the_heap_cost_bench_runs_on_micropython(tmp_path):
