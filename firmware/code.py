@@ -182,7 +182,7 @@ def load_link(machine, step, now):
 
 HEAP_CHUNK = 255      # a filling tuple's items: 1,040 bytes, one allocation (hold_heap)
 HEAP_RUN = 4          # chunks in a row: an area's (a hole left in an old area is shorter)
-HEAP_TRIES = 400      # pins tried before giving up on an area (the rest fill older holes)
+HEAP_TRIES = 2000     # pins tried at most: the first fill the holes code.py's compiling left
 HEAP_AREAS = 16       # areas pinned at most (a Pico's heap grows by 5 or 6)
 
 
@@ -277,7 +277,8 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
     pins = None
     if heap_grows():
         try:
-            pins = hold_heap(gc)  # noqa: F841 - held for good
+            pins = hold_heap(gc)
+            print("nimatron: heap held whole, %d areas pinned, %d bytes free" % (len(pins), gc.mem_free()))
         except Exception as e:  # noqa: BLE001 - the game plays without it
             print("heap not held: %r" % e)
     from nimatron.machine.startup import Machine
