@@ -223,7 +223,7 @@ def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id, pin=None):
     # Every list it needs is made now: once the heap is full nothing may grow.
     others = [None] * HEAP_TRIES  # pins that filled older holes first: dropped at the end
     pins = [None] * HEAP_AREAS
-    holes = [None] * HEAP_AREAS  # where each area's first chunk was
+    holes = [0] * HEAP_AREAS  # where each area's first chunk was (0: pinned)
     fill = [None] * (gc.mem_free() // (4 * chunk + 16) + 1)
     n = 0
     try:
@@ -255,16 +255,16 @@ def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id, pin=None):
             p = pin()
             at = where(p)
             for k in range(areas):
-                if holes[k] is not None and holes[k] <= at < holes[k] + stride:
+                if holes[k] and holes[k] <= at < holes[k] + stride:
                     pins[held] = p
-                    holes[k] = None
+                    holes[k] = 0
                     held += 1
                     break
             else:
                 others[t] = p
     except MemoryError:
         pass  # no room left even for a pin: the areas without one may be handed back, as before
-    fill = others = holes = None
+    del fill, others, holes
     gc.collect()
     return pins[:held]
 
@@ -278,7 +278,7 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
     if heap_grows():
         try:
             pins = hold_heap(gc)
-            print("nimatron: heap held whole, %d areas pinned, %d bytes free" % (len(pins), gc.mem_free()))
+            print("nimatron: heap held whole, %d areas pinned" % len(pins))
         except Exception as e:  # noqa: BLE001 - the game plays without it
             print("heap not held: %r" % e)
     from nimatron.machine.startup import Machine
