@@ -183,7 +183,7 @@ def load_link(machine, step, now):
 HEAP_CHUNK = 255      # a filling tuple's items: 1,040 bytes, one allocation (hold_heap)
 HEAP_RUN = 4          # chunks in a row: an area's (a hole left in an old area is shorter)
 HEAP_TRIES = 2000     # pins tried at most: the first fill the holes code.py's compiling left
-HEAP_AREAS = 16       # areas pinned at most (a Pico's heap grows by 5 or 6)
+HEAP_AREAS = 16       # areas pinned at most (code.py finds a Pico's heap grows by 4 to 6)
 
 
 def heap_grows():
