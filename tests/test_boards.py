@@ -87,6 +87,32 @@ def test_macropad_keys_are_the_lamps_above_them(sims):
     assert game(sim)[-1]["event"] == "move" and game(sim)[-2]["after"] == [2, 3, 3]
 
 
+@pytest.mark.parametrize("reads_back", ["its level", "0 (rp2040js)"])
+def test_macropad_led_is_the_visitors_turn_whatever_an_output_reads_back(sims, monkeypatch, reads_back):
+    """The red LED is the MacroPad's only "your turn" lamp: DONE's own pass
+    puts it out, even when the selection's blink is dark and no key
+    changes. The driver decided from the pin's read-back; in the emulated
+    RP2040 an output reads 0, so the LED never went out there (DONE to a
+    changed lamp 66 ms on pad-moore). It keeps what it wrote instead."""
+    sim = sims("macropad", {"think_ms": 400, "show_ms": 400})
+    bench = sim.bench
+    led = bench._id["LED"]
+    if reads_back != "its level":
+        level = bench.level
+        monkeypatch.setattr(bench, "level", lambda pin_id: 0 if pin_id == led else level(pin_id))
+    sim.tap("done")                      # attract: any press plays
+    sim.advance(100)
+    assert sim.controller.state == "visitor" and sim.read_status()["visitor"] == 1
+    sim.tap("key 2 3")
+    sim.tap("done")
+    assert sim.controller.state in ("thinking", "showing") and sim.read_status()["visitor"] == 0
+    for _ in range(100):
+        if sim.controller.state != "thinking" and sim.controller.state != "showing":
+            break
+        sim.advance(50)
+    assert sim.controller.state == "visitor" and sim.read_status()["visitor"] == 1
+
+
 def test_macropad_key_queues_hold_a_press_and_release_of_every_key_not_keypads_64_events(sims):
     """``keypad``'s event queues default to 64 events of 6 bytes each: 768
     bytes of a stock MacroPad's heap for its 12 keys and the encoder's

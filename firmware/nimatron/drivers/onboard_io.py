@@ -53,6 +53,7 @@ class OnboardIO(StripIO):
         self._shown = None
         self._switches = []   # slide switches: [role, DigitalInOut, level, level at start]
         self._led = None
+        self._led_on = False  # as written: an output's read-back is its pad, not a promise (emulators read 0)
         self.oled = None
         self._encoder = None
         self._turned = 0
@@ -111,6 +112,7 @@ class OnboardIO(StripIO):
             digitalio = load("digitalio")
             self._led = digitalio.DigitalInOut(board_pin(board, name))
             self._led.switch_to_output(value=False)
+            self._led_on = False
         name = spec.get("display")
         if name:
             from .oled import Oled
@@ -133,8 +135,8 @@ class OnboardIO(StripIO):
                 wanted.append(PALETTE.get(states[i], PALETTE[OFF]) if i < len(states) else PALETTE[OFF])
         if self._led is not None:
             on = bool(status.get("visitor"))
-            if self._led.value != on:
-                self._led.value = on
+            if self._led_on != on:
+                self._led.value = self._led_on = on
         if wanted == self._shown:
             return
         pixels = self._pixels
