@@ -549,3 +549,42 @@ def test_emu_board_refuses_frozen_with_mpy():
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert "--frozen and --mpy" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_emu_board_says_when_the_profile_has_no_symbols(tmp_path):
+    """tools/emu_board.py --profile needs the firmware's ELF: anything else is
+    said in words with exit status 2, before any emulator is looked for."""
+    junk = tmp_path / "firmware.elf"
+    junk.write_text("not an ELF file\n")
+    for path in (str(junk), str(tmp_path / "missing.elf")):
+        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "emu_board.py"), "--profile", path],
+                              capture_output=True, text=True)
+        assert done.returncode == 2, done.stderr
+        assert "cannot read the symbols of" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_emu_board_profile_reads_the_functions_it_names(tmp_path):
+    """The symbols --profile hands the emulator: every function by address
+    (sorted, for the sampled instructions) and the named ones; read from a
+    real ELF made here when the ARM toolchain is present."""
+    import shutil
+
+    if not (shutil.which("arm-none-eabi-gcc") and shutil.which("arm-none-eabi-nm")):
+        pytest.skip("no ARM toolchain (arm-none-eabi-gcc)")
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    try:
+        import emu_board
+    finally:
+        sys.path.pop(0)
+    src = tmp_path / "f.c"
+    src.write_text("int gc_collect(int x) { return x + 1; }\nint other(int x) { return gc_collect(x) * 2; }\n")
+    elf = tmp_path / "f.elf"
+    subprocess.run(["arm-none-eabi-gcc", "-mthumb", "-mcpu=cortex-m0plus", "-c", "-o", str(elf), str(src)], check=True)
+    path = emu_board.profile_symbols(str(elf))
+    assert path is not None
+    with open(path) as f:
+        found = json.load(f)
+    os.unlink(path)
+    names = [name for _, name in found["_table"]]
+    assert "gc_collect" in found and "gc_collect" in names and "other" in names
+    assert [a for a, _ in found["_table"]] == sorted(a for a, _ in found["_table"])

@@ -52,7 +52,77 @@ if (FLASH_NS) {
 const feeds = [];
 const dog = s.b.mcu.peripherals[0x40058];
 const write = dog.writeUint32.bind(dog);
-dog.writeUint32 = (offset, value) => { if (offset === 0x04) feeds.push(s.ms); write(offset, value); };
+dog.writeUint32 = (offset, value) => { if (offset === 0x04) { feeds.push(s.ms); endPass(); } write(offset, value); };
+
+// --symbols FILE ({"name": address} from the firmware's ELF): time inside each of those
+// functions, per main-loop pass (outermost call, children included: a collection that an
+// allocation starts counts in both). An instruction hook: the emulator runs slower with it.
+const passes = new Map(); // feed time that ended a pass -> { name: [calls, ms] } (passes over 20 ms)
+let pass = {};
+let passStart = 0;
+// With the firmware's whole symbol table ("_table": [[address, name], ...] sorted), every
+// SAMPLE_EVERY-th instruction's address is kept too, and a pass over 40 ms says where its
+// time went by function (the C functions of the interpreter: "~mp_execute_bytecode" is Python).
+const SAMPLE_EVERY = 37;
+const SAMPLED_MS = +(args['profile-ms'] || 40); // passes longer than this say where their time went
+let samples = [];
+let table = null;
+function where(pc) { // the function holding `pc` (binary search in the sorted table)
+  let lo = 0, hi = table.length - 1;
+  if (pc < table[0][0]) return '?';
+  while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (table[mid][0] <= pc) lo = mid; else hi = mid - 1; }
+  return table[lo][1];
+}
+function endPass() {
+  const now = s.ms;
+  const ms = now - passStart;
+  if (table && ms > SAMPLED_MS && samples.length) {
+    const by = new Map();
+    for (const pc of samples) { const f = where(pc); by.set(f, (by.get(f) || 0) + 1); }
+    for (const [f, n] of [...by.entries()].sort((x, y) => y[1] - x[1]).slice(0, 10)) pass['~' + f] = [n, ms * n / samples.length];
+  }
+  samples = [];
+  if (ms > Math.min(20, SAMPLED_MS) && Object.keys(pass).length) passes.set(+now.toFixed(3), pass);
+  pass = {};
+  passStart = now;
+}
+if (args.symbols) {
+  const syms = JSON.parse(require('fs').readFileSync(args.symbols, 'utf8'));
+  table = syms._table || null;
+  delete syms._table;
+  let count = 0;
+  const at = new Map(Object.entries(syms).map(([n, a]) => [a & ~1, n]));
+  const core = s.b.mcu.core;
+  const frames = []; // { name, ret, sp, t0 }
+  const open = new Set();
+  const close = (f) => {
+    open.delete(f.name);
+    const e = pass[f.name] || (pass[f.name] = [0, 0]);
+    e[0]++;
+    e[1] += s.ms - Math.max(f.t0, passStart);
+  };
+  const exec = core.executeInstruction.bind(core);
+  core.executeInstruction = () => {
+    const pc = core.PC;
+    const sp = core.SP;
+    if (table && ++count === SAMPLE_EVERY) { count = 0; samples.push(pc); }
+    while (frames.length) { // returned (at its return address, stack as on entry) or unwound past (nlr)
+      const f = frames[frames.length - 1];
+      if (sp > f.sp || (pc === f.ret && sp === f.sp)) { frames.pop(); close(f); } else break;
+    }
+    const name = at.get(pc);
+    if (name !== undefined && !open.has(name)) {
+      open.add(name);
+      frames.push({ name, ret: core.LR & ~1, sp, t0: s.ms });
+      if (name === 'gc_collect') { // who asked: its caller's address (the Python builtin, an allocation, ...)
+        const k = 'gc_collect from 0x' + ((core.LR & ~1) >>> 0).toString(16);
+        pass[k] = pass[k] || [0, 0];
+        pass[k][0]++;
+      }
+    }
+    return exec();
+  };
+}
 let dataSeen = 0;
 let started = 0; // feeds before the main loop's first pass (boot)
 
@@ -72,10 +142,31 @@ function events(lines) {
   for (const l of lines) if (l.startsWith('EV ')) { try { out.push(JSON.parse(l.slice(3))); } catch (e) { out.push({ bad: l }); } }
   return out;
 }
-function firstChange(since, until) { // ms from `since` to the first frame unlike the one shown at `since`
+// A board's own status LED (the MacroPad's red LED: lit while it is the visitor's turn) is a
+// lamp too: DONE in the selection's dark half changes no key's pixel, only that LED.
+const leds = []; // { t, on }: every change of the status LED's output
+if (s.pinmap && s.pinmap.status_led) {
+  const { gpio } = require(path.join(tool, 'session.js'));
+  const g = s.b.mcu.gpio[gpio(s.pinmap.status_led)];
+  let level = null;
+  g.addListener(() => {
+    const on = g.outputEnable ? g.outputValue : null;
+    if (on === level) return;
+    level = on;
+    leds.push({ t: s.ms, on });
+    if (leds.length > 20000) leds.splice(0, 10000);
+  });
+}
+function firstChange(since, until) { // ms from `since` to the first change of a lamp: a pixel or the status LED
   const base = frameAt(since);
-  for (const fr of s.frames) if (fr.t > since && fr.t <= until && (!base || !same(base, fr))) return +(fr.t - since).toFixed(2);
-  return null;
+  let first = null;
+  for (const fr of s.frames) {
+    if (fr.t > since && fr.t <= until && (!base || !same(base, fr))) { first = fr.t; break; }
+  }
+  for (const e of leds) {
+    if (e.t > since && e.t <= until) { if (first === null || e.t < first) first = e.t; break; }
+  }
+  return first === null ? null : +(first - since).toFixed(2);
 }
 
 const ops = {
@@ -108,7 +199,8 @@ const ops = {
     const up = s.ms;
     s.release(name);
     s.runFor(gap);
-    return { lamp_ms: on_release ? firstChange(up, s.ms) : firstChange(t0, s.ms), t: t0, events: events(newLines()),
+    const from = on_release ? up : t0;
+    return { lamp_ms: firstChange(from, s.ms), t: t0, events: events(newLines()),
       now: s.ms };
   },
   press({ name }) { s.press(name); return { now: s.ms }; },
@@ -125,7 +217,24 @@ const ops = {
       if (gap > worst) { worst = gap; at = feeds[i - 1]; }
     }
     if (feeds.length > 200000) feeds.splice(0, 100000);
-    return { longest_ms: +worst.toFixed(2), at, passes: n, now: s.ms };
+    const out = { longest_ms: +worst.toFixed(2), at, passes: n, now: s.ms };
+    if (args.symbols) { // each pass over 20 ms since `since`: its length and the time in each function
+      out.profile = [];
+      for (let i = 1; i < feeds.length; i++) {
+        if (feeds[i] <= since || i < started || feeds[i] - feeds[i - 1] <= Math.min(20, SAMPLED_MS)) continue;
+        const p = passes.get(+feeds[i].toFixed(3)) || {};
+        const fns = {};
+        for (const [k, v] of Object.entries(p)) fns[k] = [v[0], +v[1].toFixed(2)];
+        out.profile.push({ at: +feeds[i - 1].toFixed(1), ms: +(feeds[i] - feeds[i - 1]).toFixed(2), fns });
+      }
+      if (passes.size > 5000) for (const k of [...passes.keys()].slice(0, 2500)) passes.delete(k);
+    }
+    return out;
+  },
+  gaps({ since = 0 }) { // every pass since `since`, ms (where a quiet pass's time goes)
+    const out = [];
+    for (let i = Math.max(1, started); i < feeds.length; i++) if (feeds[i] > since) out.push(+(feeds[i] - feeds[i - 1]).toFixed(2));
+    return { gaps: out, now: s.ms };
   },
   nvm({ hex }) { // microcontroller.nvm's sector as an earlier life left it (before boot)
     const { NVM_OFFSET } = require(path.join(tool, 'emu.js'));
@@ -149,7 +258,7 @@ const ops = {
   },
   console({ tail = 600 }) { return { console: s.console.slice(-tail), now: s.ms }; },
   status() {
-    return { now: s.ms, watchdog_fired: s.b.watchdogFired, console: s.console.slice(-600),
+    return { now: s.ms,  watchdog_fired: s.b.watchdogFired, console: s.console.slice(-600),
       erases: s.flashOps.filter((o) => o.op === 'erase').length };
   },
 };

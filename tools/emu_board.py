@@ -16,13 +16,23 @@ and a perfect one) reading the lamps from the NeoPixel pin. Prints, per row:
 - least heap free (``MEMORY``, after a collection) over every move and command;
 - press -> lamp, median and max (physical row buttons and a MacroPad's keys;
   a button that acts when let go, as one that is also held for NEW, from its
-  release; a grid board's keys are pressed over the link, so they are left out);
-- every ``ERR`` reply, and whether the watchdog fired.
+  release; a grid board's keys are pressed over the link, so they are left out).
+  A lamp is a pixel or the board's status LED (the MacroPad's red LED, lit
+  on the visitor's turn): DONE in a selection's dark half changes only that;
+- every ``ERR`` reply, and whether the watchdog fired;
+- with ``--profile ELF`` (the UF2's own firmware.elf, from
+  ``tools/build_firmware.sh`` or the shared tool's build): each pass over
+  ``EMU_PROFILE_MS`` (40 ms), the time inside a few of CircuitPython's
+  functions (collections, allocations, module loads, interned names, the
+  lamps' writes) and, from every 37th instruction's address, where the rest
+  went by C function (``~gc_info``: ``gc.mem_free()``; ``~mp_execute_bytecode``:
+  Python itself).
 
     .venv/bin/python tools/emu_board.py --board pico-grid graph nim2d grundy
     .venv/bin/python tools/emu_board.py --board pico-neopixel --mpy all
     .venv/bin/python tools/emu_board.py --board pico-grid --set graph
     .venv/bin/python tools/emu_board.py --board pico-grid --frozen --uf2 build/firmware/X-nimatron.uf2 all
+    .venv/bin/python tools/emu_board.py --board macropad --mpy --uf2 UF2 --profile ELF pad-moore
 
 Not for CI: it needs the shared tool set up (its setup.sh) and, for ``--mpy``,
 CircuitPython's own mpy-cross (its build-mpy-cross.sh). Figures: docs/board.md.
@@ -51,17 +61,21 @@ GAP_MS = 250
 BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\r\n"
             "Board ID:raspberry_pi_pico\r\nUID:E660583883724A32\r\nboot.py output:\r\n")
 PAUSE = "a pause between visitors (attract)"
+PROFILE_MS = int(os.environ.get("EMU_PROFILE_MS", "40"))  # --profile: the passes shown (where their time went)
+# --profile: what a pass's time goes to (CircuitPython 9.2.8's own names, from its firmware.elf)
+PROFILED = ("gc_collect", "gc_collect_root", "gc_collect_end", "gc_mark_subtree", "gc_alloc", "qstr_find_strn", "mp_raw_code_load", "mp_compile", "common_hal_neopixel_write",
+            "displayio_background", "background_callback_run_all", "mp_import_name")
 QUIET_MS = 7000  # a pause between visitors with --nvm-full: longer than the machine's quiet (5 s)
 
 
 class Emulator:
     """tools/emu_board.js: one JSON request, one JSON answer."""
 
-    def __init__(self, uf2, image, pinmap, flash="typ"):
+    def __init__(self, uf2, image, pinmap, flash="typ", symbols=None):
         env = dict(os.environ, NODE_PATH=os.path.join(CACHE, "node_modules"), CP_EMU_TOOL=TOOL, CP_EMU_CACHE=CACHE)
         self.proc = subprocess.Popen(
             ["node", os.path.join(HERE, "emu_board.js"), "--uf2", uf2, "--img", image, "--pinmap", pinmap,
-             "--flash", flash],
+             "--flash", flash] + (["--symbols", symbols, "--profile-ms", str(PROFILE_MS)] if symbols else []),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
 
     def __call__(self, op, **kw):
@@ -106,6 +120,7 @@ class Row:
         self.quiet_longest = 0.0  # the longest tick in the pauses between visitors (--nvm-full)
         self.by_cause = {}   # the longest tick during each thing the harness did (a command's first word)
         self.set_ticks = {}  # each SET sent -> its longest tick (every pass of its steps), ms
+        self.profile = []    # --profile: passes over PROFILE_MS, with the time in each function
 
     def doing(self, t):
         """What the harness was doing at emulated time ``t``."""
@@ -140,7 +155,8 @@ class Row:
                 "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "slowest_press": self.slowest and self.slowest[1], "errors": self.errors,
                 "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
                 "least_free_after": self.least_after, "used_at_least": self.used_at_least, "erases": self.erases,
-                "quiet_longest_tick_ms": self.quiet_longest, "longest_tick_by_cause": self.by_cause, "set_ticks": self.set_ticks}
+                "quiet_longest_tick_ms": self.quiet_longest, "longest_tick_by_cause": self.by_cause, "set_ticks": self.set_ticks,
+                "profile": self.profile}
 
 
 class Controller:
@@ -212,6 +228,10 @@ class BoardSim:
         self.last = cause
         ticks = self.emu("ticks", since=since)
         self.row.tick(ticks["longest_ms"], cause)
+        for one in ticks.get("profile", ()):
+            if one["ms"] > PROFILE_MS:
+                one["during"] = cause
+                self.row.profile.append(one)
         self.row.spans.append((since, cause))
         for event in out.get("events", ()):
             for listener in list(self.listeners):
@@ -334,7 +354,32 @@ def nearly_full_nvm(room=260):
     return bytes(nvm)
 
 
-def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash="typ", full=False, frozen=False):
+def profile_symbols(elf):
+    """A JSON file of PROFILED's addresses in ``elf`` (None: not readable)."""
+    try:
+        out = subprocess.run(["arm-none-eabi-nm", elf], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    found = {}
+    table = []  # every function, by address: where a sampled instruction was
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "Tt":
+            table.append((int(parts[0], 16) & ~1, parts[2]))
+            if parts[2] in PROFILED:
+                found[parts[2]] = int(parts[0], 16)
+    table.sort()
+    found["_table"] = table
+    if not found:
+        return None
+    fd, path = tempfile.mkstemp(prefix="emu-symbols-", suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump(found, f)
+    return path
+
+
+def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash="typ", full=False, frozen=False,
+            symbols=None):
     from nimatron.config import boards
     from nimatron_sim.visitor import Visitor
 
@@ -342,7 +387,7 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
     row = Row(board, preset, how)
     work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack, boot_out_of(uf2),
                                  uf2 if frozen else None)
-    emu = Emulator(uf2, image, pinmap, flash)
+    emu = Emulator(uf2, image, pinmap, flash, symbols)
     try:
         if full:
             emu("nvm", hex=nearly_full_nvm().hex())
@@ -442,9 +487,19 @@ def main(argv=None):
     p.add_argument("--nvm-full", action="store_true",
                    help="boot on a nearly full nvm sector (as months of games leave it) and pause 7 s between games")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("--profile", metavar="ELF",
+                   help="the UF2's firmware.elf: each pass over %d ms, with the time in the collector, the "
+                        "interned names, allocations, module loads, the lamps' writes (slower)" % PROFILE_MS)
     args = p.parse_args(argv)
     if args.frozen and args.mpy:
         p.error("--frozen and --mpy: the firmware's modules are frozen in already")
+    symbols = None
+    if args.profile:
+        symbols = profile_symbols(args.profile)
+        if symbols is None:
+            print("emu_board: cannot read the symbols of %s (an ELF file, read with arm-none-eabi-nm)" % args.profile,
+                  file=sys.stderr)
+            return 2
     sys.path[:0] = [os.path.join(REPO, "firmware"), os.path.join(REPO, "simulator")]
     from nimatron.config import boards
 
@@ -476,7 +531,7 @@ def main(argv=None):
                                                 "press ms", "errors"))
     for preset in presets:
         row = measure(args.board, preset, how, uf2, mpy_cross, args.games, lambda s: print(s, file=sys.stderr),
-                      args.pystack, args.flash, args.nvm_full, args.frozen)
+                      args.pystack, args.flash, args.nvm_full, args.frozen, symbols)
         rows.append(row.as_dict())
         d = rows[-1]
         press = "-" if d["press_lamp_max_ms"] is None else "%.1f/%.1f" % (d["press_lamp_median_ms"], d["press_lamp_max_ms"])
@@ -501,6 +556,9 @@ def main(argv=None):
         for e in d["erases"]:
             print("    flash erase at %.1f s (0x%x): its tick %s ms, during %s" % (
                 e["t"] / 1000, e["addr"], e["tick_ms"], e["during"]))
+        for one in d["profile"]:
+            print("    pass %.1f ms at %.1f s, during %s: %s" % (one["ms"], one["at"] / 1000, one["during"], ", ".join(
+                "%s %dx %.1f" % (k, v[0], v[1]) for k, v in sorted(one["fns"].items(), key=lambda kv: -kv[1][1]))))
         for e in d["errors"][:6]:
             print("    " + e[:160])
     if args.json:
