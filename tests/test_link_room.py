@@ -66,6 +66,9 @@ def test_the_room_is_collected_in_a_poll_of_its_own(monkeypatch):
         def mem_free(self):
             return free[0]
 
+        def mem_alloc(self):
+            return 128 * 1024 - free[0]
+
         def collect(self):
             collected.append(m.now)
 

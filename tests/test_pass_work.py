@@ -166,7 +166,7 @@ def test_the_pass_that_ends_a_turn_shows_it_and_searches_nothing(monkeypatch, bo
     rig.press("key %d %d" % (r, lit[r].index(True)) if rig.c.input_model == "grid" else "row%d" % r)
     searched = []
     start = budget.start
-    monkeypatch.setattr(budget, "start", lambda units: (searched.append(rig.t), start(units))[1])
+    monkeypatch.setattr(budget, "start", lambda units, low=False: (searched.append(rig.t), start(units))[1])
     rig.io.queue.append(("done", True))
     shown = rig.io.shows
     while rig.c.state == "visitor":
@@ -180,17 +180,25 @@ def test_the_pass_that_ends_a_turn_shows_it_and_searches_nothing(monkeypatch, bo
 
 
 class LowHeap:
-    """``gc`` as a board with too little free: every collection recorded, with the pass's time."""
+    """``gc`` as a board with too little free, its search making 3 KB of
+    garbage a pass (read once a pass: ``nimatron.heap``): every collection
+    recorded, with the pass's time."""
 
     def __init__(self, rig):
         self.rig = rig
         self.collections = []
+        self.free = 20 * 1024
 
     def mem_free(self):
-        return 1000
+        self.free = max(0, self.free - 3 * 1024)
+        return self.free
+
+    def mem_alloc(self):
+        return 128 * 1024 - self.free
 
     def collect(self):
         self.collections.append(self.rig.t)
+        self.free = 20 * 1024
 
 
 def test_a_low_heap_is_collected_in_passes_of_its_own(monkeypatch):
@@ -204,7 +212,7 @@ def test_a_low_heap_is_collected_in_passes_of_its_own(monkeypatch):
     monkeypatch.setattr(turns, "gc", heap)
     searched, states = [], {}
     start = budget.start
-    monkeypatch.setattr(budget, "start", lambda units: (searched.append(rig.t), start(units))[1])
+    monkeypatch.setattr(budget, "start", lambda units, low=False: (searched.append(rig.t), start(units))[1])
     update = rig.c.update
 
     def watched(now):

@@ -55,11 +55,15 @@ def test_done_allocates_nothing_before_its_lamps(tree, board):
 
 
 class LowHeap:
-    """``gc`` as a board has it, its figures set by the test: what is free,
-    what is in use, and each collection counted."""
+    """``gc`` as a board has it: free + used stays the heap's size, what the
+    test allocates is garbage that a collection gives back, and each
+    collection is counted."""
 
     def __init__(self, free, used):
-        self.free, self.used, self.collections = free, used, 0
+        self.free, self.used, self.garbage, self.collections = free, used, 0, 0
+
+    def allocate(self, size):
+        self.free, self.used, self.garbage = self.free - size, self.used + size, self.garbage + size
 
     def mem_free(self):
         return self.free
@@ -69,8 +73,7 @@ class LowHeap:
 
     def collect(self):
         self.collections += 1
-        self.free += 30 * 1024
-        self.used -= 30 * 1024
+        self.free, self.used, self.garbage = self.free + self.garbage, self.used - self.garbage, 0
 
 
 def test_between_games_a_low_heap_is_collected_once_before_new(monkeypatch):
@@ -82,22 +85,22 @@ def test_between_games_a_low_heap_is_collected_once_before_new(monkeypatch):
     from nimatron.machine import turns
 
     rig = Rig("pico-grid", preset="nimatron", first="visitor", over_ms=60000)
-    heap = LowHeap(free=8 * 1024, used=120 * 1024)
+    heap = LowHeap(free=14 * 1024, used=114 * 1024)
     monkeypatch.setattr(turns, "gc", heap)
     rig.press("new")
     rig.until("visitor")
     assert heap.collections == 0  # none while a game is played (the visitor's turn)
     rig.c._finish("visitor", rig.t)
     rig.run(2000)
-    assert heap.collections == 1
-    heap.free, heap.used = 8 * 1024, heap.used + 4 * 1024  # a little garbage: not worth another
+    assert heap.collections == 1  # low, and never collected here: once (it stays low: live data)
+    heap.allocate(4 * 1024)  # a little garbage: not worth another
     rig.run(2000)
     assert heap.collections == 1
-    heap.free, heap.used = 8 * 1024, heap.used + turns.NEW_ROOM  # more: collected again, in attract too
+    heap.allocate(turns.NEW_ROOM // 2)  # more: collected again, in attract too
     rig.c.panel = None
     rig.c._enter("attract", rig.t)
     rig.run(2000)
-    assert heap.collections == 2
+    assert heap.collections == 2 and heap.free == 14 * 1024
 
 
 @pytest.mark.parametrize("preset", ["graph", "nimatron", "candy"])

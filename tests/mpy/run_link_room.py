@@ -13,23 +13,10 @@
 import gc
 import sys
 
+from counting_gc import counts, install
 from fake_io import FakeIO, FakeWire
 
-counts = {"collect": 0}
-
-
-class CountingGC:
-    """``gc`` as the firmware imports it (sys.modules first), counting collections."""
-
-    def collect(self):
-        counts["collect"] += 1
-        gc.collect()
-
-    def __getattr__(self, name):
-        return getattr(gc, name)
-
-
-sys.modules["gc"] = CountingGC()
+install()
 
 from nimatron.link.hostlink import HostLink, forget_searches  # noqa: E402
 from nimatron.machine.app import make_controller  # noqa: E402

@@ -29,19 +29,30 @@ class Later(Exception):
     """The search spent this tick's budget: ask again (it resumes, not restarts)."""
 
 
-_left = [None]   # work units left this tick; None: unlimited
+_left = [None, False]  # work units left this tick (None: unlimited); the heap low, as ``start`` was told
 _spent = [0]     # units spent since ``start`` (for the tests and the benchmark)
 _most = [0]      # the largest single ``spend`` since ``start``: how far a tick can overrun
 
 
-def start(units):
+def start(units, low=False):
+    """This tick's budget; ``low``: the heap is below the search's reserve, as
+    the pass read it (``strategy.HEAP_RESERVE``): a search then keeps no memo
+    from earlier decisions and never reads the heap itself (a read is 5 ms
+    of a stock board's pass, a collection 11-24 ms)."""
     _left[0] = units
+    _left[1] = low
     _spent[0] = 0
     _most[0] = 0
 
 
 def stop():
     _left[0] = None
+
+
+def low():
+    """None with no budget set (a PC's search reads the heap itself); else
+    what ``start`` was told of the heap."""
+    return None if _left[0] is None else _left[1]
 
 
 def spent():

@@ -15,6 +15,7 @@ player with no move has lost in normal play and has won in misère play.
 """
 
 import gc
+import sys
 
 from .rules import SizeError, mex, parse_rules
 
@@ -64,7 +65,16 @@ def _heap_low():
 
     A memo that filled the heap would leave the game loop itself (a lamp
     frame, an event) to fail on its next allocation, outside any search.
+    Under a tick's budget (a board's main loop) the pass has read the heap
+    and collected its garbage in a pass of its own (``machine.turns._tidy``,
+    at this reserve too), and says so (``budget.low``): reading it here
+    was 10 ms of every search tick on a stock MacroPad, and the collection
+    here fell in the search's own pass (50 ms).
     """
+    budget = sys.modules.get("nimatron.games.budget")  # loaded wherever a search is budgeted: not for this
+    low = budget and budget.low()
+    if low is not None:
+        return low
     try:
         free = gc.mem_free()
         used = gc.mem_alloc()
@@ -179,8 +189,25 @@ def solve(rules, position, misere=False, ring=False, seed=None):
     try:
         return _solve(rules, heaps, bool(misere), bool(ring), seed)
     except MemoryError:
-        forget()  # a board's heap ran out mid-search: free it, say so, go on
+        # a small heap ran out mid-search: what earlier decisions keep may be
+        # what filled it (the 64 KB sweep of Candy Nim, 0.5 KB from the edge)
+        forget_searches()
+        gc.collect()
+    try:
+        return _solve(rules, heaps, bool(misere), bool(ring), seed)
+    except MemoryError:
+        forget_searches()  # free it, say so, go on
         raise SizeError("%s: not enough memory to search this position" % rules.spec)
+
+
+def forget_searches():
+    """Drop what every search loaded keeps between decisions (``forget()`` in
+    strategy, candy, nim2d, graph): caches all, so a search asked again only
+    takes longer. Only what is loaded holds one: nothing is imported here."""
+    for name in ("strategy", "candy", "nim2d", "graph"):
+        module = sys.modules.get("nimatron.games." + name)
+        if module is not None:
+            module.forget()
 
 
 def _solve(rules, heaps, misere, ring, seed):

@@ -12,6 +12,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 import json
 
 from .. import __version__
+from ..machine.passes import collect, collected, heap
 from ..games.budget import Later
 from .play import _no_args, cmd_explain, cmd_new, cmd_play, cmd_state
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
@@ -67,24 +68,37 @@ def cmd_config(link, args, text, now):
 # does the same: ``turns.SEARCH_HEAP``): the collector the heap would start by
 # itself inside that pass (about 20 ms on a Pico) made EXPLAIN on Graph Nim
 # 48-54 ms a pass and NEW 40-62 ms (pico-grid, emulated).
-LINK_HEAP = 20 * 1024  # 16 KB left one in, on 64-bit MicroPython (tests/test_link_room.py)
+# 16 KB left one in, on 64-bit MicroPython (tests/test_link_room.py); 20 KB left
+# 5 KB after a poll of candy's EXPLAIN that allocated 18.8 KB: one more command
+# waiting a pass (``collected``) moved it over the edge there.
+LINK_HEAP = 24 * 1024
 
 
 def room(link, handled):
-    """Before a command's pass: True if the heap has less than LINK_HEAP
-    free and this poll collected it instead (after a command already handled
-    in the poll, it leaves that to the next). Never two polls in a row (a
-    heap that stays low still answers every other poll), never while the
-    machine searches (its tick collects for its search, and searched);
-    only where the interpreter says what is free."""
-    import gc
-
-    free = getattr(gc, "mem_free", None)
-    if free is None or link.tidied or free() >= LINK_HEAP or link.controller.state == "thinking":
+    """Before a command's pass: True if the command waits for the next poll.
+    It waits once when this pass has collected already (the machine's own
+    collection, a module dropped: ``nimatron.collect``), and when the heap
+    has less than LINK_HEAP free this poll collects it instead (after a
+    command already handled in the poll, it leaves that to the next).
+    After a poll that collected (this one's, a command's own step: a
+    module's load comes next) it reads nothing: the heap's figure is 5 ms
+    of a stock board's pass (``nimatron.heap``). Never two collecting polls
+    in a row (a heap that stays low still answers every other poll); no
+    collection of its own while the machine searches (its tick collects for
+    its search, and searched), nor where the interpreter cannot say what is
+    free."""
+    if collected() and not link.waited:
+        link.waited = not handled
+        return True
+    link.waited = False
+    if link.tidied:
         link.tidied = False
         return False
+    figures = heap()  # read once a pass: the controller's reading serves (``nimatron.heap``)
+    if figures is None or figures[0] >= LINK_HEAP or link.controller.state == "thinking":
+        return False
     if not handled:
-        gc.collect()
+        collect()
         link.tidied = True
     return True
 
@@ -107,10 +121,9 @@ def _alone(link, name):
     if step is None:
         step = link.step = [None, None, None, None, None, None, None]
     if step[5] != name:
-        import gc
-
         step[5] = name
-        gc.collect()
+        collect()
+        link.tidied = True  # the load next poll, into the heap just collected: ``room`` reads nothing
         raise Later
     __import__("nimatron." + name)
     raise Later
@@ -199,7 +212,8 @@ def cmd_memory(link, args, text, now):
 
     step = link.step
     if step is None or step[0] != text:
-        gc.collect()
+        collect()
+        link.tidied = True
         free = getattr(gc, "mem_free", None)
         used = getattr(gc, "mem_alloc", None)
         step = link.step = [text, free() if free else None, used() if used else None]

@@ -26,24 +26,14 @@ hang-up shorter than a poll.
 
 import gc
 
+from ..machine.passes import begin, collect
+from ..machine.turns import heap_low
 from . import commands
 from ..games import budget
+from ..games.strategy import forget_searches
 from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, READ_CHUNK,
                        RELOCK_MS, CommandError, LineReader, check_ascii, error, event_line, reply,
                        _shown)
-
-
-def forget_searches():
-    """Drop what every search loaded keeps between decisions (``forget()`` in
-    strategy, candy, nim2d, graph): caches all, so a search asked again only
-    takes longer. Only what is loaded holds one: nothing is imported here."""
-    import sys
-
-    package = __name__[:__name__.rfind(".link.") + 1] + "games."
-    for name in ("strategy", "candy", "nim2d", "graph"):
-        module = sys.modules.get(package + name)
-        if module is not None:
-            module.forget()
 
 
 # A command polled over several passes that runs out of memory on this many
@@ -98,6 +88,7 @@ class HostLink:
         self.step = None       # that command's work so far (``setting.set_steps``)
         self.short = 0         # passes in a row that command ran out of memory (``handle``)
         self.tidied = False    # the last poll collected the garbage (``commands.room``)
+        self.waited = False    # the last poll's command waited: its pass had collected (``commands.room``)
         self.pin_pause_until = None
         from .commands import pin_pause
 
@@ -156,7 +147,7 @@ class HostLink:
                 query = self.pending[0]
                 deferred = query is not None and query.strip().upper() == b"EXPLAIN"
                 if deferred:  # its search shares the tick like the machine's own
-                    budget.start(LINK_UNITS)
+                    budget.start(LINK_UNITS, heap_low())
                 self.stepping = True
                 try:
                     line = self.handle(query, now_ms)
@@ -175,6 +166,8 @@ class HostLink:
         except Exception as exc:  # a broken transport must not stop the game
             self.failure = exc
             self.hang_up(now_ms)
+        finally:
+            begin()  # the link is the pass's last: its collection is not the next pass's
 
     def hang_up(self, now_ms):
         """The host went away: forget its partial line, lock, events off."""
@@ -278,7 +271,7 @@ class HostLink:
                 if self.short > SHORT_PASSES:
                     raise
                 forget_searches()
-                gc.collect()
+                collect(gc)
                 out = self._dispatch(verb, words, text, switches, now_ms)
             out = reply(out)
             if len(out) > MAX_REPLY:
@@ -290,7 +283,7 @@ class HostLink:
             raise  # poll asks again next tick
         except MemoryError:  # a small board's heap: free what the command built, say so
             self.short = 0
-            gc.collect()
+            collect(gc)
             return "ERR busy out of memory: try again"
         except Exception as e:  # answer, never crash the game
             return error("internal", "%s: %s" % (type(e).__name__, _shown(str(e), 80)))

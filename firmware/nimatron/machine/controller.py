@@ -38,7 +38,7 @@ from ..games.rules import parse_rules
 from ..panels.panel import check_input, make_panel
 from .audits import Audits
 from .debounce import Debouncer
-from . import game_lamps
+from . import game_lamps, passes
 from .game_lamps import SECOND_MS  # "still playing?" counts whole seconds
 from .ports import ATTRACT, OFF, OVER, SERVICE, SHOWING, THINKING, VISITOR
 from .switches import Switches
@@ -130,7 +130,9 @@ class Controller(VisitorTurn, MachineTurn):
         self.machine_light = []    # ... and lights (Building Nim: where the stone lands)
         self._slip = None          # fallible: this turn's draw, True for a random move
         self._tidied = False       # the last pass collected the garbage (``turns._tidy``)
-        self._swept = 0            # the heap in use after the last collection between games (``turns._room``)
+        self._swept = None         # the heap free after the last collection (``turns._tidy``, ``_room``;
+        #                            None: none yet, collect if low; -1: just collected, read it next time)
+        self._room_at = 0          # when ``turns._room`` next looks at the heap
         self.solved = None         # (rules, misere, heaps, ring, result) of its last search (``solution``)
         # -- the lamps: one frame filled in place each pass, copied to the shown one
         # when it differs. No garbage per pass: a collection delays a press's lamp (issue 27).
@@ -222,6 +224,7 @@ class Controller(VisitorTurn, MachineTurn):
     # -- the main loop ------------------------------------------------------
     def update(self, now_ms):
         """Poll inputs, run timers, refresh the lamps. Never blocks."""
+        passes.begin()  # the main loop's pass begins here: nothing has collected in it yet
         self.now = now_ms
         if self._watch is not None:
             self._watch(self, now_ms)

@@ -29,6 +29,7 @@ from ..config.boards import STATUS
 from ..config.settings import DIFFICULTIES, FIRST, preset_names
 from . import menu_lamps
 from .. import forget
+from .passes import collect
 from .menu_lamps import COLOURS, cycle_ms, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
 ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",
@@ -278,10 +279,8 @@ class Menu:
             _forget_new(work[6])
             return
         if phase == 0 and games:
-            import gc
-
             work[3] = 1
-            gc.collect()  # its garbage left behind before the value's module loads
+            collect()  # its garbage left behind before the value's module loads
             return
         try:
             if phase < 2:
@@ -360,10 +359,8 @@ class Menu:
                 new = work[3] = _config().changed(c.settings, key, value, None, not checked)
                 work[0] = checked
                 if c.games_change(new):
-                    import gc
-
                     work[2] = 1
-                    gc.collect()  # before the applying pass, not inside it
+                    collect()  # before the applying pass, not inside it
                     return
             if work[2] < 2:
                 work[4] = c.apply_settings(work[3], False, work[0])

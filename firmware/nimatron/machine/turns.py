@@ -20,6 +20,7 @@ import gc
 
 from ..games import budget, strategy
 from ..panels.panel import row_label
+from .passes import collect, heap
 from .ports import THINKING, VISITOR
 
 
@@ -167,6 +168,22 @@ SEARCH_HEAP = 32 * 1024
 # no press: else a NEW pressed then met the automatic collection before its lamps.
 NEW_ROOM = 16 * 1024
 
+# How often the heap is looked at between games (``_room``): a look costs a
+# stock board 5 ms (``nimatron.heap``), and between games only host commands
+# make garbage, each minding its own room (``link.commands.room``).
+ROOM_MS = 500
+
+# Garbage (bytes) made since the last collection that is worth collecting
+# before a search tick when the heap is below the search's reserve.
+SEARCH_GARBAGE = 4 * 1024
+
+
+def heap_low():
+    """True if the heap is below the search's reserve (``strategy.HEAP_RESERVE``),
+    as this pass read it (``passes.heap``): the search keeps no memo then."""
+    figures = heap(gc)
+    return figures is not None and figures[0] * strategy.HEAP_RESERVE < figures[1]
+
 
 class MachineTurn:
     """The machine's move: chosen (``_think``, over as many ticks as its
@@ -174,31 +191,54 @@ class MachineTurn:
 
     def _tidy(self):
         """Collect the garbage now, in a pass that does nothing else heavy, if
-        the heap has less than SEARCH_HEAP free; True if it did. Never two
-        passes in a row (a heap that stays low still searches every other
-        pass); only where the interpreter says what is free (not CPython).
-        Called while the machine thinks or shows its move, when presses are
-        ignored: a collection then delays no visitor's lamp."""
-        free = getattr(gc, "mem_free", None)
-        if free is None or self._tidied:
+        the heap has less than SEARCH_HEAP free, or less than the search's
+        own reserve (``strategy.HEAP_RESERVE``: a quarter of a MacroPad's
+        heap is 38 KB), and garbage was made since the last collection here
+        (a heap that stays low is not collected for nothing); True if it
+        did. Never two passes in a row (a heap that stays low still searches
+        every other pass); only where the interpreter says what is free (not
+        CPython). Called while the machine thinks or shows its move, when
+        presses are ignored: a collection then delays no visitor's lamp. The
+        search then never collects in its own pass (it did, at 32-38 KB free:
+        50 ms passes on a stock MacroPad)."""
+        figures = heap(gc)
+        if figures is None or self._tidied:
             self._tidied = False
             return False
-        if free() >= SEARCH_HEAP:
+        free = figures[0]
+        swept = self._swept
+        if swept is not None and free > swept:
+            self._swept = swept = free  # free after the last collection (or since, if more came free)
+        if free >= SEARCH_HEAP and free * strategy.HEAP_RESERVE >= figures[1]:
             return False
-        gc.collect()
+        if swept is not None and swept - free < SEARCH_GARBAGE:
+            return False
+        collect(gc)
         self._tidied = True
+        self._swept = -1  # what is free after it: read next time (``heap``)
         return True
 
     def _room(self):
         """Between games (attract mode, a game's end shown), in a pass that
         saw no NEW: collect the garbage if less than NEW_ROOM is free and
-        garbage was made since this last collected (a heap that stays low is
-        not collected pass after pass). True if it did; never on CPython."""
-        free = getattr(gc, "mem_free", None)
-        if free is None or free() >= NEW_ROOM or gc.mem_alloc() < self._swept + NEW_ROOM // 2:
+        garbage was made since the last collection here (a heap that stays
+        low is not collected pass after pass). True if it did; never on
+        CPython. It looks every ROOM_MS at most: looking each pass was 5.2 ms
+        of a stock MacroPad's 6.2 ms pass in attract mode (``nimatron.heap``)."""
+        if self.now < self._room_at:
             return False
-        gc.collect()
-        self._swept = gc.mem_alloc()
+        self._room_at = self.now + ROOM_MS
+        figures = heap(gc)
+        if figures is None:
+            return False
+        free = figures[0]
+        swept = self._swept
+        if swept is not None and free > swept:
+            self._swept = swept = free  # free after the last collection (or since, if more came free)
+        if free >= NEW_ROOM or (swept is not None and swept - free < NEW_ROOM // 2):
+            return False
+        collect(gc)
+        self._swept = -1  # what is free after it: read next time
         return True
 
     def _think(self, now):
@@ -213,7 +253,7 @@ class MachineTurn:
         if self.machine_after is not None:
             return True
         heaps, ring = self.panel.position()
-        budget.start(SEARCH_UNITS)
+        budget.start(SEARCH_UNITS, heap_low())
         try:
             after = self._choose(heaps, ring)
         except budget.Later:
@@ -332,7 +372,7 @@ class MachineTurn:
         machine's own move: ``hint`` stays None (asked again next tick) until
         the search is done."""
         heaps, ring = self.panel.position()
-        budget.start(SEARCH_UNITS)
+        budget.start(SEARCH_UNITS, heap_low())
         try:
             result = self._solve(heaps, ring)
         except budget.Later:

@@ -1,0 +1,62 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""What a pass of the main loop has done to the heap: collected it, read it.
+
+A pass is the controller's ``update`` then the host link's ``poll``
+(``startup.Machine.tick``). On a stock CircuitPython board a collection is
+11-24 ms of a pass and a module's load 30-40 ms (it collects too: py/builtinimport.c),
+so the link, last in the pass, leaves a command's step to the next pass when
+this one has collected (``collected``). Reading what is free costs a whole
+walk of the heap's allocation table (``gc_info``: 5.2 ms on a stock MacroPad),
+so a pass reads it once (``heap``). Boards only: a PC's search never asks.
+"""
+
+_swept = [0, -1]  # [passes begun, the pass of the last collection asked for]
+_heap = [0, 0, -2, None]  # [free, total (free + used), the pass read in, the gc module read]
+
+
+def begin():
+    """A pass of the main loop begins (``Controller.update``; the link's poll
+    ends one)."""
+    _swept[0] += 1
+
+
+def collect(gc=None):
+    """``gc.collect()`` (of ``gc``, if given: a module's own, which tests
+    replace), noted for this pass: the machine's collection and a module's
+    load in one pass made a stock MacroPad's SET passes 50-60 ms."""
+    if gc is None:
+        import gc
+    gc.collect()
+    _swept[1] = _swept[0]
+    _heap[2] = -2  # the heap's figures read afresh
+
+
+def collected():
+    """True if this pass has collected (``collect``)."""
+    return _swept[1] == _swept[0]
+
+
+def heap(gc=None):
+    """[free, total, ...] bytes of the heap (of ``gc``, if given), or None
+    where the interpreter cannot say (CPython); the list is this module's own
+    (no tuple a pass: attract mode makes no garbage,
+    tests/test_micropython_controller.py). Read at most once a pass, and
+    again after a collection: on CircuitPython 9 each ``gc.mem_free()`` walks
+    the whole allocation table, 5.2 ms of a stock MacroPad's 6.2 ms pass in
+    attract mode, and a SET's pass read it two or three times. The total
+    (free + used) is read once: a heap keeps it (CircuitPython 9's free
+    counts what it could still grow by)."""
+    if gc is None:
+        import gc
+    if _heap[2] != _swept[0] or _heap[3] is not gc:
+        free = getattr(gc, "mem_free", None)
+        if free is None:
+            return None
+        _heap[0] = free()
+        if _heap[3] is not gc:
+            _heap[1] = _heap[0] + gc.mem_alloc()
+            _heap[3] = gc
+        _heap[2] = _swept[0]
+    return _heap
