@@ -83,6 +83,6 @@ def forget(names, collect=True):
             except (AttributeError, TypeError):
                 pass  # an interpreter that cannot: the module stays, a little heap is lost
     if collect:
-        from .machine.passes import collect as now
+        from .passes import collect as now
 
         now()  # now, before the controller's bytecode is laid out among the garbage

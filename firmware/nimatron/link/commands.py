@@ -12,7 +12,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 import json
 
 from .. import __version__
-from ..machine.passes import collect, collected, heap
+from ..passes import collect, collected, heap
 from ..games.budget import Later
 from .play import _no_args, cmd_explain, cmd_new, cmd_play, cmd_state
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown

@@ -26,14 +26,23 @@ hang-up shorter than a poll.
 
 import gc
 
-from ..machine.passes import begin, collect
-from ..machine.turns import heap_low
+from ..passes import begin, collect, heap_low
 from . import commands
 from ..games import budget
-from ..games.strategy import forget_searches
 from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, READ_CHUNK,
                        RELOCK_MS, CommandError, LineReader, check_ascii, error, event_line, reply,
                        _shown)
+
+
+def forget_searches():
+    """Drop what every search loaded keeps between decisions
+    (``games.strategy.forget_searches``): no search loaded, none kept, and
+    nothing is imported here."""
+    import sys
+
+    strategy = sys.modules.get(__name__[:__name__.rfind(".link.") + 1] + "games.strategy")
+    if strategy is not None:
+        strategy.forget_searches()
 
 
 # A command polled over several passes that runs out of memory on this many
@@ -147,7 +156,9 @@ class HostLink:
                 query = self.pending[0]
                 deferred = query is not None and query.strip().upper() == b"EXPLAIN"
                 if deferred:  # its search shares the tick like the machine's own
-                    budget.start(LINK_UNITS, heap_low())
+                    from ..games.strategy import HEAP_RESERVE  # the search's own reserve (loaded for it anyway)
+
+                    budget.start(LINK_UNITS, heap_low(HEAP_RESERVE))
                 self.stepping = True
                 try:
                     line = self.handle(query, now_ms)

@@ -8,7 +8,7 @@ it again, as it drops the settings' modules)."""
 import json
 
 from .. import forget
-from ..machine.passes import collect
+from ..passes import collect
 from ..games.budget import Later
 from .commands import _alone, _pass
 from .protocol import CommandError, _shown

@@ -38,7 +38,8 @@ from ..games.rules import parse_rules
 from ..panels.panel import check_input, make_panel
 from .audits import Audits
 from .debounce import Debouncer
-from . import game_lamps, passes
+from . import game_lamps
+from .. import passes
 from .game_lamps import SECOND_MS  # "still playing?" counts whole seconds
 from .ports import ATTRACT, OFF, OVER, SERVICE, SHOWING, THINKING, VISITOR
 from .switches import Switches

@@ -29,7 +29,7 @@ from ..config.boards import STATUS
 from ..config.settings import DIFFICULTIES, FIRST, preset_names
 from . import menu_lamps
 from .. import forget
-from .passes import collect
+from ..passes import collect
 from .menu_lamps import COLOURS, cycle_ms, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
 ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",

@@ -20,7 +20,7 @@ import gc
 
 from ..games import budget, strategy
 from ..panels.panel import row_label
-from .passes import collect, heap
+from ..passes import collect, heap, heap_low
 from .ports import THINKING, VISITOR
 
 
@@ -178,13 +178,6 @@ ROOM_MS = 500
 SEARCH_GARBAGE = 4 * 1024
 
 
-def heap_low():
-    """True if the heap is below the search's reserve (``strategy.HEAP_RESERVE``),
-    as this pass read it (``passes.heap``): the search keeps no memo then."""
-    figures = heap(gc)
-    return figures is not None and figures[0] * strategy.HEAP_RESERVE < figures[1]
-
-
 class MachineTurn:
     """The machine's move: chosen (``_think``, over as many ticks as its
     search needs), shown, then played."""
@@ -253,7 +246,7 @@ class MachineTurn:
         if self.machine_after is not None:
             return True
         heaps, ring = self.panel.position()
-        budget.start(SEARCH_UNITS, heap_low())
+        budget.start(SEARCH_UNITS, heap_low(strategy.HEAP_RESERVE, gc))
         try:
             after = self._choose(heaps, ring)
         except budget.Later:
@@ -372,7 +365,7 @@ class MachineTurn:
         machine's own move: ``hint`` stays None (asked again next tick) until
         the search is done."""
         heaps, ring = self.panel.position()
-        budget.start(SEARCH_UNITS, heap_low())
+        budget.start(SEARCH_UNITS, heap_low(strategy.HEAP_RESERVE, gc))
         try:
             result = self._solve(heaps, ring)
         except budget.Later:

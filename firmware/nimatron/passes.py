@@ -60,3 +60,10 @@ def heap(gc=None):
             _heap[3] = gc
         _heap[2] = _swept[0]
     return _heap
+
+
+def heap_low(reserve, gc=None):
+    """True if less than 1/``reserve`` of the heap is free, as this pass read
+    it (``strategy.HEAP_RESERVE``: a search then keeps no memo, ``budget.low``)."""
+    figures = heap(gc)
+    return figures is not None and figures[0] * reserve < figures[1]
