@@ -77,12 +77,12 @@ LINK_HEAP = 24 * 1024
 def room(link, handled):
     """Before a command's pass: True if the command waits for the next poll.
     It waits once when this pass has collected already (the machine's own
-    collection, a module dropped: ``nimatron.collect``), and when the heap
+    collection, a module dropped: ``nimatron.passes.collect``), and when the heap
     has less than LINK_HEAP free this poll collects it instead (after a
     command already handled in the poll, it leaves that to the next).
     After a poll that collected (this one's, a command's own step: a
     module's load comes next) it reads nothing: the heap's figure is 5 ms
-    of a stock board's pass (``nimatron.heap``). Never two collecting polls
+    of a stock board's pass (``nimatron.passes.heap``). Never two collecting polls
     in a row (a heap that stays low still answers every other poll); no
     collection of its own while the machine searches (its tick collects for
     its search, and searched), nor where the interpreter cannot say what is
@@ -94,7 +94,7 @@ def room(link, handled):
     if link.tidied:
         link.tidied = False
         return False
-    figures = heap()  # read once a pass: the controller's reading serves (``nimatron.heap``)
+    figures = heap()  # read once a pass: the controller's reading serves (``nimatron.passes.heap``)
     if figures is None or figures[0] >= LINK_HEAP or link.controller.state == "thinking":
         return False
     if not handled:

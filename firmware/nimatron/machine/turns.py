@@ -169,7 +169,7 @@ SEARCH_HEAP = 32 * 1024
 NEW_ROOM = 16 * 1024
 
 # How often the heap is looked at between games (``_room``): a look costs a
-# stock board 5 ms (``nimatron.heap``), and between games only host commands
+# stock board 5 ms (``nimatron.passes.heap``), and between games only host commands
 # make garbage, each minding its own room (``link.commands.room``).
 ROOM_MS = 500
 
@@ -217,7 +217,7 @@ class MachineTurn:
         garbage was made since the last collection here (a heap that stays
         low is not collected pass after pass). True if it did; never on
         CPython. It looks every ROOM_MS at most: looking each pass was 5.2 ms
-        of a stock MacroPad's 6.2 ms pass in attract mode (``nimatron.heap``)."""
+        of a stock MacroPad's 6.2 ms pass in attract mode (``nimatron.passes.heap``)."""
         if self.now < self._room_at:
             return False
         self._room_at = self.now + ROOM_MS
