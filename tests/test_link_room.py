@@ -96,3 +96,46 @@ def test_the_room_is_collected_in_a_poll_of_its_own(monkeypatch):
     m.controller.state = "visitor"
     m.cable.to_machine += b"STATE\n"
     assert poll().startswith(b"OK") and len(collected) == 1
+
+
+def test_a_command_waits_one_pass_after_a_collection_or_a_display_refresh():
+    """A pass that has collected (the machine's own collection) or redrawn a
+    line of the OLED (8-9 ms of a stock MacroPad's pass) leaves the
+    command's step to the next pass: a module's load beside either made a
+    MacroPad's SET passes 53-60 ms. It waits once: a pass busy every time
+    still answers every other poll."""
+    from kit_link import Machine
+    from kit_sim import FAST
+
+    from nimatron import passes
+
+    m = Machine("pico-grid", preset="nimatron", first="visitor", **FAST)
+    for heavy in (passes.mark, passes.collect):
+        m.cable.to_host = b""
+        m.cable.to_machine += b"STATE\n"
+        heavy()
+        m.now += 10
+        m.link.poll(m.now)
+        assert m.cable.to_host == b""                 # this pass was spent: the command waits
+        heavy()
+        m.now += 10
+        m.link.poll(m.now)
+        assert m.cable.to_host.startswith(b"OK")       # busy again: it waited once, it goes on
+
+
+def test_the_oled_marks_the_pass_it_draws_a_line_in(sims):
+    """The MacroPad's OLED redraws one changed line a pass and says so
+    (``passes.mark``): the link's step waits for the next pass."""
+    from kit_sim import FAST
+
+    from nimatron import passes
+
+    sim = sims("macropad", FAST)
+    oled = sim.controller.io.oled
+    passes.begin()
+    assert not passes.busy()
+    oled.show(["CHANGED", "", "", "", ""])
+    assert passes.busy()
+    passes.begin()
+    oled.show(list(oled.text))  # nothing changed: nothing drawn
+    assert not passes.busy()

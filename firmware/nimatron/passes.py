@@ -7,12 +7,12 @@ A pass is the controller's ``update`` then the host link's ``poll``
 (``startup.Machine.tick``). On a stock CircuitPython board a collection is
 11-24 ms of a pass and a module's load 30-40 ms (it collects too: py/builtinimport.c),
 so the link, last in the pass, leaves a command's step to the next pass when
-this one has collected (``collected``). Reading what is free costs a whole
+this one has collected, or drawn on a display (``busy``). Reading what is free costs a whole
 walk of the heap's allocation table (``gc_info``: 5.2 ms on a stock MacroPad),
 so a pass reads it once (``heap``). Boards only: a PC's search never asks.
 """
 
-_swept = [0, -1]  # [passes begun, the pass of the last collection asked for]
+_swept = [0, -1]  # [passes begun, the pass of the last collection asked for, or ``mark``]
 _heap = [0, 0, -2, None]  # [free, total (free + used), the pass read in, the gc module read]
 
 
@@ -33,8 +33,15 @@ def collect(gc=None):
     _heap[2] = -2  # the heap's figures read afresh
 
 
-def collected():
-    """True if this pass has collected (``collect``)."""
+def mark():
+    """This pass has done another heavy thing: the OLED's refresh of a line of
+    text, 8-9 ms of a stock MacroPad's pass, met a module's load (53 ms)."""
+    _swept[1] = _swept[0]
+
+
+def busy():
+    """True if this pass has collected (``collect``) or done another heavy
+    thing (``mark``): the link's next step waits for the next pass."""
     return _swept[1] == _swept[0]
 
 

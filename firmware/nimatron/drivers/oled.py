@@ -18,6 +18,8 @@ changed area), added to a command's, a collection's or a press's pass. One
 line's changed characters take about 11 ms.
 """
 
+from ..passes import mark
+
 WIDTH = 21        # characters of the 6x12 terminal font across 128 pixels
 LINE_Y = (6, 19, 32, 45, 58)  # the middle of each line's 12 pixels, as a text label's ``y``
 TOP = 5           # from a line's y to the top of its tiles, where a label draws the font
@@ -191,6 +193,7 @@ class Oled:
                         row[x] = tiles[c if 0 <= c < 95 else 95]
                 if not getattr(self.display, "auto_refresh", True):
                     self.display.refresh()
+                mark()  # a line's refresh is 8-9 ms of a stock MacroPad's pass: the link's step waits for the next
                 return
         self._wanted = None
 

@@ -12,7 +12,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 import json
 
 from .. import __version__
-from ..passes import collect, collected, heap
+from ..passes import busy, collect, heap
 from ..games.budget import Later
 from .play import _no_args, cmd_explain, cmd_new, cmd_play, cmd_state
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
@@ -77,7 +77,8 @@ LINK_HEAP = 24 * 1024
 def room(link, handled):
     """Before a command's pass: True if the command waits for the next poll.
     It waits once when this pass has collected already (the machine's own
-    collection, a module dropped: ``nimatron.passes.collect``), and when the heap
+    collection, a module dropped: ``nimatron.passes.collect``) or drawn on its
+    display (``passes.mark``), and when the heap
     has less than LINK_HEAP free this poll collects it instead (after a
     command already handled in the poll, it leaves that to the next).
     After a poll that collected (this one's, a command's own step: a
@@ -87,7 +88,7 @@ def room(link, handled):
     collection of its own while the machine searches (its tick collects for
     its search, and searched), nor where the interpreter cannot say what is
     free."""
-    if collected() and not link.waited:
+    if busy() and not link.waited:
         link.waited = not handled
         return True
     link.waited = False
