@@ -90,7 +90,7 @@ def test_the_heap_is_read_once_a_pass(tree, board, preset):
     controller and the link each read it (``tools/emu_board.py --profile``).
     Through attract mode, SET, EXPLAIN, MEMORY and the machine's searches, in
     heaps as low as a board's: a pass reads the figures once, and once more
-    after each collection (MEMORY's collection reads both: its exact answer)."""
+    after each collection (MEMORY's too: one reading answers it)."""
     ran = 0
     for heap in ("144K", "160K", "176K"):
         out = mpy_runner.run("mpy/run_heap_reads.py", heap=heap, paths=(tree,),

@@ -8,8 +8,7 @@
 # attract mode, host commands (SET, EXPLAIN, MEMORY), and the machine's
 # searches (first to move, NEW again and again), in a heap as low as a
 # board's; per pass, the reads are counted. A pass may read once, and once
-# more after each collection (the figures changed); MEMORY reads both
-# figures after its collection (the instrument's exact answer).
+# more after each collection (the figures changed), MEMORY's too.
 # Prints per phase its passes and the passes that read too often; "ok N" at
 # the end (N: reads in all).
 # MICROPYPATH=<compiled tree> micropython -X heapsize=H run_heap_reads.py [--reserve N] BOARD PRESET COMMAND...
@@ -39,9 +38,8 @@ first = True
 bad = 0
 
 
-def passes(n, what, until=None, exact=False):
-    """n passes of the main loop; the ones that read the heap too often
-    (``exact``: MEMORY, whose collection's pass reads both figures)."""
+def passes(n, what, until=None):
+    """n passes of the main loop; the ones that read the heap too often."""
     global now, total, first
     over = []
     for k in range(n):
@@ -50,8 +48,6 @@ def passes(n, what, until=None, exact=False):
         c.update(now)
         link.poll(now)
         allowed = 1 + counts["collect"] + (1 if first else 0)  # the first reads the total too
-        if exact and counts["collect"]:
-            allowed += 1
         if counts["reads"]:
             first = False
         total += counts["reads"]
@@ -67,7 +63,7 @@ bad += passes(100, "attract")
 for command in args[2:]:
     wire.written = []
     wire.to_machine = command.encode() + b"\n"
-    bad += passes(400, command, lambda: wire.lines(), command == "MEMORY")
+    bad += passes(400, command, lambda: wire.lines())
     print("    -> %s" % (wire.lines()[0].decode()[:60] if wire.lines() else "no reply"))
 for game in range(4):  # the machine moves first: its search, its move shown, the visitor's turn
     c.new_game(now)
