@@ -139,3 +139,26 @@ def test_the_oled_marks_the_pass_it_draws_a_line_in(sims):
     passes.begin()
     oled.show(list(oled.text))  # nothing changed: nothing drawn
     assert not passes.busy()
+
+
+@pytest.mark.parametrize("board", ["pico-neopixel", "macropad"])
+def test_a_lamp_frame_written_marks_its_pass(sims, board):
+    """A NeoPixel frame is 2-3 ms of a Pico's pass (its bits through the
+    PIO): with a module's load it made a fresh pico-grid's ``SET preset
+    graph`` 51 ms. The driver marks the pass it writes a frame in; a frame
+    that changes nothing is not written and marks nothing."""
+    from kit_sim import FAST
+
+    from nimatron import passes
+
+    sim = sims(board, FAST)
+    c = sim.controller
+    lamps = [list(row) for row in c._shown_lamps]
+    status = dict(c._shown_status)
+    c.io.show(lamps, status)
+    passes.begin()
+    c.io.show([list(row) for row in lamps], dict(status))  # as shown: nothing written
+    assert not passes.busy()
+    lamps[0][0] = 1 if lamps[0][0] != 1 else 0
+    c.io.show(lamps, status)
+    assert passes.busy()

@@ -17,6 +17,7 @@ driver shares.
 """
 
 from ..config.boards import STATUS
+from ..passes import mark
 from ..machine.ports import COLOURS, OFF, STATUS_COLOUR
 from .strip_io import SCAN_S, StripIO, board_pin, load
 
@@ -128,6 +129,7 @@ class CircuitPythonIO(StripIO):
             k += 1
         if changed:
             pixels.show()
+            mark()  # 2-3 ms of a Pico's pass (the frame's bits through the PIO): the link's step waits a pass
 
     def _show_leds(self, lamps, status):
         wanted = []

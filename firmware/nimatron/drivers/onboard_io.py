@@ -22,6 +22,7 @@ time). Written in the subset shared by CPython and CircuitPython.
 """
 
 from ..machine.ports import COLOURS, OFF
+from ..passes import mark
 from . import DriverError, lamp_pixels
 from .strip_io import SCAN_S, StripIO, board_pin, load
 from .presses import CURSOR, CURSOR_COLOUR, Presses
@@ -146,6 +147,7 @@ class OnboardIO(StripIO):
                 pixels[p] = wanted[k]
                 k += 1
         pixels.show()
+        mark()  # the frame's bits through the PIO: the link's step waits a pass (``passes.busy``)
         self._shown = wanted
 
     def events(self):
