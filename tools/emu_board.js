@@ -231,11 +231,6 @@ const ops = {
     }
     return out;
   },
-  gaps({ since = 0 }) { // every pass since `since`, ms (where a quiet pass's time goes)
-    const out = [];
-    for (let i = Math.max(1, started); i < feeds.length; i++) if (feeds[i] > since) out.push(+(feeds[i] - feeds[i - 1]).toFixed(2));
-    return { gaps: out, now: s.ms };
-  },
   nvm({ hex }) { // microcontroller.nvm's sector as an earlier life left it (before boot)
     const { NVM_OFFSET } = require(path.join(tool, 'emu.js'));
     s.b.mcu.flash.set(Buffer.from(hex, 'hex'), NVM_OFFSET);

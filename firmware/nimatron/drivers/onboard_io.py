@@ -113,7 +113,6 @@ class OnboardIO(StripIO):
             digitalio = load("digitalio")
             self._led = digitalio.DigitalInOut(board_pin(board, name))
             self._led.switch_to_output(value=False)
-            self._led_on = False
         name = spec.get("display")
         if name:
             from .oled import Oled

@@ -70,24 +70,19 @@ def cmd_config(link, args, text, now):
 # 48-54 ms a pass and NEW 40-62 ms (pico-grid, emulated).
 # 16 KB left one in, on 64-bit MicroPython (tests/test_link_room.py); 20 KB left
 # 5 KB after a poll of candy's EXPLAIN that allocated 18.8 KB: one more command
-# waiting a pass (``collected``) moved it over the edge there.
+# waiting a pass (``passes.busy``) moved it over the edge there.
 LINK_HEAP = 24 * 1024
 
 
 def room(link, handled):
     """Before a command's pass: True if the command waits for the next poll.
-    It waits once when this pass has collected already (the machine's own
-    collection, a module dropped: ``nimatron.passes.collect``) or drawn on its
-    display (``passes.mark``), and when the heap
-    has less than LINK_HEAP free this poll collects it instead (after a
-    command already handled in the poll, it leaves that to the next).
-    After a poll that collected (this one's, a command's own step: a
-    module's load comes next) it reads nothing: the heap's figure is 5 ms
-    of a stock board's pass (``nimatron.passes.heap``). Never two collecting polls
-    in a row (a heap that stays low still answers every other poll); no
-    collection of its own while the machine searches (its tick collects for
-    its search, and searched), nor where the interpreter cannot say what is
-    free."""
+    It waits once when this pass is busy already (a collection, a display's
+    line, a lamp frame: ``nimatron.passes``), and when the heap has less than
+    LINK_HEAP free this poll collects it instead (after a command already
+    handled in the poll, it leaves that to the next). After a poll that
+    collected it reads nothing (a reading is 5 ms of a stock board's pass).
+    Never two collecting polls in a row; no collection of its own while the
+    machine searches, nor where the interpreter cannot say what is free."""
     if busy() and not link.waited:
         link.waited = not handled
         return True

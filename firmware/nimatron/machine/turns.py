@@ -168,14 +168,8 @@ SEARCH_HEAP = 32 * 1024
 # no press: else a NEW pressed then met the automatic collection before its lamps.
 NEW_ROOM = 16 * 1024
 
-# How often the heap is looked at between games (``_room``): a look costs a
-# stock board 5 ms (``nimatron.passes.heap``), and between games only host commands
-# make garbage, each minding its own room (``link.commands.room``).
-ROOM_MS = 500
-
-# Garbage (bytes) made since the last collection that is worth collecting
-# before a search tick when the heap is below the search's reserve.
-SEARCH_GARBAGE = 4 * 1024
+ROOM_MS = 500  # between games, the heap looked at this often (a look: 5 ms on a stock board)
+SEARCH_GARBAGE = 4 * 1024  # worth collecting before a search tick, below the search's reserve
 
 
 class MachineTurn:
@@ -183,55 +177,48 @@ class MachineTurn:
     search needs), shown, then played."""
 
     def _tidy(self):
-        """Collect the garbage now, in a pass that does nothing else heavy, if
-        the heap has less than SEARCH_HEAP free, or less than the search's
-        own reserve (``strategy.HEAP_RESERVE``: a quarter of a MacroPad's
-        heap is 38 KB), and garbage was made since the last collection here
-        (a heap that stays low is not collected for nothing); True if it
-        did. Never two passes in a row (a heap that stays low still searches
-        every other pass); only where the interpreter says what is free (not
-        CPython). Called while the machine thinks or shows its move, when
-        presses are ignored: a collection then delays no visitor's lamp. The
-        search then never collects in its own pass (it did, at 32-38 KB free:
-        50 ms passes on a stock MacroPad)."""
+        """While the machine thinks or shows its move, collect in a pass of
+        its own if below SEARCH_HEAP or the search's reserve, with garbage
+        made since the last; True if it did. Never two passes in a row."""
         figures = heap(gc)
         if figures is None or self._tidied:
             self._tidied = False
             return False
         free = figures[0]
-        swept = self._swept
-        if swept is not None and free > swept:
-            self._swept = swept = free  # free after the last collection (or since, if more came free)
+        garbage = self._garbage(free)
         if free >= SEARCH_HEAP and free * strategy.HEAP_RESERVE >= figures[1]:
             return False
-        if swept is not None and swept - free < SEARCH_GARBAGE:
+        if garbage is not None and garbage < SEARCH_GARBAGE:
             return False
-        collect(gc)
-        self._tidied = True
-        self._swept = -1  # what is free after it: read next time (``heap``)
+        self._tidied = self._sweep()
         return True
 
     def _room(self):
-        """Between games (attract mode, a game's end shown), in a pass that
-        saw no NEW: collect the garbage if less than NEW_ROOM is free and
-        garbage was made since the last collection here (a heap that stays
-        low is not collected pass after pass). True if it did; never on
-        CPython. It looks every ROOM_MS at most: looking each pass was 5.2 ms
-        of a stock MacroPad's 6.2 ms pass in attract mode (``nimatron.passes.heap``)."""
+        """Between games, every ROOM_MS: collect if less than NEW_ROOM is
+        free, with garbage made since the last; True if it did."""
         if self.now < self._room_at:
             return False
         self._room_at = self.now + ROOM_MS
         figures = heap(gc)
         if figures is None:
             return False
-        free = figures[0]
-        swept = self._swept
-        if swept is not None and free > swept:
-            self._swept = swept = free  # free after the last collection (or since, if more came free)
-        if free >= NEW_ROOM or (swept is not None and swept - free < NEW_ROOM // 2):
+        garbage = self._garbage(figures[0])
+        if figures[0] >= NEW_ROOM or (garbage is not None and garbage < NEW_ROOM // 2):
             return False
+        return self._sweep()
+
+    def _garbage(self, free):
+        """Bytes allocated since the last collection (None: none yet)."""
+        swept = self._swept
+        if swept is None:
+            return None
+        if free > swept:
+            self._swept = swept = free  # just collected, or more came free since
+        return swept - free
+
+    def _sweep(self):
         collect(gc)
-        self._swept = -1  # what is free after it: read next time
+        self._swept = -1  # what is free after it: read next time (``passes.heap``)
         return True
 
     def _think(self, now):
