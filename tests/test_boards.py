@@ -634,6 +634,31 @@ def test_the_oled_turns_circuitpythons_own_refresh_off_and_back_on():
     assert display.auto_refresh is True and display.root_group is None
 
 
+FIRST_IN_A_PROCESS = {
+    "the OLED's display": "from nimatron_sim.oled_mock import make_display; make_display()",
+    "a whole simulator": "from nimatron_sim import Simulator; Simulator('macropad')",
+    "a Pi's bench": "from nimatron_sim import Simulator; Simulator('pi-leds')",
+}
+
+
+@pytest.mark.parametrize("first", sorted(FIRST_IN_A_PROCESS))
+def test_whatever_the_simulator_builds_first_blinka_is_on_the_bench(first):
+    """Blinka asks which board it is on once, when its first module loads.
+    The OLED test built a display before any bench: Blinka found a PC, and
+    every MacroPad and Pico simulator after it in that process failed
+    (``-n 2``, one order in many). Whatever is built first, a MacroPad
+    bench opens after it."""
+    code = (FIRST_IN_A_PROCESS[first] + "\n"
+            "from nimatron_sim import Simulator\n"
+            "sim = Simulator('macropad')\n"
+            "sim.advance(100)\n"
+            "from adafruit_blinka.agnostic import board_id\n"
+            "print(board_id)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[-1] == "OS_AGNOSTIC_BOARD"
+
+
 def test_a_quiet_pass_on_the_macropad_reads_no_position_and_redraws_no_text(sims, monkeypatch):
     """Its driver ran every pass: the OLED built the position and a key to
     compare, the key cursor a list of the lamps in play (garbage each pass,

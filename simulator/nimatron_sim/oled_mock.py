@@ -16,6 +16,11 @@ thread touches it, so runs are deterministic).
 import struct
 import zlib
 
+# Blinka's display modules ask Blinka which board this is when first loaded:
+# the OS-agnostic board must be chosen before that, or a later bench finds
+# a "real" PC board (``blinka_mock`` sets it at import).
+from . import blinka_mock  # noqa: F401 - imported for its side effect: the agnostic board
+
 SET_COLUMN, SET_ROW, WRITE_RAM = 0x2A, 0x2B, 0x2C
 
 
