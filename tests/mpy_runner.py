@@ -61,12 +61,12 @@ def compiled_tree(dest=None, modules=(), source=None):
     dest = dest or tempfile.mkdtemp(prefix="nimatron-mpy-")
 
     def compile_to(source, target):
-        # The name a traceback shows, as deploy gives it ("nimatron/config/settings.py"): never the
-        # checkout's path, a qstr in the heap for each module loaded (60 modules of a 200-character
-        # path: 12 KB of a run's heap, so a check near its edge passed or failed with the path).
-        name = os.path.relpath(source, src) if source.startswith(src + os.sep) else None
-        name = "nimatron/" + name.replace(os.sep, "/") if name else os.path.basename(source)
-        subprocess.run([cross, "-o", target, "-s", name, source], check=True, capture_output=True)
+        # The name a traceback shows, as deploy gives it: the module's own ``__file__`` (here the
+        # tree's path), one interned name with it. Never the checkout's path: a second name in the
+        # heap for each module loaded (60 modules of a 200-character path: 12 KB of a run's heap,
+        # so a check near its edge passed or failed with the path).
+        subprocess.run([cross, "-o", target, "-s", os.path.abspath(target), source], check=True,
+                       capture_output=True)
 
     src = source or os.path.join(ROOT, "firmware", "nimatron")
     for folder, _dirs, files in os.walk(src):

@@ -85,8 +85,9 @@ def test_explain_does_a_bounded_share_of_work_each_poll(board, preset, misere):
 
 
 def passes_of(m, line):
-    """Send ``line`` and poll until its reply: per poll, (collections, the
-    firmware modules it loaded, replied)."""
+    """Send ``line`` and poll until its reply: per pass (the controller's
+    update, then the link's poll), (collections, the firmware modules the
+    poll loaded, replied)."""
     import gc
 
     collected = [0]
@@ -102,9 +103,9 @@ def passes_of(m, line):
     try:
         while b"\n" not in m.cable.to_host:
             m.now += 10
-            m.controller.update(m.now)
-            before = set(sys.modules)
             collected[0] = 0
+            m.controller.update(m.now)  # a collection the link asked for is made as it begins
+            before = set(sys.modules)
             m.link.poll(m.now)
             loaded = sorted(n for n in set(sys.modules) - before if n.startswith("nimatron."))
             out.append((collected[0], loaded, b"\n" in m.cable.to_host))

@@ -178,6 +178,20 @@ def test_mpy_from_circuitpythons_compiler_for_the_boards_version(drive, tmp_path
     assert "lib/nimatron/__init__.py" in got and "lib/nimatron/games/__init__.mpy" in got
 
 
+def test_each_mpy_names_its_source_as_the_boards_file_for_it(drive, tmp_path_factory):
+    """CircuitPython interns a module's source name (``mpy-cross -s``) and its
+    ``__file__`` when it loads it, and never frees either: the same text is
+    one name (about 36 bytes of heap a module on a Pico). The source name of
+    every compiled module is the path CircuitPython gives its ``__file__``."""
+    assert deploy_to(drive, "--mpy-cross", fake_circuitpython_cross(tmp_path_factory.mktemp("bin"))) == 0
+    compiled = {path: data for path, data in files(drive).items() if path.endswith(".mpy")}
+    assert len(compiled) > 20
+    for path, data in compiled.items():
+        own = ("/" + path).encode()
+        assert own in data, path
+        assert path[len("lib/"):-4].encode() + b".py" not in data, path  # the old name: a second qstr
+
+
 @pytest.mark.parametrize("which, message", [
     ("micropython", "is not CircuitPython's compiler (it says 'MicroPython v"),
     ("cp8", "compiles for CircuitPython 8.x; the board runs 9.2.1"),

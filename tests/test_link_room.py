@@ -48,8 +48,10 @@ def test_no_command_pass_meets_the_collector(tree, board, preset):
 
 def test_the_room_is_collected_in_a_poll_of_its_own(monkeypatch):
     """The policy itself, on CPython with a stand-in heap: below LINK_HEAP a
-    poll collects and handles nothing; the next handles the command even if
-    the heap stays low (never two collecting polls in a row); no collection
+    poll handles nothing and asks for a collection first in the next pass
+    (``passes.collect_next``; a link polled alone makes it as its poll
+    starts), which waits that pass out; the next handles the command even
+    if the heap stays low (never two collections in a row); no collection
     while the machine searches, none where the interpreter cannot say."""
     from kit_link import Machine
     from kit_sim import FAST
@@ -80,7 +82,8 @@ def test_the_room_is_collected_in_a_poll_of_its_own(monkeypatch):
         return m.cable.to_host
 
     m.cable.to_machine += b"STATE\n"
-    assert poll() == b"" and len(collected) == 1      # low: this poll only collects
+    assert poll() == b"" and len(collected) == 0      # low: this poll asks for a collection
+    assert poll() == b"" and len(collected) == 1      # made as the next begins: that pass is its own
     assert poll().startswith(b"OK") and len(collected) == 1  # still low: the command goes on
     m.cable.to_host = b""
     free[0] = commands.LINK_HEAP

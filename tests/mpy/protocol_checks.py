@@ -173,7 +173,7 @@ class Rng:
         return (self.state >> 8) % n
 
 
-def run(link, wire, controller, now, polls=40):
+def run(link, wire, controller, now, polls=60):  # a SET of starts: 40 passes and more (its collections first in a pass)
     for _ in range(polls):
         now += 10
         controller.update(now)

@@ -34,7 +34,7 @@ for command in sys.argv[3:]:
     wire.written = []
     wire.to_machine = command.encode() + b"\n"
     polls = 0
-    while not wire.lines() and polls < 30:
+    while not wire.lines() and polls < 60:
         before = loaded()
         settings = c.settings
         now += 20

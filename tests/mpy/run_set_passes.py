@@ -85,7 +85,7 @@ for command in sys.argv[3:]:
     wire.written = []
     wire.to_machine = command.encode() + b"\n"
     polls = []
-    while not wire.lines() and len(polls) < 30:
+    while not wire.lines() and len(polls) < 60:
         before = loaded()
         counts["collect"] = counts["presets"] = counts["saves"] = 0
         now += 20

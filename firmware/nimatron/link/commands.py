@@ -12,7 +12,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 import json
 
 from .. import __version__
-from ..passes import busy, collect, heap
+from ..passes import busy, collect, collect_next, due, heap
 from ..games.budget import Later
 from .play import _no_args, cmd_explain, cmd_new, cmd_play, cmd_state
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
@@ -83,6 +83,7 @@ def room(link, handled):
     collected it reads nothing (a reading is 5 ms of a stock board's pass).
     Never two collecting polls in a row; no collection of its own while the
     machine searches, nor where the interpreter cannot say what is free."""
+    due()  # asked for, not made: no controller began a pass since (the link polled alone)
     if busy() and not link.waited:
         link.waited = not handled
         return True
@@ -94,7 +95,7 @@ def room(link, handled):
     if figures is None or figures[0] >= LINK_HEAP or link.controller.state == "thinking":
         return False
     if not handled:
-        collect()
+        collect_next()  # first in the next pass (``passes.begin``), before anything allocates
         link.tidied = True
     return True
 
@@ -118,8 +119,8 @@ def _alone(link, name):
         step = link.step = [None, None, None, None, None, None, None]
     if step[5] != name:
         step[5] = name
-        collect()
-        link.tidied = True  # the load next poll, into the heap just collected: ``room`` reads nothing
+        collect_next()  # first in the next pass; the load in the pass after it
+        link.tidied = True  # into the heap just collected: ``room`` reads nothing
         raise Later
     __import__("nimatron." + name)
     raise Later
@@ -199,25 +200,32 @@ def cmd_events(link, args, text, now):
 def cmd_memory(link, args, text, now):
     """The heap after a collection: what the board has left for the next
     search or command (null where the interpreter does not say). Polled
-    (``link.stepping``), the collection has a pass of its own and the answer,
-    its figures taken right after it, the next: on a stock MacroPad the
-    collection is 19-30 ms and the answer (the modules' list) 15-20 ms, and
-    in one pass they were 46-53 ms. The figures are one reading of the heap
+    (``link.stepping``), the collection is the first thing of the next pass
+    (``passes.collect_next``) and the answer comes in the pass after that:
+    on a stock MacroPad the collection is 19-30 ms and the answer (the
+    modules' list) 15-20 ms, and in one pass they were 46-53 ms; collected
+    where the command was read, it met an allocation's own collection
+    (56 ms, a fresh pico-grid after ``SET preset grundy``). The figures are one reading of the heap
     (``passes.heap``: what is free, and the heap's total less that): each
     of ``gc.mem_free()`` and ``gc.mem_alloc()`` walks the whole heap, 5 ms
     on a stock board."""
     _no_args(args, "MEMORY")
     step = link.step
-    if step is None or step[0] != text:
+    if not link.stepping:
         collect()
-        link.tidied = True
         figures = heap()
-        step = link.step = [text, None, None] if figures is None else [text, figures[0], figures[1] - figures[0]]
-        _pass(link)
+        step = [text] if figures is None else [text, figures[0], figures[1] - figures[0]]
+    elif step is None or step[0] != text:
+        link.step = [text]
+        collect_next(link.step)  # its figures appended there, read right after it
+        link.tidied = True
+        raise Later
     import sys
 
     loaded = sorted([name[9:] for name in sys.modules if name[:9] == "nimatron."])
-    out = {"free": step[1], "used": step[2], "modules": loaded}
+    out = {"free": None, "used": None, "modules": loaded}
+    if len(step) == 3:
+        out["free"], out["used"] = step[1], step[2]
     while loaded and len(json.dumps(out)) > MAX_REPLY - 30:  # a PC may hold every module
         out["more"] = out.get("more", 0) + 1
         loaded.pop()

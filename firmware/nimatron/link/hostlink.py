@@ -26,7 +26,7 @@ hang-up shorter than a poll.
 
 import gc
 
-from ..passes import begin, collect, heap_low
+from ..passes import collect, end, heap_low
 from . import commands
 from ..games import budget
 from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, READ_CHUNK,
@@ -178,7 +178,7 @@ class HostLink:
             self.failure = exc
             self.hang_up(now_ms)
         finally:
-            begin()  # the link is the pass's last: its collection is not the next pass's
+            end()  # the link is the pass's last: its collection is not the next pass's
 
     def hang_up(self, now_ms):
         """The host went away: forget its partial line, lock, events off."""

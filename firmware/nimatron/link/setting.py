@@ -8,7 +8,7 @@ it again, as it drops the settings' modules)."""
 import json
 
 from .. import forget
-from ..passes import collect
+from ..passes import collect_next
 from ..games.budget import Later
 from .commands import _alone, _pass
 from .protocol import CommandError, _shown
@@ -178,7 +178,7 @@ def _check(link, key, value, new, step, settings_error):
         _pass(link)
     if step[8] == len(starts):  # the checks' garbage collected in a pass of its own (Graph Nim's four
         step[8] += 1           # starts left 25 KB: a collection fell in the applying pass, 36 ms in all)
-        collect()
+        collect_next()
         link.tidied = True
         _pass(link)
 

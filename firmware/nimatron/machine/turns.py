@@ -20,7 +20,7 @@ import gc
 
 from ..games import budget, strategy
 from ..panels.panel import row_label
-from ..passes import collect, heap, heap_low
+from ..passes import busy, collect, heap, heap_low
 from .ports import THINKING, VISITOR
 
 
@@ -179,7 +179,11 @@ class MachineTurn:
     def _tidy(self):
         """While the machine thinks or shows its move, collect in a pass of
         its own if below SEARCH_HEAP or the search's reserve, with garbage
-        made since the last; True if it did. Never two passes in a row."""
+        made since the last; True if it did, or if the pass has collected
+        already (the link's, ``passes.collect_next``): no search in it.
+        Never two passes in a row."""
+        if busy():
+            return True
         figures = heap(gc)
         if figures is None or self._tidied:
             self._tidied = False
@@ -196,7 +200,7 @@ class MachineTurn:
     def _room(self):
         """Between games, every ROOM_MS: collect if less than NEW_ROOM is
         free, with garbage made since the last; True if it did."""
-        if self.now < self._room_at:
+        if self.now < self._room_at or busy():
             return False
         self._room_at = self.now + ROOM_MS
         figures = heap(gc)
