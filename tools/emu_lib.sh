@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 The Nimatron project contributors
 #
 # SPDX-License-Identifier: MIT
-# Sourced by tools/emu_ticks.sh and tools/emu_heapcost.sh: a pico-grid drive
+# Sourced by tools/emu_ticks.sh, emu_heapcost.sh and emu_names.sh: a pico-grid drive
 # as `nimatron deploy` makes it, with a benchmark put beside code.py, booted
 # in the shared circuitpython-emu tool's emulated Pico and driven from its REPL.
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,4 +26,17 @@ emu_repl() {
     NODE_PATH=$CACHE/node_modules node "$emu/repl.js" --uf2 "$uf2" --img "$work/drive.img" \
         --pinmap "$drive/lib/nimatron/config/pinmaps/pico-grid.json" --cmds "$work/cmds.txt" \
         --settle "$settle" --timeout "$timeout" --out "$work/out" > "$work/repl.log" 2>&1 || true
+}
+
+# emu_bench TOOL UF2 BENCH LINE...: a drive deployed with CircuitPython's own
+# mpy-cross, tests/mpy/BENCH.py beside code.py, each LINE typed at the REPL
+# (exit 2 with a message when the emulator is not set up)
+emu_bench() {
+    local tool=$1 uf2=$2 bench=$3 cross=$CACHE/mpy-cross-9.2.8
+    shift 3
+    [ -s "$uf2" ] && [ -x "$cross" ] && [ -d "$CACHE/node_modules/rp2040js" ] \
+        || { echo "$tool: the emulator or its mpy-cross is not set up ($emu/setup.sh, build-mpy-cross.sh)"; exit 2; }
+    emu_drive --mpy-cross "$cross"
+    cp "$here/tests/mpy/$bench.py" "$drive/"
+    emu_repl "$uf2" 6000 600000 "import $bench" "$@"
 }

@@ -11,11 +11,5 @@
 # usage: tools/emu_names.sh [UF2 name in the cache, default cp9.2.8.uf2]
 set -eu
 . "$(dirname "$0")/emu_lib.sh"
-uf2=$CACHE/${1:-cp9.2.8.uf2}
-cross=$CACHE/mpy-cross-9.2.8
-[ -s "$uf2" ] && [ -x "$cross" ] && [ -d "$CACHE/node_modules/rp2040js" ] \
-    || { echo "emu_names: the emulator or its mpy-cross is not set up ($emu/setup.sh, build-mpy-cross.sh)"; exit 2; }
-emu_drive --mpy-cross "$cross"
-cp "$here/tests/mpy/bench_names.py" "$drive/"
-emu_repl "$uf2" 6000 600000 "import bench_names" "bench_names.main()" "bench_names.pools()" "bench_names.everything()"
+emu_bench emu_names "$CACHE/${1:-cp9.2.8.uf2}" bench_names "bench_names.main()" "bench_names.pools()" "bench_names.everything()"
 tr -d '\r' < "$work/repl.log" | grep -E "^names |Error" || true
