@@ -126,6 +126,29 @@ def test_a_command_waits_one_pass_after_a_collection_or_a_display_refresh():
         assert m.cable.to_host.startswith(b"OK")       # busy again: it waited once, it goes on
 
 
+def test_a_step_after_its_own_collection_still_waits_out_a_busy_pass():
+    """A command's own collection (``passes.collect_next``) has the next pass
+    to itself; the pass after it may be busy with a lamp frame, which the
+    step waits out too: counted as its one wait, a module's load met a
+    NeoPixel frame there (51 ms, a fresh pico-grid's ``SET preset graph``).
+    A pass busy every time still lets it go on every other poll."""
+    from kit_link import Machine
+    from kit_sim import FAST
+
+    from nimatron import passes
+
+    m = Machine("pico-grid", preset="nimatron", first="visitor", **FAST)
+    m.cable.to_machine += b"STATE\n"
+    replies = []
+    for heavy in (passes.collect_next, passes.mark, passes.mark):
+        heavy()
+        m.now += 10
+        m.link.poll(m.now)  # polled alone: the collection asked for is made as it starts
+        replies.append(m.cable.to_host)
+    assert replies[:2] == [b"", b""]         # its collection's pass, then a lamp frame's
+    assert replies[2].startswith(b"OK")      # busy again: it waited once for a busy pass, it goes on
+
+
 def test_the_oled_marks_the_pass_it_draws_a_line_in(sims):
     """The MacroPad's OLED redraws one changed line a pass and says so
     (``passes.mark``): the link's step waits for the next pass."""

@@ -55,6 +55,9 @@ HEAPS = ("160K", "176K", "192K")
 @pytest.mark.micropython
 @pytest.mark.parametrize("board", BOARDS)
 def test_no_pass_has_two_collections_or_a_collection_and_a_load(tree, board):
+    """Nor a lamp frame and a module's load: after its own collection's pass
+    the link's step loaded a module beside a NeoPixel frame (51 ms, a fresh
+    pico-grid's ``SET preset graph``)."""
     own = boards.board(board)["preset"]
     listed = commands(board)
     whole = left_alone = 0

@@ -12,7 +12,7 @@ walk of the heap's allocation table (``gc_info``: 5.2 ms on a stock MacroPad),
 so a pass reads it once (``heap``). Boards only: a PC's search never asks.
 """
 
-_swept = [0, -1]  # [passes begun, the pass of the last collection asked for, or ``mark``]
+_swept = [0, -1, -1]  # [passes begun, the pass of the last collection or ``mark``, of the last ``due``]
 _next = [None]  # a collection asked for the next pass: True, or the list its figures go in
 _heap = [0, 0, -2, None]  # [free, total (free + used), the pass read in, the gc module read]
 
@@ -45,6 +45,7 @@ def due():
     if into is not None:
         _next[0] = None
         collect()
+        _swept[2] = _swept[0]
         figures = None if into is True else heap()
         if figures is not None:
             into.append(figures[0])
@@ -72,6 +73,13 @@ def busy():
     """True if this pass has collected (``collect``) or done another heavy
     thing (``mark``): the link's next step waits for the next pass."""
     return _swept[1] == _swept[0]
+
+
+def own():
+    """True if this pass made the collection asked for (``due``): the link's
+    own, which its step waits out without counting it as its one wait for
+    a busy pass (a lamp frame in the next pass met a module's load: 51 ms)."""
+    return _swept[2] == _swept[0]
 
 
 def heap(gc=None):

@@ -12,7 +12,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 import json
 
 from .. import __version__
-from ..passes import busy, collect, collect_next, due, heap
+from ..passes import busy, collect, collect_next, due, heap, own
 from ..games.budget import Later
 from .play import _no_args, cmd_explain, cmd_new, cmd_play, cmd_state
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
@@ -77,15 +77,16 @@ LINK_HEAP = 24 * 1024
 def room(link, handled):
     """Before a command's pass: True if the command waits for the next poll.
     It waits once when this pass is busy already (a collection, a display's
-    line, a lamp frame: ``nimatron.passes``), and when the heap has less than
-    LINK_HEAP free this poll collects it instead (after a command already
-    handled in the poll, it leaves that to the next). After a poll that
-    collected it reads nothing (a reading is 5 ms of a stock board's pass).
+    line, a lamp frame: ``nimatron.passes``), besides the pass of its own
+    collection; when the heap has less than LINK_HEAP free it asks for one
+    first in the next pass instead (after a command already handled in the
+    poll, it leaves that to the next). After its collection it reads nothing
+    (a reading is 5 ms of a stock board's pass).
     Never two collecting polls in a row; no collection of its own while the
     machine searches, nor where the interpreter cannot say what is free."""
     due()  # asked for, not made: no controller began a pass since (the link polled alone)
     if busy() and not link.waited:
-        link.waited = not handled
+        link.waited = not handled and not own()  # its own collection's pass is not its one wait
         return True
     link.waited = False
     if link.tidied:
