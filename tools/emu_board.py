@@ -379,7 +379,7 @@ def profile_symbols(elf):
 
 
 def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash="typ", full=False, frozen=False,
-            symbols=None):
+            symbols=None, service=False):
     from nimatron.config import boards
     from nimatron_sim.visitor import Visitor
 
@@ -404,6 +404,10 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
             sim.command("SET preset %s" % preset)
             sim.memory()
             sim.refresh()
+        if service:  # a technician's visit: the operator menu opened and closed (its modules' names stay)
+            sim.command("SERVICE ON")
+            sim.command("SERVICE OFF")
+            sim.memory()
         if spec["input"] != "rows":
             sim.command("SET remote_play on")
         for g in range(games):
@@ -479,6 +483,8 @@ def main(argv=None):
     p.add_argument("--frozen", action="store_true",
                    help="the UF2 is the Nimatron's own firmware (tools/build_firmware.sh): deploy for it")
     p.add_argument("--set", action="store_true", help="boot the board's own preset, then SET preset P over the link")
+    p.add_argument("--service", action="store_true",
+                   help="open and close the operator menu over the link (SERVICE ON, OFF) before the games")
     p.add_argument("--games", type=int, default=2, help="whole games per preset (random, then perfect visitor)")
     p.add_argument("--pystack", type=int, metavar="BYTES", help="CIRCUITPY_PYSTACK_SIZE instead of deploy's")
     p.add_argument("--modules", action="store_true", help="list the modules resident at the least free heap")
@@ -525,13 +531,14 @@ def main(argv=None):
         p.error("board %s does not offer %s (it offers: %s)" % (args.board, ", ".join(unknown), ", ".join(offered)))
     rows = []
     how = "set" if args.set else "settings.json"
-    print("board %s, %s, %s, %s, flash %s%s" % (args.board, args.uf2, "frozen" if args.frozen else ".mpy" if args.mpy else ".py", how, args.flash,
-                                            ", nvm nearly full" if args.nvm_full else ""))
+    print("board %s, %s, %s, %s, flash %s%s%s" % (args.board, args.uf2, "frozen" if args.frozen else ".mpy" if args.mpy else ".py", how, args.flash,
+                                              ", nvm nearly full" if args.nvm_full else "",
+                                              ", the operator menu opened first" if args.service else ""))
     print("%-12s %8s %9s  %-34s %8s %10s  %s" % ("preset", "lamp ms", "tick ms", "longest tick during", "free KB",
                                                 "press ms", "errors"))
     for preset in presets:
         row = measure(args.board, preset, how, uf2, mpy_cross, args.games, lambda s: print(s, file=sys.stderr),
-                      args.pystack, args.flash, args.nvm_full, args.frozen, symbols)
+                      args.pystack, args.flash, args.nvm_full, args.frozen, symbols, args.service)
         rows.append(row.as_dict())
         d = rows[-1]
         press = "-" if d["press_lamp_max_ms"] is None else "%.1f/%.1f" % (d["press_lamp_median_ms"], d["press_lamp_max_ms"])
