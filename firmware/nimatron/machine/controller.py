@@ -262,16 +262,26 @@ class Controller(VisitorTurn, MachineTurn):
     def service(self, on, now, by="link"):
         """Open (``on``) or close the operator menu; ``by`` says who or why."""
         if on and self.menu is None:
+            import sys
+
+            # the settings' modules it brings (config.boards came with the menu's own
+            # and stayed: 7 KB of a stock MacroPad's heap after a visit) leave with it
+            before = [name for name in sys.modules if name[:16] == "nimatron.config."]
             from .service import Menu
 
             self._abandon()
             self.panel = None
             self.menu = Menu(self, now, by)
+            self.menu.before = before
             self._enter(SERVICE, now)
             self._emit({"event": "service", "open": True, "by": by})
         elif not on and self.menu is not None:
+            import sys
+
+            before = self.menu.before
             self.menu = None
-            forget(MENU_ONLY)  # a board's heap is for searches while games play
+            brought = [name[9:] for name in sys.modules if name[:16] == "nimatron.config." and name not in before]
+            forget(MENU_ONLY + tuple(brought))  # a board's heap is for searches while games play
             self._enter(ATTRACT, now)
             self._emit({"event": "service", "open": False, "by": by})
 

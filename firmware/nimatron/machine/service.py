@@ -63,6 +63,7 @@ class Menu:
         self.cycles = 0
         self.work = None     # the choices' checks, or a save, under way: a step a pass
         self.saving = False
+        self.before = ()     # the settings' modules resident when it opened (``Controller.service``)
         self._open("menu", now)
 
     # -- what the operator pressed --------------------------------------------

@@ -1,0 +1,48 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+# A technician's visit leaves the heap as it found it: a board's main loop
+# (controller, then link) polled through HELLO, MEMORY, SERVICE ON, SERVICE
+# OFF, MEMORY, then a game's NEW, EXPLAIN and MEMORY. Prints the firmware
+# modules resident after the visit that were not before it, and those after
+# the game; "ok" when the visit left none (exit 3 otherwise).
+# MICROPYPATH=<compiled tree> micropython -X heapsize=H run_menu_visit.py BOARD PRESET
+import json
+import sys
+
+from fake_io import FakeIO, FakeWire
+
+from nimatron.link.hostlink import HostLink  # noqa: E402
+from nimatron.machine.app import make_controller  # noqa: E402
+
+board, preset = sys.argv[1], sys.argv[2]
+c = make_controller(board, {"preset": preset}, FakeIO())
+wire = FakeWire()
+link = HostLink(c, wire, board=board, save=lambda settings, own=None: True)
+now = 0
+resident = []
+for command in ("HELLO", "MEMORY", "SERVICE ON", "SERVICE OFF", "MEMORY", "NEW", "EXPLAIN", "MEMORY"):
+    wire.written = []
+    wire.to_machine = command.encode() + b"\n"
+    polls = 0
+    while not wire.lines() and polls < 300:
+        now += 20
+        c.update(now)
+        link.poll(now)
+        polls += 1
+    lines = [line for line in wire.lines() if not line.startswith(b"EV ")]
+    if not lines or not lines[0].startswith(b"OK"):
+        print("%s: %s" % (command, lines[0].decode() if lines else "no reply"))
+        sys.exit(3)
+    if command == "MEMORY":
+        out = json.loads(lines[0][3:])
+        if out.get("more"):
+            print("MEMORY: the list was cut")
+            sys.exit(3)
+        resident.append(out["modules"])
+came = [m for m in resident[1] if m not in resident[0]]
+print("after the visit:", " ".join(came))
+print("after a game:", " ".join(m for m in resident[2] if m not in resident[0]))
+if came:
+    sys.exit(3)
+print("ok")
