@@ -259,14 +259,17 @@ class Controller(VisitorTurn, MachineTurn):
         elif self.state == VISITOR and self.selected and self._checked is None and self.panel is not None:
             self._checked = self._check_selection()
 
-    def service(self, on, now, by="link"):
-        """Open (``on``) or close the operator menu; ``by`` says who or why."""
+    def service(self, on, now, by="link", before=None):
+        """Open (``on``) or close the operator menu; ``by`` says who or why;
+        ``before``: the settings' modules resident before its own were loaded
+        (the link loads them a pass each), else now."""
         if on and self.menu is None:
             import sys
 
             # the settings' modules it brings (config.boards came with the menu's own
             # and stayed: 7 KB of a stock MacroPad's heap after a visit) leave with it
-            before = [name for name in sys.modules if name[:16] == "nimatron.config."]
+            if before is None:
+                before = [name for name in sys.modules if name[:16] == "nimatron.config."]
             from .service import Menu
 
             self._abandon()
@@ -281,7 +284,8 @@ class Controller(VisitorTurn, MachineTurn):
             before = self.menu.before
             self.menu = None
             brought = [name[9:] for name in sys.modules if name[:16] == "nimatron.config." and name not in before]
-            forget(MENU_ONLY + tuple(brought))  # a board's heap is for searches while games play
+            forget(MENU_ONLY + tuple(brought), collect=False)  # a board's heap is for searches while games play
+            passes.collect_next()  # collected first in the next pass, not late in this one
             self._enter(ATTRACT, now)
             self._emit({"event": "service", "open": False, "by": by})
 

@@ -19,6 +19,9 @@ game must not see it) and calls ``Switches.update`` once per tick.
 """
 
 CHORD = ("done", "new")
+# what the operator menu loads as it opens, in order (``machine.service`` and what it
+# imports): over the link, a pass each
+MENU_LOADS = ("config.boards", "config.values", "config.settings", "machine.menu_lamps", "machine.service")
 CHORD_MS = 5000    # DONE + NEW held this long: the operator menu
 SAVE_MS = 60000    # a stuck button is written at once, at most once a minute (a flapping
                    # switch must not become a stream of flash writes)
@@ -134,7 +137,22 @@ class Switches:
             if len(args) > 1 or args[0].upper() not in ("ON", "OFF"):
                 raise CommandError("syntax", "usage: SERVICE [ON|OFF]")
             link.operator("SERVICE")
-            self.c.service(args[0].upper() == "ON", now, "link")
+            on = args[0].upper() == "ON"
+            before = None
+            if on and self.c.menu is None and link.stepping:
+                # the menu's modules a pass each (``commands._alone``): loaded in its
+                # opening pass they were 207-213 ms of a stock board's tick
+                import sys
+
+                from ..link.commands import _alone
+
+                if link.step is None:
+                    link.step = [None, None, None, None, None, None, None]
+                    link.step[6] = [m for m in sys.modules if m[:16] == "nimatron.config."]
+                before = link.step[6]
+                for name in MENU_LOADS:
+                    _alone(link, name)
+            self.c.service(on, now, "link", before)
         return self.report({})
 
     def report(self, out):
