@@ -49,8 +49,8 @@ lamp ``map`` gives the pixel of every lamp of the board's own layout.
 import os
 
 from .. import ascii_digits, load_json, resource, too_deep
+from . import STATUS  # noqa: F401 - the status lamps, where their users have always found them
 
-STATUS = ("visitor", "machine", "champ", "machine_wins")
 FOLDER = "config/pinmaps"
 
 # Pin names each driver can reach: numbered families (prefix, lowest,

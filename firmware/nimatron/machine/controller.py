@@ -266,8 +266,8 @@ class Controller(VisitorTurn, MachineTurn):
         if on and self.menu is None:
             import sys
 
-            # the settings' modules it brings (config.boards came with the menu's own
-            # and stayed: 7 KB of a stock MacroPad's heap after a visit) leave with it
+            # the settings' modules it brings leave with it (config.boards came with the
+            # menu's own and stayed: 7 KB of a stock MacroPad's heap after a visit)
             if before is None:
                 before = [name for name in sys.modules if name[:16] == "nimatron.config."]
             from .service import Menu

@@ -8,7 +8,7 @@ buttons held, an audit counter in binary, a blinking YES/NO.
 Functions of the menu's state at ``now``; they change nothing.
 """
 
-from ..config.boards import STATUS
+from ..config import STATUS
 from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
 
 INDEX_MS = 1000       # audits: which counter, shown this long after a step

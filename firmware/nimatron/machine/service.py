@@ -25,7 +25,7 @@ MACHINE WINS blinking while a YES/NO question waits. Every step is also a
 ``service`` event for the host link. No lamp flashes faster than 2 a second.
 """
 
-from ..config.boards import STATUS
+from ..config import STATUS
 from ..config.settings import DIFFICULTIES, FIRST, preset_names
 from . import menu_lamps
 from .. import forget

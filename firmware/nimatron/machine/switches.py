@@ -21,7 +21,7 @@ game must not see it) and calls ``Switches.update`` once per tick.
 CHORD = ("done", "new")
 # what the operator menu loads as it opens, in order (``machine.service`` and what it
 # imports): over the link, a pass each
-MENU_LOADS = ("config.boards", "config.values", "config.settings", "machine.menu_lamps", "machine.service")
+MENU_LOADS = ("config.values", "config.settings", "machine.menu_lamps", "machine.service")
 CHORD_MS = 5000    # DONE + NEW held this long: the operator menu
 SAVE_MS = 60000    # a stuck button is written at once, at most once a minute (a flapping
                    # switch must not become a stream of flash writes)
