@@ -33,7 +33,7 @@ when). Anything outside that changes what the lamps show calls
 ``redraw()``.
 """
 
-from .. import forget
+from .. import forget, forget_new, loaded
 from ..games.rules import parse_rules
 from ..panels.panel import check_input, make_panel
 from .audits import Audits
@@ -264,12 +264,10 @@ class Controller(VisitorTurn, MachineTurn):
         ``before``: the settings' modules resident before its own were loaded
         (the link loads them a pass each), else now."""
         if on and self.menu is None:
-            import sys
-
             # the settings' modules it brings leave with it (config.boards came with the
             # menu's own and stayed: 7 KB of a stock MacroPad's heap after a visit)
             if before is None:
-                before = [name for name in sys.modules if name[:16] == "nimatron.config."]
+                before = loaded("config")
             from .service import Menu
 
             self._abandon()
@@ -279,12 +277,10 @@ class Controller(VisitorTurn, MachineTurn):
             self._enter(SERVICE, now)
             self._emit({"event": "service", "open": True, "by": by})
         elif not on and self.menu is not None:
-            import sys
-
             before = self.menu.before
             self.menu = None
-            brought = [name[9:] for name in sys.modules if name[:16] == "nimatron.config." and name not in before]
-            forget(MENU_ONLY + tuple(brought), collect=False)  # a board's heap is for searches while games play
+            forget(MENU_ONLY, collect=False)  # a board's heap is for searches while games play
+            forget_new("config", before, collect=False)
             passes.collect_next()  # collected first in the next pass, not late in this one
             self._enter(ATTRACT, now)
             self._emit({"event": "service", "open": False, "by": by})

@@ -28,7 +28,7 @@ MACHINE WINS blinking while a YES/NO question waits. Every step is also a
 from ..config import STATUS
 from ..config.settings import DIFFICULTIES, FIRST, preset_names
 from . import menu_lamps
-from .. import forget
+from .. import forget_new, loaded
 from ..passes import collect
 from .menu_lamps import COLOURS, cycle_ms, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
@@ -271,13 +271,13 @@ class Menu:
         value = values[at]
         games = key in ("preset", "rules")  # values that load a rule set's module
         if phase == 0 and work[6] is None:
-            work[6] = _games_modules()
+            work[6] = loaded("games")
         if value == base[key]:
             work[2] = at + 1  # the current value: always offered
             return
         if phase < 0:  # the value checked: the modules it loaded leave, in a pass of their own
             work[2], work[3], work[4], work[5] = at + 1, 0, None, None
-            _forget_new(work[6])
+            forget_new("games", work[6])  # collects
             return
         if phase == 0 and games:
             work[3] = 1
@@ -325,7 +325,7 @@ class Menu:
         """Back from a value to the list of settings (checks left unfinished)."""
         work = self.work
         if work is not None and not self.saving and work[6] is not None:
-            _forget_new(work[6])
+            forget_new("games", work[6])  # collects
         self.work = None
         self.saving = False
         self.index = self.adjustable().index(self.key)
@@ -444,20 +444,6 @@ def _config():
     import sys
 
     return sys.modules["nimatron.config.settings"]
-
-
-def _games_modules():
-    """The rule sets' modules (``nimatron.games.*``) resident now."""
-    import sys
-
-    return [m for m in sys.modules if m[:15] == "nimatron.games."]
-
-
-def _forget_new(resident):
-    """On a board, forget the games modules loaded since ``resident`` (collects)."""
-    import sys
-
-    forget([m[9:] for m in sys.modules if m[:15] == "nimatron.games." and m not in resident])
 
 
 def _save(c, settings):

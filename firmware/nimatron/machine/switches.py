@@ -142,13 +142,11 @@ class Switches:
             if on and self.c.menu is None and link.stepping:
                 # the menu's modules a pass each (``commands._alone``): loaded in its
                 # opening pass they were 207-213 ms of a stock board's tick
-                import sys
-
+                from .. import loaded
                 from ..link.commands import _alone
 
                 if link.step is None:
-                    link.step = [None, None, None, None, None, None, None]
-                    link.step[6] = [m for m in sys.modules if m[:16] == "nimatron.config."]
+                    link.step = [None, None, None, None, None, None, loaded("config")]
                 before = link.step[6]
                 for name in MENU_LOADS:
                     _alone(link, name)
