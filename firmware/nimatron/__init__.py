@@ -86,18 +86,3 @@ def forget(names, collect=True):
         from .passes import collect as now
 
         now()  # now, before the controller's bytecode is laid out among the garbage
-
-
-def loaded(package):
-    """The modules of ``nimatron.<package>`` resident now: what a step that
-    loads some of them drops again afterwards (``forget_new``)."""
-    import sys
-
-    head = "nimatron." + package + "."
-    return [name for name in sys.modules if name[:len(head)] == head]
-
-
-def forget_new(package, before, collect=True):
-    """``forget`` the modules of ``nimatron.<package>`` loaded since
-    ``before`` (``loaded``)."""
-    forget([name[9:] for name in loaded(package) if name not in before], collect)

@@ -33,7 +33,7 @@ when). Anything outside that changes what the lamps show calls
 ``redraw()``.
 """
 
-from .. import forget, forget_new, loaded
+from .. import forget
 from ..games.rules import parse_rules
 from ..panels.panel import check_input, make_panel
 from .audits import Audits
@@ -267,7 +267,7 @@ class Controller(VisitorTurn, MachineTurn):
             # the settings' modules it brings leave with it (config.boards came with the
             # menu's own and stayed: 7 KB of a stock MacroPad's heap after a visit)
             if before is None:
-                before = loaded("config")
+                before = passes.loaded("config")
             from .service import Menu
 
             self._abandon()
@@ -280,7 +280,7 @@ class Controller(VisitorTurn, MachineTurn):
             before = self.menu.before
             self.menu = None
             forget(MENU_ONLY, collect=False)  # a board's heap is for searches while games play
-            forget_new("config", before, collect=False)
+            passes.forget_new("config", before, collect=False)
             passes.collect_next()  # collected first in the next pass, not late in this one
             self._enter(ATTRACT, now)
             self._emit({"event": "service", "open": False, "by": by})

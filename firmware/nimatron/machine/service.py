@@ -28,8 +28,7 @@ MACHINE WINS blinking while a YES/NO question waits. Every step is also a
 from ..config import STATUS
 from ..config.settings import DIFFICULTIES, FIRST, preset_names
 from . import menu_lamps
-from .. import forget_new, loaded
-from ..passes import collect
+from ..passes import collect, forget_new, loaded
 from .menu_lamps import COLOURS, cycle_ms, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
 ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",

@@ -142,7 +142,7 @@ class Switches:
             if on and self.c.menu is None and link.stepping:
                 # the menu's modules a pass each (``commands._alone``): loaded in its
                 # opening pass they were 207-213 ms of a stock board's tick
-                from .. import loaded
+                from ..passes import loaded
                 from ..link.commands import _alone
 
                 if link.step is None:
