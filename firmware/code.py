@@ -29,78 +29,11 @@ import supervisor
 BOARD = "pico-neopixel"     # the pin map nimatron/config/pinmaps/pico-neopixel.json
 SETTINGS = "settings.json"  # beside code.py (CircuitPython runs it from /)
 STATE_FILE = "nimatron-state.bin"  # a second store, if boot.py lets code write the drive
-MAX_SETTINGS = 4096         # bytes: a bigger settings file is refused, not parsed
 TICKS_PERIOD = 1 << 29      # supervisor.ticks_ms() wraps here
 WATCHDOG_S = 7.0            # RP2040's watchdog limit is about 8.3 s
 RETRY_MS = 60000            # nothing could start: try again this often
 
 supervisor.runtime.autoreload = False  # a museum PC touching the drive must not restart the game
-
-
-def read_settings(path):
-    """The settings file as a ``nimatron.machine.startup`` source; never raises."""
-    from nimatron.machine.startup import read_source
-
-    try:
-        with open(path, "rb") as f:
-            text = f.read(MAX_SETTINGS + 1)
-    except OSError:
-        return read_source(None)
-    except Exception as e:  # noqa: BLE001 - MemoryError, a damaged drive
-        return None, "cannot read %s: %r" % (path, e), 0
-    if len(text) > MAX_SETTINGS:
-        return None, "%s is bigger than %d bytes" % (path, MAX_SETTINGS), 1
-    return read_source(text)
-
-
-def reset_reason(mc):
-    """Why the board started, in the audits' words (None: unknown)."""
-    try:
-        reason = mc.cpu.reset_reason
-        names = mc.ResetReason
-    except Exception:  # noqa: BLE001
-        return None
-    for attr, name in (("POWER_ON", "power_on"), ("BROWNOUT", "power_on"), ("WATCHDOG", "watchdog"),
-                       ("SOFTWARE", "software"), ("RESET_PIN", "reset_pin")):
-        if reason == getattr(names, attr, object()):
-            return name
-    return None
-
-
-def arm_watchdog(mc):
-    """The hardware watchdog in RESET mode (RAISE is not implemented on the
-    RP2040), armed at every start: a reload or Ctrl-C disarms it."""
-    try:
-        from watchdog import WatchDogMode
-
-        dog = mc.watchdog
-        dog.timeout = WATCHDOG_S
-        dog.mode = WatchDogMode.RESET
-        dog.feed()
-        return dog
-    except Exception as e:  # noqa: BLE001 - a board without one still plays
-        print("watchdog off: %r" % e)
-        return None
-
-
-def open_store(mc, path=STATE_FILE):
-    """nvm, plus a file when code may write the drive (then an nvm erase cut is survivable)."""
-    from nimatron.machine.store import Store
-
-    nvm = getattr(mc, "nvm", None)
-    try:
-        with open(path + ".tmp", "wb") as f:
-            f.write(b"")
-        import os
-
-        os.remove(path + ".tmp")
-        writable = True
-    except OSError:
-        writable = False  # the usual case: the drive belongs to the host PC
-    if nvm is None and not writable:
-        print("no nvm and a read-only drive: audits and SET changes last until power-off")
-        return None
-    return Store(nvm=nvm, path=path if writable else None)
 
 
 def fed_make(dog):
@@ -114,16 +47,6 @@ def fed_make(dog):
         return make_controller(board, overrides, listener=listener, now_ms=now_ms, audits=audits, feed=feed)
 
     return make
-
-
-def host_data():
-    """``usb_cdc.data``, the host link's channel; None if off or missing."""
-    try:
-        import usb_cdc
-
-        return usb_cdc.data
-    except Exception:  # noqa: BLE001 - ImportError: not a CircuitPython board
-        return None
 
 
 def host_spoke(data):
@@ -180,115 +103,24 @@ def load_link(machine, step, now):
     return True, None
 
 
-HEAP_CHUNK = 255      # a filling tuple's items: 1,040 bytes, one allocation (hold_heap)
-HEAP_RUN = 4          # chunks in a row: an area's (a hole left in an old area is shorter)
-HEAP_TRIES = 2000     # pins tried at most: the first fill the holes code.py's compiling left
-HEAP_AREAS = 16       # areas pinned at most (code.py finds a Pico's heap grows by 4 to 6)
-
-
-def heap_grows():
-    """True on CircuitPython 9 and later, whose heap grows (and shrinks) in areas."""
-    import sys
-
-    impl = sys.implementation
-    return impl.name == "circuitpython" and impl.version[0] >= 9
-
-
-def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id, pin=None):
-    """Grow the heap to its whole size once, and keep a pin of 32 bytes in
-    each area it grew by. CircuitPython 9 grows its heap in areas and hands
-    an area back as soon as a collection empties it; the next load then
-    finds no room, collects again and grows again: two collections (20-35 ms
-    each on an RP2040) where one was asked for.
-
-    The heap is filled with equal tuples (one allocation each, so an area's
-    sit one stride apart) until it can grow no more, as it would under load
-    (CircuitPython's own allocations are made before code.py or in this
-    heap). The first tuple of each long run starts an area: it is dropped,
-    and small tuples are made until one lands in each such hole (a block
-    allocation takes the first room that fits). Returns the pins: keep them.
-    ``new``, ``pin`` (a filling chunk, a pin) and ``where`` (its address)
-    are for tests."""
-    gc.collect()
-    one = (None,) * chunk
-    small = (None,) * 3  # 20 bytes: two blocks (an area whose only block in use is its first is handed back)
-    if new is None:
-        def new():
-            return one * 1  # a new tuple, allocated whole
-
-    if pin is None:
-        def pin():
-            return small * 1
-
-    # Every list it needs is made now: once the heap is full nothing may grow.
-    others = [None] * HEAP_TRIES  # pins that filled older holes first: dropped at the end
-    pins = [None] * HEAP_AREAS
-    holes = [0] * HEAP_AREAS  # where each area's first chunk was (0: pinned)
-    fill = [None] * (gc.mem_free() // (4 * chunk + 16) + 1)
-    n = 0
-    try:
-        while n < len(fill):
-            fill[n] = new()
-            n += 1
-    except MemoryError:
-        pass
-    stride = 0  # the step between neighbours: the least step forward
-    for i in range(1, n):
-        step = where(fill[i]) - where(fill[i - 1])
-        if step > 0 and (not stride or step < stride):
-            stride = step
-    areas = 0
-    start = 0
-    for i in range(1, n + 1):
-        if i == n or where(fill[i]) != where(fill[i - 1]) + stride:
-            if (i - start >= HEAP_RUN or i == n) and areas < HEAP_AREAS:
-                holes[areas] = where(fill[start])
-                fill[start] = None
-                areas += 1
-            start = i
-    gc.collect()
-    held = 0
-    try:
-        for t in range(HEAP_TRIES):
-            if held == areas:
-                break
-            p = pin()
-            at = where(p)
-            for k in range(areas):
-                if holes[k] and holes[k] <= at < holes[k] + stride:
-                    pins[held] = p
-                    holes[k] = 0
-                    held += 1
-                    break
-            else:
-                others[t] = p
-    except MemoryError:
-        pass  # no room left even for a pin: the areas without one may be handed back, as before
-    del fill, others, holes
-    gc.collect()
-    return pins[:held]
-
-
 def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_FILE, data=None):
     """Start and run the machine; ``make``, ``loops``, ``state`` and ``data``
     (a stand-in for ``usb_cdc.data``) are for tests."""
     import gc
 
-    pins = None
-    if heap_grows():
-        try:
-            pins = hold_heap(gc)
-            print("nimatron: heap held whole, %d areas pinned" % len(pins))
-        except Exception as e:  # noqa: BLE001 - the game plays without it
-            print("heap not held: %r" % e)
+    from nimatron import forget
+    from nimatron.machine import power_on as once  # dropped once the machine is built
+
+    pins = once.hold(gc)  # noqa: F841 - held while main runs: an area with a pin is never handed back
     from nimatron.machine.startup import Machine
 
-    dog = arm_watchdog(mc)
+    dog = once.arm_watchdog(mc, WATCHDOG_S)
     if data is None:
-        data = host_data()
+        data = once.host_data()
     linked = False
     step = None  # the host link's start, a step a pass once the host has spoken
-    store = open_store(mc, state)
+    store = once.open_store(mc, state)
+    reason = once.reset_reason(mc)
     now = 0
     last = sup.ticks_ms()
     machine = None
@@ -306,13 +138,17 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
             margin = False
         if machine is None and now >= retry_at:
             try:
-                machine = Machine(BOARD, read_settings(SETTINGS), store, now_ms=now,
-                                  reset_reason=reset_reason(mc), make=make or fed_make(dog))
+                if once is None:  # a start that failed, tried again: the settings file read anew
+                    from nimatron.machine import power_on as once
+                machine = Machine(BOARD, once.read_settings(SETTINGS), store, now_ms=now,
+                                  reset_reason=reason, make=make or fed_make(dog))
                 print(json.dumps(machine.boot))
                 margin = dog is not None and now < RETRY_MS  # said on the next turn of the loop
             except Exception as e:  # noqa: BLE001 - even the defaults fail (hardware?)
                 print("nimatron cannot start: %r; trying again in %d s" % (e, RETRY_MS // 1000))
                 retry_at = now + RETRY_MS
+            once = None
+            forget(("machine.power_on",), collect=False)  # its code: freed by the next collection
         if machine is not None:
             machine.tick(now)
         if machine is not None and machine.controller is not None and not linked:

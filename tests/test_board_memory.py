@@ -45,6 +45,23 @@ def test_the_circuit_playground_build_starts_as_code_py_does(tmp_path, mode):
 
 
 @pytest.mark.micropython
+@pytest.mark.parametrize("board", ["pico-grid", "pico-ring", "pico-neopixel"])
+def test_code_py_drops_what_it_ran_once(tmp_path, board):
+    """code.py's own start (its ``main``, a few passes of its loop): the
+    heap held, the watchdog armed, the store opened, the settings read are
+    ``machine.power_on``'s, which leaves once the machine is built; a
+    function of code.py's own would stay in the heap for as long as it runs."""
+    tree = mpy_runner.tree(str(tmp_path), modules=("tests/fake_io", "firmware/code"))
+    out = mpy_runner.run("mpy/run_start_heap.py", heap="256K", paths=(tree,), args=(board, "-", "main", str(tmp_path)))
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    resident = [line for line in lines if line.startswith("resident ")][0].split()[1:]
+    assert "machine.controller" in resident and "machine.startup" in resident, resident
+    assert "machine.power_on" not in resident and "machine.starting" not in resident, resident
+    assert lines[-1] == "state attract", lines
+
+
+@pytest.mark.micropython
 @pytest.mark.parametrize("board,preset", [("pico-grid", "graph"), ("pico-ring", "circular"),
                                           ("pico-neopixel", "nimatron")])
 def test_a_started_board_keeps_what_plays_and_links_not_what_opened_them(tmp_path, board, preset):

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_si
 from controller_scenarios import FakeIO  # noqa: E402
 from flash import FlashNvm  # noqa: E402
 
-from nimatron.machine import app  # noqa: E402
+from nimatron.machine import app, power_on  # noqa: E402
 from nimatron.machine.audits import Audits  # noqa: E402
 from nimatron.machine.store import Store  # noqa: E402
 
@@ -161,7 +161,7 @@ def test_code_py_without_nvm_on_a_read_only_drive_still_plays(monkeypatch, drive
     code = load("code.py")
 
     refusing = str(drive / "no-such-folder" / "state.bin")  # as a drive the host PC owns refuses
-    assert code["open_store"](mc, refusing) is None
+    assert power_on.open_store(mc, refusing) is None
     machine = code["main"](mc, sup, make=make, loops=5, state=refusing)
     assert machine.store is None and machine.controller.state == "attract"
 
@@ -355,13 +355,12 @@ def test_code_py_plays_on_when_the_heap_cannot_be_held(monkeypatch, drive, capsy
     board starts and plays (a MemoryError there once kept a MacroPad dark)."""
     mc, sup, _resets = fake_board(monkeypatch, FlashNvm())
     code = load("code.py")
-    names = code["main"].__globals__
-    names["heap_grows"] = lambda: True
+    monkeypatch.setattr(power_on, "heap_grows", lambda: True)
 
     def full(gc):
         raise MemoryError("memory allocation failed, allocating 2048 bytes")
 
-    names["hold_heap"] = full
+    monkeypatch.setattr(power_on, "hold_heap", full)
     machine = code["main"](mc, sup, make=make, loops=50)
     assert machine.controller is not None and mc.watchdog.feeds == 51
     assert "heap not held: MemoryError('memory allocation failed, allocating 2048 bytes')" in capsys.readouterr().out

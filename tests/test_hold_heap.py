@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 The Nimatron project contributors
 #
 # SPDX-License-Identifier: MIT
-"""code.py's ``hold_heap`` against a model of CircuitPython 9's split heap
+"""``hold_heap`` (``nimatron.machine.power_on``, run first by code.py) against a model of CircuitPython 9's split heap
 (py/gc.c with MICROPY_GC_SPLIT_HEAP_AUTO, 9.2.8), block by block: the heap
 starts as one 8 KB area; an allocation takes the first run of free 16-byte
 blocks, area after area; a failed one collects first and only then adds an
@@ -18,13 +18,12 @@ has room for it. The real thing is measured in the emulator
 (tools/emu_board.py; docs/board.md)."""
 
 import os
-import runpy
-import sys
-import types
 import weakref
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from nimatron.machine import power_on
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIRMWARE = os.path.join(os.path.dirname(HERE), "firmware")
@@ -135,23 +134,7 @@ class SplitHeap:
         return sum(a.blocks for a in self.areas) * BLOCK - self.mem_alloc() + self.outer
 
 
-def _code_py():
-    """code.py's names, with stand-ins for its two board modules while it loads."""
-    sup = types.ModuleType("supervisor")
-    sup.runtime = types.SimpleNamespace(autoreload=True)
-    saved = {name: sys.modules.get(name) for name in ("microcontroller", "supervisor")}
-    sys.modules.update(microcontroller=types.ModuleType("microcontroller"), supervisor=sup)
-    try:
-        return runpy.run_path(os.path.join(FIRMWARE, "code.py"), run_name="code")
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                del sys.modules[name]
-            else:
-                sys.modules[name] = module
-
-
-CODE = _code_py()
+CODE = vars(power_on)  # code.py runs it at power-on (then drops it)
 PICO = 180 * 1024  # about what a Pico's system heap has when code.py starts
 TUPLE = 4 * CODE["HEAP_CHUNK"] + 8  # a tuple of HEAP_CHUNK items on a 32-bit board
 PIN = 20  # a tuple of 3
@@ -270,8 +253,7 @@ def test_on_real_micropython_it_runs_and_gives_its_fill_back():
     import mpy_runner
 
     exe = mpy_runner.micropython()
-    source = open(os.path.join(FIRMWARE, "code.py")).read()
-    names = source[source.index("HEAP_CHUNK ="):source.index("def main(")]
+    names = open(os.path.join(FIRMWARE, "nimatron", "machine", "power_on.py")).read()
     script = names + (
         "import gc, sys\n"
         "holes = int(sys.argv[-1])\n"

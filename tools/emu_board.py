@@ -50,6 +50,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 TOOL = os.environ.get("CP_EMU_TOOL") or os.path.join(REPO, "..", "shared", "tools", "circuitpython-emu")
 CACHE = os.environ.get("CP_EMU_CACHE") or os.path.expanduser("~/.cache/nimatron-cp-emu")
+# The MacroPad's stock firmware, built here from CircuitPython's source (no public 9.x UF2 for it):
+# ../shared/tools/circuitpython-emu/build-circuitpython.sh MIRROR adafruit_macropad_rp2040
+MACROPAD_UF2 = os.path.expanduser("~/.cache/nimatron-cp-build/out/circuitpython-9.2.8-adafruit_macropad_rp2040.uf2")
 CIRCUITPYTHON = {"cp9.2.8.uf2": "9.2.8", "cp9.0.0.uf2": "9.0.0", "cp8.2.9.uf2": "8.2.9"}
 # The tool talks to the emulated board at the speed of the emulator; these
 # are emulated milliseconds, not wall time.
@@ -478,7 +481,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="emu_board", description=__doc__.split("\n")[0])
     p.add_argument("presets", nargs="*", metavar="PRESET", help="presets to measure (default or 'all': every one the board plays)")
     p.add_argument("--board", default="pico-neopixel")
-    p.add_argument("--uf2", default="cp9.2.8.uf2", help="firmware: a UF2 file, or one in the emulator's cache (default cp9.2.8.uf2)")
+    p.add_argument("--uf2", help="firmware: a UF2 file, or one in the emulator's cache (default cp9.2.8.uf2; the "
+                                  "MacroPad's: CircuitPython 9.2.8 built for it, %s)" % MACROPAD_UF2)
     p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
     p.add_argument("--frozen", action="store_true",
                    help="the UF2 is the Nimatron's own firmware (tools/build_firmware.sh): deploy for it")
@@ -511,6 +515,8 @@ def main(argv=None):
 
     if args.board not in boards.names():
         p.error("no board %s (one of: %s)" % (args.board, ", ".join(boards.names())))
+    if args.uf2 is None:  # a Pico's firmware on the MacroPad's deploy boots, but measures nothing of the MacroPad
+        args.uf2 = MACROPAD_UF2 if args.board == "macropad" else "cp9.2.8.uf2"
     uf2 = args.uf2 if os.path.isfile(args.uf2) else os.path.join(CACHE, args.uf2)
     if not os.path.isfile(os.path.join(TOOL, "session.js")):
         print("emu_board: no circuitpython-emu tool at %s (set CP_EMU_TOOL)" % TOOL, file=sys.stderr)

@@ -5,7 +5,8 @@
 # on stand-ins for CircuitPython's board, keypad and neopixel modules: what
 # stays resident once the Machine has started, and whether the driver still
 # shows lamps and reads keys without the package that opened it.
-# usage: MICROPYPATH=<compiled tree> micropython -X heapsize=256K run_driver_heap.py BOARD PRESET
+# usage: MICROPYPATH=<compiled tree> micropython -X heapsize=256K run_start_heap.py BOARD PRESET [main FOLDER]
+# (main: code.py's main() starts it instead, a few passes: prints "resident ..." and "state S")
 # prints "resident <firmware module> ...", "heap BYTES" (in use, collected), then "shown N" (frames the strip
 # showed after a key press and DONE) and "state S" (the game's state then).
 import sys
@@ -118,6 +119,27 @@ supervisor.runtime = Stand()
 for name, module in (("board", Board()), ("keypad", Keypad()), ("neopixel", Neopixel()),
                      ("microcontroller", Stand()), ("supervisor", supervisor), ("usb_cdc", usb_cdc)):
     sys.modules[name] = module
+
+if sys.argv[3:4] == ["main"]:  # code.py's own start, a few passes of its loop (argv[4]: a folder for its files)
+    import code  # noqa: E402 - code.py, precompiled into the tree
+
+    clock = [0]
+
+    def ticks_ms():
+        clock[0] += 10
+        return clock[0]
+
+    supervisor.ticks_ms = ticks_ms
+    board = sys.modules["microcontroller"]
+    board.nvm = bytearray(b"\xff" * 4096)
+    code.BOARD = board_name
+    code.SETTINGS = sys.argv[4] + "/settings.json"
+    machine = code.main(board, supervisor, loops=20, state=sys.argv[4] + "/state.bin", data=usb_cdc.data)
+    names = [m[9:] for m in sys.modules if m[:9] == "nimatron."]
+    names.sort()
+    print("resident " + " ".join(names))
+    print("state %s" % machine.controller.state)
+    sys.exit(0)
 
 from nimatron.machine.startup import Machine, overrides_source  # noqa: E402
 from nimatron.machine.store import Store  # noqa: E402
