@@ -66,6 +66,8 @@ def forbidden(settings):
     panels = set([m for m in PANELS.values() if m] + ["panels.counter"]) - {shown}
     if rules.table_spec(False) is None and rules.table_spec(settings["misere"]) is None:
         games.add("games.tables")  # and the tables it read: none of these rules reads one
+    if not settings["explain"]:
+        games.add("games.explain")  # the machine's words: loaded for an answer or an event's line, then dropped
     return set(NEVER_IN_PLAY) | games | panels
 
 
@@ -99,7 +101,9 @@ def played(tree, board, preset, chosen=None):
     assert lines[1].startswith("from file:"), lines[1]  # started with the preset asked for, not a fallback
     if chosen:
         assert [line for line in lines if line.startswith("reply OK")], "SET preset %s refused" % chosen
-    return [line.split() for line in lines if not line.startswith(("from ", "winner ", "reply "))]
+    moves = [line.split() for line in lines if line.startswith("machine moves ")][0]
+    assert int(moves[2]) > 0 and moves[4] == moves[2], lines[-2]  # every move it streamed says why
+    return [line.split() for line in lines if not line.startswith(("from ", "winner ", "reply ", "machine moves "))]
 
 
 def check(moments, board, preset):

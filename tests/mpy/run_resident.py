@@ -7,7 +7,8 @@
 # every turn, MEMORY), and one whole game of PRESET played on BOARD's keys by
 # a visitor making the engine's move. Prints one line per moment:
 # "<moment> <firmware module> ..." (the modules loaded then, after the start,
-# after each command, at each of the visitor's turns and after the game).
+# after each command, at each of the visitor's turns and after the game),
+# then "machine moves N worded M" (the machine's moves streamed, those with their words).
 # usage: MICROPYPATH=<compiled tree> micropython -X heapsize=N run_resident.py BOARD PRESET [SET]
 # SET: the board starts with the preset PRESET, then an operator sends
 # "SET preset SET" and the game played is that one.
@@ -51,9 +52,16 @@ def run(ms):
         machine.tick(now[0])
 
 
+def replies():
+    return len([line for line in wire.lines() if line[:3] in (b"OK ", b"OK", b"ERR")])
+
+
 def command(line):
     wire.to_machine += line.encode() + b"\n"
+    answered = replies() + 1
     run(400)  # EXPLAIN's search may take a few polls
+    while replies() < answered and now[0] < 600000:
+        run(100)  # Candy's first: a search of many polls
     resident(line.split()[0] + "/" + line.split()[-1])
 
 
@@ -83,4 +91,9 @@ while c.winner is None and turns < 200:
 run(2000)
 resident("over")
 command("MEMORY")
+import json  # noqa: E402
+
+moves = [json.loads(line[3:]) for line in wire.lines() if line[:3] == b"EV "]
+moves = [ev for ev in moves if ev.get("event") == "move" and ev.get("by") == "machine"]
+print("machine moves %d worded %d" % (len(moves), len([ev for ev in moves if ev.get("why")])))
 print("winner %s after %d turns" % (c.winner, turns))

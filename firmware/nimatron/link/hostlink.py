@@ -27,10 +27,10 @@ hang-up shorter than a poll.
 import gc
 
 from ..passes import collect, end, heap_low
-from . import commands
+from . import commands, play
 from ..games import budget
 from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, READ_CHUNK,
-                       RELOCK_MS, CommandError, LineReader, check_ascii, error, event_line, reply,
+                       RELOCK_MS, CommandError, LineReader, check_ascii, error, reply,
                        _shown)
 
 
@@ -93,6 +93,8 @@ class HostLink:
         self.connected = False
         self.failure = None    # the last exception a transport or listener raised
         self._ring = False     # the machine's next move is on a whole circle (circular Nim's first)
+        self.held = []         # events waiting for the machine's words (``play.stream``)
+        self.wording = False   # their words' module asked for: a collection first (``play.word_held``)
         self.stepping = False  # in ``poll``: a long command may do one step a pass (``budget.Later``)
         self.step = None       # that command's work so far (``setting.set_steps``)
         self.short = 0         # passes in a row that command ran out of memory (``handle``)
@@ -122,6 +124,7 @@ class HostLink:
     def _reset_session(self, now):
         # (wrong-PIN counts outlive a session: hanging up must not reset them)
         self.events = False
+        self.held = []
         self.unlocked = False
         self.last_command = now
 
@@ -150,6 +153,8 @@ class HostLink:
                 if data:
                     self.pending = self.reader.feed(data)
             handled = 0
+            if self.held and (commands.room(self, 0) or not play.word_held(self)):
+                handled = LINES_PER_POLL  # no reply overtakes the events: they go out first
             while self.pending and handled < LINES_PER_POLL and self.out_bytes <= MAX_OUT - MAX_REPLY:
                 if commands.room(self, handled):
                     break  # the command in the next poll, into a heap with room
@@ -224,38 +229,12 @@ class HostLink:
 
     # -- events ---------------------------------------------------------
     def on_event(self, event):
-        """A game event from the controller: stream it if asked."""
+        """A game event from the controller: stream it if asked (``play.stream``)."""
         try:
             if self.events and (self.transport is None or self.connected):
-                self._send(self.event_line(event), False)
+                play.stream(self, event)
         except Exception as exc:
             self.failure = exc
-
-    def event_line(self, event):
-        """The ``EV`` line for a game event, with the machine's reasoning."""
-        c = self.controller
-        kind = event.get("event")
-        ev = dict(event)
-        if kind == "move" and event.get("by") == "machine":
-            # Worded now, from the search the machine's turn just finished (its
-            # result: ``solution``): never a search of its own outside the tick's budget.
-            try:
-                before = event["before"]
-                if "why" not in ev:
-                    ev["why"] = c.explain(before, self._ring)
-                if event.get("after") != c.solution(before, self._ring)["after"]:  # its own search's
-                    ev["deliberate"] = c.settings["difficulty"]  # not the best move, on purpose
-            except Exception as exc:  # MemoryError on a small board: the event goes without
-                self.failure = exc
-        if kind == "new_game" or (kind == "move" and event.get("by") == "visitor"):
-            self._ring = bool(event.get("ring")) if kind == "new_game" else False
-        if kind == "new_game":
-            ev["preset"] = c.settings["preset"]
-        line = event_line(ev)
-        if len(line) > MAX_REPLY:
-            ev.pop("why", None)
-            line = event_line(ev)
-        return line
 
     # -- commands -------------------------------------------------------
     def handle(self, line, now_ms):

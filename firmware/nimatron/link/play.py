@@ -11,7 +11,8 @@ command, ``code.load_link``). ``code.py`` loads this one first, in a pass of
 its own."""
 
 from .. import ascii_digits
-from .protocol import CommandError, _shown
+from ..passes import collect_next
+from .protocol import MAX_REPLY, CommandError, _shown, event_line
 
 
 def cmd_state(link, args, text, now):
@@ -69,11 +70,7 @@ def cmd_explain(link, args, text, now):
             x ^= h
         out["nim_sum"] = x
         out["working"] = explain.nim_sum_lines(heaps, x)
-    if not c.settings["explain"] and not link.events:  # words only a preset that explains itself keeps
-        # (2.5 KB on a stock MacroPad); streamed events word the machine's next move with them
-        from .. import forget
-
-        forget(("games.explain",), collect=False)  # the next collection frees it: none in the answering pass
+    _drop_words(link)
     return out
 
 
@@ -147,3 +144,86 @@ def _small_int(text):
     if len(text) > 3 or not ascii_digits(text):
         return None
     return int(text)
+
+
+# -- events: the EV lines of ``EVENTS ON`` ------------------------------------
+def stream(link, event):
+    """A game event's EV line, sent now or, for the machine's move while its
+    words' module (``games.explain``, 3.5 KB of a stock Pico's heap) is not
+    loaded, held (with every event after it, in order) until ``word_held``
+    has loaded it in a pass of its own. Kept loaded for the stream, it was
+    the heap a board's searches lacked (the MacroPad's Moore's Nim 33.5 KB
+    free at least)."""
+    c = link.controller
+    kind = event.get("event")
+    ev = dict(event)
+    ring = link._ring
+    result = None
+    if kind == "move" and event.get("by") == "machine":
+        try:  # the search the machine's turn just finished (cached): never one of its own
+            result = c.solution(event["before"], ring)
+            if event.get("after") != result["after"]:
+                ev["deliberate"] = c.settings["difficulty"]  # not the best move, on purpose
+        except Exception as exc:  # MemoryError on a small board: the event goes without
+            link.failure = exc
+        if "why" in ev:
+            result = None  # worded by the machine already (a preset that explains itself)
+    if kind == "new_game" or (kind == "move" and event.get("by") == "visitor"):
+        link._ring = bool(event.get("ring")) if kind == "new_game" else False
+    if kind == "new_game":
+        ev["preset"] = c.settings["preset"]
+    item = (ev, ring, result)
+    import sys
+
+    if link.held or (result is not None and link.transport is not None
+                     and "nimatron.games.explain" not in sys.modules):
+        link.held.append(item)
+    else:
+        link._send(_worded(link, item), False)
+
+
+def word_held(link):
+    """The held events' lines (``stream``), once their words' module is
+    loaded: a collection first, then the load, each in a pass of its own
+    (as ``commands._alone`` loads a command's module). True once sent."""
+    import sys
+
+    if "nimatron.games.explain" not in sys.modules:
+        if not link.wording:
+            link.wording = True
+            collect_next()  # first in the next pass; the load in the pass after it
+            link.tidied = True
+        else:
+            link.wording = False
+            from ..games import explain  # noqa: F401 - its load is this pass's work
+        return False
+    held = link.held
+    link.held = []
+    for item in held:
+        link._send(_worded(link, item), False)
+    if link.step is None:  # a command under way (EXPLAIN) drops them itself
+        _drop_words(link)
+    return True
+
+
+def _worded(link, item):
+    ev, ring, result = item
+    if result is not None:
+        try:
+            ev["why"] = link.controller.explain(ev["before"], ring, result)
+        except Exception as exc:  # the move goes without its reasoning
+            link.failure = exc
+    line = event_line(ev)
+    if len(line) > MAX_REPLY:
+        ev.pop("why", None)
+        line = event_line(ev)
+    return line
+
+
+def _drop_words(link):
+    """``games.explain`` dropped again, but where the machine words its own
+    moves (a preset that explains itself keeps it)."""
+    if not link.controller.settings["explain"]:
+        from .. import forget
+
+        forget(("games.explain",), collect=False)  # the next collection frees it: none in this pass
