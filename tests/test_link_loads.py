@@ -3,8 +3,8 @@
 # SPDX-License-Identifier: MIT
 """Each module the host link loads in a pass of its own (``code.py``'s
 ``LINK_MODULES`` once the host has spoken; EXPLAIN's words and SET's
-modules through ``commands._alone``) loads alone and is small enough to
-load inside a tick.
+modules through ``commands._alone``; the operator menu's) loads alone and
+is small enough to load inside a tick.
 
 On the emulated pico-grid (stock CircuitPython 9.2.8, .mpy) a module's load
 is about 22 ms of finding the file plus about 4 ms a KB of bytecode:
@@ -44,6 +44,15 @@ def alone_modules():
     return ["nimatron.games.explain", "nimatron.link.setting"] + ["nimatron." + n for n in setting.SETTINGS]
 
 
+def menu_modules():
+    """What the operator menu loads a pass each: opening it over the link
+    (``switches.MENU_LOADS``), then its adjustments (``service._load_config``).
+    ``machine.service`` whole was 5.8 KB: ``SERVICE ON`` 54-58 ms a pass."""
+    from nimatron.machine.switches import MENU_LOADS
+
+    return ["nimatron." + n for n in MENU_LOADS] + ["nimatron.machine.adjust"]
+
+
 def test_each_step_of_the_links_start_loads_one_module():
     """As on a board: the machine running, then the link's modules one a
     step; a step that brought in a second module would load both in one pass."""
@@ -67,7 +76,7 @@ for name in %r:
         assert loaded == repr([name]), line
 
 
-@pytest.mark.parametrize("name", link_modules() + alone_modules())
+@pytest.mark.parametrize("name", link_modules() + alone_modules() + menu_modules())
 def test_a_module_loaded_in_a_pass_of_its_own_fits_the_pass(name, tmp_path):
     cross = find("mpy-cross")
     if not cross:

@@ -195,7 +195,7 @@ def test_operator_menu_adjustments_survive_a_restart():
 
 
 def test_the_menu_says_when_a_quick_second_adjustment_is_saved():
-    from nimatron.machine.service import _saved
+    from nimatron.machine.adjust import _saved
 
     b = Board()
     m = b.start(json.dumps({"preset": "nimatron"}))

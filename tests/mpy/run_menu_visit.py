@@ -2,8 +2,9 @@
 #
 # SPDX-License-Identifier: MIT
 # A technician's visit leaves the heap as it found it: a board's main loop
-# (controller, then link) polled through HELLO, MEMORY, SERVICE ON, SERVICE
-# OFF, MEMORY, then a game's NEW, EXPLAIN and MEMORY, no poll loading more
+# (controller, then link) polled through HELLO, MEMORY, SERVICE ON, the
+# adjustments (a setting's values checked, one saved, and one left while its
+# checks run, PLAY PRESS), SERVICE OFF, MEMORY, then a game's NEW, EXPLAIN and MEMORY, no poll loading more
 # than one module (opening the menu loaded five in one: 207-213 ms on a stock
 # board). Prints the firmware
 # modules resident after the visit that were not before it, and those after
@@ -23,7 +24,26 @@ wire = FakeWire()
 link = HostLink(c, wire, board=board, save=lambda settings, own=None: True)
 now = 0
 resident = []
-for command in ("HELLO", "MEMORY", "SERVICE ON", "SERVICE OFF", "MEMORY", "NEW", "EXPLAIN", "MEMORY"):
+fwd = "PLAY PRESS " + ("key 0 0" if c.input_model == "grid" else "row0")  # a step forward in the menu
+# in the menu: to its adjustments (item 3), the first setting's values (checked a pass each: the
+# rule sets' modules come and go), DONE on the current one (saved, nothing changes), back
+ADJUST = (fwd, fwd, fwd, "PLAY PRESS done", "PLAY PRESS done", "WAIT", "PLAY PRESS done", "PLAY PRESS new",
+          "PLAY PRESS done", "PLAY PRESS new", "PLAY PRESS new")
+for command in ("HELLO", "SET remote_play on", "MEMORY", "SERVICE ON") + ADJUST + ("SERVICE OFF", "MEMORY", "NEW",
+                                                                                 "EXPLAIN", "MEMORY"):
+    if command == "WAIT":  # the values' checks, a pass each, to their end
+        for _ in range(500):
+            now += 20
+            before = list(sys.modules)
+            c.update(now)
+            link.poll(now)
+            if len(sys.modules) > len(before) + 1:
+                print("checks: a poll loaded %s" % " ".join([m for m in sys.modules if m not in before]))
+                sys.exit(3)
+        if c.menu is None or c.menu.work is not None:
+            print("checks: not done")
+            sys.exit(3)
+        continue
     wire.written = []
     wire.to_machine = command.encode() + b"\n"
     polls = 0

@@ -122,6 +122,76 @@ def _check_preset(name, preset):
             raise SettingsError("%s: preset %s: unknown setting %s" % (PRESETS_FILE, name, key))
 
 
+# What a rule set's module imports that a board may not hold yet (besides
+# ``rules`` and ``budget``, always resident): each loaded in a pass of its own
+# before it, by a SET over the link and by the operator menu's adjustments.
+# tests/test_set_passes.py imports every registered module in a fresh
+# interpreter and holds this table to what it really loads.
+NEEDS = {"graph": "grid", "nim2d": "grid", "candy": "nim", "building": "nim", "heaps": "nim"}
+
+
+def rules_modules(spec):
+    """The games modules (``games.<name>``) of the rule set ``spec`` names,
+    each after what it needs (a rule set in ``heaps`` loads its class's own
+    module as well, when ``parse_rules`` asks: a pass more)."""
+    if not isinstance(spec, str):
+        return ()  # ``changed`` says why
+    from ..games.rules import REGISTRY
+
+    name = spec.strip().partition(":")[0]
+    for line in REGISTRY:
+        words = line.split()
+        if words[0] == name:
+            need = NEEDS.get(words[1])
+            return ("games." + need, "games." + words[1]) if need else ("games." + words[1],)
+    return ()
+
+
+def rules_of(key, value):
+    """The rule set a ``key`` set to ``value`` brings (None: none new)."""
+    if key == "rules":
+        return value
+    if key != "preset":
+        return None
+    try:
+        return load_preset(value).get("rules", DEFAULTS["rules"])
+    except ValueError:  # ``changed`` says why
+        return None
+
+
+def load_rules(spec):
+    """True if this pass loaded a module the rule set ``spec`` needs
+    (``config.settings.rules_modules``; a rule set of ``heaps`` its class's
+    own, as ``parse_rules`` asks): one a pass, as a SET over the link loads
+    them. The operator menu's checks and save loaded them in one: nim, heaps and
+    subtract (``settings.changed``)."""
+    import sys
+
+    for name in rules_modules(spec):
+        if "nimatron." + name not in sys.modules:
+            __import__("nimatron." + name)
+            return True
+    count = len(sys.modules)
+    try:
+        parse_rules(spec)
+    except ValueError:  # ``changed`` says why
+        return False
+    return len(sys.modules) != count
+
+
+def load_panel(new):
+    """True if this pass loaded the panels module that draws the rules of ``new`` (the settings)."""
+    import sys
+
+    from ..panels.panel import panel_module
+
+    shape = panel_module(parse_rules(new["rules"]), new.get("counter", False))
+    if shape and "nimatron.panels." + shape not in sys.modules:
+        __import__("nimatron.panels." + shape)
+        return True
+    return False
+
+
 def __getattr__(attr):
     # CPython only (PEP 562): every preset at once, for host tools and menus.
     if attr == "PRESETS":

@@ -1,0 +1,305 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""The operator menu's adjustments (``nimatron.machine.service``): the
+choices of a setting worked out, checked against this board, and the one
+chosen saved, each a step a pass.
+
+A module of its own, loaded when a value is first shown (a pass of its own,
+after ``config.values`` and ``config.settings``): the menu whole was 5.8 KB
+of ``.mpy``, and opening it over the link loaded it in one pass of 54-58 ms
+on a stock board; most visits test lamps or read audits and never adjust.
+"""
+
+from ..config.settings import DIFFICULTIES, FIRST, KEEP_ON_PRESET, preset_names, resolve
+from ..passes import collect, collect_next, forget_new, loaded
+from .service import _load_config
+
+CHOICES = {
+    "misere": (False, True),
+    "difficulty": DIFFICULTIES,
+    "first": FIRST,
+    "walkaway_ms": (30000, 60000, 120000, 300000),
+    "over_ms": (5000, 15000, 30000, 60000),
+    "still_ms": (0, 5000, 10000, 20000),
+    "stuck_ms": (10000, 20000, 30000, 60000),
+    "check_switch_games": (0, 10, 30, 100),
+    "brightness": (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0),
+}
+
+
+def step(menu, d):
+    """A step forward (``d`` 1) or back (-1) through the settings or a setting's values."""
+    if menu.screen == "adjust":
+        keys = menu.adjustable()
+        menu.index = (menu.index + d) % len(keys)
+        key = keys[menu.index]
+        menu._emit({"event": "service", "screen": "adjust", "key": key, "value": menu.c.settings[key]})
+    else:
+        menu.index = (menu.index + d) % len(menu.choices)
+        menu._emit({"event": "service", "screen": "adjust", "key": menu.key,
+                    "value": menu.choices[menu.index], "saved": False})
+
+
+def select(menu, now):
+    """DONE on a setting (its values shown, checked a pass each) or on a value (saved)."""
+    c = menu.c
+    if menu.screen == "adjust":
+        key = menu.key = menu.adjustable()[menu.index]
+        menu.choices = [c.settings[key]]  # the others offered once checked, one a pass (``update``)
+        menu.index = 0
+        menu.work = [c.settings, None, 0, 0, None, None, None]  # the values: next pass
+        menu._open("adjust_value", now, keep=True)
+    elif menu.choices[menu.index] == c.settings[menu.key]:
+        _stop_checks(menu)
+        save_now(menu, now)  # nothing changes: confirmed at once
+    else:  # applied, the old rules dropped and saved over the next passes (``save_step``)
+        _stop_checks(menu)
+        menu.work = [c.settings, menu.choices[menu.index], 0, None, None]
+        menu.saving = True
+
+
+def leave_value(menu, now):
+    """Back from a value to the list of settings (checks left unfinished)."""
+    work = menu.work
+    if work is not None and not menu.saving and work[6] is not None:
+        _forget_checked(work[6])  # collects
+    menu.work = None
+    menu.saving = False
+    menu.index = menu.adjustable().index(menu.key)
+    menu._open("adjust", now, keep=True)
+
+
+def save_now(menu, now):
+    """DONE on a value: saved at once (``save_step`` until done)."""
+    menu.work = [menu.c.settings, menu.choices[menu.index], 0, None, None]
+    menu.saving = True
+    while menu.saving:
+        save_step(menu, now)
+
+
+def do(menu, action, now):
+    """A YES confirmed: the audits cleared, or the factory settings restored."""
+    c = menu.c
+    if action == "clear_audits":
+        menu._emit({"event": "audits_cleared", "saved": c.audits.clear_service()})
+        return
+    keep = {}
+    for key in KEEP_ON_PRESET:
+        keep[key] = c.settings[key]
+    new = resolve(keep, getattr(c, "factory_preset", None))
+    applied = True
+    try:
+        c.apply_settings(new)
+    except ValueError:  # the factory game needs another layout: from the next start
+        applied = False
+    menu._emit(_saved({"event": "factory_reset", "preset": new["preset"], "applied": applied},
+                      _save(c, new)))
+
+
+def offered(key):
+    """The values the menu may offer for ``key``, before this board's checks."""
+    if key == "preset":
+        return preset_names()
+    if key == "rules":
+        from ..games.registry import menu_specs
+
+        return menu_specs()  # every registered rule set; those this board cannot play are left out
+    return CHOICES[key]
+
+
+def choices(menu, key):
+    """The values of ``key`` this board can play, the current one included,
+    worked out at once (tests, tools) by the steps the menu takes a pass
+    at a time (``check_step``)."""
+    menu.key = key
+    menu.choices = [menu.c.settings[key]]
+    menu.index = 0
+    menu.work = [menu.c.settings, None, 0, 0, None, None, None]
+    while menu.work is not None:
+        check_step(menu)
+    return menu.choices
+
+
+def check_step(menu):
+    """One pass's share of working out the choices of ``menu.key``: for a
+    preset or a rule set, a collection, then the value's settings (its
+    rule set's module loaded), then each start's game checked
+    (``Controller.check_settings``, ``settings.check_start``), a pass
+    each, then the modules it loaded forgotten (collected) in a pass of
+    their own. Opening the preset list checked every preset in one
+    press's pass: 92-677 ms under MicroPython on a PC.
+
+    ``work``: [settings checked against, values (None: listed in the
+    next pass, not the press's), next value, phase (-1: checked, its
+    modules to forget), its settings, its rules, the games modules
+    resident before, with the panels']."""
+    c = menu.c
+    work = menu.work
+    key = menu.key
+    base, values, at, phase = work[0], work[1], work[2], work[3]
+    if values is None:  # the presets' names: the whole presets file parsed (2.5 ms of MicroPython on a PC)
+        work[1] = offered(key)
+        return
+    if _load_config():
+        return
+    if base is not c.settings:  # changed under the menu (SET over the link): checked afresh
+        menu.choices = [c.settings[key]]
+        menu.index = 0
+        work[0], work[2], work[3] = c.settings, 0, 0
+        return
+    if at == len(values):
+        menu.work = None
+        return
+    value = values[at]
+    games = key in ("preset", "rules")  # values that load a rule set's module
+    if phase == 0 and work[6] is None:
+        work[6] = loaded("games") + loaded("panels")
+    if value == base[key]:
+        work[2] = at + 1  # the current value: always offered
+        return
+    if phase < 0:  # the value checked: the modules it loaded leave, in a pass of their own
+        work[2], work[3], work[4], work[5] = at + 1, 0, None, None
+        _forget_checked(work[6])  # collects
+        return
+    if phase == 0 and games:
+        work[3] = 1
+        collect()  # its garbage left behind before the value's module loads
+        return
+    try:
+        if phase < 2:
+            new = work[4]
+            if new is None:
+                if games and _config().load_rules(_config().rules_of(key, value)):
+                    return  # a module a pass: the rule set's and what it needs
+                new = work[4] = _config().changed(base, key, value, None, False)
+            if c.games_change(new):
+                if _config().load_panel(new):
+                    return  # its lamps' drawing, a pass of its own
+                from ..games.rules import parse_rules
+
+                work[5] = parse_rules(new["rules"])
+                work[3] = 2
+                return
+            c.check_settings(new)  # the power budget; the games are those checked before
+        else:
+            new = work[4]
+            k = phase - 2
+            _config().check_start(work[5], new["starts"][k])
+            one = dict(new)
+            one["starts"] = new["starts"][k:k + 1]
+            c.check_settings(one)
+            if k + 1 < len(new["starts"]):
+                work[3] = phase + 1
+                return
+        _offer(menu, value)
+    except Exception:  # refused (ValueError), or a rule set that cannot say: not offered
+        pass
+    if games:
+        work[3] = -1
+    else:
+        work[2], work[3], work[4], work[5] = at + 1, 0, None, None
+
+
+def _offer(menu, value):
+    """``value`` checked: offered among the choices, in the values' order."""
+    shown = menu.choices[menu.index]
+    good = menu.choices
+    good.append(value)
+    menu.choices = [v for v in menu.work[1] if v in good]
+    if shown not in menu.choices:
+        menu.choices.insert(0, shown)  # a current value no longer listed (an old preset)
+    menu.index = menu.choices.index(shown)
+
+
+def save_step(menu, now):
+    """One pass's share of saving the value chosen, as a SET over the link
+    does it (``link.setting``, the same controller calls): its settings
+    worked out (the games checked already, while the choices were), a
+    collection, the settings applied, the rules left behind dropped,
+    each in a pass of its own when the games change, then written.
+
+    ``work``: [settings before, value, phase, new settings, rules left]."""
+    c = menu.c
+    work = menu.work
+    key = menu.key
+    value = work[1]
+    event = {"event": "adjusted", "key": key, "value": value}
+    phase = work[2]
+    if _load_config():
+        return
+    try:
+        if phase == 0:
+            if key in ("preset", "rules") and _config().load_rules(_config().rules_of(key, value)):
+                return  # the new rules' modules, a pass each (the checks' were dropped)
+            checked = c.settings is work[0]  # else checked afresh, whole
+            new = work[3] = _config().changed(c.settings, key, value, None, not checked)
+            work[0] = checked
+            if c.games_change(new):
+                work[2] = 1
+                collect()  # before the applying pass, not inside it
+                return
+        if work[2] < 2:
+            if c.games_change(work[3]) and _config().load_panel(work[3]):
+                return  # its lamps' drawing, a pass of its own before the applying pass
+            work[4] = c.apply_settings(work[3], False, work[0])
+            work[2] = 2
+            if work[4] is not None:
+                return  # the old rules' modules dropped in a pass of their own
+    except ValueError as e:  # SettingsError, PanelError: nothing changed
+        event["error"] = str(e)
+        menu._emit(event)
+        leave_value(menu, now)
+        return
+    if work[4] is not None:
+        left, work[4] = work[4], None
+        c.rules_changed(left)
+        return
+    new = work[3]
+    _saved(event, _save(c, new))
+    event["applies"] = "next game" if key in ("preset", "rules", "misere") else "now"
+    menu._emit(event)
+    leave_value(menu, now)
+
+
+def _config():
+    """``config.settings`` as loaded now (``_load_config``)."""
+    import sys
+
+    return sys.modules["nimatron.config.settings"]
+
+
+def _save(c, settings):
+    """``controller.save(settings)``: True once durable; False with no store, or
+    if it failed; else the milliseconds until the (coalesced) write."""
+    if c.save is None:
+        return False
+    try:
+        return c.save(settings)
+    except Exception:  # a failing store must not stop the menu
+        return False
+
+
+def _saved(event, result):
+    """``event`` with ``saved`` (durable now) and ``saving_in_ms`` (durable soon)."""
+    event["saved"] = result is True
+    if result is not True and result:
+        event["saving_in_ms"] = int(result)
+    return event
+
+
+def _stop_checks(menu):
+    """DONE while the values were still being checked: what the checks
+    loaded leaves, collected first in the next pass (not in the press's)."""
+    work = menu.work
+    if work is not None and not menu.saving and work[6] is not None:
+        _forget_checked(work[6], False)
+        collect_next()
+
+
+def _forget_checked(before, now=True):
+    """The games and panels modules a value's checks loaded dropped again
+    (``before``: those resident when they began); the panels stayed, every
+    one a technician's look at the presets drew."""
+    forget_new("games", before, False)
+    forget_new("panels", before, now)  # collects, unless not ``now``
