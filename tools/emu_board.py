@@ -124,6 +124,7 @@ class Row:
         self.by_cause = {}   # the longest tick during each thing the harness did (a command's first word)
         self.set_ticks = {}  # each SET sent -> its longest tick (every pass of its steps), ms
         self.profile = []    # --profile: passes over PROFILE_MS, with the time in each function
+        self.offered = None  # --service: the presets the operator menu offers, as it stepped through them
 
     def doing(self, t):
         """What the harness was doing at emulated time ``t``."""
@@ -159,7 +160,7 @@ class Row:
                 "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
                 "least_free_after": self.least_after, "used_at_least": self.used_at_least, "erases": self.erases,
                 "quiet_longest_tick_ms": self.quiet_longest, "longest_tick_by_cause": self.by_cause, "set_ticks": self.set_ticks,
-                "profile": self.profile}
+                "profile": self.profile, "offered": self.offered}
 
 
 class Controller:
@@ -407,8 +408,25 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
             sim.command("SET preset %s" % preset)
             sim.memory()
             sim.refresh()
-        if service:  # a technician's visit: the operator menu opened and closed (its modules' names stay)
+        if service:  # a technician's visit: the menu opened, the preset list looked at, closed
+            sim.command("SET remote_play on")  # PLAY PRESS: the menu's buttons over the link
             sim.command("SERVICE ON")
+            fwd = "PLAY PRESS " + ("row0" if spec["input"] == "rows" else "key 0 0")
+            for line in (fwd, fwd, fwd, "PLAY PRESS done", "PLAY PRESS done"):  # adjustments, then presets
+                sim.command(line, cause="SERVICE " + line[11:])
+            since = sim.now
+            sim.emu("run", ms=6000)  # the presets checked, one a pass or a few
+            sim._after(sim.emu("poll"), "SERVICE checking the presets", since)
+            shown = []  # the presets the menu offers: stepped through once
+            sim.listeners.append(lambda ev: shown.append(ev.get("value")) if ev.get("screen") == "adjust" else None)
+            for _ in range(40):
+                sim.command(fwd, cause="SERVICE " + fwd[11:])
+                if shown and shown[-1] == shown[0] and len(shown) > 1:
+                    break
+            row.offered = shown[:-1]
+            log("  the menu offers %d presets: %s" % (len(row.offered), " ".join(map(str, row.offered))))
+            for line in ("PLAY PRESS new", "PLAY PRESS new"):
+                sim.command(line, cause="SERVICE " + line[11:])
             sim.command("SERVICE OFF")
             sim.memory()
         if spec["input"] != "rows":
@@ -488,7 +506,7 @@ def main(argv=None):
                    help="the UF2 is the Nimatron's own firmware (tools/build_firmware.sh): deploy for it")
     p.add_argument("--set", action="store_true", help="boot the board's own preset, then SET preset P over the link")
     p.add_argument("--service", action="store_true",
-                   help="open and close the operator menu over the link (SERVICE ON, OFF) before the games")
+                   help="a technician's visit over the link before the games: SERVICE ON, the presets' list (PLAY PRESS), SERVICE OFF")
     p.add_argument("--games", type=int, default=2, help="whole games per preset (random, then perfect visitor)")
     p.add_argument("--pystack", type=int, metavar="BYTES", help="CIRCUITPY_PYSTACK_SIZE instead of deploy's")
     p.add_argument("--modules", action="store_true", help="list the modules resident at the least free heap")

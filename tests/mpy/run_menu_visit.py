@@ -13,7 +13,10 @@
 import json
 import sys
 
+from counting_gc import counts, install
 from fake_io import FakeIO, FakeWire
+
+install()  # the firmware's ``gc``: its collections counted a poll at a time
 
 from nimatron.link.hostlink import HostLink  # noqa: E402
 from nimatron.machine.app import make_controller  # noqa: E402
@@ -24,6 +27,22 @@ wire = FakeWire()
 link = HostLink(c, wire, board=board, save=lambda settings, own=None: True)
 now = 0
 resident = []
+
+
+def poll(command):
+    """A pass of the main loop: at most one heavy thing in it, a module's
+    load (a tick's work on a board) or a collection (18-25 ms of a Pico's)."""
+    before = len(sys.modules)  # no list made: a count is enough (modules only come in a poll)
+    counts["collect"] = 0
+    c.update(now)
+    link.poll(now)
+    heavy = len(sys.modules) - before + counts["collect"]
+    if heavy > 1:
+        print("%s: a poll loaded %d modules and collected %d times" % (command, len(sys.modules) - before,
+                                                                       counts["collect"]))
+        sys.exit(3)
+
+
 fwd = "PLAY PRESS " + ("key 0 0" if c.input_model == "grid" else "row0")  # a step forward in the menu
 # in the menu: to its adjustments (item 3), the first setting's values (checked a pass each: the
 # rule sets' modules come and go), DONE on the current one (saved, nothing changes), back
@@ -34,12 +53,7 @@ for command in ("HELLO", "SET remote_play on", "MEMORY", "SERVICE ON") + ADJUST 
     if command == "WAIT":  # the values' checks, a pass each, to their end
         for _ in range(500):
             now += 20
-            before = list(sys.modules)
-            c.update(now)
-            link.poll(now)
-            if len(sys.modules) > len(before) + 1:
-                print("checks: a poll loaded %s" % " ".join([m for m in sys.modules if m not in before]))
-                sys.exit(3)
+            poll(command)
         if c.menu is None or c.menu.work is not None:
             print("checks: not done")
             sys.exit(3)
@@ -49,13 +63,8 @@ for command in ("HELLO", "SET remote_play on", "MEMORY", "SERVICE ON") + ADJUST 
     polls = 0
     while not wire.lines() and polls < 300:
         now += 20
-        before = len(sys.modules)  # no list made: a count is enough (modules only come in a poll)
-        c.update(now)
-        link.poll(now)
+        poll(command)
         polls += 1
-        if len(sys.modules) > before + 1:  # a module's load is a tick's work on a board
-            print("%s: poll %d loaded %d modules" % (command, polls, len(sys.modules) - before))
-            sys.exit(3)
     lines = [line for line in wire.lines() if not line.startswith(b"EV ")]
     if not lines or not lines[0].startswith(b"OK"):
         print("%s: %s" % (command, lines[0].decode() if lines else "no reply"))

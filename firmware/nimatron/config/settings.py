@@ -179,16 +179,21 @@ def load_rules(spec):
     return len(sys.modules) != count
 
 
-def load_panel(new):
-    """True if this pass loaded the panels module that draws the rules of ``new`` (the settings)."""
+def load_checked(new):
+    """True if this pass loaded a module the games of ``new`` (the
+    settings) are checked and played with: the panels module that draws
+    them, the tables the engine reads (``panels.playable.check_engine``)."""
     import sys
 
     from ..panels.panel import panel_module
 
-    shape = panel_module(parse_rules(new["rules"]), new.get("counter", False))
-    if shape and "nimatron.panels." + shape not in sys.modules:
-        __import__("nimatron.panels." + shape)
-        return True
+    rules = parse_rules(new["rules"])
+    shape = panel_module(rules, new.get("counter", False))
+    for name in ("panels." + shape if shape else None,
+                 "games.tables" if rules.table_spec(new["misere"]) is not None else None):
+        if name and "nimatron." + name not in sys.modules:
+            __import__("nimatron." + name)
+            return True
     return False
 
 

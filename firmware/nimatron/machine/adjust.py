@@ -11,7 +11,7 @@ of ``.mpy``, and opening it over the link loaded it in one pass of 54-58 ms
 on a stock board; most visits test lamps or read audits and never adjust.
 """
 
-from ..config.settings import DIFFICULTIES, FIRST, KEEP_ON_PRESET, preset_names, resolve
+from ..config.settings import DIFFICULTIES, FIRST, preset_names
 from ..passes import collect, collect_next, forget_new, loaded
 from .service import _load_config
 
@@ -63,7 +63,8 @@ def leave_value(menu, now):
     """Back from a value to the list of settings (checks left unfinished)."""
     work = menu.work
     if work is not None and not menu.saving and work[6] is not None:
-        _forget_checked(work[6])  # collects
+        _forget_checked(work[6], False)
+        _forget_checker()
     menu.work = None
     menu.saving = False
     menu.index = menu.adjustable().index(menu.key)
@@ -76,25 +77,6 @@ def save_now(menu, now):
     menu.saving = True
     while menu.saving:
         save_step(menu, now)
-
-
-def do(menu, action, now):
-    """A YES confirmed: the audits cleared, or the factory settings restored."""
-    c = menu.c
-    if action == "clear_audits":
-        menu._emit({"event": "audits_cleared", "saved": c.audits.clear_service()})
-        return
-    keep = {}
-    for key in KEEP_ON_PRESET:
-        keep[key] = c.settings[key]
-    new = resolve(keep, getattr(c, "factory_preset", None))
-    applied = True
-    try:
-        c.apply_settings(new)
-    except ValueError:  # the factory game needs another layout: from the next start
-        applied = False
-    menu._emit(_saved({"event": "factory_reset", "preset": new["preset"], "applied": applied},
-                      _save(c, new)))
 
 
 def offered(key):
@@ -150,10 +132,13 @@ def check_step(menu):
         return
     if at == len(values):
         menu.work = None
+        _forget_checker()
         return
     value = values[at]
     games = key in ("preset", "rules")  # values that load a rule set's module
     if phase == 0 and work[6] is None:
+        if games and _load_checker():
+            return  # the games' checker, a pass of its own, kept while the list is checked
         work[6] = loaded("games") + loaded("panels")
     if value == base[key]:
         work[2] = at + 1  # the current value: always offered
@@ -174,7 +159,7 @@ def check_step(menu):
                     return  # a module a pass: the rule set's and what it needs
                 new = work[4] = _config().changed(base, key, value, None, False)
             if c.games_change(new):
-                if _config().load_panel(new):
+                if _config().load_checked(new):
                     return  # its lamps' drawing, a pass of its own
                 from ..games.rules import parse_rules
 
@@ -240,7 +225,7 @@ def save_step(menu, now):
                 collect()  # before the applying pass, not inside it
                 return
         if work[2] < 2:
-            if c.games_change(work[3]) and _config().load_panel(work[3]):
+            if c.games_change(work[3]) and _config().load_checked(work[3]):
                 return  # its lamps' drawing, a pass of its own before the applying pass
             work[4] = c.apply_settings(work[3], False, work[0])
             work[2] = 2
@@ -294,7 +279,7 @@ def _stop_checks(menu):
     work = menu.work
     if work is not None and not menu.saving and work[6] is not None:
         _forget_checked(work[6], False)
-        collect_next()
+        _forget_checker()
 
 
 def _forget_checked(before, now=True):
@@ -303,3 +288,24 @@ def _forget_checked(before, now=True):
     one a technician's look at the presets drew."""
     forget_new("games", before, False)
     forget_new("panels", before, now)  # collects, unless not ``now``
+
+
+def _load_checker():
+    """True if this pass loaded ``panels.playable``, the games' check: held
+    while a list's values are checked (``Controller.check_games`` loaded it
+    and dropped it with a collection in each start's pass: 71-176 ms passes
+    looking at the presets on stock boards)."""
+    import sys
+
+    if "nimatron.panels.playable" in sys.modules:
+        return False
+    from ..panels import playable  # noqa: F401 - its load is this pass's work
+    return True
+
+
+def _forget_checker():
+    """The games' check dropped once a list is checked or left; collected first in the next pass."""
+    from .. import forget
+
+    forget(("panels.playable",), collect=False)
+    collect_next()

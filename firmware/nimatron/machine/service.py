@@ -132,7 +132,7 @@ class Menu:
             _adjust().select(self, now)
         elif screen == "confirm":
             if self.yes:
-                _adjust().do(self, self.action, now)
+                _do(self, self.action, now)
             self._open("menu", now)
 
     def back(self, now):
@@ -235,3 +235,25 @@ def _adjust():
     from . import adjust
 
     return adjust
+
+
+def _do(menu, action, now):
+    """A YES confirmed: the audits cleared, or the factory settings restored."""
+    c = menu.c
+    if action == "clear_audits":
+        menu._emit({"event": "audits_cleared", "saved": c.audits.clear_service()})
+        return
+    from ..config.settings import KEEP_ON_PRESET, resolve
+    from .adjust import _save, _saved
+
+    keep = {}
+    for key in KEEP_ON_PRESET:
+        keep[key] = c.settings[key]
+    new = resolve(keep, getattr(c, "factory_preset", None))
+    applied = True
+    try:
+        c.apply_settings(new)
+    except ValueError:  # the factory game needs another layout: from the next start
+        applied = False
+    menu._emit(_saved({"event": "factory_reset", "preset": new["preset"], "applied": applied},
+                      _save(c, new)))
