@@ -112,7 +112,7 @@ print("\n".join(wrong) or "ok")
 
 def test_what_a_rule_set_module_needs_first_is_what_it_imports():
     """A SET loads a new rule set's modules one a pass, what each needs
-    first (``config.settings.NEEDS``): Graph Nim's module with ``grid`` in the same
+    first (``setting.NEEDS``): Graph Nim's module with ``grid`` in the same
     pass was 139.5 ms of the emulated pico-grid's tick. Every registered
     module, imported in a fresh interpreter beside ``rules`` and ``budget``
     (always resident), loads itself and exactly what the table names."""
@@ -121,7 +121,10 @@ def test_what_a_rule_set_module_needs_first_is_what_it_imports():
     import sys
 
     from nimatron.games.rules import REGISTRY
-    from nimatron.config.settings import NEEDS
+    from nimatron.link.setting import NEEDS
+    from nimatron.panels import playable
+
+    assert playable.NEEDS == NEEDS  # the operator menu's copy (``playable.load_rules``)
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=os.path.join(root, "firmware"))

@@ -44,10 +44,11 @@ def poll(command):
 
 
 fwd = "PLAY PRESS " + ("key 0 0" if c.input_model == "grid" else "row0")  # a step forward in the menu
-# in the menu: to its adjustments (item 3), the first setting's values (checked a pass each: the
-# rule sets' modules come and go), DONE on the current one (saved, nothing changes), back
-ADJUST = (fwd, fwd, fwd, "PLAY PRESS done", "PLAY PRESS done", "WAIT", "PLAY PRESS done", "PLAY PRESS new",
-          "PLAY PRESS done", "PLAY PRESS new", "PLAY PRESS new")
+# in the menu: to its adjustments (item 3), the presets' list (checked a pass each: the rule
+# sets' modules come and go) to its end, DONE on the current one (saved, nothing changes), the
+# list again left half checked (NEW), and again, the menu closed while it is checked (SERVICE OFF)
+DONE, NEW = "PLAY PRESS done", "PLAY PRESS new"
+ADJUST = (fwd, fwd, fwd, DONE, DONE, "WAIT", DONE, DONE, NEW, DONE)
 for command in ("HELLO", "SET remote_play on", "MEMORY", "SERVICE ON") + ADJUST + ("SERVICE OFF", "MEMORY", "NEW",
                                                                                  "EXPLAIN", "MEMORY"):
     if command == "WAIT":  # the values' checks, a pass each, to their end

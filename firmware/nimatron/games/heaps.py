@@ -16,7 +16,7 @@ as they are: changing one (same length) tipped the 64 KB MicroPython sweep
 over its edge (tests/test_micropython.py).
 """
 
-from . import nim  # noqa: F401 - each class here is built on it: a SET loads it first, a pass of its own (config.settings.NEEDS)
+from . import nim  # noqa: F401 - each class here is built on it: a SET loads it first, a pass of its own (link.setting.NEEDS)
 
 WHERE = {"Subtract": "subtract", "Moore": "moore", "Greedy": "greedy", "AllHeaps": "allheaps"}
 

@@ -185,23 +185,30 @@ def stream(link, event):
 def word_held(link):
     """The held events' lines (``stream``), once their words' module is
     loaded: a collection first, then the load, each in a pass of its own
-    (as ``commands._alone`` loads a command's module). True once sent."""
+    (as ``commands._alone`` loads a command's module). True once sent; with
+    no room for the words, they go without them (``failure`` says why),
+    never the link itself."""
     import sys
 
+    worded = True
     if "nimatron.games.explain" not in sys.modules:
         if not link.wording:
             link.wording = True
             collect_next()  # first in the next pass; the load in the pass after it
             link.tidied = True
-        else:
-            link.wording = False
+            return False
+        link.wording = False
+        try:
             from ..games import explain  # noqa: F401 - its load is this pass's work
-        return False
+            return False
+        except MemoryError as exc:
+            link.failure = exc
+            worded = False
     held = link.held
     link.held = []
-    for item in held:
-        link._send(_worded(link, item), False)
-    if link.step is None:  # a command under way (EXPLAIN) drops them itself
+    for ev, ring, result in held:
+        link._send(_worded(link, (ev, ring, result if worded else None)), False)
+    if worded and link.step is None:  # a command under way (EXPLAIN) drops them itself
         _drop_words(link)
     return True
 

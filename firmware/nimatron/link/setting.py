@@ -183,11 +183,17 @@ def _check(link, key, value, new, step, settings_error):
         _pass(link)
 
 
+# What a rule set's module imports that a board may not hold yet (besides
+# ``rules`` and ``budget``, always resident): each loaded in a pass of its own
+# before it. tests/test_set_passes.py imports every registered module in a
+# fresh interpreter and holds this table to what it really loads.
+NEEDS = {"graph": "grid", "nim2d": "grid", "candy": "nim", "building": "nim", "heaps": "nim"}
+
+
 def _rules_modules(key, value, own):
     """The games modules (``games.<name>``) of the rules a SET of ``key`` to
-    ``value`` brings (``own``: the new preset's settings), what each needs
-    first (``config.settings.rules_modules``)."""
-    from ..config.settings import rules_modules
+    ``value`` brings (``own``: the new preset's settings), what each needs first."""
+    from ..games.rules import REGISTRY
 
     if key == "preset" and own:
         from ..config.values import DEFAULTS
@@ -195,7 +201,16 @@ def _rules_modules(key, value, own):
         value = own.get("rules", DEFAULTS["rules"])
     elif key != "rules":
         return ()
-    return rules_modules(value)
+    if not isinstance(value, str):
+        return ()  # ``changed`` says why
+    name = value.strip().partition(":")[0]
+    for line in REGISTRY:
+        words = line.split()
+        if words[0] == name:
+            module = words[1]
+            need = NEEDS.get(module)
+            return ("games." + need, "games." + module) if need else ("games." + module,)
+    return ()
 
 
 def _preset_named(current, key, value):

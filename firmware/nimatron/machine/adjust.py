@@ -155,11 +155,11 @@ def check_step(menu):
         if phase < 2:
             new = work[4]
             if new is None:
-                if games and _config().load_rules(_config().rules_of(key, value)):
+                if games and _playable().load_rules(_playable().rules_of(key, value)):
                     return  # a module a pass: the rule set's and what it needs
                 new = work[4] = _config().changed(base, key, value, None, False)
             if c.games_change(new):
-                if _config().load_checked(new):
+                if _playable().load_checked(new):
                     return  # its lamps' drawing, a pass of its own
                 from ..games.rules import parse_rules
 
@@ -213,9 +213,12 @@ def save_step(menu, now):
     phase = work[2]
     if _load_config():
         return
+    games = key in ("preset", "rules")
+    if games and _load_checker():
+        return  # what the save loads first, a module a pass (dropped with the save)
     try:
         if phase == 0:
-            if key in ("preset", "rules") and _config().load_rules(_config().rules_of(key, value)):
+            if games and _playable().load_rules(_playable().rules_of(key, value)):
                 return  # the new rules' modules, a pass each (the checks' were dropped)
             checked = c.settings is work[0]  # else checked afresh, whole
             new = work[3] = _config().changed(c.settings, key, value, None, not checked)
@@ -225,7 +228,7 @@ def save_step(menu, now):
                 collect()  # before the applying pass, not inside it
                 return
         if work[2] < 2:
-            if c.games_change(work[3]) and _config().load_checked(work[3]):
+            if c.games_change(work[3]) and _playable().load_checked(work[3]):
                 return  # its lamps' drawing, a pass of its own before the applying pass
             work[4] = c.apply_settings(work[3], False, work[0])
             work[2] = 2
@@ -235,6 +238,8 @@ def save_step(menu, now):
         event["error"] = str(e)
         menu._emit(event)
         leave_value(menu, now)
+        if games:
+            _forget_checker()
         return
     if work[4] is not None:
         left, work[4] = work[4], None
@@ -245,6 +250,8 @@ def save_step(menu, now):
     event["applies"] = "next game" if key in ("preset", "rules", "misere") else "now"
     menu._emit(event)
     leave_value(menu, now)
+    if games:
+        _forget_checker()
 
 
 def _config():
@@ -309,3 +316,10 @@ def _forget_checker():
 
     forget(("panels.playable",), collect=False)
     collect_next()
+
+
+def _playable():
+    """``panels.playable``: the games' check, and what a value's check loads first."""
+    from ..panels import playable
+
+    return playable

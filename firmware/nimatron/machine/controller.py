@@ -278,6 +278,7 @@ class Controller(VisitorTurn, MachineTurn):
             self._emit({"event": "service", "open": True, "by": by})
         elif not on and self.menu is not None:
             before = self.menu.before
+            self.menu.close()  # a list half checked: its modules go too
             self.menu = None
             forget(MENU_ONLY, collect=False)  # a board's heap is for searches while games play
             passes.forget_new("config", before, collect=False)

@@ -169,6 +169,14 @@ class Menu:
         elif now - self.touched >= IDLE_MS:
             self.c.service(False, now, "idle")
 
+    def close(self):
+        """The menu closes (``Controller.service``): what a list's checks
+        had loaded leaves with it, as leaving the list drops it."""
+        import sys
+
+        if self.work is not None and not self.saving and "nimatron.machine.adjust" in sys.modules:
+            _adjust()._stop_checks(self)
+
     def frame(self, now):
         """(lamps, status) for the screen shown at ``now`` (``menu_lamps``)."""
         return menu_lamps.frame(self, now)

@@ -11,7 +11,7 @@ or SettingsError (both ValueError) naming the start; changes nothing.
 """
 
 from .panel import check_fits
-from ..games.rules import MAX_HEAPS, SizeError
+from ..games.rules import MAX_HEAPS, SizeError, parse_rules
 from ..config import SettingsError
 
 
@@ -71,3 +71,80 @@ def covered(rules, start, misere, ring):
     if own is not None:
         return own(start, misere)
     return rules.searchable(start, ring) or rules.theory(start, misere, ring) is not None
+
+
+# -- what checking and saving a value loads, a module a pass (the operator
+# menu's ``machine.adjust``, which holds this module while it checks) --------
+def rules_of(key, value):
+    """The rule set a ``key`` set to ``value`` brings (None: none new)."""
+    if key == "rules":
+        return value
+    if key != "preset":
+        return None
+    from ..config.settings import DEFAULTS, load_preset
+
+    try:
+        return load_preset(value).get("rules", DEFAULTS["rules"])
+    except ValueError:  # ``changed`` says why
+        return None
+
+
+def load_rules(spec):
+    """True if this pass loaded a module the rule set ``spec`` needs
+    (``_rules_modules``; a rule set of ``heaps`` its class's
+    own, as ``parse_rules`` asks): one a pass, as a SET over the link loads
+    them. The operator menu's checks and save loaded them in one: nim, heaps and
+    subtract (``settings.changed``)."""
+    import sys
+
+    for name in _rules_modules(spec):
+        if "nimatron." + name not in sys.modules:
+            __import__("nimatron." + name)
+            return True
+    count = len(sys.modules)
+    try:
+        parse_rules(spec)
+    except ValueError:  # ``changed`` says why
+        return False
+    return len(sys.modules) != count
+
+
+def load_checked(new):
+    """True if this pass loaded a module the games of ``new`` (the
+    settings) are checked and played with: the panels module that draws
+    them, the tables the engine reads (``panels.playable.check_engine``)."""
+    import sys
+
+    from .panel import panel_module
+
+    rules = parse_rules(new["rules"])
+    shape = panel_module(rules, new.get("counter", False))
+    for name in ("panels." + shape if shape else None,
+                 "games.tables" if rules.table_spec(new["misere"]) is not None else None):
+        if name and "nimatron." + name not in sys.modules:
+            __import__("nimatron." + name)
+            return True
+    return False
+
+
+# What a rule set's module imports that a board may not hold yet: as
+# ``link.setting.NEEDS`` (a copy: ``config.settings`` holding one for both
+# made a SET's peak too high for tests/test_set_peak.py, and ``link.setting``
+# is not loaded while the menu checks); tests/test_set_passes.py holds both
+# to what each module really loads.
+NEEDS = {"graph": "grid", "nim2d": "grid", "candy": "nim", "building": "nim", "heaps": "nim"}
+
+
+def _rules_modules(spec):
+    """The games modules (``games.<name>``) of the rule set ``spec``, each after what it needs."""
+    from ..games.rules import REGISTRY
+
+    if not isinstance(spec, str):
+        return ()  # ``changed`` says why
+    name = spec.strip().partition(":")[0]
+    for line in REGISTRY:
+        words = line.split()
+        if words[0] == name:
+            need = NEEDS.get(words[1])
+            return ("games." + need, "games." + words[1]) if need else ("games." + words[1],)
+    return ()
