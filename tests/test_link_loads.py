@@ -50,7 +50,7 @@ def menu_modules():
     ``machine.service`` whole was 5.8 KB: ``SERVICE ON`` 54-58 ms a pass."""
     from nimatron.machine.switches import MENU_LOADS
 
-    return ["nimatron." + n for n in MENU_LOADS] + ["nimatron.machine.adjust"]
+    return ["nimatron." + n for n in MENU_LOADS] + ["nimatron.machine.adjust", "nimatron.machine.deployed"]
 
 
 def test_each_step_of_the_links_start_loads_one_module():

@@ -34,7 +34,7 @@ from nimatron.games.rules import REGISTRY, parse_rules
 # What a running board never needs once started (each is imported again when asked for).
 NEVER_IN_PLAY = ("machine.starting", "machine.app", "machine.reading", "machine.audits_load", "config.boards",
                  "config.power", "config.settings", "config.values", "panels.playable", "games.registry", "games.anygraph", "link.pty", "machine.files",
-                 "machine.statefile", "machine.service", "machine.adjust", "machine.power_on")
+                 "machine.statefile", "machine.service", "machine.adjust", "machine.deployed", "machine.power_on")
 # The panel module of each kind of panel a rule set asks for (``panel.make_panel``).
 PANELS = {"cells": "panels.cells", "ring": "panels.circle", "splits": "panels.shapes", "tally": "panels.tally",
           "supply": "panels.supply", "heaps": None}

@@ -124,6 +124,7 @@ class Row:
         self.by_cause = {}   # the longest tick during each thing the harness did (a command's first word)
         self.set_ticks = {}  # each SET sent -> its longest tick (every pass of its steps), ms
         self.profile = []    # --profile: passes over PROFILE_MS, with the time in each function
+        self.not_offered = []  # --service: the presets it left out, and why
         self.offered = None  # --service: the presets the operator menu offers, as it stepped through them
 
     def doing(self, t):
@@ -160,7 +161,7 @@ class Row:
                 "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
                 "least_free_after": self.least_after, "used_at_least": self.used_at_least, "erases": self.erases,
                 "quiet_longest_tick_ms": self.quiet_longest, "longest_tick_by_cause": self.by_cause, "set_ticks": self.set_ticks,
-                "profile": self.profile, "offered": self.offered}
+                "profile": self.profile, "offered": self.offered, "not_offered": self.not_offered}
 
 
 class Controller:
@@ -410,6 +411,9 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
             sim.refresh()
         if service:  # a technician's visit: the menu opened, the preset list looked at, closed
             sim.command("SET remote_play on")  # PLAY PRESS: the menu's buttons over the link
+            row.not_offered = []
+            sim.listeners.append(lambda ev: row.not_offered.append(
+                "%s (%s)" % (ev.get("value"), ev.get("why"))) if ev.get("event") == "not_offered" else None)
             sim.command("SERVICE ON")
             fwd = "PLAY PRESS " + ("row0" if spec["input"] == "rows" else "key 0 0")
             for line in (fwd, fwd, fwd, "PLAY PRESS done", "PLAY PRESS done"):  # adjustments, then presets
@@ -425,6 +429,8 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
                     break
             row.offered = shown[:-1]
             log("  the menu offers %d presets: %s" % (len(row.offered), " ".join(map(str, row.offered))))
+            for line in row.not_offered:
+                log("  not offered: " + line)
             for line in ("PLAY PRESS new", "PLAY PRESS new"):
                 sim.command(line, cause="SERVICE " + line[11:])
             sim.command("SERVICE OFF")

@@ -557,6 +557,50 @@ def check_settings(board, data, preset):
     if preset:
         overrides["preset"] = preset
     check(board, overrides)
+    return overrides
+
+
+CHOICES = "lib/nimatron/config/choices.txt"
+
+
+def choices_file(board, overrides):
+    """``config/choices.txt``: the presets this board plays, and for each
+    one's games (and their misère play) the rule sets, as its operator menu
+    offers them (``machine.deployed.choices``, run here on the board's
+    settings: the same checks). The board shows these lists at once
+    (``machine.deployed``) and checks only the value chosen: checking every
+    value on the board loaded every rule set's module, and their names
+    outgrew CircuitPython's pool (docs/board.md)."""
+    from nimatron.config.settings import changed
+    from nimatron.machine import app, deployed
+
+    from .machine import DryIO
+
+    c = app.make_controller(board, dict(overrides), io=DryIO())
+    try:
+        c.service(True, 0, by="link")
+        menu = c.menu
+        presets = deployed.choices(menu, "preset")
+        lines = ["# nimatron deploy: what this board's operator menu offers, checked on the host for the layout below",
+                 "# (the board checks the value chosen again; delete this file and it checks every value itself)",
+                 "layout " + deployed.numbers(c.layout), "preset " + " ".join(presets)]
+        seen = []
+        for settings in [dict(c.settings)] + [changed(c.settings, "preset", name) for name in presets]:
+            for misere in (settings["misere"], not settings["misere"]):
+                games = dict(settings)
+                games["misere"] = misere
+                key = deployed.games_key(games)
+                if key in seen:
+                    continue
+                seen.append(key)
+                try:
+                    c.apply_settings(games)
+                except ValueError:  # these starts in misère play: not playable here
+                    continue
+                lines.append("rules %s %s" % (key, " ".join(deployed.choices(menu, "rules"))))
+    finally:
+        c.io.close()
+    return ("\n".join(lines) + "\n").encode("ascii")
 
 
 HEX = frozenset("0123456789abcdef")
@@ -972,8 +1016,10 @@ def run(args):
     for path in sorted(files):
         plan.put(path, files[path])
     settings, note = settings_file(drive, board, args.preset)
-    check_settings(board, settings if settings is not None else read(os.path.join(drive, "settings.json")),
-                   args.preset)
+    overrides = check_settings(board, settings if settings is not None else read(os.path.join(drive, "settings.json")),
+                               args.preset)
+    files[CHOICES] = choices_file(board, overrides)
+    plan.put(CHOICES, files[CHOICES])
     if note:
         plan.notes.append(note)
     if settings is not None:

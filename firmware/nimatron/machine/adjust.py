@@ -48,11 +48,14 @@ def select(menu, now):
         key = menu.key = menu.adjustable()[menu.index]
         menu.choices = [c.settings[key]]  # the others offered once checked, one a pass (``update``)
         menu.index = 0
-        menu.work = [c.settings, None, 0, 0, None, None, None]  # the values: next pass
+        menu.unchecked = False
+        menu.work = [c.settings, None, 0, 0, None, None, None]  # the values (or the deploy's list): next pass
         menu._open("adjust_value", now, keep=True)
     elif menu.choices[menu.index] == c.settings[menu.key]:
         _stop_checks(menu)
         save_now(menu, now)  # nothing changes: confirmed at once
+    elif menu.unchecked:  # the deploy's: checked on this board first, a pass at a time (``check_step``), then saved
+        menu.work = [c.settings, [menu.choices[menu.index]], 0, 0, None, None, None, ""]
     else:  # applied, the old rules dropped and saved over the next passes (``save_step``)
         _stop_checks(menu)
         menu.work = [c.settings, menu.choices[menu.index], 0, None, None]
@@ -90,19 +93,6 @@ def offered(key):
     return CHOICES[key]
 
 
-def choices(menu, key):
-    """The values of ``key`` this board can play, the current one included,
-    worked out at once (tests, tools) by the steps the menu takes a pass
-    at a time (``check_step``)."""
-    menu.key = key
-    menu.choices = [menu.c.settings[key]]
-    menu.index = 0
-    menu.work = [menu.c.settings, None, 0, 0, None, None, None]
-    while menu.work is not None:
-        check_step(menu)
-    return menu.choices
-
-
 def check_step(menu):
     """One pass's share of working out the choices of ``menu.key``: for a
     preset or a rule set, a collection, then the value's settings (its
@@ -120,19 +110,24 @@ def check_step(menu):
     work = menu.work
     key = menu.key
     base, values, at, phase = work[0], work[1], work[2], work[3]
-    if values is None:  # the presets' names: the whole presets file parsed (2.5 ms of MicroPython on a PC)
-        work[1] = offered(key)
-        return
     if _load_config():
         return
+    if values is None:  # the deploy's list, shown whole; else the values to check: the presets file parsed (2.5 ms)
+        if not _deployed().show(menu, key):
+            work[1] = offered(key)
+        return
+    chosen = len(work) > 7  # one value of the deploy's list, chosen: checked before it is saved
     if base is not c.settings:  # changed under the menu (SET over the link): checked afresh
-        menu.choices = [c.settings[key]]
-        menu.index = 0
+        if not chosen:
+            menu.choices = [c.settings[key]]
+            menu.index = 0
         work[0], work[2], work[3] = c.settings, 0, 0
         return
     if at == len(values):
         menu.work = None
         _forget_checker()
+        if chosen:  # not saved: refused on this board (the deploy checked other settings)
+            _deployed().refused(menu, values[0], work[7])
         return
     value = values[at]
     games = key in ("preset", "rules")  # values that load a rule set's module
@@ -155,7 +150,7 @@ def check_step(menu):
         if phase < 2:
             new = work[4]
             if new is None:
-                if games and _playable().load_rules(_playable().rules_of(key, value)):
+                if games and _playable().load_value(key, value):
                     return  # a module a pass: the rule set's and what it needs
                 new = work[4] = _config().changed(base, key, value, None, False)
             if c.games_change(new):
@@ -178,8 +173,11 @@ def check_step(menu):
                 work[3] = phase + 1
                 return
         _offer(menu, value)
-    except Exception:  # refused (ValueError), or a rule set that cannot say: not offered
-        pass
+    except Exception as e:  # refused (ValueError), or a rule set that cannot say: not offered, and said
+        why = "%s: %s" % (type(e).__name__, e)
+        menu._emit({"event": "not_offered", "key": key, "value": value, "why": why})
+        if chosen:
+            work[7] = why
     if games:
         work[3] = -1
     else:
@@ -187,7 +185,12 @@ def check_step(menu):
 
 
 def _offer(menu, value):
-    """``value`` checked: offered among the choices, in the values' order."""
+    """``value`` checked: offered among the choices, in the values' order;
+    or, chosen from the deploy's list, saved (a step a pass, ``save_step``)."""
+    if len(menu.work) > 7:
+        menu.work = [menu.c.settings, value, 0, None, None]  # the modules its check loaded: the save's
+        menu.saving = True
+        return
     shown = menu.choices[menu.index]
     good = menu.choices
     good.append(value)
@@ -218,7 +221,7 @@ def save_step(menu, now):
         return  # what the save loads first, a module a pass (dropped with the save)
     try:
         if phase == 0:
-            if games and _playable().load_rules(_playable().rules_of(key, value)):
+            if games and _playable().load_value(key, value):
                 return  # the new rules' modules, a pass each (the checks' were dropped)
             checked = c.settings is work[0]  # else checked afresh, whole
             new = work[3] = _config().changed(c.settings, key, value, None, not checked)
@@ -252,13 +255,6 @@ def save_step(menu, now):
     leave_value(menu, now)
     if games:
         _forget_checker()
-
-
-def _config():
-    """``config.settings`` as loaded now (``_load_config``)."""
-    import sys
-
-    return sys.modules["nimatron.config.settings"]
 
 
 def _save(c, settings):
@@ -316,6 +312,20 @@ def _forget_checker():
 
     forget(("panels.playable",), collect=False)
     collect_next()
+
+
+def _config():
+    """``config.settings`` as loaded now (``_load_config``)."""
+    import sys
+
+    return sys.modules["nimatron.config.settings"]
+
+
+def _deployed():
+    """``machine.deployed``: the deploy's lists, loaded in a pass of its own (``service._load_config``)."""
+    from . import deployed
+
+    return deployed
 
 
 def _playable():

@@ -47,7 +47,7 @@ from .turns import MachineTurn, Rng, VisitorTurn, prepare
 
 OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
 UNSHOWN = -1          # no lamp state: the first frame always differs from what was "shown"
-MENU_ONLY = ("machine.service", "machine.adjust", "machine.menu_lamps", "config.settings", "config.values")  # 16 KB on a board, imported again on opening
+MENU_ONLY = ("machine.service", "machine.adjust", "machine.deployed", "machine.menu_lamps", "config.settings", "config.values")  # 16 KB on a board, imported again on opening
 
 
 GAME_KEYS = ("rules", "misere", "starts", "counter", "layout")  # what check_games reads: the games themselves

@@ -49,6 +49,7 @@ class Menu:
         self.cycles = 0
         self.work = None     # the choices' checks, or a save, under way: a step a pass
         self.saving = False
+        self.unchecked = False  # the values shown are the deploy's (``adjust.deployed``): one is checked when chosen
         self.before = ()     # the settings' modules resident when it opened (``Controller.service``)
         self._open("menu", now)
 
@@ -77,8 +78,8 @@ class Menu:
             if role in ("done", "new"):
                 self.chord = False
             return
-        if self.saving:
-            return  # a save under way: its passes finish it, then the list of settings shows
+        if self.saving or (self.unchecked and self.work is not None):
+            return  # a save under way, or the value chosen being checked: its passes finish it
         if role == "new":
             self.back(now)
         elif role == "done":
@@ -196,8 +197,10 @@ class Menu:
 
     def _choices(self, key):
         """The values of ``key`` this board can play, worked out at once
-        (tests, tools; ``adjust.choices``)."""
-        return _adjust().choices(self, key)
+        (tests, tools; ``deployed.choices``)."""
+        from . import deployed
+
+        return deployed.choices(self, key)
 
     # -- screens -------------------------------------------------------------------
     def _open(self, screen, now, keep=False):
@@ -224,13 +227,14 @@ def _direction(role):
 
 
 def _load_config():
-    """True if this pass loaded ``config.values``, ``config.settings`` or
-    ``machine.adjust``, one a pass: a board's start forgot the first two
+    """True if this pass loaded ``config.values``, ``config.settings``,
+    ``machine.adjust`` or ``machine.deployed``, one a pass: a board's start forgot the first two
     (``app.PLAY_FREE``), and checking a preset loaded both, with its rule
     set, in one pass."""
     import sys
 
-    for name in ("nimatron.config.values", "nimatron.config.settings", "nimatron.machine.adjust"):
+    for name in ("nimatron.config.values", "nimatron.config.settings", "nimatron.machine.adjust",
+                 "nimatron.machine.deployed"):
         if name not in sys.modules:
             __import__(name)
             return True

@@ -109,6 +109,11 @@ def load_rules(spec):
     return len(sys.modules) != count
 
 
+def load_value(key, value):
+    """True if this pass loaded a module the rule set that ``key`` set to ``value`` brings."""
+    return load_rules(rules_of(key, value))
+
+
 def load_checked(new):
     """True if this pass loaded a module the games of ``new`` (the
     settings) are checked and played with: the panels module that draws
