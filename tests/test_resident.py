@@ -30,6 +30,7 @@ import mpy_runner
 from nimatron.config.settings import resolve
 from nimatron.games import heaps
 from nimatron.games.rules import REGISTRY, parse_rules
+from nimatron.games.strategy import plays_by_table
 
 # What a running board never needs once started (each is imported again when asked for).
 NEVER_IN_PLAY = ("machine.starting", "machine.app", "machine.reading", "machine.audits_load", "config.boards",
@@ -47,7 +48,7 @@ def _presets():
     out = []
     for board in ("pico-grid", "pico-ring"):
         out.extend([(board, p) for p in playable_presets(board)])
-    return out
+    return out + [("macropad", "pad-moore")]
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +65,8 @@ def forbidden(settings):
     games = games - {own} - set(line) - set(SHARED_GAMES)
     shown = "panels.counter" if settings.get("counter") else PANELS[rules.panel]
     panels = set([m for m in PANELS.values() if m] + ["panels.counter"]) - {shown}
-    if rules.table_spec(False) is None and rules.table_spec(settings["misere"]) is None:
-        games.add("games.tables")  # and the tables it read: none of these rules reads one
+    if not plays_by_table(rules, False) and not plays_by_table(rules, settings["misere"]):
+        games.add("games.tables")  # none of these rules' moves reads one (Moore's Nim: its words, then dropped)
     if not settings["explain"]:
         games.add("games.explain")  # the machine's words: loaded for an answer or an event's line, then dropped
     return set(NEVER_IN_PLAY) | games | panels

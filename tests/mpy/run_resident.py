@@ -83,7 +83,7 @@ while c.winner is None and turns < 200:
     command("EXPLAIN")
     resident("turn")
     heaps, ring = c.panel.position()
-    after = strategy.solve(c.rules, heaps, c.misere, ring)["after"]
+    after = strategy.solve(c.rules, heaps, c.misere, ring, nimber=False)["after"]  # no table of its own
     show = getattr(c.panel, "hint_lamps", None)  # Building Nim: the stone and where it lands (as the hint)
     for r, i in show(after) if show else c.panel.lamps_for(after)[0]:
         c.press("key %d %d" % (r, i), now[0])

@@ -54,6 +54,11 @@ class Moore(TakeRules):
         # With at most 4 heaps, taking from up to k >= 4 heaps is moore:4.
         return "moore:%d" % min(self.k, 4) if self.k > 1 else None
 
+    def plays_by_theory(self, misere):
+        """Normal play's moves come from Moore's theorem, whatever the heaps
+        (``strategy.plays_by_table``): no table read but for the words."""
+        return not misere
+
     def theory(self, heaps, misere, ring=False):
         if misere:
             return bouton(heaps, True) if self.k == 1 else None

@@ -36,8 +36,27 @@ def prepare(rules, misere):
     and read this rule set's from flash. On a board a module compiles for
     about 0.1 s, too long for one tick of the main loop."""
     for play in (misere, False):
-        if rules.table_spec(play) is not None:
+        if plays_by_table(rules, play):
             _tables().load(rules, play)
+
+
+def plays_by_table(rules, misere):
+    """True if the machine's moves (``misere`` play) read this rule set's
+    table; False where its theory always answers (Moore's Nim in normal
+    play: the table gave only the nim-value for the words, and held 4 KB
+    of a stock MacroPad's heap through every game: ``table_value``)."""
+    if rules.table_spec(misere) is None:
+        return False
+    theory = getattr(rules, "plays_by_theory", None)
+    return theory is None or not theory(misere)
+
+
+def table_value(rules, heaps, ring=False):
+    """The nim-value (normal play) from the tables, or None: the words'
+    (``Controller.explain``), where ``solve`` was asked without it."""
+    if rules.table_spec(False) is None:
+        return None
+    return _tables().value(rules, heaps, False, ring)
 
 
 MEMO_MAX = 8000  # entries kept across decisions, all rule sets together
@@ -173,7 +192,7 @@ def _pick(moves, seed):
     return moves[(seed * 1103515245 + 12345) % 2147483648 % len(moves)]
 
 
-def solve(rules, position, misere=False, ring=False, seed=None):
+def solve(rules, position, misere=False, ring=False, seed=None, nimber=True):
     """Outcome for the player to move, and the machine's move.
 
     Returns a dict: ``outcome`` ("win" or "loss" under perfect play),
@@ -183,18 +202,20 @@ def solve(rules, position, misere=False, ring=False, seed=None):
     None in misère play or where no theory or search reaches). Raises
     RulesError for bad input and SizeError beyond a rule set's limits.
     A ``seed`` varies the choice among equally good winning moves.
+    ``nimber=False``: no table read for the nim-value alone (the machine's
+    own moves: ``table_value`` gives it to the words that show it).
     """
     rules = parse_rules(rules)
     heaps = rules.check(position, ring)
     try:
-        return _solve(rules, heaps, bool(misere), bool(ring), seed)
+        return _solve(rules, heaps, bool(misere), bool(ring), seed, nimber)
     except MemoryError:
         # a small heap ran out mid-search: what earlier decisions keep may be
         # what filled it (the 64 KB sweep of Candy Nim, 0.5 KB from the edge)
         forget_searches()
         gc.collect()
     try:
-        return _solve(rules, heaps, bool(misere), bool(ring), seed)
+        return _solve(rules, heaps, bool(misere), bool(ring), seed, nimber)
     except MemoryError:
         forget_searches()  # free it, say so, go on
         raise SizeError("%s: not enough memory to search this position" % rules.spec)
@@ -210,7 +231,7 @@ def forget_searches():
             module.forget()
 
 
-def _solve(rules, heaps, misere, ring, seed):
+def _solve(rules, heaps, misere, ring, seed, table_nimber=True):
     _trim()
     if not rules.has_move(heaps, ring):
         return _result("win" if misere else "loss", None, None if misere else 0)
@@ -227,7 +248,7 @@ def _solve(rules, heaps, misere, ring, seed):
         nimber = rules.nimber(heaps, ring)
         if nimber is None and not wins:
             nimber = 0  # a lost position is exactly one of nim-value 0
-        if nimber is None and rules.table_spec(False) is not None:
+        if nimber is None and table_nimber and rules.table_spec(False) is not None:
             nimber = _tables().value(rules, heaps, False, ring)
         if nimber is None and searchable and rules.search_nimber(heaps):
             try:

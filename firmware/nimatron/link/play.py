@@ -55,6 +55,8 @@ def cmd_explain(link, args, text, now):
     from .commands import _alone  # loaded by then: commands imports this module
 
     _alone(link, "games.explain")  # its words: loaded with the answer, 48 ms of a stock MacroPad's pass
+    if _table_words(c):
+        _alone(link, "games.tables")  # the nim-value the machine's play does not read (Moore's Nim)
     from ..games import explain
 
     result = solve(c, heaps, ring)
@@ -191,7 +193,10 @@ def word_held(link):
     import sys
 
     worded = True
-    if "nimatron.games.explain" not in sys.modules:
+    want = "nimatron.games.explain"
+    if want in sys.modules and _table_words(link.controller):
+        want = "nimatron.games.tables"  # the nim-value the machine's play does not read, loaded after
+    if want not in sys.modules:
         if not link.wording:
             link.wording = True
             collect_next()  # first in the next pass; the load in the pass after it
@@ -199,7 +204,7 @@ def word_held(link):
             return False
         link.wording = False
         try:
-            from ..games import explain  # noqa: F401 - its load is this pass's work
+            __import__(want)  # this pass's work
             return False
         except MemoryError as exc:
             link.failure = exc
@@ -229,8 +234,29 @@ def _worded(link, item):
 
 def _drop_words(link):
     """``games.explain`` dropped again, but where the machine words its own
-    moves (a preset that explains itself keeps it)."""
-    if not link.controller.settings["explain"]:
+    moves (a preset that explains itself keeps it); the tables too where
+    they were loaded for the words alone (``_table_words``)."""
+    c = link.controller
+    if not c.settings["explain"]:
         from .. import forget
 
-        forget(("games.explain",), collect=False)  # the next collection frees it: none in this pass
+        names = ("games.explain",)
+        if _table_words(c, True):
+            from ..games import strategy
+
+            strategy.tables = None  # its handle on the module: imported again when words next ask
+            names = ("games.explain", "games.tables")
+        forget(names, collect=False)  # the next collection frees it: none in this pass
+
+
+def _table_words(c, loaded=False):
+    """True if the words' nim-value comes from a table the game in play
+    does not read (``strategy.plays_by_table``): not loaded, or, with
+    ``loaded``, loaded now."""
+    import sys
+
+    from ..games.strategy import plays_by_table
+
+    if c.misere or c.rules.nim_sum or c.rules.table_spec(False) is None or plays_by_table(c.rules, False):
+        return False
+    return ("nimatron.games.tables" in sys.modules) == loaded

@@ -275,7 +275,7 @@ class MachineTurn:
         must go on playing, never die mid-game.
         """
         try:
-            result = strategy.solve(self.rules, heaps, self.misere, ring)
+            result = strategy.solve(self.rules, heaps, self.misere, ring, nimber=False)  # the words' own: ``explain``
         except budget.Later:
             raise  # not a fault: this tick's share of the search is spent
         except Exception as e:
@@ -299,7 +299,7 @@ class MachineTurn:
         if (done is not None and done[0] is self.rules and done[1] == self.misere and done[2] == heaps
                 and done[3] == ring):
             return done[4]
-        return strategy.solve(self.rules, heaps, self.misere, ring)
+        return strategy.solve(self.rules, heaps, self.misere, ring, nimber=False)  # ``explain`` reads it itself
 
     def _machine_moved(self, now):
         before, ring = self.panel.position()
@@ -337,8 +337,12 @@ class MachineTurn:
             for h in heaps:
                 x ^= h
             words.append("nim-sum " + explain.binary(x, 1) + " (binary) = %d" % x)  # marked: the board speaks ASCII
-        elif result["nimber"] is not None:
-            words.append("nim-value %d" % result["nimber"])
+        else:
+            nimber = result["nimber"]
+            if nimber is None and not self.misere:  # the machine's own search left it out
+                nimber = strategy.table_value(self.rules, heaps, ring)
+            if nimber is not None:
+                words.append("nim-value %d" % nimber)
         words.extend(self.rules.notes(heaps, self.misere))
         if result["after"] is None:
             words.append("no move left")

@@ -55,12 +55,14 @@ def drop_unused(rules, panel=None, misere=False, shape=None):
     read if they do. Returns the names dropped (none on CPython)."""
     if sys.implementation.name == "cpython":
         return []
+    from ..games.strategy import plays_by_table
+
     used = []
     tables = False
     for r in rules:
         if not _built_on(r, used):
             return []
-        if r.table_spec(False) is not None or r.table_spec(misere) is not None:
+        if plays_by_table(r, False) or plays_by_table(r, misere):
             tables = True
     if panel is not None and not _built_on(panel, used):
         return []
