@@ -530,7 +530,7 @@ def test_the_oled_draws_each_line_as_one_tile_grid_not_an_object_per_letter(sims
     whatever they say: a Label per line built a TileGrid for every letter
     (over a hundred objects on the board's heap, and a library to compile)."""
     import displayio
-    from nimatron.drivers.oled import LINE_Y, WIDTH
+    from nimatron.drivers.oled import _WIDTH as WIDTH, LINE_Y
 
     def objects(node):
         out = [node]
@@ -720,7 +720,7 @@ def test_the_oled_reads_a_presets_words_once_not_at_every_return_to_attract(sims
 
 
 def test_the_oled_text_layer_for_every_state():
-    from nimatron.drivers.oled import WIDTH, lines
+    from nimatron.drivers.oled import _WIDTH as WIDTH, lines
 
     class Panel:
         pass

@@ -80,9 +80,9 @@ def life(board, games, gap_ms, seed=1):
 
 @pytest.mark.parametrize("board", ["pico-neopixel", "pico-grid"])
 def test_with_a_pause_between_visitors_every_erase_is_in_a_quiet_moment(board):
-    erases, played, audits = life(board, 12, gap_ms=startup.QUIET_MS + 1000)
+    erases, played, audits = life(board, 12, gap_ms=startup._QUIET_MS + 1000)
     assert erases, "the sector never filled: the test proves nothing"
-    loud = [e for e in erases if e[0] not in ("attract", "over") or e[1] < startup.QUIET_MS]
+    loud = [e for e in erases if e[0] not in ("attract", "over") or e[1] < startup._QUIET_MS]
     assert not loud, "erases while someone played or had just pressed: %s" % loud
     assert finished(audits) == played  # and nothing waited on was lost
 

@@ -288,7 +288,8 @@ def test_circuitpy_gets_code_settings_and_data_only(name, cp, firmware, tmp_path
             "lib/nimatron/config/pinmaps/%s.json" % name, "lib/nimatron/games/tables.bin"} <= set(got)
     assert (drive / "code.py").read_bytes() == frozen.CODE_PY
     record = _record(cp, firmware)
-    assert {p for p in got if p.startswith("lib/")} <= set(record["data"])
+    assert {p for p in got if p.startswith("lib/")} <= set(record["data"]) | {deploy.CHOICES}  # the menu's lists: per board and settings
+    assert deploy.CHOICES in got
     assert json.loads((drive / "settings.json").read_text())["board"] == name
     assert "frozen in" in capsys.readouterr().out
 

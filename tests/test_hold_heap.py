@@ -136,7 +136,7 @@ class SplitHeap:
 
 CODE = vars(power_on)  # code.py runs it at power-on (then drops it)
 PICO = 180 * 1024  # about what a Pico's system heap has when code.py starts
-TUPLE = 4 * CODE["HEAP_CHUNK"] + 8  # a tuple of HEAP_CHUNK items on a 32-bit board
+TUPLE = 4 * CODE["_HEAP_CHUNK"] + 8  # a tuple of HEAP_CHUNK items on a 32-bit board
 PIN = 20  # a tuple of 3
 
 
@@ -254,6 +254,7 @@ def test_on_real_micropython_it_runs_and_gives_its_fill_back():
 
     exe = mpy_runner.micropython()
     names = open(os.path.join(FIRMWARE, "nimatron", "machine", "power_on.py")).read()
+    names = names.replace("from .. import const\n", "from micropython import const\n")  # run as a script, not in its package
     script = names + (
         "import gc, sys\n"
         "holes = int(sys.argv[-1])\n"

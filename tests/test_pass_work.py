@@ -101,7 +101,7 @@ def test_blinks_still_turn_at_their_period(fills):
     while rig.c.machine_after is None:
         rig.run(TICK)
     computed, shown = quiet(rig, fills)
-    assert computed == shown == QUIET * TICK // game_lamps.QUICK_MS
+    assert computed == shown == QUIET * TICK // game_lamps._QUICK_MS
 
 
 def test_a_selection_blinks_on_a_grid(fills):
@@ -113,7 +113,7 @@ def test_a_selection_blinks_on_a_grid(fills):
     rig.press("key %d %d" % (r, lit[r].index(True)))
     assert rig.c.selected
     computed, shown = quiet(rig, fills)
-    assert computed == shown == QUIET * TICK // game_lamps.QUICK_MS
+    assert computed == shown == QUIET * TICK // game_lamps._QUICK_MS
 
 
 def session(board_name, cls, seed, ms=90000, **overrides):
@@ -243,7 +243,7 @@ def test_the_machines_move_is_worded_from_its_own_search(monkeypatch, preset):
     link.events = True
     solves = []
     solve = strategy.solve
-    monkeypatch.setattr(strategy, "solve", lambda *a: (solves.append(rig.c.state), solve(*a))[1])
+    monkeypatch.setattr(strategy, "solve", lambda *a, **k: (solves.append(rig.c.state), solve(*a, **k))[1])
     rig.press("new")
     rig.until("showing")
     solves.clear()

@@ -30,7 +30,7 @@ import mpy_runner
 from nimatron.config.settings import resolve
 from nimatron.games import heaps
 from nimatron.games.rules import REGISTRY, parse_rules
-from nimatron.games.strategy import plays_by_table
+from nimatron.machine.turns import plays_by_table
 
 # What a running board never needs once started (each is imported again when asked for).
 NEVER_IN_PLAY = ("machine.starting", "machine.app", "machine.reading", "machine.audits_load", "config.boards",

@@ -138,7 +138,7 @@ def test_sets_close_together_are_written_once_the_gap_has_passed():
     the gap is applied at once and says when it will be durable; a power cut
     before then keeps the last durable value (which the reply did not claim
     otherwise); the main loop writes it when the gap has passed."""
-    from nimatron.machine.startup import SETTINGS_GAP_MS
+    from nimatron.machine.startup import _SETTINGS_GAP_MS as SETTINGS_GAP_MS
 
     b = Board()
     text = json.dumps({"preset": "nimatron"})
@@ -162,7 +162,7 @@ def test_sets_close_together_are_written_once_the_gap_has_passed():
 
 def test_a_host_looping_over_set_cannot_wear_the_flash_out():
     """1,000 SETs a second apart alternating two values: one write per gap."""
-    from nimatron.machine.startup import SETTINGS_GAP_MS
+    from nimatron.machine.startup import _SETTINGS_GAP_MS as SETTINGS_GAP_MS
 
     b = Board()
     m = b.start(json.dumps({"preset": "nimatron"}))

@@ -19,7 +19,7 @@ from kit_link import Cable
 from kit_sim import FAST
 
 from nimatron.games import budget, building, candy, graph, nim2d
-from nimatron.link.hostlink import LINK_UNITS, HostLink, forget_searches as forget_everything
+from nimatron.link.hostlink import _LINK_UNITS as LINK_UNITS, HostLink, forget_searches as forget_everything
 from nimatron.link.protocol import parse_line
 from nimatron.machine import turns
 

@@ -10,6 +10,13 @@ CPython, MicroPython and CircuitPython; hardware lives in ``drivers``.
 __version__ = "0.1.0"
 
 
+def const(value):
+    """``micropython.const`` for every interpreter: ``_NAME = const(n)`` in a
+    module is folded into its code by MicroPython's compiler, which keeps no
+    name for it (CircuitPython never frees a name: docs/board.md)."""
+    return value
+
+
 # Where a package frozen into the firmware (``tools/build_firmware.sh``) finds
 # its data files: only ``.py`` is frozen, and a frozen module's ``__file__`` is
 # relative ("nimatron/__init__.py"); ``nimatron deploy --firmware`` puts them

@@ -15,7 +15,8 @@ files, the settings and the data files, the modules being frozen in.
 Writes ``code.py``, ``boot.py``, ``safemode.py``, ``settings.json`` (the
 board, and a preset if asked), ``lib/nimatron/`` (the core, ``tables.bin``,
 ``presets.json``, the board's pin map, only the drivers it needs, and on a
-board with row buttons none of the games only a grid plays) and the Adafruit libraries
+board with row buttons none of the games only a grid plays; ``config/choices.txt``:
+the presets and rule sets its operator menu offers, checked here) and the Adafruit libraries
 the board needs (``neopixel.py``; ``adafruit_pixelbuf`` is built into
 CircuitPython). Libraries come from ``circup`` when it is installed and the
 internet is reachable, otherwise from the installed Python packages of the
@@ -54,6 +55,7 @@ It says what it changed.
 """
 
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -564,6 +566,13 @@ CHOICES = "lib/nimatron/config/choices.txt"
 
 
 def choices_file(board, overrides):
+    """``config/choices.txt`` (``_choices_file``), worked out once per board
+    and settings in a run: a deploy's fault tests deploy hundreds of times."""
+    return _choices_file(board, json.dumps(overrides, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _choices_file(board, settings_json):
     """``config/choices.txt``: the presets this board plays, and for each
     one's games (and their misère play) the rule sets, as its operator menu
     offers them (``machine.deployed.choices``, run here on the board's
@@ -576,7 +585,7 @@ def choices_file(board, overrides):
 
     from .machine import DryIO
 
-    c = app.make_controller(board, dict(overrides), io=DryIO())
+    c = app.make_controller(board, json.loads(settings_json), io=DryIO())
     try:
         c.service(True, 0, by="link")
         menu = c.menu

@@ -624,6 +624,9 @@ class NimatronApp(App):
 
     def refresh_face(self):
         face = self.face
+        title = "%s · %s" % (face.board, face.settings["preset"])
+        if self.sub_title != title:  # the operator menu, or SET over the link, changed the preset
+            self.sub_title = title
         lamps = face.lamps()
         widgets = getattr(self, "_lamp_widgets", {})
         grid = face.input_model == "grid"

@@ -71,7 +71,7 @@ if chosen:
     command("SET preset " + chosen)
     print("reply " + wire.written[-1].decode().strip()[:60])
 c = machine.controller
-from nimatron.games import strategy  # noqa: E402 - the visitor's own moves: the engine's
+from nimatron.machine.turns import bare_solve  # noqa: E402 - the visitor's own moves: the engine's
 
 c.press("new", now[0])
 turns = 0
@@ -83,7 +83,7 @@ while c.winner is None and turns < 200:
     command("EXPLAIN")
     resident("turn")
     heaps, ring = c.panel.position()
-    after = strategy.solve(c.rules, heaps, c.misere, ring, nimber=False)["after"]  # no table of its own
+    after = bare_solve(c.rules, heaps, c.misere, ring)["after"]  # no table of its own
     show = getattr(c.panel, "hint_lamps", None)  # Building Nim: the stone and where it lands (as the hint)
     for r, i in show(after) if show else c.panel.lamps_for(after)[0]:
         c.press("key %d %d" % (r, i), now[0])

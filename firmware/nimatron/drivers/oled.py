@@ -18,9 +18,10 @@ changed area), added to a command's, a collection's or a press's pass. One
 line's changed characters take about 11 ms.
 """
 
+from .. import const
 from ..passes import mark
 
-WIDTH = 21        # characters of the 6x12 terminal font across 128 pixels
+_WIDTH = const(21)        # characters of the 6x12 terminal font across 128 pixels
 LINE_Y = (6, 19, 32, 45, 58)  # the middle of each line's 12 pixels, as a text label's ``y``
 TOP = 5           # from a line's y to the top of its tiles, where a label draws the font
 WORDS = {"attract": "NIMATRON", "visitor": "YOUR TURN", "thinking": "MACHINE THINKING",
@@ -30,9 +31,9 @@ WORDS = {"attract": "NIMATRON", "visitor": "YOUR TURN", "thinking": "MACHINE THI
 def _wrap(text, lines):
     out = []
     while text and len(out) < lines:
-        cut = len(text) if len(text) <= WIDTH else text.rfind(" ", 0, WIDTH + 1)
+        cut = len(text) if len(text) <= _WIDTH else text.rfind(" ", 0, _WIDTH + 1)
         if cut <= 0:
-            cut = WIDTH
+            cut = _WIDTH
         out.append(text[:cut])
         text = text[cut:].strip()
     return out
@@ -130,7 +131,7 @@ class Oled:
         self._rows = []
         group = displayio.Group()
         for y in LINE_Y:
-            row = displayio.TileGrid(font.bitmap, pixel_shader=palette, width=WIDTH, height=1, tile_width=width,
+            row = displayio.TileGrid(font.bitmap, pixel_shader=palette, width=_WIDTH, height=1, tile_width=width,
                                      tile_height=height, default_tile=blank, x=0, y=y - TOP)
             self._rows.append(row)
             group.append(row)
@@ -138,7 +139,7 @@ class Oled:
         self._refreshing = getattr(display, "auto_refresh", False)
         if self._refreshing:
             display.auto_refresh = False  # refreshed here, a line at a time (``show``)
-        self._drawn = [bytearray(b" " * WIDTH) for _ in LINE_Y]  # the characters on each line's tiles
+        self._drawn = [bytearray(b" " * _WIDTH) for _ in LINE_Y]  # the characters on each line's tiles
         self._wanted = None  # the text being drawn, a line a pass
         # what the text last shown says: state, preset, winner, misere, the lamps lit (copied)
         self._state = self._preset = self._winner = self._misere = None
@@ -185,7 +186,7 @@ class Oled:
                 drawn = self._drawn[k]
                 row = self._rows[k]
                 tiles = self._tiles
-                for x in range(WIDTH):
+                for x in range(_WIDTH):
                     c = data[x] if x < len(data) else 32
                     if c != drawn[x]:
                         drawn[x] = c

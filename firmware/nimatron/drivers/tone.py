@@ -12,9 +12,10 @@ waiting. The ``enable`` pin (the board's amplifier) is on only while a
 note sounds, so the speaker does not hiss between sounds.
 """
 
+from .. import const
 from .strip_io import board_pin, load
 
-LOUDEST = 0x8000  # a 50 % duty square wave
+_LOUDEST = const(0x8000)  # a 50 % duty square wave
 
 
 class Tone:
@@ -34,7 +35,7 @@ class Tone:
             self._audio = _audio_out(self._pin)
 
     def play(self, hz, volume):
-        level = LOUDEST * min(10, max(0, volume)) // 10
+        level = _LOUDEST * min(10, max(0, volume)) // 10
         if self._enable is not None:
             self._enable.value = True
         if self._pwm is not None:

@@ -16,13 +16,14 @@ search over every subset. ``NetGraph`` is the rule set for such input
 played on its lamps (``graph``) and never needs this.
 """
 
+from .. import const
 from .graph import MISERE_LAMPS, Graph, _bits, _limit, connected_sets
 from .grid import _cell_bits
 from .rules import RulesError, SizeError, mex
 
-NET_NODES = 256          # a graph given by nodes and edges: at most this many nodes
+_NET_NODES = const(256)          # a graph given by nodes and edges: at most this many nodes
 NET_PART = (16, 8)       # normal play, the largest component searched (paths and cycles: any): a PC, a board
-NET_WORK = 1500000       # moves tried while valuing one graph's components; beyond: SizeError
+_NET_WORK = const(1500000)       # moves tried while valuing one graph's components; beyond: SizeError
 
 
 class NetGraph(Graph):
@@ -85,7 +86,7 @@ class Shape:
         self.names = names
         self.near = near
         self.memo = {}  # component mask -> nim-value
-        self.work = 0   # moves tried so far, against NET_WORK
+        self.work = 0   # moves tried so far, against _NET_WORK
         self.top = ""   # the component being valued, in words (for a SizeError)
 
 
@@ -126,8 +127,8 @@ def net(graph):
             raise RulesError("a graph has 'nodes' and 'edges', not %s" % _said(key))
     if not isinstance(nodes, list):  # [] is a graph with nothing left: the game is over
         raise RulesError("a graph needs 'nodes': a list of node names")
-    if len(nodes) > NET_NODES:
-        raise RulesError("a graph has at most %d nodes, got %d" % (NET_NODES, len(nodes)))
+    if len(nodes) > _NET_NODES:
+        raise RulesError("a graph has at most %d nodes, got %d" % (_NET_NODES, len(nodes)))
     index = {}
     for name in nodes:
         if isinstance(name, bool) or not isinstance(name, (int, str)):
@@ -228,7 +229,7 @@ def _net_value(part, shape, spec, k, cuts=None):
                 shape.top = "%d nodes and %d moves" % (_bits(part), len(cuts))
             cuts = [cut for cut in cuts if cut & part == cut]
             shape.work += len(cuts)
-            if shape.work > NET_WORK:
+            if shape.work > _NET_WORK:
                 raise SizeError("%s: a component of %s is too much to search here" % (spec, shape.top))
             seen = []
             for cut in cuts:

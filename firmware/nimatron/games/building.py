@@ -18,11 +18,12 @@ wins by copying) hold in the search (tests/test_building.py); its general
 conjecture is not used.
 """
 
+from .. import const
 from .budget import spend
 from .nim import Nim, bouton
 from .rules import SMALL, Rules, RulesError, SizeError, mex, nim_sum
 
-MAX_STONES = 250       # a memo key holds a heap in a byte
+_MAX_STONES = const(250)       # a memo key holds a heap in a byte
 _MEMOS = ({}, {})      # type: tuple[dict, dict]  # normal: key -> nim-value; misère: key -> 1 won / 0 lost
 
 
@@ -113,7 +114,7 @@ class Building(Rules):
             return True  # Bouton
         total = sum(heaps) + stones
         limit = self.search_states // 10 if SMALL else self.search_states
-        return total <= MAX_STONES and building_positions(total, len(heaps)) <= limit
+        return total <= _MAX_STONES and building_positions(total, len(heaps)) <= limit
 
     def size_error(self, position, misere):
         heaps, stones = split(position)

@@ -23,6 +23,7 @@ whole position is searched bottom-up over every subset of its lit lamps
 ``anygraph.NetGraph``, imported only then (a board never needs it).
 """
 
+from .. import const
 from . import grid
 from .budget import spend
 from .grid import GridRules, _cell_bits, _largest_group as largest_group, _mask, _near, _split
@@ -31,7 +32,7 @@ from .rules import SMALL, RulesError, SizeError
 MAX_K = 4
 GROUP_LAMPS = (12, 8)    # normal play, the largest group searched: a PC (about a second), a board
 MISERE_LAMPS = (16, 12)  # misère, every lit lamp at once: a PC, a board (a 4 KB bytearray)
-SUBSETS_A_SPEND = 16     # misère table rows filled between two ``spend`` calls (a unit each)
+_SUBSETS_A_SPEND = const(16)     # misère table rows filled between two ``spend`` calls (a unit each)
 
 # The misère table being filled, kept so a search that ran out of a tick's
 # budget goes on where it stopped (and the last finished one, for EXPLAIN
@@ -189,7 +190,7 @@ def _misere_table(key, n, local):
     subset = _table[2]
     end = 1 << n
     while subset < end:
-        stop = min(subset + SUBSETS_A_SPEND, end)
+        stop = min(subset + _SUBSETS_A_SPEND, end)
         spend(stop - subset)  # a position examined is a unit, as in the other searches
         while subset < stop:
             for cut in local:

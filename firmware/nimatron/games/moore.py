@@ -56,7 +56,7 @@ class Moore(TakeRules):
 
     def plays_by_theory(self, misere):
         """Normal play's moves come from Moore's theorem, whatever the heaps
-        (``strategy.plays_by_table``): no table read but for the words."""
+        (``machine.turns.plays_by_table``): no table read but for the words."""
         return not misere
 
     def theory(self, heaps, misere, ring=False):

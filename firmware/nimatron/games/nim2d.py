@@ -19,6 +19,7 @@ shares with Graph Nim (a position's checks and words, the groups, the
 memoised search of a group) is in ``grid``.
 """
 
+from .. import const
 from .budget import spend
 from .grid import (  # noqa: F401 - the shared names, where the tests and tools have found them
     MAX_SIDE, GridRules, _cell_bits, _cells, _groups, _index, _largest_group, _mask, _memo, _near,
@@ -27,8 +28,8 @@ from .rules import SMALL, SizeError
 
 TABLE = "games/nim2d.bin"
 VALUES = "games/nim2d-values.bin"  # a PC's: the nim-value of every 4 x 4 position
-TABLE_SIDE = 4        # boards up to 4 x 4 are in the table
-GROUP_CELLS = 16      # a PC searches groups of up to this many lit cells (about a second)
+_TABLE_SIDE = const(4)        # boards up to 4 x 4 are in the table
+_GROUP_CELLS = const(16)      # a PC searches groups of up to this many lit cells (about a second)
 
 
 class Nim2D(GridRules):
@@ -59,7 +60,7 @@ class Nim2D(GridRules):
                     b += 1
 
     def searchable(self, matrix, ring=False):
-        return _in_table(matrix) or (not SMALL and _largest_group(matrix) <= GROUP_CELLS)
+        return _in_table(matrix) or (not SMALL and _largest_group(matrix) <= _GROUP_CELLS)
 
     def size_error(self, matrix, misere):
         return SizeError("nim2d%s: a group of %d neighbouring lit cells is too large to search here"
@@ -68,7 +69,7 @@ class Nim2D(GridRules):
     def nimber(self, matrix, ring=False):
         if not SMALL and _in_table(matrix) and type(self) is Nim2D:
             return _table_value(matrix)
-        if SMALL or _largest_group(matrix) > GROUP_CELLS:
+        if SMALL or _largest_group(matrix) > _GROUP_CELLS:
             return None
         x = 0
         for group in _groups(matrix):
@@ -99,7 +100,7 @@ class Nim2D(GridRules):
 
 
 def _in_table(matrix):
-    return len(matrix) <= TABLE_SIDE and len(matrix[0]) <= TABLE_SIDE
+    return len(matrix) <= _TABLE_SIDE and len(matrix[0]) <= _TABLE_SIDE
 
 
 def _table_index(matrix):
@@ -108,7 +109,7 @@ def _table_index(matrix):
     for r in range(len(matrix)):
         for c in range(len(matrix[r])):
             if matrix[r][c]:
-                index |= 1 << (r * TABLE_SIDE + c)
+                index |= 1 << (r * _TABLE_SIDE + c)
     return index
 
 
@@ -127,7 +128,7 @@ def _table_wins(matrix, misere):
             b = a
             cut = 0
             while b < cols and matrix[r][b]:
-                cut |= 1 << (r * TABLE_SIDE + b)
+                cut |= 1 << (r * _TABLE_SIDE + b)
                 if not _bit(index & ~cut, misere):
                     wins.append(_cleared(matrix, cut))
                 b += 1
@@ -136,7 +137,7 @@ def _table_wins(matrix, misere):
             b = a
             cut = 0
             while b < rows and matrix[b][c]:
-                cut |= 1 << (b * TABLE_SIDE + c)
+                cut |= 1 << (b * _TABLE_SIDE + c)
                 if b > a and not _bit(index & ~cut, misere):
                     wins.append(_cleared(matrix, cut))
                 b += 1
@@ -147,7 +148,7 @@ def _cleared(matrix, cut):
     after = [list(row) for row in matrix]
     for r in range(len(after)):
         for c in range(len(after[r])):
-            if cut >> (r * TABLE_SIDE + c) & 1:
+            if cut >> (r * _TABLE_SIDE + c) & 1:
                 after[r][c] = 0
     return after
 
@@ -197,8 +198,8 @@ def build_values():
     out = bytearray(1 << 16)
     for index in range(1 << 16):
         x = 0
-        for group in _split(index, TABLE_SIDE):
-            x ^= _value(group, TABLE_SIDE, False)
+        for group in _split(index, _TABLE_SIDE):
+            x ^= _value(group, _TABLE_SIDE, False)
         out[index] = x
     return bytes(out)
 
@@ -209,11 +210,11 @@ def build_table():
     for misere in (False, True):
         for index in range(1 << 16):
             if misere:
-                win = _value(index, TABLE_SIDE, True) == 1
+                win = _value(index, _TABLE_SIDE, True) == 1
             else:
                 x = 0
-                for group in _split(index, TABLE_SIDE):
-                    x ^= _value(group, TABLE_SIDE, False)
+                for group in _split(index, _TABLE_SIDE):
+                    x ^= _value(group, _TABLE_SIDE, False)
                 win = x != 0
             if win:
                 bit = index + (1 << 16 if misere else 0)

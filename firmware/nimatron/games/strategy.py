@@ -20,6 +20,7 @@ import sys
 from .rules import SizeError, mex, parse_rules
 
 tables = None  # nimatron.games.tables, imported on first use (Nim never needs it)
+nimbers = True  # False: a nim-value the table would give is left out (the machine's own moves: ``turns.bare_solve``)
 
 
 def _tables():
@@ -29,34 +30,6 @@ def _tables():
 
         tables = module
     return tables
-
-
-def prepare(rules, misere):
-    """Do at a game's set-up what its first decision would: import the tables
-    and read this rule set's from flash. On a board a module compiles for
-    about 0.1 s, too long for one tick of the main loop."""
-    for play in (misere, False):
-        if plays_by_table(rules, play):
-            _tables().load(rules, play)
-
-
-def plays_by_table(rules, misere):
-    """True if the machine's moves (``misere`` play) read this rule set's
-    table; False where its theory always answers (Moore's Nim in normal
-    play: the table gave only the nim-value for the words, and held 4 KB
-    of a stock MacroPad's heap through every game: ``table_value``)."""
-    if rules.table_spec(misere) is None:
-        return False
-    theory = getattr(rules, "plays_by_theory", None)
-    return theory is None or not theory(misere)
-
-
-def table_value(rules, heaps, ring=False):
-    """The nim-value (normal play) from the tables, or None: the words'
-    (``Controller.explain``), where ``solve`` was asked without it."""
-    if rules.table_spec(False) is None:
-        return None
-    return _tables().value(rules, heaps, False, ring)
 
 
 MEMO_MAX = 8000  # entries kept across decisions, all rule sets together
@@ -192,7 +165,7 @@ def _pick(moves, seed):
     return moves[(seed * 1103515245 + 12345) % 2147483648 % len(moves)]
 
 
-def solve(rules, position, misere=False, ring=False, seed=None, nimber=True):
+def solve(rules, position, misere=False, ring=False, seed=None):
     """Outcome for the player to move, and the machine's move.
 
     Returns a dict: ``outcome`` ("win" or "loss" under perfect play),
@@ -202,20 +175,18 @@ def solve(rules, position, misere=False, ring=False, seed=None, nimber=True):
     None in misère play or where no theory or search reaches). Raises
     RulesError for bad input and SizeError beyond a rule set's limits.
     A ``seed`` varies the choice among equally good winning moves.
-    ``nimber=False``: no table read for the nim-value alone (the machine's
-    own moves: ``table_value`` gives it to the words that show it).
     """
     rules = parse_rules(rules)
     heaps = rules.check(position, ring)
     try:
-        return _solve(rules, heaps, bool(misere), bool(ring), seed, nimber)
+        return _solve(rules, heaps, bool(misere), bool(ring), seed)
     except MemoryError:
         # a small heap ran out mid-search: what earlier decisions keep may be
         # what filled it (the 64 KB sweep of Candy Nim, 0.5 KB from the edge)
         forget_searches()
         gc.collect()
     try:
-        return _solve(rules, heaps, bool(misere), bool(ring), seed, nimber)
+        return _solve(rules, heaps, bool(misere), bool(ring), seed)
     except MemoryError:
         forget_searches()  # free it, say so, go on
         raise SizeError("%s: not enough memory to search this position" % rules.spec)
@@ -231,7 +202,7 @@ def forget_searches():
             module.forget()
 
 
-def _solve(rules, heaps, misere, ring, seed, table_nimber=True):
+def _solve(rules, heaps, misere, ring, seed):
     _trim()
     if not rules.has_move(heaps, ring):
         return _result("win" if misere else "loss", None, None if misere else 0)
@@ -248,7 +219,9 @@ def _solve(rules, heaps, misere, ring, seed, table_nimber=True):
         nimber = rules.nimber(heaps, ring)
         if nimber is None and not wins:
             nimber = 0  # a lost position is exactly one of nim-value 0
-        if nimber is None and table_nimber and rules.table_spec(False) is not None:
+        if nimber is None and rules.table_spec(False) is not None:
+            if not nimbers:
+                return _result("win", _pick(wins, seed), None)  # not the table's nim-value, nor a search for it
             nimber = _tables().value(rules, heaps, False, ring)
         if nimber is None and searchable and rules.search_nimber(heaps):
             try:

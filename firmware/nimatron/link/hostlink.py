@@ -24,6 +24,7 @@ so a new host always starts locked with an empty line, even after a
 hang-up shorter than a poll.
 """
 
+from .. import const
 import gc
 
 from ..passes import collect, end, heap_low
@@ -51,7 +52,7 @@ def forget_searches():
 # the retry loaded it again, the next pass ran out again: on a full heap
 # (MicroPython, 160 KB) the SET went round 193 times and never answered, and
 # every command after it waited behind it.
-SHORT_PASSES = 3
+_SHORT_PASSES = const(3)
 
 # Search work EXPLAIN may do in one poll (``games.budget``): half the
 # machine's own share, so a tick that thinks and answers stays inside 50 ms.
@@ -59,7 +60,7 @@ SHORT_PASSES = 3
 # resumes its search (Graph Nim's theory keeps its place among the moves:
 # ``graph._walk``). A SET searches nothing: the games' check asks the limits
 # (``panels.playable.covered``).
-LINK_UNITS = 32
+_LINK_UNITS = const(32)
 
 
 class HostLink:
@@ -163,7 +164,7 @@ class HostLink:
                 if deferred:  # its search shares the tick like the machine's own
                     from ..games.strategy import HEAP_RESERVE  # the search's own reserve (loaded for it anyway)
 
-                    budget.start(LINK_UNITS, heap_low(HEAP_RESERVE))
+                    budget.start(_LINK_UNITS, heap_low(HEAP_RESERVE))
                 self.stepping = True
                 try:
                     line = self.handle(query, now_ms)
@@ -258,7 +259,7 @@ class HostLink:
                 out = self._dispatch(verb, words, text, switches, now_ms)
             except MemoryError:  # the searches' caches may hold the heap: drop them, once
                 self.short += 1
-                if self.short > SHORT_PASSES:
+                if self.short > _SHORT_PASSES:
                     raise
                 forget_searches()
                 collect(gc)

@@ -251,12 +251,8 @@ def _drop_words(link):
 
 def _table_words(c, loaded=False):
     """True if the words' nim-value comes from a table the game in play
-    does not read (``strategy.plays_by_table``): not loaded, or, with
+    does not read (``Controller.words_table``): not loaded, or, with
     ``loaded``, loaded now."""
     import sys
 
-    from ..games.strategy import plays_by_table
-
-    if c.misere or c.rules.nim_sum or c.rules.table_spec(False) is None or plays_by_table(c.rules, False):
-        return False
-    return ("nimatron.games.tables" in sys.modules) == loaded
+    return c.words_table() and ("nimatron.games.tables" in sys.modules) == loaded

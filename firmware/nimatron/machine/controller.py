@@ -33,6 +33,7 @@ when). Anything outside that changes what the lamps show calls
 ``redraw()``.
 """
 
+from .. import const
 from .. import forget
 from ..games.rules import parse_rules
 from ..panels.panel import check_input, make_panel
@@ -45,8 +46,8 @@ from .ports import ATTRACT, OFF, OVER, SERVICE, SHOWING, THINKING, VISITOR
 from .switches import Switches
 from .turns import MachineTurn, Rng, VisitorTurn, prepare
 
-OVER_GUARD_MS = 1500  # a winner's stray press does not wipe NIM CHAMP at once
-UNSHOWN = -1          # no lamp state: the first frame always differs from what was "shown"
+_OVER_GUARD_MS = const(1500)  # a winner's stray press does not wipe NIM CHAMP at once
+_UNSHOWN = const(-1)          # no lamp state: the first frame always differs from what was "shown"
 MENU_ONLY = ("machine.service", "machine.adjust", "machine.deployed", "machine.menu_lamps", "config.settings", "config.values")  # 16 KB on a board, imported again on opening
 
 
@@ -140,12 +141,12 @@ class Controller(VisitorTurn, MachineTurn):
         self._lamps = []           # this pass's frame (game_lamps.fill) ...
         self._status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
         self._shown_lamps = []     # ... and what io.show was last given (game_lamps.publish)
-        self._shown_status = {"visitor": UNSHOWN, "machine": UNSHOWN, "champ": UNSHOWN, "machine_wins": UNSHOWN}
+        self._shown_status = {"visitor": _UNSHOWN, "machine": _UNSHOWN, "champ": _UNSHOWN, "machine_wins": _UNSHOWN}
         self._dirty = True         # the state changed since the last frame (``redraw``) ...
         self._redraw_at = None     # ... or time alone changes it then (None: never; game_lamps.fill)
         for n in self.layout:
             self._lamps.append([OFF] * n)
-            self._shown_lamps.append([UNSHOWN] * n)
+            self._shown_lamps.append([_UNSHOWN] * n)
 
     @property
     def alarm(self):
@@ -314,7 +315,7 @@ class Controller(VisitorTurn, MachineTurn):
         elif self.state == ATTRACT:
             self._new_game(now)
         elif self.state == OVER:
-            if now - self.since >= OVER_GUARD_MS:
+            if now - self.since >= _OVER_GUARD_MS:
                 self._new_game(now)
         elif self.state == VISITOR:
             self.last_input = now

@@ -17,15 +17,16 @@ controller computes no frame before then unless the game's state changed
 pass on pico-grid, emulated).
 """
 
+from .. import const
 from .ports import (ATTRACT, attract_lamps, blinks_on, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SHOWING, SLOW_MS,
                     TAKING, THINKING, VISITOR)
 
 # A game's blink periods, in ms (attract's and SLOW_MS, with why none is quicker: ``ports``).
-QUICK_MS = 250    # half of 2 flashes a second: a selection, the machine thinking, NIM CHAMP's running lamp
-TAKE_MS = 200     # half of 2.5 flashes a second, from when the machine shows its move: its lamps start
+_QUICK_MS = const(250)    # half of 2 flashes a second: a selection, the machine thinking, NIM CHAMP's running lamp
+_TAKE_MS = const(200)     # half of 2.5 flashes a second, from when the machine shows its move: its lamps start
                   # lit (the visitor sees which at once) and blink unlike a selection
 SECOND_MS = 1000  # "still playing?": one lamp fewer each second
-DOUBLE_MS = 2000  # an alarm or a stuck button: two QUICK_MS flashes every 2 s, a slow pattern no game lamp has
+_DOUBLE_MS = const(2000)  # an alarm or a stuck button: two _QUICK_MS flashes every 2 s, a slow pattern no game lamp has
 
 
 def next_turn(now, origin, half_ms):
@@ -57,9 +58,9 @@ def publish(lamps, status, shown_lamps, shown_status):
 
 
 def double_blink(now):
-    """1 or 0: two short flashes every DOUBLE_MS (an alarm, a stuck button)."""
-    t = now % DOUBLE_MS
-    return 1 if t < QUICK_MS or 2 * QUICK_MS <= t < 3 * QUICK_MS else 0
+    """1 or 0: two short flashes every _DOUBLE_MS (an alarm, a stuck button)."""
+    t = now % _DOUBLE_MS
+    return 1 if t < _QUICK_MS or 2 * _QUICK_MS <= t < 3 * _QUICK_MS else 0
 
 
 def fill(c, lamps, status, now):
@@ -70,12 +71,12 @@ def fill(c, lamps, status, now):
         until = next_turn(now, 0, SLOW_MS)  # the wave's step (INVITE_MS is two of them)
         if c.alarm:  # "settings", "store" or "fault": a double blink
             status["machine" if c.alarm == "fault" else "machine_wins"] = double_blink(now)
-            until = next_turn(now, 0, QUICK_MS)
+            until = next_turn(now, 0, _QUICK_MS)
     else:
         until = game(c, lamps, status, now)
     if c.switches.stuck and c.state != OVER:
         status["machine_wins"] = double_blink(now)
-        until = sooner(until, next_turn(now, 0, QUICK_MS))
+        until = sooner(until, next_turn(now, 0, _QUICK_MS))
     return until
 
 
@@ -93,8 +94,8 @@ def game(c, lamps, status, now):
     if state == VISITOR:
         until = visitor(c, lamps, status, now)
     elif state == THINKING:
-        status["machine"] = 1 if blinks_on(now, QUICK_MS) else 0
-        until = next_turn(now, 0, QUICK_MS)
+        status["machine"] = 1 if blinks_on(now, _QUICK_MS) else 0
+        until = next_turn(now, 0, _QUICK_MS)
     elif state == SHOWING:
         until = showing(c, lamps, status, now)
     elif state == OVER:
@@ -111,10 +112,10 @@ def visitor(c, lamps, status, now):
     status["visitor"] = 0 if c._moved else 1
     until = None
     if c.selected:
-        quick = blinks_on(now, QUICK_MS)
+        quick = blinks_on(now, _QUICK_MS)
         for r, i in c.selected:
             lamps[r][i] = SELECTED if quick else OFF
-        until = next_turn(now, 0, QUICK_MS)
+        until = next_turn(now, 0, _QUICK_MS)
     if c.hint:
         slow = blinks_on(now, SLOW_MS)
         lit = c.panel.lit
@@ -142,15 +143,15 @@ def countdown(c, lamps, status, now):
 
 
 def showing(c, lamps, status, now):
-    """The machine's move: the lamps it takes blink (TAKE_MS), then go out."""
+    """The machine's move: the lamps it takes blink (_TAKE_MS), then go out."""
     status["machine"] = 1
-    on = blinks_on(now - c.since, TAKE_MS)
+    on = blinks_on(now - c.since, _TAKE_MS)
     for r, i in c.machine_out:
         lamps[r][i] = TAKING if on else OFF
     if c._building():  # a stone placed: where it lands blinks too
         for r, i in c.machine_light:
             lamps[r][i] = LIT if on else OFF
-    return next_turn(now, c.since, TAKE_MS)
+    return next_turn(now, c.since, _TAKE_MS)
 
 
 def over(c, lamps, status, now):
@@ -161,12 +162,12 @@ def over(c, lamps, status, now):
         n = 0
         for row in lamps:
             n += len(row)
-        k = (now // QUICK_MS) % n
+        k = (now // _QUICK_MS) % n
         for row in lamps:
             for i in range(len(row)):
                 row[i] = LIT if k == 0 else OFF
                 k -= 1
-        return next_turn(now, 0, QUICK_MS)
+        return next_turn(now, 0, _QUICK_MS)
     status["machine_wins"] = 1
     if not blinks_on(now, SLOW_MS):
         for row in lamps:

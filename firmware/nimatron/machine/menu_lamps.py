@@ -8,12 +8,13 @@ buttons held, an audit counter in binary, a blinking YES/NO.
 Functions of the menu's state at ``now``; they change nothing.
 """
 
+from .. import const
 from ..config import STATUS
 from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
 
-INDEX_MS = 1000       # audits: which counter, shown this long after a step
-STEP_MS = 500         # lamp test: each lamp this long, one at a time
-COLOUR_MS = 1000      # lamp test: every lamp in each colour this long
+_INDEX_MS = const(1000)       # audits: which counter, shown this long after a step
+_STEP_MS = const(500)         # lamp test: each lamp this long, one at a time
+_COLOUR_MS = const(1000)      # lamp test: every lamp in each colour this long
 COLOURS = (LIT, SELECTED, HINT, TAKING, REFUSED)
 
 
@@ -31,7 +32,7 @@ def frame(menu, now):
         lamp_test(menu, lamps, status, t, menu.one_by_one)
     elif screen == "burn_in":
         t = t % cycle_ms(menu.c.layout)
-        colours = COLOUR_MS * len(COLOURS)
+        colours = _COLOUR_MS * len(COLOURS)
         if t < colours:
             lamp_test(menu, lamps, status, t, False)
         else:
@@ -40,7 +41,7 @@ def frame(menu, now):
         shown = list(menu.held) if menu.held else ([menu.last] if menu.last else [])
         buttons(lamps, status, shown, True)
     elif screen == "audits":
-        if t < INDEX_MS:
+        if t < _INDEX_MS:
             bar(lamps, menu.index + 1)
             status["machine"] = 1
         else:
@@ -68,7 +69,7 @@ def frame(menu, now):
 def lamp_test(menu, lamps, status, t, one_by_one):
     """Every lamp in each colour in turn, or (``one_by_one``) one lamp at a time."""
     if not one_by_one:
-        colour = COLOURS[(t // COLOUR_MS) % len(COLOURS)]
+        colour = COLOURS[(t // _COLOUR_MS) % len(COLOURS)]
         for row in lamps:
             for i in range(len(row)):
                 row[i] = colour
@@ -78,7 +79,7 @@ def lamp_test(menu, lamps, status, t, one_by_one):
     for role in STATUS:
         status[role] = 0
     n = lamp_count(menu.c.layout)
-    k = (t // STEP_MS) % (n + len(STATUS))
+    k = (t // _STEP_MS) % (n + len(STATUS))
     if k < n:
         bar(lamps, k + 1, k)
     else:
@@ -142,4 +143,4 @@ def lamp_count(layout):
 
 def cycle_ms(layout):
     """One round of burn-in: every colour, then each lamp and status lamp in turn."""
-    return COLOUR_MS * len(COLOURS) + STEP_MS * (lamp_count(layout) + len(STATUS))
+    return _COLOUR_MS * len(COLOURS) + _STEP_MS * (lamp_count(layout) + len(STATUS))

@@ -27,6 +27,8 @@ and ``io.close()`` (safe to call twice). A fake for tests is a dozen lines.
 """
 
 # The controller's states (``controller.state``), as front ends read them.
+from .. import const
+
 ATTRACT = "attract"
 VISITOR = "visitor"
 THINKING = "thinking"
@@ -62,7 +64,7 @@ STATUS_COLOUR = (255, 255, 255)
 # photosensitive-safety guidance allows.
 SLOW_MS = 500     # half of 1 flash a second: the wave's step, the teaching hint, MACHINE WINS, "still playing?"
 INVITE_MS = 1000  # attract mode's visitor lamp: 1 s on, 1 s off, a calm "press to play"
-WAVE_STEPS = 4    # attract's diagonal wave: each lamp lit one SLOW_MS step in four (0.5 s in every 2 s)
+_WAVE_STEPS = const(4)    # attract's diagonal wave: each lamp lit one SLOW_MS step in four (0.5 s in every 2 s)
 
 
 def blinks_on(t, half_ms):
@@ -87,6 +89,6 @@ def attract_lamps(lamps, status, now):
     for r in range(len(lamps)):
         row = lamps[r]
         for i in range(len(row)):
-            row[i] = LIT if (step + r + i) % WAVE_STEPS == 0 else OFF
+            row[i] = LIT if (step + r + i) % _WAVE_STEPS == 0 else OFF
     status["visitor"] = 1 if blinks_on(now, INVITE_MS) else 0
     status["machine"] = status["champ"] = status["machine_wins"] = 0

@@ -10,7 +10,9 @@ it runs, and these ran once (about 2 KB of bytecode on CircuitPython 9.2.8).
 It imports no hardware library: ``mc`` is ``microcontroller``, passed in.
 """
 
-MAX_SETTINGS = 4096         # bytes: a bigger settings file is refused, not parsed
+from .. import const
+
+_MAX_SETTINGS = const(4096)         # bytes: a bigger settings file is refused, not parsed
 
 
 def read_settings(path):
@@ -19,13 +21,13 @@ def read_settings(path):
 
     try:
         with open(path, "rb") as f:
-            text = f.read(MAX_SETTINGS + 1)
+            text = f.read(_MAX_SETTINGS + 1)
     except OSError:
         return read_source(None)
     except Exception as e:  # noqa: BLE001 - MemoryError, a damaged drive
         return None, "cannot read %s: %r" % (path, e), 0
-    if len(text) > MAX_SETTINGS:
-        return None, "%s is bigger than %d bytes" % (path, MAX_SETTINGS), 1
+    if len(text) > _MAX_SETTINGS:
+        return None, "%s is bigger than %d bytes" % (path, _MAX_SETTINGS), 1
     return read_source(text)
 
 
@@ -89,10 +91,10 @@ def host_data():
         return None
 
 
-HEAP_CHUNK = 255      # a filling tuple's items: 1,040 bytes, one allocation (hold_heap)
-HEAP_RUN = 4          # chunks in a row: an area's (a hole left in an old area is shorter)
-HEAP_TRIES = 2000     # pins tried at most: the first fill the holes code.py's compiling left
-HEAP_AREAS = 16       # areas pinned at most (code.py finds a Pico's heap grows by 4 to 6)
+_HEAP_CHUNK = const(255)      # a filling tuple's items: 1,040 bytes, one allocation (hold_heap)
+_HEAP_RUN = const(4)          # chunks in a row: an area's (a hole left in an old area is shorter)
+_HEAP_TRIES = const(2000)     # pins tried at most: the first fill the holes code.py's compiling left
+_HEAP_AREAS = const(16)       # areas pinned at most (code.py finds a Pico's heap grows by 4 to 6)
 
 
 def heap_grows():
@@ -103,7 +105,7 @@ def heap_grows():
     return impl.name == "circuitpython" and impl.version[0] >= 9
 
 
-def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id, pin=None):
+def hold_heap(gc, chunk=_HEAP_CHUNK, new=None, where=id, pin=None):
     """Grow the heap to its whole size once, and keep a pin of 32 bytes in
     each area it grew by. CircuitPython 9 grows its heap in areas and hands
     an area back as soon as a collection empties it; the next load then
@@ -130,9 +132,9 @@ def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id, pin=None):
             return small * 1
 
     # Every list it needs is made now: once the heap is full nothing may grow.
-    others = [None] * HEAP_TRIES  # pins that filled older holes first: dropped at the end
-    pins = [None] * HEAP_AREAS
-    holes = [0] * HEAP_AREAS  # where each area's first chunk was (0: pinned)
+    others = [None] * _HEAP_TRIES  # pins that filled older holes first: dropped at the end
+    pins = [None] * _HEAP_AREAS
+    holes = [0] * _HEAP_AREAS  # where each area's first chunk was (0: pinned)
     fill = [None] * (gc.mem_free() // (4 * chunk + 16) + 1)
     n = 0
     try:
@@ -150,7 +152,7 @@ def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id, pin=None):
     start = 0
     for i in range(1, n + 1):
         if i == n or where(fill[i]) != where(fill[i - 1]) + stride:
-            if (i - start >= HEAP_RUN or i == n) and areas < HEAP_AREAS:
+            if (i - start >= _HEAP_RUN or i == n) and areas < _HEAP_AREAS:
                 holes[areas] = where(fill[start])
                 fill[start] = None
                 areas += 1
@@ -158,7 +160,7 @@ def hold_heap(gc, chunk=HEAP_CHUNK, new=None, where=id, pin=None):
     gc.collect()
     held = 0
     try:
-        for t in range(HEAP_TRIES):
+        for t in range(_HEAP_TRIES):
             if held == areas:
                 break
             p = pin()

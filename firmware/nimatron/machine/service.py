@@ -25,15 +25,16 @@ MACHINE WINS blinking while a YES/NO question waits. Every step is also a
 ``service`` event for the host link. No lamp flashes faster than 2 a second.
 """
 
+from .. import const
 from ..config import STATUS
 from . import menu_lamps
 from .menu_lamps import COLOURS, cycle_ms, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
 ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",
          "clear_audits", "factory_reset")
-IDLE_MS = 60000       # untouched this long: the menu leaves itself
-BACK_HOLD_MS = 1000   # button test: NEW held this long goes back...
-TWICE_MS = 2000       # ... or pressed twice within this
+_IDLE_MS = const(60000)       # untouched this long: the menu leaves itself
+_BACK_HOLD_MS = const(1000)   # button test: NEW held this long goes back...
+_TWICE_MS = const(2000)       # ... or pressed twice within this
 AUDITS = ("games", "finished", "visitor_wins", "machine_wins", "abandoned", "stuck_buttons")
 ADJUST = ("preset", "rules", "misere", "difficulty", "first", "walkaway_ms", "over_ms", "still_ms",
           "stuck_ms", "check_switch_games", "brightness")
@@ -67,7 +68,7 @@ class Menu:
             self._emit({"event": "switch", "button": role, "pressed": pressed})
             if not pressed:
                 self.held.pop(role, None)
-            elif role == "new" and self.last == "new" and now - self.last_at < TWICE_MS:
+            elif role == "new" and self.last == "new" and now - self.last_at < _TWICE_MS:
                 self._open("menu", now)  # NEW twice: back (boards whose NEW is a long press)
             else:
                 self.held[role] = now
@@ -158,16 +159,16 @@ class Menu:
                 _adjust().check_step(self)
         elif screen == "button_test":
             since = self.held.get("new")
-            if since is not None and now - since >= BACK_HOLD_MS:
+            if since is not None and now - since >= _BACK_HOLD_MS:
                 self._open("menu", now)
-            elif now - self.touched >= IDLE_MS:
+            elif now - self.touched >= _IDLE_MS:
                 self.c.service(False, now, "idle")
         elif screen == "burn_in":
             cycles = (now - self.since) // cycle_ms(self.c.layout)
             if cycles > self.cycles:
                 self.cycles = cycles
                 self._emit({"event": "burn_in", "cycles": cycles, "lamps": lamp_count(self.c.layout) + len(STATUS)})
-        elif now - self.touched >= IDLE_MS:
+        elif now - self.touched >= _IDLE_MS:
             self.c.service(False, now, "idle")
 
     def close(self):

@@ -18,11 +18,13 @@ records them as events).
 """
 
 # name -> notes (offset ms, pitch Hz, length ms)
+from .. import const
+
 CLICK = ((0, 1800, 6),)
 CHAMP = ((0, 523, 140), (150, 659, 140), (300, 784, 140), (450, 1047, 420))
 MACHINE = ((0, 392, 200), (220, 330, 200), (440, 262, 500))
 BUZZ = ((0, 110, 250),)
-CLICK_GAP_MS = 90      # between the clicks of lamps put out together
+_CLICK_GAP_MS = const(90)      # between the clicks of lamps put out together
 CHATTER = (0, 55, 95, 170, 210, 300, 345, 420, 500, 540, 610, 700, 745, 830, 905, 950)  # one 1 s cycle
 
 
@@ -56,9 +58,9 @@ class Sound:
         if kind == "move":
             lamps = _lit(event["before"]) - _lit(event["after"])
             for k in range(max(1, lamps)):
-                self._add(CLICK, "click", k * CLICK_GAP_MS)
+                self._add(CLICK, "click", k * _CLICK_GAP_MS)
             if event["by"] == "visitor":
-                self._chatter(max(1, lamps) * CLICK_GAP_MS)
+                self._chatter(max(1, lamps) * _CLICK_GAP_MS)
         elif kind == "new_game" and event.get("first") == "machine":
             self._chatter(0)
         elif kind == "refused":

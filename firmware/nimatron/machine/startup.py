@@ -32,16 +32,17 @@ rebuilt with the same settings and audits, and the machine comes back in
 attract mode with the fault pattern shown (``alarm = "fault"``).
 """
 
+from .. import const
 import json
 
 from .. import __version__, forget
 from .ports import ATTRACT, OVER
 from .store import RETRY_MS, crc32
 
-FAULT_BACKOFF_MS = 5000   # faults in a row: wait this long before rebuilding
-FAULT_SAVE_MS = 60000     # a fault is written at once, at most once a minute
-SETTINGS_GAP_MS = 10000   # settings are written at most this often; changes in between wait (wear)
-QUIET_MS = 5000           # nobody pressed or sent a command for this long: the flash may be erased
+_FAULT_BACKOFF_MS = const(5000)   # faults in a row: wait this long before rebuilding
+_FAULT_SAVE_MS = const(60000)     # a fault is written at once, at most once a minute
+_SETTINGS_GAP_MS = const(10000)   # settings are written at most this often; changes in between wait (wear)
+_QUIET_MS = const(5000)           # nobody pressed or sent a command for this long: the flash may be erased
 SOURCE_MISSING = "missing"
 PIN_TRIES = 3             # as nimatron.link.protocol: wrong PINs before UNLOCK pauses
 # Dropped from a board's heap once the Machine has started: the start itself,
@@ -183,7 +184,7 @@ class Machine:
         """A SET (or the operator menu) changed the settings: store them on top
         of today's source. True once durable; False if they cannot be; else
         the milliseconds until they will be: writes come at most once every
-        ``SETTINGS_GAP_MS``, so a host looping over SET cannot wear the flash out.
+        ``_SETTINGS_GAP_MS``, so a host looping over SET cannot wear the flash out.
         ``own``: the preset's own settings, if the caller read them (``settings_diff``)."""
         self.overrides = settings_diff(settings, own)
         if self.sealed is not None:  # only the operator menu reaches here while the link is sealed
@@ -193,8 +194,8 @@ class Machine:
             self.log("nimatron: host link unsealed: settings saved from the operator menu")
         if self.store is None:
             return False
-        if self.settings_saved_at is not None and self.now - self.settings_saved_at < SETTINGS_GAP_MS:
-            self.settings_due = self.settings_saved_at + SETTINGS_GAP_MS
+        if self.settings_saved_at is not None and self.now - self.settings_saved_at < _SETTINGS_GAP_MS:
+            self.settings_due = self.settings_saved_at + _SETTINGS_GAP_MS
             return max(1, self.settings_due - self.now)
         return self._write_settings(self.now)
 
@@ -242,13 +243,13 @@ class Machine:
 
     def quiet(self, now):
         """No game in play (its end shown, or attract mode), no press and no
-        host command for ``QUIET_MS``: a moment when a board stopped by a
+        host command for ``_QUIET_MS``: a moment when a board stopped by a
         flash erase keeps nobody waiting."""
         c = self.controller
-        if c is None or c.state not in (ATTRACT, OVER) or now - c.last_input < QUIET_MS:
+        if c is None or c.state not in (ATTRACT, OVER) or now - c.last_input < _QUIET_MS:
             return False
         link = self.link
-        return link is None or (not link.pending and now - link.last_command >= QUIET_MS)
+        return link is None or (not link.pending and now - link.last_command >= _QUIET_MS)
 
     def watch_store(self, notes=None):
         """Saves failing (a full or read-only disk, a broken flash) are loud:
@@ -288,7 +289,7 @@ class Machine:
         self.last_fault = _short(exc, 200)
         self.log("nimatron: fault: " + self.last_fault)
         self.audits.count("faults")
-        if self.last_fault_save is None or now - self.last_fault_save >= FAULT_SAVE_MS:
+        if self.last_fault_save is None or now - self.last_fault_save >= _FAULT_SAVE_MS:
             self.last_fault_save = now
             self.audits.save()
         self.faults_in_row += 1
@@ -299,12 +300,12 @@ class Machine:
         except Exception:  # noqa: BLE001
             pass
         if self.faults_in_row > 3:
-            self.retry_at = now + FAULT_BACKOFF_MS
+            self.retry_at = now + _FAULT_BACKOFF_MS
             return
         self._rebuild(now)
 
     def _rebuild(self, now):
-        self.retry_at = now + FAULT_BACKOFF_MS
+        self.retry_at = now + _FAULT_BACKOFF_MS
         try:
             self._rebuild_with(now)
         finally:

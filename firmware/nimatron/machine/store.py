@@ -34,19 +34,20 @@ fsync of the folder.
 a model that loses what a power cut would.
 """
 
+from .. import const
 from .. import forget
 from .records import (  # noqa: F401 - the record's names, where the store's users have always found them
     AUDITS, BLANK, COMMIT, COMPACTED, KINDS, MAGIC, MAGIC2, MAX_PAYLOAD, SCANNED, SETTINGS, _blank,
     _u32, body_of, crc32, encode, renumbered, seq_of)
 
-SEQ_RENUMBER = 0xFFFF0000  # sequence numbers this high are renumbered from 1 at the next save
-ERASES_PER_DAY = 12        # nvm wear limit: 100,000 cycles last 22.8 years at this rate
-ERASES_BURST = 8           # ... with this many at once (a busy day) before the limit bites
+_SEQ_RENUMBER = const(0xFFFF0000)  # sequence numbers this high are renumbered from 1 at the next save
+_ERASES_PER_DAY = const(12)        # nvm wear limit: 100,000 cycles last 22.8 years at this rate
+_ERASES_BURST = const(8)           # ... with this many at once (a busy day) before the limit bites
 RETRY_MS = 30000           # a failed save is tried again this often
-DAY_MS = 86400000
+_DAY_MS = const(86400000)
 READ_ONLY = ("machine.reading",)  # needed only while a store loads: dropped from a board's heap after
-ERASE_MS = DAY_MS // ERASES_PER_DAY  # the time that earns one erase (integers: a board's floats are short)
-ROOM_SLACK = 64            # bytes a record may grow by before its next save (counts gain digits)
+ERASE_MS = _DAY_MS // _ERASES_PER_DAY  # the time that earns one erase (integers: a board's floats are short)
+_ROOM_SLACK = const(64)            # bytes a record may grow by before its next save (counts gain digits)
 
 
 def scan(buf):
@@ -62,8 +63,8 @@ class Store:
     A save that fails (a full or read-only disk, an I/O error) never raises:
     the records stay in memory (``unsaved``), ``failing`` says why until a
     save succeeds, and ``tick`` tries again every ``RETRY_MS``. Once ``tick``
-    has given it the time, the nvm is erased at most ``ERASES_PER_DAY``
-    (after a burst of ``ERASES_BURST``): a save that would erase sooner
+    has given it the time, the nvm is erased at most ``_ERASES_PER_DAY``
+    (after a burst of ``_ERASES_BURST``): a save that would erase sooner
     waits in memory and ``_save`` returns the milliseconds until it is
     written, so no flood of games, NEWs or SETs can wear the sector out.
     """
@@ -89,7 +90,7 @@ class Store:
         self.failing = None    # why saving fails, until a save succeeds
         self.retry_at = None   # when ``tick`` tries the unsaved records again
         self.now = None        # the machine's time, once ``tick`` has given it
-        self.allowance = ERASES_BURST * ERASE_MS  # ms earned towards erases (ERASE_MS each)
+        self.allowance = _ERASES_BURST * ERASE_MS  # ms earned towards erases (ERASE_MS each)
         self.loaded = None     # what load() found
         self.tidied = None     # ``seq`` when ``tidy`` last found room for the next records
 
@@ -126,7 +127,7 @@ class Store:
         try:
             if self.loaded is None:
                 self.load()  # never append blind: the sequence and the tail first
-            if self.seq >= SEQ_RENUMBER:
+            if self.seq >= _SEQ_RENUMBER:
                 self._renumber()
             raw = encode(kind, self.seq + 1, payload)
             if (kind == SETTINGS and kind in self.latest and not self.unsaved
@@ -172,8 +173,8 @@ class Store:
         written when it allows and failed ones tried again every ``RETRY_MS``."""
         if self.now is not None and now > self.now:
             self.allowance += now - self.now
-            if self.allowance > ERASES_BURST * ERASE_MS:
-                self.allowance = ERASES_BURST * ERASE_MS
+            if self.allowance > _ERASES_BURST * ERASE_MS:
+                self.allowance = _ERASES_BURST * ERASE_MS
         self.now = now
         if self.unsaved and (self.retry_at is None or now >= self.retry_at):
             self.flush()
@@ -187,7 +188,7 @@ class Store:
         end = self.tail
         for kind in KINDS:
             if kind in self.latest:
-                end += len(self.latest[kind]) + ROOM_SLACK
+                end += len(self.latest[kind]) + _ROOM_SLACK
         return self.clean and end <= len(nvm) and _blank(nvm, self.tail, end)
 
     def tidy(self):

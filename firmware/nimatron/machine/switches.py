@@ -18,12 +18,14 @@ The controller feeds every debounced edge through ``Switches.edge`` (False: the
 game must not see it) and calls ``Switches.update`` once per tick.
 """
 
+from .. import const
+
 CHORD = ("done", "new")
 # what the operator menu loads as it opens, in order (``machine.service`` and what it
 # imports): over the link, a pass each
 MENU_LOADS = ("config.values", "config.settings", "machine.menu_lamps", "machine.service")
 CHORD_MS = 5000    # DONE + NEW held this long: the operator menu
-SAVE_MS = 60000    # a stuck button is written at once, at most once a minute (a flapping
+_SAVE_MS = const(60000)    # a stuck button is written at once, at most once a minute (a flapping
                    # switch must not become a stream of flash writes)
 
 
@@ -85,7 +87,7 @@ class Switches:
             self.chord_at = None
         c = self.c
         c.audits.count("stuck_buttons")
-        if self.saved_at is None or now - self.saved_at >= SAVE_MS:  # at once: a machine jammed at
+        if self.saved_at is None or now - self.saved_at >= _SAVE_MS:  # at once: a machine jammed at
             self.saved_at = now                                        # power-up may never finish a game
             c.audits.save()
         c._emit({"event": "stuck", "button": role, "why": why})

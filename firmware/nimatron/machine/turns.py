@@ -29,9 +29,32 @@ def prepare(rules, settings):
     when the machine explains itself (Nimrod). On a board each module compiles
     for 0.1-0.15 s from source: at set-up that is part of the start; inside a
     turn it was the main loop's longest tick (CircuitPython 9.2.8, emulated)."""
-    strategy.prepare(rules, settings["misere"])
+    for play in (settings["misere"], False):
+        if plays_by_table(rules, play):
+            strategy._tables().load(rules, play)  # read from flash now, not in a turn
     if settings.get("explain"):
         from ..games import explain  # noqa: F401 - compiled now, used inside a turn
+
+
+def plays_by_table(rules, misere):
+    """True if the machine's moves (``misere`` play) read this rule set's
+    table; False where its theory always answers (Moore's Nim in normal
+    play: the table gave only the words' nim-value, and held 4 KB of a
+    stock MacroPad's heap through every game: ``explain`` reads it)."""
+    if rules.table_spec(misere) is None:
+        return False
+    theory = getattr(rules, "plays_by_theory", None)
+    return theory is None or not theory(misere)
+
+
+def bare_solve(rules, heaps, misere, ring):
+    """``strategy.solve`` with no table read for the nim-value alone
+    (``strategy.nimbers``): the machine's own moves; the words read it."""
+    strategy.nimbers = False
+    try:
+        return strategy.solve(rules, heaps, misere, ring)
+    finally:
+        strategy.nimbers = True
 
 
 class VisitorTurn:
@@ -275,7 +298,7 @@ class MachineTurn:
         must go on playing, never die mid-game.
         """
         try:
-            result = strategy.solve(self.rules, heaps, self.misere, ring, nimber=False)  # the words' own: ``explain``
+            result = bare_solve(self.rules, heaps, self.misere, ring)  # the words read the nim-value: ``explain``
         except budget.Later:
             raise  # not a fault: this tick's share of the search is spent
         except Exception as e:
@@ -299,7 +322,7 @@ class MachineTurn:
         if (done is not None and done[0] is self.rules and done[1] == self.misere and done[2] == heaps
                 and done[3] == ring):
             return done[4]
-        return strategy.solve(self.rules, heaps, self.misere, ring, nimber=False)  # ``explain`` reads it itself
+        return bare_solve(self.rules, heaps, self.misere, ring)  # ``explain`` reads the nim-value itself
 
     def _machine_moved(self, now):
         before, ring = self.panel.position()
@@ -320,6 +343,13 @@ class MachineTurn:
             self._reset_turn(now)
             self._enter(VISITOR, now)
 
+    def words_table(self):
+        """True if the words' nim-value comes from a table the game in play
+        does not read (Moore's Nim: ``plays_by_table``): the host link loads
+        it for the words, in a pass of its own, and drops it with them."""
+        r = self.rules
+        return not (self.misere or r.nim_sum or r.table_spec(False) is None or plays_by_table(r, False))
+
     def explain(self, heaps=None, ring=None, result=None):
         """The machine's reasoning for a position, in words (Nimrod's panel);
         ``result``: the position's ``strategy.solve`` if the caller has it."""
@@ -339,8 +369,8 @@ class MachineTurn:
             words.append("nim-sum " + explain.binary(x, 1) + " (binary) = %d" % x)  # marked: the board speaks ASCII
         else:
             nimber = result["nimber"]
-            if nimber is None and not self.misere:  # the machine's own search left it out
-                nimber = strategy.table_value(self.rules, heaps, ring)
+            if nimber is None and not self.misere and self.rules.table_spec(False) is not None:
+                nimber = strategy._tables().value(self.rules, heaps, False, ring)  # the machine's search left it out
             if nimber is not None:
                 words.append("nim-value %d" % nimber)
         words.extend(self.rules.notes(heaps, self.misere))

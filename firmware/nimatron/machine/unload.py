@@ -51,11 +51,11 @@ def drop_unused(rules, panel=None, misere=False, shape=None):
     rules in play and any waiting: a list) nor ``panel`` (the one shown, or
     None) nor named ``shape`` (``panels.<shape>``: the drawing the next
     game needs, or None); the tables too if none of the rules reads one in play ``misere``
-    or normal (what ``strategy.prepare`` loads), and a table the rules left
+    or normal (what ``turns.prepare`` loads), and a table the rules left
     read if they do. Returns the names dropped (none on CPython)."""
     if sys.implementation.name == "cpython":
         return []
-    from ..games.strategy import plays_by_table
+    from .turns import plays_by_table
 
     used = []
     tables = False

@@ -8,21 +8,22 @@ and the machine's in rows G-H (up to 16 each), so both counts are always
 in sight. The controller tells the panel who moved (``moved``).
 """
 
+from .. import const
 from .panel import HeapPanel, PanelError, row_label
 
-TALLY_ROWS = 2  # rows of lamps per player's candies
+_TALLY_ROWS = const(2)  # rows of lamps per player's candies
 
 
 class CandyPanel(HeapPanel):
     def __init__(self, layout, start):
-        rows = len(layout) - 2 * TALLY_ROWS
+        rows = len(layout) - 2 * _TALLY_ROWS
         if rows < 1:
             raise PanelError("Candy Nim needs a grid: %d rows of candies for each player below the heaps"
-                             % TALLY_ROWS)
+                             % _TALLY_ROWS)
         if len(start) > rows:
             raise PanelError("Candy Nim: %d heaps but %d rows above the candy tallies" % (len(start), rows))
         room = 0
-        for n in layout[rows:rows + TALLY_ROWS]:
+        for n in layout[rows:rows + _TALLY_ROWS]:
             room += n
         if sum(start) > room:
             raise PanelError("Candy Nim: %d candies, but a player's tally shows %d" % (sum(start), room))
@@ -30,7 +31,7 @@ class CandyPanel(HeapPanel):
         self.layout = list(layout)
         for n in layout[rows:]:
             self.lit.append([False] * n)
-        self.tally = {"visitor": rows, "machine": rows + TALLY_ROWS}
+        self.tally = {"visitor": rows, "machine": rows + _TALLY_ROWS}
         self.candies = {"visitor": 0, "machine": 0}
 
     def moved(self, by, before, after):
@@ -52,5 +53,5 @@ class CandyPanel(HeapPanel):
         """What the rows that are not heaps show, for a face's legend (English;
         the faces translate it): here each player's candies."""
         v, m = self.tally["visitor"], self.tally["machine"]
-        return ["Candies: rows %s-%s yours, %s-%s the machine's." % (row_label(v), row_label(v + TALLY_ROWS - 1),
-                                                                  row_label(m), row_label(m + TALLY_ROWS - 1))]
+        return ["Candies: rows %s-%s yours, %s-%s the machine's." % (row_label(v), row_label(v + _TALLY_ROWS - 1),
+                                                                  row_label(m), row_label(m + _TALLY_ROWS - 1))]
