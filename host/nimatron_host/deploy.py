@@ -581,11 +581,13 @@ def _choices_file(board, settings_json):
     value on the board loaded every rule set's module, and their names
     outgrew CircuitPython's pool (docs/board.md)."""
     from nimatron.config.settings import changed
-    from nimatron.machine import app, deployed
+    from nimatron.machine import adjust, app, deployed
 
     from .machine import DryIO
 
     c = app.make_controller(board, json.loads(settings_json), io=DryIO())
+    kept = adjust.collect
+    adjust.collect = _no_collection  # a board's collection between two values: here 0.1 s each, for nothing
     try:
         c.service(True, 0, by="link")
         menu = c.menu
@@ -608,8 +610,13 @@ def _choices_file(board, settings_json):
                     continue
                 lines.append("rules %s %s" % (key, " ".join(deployed.choices(menu, "rules"))))
     finally:
+        adjust.collect = kept
         c.io.close()
     return ("\n".join(lines) + "\n").encode("ascii")
+
+
+def _no_collection(gc=None):
+    pass
 
 
 HEX = frozenset("0123456789abcdef")
