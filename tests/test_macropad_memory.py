@@ -132,9 +132,10 @@ def test_the_tables_reader_keeps_no_index_and_no_binomials(tmp_path):
     and a table of binomials beside the one table in play, 6.2 KB under
     64-bit MicroPython (``pad-moore``, the MacroPad's lowest heap: 29.3 KB
     free). The index is now read at each table's load and dropped; the
-    binomials are computed: 2.2 KB."""
+    binomials are computed: 2.2 KB. (Moore's Nim no longer keeps the tables
+    in play, tests/test_moore_words.py: the misère subtraction game does.)"""
     tree = mpy_runner.tree(str(tmp_path))
-    out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=("pad-moore",))
+    out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=("21counter",))
     assert out.returncode == 0, out.stdout + out.stderr
     kept = [int(line.split()[-1]) for line in out.stdout.split("\n") if line.startswith("tables kept")]
     assert kept and kept[0] < 4000, out.stdout

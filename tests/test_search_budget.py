@@ -107,7 +107,7 @@ def test_graph_misere_takes_the_lamps_the_docs_promise_on_a_pc():
 
 @pytest.mark.parametrize("preset, module", [
     ("nimrod", "nimatron.games.explain"),   # the words of its reasoning
-    ("moore", "nimatron.games.tables"),     # Moore's Nim plays from a table
+    ("allheaps", "nimatron.games.tables"),  # a game that plays from a table (Moore's Nim no longer: its theorem)
 ])
 def test_a_game_loads_its_modules_at_set_up_not_in_its_first_turn(preset, module):
     """On CircuitPython a module compiles from source for 0.1-0.15 s: the

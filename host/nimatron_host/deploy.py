@@ -581,6 +581,7 @@ def _choices_file(board, settings_json):
     value on the board loaded every rule set's module, and their names
     outgrew CircuitPython's pool (docs/board.md)."""
     from nimatron.config.settings import changed
+    from nimatron import passes
     from nimatron.machine import adjust, app, deployed
 
     from .machine import DryIO
@@ -612,6 +613,7 @@ def _choices_file(board, settings_json):
     finally:
         adjust.collect = kept
         c.io.close()
+        passes.due()  # the collection the menu's last step asked of the next pass: none left to a later caller
     return ("\n".join(lines) + "\n").encode("ascii")
 
 
