@@ -36,3 +36,17 @@ def pytest_collection_modifyitems(config, items):
 # each other: what they share lives in the kit_* modules).
 from kit_sim import sims  # noqa: E402,F401
 from kit_web import display, machine_on_a_pty  # noqa: E402,F401
+
+
+@pytest.fixture(autouse=True)
+def _passes_as_at_power_on():
+    """Each test starts with the main loop's pass bookkeeping as a fresh
+    board has it (``nimatron.passes``: module state, like a board's): a
+    collection one test made in "pass 0" otherwise told the next test's link
+    that its first pass had collected already (tests/test_link_room.py)."""
+    from nimatron import passes
+
+    passes._swept[:] = [0, -1, -1]
+    passes._next[0] = None
+    passes._heap[:] = [0, 0, -2, None]
+    yield
