@@ -12,6 +12,7 @@ tests/test_micropython_controller.py under the MicroPython unix port.
 
 from controller_scenarios import Rig
 from nimatron.machine.controller import ATTRACT, SERVICE, VISITOR
+from nimatron.machine.deployed import choices as menu_choices
 from nimatron.machine.ports import OFF
 from nimatron.machine.service import COLOURS, ITEMS
 from nimatron.machine.switches import CHORD_MS
@@ -315,11 +316,11 @@ def scenario_adjusting_difficulty_goes_through_the_checks_and_is_saved():
 def scenario_adjust_offers_only_presets_and_rules_this_board_can_play():
     rig = open_menu("pi-leds")  # 1-3-5-7 discrete LEDs, row buttons
     menu = rig.c.menu
-    presets = menu._choices("preset")
+    presets = menu_choices(menu, "preset")
     assert "marienbad" in presets and "grundy" not in presets and "drnim" not in presets
-    rules = menu._choices("rules")
+    rules = menu_choices(menu, "rules")
     assert "nim" in rules and "grundy" not in rules and "circular" not in rules
-    assert menu._choices("misere") == [False, True]
+    assert menu_choices(menu, "misere") == [False, True]
 
 
 def scenario_clear_audits_needs_yes_and_confirm():

@@ -26,6 +26,7 @@ import pytest
 import mpy_runner
 from controller_scenarios import Rig
 from nimatron.config import boards, settings
+from nimatron.machine.deployed import choices as menu_choices
 from nimatron.machine.service import ITEMS
 
 
@@ -109,7 +110,7 @@ def open_list(rig, counts, polls, key):
 def test_the_menu_checks_a_value_a_pass_and_saves_in_passes(monkeypatch, board, key):
     at_once = Rig(board)
     at_once.c.service(True, at_once.t, "link")
-    expected = at_once.c.menu._choices(key)
+    expected = menu_choices(at_once.c.menu, key)
     assert len(expected) > 1, expected
 
     rig = Rig(board)

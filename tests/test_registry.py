@@ -24,6 +24,7 @@ from nimatron.config.settings import PRESETS, changed
 from nimatron.games import rules
 from nimatron.games.registry import entries, menu_specs, usage
 from nimatron.games.rules import RulesError, parse_rules, rules_class
+from nimatron.machine.deployed import choices as menu_choices
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -259,7 +260,7 @@ def test_the_operator_menu_offers_every_rule_set_the_board_plays(board):
             saves.append(spec)
             c.apply_settings(own)
         c.service(True, sim.now, by="link")
-        assert c.menu._choices("rules") == saves
+        assert menu_choices(c.menu, "rules") == saves
         assert own["rules"] in saves
 
 
@@ -299,6 +300,7 @@ import json, sys
 import nimatron
 from nimatron.config import boards
 from nimatron.games.rules import parse_rules
+from nimatron.machine.deployed import choices as menu_choices
 from nimatron_sim.engine import Simulator
 from nimatron_sim.tui import SettingsScreen
 from nimatron_sim.web.machines import Machines
@@ -311,7 +313,7 @@ out = {"package": nimatron.__file__, "operator": {}, "page": {}, "terminal": {},
 for board in boards.names():
     with Simulator(board) as sim:
         sim.controller.service(True, sim.now, by="link")
-        out["operator"][board] = sim.controller.menu._choices("rules")
+        out["operator"][board] = menu_choices(sim.controller.menu, "rules")
     out["terminal"][board] = [v for _, v in SettingsScreen("pico-grid", {}, words=Words("en")).rules_for(board) if v]
     for lang in ("en", "es", "ru"):
         out["engraved"].setdefault(lang, {})[board] = panel.how_to_play(boards.board(board), lang, {"rules": name})[1]

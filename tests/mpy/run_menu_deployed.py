@@ -58,13 +58,13 @@ c.service(True, now, by="link")
 poll("open", 5)
 for role in (fwd, fwd, fwd, "done"):  # the adjustments, then the presets' values
     tap(role)
-poll("the adjustments' modules", 5)
+poll("the adjustments' modules", 12)
 menu = c.menu
 if menu.screen != "adjust" or menu.adjustable()[menu.index] != "preset":
     fail("not on the presets: %s" % menu.screen)
 before = games()
 tap("done")
-poll("the deploy's list read", 3)
+poll("the deploy's list read", 12)
 if not menu.unchecked or menu.work is not None:
     fail("the deploy's list was not read")
 if games() != before:

@@ -96,7 +96,7 @@ def refused(menu, value, why):
 
 def choices(menu, key):
     """The values of ``key`` this board can play, the current one included,
-    worked out at once (the deploy, tests, tools) by the steps the menu takes a pass
+    worked out at once (the deploy, tests, tools; ``menu``: an open ``Menu``) by the steps the menu takes a pass
     at a time (``check_step``)."""
     menu.key = key
     menu.choices = [menu.c.settings[key]]

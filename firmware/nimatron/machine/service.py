@@ -27,6 +27,7 @@ MACHINE WINS blinking while a YES/NO question waits. Every step is also a
 
 from .. import const
 from ..config import STATUS
+from ..passes import busy, collect_next
 from . import menu_lamps
 from .menu_lamps import COLOURS, cycle_ms, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
@@ -196,13 +197,6 @@ class Menu:
         settings = self.c.settings
         return [key for key in ADJUST if key in settings]
 
-    def _choices(self, key):
-        """The values of ``key`` this board can play, worked out at once
-        (tests, tools; ``deployed.choices``)."""
-        from . import deployed
-
-        return deployed.choices(self, key)
-
     # -- screens -------------------------------------------------------------------
     def _open(self, screen, now, keep=False):
         self.screen = screen
@@ -228,18 +222,29 @@ def _direction(role):
 
 
 def _load_config():
-    """True if this pass loaded ``config.values``, ``config.settings``,
-    ``machine.adjust`` or ``machine.deployed``, one a pass: a board's start forgot the first two
-    (``app.PLAY_FREE``), and checking a preset loaded both, with its rule
-    set, in one pass."""
+    """True if this pass loaded, or made room for, ``config.values``,
+    ``config.settings``, ``machine.adjust`` or ``machine.deployed``, one a
+    pass, each after a collection in a pass of its own: a board's start
+    forgot the first two (``app.PLAY_FREE``); checking a preset loaded both,
+    with its rule set, in one pass; and a load the garbage of the menu's
+    passes left no room for collected in its own pass (50.8 ms on pico-grid,
+    emulated)."""
     import sys
 
     for name in ("nimatron.config.values", "nimatron.config.settings", "nimatron.machine.adjust",
                  "nimatron.machine.deployed"):
         if name not in sys.modules:
-            __import__(name)
+            if _loading[0] != name:
+                _loading[0] = name
+                collect_next()  # first in the next pass; the load in the pass after it
+            elif not busy():
+                __import__(name)
+                _loading[0] = None
             return True
     return False
+
+
+_loading = [None]  # the module ``_load_config`` has asked a collection for
 
 
 def _adjust():
