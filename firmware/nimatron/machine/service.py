@@ -25,6 +25,8 @@ MACHINE WINS blinking while a YES/NO question waits. Every step is also a
 ``service`` event for the host link. No lamp flashes faster than 2 a second.
 """
 
+import sys
+
 from .. import const
 from ..config import STATUS
 from ..passes import busy, collect_next
@@ -175,9 +177,7 @@ class Menu:
     def close(self):
         """The menu closes (``Controller.service``): what a list's checks
         had loaded leaves with it, as leaving the list drops it."""
-        import sys
-
-        if self.work is not None and not self.saving and "nimatron.machine.adjust" in sys.modules:
+        if self.work is not None and not self.saving:  # set by ``machine.adjust`` alone: it is loaded
             _adjust()._stop_checks(self)
 
     def frame(self, now):
@@ -222,29 +222,30 @@ def _direction(role):
 
 
 def _load_config():
-    """True if this pass loaded, or made room for, ``config.values``,
-    ``config.settings``, ``machine.adjust`` or ``machine.deployed``, one a
-    pass, each after a collection in a pass of its own: a board's start
-    forgot the first two (``app.PLAY_FREE``); checking a preset loaded both,
-    with its rule set, in one pass; and a load the garbage of the menu's
-    passes left no room for collected in its own pass (50.8 ms on pico-grid,
-    emulated)."""
-    import sys
-
-    for name in ("nimatron.config.values", "nimatron.config.settings", "nimatron.machine.adjust",
-                 "nimatron.machine.deployed"):
+    """True if this pass loaded ``config.values``, ``config.settings``,
+    ``machine.adjust`` or ``machine.deployed``, one a pass: a board's start
+    forgot the first two (``app.PLAY_FREE``), and checking a preset loaded
+    both, with its rule set, in one pass. The last after a collection in a
+    pass of its own: by then the menu's garbage left its load no room (a
+    collection inside its pass: 50.8 ms on pico-grid, emulated); the first
+    three come at once, as a quick DONE needs them."""
+    global _loading
+    for name in ("nimatron.config.values", "nimatron.config.settings", "nimatron.machine.adjust"):
         if name not in sys.modules:
-            if _loading[0] != name:
-                _loading[0] = name
-                collect_next()  # first in the next pass; the load in the pass after it
-            elif not busy():
-                __import__(name)
-                _loading[0] = None
+            __import__(name)
             return True
-    return False
+    if "nimatron.machine.deployed" in sys.modules:
+        return False
+    if not _loading:
+        _loading = True
+        collect_next()  # first in the next pass; the load in the pass after it
+    elif not busy():
+        _loading = False
+        from . import deployed  # noqa: F401 - its load is this pass's work
+    return True
 
 
-_loading = [None]  # the module ``_load_config`` has asked a collection for
+_loading = False  # ``_load_config`` has asked a collection for ``machine.deployed``
 
 
 def _adjust():
