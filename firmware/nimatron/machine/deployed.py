@@ -83,7 +83,7 @@ def refused(menu, value, why):
     if value == current:
         from .adjust import save_now
 
-        menu.index = menu.choices.index(current) if current in menu.choices else 0
+        menu.index = menu.choices.index(current)  # chosen from the list: in it
         save_now(menu, menu.c.now)
         return
     if value in menu.choices:
@@ -96,15 +96,14 @@ def refused(menu, value, why):
 
 def choices(menu, key):
     """The values of ``key`` this board can play, the current one included,
-    worked out at once (the deploy, tests, tools; ``menu``: an open ``Menu``) by the steps the menu takes a pass
-    at a time (``check_step``)."""
+    worked out at once (the deploy, tests, tools; ``menu``: an open
+    ``Menu``) by the steps the menu takes a pass at a time (``check_step``)."""
+    from .adjust import check_step, offered
+
     menu.key = key
     menu.choices = [menu.c.settings[key]]
     menu.index = 0
-    from .adjust import check_step, offered
-
     menu.work = [menu.c.settings, offered(key), 0, 0, None, None, None]  # every value checked here
-
     while menu.work is not None:
         check_step(menu)
     return menu.choices
