@@ -112,6 +112,7 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
     from nimatron.machine import power_on as once  # dropped once the machine is built
 
     pins = once.hold(gc)  # noqa: F841 - held while main runs: an area with a pin is never handed back
+    once.first_lamp(BOARD, SETTINGS)  # lit now, not when the start has compiled (2.3 s from .py)
     from nimatron.machine.startup import Machine
 
     dog = once.arm_watchdog(mc, WATCHDOG_S)

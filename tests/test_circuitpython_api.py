@@ -21,7 +21,7 @@ api = pytest.importorskip("mypy.api")
 FIRMWARE = pathlib.Path(__file__).resolve().parent.parent / "firmware"
 BOARD_MODULES = ("board", "digitalio", "keypad", "microcontroller", "supervisor", "usb_cdc", "watchdog",
                  "displayio", "pwmio", "audiocore", "audiopwmio", "rotaryio", "busio", "neopixel", "storage",
-                 "analogio", "touchio", "simpleio")
+                 "analogio", "touchio", "simpleio", "neopixel_write")
 # Codes that mean "the board has no such thing"; the rest is typing strictness.
 COUNTED = ("attr-defined", "name-defined", "call-arg", "import-not-found", "call-overload", "operator")
 

@@ -193,7 +193,12 @@ def test_code_py_runs_as_main_on_the_real_driver(monkeypatch, drive):
     made = []
     real = app.make_controller
 
+    before = []  # the pixels lit when the controller is first made: the first lamp, lit by code.py
+
     def make_controller(*args, **kw):
+        if not before:
+            data, bpp = bench._pixel_bytes()
+            before.append([p for p in range(32) if any(bench._pixel(data, bpp, p))])
         made.append(bench.open(lambda: real(*args, **kw)))
         return made[-1]
 
@@ -206,6 +211,7 @@ def test_code_py_runs_as_main_on_the_real_driver(monkeypatch, drive):
             controller.io.close()
         bench.close()
     assert made[0].settings["preset"] == "drnim" and made[0].layout == [15]
+    assert before == [[1]]  # MACHINE, before the start compiled anything of the controller
     assert blinka_mc.watchdog.feeds > 400 and made[0].audits["power_on_resets"] == 1
 
 

@@ -410,6 +410,8 @@ def check_compiler(exe, version):
 def driver_files(spec):
     """The modules of nimatron/drivers/ a board needs, and no others."""
     keep = {"__init__.py", DRIVERS.get(spec["driver"], "circuitpython_io.py")}
+    if spec["driver"] != "gpiozero":
+        keep.add("first_lamp.py")  # code.py lights it before the start compiles (power_on.first_lamp)
     if spec["driver"] == "circuitpython":
         keep.add("strip_io.py")
     if spec["driver"] == "onboard":

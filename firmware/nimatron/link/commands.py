@@ -10,6 +10,7 @@ Kept apart from ``hostlink`` so each module compiles in a small heap.
 """
 
 import json
+import sys
 
 from .. import __version__
 from ..passes import busy, collect, collect_next, due, heap, own
@@ -111,8 +112,6 @@ def _alone(link, name):
     step (EXPLAIN; SET loading ``link.setting``) starts ``link.step`` with
     the module it collected for (item 5, as ``setting.set_steps`` keeps it).
     Direct callers (tests, tools) get the whole command at once."""
-    import sys
-
     if not link.stepping or "nimatron." + name in sys.modules:
         return
     step = link.step
@@ -221,7 +220,6 @@ def cmd_memory(link, args, text, now):
         collect_next(link.step)  # its figures appended there, read right after it
         link.tidied = True
         raise Later
-    import sys
 
     loaded = sorted([name[9:] for name in sys.modules if name[:9] == "nimatron."])
     out = {"free": None, "used": None, "modules": loaded}

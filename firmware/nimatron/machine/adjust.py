@@ -11,8 +11,8 @@ of ``.mpy``, and opening it over the link loaded it in one pass of 54-58 ms
 on a stock board; most visits test lamps or read audits and never adjust.
 """
 
-from ..config.settings import DIFFICULTIES, FIRST, preset_names
-from ..passes import collect, collect_next, forget_new, loaded
+from ..config.settings import DIFFICULTIES, FIRST, KEEP_ON_PRESET, preset_names, resolve
+from ..passes import collect, collect_next, forget_new, load
 from .service import _load_config
 
 CHOICES = {
@@ -93,113 +93,6 @@ def offered(key):
     return CHOICES[key]
 
 
-def check_step(menu):
-    """One pass's share of working out the choices of ``menu.key``: for a
-    preset or a rule set, a collection, then the value's settings (its
-    rule set's module loaded), then each start's game checked
-    (``Controller.check_settings``, ``settings.check_start``), a pass
-    each, then the modules it loaded forgotten (collected) in a pass of
-    their own. Opening the preset list checked every preset in one
-    press's pass: 92-677 ms under MicroPython on a PC.
-
-    ``work``: [settings checked against, values (None: listed in the
-    next pass, not the press's), next value, phase (-1: checked, its
-    modules to forget), its settings, its rules, the games modules
-    resident before, with the panels']."""
-    c = menu.c
-    work = menu.work
-    key = menu.key
-    base, values, at, phase = work[0], work[1], work[2], work[3]
-    if _load_config():
-        return
-    if values is None:  # the deploy's list, shown whole; else the values to check: the presets file parsed (2.5 ms)
-        if not _deployed().show(menu, key):
-            work[1] = offered(key)
-        return
-    chosen = len(work) > 7  # one value of the deploy's list, chosen: checked before it is saved
-    if base is not c.settings:  # changed under the menu (SET over the link): checked afresh
-        if not chosen:
-            menu.choices = [c.settings[key]]
-            menu.index = 0
-        work[0], work[2], work[3] = c.settings, 0, 0
-        return
-    if at == len(values):
-        menu.work = None
-        _forget_checker()
-        if chosen:  # not saved: refused on this board (the deploy checked other settings)
-            _deployed().refused(menu, values[0], work[7])
-        return
-    value = values[at]
-    games = key in ("preset", "rules")  # values that load a rule set's module
-    if phase == 0 and work[6] is None:
-        if games and _load_checker():
-            return  # the games' checker, a pass of its own, kept while the list is checked
-        work[6] = loaded("games") + loaded("panels")
-    if value == base[key]:
-        work[2] = at + 1  # the current value: always offered
-        return
-    if phase < 0:  # the value checked: the modules it loaded leave, in a pass of their own
-        work[2], work[3], work[4], work[5] = at + 1, 0, None, None
-        _forget_checked(work[6])  # collects
-        return
-    if phase == 0 and games:
-        work[3] = 1
-        collect()  # its garbage left behind before the value's module loads
-        return
-    try:
-        if phase < 2:
-            new = work[4]
-            if new is None:
-                if games and _playable().load_value(key, value):
-                    return  # a module a pass: the rule set's and what it needs
-                new = work[4] = _config().changed(base, key, value, None, False)
-            if c.games_change(new):
-                if _playable().load_checked(new):
-                    return  # its lamps' drawing, a pass of its own
-                from ..games.rules import parse_rules
-
-                work[5] = parse_rules(new["rules"])
-                work[3] = 2
-                return
-            c.check_settings(new)  # the power budget; the games are those checked before
-        else:
-            new = work[4]
-            k = phase - 2
-            _config().check_start(work[5], new["starts"][k])
-            one = dict(new)
-            one["starts"] = new["starts"][k:k + 1]
-            c.check_settings(one)
-            if k + 1 < len(new["starts"]):
-                work[3] = phase + 1
-                return
-        _offer(menu, value)
-    except Exception as e:  # refused (ValueError), or a rule set that cannot say: not offered, and said
-        why = "%s: %s" % (type(e).__name__, e)
-        menu._emit({"event": "not_offered", "key": key, "value": value, "why": why})
-        if chosen:
-            work[7] = why
-    if games:
-        work[3] = -1
-    else:
-        work[2], work[3], work[4], work[5] = at + 1, 0, None, None
-
-
-def _offer(menu, value):
-    """``value`` checked: offered among the choices, in the values' order;
-    or, chosen from the deploy's list, saved (a step a pass, ``save_step``)."""
-    if len(menu.work) > 7:
-        menu.work = [menu.c.settings, value, 0, None, None]  # the modules its check loaded: the save's
-        menu.saving = True
-        return
-    shown = menu.choices[menu.index]
-    good = menu.choices
-    good.append(value)
-    menu.choices = [v for v in menu.work[1] if v in good]
-    if shown not in menu.choices:
-        menu.choices.insert(0, shown)  # a current value no longer listed (an old preset)
-    menu.index = menu.choices.index(shown)
-
-
 def save_step(menu, now):
     """One pass's share of saving the value chosen, as a SET over the link
     does it (``link.setting``, the same controller calls): its settings
@@ -257,6 +150,26 @@ def save_step(menu, now):
         _forget_checker()
 
 
+def do(menu, action, now):
+    """A YES confirmed (the ``confirm`` screen, which loads this module):
+    the audits cleared, or the factory settings restored."""
+    c = menu.c
+    if action == "clear_audits":
+        menu._emit({"event": "audits_cleared", "saved": c.audits.clear_service()})
+        return
+    keep = {}
+    for key in KEEP_ON_PRESET:
+        keep[key] = c.settings[key]
+    new = resolve(keep, getattr(c, "factory_preset", None))
+    applied = True
+    try:
+        c.apply_settings(new)
+    except ValueError:  # the factory game needs another layout: from the next start
+        applied = False
+    menu._emit(_saved({"event": "factory_reset", "preset": new["preset"], "applied": applied},
+                      _save(c, new)))
+
+
 def _save(c, settings):
     """``controller.save(settings)``: True once durable; False with no store, or
     if it failed; else the milliseconds until the (coalesced) write."""
@@ -302,7 +215,7 @@ def _load_checker():
 
     if "nimatron.panels.playable" in sys.modules:
         return False
-    from ..panels import playable  # noqa: F401 - its load is this pass's work
+    load("panels.playable")
     return True
 
 
@@ -319,13 +232,6 @@ def _config():
     import sys
 
     return sys.modules["nimatron.config.settings"]
-
-
-def _deployed():
-    """``machine.deployed``: the deploy's lists, loaded in a pass of its own (``service._load_config``)."""
-    from . import deployed
-
-    return deployed
 
 
 def _playable():

@@ -1,8 +1,8 @@
 # SPDX-FileCopyrightText: 2026 The Nimatron project contributors
 #
 # SPDX-License-Identifier: MIT
-"""What code.py does once at power-on: the heap held whole, the watchdog
-armed, the store opened, the settings file read, why the board started.
+"""What code.py does once at power-on: the heap held whole, the first lamp
+lit, the watchdog armed, the store opened, the settings file read, why the board started.
 
 A module of its own so that code.py drops it once the machine is built
 (``nimatron.forget``): code.py's own functions stay in the heap as long as
@@ -29,6 +29,22 @@ def read_settings(path):
     if len(text) > _MAX_SETTINGS:
         return None, "%s is bigger than %d bytes" % (path, _MAX_SETTINGS), 1
     return read_source(text)
+
+
+def first_lamp(board, settings_path):
+    """The first lamp, lit before the start compiles its modules
+    (``nimatron.drivers.first_lamp``: seconds from ``.py``); its module
+    leaves at once. The pixel lit, or None; never raises."""
+    from nimatron import forget
+
+    try:
+        from nimatron.drivers.first_lamp import light
+
+        return light(board, settings_path)
+    except Exception:  # noqa: BLE001 - MemoryError compiling it: the start lights the lamps later
+        return None
+    finally:
+        forget(("drivers.first_lamp",), collect=False)
 
 
 def reset_reason(mc):

@@ -29,9 +29,8 @@ import sys
 
 from .. import const
 from ..config import STATUS
-from ..passes import busy, collect_next
-from . import menu_lamps
-from .menu_lamps import COLOURS, cycle_ms, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
+from ..passes import busy, collect_next, load
+from .menu_lamps import COLOURS, cycle_ms, frame, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
 ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",
          "clear_audits", "factory_reset")
@@ -137,7 +136,7 @@ class Menu:
             _adjust().select(self, now)
         elif screen == "confirm":
             if self.yes:
-                _do(self, self.action, now)
+                _adjust().do(self, self.action, now)
             self._open("menu", now)
 
     def back(self, now):
@@ -159,7 +158,9 @@ class Menu:
             if self.saving:
                 _adjust().save_step(self, now)
             else:
-                _adjust().check_step(self)
+                from .deployed import check_step
+
+                check_step(self)
         elif screen == "button_test":
             since = self.held.get("new")
             if since is not None and now - since >= _BACK_HOLD_MS:
@@ -182,7 +183,7 @@ class Menu:
 
     def frame(self, now):
         """(lamps, status) for the screen shown at ``now`` (``menu_lamps``)."""
-        return menu_lamps.frame(self, now)
+        return frame(self, now)
 
     # -- audits and adjustments -------------------------------------------------------
     def counter(self):
@@ -230,9 +231,9 @@ def _load_config():
     collection inside its pass: 50.8 ms on pico-grid, emulated); the first
     three come at once, as a quick DONE needs them."""
     global _loading
-    for name in ("nimatron.config.values", "nimatron.config.settings", "nimatron.machine.adjust"):
-        if name not in sys.modules:
-            __import__(name)
+    for name in ("config.values", "config.settings", "machine.adjust"):
+        if "nimatron." + name not in sys.modules:
+            load(name)
             return True
     if "nimatron.machine.deployed" in sys.modules:
         return False
@@ -241,7 +242,7 @@ def _load_config():
         collect_next()  # first in the next pass; the load in the pass after it
     elif not busy():
         _loading = False
-        from . import deployed  # noqa: F401 - its load is this pass's work
+        load("machine.deployed")
     return True
 
 
@@ -254,25 +255,3 @@ def _adjust():
     from . import adjust
 
     return adjust
-
-
-def _do(menu, action, now):
-    """A YES confirmed: the audits cleared, or the factory settings restored."""
-    c = menu.c
-    if action == "clear_audits":
-        menu._emit({"event": "audits_cleared", "saved": c.audits.clear_service()})
-        return
-    from ..config.settings import KEEP_ON_PRESET, resolve
-    from .adjust import _save, _saved
-
-    keep = {}
-    for key in KEEP_ON_PRESET:
-        keep[key] = c.settings[key]
-    new = resolve(keep, getattr(c, "factory_preset", None))
-    applied = True
-    try:
-        c.apply_settings(new)
-    except ValueError:  # the factory game needs another layout: from the next start
-        applied = False
-    menu._emit(_saved({"event": "factory_reset", "preset": new["preset"], "applied": applied},
-                      _save(c, new)))

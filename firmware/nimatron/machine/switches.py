@@ -133,21 +133,23 @@ class Switches:
 
     def command(self, link, args, now):
         """``SERVICE [ON|OFF]`` over the host link (ON/OFF need the operator)."""
-        from ..link.protocol import CommandError
-
         if args:
             if len(args) > 1 or args[0].upper() not in ("ON", "OFF"):
+                from ..link.protocol import CommandError
+
                 raise CommandError("syntax", "usage: SERVICE [ON|OFF]")
             link.operator("SERVICE")
             on = args[0].upper() == "ON"
             before = None
             if on and self.c.menu is None and link.stepping:
                 # the menu's modules a pass each (``commands._alone``): loaded in its
-                # opening pass they were 207-213 ms of a stock board's tick
-                from ..passes import loaded
+                # opening pass they were 207-213 ms of a stock board's tick; one import
+                # a pass here (each a name looked up: 0.3 ms on a stock MacroPad)
                 from ..link.commands import _alone
 
                 if link.step is None:
+                    from ..passes import loaded
+
                     link.step = [None, None, None, None, None, None, loaded("config")]
                 before = link.step[6]
                 for name in MENU_LOADS:

@@ -13,6 +13,7 @@ or SettingsError (both ValueError) naming the start; changes nothing.
 from .panel import check_fits
 from ..games.rules import MAX_HEAPS, SizeError, parse_rules
 from ..config import SettingsError
+from ..passes import load, mark
 
 
 def check_games(rules, misere, layout, starts, counter=False):
@@ -99,14 +100,17 @@ def load_rules(spec):
 
     for name in _rules_modules(spec):
         if "nimatron." + name not in sys.modules:
-            __import__("nimatron." + name)
+            load(name)
             return True
     count = len(sys.modules)
     try:
         parse_rules(spec)
     except ValueError:  # ``changed`` says why
         return False
-    return len(sys.modules) != count
+    if len(sys.modules) == count:
+        return False
+    mark()  # parse_rules loaded its class's module: this pass's work
+    return True
 
 
 def load_value(key, value):
@@ -127,7 +131,7 @@ def load_checked(new):
     for name in ("panels." + shape if shape else None,
                  "games.tables" if rules.table_spec(new["misere"]) is not None else None):
         if name and "nimatron." + name not in sys.modules:
-            __import__("nimatron." + name)
+            load(name)
             return True
     return False
 
