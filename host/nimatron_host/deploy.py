@@ -597,6 +597,7 @@ def _choices_file(board, settings_json):
         presets = deployed.choices(menu, "preset")
         lines = ["# nimatron deploy: what this board's operator menu offers, checked on the host for the layout below",
                  "# (the board checks the value chosen again; delete this file and it checks every value itself)",
+                 power_line(board, c.settings["brightness"]),
                  "layout " + deployed.numbers(c.layout), "preset " + " ".join(presets)]
         seen = []
         for settings in [dict(c.settings)] + [changed(c.settings, "preset", name) for name in presets]:
@@ -617,6 +618,27 @@ def _choices_file(board, settings_json):
         c.io.close()
         passes.due()  # the collection the menu's last step asked of the next pass: none left to a later caller
     return ("\n".join(lines) + "\n").encode("ascii")
+
+
+def power_line(board, brightness):
+    """``config/choices.txt``'s ``power`` line: the level each brightness the
+    operator menu offers (and ``brightness``, the settings', and the pin
+    map's own) is driven at on this board, for its pin map's CRC
+    (``machine.limit.deployed_level``). Refused values are left out: the
+    board works them out itself and says why."""
+    from nimatron.config import boards, power
+    from nimatron.machine.adjust import CHOICES
+    from nimatron.machine.startup import identity
+
+    spec = boards.board(board)
+    values = set(CHOICES["brightness"]) | {brightness, spec.get("brightness", 1.0)}
+    words = ["power", board, identity(board)["pinmap_crc"]]
+    for value in sorted(v for v in values if isinstance(v, (int, float))):
+        try:
+            words.append("%r=%r" % (value, power.check(board, spec, value)))
+        except power.PowerError:
+            continue
+    return " ".join(words)
 
 
 def _no_collection(gc=None):

@@ -32,13 +32,44 @@ class PowerLimit:
         brightness = settings["brightness"]
         checked = self.checked
         if brightness not in checked:
-            from ..config import power
+            level = deployed_level(self.board_name, brightness)
+            if level is None:  # not worked out by the deploy: here, and a refusal says why
+                from ..config import power
 
-            try:
-                level = power.check(self.board_name, self.spec, brightness)
-            finally:
-                if checked:  # a start forgets them itself, after its last use
-                    forget(STARTUP_ONLY)
+                try:
+                    level = power.check(self.board_name, self.spec, brightness)
+                finally:
+                    if checked:  # a start forgets them itself, after its last use
+                        forget(STARTUP_ONLY)
             checked.clear()
             checked[brightness] = level
         return checked[brightness]
+
+
+def deployed_level(board, brightness):
+    """The level ``nimatron deploy`` worked out for ``brightness`` on this
+    board (``config/choices.txt``'s ``power`` line, for the pin map with the
+    CRC it names: an edited pin map is checked here), or None: not listed
+    (refused there, or another value), another pin map, no file. Checked
+    here, every start loaded ``config.power``: 42 names CircuitPython never
+    frees (a MacroPad's day of play came within 5 names of its pool's next
+    8.3 KB) and 0.1 s of compiling from ``.py``."""
+    from .. import resource
+
+    try:
+        with open(resource("config/choices.txt")) as f:
+            for line in f:
+                if line[:6] == "power ":
+                    from .startup import identity  # resident on a board: the Machine's
+
+                    words = line.split()
+                    if words[1] != board or words[2] != identity(board)["pinmap_crc"]:
+                        return None
+                    for word in words[3:]:
+                        pair = word.split("=")
+                        if float(pair[0]) == brightness:
+                            return float(pair[1])
+                    return None
+    except Exception:  # noqa: BLE001 - no file, or one that cannot be read: checked here
+        pass
+    return None
