@@ -61,6 +61,7 @@ def test_the_board_takes_a_listed_level_without_the_power_module(drive_file, mon
     limit = PowerLimit("macropad", boards.board("macropad"))
     assert limit({"brightness": 0.2}) == 0.2
     assert limit({"brightness": 0.05}) == 0.05
+    assert limit({"brightness": None}) == 0.2  # the settings' usual value: the pin map's own
 
 
 @pytest.mark.parametrize("text", [

@@ -32,7 +32,8 @@ class PowerLimit:
         brightness = settings["brightness"]
         checked = self.checked
         if brightness not in checked:
-            level = deployed_level(self.board_name, brightness)
+            own = self.spec.get("brightness", 1.0) if brightness is None else brightness  # None: the pin map's
+            level = deployed_level(self.board_name, own)
             if level is None:  # not worked out by the deploy: here, and a refusal says why
                 from ..config import power
 
