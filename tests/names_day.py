@@ -25,7 +25,7 @@ import pytest  # noqa: E402 - the stand-ins' monkeypatch
 
 from fake_io import FakeIO, FakeWire  # noqa: E402
 from flash import FlashNvm  # noqa: E402
-from test_code_py import HostChannel, fake_board  # noqa: E402
+from kit_board import HostChannel, fake_board  # noqa: E402
 
 
 def main(board, preset, chosen):

@@ -82,9 +82,9 @@ def _pinmap(name):
 
 def _write(pin_name, data):
     """``data`` out on the pin, which is then let go (the pixels hold it)."""
+    import neopixel_write  # first: a machine without it never touches ``board``
     import board
     import digitalio
-    import neopixel_write
 
     pin = digitalio.DigitalInOut(getattr(board, pin_name))
     try:

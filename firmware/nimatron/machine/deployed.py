@@ -4,8 +4,8 @@
 """The operator menu's lists that ``nimatron deploy`` checked on the host
 (``config/choices.txt``): the presets this board plays, and for each
 preset's games the rule sets. The menu shows them at once and checks the
-value chosen (``machine.adjust``); without a line for the board's layout
-and games it checks every value itself, a module a pass.
+value chosen (``check_step``, a step a pass); without a line for the
+board's layout and games it checks every value itself, a module a pass.
 
 A module of its own, loaded in a pass of its own while the menu opens the
 adjustments, and dropped with the menu (``controller.MENU_ONLY``).
