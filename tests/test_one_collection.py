@@ -98,8 +98,9 @@ def test_the_heap_is_read_once_a_pass(tree, board, preset):
     for heap in ("144K", "160K", "176K"):
         out = mpy_runner.run("mpy/run_heap_reads.py", heap=heap, paths=(tree,),
                              args=(board, preset, "SET difficulty teach", "EXPLAIN", "MEMORY", "SET difficulty perfect"))
-        if "MemoryError" in out.stderr or "ERR busy" in out.stdout:
-            continue  # too low for this board here (the address layout decides)
+        if "MemoryError" in out.stdout + out.stderr or "ERR busy" in out.stdout:
+            continue  # too low for this board here (the address layout decides; the unix port
+            # prints an uncaught MemoryError's traceback on stdout: a start that found no room)
         assert out.returncode == 0, heap + "\n" + out.stdout + out.stderr
         lines = out.stdout.strip().splitlines()
         assert lines[-1].startswith("ok ") and int(lines[-1].split()[1]) > 0, out.stdout
