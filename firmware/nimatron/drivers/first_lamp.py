@@ -21,6 +21,7 @@ the start goes on and says what is wrong itself.
 
 import json
 
+from .. import load_json
 from ..config import STATUS
 from ..machine.ports import COLOURS, LIT, STATUS_COLOUR
 
@@ -30,7 +31,7 @@ def light(board_name, settings_path):
     file's ``"board"``, else ``board_name`` (code.py's ``BOARD``). Returns
     the pixel lit, or None (nothing lit: not NeoPixels, or anything failed)."""
     try:
-        spec = _pinmap(_board(board_name, settings_path))
+        spec = load_json("config/pinmaps/%s.json" % _board(board_name, settings_path))
         lamps = spec["lamps"]
         if lamps.get("kind") != "neopixel":
             return None
@@ -71,13 +72,6 @@ def _board(board_name, settings_path):
     except Exception:  # noqa: BLE001 - no file, bad JSON, not an object: code.py's BOARD
         pass
     return board_name
-
-
-def _pinmap(name):
-    from .. import resource
-
-    with open(resource("config/pinmaps/%s.json" % name)) as f:
-        return json.load(f)
 
 
 def _write(pin_name, data):
