@@ -100,6 +100,41 @@ def test_a_row_board_gets_twice_the_python_stack_its_start_and_searches_need(dri
     assert deploy.PYSTACK_ROWS >= 2 * 2048
 
 
+def test_the_macropad_gets_the_python_stack_its_twelve_keys_need(drive, capsys):
+    """Its nine presets played whole games at 3,072 bytes; pico-grid's 12,288 cost it 6 KB of heap."""
+    macropad(drive)
+    assert deploy_to(drive, "--board", "macropad") == 0
+    text = (drive / "settings.toml").read_text()
+    assert text == deploy.PYSTACK_NOTE + "\nCIRCUITPY_PYSTACK_SIZE = 6144\n"
+    assert deploy.PYSTACK_BOARDS["macropad"] >= 2 * 3072
+
+
+@pytest.mark.parametrize("before, after", [
+    # the line an older deploy wrote (grid boards' size then): this board's size now
+    ('A = 1\n' + "%s\nCIRCUITPY_PYSTACK_SIZE = 12288\nB = 2\n", 'A = 1\n' + "%s\nCIRCUITPY_PYSTACK_SIZE = 6144\nB = 2\n"),
+    # someone's own larger value, even under deploy's note: kept
+    ("%s\nCIRCUITPY_PYSTACK_SIZE = 16384\n", "%s\nCIRCUITPY_PYSTACK_SIZE = 16384\n"),
+    # someone's own line (no note): kept
+    ("CIRCUITPY_PYSTACK_SIZE = 12288\n", "CIRCUITPY_PYSTACK_SIZE = 12288\n"),
+])
+def test_deploy_updates_only_its_own_python_stack_line(drive, before, after):
+    macropad(drive)
+    (drive / "settings.toml").write_text(before.replace("%s", deploy.PYSTACK_NOTE))
+    assert deploy_to(drive, "--board", "macropad") == 0
+    assert (drive / "settings.toml").read_text() == after.replace("%s", deploy.PYSTACK_NOTE)
+
+
+def macropad(drive):
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.8 on 2026-11-25; Adafruit Macropad RP2040 with "
+                                        "rp2040\nBoard ID:adafruit_macropad_rp2040\n")
+
+
+def test_every_board_with_its_own_python_stack_exists():
+    from nimatron.config import boards
+
+    assert set(deploy.PYSTACK_BOARDS) <= set(boards.names())
+
+
 def test_dry_run_writes_nothing(drive, capsys):
     before = files(drive)
     assert deploy_to(drive, "--dry-run") == 0

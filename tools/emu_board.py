@@ -68,6 +68,12 @@ PROFILE_MS = int(os.environ.get("EMU_PROFILE_MS", "40"))  # --profile: the passe
 # --profile: what a pass's time goes to (CircuitPython 9.2.8's own names, from its firmware.elf)
 PROFILED = ("gc_collect", "gc_collect_root", "gc_collect_end", "gc_mark_subtree", "gc_alloc", "qstr_find_strn", "mp_raw_code_load", "mp_compile", "common_hal_neopixel_write",
             "displayio_background", "background_callback_run_all", "mp_import_name")
+# Console lines that say something went wrong on the board (a fault rebuilt
+# the game, the Python stack or the heap ran out, a start or the link failed):
+# each is an error of the row, so a fault the harness's commands never see
+# (a search stopped by "pystack exhausted", say) still shows.
+CONSOLE_TROUBLE = ("nimatron: fault", "rebuild failed", "exhausted", "MemoryError", "Traceback",
+                   "cannot start", "host link off")
 QUIET_MS = 7000  # a pause between visitors with --nvm-full: longer than the machine's quiet (5 s)
 
 
@@ -460,6 +466,9 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
             e["during"] = row.doing(e["t"])
         status = emu("status")
         row.watchdog = status["watchdog_fired"]
+        for line in emu("console", tail=1 << 24)["console"].splitlines():  # what the board said went wrong
+            if any(word in line for word in CONSOLE_TROUBLE):
+                row.errors.append("console: " + line.strip()[:160])
         if os.environ.get("EMU_CONSOLE"):  # the board's console (EMU_CONSOLE=N: its last N characters)
             tail = int(os.environ["EMU_CONSOLE"]) if os.environ["EMU_CONSOLE"].isdigit() else 600
             print(emu("console", tail=max(tail, 600))["console"], file=sys.stderr)

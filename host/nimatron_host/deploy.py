@@ -519,31 +519,53 @@ def settings_file(drive, board, preset):
 # there) and at most 2,048 (a whole game played); 4,096 is twice that.
 # settings.toml sets it; the pystack comes out of the RAM the heap would
 # grow into.
+# The MacroPad plays its grid games on 12 keys, so its searches recurse far
+# less than pico-grid's 25 lamps and Candy Nim: its nine presets played whole
+# games at 3,072 bytes (emulated, 9.2.8, two games each), so it gets twice
+# that. Every byte of stack over the need is heap the board never gets: 12,288
+# left the MacroPad 39.0 KB free at its least, 6,144 45.0 KB.
 PYSTACK_KEY = "CIRCUITPY_PYSTACK_SIZE"
 PYSTACK_GRID = 12288
 PYSTACK_ROWS = 4096
+PYSTACK_BOARDS = {"macropad": 6144}
+PYSTACK_NOTE = "# the Python stack the Nimatron's start and searches need (nimatron deploy)"
 
 
-def settings_toml(drive, spec):
+def pystack_size(board, spec):
+    """The Python stack a board's games need, twice over (measured above)."""
+    return PYSTACK_BOARDS.get(board, PYSTACK_ROWS if spec["input"] == "rows" else PYSTACK_GRID)
+
+
+def settings_toml(drive, spec, board=None):
     """(new settings.toml bytes or None if already right, note). A line is
-    added, nothing else touched; a value someone set is kept."""
+    added, nothing else touched; a value someone set is kept, and the line
+    deploy wrote itself (under its note, with a size deploy gives) follows
+    the size this board needs now."""
     key = PYSTACK_KEY
-    size = PYSTACK_ROWS if spec["input"] == "rows" else PYSTACK_GRID
+    size = pystack_size(board, spec)
     old = read(os.path.join(drive, "settings.toml"))
     text = old.decode("utf-8", "replace") if old else ""
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
         name, sep, value = line.partition("=")
         if sep and name.strip() == key:
             try:
-                if int(value.split("#")[0].strip()) >= size:
-                    return None, None
+                have = int(value.split("#")[0].strip())
             except ValueError:
-                pass
+                have = None
+            if have == size:
+                return None, None
+            ours = have in (PYSTACK_ROWS, PYSTACK_GRID) or have in PYSTACK_BOARDS.values()
+            if ours and i and lines[i - 1].strip() == PYSTACK_NOTE:  # deploy's own line: this board's size now
+                lines[i] = "%s = %d" % (key, size)
+                return ("\n".join(lines) + "\n").encode("utf-8"), None
+            if have is not None and have >= size:
+                return None, None
             return None, ("settings.toml sets %s below %d: the machine may stop with 'pystack exhausted'; "
                           "left alone (raise it by hand)" % (key, size))
     if text and not text.endswith("\n"):
         text += "\n"
-    text += "# the Python stack the Nimatron's start and searches need (nimatron deploy)\n%s = %d\n" % (key, size)
+    text += "%s\n%s = %d\n" % (PYSTACK_NOTE, key, size)
     return text.encode("utf-8"), None
 
 
@@ -1066,7 +1088,7 @@ def run(args):
         plan.notes.append(note)
     if settings is not None:
         plan.put("settings.json", settings)
-    toml, note = settings_toml(drive, spec)
+    toml, note = settings_toml(drive, spec, board)
     if note:
         plan.notes.append(note)
     if toml is not None:
