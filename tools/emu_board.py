@@ -580,6 +580,10 @@ def main(argv=None):
                       args.pystack, args.flash, args.nvm_full, args.frozen, symbols, args.service)
         rows.append(row.as_dict())
         d = rows[-1]
+        d["firmware"] = "frozen" if args.frozen else ".mpy" if args.mpy else ".py"
+        d["uf2"] = os.path.basename(args.uf2)
+        d["service"] = bool(args.service)
+        d["pystack"] = args.pystack
         press = "-" if d["press_lamp_max_ms"] is None else "%.1f/%.1f" % (d["press_lamp_median_ms"], d["press_lamp_max_ms"])
         print("%-12s %8s %9.1f  %-34s %8s %10s  %s%s" % (
             preset, d["first_lit_ms"] and "%.0f" % d["first_lit_ms"], d["longest_tick_ms"],

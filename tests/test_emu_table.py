@@ -1,0 +1,63 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""tools/emu_table.py: the instrument's rows as docs/board.md's table, every
+goal of issue 27 checked, so a pasted table cannot hide a miss."""
+
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOL = os.path.join(ROOT, "tools", "emu_table.py")
+
+
+def row(**over):
+    out = {"board": "pico-grid", "preset": "graph", "how": "settings.json", "firmware": ".mpy",
+           "first_lit_ms": 1500.0, "longest_tick_ms": 45.1, "longest_tick_cause": "SET", "least_free": 41 * 1024,
+           "press_lamp_median_ms": 12.0, "press_lamp_max_ms": 16.5, "games": [{"skill": "random", "winner": "machine"}],
+           "errors": [], "watchdog_fired": 0}
+    out.update(over)
+    return out
+
+
+def run(tmp_path, *rows):
+    path = tmp_path / "rows.json"
+    path.write_text(json.dumps(list(rows)))
+    return subprocess.run([sys.executable, TOOL, str(path)], capture_output=True, text=True)
+
+
+def test_a_row_that_meets_every_goal(tmp_path):
+    done = run(tmp_path, row())
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "| pico-grid | graph | settings.json | 1.50 s | 45.1 ms (SET) | 41.0 KB | 12.0 / 16.5 ms | 1 of 1 | 0 | never |" in done.stdout
+    assert done.stdout.rstrip().endswith("1 rows, 0 goals missed")
+
+
+def test_every_goal_missed_is_marked_and_said(tmp_path):
+    bad = row(first_lit_ms=3100.0, longest_tick_ms=50.3, least_free=39 * 1024, press_lamp_max_ms=25.0,
+              games=[{"skill": "random", "winner": None}], errors=["console: nimatron: fault: RuntimeError"],
+              watchdog_fired=1)
+    done = run(tmp_path, bad)
+    assert done.returncode == 1
+    assert done.stdout.count("✗") == 7
+    assert "missed: pico-grid graph: least heap free" in done.stdout
+    assert done.stdout.rstrip().endswith("1 rows, 7 goals missed")
+
+
+def test_the_frozen_firmware_has_its_own_goals(tmp_path):
+    done = run(tmp_path, row(firmware="frozen", first_lit_ms=2600.0, least_free=99 * 1024))
+    assert done.returncode == 1
+    assert "**2.60 s ✗**" in done.stdout and "**99.0 KB ✗**" in done.stdout
+    assert run(tmp_path, row(firmware="frozen", first_lit_ms=1460.0, least_free=114 * 1024)).returncode == 0
+
+
+def test_bad_input_is_one_line_and_status_2(tmp_path):
+    for args in ([], ["--help"], [str(tmp_path / "none.json")]):
+        done = subprocess.run([sys.executable, TOOL] + args, capture_output=True, text=True)
+        assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.strip()
+    for text in ("{", "{}", "[1, 2]"):
+        (tmp_path / "bad.json").write_text(text)
+        done = subprocess.run([sys.executable, TOOL, str(tmp_path / "bad.json")], capture_output=True, text=True)
+        assert done.returncode == 2 and "bad.json" in done.stderr and "Traceback" not in done.stderr
