@@ -38,6 +38,24 @@ from kit_sim import sims  # noqa: E402,F401
 from kit_web import display, machine_on_a_pty  # noqa: E402,F401
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _earlier_modules_objects_frozen():
+    """The firmware collects the heap where a board must (``passes.collect``:
+    ``gc.collect()``); on CPython that is a full collection of every object
+    the worker holds. Late in a full run a worker held enough that each one
+    took 50-300 ms: a deploy test that takes 23 s alone took 400 s there
+    (``--durations``, 2026-11-27). So each test module starts with what the
+    modules before it left frozen (``gc.freeze``: never scanned again), and
+    unfreezes it at its end, when the next module's first collection frees
+    whatever of it became garbage."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()
+
+
 @pytest.fixture(autouse=True)
 def _passes_as_at_power_on():
     """Each test starts with the main loop's pass bookkeeping as a fresh
