@@ -31,7 +31,7 @@ def run(tmp_path, *rows):
 def test_a_row_that_meets_every_goal(tmp_path):
     done = run(tmp_path, row())
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "| pico-grid | graph | settings.json | 1.50 s | 45.1 ms (SET) | 41.0 KB | 12.0 / 16.5 ms | 1 of 1 | 0 | never |" in done.stdout
+    assert "| pico-grid | graph | .mpy, settings.json | 1.50 s | 45.1 ms (SET) | 41.0 KB | 12.0 / 16.5 ms | 1 of 1 | 0 | never |" in done.stdout
     assert done.stdout.rstrip().endswith("1 rows, 0 goals missed")
 
 

@@ -125,6 +125,12 @@ def test_what_a_rule_set_module_needs_first_is_what_it_imports():
     from nimatron.panels import playable
 
     assert playable.NEEDS == NEEDS  # the operator menu's copy (``playable.load_rules``)
+    from nimatron.games import heaps
+
+    for line in REGISTRY:  # a heaps class's own module, as ``setting._rules_modules`` names it
+        words = line.split()
+        if words[1] == "heaps":
+            assert heaps.WHERE[words[2]] == words[2].lower(), line
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=os.path.join(root, "firmware"))

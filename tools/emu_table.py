@@ -46,6 +46,8 @@ def cells(row):
         how = "`SET preset`"
     if row.get("service"):
         how += ", menu visit"
+    if row.get("firmware"):
+        how = row["firmware"] + ", " + how
     out = [
         row.get("board", "?"), row.get("preset", "?"), how,
         check("-" if lamp is None else "%.2f s" % (lamp / 1000), lamp is not None and lamp <= goals["lamp_ms"],
