@@ -35,6 +35,11 @@ def test_a_row_that_meets_every_goal(tmp_path):
     assert done.stdout.rstrip().endswith("1 rows, 0 goals missed")
 
 
+def test_a_rows_own_settings_and_python_stack_are_shown(tmp_path):
+    done = run(tmp_path, row(settings={"rules": "graph:3", "starts": [[15, 15, 15]]}, pystack=3072))
+    assert '| .mpy, settings.json, rules="graph:3" starts=[[15,15,15]], pystack 3072 |' in done.stdout
+
+
 def test_every_goal_missed_is_marked_and_said(tmp_path):
     bad = row(first_lit_ms=3100.0, longest_tick_ms=50.3, least_free=39 * 1024, press_lamp_max_ms=25.0,
               games=[{"skill": "random", "winner": None}], errors=["console: nimatron: fault: RuntimeError"],

@@ -317,10 +317,13 @@ def learn_boot_out(emu, uf2, work):
             f.write(out.stdout)
 
 
-def deploy(board, preset, mpy_cross, pystack=None, boot_out=None, frozen=None):
+def deploy(board, preset, mpy_cross, pystack=None, boot_out=None, frozen=None, settings=None):
     work = tempfile.mkdtemp(prefix="emu-board-")
     drive = os.path.join(work, "CIRCUITPY")
     os.mkdir(drive)
+    if settings:  # a settings.json of the technician's own, which deploy keeps and adds the preset to
+        with open(os.path.join(drive, "settings.json"), "w") as f:
+            json.dump(settings, f)
     from nimatron.config import boards
 
     board_id = (boards.board(board).get("board_ids") or ["raspberry_pi_pico"])[0]
@@ -390,14 +393,14 @@ def profile_symbols(elf):
 
 
 def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash="typ", full=False, frozen=False,
-            symbols=None, service=False):
+            symbols=None, service=False, settings=None):
     from nimatron.config import boards
     from nimatron_sim.visitor import Visitor
 
     spec = boards.board(board)
     row = Row(board, preset, how)
     work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack, boot_out_of(uf2),
-                                 uf2 if frozen else None)
+                                 uf2 if frozen else None, settings)
     emu = Emulator(uf2, image, pinmap, flash, symbols)
     try:
         if full:
@@ -524,6 +527,9 @@ def main(argv=None):
                    help="a technician's visit over the link before the games: SERVICE ON, the presets' list (PLAY PRESS), SERVICE OFF")
     p.add_argument("--games", type=int, default=2, help="whole games per preset (random, then perfect visitor)")
     p.add_argument("--pystack", type=int, metavar="BYTES", help="CIRCUITPY_PYSTACK_SIZE instead of deploy's")
+    p.add_argument("--setting", action="append", default=[], metavar="KEY=JSON",
+                   help="a setting in settings.json besides the preset (e.g. starts=[[15,15,15]] rules=\"graph:3\"): "
+                        "a technician's own starts or rule set, deployed as deploy keeps them")
     p.add_argument("--modules", action="store_true", help="list the modules resident at the least free heap")
     p.add_argument("--flash", choices=("typ", "max", "off"), default="typ",
                    help="the flash's busy time per erase/program: W25Q16JV's typical (45/0.4 ms, default), max (400/3 ms) or none")
@@ -546,6 +552,15 @@ def main(argv=None):
     sys.path[:0] = [os.path.join(REPO, "firmware"), os.path.join(REPO, "simulator")]
     from nimatron.config import boards
 
+    settings = {}
+    for item in args.setting:
+        key, sep, text = item.partition("=")
+        try:
+            settings[key.strip()] = json.loads(text) if sep else None
+        except ValueError:
+            settings[key.strip()] = text  # a bare word: rules=graph:3
+        if not sep or not key.strip():
+            p.error("--setting %r: give KEY=JSON, e.g. starts=[[15,15,15]]" % item)
     if args.board not in boards.names():
         p.error("no board %s (one of: %s)" % (args.board, ", ".join(boards.names())))
     if args.uf2 is None:  # a Pico's firmware on the MacroPad's deploy boots, but measures nothing of the MacroPad
@@ -565,7 +580,8 @@ def main(argv=None):
             return 2
     offered = playable(args.board)
     presets = offered if not args.presets or args.presets == ["all"] else args.presets
-    unknown = [x for x in presets if x not in offered and not args.set]  # SET may name any preset that fits
+    # SET may name any preset that fits; so may a settings.json of one's own (deploy checks it)
+    unknown = [x for x in presets if x not in offered and not args.set and not settings]
     if unknown:
         p.error("board %s does not offer %s (it offers: %s)" % (args.board, ", ".join(unknown), ", ".join(offered)))
     rows = []
@@ -577,13 +593,14 @@ def main(argv=None):
                                                 "press ms", "errors"))
     for preset in presets:
         row = measure(args.board, preset, how, uf2, mpy_cross, args.games, lambda s: print(s, file=sys.stderr),
-                      args.pystack, args.flash, args.nvm_full, args.frozen, symbols, args.service)
+                      args.pystack, args.flash, args.nvm_full, args.frozen, symbols, args.service, settings)
         rows.append(row.as_dict())
         d = rows[-1]
         d["firmware"] = "frozen" if args.frozen else ".mpy" if args.mpy else ".py"
         d["uf2"] = os.path.basename(args.uf2)
         d["service"] = bool(args.service)
         d["pystack"] = args.pystack
+        d["settings"] = settings or None
         press = "-" if d["press_lamp_max_ms"] is None else "%.1f/%.1f" % (d["press_lamp_median_ms"], d["press_lamp_max_ms"])
         print("%-12s %8s %9.1f  %-34s %8s %10s  %s%s" % (
             preset, d["first_lit_ms"] and "%.0f" % d["first_lit_ms"], d["longest_tick_ms"],

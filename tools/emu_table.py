@@ -46,6 +46,10 @@ def cells(row):
         how = "`SET preset`"
     if row.get("service"):
         how += ", menu visit"
+    if row.get("settings"):
+        how += ", " + " ".join("%s=%s" % (k, json.dumps(v, separators=(",", ":"))) for k, v in sorted(row["settings"].items()))
+    if row.get("pystack"):
+        how += ", pystack %d" % row["pystack"]
     if row.get("firmware"):
         how = row["firmware"] + ", " + how
     out = [
