@@ -90,6 +90,24 @@ def test_any_bad_settings_file_falls_back_and_plays(settings):
     assert any("settings file rejected" in line for line in b.lines)
 
 
+@pytest.mark.parametrize("settings", [
+    {"board": "macropad", "preset": "nosuch"},
+    {"board": "macropad", "preset": "graph"},  # eight rows of eight lamps on its twelve keys
+    {"board": "macropad", "think_ms": 99999},
+])
+def test_a_rejected_file_falls_back_to_the_defaults_of_the_board_it_names(settings):
+    """Found in the emulator: a MacroPad (code.py's BOARD is pico-neopixel,
+    settings.json names the board) whose settings were rejected fell back to
+    pico-neopixel's defaults, a pin map not on its drive, and stayed dark."""
+    b = Board()
+    m = b.start(json.dumps(settings))
+    assert m.settings_from == "defaults" and m.board == "macropad" and m.controller is not None
+    assert m.controller.settings["preset"] == "pad-nim"  # the MacroPad's own
+    assert "settings file rejected" in m.boot["why"] and "defaults settings rejected" not in m.boot["why"]
+    m = b.start(json.dumps(settings))  # and the next start, from what the first one stored
+    assert m.board == "macropad" and m.controller is not None
+
+
 def test_the_fallback_keeps_the_operator_pin():
     b = Board()
     m = b.start(json.dumps({"operator_pin": "1234", "think_ms": 99999}))

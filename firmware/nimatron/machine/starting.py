@@ -73,9 +73,11 @@ def _choose(m, source, stored, notes, now):
     candidates = []
     if usable and stored.get("src") == crc:  # the source has not changed since
         candidates.append(("stored", stored_board, stored["set"]))
+    file_board = None  # the board the file names: its hardware, whatever its settings are worth
     if file_over is not None:
         over = dict(file_over)
         board = over.pop("board", m.default_board)
+        file_board = board if isinstance(board, str) else None
         candidates.append(("file", board, over))
     elif file_why != SOURCE_MISSING:
         notes.append("settings file unusable: %s" % file_why)
@@ -88,8 +90,17 @@ def _choose(m, source, stored, notes, now):
     defaults = {}
     if pin:
         defaults["operator_pin"] = pin
-    candidates.append(("defaults", None, defaults))
-    for label, board, over in candidates:
+    # The board's own defaults: the board the file or the store names first (a
+    # MacroPad deployed with "board" in settings.json and a bad preset there
+    # fell back to code.py's BOARD, a pin map not on its drive, and stayed dark).
+    first = len(candidates)
+    for board in (file_board, stored_board, m.default_board):
+        if board and ("defaults", board, defaults) not in candidates[first:]:
+            candidates.append(("defaults", board, defaults))
+    if len(candidates) == first:
+        candidates.append(("defaults", None, defaults))
+    final = len(candidates) - 1
+    for i, (label, board, over) in enumerate(candidates):
         board = board or m.default_board
         try:
             m._build(board, over, now)
@@ -100,7 +111,7 @@ def _choose(m, source, stored, notes, now):
                 notes.append("settings file rejected: %s" % _short(e))
             elif label != "stored":
                 notes.append("%s settings rejected: %s" % (label, _short(e)))
-            if label == "defaults":  # the board's own defaults fail: nothing left to try
+            if i == final:  # code.py's own board's defaults fail too: nothing left to try
                 _failed(m, notes)
                 raise
             continue
