@@ -520,10 +520,13 @@ def settings_file(drive, board, preset):
 # settings.toml sets it; the pystack comes out of the RAM the heap would
 # grow into.
 # The MacroPad plays its grid games on 12 keys, so its searches recurse far
-# less than pico-grid's 25 lamps and Candy Nim: its nine presets played whole
-# games at 3,072 bytes (emulated, 9.2.8, two games each), so it gets twice
-# that. Every byte of stack over the need is heap the board never gets: 12,288
-# left the MacroPad 39.0 KB free at its least, 6,144 45.0 KB.
+# less than pico-grid's 25 lamps and Candy Nim: its nine presets, and 2-D Nim
+# and misère Graph Nim from all twelve keys lit (the deepest its menu's rule
+# sets reach; a board refuses normal Graph Nim groups over 8 lamps), played
+# whole games at 3,072 bytes (emulated, 9.2.8, two games each), so it gets
+# twice that. Every byte of stack over the need is heap the board never gets:
+# 12,288 left the MacroPad 39.0 KB free at its least, 6,144 45.7 KB
+# (docs/board.md, eleventh stop).
 PYSTACK_KEY = "CIRCUITPY_PYSTACK_SIZE"
 PYSTACK_GRID = 12288
 PYSTACK_ROWS = 4096
