@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_si
 from controller_scenarios import FakeIO  # noqa: E402
 from flash import FlashNvm  # noqa: E402
 
-from kit_board import Dog, HostChannel, Names, fake_board  # noqa: E402,F401 - the board's stand-ins
+from kit_board import HostChannel, fake_board  # noqa: E402 - the board's stand-ins
 from nimatron.machine import app, power_on  # noqa: E402
 from nimatron.machine.audits import Audits  # noqa: E402
 from nimatron.machine.store import Store  # noqa: E402

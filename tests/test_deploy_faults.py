@@ -283,6 +283,55 @@ def test_every_version_of_the_users_work_survives_any_deploys(backups, ops):
     CASES["repetition"] = CASES.get("repetition", 0) + 1
 
 
+BOARD_IDS = {"pico-neopixel": "raspberry_pi_pico", "pico-grid": "raspberry_pi_pico", "pico-ring": "raspberry_pi_pico",
+             "macropad": "adafruit_macropad_rp2040"}
+OTHER_LINES = st.lists(st.sampled_from(['CIRCUITPY_WIFI_SSID = "museum"', "# a note of mine", "",
+                                         "CIRCUITPY_WEB_API_PORT = 8080"]), max_size=3)
+STACK_LINE = st.one_of(  # at most one (TOML keys are unique): someone's own, or one under deploy's note
+    st.none(),
+    st.builds("CIRCUITPY_PYSTACK_SIZE = {}".format, st.sampled_from([1536, 4096, 6144, 8192, 12288, 16384])),
+    st.builds(lambda n: deploy.PYSTACK_NOTE + "\nCIRCUITPY_PYSTACK_SIZE = %d" % n,
+              st.sampled_from([4096, 6144, 12288, 16384])))
+
+
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(OTHER_LINES, STACK_LINE, st.integers(0, 3), st.lists(st.sampled_from(sorted(BOARD_IDS)), min_size=1, max_size=4))
+def test_settings_toml_keeps_the_users_lines_through_any_deploys(other, stack, at, boards):
+    """merged file: deploy adds or updates only its own Python stack line
+    (under its note, with a size deploy gives: the MacroPad's 6,144 was
+    pico-grid's 12,288 before); every other line of someone's survives any
+    deploys to any boards, in order, and after each the stack is the
+    board's size, or someone's own value stays (a lower one said)."""
+    lines = list(other)
+    if stack is not None:
+        lines.insert(min(at, len(lines)), stack)
+    ours = stack is not None and stack.startswith(deploy.PYSTACK_NOTE) and \
+        int(stack.rsplit(" ", 1)[1]) in (deploy.PYSTACK_ROWS, deploy.PYSTACK_GRID, *deploy.PYSTACK_BOARDS.values())
+    user = [line for item in lines if not (ours and item == stack) for line in item.split("\n")]
+    with tempfile.TemporaryDirectory() as root:
+        drive = new_drive(root)
+        with open(os.path.join(drive, "settings.toml"), "w") as f:
+            f.write("\n".join(lines) + ("\n" if lines else ""))
+        for board in boards:
+            with open(os.path.join(drive, "boot_out.txt"), "w") as f:
+                f.write("Adafruit CircuitPython 9.2.8 on 2025-05-28; a board with rp2040\nBoard ID:%s\n"
+                        % BOARD_IDS[board])
+            code, out, err = run(drive, "--board", board)
+            assert code == 0, err
+            text = open(os.path.join(drive, "settings.toml")).read().splitlines()
+            want = deploy.pystack_size(board, {"input": "rows" if board == "pico-neopixel" else "grid"})
+            stacks = [i for i, line in enumerate(text) if line.startswith("CIRCUITPY_PYSTACK_SIZE")]
+            assert len(stacks) == 1, text
+            size = int(text[stacks[0]].split("=")[1])
+            if user == [line for line in text if line] or user == text:  # someone's line: kept as it was
+                assert size >= want or "sets CIRCUITPY_PYSTACK_SIZE below %d" % want in out, (text, out)
+            else:  # deploy's own line, under its note, at this board's size; the rest as it was
+                assert size == want and text[stacks[0] - 1] == deploy.PYSTACK_NOTE, text
+                rest = text[:stacks[0] - 1] + text[stacks[0] + 1:]
+                assert [line for line in rest if line] == [line for line in user if line], (text, user)
+    CASES["merged"] = CASES.get("merged", 0) + 1
+
+
 def test_backups_are_numbered_and_never_overwritten(tmp_path):
     """repetition: the finding's case, step by step."""
     drive = new_drive(str(tmp_path))

@@ -555,12 +555,12 @@ def main(argv=None):
     settings = {}
     for item in args.setting:
         key, sep, text = item.partition("=")
-        try:
-            settings[key.strip()] = json.loads(text) if sep else None
-        except ValueError:
-            settings[key.strip()] = text  # a bare word: rules=graph:3
         if not sep or not key.strip():
             p.error("--setting %r: give KEY=JSON, e.g. starts=[[15,15,15]]" % item)
+        try:
+            settings[key.strip()] = json.loads(text)
+        except ValueError:
+            settings[key.strip()] = text  # a bare word: rules=graph:3
     if args.board not in boards.names():
         p.error("no board %s (one of: %s)" % (args.board, ", ".join(boards.names())))
     if args.uf2 is None:  # a Pico's firmware on the MacroPad's deploy boots, but measures nothing of the MacroPad
