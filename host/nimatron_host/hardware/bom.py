@@ -53,8 +53,10 @@ def _wired_parts(design):
                                  2.50, BUTTON_FIT),
         ("K", "key (arcade button)"): ("30 mm arcade push button, microswitch with two 2.8 mm tabs, snap-in",
                                        "Sanwa OBSF-30", 2.50, "one under every lamp; " + BUTTON_FIT),
-        ("D", "1N4148"): ("signal diode, one per key (no ghosting on chords)", "onsemi 1N4148", 0.05,
-                          "anode to the column wire"),
+        ("D", "BAT85"): ("Schottky diode BAT85 30 V 200 mA, glass axial, one per key (no ghosting on chords)",
+                         "Vishay BAT85 or Nexperia BAT85", 0.10,
+                         "anode to the column wire; a Schottky so a held key reads low (a 1N4148 does not: "
+                         "keylevel.py); handle the glass body gently, no bending at the seal"),
         ("D", "1N5817"): ("Schottky diode 1 A, supply to VSYS", "onsemi 1N5817", 0.20,
                           "band (cathode) towards VSYS"),
         ("U", "74AHCT125"): ("quad buffer, 3.3 V to 5 V level shifter (DIP-14) and socket",
@@ -118,7 +120,7 @@ def budget_words(design):
 RESISTORS = {
     "data": ("resistor 330 Ohm 1/4 W, in the data line at the first pixel", "Yageo MFR-25FBF52-330R", 0.05,
              "300-500 Ohm: damps reflections on the data line"),
-    "button": ("resistor 220 Ohm 1/4 W, in series with each button or key line", "Yageo MFR-25FBF52-220R", 0.05,
+    "button": ("resistor 220 Ohm 1/4 W, in series with each button line and key-matrix column", "Yageo MFR-25FBF52-220R", 0.05,
                "at the board: limits an electrostatic discharge into the pin"),
 }
 
@@ -259,7 +261,7 @@ def stripboard_words(design):
     out = ["the resistors"]
     if "ULN2803A" in kinds:
         out.append("the ULN2803A sink drivers")
-    if "1N4148" in kinds and not design.matrix:
+    if "BAT85" in kinds and not design.matrix:
         out.append("the diodes")
     if "1N5817" in kinds:
         out.append("the 1N5817 supply diode")
@@ -353,9 +355,13 @@ def _protection(design):
                     0.50, "one per SRV05-4"))
     if design.matrix:
         columns = len(design.matrix["columns"])
-        out.append((catalogue_parts.part("key-pullup")["part"], columns, "Yageo MFR-25FBF52-2K2", 0.05,
+        from .electrical import pressed_volts
+
+        out.append((catalogue_parts.part("key-pullup")["part"], columns, "Yageo MFR-25FBF52-4K7", 0.05,
                     "one per column, from 3.3 V to the column's wire at the loom end of its 220 Ohm: it settles in %.2f us "
-                    "(the scan reads after %.0f us)" % (_settle(design), catalogue_parts.part("loom-capacitance")["settle_us"])))
+                    "(the scan reads after %.0f us); a whole row held reads %.2f V at worst (VIL 0.8 V); rows have no "
+                    "resistor" % (_settle(design), catalogue_parts.part("loom-capacitance")["settle_us"],
+                                  pressed_volts(design)[-1][1])))
     if design.lamp_fuse:
         fuse = catalogue_parts.part(design.lamp_fuse)
         out.append((fuse["part"], 1, "Littelfuse RXEF050", 0.40,

@@ -169,8 +169,8 @@ def _wiring_lines(design):
     table = []
     for chain in design.chains:
         table.append(["`%s`" % chain.pin, "built in" if chain.header is None else chain.header, chain.label,
-                      " → ".join("%s %s" % (ref, label) if kind != "pixels" else "%s DIN" % ref
-                                 for kind, ref, label in chain.items) + CHAIN_ENDS[chain.end]])
+                      (" → ".join("%s %s" % (ref, label) if kind != "pixels" else "%s DIN" % ref
+                                  for kind, ref, label in chain.items) or "no resistor") + CHAIN_ENDS[chain.end]])
     out += md_table(["pin", "header pin", "role", "through"], table) + [""]
     if not design.onboard:
         out += ["## Harness", "", "![harness](harness.png)", "",
@@ -306,10 +306,12 @@ def _switch_steps(design):
                "line, NC left free. No pull-up resistors: the firmware switches on the board's own." % BUTTON_OHMS]
     if design.matrix:
         m = design.matrix
-        out.append("Key matrix (%d × %d): solder a 1N4148 to the line tab (NO) of each key's quick-disconnect lead, band (cathode) towards the key; "
+        out.append("Key matrix (%d × %d): solder a BAT85 (a Schottky: not a 1N4148, whose drop a held key cannot "
+                   "read) to the line tab (NO) of each key's quick-disconnect lead, band (cathode) towards the key; "
                    "join the diodes' free ends (anodes) of one column to that column's wire, and the keys' other "
-                   "(COM) tabs of one row to that row's wire. Each row and column wire has its %d Ω resistor at the "
-                   "board." % (len(m["rows"]), len(m["columns"]), BUTTON_OHMS))
+                   "(COM) tabs of one row to that row's wire. Each column wire has its %d Ω resistor at the "
+                   "board; a row wire goes straight to its pin (it carries every held key's current)."
+                   % (len(m["rows"]), len(m["columns"]), BUTTON_OHMS))
     return out
 
 
@@ -328,8 +330,9 @@ def _loom_steps(design):
                "button and key-matrix plug, an SRV05-4 ESD array: its four lines to the four signal wires, pin 2 to "
                "ground, pin 5 to the board's 3.3 V; a loom's lines never share another loom's array." % (
                    ", key matrix" if design.matrix else "")
-               + (" Each key-matrix column gets a 2.2 kΩ pull-up from 3.3 V to its wire at the loom end of its "
-                  "220 Ω resistor (the loom is too slow for the pin's own pull-up)." if design.matrix else ""))
+               + (" Each key-matrix column gets a %g kΩ pull-up from 3.3 V to its wire at the loom end of its "
+                  "220 Ω resistor (the loom is too slow for the pin's own pull-up)."
+                  % (design.matrix["pullup_ohms"] / 1000.0) if design.matrix else ""))
     out.append("Before the %s goes in: the power input's and the looms' checkpoints (%s, below), and 0 Ω "
                "between every ground point." % ("controller" if design.pico else "Pi", before_controller(design)))
     out.append("Plug the %s onto its header or ribbon cable%s." % (

@@ -102,7 +102,7 @@ def signal_loom(design, ref, chains):
 def line_words(chain):
     """A line as the loom carries it: the data leaves the level shifter at 5 V,
     a lamp behind a sink driver is its output."""
-    kind, ref, label = chain.items[0]
+    kind, ref, label = chain.items[0] if chain.items else (None, None, None)   # a key row: straight to its pin
     if chain.group == "NeoPixel data":
         return "NeoPixel data: %s 1Y, 5 V" % ref
     if kind == "sink":

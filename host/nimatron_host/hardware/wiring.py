@@ -11,7 +11,7 @@ data-role=...>`` and every part carries ``data-ref``, so the tests compare the
 drawing with the pin map and the bill of materials.
 """
 
-from . import parts as catalogue
+from . import electrical, parts as catalogue
 from .circuit import ref_ranges, revision
 from .design import Chain
 from .svg import Drawing
@@ -413,10 +413,12 @@ def notes_of(design):
             out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
                        "pin 2 to ground, pin 5 to 3.3 V." % (n, "s" if n > 1 else ""))
     if design.matrix:
-        out.append("Key-matrix columns: a 2.2 kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
-                   "capacitance is too much for the pin's own within the scan's settle time).")
-        out.append("Key matrix: one 1N4148 per key, anode to the column, cathode towards the key and the row"
-                   " (keypad.KeyMatrix, columns_to_anodes=True). Key K(n) sits under lamp n, counted row by row.")
+        out.append("Key-matrix columns: a %g kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
+                   "capacitance is too much for the pin's own within the scan's settle time). Rows: no resistor (a row "
+                   "carries every held key's current)." % (design.matrix["pullup_ohms"] / 1000.0))
+        out.append("Key matrix: one BAT85 Schottky per key, anode to the column, cathode towards the key and the row"
+                   " (keypad.KeyMatrix, columns_to_anodes=True); a whole row held reads %.2f V at worst (VIL 0.8 V)."
+                   " Key K(n) sits under lamp n, counted row by row." % electrical.pressed_volts(design)[-1][1])
     out.append("All ground symbols are one net; all +5V flags are one net. Parts: " + ", ".join(
         ref_ranges(line[3]) for line in design.parts.lines) + " (see bom.csv).")
     return out
