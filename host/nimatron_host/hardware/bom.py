@@ -70,13 +70,18 @@ def _wired_parts(design):
                                               "Raspberry Pi 27W USB-C Power Supply", 12.00,
                                               "the Pi's own supply; its ground joins the lamps' only through the header; "
                                               "on a 3 A supply a Pi 5 limits its USB ports to 600 mA"),
-        ("PS", "5 V supply"): ("5 V %g A regulated supply, 2.1 mm barrel plug" % f["amps"],
-                               "Mean Well GST25E05-P1J" if f["amps"] >= 4 else "Mean Well GST18E05-P1J (3 A)",
+        ("PS", "5 V supply"): ("5 V %g A regulated supply, 2.1 mm barrel plug" % f["amps"], supply_part(design),
                                12.00 if f["amps"] >= 4 else 10.00,
                                "power budget: %s" % budget_words(design)),
         ("J", "DC jack"): (catalogue_parts.part("dc-jack-panel")["part"], "Switchcraft 712A", 3.50,
-                           catalogue_parts.part("dc-jack-panel")["datasheet"] + "; nut inside, tag wires"),
+                           catalogue_parts.part("dc-jack-panel")["datasheet"] + "; on the service face (the "
+                           "removable back), never the panel: enclosure.svg; nut inside, tag wires"),
     }
+
+
+def supply_part(design):
+    """The example 5 V supply: the one the inlet's marking names (enclosure.svg)."""
+    return "Mean Well GST25E05-P1J" if design.figures["amps"] >= 4 else "Mean Well GST18E05-P1J (3 A)"
 
 
 def _onboard_parts(design):
@@ -196,7 +201,7 @@ def _controller_sundries(design):
 def _enclosure(design):
     """The front panel, its screws, the standoffs and the box behind it."""
     fixings = panel.fixing_count(design.name, design.spec)
-    return [("front panel, 4 mm birch plywood or 3 mm acrylic, laser cut (panel.svg)", 1, "", 15.00,
+    out = [("front panel, 4 mm birch plywood or 3 mm acrylic, laser cut (panel.svg)", 1, "", 15.00,
              "mat, light-coloured face; black engraving"),
             ("M4 x 16 mm pan-head screws, washers and nyloc nuts (panel fixing)", fixings, "ISO 7045 M4 x 16 A2",
              0.15, "one per %.1f mm fixing hole of panel.svg%s" % (panel.FIXING_MM,
@@ -204,9 +209,21 @@ def _enclosure(design):
             ("M3 x 10 mm nylon standoffs, screws and nuts (set)", 1, "M3 x 10 mm nylon standoff kit", 6.00,
              "mount the stripboard and the controller inside the enclosure"),
             ("enclosure: a box the panel screws onto, at least 80 mm deep inside, with a removable back",
-             1, "12 mm plywood or a steel instrument case", 40.00,
-             "the panel is its lid; the stripboard, controller and looms inside; the supply enters through "
-             "the DC jack's hole")]
+             1, "12 mm plywood", 40.00,
+             "the panel is its lid; the stripboard, controller and looms inside; wood, so nothing metal a visitor "
+             "touches needs bonding" + ("; the supply enters through J1 on the back (enclosure.svg)"
+                                         if catalogue_parts.has_dc_input(design) else "")),
+           ("printed how-to-play label, 24 pt (8.5 mm) type or larger, laminated, for the wall beside the machine", 1,
+            "", 5.00, "the panel's words are smaller than the 24 pt exhibit minimum (build guide, 'Museum')")]
+    if catalogue_parts.has_dc_input(design):
+        from .enclosure import marking
+
+        out += [("inlet marking beside J1 on the service face: engraved, or a printed label, 5 mm letters: \"%s\", "
+                 "the centre-positive symbol" % "; ".join(marking(design)[:2]), 1, "", 2.00,
+                 "rating and polarity at the inlet (enclosure.svg)"),
+                ("P-clip, 8 mm, and a screw: holds the adapter's lead 30 mm below J1", 1, "nylon P-clip 8 mm", 0.30,
+                 "a pull on the lead is taken by the clip, not the plug (enclosure.svg)")]
+    return out
 
 
 def _wire_sundries(design):
@@ -228,6 +245,10 @@ def _wire_sundries(design):
                     "a key's diode"))
     out.append(("cable tie mounts, P-clips and cable ties (strain relief)", 1, "", 4.00,
                 "every loom clamped within 50 mm of its connector"))
+    out.append(("heat-shrink tubing assortment, 1.6-6.4 mm, 2:1", 1, "any 2:1 polyolefin assortment", 4.00,
+                "over every soldered joint off the stripboard: the keys' diodes, the pixel splices, J1's tags"))
+    out.append(("wire markers, clip-on numbered sleeves for 1-2.5 mm wire", 1, "any clip-on wire marker set 0-9", 4.00,
+                "each loom wire marked at both ends with its pin-map line (harness.svg)"))
     return out
 
 

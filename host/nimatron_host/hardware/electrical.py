@@ -183,7 +183,7 @@ def smd_check(design, rows):
 
 
 def checks(design, esd_fitted=None, cps=None):
-    from . import bom, checkpoints
+    from . import bom, checkpoints, enclosure
 
     if design.onboard:
         return []
@@ -193,4 +193,4 @@ def checks(design, esd_fitted=None, cps=None):
     if cps is None:
         cps = checkpoints.checkpoints(design)
     return (u1_check(design) + esd_check(design, esd_fitted) + matrix_check(design) + checkpoint_check(design, cps)
-            + smd_check(design, bom.rows(design)[1:-1]))
+            + smd_check(design, bom.rows(design)[1:-1]) + enclosure.socket_check(design))

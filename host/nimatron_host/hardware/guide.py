@@ -150,11 +150,12 @@ def _intro_lines(design):
     return out + ["![front panel](panel.png)", "",
                   "Files: [bill of materials](bom.csv) · [wiring diagram](wiring.svg) · [harness](harness.svg) (each "
                   "loom's pin-out, wire colours and gauges) · [commissioning sheet](commissioning.md) · [front panel "
-                  "for cutting](panel.svg)%s. The panel file is laser-ready: layer `cut` (red #ff0000 strokes of 0.01 mm, no "
+                  "for cutting](panel.svg)%s%s. The panel file is laser-ready: layer `cut` (red #ff0000 strokes of 0.01 mm, no "
                   "fill: cut through; every hole drawn %s mm under its part's size for the laser's kerf, so set no kerf "
                   "offset, and cut one button hole and one lamp hole in an off-cut first), layer `engrave` (black). "
                   "**%s** `nimatron hardware --lang es|ru` writes the panel in Spanish or Russian."
-                  % (_tile_links(design), panel.num(panel.KERF_MM), panel.OUTLINES), ""]
+                  % (_tile_links(design), " · [enclosure](enclosure.svg) (the service face with the socket)"
+                     if parts_catalogue.has_dc_input(design) else "", panel.num(panel.KERF_MM), panel.OUTLINES), ""]
 
 
 CHAIN_ENDS = {"gnd": " → ground", "row": " → key matrix row", "column": " → key matrix column", "+5v": " → +5V",
@@ -223,7 +224,20 @@ def _panel_step(design):
                else "", _tile_words(design), panel.FIXING_MM, panel.FIXING_INSET,
                refs.get("arcade button", "") + (", " + refs["key (arcade button)"] if "key (arcade button)" in refs
                                                 else ""),
-               lamp_fitting_words(design)))
+               lamp_fitting_words(design)) + _inlet_words(design))
+
+
+def _inlet_words(design):
+    """Where the supply comes in: the service face, never the panel (enclosure.svg)."""
+    if not parts_catalogue.has_dc_input(design):
+        return ""
+    from .enclosure import JACK_FROM_BOTTOM_MM, JACK_FROM_SIDE_MM, marking
+
+    return (" The DC jack %s goes in the removable back, the service face, never in the panel (a visitor would "
+            "unplug it or plug something in): %d mm from its right edge and %d mm from its bottom seen from behind, "
+            "as [enclosure.svg](enclosure.svg) draws it; mark \"%s\" and the centre-positive symbol beside it, and "
+            "clamp the adapter's lead in the P-clip below it." % (design.jack, JACK_FROM_SIDE_MM, JACK_FROM_BOTTOM_MM,
+                                                                  "; ".join(marking(design)[:2])))
 
 
 def _pixel_steps(design):
