@@ -9,11 +9,16 @@ plug something else in, while the safety sheet said nothing on that side comes
 off. The rule: no socket on the visitor's face (panel.svg), exactly one on the
 service face of enclosure.svg, marked with its volts, amps and polarity, its
 lead retained; each planted broken copy must fail it.
+
+Kind: *a part a visitor touches with no ESD element*. Bullet pixels sit in the
+panel's holes, their LEDs under a visitor's finger, and their string had no ESD
+element on data or +5V: a board whose pixels are touched needs one more SRV05-4
+at the first pixel, and the rule fails with it left out.
 """
 
 import pytest
 
-from nimatron_host.hardware import designs, electrical, enclosure, panel, safety
+from nimatron_host.hardware import designs, electrical, enclosure, panel, parts, safety
 
 JACKED = dict((d.name, d) for d in designs() if d.jack)
 
@@ -55,3 +60,40 @@ def test_the_guide_bom_and_safety_sheet_say_where_the_socket_is(name):
     assert "enclosure.svg" in guide.board_guide(d)
     sheet = safety.sheet(d)
     assert "service face" in sheet and "metal frame is bonded" not in sheet and "snap in from behind" not in sheet
+
+
+ALL = dict((d.name, d) for d in designs())
+
+
+@pytest.mark.parametrize("name", sorted(n for n, d in ALL.items() if not d.onboard))
+def test_touched_pixels_get_an_esd_array_at_the_first_pixel(name):
+    d = ALL[name]
+    need = electrical.esd_need(d)
+    data = [ref for ref, chains in parts.looms(d) if parts.is_data_loom(chains)]
+    if parts.touched_pixels(d):
+        assert need.get(data[0]) == 1
+        fitted = parts.esd_arrays(d)
+        assert electrical.esd_check(d, fitted) == []
+        lines = electrical.esd_check(d, fitted - 1)   # the string left without its array, as before
+        assert lines and ("%s 1" % data[0]) in lines[0], lines
+    else:
+        assert not data or data[0] not in need
+
+
+def test_bullet_pixel_boards_are_the_touched_ones():
+    assert sorted(n for n, d in ALL.items() if parts.touched_pixels(d)) == ["pico-grid", "pico-ring"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, d in ALL.items() if not d.onboard))
+def test_the_index_says_what_lamps_the_bom_buys(name):
+    """hardware/README.md called pico-grid "an 8x8 NeoPixel matrix": it is 64 bullet pixels in holes."""
+    from nimatron_host.hardware import guide
+
+    d = ALL[name]
+    words = guide.what_words(d)
+    kind = parts.lamp_part(d)
+    assert ("bullet pixels" in words) == (kind == parts.BULLET_PIXEL)
+    assert ("strip" in words) == (kind == "ws2812b-strip")
+    assert ("LEDs" in words) == (not d.neopixel)
+    assert "NeoPixel matrix" not in words
+    assert words in guide.index(list(ALL.values())) and words in guide.board_guide(d)

@@ -369,8 +369,9 @@ def _protection(design):
 
         out.append((catalogue_parts.part("srv05-4")["part"], n, "Semtech SRV05-4", 0.80,
                     "%d visitor-touched lines (buttons, key matrix), counted loom by loom (%s), 4 per array, at each "
-                    "loom's plug" % (len(catalogue_parts.esd_lines(design)),
-                                     ", ".join("%s %d" % item for item in sorted(esd_need(design).items())))))
+                    "loom's plug%s" % (len(catalogue_parts.esd_lines(design)),
+                                       ", ".join("%s %d" % item for item in sorted(esd_need(design).items())),
+                                       PIXEL_ESD if catalogue_parts.touched_pixels(design) else "")))
         out.append(("SOT-23-6 to DIP-6 adapter board, 2.54 mm pitch (the SRV05-4 soldered on it at the bench, "
                     "then into the stripboard)", n, "Adafruit 1230 (SOT-23 breakout) or any SOT-23-6 to DIP adapter",
                     0.50, "one per SRV05-4"))
@@ -389,6 +390,11 @@ def _protection(design):
                     "in the +5V lamp lead at the header breakout: %d mA with every lamp lit; a short on the panel "
                     "trips it before the Pi's 5 V" % int(design.figures["leds_ma"] + 0.5)))
     return out
+
+
+PIXEL_ESD = ("; the pixels' loom's one sits at the first pixel (its adapter on a scrap of stripboard there), where "
+             "visitors touch the pixels: I/O 1 on DIN "
+             "after the 330 Ohm, pin 5 on the string's +5V, pin 2 on its ground, the other I/O pins to ground")
 
 
 def _settle(design):

@@ -65,13 +65,17 @@ def u1_check(design):
 
 
 def esd_need(design):
-    """{loom ref: arrays}: every loom's visitor-touched lines, 4 to an array."""
+    """{loom ref: arrays}: every loom's visitor-touched lines, 4 to an array; and the pixels' own loom where a
+    visitor touches the pixels themselves (``parts.touched_pixels``): one array at the first pixel, on its
+    data and, through the array's rail, its +5V."""
     lines = catalogue.part("srv05-4")["lines"]
     out = {}
     for ref, chains in catalogue.looms(design):
         touched = [c for c in chains if c.group in ("buttons", "key matrix")]
         if touched:
             out[ref] = int(math.ceil(len(touched) / float(lines)))
+        elif catalogue.is_data_loom(chains) and catalogue.touched_pixels(design):
+            out[ref] = 1
     return out
 
 

@@ -197,8 +197,11 @@ def _touch_lines(design):
              "held key's current) and every button and key line" if design.matrix else "every button line has a "
              "220 Ω resistor and")
     out.append("- Touch: 5 V at most anywhere; %s an ESD array line (%d arrays, one set per loom) against a "
-               "visitor's static discharge. The panel and the box are wood or acrylic: no metal a visitor touches, "
-               "so none needs bonding to ground." % (lines, catalogue.esd_arrays(design)))
+               "visitor's static discharge. %sThe panel and the box are wood or acrylic and "
+               "nothing else a visitor touches is part of a circuit, so nothing is bonded to ground." % (
+                   lines, catalogue.esd_arrays(design) - catalogue.touched_pixels(design),
+                   "The pixels' LEDs, which visitors touch in their holes, have one more array at the first pixel, "
+                   "on the string's data and +5V. " if catalogue.touched_pixels(design) else ""))
     return out
 
 

@@ -182,7 +182,9 @@ def draw(design):
 
 def _heading(d, design):
     d.text(20, 30, "Nimatron %s: wiring" % design.name, size=18, weight="bold")
-    about = design.spec.get("about", "")
+    from .guide import what_words
+
+    about = what_words(design)
     d.text(20, 50, about if len(about) < 110 else about.split(":")[0], size=12, fill=GREY)
     d.text(20, 68, "Generated from firmware/nimatron/config/pinmaps/%s.json by `nimatron hardware`: edit the pin "
            "map, not this drawing." % design.name, size=11, fill=GREY)
@@ -410,8 +412,12 @@ def notes_of(design):
     if not design.onboard:
         n = catalogue.esd_arrays(design)
         if n:
+            pixel = catalogue.touched_pixels(design)
             out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
-                       "pin 2 to ground, pin 5 to 3.3 V." % (n, "s" if n > 1 else ""))
+                       "pin 2 to ground, pin 5 to 3.3 V%s." % (n - pixel, "s" if n - pixel > 1 else "",
+                                                              "; 1 at the first pixel (visitors touch the pixels): "
+                                                              "I/O 1 on DIN after the 330 Ω, pin 5 on the string's "
+                                                              "+5V, pin 2 to its ground" if pixel else ""))
     if design.matrix:
         out.append("Key-matrix columns: a %g kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
                    "capacitance is too much for the pin's own within the scan's settle time). Rows: no resistor (a row "
