@@ -642,7 +642,8 @@ def index(designs):
             "troubleshooting table), `bom.csv`, `wiring.svg`/`.png`, `commissioning.md` (the sheet a technician "
             "fills in and signs), `safety.md` (the museum's safety sheet: supply faults as simulated, heat, small "
             "parts) and, where there is wiring to do, `harness.svg`/`.png` (every loom's pin-out) and "
-            "`panel.svg`/`.png`. `png-sources.txt` records which SVG each PNG was rendered from.", ""]
+            "`panel.svg`/`.png`; with a DC jack, `input.svg`/`.png` and `enclosure.svg`/`.png` (the service face "
+            "where the supply comes in, never the panel). `png-sources.txt` records which SVG each PNG was rendered from.", ""]
     from .safety import index_lines
 
     out += index_lines(designs)

@@ -100,7 +100,8 @@ def index_lines(designs):
     out += after[:-1]
     out += ["", "Design rules beyond ratings (`host/nimatron_host/hardware/electrical.py`): U1's supply at the worst "
             "case after every series drop (%s); ESD arrays counted loom by loom; polyfuses held at 50 °C (the RUEF "
-            "rerating table: × %.2f); key-matrix columns settle within the scan (2.2 kΩ pull-ups); no checkpoint "
+            "rerating table: × %.2f); key-matrix columns settle within the scan and a held key reads under VIL with any "
+            "number of its row held (4.7 kΩ pull-ups, BAT85 diodes, no row resistor: `keylevel.py`); no checkpoint "
             "accepts a rail below U1's 4.5 V." % (", ".join("`%s` %.2f V" % (d.name, electrical.u1_volts(d))
                                                         for d in boards if d.pixels),
                                                 catalogue.part("ptc-rerating-ruef")["hold_factor"]["50"]), ""]
