@@ -402,8 +402,12 @@ def matrix_troubles(design, cps):
              "Re-crimp; join the anode of every diode of the column to its wire."),
             ("One key does nothing, or selects the wrong lamp",
              "Its diode's orientation: band (cathode) to the key, anode to the column wire, as the wiring diagram "
-             "draws it; its row and column wires (key K(n) sits under lamp n, counted row by row).",
-             "Turn the diode round; swap crossed row or column wires at the plug."),
+             "draws it; its row and column wires (key K(n) sits under lamp n, counted row by row); its diode's type: "
+             "a %s reads %s on the diode test, a silicon diode (1N4148) %s, and a held key then reads above the "
+             "pin's 0.8 V threshold." % (design.matrix["diode"].upper(), diode_window(design.matrix["diode"]),
+                                         diode_window()),
+             "Turn the diode round; fit a %s in place of a silicon one; swap crossed row or column wires at the "
+             "plug." % design.matrix["diode"].upper()),
             ("One press changes two lamps, or two keys held select a third",
              "A diode missing or shorted: the diode test across it reads %s forward, OL backward." % diode_window(design.matrix["diode"]),
              "Fit or replace the diode.")]
