@@ -18,6 +18,7 @@ import copy
 import shutil
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from nimatron_host.hardware import designs, electrical, keylevel, parts
 
@@ -112,3 +113,17 @@ def test_ngspice_agrees_with_the_closed_form_at_the_corners(which):
     cases += [keylevel.case(m, 8, rail, 1, hi * 1e3, t) for rail in (-1, 1) for t in (0.0, 50.0)]
     for c in cases:
         assert keylevel.ngspice_volts(c) == pytest.approx(keylevel.solve(c)[0], abs=0.001), keylevel.corner_words(c)
+
+
+@pytest.mark.skipif(shutil.which("ngspice") is None, reason="ngspice not installed")
+@settings(max_examples=15, deadline=None)
+@given(held=st.integers(1, 8), rail=st.sampled_from([-1, 0, 1]), resistors=st.sampled_from([-1, 0, 1]),
+       own=st.sampled_from([50e3, 80e3]), celsius=st.sampled_from([0.0, 25.0, 50.0]),
+       diode=st.sampled_from(["1n4148", "bat85"]), pullup=st.sampled_from([1000, 2200, 4700, 10000]),
+       row=st.sampled_from([0, 22, 220]))
+def test_the_closed_form_is_ngspice_at_any_corner_of_any_matrix(held, rail, resistors, own, celsius, diode, pullup,
+                                                                 row):
+    """The rule trusts the closed form: any matrix, any corner, it must be ngspice's answer (about 1 s)."""
+    m = dict(DESIGNS["pico-grid"].matrix, pullup_ohms=pullup, row_ohms=row, diode=diode)
+    c = keylevel.case(m, held, rail, resistors, own, celsius)
+    assert keylevel.ngspice_volts(c) == pytest.approx(keylevel.solve(c)[0], abs=0.001)
