@@ -210,7 +210,8 @@ def test_the_guide_drawing_and_driver_agree_on_the_diodes(name, texts):
     driver = open(os.path.join(ROOT, "firmware", "nimatron", "drivers", "circuitpython_io.py")).read()
     assert "columns_to_anodes=True" in driver or "columns_to_anodes" not in driver  # the default is True
     guide = texts[name + "/README.md"]
-    step = [line for line in guide.splitlines() if "1N4148" in line and "band (cathode)" in line]
+    diode = dict((d.name, d) for d in hardware.designs())[name].matrix["diode"].upper()   # the key diode fitted
+    step = [line for line in guide.splitlines() if ("solder a %s" % diode) in line and "band (cathode)" in line]
     assert len(step) == 1, step
     assert "band (cathode) towards the key" in step[0] and "(anodes) of one column to that column's wire" in step[0]
     notes = " ".join(wiring.notes(hardware.design(name))) if hasattr(wiring, "notes") else texts[name + "/wiring.svg"]

@@ -25,6 +25,7 @@ SUITE_ONLY = {
     "panel.contrast": "the panel's ink against its face (WCAG), which the suite checks",
     "supply_sim.available": "whether ngspice is here: the suite skips the simulations without it",
     "circuit.expand_refs": "reads a BOM's reference column back, the inverse of ref_ranges",
+    "keylevel.ngspice_volts": "the closed form run through ngspice, which the suite does where ngspice is installed",
 }
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from nimatron.config import boards
 from nimatron_host import hardware
-from nimatron_host.hardware import guide, panel, parts
+from nimatron_host.hardware import enclosure, guide, panel, parts
 from nimatron_host.hardware.circuit import circuit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -192,15 +192,16 @@ def test_a_diffuser_is_pressed_in_and_held_by_a_named_retainer(name):
 
 
 @pytest.mark.parametrize("name", WIRED)
-def test_a_board_with_a_dc_jack_has_its_hole(name):
+def test_a_board_with_a_dc_jack_has_its_hole_on_the_service_face_not_the_visitors(name):
+    """Issue 42 (H5): the jack was on the panel, where visitors unplug it or plug things in."""
     root = ET.fromstring(TEXTS[name + "/panel.svg"].encode("utf-8"))
-    jacks = [c for c in root.iter(SVG + "circle") if c.get("class") == "jack"]
+    assert [c for c in root.iter(SVG + "circle") if c.get("class") == "jack"] == []
     if design(name).jack is None:
-        assert jacks == []
+        assert name + "/enclosure.svg" not in TEXTS
         return
+    jacks = enclosure.face_sockets(TEXTS[name + "/enclosure.svg"], "service")
     assert len(jacks) == 1
-    d = 2 * float(jacks[0].get("r")) + panel.KERF_MM
-    assert abs(d - parts.part("dc-jack-panel")["cutout_mm"]) < 0.01      # follows the catalogue's jack
+    assert abs(2 * float(jacks[0].get("r")) - parts.part("dc-jack-panel")["cutout_mm"]) < 0.01   # the catalogue's jack
 
 
 @pytest.mark.parametrize("path", PANELS)

@@ -17,11 +17,11 @@ import subprocess
 
 from nimatron.config import boards
 
-from . import bom, checkpoints, guide, harness, input_drawing, panel, parts, safety, svg, wiring
+from . import bom, checkpoints, enclosure, guide, harness, input_drawing, panel, parts, safety, svg, wiring
 from .circuit import circuit, revision
 
 SOURCES = "png-sources.txt"
-RENDER_ZOOM = {"wiring": "1.5", "harness": "1.5", "panel": "0.8"}   # drawings: 1.5 px per unit; panel (mm): 0.8 x 3.78 = 3 px/mm
+RENDER_ZOOM = {"wiring": "1.5", "harness": "1.5", "panel": "0.8", "enclosure": "0.8"}   # drawings: 1.5 px per unit; panel (mm): 0.8 x 3.78 = 3 px/mm
 
 
 def designs():
@@ -38,6 +38,7 @@ def files(lang="en"):
         out[name + "/wiring.svg"] = wiring.draw(design)
         if parts.has_dc_input(design):   # the input protection's own schematic
             out[name + "/input.svg"] = input_drawing.draw(design)
+            out[name + "/enclosure.svg"] = enclosure.draw(design)   # the socket on the service face
         if not design.onboard:   # nothing to wire, no harness
             out[name + "/harness.svg"] = harness.draw(design)
         if not design.onboard:   # a board with its keys built in is its own panel
@@ -110,7 +111,9 @@ def renderer():
 
 def render(svg_path, png_path):
     base = os.path.basename(svg_path)
-    kind = "panel" if base.startswith("panel") else "harness" if base.startswith("harness") else "wiring"
+    kind = "wiring"
+    for name in ("panel", "harness", "enclosure"):
+        kind = name if base.startswith(name) else kind
     tmp = png_path + ".tmp"
     background = "white"
     source = svg_path

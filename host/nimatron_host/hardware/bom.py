@@ -53,8 +53,10 @@ def _wired_parts(design):
                                  2.50, BUTTON_FIT),
         ("K", "key (arcade button)"): ("30 mm arcade push button, microswitch with two 2.8 mm tabs, snap-in",
                                        "Sanwa OBSF-30", 2.50, "one under every lamp; " + BUTTON_FIT),
-        ("D", "1N4148"): ("signal diode, one per key (no ghosting on chords)", "onsemi 1N4148", 0.05,
-                          "anode to the column wire"),
+        ("D", "BAT85"): ("Schottky diode BAT85 30 V 200 mA, glass axial, one per key (no ghosting on chords)",
+                         "Vishay BAT85 or Nexperia BAT85", 0.10,
+                         "anode to the column wire; a Schottky so a held key reads low (a 1N4148 does not: "
+                         "keylevel.py); handle the glass body gently, no bending at the seal"),
         ("D", "1N5817"): ("Schottky diode 1 A, supply to VSYS", "onsemi 1N5817", 0.20,
                           "band (cathode) towards VSYS"),
         ("U", "74AHCT125"): ("quad buffer, 3.3 V to 5 V level shifter (DIP-14) and socket",
@@ -68,13 +70,18 @@ def _wired_parts(design):
                                               "Raspberry Pi 27W USB-C Power Supply", 12.00,
                                               "the Pi's own supply; its ground joins the lamps' only through the header; "
                                               "on a 3 A supply a Pi 5 limits its USB ports to 600 mA"),
-        ("PS", "5 V supply"): ("5 V %g A regulated supply, 2.1 mm barrel plug" % f["amps"],
-                               "Mean Well GST25E05-P1J" if f["amps"] >= 4 else "Mean Well GST18E05-P1J (3 A)",
+        ("PS", "5 V supply"): ("5 V %g A regulated supply, 2.1 mm barrel plug" % f["amps"], supply_part(design),
                                12.00 if f["amps"] >= 4 else 10.00,
                                "power budget: %s" % budget_words(design)),
         ("J", "DC jack"): (catalogue_parts.part("dc-jack-panel")["part"], "Switchcraft 712A", 3.50,
-                           catalogue_parts.part("dc-jack-panel")["datasheet"] + "; nut inside, tag wires"),
+                           catalogue_parts.part("dc-jack-panel")["datasheet"] + "; on the service face (the "
+                           "removable back), never the panel: enclosure.svg; nut inside, tag wires"),
     }
+
+
+def supply_part(design):
+    """The example 5 V supply: the one the inlet's marking names (enclosure.svg)."""
+    return "Mean Well GST25E05-P1J" if design.figures["amps"] >= 4 else "Mean Well GST18E05-P1J (3 A)"
 
 
 def _onboard_parts(design):
@@ -118,7 +125,7 @@ def budget_words(design):
 RESISTORS = {
     "data": ("resistor 330 Ohm 1/4 W, in the data line at the first pixel", "Yageo MFR-25FBF52-330R", 0.05,
              "300-500 Ohm: damps reflections on the data line"),
-    "button": ("resistor 220 Ohm 1/4 W, in series with each button or key line", "Yageo MFR-25FBF52-220R", 0.05,
+    "button": ("resistor 220 Ohm 1/4 W, in series with each button line and key-matrix column", "Yageo MFR-25FBF52-220R", 0.05,
                "at the board: limits an electrostatic discharge into the pin"),
 }
 
@@ -194,7 +201,7 @@ def _controller_sundries(design):
 def _enclosure(design):
     """The front panel, its screws, the standoffs and the box behind it."""
     fixings = panel.fixing_count(design.name, design.spec)
-    return [("front panel, 4 mm birch plywood or 3 mm acrylic, laser cut (panel.svg)", 1, "", 15.00,
+    out = [("front panel, 4 mm birch plywood or 3 mm acrylic, laser cut (panel.svg)", 1, "", 15.00,
              "mat, light-coloured face; black engraving"),
             ("M4 x 16 mm pan-head screws, washers and nyloc nuts (panel fixing)", fixings, "ISO 7045 M4 x 16 A2",
              0.15, "one per %.1f mm fixing hole of panel.svg%s" % (panel.FIXING_MM,
@@ -202,9 +209,21 @@ def _enclosure(design):
             ("M3 x 10 mm nylon standoffs, screws and nuts (set)", 1, "M3 x 10 mm nylon standoff kit", 6.00,
              "mount the stripboard and the controller inside the enclosure"),
             ("enclosure: a box the panel screws onto, at least 80 mm deep inside, with a removable back",
-             1, "12 mm plywood or a steel instrument case", 40.00,
-             "the panel is its lid; the stripboard, controller and looms inside; the supply enters through "
-             "the DC jack's hole")]
+             1, "12 mm plywood", 40.00,
+             "the panel is its lid; the stripboard, controller and looms inside; wood, so nothing metal a visitor "
+             "touches needs bonding" + ("; the supply enters through J1 on the back (enclosure.svg)"
+                                         if catalogue_parts.has_dc_input(design) else "")),
+           ("printed how-to-play label, 24 pt (8.5 mm) type or larger, laminated, for the wall beside the machine", 1,
+            "", 5.00, "the panel's words are smaller than the 24 pt exhibit minimum (build guide, 'Museum')")]
+    if catalogue_parts.has_dc_input(design):
+        from .enclosure import marking
+
+        out += [("inlet marking beside J1 on the service face: engraved, or a printed label, 5 mm letters: \"%s\", "
+                 "the centre-positive symbol" % "; ".join(marking(design)[:2]), 1, "", 2.00,
+                 "rating and polarity at the inlet (enclosure.svg)"),
+                ("P-clip, 8 mm, and a screw: holds the adapter's lead 30 mm below J1", 1, "nylon P-clip 8 mm", 0.30,
+                 "a pull on the lead is taken by the clip, not the plug (enclosure.svg)")]
+    return out
 
 
 def _wire_sundries(design):
@@ -226,6 +245,10 @@ def _wire_sundries(design):
                     "a key's diode"))
     out.append(("cable tie mounts, P-clips and cable ties (strain relief)", 1, "", 4.00,
                 "every loom clamped within 50 mm of its connector"))
+    out.append(("heat-shrink tubing assortment, 1.6-6.4 mm, 2:1", 1, "any 2:1 polyolefin assortment", 4.00,
+                "over every soldered joint off the stripboard: the keys' diodes, the pixel splices, J1's tags"))
+    out.append(("wire markers, clip-on numbered sleeves for 1-2.5 mm wire", 1, "any clip-on wire marker set 0-9", 4.00,
+                "each loom wire marked at both ends with its pin-map line (harness.svg)"))
     return out
 
 
@@ -259,7 +282,7 @@ def stripboard_words(design):
     out = ["the resistors"]
     if "ULN2803A" in kinds:
         out.append("the ULN2803A sink drivers")
-    if "1N4148" in kinds and not design.matrix:
+    if "BAT85" in kinds and not design.matrix:
         out.append("the diodes")
     if "1N5817" in kinds:
         out.append("the 1N5817 supply diode")
@@ -346,22 +369,32 @@ def _protection(design):
 
         out.append((catalogue_parts.part("srv05-4")["part"], n, "Semtech SRV05-4", 0.80,
                     "%d visitor-touched lines (buttons, key matrix), counted loom by loom (%s), 4 per array, at each "
-                    "loom's plug" % (len(catalogue_parts.esd_lines(design)),
-                                     ", ".join("%s %d" % item for item in sorted(esd_need(design).items())))))
+                    "loom's plug%s" % (len(catalogue_parts.esd_lines(design)),
+                                       ", ".join("%s %d" % item for item in sorted(esd_need(design).items())),
+                                       PIXEL_ESD if catalogue_parts.touched_pixels(design) else "")))
         out.append(("SOT-23-6 to DIP-6 adapter board, 2.54 mm pitch (the SRV05-4 soldered on it at the bench, "
                     "then into the stripboard)", n, "Adafruit 1230 (SOT-23 breakout) or any SOT-23-6 to DIP adapter",
                     0.50, "one per SRV05-4"))
     if design.matrix:
         columns = len(design.matrix["columns"])
-        out.append((catalogue_parts.part("key-pullup")["part"], columns, "Yageo MFR-25FBF52-2K2", 0.05,
+        from .electrical import pressed_volts
+
+        out.append((catalogue_parts.part("key-pullup")["part"], columns, "Yageo MFR-25FBF52-4K7", 0.05,
                     "one per column, from 3.3 V to the column's wire at the loom end of its 220 Ohm: it settles in %.2f us "
-                    "(the scan reads after %.0f us)" % (_settle(design), catalogue_parts.part("loom-capacitance")["settle_us"])))
+                    "(the scan reads after %.0f us); a whole row held reads %.2f V at worst (VIL 0.8 V); rows have no "
+                    "resistor" % (_settle(design), catalogue_parts.part("loom-capacitance")["settle_us"],
+                                  pressed_volts(design)[-1][1])))
     if design.lamp_fuse:
         fuse = catalogue_parts.part(design.lamp_fuse)
         out.append((fuse["part"], 1, "Littelfuse RXEF050", 0.40,
                     "in the +5V lamp lead at the header breakout: %d mA with every lamp lit; a short on the panel "
                     "trips it before the Pi's 5 V" % int(design.figures["leds_ma"] + 0.5)))
     return out
+
+
+PIXEL_ESD = ("; the pixels' loom's one sits at the first pixel (its adapter on a scrap of stripboard there), where "
+             "visitors touch the pixels: I/O 1 on DIN "
+             "after the 330 Ohm, pin 5 on the string's +5V, pin 2 on its ground, the other I/O pins to ground")
 
 
 def _settle(design):

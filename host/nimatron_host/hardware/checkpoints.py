@@ -59,9 +59,11 @@ def lamp_rail(design, loaded=False):
     return max(lo, electrical.u1_needs()) if design.pixels else lo, hi
 
 
-def diode_window():
-    """A 1N4148 on a meter's diode test: a silicon drop, at most the datasheet's VF."""
-    return window(SILICON_MIN_VF, catalogue.part("1n4148")["vf"])
+def diode_window(key="1n4148"):
+    """A diode on a meter's diode test (about 1 mA): its ``meter_vf`` window in parts.json, or a silicon drop
+    up to the datasheet's VF."""
+    p = catalogue.part(key)
+    return window(*p.get("meter_vf", (SILICON_MIN_VF, p["vf"])))
 
 
 def _cp(stage, where, points, meter, readings, key, why=""):
@@ -177,7 +179,8 @@ def matrix_check(design, role, me, where, key):
     lead = point_words(*(me if column else other))
     text = "%s to %s" % (point_words(*me), point_words(*other) if other[0] != me[0] else "pin %s" % other[1])
     return _cp("looms", text, [me, other], "diode",
-               [("%s (row %d, column %d) pressed, red lead on %s" % (k, r + 1, c + 1, lead), diode_window()),
+               [("%s (row %d, column %d) pressed, red lead on %s" % (k, r + 1, c + 1, lead),
+                 diode_window(design.matrix["diode"])),
                 ("released", OPEN)], key,
                "the wire reaches its keys, and %s conducts from the column to the row" % diode)
 
@@ -262,7 +265,7 @@ def design_figures(design):
     if design.pixels:
         out.append("the %d Ω data resistor ± %d %%" % (DATA_OHMS, int(RESISTOR_TOLERANCE * 100)))
     if design.matrix:
-        out.append("a 1N4148's drop of %s" % diode_window())
+        out.append("a %s's drop of %s" % (design.matrix["diode"].upper(), diode_window(design.matrix["diode"])))
     out.append("a closed button below %s, an open line above %s" % (ohms(CLOSED_OHMS), ohms(NO_SHORT_OHMS)))
     return ", ".join(out)
 
@@ -399,10 +402,14 @@ def matrix_troubles(design, cps):
              "Re-crimp; join the anode of every diode of the column to its wire."),
             ("One key does nothing, or selects the wrong lamp",
              "Its diode's orientation: band (cathode) to the key, anode to the column wire, as the wiring diagram "
-             "draws it; its row and column wires (key K(n) sits under lamp n, counted row by row).",
-             "Turn the diode round; swap crossed row or column wires at the plug."),
+             "draws it; its row and column wires (key K(n) sits under lamp n, counted row by row); its diode's type: "
+             "a %s reads %s on the diode test, a silicon diode (1N4148) %s, and a held key then reads above the "
+             "pin's 0.8 V threshold." % (design.matrix["diode"].upper(), diode_window(design.matrix["diode"]),
+                                         diode_window()),
+             "Turn the diode round; fit a %s in place of a silicon one; swap crossed row or column wires at the "
+             "plug." % design.matrix["diode"].upper()),
             ("One press changes two lamps, or two keys held select a third",
-             "A diode missing or shorted: the diode test across it reads %s forward, OL backward." % diode_window(),
+             "A diode missing or shorted: the diode test across it reads %s forward, OL backward." % diode_window(design.matrix["diode"]),
              "Fit or replace the diode.")]
 
 

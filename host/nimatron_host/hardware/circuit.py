@@ -14,12 +14,20 @@ Electrical choices, each with its reason:
   50 kOhm) hold a button high. A key matrix's columns get 2.2 kOhm pull-ups
   to 3.3 V: an 800 mm loom, a diode per row and the ESD array are too much
   for the pin's own 80 kOhm within the scan's settle time. A 220 Ohm
-  resistor in each line at the board limits the current of an electrostatic
-  discharge from a visitor's hand into the pin's protection diodes (small
+  resistor in each button and key-column line at the board limits the current
+  of an electrostatic discharge from a visitor's hand into the pin's protection
+  diodes (small
   enough that a pressed button still reads low, even against the 1.8 kOhm
   pull-ups the Raspberry Pi fits on GPIO2 and GPIO3);
-- one 1N4148 per key of a key matrix, anode to the column (``keypad.
-  KeyMatrix(columns_to_anodes=True)``, its default), so chords never ghost;
+- one BAT85 Schottky per key of a key matrix, anode to the column (``keypad.
+  KeyMatrix(columns_to_anodes=True)``, its default), so chords never ghost. A
+  held key's column reads its diode's drop above the driven row, and every key
+  held in that row adds its current to the row's path: a silicon 1N4148
+  (1.0 V max at 10 mA), a 220 Ohm row resistor and 2.2 kOhm pull-ups read
+  0.90-1.94 V typical against the RP2040's 0.8 V VIL. So the rows have no
+  series resistor (the SRV05-4 at the loom's plug protects them), the
+  pull-ups are 4.7 kOhm and the diodes Schottky (``keylevel``: the pressed
+  level at the parts' corners, any number of keys held);
 - NeoPixels: a 74AHCT125 lifts the 3.3 V data to 5 V logic (WS2812 needs
   0.7 x VDD = 3.5 V), a 330 Ohm resistor at the strip's input damps ringing,
   a 1000 uF capacitor across the strip's supply absorbs the switch-on surge;
@@ -39,7 +47,9 @@ from nimatron.config import boards, power
 from .design import Chain, Design, Parts, is_pico
 
 BUTTON_OHMS = 220
-KEY_PULLUP_OHMS = 2200   # a key-matrix column's pull-up to 3.3 V (electrical.column_settle_us)
+KEY_PULLUP_OHMS = 4700   # a key-matrix column's pull-up to 3.3 V (electrical: settles in time, reads low)
+KEY_ROW_OHMS = 0         # a key-matrix row carries every held key's current: no series resistor (keylevel)
+KEY_DIODE = "bat85"      # parts.json: a Schottky, so a held key reads under VIL (keylevel)
 DATA_OHMS = 330
 
 # What a builder's multimeter should read, each figure with its reason (the
@@ -212,8 +222,8 @@ def _button_chains(spec, parts):
 
 
 def _matrix(spec, parts):
-    """(chains, grid) of a key matrix: a resistor on each column's and row's
-    pin, a key and a 1N4148 at every crossing."""
+    """(chains, grid) of a key matrix: a resistor on each column's pin (a row's
+    pin has none: ``KEY_ROW_OHMS``), a key and a BAT85 at every crossing."""
     rows, columns = spec["matrix"]["rows"], spec["matrix"]["columns"]
     grid = {"rows": [], "columns": [], "keys": []}
     chains = []
@@ -223,13 +233,12 @@ def _matrix(spec, parts):
         chains.append(_chain(spec, columns[c], "key column %d" % c, [("resistor", r, "%d Ω" % BUTTON_OHMS)],
                              "column", "key matrix"))
     for i, pin in enumerate(rows):
-        r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
-        grid["rows"].append((i, pin, r))
-        chains.append(_chain(spec, pin, "key row %d" % i, [("resistor", r, "%d Ω" % BUTTON_OHMS)], "row",
-                             "key matrix"))
+        grid["rows"].append((i, pin, None))
+        chains.append(_chain(spec, pin, "key row %d" % i, [], "row", "key matrix"))
     for _ in rows:
-        grid["keys"].append([(parts.add("K", "key (arcade button)"), parts.add("D", "1N4148")) for _ in columns])
+        grid["keys"].append([(parts.add("K", "key (arcade button)"), parts.add("D", "BAT85")) for _ in columns])
     grid["pullup_ohms"] = KEY_PULLUP_OHMS   # columns: the loom's capacitance against the scan's settle time
+    grid["column_ohms"], grid["row_ohms"], grid["diode"] = BUTTON_OHMS, KEY_ROW_OHMS, KEY_DIODE
     return chains, grid
 
 

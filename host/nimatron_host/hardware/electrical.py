@@ -13,8 +13,9 @@ broken rule, e.g.
   between the jack and U1 (diodes, fuse, MOSFETs, jack and wiring);
 - ESD arrays per loom: an array sits at its loom's plug, so a loom's lines
   cannot borrow a neighbour loom's spare channels;
-- key-matrix settling: a column's pull-up charges the loom, the diodes, the ESD
-  array and the pin to VIH within the scan's settle time;
+- key-matrix levels: a column's pull-up charges the loom, the diodes, the ESD
+  array and the pin to VIH within the scan's settle time, and a held key reads
+  under VIL with margin however many keys of its row are held (``keylevel``);
 - checkpoints: no window accepts a rail below what U1 needs.
 (Polyfuses held at 50 degC are ``parts.checks``: the fuse is chosen there.)
 """
@@ -64,13 +65,17 @@ def u1_check(design):
 
 
 def esd_need(design):
-    """{loom ref: arrays}: every loom's visitor-touched lines, 4 to an array."""
+    """{loom ref: arrays}: every loom's visitor-touched lines, 4 to an array; and the pixels' own loom where a
+    visitor touches the pixels themselves (``parts.touched_pixels``): one array at the first pixel, on its
+    data and, through the array's rail, its +5V."""
     lines = catalogue.part("srv05-4")["lines"]
     out = {}
     for ref, chains in catalogue.looms(design):
         touched = [c for c in chains if c.group in ("buttons", "key matrix")]
         if touched:
             out[ref] = int(math.ceil(len(touched) / float(lines)))
+        elif catalogue.is_data_loom(chains) and catalogue.touched_pixels(design):
+            out[ref] = 1
     return out
 
 
@@ -84,33 +89,70 @@ def esd_check(design, fitted):
 
 
 def column_load_pf(design):
-    """A key-matrix column's capacitance: its loom, one diode per row, the ESD array, the pin."""
+    """A key-matrix column's capacitance: its loom, one diode per row (its datasheet's maximum), the ESD
+    array, the pin."""
     from .harness import LOOM_MAX_MM
 
     f = catalogue.part("loom-capacitance")
     rows = len(design.matrix["rows"])
-    return LOOM_MAX_MM / 1000.0 * f["wire_pf_per_m"] + rows * f["diode_pf"] + f["esd_pf"] + f["pin_pf"]
+    diode_pf = catalogue.part(design.matrix.get("diode", "1n4148")).get("cd_pf", f["diode_pf"])
+    return LOOM_MAX_MM / 1000.0 * f["wire_pf_per_m"] + rows * diode_pf + f["esd_pf"] + f["pin_pf"]
 
 
 def column_settle_us(design):
-    """Time for a released column to rise to VIH: (pull-up + series) x C x ln(V / (V - VIH))."""
-    from .circuit import BUTTON_OHMS
+    """Time for a released column to rise from 0 V to VIH: (pull-up + series) x C x ln(V / (V - VIH)),
+    the pull-up 1 % high and the 3V3 rail 5 % low (``keylevel``'s corners)."""
+    from . import keylevel
 
     f = catalogue.part("loom-capacitance")
     pullup = design.matrix.get("pullup_ohms") or f["pullup_ohms_max"]   # none fitted: the pin's own, at its weakest
+    ohms = (pullup + design.matrix.get("column_ohms", 220)) * (1 + keylevel.RESISTOR_TOLERANCE)
+    volts = f["logic_volts"] * (1 - keylevel.RAIL_TOLERANCE)
     c = column_load_pf(design) * 1e-12
-    return (pullup + BUTTON_OHMS) * c * math.log(f["logic_volts"] / (f["logic_volts"] - f["vih"])) * 1e6
+    return ohms * c * math.log(volts / (volts - keylevel.gpio()["vih"])) * 1e6
+
+
+def pressed_volts(design):
+    """[(keys held in one row, the pin's level at its worst corner, the row's current)], 1 .. every column."""
+    from . import keylevel
+
+    out = []
+    for held in range(1, len(design.matrix["columns"]) + 1):
+        _, volts, amps = keylevel.worst(design.matrix, held)
+        out.append((held, volts, amps))
+    return out
 
 
 def matrix_check(design):
+    """Both edges of a key-matrix column: a released one rises to VIH within the scan's settle time and
+    stays above VIH with every other key held (the diodes' reverse current); a pressed one reads under VIL
+    less ``keylevel.MARGIN_V`` with any number of keys held in its row, at every corner, and the row's pin
+    sinks no more than its drive strength (above it the RP2040 guarantees no VOL)."""
     if not design.matrix:
         return []
+    from . import keylevel
+
     f = catalogue.part("loom-capacitance")
+    g = keylevel.gpio()
+    out = []
     t = column_settle_us(design)
     if t > f["settle_us"]:
-        return ["%s: a key-matrix column settles in %.2f us (%.0f pF), the scan reads after %.1f us" % (
-            design.name, t, column_load_pf(design), f["settle_us"])]
-    return []
+        out.append("%s: a key-matrix column settles in %.2f us (%.0f pF), the scan reads after %.1f us" % (
+            design.name, t, column_load_pf(design), f["settle_us"]))
+    released = keylevel.released_volts(design.matrix)
+    if released < g["vih"] + keylevel.MARGIN_V:
+        out.append("%s: a released key-matrix column reads %.2f V with every other key held (VIH %.1f V + %.1f V)"
+                   % (design.name, released, g["vih"], keylevel.MARGIN_V))
+    for held, volts, amps in pressed_volts(design):
+        if volts > g["vil"] - keylevel.MARGIN_V:
+            out.append("%s: %d key%s held in a row read%s %.2f V at the column pin (VIL %.1f V - %.1f V margin)" % (
+                design.name, held, "s" if held > 1 else "", "" if held > 1 else "s", volts, g["vil"], keylevel.MARGIN_V))
+            break
+    amps = pressed_volts(design)[-1][2]
+    if amps * 1000 > g["drive_ma"]:
+        out.append("%s: a row pin sinks %.1f mA with every key of its row held, its drive is %d mA" % (
+            design.name, amps * 1000, g["drive_ma"]))
+    return out
 
 
 def checkpoint_check(design, cps):
@@ -145,7 +187,7 @@ def smd_check(design, rows):
 
 
 def checks(design, esd_fitted=None, cps=None):
-    from . import bom, checkpoints
+    from . import bom, checkpoints, enclosure
 
     if design.onboard:
         return []
@@ -155,4 +197,4 @@ def checks(design, esd_fitted=None, cps=None):
     if cps is None:
         cps = checkpoints.checkpoints(design)
     return (u1_check(design) + esd_check(design, esd_fitted) + matrix_check(design) + checkpoint_check(design, cps)
-            + smd_check(design, bom.rows(design)[1:-1]))
+            + smd_check(design, bom.rows(design)[1:-1]) + enclosure.socket_check(design))

@@ -48,7 +48,7 @@ def power_cables(design):
     far = "%s +5V and %s +" % (design.pixels["ref"], design.pixels["cap"])
     gnd = "%s GND and %s −" % (design.pixels["ref"], design.pixels["cap"])
     jack = {"ref": design.jack, "kind": "power", "part": "dc-jack-panel",
-            "title": "%s DC jack: 2.1 mm, centre +" % design.jack, "detail": "panel mount; its tags to the stripboard",
+            "title": "%s DC jack: 2.1 mm, centre +" % design.jack, "detail": "in the back (the service face, enclosure.svg); its tags to the stripboard",
             "near": "jack tags", "far": "stripboard", "length": "as short as the case allows",
             "pins": [_pin("centre", "+5V in", "supply +", PLUS5, awg, "F1 polyfuse → Q1 drain"),
                      _pin("sleeve", "GND", "supply −", GROUND, awg, "stripboard ground")]}
@@ -102,7 +102,7 @@ def signal_loom(design, ref, chains):
 def line_words(chain):
     """A line as the loom carries it: the data leaves the level shifter at 5 V,
     a lamp behind a sink driver is its output."""
-    kind, ref, label = chain.items[0]
+    kind, ref, label = chain.items[0] if chain.items else (None, None, None)   # a key row: straight to its pin
     if chain.group == "NeoPixel data":
         return "NeoPixel data: %s 1Y, 5 V" % ref
     if kind == "sink":
@@ -121,7 +121,8 @@ def far_end(design, chain):
     if group in ("lamps", "status lamps"):
         return "%s %s → %s anode" % (items[0][1], items[0][2], items[1][1])
     if group == "NeoPixel data":
-        return "%s %s → %s DIN" % (items[1][1], items[1][2], items[2][1])
+        esd = " and SRV05-4 I/O 1" if catalogue.touched_pixels(design) else ""   # visitors touch the pixels
+        return "%s %s → %s DIN%s" % (items[1][1], items[1][2], items[2][1], esd)
     keys = design.matrix["keys"]
     n = int(chain.role.split()[-1])
     if chain.end == "column":

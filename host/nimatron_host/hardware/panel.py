@@ -4,7 +4,7 @@
 """The front panel of one board as SVG in millimetres, from its layout.
 
 For a laser cutter: two layers, ``cut`` (red hairlines, 0.01 mm, #ff0000,
-no fill: lamp, button, jack and fixing holes, the outline) and ``engrave``
+no fill: lamp, button and fixing holes, the outline; no socket: the DC jack is on the service face, enclosure.py) and ``engrave``
 (black: words, rings, marks). The engraved text is live text (DejaVu Sans,
 Bold): it must be converted to outlines before cutting, as the file's own
 description says. Holes are drawn smaller by the laser's kerf (``KERF_MM``)
@@ -51,7 +51,6 @@ TEXT_MM = 5            # how-to-play text size (em, mm): below EXHIBIT_TYPE_MM, 
 STATUS_MM = 4.5        # the status words' size (em, mm)
 EXHIBIT_TYPE_MM = 8.47  # 24 pt: the smallest exhibit type the US National Park Service advises
                        # (NPS Harpers Ferry Center, 'Exhibit Typography: Accessible Type')
-JACK_STRIP_MM = 22     # extra panel height at the bottom for the DC jack's hole, where a board has one
 LANGS = ("en", "es", "ru")
 
 FACE_WORDS = (("done", "done"), ("new", "new"), ("visitor", "status.visitor"), ("machine", "status.machine"),
@@ -132,7 +131,6 @@ class Panel:
         self.lang = lang
         self.as_cut = kerf is not None   # None: the nominal drawing; a number: the laser file, kerf and press fits
         self.kerf = kerf or 0.0
-        self.jack = has_jack(name, spec)
         self.words = panel_words(lang)
         self.parts = []   # (callable) drawn after the size is known
 
@@ -204,10 +202,7 @@ class Panel:
         d.add("rect", x=2, y=2, width=width - 4, height=height - 4, rx=6, class_="outline", **CUT)
         for x, y in fixing_points(width, 0, height):
             d.add("circle", cx=x, cy=y, r=(FIXING_MM - self.kerf) / 2.0, class_="fixing", **CUT)
-        if self.jack:   # the supply's way in: sized from the catalogue's jack, so a new jack moves it
-            jx, jy = 40, height - JACK_STRIP_MM / 2.0 - 2   # bottom left: clear of the revision note at the right
-            d.add("circle", cx=jx, cy=jy, r=(jack_mm() - self.kerf) / 2.0, class_="jack", **CUT)
-            d.text(jx + jack_mm() / 2.0 + 4, jy + 1.5, "5 V DC", size=4, anchor="start", weight="bold")
+        # no socket here: this is the visitor's face; the DC jack is on the service face (enclosure.svg)
         d.text(width / 2.0, 20, "NIMATRON", size=11, anchor="middle", weight="bold", letter_spacing=2)
         return d
 
@@ -222,7 +217,7 @@ class Panel:
         buttons_y = lamps_bottom + 30
         controls_y = buttons_y + 48
         text_y = controls_y + 48
-        height = self.text_bottom(text_y, width) + 12 + (JACK_STRIP_MM if self.jack else 0)
+        height = self.text_bottom(text_y, width) + 12
         d = self._frame(width, height)
         self.status_row(d, 34, width)
         left = (width - column * len(layout)) / 2.0
@@ -247,7 +242,7 @@ class Panel:
         top = 70.0
         controls_y = top + cell_h * len(layout) + 26
         text_y = controls_y + 48
-        height = self.text_bottom(text_y, width) + 12 + (JACK_STRIP_MM if self.jack else 0)
+        height = self.text_bottom(text_y, width) + 12
         d = self._frame(width, height)
         self.status_row(d, 34, width)
         left = (width - cell_w * columns) / 2.0 + 6
@@ -271,7 +266,7 @@ class Panel:
         cx, cy = width / 2.0, 70 + key_r + BUTTON_MM / 2.0
         controls_y = cy + key_r + BUTTON_MM + 20
         text_y = controls_y + 48
-        height = self.text_bottom(text_y, width) + 12 + (JACK_STRIP_MM if self.jack else 0)
+        height = self.text_bottom(text_y, width) + 12
         d = self._frame(width, height)
         self.status_row(d, 34, width)
         for i in range(n):
@@ -302,18 +297,6 @@ def fits_bed(width, height):
     """Whether a sheet fits the bed with ``BED_MARGIN_MM`` to spare both ways."""
     long_side, short_side = max(BED_MM) - BED_MARGIN_MM, min(BED_MM) - BED_MARGIN_MM
     return max(width, height) <= long_side and min(width, height) <= short_side
-
-
-def has_jack(name, spec):
-    """Whether the board takes its supply through the panel-mount DC jack (J1)."""
-    from .circuit import circuit
-
-    return circuit(name, spec).jack is not None
-
-
-def jack_mm():
-    """The DC jack's panel hole (parts.json ``dc-jack-panel``): a parameter, so a new jack moves it."""
-    return parts.part("dc-jack-panel")["cutout_mm"]
 
 
 def lamp_cut_mm(spec, kerf=None):

@@ -163,6 +163,12 @@ def esd_lines(design):
     return [c for c in design.chains if c.group in ("buttons", "key matrix")]
 
 
+def touched_pixels(design):
+    """The pixels sit in the panel's holes, their LEDs within a visitor's finger (bullet pixels): a discharge
+    reaches the string's data and +5V. A strip behind a diffuser or an LED behind a bezel is not touched."""
+    return not design.onboard and design.neopixel and lamp_part(design) == BULLET_PIXEL
+
+
 def esd_arrays(design):
     """Arrays sit at their loom's plug: counted loom by loom (``electrical.esd_need``)."""
     from . import electrical

@@ -100,7 +100,8 @@ def index_lines(designs):
     out += after[:-1]
     out += ["", "Design rules beyond ratings (`host/nimatron_host/hardware/electrical.py`): U1's supply at the worst "
             "case after every series drop (%s); ESD arrays counted loom by loom; polyfuses held at 50 °C (the RUEF "
-            "rerating table: × %.2f); key-matrix columns settle within the scan (2.2 kΩ pull-ups); no checkpoint "
+            "rerating table: × %.2f); key-matrix columns settle within the scan and a held key reads under VIL with any "
+            "number of its row held (4.7 kΩ pull-ups, BAT85 diodes, no row resistor: `keylevel.py`); no checkpoint "
             "accepts a rail below U1's 4.5 V." % (", ".join("`%s` %.2f V" % (d.name, electrical.u1_volts(d))
                                                         for d in boards if d.pixels),
                                                 catalogue.part("ptc-rerating-ruef")["hold_factor"]["50"]), ""]
@@ -185,11 +186,24 @@ def _touch_lines(design):
     if design.onboard:
         return ["- Keycaps and the board sit in a closed case; nothing a child can pull off. Keep the case closed "
                 "with screws, not clips."]
-    return ["- %s Buttons snap in from behind; nothing on the visitor's side comes off without opening the "
-            "case." % HELD[catalogue.lamp_hole(design)[1]],
-            "- Touch: 5 V at most anywhere; every button and key line has a 220 Ω resistor and an ESD array "
-            "(%d, one set per loom) against a visitor's static discharge; a metal frame is bonded to ground."
-            % catalogue.esd_arrays(design)]
+    out = ["- %s The buttons (Sanwa OBSF-30) are snap-in: pushed through their holes from the front, held by "
+           "clips behind the panel, so a tool under a rim can lever one out from the visitor's side; where the "
+           "machine stands unattended, fit the screw-in (nut) version, tightened from behind."
+           % HELD[catalogue.lamp_hole(design)[1]]]
+    if catalogue.has_dc_input(design):
+        out.append("- The supply's socket %s is on the service face (the removable back, against the wall or "
+                   "plinth), marked with its rating and polarity, its lead clamped: nothing to unplug or plug in "
+                   "from the visitor's side ([enclosure.svg](enclosure.svg))." % design.jack)
+    lines = ("every button line and key-matrix column has a 220 Ω resistor (a key row has none: it carries every "
+             "held key's current) and every button and key line" if design.matrix else "every button line has a "
+             "220 Ω resistor and")
+    out.append("- Touch: 5 V at most anywhere; %s an ESD array line (%d arrays, one set per loom) against a "
+               "visitor's static discharge. %sThe panel and the box are wood or acrylic and "
+               "nothing else a visitor touches is part of a circuit, so nothing is bonded to ground." % (
+                   lines, catalogue.esd_arrays(design) - catalogue.touched_pixels(design),
+                   "The pixels' LEDs, which visitors touch in their holes, have one more array at the first pixel, "
+                   "on the string's data and +5V. " if catalogue.touched_pixels(design) else ""))
+    return out
 
 
 def _wrong_adapter_words(design):

@@ -11,7 +11,7 @@ data-role=...>`` and every part carries ``data-ref``, so the tests compare the
 drawing with the pin map and the bill of materials.
 """
 
-from . import parts as catalogue
+from . import electrical, parts as catalogue
 from .circuit import ref_ranges, revision
 from .design import Chain
 from .svg import Drawing
@@ -182,7 +182,9 @@ def draw(design):
 
 def _heading(d, design):
     d.text(20, 30, "Nimatron %s: wiring" % design.name, size=18, weight="bold")
-    about = design.spec.get("about", "")
+    from .guide import what_words
+
+    about = what_words(design)
     d.text(20, 50, about if len(about) < 110 else about.split(":")[0], size=12, fill=GREY)
     d.text(20, 68, "Generated from firmware/nimatron/config/pinmaps/%s.json by `nimatron hardware`: edit the pin "
            "map, not this drawing." % design.name, size=11, fill=GREY)
@@ -284,7 +286,7 @@ def _supply(d, design, y):
     d.rect(x, y - 30, 170, 40, stroke_width=2, data_ref=design.supply, fill="#eef4ff")
     d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design.supply, design.spec["supply"]["amps"]), size=11,
            weight="bold")
-    d.text(x + 8, y + 2, "%s DC jack (panel)" % design.jack, size=10, data_ref=design.jack)
+    d.text(x + 8, y + 2, "%s DC jack (in the back: enclosure.svg)" % design.jack, size=10, data_ref=design.jack)
     d.line(x + 150, y + 10, x + 150, y + 16)
     _ground(d, x + 150, y + 16)
     # jack + -> F1 polyfuse -> Q1+Q2 (the MOSFET switch with its over-voltage cut-off) -> +5V; TVS1 drawn to ground
@@ -410,13 +412,19 @@ def notes_of(design):
     if not design.onboard:
         n = catalogue.esd_arrays(design)
         if n:
+            pixel = catalogue.touched_pixels(design)
             out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
-                       "pin 2 to ground, pin 5 to 3.3 V." % (n, "s" if n > 1 else ""))
+                       "pin 2 to ground, pin 5 to 3.3 V%s." % (n - pixel, "s" if n - pixel > 1 else "",
+                                                              "; 1 at the first pixel (visitors touch the pixels): "
+                                                              "I/O 1 on DIN after the 330 Ω, pin 5 on the string's "
+                                                              "+5V, pin 2 to its ground" if pixel else ""))
     if design.matrix:
-        out.append("Key-matrix columns: a 2.2 kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
-                   "capacitance is too much for the pin's own within the scan's settle time).")
-        out.append("Key matrix: one 1N4148 per key, anode to the column, cathode towards the key and the row"
-                   " (keypad.KeyMatrix, columns_to_anodes=True). Key K(n) sits under lamp n, counted row by row.")
+        out.append("Key-matrix columns: a %g kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
+                   "capacitance is too much for the pin's own within the scan's settle time). Rows: no resistor (a row "
+                   "carries every held key's current)." % (design.matrix["pullup_ohms"] / 1000.0))
+        out.append("Key matrix: one BAT85 Schottky per key, anode to the column, cathode towards the key and the row"
+                   " (keypad.KeyMatrix, columns_to_anodes=True); a whole row held reads %.2f V at worst (VIL 0.8 V)."
+                   " Key K(n) sits under lamp n, counted row by row." % electrical.pressed_volts(design)[-1][1])
     out.append("All ground symbols are one net; all +5V flags are one net. Parts: " + ", ".join(
         ref_ranges(line[3]) for line in design.parts.lines) + " (see bom.csv).")
     return out

@@ -1,0 +1,175 @@
+# SPDX-FileCopyrightText: 2026 The Nimatron project contributors
+#
+# SPDX-License-Identifier: MIT
+"""The enclosure of a board with a DC jack: which face a visitor sees, and where the supply comes in.
+
+The front panel (``panel.svg``) is the visitor's face: lamps, buttons, words and
+nothing else. The supply's socket (J1) sits on the service face, the removable
+back that stands against the wall or the plinth, with its rating and polarity
+marked beside it and the adapter's lead held by a clamp, so a tug pulls on the
+clamp and not on the plug. ``draw(design)`` is the drawing (``enclosure.svg``):
+both faces at their real size and the inlet enlarged; ``socket_check(design)`` is the
+rule (kind: *a socket a visitor can reach*): no socket on the visitor's face,
+exactly one on the service face, marked with the volts, the amps and the
+polarity, and retained.
+"""
+
+import xml.etree.ElementTree as ET
+
+from . import panel
+from . import parts as catalogue
+from .circuit import revision
+from .svg import Drawing
+
+DEPTH_MM = 100          # outside: 80 mm inside (bom) + the 12 mm back + the panel
+GAP_MM = 40             # between the views
+JACK_FROM_SIDE_MM = 50  # J1's centre from the service face's right edge (seen from behind) ...
+JACK_FROM_BOTTOM_MM = 40  # ... and from its bottom: low, where the lead drops to the floor
+CLAMP_BELOW_MM = 30     # the lead's clamp, below J1
+DETAIL = 3.0            # the inlet's enlargement
+POLARITY = "centre +"   # J1's centre pin is +5V (harness.py: "2.1 mm, centre +")
+
+
+def panel_size(design):
+    d = panel.Panel(design.name, design.spec, "en").draw()
+    return d.width, d.height
+
+
+def marking(design):
+    """The words at the inlet: what it takes, how much, which way round."""
+    f = design.figures
+    return ["%s  %g V DC, %g A max" % (design.jack, f["volts"], design.spec["supply"]["amps"]),
+            "%s  (2.1 mm plug)" % POLARITY, "own adapter only: %s" % supply_example(design)]
+
+
+def supply_example(design):
+    from . import bom
+
+    return bom.supply_part(design)
+
+
+def _polarity_symbol(d, x, y, scale=1.0):
+    """The usual symbol: − (C) + : the sleeve negative, the centre positive."""
+    r = 3.0 * scale
+    d.path("M%.2f %.2f A%.2f %.2f 0 1 0 %.2f %.2f" % (x + r * 0.7, y - r * 0.7, r, r, x + r * 0.7, y + r * 0.7),
+           stroke_width=0.5 * scale)
+    d.circle(x, y, 0.9 * scale, fill="#000000", stroke_width=0.2)
+    d.line(x - r, y, x - r - 6 * scale, y, stroke_width=0.5 * scale)
+    d.line(x + 0.9 * scale, y, x + r + 6 * scale, y, stroke_width=0.5 * scale)
+    d.text(x - r - 10 * scale, y + 1.6 * scale, "−", size=5 * scale, anchor="middle", weight="bold")
+    d.text(x + r + 10 * scale, y + 1.8 * scale, "+", size=5 * scale, anchor="middle", weight="bold")
+
+
+def _face(d, x, y, w, h, face, words):
+    d.group(class_="face", data_face=face)
+    d.rect(x, y, w, h, stroke_width=1.0, fill="#fbf8f1" if face == "visitor" else "#eef2f6")
+    d.text(x, y - 6, words, size=7, weight="bold")
+
+
+def draw(design):
+    """The visitor's face, the service face with J1, the side, and the inlet enlarged."""
+    w, h = panel_size(design)
+    jack = catalogue.part("dc-jack-panel")["cutout_mm"]
+    width = 2 * w + DEPTH_MM + 4 * GAP_MM
+    height = h + 250
+    d = Drawing(width, height, unit="mm", title="Nimatron %s enclosure" % design.name)
+    d.text(GAP_MM, 14, "Nimatron %s: enclosure, the two faces (mm)" % design.name, size=9, weight="bold")
+    top = 32
+    # the visitor's face: the panel, nothing else
+    _face(d, GAP_MM, top, w, h, "visitor", "VISITOR'S FACE: the front panel (panel.svg), no socket")
+    d.text(GAP_MM + w / 2.0, top + h / 2.0, "lamps, buttons, words", size=8, anchor="middle", fill="#777777")
+    d.end()
+    # the side: how deep, which way the faces look
+    sx = 2 * GAP_MM + w
+    d.group(class_="face", data_face="side")
+    d.rect(sx, top, DEPTH_MM, h, stroke_width=1.0)
+    d.text(sx, top - 6, "SIDE", size=7, weight="bold")
+    d.text(sx + DEPTH_MM / 2.0, top + h + 10, "%d mm deep (80 mm inside)" % DEPTH_MM, size=5, anchor="middle")
+    d.text(sx + 3, top + 12, "← visitor", size=5)
+    d.text(sx + DEPTH_MM - 3, top + 12, "service →", size=5, anchor="end")
+    d.end()
+    # the service face, seen from behind: J1 low at the right, its marking beside it, the clamp below
+    rx = 3 * GAP_MM + w + DEPTH_MM
+    _face(d, rx, top, w, h, "service", "SERVICE FACE: the removable back, against the wall or plinth")
+    jx, jy = rx + w - JACK_FROM_SIDE_MM, top + h - JACK_FROM_BOTTOM_MM
+    d.add("circle", cx=jx, cy=jy, r=jack / 2.0, class_="jack", data_ref=design.jack, fill="none", stroke="#000000",
+          stroke_width=0.8)
+    d.text(jx, jy - jack / 2.0 - 3, design.jack, size=5, anchor="middle", weight="bold")
+    d.add("rect", x=jx - 8, y=jy + CLAMP_BELOW_MM - 3, width=16, height=6, rx=3, class_="retention", fill="none",
+          stroke="#000000", stroke_width=0.6)
+    d.text(jx + 11, jy + CLAMP_BELOW_MM + 2, "clamp", size=4)
+    d.group(class_="inlet-marking")
+    lines = marking(design)
+    for n, text in enumerate(lines[:2]):
+        d.text(jx - jack / 2.0 - 6, jy - 2 + 7 * n, text, size=5, anchor="end", weight="bold")
+    _polarity_symbol(d, jx - jack / 2.0 - 30, jy + 18, scale=1.5)
+    d.end()
+    d.end()
+    _detail(d, GAP_MM, top + h + 24, design, jack)
+    d.text(width - 6, height - 4, revision(design.name), size=4, anchor="end", fill="#555555", class_="revision")
+    return d.document()
+
+
+def _detail(d, x, y, design, jack):
+    """The inlet, three times its size: socket, marking, clamp and the lead's loop."""
+    k = DETAIL
+    d.text(x, y, "THE INLET (x%g): %s on the service face, the lead clamped below it" % (k, design.jack), size=6,
+           weight="bold")
+    cx, cy = x + 40, y + 45
+    d.circle(cx, cy, jack / 2.0 * k, stroke_width=0.8)
+    d.circle(cx, cy, 2.1 / 2.0 * k, fill="#000000")
+    d.text(cx, cy - jack / 2.0 * k - 4, "%s (%.1f mm hole, nut inside)" % (design.jack, jack), size=5,
+           anchor="middle")
+    clamp_y = cy + CLAMP_BELOW_MM * k
+    d.path("M%.1f %.1f C %.1f %.1f %.1f %.1f %.1f %.1f" % (cx, cy, cx + 40, cy + 20, cx + 40, clamp_y - 20, cx,
+                                                       clamp_y), stroke="#555555", stroke_width=1.6)
+    d.line(cx, clamp_y, cx, clamp_y + 30, stroke="#555555", stroke_width=1.6)
+    d.rect(cx - 24, clamp_y - 9, 48, 18, rx=9, stroke_width=0.8)
+    d.text(cx + 30, clamp_y + 2, "P-clip screwed to the back: the lead, not the plug, takes a pull", size=5)
+    lines = marking(design)
+    for n, text in enumerate(lines):
+        d.text(cx + 60, cy - 8 + 10 * n, text, size=7, weight="bold" if n < 2 else None)
+    _polarity_symbol(d, cx + 90, cy + 32, scale=2.0)
+    d.text(cx + 60, cy + 50, "the marking: engraved in the back or a printed label beside the socket, 5 mm letters",
+           size=5)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def face_sockets(svg_text, face):
+    """The sockets (``class="jack"``) drawn on one face (``data-face``) of the enclosure drawing."""
+    root = ET.fromstring(svg_text.encode("utf-8"))
+    return [c for g in root.iter(SVG + "g") if g.get("data-face") == face
+            for c in g.iter(SVG + "circle") if c.get("class") == "jack"]
+
+
+def marking_words(svg_text):
+    """Every word of the inlet's marking (``class="inlet-marking"``)."""
+    root = ET.fromstring(svg_text.encode("utf-8"))
+    return " ".join(t.text or "" for g in root.iter(SVG + "g") if g.get("class") == "inlet-marking"
+                    for t in g.iter(SVG + "text"))
+
+
+def socket_check(design, panel_svg=None, enclosure_svg=None):
+    """Kind: *a socket a visitor can reach*. One line per broken rule."""
+    if not catalogue.has_dc_input(design):
+        return []
+    if panel_svg is None:
+        panel_svg = panel.draw(design.name, design.spec)
+    if enclosure_svg is None:
+        enclosure_svg = draw(design)
+    out = []
+    if 'class="jack"' in panel_svg or 'class="socket"' in panel_svg:
+        out.append("%s: %s DC jack on the visitor's face (panel.svg)" % (design.name, design.jack))
+    service = face_sockets(enclosure_svg, "service")
+    if len(service) != 1:
+        out.append("%s: %d sockets on the service face of enclosure.svg, wants %s alone" % (
+            design.name, len(service), design.jack))
+    marks = marking_words(enclosure_svg)
+    for want in ("%g V" % design.figures["volts"], "%g A" % design.spec["supply"]["amps"], POLARITY):
+        if want not in marks:
+            out.append("%s: the inlet's marking lacks %r" % (design.name, want))
+    if 'class="retention"' not in enclosure_svg:
+        out.append("%s: nothing holds the adapter's lead at %s" % (design.name, design.jack))
+    return out
