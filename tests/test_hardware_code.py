@@ -25,7 +25,6 @@ SUITE_ONLY = {
     "panel.contrast": "the panel's ink against its face (WCAG), which the suite checks",
     "supply_sim.available": "whether ngspice is here: the suite skips the simulations without it",
     "circuit.expand_refs": "reads a BOM's reference column back, the inverse of ref_ranges",
-    "supply_sim.OLD_STAGE": "the input stage before issue 42, which the suite runs with the ideal and the real models",
 }
 
 

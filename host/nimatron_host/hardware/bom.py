@@ -327,8 +327,7 @@ def _looms(design):
                 % (mf["amps"], catalogue_parts.worst_amps(design)), catalogue_parts.POWER_LOOM))
         out.append((catalogue_parts.part("minifit-jr-crimp")["part"], 8, "Molex 39-00-0039", 0.15,
                     "4 per connector and 4 spare; crimp with a Mini-Fit crimper (e.g. Molex 63819-0900)"))
-        out.append((catalogue_parts.part("wire-18")["part"] + ", red and black, metres", 2, "Alpha Wire 3055", 0.90,
-                    "+5V and ground from the jack to the lamps (%.1f A)" % catalogue_parts.part("wire-18")["amps"]))
+        out.append(_power_wire_row(design))
     lines = len(design.chains)
     colours = WIRE_COLOURS + ([PLUS5[0]] if design.pixels or design.sinks else [])   # red: +5V
     out.append((catalogue_parts.part("wire-22")["part"] + ", %d colours (%s), metres" % (len(colours), ", ".join(colours)),
@@ -354,7 +353,7 @@ def _input_rows(design):
     out.append((p("sup90p06")["part"], 2, "Vishay SUP90P06-09L", 2.20,
                 "Q1, Q2 back to back, sources joined, Q1's drain to F1, Q2's drain to +5V: reverse polarity "
                 "and the over-voltage switch (%.2f W each at the worst case). Alternate: %s"
-                % (_fet_watts(design), p("sup90p06")["alternate"].split(" (")[0].split(": ")[-1])))
+                % (_fet_watts(design), p("sup90p06")["alternate"].split(": ")[1].split(" (")[0])))
     sink = p(supply_sim.HEATSINK)
     out.append((sink["part"], 2, "Boyd (Aavid) 530002B02500G", 1.80,
                 "one on Q1, one on Q2, screwed with grease, not touching each other (the tabs are the drains): "
@@ -409,6 +408,21 @@ def _settle(design):
     from .electrical import column_settle_us
 
     return column_settle_us(design)
+
+
+def _power_wire_row(design):
+    """18 AWG from the jack to the first pixel, and to the last one where the pixels are fed at both ends."""
+    from .electrical import feed_both_ends
+
+    wire = catalogue_parts.part("wire-18")
+    both = bool(design.pixels) and feed_both_ends(design)
+    far = catalogue_parts.part("pixel-conductor")["far_feed_m"]
+    metres = 2 + (int(2 * far + 0.999) if both else 0)
+    return (wire["part"] + ", red and black, metres", metres, "Alpha Wire 3055", 0.90,
+            "+5V and ground from the jack to the lamps (%.1f A)%s" % (
+                wire["amps"], "; a second pair from J2 to the last pixel: the pixels are fed at both ends "
+                "(one feed drops the far pixel below its VDD minimum or overloads the string's conductors)"
+                if both else ""))
 
 
 def _short_watts(design):

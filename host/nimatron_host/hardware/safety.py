@@ -172,8 +172,7 @@ def _supply_lines(design):
     if catalogue.has_dc_input(design):
         out = ["- 5 V %g A adapter, 2.1 mm plug, centre positive, fixed 5.0 V, a limited power source (LPS, IEC "
                "62368-1 Annex Q, or NEC Class 2) whose overload protection acts by %d %% of its rating (%.1f A): "
-               "that limit, not F1, is what stops a short; every conductor from the jack to the last pixel carries "
-               "it (the design rules). Worst case the firmware allows %.2f A. Low voltage only: the mains side stays "
+               "that limit, not F1, is what stops a short (below). Worst case the firmware allows %.2f A. Low voltage only: the mains side stays "
                "in the adapter's own closed case (CE/UKCA/UL)."
                % (f["amps"], int(supply_sim.OVERLOAD * 100 + 0.5), f["amps"] * supply_sim.OVERLOAD,
                   catalogue.worst_amps(design)),
@@ -181,7 +180,8 @@ def _supply_lines(design):
                "switch that stays off for a reversed adapter or one above %.2f V, on heat sinks that take a short at the "
                "adapter's limit." % (
                    catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
-                   catalogue.hold_at_cabinet(catalogue.fuse_key(design)), supply_sim.trip_volts()), "",
+                   catalogue.hold_at_cabinet(catalogue.fuse_key(design)), supply_sim.trip_volts()),
+               _fault_words(design), "",
                "## Supply faults, simulated", "",
                "ngspice, from the parts' datasheet figures (the method: [../README.md](../README.md#supply-faults-"
                "simulated)):", ""]
@@ -193,6 +193,18 @@ def _supply_lines(design):
                    "lamp lit; a short on the panel trips it (the Pi may restart while it does; not simulated)." % (
                        fuse["part"].split(",")[0], fuse["hold_amps"], fuse["trip_amps"], int(f["leds_ma"] + 0.5)))
     return out + ["- No DC jack: a wrong adapter cannot be plugged in; the Pi's own supply is the only one.", ""]
+
+
+def _fault_words(design):
+    """What a short behind the jack draws, and which conductors are rated below it (from the design rules)."""
+    short_of = electrical.fault_short_of(design)
+    words = ("- A short anywhere behind J1 draws the adapter's limit, %.1f A, until the adapter is unplugged (F1 "
+             "trips only above %.1f A at 50 °C)." % (electrical.fault_amps(design),
+                                                   catalogue.part(catalogue.fuse_key(design))["trip_amps"] * 0.79))
+    if short_of:
+        words += (" Rated below that current (the design rules' figures; not yet protected): %s. Until they are, "
+                  "inspect the wiring after any short." % ", ".join("%s %.1f A" % (r[0], r[4]) for r in short_of))
+    return words
 
 
 def _heat_lines(design):

@@ -441,12 +441,12 @@ BENCH_STEP = 0.005   # the trip sweep's step (V): a bench supply turned up slowl
 BENCH_LOAD_OHMS = 1000   # across +5V on the bench, so the rail falls to 0 V when the stage switches off
 
 
-def bench_deck(design, corner, volts, load_amps, out_path, sweep=False):
+def bench_deck(design, corner, volts, load_amps, out_path, sweep=False, ideal=False):
     """The input stage alone on a bench supply at ``volts`` (no adapter, no lead), ``load_amps`` drawn
     from +5V; DC only: an operating point, or with ``sweep`` the supply turned up to 6.5 V."""
     k = corner_figures(corner)
     lines = ["* Nimatron %s: bench, corner %s" % (design.name, corner), models(corner),
-             "Vbench jin 0 DC %.3f" % volts] + _protection(design, "bench", k)
+             "Vbench jin 0 DC %.3f" % volts] + _protection(design, "bench", k, ideal)
     lines.append("Bload rail 0 I=%g*tanh(max(v(rail),0)/0.5)" % load_amps)
     lines.append("Rbench rail 0 %g" % BENCH_LOAD_OHMS)
     vectors = "v(s) v(b) v(rail) v(j1)"
@@ -456,10 +456,10 @@ def bench_deck(design, corner, volts, load_amps, out_path, sweep=False):
                               "wrdata %s %s" % (out_path, vectors), "quit", ".endc", ".end"]) + "\n"
 
 
-def bench_run(design, corner, volts, load_amps, sweep=False):
+def bench_run(design, corner, volts, load_amps, sweep=False, ideal=False):
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "out.txt")
-        return run(bench_deck(design, corner, volts, load_amps, out, sweep), out)
+        return run(bench_deck(design, corner, volts, load_amps, out, sweep, ideal), out)
 
 
 def bench(design):
@@ -647,7 +647,71 @@ def load_bench(design):
     return dict((k, tuple(v)) for k, v in load_all().get("bench", {}).get(design.name, {}).items())
 
 
+def report(design):
+    """Markdown lines: before (the stage of ``OLD_STAGE``, ideal and real models) and after, for docs."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def stage(values):
+        saved = dict((k, globals()[k]) for k in values)
+        globals().update(values)
+        try:
+            yield
+        finally:
+            globals().update(saved)
+
+    worst = catalogue.worst_amps(design)
+    rows = []
+    for label, values, ideal in (("before, ideal TL431", OLD_STAGE, True), ("before, real models", OLD_STAGE, False),
+                                 ("after, real models", {}, False)):
+        with stage(values):
+            for corner, _, _ in CORNERS:
+                cells = ["%.2f" % bench_run(design, corner, v, worst, ideal=ideal)["v(rail)"][0]
+                         for v in (4.75, 5.0, 5.25)]
+                rows.append("| %s | %s | %s |" % (label, corner, " | ".join(cells)))
+        with stage(values):
+            rev = simulate(design, [c for c in CASES if c[0] == "reversed"][0], ideal=ideal)
+        rows.append("| %s | reversed 24 V: C_IN %.2f A, %.1f W | | | |" % (label, rev["cin_amps_steady"],
+                                                                           rev["cin_w_steady"]))
+    return ["| `%s` | corner | +5V at 4.75 V in | at 5.00 V | at 5.25 V |" % design.name,
+            "|---|---|---|---|---|"] + rows + [""] + _report_faults(design)
+
+
+def _report_faults(design):
+    """The short against the fuse and the MOSFETs, the pixels' conductors, the pixels' highest volts."""
+    from . import electrical
+
+    short = load_results()[design.name]["short"]
+    fet_w = max(f["fet_w_steady"] for f in short.values())
+    amps = max(f["fet_amps_steady"] for f in short.values())
+    k = catalogue.derate()
+    free_air = (catalogue.part("sup90p06")["tj_max"] - 50) / catalogue.part("sup90p06")["theta_ja"] * k
+    out = ["- short on the panel: the adapter's limit holds %.2f A; F1 trips at %.1f A (50 °C): never; Q2 %.1f W "
+           "(allowed %.1f W in free air, %.1f W on its heat sink)" % (amps, short["start"]["fuse_trip_50c"], fet_w,
+                                                                      free_air, fet_watts_allowed() * k)]
+    if design.pixels:
+        for label, (far, seg, feeds) in electrical.pixel_figures(design).items():
+            out.append("- pixels fed at %s: farthest pixel %.2f V at the worst case on 4.75 V, conductors %.2f A "
+                       "(rated %.2f A × 80 %%), feeds %s A" % (label, far, seg, catalogue.trusted("wire-22", 3.0),
+                                                               " + ".join("%.2f" % f for f in feeds)))
+    for ref, key, normal, fault, rating in electrical.fault_rows(design):
+        out.append("- %s (%s): %.2f A at the worst case, %.2f A in a short, rated %.2f A%s" % (
+            ref, key, normal, fault, rating, "" if rating >= fault else ": BELOW the short's current"))
+    results = load_results()[design.name]
+    reach = max(f["pixels_max"] for key, by in results.items() if key not in FORBIDDEN for f in by.values())
+    banned = ", ".join("%s %.2f V" % (key, max(f["pixels_max"] for f in results[key].values())) for key in FORBIDDEN)
+    out.append("- pixels' highest volts in a reachable case: %.2f V (limit 5.3 V); in the forbidden cases: %s"
+               % (reach, banned))
+    return out
+
+
 def main():
+    import sys
+
+    if "--figures" in sys.argv[1:]:
+        heavy = max(input_designs(), key=catalogue.worst_amps)
+        print("\n".join(report(heavy)))
+        return 0
     results = simulate_all()
     results["bench"] = bench_all()
     with open(RESULTS, "w", encoding="utf-8", newline="\n") as f:
