@@ -113,3 +113,25 @@ def test_the_safety_sheet_tells_the_wrong_adapter_cases_from_the_committed_corne
     for name, design in DESIGNS.items():
         rows = safety.fault_rows(design)
         assert len(rows) == len(supply_sim.CASES)
+
+
+@pytest.mark.parametrize("name", sorted(DESIGNS))
+def test_the_stripboard_layout_is_the_simulated_circuit(name):
+    """Every leg on its node's strip, every link within one net, every net's strips joined; drawn in input.svg."""
+    from nimatron_host.hardware import stripboard
+
+    assert stripboard.check(supply_sim.netlist(DESIGNS[name], supply_sim.CASES[0], "/dev/null")) == []
+    svg = TEXTS[name + "/input.svg"]
+    assert set(re.findall(r'class="strip-part" data-part="([^"]+)"', svg)) == {p[0] for p in stripboard.PARTS}
+
+
+def test_a_stripboard_with_q3_turned_round_or_a_link_missing_is_caught(monkeypatch):
+    from nimatron_host.hardware import stripboard
+
+    netlist = supply_sim.netlist(DESIGNS["pico-neopixel"], supply_sim.CASES[0], "/dev/null")
+    turned = tuple(("Q3", "Q3", [("E", 2, 11), ("B", 1, 10), ("C", 0, 9)]) if p[0] == "Q3" else p
+                   for p in stripboard.PARTS)
+    monkeypatch.setattr(stripboard, "PARTS", turned)
+    assert any(line.startswith("Q3 E") for line in stripboard.check(netlist))
+    monkeypatch.setattr(stripboard, "LINKS", stripboard.LINKS[:-1])
+    assert any("net g" in line for line in stripboard.check(netlist))

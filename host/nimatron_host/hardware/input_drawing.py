@@ -9,7 +9,7 @@ netlist's parts.
 """
 
 from . import parts as catalogue
-from . import supply_sim
+from . import stripboard, supply_sim
 from .circuit import revision
 from .svg import Drawing
 
@@ -86,7 +86,7 @@ def _fet(d, x, y, part, drain_left):
 
 def draw(design):
     """The input protection's schematic, drawn left to right as the current flows."""
-    width, height = 1010, 600
+    width, height = 1010, 960
     d = Drawing(width, height, title="%s input protection" % design.name)
     lo, hi = supply_sim.trip_window()
     d.text(20, 30, "Nimatron %s: the DC input, jack to +5V" % design.name, size=18, weight="bold")
@@ -118,6 +118,11 @@ def draw(design):
     for line in wrap(notes, 140):
         d.text(20, y, line, size=11)
         y += 16
+    used, words = stripboard.draw(d, 20, y + 24)
+    y += 24 + used
+    for line in wrap(words, 140):
+        d.text(20, y, line, size=10)
+        y += 15
     d.text(width - 20, height - 8, revision(design.name), size=10, anchor="end", fill=GREY, class_="revision")
     return d.document()
 
