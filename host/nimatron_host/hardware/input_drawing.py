@@ -215,7 +215,7 @@ def _cutoff_transistor(d):
     d.group(class_="input-part", data_part="R_B")
     d.rect(712, 155, 36, 10, fill="#ffffff")
     d.end()
-    d.text(730, 150, "R_B %s %g W" % (ohms_words(supply_sim.R_BASE), supply_sim.R_BASE_WATTS), size=10,
+    d.text(712, 150, "R_B %s %g W" % (ohms_words(supply_sim.R_BASE), supply_sim.R_BASE_WATTS), size=10,
            anchor="middle")
 
 
