@@ -195,6 +195,12 @@ def _supply_lines(design):
     return out + ["- No DC jack: a wrong adapter cannot be plugged in; the Pi's own supply is the only one.", ""]
 
 
+def _sink_theta():
+    """The heat sink's own figure, pessimistic while assumed (degC/W, sink to air)."""
+    sink = catalogue.part(supply_sim.HEATSINK)
+    return sink["theta_sa"] / (catalogue.ASSUMED if catalogue.assumed(supply_sim.HEATSINK) else 1.0)
+
+
 def _fault_words(design):
     """What a short behind the jack draws, and which conductors are rated below it (from the design rules)."""
     short_of = electrical.fault_short_of(design)
@@ -222,8 +228,9 @@ def _heat_lines(design):
                                                 cabinet),
                 "- A short on the panel (simulated): the adapter's limit holds it and Q2 sits in saturation, %.1f W; "
                 "on its heat sink (%.1f °C/W junction to air, the sink's figure counted pessimistically) its junction "
-                "reaches %.0f °C of its %d °C. It stays so until the short is cleared: unplug, find it, plug in "
-                "again." % (shorted, theta, cabinet + shorted * theta, fet["tj_max"])]
+                "reaches %.0f °C of its %d °C, the sink itself %.0f °C: mount it clear of wood, wires and the looms "
+                "(10 mm). It stays so until the short is cleared: unplug, find it, plug in again." % (
+                    shorted, theta, cabinet + shorted * theta, fet["tj_max"], cabinet + shorted * _sink_theta())]
     if design.sinks:
         sink = design.spec["led"]["sink"]
         return ["- A ULN2803A with all 8 lamps lit: %.0f mW (8 × %.0f mA × %.1f V Vce(sat)); each LED's "
