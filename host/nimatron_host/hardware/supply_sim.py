@@ -1,39 +1,40 @@
 # SPDX-FileCopyrightText: 2026 The Nimatron project contributors
 #
 # SPDX-License-Identifier: MIT
-"""The supply input under every fault a museum or a workshop will produce, simulated with ngspice.
+"""The supply input under every fault a museum or a workshop will produce, and its own adapter at
+every corner, simulated with ngspice.
 
-Kind of fault: *a supply that is wrong* (docs: /work/shared/guide/faults.md). The
-generator is ``CASES``: the design's own 5 V adapter at both ends of its tolerance,
-9, 12 and 24 V adapters of 3 A hot-plugged through 2 m of lead, a 24 V adapter
-switched on at the mains while plugged in, a reversed adapter, and a short on the
-panel. The invariant: every IC on the +5V rail inside its datasheet range, every
-part of the input inside its rating (``parts.json``).
+Kinds of fault: *a supply that is wrong* and *the right supply* (the guide's faults.md). The
+generator is ``CASES`` x ``CORNERS``: the design's own 5 V adapter at both ends of its tolerance,
+9, 12 and 24 V adapters hot-plugged through 2 m of lead, a 24 V adapter switched on at the mains, an
+unregulated 24 V wall-wart (36 V idle), three adapters reversed, a short on the panel, and the two
+supplies the cut-off cannot cover (``FORBIDDEN``, named in the BOM); each at a start and a stop corner.
+The rules (``violations``): the stage switches on with its own adapter, stays off on every wrong
+one, every IC on the +5V rail inside its datasheet range, every part inside its rating.
 
 The input, between the DC jack J1 and the +5V rail (all through-hole)::
 
     J1 + -> F1 polyfuse -> Q1 drain | Q1 source = Q2 source = S | Q2 drain -> +5V
-    TVS1 P6KE33CA (bidirectional) across J1, behind a 10 uF 50 V electrolytic C_IN
-    Q1, Q2 SUP90P06-09L P-MOSFETs back to back: Q1's body diode blocks a reversed
-    adapter, Q2's blocks an over-voltage while both are off
-    gate G: 1 MOhm to ground and 100 nF to S (a slow turn-on: about 0.1 s), 1N4742A
-    12 V zener S->G (the gate's 20 V limit)
-    over-voltage: TL431A senses S through 11.8k/10k (trips at 5.44 V); above it,
-    it pulls the 2N5401 PNP's base (4.7k), the PNP shorts G to S: both MOSFETs off
+    TVS1 P6KE43CA (bidirectional) across J1; C_IN 10 uF 50 V bi-polar from F1's far lead to ground
+    Q1, Q2 SUP90P06-09L P-MOSFETs back to back, each on a heat sink: Q1's body diode blocks a reversed
+    adapter, Q2's an over-voltage while both are off
+    gate G: 1 MOhm to ground and 100 nF to S (a slow turn-on: about 0.1 s), 1N4742A 12 V zener S->G
+    over-voltage: TL431A senses S through 11.8k/10k 0.1 % (trips at 5.30-5.57 V with its tolerance and
+    drift); above it, it pulls the 2N5401's base through R_B 1.5k, the PNP shorts G to S: both MOSFETs
+    off. R_BE 1k: below its trip the TL431 still draws its bias through it
 
-A hot-plugged wrong adapter rises in microseconds, far faster than the gate's
-0.1 s: the MOSFETs never turn on, the rail stays at 0 V. The figures are run by
-``python -m nimatron_host.hardware.supply_sim`` (it writes ``simulated.json``,
-which the generator reads, so ``nimatron hardware`` needs no ngspice) and checked
-again by ``tests/test_hardware_supply.py`` wherever ngspice is installed.
+A hot-plugged wrong adapter rises in microseconds, far faster than the gate's 0.1 s: the MOSFETs
+never turn on. ``python -m nimatron_host.hardware.supply_sim`` writes ``simulated.json`` (and the
+bench sheet's figures), which the generator reads, so ``nimatron hardware`` needs no ngspice;
+``--figures`` prints the before-and-after table of docs/hardware-checks.md. ``tests/test_hardware_supply.py``
+runs the decks again wherever ngspice is installed.
 
-Models come from the datasheet figures named in ``parts.json``: the MOSFETs as
-level-1 PMOS fitted to rDS(on) at -4.5 V, the diodes' saturation current and
-resistance fitted to their VF, the TVS's breakdown and its slope to VC at IPP,
-the TL431 as a comparator with its reference, the adapter as a source with a
-current limit at 150 % of its rating (the usual overload point of a small
-switch-mode adapter) and 470 uF at its output, the lead as 0.13 Ohm and 2 uH
-(2 m of 20 AWG pair: 33 mOhm/m each way, about 1 uH per metre of loop).
+Models (``parts.json`` names each one's source; ``tests/test_hardware_models.py`` checks them): the
+TL431 at transistor level (``TL431_SUBCKT``), the MOSFETs as level-1 PMOS at either end of VGS(th),
+the 2N5401 fitted to its datasheet and run hot or cold, the TVS's breakdown at either end, a polarised
+electrolytic that conducts reversed (the old C_IN), the adapter as a source with a current limit at
+150 % of its rating (an LPS adapter's overload point, as the BOM requires) and 470 uF at its output,
+the lead as 0.13 Ohm and 2 uH (2 m of 20 AWG pair), the jack, fuse and loom as resistances.
 """
 
 import json
