@@ -12,7 +12,7 @@ build, not quotes; part numbers are examples of a part that fits.
 import csv
 import io
 
-from . import panel, parts as catalogue_parts
+from . import panel, parts as catalogue_parts, supply_sim
 from .circuit import ref_ranges
 from .harness import GROUND, PLUS5, SIGNAL_COLOURS
 
@@ -70,9 +70,9 @@ def _wired_parts(design):
                                               "Raspberry Pi 27W USB-C Power Supply", 12.00,
                                               "the Pi's own supply; its ground joins the lamps' only through the header; "
                                               "on a 3 A supply a Pi 5 limits its USB ports to 600 mA"),
-        ("PS", "5 V supply"): ("5 V %g A regulated supply, 2.1 mm barrel plug" % f["amps"], supply_part(design),
+        ("PS", "5 V supply"): (supply_words(design), supply_part(design),
                                12.00 if f["amps"] >= 4 else 10.00,
-                               "power budget: %s" % budget_words(design)),
+                               "power budget: %s%s" % (budget_words(design), forbidden_words(design))),
         ("J", "DC jack"): (catalogue_parts.part("dc-jack-panel")["part"], "Switchcraft 712A", 3.50,
                            catalogue_parts.part("dc-jack-panel")["datasheet"] + "; on the service face (the "
                            "removable back), never the panel: enclosure.svg; nut inside, tag wires"),
@@ -82,6 +82,24 @@ def _wired_parts(design):
 def supply_part(design):
     """The example 5 V supply: the one the inlet's marking names (enclosure.svg)."""
     return "Mean Well GST25E05-P1J" if design.figures["amps"] >= 4 else "Mean Well GST18E05-P1J (3 A)"
+
+
+def supply_words(design):
+    """The 5 V adapter as the supply rules need it: regulated and fixed, limited power, its overload point."""
+    words = "5 V %g A regulated supply, 2.1 mm barrel plug, centre positive" % design.figures["amps"]
+    if catalogue_parts.has_dc_input(design):
+        words += (", fixed 5.0 V (not adjustable); a limited power source (LPS, IEC 62368-1 Annex Q, or NEC Class 2) "
+                  "whose overload protection acts by %d %% of its rating" % int(supply_sim.OVERLOAD * 100 + 0.5))
+    return words
+
+
+def forbidden_words(design):
+    """The supplies the cut-off cannot keep from the pixels, named and forbidden (``supply_sim.FORBIDDEN``)."""
+    if not catalogue_parts.has_dc_input(design) or not design.pixels:
+        return ""
+    lo, hi = supply_sim.trip_window()
+    return ("; FORBIDDEN: %s: between 5.3 V and the cut-off's trip (%.2f-%.2f V) the pixels pass their 5.3 V"
+            % ("; ".join(supply_sim.FORBIDDEN_WORDS[k] for k in supply_sim.FORBIDDEN), lo, hi))
 
 
 def _onboard_parts(design):
@@ -332,8 +350,7 @@ def _looms(design):
                 % (mf["amps"], catalogue_parts.worst_amps(design)), catalogue_parts.POWER_LOOM))
         out.append((catalogue_parts.part("minifit-jr-crimp")["part"], 8, "Molex 39-00-0039", 0.15,
                     "4 per connector and 4 spare; crimp with a Mini-Fit crimper (e.g. Molex 63819-0900)"))
-        out.append((catalogue_parts.part("wire-18")["part"] + ", red and black, metres", 2, "Alpha Wire 3055", 0.90,
-                    "+5V and ground from the jack to the lamps (%.1f A)" % catalogue_parts.part("wire-18")["amps"]))
+        out.append(_power_wire_row(design))
     lines = len(design.chains)
     colours = WIRE_COLOURS + ([PLUS5[0]] if design.pixels or design.sinks else [])   # red: +5V
     out.append((catalogue_parts.part("wire-22")["part"] + ", %d colours (%s), metres" % (len(colours), ", ".join(colours)),
@@ -341,28 +358,51 @@ def _looms(design):
     return out
 
 
+def _input_rows(design):
+    """The DC input: F1, TVS1, C_IN, Q1/Q2 and their heat sinks, the over-voltage cut-off."""
+    out = []
+    fuse = catalogue_parts.part(catalogue_parts.fuse_key(design))
+    out.append((fuse["part"], 1, fuse["part"].split()[1], 0.60,
+                "in the +5V line right after the jack; worst case %.2f A" % catalogue_parts.worst_amps(design)))
+    p = catalogue_parts.part
+    tvs = p(supply_sim.TVS)
+    out.append((tvs["part"], 1, "Littelfuse " + supply_sim.TVS.upper(), 0.45,
+                "TVS1 across the jack, either way round: only transients (a hot-plug's ringing); an unregulated "
+                "24 V adapter's %g V idle passes under its %.1f V stand-off" % (supply_sim.UNREG_IDLE,
+                                                                              tvs["standoff_volts"])))
+    out.append((p(supply_sim.CIN)["part"], 1, "Nichicon UES1H100MPM", 0.40,
+                "C_IN %s; bi-polar, so a reversed adapter meets it harmlessly (never a polarised one)"
+                % supply_sim.CIN_PLACE))
+    out.append((p("sup90p06")["part"], 2, "Vishay SUP90P06-09L", 2.20,
+                "Q1, Q2 back to back, sources joined, Q1's drain to F1, Q2's drain to +5V: reverse polarity "
+                "and the over-voltage switch (%.2f W each at the worst case). Alternate: %s"
+                % (_fet_watts(design), p("sup90p06")["alternate"].split(": ")[1].split(" (")[0])))
+    sink = p(supply_sim.HEATSINK)
+    out.append((sink["part"], 2, "Boyd (Aavid) 530002B02500G", 1.80,
+                "one on Q1, one on Q2, screwed with grease, not touching each other (the tabs are the drains): "
+                "a short on the panel holds Q2 in saturation at the adapter's limit (simulated: %.1f W; "
+                "allowed %.1f W)" % (_short_watts(design), supply_sim.fet_watts_allowed() * catalogue_parts.derate())))
+    lo, hi = supply_sim.trip_window()
+    out.append((p("tl431a")["part"], 1, "TI TL431ACLP", 0.30,
+                "U OVP: senses the sources through %g kOhm / %g kOhm %g %%: trips at %.2f-%.2f V" % (
+                    supply_sim.R_TOP / 1e3, supply_sim.R_BOT / 1e3, supply_sim.DIVIDER_TOL * 100, lo, hi)))
+    out.append((p("2n5401")["part"], 1, "onsemi 2N5401", 0.10,
+                "Q3: emitter to the sources, collector to the gates, base through R_B %g kOhm to the TL431's "
+                "cathode, R_BE %g kOhm base to emitter" % (supply_sim.R_BASE / 1e3, supply_sim.R_BE / 1e3)))
+    out.append((p("1n4742a")["part"], 1, "Vishay 1N4742A", 0.10, "cathode to the sources, anode to the gates"))
+    out.append((p("res-base-2w")["part"], 1, "Vishay PR02 1K5", 0.30,
+                "R_B: a 36 V adapter puts %.1f W in it while the cut-off holds" % _rbase_watts()))
+    out.append((p("res-divider-0.1")["part"], 1, "Vishay Dale CMF5511K800BEEK + CMF5510K000BEEK", 1.20,
+                "R_TOP, R_BOT: the trip's window is the TL431's, not the divider's"))
+    out.append(("resistors 1/4 W 1 %%: 1 MOhm (gates to ground), %g kOhm (R_BE); capacitor 100 nF 50 V film "
+                "(gates to sources)" % (supply_sim.R_BE / 1e3), 1, "Yageo MFR-25 + WIMA MKS2", 0.40,
+                "the cut-off's parts; see hardware/README.md, 'Supply faults, simulated'"))
+    return out
+
+
 def _protection(design):
     """Supply input protection and ESD arrays on the visitor-touched lines."""
-    out = []
-    if catalogue_parts.has_dc_input(design):
-        fuse = catalogue_parts.part(catalogue_parts.fuse_key(design))
-        out.append((fuse["part"], 1, fuse["part"].split()[1], 0.60,
-                    "in the +5V line right after the jack; worst case %.2f A" % catalogue_parts.worst_amps(design)))
-        p = catalogue_parts.part
-        out.append((p("p6ke33ca")["part"], 1, "Littelfuse P6KE33CA", 0.45,
-                    "TVS1 across the jack, either way round: only transients (a hot-plug's ringing); 24 V passes"))
-        out.append((p("cap-in-10u")["part"], 1, "Panasonic EEU-FR1H100", 0.25, "C_IN across the jack after F1"))
-        out.append((p("sup90p06")["part"], 2, "Vishay SUP90P06-09L", 2.20,
-                    "Q1, Q2 back to back, sources joined, Q1's drain to F1, Q2's drain to +5V: reverse polarity "
-                    "and the over-voltage switch; no heat sink (%.2f W at the worst case)" % _fet_watts(design)))
-        out.append((p("tl431a")["part"], 1, "TI TL431ACLP", 0.30,
-                    "U OVP: senses the sources through 11.8 kOhm / 10 kOhm 1 %: trips at 5.44 V"))
-        out.append((p("2n5401")["part"], 1, "onsemi 2N5401", 0.10,
-                    "emitter to the sources, collector to the gates, base through 4.7 kOhm to the TL431, 10 kOhm to the emitter"))
-        out.append((p("1n4742a")["part"], 1, "Vishay 1N4742A", 0.10, "cathode to the sources, anode to the gates"))
-        out.append(("resistors 1/4 W 1 %: 1 MOhm (gates to ground), 11.8 kOhm, 10 kOhm (x2), 4.7 kOhm; capacitor "
-                    "100 nF 50 V film (gates to sources)", 1, "Yageo MFR-25 + WIMA MKS2", 0.60,
-                    "the cut-off's parts; see hardware/README.md, 'Supply faults, simulated'"))
+    out = _input_rows(design) if catalogue_parts.has_dc_input(design) else []
     n = catalogue_parts.esd_arrays(design)
     if n:
         from .electrical import esd_need
@@ -401,6 +441,32 @@ def _settle(design):
     from .electrical import column_settle_us
 
     return column_settle_us(design)
+
+
+def _power_wire_row(design):
+    """18 AWG from the jack to the first pixel, and to the last one where the pixels are fed at both ends."""
+    from .electrical import feed_both_ends
+
+    wire = catalogue_parts.part("wire-18")
+    both = bool(design.pixels) and feed_both_ends(design)
+    far = catalogue_parts.part("pixel-conductor")["far_feed_m"]
+    metres = 2 + (int(2 * far + 0.999) if both else 0)
+    return (wire["part"] + ", red and black, metres", metres, "Alpha Wire 3055", 0.90,
+            "+5V and ground from the jack to the lamps (%.1f A)%s" % (
+                wire["amps"], "; a second pair from J2 to the last pixel: the pixels are fed at both ends "
+                "(one feed drops the far pixel below its VDD minimum or overloads the string's conductors)"
+                if both else ""))
+
+
+def _short_watts(design):
+    return max(f["fet_w_steady"] for f in supply_sim.load_results().get(design.name, {}).get("short", {}).values()
+               or [0.0])
+
+
+def _rbase_watts():
+    """R_B's most, over every board, case and corner."""
+    return max([f["rbase_w_steady"] for cases in supply_sim.load_results().values() for corners in cases.values()
+                for f in corners.values()] or [0.0])
 
 
 def _fet_watts(design):

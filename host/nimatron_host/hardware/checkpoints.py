@@ -99,7 +99,8 @@ def power_checks(design):
         _cp("power", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "volts",
             [("supply plugged in, red lead on pin 1, wait 1 s", window(*lamp_rail(design)))],
             "rail", "+5V reaches the loom's header through the fuse and the MOSFETs (they turn on in about 0.2 s); "
-            "0 V: a MOSFET reversed or the over-voltage cut-off tripped (an adapter above 5.4 V)"),
+            "0 V: a MOSFET reversed, R_BE not %s, or the over-voltage cut-off tripped (an adapter above %.2f V): "
+            "the bench test above tells which" % (_ohms_words(_supply().R_BE), _supply().trip_window()[0])),
     ]
 
 
@@ -429,8 +430,9 @@ def supply_troubles(design, cps):
             % (_cite(cps, "rail-lit"), level, f["cap"], design.name),
             "Lower the brightness (`SET brightness`, or the operator menu); a %g A supply; re-crimp J2." % f["amps"]),
            ("Nothing at all with the supply plugged in",
-            "The adapter (%s: 5 V, centre +): above 5.4 V or reversed, the input stays off on purpose; Q1 and Q2 "
-            "(%s)." % (_cite(cps, "supply"), _cite(cps, "mosfets")),
+            "The adapter (%s: 5 V, centre +): above %.2f V or reversed, the input stays off on purpose; Q1 and Q2 "
+            "(%s); the input stage's bench test (the commissioning sheet)." % (
+                _cite(cps, "supply"), _supply().trip_window()[0], _cite(cps, "mosfets")),
             "A centre-positive 5 V adapter; Q1/Q2 as the wiring drawing shows them (drains outwards, sources "
             "joined)."),
            ("Everything goes dark, and comes back after a minute",
@@ -463,8 +465,70 @@ def commissioning(design, self_test):
     """``commissioning.md``: the sheet a museum technician fills in and signs."""
     from .safety import commissioning_lines
 
-    return "\n".join(sheet_head(design) + sheet_checkpoints(design) + commissioning_lines(design)
-                     + sheet_tests(design, self_test)) + "\n"
+    return "\n".join(sheet_head(design) + bench_lines(design) + sheet_checkpoints(design)
+                     + commissioning_lines(design) + sheet_tests(design, self_test)) + "\n"
+
+
+METER_VOLTS = 0.02   # a hand-held meter's error on a 5 V reading (about 0.3 % + 2 digits), added to each limit
+
+
+def bench_rows(design):
+    """[(step, what to set, measure, expected, accept, what a wrong reading means)] for the first built
+    input stage on a bench supply: the expected values are the corner runs' (``supply_sim.bench``)."""
+    from . import electrical, supply_sim
+
+    b = supply_sim.load_bench(design)
+    if not b:
+        return []
+    vbe, idle, full, trip = b["vbe_5v0"], b["rail_5v0_idle"], b["rail_4v75_full"], b["trip"]
+    lo, hi = supply_sim.trip_window()
+    amps = catalogue.worst_amps(design)
+    m = METER_VOLTS
+    return [
+        ("1", "5.00 V, only the 1 kΩ on +5V", "across R_BE (Q3's base to emitter)", window(*vbe),
+         window(max(vbe[0] - 0.1, 0.05), vbe[1] + 0.05),
+         "below 0.05 V: the TL431 draws nothing: missing, backwards or its cathode not on R_B, so the cut-off "
+         "cannot trip: stop. 0.6-0.8 V: Q3 is on: R_BE is not %s (10 kΩ reads about 0.6 V and +5V stays at 0 V), "
+         "or the cut-off has tripped at 5 V (R_TOP and R_BOT swapped)" % _ohms_words(supply_sim.R_BE)),
+        ("2", "5.00 V, only the 1 kΩ on +5V", "+5V to ground, after 1 s", window(idle[0] - m, idle[1]),
+         window(idle[0] - m - 0.05, idle[1] + m),
+         "0 V: the gates are not pulled down (R_G), a MOSFET is in backwards, or Q3 is on (step 1)"),
+        ("3", "4.75 V, %.2f A drawn from +5V (an electronic load, or power resistors)" % amps, "+5V to ground",
+         window(*full), "≥ %s" % volts(max(full[0] - m - 0.05, electrical.u1_needs())),
+         "low: a poor joint in the current path (strips, F1, Q1/Q2's legs) or Q1/Q2 not fully on (their gates "
+         "read within 0.2 V of ground); measure the supply at the jack, not at its own terminals"),
+        ("4", "from 5.00 V up in 10 mV steps, only the 1 kΩ on +5V", "the supply's volts where +5V drops to 0 V",
+         window(*trip), window(min(lo, trip[0]) - m, max(hi, trip[1]) + m),
+         "below the window: R_TOP or R_BOT of the wrong value; the machine's own adapter at +5 % would be cut "
+         "off. Above it, or +5V still on at 6.0 V: the cut-off does not work (the TL431's REF and cathode "
+         "swapped, Q3's emitter and collector swapped): a wrong adapter would reach the pixels; do not fit it"),
+    ]
+
+
+def _supply():
+    from . import supply_sim
+
+    return supply_sim
+
+
+def _ohms_words(ohms_value):
+    from .input_drawing import ohms_words
+
+    return ohms_words(ohms_value)
+
+
+def bench_lines(design):
+    """The bench sheet of the first built input stage, before it goes into the machine."""
+    rows = bench_rows(design)
+    if not rows:
+        return []
+    out = ["## Bench test of the input stage", "",
+           "Before the stripboard's input stage goes into the machine: feed %s from a bench supply (current limit "
+           "100 mA for steps 1, 2 and 4), a 1 kΩ resistor across +5V and ground, nothing else connected. The "
+           "expected values are the simulation's at its two corners (hot and cold, every part at its tolerance; "
+           "hardware/README.md, 'Supply faults, simulated'); accept adds the meter's error." % design.jack, ""]
+    return out + md_table(["", "supply", "measure", "expected", "accept", "measured", "ok", "a wrong reading means"],
+                          [[a, b, c, d, e, "", "", f] for a, b, c, d, e, f in rows]) + [""]
 
 
 def sheet_head(design):

@@ -34,10 +34,11 @@ Electrical choices, each with its reason:
 - a Pico takes its 5 V through a 1N5817 Schottky diode into VSYS, so USB
   and the supply can both be plugged in (the Pico datasheet's own advice);
 - a Raspberry Pi keeps its own USB-C supply; only grounds are joined;
-- the DC input: F1 polyfuse (held at 50 degC), two P-MOSFETs back to back
-  (reverse polarity and an over-voltage cut-off at 5.44 V) and a TVS across the
-  jack: a 9, 12 or 24 V adapter, or one wired backwards, lights nothing and harms
-  nothing (``supply_sim`` proves each case with ngspice).
+- the DC input: F1 polyfuse (held at 50 degC), two P-MOSFETs back to back on
+  heat sinks (reverse polarity and an over-voltage cut-off at 5.30-5.57 V), a
+  bi-polar C_IN and a TVS across the jack: a 9, 12 or 24 V adapter, or one wired
+  backwards, lights nothing and harms nothing (``supply_sim`` proves each case with
+  ngspice at its corners; ``stripboard`` lays it out).
 """
 
 from dataclasses import replace

@@ -16,7 +16,10 @@ broken rule, e.g.
 - key-matrix levels: a column's pull-up charges the loom, the diodes, the ESD
   array and the pin to VIH within the scan's settle time, and a held key reads
   under VIL with margin however many keys of its row are held (``keylevel``);
-- checkpoints: no window accepts a rail below what U1 needs.
+- checkpoints: no window accepts a rail below what U1 needs;
+- the pixels' conductors, jack to the last pixel: each within its rating and the farthest pixel above its
+  VDD minimum at the worst case, fed at both ends where one feed is not enough;
+- the socket on the service face (``enclosure.socket_check``).
 (Polyfuses held at 50 degC are ``parts.checks``: the fuse is chosen there.)
 """
 
@@ -197,4 +200,130 @@ def checks(design, esd_fitted=None, cps=None):
     if cps is None:
         cps = checkpoints.checkpoints(design)
     return (u1_check(design) + esd_check(design, esd_fitted) + matrix_check(design) + checkpoint_check(design, cps)
-            + smd_check(design, bom.rows(design)[1:-1]) + enclosure.socket_check(design))
+            + smd_check(design, bom.rows(design)[1:-1]) + enclosure.socket_check(design) + pixel_check(design))
+
+
+# --- the pixels' conductors: jack to last pixel --------------------------------
+
+_LADDERS: dict = {}
+
+
+def pixel_gaps_mm(design):
+    """[mm of conductor between consecutive pixels] in chain order (the panel's holes; a string's pitch at least)."""
+    from . import panel
+
+    if design.name not in _LADDERS:
+        pitch = catalogue.part(catalogue.BULLET_PIXEL)["string_pitch_mm"] if catalogue.lamp_part(design) == \
+            catalogue.BULLET_PIXEL else 0.0
+        _LADDERS[design.name] = [max(mm, pitch) for _, _, mm in panel.pixel_gaps(design.name, design.spec)]
+    return _LADDERS[design.name]
+
+
+def feed_ohms(far=False):
+    """A pixel feed's loop resistance: the +5V loom (two 18 AWG each way, Mini-Fit contacts), or the far end's pair."""
+    from .supply_sim import LOOM_OHMS
+
+    if not far:
+        return 2 * LOOM_OHMS
+    length = catalogue.part("pixel-conductor")["far_feed_m"]
+    return 2 * length * catalogue.part("wire-18")["ohms_per_m"] + 0.02
+
+
+def pixel_ladder(design, both_ends, rail_volts):
+    """(pixel volts, conductor amps): every pixel drawing its share of the worst case, fed from ``rail_volts``
+    at the first pixel (and the last, ``both_ends``) through its feed; the string's +5V and ground each carry
+    a segment's current (solved as a resistor ladder)."""
+    gaps = pixel_gaps_mm(design)
+    n = len(gaps) + 1
+    per_ohm = catalogue.part(catalogue.part("pixel-conductor")["as"])["ohms_per_m"] / 1000.0
+    seg = [2 * mm * per_ohm for mm in gaps]                      # + and ground: the loop
+    amps = catalogue.worst_amps(design) - (design.spec["supply"].get("board_ma", 0) / 1000.0)
+    load = amps / n
+    # tridiagonal conductance system G v = b
+    lower, diag, upper, b = [0.0] * n, [0.0] * n, [0.0] * n, [-load] * n
+    for k, r in enumerate(seg):
+        g = 1.0 / r
+        diag[k] += g
+        diag[k + 1] += g
+        upper[k] = -g
+        lower[k + 1] = -g
+    for node, far in ((0, False),) + (((n - 1, True),) if both_ends else ()):
+        g = 1.0 / feed_ohms(far)
+        diag[node] += g
+        b[node] += g * rail_volts
+    for k in range(1, n):                                         # Thomas algorithm
+        m = lower[k] / diag[k - 1]
+        diag[k] -= m * upper[k - 1]
+        b[k] -= m * b[k - 1]
+    v = [0.0] * n
+    v[-1] = b[-1] / diag[-1]
+    for k in range(n - 2, -1, -1):
+        v[k] = (b[k] - upper[k] * v[k + 1]) / diag[k]
+    seg_amps = [abs(v[k] - v[k + 1]) / seg[k] for k in range(n - 1)]
+    feeds = [(rail_volts - v[0]) / feed_ohms()] + ([(rail_volts - v[-1]) / feed_ohms(True)] if both_ends else [])
+    return v, seg_amps, feeds
+
+
+def pixel_rule_lines(design, both_ends):
+    """What a feed arrangement breaks: a pixel conductor over its rating, or the far pixel under its VDD minimum
+    at the worst case on the adapter's -5 %."""
+    if not design.pixels or not catalogue.has_dc_input(design):
+        return []
+    v, seg_amps, _ = pixel_ladder(design, both_ends, u1_volts(design))
+    key = catalogue.part("pixel-conductor")["as"]
+    rating = catalogue.trusted(key, catalogue.part(key)["amps"]) * catalogue.derate()
+    out = []
+    if max(seg_amps) > rating + 1e-9:
+        out.append("%s: the pixels' conductors carry %.2f A, rated %.2f A (22 AWG, x 80 %%)" % (
+            design.name, max(seg_amps), rating))
+    vdd_min = catalogue.part("ic-supply")["ranges"]["ws2812b"][0]
+    if min(v) < vdd_min:
+        out.append("%s: the farthest pixel gets %.2f V at the worst case, its VDD minimum is %.1f V" % (
+            design.name, min(v), vdd_min))
+    return out
+
+
+def feed_both_ends(design):
+    """True where one feed at the first pixel breaks a pixel rule (the drop or a conductor's current)."""
+    return bool(pixel_rule_lines(design, False))
+
+
+def pixel_check(design):
+    """The pixels' conductors with the feeds the design has (both ends where one is not enough)."""
+    return pixel_rule_lines(design, feed_both_ends(design))
+
+
+def pixel_figures(design):
+    """{one-end / both-ends: (far pixel volts, conductor amps max, feed amps)} for the docs."""
+    out = {}
+    for label, both in (("one end", False), ("both ends", True)):
+        v, seg, feeds = pixel_ladder(design, both, u1_volts(design))
+        out[label] = (min(v), max(seg), feeds)
+    return out
+
+
+def fault_amps(design):
+    """The most a fault can draw: the LPS adapter's overload point (``supply_sim.OVERLOAD`` x its rating); no
+    polyfuse of the input trips below it."""
+    from .supply_sim import OVERLOAD
+
+    return design.spec["supply"]["amps"] * OVERLOAD
+
+
+def fault_rows(design):
+    """[(conductor, part key, worst-case A, fault A, rating A)]: each conductor of the power path against the
+    current a short behind it draws until someone unplugs the adapter (ratings pessimistic while assumed)."""
+    if not catalogue.has_dc_input(design):
+        return []
+    out = []
+    for ref, key, amps in catalogue.power_path(design):
+        p = catalogue.part(key)
+        if p["kind"] not in ("connector", "crimp", "wire"):
+            continue
+        out.append((ref, key, amps, fault_amps(design), catalogue.trusted(key, p["amps"])))
+    return out
+
+
+def fault_short_of(design):
+    """The conductors rated below the fault current (no design rule passes them yet: see docs/hardware.md)."""
+    return [row for row in fault_rows(design) if row[4] < row[3] - 1e-9]

@@ -305,18 +305,72 @@ def _pixel_steps(design):
 
 
 def _input_protection_step(design):
-    """The DC input between the jack and +5V, as input.svg draws it, and the power loom to the first pixel."""
+    """The DC input between the jack and +5V, as input.svg draws it, and the power loom to the pixels."""
+    from . import electrical, supply_sim
+
     fuse = parts_catalogue.part(parts_catalogue.fuse_key(design))["part"].split(" resettable")[0]
-    return ("Input protection at the DC jack (%s), all through-hole, as [input.svg](input.svg) draws it: the "
-            "P6KE33CA TVS and the 10 µF 50 V capacitor across the jack; +5V through the %s polyfuse to Q1's drain; "
-            "Q1 and Q2 (SUP90P06-09L) back to back, sources joined, Q2's drain to +5V; gates joined, 1 MΩ to "
-            "ground, 100 nF and the 1N4742A (cathode to the sources) from gates to sources; the over-voltage "
-            "cut-off: 11.8 kΩ from the sources to the TL431's REF, 10 kΩ REF to ground, TL431 anode to ground, "
-            "cathode through 4.7 kΩ to the 2N5401's base (10 kΩ base to emitter), emitter to the sources, "
-            "collector to the gates. A 9, 12 or 24 V adapter, or one wired backwards, then leaves +5V at 0 V "
-            "(hardware/README.md, 'Supply faults, simulated'). From there run +5V and ground in 18 AWG through the "
-            "4-way Mini-Fit Jr. plug (two contacts each) to the first pixel; the worst case the firmware allows is "
-            "%.2f A." % (design.jack, fuse, parts_catalogue.worst_amps(design)))
+    both = bool(design.pixels) and electrical.feed_both_ends(design)
+    return ("Input protection at the DC jack (%s), all through-hole, as [input.svg](input.svg) draws it (the "
+            "pin-outs are on it): the %s TVS across the jack; +5V through the %s polyfuse to Q1's drain; the "
+            "10 µF 50 V bi-polar C_IN %s; Q1 and Q2 (SUP90P06-09L) back to back, each on its heat sink, sources "
+            "joined, Q2's drain to +5V; gates joined, 1 MΩ to ground, 100 nF and the 1N4742A (cathode to the "
+            "sources) from gates to sources; the over-voltage cut-off: %s from the sources to the TL431's REF, %s "
+            "REF to ground (both 0.1 %%), TL431 anode to ground, cathode through R_B %s (2 W) to the 2N5401's base, "
+            "R_BE %s base to emitter, emitter to the sources, collector to the gates. Test it on the bench before "
+            "it goes in (the commissioning sheet's first table). A 9, 12 or 24 V adapter, or one wired backwards, "
+            "then leaves +5V at 0 V (hardware/README.md, 'Supply faults, simulated'). From there run +5V and "
+            "ground in 18 AWG through the 4-way Mini-Fit Jr. plug (two contacts each) to the first pixel%s; the "
+            "worst case the firmware allows is %.2f A."
+            % (design.jack, supply_sim.TVS.upper(), fuse, supply_sim.CIN_PLACE, _ohms(supply_sim.R_TOP),
+               _ohms(supply_sim.R_BOT), _ohms(supply_sim.R_BASE), _ohms(supply_sim.R_BE),
+               ", and a second 18 AWG pair from J2 to the last pixel: fed at one end, the farthest pixel would get "
+               "%.2f V and the string's conductors %.2f A" % electrical.pixel_figures(design)["one end"][:2]
+               if both else "", parts_catalogue.worst_amps(design))) + " " + input_choice_words(design)
+
+
+USB_C_WEAKER = (0.5, 0.9, 1.5)   # what a USB-C source may offer below 3 A: USB 2.0 and 3.x default power, 1.5 A
+USB_C_AMPS = 3.0   # the most a USB-C source offers at 5 V without PD (Type-C Current @ 3.0 A; 5.1 kOhm CC pull-downs)
+
+
+def input_choice_words(design):
+    """Why this board takes a barrel jack with the proven stage and not a USB-C 5 V sink, from its power budget."""
+    worst = parts_catalogue.worst_amps(design)
+    usable = USB_C_AMPS * parts_catalogue.derate()
+    if worst > usable:
+        reason = ("its worst case, %.2f A, is more than a USB-C source gives at 5 V without PD (%.1f A, %.1f A with "
+                  "the design's 80 %% margin)" % (worst, USB_C_AMPS, usable))
+    else:
+        weaker = " or ".join("%g A" % a for a in USB_C_WEAKER if a < worst)
+        reason = ("its worst case, %.2f A, would fit a 3 A USB-C source (%.1f A with the 80 %% margin), but a sink "
+                  "with only the 5.1 kΩ CC pull-downs cannot refuse a weaker one: a source that offers %s "
+                  "would be overloaded at the brightness cap, and the controller does "
+                  "not read CC to know; the barrel jack with its stage is one part, proven at its corners (the "
+                  "simulation and the bench test) for every board that has one" % (worst, usable, weaker))
+    return "Why a barrel jack and not a USB-C 5 V sink: %s." % reason
+
+
+def _monthly_supply(designs):
+    """The monthly supply reading of every board with a DC jack and pixels, with limits a good machine meets
+    (the commissioning sheet's for +5V at J2, the pixel rule's at the farthest pixel)."""
+    from . import checkpoints, electrical
+
+    limits = []
+    for d in designs:
+        if not parts_catalogue.has_dc_input(d) or not d.pixels:
+            continue
+        lo, hi = checkpoints.lamp_rail(d, loaded=True)
+        far = min(electrical.pixel_ladder(d, electrical.feed_both_ends(d), lo)[0])
+        limits.append("`%s` %.2f–%.2f V and at least %.2f V" % (d.name, lo, hi, far - 0.02))
+    if not limits:
+        return ""
+    return ("with all lamps lit, measure +5V at %s pins 1 to 3 (as commissioned) and at the farthest pixel: %s; "
+            % (parts_catalogue.POWER_LOOM, "; ".join(limits)))
+
+
+def _ohms(value):
+    from .input_drawing import ohms_words
+
+    return ohms_words(value)
 
 
 def _led_steps(design):
@@ -667,7 +721,7 @@ def panel_span(design):
 
 def service_lines(designs=()):
     """The exhibit and service notes: mounting and access, then the care of the machine."""
-    return ["Hand this section over with the exhibit.", ""] + _access_lines(designs) + [""] + _care_lines()
+    return ["Hand this section over with the exhibit.", ""] + _access_lines(designs) + [""] + _care_lines(designs)
 
 
 def _access_lines(designs):
@@ -697,7 +751,7 @@ def _access_lines(designs):
     ]
 
 
-def _care_lines():
+def _care_lines(designs=()):
     """Electrical care, the software's safety, spares, the check list and the design files' licence."""
     return [
         "### Electrical",
@@ -733,9 +787,8 @@ def _care_lines():
         "machine answers. Every lamp lit at the start of the game.",
         "- **Weekly**: play a whole game to NIM CHAMP or MACHINE WINS; press every button and key once; look for "
         "loose or sticking buttons; clean the panel (dry or damp cloth, no solvent on acrylic).",
-        "- **Monthly**: open the case: looms clamped, plugs seated, no warm parts; measure the supply at the far "
-        "end of the pixels (above 4.75 V with all lamps lit); read the audits (`nimatron audits PORT`); check "
-        "the controls' height and the labels' legibility.",
+        "- **Monthly**: open the case: looms clamped, plugs seated, no warm parts; %sread the audits "
+        "(`nimatron audits PORT`); check the controls' height and the labels' legibility." % _monthly_supply(designs),
         "",
         "### Licence of the design files",
         "- Hardware (these drawings, the bill of materials, the panel and the guides): "

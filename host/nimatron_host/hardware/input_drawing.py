@@ -9,7 +9,7 @@ netlist's parts.
 """
 
 from . import parts as catalogue
-from . import supply_sim
+from . import stripboard, supply_sim
 from .circuit import revision
 from .svg import Drawing
 
@@ -58,6 +58,20 @@ def _vdiode(d, x, y1, y2, part, label, cathode_up=True, both=False):
     d.text(x + 11, mid + 4, label, size=10)
 
 
+# (references, package, pins left to right, leads down, printed face towards you): the datasheets' pin-outs
+PINOUTS = (("Q1, Q2 SUP90P06-09L", "TO-220", ("G", "D", "S")),
+           ("Q3 2N5401", "TO-92", ("E", "B", "C")),
+           ("U_OVP TL431ACLP", "TO-92", ("REF", "A", "K")))
+
+
+def ohms_words(ohms):
+    """1500 -> '1.5 kΩ', 1e6 -> '1 MΩ'."""
+    for scale, unit in ((1e6, "MΩ"), (1e3, "kΩ")):
+        if ohms >= scale:
+            return "%g %s" % (ohms / scale, unit)
+    return "%g Ω" % ohms
+
+
 def _fet(d, x, y, part, drain_left):
     """A P-MOSFET on the rail: a box from x to x+60, drain and source named, the gate below."""
     d.group(class_="input-part", data_part=part)
@@ -72,7 +86,7 @@ def _fet(d, x, y, part, drain_left):
 
 def draw(design):
     """The input protection's schematic, drawn left to right as the current flows."""
-    width, height = 1010, 520
+    width, height = 1010, 960
     d = Drawing(width, height, title="%s input protection" % design.name)
     lo, hi = supply_sim.trip_window()
     d.text(20, 30, "Nimatron %s: the DC input, jack to +5V" % design.name, size=18, weight="bold")
@@ -85,17 +99,30 @@ def draw(design):
     _gate(d)
     _cutoff_transistor(d)
     _cutoff_reference(d)
+    tvs = catalogue.part(supply_sim.TVS)
     notes = ["Q1 and Q2 face each other: Q1's body diode blocks a reversed adapter, Q2's an over-voltage while both "
              "are off. R_G and C_G turn the gates on in about 0.1 s; a wrong adapter arrives in microseconds and "
-             "finds the cut-off (U_OVP, Q3) already holding G at S.",
-             "TVS1 is bidirectional (no band): it only meets transients; 24 V + 5 % is below its 28.2 V stand-off. "
-             "DZ keeps |VGS| under 12 V (the MOSFETs allow 20 V). C_IN's ESR damps the adapter lead's ringing."]
+             "finds the cut-off (U_OVP, Q3) already holding G at S. Below its trip the TL431 still draws its bias "
+             "(about 0.3 mA) through R_BE: %.0f Ω keeps that under 0.4 V, short of Q3's turn-on. Q1 and Q2 each on "
+             "a heat sink: a short on the panel holds Q2 at about its threshold at the adapter's current limit."
+             % supply_sim.R_BE,
+             "TVS1 %s is bidirectional (no band): it only meets transients; an unregulated 24 V wall-wart's %g V "
+             "idle is below its %.1f V stand-off. DZ keeps |VGS| under 12 V (the MOSFETs allow 20 V). C_IN (%s) "
+             "is bi-polar: a reversed adapter meets it; its ESR damps the adapter lead's ringing."
+             % (supply_sim.TVS.upper(), supply_sim.UNREG_IDLE, tvs["standoff_volts"], supply_sim.CIN_PLACE),
+             "Pin-outs, leads down, printed face towards you: %s." % "; ".join(
+                 "%s %s %s" % (refs, package, "-".join(pins)) for refs, package, pins in PINOUTS)]
     y = 430
     from .wiring import wrap
 
     for line in wrap(notes, 140):
         d.text(20, y, line, size=11)
         y += 16
+    used, words = stripboard.draw(d, 20, y + 24)
+    y += 24 + used
+    for line in wrap(words, 140):
+        d.text(20, y, line, size=10)
+        y += 15
     d.text(width - 20, height - 8, revision(design.name), size=10, anchor="end", fill=GREY, class_="revision")
     return d.document()
 
@@ -119,13 +146,13 @@ def _jack(d, ref):
 def _fuse_and_clamps(d, fuse):
     """TVS1 across the jack, F1 in the rail, C_IN across it."""
     d.circle(160, RAIL, 2.5, fill="#000000")
-    _vdiode(d, 160, RAIL, GROUND, "TVS1", "TVS1 P6KE33CA", both=True)
+    _vdiode(d, 160, RAIL, GROUND, "TVS1", "TVS1 %s" % supply_sim.TVS.upper(), both=True)
     d.group(class_="input-part", data_part="F1")
     d.rect(200, RAIL - 7, 50, 14, fill="#ffffff")
     d.end()
     d.text(225, RAIL - 12, "F1 %s" % fuse, size=10, anchor="middle")
     d.circle(290, RAIL, 2.5, fill="#000000")
-    _vcap(d, 290, RAIL, GROUND, "C_IN", "C_IN 10 µF 50 V (+ up)")
+    _vcap(d, 290, RAIL, GROUND, "C_IN", "C_IN 10 µF 50 V bi-polar")
 
 
 def _mosfets(d):
@@ -171,6 +198,8 @@ def _cutoff_transistor(d):
     d.line(qx - 8, 148, qx - 8, 172, stroke_width=2)
     d.line(qx - 8, 154, qx + 6, 142)
     d.line(qx - 8, 166, qx + 6, 178)
+    # PNP: the arrow on the emitter points in, towards the base
+    d.path("M%g 149.7 L%g 148.1 L%g 143.5 Z" % (qx - 3, qx + 3.5, qx - 0.4), fill="#000000", class_="emitter-arrow")
     d.line(qx + 6, 142, qx + 6, SBUS)
     d.line(qx + 6, 178, qx + 6, GATE)
     d.line(qx - 26, 160, qx - 8, 160)
@@ -181,12 +210,13 @@ def _cutoff_transistor(d):
     d.circle(qx - 26, 160, 2.5, fill="#000000")
     d.line(qx - 26, 160, qx - 26, 120)
     _vres(d, qx - 26, SBUS, 120, "R_BE", "")
-    d.text(qx - 60, 112, "R_BE 10 kΩ", size=10, anchor="end")
+    d.text(qx - 60, 112, "R_BE %s" % ohms_words(supply_sim.R_BE), size=10, anchor="end")
     d.line(qx - 26, 160, 700, 160)
     d.group(class_="input-part", data_part="R_B")
     d.rect(712, 155, 36, 10, fill="#ffffff")
     d.end()
-    d.text(730, 150, "R_B 4.7 kΩ", size=10, anchor="middle")
+    d.text(712, 150, "R_B %s %g W" % (ohms_words(supply_sim.R_BASE), supply_sim.R_BASE_WATTS), size=10,
+           anchor="middle")
 
 
 def _cutoff_reference(d):
@@ -206,6 +236,7 @@ def _cutoff_reference(d):
     d.text(ux + 40, 304, "REF", size=9, fill=GREY)
     # the divider on S: 11.8k over 10k
     d.circle(860, SBUS, 2.5, fill="#000000")
-    _vres(d, 860, SBUS, 309, "R_TOP", "R_TOP 11.8 kΩ 1 %")
+    tol = "%g %%" % (supply_sim.DIVIDER_TOL * 100)
+    _vres(d, 860, SBUS, 309, "R_TOP", "R_TOP %s %s" % (ohms_words(supply_sim.R_TOP), tol))
     d.circle(860, 309, 2.5, fill="#000000")
-    _vres(d, 860, 309, GROUND, "R_BOT", "R_BOT 10 kΩ 1 %")
+    _vres(d, 860, 309, GROUND, "R_BOT", "R_BOT %s %s" % (ohms_words(supply_sim.R_BOT), tol))

@@ -94,13 +94,23 @@ def fuse_key(design):
 
 
 def power_path(design):
-    """[(ref, part key, amps)]: every part the supply current passes, jack to lamps."""
+    """[(ref, part key, amps)]: every part the supply current passes, jack to the last pixel (the pixels'
+    own conductors carry the most of any segment, fed at both ends where ``electrical.feed_both_ends``)."""
     if not has_dc_input(design):
         return []
+    from . import electrical
+
     amps = worst_amps(design)
-    return [("J1", "dc-jack-panel", amps), ("F1", fuse_key(design), amps), ("Q1", "sup90p06", amps),
-            ("Q2", "sup90p06", amps), (POWER_LOOM, "minifit-jr", amps), (POWER_LOOM, "minifit-jr-crimp", amps),
-            ("W+5V", "wire-18", amps)]
+    out = [("J1", "dc-jack-panel", amps), ("F1", fuse_key(design), amps), ("Q1", "sup90p06", amps),
+           ("Q2", "sup90p06", amps), (POWER_LOOM, "minifit-jr", amps), (POWER_LOOM, "minifit-jr-crimp", amps),
+           ("W+5V", "wire-18", amps)]
+    if design.pixels:
+        both = electrical.feed_both_ends(design)
+        _, seg_amps, feeds = electrical.pixel_ladder(design, both, electrical.u1_volts(design))
+        if both:
+            out.append(("W+5V far end", "wire-18", feeds[1]))
+        out.append(("pixel conductors", part("pixel-conductor")["as"], max(seg_amps)))
+    return out
 
 
 def signal_looms(design):

@@ -15,24 +15,41 @@ from . import electrical, parts as catalogue, supply_sim
 def rests_on(key):
     """The datasheet figures a case's outcome depends on."""
     fet = catalogue.part("sup90p06")
+    tvs = catalogue.part(supply_sim.TVS)
     lo, hi = supply_sim.trip_window()
     ranges = catalogue.part("ic-supply")["ranges"]
+    tl = catalogue.part("tl431a")
+    window = "TL431A Vref %.3f–%.3f V with its drift (±%d mV): the cut-off trips at %.2f–%.2f V" % (
+        supply_sim.vref_corners() + (int(tl["vref_drift"] * 1000), lo, hi))
+    fixed = "TL431 cathode bias below its trip (transistor-level model) across R_BE %.0f Ω; 2N5401 VBE at 50 °C" % (
+        supply_sim.R_BE)
     return {
-        "own-low": "SN74AHCT125 VCC ≥ %.1f V; SUP90P06-09L rDS(on) %.1f mΩ at −4.5 V; RUEF R1max"
-                   % (ranges["74ahct125"][0], fet["rds_on_4v5"] * 1000),
-        "own-high": "WS2812B VDD ≤ %.1f V; Pico VSYS ≤ %.1f V; TL431A Vref 2.470–2.520 V: the cut-off trips at "
-                    "%.2f–%.2f V, above the adapter's 5.25 V" % (ranges["ws2812b"][1], ranges["pico-vsys"][1], lo, hi),
-        "9v": "TL431A Vref; SUP90P06-09L VDS −60 V, VGS ±20 V",
-        "12v": "TL431A Vref; SUP90P06-09L VDS −60 V, VGS ±20 V",
-        "24v": "P6KE33CA VRWM 28.2 V (24 V + 5 % passes it); TL431 VKA 37 V; 2N5401 VCEO 150 V; SUP90P06-09L "
-               "VDS −60 V",
-        "24v-low-esr": "P6KE33CA VBR 34.7 V max, VC 45.7 V at 13.2 A, 600 W; SUP90P06-09L VDS −60 V; C_IN 50 V",
+        "own-low": "%s; SN74AHCT125 VCC ≥ %.1f V; SUP90P06-09L rDS(on) %.1f mΩ at −4.5 V, VGS(th) −3 V; RUEF R1max"
+                   % (fixed, ranges["74ahct125"][0], fet["rds_on_4v5"] * 1000),
+        "own-high": "WS2812B VDD ≤ %.1f V; Pico VSYS ≤ %.1f V; %s, above the adapter's 5.25 V"
+                    % (ranges["ws2812b"][1], ranges["pico-vsys"][1], window),
+        "9v": "TL431A Vref; SUP90P06-09L VDS −60 V, VGS ±20 V, VGS(th) −1 V",
+        "12v": "TL431A Vref; SUP90P06-09L VDS −60 V, VGS ±20 V, VGS(th) −1 V",
+        "24v": "TL431 VKA 37 V, floor about 2 V; R_B %g W; 2N5401 VCEO 150 V; SUP90P06-09L VDS −60 V"
+               % supply_sim.R_BASE_WATTS,
+        "24v-low-esr": "P6KE43CA VBR %.1f–%.1f V, VC %.1f V at %.1f A, %d W; SUP90P06-09L VDS −60 V; C_IN %d V" % (
+            tvs["breakdown_volts"], tvs["breakdown_max_volts"], tvs["clamp_volts"], tvs["clamp_amps"], tvs["watts"],
+            catalogue.part(supply_sim.CIN)["volts"]),
         "24v-ramp": "SUP90P06-09L VGS(th) −1 V at least: the gate's 0.1 s turn-on never reaches it before the "
                     "cut-off trips",
-        "reversed": "Q1's body diode blocks; SUP90P06-09L VDS −60 V; P6KE33CA bidirectional (VBR 31.4 V either way)",
+        "24v-unreg": "P6KE43CA VRWM %.1f V above the wall-wart's 36 V idle; R_B %g W; TL431 VKA 37 V" % (
+            tvs["standoff_volts"], supply_sim.R_BASE_WATTS),
+        "reversed": "Q1's body diode blocks; C_IN bi-polar (a polarised one conducts 4.5 A backwards); P6KE43CA "
+                    "bidirectional",
+        "reversed-own": "Q1's body diode blocks; C_IN bi-polar",
+        "reversed-unreg": "Q1's body diode blocks; C_IN bi-polar, %d V; P6KE43CA VBR %.1f V either way" % (
+            catalogue.part(supply_sim.CIN)["volts"], tvs["breakdown_volts"]),
         "short": "the adapter's current limit (taken as 150 %% of its rating); RUEF trip current × %.2f at 50 °C; "
                  "SUP90P06-09L RthJA %g °C/W, TJ %d °C" % (
                      catalogue.part("ptc-rerating-ruef")["hold_factor"]["50"], fet["theta_ja"], fet["tj_max"]),
+        "5v4": "%s: the cut-off may not trip below %.2f V, and the WS2812B's limit is %.1f V" % (window, lo,
+                                                                                               ranges["ws2812b"][2]),
+        "rising": "%s: the rail follows the adapter up to the trip" % window,
     }[key]
 
 
@@ -40,8 +57,14 @@ def case_words(key):
     return dict((c[0], c[1]) for c in supply_sim.CASES)[key]
 
 
-def simulated(design):
+def simulated_corners(design):
+    """{case: {corner: figures}} as committed."""
     return supply_sim.load_results().get(design.name, {})
+
+
+def simulated(design):
+    """{case: figures} at each case's governing corner (``supply_sim.governing_corner``)."""
+    return dict((key, supply_sim.governing(key, by_corner)) for key, by_corner in simulated_corners(design).items())
 
 
 def fault_rows(design):
@@ -53,12 +76,11 @@ def fault_rows(design):
 
 def harmless_wrong_adapter(design):
     """True where the simulation shows a 12 V adapter harmless (and every case inside its ratings)."""
-    figures = simulated(design)
+    figures = simulated_corners(design)
     if "12v" not in figures:
         return False
-    f = figures["12v"]
-    broken = [v for key, fig in figures.items() for v in supply_sim.violations(design, key, fig)]
-    return not broken and f["rail_max"] < supply_sim.OFF_VOLTS
+    broken = [v for key, by_corner in figures.items() for v in supply_sim.all_violations(design, key, by_corner)]
+    return not broken and all(abs(f["rail_max"]) < supply_sim.OFF_VOLTS for f in figures["12v"].values())
 
 
 def index_lines(designs):
@@ -70,22 +92,36 @@ def index_lines(designs):
         return []
     heavy = max(boards, key=catalogue.worst_amps)
     lo, hi = supply_sim.trip_window()
+    tl = catalogue.part("tl431a")
     out = ["## Supply faults, simulated", "",
-           "Every board with a DC jack (%s) has the same input, all through-hole: TVS1 P6KE33CA and a 10 µF 50 V "
-           "capacitor across the jack, F1 (a RUEF polyfuse, chosen to hold the worst case at 50 °C), and two "
-           "SUP90P06-09L P-MOSFETs back to back whose gates a TL431 and a 2N5401 pull off above %.2f V (%.2f–%.2f V "
-           "with the parts' tolerances). The gates turn on slowly (1 MΩ and 100 nF: about 0.1 s), so a wrong "
-           "adapter, which arrives in microseconds, finds them off and the cut-off already tripped."
-           % (", ".join("`%s`" % d.name for d in boards), supply_sim.trip_volts(), lo, hi), "",
-           "ngspice simulates each case (`python -m nimatron_host.hardware.supply_sim` writes the figures; "
-           "`tests/test_hardware_supply.py` runs it again and asserts every IC inside its datasheet range and every "
-           "part inside its rating). Models from the datasheet figures in `parts.json`; the adapter is a source with "
-           "470 µF and a current limit at 150 %% of its rating, through 2 m of lead (0.13 Ω, 2 µH); the lamps draw the "
-           "firmware's worst case. Outcome on `%s` (the heaviest load); +5V (steady) on every board:" % heavy.name,
-           ""]
-    after = ["", "Not covered: an adapter between 5.3 V (the WS2812B's limit) and the trip (%.2f–%.2f V) would reach "
-             "the pixels; no usual adapter size sits there. The cut-off's threshold cannot sit lower: the machine's "
-             "own adapter may give 5.25 V." % (lo, hi), ""]
+           "Every board with a DC jack (%s) has the same input, all through-hole: TVS1 %s and a 10 µF 50 V "
+           "bi-polar capacitor C_IN %s, F1 (a RUEF polyfuse, chosen to hold the worst case at 50 °C), and two "
+           "SUP90P06-09L P-MOSFETs back to back, each on a heat sink, whose gates a TL431 and a 2N5401 pull off above "
+           "%.2f V (%.2f–%.2f V with the TL431A's tolerance and drift and the %g %% divider). The gates turn on "
+           "slowly (1 MΩ and 100 nF: about 0.1 s), so a wrong adapter, which arrives in microseconds, finds them off "
+           "and the cut-off already tripped. The adapter is a fixed, regulated 5 V limited power source (LPS or "
+           "Class 2) whose overload protection acts by %d %% of its rating."
+           % (", ".join("`%s`" % d.name for d in boards), supply_sim.TVS.upper(), supply_sim.CIN_PLACE,
+              supply_sim.trip_volts(), lo, hi, supply_sim.DIVIDER_TOL * 100, int(supply_sim.OVERLOAD * 100 + 0.5)),
+           "",
+           "ngspice simulates each case at two corners (`python -m nimatron_host.hardware.supply_sim` writes the "
+           "figures; `tests/test_hardware_supply.py` runs them again and asserts the rules: the stage switches on "
+           "with its own adapter at −5 %% and +5 %%, stays off on every wrong one either way round, every IC inside "
+           "its datasheet range and every part inside its rating). The models (each one's source in `parts.json`, "
+           "each checked against its datasheet by `tests/test_hardware_models.py`): the TL431 at transistor level "
+           "(its bias below the trip, its 2 V floor above it), the MOSFETs at both ends of VGS(th), the 2N5401 at 0 "
+           "and 50 °C, the TVS at both ends of its breakdown, a polarised electrolytic that conducts when reversed, "
+           "the jack, fuse, leads and loom as resistances. The adapter is a source with 470 µF and a current limit "
+           "at %d %% of its rating, through 2 m of lead (0.13 Ω, 2 µH); the lamps draw the firmware's worst case. "
+           "Corners:" % int(supply_sim.OVERLOAD * 100 + 0.5), ""]
+    out += ["- `%s`: %s." % (name, words) for name, words, _ in supply_sim.CORNERS]
+    out += ["", "Outcome on `%s` (the heaviest load; switching on told at the start corner, staying off at the stop "
+            "corner); +5V (steady) on every board:" % heavy.name, ""]
+    after = ["", "Forbidden in the parts list, because the cut-off cannot cover it: %s. Between 5.3 V (the WS2812B's "
+             "limit) and the trip (%.2f–%.2f V) the rail follows the supply; the trip cannot sit lower, since the "
+             "machine's own adapter may give 5.25 V and the TL431A's reference spreads ±%.1f %% with its drift." % (
+                 "; ".join(supply_sim.FORBIDDEN_WORDS[k] for k in supply_sim.FORBIDDEN), lo, hi,
+                 100 * (tl["vref_range"][1] + tl["vref_drift"] - tl["vref"]) / tl["vref"]), ""]
     rows = []
     for key, *_ in supply_sim.CASES:
         per = []
@@ -135,13 +171,18 @@ def _supply_lines(design):
                 "the mains side stays in the adapter's own closed case (CE/UKCA/UL)." % design.spec["supply"]["amps"],
                 "- No wiring inside; the USB cable clamped within 50 mm of the board.", ""]
     if catalogue.has_dc_input(design):
-        out = ["- 5 V %g A adapter, 2.1 mm plug, centre positive; worst case the firmware allows %.2f A. Low "
-               "voltage only: the mains side stays in the adapter's own closed case (CE/UKCA/UL)."
-               % (f["amps"], catalogue.worst_amps(design)),
+        out = ["- 5 V %g A adapter, 2.1 mm plug, centre positive, fixed 5.0 V, a limited power source (LPS, IEC "
+               "62368-1 Annex Q, or NEC Class 2) whose overload protection acts by %d %% of its rating (%.1f A): "
+               "that limit, not F1, is what stops a short (below). Worst case the firmware allows %.2f A. Low voltage only: the mains side stays "
+               "in the adapter's own closed case (CE/UKCA/UL)."
+               % (f["amps"], int(supply_sim.OVERLOAD * 100 + 0.5), f["amps"] * supply_sim.OVERLOAD,
+                  catalogue.worst_amps(design)),
                "- Input protection at the jack (all through-hole; schematic: [input.svg](input.svg)): TVS, %s (holds %.2f A at 50 °C), a MOSFET "
-               "switch that stays off for a reversed adapter or one above %.2f V." % (
+               "switch that stays off for a reversed adapter or one above %.2f V, on heat sinks that take a short at the "
+               "adapter's limit." % (
                    catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
-                   catalogue.hold_at_cabinet(catalogue.fuse_key(design)), supply_sim.trip_volts()), "",
+                   catalogue.hold_at_cabinet(catalogue.fuse_key(design)), supply_sim.trip_volts()),
+               _fault_words(design), "",
                "## Supply faults, simulated", "",
                "ngspice, from the parts' datasheet figures (the method: [../README.md](../README.md#supply-faults-"
                "simulated)):", ""]
@@ -155,6 +196,24 @@ def _supply_lines(design):
     return out + ["- No DC jack: a wrong adapter cannot be plugged in; the Pi's own supply is the only one.", ""]
 
 
+def _sink_theta():
+    """The heat sink's own figure, pessimistic while assumed (degC/W, sink to air)."""
+    sink = catalogue.part(supply_sim.HEATSINK)
+    return sink["theta_sa"] / (catalogue.ASSUMED if catalogue.assumed(supply_sim.HEATSINK) else 1.0)
+
+
+def _fault_words(design):
+    """What a short behind the jack draws, and which conductors are rated below it (from the design rules)."""
+    short_of = electrical.fault_short_of(design)
+    words = ("- A short anywhere behind J1 draws the adapter's limit, %.1f A, until the adapter is unplugged (F1 "
+             "trips only above %.1f A at 50 °C)." % (electrical.fault_amps(design),
+                                                   catalogue.part(catalogue.fuse_key(design))["trip_amps"] * 0.79))
+    if short_of:
+        words += (" Rated below that current (the design rules' figures; not yet protected): %s. Until they are, "
+                  "inspect the wiring after any short." % ", ".join("%s %.1f A" % (r[0], r[4]) for r in short_of))
+    return words
+
+
 def _heat_lines(design):
     """The warmest parts at the worst case."""
     f = design.figures
@@ -162,10 +221,17 @@ def _heat_lines(design):
         amps = catalogue.worst_amps(design)
         fet = catalogue.part("sup90p06")
         fet_watts = amps * amps * fet["rds_on_4v5"]
-        return ["- Warmest parts at the worst case: Q1/Q2 %.2f W each (no heat sink; %g °C/W: %.0f °C above the "
-                "cabinet), F1 %.2f W. Nothing else above 0.1 W. Designed for a cabinet up to 50 °C." % (
-                    fet_watts, fet["theta_ja"], fet_watts * fet["theta_ja"],
-                    amps * amps * catalogue.fuse_r1max(catalogue.fuse_key(design)))]
+        shorted = max([f["fet_w_steady"] for f in simulated_corners(design).get("short", {}).values()] or [0.0])
+        theta = supply_sim.fet_theta()
+        cabinet = catalogue.part("ptc-rerating-ruef")["cabinet_celsius"]
+        return ["- Warmest parts at the worst case: Q1/Q2 %.2f W each, F1 %.2f W. Nothing else above 0.1 W. Designed "
+                "for a cabinet up to %d °C." % (fet_watts, amps * amps * catalogue.fuse_r1max(catalogue.fuse_key(design)),
+                                                cabinet),
+                "- A short on the panel (simulated): the adapter's limit holds it and Q2 sits in saturation, %.1f W; "
+                "on its heat sink (%.1f °C/W junction to air, the sink's figure counted pessimistically) its junction "
+                "reaches %.0f °C of its %d °C, the sink itself %.0f °C: mount it clear of wood, wires and the looms "
+                "(10 mm). It stays so until the short is cleared: unplug, find it, plug in again." % (
+                    shorted, theta, cabinet + shorted * theta, fet["tj_max"], cabinet + shorted * _sink_theta())]
     if design.sinks:
         sink = design.spec["led"]["sink"]
         return ["- A ULN2803A with all 8 lamps lit: %.0f mW (8 × %.0f mA × %.1f V Vce(sat)); each LED's "

@@ -12,6 +12,7 @@ drawing with the pin map and the bill of materials.
 """
 
 from . import electrical, parts as catalogue
+from . import supply_sim
 from .circuit import ref_ranges, revision
 from .design import Chain
 from .svg import Drawing
@@ -302,7 +303,7 @@ def _supply(d, design, y):
     d.line(x - 26, ly + 29, x - 14, ly + 29, stroke_width=1.6)
     d.line(x - 20, ly + 36, x - 20, ly + 40)
     _ground(d, x - 20, ly + 40)
-    d.text(x - 28, ly + 33, "TVS1 P6KE33CA", size=9, anchor="end")
+    d.text(x - 28, ly + 33, "TVS1 %s" % supply_sim.TVS.upper(), size=9, anchor="end")
     d.rect(x - 76, ly - 5, 36, 10, fill="#ffffff", class_="protection", data_part="F1")
     d.text(x - 58, ly - 9, "F1 %s" % fuse, size=9, anchor="middle")
     d.line(x - 76, ly, x - 90, ly)
@@ -403,12 +404,13 @@ def notes_of(design):
     out.append("Buttons close to ground; the board's own pull-ups hold them high (no pull-up resistors)."
                " The 220 Ω in each line limits an electrostatic discharge.")
     if design.jack:
-        out.append("Input protection, between %s and the +5V net: TVS1 P6KE33CA across the jack (transients only), "
-                   "F1 %s (holds the worst case, %.2f A, at 50 °C), Q1+Q2 SUP90P06-09L back to back (sources joined; "
-                   "reverse polarity and the over-voltage cut-off OVP: TL431 + 2N5401 turn both off above 5.44 V). "
-                   "A 9, 12 or 24 V adapter or a reversed one leaves +5V at 0 V (simulated: hardware/README.md)."
-                   % (design.jack, catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
-                      catalogue.worst_amps(design)))
+        out.append("Input protection, between %s and the +5V net: TVS1 %s across the jack (transients only), "
+                   "F1 %s (holds the worst case, %.2f A, at 50 °C), Q1+Q2 SUP90P06-09L back to back on heat sinks "
+                   "(sources joined; reverse polarity and the over-voltage cut-off OVP: TL431 + 2N5401 turn both off "
+                   "above %.2f V); its parts and stripboard layout: input.svg. A 9, 12 or 24 V adapter or a reversed "
+                   "one leaves +5V at 0 V (simulated: hardware/README.md)."
+                   % (design.jack, supply_sim.TVS.upper(), catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
+                      catalogue.worst_amps(design), supply_sim.trip_volts()))
     if not design.onboard:
         n = catalogue.esd_arrays(design)
         if n:
