@@ -31,8 +31,9 @@ def test_every_mutant_applies_to_todays_code():
 
 def tree(tmp_path, mutants):
     """A small project: a handler, its test, and the mutants given."""
-    (tmp_path / "firmware").mkdir()
-    (tmp_path / "firmware" / "guard.py").write_text(textwrap.dedent("""\
+    (tmp_path / "firmware" / "guard").mkdir(parents=True)
+    (tmp_path / "firmware" / "code.py").write_text("raise SystemExit('the board\'s code.py, never imported here')\n")
+    (tmp_path / "firmware" / "guard" / "__init__.py").write_text(textwrap.dedent("""\
         def safe(value):
             if value < 0:
                 return 0
@@ -60,7 +61,7 @@ MUTANTS = textwrap.dedent('''\
     [[mutant]]
     name = "negative-check"
     why = "a negative value passes through"
-    file = "firmware/guard.py"
+    file = "firmware/guard/__init__.py"
     find = "if value < 0:"
     replace = "if False:"
     tests = ["tests/test_guard.py"]
@@ -68,7 +69,7 @@ MUTANTS = textwrap.dedent('''\
     [[mutant]]
     name = "ceiling-check"
     why = "a value over 9 passes through"
-    file = "firmware/guard.py"
+    file = "firmware/guard/__init__.py"
     find = "if value > 9:"
     replace = "if False:"
     tests = ["tests/test_guard.py"]
@@ -76,7 +77,7 @@ MUTANTS = textwrap.dedent('''\
     [[mutant]]
     name = "moved-on"
     why = "the code this mutant broke is gone"
-    file = "firmware/guard.py"
+    file = "firmware/guard/__init__.py"
     find = "if value == 7:"
     replace = "if False:"
     tests = ["tests/test_guard.py"]
@@ -101,7 +102,7 @@ def test_a_killed_mutant_a_survivor_and_a_stale_one_are_told_apart(tmp_path):
     assert [miss.split(":")[0] for miss in misses] == ["ceiling-check", "moved-on"]
     assert "SURVIVED" in misses[0] and "a value over 9 passes through" in misses[0]
     assert "occurs 0 times" in misses[1]
-    assert (root / "firmware" / "guard.py").read_text().count("if value < 0:") == 1   # the tree itself untouched
+    assert (root / "firmware" / "guard" / "__init__.py").read_text().count("if value < 0:") == 1   # the tree itself untouched
 
 
 def test_tests_that_fail_unbroken_kill_nothing(tmp_path):

@@ -13,8 +13,8 @@ break no test notices is not tested, however many tests pass near it.
 A mutant is one exact text replaced in one file (``tools/mutants/*.toml``:
 ``name``, ``why``, ``file``, ``find``, ``replace``, ``tests``). Each runs in
 a copy of this tree (the files git knows, committed or not), so the tree you
-work in is never touched: the copy's ``firmware``, ``host`` and
-``simulator`` come first on ``PYTHONPATH``, ahead of the editable install.
+work in is never touched: the copy's packages come first on ``PYTHONPATH``,
+ahead of the editable install.
 Before its mutants, each set of tests must pass on the unbroken copy (a kill
 by a test that fails anyway proves nothing). A mutant is *killed* when its
 tests fail; one that survives, or whose ``find`` no longer occurs exactly
@@ -111,11 +111,26 @@ def copy_tree(root, into):
         shutil.copy2(source, target, follow_symlinks=False)
 
 
+def packages_path(copy):
+    """A folder of links to the copy's packages (``firmware/nimatron``,
+    ``host/nimatron_host``, ...), to put first on ``PYTHONPATH``: the folders
+    themselves would also put ``firmware/code.py`` there, which hides the
+    standard library's ``code`` that pytest imports."""
+    path = os.path.join(copy, ".mutate-packages")
+    if not os.path.isdir(path):
+        os.makedirs(path)
+        for part in ("firmware", "host", "simulator"):
+            folder = os.path.join(copy, part)
+            for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+                if os.path.isfile(os.path.join(folder, name, "__init__.py")):
+                    os.symlink(os.path.join(folder, name), os.path.join(path, name))
+    return path
+
+
 def pytest(copy, tests, python=sys.executable):
     """(pytest's exit status, its last lines) for ``tests`` run in the copy."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [os.path.join(copy, part) for part in ("firmware", "host", "simulator")]
-        + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])),
+        [packages_path(copy)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])),
         PYTHONDONTWRITEBYTECODE="1")
     done = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
                           cwd=copy, env=env, capture_output=True, text=True)
