@@ -101,6 +101,7 @@ class RunMarker:
 
     def __init__(self, path, boot_id_file=BOOT_ID):
         self.path = path
+        self.note = None  # a fault reading or writing the marker: said, never a reason not to play
         try:
             with open(boot_id_file) as f:
                 self.boot = f.read().strip() or "unknown"
@@ -115,8 +116,13 @@ class RunMarker:
                 words = os.read(fd, 200).decode("ascii", "replace").split()
             finally:
                 os.close(fd)
-        except OSError:
+        except OSError as e:
             words = []  # missing, or a link planted there: no claim
+            from .machine.statefile import answer
+
+            if not answer(e):  # a fault (EIO): said, and the start counted as a power-on
+                self.note = "%s could not be read (%s): this start is counted as a power-on" % (
+                    os.path.basename(self.path), e.strerror or e)
         if len(words) != 2 or self.boot == "unknown" or words[0] != self.boot:
             reason = "power_on"
         elif words[1] == "stopped":
@@ -138,8 +144,9 @@ class RunMarker:
         try:
             files.create(self.path + ".tmp", ("%s %s\n" % (self.boot, word)).encode())
             files.rename(self.path + ".tmp", self.path)
-        except OSError:
-            pass  # the reason is a nicety: never a reason not to play
+        except OSError as e:  # the reason is a nicety: never a reason not to play, but said
+            self.note = "%s could not be written (%s): the next start's reason may be wrong" % (
+                os.path.basename(self.path), e.strerror or e)
 
 
 def default_state(env=None):
@@ -192,38 +199,55 @@ def overrides(args):
 
 def open_state(state, err=None):
     """The store on ``state``, this process its one owner; None (said in one
-    line on ``err``) if the file is not ours or another Nimatron has it.
+    line on ``err``) only for what a person must change: the file is not
+    ours (a link, a folder, someone's file), no permission, or another
+    Nimatron has it.
 
-    A file of ours that is damaged (zeroed by a power cut, a flipped byte)
-    is no reason not to play: a copy is kept aside, the store reads what it
-    can and the boot event says what was lost (``statefile.examine``)."""
-    from .machine.statefile import Owner, examine, problem
+    A fault at start is no reason not to play: a file of ours that is
+    damaged (zeroed by a power cut, a flipped byte) is kept aside, the store
+    reads what it can and the boot event says what was lost
+    (``statefile.examine``); a read error (EIO) is tried again, and a file
+    that stays unreadable is kept aside (``files.OsFiles.read``); a lock
+    file of any bytes is ours (``statefile.Owner``). What went wrong is said
+    at boot (``store.warnings``)."""
+    from .machine.statefile import Owner, again, answer, examine, problem
     from .machine.files import OsFiles
     from .machine.store import Store
 
     err = sys.stderr if err is None else err
+    said = []  # faults that did not stop the start (a read tried again, a lock file rewritten): said at boot
     folder = os.path.dirname(os.path.abspath(state))
-    why = problem(state) if os.path.exists(folder) else None
+    try:
+        again(lambda: os.stat(folder), said, "examining " + folder)
+        missing = False
+    except FileNotFoundError:
+        missing = True
+    except OSError:
+        missing = False  # a fault (said): the file itself may still be read
+    why = None if missing else problem(state, said=said)
     if why:
         print("nimatron: --state %s" % why, file=err)
         return None
     try:
-        os.makedirs(folder, exist_ok=True)
+        if missing:
+            again(lambda: os.makedirs(folder, exist_ok=True), said, "making " + folder)
     except OSError as e:
-        print("nimatron: cannot keep state in %s: %s" % (folder, e.strerror or e), file=err)
-        return None
+        if answer(e):  # no permission, a read-only disk, a file where the folder goes: a person's to mend
+            print("nimatron: cannot keep state in %s: %s" % (folder, e.strerror or e), file=err)
+            return None
+        said.append("cannot make %s (%s): saves fail (and are tried again) until it can be made"
+                    % (folder, e.strerror or e))
     owner = Owner(state)
     why = owner.take()
     if why:
         print("nimatron: --state %s" % why, file=err)
         return None
-    if owner.note:
-        print("nimatron: %s" % owner.note, file=err)
     files = OsFiles()
-    note = examine(state)
+    note = examine(state, said=said)
     if note:
         files.notes.append(note)
     store = Store(path=state, files=files)
+    store.warnings = owner.notes + said  # said by the start (the boot event's why, stderr)
     store.owner = owner  # held for the store's life: the process's
     return store
 
@@ -250,10 +274,13 @@ def main(argv=None):
         if store is None:
             return 2
     marker = RunMarker(state + ".run") if state else None
+    reason = marker.start() if marker else None
+    if marker is not None and marker.note:
+        store.warnings.append(marker.note)  # said at boot with the start's other faults
     try:
         source = overrides_source(overrides(args))
         machine = Machine(args.board, source, store, now_ms=ms(),
-                          reset_reason=marker.start() if marker else None, clock=lambda: int(time.time()),
+                          reset_reason=reason, clock=lambda: int(time.time()),
                           listener=listener, log=lambda line: print(line, file=sys.stderr, flush=True),
                           strict=store is None)
     except (ValueError, OverflowError) as e:  # BoardError, SettingsError, PanelError, DriverError
@@ -284,7 +311,10 @@ def main(argv=None):
         return 0
     finally:
         if marker is not None:
+            marker.note = None
             marker.stop()
+            if marker.note:
+                print("nimatron: %s" % marker.note, file=sys.stderr)
         notifier.notify("STOPPING=1")
         notifier.close()
         if machine.controller is not None:

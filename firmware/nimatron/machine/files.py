@@ -9,6 +9,15 @@ state file is kept (a Pi, a board whose drive code.py may write).
 """
 
 
+_TRIES = 3   # a read that fails for a fault (EIO: a flaky SD card) is tried this many times in all
+_ENOENT = 2  # errno's, the same on Linux, MicroPython and CircuitPython (no errno module needed)
+_EEXIST = 17
+
+
+def _name(path):
+    return path[path.rfind("/") + 1:]
+
+
 def _write_all(os, fd, data):
     """``os.write`` until every byte is written (it may write fewer)."""
     view = memoryview(data)
@@ -22,7 +31,9 @@ class OsFiles:
     ``create`` never follows a link and never writes into a file it did not
     make (another writer: a link planted at ``STATE.tmp`` once had a foreign
     file overwritten). ``notes`` are losses found before the store opened
-    (a damaged file kept aside), for ``load`` to report with its own.
+    (a damaged file kept aside), for ``load`` to report with its own;
+    ``lost`` the kinds they may have taken; ``warnings`` faults that cost
+    nothing (a read tried again), said at the start all the same.
     """
 
     def __init__(self, os_module=None):
@@ -30,13 +41,57 @@ class OsFiles:
             import os as os_module
         self.os = os_module
         self.notes = []
+        self.lost = []
+        self.warnings = []
 
     def read(self, path):
-        try:
-            with open(path, "rb") as f:
-                return f.read()
-        except OSError:
-            return None
+        """The file's bytes, None if there is none. A read that fails (EIO)
+        is tried again (said in ``warnings``); one that keeps failing is a
+        fault at start, never a reason to stay dark: the file is kept aside
+        (renamed ``PATH.unreadable-N``, for a mended card or a person to
+        read), the loss said (``notes``; every kind in ``lost``, so the link
+        is sealed) and the store starts from factory."""
+        error = None
+        for n in range(_TRIES):
+            try:
+                with open(path, "rb") as f:
+                    return f.read()
+            except OSError as e:
+                if getattr(e, "errno", None) == _ENOENT:
+                    return None
+                error = e
+                if n < _TRIES - 1:
+                    self.warnings.append("reading %s: %s; tried again (a failing disk or SD card?)"
+                                         % (_name(path), _why(e)))
+        aside = self.set_aside(path, "unreadable")
+        if aside is None:
+            kept = "it could not be kept aside (the next save replaces it)"
+        else:
+            kept = "kept aside as %s" % _name(aside)
+        self.notes.append("%s could not be read (%s, %d tries): %s; started from factory"
+                          % (_name(path), _why(error), _TRIES, kept))
+        for kind in ("audits", "settings"):
+            if kind not in self.lost:
+                self.lost.append(kind)
+        return None
+
+    def set_aside(self, path, word):
+        """``path`` renamed ``PATH.WORD-N`` (the first N free); its new name, or None."""
+        stat = getattr(self.os, "lstat", None) or self.os.stat
+        for n in range(1, 100):
+            aside = "%s.%s-%d" % (path, word, n)
+            try:
+                stat(aside)
+                continue  # taken: never replaced
+            except OSError as e:
+                if getattr(e, "errno", None) != _ENOENT:
+                    continue
+            try:
+                self.os.rename(path, aside)
+                return aside
+            except OSError:
+                return None
+        return None
 
     def create(self, path, data):
         """A new file at ``path`` holding ``data``: whatever was there (a stale
@@ -98,3 +153,7 @@ class OsFiles:
             self.os.remove(path)
         except OSError:
             pass
+
+
+def _why(e):
+    return getattr(e, "strerror", None) or str(e) or type(e).__name__

@@ -48,6 +48,9 @@ _DAY_MS = const(86400000)
 READ_ONLY = ("machine.reading",)  # needed only while a store loads: dropped from a board's heap after
 ERASE_MS = _DAY_MS // _ERASES_PER_DAY  # the time that earns one erase (integers: a board's floats are short)
 _ROOM_SLACK = const(64)            # bytes a record may grow by before its next save (counts gain digits)
+_TMP_NAMES = const(4)              # STATE.tmp, then STATE.tmp-1..3 when something not ours sits there
+_EEXIST = const(17)                # errno's, the same on Linux, MicroPython and CircuitPython
+_EISDIR = const(21)
 
 
 def scan(buf):
@@ -93,18 +96,31 @@ class Store:
         self.allowance = _ERASES_BURST * ERASE_MS  # ms earned towards erases (ERASE_MS each)
         self.loaded = None     # what load() found
         self.tidied = None     # ``seq`` when ``tidy`` last found room for the next records
+        self.warnings = []     # faults at start that cost nothing, for ``load`` to say (``open_state``)
 
     # -- reading -----------------------------------------------------------
     def load(self):
-        """The newest valid records: {"settings", "audits", "problems", "lost"};
-        ``lost``: the kinds whose newest record may be among the damage
-        (``reading.load``, imported for it and dropped again on a board)."""
+        """The newest valid records: {"settings", "audits", "problems", "lost",
+        "warnings"}; ``lost``: the kinds whose newest record may be among the
+        damage (``reading.load``, imported for it and dropped again on a board);
+        ``warnings``: faults that cost nothing but are said (a read tried
+        again, a lock file rewritten): the file port's and ``self.warnings``
+        (put there by whoever opened the store)."""
         from .reading import load
 
         try:
-            return load(self)
+            out = load(self)
         finally:
             forget(READ_ONLY)
+        files = self.files
+        for name in list(getattr(files, "lost", ())) + list(getattr(self.nvm, "lost", ())):
+            if name not in out["lost"]:  # a file kept aside unread: every kind it held
+                out["lost"].append(name)
+        out["warnings"] = self.warnings + list(getattr(files, "warnings", ()))
+        self.warnings = []
+        if files is not None and getattr(files, "warnings", None):
+            files.warnings = []
+        return out
 
     # -- writing -----------------------------------------------------------
     def save_settings(self, record, urgent=False):
@@ -296,8 +312,18 @@ class Store:
     def _write_file(self):
         """Temporary file, fsync, rename over the old one, fsync the folder."""
         files = self.files
+        image = self._image()
         tmp = self.path + ".tmp"
-        files.create(tmp, self._image())
+        for n in range(1, _TMP_NAMES + 1):
+            try:
+                files.create(tmp, image)
+                break
+            except OSError as e:
+                # something ``create`` may not remove sits there (a folder planted at STATE.tmp once
+                # failed every save until someone removed it): the next name, never the folder
+                if getattr(e, "errno", None) not in (_EEXIST, _EISDIR) or n == _TMP_NAMES:
+                    raise
+                tmp = "%s.tmp-%d" % (self.path, n)
         files.fsync(tmp)
         files.rename(tmp, self.path)
         files.fsync_dir(self.path)
