@@ -90,7 +90,7 @@ def pi_start(path):
         return lines, None
     marker = RunMarker(path + ".run")
     reason = marker.start()
-    if marker.note:
+    if getattr(marker, "note", None):
         lines.append(marker.note)
     m = Machine("pico-neopixel", overrides_source({}), store, now_ms=0, reset_reason=reason, make=make,
                 log=lines.append)

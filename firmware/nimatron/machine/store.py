@@ -191,6 +191,10 @@ class Store:
             self.allowance += now - self.now
             if self.allowance > _ERASES_BURST * ERASE_MS:
                 self.allowance = _ERASES_BURST * ERASE_MS
+        elif self.now is not None and now < self.now and self.retry_at is not None:
+            # the machine's clock went back (a restart of its count): the wait keeps its length,
+            # never the old clock's deadline (a save held back for as long as the clock fell)
+            self.retry_at -= self.now - now
         self.now = now
         if self.unsaved and (self.retry_at is None or now >= self.retry_at):
             self.flush()
@@ -302,7 +306,14 @@ class Store:
         size = len(self.nvm)
         if len(image) > size:
             raise ValueError("records do not fit in %d bytes of nvm" % size)
-        self.nvm[0:size] = image + bytes([BLANK]) * (size - len(image))
+        try:
+            self.nvm[0:size] = image + bytes([BLANK]) * (size - len(image))
+        except Exception:
+            # what the sector holds now is not known (the simulator's nvm held the new image while
+            # its file write failed; the tail stayed at the old offset, and the next append landed
+            # past the new records: a "damaged" sector at the next start): compact again next time
+            self.clean = False
+            raise
         self.erases += 1
         if self.now is not None:
             self.allowance -= ERASE_MS
