@@ -7,7 +7,7 @@
 line's listener, not the controller's that ``HostLink.attach`` hooks (and
 ``code.py`` gives the Machine none), so a running ``nimatron monitor``
 never saw saves start failing, though docs/protocol.md says it does. The
-machine's own events now go where a game's go (``Machine.say``).
+machine's own events now go where a game's go (``Machine._emit``).
 
 Tested as it happens: a simulated machine on a real pseudo-terminal, its
 store on the store tests' fault-injecting disk (``FaultFiles``), a real
@@ -85,23 +85,25 @@ def test_a_monitor_on_the_pty_sees_saves_fail_and_work_again(json_out):
                                       "wait 300"]))  # the first game abandoned: its audits are saved
         assert store.failing and EIO in store.failing
         failed = lines_until(watch, lambda lines: any('"event": "saving"' in line or "Saving failed" in line
-                                                      for line in lines))
+                                                      for line in lines), timeout=20)
+        if json_out:
+            assert saving(failed) == ["OSError: [Errno 5] %s" % EIO], failed
+        else:
+            assert any(re.search("Saving failed: OSError: .*%s" % EIO, line) for line in failed), "\n".join(failed)
         files.fault = None
         sim.advance(RETRY_MS + 1000)  # the store's retry, in the machine's time
         port.run_real_time(300)
         assert store.failing is None
         mended = lines_until(watch, lambda lines: any('"event": "saving"' in line or "Saving works" in line
-                                                      for line in lines))
+                                                      for line in lines), timeout=20)
     finally:
         watch.terminate()
         watch.communicate(timeout=30)
         port.close()
         sim.close()
     if json_out:
-        assert saving(failed) == ["OSError: [Errno 5] %s" % EIO], failed
         assert saving(mended) == [None], mended
     else:
-        assert any(re.search("Saving failed: OSError: .*%s" % EIO, line) for line in failed), "\n".join(failed)
         assert any("Saving works again" in line for line in mended), mended
 
 

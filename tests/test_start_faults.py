@@ -398,3 +398,48 @@ def test_a_folder_or_link_at_a_companion_path_never_stops_the_saves(tmp_path, na
     assert victim.read_bytes() == VICTIM
     if what == "a folder":
         assert (planted / "inside").read_bytes() == VICTIM
+
+
+def test_a_host_link_that_cannot_be_opened_leaves_the_exhibit_playing_and_is_tried_again(tmp_path, monkeypatch):
+    """``--serial /dev/ttyGS0`` before the USB gadget is up exited 2 (never
+    restarted: dark). The machine now plays without its link, says so once,
+    and opens it when the device appears (tried every ``LINK_RETRY_MS``)."""
+    import pty
+    import tty
+
+    import nimatron.__main__ as pi
+
+    port = tmp_path / "ttyGS0"
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    clock = [0]
+    sleeps = [0]
+
+    def sleep(seconds):
+        sleeps[0] += 1
+        clock[0] += 1000 * 1000 * 1000  # a second of the machine's time a pass
+        if sleeps[0] == 2:
+            os.symlink(os.ttyname(slave), str(port))  # the gadget is up
+        if sleeps[0] > 3 + pi.LINK_RETRY_MS // 1000:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(pi.time, "monotonic_ns", lambda: clock[0])
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    for key in ("INVOCATION_ID", "STATE_DIRECTORY", "NOTIFY_SOCKET"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setattr(pi.time, "sleep", sleep)
+    monkeypatch.setattr(pi.signal, "signal", lambda *a: None)
+    err, out = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(sys, "stdout", out)
+    try:
+        status = pi.main(["--board", "pi-leds", "--serial", str(port)])
+    finally:
+        monkeypatch.undo()
+        os.close(master)
+        os.close(slave)
+    lines = err.getvalue().splitlines()
+    assert status == 0, lines
+    assert json.loads(out.getvalue().splitlines()[0])["event"] == "boot"
+    assert len([line for line in lines if "playing without the host link" in line]) == 1, lines
+    assert lines[-1] == "serial: %s" % port, lines

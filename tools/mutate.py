@@ -117,7 +117,9 @@ def pytest(copy, tests, python=sys.executable):
         [os.path.join(copy, part) for part in ("firmware", "host", "simulator")]
         + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])),
         PYTHONDONTWRITEBYTECODE="1")
-    done = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+    # no:debugging: with firmware/ on the path, pytest's pdb imported firmware/code.py for the
+    # standard library's ``code`` (no module named 'supervisor'): every set of tests failed unbroken
+    done = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:debugging", *tests],
                           cwd=copy, env=env, capture_output=True, text=True)
     tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
     return done.returncode, tail

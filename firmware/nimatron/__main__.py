@@ -21,11 +21,17 @@ and the machine plays: a service never crash-loops on a typo. Without one,
 a bad setting exits 2. Under systemd with ``Type=notify`` it sends
 ``READY=1`` once playing and ``WATCHDOG=1`` from the main loop.
 
-One process owns a state file (``FILE.lock``, flock): a second is refused
-in one line, exit 2. A state file of ours that is damaged (zeroed by a
-power cut, a flipped byte) is kept aside as ``FILE.damaged-N`` and the
-machine plays from what could be read, saying so at boot: a damaged file
-never darkens the exhibit. Someone else's file is refused, untouched.
+One process owns a state file (``FILE.lock``, flock, whatever the lock
+file's bytes): a second is refused in one line, exit 2. A state file of
+ours that is damaged (zeroed by a power cut, a flipped byte) is kept aside
+as ``FILE.damaged-N`` and the machine plays from what could be read,
+saying so at boot; a read error is tried again, and a file that stays
+unreadable is kept aside as ``FILE.unreadable-N``: a fault at start never
+darkens the exhibit. Exit 2 only for what a person must mend (a bad
+setting; someone else's file, a link or a folder named by ``--state``;
+another Nimatron on the file), which install-pi's unit does not restart;
+a ``--serial`` device that cannot be opened yet is tried again every 5 s
+while the machine plays.
 """
 
 import argparse
@@ -36,6 +42,7 @@ import sys
 import time
 
 TICK_S = 0.005  # sleep between loop ticks (here only: the core never sleeps)
+LINK_RETRY_MS = 5000  # a host link that could not be opened is tried again this often
 SERVICE_STATE = "/var/lib/nimatron/state.bin"
 
 
@@ -252,6 +259,27 @@ def open_state(state, err=None):
     return store
 
 
+def attach_link(machine, where, now, quiet=False):
+    """The host link on ``where`` (``--serial``), attached: True; False if it
+    cannot be opened (a USB gadget not up yet, a cable out): said (unless
+    ``quiet``: said once already), and the machine plays without it, tried
+    again every ``LINK_RETRY_MS``. It used to exit 2: never restarted, dark."""
+    from .link.transports import LinkError, open_link
+
+    if machine.controller is None:  # a fault's rebuild under way: the next try
+        return False
+    try:
+        link = open_link(machine.controller, where, board=machine.board, now_ms=now)
+    except LinkError as e:
+        if not quiet:
+            print("nimatron: %s: playing without the host link, trying again every %d s"
+                  % (e, LINK_RETRY_MS // 1000), file=sys.stderr, flush=True)
+        return False
+    machine.attach(link)
+    print("serial: %s" % link.transport.path, file=sys.stderr, flush=True)
+    return True
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     from .machine.startup import Machine, overrides_source
@@ -291,20 +319,15 @@ def main(argv=None):
     notifier = Notifier()
     try:
         listener(machine.boot)
-        if args.serial:  # the host link (nimatron.link.hostlink)
-            from .link.transports import LinkError, open_link
-
-            try:
-                link = open_link(machine.controller, args.serial, board=machine.board, now_ms=ms())
-            except LinkError as e:
-                print("nimatron: %s" % e, file=sys.stderr)
-                return 2
-            machine.attach(link)
-            print("serial: %s" % link.transport.path, file=sys.stderr, flush=True)
+        link_at = None  # when to try the host link again (it could not be opened)
+        if args.serial and not attach_link(machine, args.serial, ms()):
+            link_at = ms() + LINK_RETRY_MS
         notifier.notify("READY=1")
         while True:
             now = ms()
             machine.tick(now)
+            if link_at is not None and now >= link_at:
+                link_at = None if attach_link(machine, args.serial, now, quiet=True) else now + LINK_RETRY_MS
             notifier.alive(now)
             time.sleep(TICK_S)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM, from the boot event on: a clean stop

@@ -83,8 +83,7 @@ class FlashNvm:
         """
         import os
 
-        from nimatron.machine.files import OsFiles
-        from nimatron.machine.statefile import answer, keep_aside, newest_records, read_head
+        from nimatron.machine.statefile import answer, keep_aside, newest_records, read_head, set_aside
 
         notes = []
         lost = []
@@ -95,7 +94,7 @@ class FlashNvm:
         except OSError as e:
             if answer(e):
                 raise
-            aside = OsFiles().set_aside(path, "unreadable")
+            aside = set_aside(path, "unreadable")
             notes.append("%s could not be read (%s): %s; started blank" % (
                 os.path.basename(path), e.strerror or e,
                 "kept aside as %s" % os.path.basename(aside) if aside else "it could not be kept aside"))

@@ -9,15 +9,6 @@ state file is kept (a Pi, a board whose drive code.py may write).
 """
 
 
-_TRIES = 3   # a read that fails for a fault (EIO: a flaky SD card) is tried this many times in all
-_ENOENT = 2  # errno's, the same on Linux, MicroPython and CircuitPython (no errno module needed)
-_EEXIST = 17
-
-
-def _name(path):
-    return path[path.rfind("/") + 1:]
-
-
 def _write_all(os, fd, data):
     """``os.write`` until every byte is written (it may write fewer)."""
     view = memoryview(data)
@@ -51,46 +42,37 @@ class OsFiles:
         (renamed ``PATH.unreadable-N``, for a mended card or a person to
         read), the loss said (``notes``; every kind in ``lost``, so the link
         is sealed) and the store starts from factory."""
+        name = path[path.rfind("/") + 1:]
         error = None
-        for n in range(_TRIES):
+        for n in range(3):  # tries: a flaky SD card's EIO may pass
             try:
                 with open(path, "rb") as f:
                     return f.read()
             except OSError as e:
-                if getattr(e, "errno", None) == _ENOENT:
+                if getattr(e, "errno", None) == 2:  # ENOENT (the same number on every port)
                     return None
-                error = e
-                if n < _TRIES - 1:
-                    self.warnings.append("reading %s: %s; tried again (a failing disk or SD card?)"
-                                         % (_name(path), _why(e)))
-        aside = self.set_aside(path, "unreadable")
-        if aside is None:
-            kept = "it could not be kept aside (the next save replaces it)"
-        else:
-            kept = "kept aside as %s" % _name(aside)
-        self.notes.append("%s could not be read (%s, %d tries): %s; started from factory"
-                          % (_name(path), _why(error), _TRIES, kept))
+                error = getattr(e, "strerror", None) or str(e)
+                if n < 2:
+                    self.warnings.append("reading %s: %s; tried again (a failing disk or SD card?)" % (name, error))
+        kept = "it could not be kept aside (the next save replaces it)"
+        for n in range(1, 100):  # the first free name: nothing is replaced
+            aside = "%s.unreadable-%d" % (path, n)
+            try:
+                self.os.stat(aside)
+                continue
+            except OSError as e:
+                if getattr(e, "errno", None) != 2:
+                    continue  # something there that cannot be looked at: never replaced
+            try:
+                self.os.rename(path, aside)
+                kept = "kept aside as " + aside[aside.rfind("/") + 1:]
+            except OSError:
+                pass
+            break
+        self.notes.append("%s could not be read (%s, 3 tries): %s; started from factory" % (name, error, kept))
         for kind in ("audits", "settings"):
             if kind not in self.lost:
                 self.lost.append(kind)
-        return None
-
-    def set_aside(self, path, word):
-        """``path`` renamed ``PATH.WORD-N`` (the first N free); its new name, or None."""
-        stat = getattr(self.os, "lstat", None) or self.os.stat
-        for n in range(1, 100):
-            aside = "%s.%s-%d" % (path, word, n)
-            try:
-                stat(aside)
-                continue  # taken: never replaced
-            except OSError as e:
-                if getattr(e, "errno", None) != _ENOENT:
-                    continue
-            try:
-                self.os.rename(path, aside)
-                return aside
-            except OSError:
-                return None
         return None
 
     def create(self, path, data):
@@ -154,6 +136,3 @@ class OsFiles:
         except OSError:
             pass
 
-
-def _why(e):
-    return getattr(e, "strerror", None) or str(e) or type(e).__name__

@@ -170,7 +170,7 @@ class Machine:
         if self.listener is not None:
             self.listener(event)
 
-    def say(self, event):
+    def _emit(self, event):
         """An event of the machine's own (``saving``): where a game's go, the
         listener and the host link. ``EV saving`` went to stdout only: a
         running ``nimatron monitor`` never saw saves start failing."""
@@ -297,7 +297,7 @@ class Machine:
                 if out is not None and "saving" in out:
                     del out["saving"]
         if notes is None:  # at boot it is in the boot event itself
-            self.say({"event": "saving", "failing": failing})
+            self._emit({"event": "saving", "failing": failing})
 
     def fault(self, exc, now):
         """An unexpected exception: count it, say so, rebuild the game."""

@@ -229,6 +229,29 @@ def keep_aside(path, data, word="damaged"):
     return None
 
 
+def set_aside(path, word):
+    """``path`` renamed ``PATH.WORD-N``, the first N with nothing there (not
+    even a link); the new name, or None. For a file that cannot be read: its
+    bytes are kept whole where a copy could not be made."""
+    import os
+
+    for n in range(1, 100):
+        aside = "%s.%s-%d" % (path, word, n)
+        try:
+            os.lstat(aside)
+            continue
+        except FileNotFoundError:
+            pass
+        except OSError:
+            continue
+        try:
+            os.rename(path, aside)
+            return aside
+        except OSError:
+            return None
+    return None
+
+
 def _name(path):
     import os
 

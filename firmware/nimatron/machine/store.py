@@ -48,9 +48,6 @@ _DAY_MS = const(86400000)
 READ_ONLY = ("machine.reading",)  # needed only while a store loads: dropped from a board's heap after
 ERASE_MS = _DAY_MS // _ERASES_PER_DAY  # the time that earns one erase (integers: a board's floats are short)
 _ROOM_SLACK = const(64)            # bytes a record may grow by before its next save (counts gain digits)
-_TMP_NAMES = const(4)              # STATE.tmp, then STATE.tmp-1..3 when something not ours sits there
-_EEXIST = const(17)                # errno's, the same on Linux, MicroPython and CircuitPython
-_EISDIR = const(21)
 
 
 def scan(buf):
@@ -325,16 +322,17 @@ class Store:
         files = self.files
         image = self._image()
         tmp = self.path + ".tmp"
-        for n in range(1, _TMP_NAMES + 1):
+        for n in range(1, 5):  # STATE.tmp, then STATE.tmp1-3 when something not ours sits there
             try:
                 files.create(tmp, image)
                 break
             except OSError as e:
                 # something ``create`` may not remove sits there (a folder planted at STATE.tmp once
-                # failed every save until someone removed it): the next name, never the folder
-                if getattr(e, "errno", None) not in (_EEXIST, _EISDIR) or n == _TMP_NAMES:
+                # failed every save until someone removed it): the next name, never the folder.
+                # EEXIST, EISDIR: the same numbers on every port (no errno module needed)
+                if getattr(e, "errno", None) not in (17, 21) or n == 4:
                     raise
-                tmp = "%s.tmp-%d" % (self.path, n)
+                tmp = self.path + ".tmp" + str(n)
         files.fsync(tmp)
         files.rename(tmp, self.path)
         files.fsync_dir(self.path)
