@@ -443,3 +443,55 @@ def test_a_host_link_that_cannot_be_opened_leaves_the_exhibit_playing_and_is_tri
     assert json.loads(out.getvalue().splitlines()[0])["event"] == "boot"
     assert len([line for line in lines if "playing without the host link" in line]) == 1, lines
     assert lines[-1] == "serial: %s" % port, lines
+
+
+def sim_start(path, said):
+    """The simulator's ``--nvm`` start in-process (``_open_nvm``), a few saves
+    (the failed ones tried again): the store, or None if refused."""
+    from contextlib import redirect_stderr
+
+    from nimatron_pc.errors import UsageError
+    from nimatron_sim.cli import _open_nvm
+
+    err = io.StringIO()
+    try:
+        with redirect_stderr(err):
+            nvm, store, owner = _open_nvm(path)
+    except UsageError as e:
+        said.append(str(e))
+        return None
+    found = store.load()
+    said.extend(err.getvalue().splitlines() + found["warnings"] + found["problems"])
+    for games in range(3):
+        store.save_audits({"games": games})
+        if store.failing:
+            said.append(store.failing)
+    if store.unsaved:
+        store.flush()
+    owner.close()
+    return store
+
+
+def test_one_read_error_at_any_call_of_the_simulators_start_is_said_and_it_plays(tmp_path):
+    """The same sweep over ``nimatron sim --nvm``: an EIO at each call of its
+    start and first saves, once: never refused, said, the saves made."""
+    base = tmp_path / "base"
+    base.mkdir()
+    assert sim_start(str(base / "nvm.bin"), []) is not None
+    shutil.copytree(base, tmp_path / "clean")
+    with FailingOs(tmp_path / "clean") as clean:
+        sim_start(str(tmp_path / "clean" / "nvm.bin"), [])
+    assert clean.calls > 10
+    for n in range(clean.calls):
+        folder = tmp_path / ("n%d" % n)
+        shutil.copytree(base, folder)
+        said = []
+        with FailingOs(folder, fail_at=n) as layer:
+            store = sim_start(str(folder / "nvm.bin"), said)
+        assert store is not None, (n, layer.failed, said)
+        assert EIO in "\n".join(said), (n, layer.failed, said)
+        assert store.failing is None, (n, layer.failed, store.failing)
+        from nimatron_sim.flash import FlashNvm
+
+        found = Store(nvm=FlashNvm.open(str(folder / "nvm.bin"))).load()
+        assert found["audits"] == {"games": 2} and not found["problems"], (n, layer.failed, found)
