@@ -327,6 +327,7 @@ def run_main(monkeypatch, argv):
     return status, err.getvalue(), out.getvalue()
 
 
+@pytest.mark.slow  # about 7 s: a whole pi-leds start through the program at every sixth call, twice
 def test_the_program_exits_2_only_for_what_a_person_must_mend(tmp_path, monkeypatch):
     """Exit 2 is never restarted (install-pi's ``RestartPreventExitStatus=2``):
     ``python -m nimatron`` gives it for a usage error only, never for a fault
