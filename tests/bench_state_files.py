@@ -58,6 +58,42 @@ def cases(rng, n):
             yield "one bit flipped (every bit of a state file)", True, bytes(data)
 
 
+LOCKS = (b"\0\0\0\0", b"12s45\n", b"\n", b"123\n456\n", b"\xff\xff\xff\xff")  # the issue's (46)
+
+
+def lock_cases(rng, n):
+    """(kind, ours?, bytes) of lock files: what a power cut, a flipped bit or
+    two writers can leave, then any bytes of any length."""
+    for data in LOCKS:
+        yield "a damaged lock file", True, data
+    for _ in range(n):
+        pid = b"%d\n" % rng.randrange(1, 4194304)
+        at = rng.randrange(len(pid))
+        yield "a damaged lock file", True, pid[:at] + bytes([pid[at] ^ (1 << rng.randrange(8))]) + pid[at + 1:]
+        yield "a damaged lock file", True, junk(rng, 64)
+        yield "a damaged lock file", True, bytes(rng.randrange(1, 5000))
+    yield "a hard link at the lock", False, b""
+
+
+def lock_refused(statefile, folder, data, link=False):
+    path = os.path.join(folder, "state.bin")
+    lock = path + ".lock"
+    if link:
+        victim = os.path.join(folder, "victim")
+        open(victim, "wb").close()
+        os.link(victim, lock)
+    else:
+        with open(lock, "wb") as f:
+            f.write(data)
+    owner = statefile.Owner(path)
+    refused = owner.take() is not None
+    owner.close()
+    os.remove(lock)
+    if link:
+        os.remove(victim)
+    return refused
+
+
 def refused_by(problem, folder, data):
     path = os.path.join(folder, "state.bin")
     with open(path, "wb") as f:
@@ -65,8 +101,8 @@ def refused_by(problem, folder, data):
     return problem(path) is not None
 
 
-def base_problem(revision, folder):
-    """``statefile.problem`` as it was at ``revision`` (its package renamed)."""
+def base_statefile(revision, folder):
+    """``statefile`` as it was at ``revision`` (its package renamed)."""
     os.makedirs(folder)
     subprocess.run("git -C %s archive %s firmware/nimatron | tar -x -C %s" % (ROOT, revision, folder),
                    shell=True, check=True)
@@ -74,7 +110,7 @@ def base_problem(revision, folder):
     sys.path.insert(0, folder)
     from nimatron_base.machine import statefile as old
 
-    return old.problem
+    return old
 
 
 def main():
@@ -85,14 +121,21 @@ def main():
     args = p.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as folder:
-        old = base_problem(args.against, os.path.join(folder, "base")) if args.against else None
+        old = base_statefile(args.against, os.path.join(folder, "base")) if args.against else None
         rows = {}
         for kind, ours, data in cases(rng, args.cases):
             row = rows.setdefault(kind, [ours, 0, 0, 0])
             row[1] += 1
             row[2] += refused_by(statefile.problem, folder, data) == ours  # harm: ours refused, or foreign taken
             if old is not None:
-                row[3] += refused_by(old, folder, data) == ours
+                row[3] += refused_by(old.problem, folder, data) == ours
+        for kind, ours, data in lock_cases(rng, args.cases):
+            row = rows.setdefault(kind, [ours, 0, 0, 0])
+            row[1] += 1
+            link = not ours
+            row[2] += lock_refused(statefile, folder, data, link) == ours
+            if old is not None:
+                row[3] += lock_refused(old, folder, data, link) == ours
     print("| kind | ours? | files | harm now |%s" % (" harm at %s |" % args.against if old else ""))
     print("|---|---|---|---|%s" % ("---|" if old else ""))
     for kind, (ours, n, now, then) in rows.items():

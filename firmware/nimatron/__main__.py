@@ -21,11 +21,17 @@ and the machine plays: a service never crash-loops on a typo. Without one,
 a bad setting exits 2. Under systemd with ``Type=notify`` it sends
 ``READY=1`` once playing and ``WATCHDOG=1`` from the main loop.
 
-One process owns a state file (``FILE.lock``, flock): a second is refused
-in one line, exit 2. A state file of ours that is damaged (zeroed by a
-power cut, a flipped byte) is kept aside as ``FILE.damaged-N`` and the
-machine plays from what could be read, saying so at boot: a damaged file
-never darkens the exhibit. Someone else's file is refused, untouched.
+One process owns a state file (``FILE.lock``, flock, whatever the lock
+file's bytes): a second is refused in one line, exit 2. A state file of
+ours that is damaged (zeroed by a power cut, a flipped byte) is kept aside
+as ``FILE.damaged-N`` and the machine plays from what could be read,
+saying so at boot; a read error is tried again, and a file that stays
+unreadable is kept aside as ``FILE.unreadable-N``: a fault at start never
+darkens the exhibit. Exit 2 only for what a person must mend (a bad
+setting; someone else's file, a link or a folder named by ``--state``;
+another Nimatron on the file), which install-pi's unit does not restart;
+a ``--serial`` device that cannot be opened yet is tried again every 5 s
+while the machine plays.
 """
 
 import argparse
@@ -36,6 +42,7 @@ import sys
 import time
 
 TICK_S = 0.005  # sleep between loop ticks (here only: the core never sleeps)
+LINK_RETRY_MS = 5000  # a host link that could not be opened is tried again this often
 SERVICE_STATE = "/var/lib/nimatron/state.bin"
 
 
@@ -101,6 +108,7 @@ class RunMarker:
 
     def __init__(self, path, boot_id_file=BOOT_ID):
         self.path = path
+        self.note = None  # a fault reading or writing the marker: said, never a reason not to play
         try:
             with open(boot_id_file) as f:
                 self.boot = f.read().strip() or "unknown"
@@ -115,8 +123,13 @@ class RunMarker:
                 words = os.read(fd, 200).decode("ascii", "replace").split()
             finally:
                 os.close(fd)
-        except OSError:
+        except OSError as e:
             words = []  # missing, or a link planted there: no claim
+            from .machine.statefile import answer
+
+            if not answer(e):  # a fault (EIO): said, and the start counted as a power-on
+                self.note = "%s could not be read (%s): this start is counted as a power-on" % (
+                    os.path.basename(self.path), e.strerror or e)
         if len(words) != 2 or self.boot == "unknown" or words[0] != self.boot:
             reason = "power_on"
         elif words[1] == "stopped":
@@ -138,8 +151,9 @@ class RunMarker:
         try:
             files.create(self.path + ".tmp", ("%s %s\n" % (self.boot, word)).encode())
             files.rename(self.path + ".tmp", self.path)
-        except OSError:
-            pass  # the reason is a nicety: never a reason not to play
+        except OSError as e:  # the reason is a nicety: never a reason not to play, but said
+            self.note = "%s could not be written (%s): the next start's reason may be wrong" % (
+                os.path.basename(self.path), e.strerror or e)
 
 
 def default_state(env=None):
@@ -192,40 +206,78 @@ def overrides(args):
 
 def open_state(state, err=None):
     """The store on ``state``, this process its one owner; None (said in one
-    line on ``err``) if the file is not ours or another Nimatron has it.
+    line on ``err``) only for what a person must change: the file is not
+    ours (a link, a folder, someone's file), no permission, or another
+    Nimatron has it.
 
-    A file of ours that is damaged (zeroed by a power cut, a flipped byte)
-    is no reason not to play: a copy is kept aside, the store reads what it
-    can and the boot event says what was lost (``statefile.examine``)."""
-    from .machine.statefile import Owner, examine, problem
+    A fault at start is no reason not to play: a file of ours that is
+    damaged (zeroed by a power cut, a flipped byte) is kept aside, the store
+    reads what it can and the boot event says what was lost
+    (``statefile.examine``); a read error (EIO) is tried again, and a file
+    that stays unreadable is kept aside (``files.OsFiles.read``); a lock
+    file of any bytes is ours (``statefile.Owner``). What went wrong is said
+    at boot (``store.warnings``)."""
+    from .machine.statefile import Owner, again, answer, examine, problem
     from .machine.files import OsFiles
     from .machine.store import Store
 
     err = sys.stderr if err is None else err
+    said = []  # faults that did not stop the start (a read tried again, a lock file rewritten): said at boot
     folder = os.path.dirname(os.path.abspath(state))
-    why = problem(state) if os.path.exists(folder) else None
+    try:
+        again(lambda: os.stat(folder), said, "examining " + folder)
+        missing = False
+    except FileNotFoundError:
+        missing = True
+    except OSError:
+        missing = False  # a fault (said): the file itself may still be read
+    why = None if missing else problem(state, said=said)
     if why:
         print("nimatron: --state %s" % why, file=err)
         return None
     try:
-        os.makedirs(folder, exist_ok=True)
+        if missing:
+            again(lambda: os.makedirs(folder, exist_ok=True), said, "making " + folder)
     except OSError as e:
-        print("nimatron: cannot keep state in %s: %s" % (folder, e.strerror or e), file=err)
-        return None
+        if answer(e):  # no permission, a read-only disk, a file where the folder goes: a person's to mend
+            print("nimatron: cannot keep state in %s: %s" % (folder, e.strerror or e), file=err)
+            return None
+        said.append("cannot make %s (%s): saves fail (and are tried again) until it can be made"
+                    % (folder, e.strerror or e))
     owner = Owner(state)
     why = owner.take()
     if why:
         print("nimatron: --state %s" % why, file=err)
         return None
-    if owner.note:
-        print("nimatron: %s" % owner.note, file=err)
     files = OsFiles()
-    note = examine(state)
+    note = examine(state, said=said)
     if note:
         files.notes.append(note)
     store = Store(path=state, files=files)
+    store.warnings = owner.notes + said  # said by the start (the boot event's why, stderr)
     store.owner = owner  # held for the store's life: the process's
     return store
+
+
+def attach_link(machine, where, now, quiet=False):
+    """The host link on ``where`` (``--serial``), attached: True; False if it
+    cannot be opened (a USB gadget not up yet, a cable out): said (unless
+    ``quiet``: said once already), and the machine plays without it, tried
+    again every ``LINK_RETRY_MS``. It used to exit 2: never restarted, dark."""
+    from .link.transports import LinkError, open_link
+
+    if machine.controller is None:  # a fault's rebuild under way: the next try
+        return False
+    try:
+        link = open_link(machine.controller, where, board=machine.board, now_ms=now)
+    except LinkError as e:
+        if not quiet:
+            print("nimatron: %s: playing without the host link, trying again every %d s"
+                  % (e, LINK_RETRY_MS // 1000), file=sys.stderr, flush=True)
+        return False
+    machine.attach(link)
+    print("serial: %s" % link.transport.path, file=sys.stderr, flush=True)
+    return True
 
 
 def main(argv=None):
@@ -250,10 +302,13 @@ def main(argv=None):
         if store is None:
             return 2
     marker = RunMarker(state + ".run") if state else None
+    reason = marker.start() if marker else None
+    if marker is not None and marker.note:
+        store.warnings.append(marker.note)  # said at boot with the start's other faults
     try:
         source = overrides_source(overrides(args))
         machine = Machine(args.board, source, store, now_ms=ms(),
-                          reset_reason=marker.start() if marker else None, clock=lambda: int(time.time()),
+                          reset_reason=reason, clock=lambda: int(time.time()),
                           listener=listener, log=lambda line: print(line, file=sys.stderr, flush=True),
                           strict=store is None)
     except (ValueError, OverflowError) as e:  # BoardError, SettingsError, PanelError, DriverError
@@ -264,27 +319,25 @@ def main(argv=None):
     notifier = Notifier()
     try:
         listener(machine.boot)
-        if args.serial:  # the host link (nimatron.link.hostlink)
-            from .link.transports import LinkError, open_link
-
-            try:
-                link = open_link(machine.controller, args.serial, board=machine.board, now_ms=ms())
-            except LinkError as e:
-                print("nimatron: %s" % e, file=sys.stderr)
-                return 2
-            machine.attach(link)
-            print("serial: %s" % link.transport.path, file=sys.stderr, flush=True)
+        link_at = None  # when to try the host link again (it could not be opened)
+        if args.serial and not attach_link(machine, args.serial, ms()):
+            link_at = ms() + LINK_RETRY_MS
         notifier.notify("READY=1")
         while True:
             now = ms()
             machine.tick(now)
+            if link_at is not None and now >= link_at:
+                link_at = None if attach_link(machine, args.serial, now, quiet=True) else now + LINK_RETRY_MS
             notifier.alive(now)
             time.sleep(TICK_S)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM, from the boot event on: a clean stop
         return 0
     finally:
         if marker is not None:
+            marker.note = None
             marker.stop()
+            if marker.note:
+                print("nimatron: %s" % marker.note, file=sys.stderr)
         notifier.notify("STOPPING=1")
         notifier.close()
         if machine.controller is not None:

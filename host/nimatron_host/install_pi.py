@@ -35,8 +35,11 @@ MODEL_FILES = ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model")
 # useradd's rule (Debian's NAME_REGEX, relaxed to what systemd accepts as User=)
 USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,30}\$?\Z")
 # Restart after a crash, but not in a loop: a machine that fails 10 times in
-# 2 minutes stops (systemctl status says why); exit status 2 is a refusal of
-# the settings, which no restart can mend.
+# 2 minutes stops (systemctl status says why). Exit status 2 is a usage error
+# a person must mend (a setting, a --state naming someone's file, a link or a
+# folder, no permission, another Nimatron on the file), which no restart can;
+# python -m nimatron never gives it for a fault at start (a damaged lock file,
+# a read error: tried again, said, and the exhibit plays).
 RESTART = ["Restart=always", "RestartSec=5", "RestartPreventExitStatus=2"]
 START_LIMITS = ["StartLimitIntervalSec=120", "StartLimitBurst=10"]
 

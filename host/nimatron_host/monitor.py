@@ -93,6 +93,30 @@ class Printer:
             self.line({"visitor": "  The visitor wins: NIM CHAMP!", "machine": "  The machine wins.",
                        "abandoned": "  Game abandoned (the visitor walked away, or a new game began)."}
                       .get(winner, "  Game over: %s" % winner))
+        elif kind == "saving":
+            if ev.get("failing"):
+                self.line("%s  Saving failed: %s (audits and settings kept in memory, tried again every 30 s)"
+                          % (time.strftime("%H:%M:%S"), _words(ev["failing"])))
+            else:
+                self.line("%s  Saving works again: nothing waiting was lost" % time.strftime("%H:%M:%S"))
+        elif kind == "fault":
+            self.line("  fault:    the %s could not answer (%s): the machine played a legal move without it"
+                      % (_words(ev.get("what", "?")), _words(ev.get("error", ""))))
+        elif kind == "stuck":
+            self.line("  stuck:    button %s %s" % (ev.get("button"), "released" if ev.get("released") else
+                                                   "ignored (%s) until it is released" % ev.get("why", "held")))
+        elif kind == "check_switch":
+            self.line("  check:    button %s not pressed in %s games" % (ev.get("button"), ev.get("games")))
+        elif kind is not None:
+            self.line("  %s: %s" % (kind, shown(ev, 200)))  # every event is shown: none is lost in silence
+
+
+def _words(value, limit=200):
+    """A text the device sent, as words (no quotes), one line; anything else as JSON."""
+    if isinstance(value, str):
+        text = "".join(c if c.isprintable() else "?" for c in value)
+        return text if len(text) <= limit else text[:limit - 3] + "..."
+    return shown(value, limit)
 
 
 def run(args):

@@ -176,7 +176,8 @@ def _open_nvm(path):
 
     from .flash import FlashNvm
 
-    why = problem(path, "nvm")
+    said = []  # faults that did not stop the start: said on stderr and in the boot event
+    why = problem(path, "nvm", said)
     if why:
         raise UsageError("--nvm " + why)
     owner = Owner(path)
@@ -184,13 +185,15 @@ def _open_nvm(path):
     if why:
         raise UsageError("--nvm " + why)
     try:
-        nvm = FlashNvm.open(path)
+        nvm = FlashNvm.open(path, said=said)
     except OSError as e:
         owner.close()
         raise UsageError("cannot use %s as nvm: %s" % (path, e.strerror or e))
-    for note in ([owner.note] if owner.note else []) + nvm.notes:
+    for note in owner.notes + said + nvm.notes:
         sys.stderr.write("nimatron: %s\n" % note)
-    return nvm, Store(nvm=nvm), owner
+    store = Store(nvm=nvm)
+    store.warnings = owner.notes + said
+    return nvm, store, owner
 
 
 def _roles(spec):

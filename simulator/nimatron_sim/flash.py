@@ -65,7 +65,7 @@ class FlashNvm:
         self.programmed = 0
 
     @classmethod
-    def open(cls, path, size=SIZE):
+    def open(cls, path, size=SIZE, said=None):
         """The nvm held in ``path`` (created blank if missing).
 
         A file of another size is not cut to fit in silence: it may be
@@ -74,18 +74,34 @@ class FlashNvm:
         newest readable record of each kind carried over, and ``notes`` says
         so (the store reports it as a loss). If it cannot be kept aside,
         OSError: the file is left as it was.
+
+        A fault at start never darkens the exhibit: a read error (EIO) is
+        tried again (said in ``said``); a file that stays unreadable is
+        renamed ``PATH.unreadable-N``, the sector starts blank and every kind
+        is ``lost`` (the link sealed); a first write that fails is said and
+        done again by the next save.
         """
         import os
 
-        from nimatron.machine.statefile import keep_aside, newest_records, read_head
+        from nimatron.machine.statefile import answer, keep_aside, newest_records, read_head, set_aside
 
+        notes = []
+        lost = []
         try:
-            held, data = read_head(path)
+            held, data = read_head(path, said)
         except FileNotFoundError:
+            held, data = 0, b""
+        except OSError as e:
+            if answer(e):
+                raise
+            aside = set_aside(path, "unreadable")
+            notes.append("%s could not be read (%s): %s; started blank" % (
+                os.path.basename(path), e.strerror or e,
+                "kept aside as %s" % os.path.basename(aside) if aside else "it could not be kept aside"))
+            lost = ["audits", "settings"]
             held, data = 0, b""
         if held > len(data):
             raise OSError("it holds %d bytes: too many to be kept aside whole" % held)
-        notes = []
         image = data
         if held not in (0, size):
             aside = keep_aside(path, data, "other")
@@ -97,8 +113,15 @@ class FlashNvm:
                             "its newest records carried over" if image else "no record in it was readable"))
         nvm = cls(image + b"\xff" * (size - len(image)), size, path)
         nvm.notes = notes
+        nvm.lost = lost
         if held != size:
-            nvm.flush()
+            try:
+                nvm.flush()
+            except OSError as e:
+                if answer(e) or said is None:
+                    raise
+                said.append("%s could not be written (%s): the next save writes it" % (
+                    os.path.basename(path), e.strerror or e))
         return nvm
 
     def flush(self):

@@ -22,7 +22,9 @@ class OsFiles:
     ``create`` never follows a link and never writes into a file it did not
     make (another writer: a link planted at ``STATE.tmp`` once had a foreign
     file overwritten). ``notes`` are losses found before the store opened
-    (a damaged file kept aside), for ``load`` to report with its own.
+    (a damaged file kept aside), for ``load`` to report with its own;
+    ``lost`` the kinds they may have taken; ``warnings`` faults that cost
+    nothing (a read tried again), said at the start all the same.
     """
 
     def __init__(self, os_module=None):
@@ -30,13 +32,48 @@ class OsFiles:
             import os as os_module
         self.os = os_module
         self.notes = []
+        self.lost = []
+        self.warnings = []
 
     def read(self, path):
-        try:
-            with open(path, "rb") as f:
-                return f.read()
-        except OSError:
-            return None
+        """The file's bytes, None if there is none. A read that fails (EIO)
+        is tried again (said in ``warnings``); one that keeps failing is a
+        fault at start, never a reason to stay dark: the file is kept aside
+        (renamed ``PATH.unreadable-N``, for a mended card or a person to
+        read), the loss said (``notes``; every kind in ``lost``, so the link
+        is sealed) and the store starts from factory."""
+        name = path[path.rfind("/") + 1:]
+        error = None
+        for n in range(3):  # tries: a flaky SD card's EIO may pass
+            try:
+                with open(path, "rb") as f:
+                    return f.read()
+            except OSError as e:
+                if getattr(e, "errno", None) == 2:  # ENOENT (the same number on every port)
+                    return None
+                error = getattr(e, "strerror", None) or str(e)
+                if n < 2:
+                    self.warnings.append("reading %s: %s; tried again (a failing disk or SD card?)" % (name, error))
+        kept = "it could not be kept aside (the next save replaces it)"
+        for n in range(1, 100):  # the first free name: nothing is replaced
+            aside = "%s.unreadable-%d" % (path, n)
+            try:
+                self.os.stat(aside)
+                continue
+            except OSError as e:
+                if getattr(e, "errno", None) != 2:
+                    continue  # something there that cannot be looked at: never replaced
+            try:
+                self.os.rename(path, aside)
+                kept = "kept aside as " + aside[aside.rfind("/") + 1:]
+            except OSError:
+                pass
+            break
+        self.notes.append("%s could not be read (%s, 3 tries): %s; started from factory" % (name, error, kept))
+        for kind in ("audits", "settings"):
+            if kind not in self.lost:
+                self.lost.append(kind)
+        return None
 
     def create(self, path, data):
         """A new file at ``path`` holding ``data``: whatever was there (a stale
@@ -98,3 +135,4 @@ class OsFiles:
             self.os.remove(path)
         except OSError:
             pass
+

@@ -49,6 +49,7 @@ def start(m, source, now_ms, reset_reason, clock):
         m.sealed = ("a damaged settings record may have held a new operator PIN: save any adjustment "
                     "or a factory reset from the operator menu on the buttons, then SET operator_pin again")
         notes.append("host link locked: the operator PIN may be in the damaged record")
+    notes.extend(found.get("warnings", ()))  # faults at start that cost nothing: said, never a loss
     m.audits.power_up(reset_reason)  # one write per start
     m.watch_store(notes)
     m.why = "; ".join(notes)

@@ -164,8 +164,23 @@ class Machine:
         self.controller.save = self.save_settings  # the operator menu's adjustments, like SET
 
     def _event(self, event):
+        """The controller's listener (a game's events): the machine's own
+        ``listener`` (stdout on a Pi); the host link adds itself after it
+        (``HostLink.attach``)."""
         if self.listener is not None:
             self.listener(event)
+
+    def _emit(self, event):
+        """An event of the machine's own (``saving``): where a game's go, the
+        listener and the host link. ``EV saving`` went to stdout only: a
+        running ``nimatron monitor`` never saw saves start failing."""
+        c = self.controller
+        if c is not None and c.listener is not None:
+            c.listener(event)  # this machine's ``_event``, then the link's (``HostLink.attach``)
+            return
+        self._event(event)
+        if self.link is not None:  # between a fault and its rebuild: no controller to go through
+            self.link.on_event(event)
 
     # -- the host link ------------------------------------------------------
     def attach(self, link):
@@ -282,7 +297,7 @@ class Machine:
                 if out is not None and "saving" in out:
                     del out["saving"]
         if notes is None:  # at boot it is in the boot event itself
-            self._event({"event": "saving", "failing": failing})
+            self._emit({"event": "saving", "failing": failing})
 
     def fault(self, exc, now):
         """An unexpected exception: count it, say so, rebuild the game."""

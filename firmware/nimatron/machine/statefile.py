@@ -40,9 +40,50 @@ def _flags(os, *names):
     return out
 
 
-def read_head(path):
+TRIES = 3  # an I/O error (a flaky SD card) is tried this many times in all before it counts
+
+# Errors that answer the question (tried again, they say the same): never tried again.
+_ANSWERS = ("ENOENT", "ELOOP", "EISDIR", "ENOTDIR", "EACCES", "EPERM", "ENAMETOOLONG", "ENXIO", "EEXIST",
+            "EROFS", "ENOSPC", "EWOULDBLOCK", "EAGAIN", "EBADF")
+
+
+def answer(e):
+    """True if the OSError ``e`` is an answer (no such file, a link, no
+    permission...), False if it is a fault that may pass (EIO)."""
+    import errno
+
+    code = getattr(e, "errno", None)
+    if code is None:
+        return True
+    for name in _ANSWERS:
+        if code == getattr(errno, name, None):
+            return True
+    return False
+
+
+def again(call, said=None, what="", tries=TRIES):
+    """``call()``, tried again when it fails with a fault rather than an
+    answer (``answer``), ``tries`` times in all; each failure tried again
+    is said in ``said`` (a list of sentences). The last failure raises."""
+    for n in range(tries):
+        try:
+            return call()
+        except OSError as e:
+            if answer(e) or n == tries - 1:
+                raise
+            if said is not None:
+                said.append("%s: %s; tried again (a failing disk or SD card?)" % (what, e.strerror or e))
+    raise OSError("no tries")  # tries < 1
+
+
+def read_head(path, said=None):
     """(size, the first LIMIT + 1 bytes) of ``path``, never following a link
-    nor blocking on a FIFO; OSError if it cannot be read."""
+    nor blocking on a FIFO; OSError if it cannot be read. A fault (EIO) is
+    tried again (``again``), said in ``said``."""
+    return again(lambda: _read_head(path), said, "reading %s" % _name(path))
+
+
+def _read_head(path):
     import os
 
     fd = os.open(path, os.O_RDONLY | _flags(os, "O_NOFOLLOW", "O_NONBLOCK", "O_CLOEXEC"))
@@ -119,22 +160,27 @@ def verdict(data, size=None, what="state"):
     return "foreign", "no record of a Nimatron's"
 
 
-def problem(path, what="state"):
-    """None if ``path`` may hold the store; else one sentence saying why not.
+def problem(path, what="state", said=None):
+    """None if ``path`` may hold the store; else one sentence saying why not
+    (what a person must change: a link, a folder, someone else's file, no
+    permission).
 
-    A damaged file of ours is no problem here: see ``examine``."""
+    A damaged file of ours is no problem here: see ``examine``. Nor is a
+    file that cannot be read for a fault (EIO): it is tried again (said in
+    ``said``), and if it still fails the store keeps it aside and plays
+    (``files.OsFiles.read``): a fault at start never darkens the exhibit."""
     import os
     import stat
 
     try:
-        st = os.lstat(path)
+        st = again(lambda: os.lstat(path), said, "examining %s" % _name(path))
     except FileNotFoundError:
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
             return "%s: the folder %s does not exist" % (path, folder)
         return None
     except OSError as e:
-        return "%s: %s" % (path, e.strerror or e)
+        return "%s: %s" % (path, e.strerror or e) if answer(e) else None
     if stat.S_ISLNK(st.st_mode):
         return "%s is a symbolic link: name the file itself" % path
     if stat.S_ISDIR(st.st_mode):
@@ -142,9 +188,9 @@ def problem(path, what="state"):
     if not stat.S_ISREG(st.st_mode):
         return "%s is not a regular file (a device, FIFO or socket): it cannot hold %s" % (path, what)
     try:
-        size, data = read_head(path)
+        size, data = read_head(path, said)
     except OSError as e:
-        return "%s: %s" % (path, e.strerror or e)
+        return "%s: %s" % (path, e.strerror or e) if answer(e) else None
     if verdict(data, size, what)[0] == "foreign":
         return ("%s holds %d bytes that are not a Nimatron's %s: move it away or name another file"
                 % (path, size, what))
@@ -183,19 +229,42 @@ def keep_aside(path, data, word="damaged"):
     return None
 
 
+def set_aside(path, word):
+    """``path`` renamed ``PATH.WORD-N``, the first N with nothing there (not
+    even a link); the new name, or None. For a file that cannot be read: its
+    bytes are kept whole where a copy could not be made."""
+    import os
+
+    for n in range(1, 100):
+        aside = "%s.%s-%d" % (path, word, n)
+        try:
+            os.lstat(aside)
+            continue
+        except FileNotFoundError:
+            pass
+        except OSError:
+            continue
+        try:
+            os.rename(path, aside)
+            return aside
+        except OSError:
+            return None
+    return None
+
+
 def _name(path):
     import os
 
     return os.path.basename(path)
 
 
-def examine(path, what="state"):
+def examine(path, what="state", said=None):
     """With the lock held, before the store opens ``path``: a note (one
     sentence) if the file is ours but damaged, a copy then kept aside; else
     None. The file stays where it is for the store to read what it can (and
     replace at its next save). Never raises."""
     try:
-        size, data = read_head(path)
+        size, data = read_head(path, said)
     except OSError:
         return None  # missing (ours to create) or unreadable (the store will say)
     kind, words = verdict(data, size, what)
@@ -216,21 +285,36 @@ class Owner:
     """This process's hold on a state file, for its life.
 
         owner = Owner("/var/lib/nimatron/state.bin")
-        why = owner.take()     # None, or one sentence: another Nimatron has it
+        why = owner.take()     # None, or one sentence: what a person must change
+        owner.note             # None, or what went wrong that did not stop the start
         ...
         owner.close()          # or the process ends: the kernel lets go
 
     ``flock(LOCK_EX | LOCK_NB)`` on ``PATH.lock``, opened without following
-    a link (a planted link is refused, its target untouched). The lock file
-    holds the owner's process id, for the refusal to name it; it is never
-    removed (removing a lock file lets a third process lock a new one).
+    a link (a planted link is refused, its target untouched). The lock
+    file is ours by its name, whatever its bytes: ``flock`` says whether
+    another Nimatron holds it, never what the file holds (a power cut
+    leaves zeros in a file written without fsync, a flipped bit a letter).
+    Refused: a link, something that is not a regular file, and a file with
+    other names (a hard link to someone's file would take our process id).
+    The lock file holds the owner's process id, for a refusal to name it;
+    it is never removed (removing a lock file lets a third process lock a
+    new one). A fault (EIO) is tried again; one that lasts, or a lock the
+    file system cannot give, is a note and the machine plays unguarded.
     """
 
     def __init__(self, path):
         self.path = path
         self.lock = path + ".lock"
         self.fd = None
-        self.note = None  # why the file could not be locked, when playing on regardless (a warning, not a loss)
+        self.notes = []  # what went wrong without stopping the start (warnings, not losses)
+
+    @property
+    def note(self):
+        return "; ".join(self.notes) if self.notes else None
+
+    def _unguarded(self, why):
+        self.notes.append("%s %s: a second Nimatron would not be noticed" % (self.lock, why))
 
     def take(self):
         import errno
@@ -240,47 +324,67 @@ class Owner:
         try:
             import fcntl
         except ImportError:  # not a POSIX system: play, unguarded
-            self.note = "%s cannot be locked here (no flock): a second Nimatron would not be noticed" % self.lock
+            self._unguarded("cannot be locked here (no flock)")
             return None
 
+        said = self.notes
+        name = _name(self.lock)
         flags = os.O_RDWR | os.O_CREAT | _flags(os, "O_NOFOLLOW", "O_NONBLOCK", "O_CLOEXEC")
         try:
-            fd = os.open(self.lock, flags, 0o644)
+            fd = again(lambda: os.open(self.lock, flags, 0o644), said, "opening " + name)
         except OSError as e:
             if e.errno == errno.ELOOP:
                 return "%s is a symbolic link: a Nimatron's lock file never is (remove the link)" % self.lock
-            if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC):
-                try:  # a read-only folder: lock the file if it is there, else play unlocked
-                    fd = os.open(self.lock, os.O_RDONLY | _flags(os, "O_NOFOLLOW", "O_NONBLOCK", "O_CLOEXEC"))
-                except OSError:
-                    self.note = "%s cannot be made (%s): a second Nimatron would not be noticed" % (
-                        self.lock, e.strerror or e)
-                    return None
-            else:
-                return "%s: %s" % (self.lock, e.strerror or e)
-        st = os.fstat(fd)
+            if e.errno == errno.EISDIR:
+                return "%s is a folder: a Nimatron's lock file never is (move it away)" % self.lock
+            if e.errno not in (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC):
+                self._unguarded("cannot be opened (%s)" % (e.strerror or e))
+                return None
+            try:  # a read-only folder: lock the file if it is there, else play unlocked
+                fd = again(lambda: os.open(self.lock, os.O_RDONLY | _flags(os, "O_NOFOLLOW", "O_NONBLOCK",
+                                                                             "O_CLOEXEC")), said, "opening " + name)
+            except OSError:
+                self._unguarded("cannot be made (%s)" % (e.strerror or e))
+                return None
+        try:
+            st = again(lambda: os.fstat(fd), said, "examining " + name)
+        except OSError as e:
+            os.close(fd)
+            self._unguarded("cannot be examined (%s)" % (e.strerror or e))
+            return None
         if not stat.S_ISREG(st.st_mode):
             os.close(fd)
-            return "%s is not a regular file: it cannot be a Nimatron's lock" % self.lock
-        held = os.pread(fd, 33, 0) if st.st_size <= 32 else b"?"
-        if st.st_nlink != 1 or not (held.strip().isdigit() or not held):
-            os.close(fd)  # someone's file, or a hard link to one: never truncated
-            return "%s is not a Nimatron's lock file (it holds other bytes, or has other names): move it away" % (
+            return "%s is not a regular file: it cannot be a Nimatron's lock (move it away)" % self.lock
+        if st.st_nlink != 1:
+            os.close(fd)  # a hard link to someone's file: never truncated
+            return "%s has other names (a hard link to another file): it cannot be a Nimatron's lock (move it away)" % (
                 self.lock)
+        try:
+            held = again(lambda: os.pread(fd, 33, 0), said, "reading " + name)
+        except OSError:
+            held = None  # who holds it cannot be said: the lock is the truth anyway
+        pid = held.strip() if held is not None and len(held) <= 32 and held.strip().isdigit() else None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
             os.close(fd)
             if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                who = " (process %s)" % held.strip().decode() if held.strip() else ""
+                who = " (process %s)" % pid.decode() if pid else ""
                 return "%s: another Nimatron is using it%s; one file, one machine" % (self.path, who)
-            return "%s: %s" % (self.lock, e.strerror or e)
+            self._unguarded("cannot be locked (%s)" % (e.strerror or e))
+            return None
         self.fd = fd
+        if held and pid is None:
+            said.append("%s held %s, not a process id (what a power cut or a torn write leaves): "
+                        "rewritten (the lock is flock's, whatever the file holds)"
+                        % (name, "%d bytes" % st.st_size if st.st_size != 1 else "1 byte"))
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, b"%d\n" % os.getpid(), 0)
-        except OSError:
-            pass  # read-only: the lock holds all the same
+        except OSError as e:
+            if not answer(e):  # read-only (EBADF, EROFS): the lock holds all the same, nothing to say
+                said.append("%s: our process id could not be written (%s): the lock holds all the same"
+                            % (name, e.strerror or e))
         return None
 
     def close(self):

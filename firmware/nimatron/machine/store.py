@@ -93,18 +93,31 @@ class Store:
         self.allowance = _ERASES_BURST * ERASE_MS  # ms earned towards erases (ERASE_MS each)
         self.loaded = None     # what load() found
         self.tidied = None     # ``seq`` when ``tidy`` last found room for the next records
+        self.warnings = []     # faults at start that cost nothing, for ``load`` to say (``open_state``)
 
     # -- reading -----------------------------------------------------------
     def load(self):
-        """The newest valid records: {"settings", "audits", "problems", "lost"};
-        ``lost``: the kinds whose newest record may be among the damage
-        (``reading.load``, imported for it and dropped again on a board)."""
+        """The newest valid records: {"settings", "audits", "problems", "lost",
+        "warnings"}; ``lost``: the kinds whose newest record may be among the
+        damage (``reading.load``, imported for it and dropped again on a board);
+        ``warnings``: faults that cost nothing but are said (a read tried
+        again, a lock file rewritten): the file port's and ``self.warnings``
+        (put there by whoever opened the store)."""
         from .reading import load
 
         try:
-            return load(self)
+            out = load(self)
         finally:
             forget(READ_ONLY)
+        files = self.files
+        for name in list(getattr(files, "lost", ())) + list(getattr(self.nvm, "lost", ())):
+            if name not in out["lost"]:  # a file kept aside unread: every kind it held
+                out["lost"].append(name)
+        out["warnings"] = self.warnings + list(getattr(files, "warnings", ()))
+        self.warnings = []
+        if files is not None and getattr(files, "warnings", None):
+            files.warnings = []
+        return out
 
     # -- writing -----------------------------------------------------------
     def save_settings(self, record, urgent=False):
@@ -175,6 +188,10 @@ class Store:
             self.allowance += now - self.now
             if self.allowance > _ERASES_BURST * ERASE_MS:
                 self.allowance = _ERASES_BURST * ERASE_MS
+        elif self.now is not None and now < self.now and self.retry_at is not None:
+            # the machine's clock went back (a restart of its count): the wait keeps its length,
+            # never the old clock's deadline (a save held back for as long as the clock fell)
+            self.retry_at -= self.now - now
         self.now = now
         if self.unsaved and (self.retry_at is None or now >= self.retry_at):
             self.flush()
@@ -286,7 +303,14 @@ class Store:
         size = len(self.nvm)
         if len(image) > size:
             raise ValueError("records do not fit in %d bytes of nvm" % size)
-        self.nvm[0:size] = image + bytes([BLANK]) * (size - len(image))
+        try:
+            self.nvm[0:size] = image + bytes([BLANK]) * (size - len(image))
+        except Exception:
+            # what the sector holds now is not known (the simulator's nvm held the new image while
+            # its file write failed; the tail stayed at the old offset, and the next append landed
+            # past the new records: a "damaged" sector at the next start): compact again next time
+            self.clean = False
+            raise
         self.erases += 1
         if self.now is not None:
             self.allowance -= ERASE_MS
@@ -296,8 +320,19 @@ class Store:
     def _write_file(self):
         """Temporary file, fsync, rename over the old one, fsync the folder."""
         files = self.files
+        image = self._image()
         tmp = self.path + ".tmp"
-        files.create(tmp, self._image())
+        for n in range(1, 5):  # STATE.tmp, then STATE.tmp1-3 when something not ours sits there
+            try:
+                files.create(tmp, image)
+                break
+            except OSError as e:
+                # something ``create`` may not remove sits there (a folder planted at STATE.tmp once
+                # failed every save until someone removed it): the next name, never the folder.
+                # EEXIST, EISDIR: the same numbers on every port (no errno module needed)
+                if getattr(e, "errno", None) not in (17, 21) or n == 4:
+                    raise
+                tmp = self.path + ".tmp" + str(n)
         files.fsync(tmp)
         files.rename(tmp, self.path)
         files.fsync_dir(self.path)
