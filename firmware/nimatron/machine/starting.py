@@ -38,7 +38,12 @@ def start(m, source, now_ms, reset_reason, clock):
             notes.append("nothing stored: settings restored to factory (no state file yet: a new "
                          "exhibit, or the file was removed)")
     m.sealed = None
-    _choose(m, source, found["settings"], notes, now_ms)
+    if _choose(m, source, found["settings"], notes, now_ms):
+        lost = list(lost) + ["settings"]  # a stored record this version cannot apply: as good as lost
+        if not m.damaged:
+            m.damaged = True
+            m.audits.count("data_losses")
+            m.controller.alarm = "settings"
     if ("audits" in lost and m.audits.pin_failures < PIN_TRIES
             and m.controller.settings.get("operator_pin")):
         # the wrong-PIN count may be in the lost record: fail closed, UNLOCK pauses from boot
@@ -67,6 +72,8 @@ def start(m, source, now_ms, reset_reason, clock):
 
 
 def _choose(m, source, stored, notes, now):
+    """Build the first candidate that starts; True if the stored settings
+    were tried and rejected (what they held, the PIN among it, is then lost)."""
     file_over, file_why, crc = source
     usable = isinstance(stored, dict) and isinstance(stored.get("set"), dict)
     stored_board = stored.get("board") if usable and isinstance(stored.get("board"), str) else None
@@ -100,6 +107,7 @@ def _choose(m, source, stored, notes, now):
     if len(candidates) == first:
         candidates.append(("defaults", None, defaults))
     final = len(candidates) - 1
+    rejected = False
     for i, (label, board, over) in enumerate(candidates):
         board = board or m.default_board
         try:
@@ -109,7 +117,10 @@ def _choose(m, source, stored, notes, now):
                 raise
             if label == "file":
                 notes.append("settings file rejected: %s" % _short(e))
-            elif label != "stored":
+            elif label == "stored":
+                rejected = True
+                notes.append("stored settings rejected: %s" % _short(e))
+            else:
                 notes.append("%s settings rejected: %s" % (label, _short(e)))
             if i == final:  # code.py's own board's defaults fail too: nothing left to try
                 _failed(m, notes)
@@ -133,6 +144,7 @@ def _choose(m, source, stored, notes, now):
             and stored["set"] == m.overrides):
         m._save_settings({"board": m.board, "src": crc, "set": m.overrides})
     m.src = crc
+    return rejected
 
 
 def _failed(m, notes):
