@@ -54,6 +54,17 @@ def start(m, source, now_ms, reset_reason, clock):
         m.sealed = ("a damaged settings record may have held a new operator PIN: save any adjustment "
                     "or a factory reset from the operator menu on the buttons, then SET operator_pin again")
         notes.append("host link locked: the operator PIN may be in the damaged record")
+        m.seal_lasts = True
+    stored = found["settings"]
+    if m.sealed is None and isinstance(stored, dict) and stored.get("sealed"):
+        # sealed at an earlier start, not yet unsealed by the menu: the saves since
+        # (this start's own, a compaction) carried the seal, not the lost record's evidence
+        m.sealed = stored["sealed"] if isinstance(stored["sealed"], str) else "sealed at an earlier start"
+        notes.append("host link still locked since an earlier start (the operator PIN may have been lost): "
+                     "save any adjustment or a factory reset from the operator menu")
+        m.seal_lasts = True
+    if m.seal_lasts and not (isinstance(stored, dict) and stored.get("sealed") == m.sealed):
+        m._save_settings({"board": m.board, "src": m.src, "set": m.overrides})  # the seal, kept
     m.audits.power_up(reset_reason)  # one write per start
     m.watch_store(notes)
     m.why = "; ".join(notes)
