@@ -227,10 +227,13 @@ def test_the_pi_file_cut_at_its_record_boundary_is_said_and_sealed():
             assert not _unsealed(Store(path=PATH, files=_disk(whole[:end])))
 
 
-def test_the_sim_nvm_cut_at_every_length_names_what_it_lost(tmp_path):
+def test_the_sim_nvm_cut_at_any_length_names_what_it_lost(tmp_path):
     data, acknowledged, tail = NVM
     path = str(tmp_path / "nvm.bin")
-    for n in range(0, len(data), 7):
+    cuts = set(range(0, len(data), 97))  # every length: tests/bench_store_spans.py (each open fsyncs a copy)
+    for start, end in _spans(data, tail):
+        cuts.update((start - 1, start, start + 1, end - 1, end, end + 1))
+    for n in sorted(cuts):
         for name in os.listdir(tmp_path):
             os.remove(tmp_path / name)
         with open(path, "wb") as f:
@@ -247,6 +250,15 @@ def test_a_blank_empty_or_zeroed_pi_file_seals(image):
     found = Store(path=PATH, files=_disk(bad)).load()
     assert sorted(found["lost"]) == ["audits", "settings"] and found["problems"]
     assert not _unsealed(Store(path=PATH, files=_disk(bad)))
+
+
+def test_blank_bytes_after_a_pi_files_records_are_damage_said():
+    """A file is written whole: blank bytes in it are no empty tail (as an nvm's
+    are) but something that happened to it; nothing is lost, and it is said."""
+    data, acknowledged = PI
+    found = Store(path=PATH, files=_disk(data + b"\xff" * 40)).load()
+    assert found["lost"] == [] and found["problems"]
+    assert {"settings": found["settings"], "audits": found["audits"]} == acknowledged
 
 
 @pytest.mark.parametrize("image", ["empty", "short blank", "zeroed", "new"])
