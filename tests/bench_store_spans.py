@@ -16,7 +16,8 @@ bytes, the file cut at every length, blank and empty files, and records
 of another shape. After each, the machine restarts; it is
 
 - *unsealed* when ``SET volume 3`` is answered OK with no UNLOCK (the
-  stored PIN is gone and the link did not lock);
+  stored PIN is gone and the link did not lock); *open after* when it is
+  at the start after that (on what the first start saved);
 - *silent* when what it holds differs from what was acknowledged (the
   PIN, the games) and ``why`` says nothing;
 - *dark* when it does not start (refused, or an exception).
@@ -147,9 +148,16 @@ def restart(where, data):
             out.add("unsealed")
         if not (pin and games) and not m.why:
             out.add("silent")
-        return out
     finally:
         close()
+    if "unsealed" not in out:  # the start after, on what this one saved: still closed?
+        booted = boot(where)
+        if booted is not None:
+            m, link, close = booted
+            if link.handle(b"SET volume 3", 300).startswith("OK"):
+                out.add("open after")
+            close()
+    return out
 
 
 def records_in(data):
@@ -239,14 +247,15 @@ def run(quick):
                 cases.append(("a blank sector (a new board's)", iter([b"\xff" * len(data)])))
             print("%s (%d bytes, %d records):" % (where.name, len(data), len(records_in(data))))
             for label, images in cases:
-                counts = {"unsealed": 0, "silent": 0, "dark": 0, "said": 0}
+                counts = {"unsealed": 0, "open after": 0, "silent": 0, "dark": 0, "said": 0}
                 total = 0
                 for bad in images:
                     for flag in restart(where, bad):
                         counts[flag] += 1
                     total += 1
-                print("  %-34s %5d restarts: %4d unsealed, %4d silent, %4d dark (%d said)"
-                      % (label, total, counts["unsealed"], counts["silent"], counts["dark"], counts["said"]))
+                print("  %-34s %5d restarts: %4d unsealed, %4d open after, %4d silent, %4d dark (%d said)"
+                      % (label, total, counts["unsealed"], counts["open after"], counts["silent"], counts["dark"],
+                         counts["said"]))
     finally:
         shutil.rmtree(folder)
 
