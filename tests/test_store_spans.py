@@ -302,6 +302,27 @@ def test_a_file_written_by_todays_release_loads_and_is_rewritten_with_its_index(
     assert Store(path=PATH, files=files).load()["lost"] == []
 
 
+# A Pi's state file as 0.1.0 (main at 6907ebb) wrote it: a PIN set over the link, 3 games.
+RELEASED = bytes.fromhex(
+    "006e414200060000007b226c223a5b332c332c302c332c302c312c302c302c302c302c302c302c302c302c302c315d2c22"
+    "70223a7b226e696d6174726f6e223a5b332c332c302c335d7d7d2f718a0e006e535c00030000007b22626f617264223a22"
+    "7069636f2d6e656f706978656c222c22737263223a323734353631343134372c22736574223a7b22707265736574223a22"
+    "6e696d6174726f6e222c226f70657261746f725f70696e223a2232343638227d7d0dc56818")
+
+
+def test_the_released_file_starts_with_its_pin_and_gets_an_index():
+    """The migration end to end: 0.1.0's bytes, no index; the PIN holds, nothing is said lost."""
+    files = _disk(RELEASED)
+    m, link = _boot(Store(path=PATH, files=files))
+    assert m.why == "" and m.sealed is None and m.audits.lifetime["games"] == 3
+    assert m.controller.settings["operator_pin"] == PIN
+    assert link.handle(b"SET volume 3", 0).startswith("ERR")  # the PIN's
+    assert [r[0] for r in survey(files.read(PATH), False)[0]] == [COMPACTED, AUDITS, SETTINGS]
+    for n in range(len(RELEASED)):  # and 0.1.0's file cut anywhere: a loss, named
+        found = Store(path=PATH, files=_disk(RELEASED[:n])).load()
+        assert found["lost"] and found["problems"], n
+
+
 def test_an_index_naming_only_audits_loses_no_settings():
     """A file written before any settings were stored: nothing missing, nothing said."""
     raw = encode(AUDITS, 4, {"l": [3]})
