@@ -499,3 +499,26 @@ def test_the_seal_lasts_over_restarts_until_the_menu_saves(where):
     m.save_settings(dict(m.controller.settings))  # the operator menu on the buttons
     m, link = _boot(store())
     assert m.sealed is None and link.handle(b"SET volume 3", 0).startswith("OK")
+
+
+def _old(kind, seq, payload):
+    """A record as versions up to 0.2 wrote it: no commit mark, ``4E`` first."""
+    from nimatron.machine.records import MAGIC, crc32
+
+    body = json.dumps(payload, separators=(",", ":")).encode()
+    head = bytes([MAGIC, kind]) + len(body).to_bytes(2, "little") + seq.to_bytes(4, "little")
+    return head + body + crc32(head + body).to_bytes(4, "little")
+
+
+def test_an_older_versions_damaged_newest_record_followed_by_junk_is_a_loss():
+    """An older version's records (no commit mark): a torn append of theirs is a damaged
+    newest record with blank bytes after it; with junk after it, it was damaged at rest."""
+    image = _old(SETTINGS, 1, {"board": BOARD, "set": {"operator_pin": PIN}}) + _old(AUDITS, 2, {"l": [1]})
+    newest = _old(AUDITS, 3, {"l": [2]})
+    bad = bytearray(newest)
+    bad[12] ^= 0x04
+    for after, lost in ((b"", []), (b"\x13\x37\x00", ["audits", "settings"])):
+        data = image + bytes(bad) + after
+        found = Store(nvm=FlashNvm(data + b"\xff" * (4096 - len(data)))).load()
+        assert found["lost"] == lost, (after, found)
+        assert bool(found["problems"]) == bool(lost)
