@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from kit_faults import FailingOs  # noqa: E402
-from test_start_faults import pi_start  # noqa: E402
+from kit_start import pi_start  # noqa: E402
 
 from nimatron.machine.audits import Audits  # noqa: E402
 from nimatron.machine.store import Store  # noqa: E402

@@ -99,7 +99,7 @@ def pi_file():
         total += 1
         intact = found["audits"] == {"l": [5, 5]} and found["settings"] == {"board": "pi-leds", "src": 1, "set": {}}
         silent += not intact and not found["problems"]
-    print("Pi state file of 2 records: %d flips, %d silent" % (total, silent))
+    print("Pi state file (an index, then 2 records): %d flips, %d silent" % (total, silent))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ under the MicroPython unix port. The flash and file-system models are
 from flash import FlashNvm, ModelFiles, Power, PowerCut
 
 from nimatron.machine.audits import Audits
-from nimatron.machine.store import AUDITS, SETTINGS, Store, crc32, encode, scan
+from nimatron.machine.reading import survey
+from nimatron.machine.store import AUDITS, COMPACTED, SETTINGS, Store, crc32, encode, scan
 
 SMALL = 1024  # compaction tests on a 1 KB sector: the same code path, a quarter of the steps
 SETTINGS_RECORD = {"board": "pico-neopixel", "src": 7, "set": {"operator_pin": "2468", "preset": "drnim"}}
@@ -408,3 +409,61 @@ def scenario_every_single_bit_flip_loses_at_most_the_damaged_record():
                 assert found["problems"], (i, bit, "damage not reported")
             flips += 1
     return flips
+
+
+def _pi_file(files):
+    """A Pi's state file: settings with a PIN, 3 games; (store, bytes)."""
+    store = Store(path="/state.bin", files=files)
+    store.load()
+    assert store.save_settings(SETTINGS_RECORD)
+    assert store.save_audits(played(3))
+    return store, files.read("/state.bin")
+
+
+def _file_found(data):
+    files = ModelFiles()
+    files.create("/state.bin", data)
+    files.fsync("/state.bin")
+    files.fsync_dir("/state.bin")
+    return Store(path="/state.bin", files=files).load()
+
+
+def scenario_damage_that_spans_records_names_every_kind_it_may_have_lost():
+    """Damage that spans (issue 46): one bit in each of two records, a file cut at
+    its record boundary, a blank or empty file, an audits record of another shape;
+    each names every kind it may have lost, on the Pi file and on a sector."""
+    store, data = _pi_file(ModelFiles())
+    records, starts, _, _, _ = survey(data, False)
+    assert [r[0] for r in records] == [COMPACTED, AUDITS, SETTINGS]  # the index, then the records
+    tried = 0
+    for at in (starts[1] + 12, starts[2] + 12):
+        for other in (starts[1] + 20, starts[2] + 20):
+            bad = bytearray(data)
+            bad[at] ^= 2
+            bad[other] ^= 64
+            found = _file_found(bytes(bad))
+            for name in ("settings", "audits"):
+                if found[name] is None:
+                    assert name in found["lost"], (at, other, name)
+            assert found["problems"]
+            tried += 1
+    for cut in (starts[2], starts[1], 0):  # at each record boundary, and empty
+        found = _file_found(data[:cut])
+        assert "settings" in found["lost"] and found["problems"], cut
+        tried += 1
+    found = _file_found(b"\xff" * len(data))
+    assert found["lost"] == ["audits", "settings"] and found["problems"]
+    odd = encode(AUDITS, 9, {"l": {"games": 3}})
+    found = _file_found(encode(COMPACTED, 9, {"has": {"A": 9}}) + odd)
+    assert found["audits"] is None and found["lost"] == ["audits"] and "never as zeros" in found["problems"][-1]
+    store, nvm, _, _ = fresh()
+    assert store.save_settings(SETTINGS_RECORD)
+    for n in range(1, 4):
+        assert store.save_audits(played(n))
+    records, starts, tail, _, _ = survey(bytes(nvm.data))
+    bad = bytearray(nvm.data)
+    bad[starts[-2] + 3] ^= 1  # the last two records, one bit each: the kind of neither is told
+    bad[starts[-1] + 3] ^= 1
+    found = Store(nvm=FlashNvm(bad)).load()
+    assert found["lost"] == ["audits", "settings"] and found["problems"]
+    return tried + 3

@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "simulator"))
 
-from test_store_faults import FaultFiles  # noqa: E402
+from kit_disk import FaultFiles  # noqa: E402
 
 from kit_link import FakeIO  # noqa: E402
 from nimatron.link.hostlink import HostLink  # noqa: E402

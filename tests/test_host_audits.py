@@ -63,8 +63,8 @@ def machine_that_lost_games(tmp_path):
     sim.stop()
 
 
-WHY = ("nvm: a saved audits record at byte 74 is damaged (flipped bits, a half-erased sector or another "
-       "version's data): what it held is lost")
+WHY = ("nvm: saved records at byte 74 are damaged (flipped bits, a half-erased sector or another "
+       "version's data): the newest audits record may be lost")
 
 
 def counter_rows(table):

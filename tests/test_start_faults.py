@@ -42,14 +42,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "simulator"))
 
-from controller_scenarios import FakeIO  # noqa: E402
 from kit_faults import FailingOs  # noqa: E402
 
-from nimatron.__main__ import RunMarker, open_state  # noqa: E402
-from nimatron.machine import app, statefile  # noqa: E402
+from nimatron.__main__ import open_state  # noqa: E402
+from nimatron.machine import statefile  # noqa: E402
 from nimatron.machine.audits import Audits  # noqa: E402
 from nimatron.machine.startup import Machine, overrides_source  # noqa: E402
-from nimatron.machine.store import RETRY_MS, Store  # noqa: E402
+from nimatron.machine.store import Store  # noqa: E402
 
 EIO = os.strerror(5)
 # The program's own sweep (a pi-leds start each) takes every 6th call in the suite, every call with START_EXAMPLES set.
@@ -62,48 +61,7 @@ QUICK = settings(max_examples=int(os.environ.get("START_EXAMPLES", "60")), deadl
                                         HealthCheck.data_too_large])
 
 
-def make(board, overrides, listener, now_ms, audits):
-    return app.make_controller(board, overrides, io=FakeIO(), listener=listener, now_ms=now_ms, audits=audits)
-
-
-class _Err(io.StringIO):
-    """stderr for ``open_state``: its lines kept with the machine's log."""
-
-    def __init__(self, lines):
-        super().__init__()
-        self.lines = lines
-
-    def write(self, text):
-        self.lines.extend(line for line in text.splitlines() if line)
-        return len(text)
-
-
-def pi_start(path):
-    """A Pi's start in-process, as ``python -m nimatron --state PATH`` does it:
-    the store opened (the lock, the file examined), the run marker, the
-    machine; then a game played and a minute and a half of the main loop
-    (failed saves are tried again every 30 s), a clean stop. (said lines,
-    machine or None if refused)."""
-    lines = []
-    store = open_state(path, err=_Err(lines))
-    if store is None:
-        return lines, None
-    marker = RunMarker(path + ".run")
-    reason = marker.start()
-    if getattr(marker, "note", None):
-        lines.append(marker.note)
-    m = Machine("pico-neopixel", overrides_source({}), store, now_ms=0, reset_reason=reason, make=make,
-                log=lines.append)
-    m.audits.game_started("nimatron")
-    m.audits.game_ended("visitor")
-    for now in range(0, 3 * RETRY_MS + 1, 1000):
-        m.tick(now)
-    marker.note = None
-    marker.stop()
-    if marker.note:
-        lines.append(marker.note)
-    store.owner.close()
-    return lines, m
+from kit_start import Err, make, pi_start  # noqa: E402
 
 
 def stored(path):
@@ -131,7 +89,7 @@ def test_a_lock_file_of_any_bytes_is_ours_and_the_pi_plays(tmp_path_factory, dat
     path = str(folder / "state.bin")
     (folder / "state.bin.lock").write_bytes(data)
     lines = []
-    store = open_state(path, err=_Err(lines))
+    store = open_state(path, err=Err(lines))
     assert store is not None, lines
     try:
         m = Machine("pico-neopixel", overrides_source({}), store, now_ms=0, make=make, log=lines.append)
@@ -154,7 +112,7 @@ def test_a_lock_file_of_any_bytes_is_ours_and_the_simulator_plays(tmp_path_facto
     (folder / "nvm.bin.lock").write_bytes(data)
     nvm, store, owner = _open_nvm(str(folder / "nvm.bin"))
     try:
-        assert store.save_audits({"games": 1}) is True
+        assert store.save_audits({"l": [1]}) is True
         assert (folder / "nvm.bin.lock").read_bytes() == b"%d\n" % os.getpid()
     finally:
         owner.close()
@@ -195,7 +153,7 @@ def test_a_lock_that_is_not_ours_by_its_names_is_refused_untouched(tmp_path, wha
     else:
         lock.mkdir()
     lines = []
-    assert open_state(str(tmp_path / "state.bin"), err=_Err(lines)) is None
+    assert open_state(str(tmp_path / "state.bin"), err=Err(lines)) is None
     assert len(lines) == 1 and "state.bin.lock" in lines[0], lines
     assert victim.read_bytes() == (b"" if "empty" in what else VICTIM)
     assert not (tmp_path / "state.bin").exists()
@@ -272,7 +230,7 @@ def test_an_unreadable_nvm_is_kept_aside_and_the_simulator_plays(tmp_path):
 
     path = str(tmp_path / "nvm.bin")
     nvm, store, owner = _open_nvm(path)
-    assert store.save_audits({"games": 3}) is True
+    assert store.save_audits({"l": [3]}) is True
     owner.close()
     before = open(path, "rb").read()
     with FailingOs(tmp_path, fail_at=0, reads_of="nvm.bin"):
@@ -464,7 +422,7 @@ def sim_start(path, said):
     found = store.load()
     said.extend(err.getvalue().splitlines() + found["warnings"] + found["problems"])
     for games in range(3):
-        store.save_audits({"games": games})
+        store.save_audits({"l": [games]})
         if store.failing:
             said.append(store.failing)
     if store.unsaved:
@@ -495,4 +453,4 @@ def test_one_read_error_at_any_call_of_the_simulators_start_is_said_and_it_plays
         from nimatron_sim.flash import FlashNvm
 
         found = Store(nvm=FlashNvm.open(str(folder / "nvm.bin"))).load()
-        assert found["audits"] == {"games": 2} and not found["problems"], (n, layer.failed, found)
+        assert found["audits"] == {"l": [2]} and not found["problems"], (n, layer.failed, found)

@@ -182,7 +182,7 @@ def pi_run(path, saves=3):
     marker = RunMarker(path + ".run")
     marker.start()
     for n in range(saves):
-        assert store.save_audits({"games": n})
+        assert store.save_audits({"l": [n]})
     marker.stop()
     store.owner.close()
     return "started"
@@ -197,7 +197,7 @@ def nvm_run(path, saves=3):
     except UsageError:
         return "refused"
     for n in range(saves):
-        assert store.save_audits({"games": n})
+        assert store.save_audits({"l": [n]})
     owner.close()
     return "started"
 
@@ -217,7 +217,7 @@ def test_a_link_at_any_companion_of_the_state_file_never_writes_its_target(tmp_p
     assert victim.read_bytes() == VICTIM
     assert outcome == ("refused" if name == ".lock" else "started")
     if outcome == "started":
-        assert Store(path=path).load()["audits"] == {"games": 2}
+        assert Store(path=path).load()["audits"] == {"l": [2]}
         if damaged:  # kept aside beside the link, never through it
             aside = "state.bin.damaged-2" if name == ".damaged-1" else "state.bin.damaged-1"
             assert (folder / aside).read_bytes() == bytes(4096)
@@ -239,7 +239,7 @@ def test_a_link_at_any_companion_of_the_nvm_never_writes_its_target(tmp_path, na
     assert outcome == ("refused" if name == ".lock" else "started")
     if outcome == "started":
         assert os.path.getsize(path) == 4096
-        assert Store(nvm=FlashNvm.open(path)).load()["audits"] == {"games": 2}
+        assert Store(nvm=FlashNvm.open(path)).load()["audits"] == {"l": [2]}
 
 
 def test_links_at_every_companion_path_end_to_end(tmp_path):
@@ -316,7 +316,7 @@ def test_a_stale_temporary_file_is_replaced_not_written_into(tmp_path):
     victim.write_bytes(VICTIM)
     os.link(str(victim), str(tmp_path / "state.bin.tmp"))
     store = Store(path=str(tmp_path / "state.bin"))
-    assert store.save_audits({"games": 1})
+    assert store.save_audits({"l": [1]})
     assert victim.read_bytes() == VICTIM
 
 
@@ -327,7 +327,7 @@ def flipped(data, at):
     return bytes(out)
 
 
-ONE = record(AUDITS, 3, {"games": 5})
+ONE = record(AUDITS, 3, {"l": [5]})
 DAMAGED = {
     "zeroed (ext4 after a power cut)": (bytes(4096), None),
     "blank (0xFF)": (b"\xff" * 4096, None),
@@ -482,18 +482,19 @@ def test_another_versions_nvm_image_is_kept_aside_and_its_records_carried_over(t
     """Damage at rest: an 8 KB ``--nvm`` (another version's size) was cut to
     4 KB in silence, reported as a power cut."""
     path = tmp_path / "nvm.bin"
-    old = record(AUDITS, 4, {"games": 1}) + record(SETTINGS, 5, {"board": "pi-leds", "set": {}})
-    old += record(AUDITS, 6, {"games": 2})
+    old = record(AUDITS, 4, {"l": [1]}) + record(SETTINGS, 5, {"board": "pi-leds", "set": {}})
+    old += record(AUDITS, 6, {"l": [2]})
     path.write_bytes(old + b"\xff" * (8192 - len(old)))
     nvm = FlashNvm.open(str(path))
-    note = ("nvm.bin held 8192 bytes, not 4096 (another version's image?): kept aside as nvm.bin.other-1, "
-            "its newest records carried over")
+    note = ("nvm.bin held 8192 bytes, not 4096 (cut short, or another version's image): kept aside as "
+            "nvm.bin.other-1, its newest readable records carried over; the newest audits and settings may be lost")
     assert nvm.notes == [note]
     assert os.path.getsize(path) == 4096
     assert (tmp_path / "nvm.bin.other-1").read_bytes() == old + b"\xff" * (8192 - len(old))
     found = Store(nvm=nvm).load()
-    assert found["audits"] == {"games": 2} and found["settings"]["board"] == "pi-leds"
+    assert found["audits"] == {"l": [2]} and found["settings"]["board"] == "pi-leds"
     assert found["problems"] == [note]
+    assert sorted(found["lost"]) == ["audits", "settings"]  # an image cut short: the newest may be past its end
     nvm = FlashNvm.open(str(path))  # now a sector of ours: nothing more to say
     assert nvm.notes == [] and Store(nvm=nvm).load()["problems"] == []
 

@@ -27,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim"))  # flash.py
 
 from flash import FlashNvm, ModelFiles  # noqa: E402
+from kit_disk import FaultFiles  # noqa: E402
 
 from nimatron.machine.audits import Audits  # noqa: E402
 from nimatron.machine.store import _SEQ_RENUMBER as SEQ_RENUMBER, Store, encode, scan  # noqa: E402
@@ -34,46 +35,6 @@ from nimatron.machine.store import _SEQ_RENUMBER as SEQ_RENUMBER, Store, encode,
 EXAMPLES = int(os.environ.get("NIMATRON_STORE_EXAMPLES", "60"))
 OPS = ("create", "fsync", "rename", "fsync_dir")
 ERRORS = (errno.ENOSPC, errno.EROFS, errno.EIO)
-
-
-class FaultFiles(ModelFiles):
-    """ModelFiles whose operations fail as a real disk's do while ``fault`` is set:
-    (operation, errno) raises OSError there; ("short", errno) writes half, then raises."""
-
-    def __init__(self):
-        super().__init__()
-        self.fault = None
-
-    def _maybe(self, op):
-        if self.fault is not None and self.fault[0] == op:
-            raise OSError(self.fault[1], os.strerror(self.fault[1]))
-
-    def create(self, path, data):
-        if self.fault is not None and self.fault[0] == "short":
-            super().create(path, data[:len(data) // 2])
-            raise OSError(self.fault[1], os.strerror(self.fault[1]))
-        self._maybe("create")
-        super().create(path, data)
-
-    def fsync(self, path):
-        self._maybe("fsync")
-        super().fsync(path)
-
-    def rename(self, src, dst):
-        self._maybe("rename")
-        super().rename(src, dst)
-
-    def fsync_dir(self, path):
-        self._maybe("fsync_dir")
-        super().fsync_dir(path)
-
-    def restarted(self):
-        """The disk a restart finds (what was made durable), faults as they were."""
-        out = FaultFiles()
-        cut = self.after_cut()
-        out.names, out.durable, out.data, out.synced, out.inodes = cut.names, cut.durable, cut.data, cut.synced, cut.inodes
-        out.fault = self.fault
-        return out
 
 
 action = st.one_of(

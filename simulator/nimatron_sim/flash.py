@@ -63,6 +63,8 @@ class FlashNvm:
         self.tear = tear
         self.erases = 0
         self.programmed = 0
+        self.notes = []  # what ``open`` found (said by the store's ``load``)
+        self.lost = []   # the kinds ``open`` may have lost (``load`` names them)
 
     @classmethod
     def open(cls, path, size=SIZE, said=None):
@@ -87,10 +89,11 @@ class FlashNvm:
 
         notes = []
         lost = []
+        new = False
         try:
             held, data = read_head(path, said)
         except FileNotFoundError:
-            held, data = 0, b""
+            held, data, new = 0, b"", True
         except OSError as e:
             if answer(e):
                 raise
@@ -99,18 +102,27 @@ class FlashNvm:
                 os.path.basename(path), e.strerror or e,
                 "kept aside as %s" % os.path.basename(aside) if aside else "it could not be kept aside"))
             lost = ["audits", "settings"]
-            held, data = 0, b""
+            held, data, new = 0, b"", True   # said above: not "was empty" as well
         if held > len(data):
             raise OSError("it holds %d bytes: too many to be kept aside whole" % held)
         image = data
-        if held not in (0, size):
+        if held == 0 and not new:
+            notes.append("%s was empty (cut short: this program writes the whole sector): whatever it held "
+                         "is lost, started from factory" % os.path.basename(path))
+            lost = ["audits", "settings"]
+        elif held not in (0, size):
             aside = keep_aside(path, data, "other")
             if aside is None:
                 raise OSError("it holds %d bytes, not %d, and could not be kept aside" % (held, size))
             image = newest_records(data)
-            notes.append("%s held %d bytes, not %d (another version's image?): kept aside as %s, %s"
+            # Cut short or another version's: its newest records may be past the end, or
+            # older than ones it lost. Every kind may be lost (an older settings record
+            # brought back without the PIN that followed it).
+            lost = ["audits", "settings"]
+            notes.append("%s held %d bytes, not %d (cut short, or another version's image): kept aside as %s, "
+                         "%s; the newest audits and settings may be lost"
                          % (os.path.basename(path), held, size, os.path.basename(aside),
-                            "its newest records carried over" if image else "no record in it was readable"))
+                            "its newest readable records carried over" if image else "no record in it was readable"))
         nvm = cls(image + b"\xff" * (size - len(image)), size, path)
         nvm.notes = notes
         nvm.lost = lost
@@ -123,6 +135,15 @@ class FlashNvm:
                 said.append("%s could not be written (%s): the next save writes it" % (
                     os.path.basename(path), e.strerror or e))
         return nvm
+
+    def keep(self, word="other"):
+        """Copy the sector's file as it is now to ``PATH.WORD-N`` (``statefile.keep_aside``):
+        a record the store cannot read is kept before a compaction drops it. Its name, or None."""
+        if not self.path:
+            return None
+        from nimatron.machine.statefile import keep_aside
+
+        return keep_aside(self.path, bytes(self.data), word)
 
     def flush(self):
         """Keep the bytes in the file (the board's flash keeps them itself).
@@ -260,6 +281,22 @@ class ModelFiles:
     def read(self, path):
         inode = self.names.get(path)
         return None if inode is None else self.data[inode]
+
+    def keep(self, path, data, word="damaged"):
+        """``data`` copied to ``PATH.WORD-N``, the first N free (an equal copy reused), made
+        durable (``OsFiles.keep``); its name."""
+        n = 1
+        while True:
+            aside = "%s.%s-%d" % (path, word, n)
+            inode = self.names.get(aside)
+            if inode is None:
+                self.create(aside, data)
+                self.fsync(aside)
+                self.fsync_dir(aside)
+                return aside
+            if self.data[inode] == bytes(data):
+                return aside
+            n += 1
 
     def create(self, path, data):
         self.power.step()

@@ -75,6 +75,16 @@ class OsFiles:
                 self.lost.append(kind)
         return None
 
+    def keep(self, path, data, word="damaged"):
+        """``data`` (what ``path`` held) copied to ``PATH.WORD-N`` where nothing
+        overwrites it (``statefile.keep_aside``): its name, or None if it
+        cannot be (a board without ``os.open``: said as not kept)."""
+        if not hasattr(self.os, "O_EXCL"):
+            return None
+        from .statefile import keep_aside
+
+        return keep_aside(path, data, word)
+
     def create(self, path, data):
         """A new file at ``path`` holding ``data``: whatever was there (a stale
         temporary file, a planted link) is removed first (a link itself, never

@@ -38,7 +38,12 @@ def start(m, source, now_ms, reset_reason, clock):
             notes.append("nothing stored: settings restored to factory (no state file yet: a new "
                          "exhibit, or the file was removed)")
     m.sealed = None
-    _choose(m, source, found["settings"], notes, now_ms)
+    if _choose(m, source, found["settings"], notes, now_ms):
+        lost = list(lost) + ["settings"]  # a stored record this version cannot apply: as good as lost
+        if not m.damaged:
+            m.damaged = True
+            m.audits.count("data_losses")
+            m.controller.alarm = "settings"
     if ("audits" in lost and m.audits.pin_failures < PIN_TRIES
             and m.controller.settings.get("operator_pin")):
         # the wrong-PIN count may be in the lost record: fail closed, UNLOCK pauses from boot
@@ -49,6 +54,17 @@ def start(m, source, now_ms, reset_reason, clock):
         m.sealed = ("a damaged settings record may have held a new operator PIN: save any adjustment "
                     "or a factory reset from the operator menu on the buttons, then SET operator_pin again")
         notes.append("host link locked: the operator PIN may be in the damaged record")
+        m.seal_lasts = True
+    stored = found["settings"]
+    if m.sealed is None and isinstance(stored, dict) and stored.get("sealed"):
+        # sealed at an earlier start, not yet unsealed by the menu: the saves since
+        # (this start's own, a compaction) carried the seal, not the lost record's evidence
+        m.sealed = stored["sealed"] if isinstance(stored["sealed"], str) else "sealed at an earlier start"
+        notes.append("host link still locked since an earlier start (the operator PIN may have been lost): "
+                     "save any adjustment or a factory reset from the operator menu")
+        m.seal_lasts = True
+    if m.seal_lasts and not (isinstance(stored, dict) and stored.get("sealed") == m.sealed):
+        m._save_settings({"board": m.board, "src": m.src, "set": m.overrides})  # the seal, kept
     notes.extend(found.get("warnings", ()))  # faults at start that cost nothing: said, never a loss
     m.audits.power_up(reset_reason)  # one write per start
     m.watch_store(notes)
@@ -68,6 +84,8 @@ def start(m, source, now_ms, reset_reason, clock):
 
 
 def _choose(m, source, stored, notes, now):
+    """Build the first candidate that starts; True if the stored settings
+    were tried and rejected (what they held, the PIN among it, is then lost)."""
     file_over, file_why, crc = source
     usable = isinstance(stored, dict) and isinstance(stored.get("set"), dict)
     stored_board = stored.get("board") if usable and isinstance(stored.get("board"), str) else None
@@ -101,6 +119,7 @@ def _choose(m, source, stored, notes, now):
     if len(candidates) == first:
         candidates.append(("defaults", None, defaults))
     final = len(candidates) - 1
+    rejected = False
     for i, (label, board, over) in enumerate(candidates):
         board = board or m.default_board
         try:
@@ -110,7 +129,10 @@ def _choose(m, source, stored, notes, now):
                 raise
             if label == "file":
                 notes.append("settings file rejected: %s" % _short(e))
-            elif label != "stored":
+            elif label == "stored":
+                rejected = True
+                notes.append("stored settings rejected: %s" % _short(e))
+            else:
                 notes.append("%s settings rejected: %s" % (label, _short(e)))
             if i == final:  # code.py's own board's defaults fail too: nothing left to try
                 _failed(m, notes)
@@ -134,6 +156,7 @@ def _choose(m, source, stored, notes, now):
             and stored["set"] == m.overrides):
         m._save_settings({"board": m.board, "src": crc, "set": m.overrides})
     m.src = crc
+    return rejected
 
 
 def _failed(m, notes):

@@ -152,6 +152,8 @@ class Machine:
         self.settings_due = None       # a change waiting for the gap to pass: written then
         self.saving = None             # why saves fail, as last said (``watch_store``)
         self.boot = {}  # type: dict  # the boot event: who we are, what we started with (``starting.start``)
+        self.sealed = None             # why the host link refuses operator commands (``starting``)
+        self.seal_lasts = False        # the seal is kept with the settings until the menu saves them
         from .starting import start
 
         try:
@@ -222,6 +224,8 @@ class Machine:
     def _save_settings(self, record):
         if self.store is None:
             return False
+        if self.sealed is not None and self.seal_lasts:
+            record["sealed"] = self.sealed  # stored with the settings: the next start seals too (``starting``)
         return self.store.save_settings(record)
 
     # -- the main loop ------------------------------------------------------

@@ -317,10 +317,23 @@ class Store:
         self.tail = len(image)
         self.clean = True
 
+    def _file_image(self):
+        """A state file's bytes: an index (a ``COMPACTED`` record naming the
+        records that follow it, kind and sequence number), then the records.
+        Whatever cuts or damages the file, ``reading`` then knows which kinds
+        it held and names each one lost (files written before the index are
+        read too: every kind expected)."""
+        image = self._image()  # first: an older version's record is renumbered into a marked one
+        listed = {}
+        for kind in KINDS:
+            if kind in self.latest:
+                listed[chr(kind)] = seq_of(self.latest[kind])
+        return encode(COMPACTED, self.seq, {"has": listed}) + image
+
     def _write_file(self):
         """Temporary file, fsync, rename over the old one, fsync the folder."""
         files = self.files
-        image = self._image()
+        image = self._file_image()
         tmp = self.path + ".tmp"
         for n in range(1, 5):  # STATE.tmp, then STATE.tmp1-3 when something not ours sits there
             try:
