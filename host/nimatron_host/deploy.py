@@ -935,8 +935,8 @@ class Plan:
             doing = "after the last rename"
             disk.check("done", "")
         except OSError as e:
-            failed = self._put_back(undo, staged, made)
-            raise Stopped(e, doing, failed)
+            failed, left = self._put_back(undo, staged, made)
+            raise Stopped(e, doing, failed, left)
         stale = [path for verb, path, _ in self.actions if verb == "removed"]
         for path in aside + stale:
             try:
@@ -947,13 +947,17 @@ class Plan:
                 raise Stopped(e, "removing old files", None, left)
             except OSError as e:
                 self.notes.append("%s: could not remove it (%s)" % (path, e.strerror or e))
+        try:
+            disk.check("done", "")
+        except drives.DriveChanged as e:  # it moved after the last write: say so, never "done"
+            raise Stopped(e, "the end of the deploy", None, [])
 
     def _put_back(self, undo, staged, made):
         """Undo the renames, newest first; remove staged files and new folders,
         on the drive held open (never through the path). The paths that could
-        not be put back."""
+        not be put back, and the staged files that could not be removed."""
         disk = self.disk
-        failed = []
+        failed, left = [], []
         for now, was in reversed(undo):
             try:
                 if was is None:
@@ -966,27 +970,29 @@ class Plan:
         for _, tmp in staged:
             try:
                 disk.unlink(tmp, check=False)
-            except OSError:
-                pass
+            except OSError as e:
+                if e.errno != errno.ENOENT:
+                    left.append(tmp)
         for folder in reversed(made):
             try:
                 disk.rmdir(folder)
             except OSError:
                 pass
-        return failed
+        return failed, left
 
     def stopped(self, e):
         """One line for a deploy that stopped: why, where, and what state the drive is in."""
-        error, doing, failed = e.args[:3]
+        error, doing, failed, left = e.args
         why = "%s %s%s" % (error.strerror or error, "before " if isinstance(error, drives.DriveChanged) else "", doing)
         if failed is None:  # everything in place, the drive changed before the old copies went
-            left = e.args[3]
             state = "the Nimatron is deployed on it, %d old file(s) left (%s)" % (
                 len(left), ", ".join(left[:3])) if left else "the Nimatron is deployed on it"
         elif not failed:
             state = "nothing on the drive changed"
             if self.disk.is_file("code.py"):
                 state += " (it still runs the code.py it had)"
+            if left:
+                state += ", but %d temporary file(s) could not be removed (%s)" % (len(left), ", ".join(left[:3]))
         else:
             code = [name for verb, name, source in self.actions if verb == "backup" and source == "code.py"]
             state = "%d file(s) could not be put back (%s)" % (len(failed), ", ".join(failed[:3]))

@@ -115,7 +115,7 @@ class Drive:
         if self.mounted and dev == parent:
             return "was unmounted (%s is a folder of the disk it was mounted on)" % self.path
         if dev != self.dev or st.st_ino != self.ino:
-            return "is another drive now (device %s, was %s)" % (dev, self.dev)
+            return "was swapped: another drive is at %s now (device %s, was %s)" % (self.path, dev, self.dev)
         if self.marker and self._marker_now() != self.marker_bytes:
             return "holds another %s now (another board?)" % self.marker
         return None
