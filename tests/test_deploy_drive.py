@@ -35,6 +35,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from nimatron_host import deploy, drive as drives
 from nimatron_host.cli import main
+from test_deploy_faults import one_line, snapshot
 
 BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\n"
             "Board ID:raspberry_pi_pico\n")
@@ -51,27 +52,6 @@ def run(*args):
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["deploy", "--offline"] + list(args))
     return code, out.getvalue(), err.getvalue()
-
-
-def snapshot(root):
-    """{relative path: bytes, "<dir>" or ("link", target)} of everything below ``root``."""
-    out = {}
-    for folder, dirs, names in os.walk(root):
-        for name in dirs + names:
-            path = os.path.join(folder, name)
-            rel = os.path.relpath(path, root).replace(os.sep, "/")
-            if os.path.islink(path):
-                out[rel] = ("link", os.readlink(path))
-            elif os.path.isdir(path):
-                out[rel] = "<dir>"
-            else:
-                with open(path, "rb") as f:
-                    out[rel] = f.read()
-    return out
-
-
-def one_line(err):
-    return len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
 @pytest.fixture(autouse=True)
