@@ -136,9 +136,9 @@ class Moving:
         if fault in ("unmount", "swap"):            # the drive's folder goes; the host's own folder is left
             os.rename(drive, drive + ".detached")   # what the held descriptor now reaches (lazy unmount)
             os.mkdir(drive)
-            if fault == "swap":                     # another board's drive mounted there
+            if fault == "swap":                     # another board of the same kind: the same boot_out.txt
                 with open(os.path.join(drive, self.marker[0]), "w") as f:
-                    f.write(self.marker[2])
+                    f.write(self.marker[1])
                 self.devices[drive] = OTHER
             else:
                 self.devices.pop(drive)
@@ -148,8 +148,8 @@ class Moving:
             with open(os.path.join(drive, self.marker[0]), "w") as f:
                 f.write(self.marker[2])
             self.undo.append(("write", os.path.join(drive, self.marker[0]), self.marker[1]))
-        elif fault in ("link", "folder-link"):
-            where = path if fault == "link" else "/".join(path.split("/")[:-1])
+        elif fault in ("link", "folder-link", "code.py-link"):
+            where = {"link": path, "code.py-link": "code.py"}.get(fault, "/".join(path.split("/")[:-1]))
             if not where:
                 return
             full = os.path.join(drive, where)
@@ -179,7 +179,8 @@ class Moving:
         return self.drive
 
 
-FAULTS = ["unmount", "unmount-in-place", "swap", "reboard", "link", "folder-link"]
+# a link: at the path the step writes, in place of its folder, or in place of the user's code.py
+FAULTS = ["unmount", "unmount-in-place", "swap", "reboard", "link", "folder-link", "code.py-link"]
 MOVED = ("unmount", "unmount-in-place", "swap", "reboard")   # what the check must see
 
 
@@ -235,12 +236,13 @@ def test_a_drive_that_moves_at_any_step_gets_nothing_written_elsewhere(tmp_path,
             break
         assert snapshot(outside) == host_before, (k, moving.at)            # no host file written
         if fault in ("unmount", "swap"):                                   # the host's own folder at the path
-            assert snapshot(there) == ({} if fault == "unmount" else {"boot_out.txt": OTHER_BOOT_OUT.encode()})
+            assert snapshot(there) == ({} if fault == "unmount" else {"boot_out.txt": BOOT_OUT.encode()})
         left = without_leftovers(snapshot(moving.the_drive()))
         if fault in MOVED and race and code == 0:    # moved after the last check: the deploy was done
             assert moving.doing == "done" and moving.steps == k and left == deployed, (k, err)
         elif fault in MOVED:
             assert code == 1 and one_line(err) and "deploy stopped: the drive " in err, (k, err)
+            assert ("was unmounted" in err) == fault.startswith("unmount"), err           # says which
             if "the Nimatron is deployed on it" in err:
                 assert left == deployed, k
             else:
@@ -249,6 +251,9 @@ def test_a_drive_that_moves_at_any_step_gets_nothing_written_elsewhere(tmp_path,
             assert code == 0 or (code == 1 and one_line(err) and "deploy stopped: " in err), (k, err)
             files = {p: v for p, v in left.items() if v != "<dir>" and not (  # a link in a new folder keeps it
                 "temporary file(s) could not be removed" in err and drives.TEMP_PREFIX in p)}
+            links = [p for p, v in left.items() if isinstance(v, tuple)]  # none kept, as a backup or so
+            assert not links or (race and links == ["code.py.bak"]), (k, err)  # (unless planted in the rename's
+            #                                                                     microseconds after its check)
             assert code == 0 or files in ({p: v for p, v in snap.items() if v != "<dir>"} for snap in (before, deployed)), (
                 k, err)
         stops += code != 0
@@ -309,6 +314,7 @@ def test_the_uf2_goes_only_onto_the_bootloader_drive_that_was_checked(tmp_path, 
         assert code == 1 and one_line(err) and ("cannot copy %s" % name) in err, err
         if fault in ("unmount", "swap"):
             assert sorted(os.listdir(rp2)) == ([] if fault == "unmount" else ["INFO_UF2.TXT"])
+            assert (rp2 / "INFO_UF2.TXT").read_text() == INFO_UF2 if fault == "swap" else True
     CASES["rpi-rp2"] = CASES.get("rpi-rp2", 0) + 1
 
 
@@ -334,6 +340,7 @@ TOML_LINES = st.lists(st.one_of(
     st.binary(max_size=30).filter(lambda b: b"\n" not in b),
     st.sampled_from([b'CIRCUITPY_WIFI_SSID = "Caf\xe9 M\xfcller"', b'CIRCUITPY_WIFI_SSID = "Caf\xc3\xa9"\r',
                      b"\xef\xbb\xbfCIRCUITPY_WEB_API_PORT = 80", b"# \xff\xfe", b"", b"\r",
+                     b"\xff\xfeC\x00I\x00R\x00", b"a = \x00",
                      stack_line(1536, b""), stack_line(16384, b"\r"), stack_line(4096, b""),
                      deploy.PYSTACK_NOTE.encode() + b"\n" + stack_line(12288, b""),
                      deploy.PYSTACK_NOTE.encode() + b"\r\n" + stack_line(4096, b"\r")])), max_size=6)
@@ -355,6 +362,7 @@ def test_settings_toml_keeps_every_byte_but_deploys_own_line(lines, ends, board)
     except deploy.UsageError as e:
         assert b"\0" in old and "holds NUL bytes" in str(e)
         return
+    assert b"\0" not in old                      # UTF-16 or not text: refused, never appended to
     if new is None:
         return
     note_line = deploy.PYSTACK_NOTE.encode()

@@ -370,11 +370,11 @@ class Faults:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
             return real_stage(disk, folder, data)
 
-        def rename(disk, src, dst, check=True):
+        def rename(disk, src, dst, check=True, plain=False):
             self.renames += 1
             if (kind == "rename" and self.renames == k) or (kind == "renames" and self.renames >= k):
                 raise OSError(errno.EIO, os.strerror(errno.EIO))
-            return real_rename(disk, src, dst, check)
+            return real_rename(disk, src, dst, check, plain)
 
         monkeypatch.setattr(Drive, "stage", stage)
         monkeypatch.setattr(Drive, "rename", rename)

@@ -61,7 +61,6 @@ import json
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -917,15 +916,12 @@ class Plan:
                 staged.append((path, disk.stage("/".join(parts), data)))
             for path, tmp in staged:
                 doing = "renaming " + path
-                there = disk.lstat(path)
-                if there is not None:
-                    if not stat.S_ISREG(there.st_mode):
-                        raise OSError(errno.EEXIST, "%s became a link or a folder during the deploy" % path)
+                if disk.lstat(path) is not None:
                     keep = backup_of.get(path) or "/".join(path.split("/")[:-1] + [
                         "%sold-%s.tmp" % (TEMP_PREFIX, os.urandom(6).hex())])
                     if disk.lstat(keep) is not None:
                         raise OSError(errno.EEXIST, "%s appeared during the deploy" % os.path.basename(keep))
-                    disk.rename(path, keep)
+                    disk.rename(path, keep, plain=True)  # a link planted there is never kept as a backup
                     undo.append((keep, path))
                     if path not in backup_of:
                         aside.append(keep)

@@ -213,10 +213,13 @@ class Drive:
         self.at(folder + "/" + name if folder else name, write)
         return (folder + "/" + name) if folder else name
 
-    def rename(self, src, dst, check=True):
-        """Move ``src`` to ``dst`` on the drive (neither followed if a link)."""
+    def rename(self, src, dst, check=True, plain=False):
+        """Move ``src`` to ``dst`` on the drive (neither followed if a link);
+        ``plain``: only if ``src`` is a plain file (checked after the drive)."""
         if check:
             self.check("rename", dst)
+        if plain and not self.is_file(src):
+            raise OSError(errno.EEXIST, "%s became a link or a folder during the deploy" % src)
         self.at(src, lambda sfd, sn: self.at(dst, lambda dfd, dn: os.replace(sn, dn, src_dir_fd=sfd,
                                                                              dst_dir_fd=dfd)))
 
