@@ -31,7 +31,7 @@ import os
 import shutil
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from nimatron_host import deploy, drive as drives
 from nimatron_host.cli import main
@@ -348,6 +348,9 @@ TOML_LINES = st.lists(st.one_of(
 
 @settings(max_examples=60 if not FULL else 600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(TOML_LINES, st.booleans(), st.sampled_from(["pico-neopixel", "pico-grid"]))
+@example([deploy.PYSTACK_NOTE.encode() + b"\r\n" + stack_line(4096, b"\r")], True, "pico-grid")  # own line, CRLF
+@example([b'CIRCUITPY_WIFI_SSID = "Caf\xe9"\r'], True, "pico-grid")   # Notepad's: Latin-1, CRLF
+@example([b"\xff\xfeC\x00I\x00"], False, "pico-grid")                 # Notepad's "Unicode": UTF-16
 def test_settings_toml_keeps_every_byte_but_deploys_own_line(lines, ends, board):
     """bytes someone else wrote: a Latin-1 settings.toml (Notepad's "ANSI")
     came back with U+FFFD for every byte >= 0x80, no backup. Now, whatever
@@ -417,6 +420,8 @@ SETTINGS_JSON = st.one_of(
 
 @settings(max_examples=40 if not FULL else 400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SETTINGS_JSON)
+@example(b'{"volume": 3,  "mine": [1, 2]}')   # someone's: rewritten with the board added, kept as a backup
+@example(b'{"a":' * 100000 + b"1" + b"}" * 100000)
 def test_any_settings_json_is_read_or_refused_in_one_line(data):
     """bytes someone else wrote: a settings.json nested 100,000 deep ended
     deploy in a RecursionError traceback. Any shape, any depth, any bytes:
