@@ -420,7 +420,7 @@ SETTINGS_JSON = st.one_of(
 
 @settings(max_examples=40 if not FULL else 400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SETTINGS_JSON)
-@example(b'{"volume": 3,  "mine": [1, 2]}')   # someone's: rewritten with the board added, kept as a backup
+@example(b'{"volume": 3,  "brightness": 0.5}')   # someone's: rewritten with the board added, kept as a backup
 @example(b'{"a":' * 100000 + b"1" + b"}" * 100000)
 def test_any_settings_json_is_read_or_refused_in_one_line(data):
     """bytes someone else wrote: a settings.json nested 100,000 deep ended
