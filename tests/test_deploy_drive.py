@@ -358,6 +358,7 @@ def test_settings_toml_keeps_every_byte_but_deploys_own_line(lines, ends, board)
     deploy's two lines are added after it, or only deploy's own line (under
     its note) changes; a file holding NUL is refused in one line."""
     old = b"\n".join(lines) + (b"\n" if ends and lines else b"")
+    CASES["settings.toml"] = CASES.get("settings.toml", 0) + 1
     spec = {"input": "rows" if board == "pico-neopixel" else "grid"}
     size = deploy.pystack_size(board, spec)
     try:
@@ -381,7 +382,6 @@ def test_settings_toml_keeps_every_byte_but_deploys_own_line(lines, ends, board)
         i = changed[0]
         assert a[i - 1].strip() == note_line and b[i].rstrip(b"\r") == stack_line(size, b"")
         assert b[i].endswith(b"\r") == a[i].endswith(b"\r")
-    CASES["settings.toml"] = CASES.get("settings.toml", 0) + 1
 
 
 def test_a_latin1_settings_toml_is_kept_byte_for_byte(tmp_path, devices):

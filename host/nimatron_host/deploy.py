@@ -29,8 +29,19 @@ Safe on a drive that holds other work (docs/board.md, "Deploy under faults"):
   files the user edited since) is kept as ``code.py.bak``, then
   ``code.py.1.bak``, ``code.py.2.bak``... (the highest number is the newest;
   bytes already kept under one of these names are not kept twice).
-  ``settings.json`` keeps every key but the board and preset;
-  ``settings.toml`` gets a line added.
+  ``settings.json`` keeps every key but the board and preset (someone
+  else's is backed up the same way before it is rewritten); ``settings.toml``
+  keeps every byte (any encoding): deploy adds its two lines or changes only
+  its own. A ``settings.json`` it cannot read as the board would (not
+  UTF-8, not JSON, not an object, nested too deep) or a ``settings.toml``
+  holding NUL (UTF-16) is refused in one line, exit 2.
+- The drive it checked, and only that drive: it is held open from planning
+  to the last write (``nimatron_host.drive``); before each write deploy
+  checks the path still leads there (the same device and folder, still a
+  mount point, the same ``boot_out.txt`` or ``INFO_UF2.TXT``), and no link
+  on the drive is followed, in a folder or a file (on RPI-RP2 too). A
+  drive unmounted or swapped part-way stops the deploy; what was written is
+  put back on the drive it had open, and one line says its state.
 - Nothing outside the drive: ``.nimatron-deploy.json`` lists what it put
   there, so the next deploy can remove files the firmware no longer has; a
   manifest is input from someone else's device, so one naming a path that is
