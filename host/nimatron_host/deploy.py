@@ -968,12 +968,12 @@ class Plan:
         for now, was in reversed(undo):
             try:
                 if was is None:
-                    if disk.lstat(now) is not None:
-                        disk.unlink(now, check=False)
+                    disk.unlink(now, check=False)
                 else:
                     disk.rename(now, was, check=False)
-            except OSError:
-                failed.append(was or now)
+            except OSError as e:
+                if was is not None or e.errno != errno.ENOENT:  # a new file already gone is put back
+                    failed.append(was or now)
         for _, tmp in staged:
             try:
                 disk.unlink(tmp, check=False)
@@ -998,8 +998,6 @@ class Plan:
             state = "nothing on the drive changed"
             if self.disk.is_file("code.py"):
                 state += " (it still runs the code.py it had)"
-            if left:
-                state += ", but %d temporary file(s) could not be removed (%s)" % (len(left), ", ".join(left[:3]))
         else:
             code = [name for verb, name, source in self.actions if verb == "backup" and source == "code.py"]
             state = "%d file(s) could not be put back (%s)" % (len(failed), ", ".join(failed[:3]))
@@ -1007,6 +1005,8 @@ class Plan:
                 state += "; your code.py is kept as %s" % code[0]
             if not self.disk.is_file("code.py"):
                 state += " (the drive has no code.py now)"
+        if failed is not None and left:
+            state += ", and %d temporary file(s) could not be removed (%s)" % (len(left), ", ".join(left[:3]))
         hint = ": free some space and deploy again" if error.errno == errno.ENOSPC else ": deploy again"
         if isinstance(error, drives.DriveChanged):
             hint = ": see which drive is at %s, then deploy again" % self.drive
