@@ -1113,7 +1113,9 @@ def _run(args, drive, held):
         blob, record = frozen.read_manifest(args.firmware)
         held.append(hold(drive, "INFO_UF2.TXT"))
         if frozen.bootloader(drive):
-            if not flash(args, drive, blob, record, held[-1]) or not args.wait:
+            copied = flash(args, drive, blob, record, held[-1])
+            held[-1].close()  # the board restarts: its bootloader drive goes, and nothing holds it
+            if not copied or not args.wait:
                 return 0
             drive = args.to = wait_for_drive(args.wait)
         elif args.wait:
