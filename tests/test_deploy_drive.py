@@ -72,13 +72,15 @@ def devices(monkeypatch):
 @pytest.fixture
 def small(monkeypatch):
     monkeypatch.setattr(drives, "_write_all", lambda f, data: os.write(f, data))  # no fsync: hundreds of deploys
-    """The whole firmware under NIMATRON_DEPLOY_FULL=1; else its entry files and
-    the pin map, three folders down (the same order of writes: folders, lib/,
-    the rest, code.py last)."""
+    """The whole firmware under NIMATRON_DEPLOY_FULL=1; else its entry files,
+    the pin map three folders down and presets.json beside choices.txt (two
+    files in one new folder; the same order of writes: folders, lib/, the
+    rest, code.py last)."""
     if not FULL:
         whole = deploy.firmware_files
         monkeypatch.setattr(deploy, "firmware_files", lambda *a, **k: {
-            p: d for p, d in whole(*a, **k).items() if "/" not in p or p.startswith("lib/nimatron/config/pinmaps/")})
+            p: d for p, d in whole(*a, **k).items()
+            if "/" not in p or p.startswith("lib/nimatron/config/pinmaps/") or p == "lib/nimatron/config/presets.json"})
 
 
 def host(root):

@@ -939,8 +939,6 @@ class Plan:
                 else:
                     undo.append((path, None))
                 disk.rename(tmp, path)
-            doing = "after the last rename"
-            disk.check("done", "")
         except OSError as e:
             failed, left = self._put_back(undo, staged, made)
             raise Stopped(e, doing, failed, left)
