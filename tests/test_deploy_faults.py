@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from nimatron_host import deploy
 from nimatron_host.cli import main
+from nimatron_host.drive import Drive
 
 PICO = "Adafruit CircuitPython %s on 2025-05-28; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"
 BOOT_OUT = PICO % "9.2.8"
@@ -361,22 +362,22 @@ class Faults:
 
     def __init__(self, monkeypatch, kind, k):
         self.kind, self.k, self.writes, self.renames = kind, k, 0, 0
-        real_stage, real_rename = deploy.stage, deploy.rename
+        real_stage, real_rename = Drive.stage, Drive.rename
 
-        def stage(folder, data):
+        def stage(disk, folder, data):
             self.writes += 1
             if kind == "write" and self.writes >= k:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-            return real_stage(folder, data)
+            return real_stage(disk, folder, data)
 
-        def rename(src, dst):
+        def rename(disk, src, dst, check=True, plain=False):
             self.renames += 1
             if (kind == "rename" and self.renames == k) or (kind == "renames" and self.renames >= k):
                 raise OSError(errno.EIO, os.strerror(errno.EIO))
-            return real_rename(src, dst)
+            return real_rename(disk, src, dst, check, plain)
 
-        monkeypatch.setattr(deploy, "stage", stage)
-        monkeypatch.setattr(deploy, "rename", rename)
+        monkeypatch.setattr(Drive, "stage", stage)
+        monkeypatch.setattr(Drive, "rename", rename)
 
 
 def upgrade_drive(root):

@@ -257,16 +257,12 @@ def test_a_uf2_or_manifest_that_is_not_a_build_of_ours_is_refused(kind, tmp_path
 
 
 def test_a_drive_that_will_not_take_the_uf2_says_so(firmware, rpi_rp2, capsys, monkeypatch):
-    import builtins
+    from nimatron_host import drive
 
-    real = builtins.open
+    def full(self, name, data):
+        raise OSError(28, "No space left on device")
 
-    def full(path, mode="r", *a, **k):
-        if str(path).endswith(".uf2") and "w" in mode:
-            raise OSError(28, "No space left on device")
-        return real(path, mode, *a, **k)
-
-    monkeypatch.setattr(builtins, "open", full)
+    monkeypatch.setattr(drive.Drive, "write_file", full)
     assert main(["deploy", "--firmware", firmware[frozen.PICO], "--to", str(rpi_rp2), "--board", "pico-grid"]) == 1
     assert "keeps the firmware it had" in one_line_error(capsys)
 

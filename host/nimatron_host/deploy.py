@@ -29,8 +29,19 @@ Safe on a drive that holds other work (docs/board.md, "Deploy under faults"):
   files the user edited since) is kept as ``code.py.bak``, then
   ``code.py.1.bak``, ``code.py.2.bak``... (the highest number is the newest;
   bytes already kept under one of these names are not kept twice).
-  ``settings.json`` keeps every key but the board and preset;
-  ``settings.toml`` gets a line added.
+  ``settings.json`` keeps every key but the board and preset (someone
+  else's is backed up the same way before it is rewritten); ``settings.toml``
+  keeps every byte (any encoding): deploy adds its two lines or changes only
+  its own. A ``settings.json`` it cannot read as the board would (not
+  UTF-8, not JSON, not an object, nested too deep) or a ``settings.toml``
+  holding NUL (UTF-16) is refused in one line, exit 2.
+- The drive it checked, and only that drive: it is held open from planning
+  to the last write (``nimatron_host.drive``); before each write deploy
+  checks the path still leads there (the same device and folder, still a
+  mount point, the same ``boot_out.txt`` or ``INFO_UF2.TXT``), and no link
+  on the drive is followed, in a folder or a file (on RPI-RP2 too). A
+  drive unmounted or swapped part-way stops the deploy; what was written is
+  put back on the drive it had open, and one line says its state.
 - Nothing outside the drive: ``.nimatron-deploy.json`` lists what it put
   there, so the next deploy can remove files the firmware no longer has; a
   manifest is input from someone else's device, so one naming a path that is
@@ -65,6 +76,7 @@ import subprocess
 import sys
 import tempfile
 
+from . import drive as drives
 from .cli import Failure, UsageError
 
 MANIFEST = ".nimatron-deploy.json"
@@ -114,35 +126,6 @@ def read(path):
         return None
 
 
-def stage(folder, data):
-    """Write ``data`` to a new temporary file in ``folder``; its path.
-
-    Every byte a deploy writes goes through here (the fault tests inject
-    ENOSPC and EIO at each call); nothing half-written is left behind."""
-    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        unlink_quietly(tmp)
-        raise
-    return tmp
-
-
-def rename(src, dst):
-    """``os.replace``, one place for the fault tests to break."""
-    os.replace(src, dst)
-
-
-def unlink_quietly(path):
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
 # The oldest CircuitPython the firmware is proven on (the emulator boots
 # 8.2.9, 9.0.0 and 9.2.8; docs/board.md): deploy refuses an older one, and a
 # newer major than the newest tested, which it cannot vouch for.
@@ -169,9 +152,10 @@ def read_boot_out(drive):
     path = os.path.join(drive, "boot_out.txt")
     if not os.path.lexists(path):
         return None
+    if os.path.islink(path):
+        raise Failure("%s: boot_out.txt is a link, not CircuitPython's: move it away (a board writes its own)" % drive)
     try:
-        with open(path, "rb") as f:
-            data = f.read(4096)
+        data = drives.read_top(drive, "boot_out.txt")
         text = data.decode("utf-8")
     except UnicodeError:
         raise Failure("%s: boot_out.txt is not text (not UTF-8): reset the board so CircuitPython writes it again"
@@ -288,19 +272,18 @@ def check_board_id(board, spec, board_id):
                          "tested on (%s)" % (board, wired, board_id, TRY_ANYWAY))
 
 
-def choose_board(args, drive):
+def choose_board(args, drive, settings=None):
+    """(pin map name, its spec): ``--board``, else the drive's settings.json
+    (``settings``, read by ``read_settings``), else the board boot_out.txt names."""
     from nimatron.config import boards
 
     board = args.board
     lines = read_boot_out(drive)
     version, board_id, chip = _boot_out(lines)
     check_circuitpython(drive, version, board_id, chip, lines[0] if lines else None)
-    if board is None:
-        settings = read(os.path.join(drive, "settings.json"))
-        try:
-            board = json.loads(settings).get("board") if settings else None
-        except (ValueError, AttributeError):
-            board = None
+    if board is None and settings:
+        board = settings.get("board")
+        board = board if isinstance(board, str) else None
     if board is None and board_id:  # a board with its own pin map (MacroPad, Circuit Playground)
         board = ([n for n, s in sorted(boards.BOARDS.items()) if board_id in s.get("board_ids", ())] or [None])[0]
     board = board or "pico-neopixel"
@@ -489,18 +472,51 @@ def online(host="github.com", port=443, timeout=2.0):
         return False
 
 
-def settings_file(drive, board, preset):
-    """(new settings.json bytes or None if already right, note)."""
-    path = os.path.join(drive, "settings.json")
-    old = read(path)
-    data = {}
-    if old is not None:
-        try:
-            data = json.loads(old.decode("utf-8"))
-        except (ValueError, UnicodeError):
-            return None, "settings.json is not valid JSON: left alone (fix it, or delete it and deploy again)"
-        if not isinstance(data, dict):
-            return None, "settings.json does not hold a JSON object: left alone"
+# The deepest settings.json deploy reads: the Nimatron's settings nest two
+# deep at most, and a board's JSON reader recurses on its small Python stack.
+SETTINGS_DEPTH = 16
+
+
+def read_settings(drive, data):
+    """The drive's settings.json (``data``, its bytes; None without one) as a
+    dict; UsageError in one line for any file deploy cannot read as the
+    board would: not UTF-8, not JSON, not an object, nested too deep."""
+    if data is None:
+        return None
+    fix = "fix it, or move it away, and deploy again; nothing written"
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except UnicodeError:
+        raise UsageError("%s: settings.json is not UTF-8 text: %s" % (drive, fix))
+    except RecursionError:
+        raise UsageError("%s: settings.json is nested too deep to read: %s" % (drive, fix))
+    except ValueError as e:
+        raise UsageError("%s: settings.json is not valid JSON (%s): %s" % (drive, printable(str(e), 80), fix))
+    if not isinstance(value, dict):
+        raise UsageError("%s: settings.json holds a JSON %s, not an object: %s" % (drive, type(value).__name__, fix))
+    if depth(value) > SETTINGS_DEPTH:
+        raise UsageError("%s: settings.json is nested more than %d deep (a board's JSON reader would run out of "
+                         "stack): %s" % (drive, SETTINGS_DEPTH, fix))
+    return value
+
+
+def depth(value):
+    """How deep lists and objects nest in a JSON value (a scalar: 0), without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level)
+            todo.extend((x, level + 1) for x in item)
+    return deepest
+
+
+def settings_file(data, board, preset):
+    """(new settings.json bytes or None if already right, note) from the
+    drive's settings (``read_settings``; None without a file)."""
+    data = data or {}
     wanted = dict(data)
     wanted["board"] = board
     if preset:
@@ -539,49 +555,54 @@ def pystack_size(board, spec):
     return PYSTACK_BOARDS.get(board, PYSTACK_ROWS if spec["input"] == "rows" else PYSTACK_GRID)
 
 
-def settings_toml(drive, spec, board=None):
-    """(new settings.toml bytes or None if already right, note). A line is
-    added, nothing else touched; a value someone set is kept, and the line
-    deploy wrote itself (under its note, with a size deploy gives) follows
-    the size this board needs now."""
-    key = PYSTACK_KEY
+def settings_toml(drive, old, spec, board=None):
+    """(new settings.toml bytes or None if already right, note), from its
+    bytes ``old`` (None without one). Byte for byte: whatever its encoding
+    (Notepad's "ANSI" is Latin-1), every byte of someone's file is kept; only
+    deploy's own line changes (under its note, with a size deploy gives: it
+    follows the size this board needs now) or its two lines are added at the
+    end, with the file's own line ending. A value someone set is kept. A
+    file holding NUL bytes (UTF-16, or not text) is refused in one line."""
+    key = PYSTACK_KEY.encode()
     size = pystack_size(board, spec)
-    old = read(os.path.join(drive, "settings.toml"))
-    text = old.decode("utf-8", "replace") if old else ""
-    lines = text.splitlines()
+    old = old or b""
+    if b"\0" in old:
+        raise UsageError("%s: settings.toml is not text (it holds NUL bytes: saved as UTF-16?): save it as UTF-8, "
+                         "or move it away, and deploy again; nothing written" % drive)
+    note = None
+    try:
+        old.decode("utf-8")
+    except UnicodeError:
+        note = ("settings.toml is not UTF-8 (saved as \"ANSI\"?): kept byte for byte, but CircuitPython reads it "
+                "as UTF-8, so a name with accents in it may not match")
+    lines = old.split(b"\n")  # each line keeps its \r, if any; the last is what follows the last newline
     for i, line in enumerate(lines):
-        name, sep, value = line.partition("=")
-        if sep and name.strip() == key:
+        name, sep, value = line.partition(b"=")
+        if sep and name.strip().removeprefix(b"\xef\xbb\xbf" if i == 0 else b"").strip() == key:
             try:
-                have = int(value.split("#")[0].strip())
+                have = int(value.split(b"#")[0].strip())
             except ValueError:
                 have = None
             if have == size:
-                return None, None
+                return None, note
             ours = have in (PYSTACK_ROWS, PYSTACK_GRID) or have in PYSTACK_BOARDS.values()
-            if ours and i and lines[i - 1].strip() == PYSTACK_NOTE:  # deploy's own line: this board's size now
-                lines[i] = "%s = %d" % (key, size)
-                return ("\n".join(lines) + "\n").encode("utf-8"), None
+            if ours and i and lines[i - 1].strip() == PYSTACK_NOTE.encode():  # deploy's own line: this board's size
+                lines[i] = b"%s = %d%s" % (key, size, b"\r" if line.endswith(b"\r") else b"")
+                return b"\n".join(lines), note
             if have is not None and have >= size:
-                return None, None
+                return None, note
             return None, ("settings.toml sets %s below %d: the machine may stop with 'pystack exhausted'; "
-                          "left alone (raise it by hand)" % (key, size))
-    if text and not text.endswith("\n"):
-        text += "\n"
-    text += "%s\n%s = %d\n" % (PYSTACK_NOTE, key, size)
-    return text.encode("utf-8"), None
+                          "left alone (raise it by hand)" % (PYSTACK_KEY, size))
+    end = b"\r\n" if b"\r\n" in old else b"\n"
+    text = old if not old or old.endswith(b"\n") else old + end
+    return text + PYSTACK_NOTE.encode() + end + b"%s = %d" % (key, size) + end, note
 
 
 def check_settings(board, data, preset):
-    """UsageError unless the board starts with this settings.json (as code.py reads it)."""
+    """UsageError unless the board starts with these settings (``read_settings``'s dict, or None)."""
     from .machine import check
 
-    try:
-        overrides = json.loads(data.decode("utf-8")) if data else {}
-    except (ValueError, UnicodeError, RecursionError):
-        overrides = {}  # a broken file is left alone (and said so): the board uses its defaults
-    if not isinstance(overrides, dict):
-        overrides = {}
+    overrides = dict(data or {})
     overrides.pop("board", None)
     if preset:
         overrides["preset"] = preset
@@ -671,8 +692,8 @@ def _no_collection(gc=None):
 
 
 HEX = frozenset("0123456789abcdef")
-MERGED = ("settings.json", "settings.toml")   # keys or lines added, the rest kept: never backed up
-TEMP_PREFIX = ".nimatron-"
+MERGED = ("settings.toml",)   # one line changed or added, every other byte kept: never backed up
+TEMP_PREFIX = drives.TEMP_PREFIX
 
 
 def relative_path(path):
@@ -706,12 +727,15 @@ class Plan:
 
     Nothing outside the drive is read as a target, written or deleted: every
     path is checked after ``realpath`` (a manifest may have been planted, a
-    folder may be a link). A file the manifest does not vouch for (a user's,
-    or one of ours the user edited) is moved to a numbered backup before it
-    is replaced."""
+    folder may be a link), no link on the drive is followed, and every write
+    goes through the drive held open since planning (``disk``, a
+    ``drive.Drive``), checked before each. A file the manifest does not vouch
+    for (a user's, or one of ours the user edited) is moved to a numbered
+    backup before it is replaced."""
 
-    def __init__(self, drive):
+    def __init__(self, drive, disk=None):
         self.drive = drive
+        self.disk = disk if disk is not None else drives.Drive(drive, "boot_out.txt")
         self.root = os.path.realpath(drive)
         self.actions = []  # (verb, path, bytes); a backup's bytes are the path it keeps
         self.notes = []
@@ -722,7 +746,7 @@ class Plan:
     def firmware_before(self):
         """The commit of the frozen firmware the last deploy here was for, or None."""
         try:
-            said = json.loads(read(os.path.join(self.drive, MANIFEST)).decode("utf-8")).get("firmware")
+            said = json.loads(self.disk.read(MANIFEST).decode("utf-8")).get("firmware")
         except (ValueError, UnicodeError, AttributeError, RecursionError, TypeError):
             return None
         return said if isinstance(said, str) else None
@@ -730,7 +754,7 @@ class Plan:
     def _manifest(self):
         """{path: sha256} of what the last deploy wrote; {} (and a note) for
         anything else: a manifest on the drive is input from someone else's device."""
-        data = read(os.path.join(self.drive, MANIFEST))
+        data = self.disk.read(MANIFEST)
         if data is None:
             return {}
         try:
@@ -760,6 +784,10 @@ class Plan:
     def full(self, path):
         return os.path.join(self.drive, path)
 
+    def read(self, path):
+        """The bytes of a plain file on the drive (no link followed), or None."""
+        return self.disk.read(path)
+
     def ours(self, path, data):
         """True if ``data`` on the drive is what a deploy put at ``path``."""
         return data is not None and self.manifest.get(path) == digest(data)
@@ -773,6 +801,9 @@ class Plan:
         parts = path.split("/")
         for i in range(1, len(parts)):
             folder = self.full("/".join(parts[:i]))
+            if os.path.islink(folder):
+                raise Failure("%s on %s is a link: deploy follows no link on a drive; move it away and deploy "
+                              "again; nothing written" % ("/".join(parts[:i]), self.drive))
             if os.path.lexists(folder) and not os.path.isdir(folder):
                 raise Failure("%s on %s is not a folder: move it away and deploy again; nothing written"
                               % ("/".join(parts[:i]), self.drive))
@@ -783,7 +814,7 @@ class Plan:
 
     def put(self, path, data):
         self.check_target(path)
-        old = read(self.full(path))
+        old = self.read(path)
         if old == data:
             self.actions.append(("unchanged", path, data))
         elif old is None:
@@ -802,7 +833,7 @@ class Plan:
             there = self.full(name)
             if not os.path.lexists(there):
                 break
-            if os.path.isfile(there) and not os.path.islink(there) and read(there) == old:
+            if self.read(name) == old:
                 self.notes.append("%s: already kept as %s" % (path, name))
                 return
         self.check_target(name)
@@ -814,14 +845,13 @@ class Plan:
         (``lib/nimatron/``, the libraries it copies), a plain file inside the drive."""
         own = path.startswith("lib/nimatron/") or any(
             path == "lib/" + target or path.startswith("lib/" + target + "/") for target, _, _ in LIBRARIES.values())
-        full = self.full(path)
-        return own and self.inside(path) and os.path.isfile(full) and not os.path.islink(full)
+        return own and self.inside(path) and self.disk.is_file(path)
 
     def remove_stale(self, keep):
         for path in sorted(self.manifest):
             if path in keep or path in MERGED or not self.removable(path):
                 continue
-            old = read(self.full(path))
+            old = self.read(path)
             if old is None:
                 continue
             if self.ours(path, old):
@@ -851,7 +881,7 @@ class Plan:
         what it ran until the very last rename."""
         out = [(path, data) for verb, path, data in self.actions if verb in ("new", "updated")]
         manifest = self.record()
-        if read(self.full(MANIFEST)) != manifest:
+        if self.read(MANIFEST) != manifest:
             out.append((MANIFEST, manifest))
         rank = {MANIFEST: 2, "code.py": 3}
         return sorted(out, key=lambda w: (rank.get(w[0], 0 if w[0].startswith("lib/") else 1), w[0]))
@@ -861,7 +891,7 @@ class Plan:
         first rename, so all of them must fit beside what is there, each
         rounded up to the drive's block, plus a block for each new folder."""
         try:
-            block = os.statvfs(self.drive).f_frsize or 512
+            block = os.fstatvfs(self.disk.fd).f_frsize or 512
         except (OSError, AttributeError):
             block = 4096
         needed = block  # slack for the file system's own bookkeeping
@@ -870,13 +900,17 @@ class Plan:
             needed += -(-len(data) // block) * block
             parts = path.split("/")[:-1]
             folders.update("/".join(parts[:i + 1]) for i in range(len(parts)))
-        needed += block * sum(1 for f in folders if not os.path.isdir(self.full(f)))
+        needed += block * sum(1 for f in folders if self.disk.lstat(f) is None)
         return needed, shutil.disk_usage(self.drive).free
 
     def apply(self):
-        """Stage every file, then rename them into place; on any OSError put
-        back what was renamed and remove what was staged (Stopped says how
-        far it got). Backups are the old files renamed, so they cost no space."""
+        """Stage every file, then rename them into place; on any OSError (the
+        drive changed under it among them) put back what was renamed and
+        remove what was staged (Stopped says how far it got). Backups are the
+        old files renamed, so they cost no space. Every write goes through
+        the held drive, checked first (``drive.Drive``); putting back goes
+        there too, unchecked: it is the drive that was written."""
+        disk = self.disk
         writes = self.writes()
         backup_of = {source: name for verb, name, source in self.actions if verb == "backup"}
         made, staged, undo, aside = [], [], [], []
@@ -884,81 +918,96 @@ class Plan:
         try:
             for path, data in writes:
                 doing = "writing " + path
-                folder = os.path.dirname(self.full(path))
-                missing = []
-                while folder and not os.path.isdir(folder):
-                    missing.append(folder)
-                    folder = os.path.dirname(folder)
-                for folder in reversed(missing):
-                    os.mkdir(folder)
-                    made.append(folder)
-                staged.append((path, stage(os.path.dirname(self.full(path)), data)))
+                parts = path.split("/")[:-1]
+                for i in range(1, len(parts) + 1):
+                    folder = "/".join(parts[:i])
+                    if disk.lstat(folder) is None:
+                        disk.mkdir(folder)
+                        made.append(folder)
+                staged.append((path, disk.stage("/".join(parts), data)))
             for path, tmp in staged:
                 doing = "renaming " + path
-                full = self.full(path)
-                if os.path.lexists(full):
-                    keep = self.full(backup_of[path]) if path in backup_of else os.path.join(
-                        os.path.dirname(full), "%sold-%s.tmp" % (TEMP_PREFIX, os.urandom(6).hex()))
-                    if os.path.lexists(keep):
+                if disk.lstat(path) is not None:
+                    keep = backup_of.get(path) or "/".join(path.split("/")[:-1] + [
+                        "%sold-%s.tmp" % (TEMP_PREFIX, os.urandom(6).hex())])
+                    if disk.lstat(keep) is not None:
                         raise OSError(errno.EEXIST, "%s appeared during the deploy" % os.path.basename(keep))
-                    rename(full, keep)
-                    undo.append((keep, full))
+                    disk.rename(path, keep, plain=True)  # a link planted there is never kept as a backup
+                    undo.append((keep, path))
                     if path not in backup_of:
                         aside.append(keep)
                 else:
-                    undo.append((full, None))
-                rename(tmp, full)
+                    undo.append((path, None))
+                disk.rename(tmp, path)
         except OSError as e:
-            failed = self._put_back(undo, staged, made)
-            raise Stopped(e, doing, failed)
-        for path in aside:
-            unlink_quietly(path)
-        for verb, path, _ in self.actions:
-            if verb == "removed":
-                try:
-                    if self.removable(path):
-                        os.unlink(self.full(path))
-                except OSError as e:
-                    self.notes.append("%s: could not remove it (%s)" % (path, e.strerror or e))
+            failed, left = self._put_back(undo, staged, made)
+            raise Stopped(e, doing, failed, left)
+        stale = [path for verb, path, _ in self.actions if verb == "removed"]
+        for path in aside + stale:
+            try:
+                if path in aside or self.removable(path):
+                    disk.unlink(path)
+            except drives.DriveChanged as e:
+                left = [p for p in aside + stale if disk.lstat(p) is not None]
+                raise Stopped(e, "removing old files", None, left)
+            except OSError as e:
+                self.notes.append("%s: could not remove it (%s)" % (path, e.strerror or e))
+        try:
+            disk.check("done", "")
+        except drives.DriveChanged as e:  # it moved after the last write: say so, never "done"
+            raise Stopped(e, "the end of the deploy", None, [])
 
     def _put_back(self, undo, staged, made):
-        """Undo the renames, newest first; remove staged files and new folders.
-        The paths that could not be put back."""
-        failed = []
+        """Undo the renames, newest first; remove staged files and new folders,
+        on the drive held open (never through the path). The paths that could
+        not be put back, and the staged files that could not be removed."""
+        disk = self.disk
+        failed, left = [], []
         for now, was in reversed(undo):
             try:
                 if was is None:
-                    if os.path.lexists(now):
-                        os.unlink(now)
+                    disk.unlink(now, check=False)
                 else:
-                    rename(now, was)
-            except OSError:
-                failed.append(os.path.relpath(was or now, self.drive).replace(os.sep, "/"))
+                    disk.rename(now, was, check=False)
+            except OSError as e:
+                if was is not None or e.errno != errno.ENOENT:  # a new file already gone is put back
+                    failed.append(was or now)
         for _, tmp in staged:
-            unlink_quietly(tmp)
+            try:
+                disk.unlink(tmp, check=False)
+            except OSError as e:
+                if e.errno != errno.ENOENT:
+                    left.append(tmp)
         for folder in reversed(made):
             try:
-                os.rmdir(folder)
+                disk.rmdir(folder)
             except OSError:
                 pass
-        return failed
+        return failed, left
 
     def stopped(self, e):
         """One line for a deploy that stopped: why, where, and what state the drive is in."""
-        error, doing, failed = e.args
-        why = "%s %s" % (error.strerror or error, doing)
-        if not failed:
+        error, doing, failed, left = e.args
+        why = "%s %s%s" % (error.strerror or error, "before " if isinstance(error, drives.DriveChanged) else "", doing)
+        if failed is None:  # everything in place, the drive changed before the old copies went
+            state = "the Nimatron is deployed on it, %d old file(s) left (%s)" % (
+                len(left), ", ".join(left[:3])) if left else "the Nimatron is deployed on it"
+        elif not failed:
             state = "nothing on the drive changed"
-            if os.path.isfile(self.full("code.py")):
+            if self.disk.is_file("code.py"):
                 state += " (it still runs the code.py it had)"
         else:
             code = [name for verb, name, source in self.actions if verb == "backup" and source == "code.py"]
             state = "%d file(s) could not be put back (%s)" % (len(failed), ", ".join(failed[:3]))
             if "code.py" in failed and code:
                 state += "; your code.py is kept as %s" % code[0]
-            if not os.path.isfile(self.full("code.py")):
+            if not self.disk.is_file("code.py"):
                 state += " (the drive has no code.py now)"
+        if failed is not None and left:
+            state += ", and %d temporary file(s) could not be removed (%s)" % (len(left), ", ".join(left[:3]))
         hint = ": free some space and deploy again" if error.errno == errno.ENOSPC else ": deploy again"
+        if isinstance(error, drives.DriveChanged):
+            hint = ": see which drive is at %s, then deploy again" % self.drive
         return "deploy stopped: %s; %s%s" % (why, state, hint)
 
 
@@ -966,7 +1015,7 @@ WAIT_S = 60      # a board takes a few seconds to restart into CircuitPython and
 WAIT_STEP_S = 0.5
 
 
-def flash(args, drive, blob, record):
+def flash(args, drive, blob, record, disk=None):
     """Copy the UF2 onto an RP2040's bootloader drive; True if it was copied.
 
     Every RP2040 shows the same RPI-RP2 drive, so the pin map (``--board``)
@@ -990,11 +1039,13 @@ def flash(args, drive, blob, record):
     if args.dry_run:
         out.write("dry run: would copy %s (%s) for board %s; nothing written\n" % (name, kb(len(blob)), args.board))
         return False
+    if disk is None:
+        disk = drives.Drive(drive, "INFO_UF2.TXT")
     try:
-        with open(os.path.join(drive, name), "wb") as f:
-            f.write(blob)
-            f.flush()
-            os.fsync(f.fileno())
+        disk.write_file(name, blob)
+    except drives.DriveChanged as e:
+        raise Failure("cannot copy %s: %s; nothing written: see which drive is at %s (hold BOOTSEL while plugging "
+                      "the board in), then copy it again" % (name, e.strerror, drive))
     except OSError as e:
         raise Failure("cannot copy %s onto %s: %s; the board keeps the firmware it had (copy it again)"
                       % (name, drive, e.strerror or e))
@@ -1028,10 +1079,27 @@ def kb(n):
     return "%d KB" % -(-n // 1024)
 
 
+def hold(drive, marker):
+    """The drive at ``drive`` held open (``drive.Drive``); Failure in one line if it cannot be opened."""
+    try:
+        return drives.Drive(drive, marker)
+    except OSError as e:
+        raise Failure("cannot open %s: %s" % (drive, e.strerror or e))
+
+
 def run(args):
     drive = args.to
     if not os.path.isdir(drive):
         raise UsageError("%s is not a folder (mount the CIRCUITPY drive, or create the folder)" % drive)
+    held = []
+    try:
+        return _run(args, drive, held)
+    finally:
+        for disk in held:
+            disk.close()
+
+
+def _run(args, drive, held):
     record = None
     if args.wait and not args.firmware:
         raise UsageError("--wait goes with --firmware (it waits for CIRCUITPY after the UF2 is copied)")
@@ -1041,14 +1109,20 @@ def run(args):
         if args.mpy_cross:
             raise UsageError("--mpy-cross and --firmware: the firmware's modules are frozen in already")
         blob, record = frozen.read_manifest(args.firmware)
+        held.append(hold(drive, "INFO_UF2.TXT"))
         if frozen.bootloader(drive):
-            if not flash(args, drive, blob, record) or not args.wait:
+            copied = flash(args, drive, blob, record, held[-1])
+            held[-1].close()  # the board restarts: its bootloader drive goes, and nothing holds it
+            if not copied or not args.wait:
                 return 0
             drive = args.to = wait_for_drive(args.wait)
         elif args.wait:
             raise UsageError("--wait: %s is not a bootloader drive (no INFO_UF2.TXT): deploy to CIRCUITPY "
                              "without --wait" % drive)
-    board, spec = choose_board(args, drive)
+    disk = hold(drive, "boot_out.txt")
+    held.append(disk)
+    current = read_settings(drive, disk.read("settings.json"))
+    board, spec = choose_board(args, drive, current)
     boot_text = read_boot_out(drive)
     out = sys.stdout
     if boot_text:
@@ -1057,7 +1131,7 @@ def run(args):
         out.write("Folder %s (no boot_out.txt: not a CircuitPython drive; copy it to one later)\n" % drive)
     out.write("Board %s%s\n" % (board, (", preset %s" % args.preset) if args.preset else ""))
 
-    plan = Plan(drive)
+    plan = Plan(drive, disk)
     use_circup = False
     if record is not None:
         frozen.check_board(record, board, spec)
@@ -1082,16 +1156,15 @@ def run(args):
         files.update(library_files(spec))
     for path in sorted(files):
         plan.put(path, files[path])
-    settings, note = settings_file(drive, board, args.preset)
-    overrides = check_settings(board, settings if settings is not None else read(os.path.join(drive, "settings.json")),
-                               args.preset)
+    settings, note = settings_file(current, board, args.preset)
+    overrides = check_settings(board, current, args.preset)
     files[CHOICES] = choices_file(board, overrides)
     plan.put(CHOICES, files[CHOICES])
     if note:
         plan.notes.append(note)
     if settings is not None:
         plan.put("settings.json", settings)
-    toml, note = settings_toml(drive, spec, board)
+    toml, note = settings_toml(drive, plan.read("settings.toml"), spec, board)
     if note:
         plan.notes.append(note)
     if toml is not None:
@@ -1126,11 +1199,15 @@ def run(args):
         out.write("  note: %s\n" % note)
     if use_circup:
         names = [LIBRARIES[m][2] for m in needed_libraries(spec)]
+        how = disk.changed()
+        if how is not None:  # circup writes through the path: only onto the drive deploy checked
+            raise Failure("deploy stopped: the drive %s before circup ran; the Nimatron is deployed on it without "
+                          "its libraries: see which drive is at %s, then deploy again" % (how, drive))
         run = subprocess.run([circup_exe(), "--path", drive, "install"] + names, capture_output=True, text=True)
         if run.returncode:
             out.write("  circup failed (%s): copying the libraries from Python packages instead\n"
                       % (run.stderr or run.stdout).strip().splitlines()[-1:])
-            extra = Plan(drive)
+            extra = Plan(drive, disk)
             for path, data in sorted(library_files(spec).items()):
                 extra.put(path, data)
             try:

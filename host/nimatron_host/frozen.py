@@ -215,12 +215,16 @@ def deploy_files(board, spec, record):
 
 def bootloader(drive):
     """The chip of an RP2040's bootloader drive (INFO_UF2.TXT), or None if ``drive`` is not one."""
+    from .drive import read_top
+
     path = os.path.join(drive, "INFO_UF2.TXT")
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         return None
+    if os.path.islink(path) or not os.path.isfile(path):
+        raise UsageError("%s: INFO_UF2.TXT is a link or not a file, not a bootloader's: deploy follows no link on a "
+                         "drive (hold BOOTSEL while plugging the board in)" % drive)
     try:
-        with open(path, "rb") as f:
-            text = f.read(4096).decode("utf-8", "replace")
+        text = read_top(drive, "INFO_UF2.TXT").decode("utf-8", "replace")
     except OSError as e:
         raise Failure("%s: cannot read INFO_UF2.TXT (%s)" % (drive, e.strerror or e))
     said = None
