@@ -261,7 +261,7 @@ def _inlet_words(design):
 
     return (" The DC jack %s goes in the removable back, the service face, never in the panel (a visitor would "
             "unplug it or plug something in): %d mm from its right edge and %d mm from its bottom seen from behind, "
-            "as [enclosure.svg](enclosure.svg) draws it; mark \"%s\" and the centre-positive symbol beside it, and "
+            "as [enclosure.svg](enclosure.svg) draws it; mark \"%s\" and the socket's pin symbol beside it, and "
             "clamp the adapter's lead in the P-clip below it." % (design.jack, JACK_FROM_SIDE_MM, JACK_FROM_BOTTOM_MM,
                                                                   "; ".join(marking(design)[:2])))
 

@@ -47,11 +47,11 @@ def power_cables(design):
     awg = catalogue.part("wire-18")["awg"]
     far = "%s +5V and %s +" % (design.pixels["ref"], design.pixels["cap"])
     gnd = "%s GND and %s −" % (design.pixels["ref"], design.pixels["cap"])
-    jack = {"ref": design.jack, "kind": "power", "part": "dc-jack-panel",
-            "title": "%s DC jack: 2.1 mm, centre +" % design.jack, "detail": "in the back (the service face, enclosure.svg); its tags to the stripboard",
+    jack = {"ref": design.jack, "kind": "power", "part": catalogue.JACK,
+            "title": "%s DC inlet: 4-pin locking power DIN, pins 1+4 +" % design.jack, "detail": "in the back (the service face, enclosure.svg); its tags to the stripboard",
             "near": "jack tags", "far": "stripboard", "length": "as short as the case allows",
-            "pins": [_pin("centre", "+5V in", "supply +", PLUS5, awg, "F1 polyfuse → Q1 drain"),
-                     _pin("sleeve", "GND", "supply −", GROUND, awg, "stripboard ground")]}
+            "pins": [_pin("1+4", "+5V in", "supply +", PLUS5, catalogue.part(catalogue.lead_wire(design))["awg"], "F1 polyfuse → Q1 drain"),
+                     _pin("2+3", "GND", "supply −", GROUND, catalogue.part(catalogue.lead_wire(design))["awg"], "stripboard ground")]}
     loom = {"ref": catalogue.POWER_LOOM, "kind": "power", "part": "minifit-jr",
             "title": "%s +5V loom: Mini-Fit Jr. 4-way" % catalogue.POWER_LOOM,
             "detail": "header 39-28-1043 at the stripboard, receptacle 39-01-2040 on the loom",
