@@ -28,7 +28,7 @@ def test_the_old_jack_and_leads_fail_the_rule_on_pico_grid(monkeypatch):
     for ref, rated in (("J1", 4.0), ("W J1", 5.6), ("W+5V far end", 5.6)):
         assert any(x.startswith("pico-grid: %s (" % ref) and "rated %.2f A" % rated in x and "6.00 A" in x
                    for x in lines), (ref, lines)
-    assert any("J1" in x for x in electrical.checks(design))
+    assert any(x.startswith("pico-grid: J1 (") and "rated 4.00 A" in x for x in electrical.checks(design))
 
 
 def test_the_loom_shares_a_fault_between_its_two_wires_and_a_single_one_would_not():
@@ -69,6 +69,8 @@ def test_a_fuse_per_feed_that_opens_in_time_clears_the_pixel_line(monkeypatch):
     monkeypatch.setattr(electrical, "feed_fuses", lambda d: [("first pixel", 0.6, 0.8)])
     assert electrical.fault_check(design) == []
     monkeypatch.setattr(electrical, "feed_fuses", lambda d: [("first pixel", 0.6, 2.0)])   # holds, opens too late
+    assert electrical.fault_check(design)
+    monkeypatch.setattr(electrical, "feed_fuses", lambda d: [("first pixel", 1.55, 0.8)])  # opens in time, too small
     assert electrical.fault_check(design)
 
 
