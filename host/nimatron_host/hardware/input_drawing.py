@@ -132,7 +132,7 @@ def _jack(d, ref):
     d.group(class_="input-part", data_part="J1")
     d.rect(30, RAIL - 20, 70, 60, fill="#eef4ff", stroke_width=2)
     d.end()
-    d.text(38, RAIL - 4, "%s DIN inlet" % ref, size=10, weight="bold")
+    d.text(38, RAIL - 4, "%s inlet" % ref, size=10, weight="bold")
     d.text(38, RAIL + 10, "pins 1+4 +", size=10)
     d.text(38, RAIL + 30, "pins 2+3 −", size=10)
     d.line(100, RAIL, 360, RAIL)
