@@ -423,7 +423,8 @@ def fault_report():
     5 x 20 mm fuse a feed would need (``python -m nimatron_host.hardware.electrical``)."""
     from .supply_sim import input_designs
 
-    rows = ["| board | conductor | part | fault current (A) | rating (A) | protected by |", "|---|---|---|---|---|---|"]
+    rows = ["| board | conductor | part | fault current, per wire (A) | rating (A) | protected by |",
+            "|---|---|---|---|---|---|"]
     notes = []
     for design in input_designs():
         for ref, key, fault, rating, by in fault_figures(design):
