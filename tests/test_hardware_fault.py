@@ -25,7 +25,7 @@ def test_the_old_jack_and_leads_fail_the_rule_on_pico_grid(monkeypatch):
     monkeypatch.setattr(parts, "JACK", "dc-jack-panel")
     monkeypatch.setattr(parts, "lead_wire", lambda d: "wire-18")
     lines = electrical.fault_check(design)
-    for ref, rated in (("J1", 4.0), ("W J1", 5.6), ("W+5V far end", 5.6)):
+    for ref, rated in (("J1", 4.0), ("W J1 lead", 5.6), ("W+5V far end", 5.6)):
         assert any(x.startswith("pico-grid: %s (" % ref) and "rated %.2f A" % rated in x and "6.00 A" in x
                    for x in lines), (ref, lines)
     assert any(x.startswith("pico-grid: J1 (") and "rated 4.00 A" in x for x in electrical.checks(design))

@@ -101,7 +101,7 @@ def power_path(design):
     from . import electrical
 
     amps = worst_amps(design)
-    out = [("J1", JACK, amps), ("W J1", lead_wire(design), amps), ("F1", fuse_key(design), amps),
+    out = [("J1", JACK, amps), ("W J1 lead", lead_wire(design), amps), ("F1", fuse_key(design), amps),
            ("Q1", "sup90p06", amps), ("Q2", "sup90p06", amps), (POWER_LOOM, "minifit-jr", amps),
            (POWER_LOOM, "minifit-jr-crimp", amps), ("W+5V", "wire-18", amps)]
     if design.pixels:
