@@ -87,7 +87,7 @@ def supply_part(design):
 
 def supply_words(design):
     """The 5 V adapter as the supply rules need it: regulated and fixed, limited power, its overload point."""
-    words = "5 V %g A regulated supply, 4-pin locking power DIN plug (Kycon KPPX-4P; pins 1 and 4 +, 2 and 3 −)" % design.figures["amps"]
+    words = "5 V %g A regulated supply, 4-pin locking power DIN plug (Kycon KPPX-4P or its equivalent, Mean Well's plug code R7B: check the example is sold with it; pins 1 and 4 +, 2 and 3 −)" % design.figures["amps"]
     if catalogue_parts.has_dc_input(design):
         words += (", fixed 5.0 V (not adjustable); a limited power source (LPS, IEC 62368-1 Annex Q, or NEC Class 2) "
                   "whose overload protection acts by %d %% of its rating" % int(supply_sim.OVERLOAD * 100 + 0.5))
