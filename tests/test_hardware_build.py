@@ -65,8 +65,9 @@ def test_each_contact_has_a_colour_and_the_catalogues_gauge(name, texts):
         if kind == "empty":
             continue
         assert g.get("data-colour") in [c for c, _ in harness.SIGNAL_COLOURS] + ["black", "red"]
-        power = ref in ("J1", parts.POWER_LOOM) and parts.has_dc_input(design(name))
-        assert int(g.get("data-awg")) == (awg18 if power else awg22), (ref, g.get("data-pin"))
+        power = ref in ("J1", parts.POWER_LOOM, harness.FAR_FEED) and parts.has_dc_input(design(name))
+        lead = parts.part(parts.lead_wire(design(name)))["awg"] if power and ref != parts.POWER_LOOM else awg18
+        assert int(g.get("data-awg")) == (lead if power else awg22), (ref, g.get("data-pin"))
         if kind == "ground":
             assert g.get("data-colour") == "black"
 

@@ -201,7 +201,7 @@ def test_a_board_with_a_dc_jack_has_its_hole_on_the_service_face_not_the_visitor
         return
     jacks = enclosure.face_sockets(TEXTS[name + "/enclosure.svg"], "service")
     assert len(jacks) == 1
-    assert abs(2 * float(jacks[0].get("r")) - parts.part("dc-jack-panel")["cutout_mm"]) < 0.01   # the catalogue's jack
+    assert abs(2 * float(jacks[0].get("r")) - parts.part(parts.JACK)["cutout_mm"]) < 0.01   # the catalogue's jack
 
 
 @pytest.mark.parametrize("path", PANELS)

@@ -73,20 +73,21 @@ def _wired_parts(design):
         ("PS", "5 V supply"): (supply_words(design), supply_part(design),
                                12.00 if f["amps"] >= 4 else 10.00,
                                "power budget: %s%s" % (budget_words(design), forbidden_words(design))),
-        ("J", "DC jack"): (catalogue_parts.part("dc-jack-panel")["part"], "Switchcraft 712A", 3.50,
-                           catalogue_parts.part("dc-jack-panel")["datasheet"] + "; on the service face (the "
-                           "removable back), never the panel: enclosure.svg; nut inside, tag wires"),
+        ("J", "DC jack"): (catalogue_parts.part(catalogue_parts.JACK)["part"], "Kycon KPJX-PM-4S", 6.00,
+                           catalogue_parts.part(catalogue_parts.JACK)["datasheet"] + "; keyed and locking: takes only "
+                           "the adapter's KPPX-4P plug, which snaps in; on the service face (the removable back), never "
+                           "the panel: enclosure.svg; solder pins 1+4 together (+) and 2+3 (−)"),
     }
 
 
 def supply_part(design):
-    """The example 5 V supply: the one the inlet's marking names (enclosure.svg)."""
-    return "Mean Well GST25E05-P1J" if design.figures["amps"] >= 4 else "Mean Well GST18E05-P1J (3 A)"
+    """The example 5 V supply: the one the inlet's marking names (enclosure.svg), with the KPPX-4P plug (R7B)."""
+    return "Mean Well GST25A05-R7B" if design.figures["amps"] >= 4 else "Mean Well GST18A05-R7B (3 A)"
 
 
 def supply_words(design):
     """The 5 V adapter as the supply rules need it: regulated and fixed, limited power, its overload point."""
-    words = "5 V %g A regulated supply, 2.1 mm barrel plug, centre positive" % design.figures["amps"]
+    words = "5 V %g A regulated supply, 4-pin locking power DIN plug (Kycon KPPX-4P or its equivalent, Mean Well's plug code R7B: check the example is sold with it; pins 1 and 4 +, 2 and 3 −)" % design.figures["amps"]
     if catalogue_parts.has_dc_input(design):
         words += (", fixed 5.0 V (not adjustable); a limited power source (LPS, IEC 62368-1 Annex Q, or NEC Class 2) "
                   "whose overload protection acts by %d %% of its rating" % int(supply_sim.OVERLOAD * 100 + 0.5))
@@ -237,7 +238,7 @@ def _enclosure(design):
         from .enclosure import marking
 
         out += [("inlet marking beside J1 on the service face: engraved, or a printed label, 5 mm letters: \"%s\", "
-                 "the centre-positive symbol" % "; ".join(marking(design)[:2]), 1, "", 2.00,
+                 "the socket's pin symbol" % "; ".join(marking(design)[:2]), 1, "", 2.00,
                  "rating and polarity at the inlet (enclosure.svg)"),
                 ("P-clip, 8 mm, and a screw: holds the adapter's lead 30 mm below J1", 1, "nylon P-clip 8 mm", 0.30,
                  "a pull on the lead is taken by the clip, not the plug (enclosure.svg)")]
@@ -350,7 +351,7 @@ def _looms(design):
                 % (mf["amps"], catalogue_parts.worst_amps(design)), catalogue_parts.POWER_LOOM))
         out.append((catalogue_parts.part("minifit-jr-crimp")["part"], 8, "Molex 39-00-0039", 0.15,
                     "4 per connector and 4 spare; crimp with a Mini-Fit crimper (e.g. Molex 63819-0900)"))
-        out.append(_power_wire_row(design))
+        out += _power_wire_rows(design)
     lines = len(design.chains)
     colours = WIRE_COLOURS + ([PLUS5[0]] if design.pixels or design.sinks else [])   # red: +5V
     out.append((catalogue_parts.part("wire-22")["part"] + ", %d colours (%s), metres" % (len(colours), ", ".join(colours)),
@@ -443,19 +444,29 @@ def _settle(design):
     return column_settle_us(design)
 
 
-def _power_wire_row(design):
-    """18 AWG from the jack to the first pixel, and to the last one where the pixels are fed at both ends."""
-    from .electrical import feed_both_ends
+def _power_wire_rows(design):
+    """18 AWG from the jack to the first pixel, and to the last one where the pixels are fed at both ends; the
+    single-pair leads (J1's, the far end's) in 16 AWG where 18 AWG is rated below the adapter's limit
+    (``parts.lead_wire``)."""
+    from .electrical import fault_amps, feed_both_ends
 
-    wire = catalogue_parts.part("wire-18")
     both = bool(design.pixels) and feed_both_ends(design)
     far = catalogue_parts.part("pixel-conductor")["far_feed_m"]
-    metres = 2 + (int(2 * far + 0.999) if both else 0)
-    return (wire["part"] + ", red and black, metres", metres, "Alpha Wire 3055", 0.90,
-            "+5V and ground from the jack to the lamps (%.1f A)%s" % (
-                wire["amps"], "; a second pair from J2 to the last pixel: the pixels are fed at both ends "
-                "(one feed drops the far pixel below its VDD minimum or overloads the string's conductors)"
-                if both else ""))
+    far_m = int(2 * far + 0.999) if both else 0
+    far_words = ("; a second pair from J2 to the last pixel: the pixels are fed at both ends (one feed drops the far "
+                 "pixel below its VDD minimum or overloads the string's conductors)" if both else "")
+    wire = catalogue_parts.part("wire-18")
+    lead = catalogue_parts.lead_wire(design)
+    if lead == "wire-18":
+        return [(wire["part"] + ", red and black, metres", 2 + far_m, "Alpha Wire 3055", 0.90,
+                 "+5V and ground from the jack to the lamps (%.1f A)%s" % (wire["amps"], far_words))]
+    heavy = catalogue_parts.part(lead)
+    return [(wire["part"] + ", red and black, metres", 2, "Alpha Wire 3055", 0.90,
+             "the +5V loom, two wires each way (%.1f A each)" % wire["amps"]),
+            (heavy["part"] + ", red and black, metres", 1 + far_m, "Alpha Wire 3057", 1.40,
+             "J1's lead to the stripboard%s: a single pair each, rated for the adapter's limit (%.1f A in a short; "
+             "18 AWG is rated %.1f A)" % (" and the far end's pair" + far_words if both else "", fault_amps(design),
+                                          catalogue_parts.trusted("wire-18", wire["amps"])))]
 
 
 def _short_watts(design):

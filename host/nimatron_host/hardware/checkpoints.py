@@ -89,11 +89,11 @@ def power_checks(design):
     return [
         _cp("power", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "ohms",
             [("supply unplugged", "> %s" % ohms(NO_SHORT_OHMS))], "no-short", "no short across the lamps' supply"),
-        _cp("power", "%s centre to sleeve" % j1, [(j1, "centre"), (j1, "sleeve")], "volts",
-            [("supply plugged in, red lead on the centre", window(*supply_window(design.figures["volts"])))],
-            "supply", "the adapter gives its 5 V, centre positive"),
-        _cp("power", "%s centre to %s pin 1" % (j1, j2), [(j1, "centre"), (j2, "1")], "diode",
-            [("supply unplugged, red lead on %s centre" % j1, "OL (open; never below 2 V)"), ("leads swapped", OPEN)],
+        _cp("power", "%s pin 1 to pin 2" % j1, [(j1, "1+4"), (j1, "2+3")], "volts",
+            [("supply plugged in, red lead on pin 1", window(*supply_window(design.figures["volts"])))],
+            "supply", "the adapter gives its 5 V, pins 1 and 4 positive"),
+        _cp("power", "%s pin 1 to %s pin 1" % (j1, j2), [(j1, "1+4"), (j2, "1")], "diode",
+            [("supply unplugged, red lead on %s pin 1" % j1, "OL (open; never below 2 V)"), ("leads swapped", OPEN)],
             "mosfets", "Q1 and Q2 sit back to back (their body diodes face each other): without a supply nothing "
             "passes either way; a reading means a MOSFET in backwards or shorted"),
         _cp("power", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "volts",
@@ -430,10 +430,10 @@ def supply_troubles(design, cps):
             % (_cite(cps, "rail-lit"), level, f["cap"], design.name),
             "Lower the brightness (`SET brightness`, or the operator menu); a %g A supply; re-crimp J2." % f["amps"]),
            ("Nothing at all with the supply plugged in",
-            "The adapter (%s: 5 V, centre +): above %.2f V or reversed, the input stays off on purpose; Q1 and Q2 "
+            "The adapter (%s: 5 V, pins 1 and 4 +): above %.2f V or reversed, the input stays off on purpose; Q1 and Q2 "
             "(%s); the input stage's bench test (the commissioning sheet)." % (
                 _cite(cps, "supply"), _supply().trip_window()[0], _cite(cps, "mosfets")),
-            "A centre-positive 5 V adapter; Q1/Q2 as the wiring drawing shows them (drains outwards, sources "
+            "The machine's own 5 V adapter (its KPPX-4P plug); Q1/Q2 as the wiring drawing shows them (drains outwards, sources "
             "joined)."),
            ("Everything goes dark, and comes back after a minute",
             "A short or an overload: the adapter's own limit or F1 (%s)." % _cite(cps, "no-short"),

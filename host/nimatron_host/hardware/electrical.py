@@ -19,7 +19,9 @@ broken rule, e.g.
 - checkpoints: no window accepts a rail below what U1 needs;
 - the pixels' conductors, jack to the last pixel: each within its rating and the farthest pixel above its
   VDD minimum at the worst case, fed at both ends where one feed is not enough;
-- the socket on the service face (``enclosure.socket_check``).
+- the socket on the service face (``enclosure.socket_check``);
+- every conductor of the power path rated for the current a fault can drive through it (the adapter's limit),
+  or behind a fuse that opens any current above its rating within ``FAULT_SECONDS`` (``fault_check``).
 (Polyfuses held at 50 degC are ``parts.checks``: the fuse is chosen there.)
 """
 
@@ -200,7 +202,8 @@ def checks(design, esd_fitted=None, cps=None):
     if cps is None:
         cps = checkpoints.checkpoints(design)
     return (u1_check(design) + esd_check(design, esd_fitted) + matrix_check(design) + checkpoint_check(design, cps)
-            + smd_check(design, bom.rows(design)[1:-1]) + enclosure.socket_check(design) + pixel_check(design))
+            + smd_check(design, bom.rows(design)[1:-1]) + enclosure.socket_check(design) + pixel_check(design)
+            + fault_check(design))
 
 
 # --- the pixels' conductors: jack to last pixel --------------------------------
@@ -219,14 +222,15 @@ def pixel_gaps_mm(design):
     return _LADDERS[design.name]
 
 
-def feed_ohms(far=False):
-    """A pixel feed's loop resistance: the +5V loom (two 18 AWG each way, Mini-Fit contacts), or the far end's pair."""
+def feed_ohms(far=False, wire="wire-18"):
+    """A pixel feed's loop resistance: the +5V loom (two 18 AWG each way, Mini-Fit contacts), or the far end's pair
+    (``wire``: ``parts.lead_wire``)."""
     from .supply_sim import LOOM_OHMS
 
     if not far:
         return 2 * LOOM_OHMS
     length = catalogue.part("pixel-conductor")["far_feed_m"]
-    return 2 * length * catalogue.part("wire-18")["ohms_per_m"] + 0.02
+    return 2 * length * catalogue.part(wire)["ohms_per_m"] + 0.02
 
 
 def pixel_ladder(design, both_ends, rail_volts):
@@ -247,8 +251,9 @@ def pixel_ladder(design, both_ends, rail_volts):
         diag[k + 1] += g
         upper[k] = -g
         lower[k + 1] = -g
+    wire = catalogue.lead_wire(design)
     for node, far in ((0, False),) + (((n - 1, True),) if both_ends else ()):
-        g = 1.0 / feed_ohms(far)
+        g = 1.0 / feed_ohms(far, wire)
         diag[node] += g
         b[node] += g * rail_volts
     for k in range(1, n):                                         # Thomas algorithm
@@ -260,7 +265,7 @@ def pixel_ladder(design, both_ends, rail_volts):
     for k in range(n - 2, -1, -1):
         v[k] = (b[k] - upper[k] * v[k + 1]) / diag[k]
     seg_amps = [abs(v[k] - v[k + 1]) / seg[k] for k in range(n - 1)]
-    feeds = [(rail_volts - v[0]) / feed_ohms()] + ([(rail_volts - v[-1]) / feed_ohms(True)] if both_ends else [])
+    feeds = [(rail_volts - v[0]) / feed_ohms()] + ([(rail_volts - v[-1]) / feed_ohms(True, wire)] if both_ends else [])
     return v, seg_amps, feeds
 
 
@@ -302,6 +307,12 @@ def pixel_figures(design):
     return out
 
 
+FAULT_SECONDS = 2.0   # a fault that overloads a conductor is opened within this (IEC 60127-2's bound at 275 %)
+FUSE = "fuse-5x20-fast"
+OPEN = "a fuse per feed would have to open"   # issue 42, H3: the pixels' conductors, not yet protected (docs)
+PARALLEL = {"W+5V": 2}   # the +5V loom: two 18 AWG each way (J2 pins 1-2, 3-4), sharing a fault (IEC 60364-4-43 433.4)
+
+
 def fault_amps(design):
     """The most a fault can draw: the LPS adapter's overload point (``supply_sim.OVERLOAD`` x its rating); no
     polyfuse of the input trips below it."""
@@ -320,10 +331,116 @@ def fault_rows(design):
         p = catalogue.part(key)
         if p["kind"] not in ("connector", "crimp", "wire"):
             continue
-        out.append((ref, key, amps, fault_amps(design), catalogue.trusted(key, p["amps"])))
+        ways = PARALLEL.get(ref, 1)
+        out.append((ref, key, amps / ways, fault_amps(design) / ways, catalogue.trusted(key, p["amps"])))
     return out
 
 
 def fault_short_of(design):
-    """The conductors rated below the fault current (no design rule passes them yet: see docs/hardware.md)."""
+    """The conductors rated below the current a fault can drive through them."""
     return [row for row in fault_rows(design) if row[4] < row[3] - 1e-9]
+
+
+def fuse_opens_within(amps, rating):
+    """The longest a 5 x 20 mm fast fuse of ``rating`` takes to open at ``amps`` (its maker's IEC 60127-2 limits),
+    or None where the datasheet promises no opening at that current."""
+    best = None
+    for multiple, _, most in catalogue.part(FUSE)["opening"]:
+        if most is not None and amps >= multiple * rating - 1e-9:
+            best = most if best is None else min(best, most)
+    return best
+
+
+def fuse_for_feed(feed_amps):
+    """The smallest 5 x 20 mm fast fuse that carries a feed's worst case within the derating."""
+    for rating in catalogue.part(FUSE)["ratings"]:
+        if rating * catalogue.derate() >= feed_amps - 1e-9:
+            return rating
+    return None
+
+
+def fuse_protects(rating, conductor_amps):
+    """True where every current above the conductor's rating opens the fuse within ``FAULT_SECONDS`` (in a
+    string fed at both ends a feed's fuse carries at least what any conductor behind it carries)."""
+    opens = fuse_opens_within(conductor_amps, rating)
+    return opens is not None and opens <= FAULT_SECONDS
+
+
+def largest_protecting_fuse(conductor_amps):
+    fits = [r for r in catalogue.part(FUSE)["ratings"] if fuse_protects(r, conductor_amps)]
+    return max(fits) if fits else None
+
+
+def feed_fuses(design):
+    """[(feed, its worst-case A, fuse A)]: the 5 x 20 mm fast fuse each pixel feed has (``design.pixels``'s
+    "feed_fuses"); none where the design fits none."""
+    if not design.pixels or not design.pixels.get("feed_fuses"):
+        return []
+    _, _, feeds = pixel_ladder(design, feed_both_ends(design), u1_volts(design))
+    return [("far end" if k else "first pixel", amps, rating)
+            for k, (amps, rating) in enumerate(zip(feeds, design.pixels["feed_fuses"]))]
+
+
+def fault_check(design):
+    """Kind: *a conductor rated below the fault current that can reach it*. Every conductor of the power path,
+    jack to the last pixel, is rated for the adapter's limit (a short right behind it draws that until someone
+    unplugs the adapter), or sits behind a fuse that carries its feed's worst case and opens any current above
+    the conductor's rating within ``FAULT_SECONDS``."""
+    out = []
+    protected = feed_fuses(design)
+    for ref, key, amps, fault, rating in fault_short_of(design):
+        if ref == "pixel conductors" and protected and all(
+                fuse_protects(f, rating) and f * catalogue.derate() >= a - 1e-9 for _, a, f in protected):
+            continue
+        words = "%s: %s (%s) rated %.2f A, a short behind it draws the adapter's limit, %.2f A" % (
+            design.name, ref, catalogue.part(key)["part"].split(",")[0], rating, fault)
+        if ref == "pixel conductors":
+            _, _, feeds = pixel_ladder(design, feed_both_ends(design), u1_volts(design))
+            most = largest_protecting_fuse(rating)
+            need = max(fuse_for_feed(a) or float("inf") for a in feeds)
+            words += ("; %s %.2f A within %g s (%s) and carry %s A (needs %s A)" % (
+                OPEN, rating, FAULT_SECONDS, "%g A at most" % most if most else "none does",
+                " + ".join("%.2f" % a for a in feeds), "%g" % need))
+        out.append(words)
+    return out
+
+
+def fault_figures(design):
+    """[(conductor, fault A, rating A, protected by)] for the docs."""
+    out = []
+    protected = feed_fuses(design)
+    for ref, key, _, fault, rating in fault_rows(design):
+        by = "its rating"
+        if rating < fault - 1e-9:
+            by = ("fuses %s A" % " + ".join("%g" % f for _, _, f in protected)) if (
+                ref == "pixel conductors" and protected and not fault_check(design)) else "NOTHING"
+        out.append((ref, key, fault, rating, by))
+    return out
+
+
+def fault_report():
+    """The docs' table: every conductor of every board with a DC input against the fault current, and the
+    5 x 20 mm fuse a feed would need (``python -m nimatron_host.hardware.electrical``)."""
+    from .supply_sim import input_designs
+
+    rows = ["| board | conductor | part | fault current, per wire (A) | rating (A) | protected by |",
+            "|---|---|---|---|---|---|"]
+    notes = []
+    for design in input_designs():
+        for ref, key, fault, rating, by in fault_figures(design):
+            rows.append("| `%s` | %s | `%s` | %.2f | %.2f | %s |" % (design.name, ref, key, fault, rating, by))
+        _, _, feeds = pixel_ladder(design, feed_both_ends(design), u1_volts(design))
+        need = [fuse_for_feed(a) for a in feeds]
+        rating = catalogue.trusted("wire-22", catalogue.part("wire-22")["amps"])
+        notes.append("- `%s`: feeds carry %s A, so a fuse per feed is at least %s A; at the adapter's limit (%.2f A) "
+                     "it opens within %s; to protect the pixels' conductors (%.2f A) it may be %s" % (
+                         design.name, " + ".join("%.2f" % a for a in feeds), " + ".join("%g" % n for n in need),
+                         fault_amps(design), " and ".join(
+                             "%s s" % fuse_opens_within(fault_amps(design), n) if fuse_opens_within(
+                                 fault_amps(design), n) is not None else "no promised time" for n in need),
+                         rating, "%g A at most" % largest_protecting_fuse(rating)))
+    return rows + [""] + notes
+
+
+if __name__ == "__main__":
+    print("\n".join(fault_report()))

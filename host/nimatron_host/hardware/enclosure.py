@@ -11,7 +11,8 @@ clamp and not on the plug. ``draw(design)`` is the drawing (``enclosure.svg``):
 both faces at their real size and the inlet enlarged; ``socket_check(design)`` is the
 rule (kind: *a socket a visitor can reach*): no socket on the visitor's face,
 exactly one on the service face, marked with the volts, the amps and the
-polarity, and retained.
+polarity, and retained; and keyed or locking, so the machine's own adapter is the only plug it takes and a
+tug on the lead does not pull it out (the part's ``keyed``/``locking`` in ``parts.json``).
 """
 
 import xml.etree.ElementTree as ET
@@ -27,7 +28,7 @@ JACK_FROM_SIDE_MM = 50  # J1's centre from the service face's right edge (seen f
 JACK_FROM_BOTTOM_MM = 40  # ... and from its bottom: low, where the lead drops to the floor
 CLAMP_BELOW_MM = 30     # the lead's clamp, below J1
 DETAIL = 3.0            # the inlet's enlargement
-POLARITY = "centre +"   # J1's centre pin is +5V (harness.py: "2.1 mm, centre +")
+POLARITY = "pins 1+4 +"   # J1's pins 1 and 4 are +5V, 2 and 3 ground (parts.json "power-din-panel")
 
 
 def panel_size(design):
@@ -39,7 +40,7 @@ def marking(design):
     """The words at the inlet: what it takes, how much, which way round."""
     f = design.figures
     return ["%s  %g V DC, %g A max" % (design.jack, f["volts"], design.spec["supply"]["amps"]),
-            "%s  (2.1 mm plug)" % POLARITY, "own adapter only: %s" % supply_example(design)]
+            "%s, 2+3 −  (4-pin power DIN, locking)" % POLARITY, "own adapter only: %s" % supply_example(design)]
 
 
 def supply_example(design):
@@ -48,16 +49,20 @@ def supply_example(design):
     return bom.supply_part(design)
 
 
+PIN_XY = {1: (-1, -1), 2: (1, -1), 3: (1, 1), 4: (-1, 1)}   # the jack's face, seen from the plug's side
+
+
 def _polarity_symbol(d, x, y, scale=1.0):
-    """The usual symbol: − (C) + : the sleeve negative, the centre positive."""
-    r = 3.0 * scale
-    d.path("M%.2f %.2f A%.2f %.2f 0 1 0 %.2f %.2f" % (x + r * 0.7, y - r * 0.7, r, r, x + r * 0.7, y + r * 0.7),
-           stroke_width=0.5 * scale)
-    d.circle(x, y, 0.9 * scale, fill="#000000", stroke_width=0.2)
-    d.line(x - r, y, x - r - 6 * scale, y, stroke_width=0.5 * scale)
-    d.line(x + 0.9 * scale, y, x + r + 6 * scale, y, stroke_width=0.5 * scale)
-    d.text(x - r - 10 * scale, y + 1.6 * scale, "−", size=5 * scale, anchor="middle", weight="bold")
-    d.text(x + r + 10 * scale, y + 1.8 * scale, "+", size=5 * scale, anchor="middle", weight="bold")
+    """The socket's face: four pins in a keyed shell, each marked + or −."""
+    r = 4.0 * scale
+    d.circle(x, y, r, stroke_width=0.5 * scale)
+    d.rect(x - 0.8 * scale, y - r - 0.6 * scale, 1.6 * scale, 1.6 * scale, fill="#000000", stroke_width=0.2)  # the key
+    sign = dict((pin, "+") for pin in catalogue.part(catalogue.JACK).get("contacts", {}).get("+", ()))
+    for pin, (px, py) in PIN_XY.items():
+        cx, cy = x + px * 1.6 * scale, y + py * 1.6 * scale
+        d.circle(cx, cy, 0.5 * scale, fill="#000000", stroke_width=0.2)
+        d.text(x + px * (r + 3 * scale), cy + 1.4 * scale, "%d%s" % (pin, sign.get(pin, "−")), size=3 * scale,
+               anchor="middle", weight="bold")
 
 
 def _face(d, x, y, w, h, face, words):
@@ -69,7 +74,7 @@ def _face(d, x, y, w, h, face, words):
 def draw(design):
     """The visitor's face, the service face with J1, the side, and the inlet enlarged."""
     w, h = panel_size(design)
-    jack = catalogue.part("dc-jack-panel")["cutout_mm"]
+    jack = catalogue.part(catalogue.JACK)["cutout_mm"]
     width = 2 * w + DEPTH_MM + 4 * GAP_MM
     height = h + 250
     d = Drawing(width, height, unit="mm", title="Nimatron %s enclosure" % design.name)
@@ -117,9 +122,10 @@ def _detail(d, x, y, design, jack):
            weight="bold")
     cx, cy = x + 40, y + 45
     d.circle(cx, cy, jack / 2.0 * k, stroke_width=0.8)
-    d.circle(cx, cy, 2.1 / 2.0 * k, fill="#000000")
-    d.text(cx, cy - jack / 2.0 * k - 4, "%s (%.1f mm hole, nut inside)" % (design.jack, jack), size=5,
-           anchor="middle")
+    for px, py in PIN_XY.values():
+        d.circle(cx + px * 1.6 * k, cy + py * 1.6 * k, 0.5 * k, fill="#000000")
+    d.text(cx, cy - jack / 2.0 * k - 4, "%s %s (%.1f mm hole)" % (
+        design.jack, catalogue.part(catalogue.JACK)["part"].split(" panel")[0], jack), size=5, anchor="middle")
     clamp_y = cy + CLAMP_BELOW_MM * k
     d.path("M%.1f %.1f C %.1f %.1f %.1f %.1f %.1f %.1f" % (cx, cy, cx + 40, cy + 20, cx + 40, clamp_y - 20, cx,
                                                        clamp_y), stroke="#555555", stroke_width=1.6)
@@ -151,10 +157,11 @@ def marking_words(svg_text):
                     for t in g.iter(SVG + "text"))
 
 
-def socket_check(design, panel_svg=None, enclosure_svg=None):
-    """Kind: *a socket a visitor can reach*. One line per broken rule."""
+def socket_check(design, panel_svg=None, enclosure_svg=None, jack=None):
+    """Kind: *a socket a visitor can reach*. One line per broken rule. ``jack``: the parts.json key of J1."""
     if not catalogue.has_dc_input(design):
         return []
+    jack = jack or catalogue.JACK
     if panel_svg is None:
         panel_svg = panel.draw(design.name, design.spec)
     if enclosure_svg is None:
@@ -170,6 +177,10 @@ def socket_check(design, panel_svg=None, enclosure_svg=None):
     for want in ("%g V" % design.figures["volts"], "%g A" % design.spec["supply"]["amps"], POLARITY):
         if want not in marks:
             out.append("%s: the inlet's marking lacks %r" % (design.name, want))
+    p = catalogue.part(jack)
+    if not (p.get("keyed") or p.get("locking")):
+        out.append("%s: %s %s is neither keyed nor locking: any plug of its size goes in, a tug pulls it out" % (
+            design.name, design.jack, p["part"].split(",")[0]))
     if 'class="retention"' not in enclosure_svg:
         out.append("%s: nothing holds the adapter's lead at %s" % (design.name, design.jack))
     return out

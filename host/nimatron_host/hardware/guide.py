@@ -259,11 +259,34 @@ def _inlet_words(design):
         return ""
     from .enclosure import JACK_FROM_BOTTOM_MM, JACK_FROM_SIDE_MM, marking
 
-    return (" The DC jack %s goes in the removable back, the service face, never in the panel (a visitor would "
+    return (" The DC inlet %s (a keyed, locking 4-pin power DIN: only the adapter's KPPX-4P plug fits, and it snaps "
+            "in) goes in the removable back, the service face, never in the panel (a visitor would "
             "unplug it or plug something in): %d mm from its right edge and %d mm from its bottom seen from behind, "
-            "as [enclosure.svg](enclosure.svg) draws it; mark \"%s\" and the centre-positive symbol beside it, and "
-            "clamp the adapter's lead in the P-clip below it." % (design.jack, JACK_FROM_SIDE_MM, JACK_FROM_BOTTOM_MM,
-                                                                  "; ".join(marking(design)[:2])))
+            "as [enclosure.svg](enclosure.svg) draws it; mark \"%s\" and the socket's pin symbol beside it, and "
+            "clamp the adapter's lead in the P-clip below it. %s" % (
+                design.jack, JACK_FROM_SIDE_MM, JACK_FROM_BOTTOM_MM, "; ".join(marking(design)[:2]),
+                _fault_choice_words(design)))
+
+
+def _fault_choice_words(design):
+    """Why this board's leads are the gauge they are, and what its pixels' conductors still lack
+    (``electrical.fault_check``)."""
+    from . import electrical
+
+    lead = parts_catalogue.part(parts_catalogue.lead_wire(design))
+    words = ("A short behind %s draws the adapter's limit, %.1f A, until it is unplugged: the inlet (%.1f A per pin) "
+             "and the single leads (%d AWG, %.1f A%s) are rated for it." % (
+                 design.jack, electrical.fault_amps(design),
+                 parts_catalogue.trusted(parts_catalogue.JACK, parts_catalogue.part(parts_catalogue.JACK)["amps"]),
+                 lead["awg"], parts_catalogue.trusted(parts_catalogue.lead_wire(design), lead["amps"]),
+                 "; 18 AWG would be rated only %.1f A" % parts_catalogue.trusted("wire-18", 7.0)
+                 if lead["awg"] != 18 else ""))
+    short = [r for r in electrical.fault_short_of(design) if r[0] == "pixel conductors"]
+    if short:
+        words += (" The pixels' own conductors (%.1f A) are not: a fuse per feed that carries the feed's worst case "
+                  "opens at %.1f A only after minutes or never (IEC 60127-2), so inspect the string after any short "
+                  "(the safety sheet)." % (short[0][4], electrical.fault_amps(design)))
+    return words
 
 
 def _pixel_steps(design):

@@ -47,11 +47,11 @@ def power_cables(design):
     awg = catalogue.part("wire-18")["awg"]
     far = "%s +5V and %s +" % (design.pixels["ref"], design.pixels["cap"])
     gnd = "%s GND and %s −" % (design.pixels["ref"], design.pixels["cap"])
-    jack = {"ref": design.jack, "kind": "power", "part": "dc-jack-panel",
-            "title": "%s DC jack: 2.1 mm, centre +" % design.jack, "detail": "in the back (the service face, enclosure.svg); its tags to the stripboard",
+    jack = {"ref": design.jack, "kind": "power", "part": catalogue.JACK,
+            "title": "%s DC inlet: 4-pin locking power DIN, pins 1+4 +" % design.jack, "detail": "in the back (the service face, enclosure.svg); its tags to the stripboard",
             "near": "jack tags", "far": "stripboard", "length": "as short as the case allows",
-            "pins": [_pin("centre", "+5V in", "supply +", PLUS5, awg, "F1 polyfuse → Q1 drain"),
-                     _pin("sleeve", "GND", "supply −", GROUND, awg, "stripboard ground")]}
+            "pins": [_pin("1+4", "+5V in", "supply +", PLUS5, catalogue.part(catalogue.lead_wire(design))["awg"], "F1 polyfuse → Q1 drain"),
+                     _pin("2+3", "GND", "supply −", GROUND, catalogue.part(catalogue.lead_wire(design))["awg"], "stripboard ground")]}
     loom = {"ref": catalogue.POWER_LOOM, "kind": "power", "part": "minifit-jr",
             "title": "%s +5V loom: Mini-Fit Jr. 4-way" % catalogue.POWER_LOOM,
             "detail": "header 39-28-1043 at the stripboard, receptacle 39-01-2040 on the loom",
@@ -60,7 +60,29 @@ def power_cables(design):
                      _pin("2", "+5V", "lamp supply, 2nd contact", PLUS5, awg, far),
                      _pin("3", "GND", "ground", GROUND, awg, gnd),
                      _pin("4", "GND", "ground, 2nd contact", GROUND, awg, gnd)]}
-    return [jack, loom]
+    return [jack, loom] + far_feed(design)
+
+
+FAR_FEED = "W+5V far end"   # parts.power_path's name for it
+
+
+def far_feed(design):
+    """The second pixel feed where one feed is not enough (``electrical.feed_both_ends``): a single pair from the
+    stripboard's +5V and ground at J2 to the last pixel, rated for the adapter's limit (``parts.lead_wire``)."""
+    from . import electrical
+
+    if not design.pixels or not electrical.feed_both_ends(design):
+        return []
+    wire = catalogue.part(catalogue.lead_wire(design))
+    return [{"ref": FAR_FEED, "kind": "power", "part": catalogue.lead_wire(design),
+             "title": "%s: the pixels' second feed, %d AWG" % (FAR_FEED, wire["awg"]),
+             "detail": "soldered at the stripboard beside J2's header, to the last pixel's flying leads; no fuse: "
+                       "rated %.1f A for a short at the adapter's limit (%.1f A)" % (
+                           catalogue.trusted(catalogue.lead_wire(design), wire["amps"]), electrical.fault_amps(design)),
+             "near": "stripboard", "far": "last pixel",
+             "length": "%.1f m" % catalogue.part("pixel-conductor")["far_feed_m"],
+             "pins": [_pin("+", "+5V", "second feed", PLUS5, wire["awg"], "the last pixel's +5V"),
+                      _pin("−", "GND", "second feed", GROUND, wire["awg"], "the last pixel's GND")]}]
 
 
 def lamp_lead(design):

@@ -101,16 +101,29 @@ def power_path(design):
     from . import electrical
 
     amps = worst_amps(design)
-    out = [("J1", "dc-jack-panel", amps), ("F1", fuse_key(design), amps), ("Q1", "sup90p06", amps),
-           ("Q2", "sup90p06", amps), (POWER_LOOM, "minifit-jr", amps), (POWER_LOOM, "minifit-jr-crimp", amps),
-           ("W+5V", "wire-18", amps)]
+    out = [("J1", JACK, amps), ("W J1 lead", lead_wire(design), amps), ("F1", fuse_key(design), amps),
+           ("Q1", "sup90p06", amps), ("Q2", "sup90p06", amps), (POWER_LOOM, "minifit-jr", amps),
+           (POWER_LOOM, "minifit-jr-crimp", amps), ("W+5V", "wire-18", amps)]
     if design.pixels:
         both = electrical.feed_both_ends(design)
         _, seg_amps, feeds = electrical.pixel_ladder(design, both, electrical.u1_volts(design))
         if both:
-            out.append(("W+5V far end", "wire-18", feeds[1]))
+            out.append(("W+5V far end", lead_wire(design), feeds[1]))
         out.append(("pixel conductors", part("pixel-conductor")["as"], max(seg_amps)))
     return out
+
+
+JACK = "power-din-panel"   # J1: keyed and locking, rated for the adapter's limit (``enclosure.socket_check``)
+
+
+def lead_wire(design):
+    """The single-pair leads (J1's tags to the stripboard, the far end's feed): 18 AWG where it is rated for the
+    adapter's limit, else 16 AWG (``electrical.fault_check``); the +5V loom has two 18 AWG each way."""
+    from . import electrical
+
+    if electrical.fault_amps(design) > trusted("wire-18", part("wire-18")["amps"]) + 1e-9:
+        return "wire-16"
+    return "wire-18"
 
 
 def signal_looms(design):

@@ -171,7 +171,7 @@ def _supply_lines(design):
                 "the mains side stays in the adapter's own closed case (CE/UKCA/UL)." % design.spec["supply"]["amps"],
                 "- No wiring inside; the USB cable clamped within 50 mm of the board.", ""]
     if catalogue.has_dc_input(design):
-        out = ["- 5 V %g A adapter, 2.1 mm plug, centre positive, fixed 5.0 V, a limited power source (LPS, IEC "
+        out = ["- 5 V %g A adapter, 4-pin locking power DIN plug (KPPX-4P, pins 1 and 4 +), fixed 5.0 V, a limited power source (LPS, IEC "
                "62368-1 Annex Q, or NEC Class 2) whose overload protection acts by %d %% of its rating (%.1f A): "
                "that limit, not F1, is what stops a short (below). Worst case the firmware allows %.2f A. Low voltage only: the mains side stays "
                "in the adapter's own closed case (CE/UKCA/UL)."
@@ -203,13 +203,20 @@ def _sink_theta():
 
 
 def _fault_words(design):
-    """What a short behind the jack draws, and which conductors are rated below it (from the design rules)."""
+    """What a short behind the jack draws, and which conductors are rated below it (the design rule
+    ``electrical.fault_check``)."""
     short_of = electrical.fault_short_of(design)
+    rated = [r for r in electrical.fault_rows(design) if r not in short_of]
     words = ("- A short anywhere behind J1 draws the adapter's limit, %.1f A, until the adapter is unplugged (F1 "
              "trips only above %.1f A at 50 °C)." % (electrical.fault_amps(design),
                                                    catalogue.part(catalogue.fuse_key(design))["trip_amps"] * 0.79))
+    words += (" Rated for it (the design rules' figures): %s." % ", ".join(
+        "%s%s %.1f A%s" % (r[0], " crimps" if r[1].endswith("-crimp") else "", r[4],
+                           " per wire, two each way" if electrical.PARALLEL.get(r[0], 1) > 1 else "")
+        for r in rated))
     if short_of:
-        words += (" Rated below that current (the design rules' figures; not yet protected): %s. Until they are, "
+        words += (" Rated below that current (the design rules' figures; not yet protected, and no 5 × 20 mm fuse "
+                  "per feed can be: one that carries the feed's worst case opens too slowly): %s. Until they are, "
                   "inspect the wiring after any short." % ", ".join("%s %.1f A" % (r[0], r[4]) for r in short_of))
     return words
 
@@ -259,7 +266,9 @@ def _touch_lines(design):
     if catalogue.has_dc_input(design):
         out.append("- The supply's socket %s is on the service face (the removable back, against the wall or "
                    "plinth), marked with its rating and polarity, its lead clamped: nothing to unplug or plug in "
-                   "from the visitor's side ([enclosure.svg](enclosure.svg))." % design.jack)
+                   "from the visitor's side ([enclosure.svg](enclosure.svg)). It is a keyed 4-pin power DIN (%s) "
+                   "that locks on the adapter's plug: a barrel plug does not fit it." % (
+                       design.jack, catalogue.part(catalogue.JACK)["part"].split(" panel")[0]))
     lines = ("every button line and key-matrix column has a 220 Ω resistor (a key row has none: it carries every "
              "held key's current) and every button and key line" if design.matrix else "every button line has a "
              "220 Ω resistor and")

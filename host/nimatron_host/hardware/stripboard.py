@@ -38,7 +38,7 @@ PARTS = (
 LINKS = ((1, 6, "22 AWG"), (6, 8, "22 AWG"), (8, 13, "22 AWG"), (3, 9, "18 AWG"), (5, 11, "22 AWG"))
 
 # off-board wires: (what, strip)
-WIRES = (("J1 centre (+)", 2), ("J1 sleeve (-)", 1), ("+5V to J2 pins 1, 2", 7), ("ground to J2 pins 3, 4", 8))
+WIRES = (("J1 pins 1+4 (+)", 2), ("J1 pins 2+3 (-)", 1), ("+5V to J2 pins 1, 2", 7), ("ground to J2 pins 3, 4", 8))
 
 # the deck's nodes that are inside a part or a sense source: the node a builder sees
 INSIDE = {"jt": "j1", "cinr": "0", "refx": "ref", "rq": "rail", "zz": "s", "gq": "g"}
