@@ -112,18 +112,19 @@ def copy_tree(root, into):
 
 
 def packages_path(copy):
-    """A folder of links to the copy's packages (``firmware/nimatron``,
-    ``host/nimatron_host``, ...), to put first on ``PYTHONPATH``: the folders
-    themselves would also put ``firmware/code.py`` there, which hides the
-    standard library's ``code`` that pytest imports."""
-    path = os.path.join(copy, ".mutate-packages")
+    """A folder for ``PYTHONPATH`` whose ``sitecustomize`` puts the copy's
+    ``firmware``, ``host`` and ``simulator`` at the END of ``sys.path``: found
+    there before the editable install's finder (which comes after every path
+    entry), so the copy's packages are the ones tested, with their real
+    ``__file__`` (deploy finds ``code.py`` beside them); yet after the
+    standard library, so ``firmware/code.py`` never hides its ``code``,
+    which pytest imports."""
+    path = os.path.join(copy, ".mutate-path")
     if not os.path.isdir(path):
         os.makedirs(path)
-        for part in ("firmware", "host", "simulator"):
-            folder = os.path.join(copy, part)
-            for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-                if os.path.isfile(os.path.join(folder, name, "__init__.py")):
-                    os.symlink(os.path.join(folder, name), os.path.join(path, name))
+        with open(os.path.join(path, "sitecustomize.py"), "w", encoding="utf-8") as file:
+            file.write("import sys\nsys.path.extend(%r)\n" % [os.path.join(copy, part)
+                                                             for part in ("firmware", "host", "simulator")])
     return path
 
 
