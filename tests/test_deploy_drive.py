@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from nimatron_host import deploy, drive as drives
 from nimatron_host.cli import main
-from test_deploy_faults import one_line, snapshot
+from kit_drive import one_line, snapshot
 
 BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\n"
             "Board ID:raspberry_pi_pico\n")

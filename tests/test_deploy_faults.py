@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from nimatron_host import deploy
 from nimatron_host.cli import main
 from nimatron_host.drive import Drive
+from kit_drive import one_line, snapshot
 
 PICO = "Adafruit CircuitPython %s on 2025-05-28; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"
 BOOT_OUT = PICO % "9.2.8"
@@ -57,23 +58,6 @@ def run(drive, *args):
     return code, out.getvalue(), err.getvalue()
 
 
-def snapshot(root):
-    """{relative path: bytes, "<dir>" or ("link", target)} of everything below ``root``."""
-    out = {}
-    for folder, dirs, names in os.walk(root):
-        for name in dirs + names:
-            path = os.path.join(folder, name)
-            rel = os.path.relpath(path, root).replace(os.sep, "/")
-            if os.path.islink(path):
-                out[rel] = ("link", os.readlink(path))
-            elif os.path.isdir(path):
-                out[rel] = "<dir>"
-            else:
-                with open(path, "rb") as f:
-                    out[rel] = f.read()
-    return out
-
-
 def kept(drive, path, data):
     """True if ``data`` is on the drive at ``path`` or one of its backup names."""
     names = [path] + [n for n in os.listdir(os.path.join(drive, os.path.dirname(path)) or drive)
@@ -91,10 +75,6 @@ def new_drive(root, boot_out=BOOT_OUT):
     with open(os.path.join(drive, "boot_out.txt"), "w") as f:
         f.write(boot_out)
     return drive
-
-
-def one_line(err):
-    return len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
 # -- input from someone else's device: the manifest ---------------------------------------

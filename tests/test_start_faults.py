@@ -271,10 +271,18 @@ def run_main(monkeypatch, argv):
     for key in ("INVOCATION_ID", "STATE_DIRECTORY", "NOTIFY_SOCKET"):
         monkeypatch.delenv(key, raising=False)
 
-    def stop(seconds):
-        raise KeyboardInterrupt
+    class Clock:
+        """The program's ``time``, stopped at its first sleep: the module's own
+        ``time.sleep`` is left alone (another thread of this worker, displayio's
+        background refresh, sleeps through it too)."""
+        monotonic_ns = staticmethod(pi.time.monotonic_ns)
+        time = staticmethod(pi.time.time)
 
-    monkeypatch.setattr(pi.time, "sleep", stop)
+        @staticmethod
+        def sleep(seconds):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(pi, "time", Clock)
     monkeypatch.setattr(pi.signal, "signal", lambda *a: None)
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)

@@ -110,7 +110,7 @@ class Store:
         finally:
             forget(READ_ONLY)
         files = self.files
-        for name in list(getattr(files, "lost", ())) + list(getattr(self.nvm, "lost", ())):
+        for name in getattr(files, "lost", ()):  # the nvm's own are read with its records (``reading``)
             if name not in out["lost"]:  # a file kept aside unread: every kind it held
                 out["lost"].append(name)
         out["warnings"] = self.warnings + list(getattr(files, "warnings", ()))
