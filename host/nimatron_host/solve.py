@@ -143,7 +143,9 @@ def report(rules, heaps, misere, ring, result):
     worked = working(rules, heaps, misere)
     if worked:
         lines.extend([""] + worked + [""])
-    elif result["nimber"] is not None:
+    taught = rules.lesson(heaps, misere, ring, result)   # the rule a pupil can carry home, from the engine's numbers
+    lines.extend(taught)
+    if not worked and not taught and result["nimber"] is not None:
         lines.append("nim-value (Sprague-Grundy): %d" % result["nimber"])
     if "candies" in result:
         lines.append("The player to move can be sure to end with %d candies." % result["candies"])

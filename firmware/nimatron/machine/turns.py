@@ -371,7 +371,10 @@ class MachineTurn:
             nimber = result["nimber"]
             if nimber is None and not self.misere and self.rules.table_spec(False) is not None:
                 nimber = strategy._tables().value(self.rules, heaps, False, ring)  # the machine's search left it out
-            if nimber is not None:
+            taught = self.rules.lesson(heaps, self.misere, ring, result)   # the rule to carry home (games/lesson.py)
+            if taught:
+                words.extend(taught)
+            elif nimber is not None:
                 words.append("nim-value %d" % nimber)
         words.extend(self.rules.notes(heaps, self.misere))
         if result["after"] is None:
