@@ -144,7 +144,7 @@ def report(rules, heaps, misere, ring, result):
     if worked:
         lines.extend([""] + worked + [""])
     taught = rules.lesson(heaps, misere, ring, result)   # the rule a pupil can carry home, from the engine's numbers
-    lines.extend(taught)
+    lines.extend([s + "." for s in taught])
     if not worked and not taught and result["nimber"] is not None:
         lines.append("nim-value (Sprague-Grundy): %d" % result["nimber"])
     if "candies" in result:

@@ -20,8 +20,8 @@ it to this position and to the move ``result`` (``strategy.solve``'s).
     >>> from nimatron.games import strategy
     >>> r = parse_rules("subtract:3")
     >>> for s in lesson(r, [21], True, False, strategy.solve(r, [21], True)): print(s)
-    Leave 1 more than a multiple of 4: 1, 5, 9, 13, 17.
-    21 is one of them: every take leaves a number that is not.
+    Leave 1 more than a multiple of 4: 1, 5, 9, 13, 17
+    21 is one of them: every take leaves a number that is not
 """
 
 from . import strategy
@@ -47,15 +47,15 @@ def _sum(values):
 
 def _ending(x):
     if x:
-        return "Nim-sum %d: the move makes it 0." % x
-    return "Nim-sum 0: every move makes it non-zero."
+        return "Nim-sum %d: the move makes it 0" % x
+    return "Nim-sum 0: every move makes it non-zero"
 
 
-NO_RULE = "No short rule for this misere game: the machine checked every line of play from here."
+NO_RULE = "No short rule for this misere game: the machine checked every line of play from here"
 
 
 def _misere_nim(heaps):
-    return "Misere: play as in Nim until only heaps of 1 would be left; then leave an odd number of them."
+    return "Misere: play as in Nim until only heaps of 1 would be left, then leave an odd number of them"
 
 
 def _nim(rules, heaps, misere, ring, result):
@@ -72,17 +72,17 @@ def _modulo(rules, heaps, misere, ring, result):
         shown = _join(aims[-10:])
         if len(aims) > 10:
             shown = "..., " + shown
-        lines = ["Leave %s multiple of %d: %s." % ("1 more than a" if misere else "a", m, shown)]
+        lines = ["Leave %s multiple of %d: %s" % ("1 more than a" if misere else "a", m, shown)]
         if result["outcome"] == "win":
             left = result["after"][0]
-            lines.append("From %d take %d to leave %d." % (n, n - left, left))
+            lines.append("From %d take %d to leave %d" % (n, n - left, left))
         else:
-            lines.append("%d is one of them: every take leaves a number that is not." % n)
+            lines.append("%d is one of them: every take leaves a number that is not" % n)
         return lines
     if misere:
         return [_misere_nim(heaps)] if max(heaps) <= rules.k else [NO_RULE]
     values = [h % m for h in heaps]
-    return ["Each heap counts as what is left after taking out %ds: %s." % (m, _join(values)),
+    return ["Each heap counts as what is left after taking out %ds: %s" % (m, _join(values)),
             _ending(_sum(values))]
 
 
@@ -93,10 +93,10 @@ def _columns(rules, heaps, misere, ring, result):
     m = rules.k + 1
     width = len(bin(max(heaps))) - 2
     lines = ["Write each heap in binary and count the 1s in each column: "
-             "the player to move loses when every count is a multiple of %d." % m,
-             "Counts: %s." % _join(counts(heaps, width))]
+             "the player to move loses when every count is a multiple of %d" % m,
+             "Counts: %s" % _join(counts(heaps, width))]
     if result["outcome"] == "win":
-        lines.append("The move leaves counts %s." % _join(counts(result["after"], width)))
+        lines.append("The move leaves counts %s" % _join(counts(result["after"], width)))
     return lines
 
 
@@ -110,12 +110,12 @@ def _largest(rules, heaps, misere, ring, result):
     if misere:
         return [NO_RULE]
     top = max(heaps)
-    lines = ["The player to move loses when the largest heap appears an even number of times.",
-             "Largest heap %d: %d of them." % (top, heaps.count(top))]
+    lines = ["The player to move loses when the largest heap appears an even number of times",
+             "Largest heap %d: %d of them" % (top, heaps.count(top))]
     if result["outcome"] == "win":
         after = result["after"]
         top = max(after)
-        lines.append("The move leaves largest heap %d: %d of them." % (top, after.count(top)))
+        lines.append("The move leaves largest heap %d: %d of them" % (top, after.count(top)))
     return lines
 
 
@@ -131,11 +131,11 @@ def _wythoff(rules, heaps, misere, ring, result):
             if b >= a:
                 pairs.append("%d %d" % (a, b))
             a += 1
-        lines = ["Two heaps: Wythoff's game. The losing pairs: %s, ..." % _join(pairs)]
+        lines = ["Two heaps: Wythoff's game, whose losing pairs begin %s" % _join(pairs)]
         if result["outcome"] == "win":
-            lines.append("The move leaves the pair %d %d." % tuple(sorted(result["after"])))
+            lines.append("The move leaves the pair %d %d" % tuple(sorted(result["after"])))
         else:
-            lines.append("%d %d is one of them." % tuple(sorted(heaps)))
+            lines.append("%d %d is one of them" % tuple(sorted(heaps)))
         return lines
     if misere:
         return [NO_RULE]
@@ -143,8 +143,8 @@ def _wythoff(rules, heaps, misere, ring, result):
     if value is None:
         value = strategy.solve(rules, heaps, False)["nimber"]
     return ["No short rule beyond two heaps: the machine's table gives each position a value, "
-            "0 when the player to move loses.", "This one: %d; the move leaves 0." % value
-            if value else "This one: 0."]
+            "0 when the player to move loses", "This one: %d, the move leaves 0" % value
+            if value else "This one: 0"]
 
 
 def _parts(rules, heaps):
@@ -159,23 +159,23 @@ def _values(rules, heaps, misere, ring, result):
     if ring:
         top -= 1
     table = " ".join(["%d:%d" % (n, rules.value(n)) for n in range(1, min(top, 12) + 1)])
-    lines = ["Each %s is a game of its own; its value is the smallest number that no position one move away has. "
-             "Value by size: %s." % ("row" if ring else "heap", table)]
+    lines = ["Each %s is a game of its own: its value is the smallest number that no position one move away has. "
+             "Value by size: %s" % ("row" if ring else "heap", table)]
     if ring:
         n = heaps[0]
         zero = [n - t for t in range(1, min(rules.most, n) + 1) if not rules.value(n - t)]
         if zero:
-            lines.append("The first take makes the circle a row: leave a row of value 0 (%s)." % _join(zero))
+            lines.append("The first take makes the circle a row: leave a row of value 0 (%s)" % _join(zero))
         else:
-            lines.append("The first take makes the circle a row: no row it can leave has value 0.")
+            lines.append("The first take makes the circle a row: no row it can leave has value 0")
         return lines
     values = _parts(rules, heaps)
-    lines.append("Values here: %s." % _join(["%d:%d" % (h, v) for h, v in zip(heaps, values)]))
+    lines.append("Values here: %s" % _join(["%d:%d" % (h, v) for h, v in zip(heaps, values)]))
     x = _sum(values)
     lines.append(_ending(x))
     if x and result["outcome"] == "win":
         after = [h for h in result["after"] if h]
-        lines.append("After the move: %s." % _join(["%d:%d" % (h, v) for h, v in zip(after, _parts(rules, after))]))
+        lines.append("After the move: %s" % _join(["%d:%d" % (h, v) for h, v in zip(after, _parts(rules, after))]))
     return lines
 
 
@@ -186,8 +186,8 @@ def _groups(rules, heaps, misere, ring, result):
     parts = groups(heaps)
     values = [strategy.solve(rules, g, False)["nimber"] or 0 for g in parts]
     sizes = [sum([sum(row) for row in g]) for g in parts]
-    return ["Each group of touching lamps is a game of its own with a value.",
-            "Lamps:value here: %s." % _join(["%d:%d" % (n, v) for n, v in zip(sizes, values)]), _ending(_sum(values))]
+    return ["Each group of touching lamps is a game of its own with a value",
+            "Lamps:value here: %s" % _join(["%d:%d" % (n, v) for n, v in zip(sizes, values)]), _ending(_sum(values))]
 
 
 def groups(matrix):
