@@ -160,7 +160,7 @@ def _values(rules, heaps, misere, ring, result):
         top -= 1
     table = " ".join(["%d:%d" % (n, rules.value(n)) for n in range(1, min(top, 12) + 1)])
     lines = ["Each %s is a game of its own: its value is the smallest number that no position one move away has. "
-             "Value by size: %s" % ("row" if ring else "heap", table)]
+             "Value by size: %s" % ("row" if ring or rules.panel == "ring" else "heap", table)]
     if ring:
         n = heaps[0]
         zero = [n - t for t in range(1, min(rules.most, n) + 1) if not rules.value(n - t)]
