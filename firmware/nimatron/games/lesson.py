@@ -15,6 +15,8 @@ and the faces translate them by ``lang/*.json``'s phrases.
 
 Each lesson is a list of sentences: the first is the rule, the rest apply
 it to this position and to the move ``result`` (``strategy.solve``'s).
+One function with few names: a board interns every name a module it loads
+holds, and never frees one (tests/test_names_budget.py).
 
     >>> from nimatron.games.rules import parse_rules
     >>> from nimatron.games import strategy
@@ -27,186 +29,98 @@ it to this position and to the move ``result`` (``strategy.solve``'s).
 from . import strategy
 
 
-def lesson(rules, heaps, misere, ring, result):
-    teach = globals().get("_" + (rules.teaches or ""))
-    if teach is None or result["after"] is None:
-        return []
-    return teach(rules, heaps, misere, ring, result)
-
-
 def _join(items):
     return ", ".join([str(i) for i in items])
 
 
-def _sum(values):
-    x = 0
-    for v in values:
-        x ^= v
-    return x
-
-
-def _ending(x):
-    if x:
-        return "Nim-sum %d: the move makes it 0" % x
-    return "Nim-sum 0: every move makes it non-zero"
-
-
-NO_RULE = "No short rule for this misere game: the machine checked every line of play from here"
-
-
-def _misere_nim(heaps):
-    return "Misere: play as in Nim until only heaps of 1 would be left, then leave an odd number of them"
-
-
-def _nim(rules, heaps, misere, ring, result):
-    return [_misere_nim(heaps)] if misere else []
-
-
-def _modulo(rules, heaps, misere, ring, result):
-    """The subtraction game: heaps count modulo k+1 (the seeds' n = 0 or 1 mod k+1)."""
-    m = rules.k + 1
-    if len(heaps) == 1:
+def lesson(rules, heaps, misere, ring, result):
+    teach = rules.teaches
+    after = result["after"]
+    won = result["outcome"] == "win"
+    if after is None:
+        return []
+    if misere and (teach == "nim" or teach == "modulo" and len(heaps) > 1 and max(heaps) <= rules.k):
+        # the seeds' misere Nim: a subtraction game whose heaps are all below its limit plays as Nim
+        return ["Misere: play as in Nim until only heaps of 1 would be left, then leave an odd number of them"]
+    if teach == "nim":
+        return []
+    if teach == "modulo" and len(heaps) == 1:  # the seeds: n = 0 (normal) or 1 (misere) modulo k+1 loses
+        m = rules.k + 1
         n = heaps[0]
-        r = 1 if misere else 0
-        aims = [j for j in range(r, n, m)]
-        shown = _join(aims[-10:])
-        if len(aims) > 10:
-            shown = "..., " + shown
-        lines = ["Leave %s multiple of %d: %s" % ("1 more than a" if misere else "a", m, shown)]
-        if result["outcome"] == "win":
-            left = result["after"][0]
-            lines.append("From %d take %d to leave %d" % (n, n - left, left))
+        aims = [j for j in range(1 if misere else 0, n, m)][-10:]
+        lines = ["Leave %s multiple of %d: %s" % ("1 more than a" if misere else "a", m, _join(aims))]
+        if won:
+            lines.append("From %d take %d to leave %d" % (n, n - after[0], after[0]))
         else:
             lines.append("%d is one of them: every take leaves a number that is not" % n)
         return lines
     if misere:
-        return [_misere_nim(heaps)] if max(heaps) <= rules.k else [NO_RULE]
-    values = [h % m for h in heaps]
-    return ["Each heap counts as what is left after taking out %ds: %s" % (m, _join(values)),
-            _ending(_sum(values))]
-
-
-def _columns(rules, heaps, misere, ring, result):
-    """Moore's Nim: the binary column counts modulo k+1 (the seeds' index-k Nim)."""
-    if misere:
-        return [NO_RULE]
-    m = rules.k + 1
-    width = len(bin(max(heaps))) - 2
-    lines = ["Write each heap in binary and count the 1s in each column: "
-             "the player to move loses when every count is a multiple of %d" % m,
-             "Counts: %s" % _join(counts(heaps, width))]
-    if result["outcome"] == "win":
-        lines.append("The move leaves counts %s" % _join(counts(result["after"], width)))
-    return lines
-
-
-def counts(heaps, width):
-    """Per binary column, high to low, ``width`` columns: how many heaps have a 1 there."""
-    return [len([h for h in heaps if h >> col & 1]) for col in range(width - 1, -1, -1)]
-
-
-def _largest(rules, heaps, misere, ring, result):
-    """Greedy Nim: the seeds' theorem, an even count of largest heaps is a P-position."""
-    if misere:
-        return [NO_RULE]
-    top = max(heaps)
-    lines = ["The player to move loses when the largest heap appears an even number of times",
-             "Largest heap %d: %d of them" % (top, heaps.count(top))]
-    if result["outcome"] == "win":
-        after = result["after"]
-        top = max(after)
-        lines.append("The move leaves largest heap %d: %d of them" % (top, after.count(top)))
-    return lines
-
-
-def _wythoff(rules, heaps, misere, ring, result):
-    """All-heaps Nim: Wythoff's pairs with two heaps; else the machine's value."""
-    if len(heaps) == 2 and not misere:
-        from .allheaps import wythoff_partner
-
-        pairs = []
-        a = 0
-        while a <= max(heaps) and len(pairs) < 8:
-            b = wythoff_partner(a)
-            if b >= a:
-                pairs.append("%d %d" % (a, b))
-            a += 1
-        lines = ["Two heaps: Wythoff's game, whose losing pairs begin %s" % _join(pairs)]
-        if result["outcome"] == "win":
-            lines.append("The move leaves the pair %d %d" % tuple(sorted(result["after"])))
-        else:
-            lines.append("%d %d is one of them" % tuple(sorted(heaps)))
+        return ["No short rule for this misere game: the machine checked every line of play from here"]
+    values = None
+    if teach == "modulo":  # several heaps: each counts modulo k+1, then Nim
+        values = [h % (rules.k + 1) for h in heaps]
+        lines = ["Each heap counts as what is left after taking out %ds: %s" % (rules.k + 1, _join(values))]
+    elif teach == "columns":  # Moore's index-k Nim: every binary column's count modulo k+1
+        width = len(bin(max(heaps))) - 2
+        lines = ["Write each heap in binary and count the 1s in each column: "
+                 "the player to move loses when every count is a multiple of %d" % (rules.k + 1)]
+        for shown in (heaps, after) if won else (heaps,):
+            n = [len([h for h in shown if h >> c & 1]) for c in range(width - 1, -1, -1)]
+            lines.append(("The move leaves counts %s" if shown is after else "Counts in the columns: %s") % _join(n))
         return lines
-    if misere:
-        return [NO_RULE]
-    value = result["nimber"]
-    if value is None:
-        value = strategy.solve(rules, heaps, False)["nimber"]
-    return ["No short rule beyond two heaps: the machine's table gives each position a value, "
-            "0 when the player to move loses", "This one: %d, the move leaves 0" % value
-            if value else "This one: 0"]
-
-
-def _parts(rules, heaps):
-    return [strategy.solve(rules, [h], False)["nimber"] or 0 for h in heaps]
-
-
-def _values(rules, heaps, misere, ring, result):
-    """Grundy's game, circular Nim: each part is a game with a value (Sprague-Grundy)."""
-    if misere:
-        return [NO_RULE]
-    top = max(heaps)
-    if ring:
-        top -= 1
-    table = " ".join(["%d:%d" % (n, rules.value(n)) for n in range(1, min(top, 12) + 1)])
-    lines = ["Each %s is a game of its own: its value is the smallest number that no position one move away has. "
-             "Value by size: %s" % ("row" if ring or rules.panel == "ring" else "heap", table)]
-    if ring:
-        n = heaps[0]
-        zero = [n - t for t in range(1, min(rules.most, n) + 1) if not rules.value(n - t)]
-        if zero:
-            lines.append("The first take makes the circle a row: leave a row of value 0 (%s)" % _join(zero))
-        else:
-            lines.append("The first take makes the circle a row: no row it can leave has value 0")
+    elif teach == "largest":  # Greedy Nim: the seeds' theorem
+        lines = ["The player to move loses when the largest heap appears an even number of times"]
+        for shown in (heaps, after) if won else (heaps,):
+            top = max(shown)
+            lines.append(("The move leaves largest heap %d: %d of them" if shown is after
+                          else "Largest heap %d: %d of them") % (top, shown.count(top)))
         return lines
-    values = _parts(rules, heaps)
-    lines.append("Values here: %s" % _join(["%d:%d" % (h, v) for h, v in zip(heaps, values)]))
-    x = _sum(values)
-    lines.append(_ending(x))
-    if x and result["outcome"] == "win":
-        after = [h for h in result["after"] if h]
-        lines.append("After the move: %s" % _join(["%d:%d" % (h, v) for h, v in zip(after, _parts(rules, after))]))
+    elif teach == "wythoff" and len(heaps) == 2:  # Wythoff's game: its losing pairs, as the engine finds them
+        found = []
+        for b in range(max(heaps) + 8):
+            for a in range(b + 1):
+                if len(found) < 8 and (a > b - 8 or a == 0) and \
+                        strategy.solve(rules, [a, b], False)["outcome"] == "loss":
+                    found.append(str(a) + " " + str(b))
+        lines = ["Two heaps: Wythoff's game, whose losing pairs begin " + _join(found)]
+        shown = sorted(after if won else heaps)
+        lines.append(("The move leaves the pair %d %d" if won else "%d %d is one of them") % (shown[0], shown[1]))
+        return lines
+    elif teach == "wythoff":
+        x = result["nimber"]
+        if x is None:
+            x = strategy.solve(rules, heaps, False)["nimber"]
+        return ["No short rule beyond two heaps: the machine's table gives each position a value, "
+                "0 when the player to move loses", "This one: %d, the move leaves 0" % x if x else "This one: 0"]
+    elif teach == "values":  # Sprague-Grundy: each part a game, its value by size
+        top = max(heaps) - (1 if ring else 0)
+        row = ring or rules.panel == "ring"
+        lines = ["Each %s is a game of its own: its value is the smallest number that no position one move "
+                 "away has. Value by size: %s" % ("row" if row else "heap", " ".join(
+                     [str(n) + ":" + str(rules.value(n)) for n in range(1, min(top, 12) + 1)]))]
+        if ring:
+            n = heaps[0]
+            zero = [n - t for t in range(1, min(rules.most, n) + 1) if not rules.value(n - t)]
+            lines.append("The first take makes the circle a row: " + (
+                "leave a row of value 0 (%s)" % _join(zero) if zero else "no row it can leave has value 0"))
+            return lines
+        values = [strategy.solve(rules, [h], False)["nimber"] or 0 for h in heaps]
+        lines.append("Values here: " + _join([str(h) + ":" + str(v) for h, v in zip(heaps, values)]))
+    elif teach == "groups":  # Graph Nim, 2-D Nim: the rule set's own values of each group
+        found = rules.groups(heaps)
+        if found is None:  # too large to value group by group here
+            return []
+        values = [v for _, v in found]
+        lines = ["Each group of touching lamps is a game of its own with a value",
+                 "Lamps:value here: " + _join([str(n) + ":" + str(v) for n, v in found])]
+    else:
+        return []
+    x = 0
+    for v in values:
+        x ^= v
+    lines.append("Nim-sum %d: the move makes it 0" % x if x else "Nim-sum 0: every move makes it non-zero")
+    if x and teach == "values":
+        parts = [h for h in after if h]
+        lines.append("After the move: " + _join([str(h) + ":" + str(strategy.solve(rules, [h], False)["nimber"] or 0)
+                                                 for h in parts]))
     return lines
-
-
-def _groups(rules, heaps, misere, ring, result):
-    """Graph Nim, 2-D Nim: each group of touching lamps is a game with a value."""
-    if misere:
-        return [NO_RULE]
-    parts = groups(heaps)
-    values = [strategy.solve(rules, g, False)["nimber"] or 0 for g in parts]
-    sizes = [sum([sum(row) for row in g]) for g in parts]
-    return ["Each group of touching lamps is a game of its own with a value",
-            "Lamps:value here: %s" % _join(["%d:%d" % (n, v) for n, v in zip(sizes, values)]), _ending(_sum(values))]
-
-
-def groups(matrix):
-    """Each group of touching lit lamps alone on the board (4-connected)."""
-    seen = {}
-    out = []
-    for r in range(len(matrix)):
-        for c in range(len(matrix[r])):
-            if not matrix[r][c] or (r, c) in seen:
-                continue
-            group = [[0] * len(row) for row in matrix]
-            todo = [(r, c)]
-            seen[(r, c)] = 1
-            while todo:
-                i, j = todo.pop()
-                group[i][j] = 1
-                for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
-                    if 0 <= a < len(matrix) and 0 <= b < len(matrix[a]) and matrix[a][b] and (a, b) not in seen:
-                        seen[(a, b)] = 1
-                        todo.append((a, b))
-            out.append(group)
-    return out

@@ -76,6 +76,16 @@ class Nim2D(GridRules):
             x ^= _value(group, len(matrix[0]), False)
         return x
 
+    def groups(self, matrix):
+        """(lamps, nim-value) of each group of neighbouring lit cells (the
+        lesson's words); None where ``nimber`` would not search them."""
+        if SMALL or _largest_group(matrix) > _GROUP_CELLS:
+            return None
+        out = []
+        for group in _groups(matrix):
+            out.append((bin(group).count("1"), _value(group, len(matrix[0]), False)))
+        return out
+
     def theory(self, matrix, misere, ring=False):
         if not self.searchable(matrix):
             return None
