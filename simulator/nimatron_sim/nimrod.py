@@ -226,8 +226,7 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         if result["nimber"] is not None:
             lines.append(["nimrod.nimber", {"n": result["nimber"]}])
     elif taught and out["kind"] == "values":  # the table shows each heap's value: the rule to carry home, in plain words
-        lines[:] = [line for line in lines if not line[0].startswith("nimrod.values.")]
-        lines.insert(0, ["nimrod.lesson", {"note": taught[0]}])
+        lines.insert(1, ["nimrod.lesson", {"note": taught[0]}])
     if out["kind"] == "nim" and misere:
         lines.append(["nimrod.misere", {}])
     elif out["kind"] in ("nim", "values"):
