@@ -305,3 +305,20 @@ def test_solve_prints_the_rule_for_the_game_of_21(capsys):
     assert main(["solve", "--rules", "grundy", "100"]) == 0
     out = capsys.readouterr().out
     assert "Value by size: 1:0 2:0 3:1 4:0 5:2" in out and "After the move: 82:4, 18:4." in out
+
+
+@pytest.mark.parametrize("heaps", [[3, 4, 5], [1, 2], [7, 7, 7, 1], [30, 4, 5]])
+def test_solves_binary_is_headed_by_its_column_values_and_says_how_the_nim_sum_is_made(heaps, capsys):
+    """Words a twelve-year-old reads: the columns' worth over the digits, the word binary, and the odd-count rule."""
+    from nimatron_host.cli import main
+
+    assert main(["solve", "--rules", "nim"] + [str(h) for h in heaps]) == 0
+    out = capsys.readouterr().out.splitlines()
+    width = len(bin(max(heaps + [xor(heaps)]))) - 2
+    head = [line for line in out if "binary: the columns are worth" in line]
+    assert len(head) == 1 and head[0].endswith(", ".join(str(1 << c) for c in range(width - 1, -1, -1)))
+    rows = out[out.index(head[0]) + 1:out.index(head[0]) + 1 + len(heaps)]
+    assert [int(line.split()[0], 2) for line in rows] == heaps  # the digits under the header are the heaps in binary
+    if width <= 4:
+        assert head[0][2:2 + width] == "".join(str(1 << c) for c in range(width - 1, -1, -1))
+    assert any("an odd count of 1s gives a 1" in line for line in out)
