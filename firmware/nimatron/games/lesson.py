@@ -26,9 +26,6 @@ holds, and never frees one (tests/test_names_budget.py).
     21 is one of them: every take leaves a number that is not
 """
 
-from . import strategy
-
-
 def _join(items):
     return ", ".join([str(i) for i in items])
 
@@ -79,19 +76,17 @@ def lesson(rules, heaps, misere, ring, result):
         found = []
         for b in range(max(heaps) + 8):
             for a in range(b + 1):
-                if len(found) < 8 and (a > b - 8 or a == 0) and \
-                        strategy.solve(rules, [a, b], False)["outcome"] == "loss":
+                if len(found) < 8 and (a > b - 8 or a == 0) and rules.theory([a, b], False) == []:
                     found.append(str(a) + " " + str(b))
         lines = ["Two heaps: Wythoff's game, whose losing pairs begin " + _join(found)]
         shown = sorted(after if won else heaps)
         lines.append(("The move leaves the pair %d %d" if won else "%d %d is one of them") % (shown[0], shown[1]))
         return lines
     elif teach == "wythoff":
-        x = result["nimber"]
-        if x is None:
-            x = strategy.solve(rules, heaps, False)["nimber"]
+        x = result["nimber"]  # None: beyond the table, no search for it here (the move's own pass)
         return ["No short rule beyond two heaps: the machine's table gives each position a value, "
-                "0 when the player to move loses", "This one: %d, the move leaves 0" % x if x else "This one: 0"]
+                "0 when the player to move loses", "This one: 0" if not won else
+                "This one: %d, the move leaves 0" % x if x else "This one is not 0, the move leaves 0"]
     elif teach == "values":  # Sprague-Grundy: each part a game, its value by size
         top = max(heaps) - (1 if ring else 0)
         row = ring or rules.panel == "ring"
@@ -104,7 +99,7 @@ def lesson(rules, heaps, misere, ring, result):
             lines.append("The first take makes the circle a row: " + (
                 "leave a row of value 0 (%s)" % _join(zero) if zero else "no row it can leave has value 0"))
             return lines
-        values = [strategy.solve(rules, [h], False)["nimber"] or 0 for h in heaps]
+        values = [rules.value(h) for h in heaps]
         lines.append("Values here: " + _join([str(h) + ":" + str(v) for h, v in zip(heaps, values)]))
     elif teach == "groups":  # Graph Nim, 2-D Nim: the rule set's own values of each group
         found = rules.groups(heaps)
@@ -121,6 +116,5 @@ def lesson(rules, heaps, misere, ring, result):
     lines.append("Nim-sum %d: the move makes it 0" % x if x else "Nim-sum 0: every move makes it non-zero")
     if x and teach == "values":
         parts = [h for h in after if h]
-        lines.append("After the move: " + _join([str(h) + ":" + str(strategy.solve(rules, [h], False)["nimber"] or 0)
-                                                 for h in parts]))
+        lines.append("After the move: " + _join([str(h) + ":" + str(rules.value(h)) for h in parts]))
     return lines
