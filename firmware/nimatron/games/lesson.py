@@ -88,6 +88,8 @@ def lesson(rules, heaps, misere, ring, result):
                 "0 when the player to move loses", "This one: 0" if not won else
                 "This one: %d, the move leaves 0" % x if x else "This one is not 0, the move leaves 0"]
     elif teach == "values":  # Sprague-Grundy: each part a game, its value by size
+        if rules.nimber(heaps, ring) is None:  # beyond the rule set's value table: none worked out here
+            return []
         top = max(heaps) - (1 if ring else 0)
         row = ring or rules.panel == "ring"
         lines = ["Each %s is a game of its own: its value is the smallest number that no position one move "
