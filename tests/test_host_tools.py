@@ -85,7 +85,8 @@ def test_monitor_watches_a_whole_game_then_audits_count_it(sim_factory):
     assert "Watching the Nimatron on %s" % sim.path in out
     assert "New game: 21  (21, subtract:3, misère play" in out
     assert out.count("Visitor: take 1 from heap A") == 6
-    assert "  Machine: take 3 from heap A  ->  17\n            reasoning: winning move: take 3 from heap A" in out
+    assert ("  Machine: take 3 from heap A  ->  17\n            reasoning: Leave 1 more than a multiple of 4: "
+            "1, 5, 9, 13, 17; From 20 take 3 to leave 17; winning move: take 3 from heap A") in out  # the lesson (issue 44)
     assert "The machine wins." in out
     csv = nimatron("audits", sim.path, "--csv", env=PATIENT, timeout=60)
     assert csv.returncode == 0, csv.stderr

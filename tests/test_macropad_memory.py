@@ -62,21 +62,26 @@ def test_explain_loads_its_words_in_a_pass_of_their_own(monkeypatch):
     """``EXPLAIN`` loaded ``games.explain`` (its words) in the pass that
     answered: 48 ms of a stock MacroPad's tick. Polled, the first pass asks
     for a collection, the next begins with it and does nothing more, the
-    module loads in the third, the answer comes after."""
+    module loads in the third; the rule set's lesson (``games.lesson``) the
+    same, in the three passes after; the answer comes after."""
     machine = Machine("macropad", remote_play=True)
     machine.run(200)
     machine.ok("PLAY PRESS done")
     machine.run(2000)
     assert machine.controller.state == "visitor"
-    monkeypatch.delitem(sys.modules, "nimatron.games.explain", raising=False)
-    monkeypatch.delattr(sys.modules["nimatron.games"], "explain", raising=False)
+    for name in ("explain", "lesson"):
+        monkeypatch.delitem(sys.modules, "nimatron.games." + name, raising=False)
+        monkeypatch.delattr(sys.modules["nimatron.games"], name, raising=False)
     machine.cable.to_machine += b"EXPLAIN\n"
     passes = []
-    for _ in range(5):
+    for _ in range(8):
         machine.now += 10
         machine.link.poll(machine.now)
-        passes.append(("nimatron.games.explain" in sys.modules, machine.cable.to_host.count(b"\n")))
-    assert passes == [(False, 0), (False, 0), (True, 0), (True, 1), (True, 1)], passes
+        passes.append(("nimatron.games.explain" in sys.modules, "nimatron.games.lesson" in sys.modules,
+                       machine.cable.to_host.count(b"\n")))
+    # the lesson of pad-nim's rule set (games.lesson, issue 44) loads the same way, after the words
+    assert passes == [(False, False, 0), (False, False, 0), (True, False, 0), (True, False, 0), (True, False, 0),
+                      (True, True, 0), (True, True, 1), (True, True, 1)], passes
     kind, data = machine.cable.lines()[-1]
     assert kind == "OK" and data["move"] and data["text"], data
 

@@ -46,9 +46,25 @@ def working(rules, heaps, misere):
     """The reasoning worked in binary, as lines: the rule set's own ``working``
     (the subtraction game's heaps modulo k+1), else the nim-sum where it is the whole story."""
     own = getattr(rules, "working", None)
-    if own is not None:
-        return own(heaps, misere)
-    return explain.nim_sum_lines(heaps) if rules.nim_sum else []
+    lines = own(heaps, misere) if own is not None else explain.nim_sum_lines(heaps) if rules.nim_sum else []
+    return glossed(lines)
+
+
+def glossed(lines):
+    """The binary working with its columns named (4 2 1 over the digits,
+    the word "binary") and the nim-sum's rule said where it is made: a
+    column with an odd count of 1s gives a 1 (issue 44)."""
+    at = [i for i in range(len(lines)) if lines[i].strip().startswith("-")]
+    if not at:
+        return lines
+    width = len(lines[at[0]].strip())
+    head = "".join(str(1 << c) for c in range(width - 1, -1, -1))  # over the digits where each is one digit
+    worth = ", ".join(str(1 << c) for c in range(width - 1, -1, -1))
+    top = "  %s  binary: the columns are worth %s" % (head if width <= 4 else " " * width, worth)
+    out = list(lines)
+    out.insert(at[0] - len([line for line in lines[:at[0]] if line.startswith("  ") and line.strip()[:1] in "01"]), top)
+    out.append("  (the nim-sum adds each column without carrying: an odd count of 1s gives a 1, an even count a 0)")
+    return out
 
 
 def counts_candies(rules):
@@ -143,7 +159,9 @@ def report(rules, heaps, misere, ring, result):
     worked = working(rules, heaps, misere)
     if worked:
         lines.extend([""] + worked + [""])
-    elif result["nimber"] is not None:
+    taught = rules.lesson(heaps, misere, ring, result)   # the rule a pupil can carry home, from the engine's numbers
+    lines.extend([s + "." for s in taught])
+    if not worked and not taught and result["nimber"] is not None:
         lines.append("nim-value (Sprague-Grundy): %d" % result["nimber"])
     if "candies" in result:
         lines.append("The player to move can be sure to end with %d candies." % result["candies"])

@@ -19,7 +19,9 @@ Which rule sets get a table: Nim and Candy Nim by their heaps; the
 subtraction game, Grundy's game and circular Nim by each heap's nim-value;
 Graph Nim and 2-D Nim by each group of touching lamps' nim-value; Building
 Nim by the Nim position its building plan aims for; Moore's Nim by column
-counts modulo k+1; anything else (misère searches) by its verdict.
+counts modulo k+1. Every rule set's lesson (``Rules.lesson``: the rule a
+pupil can carry home, worked on this position) follows the table, or
+stands alone where there is none (the game of 21, Greedy Nim, Wythoff's pairs).
 """
 
 import copy
@@ -83,6 +85,9 @@ def counted(controller, panel):
     out = dict(panel, rows=None, kind="count")
     lines = [["nimrod.count", {"count": counter.total - heap, "total": counter.total,
                                "goal": "loses" if controller.misere else "wins"}]]
+    said = [counter.total - h for h in range(counter.total)   # the counts to say: the heaps the engine finds lost
+            if strategy.solve(controller.rules, [h], controller.misere, False)["outcome"] == "loss"]
+    lines.append(["nimrod.count.rule", {"said": ", ".join([str(n) for n in sorted(said) if n])}])
     if controller.state in (VISITOR, THINKING, SHOWING) and heap:
         start = controller.turn_start[0][0] if controller.state == VISITOR and controller.turn_start else heap
         result = strategy.solve(controller.rules, [start], controller.misere, False)
@@ -213,10 +218,15 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         out.update(_table(heaps, heaps))
         out.update(kind="moore", k=rules.k)
         lines.append(["nimrod.moore", {"k1": rules.k + 1}])
-    if out["kind"] == "other":
+    taught = rules.lesson(heaps, misere, ring, result)   # the rule to carry home, from the engine's numbers
+    if out["kind"] == "other" and taught:
+        lines.extend([["nimrod.lesson", {"note": sentence}] for sentence in taught])
+    elif out["kind"] == "other":
         lines.append(["nimrod.other", {"position": out["position"]}])
         if result["nimber"] is not None:
             lines.append(["nimrod.nimber", {"n": result["nimber"]}])
+    elif taught and out["kind"] == "values":  # the table shows each heap's value: the rule to carry home, in plain words
+        lines.insert(1, ["nimrod.lesson", {"note": taught[0]}])
     if out["kind"] == "nim" and misere:
         lines.append(["nimrod.misere", {}])
     elif out["kind"] in ("nim", "values"):

@@ -19,6 +19,7 @@ class Moore(TakeRules):
     """
 
     name = "moore"
+    teaches = "columns"
     reasoning = "moore"
 
     @property

@@ -76,6 +76,22 @@ class Nim2D(GridRules):
             x ^= _value(group, len(matrix[0]), False)
         return x
 
+    def groups(self, matrix):
+        """(lamps, nim-value) of each group of neighbouring lit cells (the
+        lesson's words); None where ``nimber`` would not search them."""
+        table = not SMALL and _in_table(matrix) and type(self) is Nim2D  # each group alone: a table position too
+        if SMALL or not table and _largest_group(matrix) > _GROUP_CELLS:
+            return None
+        width = len(matrix[0])
+        out = []
+        for group in _groups(matrix):
+            if table:
+                alone = [[group >> (r * width + c) & 1 for c in range(width)] for r in range(len(matrix))]
+                out.append((bin(group).count("1"), _table_value(alone)))
+            else:
+                out.append((bin(group).count("1"), _value(group, width, False)))
+        return out
+
     def theory(self, matrix, misere, ring=False):
         if not self.searchable(matrix):
             return None

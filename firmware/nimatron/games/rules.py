@@ -88,6 +88,7 @@ class Rules:
     countable = False     # one heap of it can be played as a binary counter
     nim_sum = False       # the binary nim-sum is the whole explanation (plain Nim)
     reasoning = None      # type: str | None  # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
+    teaches = None        # type: str | None  # its lesson (games/lesson.py): "modulo", "columns", "values", ...
     dead_below = 1        # parts smaller than this never move again (Grundy's 1s and 2s)
 
     def starts_for(self, layout):
@@ -213,6 +214,16 @@ class Rules:
         """The move to make in a lost position (``gentle`` unless a game
         has a second goal, such as Candy Nim's candies)."""
         return self.gentle(heaps, ring)
+
+    def lesson(self, heaps, misere, ring, result):
+        """The rule a pupil can carry home and how this position and the move
+        ``result`` (``strategy.solve``'s) follow it: English sentences
+        (``games/lesson.py``, loaded only when a position is explained)."""
+        if self.teaches is None:
+            return []
+        from .lesson import lesson
+
+        return lesson(self, heaps, misere, ring, result)
 
     def notes(self, heaps, misere):
         """More words for the machine's reasoning (a second goal), if any."""

@@ -98,6 +98,7 @@ class Grundy(SplitRules):
     """Grundy's game: split one heap into two unequal non-empty heaps."""
 
     name = "grundy"
+    teaches = "values"
     panel = "splits"
     reasoning = "values"
     dead_below = 3
@@ -131,6 +132,7 @@ class Lines(SplitRules):
     """
 
     name = "lines"
+    teaches = "values"
     has_ring = True
     search_total = 20
     most = 3

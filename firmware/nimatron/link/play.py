@@ -55,6 +55,8 @@ def cmd_explain(link, args, text, now):
     from .commands import _alone  # loaded by then: commands imports this module
 
     _alone(link, "games.explain")  # its words: loaded with the answer, 48 ms of a stock MacroPad's pass
+    if c.rules.teaches:
+        _alone(link, "games.lesson")  # the rule set's lesson (games/lesson.py), in a pass of its own too
     if _table_words(c):
         _alone(link, "games.tables")  # the nim-value the machine's play does not read (Moore's Nim)
     from ..games import explain
@@ -194,6 +196,8 @@ def word_held(link):
 
     worded = True
     want = "nimatron.games.explain"
+    if want in sys.modules and link.controller.rules.teaches:
+        want = "nimatron.games.lesson"  # the rule set's lesson, loaded after
     if want in sys.modules and _table_words(link.controller):
         want = "nimatron.games.tables"  # the nim-value the machine's play does not read, loaded after
     if want not in sys.modules:
@@ -240,12 +244,12 @@ def _drop_words(link):
     if not c.settings["explain"]:
         from .. import forget
 
-        names = ("games.explain",)
+        names = ("games.explain", "games.lesson")
         if _table_words(c, True):
             from ..games import strategy
 
             strategy.tables = None  # its handle on the module: imported again when words next ask
-            names = ("games.explain", "games.tables")
+            names = ("games.explain", "games.lesson", "games.tables")
         forget(names, collect=False)  # the next collection frees it: none in this pass
 
 

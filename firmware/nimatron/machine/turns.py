@@ -348,7 +348,7 @@ class MachineTurn:
         does not read (Moore's Nim: ``plays_by_table``): the host link loads
         it for the words, in a pass of its own, and drops it with them."""
         r = self.rules
-        return not (self.misere or r.nim_sum or r.table_spec(False) is None or plays_by_table(r, False))
+        return not (self.misere or r.teaches or r.nim_sum or r.table_spec(False) is None or plays_by_table(r, False))
 
     def explain(self, heaps=None, ring=None, result=None):
         """The machine's reasoning for a position, in words (Nimrod's panel);
@@ -367,11 +367,15 @@ class MachineTurn:
             for h in heaps:
                 x ^= h
             words.append("nim-sum " + explain.binary(x, 1) + " (binary) = %d" % x)  # marked: the board speaks ASCII
+            words.extend(self.rules.lesson(heaps, self.misere, ring, result))   # misere: the seeds' endgame rule
         else:
+            taught = self.rules.lesson(heaps, self.misere, ring, result)   # the rule to carry home (games/lesson.py)
             nimber = result["nimber"]
-            if nimber is None and not self.misere and self.rules.table_spec(False) is not None:
+            if not taught and nimber is None and not self.misere and self.rules.table_spec(False) is not None:
                 nimber = strategy._tables().value(self.rules, heaps, False, ring)  # the machine's search left it out
-            if nimber is not None:
+            if taught:
+                words.extend(taught)
+            elif nimber is not None:
                 words.append("nim-value %d" % nimber)
         words.extend(self.rules.notes(heaps, self.misere))
         if result["after"] is None:
