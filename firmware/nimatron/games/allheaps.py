@@ -16,7 +16,7 @@ class AllHeaps(TakeRules):
     """
 
     name = "allheaps"
-    teaches = "wythoff"
+    teach = "allheaps"
     about = "take from one heap, or the same from every heap"
 
     def moves(self, heaps, ring=False):

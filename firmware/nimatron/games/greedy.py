@@ -17,7 +17,7 @@ class Greedy(TakeRules):
     """
 
     name = "greedy"
-    teaches = "largest"
+    teach = "greedy"
     one_row = True
     countable = True
     about = "take any number, only from a largest heap"

@@ -26,7 +26,7 @@ class GridRules(Rules):
     """A rule set played on a grid of lit cells (a 0/1 matrix): reading,
     checking and wording a position; the moves are the subclass's."""
 
-    teaches = "groups"
+    teach = "groups"
     panel = "cells"
     reasoning = "groups"
 

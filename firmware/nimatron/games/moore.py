@@ -19,7 +19,7 @@ class Moore(TakeRules):
     """
 
     name = "moore"
-    teaches = "columns"
+    teach = "columns"
     reasoning = "moore"
 
     @property

@@ -25,7 +25,7 @@ class Nim(TakeRules):
     """Take any number >= 1 from one heap. Bouton, 1901."""
 
     name = "nim"
-    teaches = "nim"
+    teach = "nim"
     one_row = True
     countable = True
     nim_sum = True

@@ -88,7 +88,7 @@ class Rules:
     countable = False     # one heap of it can be played as a binary counter
     nim_sum = False       # the binary nim-sum is the whole explanation (plain Nim)
     reasoning = None      # type: str | None  # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
-    teaches = None        # type: str | None  # its lesson (games/lesson.py): "modulo", "columns", "values", ...
+    teach = None        # type: str | None  # its lesson (games/lesson.py): "subtract", "columns", "values", ...
     dead_below = 1        # parts smaller than this never move again (Grundy's 1s and 2s)
 
     def starts_for(self, layout):
@@ -219,7 +219,7 @@ class Rules:
         """The rule a pupil can carry home and how this position and the move
         ``result`` (``strategy.solve``'s) follow it: English sentences
         (``games/lesson.py``, loaded only when a position is explained)."""
-        if self.teaches is None:
+        if self.teach is None:
             return []
         from .lesson import lesson
 

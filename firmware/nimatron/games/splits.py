@@ -98,7 +98,7 @@ class Grundy(SplitRules):
     """Grundy's game: split one heap into two unequal non-empty heaps."""
 
     name = "grundy"
-    teaches = "values"
+    teach = "values"
     panel = "splits"
     reasoning = "values"
     dead_below = 3
@@ -132,7 +132,7 @@ class Lines(SplitRules):
     """
 
     name = "lines"
-    teaches = "values"
+    teach = "values"
     has_ring = True
     search_total = 20
     most = 3

@@ -15,7 +15,7 @@ class Subtract(TakeRules):
     """Take 1..k from one heap. Heaps count modulo k+1 (Sprague-Grundy)."""
 
     name = "subtract"
-    teaches = "modulo"
+    teach = "subtract"
     one_row = True
     countable = True
     reasoning = "values"

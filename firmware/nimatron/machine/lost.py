@@ -36,7 +36,7 @@ def _counts(values, n):
 
 
 def why(kind, payload):
-    """Why a whole record (``reading._odd``) is not of a shape this version reads, in words."""
+    """Why a whole record (``reading.shape``) is not of a shape this version reads, in words."""
     from .audits import KEYS, PRESET_KEYS
 
     if kind == SETTINGS:

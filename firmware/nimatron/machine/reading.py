@@ -52,7 +52,7 @@ def load(store):
                 problems.append("%s: no whole %s record (%s): lost%s" % (
                     store.path, " or ".join([NAMES[k] for k in gone]),
                     "the file is empty" if not data else "cut short or damaged",
-                    "" if notes else _kept(store, data, "damaged")))
+                    "" if notes else keep(store, data, "damaged")))
                 add(lost, gone)
             sources.append(records)
     store.seq = 0
@@ -62,7 +62,7 @@ def load(store):
                 store.seq = seq
             if kind == COMPACTED:
                 continue
-            if _odd(kind, payload):  # read as nothing, never as zeros: a loss, said below if it is the newest
+            if not shape(kind, payload):  # read as nothing, never as zeros: a loss, said below if it is the newest
                 if kind not in odd or seq > odd[kind][0]:
                     odd[kind] = (seq, payload)
                 continue
@@ -76,9 +76,9 @@ def load(store):
     for kind in KINDS:
         name = NAMES[kind]
         if kind in odd and (kind not in found or odd[kind][0] > found[kind][0]):
-            kept = _kept(store, data, "other") if data else ""
+            kept = keep(store, data, "other") if data else ""
             if store.nvm is not None and not kept:
-                kept = _kept(store, None, "other")
+                kept = keep(store, None, "other")
             from .lost import why
 
             problems.append("the newest %s record holds %s, not what this version reads: taken as lost, "
@@ -98,16 +98,16 @@ def add(lost, kinds):
             lost.append(name)
 
 
-def _kept(store, data, word):
+def keep(store, data, word):
     """", kept aside as NAME" once the store's bytes are copied where nothing
     overwrites them (a file port or an nvm file that can: a Pi, the simulator); else ""."""
     try:
         if data is None:
-            keep = getattr(store.nvm, "keep", None)
-            name = keep(word) if keep is not None else None
+            copy = getattr(store.nvm, "keep", None)
+            name = copy(word) if copy is not None else None
         else:
-            keep = getattr(store.files, "keep", None)
-            name = keep(store.path, data, word) if keep is not None else None
+            copy = getattr(store.files, "keep", None)
+            name = copy(store.path, data, word) if copy is not None else None
     except Exception:  # noqa: BLE001 - a copy that cannot be made is said as not made, never raised
         name = None
     return ", kept aside as %s" % name[name.rfind("/") + 1:] if name else ""
@@ -146,10 +146,10 @@ def missing(records):
     return out
 
 
-def _odd(kind, payload):
-    """True when a whole record is not of a shape this version reads.
+def shape(kind, payload):
+    """Whether a whole record is of a shape this version reads.
 
-    Such a record is a loss (said, the older record of its kind used, the
+    One that is not is a loss (said, the older record of its kind used, the
     link sealed if settings), never read as zeros written back at the next
     save. Keys this version does not know are a newer version's: kept. Why
     it is odd is put in words by ``lost``, loaded only then (its words
@@ -158,28 +158,28 @@ def _odd(kind, payload):
 
     if kind == SETTINGS:
         if "factory" in payload:
-            return payload["factory"] is not True
+            return payload["factory"] is True
         for key, want in (("board", str), ("src", int), ("set", dict)):
             v = payload.get(key)
             if (key in payload or key == "set") and (not isinstance(v, want) or isinstance(v, bool)):
-                return True
-        return False
+                return False
+        return True
     lists = [(payload.get("l"), len(KEYS))]
     if "s" in payload:
         lists.append((payload["s"], len(KEYS)))
     presets = payload.get("p", {})
     if not isinstance(presets, dict):
-        return True
+        return False
     for key in presets:
         lists.append((presets[key], len(PRESET_KEYS)))
     for v, n in lists:
         if not isinstance(v, list) or not all(_count(c) for c in v[:n]):
-            return True
+            return False
     for key in ("f", "z", "k"):
         v = payload.get(key, 0)
         if not isinstance(v, int) or isinstance(v, bool) or (key == "k" and not 0 <= v < 1000000):
-            return True
-    return False
+            return False
+    return True
 
 
 def _count(v):

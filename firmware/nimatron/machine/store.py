@@ -275,15 +275,22 @@ class Store:
         self._compact()
         return True
 
-    def _image(self):
+    def _image(self, index=False):
+        """The newest record of each kind; with ``index``, after a ``COMPACTED``
+        record naming them (kind and sequence number): a compacted sector, and
+        every state file, so that whatever cuts or damages it, ``reading``
+        knows which kinds it held and names each one lost (files written
+        before the index are read too: every kind expected)."""
         out = b""
+        listed = {}
         for kind in KINDS:
             if kind in self.latest:
                 raw = self.latest[kind]
                 if raw[0] == MAGIC:  # an older version's record: commit-marked from now on
                     raw = self.latest[kind] = renumbered(raw, seq_of(raw))
                 out += raw
-        return out
+                listed[chr(kind)] = seq_of(raw)
+        return encode(COMPACTED, self.seq, {"has": listed}) + out if index else out
 
     def _compact(self):
         """The newest record of each kind from offset 0: one sector erase.
@@ -292,12 +299,8 @@ class Store:
         follow it (kind and sequence number): a power cut while they are
         programmed leaves them torn or blank, and ``load`` then says what
         was lost instead of starting quietly without it."""
-        listed = {}
-        for kind in KINDS:
-            if kind in self.latest:
-                listed[chr(kind)] = seq_of(self.latest[kind])
         self.seq += 1
-        image = encode(COMPACTED, self.seq, {"has": listed}) + self._image()
+        image = self._image(True)
         if self.path:
             self._write_file()  # a cut during the erase below is then survivable
         size = len(self.nvm)
@@ -317,23 +320,10 @@ class Store:
         self.tail = len(image)
         self.clean = True
 
-    def _file_image(self):
-        """A state file's bytes: an index (a ``COMPACTED`` record naming the
-        records that follow it, kind and sequence number), then the records.
-        Whatever cuts or damages the file, ``reading`` then knows which kinds
-        it held and names each one lost (files written before the index are
-        read too: every kind expected)."""
-        image = self._image()  # first: an older version's record is renumbered into a marked one
-        listed = {}
-        for kind in KINDS:
-            if kind in self.latest:
-                listed[chr(kind)] = seq_of(self.latest[kind])
-        return encode(COMPACTED, self.seq, {"has": listed}) + image
-
     def _write_file(self):
         """Temporary file, fsync, rename over the old one, fsync the folder."""
         files = self.files
-        image = self._file_image()
+        image = self._image(True)
         tmp = self.path + ".tmp"
         for n in range(1, 5):  # STATE.tmp, then STATE.tmp1-3 when something not ours sits there
             try:
