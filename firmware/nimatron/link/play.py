@@ -244,12 +244,12 @@ def _drop_words(link):
     if not c.settings["explain"]:
         from .. import forget
 
-        names = ("games.explain", "games.lesson")
+        names = ["games.explain", "games.lesson"]
         if _table_words(c, True):
             from ..games import strategy
 
             strategy.tables = None  # its handle on the module: imported again when words next ask
-            names = ("games.explain", "games.lesson", "games.tables")
+            names.append("games.tables")
         forget(names, collect=False)  # the next collection frees it: none in this pass
 
 

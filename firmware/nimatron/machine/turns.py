@@ -348,7 +348,7 @@ class MachineTurn:
         does not read (Moore's Nim: ``plays_by_table``): the host link loads
         it for the words, in a pass of its own, and drops it with them."""
         r = self.rules
-        return not (self.misere or r.teach or r.nim_sum or r.table_spec(False) is None or plays_by_table(r, False))
+        return not (self.misere or r.nim_sum or r.table_spec(False) is None or plays_by_table(r, False))
 
     def explain(self, heaps=None, ring=None, result=None):
         """The machine's reasoning for a position, in words (Nimrod's panel);
