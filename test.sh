@@ -19,4 +19,4 @@ for tool in chromium tmux rsvg-convert:librsvg2-bin ngspice; do
             || echo "could not install $package: its tests will skip" >&2
     fi
 done
-exec .venv/bin/python -m pytest -n auto -q "$@"
+exec .venv/bin/python -m pytest -n auto --dist worksteal -q "$@"

@@ -55,7 +55,7 @@ def cmd_explain(link, args, text, now):
     from .commands import _alone  # loaded by then: commands imports this module
 
     _alone(link, "games.explain")  # its words: loaded with the answer, 48 ms of a stock MacroPad's pass
-    if c.rules.teach:
+    if c.rules.teach and (c.misere or not c.rules.nim_sum):
         _alone(link, "games.lesson")  # the rule set's lesson (games/lesson.py), in a pass of its own too
     if _table_words(c):
         _alone(link, "games.tables")  # the nim-value the machine's play does not read (Moore's Nim)
@@ -196,9 +196,10 @@ def word_held(link):
 
     worded = True
     want = "nimatron.games.explain"
-    if want in sys.modules and link.controller.rules.teach:
+    c = link.controller
+    if want in sys.modules and c.rules.teach and (c.misere or not c.rules.nim_sum):
         want = "nimatron.games.lesson"  # the rule set's lesson, loaded after
-    if want in sys.modules and _table_words(link.controller):
+    if want in sys.modules and _table_words(c):
         want = "nimatron.games.tables"  # the nim-value the machine's play does not read, loaded after
     if want not in sys.modules:
         if not link.wording:

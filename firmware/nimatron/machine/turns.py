@@ -367,7 +367,8 @@ class MachineTurn:
             for h in heaps:
                 x ^= h
             words.append("nim-sum " + explain.binary(x, 1) + " (binary) = %d" % x)  # marked: the board speaks ASCII
-            words.extend(self.rules.lesson(heaps, self.misere, ring, result))   # misere: the seeds' endgame rule
+            if self.misere:  # the seeds' endgame rule (normal play: the nim-sum is the lesson, no module loaded)
+                words.extend(self.rules.lesson(heaps, True, ring, result))
         else:
             taught = self.rules.lesson(heaps, self.misere, ring, result)   # the rule to carry home (games/lesson.py)
             nimber = result["nimber"]
