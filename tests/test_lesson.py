@@ -200,25 +200,12 @@ def test_a_circle_opens_into_a_row_of_value_0(n):
 
 
 def groups(matrix):
-    """Each group of touching lit lamps alone on the board (4-connected), found here by a flood fill."""
-    seen = set()
-    out = []
-    for r in range(len(matrix)):
-        for c in range(len(matrix[r])):
-            if not matrix[r][c] or (r, c) in seen:
-                continue
-            group = [[0] * len(row) for row in matrix]
-            todo = [(r, c)]
-            seen.add((r, c))
-            while todo:
-                i, j = todo.pop()
-                group[i][j] = 1
-                for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
-                    if 0 <= a < len(matrix) and 0 <= b < len(matrix[a]) and matrix[a][b] and (a, b) not in seen:
-                        seen.add((a, b))
-                        todo.append((a, b))
-            out.append(group)
-    return out
+    """Each group of touching lit lamps alone on the board (4-connected): the
+    simulator's Nimrod panel finds them by its own flood fill, apart from the
+    engine's groups the lesson reads."""
+    from nimatron_sim.nimrod import _groups
+
+    return _groups(matrix)
 
 
 def _cells(rows, width):
