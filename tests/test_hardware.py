@@ -77,6 +77,9 @@ def test_every_drawn_part_is_in_the_bill_of_materials(name, texts):
     if harness.FAR_FEED in drawn:   # a wire, not a numbered part: the BOM's metres of it name it
         drawn.discard(harness.FAR_FEED)
         assert "a second pair from J2 to the last pixel" in texts[name + "/bom.csv"]
+    if harness.GROUPS in drawn:   # the pixel groups' pairs: wire too, their fuses are drawn in them
+        drawn.discard(harness.GROUPS)
+        assert "each group's pair from its fuse to its first pixel" in texts[name + "/bom.csv"]
     listed = []
     for row in rows[1:-1]:
         refs = expand_refs(row[0])

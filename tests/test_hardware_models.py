@@ -79,7 +79,7 @@ def test_the_2n5401_model_has_the_datasheet_gain_and_saturation():
 
 
 def test_a_polarised_electrolytic_conducts_when_reversed_and_a_bipolar_one_does_not():
-    """The old C_IN (EEU-FR1H100) reversed by a centre-negative adapter: amperes through its oxide (H2)."""
+    """The old C_IN (EEU-FR1H100) reversed by an adapter whose plug is wired backwards: amperes through its oxide (H2)."""
     data = dc(["Vr n 0 DC -5", "Vm crv 0 0", "Dcrev crv n DCREV"], "Vr -3 -0.5 0.5", ["i(vm)"])
     amps = [abs(i) for i in data["i(vm)"]]
     assert amps[0] > 1.0 and amps[-1] < 1e-3, amps            # 3 V backwards: amperes; 0.5 V: nothing

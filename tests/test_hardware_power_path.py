@@ -30,23 +30,39 @@ def test_the_power_path_reaches_the_last_pixel_and_passes_its_rules(name):
 
 
 def test_pico_grid_fed_at_one_end_breaks_both_pixel_rules(monkeypatch):
-    """The planted broken copy: one feed. The string's conductors carry over 1.92 A and the far pixel
-    falls below the WS2812B's 3.5 V; fed at both ends it passes, and the BOM and guide say so."""
+    """The planted broken copy: one feed, no groups. The string's conductors carry over 1.92 A and the far pixel
+    falls below the WS2812B's 3.5 V; fed in fused groups from the fuse board it passes, and the BOM and guide say so."""
     design = DESIGNS["pico-grid"]
+    assert electrical.pixel_check(design) == [] and not electrical.feed_both_ends(design)
+    assert "the fuse board" in bom.text(design) and "The pixels are fed in 6 groups" in TEXTS["pico-grid/README.md"]
+    monkeypatch.setattr(electrical, "pixel_groups", lambda d: [])
     lines = electrical.pixel_rule_lines(design, False)
     assert any("conductors carry" in x for x in lines) and any("farthest pixel" in x for x in lines), lines
     assert electrical.feed_both_ends(design)
-    assert "second pair from J2 to the last pixel" in bom.text(design)
-    assert "a second 18 AWG pair from J2 to the last pixel" in TEXTS["pico-grid/README.md"]
     monkeypatch.setattr(electrical, "feed_both_ends", lambda d: False)
     assert electrical.pixel_check(design) and any("pixel conductors" in x for x in parts.checks(design))
 
 
 def test_the_ladder_conserves_current_and_drops_towards_the_middle():
     design = DESIGNS["pico-grid"]
-    v, seg, feeds = electrical.pixel_ladder(design, True, 5.0)
+    v, seg, feeds = electrical.pixel_ladder(design, True, 5.0, groups=[])
     assert sum(feeds) == pytest.approx(parts.worst_amps(design) - 0.05, rel=1e-6)
     assert v.index(min(v)) not in (0, len(v) - 1) and max(v) < 5.0
+
+
+@pytest.mark.parametrize("name", sorted(DESIGNS))
+def test_each_group_draws_its_own_pixels_and_drops_away_from_its_feed(name):
+    """Fed in groups, the +5V cut between them: each feed carries its own group's pixels, no current crosses a cut,
+    and each group's first pixel is its highest."""
+    design = DESIGNS[name]
+    groups = electrical.pixel_groups(design)
+    v, seg, feeds = electrical.pixel_ladder(design, False, 5.0)
+    each = (parts.worst_amps(design) - design.spec["supply"].get("board_ma", 0) / 1000.0) / len(v)
+    for (first, size), amps in zip(groups, feeds):
+        assert amps == pytest.approx(size * each, rel=1e-6)
+        assert v[first] == max(v[first:first + size])
+        if first:
+            assert seg[first - 1] == 0.0
 
 
 def test_the_monthly_check_can_pass():

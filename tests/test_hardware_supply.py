@@ -120,7 +120,7 @@ def test_h1_todays_stage_passes_with_the_ideal_tl431_and_stays_off_with_a_real_o
 
 @needs_ngspice
 def test_h2_todays_polarised_c_in_passes_as_an_ideal_capacitor_and_burns_as_a_real_one(monkeypatch):
-    """Reversal rule. A centre-negative adapter: the ideal capacitor shows nothing; the polarised
+    """Reversal rule. An adapter with its plug wired backwards: the ideal capacitor shows nothing; the polarised
     electrolytic conducts the adapter's limit backwards (4.5 A, about 10 W)."""
     old_stage(monkeypatch)
     design = DESIGNS["pico-neopixel"]

@@ -404,6 +404,7 @@ def _input_rows(design):
 def _protection(design):
     """Supply input protection and ESD arrays on the visitor-touched lines."""
     out = _input_rows(design) if catalogue_parts.has_dc_input(design) else []
+    out.extend(_group_fuse_rows(design))
     n = catalogue_parts.esd_arrays(design)
     if n:
         from .electrical import esd_need
@@ -431,6 +432,45 @@ def _protection(design):
                     "in the +5V lamp lead at the header breakout: %d mA with every lamp lit; a short on the panel "
                     "trips it before the Pi's 5 V" % int(design.figures["leds_ma"] + 0.5)))
     return out
+
+
+def _group_fuse_rows(design):
+    """The pixels fed in groups (``electrical.pixel_groups``): a 5 x 20 mm fast fuse and holder per group on the fuse
+    board where the +5V loom ends, and each group's fused pair."""
+    from . import electrical, harness
+
+    fuses = electrical.feed_fuses(design)
+    if not fuses:
+        return []
+    refs = harness.group_fuse_refs(design)
+    fuse = electrical.group_fuse()
+    key = catalogue_parts.part("pixel-conductor")["as"]
+    rating = catalogue_parts.trusted(key, catalogue_parts.part(key)["amps"])
+    lead = catalogue_parts.part(electrical.GROUP_LEAD)
+    metres = int(len(fuses) * catalogue_parts.part("pixel-conductor")["far_feed_m"] + 0.999)
+    ref = "%s-%s" % (refs[0], refs[-1]) if len(refs) > 1 else refs[0]
+    holder = catalogue_parts.part("fuse-holder-5x20")
+    return [
+        ("%s, %g A" % (catalogue_parts.part(electrical.FUSE)["part"].split(" (")[0], fuse), len(fuses),
+         "Littelfuse 617 series, amp code .800", 0.40,
+         "one per group of pixels (%s), in its holder on the fuse board: each carries its group's worst case, at most "
+         "%.2f A (%d %% of %g A), and opens any current above the pixels' conductors' %.1f A within %g s (%d %% of its "
+         "rating, IEC 60127-2); never fit a larger one" % (
+             ", ".join(f[0].split(" (")[1].rstrip(")") for f in fuses), max(f[1] for f in fuses),
+             int(max(f[1] for f in fuses) / fuse * 100 + 0.5), fuse, rating, electrical.FAULT_SECONDS,
+             int(rating / fuse * 100 + 1e-9)), ref),
+        ("spare %g A fuses, the same" % fuse, 2, "Littelfuse 617 series, amp code .800", 0.40,
+         "kept in the enclosure beside the fuse board"),
+        (holder["part"], len(fuses), "Schurter OG 0031.8201 + cover 0853.9561", 1.50,
+         "on the fuse board, one per fuse: %.0f A, the cover over the live clips" % holder["amps"]),
+        ("stripboard 50 x 80 mm (the fuse board)", 1, "Vero 01-0021, cut", 1.50,
+         "beside the first pixel, where %s's loom ends: its +5V and ground strips, each with a %d AWG wire soldered "
+         "along it, feed the fuses; from each fuse a group's pair (harness.svg, %s)" % (
+             catalogue_parts.POWER_LOOM, catalogue_parts.part(catalogue_parts.lead_wire(design))["awg"],
+             harness.GROUPS)),
+        ("%s, red and black, metres" % lead["part"], 2 * metres, "Alpha Wire 3051", 0.40,
+         "each group's pair from its fuse to its first pixel, %d AWG behind the fuse (max %.1f m each), and the "
+         "+5V cut between groups" % (lead["awg"], catalogue_parts.part("pixel-conductor")["far_feed_m"]))]
 
 
 PIXEL_ESD = ("; the pixels' loom's one sits at the first pixel (its adapter on a scrap of stripboard there), where "

@@ -332,7 +332,22 @@ def pixel_troubles(design, cps):
              "Reseat J2; rewire %s as the wiring diagram shows; turn the strip so its first arrow leaves DIN." % u),
             ("The lamps are dark from one pixel on",
              "That pixel's DOUT and the next one's DIN; +5V and ground at it.",
-             "Resolder the joint or replace the pixel; feed +5V to both ends of a long strip.")]
+             "Resolder the joint or replace the pixel; feed +5V to both ends of a long strip.")] + group_troubles(design)
+
+
+def group_troubles(design):
+    """The pixels fed in groups: a group dark from its first pixel to its last is its fuse."""
+    from . import electrical, harness
+
+    refs = harness.group_fuse_refs(design)
+    if not refs:
+        return []
+    return [("One group of pixels is dark from its first to its last (%s)" % ", ".join(
+                "%s: %d-%d" % (ref, first, first + size - 1)
+                for ref, (first, size) in zip(refs, electrical.pixel_groups(design))),
+             "Supply unplugged, the group's fuse on the fuse board: OL means it opened on a short behind it.",
+             "Find and clear the short in that group (its pair, its pixels' +5V and ground) before you fit the same "
+             "%g A fast fuse from the spares; never a larger one." % electrical.group_fuse())]
 
 
 def led_troubles(design, cps):

@@ -233,29 +233,40 @@ def feed_ohms(far=False, wire="wire-18"):
     return 2 * length * catalogue.part(wire)["ohms_per_m"] + 0.02
 
 
-def pixel_ladder(design, both_ends, rail_volts):
-    """(pixel volts, conductor amps): every pixel drawing its share of the worst case, fed from ``rail_volts``
-    at the first pixel (and the last, ``both_ends``) through its feed; the string's +5V and ground each carry
-    a segment's current (solved as a resistor ladder)."""
+def pixel_ladder(design, both_ends, rail_volts, groups=None):
+    """(pixel volts, conductor amps, feed amps): every pixel drawing its share of the worst case. Where the design
+    has pixel groups (``pixel_groups``) each group is fed at its first pixel from the fuse board at the loom's end,
+    through its own fuse and lead, its +5V cut from its neighbours; else the string is fed at the first pixel (and
+    the last, ``both_ends``) through its feed. The string's +5V and ground each carry a segment's current (solved as
+    a resistor ladder)."""
     gaps = pixel_gaps_mm(design)
     n = len(gaps) + 1
+    if groups is None:
+        groups = pixel_groups(design)
     per_ohm = catalogue.part(catalogue.part("pixel-conductor")["as"])["ohms_per_m"] / 1000.0
     seg = [2 * mm * per_ohm for mm in gaps]                      # + and ground: the loop
     amps = catalogue.worst_amps(design) - (design.spec["supply"].get("board_ma", 0) / 1000.0)
     load = amps / n
+    cut = set(first - 1 for first, _ in groups[1:])             # the +5V cut between groups
     # tridiagonal conductance system G v = b
     lower, diag, upper, b = [0.0] * n, [0.0] * n, [0.0] * n, [-load] * n
     for k, r in enumerate(seg):
+        if k in cut:
+            continue
         g = 1.0 / r
         diag[k] += g
         diag[k + 1] += g
         upper[k] = -g
         lower[k + 1] = -g
     wire = catalogue.lead_wire(design)
-    for node, far in ((0, False),) + (((n - 1, True),) if both_ends else ()):
-        g = 1.0 / feed_ohms(far, wire)
-        diag[node] += g
-        b[node] += g * rail_volts
+    if groups:
+        board = rail_volts - amps * feed_ohms()                    # the loom carries every group's current
+        feeds_at = [(first, board, group_feed_ohms()) for first, _ in groups]
+    else:
+        feeds_at = [(0, rail_volts, feed_ohms())] + ([(n - 1, rail_volts, feed_ohms(True, wire))] if both_ends else [])
+    for node, volts, ohms in feeds_at:
+        diag[node] += 1.0 / ohms
+        b[node] += volts / ohms
     for k in range(1, n):                                         # Thomas algorithm
         m = lower[k] / diag[k - 1]
         diag[k] -= m * upper[k - 1]
@@ -264,9 +275,50 @@ def pixel_ladder(design, both_ends, rail_volts):
     v[-1] = b[-1] / diag[-1]
     for k in range(n - 2, -1, -1):
         v[k] = (b[k] - upper[k] * v[k + 1]) / diag[k]
-    seg_amps = [abs(v[k] - v[k + 1]) / seg[k] for k in range(n - 1)]
-    feeds = [(rail_volts - v[0]) / feed_ohms()] + ([(rail_volts - v[-1]) / feed_ohms(True, wire)] if both_ends else [])
+    seg_amps = [0.0 if k in cut else abs(v[k] - v[k + 1]) / seg[k] for k in range(n - 1)] or [0.0]
+    feeds = [(volts - v[node]) / ohms for node, volts, ohms in feeds_at]
     return v, seg_amps, feeds
+
+
+GROUP_LEAD = "wire-22"   # a group's lead from its fuse to its first pixel: behind the fuse, so the fuse protects it
+FUSE_WARM = 2.0          # a fuse's resistance carrying its load, x its cold figure (the datasheet gives only the cold)
+
+
+def group_fuse():
+    """The largest 5 x 20 mm fast fuse that protects the pixels' conductors (``fuse_protects``)."""
+    key = catalogue.part("pixel-conductor")["as"]
+    return largest_protecting_fuse(catalogue.trusted(key, catalogue.part(key)["amps"]))   # as fault_rows rates it
+
+
+def group_feed_ohms():
+    """A group's feed beyond the fuse board: its fuse (warm) and its lead, + and ground, as long as the far feed
+    (the panel's width)."""
+    cold = dict((float(k), v) for k, v in catalogue.part(FUSE)["cold_ohms"].items())
+    fuse = cold[group_fuse()] * FUSE_WARM
+    length = catalogue.part("pixel-conductor")["far_feed_m"]
+    return fuse + 2 * length * catalogue.part(GROUP_LEAD)["ohms_per_m"]
+
+
+def pixel_groups(design):
+    """[(first pixel, pixels)]: the chain cut into the fewest groups of consecutive pixels whose worst case each
+    fits the fuse that protects the pixels' conductors (x the derating), as even as they go; [] without pixels or a
+    DC input. Each group is fed from the fuse board through its own fuse (``feed_fuses``), its +5V cut from the
+    next group's."""
+    if not design.pixels or not catalogue.has_dc_input(design):
+        return []
+    fuse = group_fuse()
+    n = len(pixel_gaps_mm(design)) + 1
+    each = (catalogue.worst_amps(design) - design.spec["supply"].get("board_ma", 0) / 1000.0) / n
+    most = int(fuse * catalogue.derate() / each + 1e-9) if fuse else 0
+    if most < 1:
+        return []
+    count = -(-n // most)
+    out, first = [], 0
+    for k in range(count):
+        size = n // count + (1 if k < n % count else 0)
+        out.append((first, size))
+        first += size
+    return out
 
 
 def pixel_rule_lines(design, both_ends):
@@ -289,8 +341,9 @@ def pixel_rule_lines(design, both_ends):
 
 
 def feed_both_ends(design):
-    """True where one feed at the first pixel breaks a pixel rule (the drop or a conductor's current)."""
-    return bool(pixel_rule_lines(design, False))
+    """True where the pixels are not fed in groups and one feed at the first pixel breaks a pixel rule (the drop
+    or a conductor's current)."""
+    return not pixel_groups(design) and bool(pixel_rule_lines(design, False))
 
 
 def pixel_check(design):
@@ -299,17 +352,21 @@ def pixel_check(design):
 
 
 def pixel_figures(design):
-    """{one-end / both-ends: (far pixel volts, conductor amps max, feed amps)} for the docs."""
+    """{one end / both ends / in groups: (far pixel volts, conductor amps max, feed amps)} for the docs."""
     out = {}
-    for label, both in (("one end", False), ("both ends", True)):
-        v, seg, feeds = pixel_ladder(design, both, u1_volts(design))
+    for label, both, groups in (("one end", False, []), ("both ends", True, []),
+                                ("in groups", False, pixel_groups(design))):
+        if label == "in groups" and not groups:
+            continue
+        v, seg, feeds = pixel_ladder(design, both, u1_volts(design), groups)
         out[label] = (min(v), max(seg), feeds)
     return out
 
 
 FAULT_SECONDS = 2.0   # a fault that overloads a conductor is opened within this (IEC 60127-2's bound at 275 %)
 FUSE = "fuse-5x20-fast"
-OPEN = "a fuse per feed would have to open"   # issue 42, H3: the pixels' conductors, not yet protected (docs)
+OPEN = "a fuse per feed would have to open"   # issue 42, H3: the words for pixel conductors nothing protects
+BEHIND_FUSES = ("pixel conductors", "W pixel groups")   # parts.power_path's conductors a group's fuse protects
 PARALLEL = {"W+5V": 2}   # the +5V loom: two 18 AWG each way (J2 pins 1-2, 3-4), sharing a fault (IEC 60364-4-43 433.4)
 
 
@@ -339,6 +396,12 @@ def fault_rows(design):
 def fault_short_of(design):
     """The conductors rated below the current a fault can drive through them."""
     return [row for row in fault_rows(design) if row[4] < row[3] - 1e-9]
+
+
+def fault_fused(design):
+    """The conductors rated below the fault current that their group's fuse protects (``fault_check`` passes them)."""
+    blamed = " ".join(fault_check(design))
+    return [row for row in fault_short_of(design) if row[0] in BEHIND_FUSES and "%s (" % row[0] not in blamed]
 
 
 def fuse_opens_within(amps, rating):
@@ -372,13 +435,14 @@ def largest_protecting_fuse(conductor_amps):
 
 
 def feed_fuses(design):
-    """[(feed, its worst-case A, fuse A)]: the 5 x 20 mm fast fuse each pixel feed has (``design.pixels``'s
-    "feed_fuses"); none where the design fits none."""
-    if not design.pixels or not design.pixels.get("feed_fuses"):
+    """[(feed, its worst-case A, fuse A)]: the 5 x 20 mm fast fuse of each pixel group (``pixel_groups``); none
+    where the pixels are not fed in groups."""
+    groups = pixel_groups(design)
+    if not groups:
         return []
-    _, _, feeds = pixel_ladder(design, feed_both_ends(design), u1_volts(design))
-    return [("far end" if k else "first pixel", amps, rating)
-            for k, (amps, rating) in enumerate(zip(feeds, design.pixels["feed_fuses"]))]
+    _, _, feeds = pixel_ladder(design, False, u1_volts(design), groups)
+    return [("group %d (pixels %d-%d)" % (k + 1, first, first + size - 1), amps, group_fuse())
+            for k, ((first, size), amps) in enumerate(zip(groups, feeds))]
 
 
 def fault_check(design):
@@ -389,12 +453,12 @@ def fault_check(design):
     out = []
     protected = feed_fuses(design)
     for ref, key, amps, fault, rating in fault_short_of(design):
-        if ref == "pixel conductors" and protected and all(
+        if ref in BEHIND_FUSES and protected and all(
                 fuse_protects(f, rating) and f * catalogue.derate() >= a - 1e-9 for _, a, f in protected):
             continue
         words = "%s: %s (%s) rated %.2f A, a short behind it draws the adapter's limit, %.2f A" % (
             design.name, ref, catalogue.part(key)["part"].split(",")[0], rating, fault)
-        if ref == "pixel conductors":
+        if ref in BEHIND_FUSES:
             _, _, feeds = pixel_ladder(design, feed_both_ends(design), u1_volts(design))
             most = largest_protecting_fuse(rating)
             need = max(fuse_for_feed(a) or float("inf") for a in feeds)
@@ -413,7 +477,7 @@ def fault_figures(design):
         by = "its rating"
         if rating < fault - 1e-9:
             by = ("fuses %s A" % " + ".join("%g" % f for _, _, f in protected)) if (
-                ref == "pixel conductors" and protected and not fault_check(design)) else "NOTHING"
+                ref in BEHIND_FUSES and protected and not fault_check(design)) else "NOTHING"
         out.append((ref, key, fault, rating, by))
     return out
 

@@ -281,7 +281,14 @@ def _fault_choice_words(design):
                  lead["awg"], parts_catalogue.trusted(parts_catalogue.lead_wire(design), lead["amps"]),
                  "; 18 AWG would be rated only %.1f A" % parts_catalogue.trusted("wire-18", 7.0)
                  if lead["awg"] != 18 else ""))
-    short = [r for r in electrical.fault_short_of(design) if r[0] == "pixel conductors"]
+    fused = electrical.fault_fused(design)
+    if fused:
+        words += (" The pixels' own conductors and the groups' 22 AWG pairs (%.1f A) are not, so each group of "
+                  "pixels has its own %g A fast fuse on the fuse board: it carries its group's worst case, %.2f A at "
+                  "most, and opens any current above %.1f A within %g s (IEC 60127-2)." % (
+                      fused[0][4], electrical.group_fuse(), max(f[1] for f in electrical.feed_fuses(design)),
+                      fused[0][4], electrical.FAULT_SECONDS))
+    short = [r for r in electrical.fault_short_of(design) if r[0] == "pixel conductors" and r not in fused]
     if short:
         words += (" The pixels' own conductors (%.1f A) are not: a fuse per feed that carries the feed's worst case "
                   "opens at %.1f A only after minutes or never (IEC 60127-2), so inspect the string after any short "
@@ -317,6 +324,9 @@ def _pixel_steps(design):
                % (design.pixels["shifter"], DATA_OHMS, design.pixels["decoupler"]))
     out.append("Solder the 1000 µF capacitor (%s) across +5V and ground at the first pixel, + to +5V (the "
                "stripe marks −)." % design.pixels["cap"])
+    groups = fuse_board_words(design)
+    if groups:
+        out.append(groups)
     out.append(_input_protection_step(design))
     if design.pico:
         out.append("Feed the Pico from the same +5V through the 1N5817 (%s): band towards VSYS (pin 39); "
@@ -342,13 +352,37 @@ def _input_protection_step(design):
             "R_BE %s base to emitter, emitter to the sources, collector to the gates. Test it on the bench before "
             "it goes in (the commissioning sheet's first table). A 9, 12 or 24 V adapter, or one wired backwards, "
             "then leaves +5V at 0 V (hardware/README.md, 'Supply faults, simulated'). From there run +5V and "
-            "ground in 18 AWG through the 4-way Mini-Fit Jr. plug (two contacts each) to the first pixel%s; the "
+            "ground in 18 AWG through the 4-way Mini-Fit Jr. plug (two contacts each) to the %s%s; the "
             "worst case the firmware allows is %.2f A."
             % (design.jack, supply_sim.TVS.upper(), fuse, supply_sim.CIN_PLACE, _ohms(supply_sim.R_TOP),
                _ohms(supply_sim.R_BOT), _ohms(supply_sim.R_BASE), _ohms(supply_sim.R_BE),
+               "fuse board beside the first pixel" if electrical.pixel_groups(design) else "first pixel",
                ", and a second 18 AWG pair from J2 to the last pixel: fed at one end, the farthest pixel would get "
                "%.2f V and the string's conductors %.2f A" % electrical.pixel_figures(design)["one end"][:2]
                if both else "", parts_catalogue.worst_amps(design))) + " " + input_choice_words(design)
+
+
+def fuse_board_words(design):
+    """The fuse board and the groups' pairs where the pixels are fed in groups (``electrical.pixel_groups``)."""
+    from . import electrical, harness
+
+    groups = electrical.pixel_groups(design)
+    if not groups:
+        return ""
+    refs = harness.group_fuse_refs(design)
+    figures = electrical.pixel_figures(design)
+    return ("The fuse board (a 50 × 80 mm piece of stripboard beside the first pixel): J2's loom lands on a +5V and "
+            "a ground strip, each with a %d AWG wire soldered along it; on the +5V strip %d fuse holders with their "
+            "covers, one %g A fast fuse each (%s). The pixels are fed in %d groups: %s. Cut the +5V between one "
+            "group's last pixel and the next group's first (data and ground stay joined), and run a red and black "
+            "22 AWG pair from each fuse and the ground strip to its group's first pixel. Fed so, the farthest pixel "
+            "gets %.2f V at the worst case on the adapter's −5 %% and no conductor carries more than %.2f A; a short "
+            "in a group opens its fuse within %g s and darkens that group only." % (
+                parts_catalogue.part(parts_catalogue.lead_wire(design))["awg"], len(groups), electrical.group_fuse(),
+                "%s-%s" % (refs[0], refs[-1]) if len(refs) > 1 else refs[0], len(groups),
+                ", ".join("%s pixels %d-%d" % (ref, first, first + size - 1)
+                          for ref, (first, size) in zip(refs, groups)),
+                figures["in groups"][0], figures["in groups"][1], electrical.FAULT_SECONDS))
 
 
 USB_C_WEAKER = (0.5, 0.9, 1.5)   # what a USB-C source may offer below 3 A: USB 2.0 and 3.x default power, 1.5 A
@@ -356,7 +390,7 @@ USB_C_AMPS = 3.0   # the most a USB-C source offers at 5 V without PD (Type-C Cu
 
 
 def input_choice_words(design):
-    """Why this board takes a barrel jack with the proven stage and not a USB-C 5 V sink, from its power budget."""
+    """Why this board takes a keyed DC inlet with the proven stage and not a USB-C 5 V sink, from its power budget."""
     worst = parts_catalogue.worst_amps(design)
     usable = USB_C_AMPS * parts_catalogue.derate()
     if worst > usable:
@@ -367,9 +401,9 @@ def input_choice_words(design):
         reason = ("its worst case, %.2f A, would fit a 3 A USB-C source (%.1f A with the 80 %% margin), but a sink "
                   "with only the 5.1 kΩ CC pull-downs cannot refuse a weaker one: a source that offers %s "
                   "would be overloaded at the brightness cap, and the controller does "
-                  "not read CC to know; the barrel jack with its stage is one part, proven at its corners (the "
+                  "not read CC to know; the locking 4-pin inlet with its stage is one part, proven at its corners (the "
                   "simulation and the bench test) for every board that has one" % (worst, usable, weaker))
-    return "Why a barrel jack and not a USB-C 5 V sink: %s." % reason
+    return "Why a keyed DC inlet and not a USB-C 5 V sink: %s." % reason
 
 
 def _monthly_supply(designs):

@@ -60,7 +60,11 @@ def power_cables(design):
                      _pin("2", "+5V", "lamp supply, 2nd contact", PLUS5, awg, far),
                      _pin("3", "GND", "ground", GROUND, awg, gnd),
                      _pin("4", "GND", "ground, 2nd contact", GROUND, awg, gnd)]}
-    return [jack, loom] + far_feed(design)
+    if group_leads(design):
+        for pin in loom["pins"]:
+            pin["far"] = "the fuse board's %s bus" % ("+5V" if pin["signal"] == "+5V" else "ground")
+        loom["far"] = "fuse board"
+    return [jack, loom] + far_feed(design) + group_leads(design)
 
 
 FAR_FEED = "W+5V far end"   # parts.power_path's name for it
@@ -83,6 +87,44 @@ def far_feed(design):
              "length": "%.1f m" % catalogue.part("pixel-conductor")["far_feed_m"],
              "pins": [_pin("+", "+5V", "second feed", PLUS5, wire["awg"], "the last pixel's +5V"),
                       _pin("−", "GND", "second feed", GROUND, wire["awg"], "the last pixel's GND")]}]
+
+
+GROUPS = "W pixel groups"   # parts.power_path's name for the leads from the fuse board
+
+
+def group_fuse_refs(design):
+    """["F2", ...]: one 5 x 20 mm fast fuse per pixel group (F1 is the input's polyfuse)."""
+    from . import electrical
+
+    return ["F%d" % (k + 2) for k in range(len(electrical.pixel_groups(design)))]
+
+
+def group_leads(design):
+    """The pixels fed in groups (``electrical.pixel_groups``): the +5V loom ends on the fuse board beside the first
+    pixel; from it each group has a red and black pair, its +5V through its own fuse, to its first pixel, the +5V cut
+    between one group's last pixel and the next group's first."""
+    from . import electrical
+
+    groups = electrical.pixel_groups(design)
+    if not groups:
+        return []
+    wire = catalogue.part(electrical.GROUP_LEAD)
+    pins = []
+    for ref, (first, size) in zip(group_fuse_refs(design), groups):
+        label = "group of pixels %d-%d" % (first, first + size - 1)
+        pins.append(_pin("%s" % ref, "+5V", label + ", through " + ref, PLUS5, wire["awg"],
+                         "pixel %d's +5V (cut from pixel %d's)" % (first, first - 1) if first else "pixel 0's +5V"))
+        pins[-1].update(fuse=ref, fuse_amps=electrical.group_fuse())
+        pins.append(_pin("%s−" % ref, "GND", label, GROUND, wire["awg"], "pixel %d's GND" % first))
+    return [{"ref": GROUPS, "kind": "power", "part": electrical.GROUP_LEAD,
+             "title": "%s: one fused pair per group of pixels, %d AWG" % (GROUPS, wire["awg"]),
+             "detail": "from the fuse board where %s's loom ends: each group's +5V through its own %g A fast fuse "
+                       "(%s): it opens a short behind it within %g s" % (
+                           catalogue.POWER_LOOM, electrical.group_fuse(), ", ".join(group_fuse_refs(design)),
+                           electrical.FAULT_SECONDS),
+             "near": "fuse board", "far": "the groups' first pixels",
+             "length": "cut to fit, max %.1f m" % catalogue.part("pixel-conductor")["far_feed_m"],
+             "pins": pins}]
 
 
 def lamp_lead(design):
@@ -275,6 +317,9 @@ def _contact(d, cable, p, y):
     d.text(COLUMNS[5][1], y, p["awg"], size=11)
     d.line(WIRE_L, y - 4, WIRE_R, y - 4, stroke=p["hex"], stroke_width=3 if cable["kind"] == "power" else 2)
     d.circle(WIRE_R, y - 4, 2.5, fill="#000000")
+    if p.get("fuse"):   # a group's fuse on the fuse board, in the wire at its near end
+        d.rect(WIRE_L + 22, y - 10, 44, 12, fill="#ffffff", stroke="#000000", class_="fuse", data_ref=p["fuse"])
+        d.text(WIRE_L + 44, y - 1, "%s %g A" % (p["fuse"], p["fuse_amps"]), size=8, anchor="middle")
     d.text(FAR_X, y, p["far"], size=11)
     d.end()
 

@@ -128,7 +128,7 @@ def draw(design):
 
 
 def _jack(d, ref):
-    """J1, its centre to the rail and its sleeve to the ground line."""
+    """J1, its pins 1+4 to the rail and its pins 2+3 to the ground line."""
     d.group(class_="input-part", data_part="J1")
     d.rect(30, RAIL - 20, 70, 60, fill="#eef4ff", stroke_width=2)
     d.end()

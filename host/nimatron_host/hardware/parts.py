@@ -95,7 +95,7 @@ def fuse_key(design):
 
 def power_path(design):
     """[(ref, part key, amps)]: every part the supply current passes, jack to the last pixel (the pixels'
-    own conductors carry the most of any segment, fed at both ends where ``electrical.feed_both_ends``)."""
+    own conductors carry the most of any segment; fed in groups from the fuse board, ``electrical.pixel_groups``)."""
     if not has_dc_input(design):
         return []
     from . import electrical
@@ -109,6 +109,9 @@ def power_path(design):
         _, seg_amps, feeds = electrical.pixel_ladder(design, both, electrical.u1_volts(design))
         if both:
             out.append(("W+5V far end", lead_wire(design), feeds[1]))
+        if electrical.pixel_groups(design):
+            out.append(("W fuse board", lead_wire(design), amps))
+            out.append(("W pixel groups", electrical.GROUP_LEAD, max(feeds)))
         out.append(("pixel conductors", part("pixel-conductor")["as"], max(seg_amps)))
     return out
 

@@ -9,7 +9,7 @@ Nothing here runs ngspice: the figures are the committed ones, which
 ``tests/test_hardware_supply.py`` simulates again wherever ngspice is installed.
 """
 
-from . import electrical, parts as catalogue, supply_sim
+from . import electrical, harness, parts as catalogue, supply_sim
 
 
 def rests_on(key):
@@ -214,11 +214,22 @@ def _fault_words(design):
         "%s%s %.1f A%s" % (r[0], " crimps" if r[1].endswith("-crimp") else "", r[4],
                            " per wire, two each way" if electrical.PARALLEL.get(r[0], 1) > 1 else "")
         for r in rated))
+    fused = electrical.fault_fused(design)
+    if fused:
+        words += (" Rated below it, each behind its group's %g A fast fuse (%s), which opens any current above their "
+                  "rating within %g s (IEC 60127-2): %s. A blown fuse darkens its group only: find the short, then "
+                  "fit the same %g A fuse (the spares beside the fuse board), never a larger one." % (
+                      electrical.group_fuse(), ref_words(harness.group_fuse_refs(design)), electrical.FAULT_SECONDS,
+                      ", ".join("%s %.1f A" % (r[0], r[4]) for r in fused), electrical.group_fuse()))
+    short_of = [r for r in short_of if r not in fused]
     if short_of:
-        words += (" Rated below that current (the design rules' figures; not yet protected, and no 5 × 20 mm fuse "
-                  "per feed can be: one that carries the feed's worst case opens too slowly): %s. Until they are, "
+        words += (" Rated below that current and not protected (the design rules' figures): %s. Until they are, "
                   "inspect the wiring after any short." % ", ".join("%s %.1f A" % (r[0], r[4]) for r in short_of))
     return words
+
+
+def ref_words(refs):
+    return "%s-%s" % (refs[0], refs[-1]) if len(refs) > 1 else "".join(refs)
 
 
 def _heat_lines(design):

@@ -116,9 +116,9 @@ CASES = (
      "ramp", False),
     ("24v-unreg", "an unregulated \"24 V 1 A\" wall-wart (36 V idle) hot-plugged through 2 m of lead", UNREG_IDLE,
      "unreg", "plug", False),
-    ("reversed", "a 24 V 3 A adapter wired centre-negative (reversed polarity)", -24 * 1.05, 3.0, "plug", False),
-    ("reversed-own", "its own 5 V adapter wired centre-negative", -1.05, None, "plug", False),
-    ("reversed-unreg", "the unregulated \"24 V\" wall-wart (36 V idle) wired centre-negative", -UNREG_IDLE, "unreg",
+    ("reversed", "a 24 V 3 A adapter whose 4-pin plug is wired backwards (pins 1+4 −: reversed polarity)", -24 * 1.05, 3.0, "plug", False),
+    ("reversed-own", "its own 5 V adapter with its plug wired backwards (pins 1+4 −)", -1.05, None, "plug", False),
+    ("reversed-unreg", "the unregulated \"24 V\" wall-wart (36 V idle) with its plug wired backwards", -UNREG_IDLE, "unreg",
      "plug", False),
     ("short", "a short across +5V on the panel, on its own adapter (current limit 150 %)", 1.05, None, "plug", True),
     ("5v4", "a 5 V supply set to 5.4 V (an adjustable bench or LED supply, or a 5.1 V supply at its +5 %)", 5.4 / 5,
@@ -692,12 +692,14 @@ def _report_faults(design):
                                                                       free_air, fet_watts_allowed() * k)]
     if design.pixels:
         for label, (far, seg, feeds) in electrical.pixel_figures(design).items():
-            out.append("- pixels fed at %s: farthest pixel %.2f V at the worst case on 4.75 V, conductors %.2f A "
-                       "(rated %.2f A × 80 %%), feeds %s A" % (label, far, seg, catalogue.trusted("wire-22", 3.0),
+            out.append("- pixels fed %s: farthest pixel %.2f V at the worst case on 4.75 V, conductors %.2f A "
+                       "(rated %.2f A × 80 %%), feeds %s A" % (label if label == "in groups" else "at " + label, far, seg, catalogue.trusted("wire-22", 3.0),
                                                                " + ".join("%.2f" % f for f in feeds)))
+    fused = [r[0] for r in electrical.fault_fused(design)]
     for ref, key, normal, fault, rating in electrical.fault_rows(design):
         out.append("- %s (%s): %.2f A at the worst case, %.2f A in a short, rated %.2f A%s" % (
-            ref, key, normal, fault, rating, "" if rating >= fault else ": BELOW the short's current"))
+            ref, key, normal, fault, rating, "" if rating >= fault else ": below the short's current, behind its "
+            "group's %g A fuse" % electrical.group_fuse() if ref in fused else ": BELOW the short's current"))
     results = load_results()[design.name]
     reach = max(f["pixels_max"] for key, by in results.items() if key not in FORBIDDEN for f in by.values())
     banned = ", ".join("%s %.2f V" % (key, max(f["pixels_max"] for f in results[key].values())) for key in FORBIDDEN)

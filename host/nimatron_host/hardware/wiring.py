@@ -282,7 +282,7 @@ def _power_line(d, design, item, y):
 def _supply(d, design, y):
     """The 5 V supply of the pixels (and of a Pico) at the top right, and the
     input protection between its jack and the +5V net: a museum's spares
-    drawer holds 12 V and centre-negative adapters."""
+    drawer holds 12 V adapters and plugs wired backwards."""
     x = d.width - 200
     d.rect(x, y - 30, 170, 40, stroke_width=2, data_ref=design.supply, fill="#eef4ff")
     d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design.supply, design.spec["supply"]["amps"]), size=11,
@@ -400,7 +400,7 @@ def notes_of(design):
         out.append("U1 74AHCT125 (DIP-14): pin 2 1A in, pin 3 1Y out, pin 1 1OE to ground, pin 14 VCC to +5V, pin 7 to ground;"
                    " unused 2A/3A/4A (5, 9, 12) to ground, 2OE/3OE/4OE (4, 10, 13) to +5V.")
         out.append("Data: keep the wire from U1 to the first pixel short; the 330 Ω resistor sits at the strip's DIN."
-                   " Power the pixels from both ends of a long strip.")
+                   + _pixel_power_words(design))
     out.append("Buttons close to ground; the board's own pull-ups hold them high (no pull-up resistors)."
                " The 220 Ω in each line limits an electrostatic discharge.")
     if design.jack:
@@ -449,3 +449,15 @@ def led_words(design):
             "each pin gives only the driver's input, at most %.2f mA (%.0f mA for all %d, pins may give %d mA)."
             % (f["volts"], led["vf"], sink["vce"], led["ma"], exact, f["ohms"], f["led_ma"],
                int(f["leds_ma"] + 0.5), sink["input_ma"], f["pins_ma"], f["lamps"], f["total_limit_ma"]))
+
+
+def _pixel_power_words(design):
+    """How the pixels get +5V: in fused groups where the design has them (``electrical.pixel_groups``)."""
+    from . import electrical, harness
+
+    groups = electrical.pixel_groups(design)
+    if not groups:
+        return " Power the pixels from both ends of a long strip."
+    refs = harness.group_fuse_refs(design)
+    return (" +5V reaches the pixels in %d groups, each from the fuse board through its own %g A fast fuse (%s-%s); "
+            "the +5V is cut between groups (harness.svg)." % (len(groups), electrical.group_fuse(), refs[0], refs[-1]))
