@@ -19,6 +19,7 @@ import selectors
 import socket
 import threading
 import time
+import urllib.request
 
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
@@ -210,6 +211,63 @@ def test_a_closed_tabs_machine_makes_room_for_its_address():
         machines.create(owner="b")
     finally:
         machines.close()
+
+
+def test_a_tab_that_says_goodbye_gives_its_place_back_at_once(served):
+    """The page's goodbye (pagehide: a closed tab) gives its place back at once, not 2 minutes later: the
+    address's next machine takes it; a reload (the same tab asking for its machine again) keeps its game."""
+    made = [ask(served, ATTACKER, "POST", "/api/machines", {})[1]["machine"] for _ in range(PER_OWNER)]
+    assert ask(served, ATTACKER, "POST", "/api/machines", {})[0] == 429
+    assert ask(served, ATTACKER, "POST", "/api/machines/%s/leave" % made[0], {}) == (200, {"left": True})
+    assert ask(served, ATTACKER, "POST", "/api/machines/%s/leave" % made[1], {})[0] == 200
+    assert ask(served, ATTACKER, "GET", "/api/machines/" + made[1])[0] == 200     # reloaded: back again
+    status, fifth = ask(served, ATTACKER, "POST", "/api/machines", {})
+    assert status == 201 and len(served.machines) == PER_OWNER
+    assert ask(served, ATTACKER, "GET", "/api/machines/" + made[0])[0] == 404     # the closed tab's place
+    assert ask(served, ATTACKER, "GET", "/api/machines/" + made[1])[0] == 200
+    assert ask(served, ATTACKER, "POST", "/api/machines", {})[0] == 429           # no tab said goodbye since
+    assert ask(served, ATTACKER, "POST", "/api/machines/%s/leave" % made[0], {})[0] == 404
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=BOUND_S)
+    try:   # another site's page cannot send a tab's goodbye (nor guess its id)
+        conn.request("POST", "/api/machines/%s/leave" % fifth["machine"], body="{}",
+                     headers={"Host": "localhost:%d" % served.port, "Content-Type": "application/json",
+                              "Origin": "http://example.com"})
+        assert conn.getresponse().status == 403
+    finally:
+        conn.close()
+    assert ask(served, ATTACKER, "GET", "/api/machines/" + fifth["machine"])[0] == 200
+
+
+def test_a_goodbye_needs_the_tabs_json_and_frees_a_full_servers_place():
+    """A goodbye is a POST like a press (JSON, this server's own page); on a full server the place of a tab
+    that said goodbye goes to anyone's next machine (503 otherwise)."""
+    now = [0.0]
+    machines = Machines("pico-neopixel", {}, clock=lambda: now[0], limit=2)
+    try:
+        first, _ = machines.create(owner="a"), machines.create(owner="b")
+        with pytest.raises(MachineError) as full:
+            machines.create(owner="c")
+        assert full.value.status == 503
+        machines.leave(first.id)
+        machines.create(owner="c")
+        with pytest.raises(MachineError) as gone:
+            machines.get(first.id)
+        assert gone.value.status == 404
+        with pytest.raises(MachineError):
+            machines.create(owner="c")
+    finally:
+        machines.close()
+
+
+def test_the_favicon_answers():
+    """A browser asks for /favicon.ico on every page it was not given one: an icon, never a 404."""
+    with Served("pico-neopixel", {}) as served:
+        request = urllib.request.Request(served.url + "/favicon.ico")
+        with urllib.request.urlopen(request, timeout=BOUND_S) as r:
+            assert r.status == 200 and r.headers["Content-Type"].startswith("image/svg+xml") and b"<svg" in r.read()
+        for page in ("/", "/crowd"):
+            with urllib.request.urlopen(served.url + page, timeout=BOUND_S) as r:
+                assert b'rel="icon" href="/static/favicon.svg"' in r.read()
 
 
 # -- ambiguous requests, input built to be echoed ----------------------------------------

@@ -12,6 +12,8 @@ fixed sleep.
 """
 
 import json
+import os
+import time
 import urllib.error
 
 import pytest
@@ -19,6 +21,8 @@ import pytest
 from devtools import CHROMIUM, Chromium, Served, call
 from nimatron_sim.web.machines import PER_OWNER
 from kit_page import LIT, QUICK, STATE, api, machine_state, wait_for_turn
+
+STATIC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "simulator", "nimatron_sim", "web", "static")
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 
@@ -222,17 +226,42 @@ def test_applying_settings_in_the_page_frees_the_old_machine(browser):
             assert gone.value.code == 404
 
 
-def test_a_tab_past_its_computers_share_says_why_and_asks_again_later(browser):
-    """A client that misbehaves, seen from a fifth tab: the refusal (429)
-    is shown in its words, and the machine asked for again a few seconds
-    later (not on every poll), which succeeds once there is room."""
+def test_a_tab_past_its_computers_share_says_who_refused_and_why_and_stops_asking(browser):
+    """A client that misbehaves, seen from a fifth tab: the refusal (429) is shown as the server's, in the
+    page's words (not "no answer"), and the tab stops asking: no poll of a machine it does not have, no new
+    machine until the visitor presses Try again, which succeeds once there is room."""
     with Served("pico-neopixel", dict(QUICK, preset="nimatron")) as served:
         for _ in range(PER_OWNER):
             assert call(served.url + "/api/machines", {})[0] == 201
         tab = browser.open(served.url + "/")
         tab.wait("document.body.dataset.ready")
         note = tab.wait("!document.getElementById('lost').hidden && document.getElementById('lost').textContent")
-        assert "already runs %d machines" % PER_OWNER in note
+        words = json.load(open(STATIC + "/lang/en.json", encoding="utf-8"))["text"]
+        assert note.startswith(words["refused.429"]) and "No answer" not in note
+        since = tab.eval("performance.now()")
+        tab.wait("performance.now() > %f" % (since + 20 * 120))    # twenty polls' time
+        asked = tab.eval("performance.getEntriesByType('resource').filter(e => e.startTime > %f && "
+                         "new URL(e.name).pathname.startsWith('/api/machines')).map(e => e.name)" % since)
+        assert asked == [] and len(served.machines) == PER_OWNER
         served.machines.per_owner = PER_OWNER + 1
-        tab.wait("document.getElementById('lost').hidden", limit=60)
-        assert len(served.machines) == PER_OWNER + 1
+        tab.click("#retry")
+        tab.wait("document.getElementById('lost').hidden && sessionStorage.getItem('nimatron-machine')", limit=60)
+        assert len(served.machines) == PER_OWNER + 1 and machine_state(tab, served)["machine"]
+
+
+def test_a_closed_tab_gives_its_place_back_at_once(browser):
+    """The page says goodbye on pagehide (fetch keepalive): the server gives the tab's place to the next
+    machine its computer asks for, at once, not 2 minutes later."""
+    with Served("pico-neopixel", dict(QUICK, preset="nimatron")) as served:
+        tab = browser.open(served.url + "/")
+        tab.wait("document.body.dataset.ready && sessionStorage.getItem('nimatron-machine')")
+        mine = tab.eval("sessionStorage.getItem('nimatron-machine')")
+        for _ in range(PER_OWNER - 1):
+            assert call(served.url + "/api/machines", {})[0] == 201
+        assert call(served.url + "/api/machines", {})[0] == 429
+        tab.call("Page.navigate", url="about:blank")                # the tab closes: pagehide
+        end = time.monotonic() + 30
+        while not served.machines.get(mine).left and time.monotonic() < end:
+            time.sleep(0.02)
+        assert call(served.url + "/api/machines", {})[0] == 201
+        assert call(served.url + "/api/machines/" + mine)[0] == 404

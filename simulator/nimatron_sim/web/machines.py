@@ -95,6 +95,7 @@ class WebMachine:
         self.clock = clock
         self.wall = WallClock(clock, MAX_STEP_MS)
         self.seen = self.wall.last
+        self.left = False      # its tab said goodbye (closed, or reloading): its place is anyone's who asks
         self.events = []       # {"n": N, "t": ms, "kind": ...}, the last MOVES_KEPT
         self._n = 0
         self.note = None       # (until_ms, reason): the last refusal
@@ -198,6 +199,8 @@ class Machines:
             if owner is not None:
                 self._make_room(owner, old)
             if len(self._machines) - (old is not None) >= self.limit:
+                self._close_left(list(self._machines.values()))
+            if len(self._machines) - (old is not None) >= self.limit:
                 raise MachineError("this server already runs %d machines; close a tab and try again"
                                    % self.limit, 503)
             ident = secrets.token_urlsafe(16)
@@ -218,14 +221,28 @@ class Machines:
         one of them has gone unasked for ``RECLAIM_S`` (its tab was closed):
         that one is closed for the new one."""
         mine = [m for m in self._machines.values() if m.owner == owner and m is not old]
-        if len(mine) < self.per_owner:
+        if len(mine) < self.per_owner or self._close_left(mine):
             return
         stale = min(mine, key=lambda m: m.seen)
         if self.clock() - stale.seen <= RECLAIM_S:
             raise MachineError("your address already runs %d machines, the most one address may run here; "
-                               "close a tab (its machine makes room %d minutes later) and try again"
-                               % (len(mine), RECLAIM_S // 60), 429)
+                               "close one of its tabs and try again (a tab that closed without a goodbye makes "
+                               "room %d minutes later)" % (len(mine), RECLAIM_S // 60), 429)
         self._machines.pop(stale.id).close()
+
+    def _close_left(self, among):
+        """Close the machine whose tab said goodbye first, of ``among``; False if none did."""
+        left = [m for m in among if m.left]
+        if not left:
+            return False
+        self._machines.pop(min(left, key=lambda m: m.seen).id).close()
+        return True
+
+    def leave(self, ident):
+        """The tab's goodbye (the page closing or reloading): its place goes to the next machine asked for
+        here; until then a reload takes the machine up again (``press``, ``state``)."""
+        with LOCK:
+            self.get(ident).left = True
 
     def get(self, ident):
         machine = self._machines.get(ident)
@@ -237,6 +254,7 @@ class Machines:
     def press(self, ident, press):
         with LOCK:
             machine = self.get(ident)
+            machine.left = False
             machine.press(press)
             self.latest = ident
             return machine.state()
@@ -244,6 +262,7 @@ class Machines:
     def state(self, ident):
         with LOCK:
             machine = self.get(ident)
+            machine.left = False
             machine.catch_up()
             return machine.state()
 

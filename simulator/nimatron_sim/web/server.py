@@ -14,6 +14,8 @@ their own JavaScript; nothing is fetched from the internet.
                                      "replaces": the tab's old ID, closed at once: settings applied)
     GET  /api/machines/ID            its state (lamps read back from the pins)
     POST /api/machines/ID/press      {"press": "row3" | "done" | "new" | "key 2 5" | "a" ...}
+    POST /api/machines/ID/leave      {}: the tab's goodbye (pagehide); its place goes to the next machine asked for
+    GET  /favicon.ico                the lamp icon (the pages link it; a browser asks anyway)
     GET  /api/crowd                  the state of the machine played last, with its watch handle, never its ID
     GET  /api/watch/HANDLE           a machine's state by its watch handle (read-only)
 
@@ -60,8 +62,9 @@ from .machines import MachineError, echo
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".js": "text/javascript; charset=utf-8", ".json": "application/json; charset=utf-8",
-         ".svg": "image/svg+xml"}
+         ".svg": "image/svg+xml; charset=utf-8"}
 PAGES = {"/": "play.html", "/index.html": "play.html", "/crowd": "crowd.html"}
+FAVICON = "favicon.svg"   # /favicon.ico: a browser asks for it on every page it has not been given one
 MAX_BODY = 16 * 1024
 CLIENT_TIMEOUT_S = 10  # a whole request and its answer (keep-alive: the wait for it too); then the client is dropped
 MAX_CLIENTS = 512      # connections served at once (a thread each); the next ones get a 503 straight away
@@ -399,6 +402,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._file(PAGES[path])
         if path.startswith("/static/"):
             return self._file(path[len("/static/"):])
+        if path == "/favicon.ico":
+            return self._file(FAVICON)
         if path == "/api/config":
             return self._json(200, self.server.config())
         if path == "/api/crowd":
@@ -429,6 +434,10 @@ class Handler(BaseHTTPRequestHandler):
                 raise RequestError(400, "send {\"press\": BUTTON}, e.g. {\"press\": \"done\"}; got keys %s"
                                    % (echo(", ".join(sorted(body))) or "none"))
             return self._json(200, machines.press(parts[2], body["press"]))
+        if len(parts) == 4 and parts[:2] == ["api", "machines"] and parts[3] == "leave":
+            self._body()
+            machines.leave(parts[2])
+            return self._json(200, {"left": True})
         if path in PAGES or path.startswith("/static/") or path in ("/api/config", "/api/crowd") or \
                 path.startswith("/api/watch/"):
             raise RequestError(405, "%s is read-only: GET it" % echo(path))

@@ -362,12 +362,14 @@ const Nim = (() => {
 
   // -- the poll -----------------------------------------------------------------
   /** Ask ``url`` for the state every ``ms``, one request at a time; ``show``
-      draws it, ``lost`` says the server is gone (it keeps trying). */
+      draws it, ``lost`` says the server is gone (it keeps trying). A ``url``
+      of null asks nothing this time. */
   function poll(url, ms, show, lost) {
     let stopped = false;
     async function step() {
       if (stopped) return;
       const asked = url();
+      if (!asked) { setTimeout(step, ms); return; }
       try {
         const r = await fetch(asked, {cache: "no-store"});
         const body = await r.json();

@@ -30,7 +30,7 @@
       try {
         show(await Nim.post("/api/machines/" + machine + "/press", {press: what}));
       } catch (e) {
-        if (e.status === 404) await newMachine();
+        if (e.status === 404) { machine = null; await renew(); }
         else lost(e);
       }
     });
@@ -48,16 +48,50 @@
     return s;
   }
 
-  // a machine refused (this computer already runs its share: 429, or the server is full: 503)
-  // is asked for again after a few seconds, not on every poll; the page says why meanwhile
+  // a machine refused (this computer already runs its share: 429, or the server is full: 503):
+  // the page says the server refused and why, and asks again only when the visitor says so;
+  // no answer at all is asked again after a few seconds, not on every poll
   let retryAt = 0;
+  let asking = false;
+  let refused = false;
   async function renew() {
-    if (Date.now() < retryAt) return;
+    if (asking || refused || Date.now() < retryAt) return;
+    asking = true;
     try {
       await newMachine();
     } catch (e) {
-      retryAt = Date.now() + 5000;
-      lost(e);
+      machine = null;
+      sessionStorage.removeItem("nimatron-machine");
+      if (e.status) refuse(e);
+      else { retryAt = Date.now() + 5000; lost(e); }
+    } finally {
+      asking = false;
+    }
+  }
+
+  function refuse(e) {
+    refused = true;
+    const note = $("lost");
+    note.textContent = refusal(e) + " ";
+    const again = document.createElement("button");
+    again.type = "button";
+    again.id = "retry";
+    again.textContent = Nim.t("retry");
+    again.addEventListener("click", () => { refused = false; note.hidden = true; renew(); });
+    note.appendChild(again);
+    note.hidden = false;
+  }
+
+  function refusal(e) {
+    // who refused and why, in the page's language: a machine too many for this computer or the server
+    return e.status === 429 || e.status === 503 ? Nim.t("refused." + e.status) : Nim.t("refused", {error: e.message});
+  }
+
+  function goodbye() {
+    // the tab closes (or reloads): its place is given back at once; a reload takes the machine up again
+    if (machine) {
+      fetch("/api/machines/" + machine + "/leave", {method: "POST", keepalive: true,
+        headers: {"Content-Type": "application/json"}, body: "{}"}).catch(() => {});
     }
   }
 
@@ -181,8 +215,10 @@
   }
 
   function lost(e) {
+    // the server answered (a refusal or a fault of its own) or did not answer at all
     const note = $("lost");
-    note.textContent = Nim.t("lost") + (e && e.message ? " (" + e.message + ")" : "");
+    note.textContent = e && e.status ? refusal(e)
+      : Nim.t("lost") + (e && e.message ? " (" + e.message + ")" : "");
     note.hidden = false;
   }
 
@@ -318,6 +354,7 @@
     $("settings").addEventListener("submit", applySettings);
     Nim.reduced.addEventListener("change", () => { built = ""; if (state) show(state); });
     window.addEventListener("resize", () => fit());
+    window.addEventListener("pagehide", goodbye);
     if (machine) {
       try {
         show(await (await fetch("/api/machines/" + machine)).json().then((s) => { if (s.error) throw s; return s; }));
@@ -327,7 +364,8 @@
     }
     if (!machine) await renew();
     document.body.dataset.ready = "1";
-    Nim.poll(() => "/api/machines/" + machine, POLL_MS, (s) => {
+    // no machine (refused, or being asked for): nothing to poll
+    Nim.poll(() => machine && "/api/machines/" + machine, POLL_MS, (s) => {
       if (s.machine === machine) show(s);
     }, async (e) => {
       // this tab's machine is gone (closed after idling, a restarted server): a new one;
