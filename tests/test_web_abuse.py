@@ -238,23 +238,23 @@ def test_a_tab_that_says_goodbye_gives_its_place_back_at_once(served):
     assert ask(served, ATTACKER, "GET", "/api/machines/" + fifth["machine"])[0] == 200
 
 
-def test_a_goodbye_needs_the_tabs_json_and_frees_a_full_servers_place():
-    """A goodbye is a POST like a press (JSON, this server's own page); on a full server the place of a tab
-    that said goodbye goes to anyone's next machine (503 otherwise)."""
-    now = [0.0]
-    machines = Machines("pico-neopixel", {}, clock=lambda: now[0], limit=2)
+def refused(machines, ident=None, **create):
+    """The status a MachineError carries: asking for machine ``ident``, or creating one."""
+    with pytest.raises(MachineError) as refusal:
+        machines.get(ident) if ident else machines.create(**create)
+    return refusal.value.status
+
+
+def test_a_goodbye_frees_a_full_servers_place():
+    """On a full server the place of a tab that said goodbye goes to anyone's next machine (503 otherwise)."""
+    machines = Machines("pico-neopixel", {}, limit=2)
     try:
-        first, _ = machines.create(owner="a"), machines.create(owner="b")
-        with pytest.raises(MachineError) as full:
-            machines.create(owner="c")
-        assert full.value.status == 503
+        first = machines.create(owner="a")
+        machines.create(owner="b")
+        assert refused(machines, owner="c") == 503
         machines.leave(first.id)
         machines.create(owner="c")
-        with pytest.raises(MachineError) as gone:
-            machines.get(first.id)
-        assert gone.value.status == 404
-        with pytest.raises(MachineError):
-            machines.create(owner="c")
+        assert refused(machines, first.id) == 404 and refused(machines, owner="c") == 503
     finally:
         machines.close()
 
