@@ -122,7 +122,7 @@ def group_leads(design):
                        "(%s): it opens a short behind it within %g s" % (
                            catalogue.POWER_LOOM, electrical.group_fuse(), ", ".join(group_fuse_refs(design)),
                            electrical.FAULT_SECONDS),
-             "near": "fuse board", "far": "the groups' first pixels",
+             "near": "fuse board", "far": "groups' first pixels",
              "length": "cut to fit, max %.1f m" % catalogue.part("pixel-conductor")["far_feed_m"],
              "pins": pins}]
 
