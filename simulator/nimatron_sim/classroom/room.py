@@ -161,6 +161,7 @@ class Room:
             s.score = {k: row[k] for k in ("games", "wins", "losses", "streak", "found")}
             s.played = bool(row["games"] or row["game"])
             s.resume = s.position = row["game"]
+            s.gone = s.filled = self.clock()
             self.students[s.token] = s
             self.by_id[s.id] = s
         for r in self.store.rounds():
@@ -187,6 +188,7 @@ class Room:
         key = secrets.token_urlsafe(16)
         sid = self.store.add_student(name, token, lang, key)
         student = Student(sid, name, token, lang, key)
+        student.gone = student.filled = self.clock()
         self.students[token] = student
         self.by_id[sid] = student
         self.changed = True
@@ -302,11 +304,12 @@ class Room:
     def press(self, student, press):
         """One press on the student's machine (a game, or the round's puzzle); its state."""
         now = self.clock()
-        student.bucket = min(PRESS_BURST, student.bucket + (now - student.filled) * PRESS_RATE)
+        student.bucket = min(PRESS_BURST, student.bucket + max(0, now - student.filled) * PRESS_RATE)
         student.filled = now
         if student.bucket < 1:
             raise ClassError("too many presses at once: one at a time, please", 429)
         student.bucket -= 1
+        student.played = True   # a place in use: never given back
         with LOCK:
             if student.puzzle is None:
                 machine = self.game_machine(student)
