@@ -487,3 +487,41 @@ def test_export_and_end_from_the_command_line(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "Ana" in out.read_text()
     assert Store(db).students() == []
+
+
+def test_a_round_is_dealt_a_few_machines_a_tick_and_a_latecomer_gets_it_too():
+    room = Room(Store(":memory:"), BOARD)
+    students = [room.join("S%d" % k) for k in range(10)]
+    room.open_round("3 4 5")
+    assert all(s.puzzle is None for s in students)          # none made while the teacher's request waits
+    room.tick()
+    assert sum(1 for s in students if s.puzzle is not None) == room_module.DEAL
+    assert room.state(students[-1])["classroom"]["round"]["position"] == "3 4 5"   # asked: made at once
+    late = room.join("Late")
+    assert room.state(late)["classroom"]["round"]["id"] == 1 and late.puzzle is not None
+    for _ in range(5):
+        room.tick()
+    assert all(s.puzzle is not None for s in students)
+    room.close()
+
+
+def test_a_resting_machine_is_not_run_and_a_busy_one_is():
+    room = Room(Store(":memory:"), BOARD)
+    ana = room.join("Ana")
+    room.connected(ana, True)
+    room.press(ana, "new")
+    for _ in range(10):
+        room.tick()
+    assert room_module.resting(ana.game)                    # the visitor's turn: nothing to run
+    t = ana.game.face.now
+    room.tick()
+    assert ana.game.face.now == t
+    room.press(ana, "row0")
+    room.press(ana, "done")
+    import time
+    end = time.monotonic() + 10
+    while ana.game.face.controller.state != "visitor" and time.monotonic() < end:
+        pushed = room.tick()   # the machine's own move runs on the wall clock, and its lamps are pushed
+        time.sleep(0.02)
+    assert ana.game.face.controller.state == "visitor" and ana.game.events[-1]["by"] == "machine"
+    room.close()

@@ -29,7 +29,7 @@ import time
 import unicodedata
 
 from nimatron.games import explain, strategy
-from nimatron.machine.controller import ATTRACT, OVER, THINKING, SHOWING
+from nimatron.machine.controller import ATTRACT, OVER, VISITOR
 
 from ..web.machines import LOCK, MachineError, WebMachine, echo
 from ..web.state import rules_about
@@ -40,6 +40,7 @@ RECLAIM_S = 300        # a place held by someone who never played, page gone thi
 STREAK = 3             # losses in a row the teacher's view points out
 PRESS_BURST = 20       # presses a student may send at once ...
 PRESS_RATE = 10        # ... and per second after that (a hand presses far fewer)
+DEAL = 4               # puzzle machines made per tick when a round opens
 
 
 class ClassError(ValueError):
@@ -95,6 +96,30 @@ class Student:
     def machine(self):
         return self.puzzle if self.puzzle is not None else self.game
 
+    def __repr__(self):
+        return "<Student %d %s>" % (self.id, self.name)
+
+
+def resting(machine):
+    """Is the machine waiting for a hand, with nothing of its own to do? (in
+    attract mode, after a game, or a visitor's turn with no lamp to blink,
+    no refusal showing and no frame owed). A resting machine is not run: 40
+    machines on the wall clock cost 40 simulated main loops at 200 Hz, and a
+    class spends most of its time thinking. Its clock skips the rest (the
+    walk-away timer waits for the student, who is listening to the teacher)."""
+    c = machine.face.controller
+    if c.state in (ATTRACT, OVER):
+        return True
+    return (c.state == VISITOR and c._redraw_at is None and not c._dirty and c.asking is None
+            and c._begun is None and not c._moved and machine.note is None)
+
+
+def rest(machine):
+    """Drop the wall-clock time a resting machine has not been run for."""
+    if resting(machine):
+        machine.wall.due()
+        machine.seen = machine.wall.last
+
 
 class Room:
     """The class: students by secret, the teacher's settings, the rounds."""
@@ -109,6 +134,7 @@ class Room:
         self.students = {}        # token -> Student
         self.by_id = {}
         self.round = None         # the round open now (``open_round``)
+        self.dealing = []         # students still to get the round's machine (``deal``)
         self.rounds = 0
         self.changed = True       # something the teacher or the projector shows changed
         self.teacher_key = store.meta("teacher") or secrets.token_urlsafe(9)
@@ -191,6 +217,8 @@ class Room:
         student.gone = student.filled = self.clock()
         self.students[token] = student
         self.by_id[sid] = student
+        if self.round is not None:
+            self.dealing.append(student)   # late to the round: it is theirs too
         self.changed = True
         return student
 
@@ -311,6 +339,7 @@ class Room:
         student.bucket -= 1
         student.played = True   # a place in use: never given back
         with LOCK:
+            self._dealt(student)
             if student.puzzle is None:
                 machine = self.game_machine(student)
                 state = machine.face.controller.state
@@ -322,17 +351,20 @@ class Room:
                     student.stale = False
             else:
                 machine = student.puzzle
+            rest(machine)
             try:
                 machine.press(press)
             except MachineError as e:
                 raise ClassError(str(e), e.status)
-            return self.state(student)
+            student.sent = self.digest(machine)
+            return self.state(student, catch_up=False)
 
     def state(self, student, catch_up=True):
         """The student's machine as the play page draws it (``WebMachine.state``),
         with a clock that only goes forward and, in an unrevealed round, without
         Nimrod's panel (it would give the answer away)."""
         with LOCK:
+            self._dealt(student)
             machine = student.machine or self.game_machine(student)
             if catch_up:
                 machine.catch_up()
@@ -357,27 +389,32 @@ class Room:
         return out
 
     def tick(self):
-        """Run every machine a page shows up to now; the students whose state changed, with it."""
+        """Run every machine a page shows up to now (unless it rests); the
+        students whose lamps or words changed, with their state."""
         out = []
         with LOCK:
+            self.deal()
             for student in list(self.by_id.values()):
                 machine = student.machine
                 if student.sockets == 0 or machine is None:
                     continue
-                before = (machine.face.controller.state, machine.events[-1]["n"] if machine.events else 0)
-                machine.catch_up()
-                state = machine.face.controller.state
-                if state == ATTRACT and student.sent is not None and student.sent[0] == ATTRACT:
-                    continue   # the attract wave: drawn when the page looks, not pushed 10 times a second
-                lamps = machine.face.lamps()
-                digest = (state, machine.events[-1]["n"] if machine.events else 0,
-                          tuple(tuple((lamp.kind, lamp.on) for lamp in row) for row in lamps),
-                          machine.face.controller.asking is not None, machine.note is not None)
-                if digest != student.sent or before[0] in (THINKING, SHOWING):
-                    if digest != student.sent:
-                        student.sent = digest
-                        out.append((student, self.state(student, catch_up=False)))
+                if resting(machine):
+                    rest(machine)
+                else:
+                    machine.catch_up()
+                digest = self.digest(machine)
+                if digest != student.sent:
+                    student.sent = digest
+                    out.append((student, self.state(student, catch_up=False)))
         return out
+
+    @staticmethod
+    def digest(machine):
+        """What the page shows of a machine, in short: pushed again only when it changes."""
+        c = machine.face.controller
+        return (c.state, machine.events[-1]["n"] if machine.events else 0,
+                tuple(tuple((lamp.kind, lamp.on) for lamp in row) for row in machine.face.lamps()),
+                c.asking is not None, machine.note is not None)
 
     # -- rounds ---------------------------------------------------------------------------
     def open_round(self, position, preset=None):
@@ -431,8 +468,22 @@ class Room:
         for a in self.store.answers(rid):
             self.round["answers"][a["student"]] = a
         for student in self.by_id.values():
-            self._puzzle_for(student)
+            if student.puzzle is not None:
+                student.puzzle.close()
+                student.puzzle = None
+            student.sent = None
+        self.dealing = [s for s in self.by_id.values() if s.sockets] + [s for s in self.by_id.values() if not s.sockets]
         self.changed = True
+
+    def deal(self, most=DEAL):
+        """Give the open round's position to at most ``most`` more students
+        (a machine each: 40 at once held every page up for 0.4 s); the pages
+        open first. A student who asks before their turn gets theirs at once."""
+        while most > 0 and self.dealing:
+            student = self.dealing.pop(0)
+            if student.id in self.by_id and student.puzzle is None and self.round is not None:
+                self._puzzle_for(student)
+                most -= 1
 
     def _puzzle_for(self, student):
         if student.puzzle is not None:
@@ -461,6 +512,11 @@ class Room:
                 self.store.save_game(student.id, dict(student.score, position=student.position))
         self.changed = True
 
+    def _dealt(self, student):
+        if self.round is not None and student.puzzle is None and student in self.dealing:
+            self.dealing.remove(student)
+            self._puzzle_for(student)
+
     def reveal(self):
         if self.round is None:
             raise ClassError("no round is open: put a position to the class first", 409)
@@ -476,6 +532,7 @@ class Room:
             raise ClassError("no round is open", 409)
         self.store.mark_round(self.round["id"], "ended")
         self.round = None
+        self.dealing = []
         for student in self.by_id.values():
             if student.puzzle is not None:
                 student.puzzle.close()
@@ -520,7 +577,7 @@ class Room:
             for s in self.by_id.values():
                 machine = s.machine
                 lamps = [[lamp.kind for lamp in row] for row in machine.face.lamps()] if machine else None
-                panels.append({"id": s.id, "name": s.name, "online": s.sockets > 0, "lamps": lamps,
+                panels.append({"id": s.id, "name": s.name, "online": s.sockets > 0, "lamps": lamps, "t": s.last_t,
                                "state": machine.face.controller.state if machine else "attract",
                                "puzzle": s.puzzle is not None, "answered": self._answered(s),
                                "stuck": s.score["streak"] >= STREAK, **s.score})
@@ -529,8 +586,8 @@ class Room:
 
     def end_class(self):
         """The teacher ends the class: every machine closed, the file emptied."""
-        if self.round is not None:
-            self.round = None
+        self.round = None
+        self.dealing = []
         for student in list(self.by_id.values()):
             self.remove(student)
         self.store.erase()
