@@ -120,24 +120,45 @@ def run(args):
 
 
 def serve(room, host, port, lang, join_url, db, out=sys.stdout):
+    """Serve the class until Ctrl-C or SIGTERM; the addresses are printed once the port listens."""
+    import asyncio
+    import signal
+
     from aiohttp import web
 
     from ..web import bind_address
     from .app import ClassApp
 
     app = ClassApp(room, host=host, port=port, lang=lang, join_url=join_url)
-    shown = "localhost" if host in ("localhost", "127.0.0.1") else host
-    out.write("Nimatron class: students join at %s\n" % app.join_url())
-    out.write("  the projector: http://%s:%d/projector\n" % ("localhost" if app.hosts.wildcard else shown, port))
-    out.write("  the teacher:   http://%s:%d/teacher#key=%s  (keep this address to yourself)\n"
-              % ("localhost" if app.hosts.wildcard else shown, port, room.teacher_key))
-    out.write("  the class is kept in %s until you end it (nimatron class --export FILE, then --end); "
-              "Ctrl-C stops the server\n" % db)
-    out.flush()
+    shown = "localhost" if app.hosts.wildcard or host in ("localhost", "127.0.0.1") else host
+
+    async def main():
+        runner = web.AppRunner(app.app, access_log=None, keepalive_timeout=15, max_line_size=MAX_LINE,
+                               max_field_size=MAX_LINE, max_headers=MAX_HEADERS, handle_signals=False)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, bind_address(host), port, shutdown_timeout=2, reuse_address=True)
+            try:
+                await site.start()
+            except OSError as e:   # lost a race for the port after the check
+                raise UsageError("cannot serve on port %d: %s" % (port, e.strerror or e))
+            out.write("Nimatron class: students join at %s\n" % app.join_url())
+            out.write("  the projector: http://%s:%d/projector\n" % (shown, port))
+            out.write("  the teacher:   http://%s:%d/teacher#key=%s  (keep this address to yourself)\n"
+                      % (shown, port, room.teacher_key))
+            out.write("  the class is kept in %s until you end it (nimatron class --export FILE, then --end); "
+                      "Ctrl-C stops the server\n" % db)
+            out.flush()
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signum, stop.set)
+            await stop.wait()
+        finally:
+            await runner.cleanup()
+
     try:
-        web.run_app(app.app, host=bind_address(host), port=port, print=None, access_log=None,
-                    shutdown_timeout=2, keepalive_timeout=15,
-                    max_line_size=MAX_LINE, max_field_size=MAX_LINE, max_headers=MAX_HEADERS)
+        asyncio.run(main())
     finally:
         room.close()
         room.store.close()

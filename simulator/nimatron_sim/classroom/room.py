@@ -412,8 +412,8 @@ class Room:
     def digest(machine):
         """What the page shows of a machine, in short: pushed again only when it changes."""
         c = machine.face.controller
-        return (c.state, machine.events[-1]["n"] if machine.events else 0,
-                tuple(tuple((lamp.kind, lamp.on) for lamp in row) for row in machine.face.lamps()),
+        return (machine, c.state, machine.events[-1]["n"] if machine.events else 0,
+                machine.face.sim.bench.version,   # bumped on every change of a pin or a pixel
                 c.asking is not None, machine.note is not None)
 
     # -- rounds ---------------------------------------------------------------------------
