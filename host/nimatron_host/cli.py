@@ -30,6 +30,7 @@ COMMANDS = {
     "power": "nimatron_host.power_cmd",
     "hardware": "nimatron_host.hardware_cmd",
     "soak": "nimatron_sim.soak",
+    "class": "nimatron_sim.classroom.cli",
 }
 
 
