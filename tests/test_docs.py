@@ -49,3 +49,53 @@ def test_readme_stays_short():
     lines = (ROOT / "README.md").read_text().count("\n")
     assert lines <= 170, "README.md has %d lines: the manual belongs in docs/" % lines
 
+
+
+FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+
+
+def fence_faults(text):
+    """Where a Markdown file's code fences do not pair up, as (line, why).
+
+    A fence opened and never closed turns the rest of the page into one code
+    block, and MkDocs builds it without a word. Inside an open block, a line
+    that opens another fence (```sh) is the sign that the block before it was
+    never closed: Markdown reads it as code, the writer meant a new block."""
+    faults = []
+    opened = None  # (line number, fence characters)
+    for number, line in enumerate(text.splitlines(), 1):
+        match = FENCE.match(line)
+        if not match:
+            continue
+        marks, info = match.group(2), match.group(3).strip()
+        if opened is None:
+            if marks[0] == "`" and "`" in info:
+                continue  # inline code such as ```x```, not a fence
+            opened = (number, marks)
+        elif marks[0] == opened[1][0] and len(marks) >= len(opened[1]):
+            if info:
+                faults.append((number, "a fence opening (%s) inside the block opened at line %d: "
+                                       "that block was never closed" % (line.strip(), opened[0])))
+                opened = (number, marks)  # read on as the writer meant: a new block
+            else:
+                opened = None
+    if opened is not None:
+        faults.append((opened[0], "a fence opened here is never closed"))
+    return faults
+
+
+MARKDOWN = sorted([ROOT / "README.md"] + list(DOCS.rglob("*.md")))
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_code_fence_is_closed(path):
+    faults = fence_faults(path.read_text())
+    assert faults == [], "\n".join("%s:%d: %s" % (path.relative_to(ROOT), n, why) for n, why in faults)
+
+
+def test_the_fence_check_finds_an_unclosed_fence():
+    good = "text\n\n```sh\nls\n```\n\n~~~\n```\n~~~\n"
+    assert fence_faults(good) == []
+    assert fence_faults("```sh\nls\n") == [(1, "a fence opened here is never closed")]
+    unclosed = "```sh\nls\n\n### A heading\n\n```sh\nmore\n```\n"
+    assert [n for n, _ in fence_faults(unclosed)] == [6]
