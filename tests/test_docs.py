@@ -99,3 +99,29 @@ def test_the_fence_check_finds_an_unclosed_fence():
     assert fence_faults("```sh\nls\n") == [(1, "a fence opened here is never closed")]
     unclosed = "```sh\nls\n\n### A heading\n\n```sh\nmore\n```\n"
     assert [n for n, _ in fence_faults(unclosed)] == [6]
+
+
+def _prose(text):
+    """A page's sentences, without its code blocks, tables and headings."""
+    text = re.sub(r"^(```|~~~).*?^\1\s*$", "", text, flags=re.M | re.S)
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith(("|", "#"))]
+    return "\n".join(lines)
+
+
+def test_the_operator_card_reads_at_the_machine():
+    """docs/operator.md is read by a technician at the machine: no code
+    names (a class's method, a file's path, a setting's key), and sentences
+    short enough to read while holding two buttons (the page averaged 54
+    words a sentence). The part for engineers, at the end, is left out."""
+    text = (DOCS / "operator.md").read_text().split("## For engineers")[0]
+    assert "## The card" in text and all(w in text for w in ("**Open.**", "**Step.**", "**Confirm.**", "**Leave.**"))
+    body = re.sub(r"^(```|~~~).*?^\1\s*$", "", text, flags=re.M | re.S)
+    codes = re.findall(r"`([^`]+)`", body)
+    names = [c for c in codes if re.search(r"\w\.\w|/|\(\)", c) and not c.startswith(("./run.sh", "/dev/"))]
+    assert names == [], "code names on the operator's card: %s" % names
+    keys = re.findall(r"\b[a-z]+_[a-z_]+\b", re.sub(r"`[^`]+`", "", body))
+    assert keys == [], "settings' keys in the operator's sentences: %s" % keys
+    sentences = [s for s in re.split(r"(?<=[.!?:])\s+", _prose(text).replace("\n", " ")) if len(s.split()) > 2]
+    words = [len(s.split()) for s in sentences]
+    assert sum(words) / len(words) <= 16, "%.1f words a sentence" % (sum(words) / len(words))
+    assert max(words) <= 35, max(sentences, key=lambda s: len(s.split()))
