@@ -125,3 +125,23 @@ def test_the_operator_card_reads_at_the_machine():
     words = [len(s.split()) for s in sentences]
     assert sum(words) / len(words) <= 16, "%.1f words a sentence" % (sum(words) / len(words))
     assert max(words) <= 35, max(sentences, key=lambda s: len(s.split()))
+
+
+def test_a_section_named_in_the_code_exists():
+    """A comment or docstring that sends its reader to a page's section
+    (``docs/board.md, "What a pass costs"``) names one the page has: a page
+    rewritten leaves no reader looking for a heading that is gone."""
+    quoted = re.compile(r'docs/([\w-]+\.md)(?:,\s*|\s*\()"([^"]+?)"', re.S)
+    missing = []
+    for folder in ("firmware", "host", "simulator", "tests", "tools"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix not in (".py", ".sh", ".js") or ".venv" in path.parts:
+                continue
+            for page, heading in quoted.findall(path.read_text(encoding="utf-8", errors="replace")):
+                heading = " ".join(heading.split())
+                target = DOCS / page
+                headings = [" ".join(line.lstrip("#").split()) for line in target.read_text().splitlines()
+                            if line.startswith("#")] if target.is_file() else []
+                if not any(h.startswith(heading) for h in headings):
+                    missing.append("%s: docs/%s, \"%s\"" % (path.relative_to(ROOT), page, heading))
+    assert missing == [], "sections named in the code that the manual does not have:\n" + "\n".join(missing)
