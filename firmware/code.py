@@ -60,15 +60,15 @@ def host_spoke(data):
 
 
 # The host link's modules, imported one a pass once the host has spoken, each
-# after a collection in a pass of its own (all in one pass: 168 ms from .mpy,
-# 0.7 s from .py on an RP2040, the lamps frozen meanwhile). From .mpy on
-# pico-grid (emulated) a collection takes 18 ms, an import 18-41 ms (18 for the
-# package's empty __init__: finding a file on the drive costs most of it;
-# link.commands whole was 39-47 ms, so its game commands, link.play, come
-# first, in a pass of their own), the link itself 2 ms. A step runs only in a pass whose own work (the
+# after a collection in a pass of its own (all in one pass, the lamps froze
+# for most of a second on an RP2040). A collection or an import is most of a
+# pass there (even the package's empty __init__: finding a file on the drive
+# costs most of it; link.commands whole was the dearest, so its game commands,
+# link.play, come first, in a pass of their own); the link itself is cheap.
+# A step runs only in a pass whose own work (the
 # machine's tick) took under LINK_ROOM_MS: the longest step and such a pass
-# stay under 50 ms, and a frame of attract's wave (8-9 ms) or a search waits
-# for a quieter pass (the next, mostly: a quiet pass takes 1-2 ms).
+# stay within a pass's budget, and a frame of attract's wave or a search waits
+# for a quieter pass (the next, mostly). Figures: docs/board.md, "What a pass costs".
 LINK_MODULES = ("nimatron.link", "nimatron.link.protocol", "nimatron.link.play", "nimatron.link.commands",
                 "nimatron.link.hostlink", "nimatron.link.stream", "nimatron.link.transports")
 LINK_ROOM_MS = 8

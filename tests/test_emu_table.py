@@ -4,6 +4,8 @@
 """tools/emu_table.py: the instrument's rows as docs/board.md's table, every
 goal of issue 27 checked, so a pasted table cannot hide a miss."""
 
+import copy
+import importlib.util
 import json
 import os
 import subprocess
@@ -47,7 +49,7 @@ def test_every_goal_missed_is_marked_and_said(tmp_path):
     done = run(tmp_path, bad)
     assert done.returncode == 1
     assert done.stdout.count("✗") == 7
-    assert "missed: pico-grid graph: least heap free" in done.stdout
+    assert "missed: pico-grid graph (.mpy, settings.json): least heap free 39.0 KB (goal 40 KB)" in done.stdout
     assert done.stdout.rstrip().endswith("1 rows, 7 goals missed")
 
 
@@ -66,3 +68,41 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
         (tmp_path / "bad.json").write_text(text)
         done = subprocess.run([sys.executable, TOOL, str(tmp_path / "bad.json")], capture_output=True, text=True)
         assert done.returncode == 2 and "bad.json" in done.stderr and "Traceback" not in done.stderr
+
+
+def emu_table():
+    spec = importlib.util.spec_from_file_location("emu_table", TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_pages_table_is_made_from_the_figures_file():
+    """docs/board.md's table is tools/emu_table.py --doc's output over
+    docs/board-figures.json, to the byte: a figure edited by hand in the page,
+    or a row added to the file without making the page again, fails here."""
+    tool = emu_table()
+    with open(tool.FIGURES, encoding="utf-8") as f:
+        figures = json.load(f)
+    with open(tool.PAGE, encoding="utf-8") as f:
+        page = f.read()
+    assert page.count(tool.BEGIN) == 1 and page.count(tool.END) == 1
+    assert tool.page_with_table(page, figures) == page, "run: .venv/bin/python tools/emu_table.py --doc"
+    done = subprocess.run([sys.executable, TOOL, "--doc", "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_changed_figure_changes_the_page():
+    tool = emu_table()
+    with open(tool.FIGURES, encoding="utf-8") as f:
+        figures = json.load(f)
+    with open(tool.PAGE, encoding="utf-8") as f:
+        page = f.read()
+    worse = copy.deepcopy(figures)
+    worse["runs"][0]["rows"][0]["longest_tick_ms"] = 50.5
+    made = tool.page_with_table(page, worse)
+    assert made != page and "**50.5 ms" in made and "longest tick 50.5 ms (goal 50 ms)" in made
+    # every row of the file is in the page, and nothing else between the markers is
+    rows = sum(len(run["rows"]) for run in figures["runs"])
+    block = page[page.index(tool.BEGIN):page.index(tool.END)]
+    assert block.count("\n| ") - 1 == rows

@@ -8,8 +8,8 @@ frees one, in pools that double: the 1,261st name of a run allocates a pool
 of 1,280 at once, 8.3 KB of heap (tools/count_names.py). A MacroPad's day
 with the host link busy came within five names of it (issue 27): five names
 more made its least free heap 32.6 KB instead of 40.1, with the same
-modules resident, and only the emulator showed why (docs/board.md, tenth
-stop). Here the day's modules (tests/names_day.py, every module a start, the
+modules resident, and only the emulator showed why (docs/board.md, "What
+a pass costs"). Here the day's modules (tests/names_day.py, every module a start, the
 link, a menu visit and a game load) are compiled with MicroPython's
 mpy-cross and their names counted against CircuitPython 9.2.8's own
 (tests/data/circuitpython-9.2.8-macropad-names.txt): the count must stay

@@ -172,25 +172,25 @@ def test_power_runs_under_micropython():
 
 
 def test_power_command(capsys):
-    assert main(["power", "pico-neopixel"]) == 0
+    assert main(["power", "--board", "pico-neopixel"]) == 0
     out = capsys.readouterr().out
     assert "cap 0.79" in out and "466 mA of 1600 mA" in out and "fits" in out
-    assert main(["power", "pi-neopixel", "--supply-amps", "0.5"]) == 1    # 0.25 needs 512 of 400 mA
+    assert main(["power", "--board", "pi-neopixel", "--supply-amps", "0.5"]) == 1    # 0.25 needs 512 of 400 mA
     captured = capsys.readouterr()
     assert "OVER BUDGET" in captured.out and "at most 0.19" in captured.err
     # the sentence is said once, not on both streams
     assert "at most 0.19" not in captured.out and captured.err.count("at most 0.19") == 1
-    assert main(["power", "pi-leds"]) == 0
+    assert main(["power", "--board", "pi-leds"]) == 0
     out = capsys.readouterr().out
     assert "150 ohm" in out and "280 mA all lit" in out and "27.0 mA of the 50 mA" in out
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["power", "toaster"], "unknown board 'toaster'"),
-    (["power", "pico-ring", "--supply-amps", "0"], "--supply-amps must be above 0"),
-    (["power", "pico-ring", "--supply-amps", "nan"], "--supply-amps must be above 0"),
-    (["power", "pico-ring", "--brightness", "2"], "--brightness must be above 0"),
-    (["power"], "required"),
+    (["power", "--board", "toaster"], "unknown board 'toaster'"),
+    (["power", "--board", "pico-ring", "--supply-amps", "0"], "--supply-amps must be above 0"),
+    (["power", "--board", "pico-ring", "--supply-amps", "nan"], "--supply-amps must be above 0"),
+    (["power", "--board", "pico-ring", "--brightness", "2"], "--brightness must be above 0"),
+    (["power"], "give --board BOARD"),
 ])
 def test_power_command_bad_input(argv, message, capsys):
     assert main(argv) == 2
@@ -200,10 +200,10 @@ def test_power_command_bad_input(argv, message, capsys):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["power", "nosuch"], "nimatron power: error: unknown board 'nosuch'"),
-    (["power", "pico-neopixel", "--brightness", "7"], "--brightness must be above 0 and at most 1, not 7"),
-    (["power", "pico-neopixel", "--supply-amps", "-1"], "--supply-amps must be above 0 (amps), not -1"),
-    (["power", "pico-neopixel", "--supply-amps", "abc"], "invalid float value: 'abc'"),
+    (["power", "--board", "nosuch"], "nimatron power: error: unknown board 'nosuch'"),
+    (["power", "--board", "pico-neopixel", "--brightness", "7"], "--brightness must be above 0 and at most 1, not 7"),
+    (["power", "--board", "pico-neopixel", "--supply-amps", "-1"], "--supply-amps must be above 0 (amps), not -1"),
+    (["power", "--board", "pico-neopixel", "--supply-amps", "abc"], "invalid float value: 'abc'"),
     (["hardware", "--out", "FILE"], "is not a folder"),
     (["hardware", "--out", "MISSING/x"], "does not exist"),
     (["hardware", "--lang", "xx"], "--lang must be one of en, es, ru, not 'xx'"),

@@ -20,8 +20,8 @@ these is resident:
 - the tables, for rules that read none; and after ``SET preset P`` on a
   fresh board, anything of the rule set it started with that P does not use.
 
-Each was measured resident in the emulated Pico (docs/board.md, "The
-running exhibit, measured"), 3-9 KB of heap apiece on CircuitPython 9.2.8.
+Each was measured resident in the emulated Pico (docs/board.md, "How
+these were measured"), 3-9 KB of heap apiece on CircuitPython 9.2.8.
 """
 
 import pytest

@@ -5,10 +5,10 @@
 
 A pass is the controller's ``update`` then the host link's ``poll``
 (``startup.Machine.tick``). On a stock CircuitPython board a collection is
-11-24 ms of a pass and a module's load 30-40 ms (it collects too: py/builtinimport.c),
+most of a pass and a module's load more (it collects too: py/builtinimport.c),
 so the link, last in the pass, leaves a command's step to the next pass when
 this one has collected, or drawn on a display (``busy``). Reading what is free costs a whole
-walk of the heap's allocation table (``gc_info``: 5.2 ms on a stock MacroPad),
+walk of the heap's allocation table (``gc_info``; figures: docs/board.md),
 so a pass reads it once (``heap``). Boards only: a PC's search never asks.
 """
 
@@ -34,7 +34,7 @@ def collect_next(into=None):
     controller allocates; the heap's figures read then are appended to
     ``into`` (free, used), if given. A collection the link made where its
     command was read met an allocation's own collection there (two in one
-    pass: a stock pico-grid's ``MEMORY``, 56 ms)."""
+    pass: a stock pico-grid's ``MEMORY`` overran its pass)."""
     _next[0] = True if into is None else into
 
 
@@ -55,7 +55,7 @@ def due():
 def collect(gc=None):
     """``gc.collect()`` (of ``gc``, if given: a module's own, which tests
     replace), noted for this pass: the machine's collection and a module's
-    load in one pass made a stock MacroPad's SET passes 50-60 ms."""
+    load in one pass made a stock MacroPad's SET passes overrun."""
     if gc is None:
         import gc
     gc.collect()
@@ -65,7 +65,7 @@ def collect(gc=None):
 
 def mark():
     """This pass has done another heavy thing: the OLED's refresh of a line of
-    text, 8-9 ms of a stock MacroPad's pass, met a module's load (53 ms)."""
+    text on a stock MacroPad met a module's load, and the pass overran."""
     _swept[1] = _swept[0]
 
 
@@ -73,7 +73,7 @@ def load(name):
     """Import ``nimatron.<name>`` as this pass's work, and say so (``mark``):
     CircuitPython collects the heap after each module's load
     (py/builtinimport.c), and the link's command in the same pass made a
-    stock pico-grid's pass 59.7 ms (the operator menu's ``machine.deployed``
+    stock pico-grid's pass overrun (the operator menu's ``machine.deployed``
     and a press over the link)."""
     __import__("nimatron." + name)
     mark()
@@ -88,7 +88,7 @@ def busy():
 def own():
     """True if this pass made the collection asked for (``due``): the link's
     own, which its step waits out without counting it as its one wait for
-    a busy pass (a lamp frame in the next pass met a module's load: 51 ms)."""
+    a busy pass (a lamp frame in the next pass met a module's load)."""
     return _swept[2] == _swept[0]
 
 
@@ -98,7 +98,7 @@ def heap(gc=None):
     (no tuple a pass: attract mode makes no garbage,
     tests/test_micropython_controller.py). Read at most once a pass, and
     again after a collection: on CircuitPython 9 each ``gc.mem_free()`` walks
-    the whole allocation table, 5.2 ms of a stock MacroPad's 6.2 ms pass in
+    the whole allocation table, most of a stock MacroPad's pass in
     attract mode, and a SET's pass read it two or three times. The total
     (free + used) is read once: a heap keeps it (CircuitPython 9's free
     counts what it could still grow by)."""

@@ -46,7 +46,35 @@ def cut_numbers(text, longest=20):
     return re.sub(r"\d{%d,}" % (longest + 1), lambda m: "a {:,}-digit number".format(len(m.group())), text)
 
 
+def plain(text):
+    """Help text in plain words: the module docstrings it is taken from are
+    reStructuredText (``nimatron sim``, :func:`x`), which a terminal shows raw.
+    The command's own name in front is dropped (the usage line says it)."""
+    import re
+
+    if not text:
+        return text
+    text = unmark(re.sub(r"^``nimatron[^`]*``:\s*", "", text))
+    return text[:1].upper() + text[1:]
+
+
+def unmark(text):
+    """``text`` without reStructuredText's marks: ``x`` and :role:`x` read x."""
+    import re
+
+    return re.sub(r"``([^`]+)``", r"\1", re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", text))
+
+
 class Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs["description"] = plain(kwargs.get("description"))
+        kwargs["epilog"] = plain(kwargs.get("epilog"))
+        super().__init__(*args, **kwargs)
+
+    def format_help(self):
+        # arguments' help strings and a command's one-line help, unmarked too
+        return unmark(super().format_help())
+
     def error(self, message):
         raise UsageError(message)
 

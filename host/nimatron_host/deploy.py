@@ -542,7 +542,7 @@ def settings_file(data, board, preset):
 # whole games at 3,072 bytes (emulated, 9.2.8, two games each), so it gets
 # twice that. Every byte of stack over the need is heap the board never gets:
 # 12,288 left the MacroPad 39.0 KB free at its least, 6,144 45.7 KB
-# (docs/board.md, eleventh stop).
+# (docs/board.md, "The figures per board").
 PYSTACK_KEY = "CIRCUITPY_PYSTACK_SIZE"
 PYSTACK_GRID = 12288
 PYSTACK_ROWS = 4096

@@ -179,6 +179,20 @@ def system_checks(args, names):
         raise Failure("nothing written")
 
 
+def _write_advice(error):
+    """What a person can do about a unit file that could not be written: sudo
+    only where permission was the cause."""
+    import errno
+
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "run it with sudo, or use --print and install the units yourself"
+    if error.errno in (errno.ENOENT, errno.ENOTDIR):
+        return "the folder is missing: make it first, or use --print and install the units yourself"
+    if error.errno == errno.EROFS:
+        return "that file system is read-only: use --print and install the units yourself"
+    return "use --print and install the units yourself"
+
+
 def run(args):
     user = args.user or os.environ.get("SUDO_USER") or os.environ.get("USER")
     files = {UNIT: unit(args, user)}
@@ -197,6 +211,9 @@ def run(args):
     if unit_dir is None:
         unit_dir = SYSTEM_UNITS
         system_checks(args, order)
+    if args.unit_dir is not None and not os.path.isdir(unit_dir):
+        raise UsageError("--unit-dir %s: %s: make the folder first, or name another"
+                         % (unit_dir, "not a folder" if os.path.exists(unit_dir) else "no such folder"))
     written = []
     for name in order:
         path = os.path.join(unit_dir, name)
@@ -205,8 +222,7 @@ def run(args):
                 f.write(files[name])
             os.replace(path + ".tmp", path)
         except OSError as e:
-            raise Failure("cannot write %s: %s (run it with sudo, or use --print and install the units yourself)"
-                          % (path, e.strerror or e))
+            raise Failure("cannot write %s: %s (%s)" % (path, e.strerror or e, _write_advice(e)))
         written.append(path)
     sys.stdout.write("wrote %s\nenable it with:\n  sudo systemctl daemon-reload\n"
                      "  sudo systemctl enable --now %s\nits log: journalctl -u %s -f\n"

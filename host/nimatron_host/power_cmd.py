@@ -1,10 +1,10 @@
 # SPDX-FileCopyrightText: 2026 The Nimatron project contributors
 #
 # SPDX-License-Identifier: MIT
-"""``nimatron power BOARD [--supply-amps A]``: a board's power budget.
+"""``nimatron power --board BOARD [--supply-amps A]``: a board's power budget.
 
-    nimatron power pico-neopixel
-    nimatron power pi-neopixel --supply-amps 2     # what if the supply were smaller?
+    nimatron power --board pico-neopixel
+    nimatron power --board pi-neopixel --supply-amps 2     # what if the supply were smaller?
 
 Prints the supply, what hangs on it, the worst case the firmware may light
 at the pin map's brightness, and the highest brightness the supply allows
@@ -12,6 +12,7 @@ at the pin map's brightness, and the highest brightness the supply allows
 when the board as given is over its budget, 2 on bad input.
 """
 
+import argparse
 import sys
 
 from .cli import Failure, UsageError
@@ -19,7 +20,10 @@ from .cli import Failure, UsageError
 
 def add_parser(sub):
     p = sub.add_parser("power", help="a board's power budget and brightness cap", description=__doc__.split("\n")[0])
-    p.add_argument("board", metavar="BOARD", help="pin map, e.g. pico-neopixel")
+    p.add_argument("--board", dest="board_option", metavar="BOARD",
+                   help="the board, e.g. pico-neopixel (nimatron sim --list-boards lists them)")
+    # the board as the first word, as before --board: still read, with a line saying so
+    p.add_argument("board", nargs="?", metavar="BOARD", help=argparse.SUPPRESS)
     p.add_argument("--supply-amps", type=float, metavar="A", help="the supply's rating in amps (default: the pin map's)")
     p.add_argument("--brightness", type=float, metavar="B", help="check this brightness (default: the pin map's)")
 
@@ -63,9 +67,21 @@ def lines(name, spec, amps=None, brightness=None):
     return out, problem
 
 
+def which_board(args):
+    """The board named by --board, or (as before) by the first word, said once."""
+    if args.board is not None and args.board_option is not None and args.board != args.board_option:
+        raise UsageError("two boards given (%s and --board %s): give one, with --board" % (args.board, args.board_option))
+    if args.board_option is None and args.board is None:
+        raise UsageError("which board? give --board BOARD (nimatron sim --list-boards lists them)")
+    if args.board_option is None:
+        print("nimatron power: the board as the first word will go: write --board %s" % args.board, file=sys.stderr)
+    return args.board_option or args.board
+
+
 def run(args):
     from nimatron.config import boards, power
 
+    args.board = which_board(args)
     try:
         spec = boards.board(args.board)
     except ValueError as e:

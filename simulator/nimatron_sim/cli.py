@@ -34,7 +34,7 @@ def add_parser(sub):
     p = sub.add_parser("sim", help="run the firmware on a simulated board", description=__doc__.split("\n")[0])
     p.add_argument("--list-boards", action="store_true", help="one line per board: name, driver, input model")
     p.add_argument("--headless", action="store_true", help="play a script, print JSON lines (no screen)")
-    p.add_argument("--board", default="pico-neopixel", help="board from nimatron/config/boards.py (default pico-neopixel)")
+    p.add_argument("--board", default="pico-neopixel", help="the board to simulate (default pico-neopixel; --list-boards lists them)")
     p.add_argument("--preset", help="preset (default: the board's own)")
     p.add_argument("--rules", help="rule set, e.g. nim, subtract:3")
     p.add_argument("--misere", action="store_true", help="misère play: whoever takes the last lamp loses")

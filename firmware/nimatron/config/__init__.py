@@ -13,6 +13,6 @@ class SettingsError(ValueError):
 
 
 # The four status lamps, in a board's order (``boards.STATUS``): here, so that the
-# operator menu names them without loading the pin maps' module again (5 KB of
-# .mpy: a 50 ms pass of its own on a stock Pico)
+# operator menu names them without loading the pin maps' module again (a
+# whole pass of its own on a stock Pico)
 STATUS = ("visitor", "machine", "champ", "machine_wins")

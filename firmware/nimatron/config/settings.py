@@ -68,11 +68,11 @@ def _preset_line(name):
     """The preset on the line ``"name": {...}`` of the presets file, or None.
 
     Read into one buffer of ``_PIECE`` bytes, a piece at a time, never the
-    whole file (5 KB): on a board a SET reads it beside the settings modules,
-    and the whole file's text (a string grown to 3.8-4.9 KB) was the block a
-    fragmented heap could not give (MicroPython, 152 KB: tests/test_set_peak.py).
+    whole file: on a board a SET reads it beside the settings modules,
+    and the whole file's text (a string grown piece by piece) was the block a
+    fragmented heap could not give (tests/test_set_peak.py).
     The pieces leave no garbage behind them either: a collection that fell
-    inside this pass took 22 ms of it on pico-grid (emulated)."""
+    inside this pass took a large part of it."""
     import json
 
     if '"' in name or "\\" in name:

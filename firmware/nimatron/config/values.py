@@ -5,8 +5,8 @@
 
 Apart from ``settings`` (the presets and ``resolve``) so that a board's
 ``SET`` loads each in a pass of its own: a module's load is a tick's work
-there (``config.settings`` whole took 36-39 ms of a pass on pico-grid,
-emulated), and a ``SET`` of one value checks only that value.
+there (``config.settings`` whole took most of a pass on pico-grid),
+and a ``SET`` of one value checks only that value.
 
     >>> check_value("remote_play", "on"), check_value("think_ms", "500")
     (True, 500)

@@ -129,7 +129,7 @@ class CircuitPythonIO(StripIO):
             k += 1
         if changed:
             pixels.show()
-            mark()  # 2-3 ms of a Pico's pass (the frame's bits through the PIO): the link's step waits a pass
+            mark()  # a heavy thing in a Pico's pass (the frame's bits through the PIO): the link's step waits a pass
 
     def _show_leds(self, lamps, status):
         wanted = []

@@ -12,10 +12,10 @@ showed it in 1951. In attract mode: the game the encoder has chosen.
 ``Oled`` puts it on ``board.DISPLAY`` when it changes, one changed line a
 pass, and refreshes the display itself (``auto_refresh`` off). Left to
 CircuitPython, the refresh ran in a background task inside whichever pass
-came next, the whole new text at once: 46-64 ms of a stock MacroPad's tick
+came next, the whole new text at once: most of a stock MacroPad's tick
 (the SH1106 on a 1 MHz SPI bus, displayio rendering every pixel of the
 changed area), added to a command's, a collection's or a press's pass. One
-line's changed characters take about 11 ms.
+line's changed characters take a fraction of that.
 """
 
 from .. import const
@@ -106,7 +106,7 @@ class Oled:
     font's bitmap, a tile per character. No object per letter and no
     library: ``adafruit_display_text``'s ``Label`` builds a ``TileGrid`` for
     every glyph, and its two modules (900 lines) compiled from ``.py`` on the
-    board, which left the stock MacroPad 12.7 KB of heap."""
+    board, which left the stock MacroPad too little heap to play."""
 
     def __init__(self, display, font=None):
         import displayio
@@ -194,7 +194,7 @@ class Oled:
                         row[x] = tiles[c if 0 <= c < 95 else 95]
                 if not getattr(self.display, "auto_refresh", True):
                     self.display.refresh()
-                mark()  # a line's refresh is 8-9 ms of a stock MacroPad's pass: the link's step waits for the next
+                mark()  # a line's refresh is a heavy thing in a stock MacroPad's pass: the link's step waits for the next
                 return
         self._wanted = None
 

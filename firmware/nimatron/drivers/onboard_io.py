@@ -34,8 +34,8 @@ PALETTE[CURSOR] = CURSOR_COLOUR
 def _queue(keys):
     """The events a scanner queues between two reads (``max_events``): a
     press and a release of every key, at least 4. ``keypad``'s default, 64
-    events of 6 bytes each a scanner, took 768 bytes of a stock MacroPad's
-    heap for its 12 keys and the encoder's switch (now 168); ``events()``
+    events a scanner, took several times the heap the MacroPad's 12 keys
+    and the encoder's switch need; ``events()``
     reads the queues every pass, and a queue that overflowed all the same
     releases every key and rescans."""
     return max(4, 2 * keys)

@@ -8,14 +8,14 @@ boards (``circuitpython_io``) and the boards with everything built in
 Apart from ``circuitpython_io`` so that a MacroPad keeps none of what only
 wired boards do (discrete LEDs, a row of buttons or a key matrix, the
 strip's own drawing): the driver it keeps beside its OLED, keys and encoder
-is 2100 bytes of ``.mpy`` instead of 3977, where its heap was 34-40 KB free
-(a wired Pico keeps both modules: 477 bytes more).
+is about half the ``.mpy`` it would be, where its heap is tightest
+(a wired Pico keeps both modules).
 
 Written in the subset shared by CPython and CircuitPython.
 """
 
-# keypad scans this often (seconds). Its default, 0.02, put up to 20 ms
-# between a press and the lamp going out (measured in the emulator: max 25 ms);
+# keypad scans this often (seconds). Its default, 0.02, put up to a whole
+# scan between a press and the lamp going out (docs/board.md's press to lamp);
 # 5 ms costs a scan of a few pins, and the controller's debouncer ignores the
 # chatter a faster scan sees.
 SCAN_S = 0.005

@@ -37,8 +37,8 @@ _most = [0]      # the largest single ``spend`` since ``start``: how far a tick 
 def start(units, low=False):
     """This tick's budget; ``low``: the heap is below the search's reserve, as
     the pass read it (``strategy.HEAP_RESERVE``): a search then keeps no memo
-    from earlier decisions and never reads the heap itself (a read is 5 ms
-    of a stock board's pass, a collection 11-24 ms)."""
+    from earlier decisions and never reads the heap itself (a read walks the
+    whole heap on a stock board, and a collection is most of a pass)."""
     _left[0] = units
     _left[1] = low
     _spent[0] = 0

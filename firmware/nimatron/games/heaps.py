@@ -10,7 +10,7 @@ Each lives in a module of its own (``subtract``, ``moore``, ``greedy``,
 registry's lines (``rules.REGISTRY``) name this module, and
 ``rules_class("moore")`` reads ``heaps.Moore``, which imports
 ``games/moore.py`` and nothing of the other three. Whole, this module was
-3.2 KB of ``.mpy`` beside a MacroPad's one rule set (``pad-moore``,
+a whole module of ``.mpy`` beside a MacroPad's one rule set (``pad-moore``,
 ``pad-subtract``: the stock board's lowest heap). The registry's lines stay
 as they are: changing one (same length) tipped the 64 KB MicroPython sweep
 over its edge (tests/test_micropython.py).

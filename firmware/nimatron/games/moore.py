@@ -38,7 +38,7 @@ class Moore(TakeRules):
                     yield after
 
     def is_legal(self, before, after, ring=False):
-        # Not every move's list compared: 98 KB of garbage in DONE's pass (4 heaps of 7).
+        # Not every move's list compared: that was a collection's worth of garbage in DONE's pass.
         if len(after) != len(before):
             return False
         fewer = 0

@@ -4,7 +4,7 @@
 """Nim itself, and the base of every game that takes from heaps.
 
 Kept in a module of its own so a board that only plays Nim loads only this
-(the whole engine for Nim fits a 16 KB heap).
+(the whole engine for Nim fits the smallest heap).
 """
 
 from .rules import Rules, nim_sum

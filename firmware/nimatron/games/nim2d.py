@@ -135,7 +135,7 @@ _file = None
 def _table_wins(matrix, misere):
     """The winning moves of a board position, from nim2d.bin: each move as
     the bits it clears, in ``moves``' order, a matrix made only for a win
-    (making one for every move cost a board's tick 70 ms)."""
+    (making one for every move cost a board's tick more than its budget)."""
     rows, cols = len(matrix), len(matrix[0])
     index = _table_index(matrix)
     wins = []
@@ -192,7 +192,7 @@ def _bit(position, misere):
     if len(_bits) > 200:
         _bits.clear()
     _bits[index] = got
-    spend(3)  # a read of the flash file: about 1 ms on an RP2040 (``budget``), charged once it is kept
+    spend(3)  # a read of the flash file costs more than a position (``budget``), charged once it is kept
     return got
 
 

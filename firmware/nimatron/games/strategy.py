@@ -60,8 +60,8 @@ def _heap_low():
     Under a tick's budget (a board's main loop) the pass has read the heap
     and collected its garbage in a pass of its own (``machine.turns._tidy``,
     at this reserve too), and says so (``budget.low``): reading it here
-    was 10 ms of every search tick on a stock MacroPad, and the collection
-    here fell in the search's own pass (50 ms).
+    was a fifth of every search tick on a stock MacroPad, and the collection
+    here fell in the search's own pass (past its budget).
     """
     budget = sys.modules.get("nimatron.games.budget")  # loaded wherever a search is budgeted: not for this
     low = budget and budget.low()
@@ -182,7 +182,7 @@ def solve(rules, position, misere=False, ring=False, seed=None):
         return _solve(rules, heaps, bool(misere), bool(ring), seed)
     except MemoryError:
         # a small heap ran out mid-search: what earlier decisions keep may be
-        # what filled it (the 64 KB sweep of Candy Nim, 0.5 KB from the edge)
+        # what filled it (the 64 KB sweep of Candy Nim, on its edge)
         forget_searches()
         gc.collect()
     try:

@@ -28,7 +28,7 @@ KEEP = 1    # tables kept in RAM: one on a board; a PC's batch keeps them all
 
 
 def _binom(n, k):
-    """C(n, k), ranks sorted heaps (computed: a table of them was 0.6 KB of a board's heap)."""
+    """C(n, k), ranks sorted heaps (computed: a table of them cost a board's heap)."""
     if k < 0 or k > n:
         return 0
     r = 1

@@ -62,16 +62,15 @@ def cmd_config(link, args, text, now):
     return shown
 
 
-# Bytes one pass of a command may allocate: EXPLAIN's search 5 KB a poll on
-# Graph Nim, NEW's panel 3-8 KB, a module's load up to twice its .mpy (3.6 KB
+# Bytes one pass of a command may allocate: EXPLAIN's search a poll on
+# Graph Nim, NEW's panel, a module's load up to twice its .mpy (3.6 KB
 # at most: tests/test_link_loads.py). With less free before a command's pass,
 # the garbage is collected in a pass of its own first (the machine's search
 # does the same: ``turns.SEARCH_HEAP``): the collector the heap would start by
-# itself inside that pass (about 20 ms on a Pico) made EXPLAIN on Graph Nim
-# 48-54 ms a pass and NEW 40-62 ms (pico-grid, emulated).
-# 16 KB left one in, on 64-bit MicroPython (tests/test_link_room.py); 20 KB left
-# 5 KB after a poll of candy's EXPLAIN that allocated 18.8 KB: one more command
-# waiting a pass (``passes.busy``) moved it over the edge there.
+# itself inside that pass made EXPLAIN on Graph Nim and NEW overrun a pass.
+# The size is the least that keeps that collection out of every command's pass
+# on 64-bit MicroPython (tests/test_link_room.py), with one more command
+# waiting a pass (``passes.busy``) to spare.
 LINK_HEAP = 24 * 1024
 
 
@@ -82,7 +81,7 @@ def room(link, handled):
     collection; when the heap has less than LINK_HEAP free it asks for one
     first in the next pass instead (after a command already handled in the
     poll, it leaves that to the next). After its collection it reads nothing
-    (a reading is 5 ms of a stock board's pass).
+    (a reading walks the whole heap on a stock board).
     Never two collecting polls in a row; no collection of its own while the
     machine searches, nor where the interpreter cannot say what is free."""
     due()  # asked for, not made: no controller began a pass since (the link polled alone)
@@ -104,11 +103,11 @@ def room(link, handled):
 
 def _alone(link, name):
     """Load ``nimatron.<name>`` in a pass of its own when the link is polled
-    (``link.stepping``): on a board a module's load is a tick's work (30-33
-    ms on pico-grid, emulated). A collection (18-25 ms there) goes first, in
+    (``link.stepping``): on a board a module's load is a tick's work. A
+    collection goes first, in
     a pass of its own too, as ``code.py`` loads the link's modules: one that
     fell inside the load's pass doubled it (EXPLAIN's words, loaded with no
-    collection before them: 51-53 ms passes on pico-grid). A command's first
+    collection before them). A command's first
     step (EXPLAIN; SET loading ``link.setting``) starts ``link.step`` with
     the module it collected for (item 5, as ``setting.set_steps`` keeps it).
     Direct callers (tests, tools) get the whole command at once."""
@@ -129,7 +128,7 @@ def _alone(link, name):
 def cmd_set(link, args, text, now):
     """SET's steps are in ``link.setting``, loaded in a pass of its own and
     dropped after the reply: compiled from source with the other commands
-    its 9 KB of text took the link's compile past 96 KB of heap."""
+    its text took the link's compile past what a board's heap holds."""
     _alone(link, "link.setting")
     from .setting import set_steps
 
@@ -202,12 +201,12 @@ def cmd_memory(link, args, text, now):
     search or command (null where the interpreter does not say). Polled
     (``link.stepping``), the collection is the first thing of the next pass
     (``passes.collect_next``) and the answer comes in the pass after that:
-    on a stock MacroPad the collection is 19-30 ms and the answer (the
-    modules' list) 15-20 ms, and in one pass they were 46-53 ms; collected
+    on a stock MacroPad the collection and the answer (the modules' list)
+    are each a good part of a pass, and in one pass they overran it; collected
     where the command was read, it met an allocation's own collection
-    (56 ms, a fresh pico-grid after ``SET preset grundy``). The figures are one reading of the heap
+    (a fresh pico-grid after ``SET preset grundy``). The figures are one reading of the heap
     (``passes.heap``: what is free, and the heap's total less that): each
-    of ``gc.mem_free()`` and ``gc.mem_alloc()`` walks the whole heap, 5 ms
+    of ``gc.mem_free()`` and ``gc.mem_alloc()`` walks the whole heap
     on a stock board."""
     _no_args(args, "MEMORY")
     step = link.step

@@ -50,12 +50,12 @@ def forget_searches():
 # passes answers ``ERR busy``. Each time it is retried once after dropping the
 # searches' caches, and a SET's step drops the settings module it loaded, so
 # the retry loaded it again, the next pass ran out again: on a full heap
-# (MicroPython, 160 KB) the SET went round 193 times and never answered, and
+# (MicroPython) the SET went round and round and never answered, and
 # every command after it waited behind it.
 _SHORT_PASSES = const(3)
 
 # Search work EXPLAIN may do in one poll (``games.budget``): half the
-# machine's own share, so a tick that thinks and answers stays inside 50 ms.
+# machine's own share, so a tick that thinks and answers stays inside its budget.
 # Only EXPLAIN: it searches one position, the one in play, so asking again
 # resumes its search (Graph Nim's theory keeps its place among the moves:
 # ``graph._walk``). A SET searches nothing: the games' check asks the limits

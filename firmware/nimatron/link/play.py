@@ -6,7 +6,7 @@
 
 A module of its own so that no pass loads the link's commands whole: on a
 board a module's load is a tick's work, and ``link.commands`` in one was
-39-47 ms of a pass on pico-grid (emulated; the first pass of a host's first
+the dearest of them (the first pass of a host's first
 command, ``code.load_link``). ``code.py`` loads this one first, in a pass of
 its own."""
 
@@ -54,7 +54,7 @@ def cmd_explain(link, args, text, now):
         return {"position": heaps, "ring": ring, "text": "game over: no move left"}
     from .commands import _alone  # loaded by then: commands imports this module
 
-    _alone(link, "games.explain")  # its words: loaded with the answer, 48 ms of a stock MacroPad's pass
+    _alone(link, "games.explain")  # its words: loaded with the answer, they overran a stock MacroPad's pass
     if c.rules.teach and (c.misere or not c.rules.nim_sum):
         _alone(link, "games.lesson")  # the rule set's lesson (games/lesson.py), in a pass of its own too
     if _table_words(c):
@@ -153,11 +153,11 @@ def _small_int(text):
 # -- events: the EV lines of ``EVENTS ON`` ------------------------------------
 def stream(link, event):
     """A game event's EV line, sent now or, for the machine's move while its
-    words' module (``games.explain``, 3.5 KB of a stock Pico's heap) is not
+    words' module (``games.explain``, dear on a stock Pico's heap) is not
     loaded, held (with every event after it, in order) until ``word_held``
     has loaded it in a pass of its own. Kept loaded for the stream, it was
-    the heap a board's searches lacked (the MacroPad's Moore's Nim 33.5 KB
-    free at least)."""
+    the heap a board's searches lacked (the MacroPad's Moore's Nim below
+    its goal)."""
     c = link.controller
     kind = event.get("event")
     ev = dict(event)

@@ -60,8 +60,8 @@ def set_steps(link, args, text, now):
         raise
 
 
-# What a SET loads first, one a pass (``config.settings`` whole was 36-39 ms
-# of a pass on pico-grid, emulated: a module's load is mostly a tick's work).
+# What a SET loads first, one a pass (``config.settings`` whole was most
+# of a pass on pico-grid: a module's load is mostly a tick's work).
 SETTINGS = ("config.values", "config.settings")
 
 
@@ -85,7 +85,7 @@ def _set_steps(link, key, text, step):
             for module in _rules_modules(key, value, step[4]):
                 _alone(link, module)  # a new rule set's modules, loaded by the checks next: a pass each
             # polled, the starts are checked a start a pass (``_check``: Graph Nim's four with
-            # the values, 67 ms of a pass on pico-grid); unchanged games were checked before
+            # the values overran a pass on pico-grid); unchanged games were checked before
             new = step[2] = changed(current, key, value, step[4] or None, not link.stepping)
         except ValueError as e:  # nothing was changed
             raise _refused(link, key, value, e, SettingsError)
@@ -141,7 +141,7 @@ def _check(link, key, value, new, step, settings_error):
     checker and ``machine.unload`` loaded, then each start checked in a pass
     of its own (a game can begin there, its lamps made, the engine asked:
     all of Graph Nim's four in one pass, with the apply, made ``SET preset
-    graph``'s longest pass on pico-grid, 115 ms emulated), then a collection."""
+    graph``'s longest pass on pico-grid), then a collection."""
     from ..games.rules import parse_rules
     from ..panels.panel import panel_module
 
@@ -157,7 +157,7 @@ def _check(link, key, value, new, step, settings_error):
     if shape:
         _alone(link, "panels." + shape)  # the lamps' drawing, as the check will make them
     if rules.table_spec(new["misere"]) is not None:
-        _alone(link, "games.tables")  # what the check's engine reads: loaded inside a start's check, 51 ms (MacroPad, 21counter)
+        _alone(link, "games.tables")  # what the check's engine reads: loaded inside a start's check, it overran the pass (MacroPad, 21counter)
     _alone(link, "panels.playable")
     c = link.controller
     if rules.spec != c.rules.spec and (c.state in ("attract", "over") or c.panel is None):
@@ -179,7 +179,7 @@ def _check(link, key, value, new, step, settings_error):
             raise _refused(link, key, value, e, settings_error)
         _pass(link)
     if step[8] == len(starts):  # the checks' garbage collected in a pass of its own (Graph Nim's four
-        step[8] += 1           # starts left 25 KB: a collection fell in the applying pass, 36 ms in all)
+        step[8] += 1           # starts left enough garbage that a collection fell in the applying pass)
         collect_next()
         link.tidied = True
         _pass(link)
@@ -213,7 +213,7 @@ def _rules_modules(key, value, own):
             need = NEEDS.get(module)
             out = ("games." + need, "games." + module) if need else ("games." + module,)
             if module == "heaps":  # and its class's own module (``heaps.WHERE``: the class's name in lower case),
-                out += ("games." + words[2].lower(),)  # else loaded inside the checks' pass: 51 ms (MacroPad)
+                out += ("games." + words[2].lower(),)  # else loaded inside the checks' pass, overrunning it (MacroPad)
             return out
     return ()
 

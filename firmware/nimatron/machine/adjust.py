@@ -6,9 +6,9 @@ choices of a setting worked out, checked against this board, and the one
 chosen saved, each a step a pass.
 
 A module of its own, loaded when a value is first shown (a pass of its own,
-after ``config.values`` and ``config.settings``): the menu whole was 5.8 KB
-of ``.mpy``, and opening it over the link loaded it in one pass of 54-58 ms
-on a stock board; most visits test lamps or read audits and never adjust.
+after ``config.values`` and ``config.settings``): the menu whole was a big
+module, and opening it over the link loaded it in one pass that overran
+its budget on a stock board; most visits test lamps or read audits and never adjust.
 """
 
 from ..config.settings import DIFFICULTIES, FIRST, KEEP_ON_PRESET, preset_names, resolve
@@ -209,8 +209,8 @@ def _forget_checked(before, now=True):
 def _load_checker():
     """True if this pass loaded ``panels.playable``, the games' check: held
     while a list's values are checked (``Controller.check_games`` loaded it
-    and dropped it with a collection in each start's pass: 71-176 ms passes
-    looking at the presets on stock boards)."""
+    and dropped it with a collection in each start's pass: passes far over
+    budget looking at the presets on stock boards)."""
     import sys
 
     if "nimatron.panels.playable" in sys.modules:

@@ -10,7 +10,7 @@ simulator, so they cannot drift apart. Raises BoardError, SettingsError,
 PanelError or PowerError (all ValueError) with a message naming the problem.
 
 On a board (not CPython) the pin map's checks (``boards``) and the power
-budget (``power``), about 15 KB of bytecode, are needed only while a
+budget (``power``), much of the bytecode, are needed only while a
 machine starts and when its settings change: ``make_controller`` drops them
 from memory when the controller is built (``forget``), and they are
 imported again when asked for. ``app`` itself leaves too once the machine
@@ -130,7 +130,7 @@ def fitting_start(settings, layout, shape=None):
 
 
 # Not needed while games play: imported again by SET, the operator menu and a
-# start (6.6 KB of heap on CircuitPython 9.2.8, measured in the emulated Pico).
+# start (heap the searches need; docs/board.md, "What a pass costs").
 PLAY_FREE = ("config.settings", "config.values")
 
 

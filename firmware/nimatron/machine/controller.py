@@ -48,7 +48,7 @@ from .turns import MachineTurn, Rng, VisitorTurn, prepare
 
 _OVER_GUARD_MS = const(1500)  # a winner's stray press does not wipe NIM CHAMP at once
 _UNSHOWN = const(-1)          # no lamp state: the first frame always differs from what was "shown"
-MENU_ONLY = ("machine.service", "machine.adjust", "machine.deployed", "machine.menu_lamps", "config.settings", "config.values")  # 16 KB on a board, imported again on opening
+MENU_ONLY = ("machine.service", "machine.adjust", "machine.deployed", "machine.menu_lamps", "config.settings", "config.values")  # imported again on opening
 
 
 GAME_KEYS = ("rules", "misere", "starts", "counter", "layout")  # what check_games reads: the games themselves
@@ -56,10 +56,10 @@ GAME_KEYS = ("rules", "misere", "starts", "counter", "layout")  # what check_gam
 
 def check_games(rules, misere, layout, starts, counter=False):
     """``panels.playable.check_games``, compiled only while settings change:
-    on a board its 10 KB of bytecode would otherwise stay beside the search.
+    on a board its bytecode would otherwise stay beside the search.
     Dropped here only if loaded here: a ``SET`` over the link loads it in a
     pass of its own and drops it with its reply (a drop collects the garbage,
-    18-100 ms on a Pico: not in the pass that applies the settings)."""
+    most of a pass on a Pico: not in the pass that applies the settings)."""
     import sys
 
     held = __name__[:__name__.rfind(".machine.")] + ".panels.playable" in sys.modules
@@ -166,7 +166,7 @@ class Controller(VisitorTurn, MachineTurn):
         Returns the rules replaced now (None: none, or from the next game);
         with ``drop=False`` their modules stay until the caller passes them
         to ``rules_changed`` (a SET over the link: in a pass of its own, as
-        dropping them collects the garbage, 18-100 ms on a Pico). ``checked``:
+        dropping them collects the garbage, most of a pass on a Pico). ``checked``:
         the caller checked the games already (a SET over the link, a start
         a pass: ``link.setting``).
 
@@ -197,7 +197,7 @@ class Controller(VisitorTurn, MachineTurn):
         """On a board, the modules the rules ``left`` used and these do not
         leave the heap (``unload``); the drawing these rules' games will need
         stays (a SET loaded it to check them: dropped, the next NEW loaded it
-        again in its press's pass, 41-47 ms on pico-grid, emulated)."""
+        again in its press's pass, most of a pass on pico-grid)."""
         if left is not None and left.spec != self.rules.spec:
             from ..panels.panel import panel_module
             from .unload import drop_unused
@@ -250,8 +250,8 @@ class Controller(VisitorTurn, MachineTurn):
         game's end or the machine's turn (whose lamps show the next pass); a
         grid's new selection is checked, so DONE finds its answer made.
         Before, that work came between the press and its lamp, and a
-        collection it brought delayed the lamp 15-20 ms (press to lamp 36 ms
-        on pico-grid, CircuitPython 9.2.8, emulated)."""
+        collection it brought delayed the lamp past its goal (press to lamp,
+        docs/board.md)."""
         if self._begun is not None:
             self._tell_new()
         if self._moved:
@@ -266,7 +266,7 @@ class Controller(VisitorTurn, MachineTurn):
         (the link loads them a pass each), else now."""
         if on and self.menu is None:
             # the settings' modules it brings leave with it (config.boards came with the
-            # menu's own and stayed: 7 KB of a stock MacroPad's heap after a visit)
+            # menu's own and stayed in a stock MacroPad's heap after a visit)
             if before is None:
                 before = passes.loaded("config")
             from .service import Menu
@@ -337,7 +337,7 @@ class Controller(VisitorTurn, MachineTurn):
 
     def _new_game(self, now):
         """A new game's lamps: its panel, its first turn; what it tells (the
-        old rules' modules dropped, the audits, its event: 1-2 KB and a module
+        old rules' modules dropped, the audits, its event: garbage and a module
         drop on pico-grid) waits until they show (``_tell_new``)."""
         if self.menu is not None:
             self.service(False, now, "new game")
@@ -458,7 +458,7 @@ class Controller(VisitorTurn, MachineTurn):
         elapsed = now - self.since
         if self.state == THINKING:
             # not in the pass that began the turn: that pass shows the visitor's move (DONE's lamp)
-            # before any search (a search of 64 units allocated 23 KB in the DONE pass of pico-ring)
+            # before any search (a search's allocations in the DONE pass of pico-ring delayed the lamp)
             if elapsed and not self._tidy() and self._decide() and elapsed >= s["think_ms"]:
                 self._enter(SHOWING, now)  # a long search thinks longer, tick by tick
         elif self.state == SHOWING:

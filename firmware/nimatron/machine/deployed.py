@@ -41,7 +41,7 @@ def listed(c, key):
     ``config/choices.txt``), or None: no file, one for another layout, or
     no line for these games (starts of the settings file's own). Checking
     them here loaded every rule set's module in turn: their names, which
-    CircuitPython never frees, outgrew its pool, and the pool's next 8.3 KB
+    CircuitPython never frees, outgrew its pool, and the pool's next step
     found no room (MemoryError; presets left out, EXPLAIN refused after)."""
     if key == "preset":
         tag = "preset"
@@ -117,7 +117,7 @@ def check_step(menu):
     (``Controller.check_settings``, ``settings.check_start``), a pass
     each, then the modules it loaded forgotten (collected) in a pass of
     their own. Opening the preset list checked every preset in one
-    press's pass: 92-677 ms under MicroPython on a PC.
+    press's pass, seconds of it on a board.
 
     ``work``: [settings checked against, values (None: listed in the
     next pass, not the press's), next value, phase (-1: checked, its
@@ -129,7 +129,7 @@ def check_step(menu):
     base, values, at, phase = work[0], work[1], work[2], work[3]
     if _load_config():
         return
-    if values is None:  # the deploy's list, shown whole; else the values to check: the presets file parsed (2.5 ms)
+    if values is None:  # the deploy's list, shown whole; else the values to check: the presets file parsed
         if not show(menu, key):
             work[1] = offered(key)
         return

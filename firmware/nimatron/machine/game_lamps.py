@@ -13,8 +13,8 @@ press delays that press's lamp (issue 27).
 ``fill`` also says when the frame it wrote can next change with time alone
 (a blink turning, a countdown's second, a refusal lighting up): the
 controller computes no frame before then unless the game's state changed
-(64 lamps' frame, compared with the shown one, every pass cost 2-3 ms of a
-pass on pico-grid, emulated).
+(64 lamps' frame, compared with the shown one, every pass was a fixed cost
+of every pass on pico-grid).
 """
 
 from .. import const

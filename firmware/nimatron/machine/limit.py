@@ -20,7 +20,7 @@ STARTUP_ONLY = ("config.boards", "config.power")  # needed again only when setti
 class PowerLimit:
     """The power budget of one board: the brightness to drive at, or
     PowerError. A SET that keeps the brightness compiles nothing (``power``
-    is 12 KB of heap and a tenth of a second on a board); one that changes
+    is dear in heap and compile time on a board); one that changes
     it drops ``power`` again after."""
 
     def __init__(self, board_name, spec):
@@ -52,9 +52,9 @@ def deployed_level(board, brightness):
     board (``config/choices.txt``'s ``power`` line, for the pin map with the
     CRC it names: an edited pin map is checked here), or None: not listed
     (refused there, or another value), another pin map, no file. Checked
-    here, every start loaded ``config.power``: 42 names CircuitPython never
-    frees (a MacroPad's day of play came within 5 names of its pool's next
-    8.3 KB) and 0.1 s of compiling from ``.py``."""
+    here, every start loaded ``config.power``: names CircuitPython never
+    frees (a MacroPad's day of play came within a few names of its pool's
+    next step) and its compiling from ``.py``."""
     from .. import resource
 
     try:

@@ -6,7 +6,7 @@ lit, the watchdog armed, the store opened, the settings file read, why the board
 
 A module of its own so that code.py drops it once the machine is built
 (``nimatron.forget``): code.py's own functions stay in the heap as long as
-it runs, and these ran once (about 2 KB of bytecode on CircuitPython 9.2.8).
+it runs, and these ran once.
 It imports no hardware library: ``mc`` is ``microcontroller``, passed in.
 """
 
@@ -125,8 +125,8 @@ def hold_heap(gc, chunk=_HEAP_CHUNK, new=None, where=id, pin=None):
     """Grow the heap to its whole size once, and keep a pin of 32 bytes in
     each area it grew by. CircuitPython 9 grows its heap in areas and hands
     an area back as soon as a collection empties it; the next load then
-    finds no room, collects again and grows again: two collections (20-35 ms
-    each on an RP2040) where one was asked for.
+    finds no room, collects again and grows again: two collections (each
+    most of a pass on an RP2040) where one was asked for.
 
     The heap is filled with equal tuples (one allocation each, so an area's
     sit one stride apart) until it can grow no more, as it would under load

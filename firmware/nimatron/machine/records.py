@@ -31,8 +31,8 @@ except ImportError:
 
 def crc32(data, crc=0):
     """CRC-32 (as zlib.crc32): binascii's where the board has it, else by hand.
-    A settings record's CRC by hand took 10-54 ms of a SET's save pass on
-    pico-grid (emulated; every step a long int on a 32-bit board)."""
+    A settings record's CRC by hand took most of a SET's save pass on
+    pico-grid (every step a long int on a 32-bit board)."""
     if _C_CRC32 is not None:
         return _C_CRC32(data, crc)
     return crc32_by_hand(data, crc)

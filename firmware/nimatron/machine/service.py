@@ -228,7 +228,7 @@ def _load_config():
     forgot the first two (``app.PLAY_FREE``), and checking a preset loaded
     both, with its rule set, in one pass. The last after a collection in a
     pass of its own: by then the menu's garbage left its load no room (a
-    collection inside its pass: 50.8 ms on pico-grid, emulated); the first
+    collection inside its pass overran it on pico-grid); the first
     three come at once, as a quick DONE needs them."""
     global _loading
     for name in ("config.values", "config.settings", "machine.adjust"):

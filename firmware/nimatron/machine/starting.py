@@ -7,7 +7,7 @@ chosen (stored, the source, the last good ones, the board's defaults: see
 
 Imported by ``Machine.__init__`` and, on a board, dropped from the heap as
 soon as the start is done (``nimatron.forget``): a running exhibit needs
-none of it until it starts again (3-4 KB of heap on CircuitPython 9.2.8).
+none of it until it starts again.
 """
 
 from .audits import Audits

@@ -7,7 +7,7 @@
 ``--nvm`` (the simulator's flash) and ``--state`` (a Pi's audits and SET
 changes) are rewritten on every save. A path given by mistake must not be
 destroyed: ``--nvm /dev/null`` once replaced the system's /dev/null, a
-23,893-byte text file became 4,096 bytes of records, a FIFO hung the
+text file became a file of records, a FIFO hung the
 program. Three verdicts (``verdict``):
 
 - ``ours``: missing (in a folder that exists), empty, blank flash (all

@@ -143,8 +143,8 @@ class Switches:
             before = None
             if on and self.c.menu is None and link.stepping:
                 # the menu's modules a pass each (``commands._alone``): loaded in its
-                # opening pass they were 207-213 ms of a stock board's tick; one import
-                # a pass here (each a name looked up: 0.3 ms on a stock MacroPad)
+                # opening pass they were several passes' work in one tick; one import
+                # a pass here (each a name looked up: cheap on a stock MacroPad)
                 from ..link.commands import _alone
 
                 if link.step is None:

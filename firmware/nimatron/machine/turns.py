@@ -39,7 +39,7 @@ def prepare(rules, settings):
 def plays_by_table(rules, misere):
     """True if the machine's moves (``misere`` play) read this rule set's
     table; False where its theory always answers (Moore's Nim in normal
-    play: the table gave only the words' nim-value, and held 4 KB of a
+    play: the table gave only the words' nim-value, and held a share of a
     stock MacroPad's heap through every game: ``explain`` reads it)."""
     if rules.table_spec(misere) is None:
         return False
@@ -173,25 +173,25 @@ class Rng:
         return (self.state >> 8) % n
 
 
-# Work units a search may spend in one main-loop tick: about 20 ms on an
-# RP2040 (``games.budget``; measured: docs/board.md), leaving the
-# tick's own work (about 21 ms on pico-grid) well inside 50 ms.
+# Work units a search may spend in one main-loop tick: under half of a
+# pass's budget on an RP2040 (``games.budget``; measured: docs/board.md),
+# leaving room for the tick's own work.
 SEARCH_UNITS = 64
 
-# Bytes a tick of search may allocate: 23-28 KB in one tick of circular Nim
-# on pico-ring (CircuitPython 9.2.8, emulated). With less free, the garbage
-# is collected in a pass of its own before the search goes on (18-25 ms on a
-# Pico): a collection falling inside a search's tick made it 56-60 ms.
+# Bytes a tick of search may allocate (circular Nim on pico-ring the most,
+# docs/board.md). With less free, the garbage
+# is collected in a pass of its own before the search goes on (a collection
+# is most of a pass on a Pico): one falling inside a search's tick overran it.
 SEARCH_HEAP = 32 * 1024
 
 
 # Bytes a new game allocates before its lamps show (its panel, its turn, its
-# event): 3.3-8 KB on pico-grid under MicroPython (Graph Nim 8 KB). Between
+# event), Graph Nim's the most (tests/test_micropython_controller.py). Between
 # games, with less than NEW_ROOM free, the garbage is collected in a pass with
 # no press: else a NEW pressed then met the automatic collection before its lamps.
 NEW_ROOM = 16 * 1024
 
-ROOM_MS = 500  # between games, the heap looked at this often (a look: 5 ms on a stock board)
+ROOM_MS = 500  # between games, the heap looked at this often (a look walks the whole heap on a stock board)
 SEARCH_GARBAGE = 4 * 1024  # worth collecting before a search tick, below the search's reserve
 
 
@@ -316,8 +316,8 @@ class MachineTurn:
     def solution(self, heaps, ring):
         """``strategy.solve`` for a position: the machine's last search's own
         result when it is that position, so the words for its move need no
-        second search (two of them, 10-33 ms each, made the tick of a Graph Nim
-        move 50-77 ms on pico-grid, emulated)."""
+        second search (two of them made the tick of a Graph Nim move overrun
+        its budget on pico-grid)."""
         done = self.solved
         if (done is not None and done[0] is self.rules and done[1] == self.misere and done[2] == heaps
                 and done[3] == ring):

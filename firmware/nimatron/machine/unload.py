@@ -6,7 +6,7 @@
 A ``SET preset graph`` on a board that started with ``allheaps`` imported
 Graph Nim's modules beside the heap games', the tables module and the
 tables it had read, and the heap games' memos: all resident for nothing
-(about 10 KB on CircuitPython 9.2.8). ``drop_unused`` is called once the
+(docs/board.md). ``drop_unused`` is called once the
 rules change (``Controller.apply_settings``, or the next game for a change
 made mid-game) and forgets every rule-set module and panel that neither the
 rules in play nor those waiting for the next game are built on, the tables

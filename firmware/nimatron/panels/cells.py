@@ -46,8 +46,8 @@ class CellPanel:
 
     def legal(self, rules, before, after):
         """``rules.is_legal`` by the lamps put out (one bitmask against each
-        move's), not by making every move's matrix: 51 KB of garbage on a
-        4 x 6 board, a collection in DONE's pass (press to lamp 36-44 ms)."""
+        move's), not by making every move's matrix: a collection's worth of
+        garbage on a 4 x 6 board, collected in DONE's pass (its lamp late)."""
         from ..games.grid import _mask, _segments
 
         mask, width = _mask(before)

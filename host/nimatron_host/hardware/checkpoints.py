@@ -441,7 +441,7 @@ def supply_troubles(design, cps):
     level = design.spec.get("brightness", 1.0)
     out = [("The machine restarts or the lamps flicker when many lamps light",
             "+5V at J2 with the lamps lit (%s); the brightness (%.2f here) against this supply's cap %.2f "
-            "(`nimatron power %s`); both +5V contacts of J2 crimped."
+            "(`nimatron power --board %s`); both +5V contacts of J2 crimped."
             % (_cite(cps, "rail-lit"), level, f["cap"], design.name),
             "Lower the brightness (`SET brightness`, or the operator menu); a %g A supply; re-crimp J2." % f["amps"]),
            ("Nothing at all with the supply plugged in",

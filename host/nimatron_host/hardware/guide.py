@@ -60,7 +60,7 @@ def power_lines(design):
         "- At the pin map's brightness %.2f the worst case is **%d mA of %d mA**; the highest brightness this "
         "supply allows is **%.2f**." % (level, int(power.worst_ma(f, level) + 0.5), int(f["allowed_ma"]), f["cap"]),
         "- The firmware refuses more at start-up and on `SET brightness` with the figures in the message; "
-        "`nimatron power %s [--supply-amps A]` prints this budget." % design.name,
+        "`nimatron power --board %s [--supply-amps A]` prints this budget." % design.name,
     ]
 
 
@@ -729,7 +729,7 @@ def index(designs):
            "nimatron hardware                 # regenerate all of hardware/ (SVG, CSV, Markdown, PNG)",
            "nimatron hardware --check         # list stale files, exit 1 if any (the tests do this too)",
            "nimatron hardware --lang es       # panels' how-to-play in Spanish (en, es, ru)",
-           "nimatron power pico-neopixel      # one board's power budget",
+           "nimatron power --board pico-neopixel   # one board's power budget",
            "```", "",
            "PNG pictures need `rsvg-convert` (Debian's `librsvg2-bin`; `./test.sh` installs it where it can).", "",
            "## Boards", ""]
@@ -815,7 +815,7 @@ def _care_lines(designs=()):
         "- ESD: visitors touch the buttons; each button and key line has a %d Ω resistor at the board, the "
         "switches sit in plastic, and any metal panel or frame is bonded to ground. Route the looms away from "
         "the panel's visitor side." % BUTTON_OHMS,
-        "- The power budget is enforced by the firmware (`nimatron power BOARD`); a bigger strip or a brighter "
+        "- The power budget is enforced by the firmware (`nimatron power --board BOARD`); a bigger strip or a brighter "
         "setting needs a bigger supply in the pin map first.",
         "- Cable strain relief: every loom clamped within 50 mm of its plug; the supply cable clamped inside the "
         "case before the jack. Looms plug in with keyed JST-XH connectors, so a loom or a board swaps without "
