@@ -27,7 +27,7 @@ import pytest
 from devtools import CHROMIUM, Chromium, Served
 from nimatron_sim.words import Words
 from kit_page import QUICK, wait_for_turn
-from kit_words import IDS
+from kit_words import ids_on
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 
@@ -71,7 +71,7 @@ def browser():
 
 
 def ids_in(text, handles=()):
-    found = sorted(set(m.group(1) for m in IDS.finditer(text)) | set(KEYLIKE.findall(text)))
+    found = sorted(set(ids_on(text)) | set(KEYLIKE.findall(text)))
     return found + [h for h in handles if h and h in text]
 
 

@@ -161,6 +161,28 @@ def _lines(text, width):
     return sum(max(1, len(textwrap.wrap(line, width))) for line in text.split("\n"))
 
 
+def title(face):
+    """The window's subtitle: the board and the game in words ("Pico: a strip of 32 lamps, row buttons · Nimatron, 1940")."""
+    return "%s · %s" % (face.words.board(face.board), face.words.preset(face.settings["preset"]))
+
+
+def board_choices(words):
+    """Settings' boards: (words, value), each by its name in words."""
+    return [(words.board(n), n) for n in boards.names()]
+
+
+def preset_choices(board, words):
+    """Settings' presets: (words, value), each by its name, first the board's own, said which."""
+    own = words.preset(boards.board(board)["preset"])
+    return [(words.t("settings.own", preset=own), "")] + [(words.preset(n), n) for n in nsettings.PRESETS]
+
+
+def difficulty_choices(words):
+    """Settings' difficulties, each said what it does: "teaching — shows you a winning move when you wait"."""
+    return [(words.t("difficulty.choice", name=words.t("difficulty." + d), about=words.t("difficulty.about." + d)), d)
+            for d in nsettings.DIFFICULTIES]
+
+
 def _short(text, width=55):
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -179,21 +201,16 @@ class SettingsScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         o = self.overrides
-        t, phrase = self.words.t, self.words.phrase
-        every = nsettings.PRESETS
+        t = self.words.t
         misere = o.get("misere")
         keep = (t("settings.keep"), "")
         fields = [
-            (t("settings.board"), "board", [(_short("%s: %s" % (n, phrase(boards.board(n)["about"]))), n)
-                                            for n in boards.names()],
-             self.board),
-            (t("settings.preset"), "preset", [(t("settings.own"), "")] + [
-                (_short("%s: %s" % (n, phrase(every[n]["about"]))), n) for n in every], o.get("preset", "")),
+            (t("settings.board"), "board", board_choices(self.words), self.board),
+            (t("settings.preset"), "preset", preset_choices(self.board, self.words), o.get("preset", "")),
             (t("settings.rules"), "rules", self.rules_for(self.board), o.get("rules", "")),
             (t("settings.goal"), "misere", [keep, (t("settings.normal"), "off"), (t("settings.misere"), "on")],
              "" if misere is None else ("on" if misere else "off")),
-            (t("settings.difficulty"), "difficulty", [keep] + [(t("difficulty." + d), d) for d in nsettings.DIFFICULTIES],
-             o.get("difficulty", "")),
+            (t("settings.difficulty"), "difficulty", [keep] + difficulty_choices(self.words), o.get("difficulty", "")),
             (t("settings.first"), "first", [keep] + [(t("first." + f), f) for f in nsettings.FIRST], o.get("first", "")),
             (t("sim.settings.volume"), "volume", [keep] + [
                 (t("sim.settings.mute") if v == 0 else str(v), str(v)) for v in range(11)],
@@ -226,6 +243,10 @@ class SettingsScreen(ModalScreen):
     def on_select_changed(self, event):
         if event.select.id == "set-board" and event.value != self.rules_board:  # another board, other rule sets
             self.query_one("#set-rules", Select).set_options(self.rules_for(event.value))
+            preset = self.query_one("#set-preset", Select)
+            chosen = preset.value
+            preset.set_options(preset_choices(event.value, self.words))
+            preset.value = chosen
 
     def on_mount(self):
         for button in self.query(Button):
@@ -401,7 +422,7 @@ class NimatronApp(App):
         self._lamp_widgets = {(w.r, w.i): w for w in self.query(LampWidget)}
         self.cursor = (0, 0)
         self._shown = {}
-        self.sub_title = "%s · %s" % (self.face.board, self.face.settings["preset"])
+        self.sub_title = title(self.face)
         self.query_one("#legend", Static).update(self._legend())
         self.query_one("#thinking", Static).display = self.show_thinking
         self._heard = self.face.sounds
@@ -602,7 +623,8 @@ class NimatronApp(App):
         old.close()
         self._lamp_widgets = {}  # the old board's lamps: never drawn with the new layout
         self._logged = 0
-        self.query_one("#log", RichLog).write(Text(self.t("sim.log.settings", board=board, preset=face.settings["preset"]),
+        self.query_one("#log", RichLog).write(Text(self.t("sim.log.settings", board=face.words.board(board),
+                                                                  preset=face.words.preset(face.settings["preset"])),
                                                    style="dim"))
         if face.settings["explain"]:
             self.show_thinking = True
@@ -624,9 +646,9 @@ class NimatronApp(App):
 
     def refresh_face(self):
         face = self.face
-        title = "%s · %s" % (face.board, face.settings["preset"])
-        if self.sub_title != title:  # the operator menu, or SET over the link, changed the preset
-            self.sub_title = title
+        named = title(face)
+        if self.sub_title != named:  # the operator menu, or SET over the link, changed the preset
+            self.sub_title = named
         lamps = face.lamps()
         widgets = getattr(self, "_lamp_widgets", {})
         grid = face.input_model == "grid"

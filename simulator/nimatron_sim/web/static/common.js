@@ -64,12 +64,13 @@ const Nim = (() => {
     return text;
   }
 
-  /** The words of a state's "say": [key, params], with firmware phrases translated. */
-  function say(s) {
+  /** The words of a state's "say": [key, params], with firmware phrases translated.
+      ``watching``: the crowd view's words, which tell no one to press (``crowd.say.rows``). */
+  function say(s, watching) {
     const [key, params] = s.say;
     const p = Object.assign({}, params);
     for (const k of ["reason", "move"]) if (k in p) p[k] = phrase(p[k]);
-    let text = t(key, p);
+    let text = t(watching && ("crowd." + key) in english.text ? "crowd." + key : key, p);
     if (p.hint) text += " " + t("say.hint");
     return text;
   }
@@ -79,7 +80,8 @@ const Nim = (() => {
     if (e.kind === "game") return t("log.game", {position: phrase(e.words)});   // the rule set's words (position_words)
     if (e.kind === "move") return t(e.by === "visitor" ? "log.you" : "log.machine", {move: phrase(e.words)});
     if (e.kind === "refused") return t("log.refused", {reason: phrase(e.reason)});
-    if (e.kind === "over") return t(e.winner === "visitor" ? "log.win" : e.winner === "machine" ? "log.loss" : "log.abandoned");
+    if (e.kind === "over") return t(e.winner === "visitor" ? "log.win" : e.winner === "machine" ? "log.loss"
+                                    : e.counted === false ? "log.withdrawn" : "log.abandoned");
     return "";
   }
 

@@ -60,11 +60,11 @@
       built = key;
       lastEvent = null;
     }
-    $("follows").textContent = Nim.t("crowd.follows", {board: s.board});
+    $("follows").textContent = Nim.t("crowd.follows", {board: Nim.t("board." + s.board)});
     Nim.drawStatus($("status"), s);
     Nim.drawLamps(lamps, s);
     $("attract").hidden = s.state !== "attract";
-    $("say").textContent = s.state === "attract" ? "" : Nim.say(s);
+    $("say").textContent = s.state === "attract" ? "" : Nim.say(s, true);   // a watcher's words: nothing to press here
     document.body.dataset.state = s.state;
     drawPanel(s);
     drawLast(s);
