@@ -33,8 +33,9 @@ from nimatron.machine import service
 from nimatron.machine.controller import ATTRACT, OVER, SERVICE, VISITOR
 from nimatron_sim.engine import playable_presets
 from nimatron_sim.face import Face
+from nimatron_sim.nimrod import nimrod
 from nimatron_sim.operator_words import screen as operator_screen
-from nimatron_sim.tui import board_choices, difficulty_choices, preset_choices, title
+from nimatron_sim.tui import CHOICE_WIDTH, board_choices, difficulty_choices, preset_choices, title, wrap_log
 from nimatron_sim.web.state import snapshot
 from nimatron_sim.words import Words
 
@@ -236,6 +237,8 @@ def test_settings_name_every_board_preset_and_difficulty_in_words(lang):
     for board in boards.names():
         texts = [text for text, _ in board_choices(words) + preset_choices(board, words) + difficulty_choices(words)]
         check(texts, words, "%s settings on %s" % (lang, board))
+        cut = [text for text in texts if len(text) > CHOICE_WIDTH]   # at 80x24 the list shows this much
+        assert not cut, "%s: Settings would cut %s" % (lang, cut)
         own = preset_choices(board, words)[0][0]
         assert words.preset(boards.board(board)["preset"]) in own, "%s: %r does not say which preset" % (lang, own)
     for d in nsettings.DIFFICULTIES:   # each difficulty said what it does, where it is chosen
@@ -300,6 +303,20 @@ def test_the_log_and_the_counters_agree_whatever_is_pressed(board, steps, seed):
         face.close()
 
 
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.sampled_from(["Machine:", "take", "3", "from", "heap", "A", "→", "why", "—"]), max_size=12),
+       heaps=st.lists(st.integers(0, 15), min_size=2, max_size=6), width=st.integers(12, 40))
+def test_the_log_never_breaks_a_position(words, heaps, width):
+    """The terminal's moves panel wraps a line at its width but never inside
+    a position ("→ 0 0 4 4" once broke as "→ 0" / "0 4 4" at 100x30)."""
+    position = " ".join(str(h) for h in heaps)
+    text = " ".join(words + ["→", position] + words)
+    lines = wrap_log(text, width)
+    if len(position) <= width - 2:
+        assert any(position in line for line in lines), (lines, position)
+    assert " ".join(" ".join(lines).split()) == " ".join(text.split())   # nothing lost, nothing added
+
+
 def test_the_page_shows_every_counter_the_server_sends():
     """The page's and the terminal's counters' words have a place for every
     counter a state carries (the page once dropped "abandoned")."""
@@ -322,3 +339,33 @@ def test_the_page_shows_every_counter_the_server_sends():
             shown = words.t(key, **dict((k, 1000 + n) for n, k in enumerate(sent)))
             assert all(str(1000 + n) in shown for n in range(len(sent))), (lang, key, shown)
 
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("preset,terms", [
+    ("nimrod", ["nimrod.gloss.binary", "nimrod.gloss.sum"]),
+    ("marienbad", ["nimrod.gloss.binary", "nimrod.gloss.sum", "nimrod.gloss.misere"]),
+    ("subtract", ["nimrod.gloss.binary", "nimrod.gloss.sum", "nimrod.gloss.value"]),
+    ("grundy", ["nimrod.gloss.binary", "nimrod.gloss.sum", "nimrod.gloss.value"]),
+    ("moore", ["nimrod.gloss.binary", "nimrod.gloss.counts"]),
+])
+def test_the_panel_glosses_each_term_it_uses(preset, terms, lang):
+    """How the machine thinks (the T panel; the page draws the same panel):
+    binary, the nim-sum ("an odd count gives a 1"), value and misère each
+    said in a short sentence, with the table's own example."""
+    face = Face("pico-grid", dict(QUICK, preset=preset, first="visitor"), 1, lang=lang)
+    try:
+        press(face, "new")
+        face.advance(300)
+        shown = face.reasoning()
+        panel = nimrod(face.controller)
+        for key in terms:
+            said = [line for k, line in zip([k for k, _ in panel["lines"]], shown[-len(panel["lines"]):]) if k == key]
+            assert said, "%s %s: no %s in %s" % (preset, lang, key, shown)
+        row = next((r for r in panel["rows"] if sum(r["bits"]) > 1), panel["rows"][0])
+        example = "%s = %s = %d" % (" ".join(map(str, row["bits"])), " + ".join(
+            str(1 << (len(row["bits"]) - 1 - c)) for c, b in enumerate(row["bits"]) if b), row["value"])
+        assert any(example in line for line in shown), (example, shown)
+        check(shown, face.words, "%s %s" % (preset, lang))
+    finally:
+        face.close()

@@ -26,6 +26,7 @@ room (``OLED_COLUMNS``), else the five lines its driver wrote, beside the log.
     app.run()
 """
 
+import re
 import textwrap
 import time
 
@@ -93,7 +94,8 @@ LampWidget { width: 3; height: 1; }
              background: #000000; }
 #message { height: auto; min-height: 2; color: #f0f0f0; text-style: bold; margin: 1 0 0 0; }
 #legend { height: auto; color: #9fb0bb; margin: 1 0 0 0; }
-#thinking { height: auto; padding: 0 1; border: round #3a4a55; border-title-color: #c8d3da; }
+#thinking { height: auto; max-height: 60%%; overflow-y: auto; scrollbar-size-vertical: 1; padding: 0 1; border: round #3a4a55;
+            border-title-color: #c8d3da; scrollbar-background: #101418; scrollbar-color: #3a4a55; }
 #log { height: 1fr; min-height: 4; border: round #3a4a55; border-title-color: #c8d3da; background: #101418;
        scrollbar-size-vertical: 1; scrollbar-background: #101418; scrollbar-color: #3a4a55; }
 #audits { height: auto; padding: 0 1; border: round #3a4a55; border-title-color: #c8d3da; }
@@ -161,6 +163,19 @@ def _lines(text, width):
     return sum(max(1, len(textwrap.wrap(line, width))) for line in text.split("\n"))
 
 
+POSITION = re.compile(r"\d+(?:(?: | / )\d+)+")   # "3 4 5 7", 2-D Nim's "1011 / 1011": one piece, never broken
+
+
+def wrap_log(text, width):
+    """A log line wrapped at ``width`` columns, a position never broken
+    mid-way ("→ 0 0 4 4" stays on one line, unless it is longer than a line:
+    then it breaks between its numbers); continuation lines indented."""
+    room = max(8, width) - 2   # a continuation line's indent
+    kept = POSITION.sub(lambda m: m.group(0).replace(" ", "\0") if len(m.group(0)) <= room else m.group(0), text)
+    lines = textwrap.wrap(kept, max(8, width), subsequent_indent="  ", break_on_hyphens=False) or [""]
+    return [line.replace("\0", " ") for line in lines]   # the log's own indent ("  why ...") kept
+
+
 def title(face):
     """The window's subtitle: the board and the game in words ("Pico: a strip of 32 lamps, row buttons · Nimatron, 1940")."""
     return "%s · %s" % (face.words.board(face.board), face.words.preset(face.settings["preset"]))
@@ -183,7 +198,10 @@ def difficulty_choices(words):
             for d in nsettings.DIFFICULTIES]
 
 
-def _short(text, width=55):
+CHOICE_WIDTH = 55   # a Settings choice at 80 columns (the list's room, its arrow kept)
+
+
+def _short(text, width=CHOICE_WIDTH):
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -684,8 +702,10 @@ class NimatronApp(App):
         self._set("audits", "#audits", self.t("sim.audits", **audits))
         if self._logged < len(face.log):
             log = self.query_one("#log", RichLog)
+            width = log.scrollable_content_region.width - 1   # the scrollbar's column kept free
             for style, line in face.log[self._logged:]:
-                log.write(Text(line, style=LOG_STYLES.get(style, "")))
+                shown = "\n".join(wrap_log(line, width)) if width > 8 else line
+                log.write(Text(shown, style=LOG_STYLES.get(style, "")))
             self._logged = len(face.log)
 
     def _speaker(self, face):
