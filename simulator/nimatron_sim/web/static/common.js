@@ -245,9 +245,13 @@ const Nim = (() => {
           button.className = "take";
           button.dataset.press = "row" + r;
           button.id = "take-" + r;
-          button.setAttribute("aria-label", t("button.row", {row: label(r)}));
-          button.innerHTML = '<span class="key" aria-hidden="true">' + (r + 1) + "</span> ";
+          // its name begins with the words it shows ("1 TAKE"), then says what it does to a screen reader
+          button.innerHTML = '<span class="key">' + (r + 1) + "</span> ";
           button.appendChild(document.createTextNode(t("take")));
+          const more = document.createElement("span");
+          more.className = "sr-only";
+          more.textContent = " " + t("take.row", {row: label(r)});
+          button.appendChild(more);
           row.appendChild(button);
         }
         box.appendChild(row);
