@@ -118,6 +118,18 @@ def test_the_page_speaks_the_visitors_words_and_cuts_none(browser, lang):
         assert not ids_in(text, handles), "crowd %s: %s" % (lang, ids_in(text, handles))
         crowd.close()
 
+    # pico-grid with its own preset (One row or every row): the board and the preset by name, Settings open
+    with Served("pico-grid", dict(QUICK, first="visitor")) as served:
+        tab = browser.open(served.url + "/?lang=" + lang, width=1366, height=768)
+        tab.wait("document.body.dataset.ready && document.querySelector('#settings button') !== null")
+        tab.key("n")
+        wait_for_turn(tab)
+        tab.eval("document.querySelector('details.settings').open = true; 1")
+        text = tab.eval(WORDS)
+        assert words.t("preset.allheaps") in text and words.t("board.pico-grid") in text, text
+        assert not ids_in(text), "pico-grid %s: %s" % (lang, ids_in(text))
+        tab.close()
+
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_grundys_game_on_the_page_says_a_split(browser, lang):
