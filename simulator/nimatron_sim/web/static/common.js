@@ -324,7 +324,7 @@ const Nim = (() => {
   /** The panel as a table of lamps (1 a filled lamp, 0 a hollow ring, each
       with its digit), then the sentences; ``upto`` shows only its first
       steps (the crowd view's slow mode). Returns the number of steps. */
-  function drawNimrod(box, panel, upto) {
+  function drawNimrod(box, panel, upto, glossed = true) {
     box.textContent = "";
     if (!panel) {
       add(box, "p", "", t("nimrod.none"));
@@ -360,8 +360,12 @@ const Nim = (() => {
       if (panel.kind !== "moore") row(t("nimrod.sum"), panel.sum_bits, String(panel.sum), "sum-row");
       box.appendChild(table);
     }
-    const lines = (panel.lines || []).map(([key, params]) => sentence(key, params));
-    for (const line of lines) steps.push(add(box, "p", "", line));
+    // the rule and the move, then what the words mean (binary, nim-sum...) in one small paragraph;
+    // the crowd view (``glossed`` false) keeps its screen for the game
+    const said = (panel.lines || []).filter(([key]) => !key.startsWith("nimrod.gloss."));
+    for (const [key, params] of said) steps.push(add(box, "p", "", sentence(key, params)));
+    const glosses = (panel.lines || []).filter(([key]) => key.startsWith("nimrod.gloss."));
+    if (glossed && glosses.length) steps.push(add(box, "p", "gloss", glosses.map(([key, params]) => sentence(key, params)).join(" ")));
     if (upto !== undefined) steps.forEach((node, k) => { node.hidden = k >= upto; });
     return steps.length;
   }

@@ -31,7 +31,7 @@
       panelKey = key;
       step = slow ? 1 : Infinity;
     }
-    steps = Nim.drawNimrod($("nimrod"), s.nimrod, slow ? step : undefined);
+    steps = Nim.drawNimrod($("nimrod"), s.nimrod, slow ? step : undefined, false);   // a kiosk's screen: no glossary
   }
 
   function drawLast(s) {
