@@ -18,7 +18,7 @@ pytest.register_assert_rewrite("kit_sim", "kit_link", "kit_tui", "kit_web", "kit
 # -m: "browser" drives headless Chromium (or tmux), "micropython" runs the
 # MicroPython unix port; "slow" (left out of the quick run) is given to
 # those, to the modules in SLOW and to a test by its own decorator.
-BROWSER = {"test_web_page", "test_web_boards", "test_web_games", "test_web_display", "test_web_layout", "test_kiosk",
+BROWSER = {"test_web_page", "test_web_boards", "test_web_games", "test_web_display", "test_web_layout", "test_kiosk", "test_web_axe",
            "test_host_miniterm"}
 MICROPYTHON = {"test_micropython", "test_micropython_controller", "test_board_memory", "test_macropad_memory",
                "test_resident", "test_set_passes", "test_hold_heap"}

@@ -8,6 +8,7 @@ import json
 import os
 import re
 
+from nimatron.config import boards
 from nimatron.config import settings as nsettings
 from nimatron.games import registry
 from nimatron.machine import service
@@ -16,20 +17,40 @@ from nimatron_sim import words as words_module
 LANGS = ("en", "es", "ru")
 
 
-def _language_words():
-    words = set()
+def _language_text():
+    """Every word of every language file, placeholders left out."""
+    out = []
     for lang in LANGS:
         with open(os.path.join(words_module.FOLDER, lang + ".json"), encoding="utf-8") as f:
             data = json.load(f)
-        text = " ".join(list(data["text"].values()) + list(data["phrases"].values()))
-        words |= set(w.lower() for w in re.findall(r"\w+", re.sub(r"\{\w+\}", " ", text)))
-    return words
+        out.append(re.sub(r"\{\w+\}", " ", " ".join(list(data["text"].values()) + list(data["phrases"].values()))))
+    return " ".join(out)
+
+
+def _language_words():
+    return set(w.lower() for w in re.findall(r"\w+", _language_text()))
+
+
+def _exact_words():
+    """Every word as written (case kept, hyphenated words whole: "nim-sum")."""
+    return set(re.findall(r"\w+(?:-\w+)*", _language_text()))
+
+
+def names_shown():
+    """Board and preset ids a visitor must never read ("pico-neopixel",
+    "pad-marienbad", "nimatron" written so): every one that no language file
+    writes as a word, exactly (the machine's name "Nimatron" is a word; a
+    bare number such as the preset "21" is a number)."""
+    words = _exact_words()
+    ids = list(boards.names()) + list(nsettings.PRESETS)
+    return [n for n in ids if n not in words and not n.isdigit()]
 
 
 def internal_ids():
     """Words a visitor must never read: language keys ("sim.say.rows"), rule
     sets' ids ("subtract:3", "allheaps": those no language file uses as a
-    word), settings' and counters' names ("walkaway_ms")."""
+    word), board and preset ids (``names_shown``), settings' and counters'
+    names ("walkaway_ms")."""
     with open(os.path.join(words_module.FOLDER, "en.json"), encoding="utf-8") as f:
         keys = [k for k in json.load(f)["text"] if "." in k]
     words = _language_words()
@@ -37,12 +58,13 @@ def internal_ids():
     names = [n for n in every if n.lower() not in words]
     specs = [r"%s:\d+" % re.escape(n) for n in every]
     setting_names = [k for k in list(nsettings.DEFAULTS) + list(service.AUDITS) if "_" in k]
-    return re.compile(r"(?<![\w.:-])(%s)(?![\w:-])" % "|".join(
-        [re.escape(k) for k in keys] + specs + [re.escape(n) for n in names + setting_names]))
+    return re.compile(r"(?<![\w.:-])(%s)(?![\w:-])|(?<![\w.:-])(%s)(?![\w-])" % (
+        "|".join([re.escape(k) for k in keys] + specs + [re.escape(n) for n in names + setting_names]),
+        "|".join(re.escape(n) for n in names_shown())))   # a board's or preset's id, also before a colon
 
 
 IDS = internal_ids()
 
 
 def ids_on(text):
-    return sorted(set(m.group(1) for m in IDS.finditer(text)))
+    return sorted(set(m.group(1) or m.group(2) for m in IDS.finditer(text)))

@@ -234,7 +234,7 @@ def test_meaningless_keys_are_ignored_and_refusals_are_explained():
             assert screen_rows(app) == before
             assert app.face.controller.state == VISITOR
             await pilot.press("enter")                         # DONE with nothing taken
-            assert "Not allowed: take at least one lamp" in screen_text(app)
+            assert "Not allowed — take at least one lamp" in screen_text(app)
             await pilot.press("1", "2")                        # a second row in one turn
             app.advance(300)                                   # past the dark half of the refusal flash
             await pilot.pause()
@@ -321,7 +321,7 @@ def test_thinking_panel_shows_binary_parities_nim_sum_and_the_move():
             await until(app, pilot, (VISITOR, OVER))
             log = "\n".join(line for _, line in app.face.log)
             assert "You: take 1 from heap D" in log
-            assert "Machine: take" in log and "why: nim-sum" in log
+            assert "Machine: take" in log and "why — nim-sum" in log
 
     run(play())
 

@@ -266,3 +266,36 @@ def test_every_refusal_the_firmware_says_has_its_words_in_every_language(lang):
     samples = [re.sub(r"%d", "1", re.sub(r"%s", "A", text)) for text in said]
     untranslated = [text for text in samples if words.phrase(text) == text]
     assert not untranslated, untranslated
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_side_panel_fits_the_readme_size_and_keeps_positions_whole(lang):
+    """At 80x24 (the README's size) with how the machine thinks shown, the
+    session's counters are on screen (the panel scrolls, it does not push
+    them off); at 100x30 the moves panel never breaks a position mid-way."""
+    app = NimatronApp(Face("pico-neopixel", {"preset": "nimrod", "think_ms": 0}, 1, lang=lang),
+                      realtime=False, thinking=True)
+
+    async def play():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")
+            await until(app, pilot, (VISITOR, OVER))
+            text = check_screen(app, "80x24 thinking")
+            assert app.t("sim.title.session") in text, text
+            audits = app.query_one("#audits").region
+            assert audits.bottom <= app.size.height - 1, audits   # above the key bar
+            await pilot.resize_terminal(100, 30)
+            for _ in range(3):
+                if app.face.controller.state != VISITOR:
+                    break
+                await pilot.press("4", "enter")
+                await until(app, pilot, (VISITOR, OVER))
+            await pilot.pause()
+            log = app.query_one("#log")
+            shown = [strip.text for strip in log.lines]
+            for line, after in zip(shown, shown[1:]):   # "→ 0" then "0 4 4" on the next line
+                assert not (re.search(r"\d$", line.rstrip()) and re.match(r"\s*\d+( \d+)+\s*$", after)), (line, after)
+            positions = [m.group(1) for style, line in app.face.log for m in re.finditer(r"→ (\d+(?: \d+)+)", line)]
+            assert positions and all(any(p in line for line in shown) for p in positions), (positions, shown)
+
+    run(play())

@@ -13,6 +13,7 @@ import pytest
 
 from devtools import CHROMIUM, Chromium, Served, call
 from kit_page import LIT, QUICK, STATE, machine_state, wait_for_turn
+from nimatron_sim.words import Words
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 
@@ -139,7 +140,8 @@ def test_the_crowd_view_in_a_browser_follows_a_machine_on_a_serial_line(browser,
     values = tab.eval("[...document.querySelectorAll('#nimrod tr.heap-row td.value')].map(e => +e.textContent)")
     assert values == state["counts"] == [r["value"] for r in state["nimrod"]["rows"]]
     follows = tab.eval("document.getElementById('follows').textContent")
-    assert follows == "Following the game on board %s." % state["board"]   # the board, never the machine's handle
+    # the board by its name in words, never its id nor the machine's handle
+    assert follows == "Following the game on this machine: %s." % Words("en").board(state["board"])
 
 
 def test_building_nim_played_to_the_end_on_the_page(browser):

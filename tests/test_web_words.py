@@ -27,7 +27,7 @@ import pytest
 from devtools import CHROMIUM, Chromium, Served
 from nimatron_sim.words import Words
 from kit_page import QUICK, wait_for_turn
-from kit_words import IDS
+from kit_words import ids_on
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 
@@ -71,7 +71,7 @@ def browser():
 
 
 def ids_in(text, handles=()):
-    found = sorted(set(m.group(1) for m in IDS.finditer(text)) | set(KEYLIKE.findall(text)))
+    found = sorted(set(ids_on(text)) | set(KEYLIKE.findall(text)))
     return found + [h for h in handles if h and h in text]
 
 
@@ -117,6 +117,18 @@ def test_the_page_speaks_the_visitors_words_and_cuts_none(browser, lang):
         text = crowd.eval(WORDS)
         assert not ids_in(text, handles), "crowd %s: %s" % (lang, ids_in(text, handles))
         crowd.close()
+
+    # pico-grid with its own preset (One row or every row): the board and the preset by name, Settings open
+    with Served("pico-grid", dict(QUICK, first="visitor")) as served:
+        tab = browser.open(served.url + "/?lang=" + lang, width=1366, height=768)
+        tab.wait("document.body.dataset.ready && document.querySelector('#settings button') !== null")
+        tab.key("n")
+        wait_for_turn(tab)
+        tab.eval("document.querySelector('details.settings').open = true; 1")
+        text = tab.eval(WORDS)
+        assert words.t("preset.allheaps") in text and words.t("board.pico-grid") in text, text
+        assert not ids_in(text), "pico-grid %s: %s" % (lang, ids_in(text))
+        tab.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)

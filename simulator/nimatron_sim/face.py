@@ -218,8 +218,10 @@ class Face:
                 self._add("win", self.t("log.win"))
             elif winner == "machine":
                 self._add("loss", self.t("log.loss"))
-            else:
+            elif event.get("counted", True):
                 self._add("note", self.t("log.abandoned"))
+            else:   # NEW (or the operator menu) before any move: not a game, and the counters agree
+                self._add("note", self.t("log.withdrawn"))
         elif kind == "still_playing":
             self._add("note", self.t("sim.log.still_yes") if event.get("answer")
                       else self.t("sim.log.still", s=event["seconds"]))
@@ -343,8 +345,8 @@ class Face:
             for i in range(n):
                 on = bool(glowing[r][i]) if r < len(glowing) and i < len(glowing[r]) else False
                 kind = marks.get((r, i), "dark")
-                if on and kind in ("taken", "dark"):
-                    kind = "lit"  # lit by a display effect: the attract wave, NIM CHAMP's chase
+                if on and kind in ("taken", "dark") and panel is None:
+                    kind = "lit"  # lit by the attract wave; in a game's light show a lamp keeps its meaning (its count)
                 frame_state = states[r][i] if r < len(states) and i < len(states[r]) else OFF
                 row.append(Lamp(kind, on, frame_state))
             rows.append(row)

@@ -246,8 +246,27 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         lines.append(["nimrod.win", {"who": who, "move": out["move"], "after": out["after"]}])
     else:
         lines.append(["nimrod.lose", {"who": who, "move": out["move"]}])
-    out["lines"] = lines
+    out["lines"] = glossed(out, lines)
     return out
+
+
+def glossed(out, lines):
+    """The panel's lines, then a short gloss of each term they use
+    (binary, nim-sum, value, misère): words a twelve-year-old reads."""
+    keys = [key for key, _ in lines]
+    terms = []
+    if out.get("rows") is not None:
+        cols = [1 << c for c in range(out["width"] - 1, -1, -1)]
+        row = next((row for row in out["rows"] if sum(row["bits"]) > 1), out["rows"][0])   # its own example
+        terms.append(["nimrod.gloss.binary", {"cols": " ".join(str(c) for c in cols),
+                                              "bits": " ".join(str(b) for b in row["bits"]), "n": row["value"],
+                                              "parts": " + ".join(str(c) for c, b in zip(cols, row["bits"]) if b) or "0"}])
+        terms.append(["nimrod.gloss.counts" if out["kind"] == "moore" else "nimrod.gloss.sum", {}])
+    if out["kind"] == "values" or "nimrod.nimber" in keys or any(key.startswith("nimrod.values.") for key in keys):
+        terms.append(["nimrod.gloss.value", {}])
+    if out.get("misere"):
+        terms.append(["nimrod.gloss.misere", {}])
+    return lines + terms   # footnotes: the rule and the move stay first, where a small terminal shows them
 
 
 def _building(rules, misere, position, after, mover, out, lines):

@@ -41,6 +41,8 @@ def value(key, v, words):
     t = words.t
     if key == "rules":
         return rules_words(v, words)
+    if key == "preset":
+        return words.preset(v)
     if key in ("difficulty", "first"):
         return t("%s.%s" % (key, v))
     if key == "misere" or isinstance(v, bool):
@@ -156,7 +158,7 @@ LINES = {
     "burn_in": lambda e, words: words.t("op.log.burn_in", n=e["cycles"]),
     "audits_cleared": lambda e, words: words.t("op.log.audits_cleared"),
     "factory_reset": lambda e, words: words.t("op.log.factory_reset" if e["applied"] else "op.log.factory_reset.later",
-                                              preset=e["preset"]),
+                                              preset=words.preset(e["preset"])),
 }
 
 

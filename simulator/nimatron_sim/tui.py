@@ -26,6 +26,7 @@ room (``OLED_COLUMNS``), else the five lines its driver wrote, beside the log.
     app.run()
 """
 
+import re
 import textwrap
 import time
 
@@ -93,7 +94,8 @@ LampWidget { width: 3; height: 1; }
              background: #000000; }
 #message { height: auto; min-height: 2; color: #f0f0f0; text-style: bold; margin: 1 0 0 0; }
 #legend { height: auto; color: #9fb0bb; margin: 1 0 0 0; }
-#thinking { height: auto; padding: 0 1; border: round #3a4a55; border-title-color: #c8d3da; }
+#thinking { height: auto; max-height: 60%%; overflow-y: auto; scrollbar-size-vertical: 1; padding: 0 1; border: round #3a4a55;
+            border-title-color: #c8d3da; scrollbar-background: #101418; scrollbar-color: #3a4a55; }
 #log { height: 1fr; min-height: 4; border: round #3a4a55; border-title-color: #c8d3da; background: #101418;
        scrollbar-size-vertical: 1; scrollbar-background: #101418; scrollbar-color: #3a4a55; }
 #audits { height: auto; padding: 0 1; border: round #3a4a55; border-title-color: #c8d3da; }
@@ -161,7 +163,45 @@ def _lines(text, width):
     return sum(max(1, len(textwrap.wrap(line, width))) for line in text.split("\n"))
 
 
-def _short(text, width=55):
+POSITION = re.compile(r"\d+(?:(?: | / )\d+)+")   # "3 4 5 7", 2-D Nim's "1011 / 1011": one piece, never broken
+
+
+def wrap_log(text, width):
+    """A log line wrapped at ``width`` columns, a position never broken
+    mid-way ("→ 0 0 4 4" stays on one line, unless it is longer than a line:
+    then it breaks between its numbers); continuation lines indented."""
+    room = max(8, width) - 2   # a continuation line's indent
+    kept = POSITION.sub(lambda m: m.group(0).replace(" ", "\0") if len(m.group(0)) <= room else m.group(0), text)
+    lines = textwrap.wrap(kept, max(8, width), subsequent_indent="  ", break_on_hyphens=False) or [""]
+    return [line.replace("\0", " ") for line in lines]   # the log's own indent ("  why ...") kept
+
+
+def title(face):
+    """The window's subtitle: the board and the game in words ("Pico: a strip of 32 lamps, row buttons · Nimatron, 1940")."""
+    return "%s · %s" % (face.words.board(face.board), face.words.preset(face.settings["preset"]))
+
+
+def board_choices(words):
+    """Settings' boards: (words, value), each by its name in words."""
+    return [(words.board(n), n) for n in boards.names()]
+
+
+def preset_choices(board, words):
+    """Settings' presets: (words, value), each by its name, first the board's own, said which."""
+    own = words.preset(boards.board(board)["preset"])
+    return [(words.t("settings.own", preset=own), "")] + [(words.preset(n), n) for n in nsettings.PRESETS]
+
+
+def difficulty_choices(words):
+    """Settings' difficulties, each said what it does: "teaching — shows you a winning move when you wait"."""
+    return [(words.t("difficulty.choice", name=words.t("difficulty." + d), about=words.t("difficulty.about." + d)), d)
+            for d in nsettings.DIFFICULTIES]
+
+
+CHOICE_WIDTH = 55   # a Settings choice at 80 columns (the list's room, its arrow kept)
+
+
+def _short(text, width=CHOICE_WIDTH):
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -179,21 +219,16 @@ class SettingsScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         o = self.overrides
-        t, phrase = self.words.t, self.words.phrase
-        every = nsettings.PRESETS
+        t = self.words.t
         misere = o.get("misere")
         keep = (t("settings.keep"), "")
         fields = [
-            (t("settings.board"), "board", [(_short("%s: %s" % (n, phrase(boards.board(n)["about"]))), n)
-                                            for n in boards.names()],
-             self.board),
-            (t("settings.preset"), "preset", [(t("settings.own"), "")] + [
-                (_short("%s: %s" % (n, phrase(every[n]["about"]))), n) for n in every], o.get("preset", "")),
+            (t("settings.board"), "board", board_choices(self.words), self.board),
+            (t("settings.preset"), "preset", preset_choices(self.board, self.words), o.get("preset", "")),
             (t("settings.rules"), "rules", self.rules_for(self.board), o.get("rules", "")),
             (t("settings.goal"), "misere", [keep, (t("settings.normal"), "off"), (t("settings.misere"), "on")],
              "" if misere is None else ("on" if misere else "off")),
-            (t("settings.difficulty"), "difficulty", [keep] + [(t("difficulty." + d), d) for d in nsettings.DIFFICULTIES],
-             o.get("difficulty", "")),
+            (t("settings.difficulty"), "difficulty", [keep] + difficulty_choices(self.words), o.get("difficulty", "")),
             (t("settings.first"), "first", [keep] + [(t("first." + f), f) for f in nsettings.FIRST], o.get("first", "")),
             (t("sim.settings.volume"), "volume", [keep] + [
                 (t("sim.settings.mute") if v == 0 else str(v), str(v)) for v in range(11)],
@@ -226,6 +261,10 @@ class SettingsScreen(ModalScreen):
     def on_select_changed(self, event):
         if event.select.id == "set-board" and event.value != self.rules_board:  # another board, other rule sets
             self.query_one("#set-rules", Select).set_options(self.rules_for(event.value))
+            preset = self.query_one("#set-preset", Select)
+            chosen = preset.value
+            preset.set_options(preset_choices(event.value, self.words))
+            preset.value = chosen
 
     def on_mount(self):
         for button in self.query(Button):
@@ -401,7 +440,7 @@ class NimatronApp(App):
         self._lamp_widgets = {(w.r, w.i): w for w in self.query(LampWidget)}
         self.cursor = (0, 0)
         self._shown = {}
-        self.sub_title = "%s · %s" % (self.face.board, self.face.settings["preset"])
+        self.sub_title = title(self.face)
         self.query_one("#legend", Static).update(self._legend())
         self.query_one("#thinking", Static).display = self.show_thinking
         self._heard = self.face.sounds
@@ -602,7 +641,8 @@ class NimatronApp(App):
         old.close()
         self._lamp_widgets = {}  # the old board's lamps: never drawn with the new layout
         self._logged = 0
-        self.query_one("#log", RichLog).write(Text(self.t("sim.log.settings", board=board, preset=face.settings["preset"]),
+        self.query_one("#log", RichLog).write(Text(self.t("sim.log.settings", board=face.words.board(board),
+                                                                  preset=face.words.preset(face.settings["preset"])),
                                                    style="dim"))
         if face.settings["explain"]:
             self.show_thinking = True
@@ -624,9 +664,9 @@ class NimatronApp(App):
 
     def refresh_face(self):
         face = self.face
-        title = "%s · %s" % (face.board, face.settings["preset"])
-        if self.sub_title != title:  # the operator menu, or SET over the link, changed the preset
-            self.sub_title = title
+        named = title(face)
+        if self.sub_title != named:  # the operator menu, or SET over the link, changed the preset
+            self.sub_title = named
         lamps = face.lamps()
         widgets = getattr(self, "_lamp_widgets", {})
         grid = face.input_model == "grid"
@@ -662,8 +702,10 @@ class NimatronApp(App):
         self._set("audits", "#audits", self.t("sim.audits", **audits))
         if self._logged < len(face.log):
             log = self.query_one("#log", RichLog)
+            width = log.scrollable_content_region.width - 1   # the scrollbar's column kept free
             for style, line in face.log[self._logged:]:
-                log.write(Text(line, style=LOG_STYLES.get(style, "")))
+                shown = "\n".join(wrap_log(line, width)) if width > 8 else line
+                log.write(Text(shown, style=LOG_STYLES.get(style, "")))
             self._logged = len(face.log)
 
     def _speaker(self, face):

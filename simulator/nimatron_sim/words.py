@@ -70,6 +70,14 @@ class Words:
                 text = key
         return fill(text, params)
 
+    def preset(self, name):
+        """A preset by its name in words ("allheaps" -> 'One row or every row'), never its id."""
+        return self.t("preset." + name)
+
+    def board(self, name):
+        """A board by its name in words ("pico-grid" -> 'Pico: an 8×8 grid of lamps and keys')."""
+        return self.t("board." + name)
+
     def phrase(self, text):
         """A firmware sentence (English) through the phrase table; its parts
         are translated too. A sentence with no template: as it came."""

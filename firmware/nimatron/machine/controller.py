@@ -271,7 +271,7 @@ class Controller(VisitorTurn, MachineTurn):
                 before = passes.loaded("config")
             from .service import Menu
 
-            self._abandon()
+            self._abandon(True)  # the chord's own NEW began a game nobody touched: not a game
             self.panel = None
             self.menu = Menu(self, now, by)
             self.menu.before = before
@@ -382,7 +382,7 @@ class Controller(VisitorTurn, MachineTurn):
     def _abandon(self, replaced=False):
         if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
             if replaced and self.last_move is None and not self.taken and not self.selected:
-                # NEW again before anyone touched a lamp: not a game, and no write
+                # NEW again (or the operator menu) before anyone touched a lamp: not a game, and no write
                 # (1,000 NEWs over the link once wrote 999 abandoned games to flash)
                 self.audits.game_withdrawn()
                 self._emit({"event": "game_over", "winner": "abandoned", "counted": False})

@@ -79,7 +79,7 @@ def event_record(event, rules, ring=False):
     if kind == "refused":
         return {"kind": "refused", "reason": event.get("reason", "")}
     if kind == "game_over":
-        return {"kind": "over", "winner": event.get("winner")}
+        return {"kind": "over", "winner": event.get("winner"), "counted": event.get("counted", True)}
     return None
 
 

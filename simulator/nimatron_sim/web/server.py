@@ -693,7 +693,8 @@ class NimatronServer(ThreadingHTTPServer):
             "langs": languages(),
             "board": m.board,
             "settings": {k: m.overrides[k] for k in SETTING_KEYS if k in m.overrides},
-            "boards": [{"name": n, "about": boards.board(n)["about"]} for n in boards.names()],
+            "boards": [{"name": n, "about": boards.board(n)["about"], "preset": boards.board(n)["preset"]}
+                       for n in boards.names()],
             "presets": [{"name": n, "about": settings.PRESETS[n].get("about", "")} for n in settings.PRESETS],
             "rules": self.playable(),
             "difficulties": list(settings.DIFFICULTIES),

@@ -64,12 +64,13 @@ const Nim = (() => {
     return text;
   }
 
-  /** The words of a state's "say": [key, params], with firmware phrases translated. */
-  function say(s) {
+  /** The words of a state's "say": [key, params], with firmware phrases translated.
+      ``watching``: the crowd view's words, which tell no one to press (``crowd.say.rows``). */
+  function say(s, watching) {
     const [key, params] = s.say;
     const p = Object.assign({}, params);
     for (const k of ["reason", "move"]) if (k in p) p[k] = phrase(p[k]);
-    let text = t(key, p);
+    let text = t(watching && ("crowd." + key) in english.text ? "crowd." + key : key, p);
     if (p.hint) text += " " + t("say.hint");
     return text;
   }
@@ -79,7 +80,8 @@ const Nim = (() => {
     if (e.kind === "game") return t("log.game", {position: phrase(e.words)});   // the rule set's words (position_words)
     if (e.kind === "move") return t(e.by === "visitor" ? "log.you" : "log.machine", {move: phrase(e.words)});
     if (e.kind === "refused") return t("log.refused", {reason: phrase(e.reason)});
-    if (e.kind === "over") return t(e.winner === "visitor" ? "log.win" : e.winner === "machine" ? "log.loss" : "log.abandoned");
+    if (e.kind === "over") return t(e.winner === "visitor" ? "log.win" : e.winner === "machine" ? "log.loss"
+                                    : e.counted === false ? "log.withdrawn" : "log.abandoned");
     return "";
   }
 
@@ -243,9 +245,13 @@ const Nim = (() => {
           button.className = "take";
           button.dataset.press = "row" + r;
           button.id = "take-" + r;
-          button.setAttribute("aria-label", t("button.row", {row: label(r)}));
-          button.innerHTML = '<span class="key" aria-hidden="true">' + (r + 1) + "</span> ";
+          // its name begins with the words it shows ("1 TAKE"), then says what it does to a screen reader
+          button.innerHTML = '<span class="key">' + (r + 1) + "</span> ";
           button.appendChild(document.createTextNode(t("take")));
+          const more = document.createElement("span");
+          more.className = "sr-only";
+          more.textContent = " " + t("take.row", {row: label(r)});
+          button.appendChild(more);
           row.appendChild(button);
         }
         box.appendChild(row);
@@ -318,7 +324,7 @@ const Nim = (() => {
   /** The panel as a table of lamps (1 a filled lamp, 0 a hollow ring, each
       with its digit), then the sentences; ``upto`` shows only its first
       steps (the crowd view's slow mode). Returns the number of steps. */
-  function drawNimrod(box, panel, upto) {
+  function drawNimrod(box, panel, upto, glossed = true) {
     box.textContent = "";
     if (!panel) {
       add(box, "p", "", t("nimrod.none"));
@@ -354,8 +360,12 @@ const Nim = (() => {
       if (panel.kind !== "moore") row(t("nimrod.sum"), panel.sum_bits, String(panel.sum), "sum-row");
       box.appendChild(table);
     }
-    const lines = (panel.lines || []).map(([key, params]) => sentence(key, params));
-    for (const line of lines) steps.push(add(box, "p", "", line));
+    // the rule and the move, then what the words mean (binary, nim-sum...) in one small paragraph;
+    // the crowd view (``glossed`` false) keeps its screen for the game
+    const said = (panel.lines || []).filter(([key]) => !key.startsWith("nimrod.gloss."));
+    for (const [key, params] of said) steps.push(add(box, "p", "", sentence(key, params)));
+    const glosses = (panel.lines || []).filter(([key]) => key.startsWith("nimrod.gloss."));
+    if (glossed && glosses.length) steps.push(add(box, "p", "gloss", glosses.map(([key, params]) => sentence(key, params)).join(" ")));
     if (upto !== undefined) steps.forEach((node, k) => { node.hidden = k >= upto; });
     return steps.length;
   }

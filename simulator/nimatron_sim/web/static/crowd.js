@@ -31,7 +31,7 @@
       panelKey = key;
       step = slow ? 1 : Infinity;
     }
-    steps = Nim.drawNimrod($("nimrod"), s.nimrod, slow ? step : undefined);
+    steps = Nim.drawNimrod($("nimrod"), s.nimrod, slow ? step : undefined, false);   // a kiosk's screen: no glossary
   }
 
   function drawLast(s) {
@@ -60,15 +60,30 @@
       built = key;
       lastEvent = null;
     }
-    $("follows").textContent = Nim.t("crowd.follows", {board: s.board});
+    $("follows").textContent = Nim.t("crowd.follows", {board: Nim.t("board." + s.board)});
     Nim.drawStatus($("status"), s);
     Nim.drawLamps(lamps, s);
+    reserve();
     $("attract").hidden = s.state !== "attract";
-    $("say").textContent = s.state === "attract" ? "" : Nim.say(s);
+    $("say").textContent = s.state === "attract" ? "" : Nim.say(s, true);   // a watcher's words: nothing to press here
     document.body.dataset.state = s.state;
     drawPanel(s);
     drawLast(s);
     $("play-link").href = "/?lang=" + document.documentElement.lang;
+  }
+
+  /** Room beside the lamps for the row's label and its count, as wide as
+      their words ("encendidas: 6" is longer than "lit: 6"): the lamps take the rest. */
+  function reserve() {
+    const box = $("lamps");
+    const rows = [...box.querySelectorAll(".lamp-row")];
+    const beside = Math.max(0, ...rows.map((row) => {
+      const parts = [...row.children].filter((c) => !c.classList.contains("strip"));
+      const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
+      return parts.reduce((w, c) => w + c.scrollWidth, 0) + gap * parts.length + 2;
+    }));
+    const want = beside ? beside + "px" : "";
+    if (box.style.getPropertyValue("--reserve") !== want) box.style.setProperty("--reserve", want);
   }
 
   function lost(e) {

@@ -187,7 +187,7 @@
       if (s.settings.explain && !$("think").dataset.touched) $("think").open = true;
       fillSettings(s);
     }
-    $("board-line").textContent = Nim.t("board", {board: s.board, about: Nim.phrase(s.about)});
+    $("board-line").textContent = Nim.t("board", {board: Nim.t("board." + s.board), about: Nim.phrase(s.about)});
     Nim.drawStatus($("status"), s);
     Nim.drawLamps(lamps, s);
     // the counts' words take room beside the lamps: measure again when they change length
@@ -198,7 +198,7 @@
       last: Nim.phrase(s.settings.last_move || "takes the last lamp"),
       goal: Nim.t(s.settings.misere ? "goal.loses" : "goal.wins")}) + " " + Nim.t("settings.line", {
       difficulty: Nim.t("difficulty." + s.settings.difficulty), first: Nim.t("first." + s.settings.first),
-      preset: s.settings.preset});
+      preset: Nim.t("preset." + s.settings.preset)});
     $("say").textContent = Nim.say(s);
     document.body.dataset.state = s.state;
     drawEvents(s);
@@ -244,8 +244,10 @@
       form.appendChild(label);
     };
     const keep = [Nim.t("settings.keep"), ""];
-    field("board", config.boards.map((b) => [b.name + ": " + Nim.phrase(b.about), b.name]), s.board);
-    field("preset", [[Nim.t("settings.own"), ""]].concat(config.presets.map((p) => [p.name + ": " + Nim.phrase(p.about), p.name])), "");
+    // boards and presets by their names in words, never their ids; the first preset says which is the board's own
+    field("board", config.boards.map((b) => [Nim.t("board." + b.name), b.name]), s.board);
+    const own = (board) => [Nim.t("settings.own", {preset: Nim.t("preset." + (config.boards.find((b) => b.name === board) || {}).preset)}), ""];
+    field("preset", [own(s.board)].concat(config.presets.map((p) => [Nim.t("preset." + p.name), p.name])), "");
     // the rule sets the chosen board plays (the server derives them from the one registry), in words
     const rulesFor = (board) => [keep].concat((config.rules[board] || []).map((r) => [Nim.phrase(config.rules_about[r] || r), r]));
     field("rules", rulesFor(s.board), "");
@@ -253,9 +255,12 @@
       const select = form.elements.rules;
       select.textContent = "";
       for (const [text, v] of rulesFor(form.elements.board.value)) select.add(new Option(text, v));
+      form.elements.preset.options[0].textContent = own(form.elements.board.value)[0];   // another board's own preset
     });
     field("misere", [keep, [Nim.t("settings.normal"), "off"], [Nim.t("settings.misere"), "on"]], "");
-    field("difficulty", [keep].concat(config.difficulties.map((d) => [Nim.t("difficulty." + d), d])), "");
+    // each difficulty said what it does, where it is chosen
+    field("difficulty", [keep].concat(config.difficulties.map((d) => [Nim.t("difficulty.choice",
+      {name: Nim.t("difficulty." + d), about: Nim.t("difficulty.about." + d)}), d])), "");
     field("first", [keep].concat(config.first.map((f) => [Nim.t("first." + f), f])), "");
     const apply = document.createElement("button");
     apply.type = "submit";
