@@ -195,3 +195,49 @@ def test_redeploy_from_py_to_carried_removes_the_py(drive):
     assert deploy_to(drive, "9.2.8") == 0
     got = modules(drive)
     assert "machine/controller.mpy" in got and [m for m in got if m.endswith(".py")] == ["__init__.py"]
+
+
+def test_hand_copied_py_never_shadows_the_carried_mpy(drive, capsys):
+    """another writer: CircuitPython loads ``X.py`` before ``X.mpy``. A maker
+    who copied the package by hand (no deploy manifest), then deploys: every
+    .py the deploy does not put is moved to a backup, so the board runs the
+    .mpy; the backups keep the maker's bytes, nothing else is touched."""
+    assert deploy_to(drive, "9.2.8", "--py") == 0
+    (drive / ".nimatron-deploy.json").unlink()  # as if copied by hand
+    hand = drive / "lib" / "nimatron" / "machine" / "controller.py"
+    hand.write_bytes(hand.read_bytes() + b"# the maker's own line\n")
+    mine = hand.read_bytes()
+    (drive / "lib" / "nimatron" / "notes.txt").write_text("mine")
+    capsys.readouterr()
+    assert deploy_to(drive, "9.2.8") == 0
+    got = modules(drive)
+    assert [m for m in got if m.endswith(".py")] == ["__init__.py"], got
+    assert (drive / "lib" / "nimatron" / "machine" / "controller.py.bak").read_bytes() == mine
+    assert (drive / "lib" / "nimatron" / "notes.txt").read_text() == "mine"
+    out = capsys.readouterr().out
+    assert "lib/nimatron/machine/controller.py: moved aside" in out
+    capsys.readouterr()
+    assert deploy_to(drive, "9.2.8") == 0                       # and the next deploy has nothing to do
+    assert "\n0 change(s)" in capsys.readouterr().out
+    assert modules(drive) == got
+
+
+def test_moving_aside_is_put_back_when_the_deploy_stops(drive, monkeypatch, capsys):
+    """the file system refuses: the rename that moves a .py aside fails; the
+    drive is as it was (the .py files in place, no .mpy left)."""
+    from nimatron_host.drive import Drive
+
+    assert deploy_to(drive, "9.2.8", "--py") == 0
+    (drive / ".nimatron-deploy.json").unlink()
+    before = {m: (drive / "lib" / "nimatron" / m).read_bytes() for m in modules(drive)}
+    real = Drive.rename
+
+    def rename(disk, src, dst, check=True, plain=False):
+        if dst.endswith(".py.bak"):
+            raise OSError(5, "Input/output error")
+        return real(disk, src, dst, check, plain)
+
+    monkeypatch.setattr(Drive, "rename", rename)
+    assert deploy_to(drive, "9.2.8") == 1
+    assert {m: (drive / "lib" / "nimatron" / m).read_bytes() for m in modules(drive)} == before
+    assert "nothing on the drive changed" in capsys.readouterr().err

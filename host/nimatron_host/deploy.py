@@ -845,6 +845,7 @@ class Plan:
         self.notes = []
         self.manifest = self._manifest()
         self._backups = set()
+        self._aside = set()  # files moved away, not replaced (``shadowed``)
         self.firmware = None  # the frozen firmware's commit, when deploying for it (--firmware)
 
     def firmware_before(self):
@@ -951,9 +952,32 @@ class Plan:
             path == "lib/" + target or path.startswith("lib/" + target + "/") for target, _, _ in LIBRARIES.values())
         return own and self.inside(path) and self.disk.is_file(path)
 
+    def shadowed(self, keep):
+        """A ``.py`` on the drive beside a ``.mpy`` this deploy puts would be
+        loaded instead of it (CircuitPython tries ``X.py`` first): one the
+        manifest vouches for goes, any other is kept as a backup, moved
+        aside (or removed when a backup of its bytes is already there)."""
+        for path in sorted(keep):
+            source = path[:-4] + ".py"
+            if not (path.startswith(LIB) and path.endswith(".mpy")) or source in keep or not self.removable(source):
+                continue
+            old = self.read(source)
+            if old is None:
+                continue
+            self._aside.add(source)
+            if self.ours(source, old):
+                self.actions.append(("removed", source, None))
+                continue
+            before = len(self.actions)
+            self.backup(source, old)
+            if len(self.actions) == before:  # its bytes are kept already
+                self.actions.append(("removed", source, None))
+            self.notes.append("%s: moved aside, else the board would load it instead of %s"
+                              % (source, os.path.basename(path)))
+
     def remove_stale(self, keep):
         for path in sorted(self.manifest):
-            if path in keep or path in MERGED or not self.removable(path):
+            if path in keep or path in MERGED or path in self._aside or not self.removable(path):
                 continue
             old = self.read(path)
             if old is None:
@@ -970,8 +994,8 @@ class Plan:
         """The manifest's bytes after this deploy."""
         files = dict(self.manifest)
         for verb, path, data in self.actions:
-            if verb == "removed":
-                files.pop(path, None)
+            if verb == "removed" or (verb == "backup" and data in self._aside):
+                files.pop(path if verb == "removed" else data, None)
             elif verb in ("new", "updated", "unchanged"):
                 files[path] = digest(data)
         record = {"tool": "nimatron deploy", "files": dict(sorted(files.items()))}
@@ -1043,6 +1067,13 @@ class Plan:
                 else:
                     undo.append((path, None))
                 disk.rename(tmp, path)
+            for verb, name, source in self.actions:  # a file moved aside, not replaced (``shadowed``)
+                if verb == "backup" and source in self._aside:
+                    doing = "moving aside " + source
+                    if disk.lstat(name) is not None:
+                        raise OSError(errno.EEXIST, "%s appeared during the deploy" % os.path.basename(name))
+                    disk.rename(source, name, plain=True)
+                    undo.append((name, source))
         except OSError as e:
             failed, left = self._put_back(undo, staged, made)
             raise Stopped(e, doing, failed, left)
@@ -1284,6 +1315,7 @@ def _run(args, drive, held):
         plan.notes.append(note)
     if toml is not None:
         plan.put("settings.toml", toml)
+    plan.shadowed(set(files))
     plan.remove_stale(set(files))
 
     try:
