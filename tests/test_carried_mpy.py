@@ -223,21 +223,24 @@ def test_hand_copied_py_never_shadows_the_carried_mpy(drive, capsys):
 
 
 def test_moving_aside_is_put_back_when_the_deploy_stops(drive, monkeypatch, capsys):
-    """the file system refuses: the rename that moves a .py aside fails; the
-    drive is as it was (the .py files in place, no .mpy left)."""
+    """the file system refuses: the third rename that moves a .py aside
+    fails; the drive is as it was (the .py files in place, no .mpy left)."""
     from nimatron_host.drive import Drive
 
     assert deploy_to(drive, "9.2.8", "--py") == 0
     (drive / ".nimatron-deploy.json").unlink()
     before = {m: (drive / "lib" / "nimatron" / m).read_bytes() for m in modules(drive)}
     real = Drive.rename
+    asides = []
 
     def rename(disk, src, dst, check=True, plain=False):
         if dst.endswith(".py.bak"):
-            raise OSError(5, "Input/output error")
+            asides.append(src)
+            if len(asides) == 3:  # two moved aside already: they go back
+                raise OSError(5, "Input/output error")
         return real(disk, src, dst, check, plain)
 
     monkeypatch.setattr(Drive, "rename", rename)
     assert deploy_to(drive, "9.2.8") == 1
     assert {m: (drive / "lib" / "nimatron" / m).read_bytes() for m in modules(drive)} == before
-    assert "nothing on the drive changed" in capsys.readouterr().err
+    assert len(asides) == 3 and "nothing on the drive changed" in capsys.readouterr().err
