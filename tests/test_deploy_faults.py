@@ -324,11 +324,11 @@ def test_backups_are_numbered_and_never_overwritten(tmp_path):
     assert "  backup     code.py.2.bak\n  updated    code.py\n" in run(drive)[1]
     assert [open(os.path.join(drive, n)).read() for n in ("code.py.bak", "code.py.1.bak", "code.py.2.bak")] == [
         "mine v1\n", "mine v2\n", "mine v3\n"]
-    edited = os.path.join(drive, "lib", "nimatron", "machine", "app.py")  # one of ours, edited: the user's now
-    open(edited, "a").write("# my change\n")
-    mine = open(edited).read()
-    assert "  backup     lib/nimatron/machine/app.py.bak\n" in run(drive)[1]
-    assert open(edited + ".bak").read() == mine
+    edited = os.path.join(drive, "lib", "nimatron", "machine", "app.mpy")  # one of ours, edited: the user's now
+    open(edited, "ab").write(b"# my change\n")
+    mine = open(edited, "rb").read()
+    assert "  backup     lib/nimatron/machine/app.mpy.bak\n" in run(drive)[1]
+    assert open(edited + ".bak", "rb").read() == mine
     open(code_py, "w").write("mine v3\n")                         # the same bytes again: kept once
     code, out, _ = run(drive)
     assert code == 0 and "code.py: already kept as code.py.2.bak" in out and not os.path.exists(code_py + ".3.bak")

