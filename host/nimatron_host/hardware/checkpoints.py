@@ -230,11 +230,32 @@ def lamp_checks(design):
                        "rail-lit",
                        "the supply holds up under the lamps' load (at most %.2f A as the firmware allows it)"
                        % catalogue.worst_amps(design)))
+        out += group_checks(design)
     if not design.pico:
         out.append(pi_five_volts(design, "lamps", "", "pi5v-lit",
                                  "the Pi's own supply holds up with the game running%s"
                                  % (" and the lamps on it" if design.sinks else "")))
     return out
+
+
+def group_checks(design):
+    """The pixels fed in fused groups: +5V at each group's first pixel with the lamps lit, from the rail's lowest
+    (``lamp_rail``) less the loom, the fuse and the group's pair at the worst case; 0 V: its fuse is open or missing."""
+    from . import electrical
+    from .harness import GROUPS, group_fuse_refs
+
+    groups = electrical.pixel_groups(design)
+    if not groups:
+        return []
+    lo, hi = lamp_rail(design, loaded=True)
+    v = electrical.pixel_ladder(design, False, lo, groups)[0]
+    refs = group_fuse_refs(design)
+    readings = [("%s's pair at pixel %d, lamps lit" % (ref, first), window(v[first] - 0.02, hi))
+                for ref, (first, _) in zip(refs, groups)]
+    points = [point for ref in refs for point in ((GROUPS, ref), (GROUPS, ref + "−"))]
+    return [_cp("lamps", "%s: each pair at its group's first pixel, +5V to GND" % GROUPS, points, "volts", readings, "groups",
+                "each group's %g A fuse is fitted and whole: 0 V means it opened (a short in that group: the "
+                "troubleshooting table) or is missing" % electrical.group_fuse())]
 
 
 def by_key(cps):

@@ -369,8 +369,12 @@
     }
     if (!machine) await renew();
     document.body.dataset.ready = "1";
-    // no machine (refused, or being asked for): nothing to poll
-    Nim.poll(() => machine && "/api/machines/" + machine, POLL_MS, (s) => {
+    // no machine: nothing to poll; it is asked for again (a few seconds after no answer), unless refused
+    Nim.poll(() => {
+      if (machine) return "/api/machines/" + machine;
+      renew();
+      return null;
+    }, POLL_MS, (s) => {
       if (s.machine === machine) show(s);
     }, async (e) => {
       // this tab's machine is gone (closed after idling, a restarted server): a new one;
