@@ -15,8 +15,10 @@ and ``time`` in front set aside) and checked by what it runs:
 
 - ``./run.sh`` and ``.venv/bin/nimatron``: parsed by the real ``nimatron``
   parser (an unknown subcommand or option fails), then run as written where
-  that is safe and quick (``SAFE`` below), or its quick variant (``QUICK``);
-  the rest stay parsed only, for the reason ``NOT_RUN`` gives.
+  that is safe and quick (``SAFE`` below), or as its quick variant
+  (``hardware --check``, a soak of 20 games, a deploy into the test's own
+  folder, the simulator headless); the rest stay parsed only, for the
+  reason ``NOT_RUN`` (or ``check_nimatron``) gives.
 - ``.venv/bin/python``: the script or test files it names exist; a tool's
   ``--help`` is run.
 - ``.venv/bin/X``, ``tools/*.sh``, the emulator's scripts: the program exists.
