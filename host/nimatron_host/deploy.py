@@ -22,6 +22,12 @@ CircuitPython). Libraries come from ``circup`` when it is installed and the
 internet is reachable, otherwise from the installed Python packages of the
 same libraries (circup cannot install offline).
 
+The modules go as the ``.mpy`` build this checkout carries for the board's
+CircuitPython major (``firmware/mpy/cpN/``, compiled by CircuitPython's own
+mpy-cross with ``tools/build_mpy.py``); as ``.py`` where none fits (no
+``boot_out.txt``, no build for that major, a build older than the sources:
+said in one line) or with ``--py``; compiled here with ``--mpy-cross``.
+
 Safe on a drive that holds other work (docs/board.md, "Deploy under faults"):
 
 - Backups are numbered, never overwritten: a file it must replace that the
