@@ -25,8 +25,11 @@ MAJORS = tuple(range(deploy.OLDEST[0], deploy.NEWEST[0] + 1))
 HEADER = {8: b"C\x05", 9: b"C\x06"}
 
 
+SOURCES = deploy.carried_sources()  # {path under lib/nimatron: bytes}, read once
+
+
 def stale_message(major):
-    why = deploy.carried_stale(major, deploy.carried_sources())
+    why = deploy.carried_stale(major, SOURCES)
     return "firmware/mpy/cp%d: %s; rebuild it with one command: %s" % (major, why, deploy.REBUILD)
 
 
@@ -34,7 +37,7 @@ def stale_message(major):
 def test_the_carried_build_holds_todays_sources(major):
     """A source changed without a rebuild would put yesterday's bytecode on a
     maker's board (deploy notices and copies .py, slower): the suite fails first."""
-    assert deploy.carried_stale(major, deploy.carried_sources()) == "", stale_message(major)
+    assert deploy.carried_stale(major, SOURCES) == "", stale_message(major)
 
 
 @pytest.mark.parametrize("major", MAJORS)
@@ -156,7 +159,7 @@ def test_a_stale_or_damaged_build_is_never_deployed(tmp_path_factory, which, wha
         else:
             mpy.unlink()
         (copy / "manifest.json").write_text(json.dumps(manifest))
-        files = {deploy.LIB + p: d for p, d in deploy.carried_sources().items()}
+        files = {deploy.LIB + p: d for p, d in SOURCES.items()}
         line = deploy.carried_mpy(files, (9, 2, 8))
         assert deploy.REBUILD in line
         assert all(p.endswith(".py") for p in files)
@@ -260,7 +263,7 @@ def test_the_carried_build_is_what_circuitpythons_mpy_cross_writes(major, tmp_pa
     exe = os.path.join(cache, "mpy-cross-" + tag)
     if not os.access(exe, os.X_OK):
         pytest.skip("no CircuitPython mpy-cross %s here (%s)" % (tag, exe))
-    sources = deploy.carried_sources()
+    sources = SOURCES
     files = {deploy.LIB + p: d for p, d in sources.items()}
     deploy.compile_mpy(files, exe)
     manifest = deploy.carried_manifest(major)

@@ -273,9 +273,9 @@ def test_a_drive_that_will_not_take_the_uf2_says_so(firmware, rpi_rp2, capsys, m
 @pytest.mark.parametrize("name,cp", SERVED)
 def test_circuitpy_gets_code_settings_and_data_only(name, cp, firmware, tmp_path, monkeypatch, capsys):
     drive = circuitpy(tmp_path, cp, monkeypatch)
-    # a stock deploy first: its .py files and libraries go when the firmware takes over
+    # a stock deploy first (the carried .mpy): its modules and libraries go when the firmware takes over
     assert main(["deploy", "--to", str(drive), "--board", name, "--offline"]) == 0
-    assert (drive / "lib" / "nimatron" / "games" / "rules.py").is_file()
+    assert (drive / "lib" / "nimatron" / "games" / "rules.mpy").is_file()
     assert main(["deploy", "--firmware", firmware[cp], "--to", str(drive), "--board", name, "--preset",
                  boards.board(name)["preset"]]) == 0
     got = files(drive)

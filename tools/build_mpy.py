@@ -67,8 +67,8 @@ def main(argv=None):
         if stale:
             print("rebuild: .venv/bin/python tools/build_mpy.py")
         return 1 if stale else 0
-    for major in sorted(COMPILERS):
-        exe = exes.get(major) or os.path.join(CACHE, "mpy-cross-" + COMPILERS[major])
+    for major in sorted(COMPILERS):  # every compiler checked before anything is written
+        exe = exes[major] = exes.get(major) or os.path.join(CACHE, "mpy-cross-" + COMPILERS[major])
         try:
             said = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30).stdout.split()
         except OSError:
@@ -80,7 +80,8 @@ def main(argv=None):
             print("build_mpy: %s says %r, not CircuitPython %s" % (exe, " ".join(said[:2]), COMPILERS[major]),
                   file=sys.stderr)
             return 2
-        build(deploy, major, exe, sources)
+    for major in sorted(COMPILERS):
+        build(deploy, major, exes[major], sources)
     return 0
 
 

@@ -3,7 +3,7 @@
 #
 # SPDX-License-Identifier: MIT
 # One board and firmware in the emulator (the shared circuitpython-emu tool, set up once; not for
-# CI): deploys this checkout as `nimatron deploy` does (stock: .py, or .mpy with MPY_CROSS=...;
+# CI): deploys this checkout as `nimatron deploy` does (stock: the carried .mpy, .py with PY=1, or .mpy with MPY_CROSS=...;
 # frozen: `deploy --firmware UF2`, the UF2 from tools/build_firmware.sh) with the first preset,
 # wraps code.py to print the live heap (gc.collect, then gc.mem_free, after a tick, every 200 ms)
 # whenever it has fallen by more than 256 bytes, boots, answers HELLO, then chooses every preset over the host link (SET preset, NEW,
@@ -29,7 +29,7 @@ case $board in
 esac
 printf "$boot_out" > "$drive/boot_out.txt"
 case $mode in
-  stock) extra=(); [ -n "${MPY_CROSS:-}" ] && extra=(--mpy-cross "$MPY_CROSS"); module=nimcode ;;
+  stock) extra=(); [ -n "${PY:-}" ] && extra=(--py); [ -n "${MPY_CROSS:-}" ] && extra=(--mpy-cross "$MPY_CROSS"); module=nimcode ;;
   frozen) extra=(--firmware "$uf2"); module=nimatron_code ;;
   *) echo "$usage"; exit 2 ;;
 esac

@@ -3,7 +3,7 @@
 #
 # SPDX-License-Identifier: MIT
 # Where a board's start goes, step by step, on real CircuitPython in the
-# emulated Pico: deploys this checkout as `nimatron deploy` does (plain .py,
+# emulated Pico: deploys this checkout as `nimatron deploy --py` does (plain .py,
 # or .py compiled with MPY=CircuitPython's mpy-cross), adds a line printing
 # supervisor.ticks_ms() after each step of code.py's start and of
 # app.make_controller (tools/emu_start_marks.py, on the deployed copy only),
@@ -18,7 +18,8 @@ board=${1:-pico-neopixel}
 [ -d "$CACHE/node_modules/rp2040js" ] || { echo "emu_start: not set up (run the shared tool's setup.sh)"; exit 2; }
 work=$(mktemp -d); drive=$work/CIRCUITPY; mkdir -p "$drive"
 printf 'Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n' > "$drive/boot_out.txt"
-"$repo/.venv/bin/nimatron" deploy --to "$drive" --board "$board" --offline ${MPY:+--mpy-cross "$MPY"} > "$work/deploy.log" 2>&1 \
+how=(--py); [ -n "${MPY:-}" ] && how=(--mpy-cross "$MPY")  # the marks are added to the .py files
+"$repo/.venv/bin/nimatron" deploy --to "$drive" --board "$board" --offline "${how[@]}" > "$work/deploy.log" 2>&1 \
     || { echo "emu_start: deploy failed: $(tail -1 "$work/deploy.log")"; exit 1; }
 rm -f "$drive/boot_out.txt"
 "$repo/.venv/bin/python" "$here/emu_start_marks.py" "$drive" || exit 1

@@ -22,6 +22,12 @@ CircuitPython). Libraries come from ``circup`` when it is installed and the
 internet is reachable, otherwise from the installed Python packages of the
 same libraries (circup cannot install offline).
 
+The modules go as the ``.mpy`` build this checkout carries for the board's
+CircuitPython major (``firmware/mpy/cpN/``, compiled by CircuitPython's own
+mpy-cross with ``tools/build_mpy.py``); as ``.py`` where none fits (no
+``boot_out.txt``, no build for that major, a build older than the sources:
+said in one line) or with ``--py``; compiled here with ``--mpy-cross``.
+
 Safe on a drive that holds other work (docs/board.md, "Deploy under faults"):
 
 - Backups are numbered, never overwritten: a file it must replace that the
@@ -458,8 +464,9 @@ def carried_majors():
 
 
 # What .py costs a board: docs/board.md, "`.mpy` by default" (tools/emu_board.py --py).
-PY_COST = ("slower, as the board compiles each module when it loads it (pico-grid, CircuitPython 9.2.8: passes up to "
-           "270 ms instead of 45, 7-15 KB less heap, SET preset graph out of memory; docs/board.md)")
+PY_COST = ("slower, as the board compiles each module when it loads it (CircuitPython 9.2.8, pico-grid and MacroPad: "
+           "passes up to 270 ms instead of 45, 7-15 KB less heap; on pico-grid SET preset graph runs out of memory; "
+           "docs/board.md)")
 
 
 def check_compiler(exe, version):
