@@ -185,17 +185,11 @@ def _check(link, key, value, new, step, settings_error):
         _pass(link)
 
 
-# What a rule set's module imports that a board may not hold yet (besides
-# ``rules`` and ``budget``, always resident): each loaded in a pass of its own
-# before it. tests/test_set_passes.py imports every registered module in a
-# fresh interpreter and holds this table to what it really loads.
-NEEDS = {"graph": "grid", "nim2d": "grid", "candy": "nim", "building": "nim", "heaps": "nim"}
-
-
 def _rules_modules(key, value, own):
     """The games modules (``games.<name>``) of the rules a SET of ``key`` to
-    ``value`` brings (``own``: the new preset's settings), what each needs first."""
-    from ..games.rules import REGISTRY
+    ``value`` brings (``own``: the new preset's settings), each after what
+    it imports (``rules.LOADS``, derived from the imports)."""
+    from ..games.rules import rule_modules
 
     if key == "preset" and own:
         from ..config.values import DEFAULTS
@@ -203,19 +197,7 @@ def _rules_modules(key, value, own):
         value = own.get("rules", DEFAULTS["rules"])
     elif key != "rules":
         return ()
-    if not isinstance(value, str):
-        return ()  # ``changed`` says why
-    name = value.strip().partition(":")[0]
-    for line in REGISTRY:
-        words = line.split()
-        if words[0] == name:
-            module = words[1]
-            need = NEEDS.get(module)
-            out = ("games." + need, "games." + module) if need else ("games." + module,)
-            if module == "heaps":  # and its class's own module (``heaps.WHERE``: the class's name in lower case),
-                out += ("games." + words[2].lower(),)  # else loaded inside the checks' pass: 51 ms (MacroPad)
-            return out
-    return ()
+    return ["games." + m for m in rule_modules(value)]  # ``changed`` says why a value is not a name
 
 
 def _preset_named(current, key, value):
