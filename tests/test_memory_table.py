@@ -84,13 +84,14 @@ for line in rules.REGISTRY:
     for m in rules.rule_modules(name):
         before = set(sys.modules)
         __import__("nimatron.games." + m)
-        new = sorted(set(sys.modules) - before)
+        new = sorted([n for n in set(sys.modules) - before if n.startswith("nimatron.")])
         if new != ["nimatron.games." + m]:
             wrong.append("%s: loading %s loaded %s" % (name, m, " ".join(new)))
     before = set(sys.modules)
     rules.rules_class(name)
-    if set(sys.modules) - before:
-        wrong.append("%s: its class then loaded %s" % (name, " ".join(sorted(set(sys.modules) - before))))
+    new = sorted([n for n in set(sys.modules) - before if n.startswith("nimatron.")])
+    if new:
+        wrong.append("%s: its class then loaded %s" % (name, " ".join(new)))
 print("\n".join(wrong) or "ok")
 '''
 

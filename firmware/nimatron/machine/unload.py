@@ -72,14 +72,15 @@ def drop_unused(rules, panel=None, misere=False, shape=None):
     read if they do. Returns the names dropped (none on CPython)."""
     if sys.implementation.name == "cpython":
         return []
-    from .turns import plays_by_table
-
+    turns = sys.modules.get(PACKAGE + "machine.turns")  # a board's, always: the engine alone (a sweep) has none
     used = []
     tables = False
     for r in rules:
         if not _built_on(r, used):
             return []
-        if plays_by_table(r, False) or plays_by_table(r, misere):
+        if turns is None:
+            tables = tables or r.table_spec(False) is not None or r.table_spec(misere) is not None
+        elif turns.plays_by_table(r, False) or turns.plays_by_table(r, misere):
             tables = True
     if panel is not None and not _built_on(panel, used):
         return []
