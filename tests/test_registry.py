@@ -301,8 +301,6 @@ import nimatron
 from nimatron.config import boards
 from nimatron.games.rules import parse_rules
 from nimatron.machine.deployed import choices as menu_choices
-
-from kit_recipe import changed_files, follow_recipe
 from nimatron_sim.engine import Simulator
 from nimatron_sim.tui import SettingsScreen
 from nimatron_sim.web.machines import Machines
