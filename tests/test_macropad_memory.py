@@ -18,10 +18,10 @@ from kit_link import Machine
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory):
-    """The firmware compiled once for the module's MicroPython runs (each test
-    compiled its own: nine compiles of the whole package a run)."""
-    return mpy_runner.tree(str(tmp_path_factory.mktemp("pad")))
+def tree(firmware_tree):
+    """The firmware compiled once a worker (conftest) for the module's
+    MicroPython runs: each test compiled its own, nine compiles a run."""
+    return firmware_tree
 
 
 def test_the_oled_and_the_encoder_leave_no_module_behind(tree):

@@ -51,8 +51,8 @@ def _presets():
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory):
-    return mpy_runner.tree(str(tmp_path_factory.mktemp("mpy")))
+def tree(firmware_tree):
+    return firmware_tree  # compiled once a worker (conftest)
 
 
 def forbidden(settings):

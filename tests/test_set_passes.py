@@ -24,8 +24,8 @@ from nimatron_sim.engine import playable_presets
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory):
-    return mpy_runner.tree(str(tmp_path_factory.mktemp("set")))
+def tree(firmware_tree):
+    return firmware_tree  # compiled once a worker (conftest)
 
 
 @pytest.mark.parametrize("board", boards.names())
