@@ -239,3 +239,20 @@ def test_the_recipes_rule_set_plays_and_leaves_the_heap_under_micropython(toy, t
     passes = mpy_runner.run("mpy/run_set_passes.py", heap="256K", paths=(tree,),
                             args=("macropad", "pad-nim", "SET rules odd", "SET rules nim"))
     assert passes.returncode == 0 and passes.stdout.strip().splitlines()[-1] == "ok 1", passes.stdout + passes.stderr
+
+
+@pytest.mark.parametrize("refused, module", [("rules=building", "games.building"),   # the check of its starts
+                                             ("rules=subtract", "games.subtract")])  # the settings' (no K)
+def test_a_refused_set_leaves_no_rule_sets_module_behind(firmware_tree, refused, module):
+    """A SET loads the new rule set's modules, a pass each, before checking
+    it; refused, they stayed resident for good (a whole rule set's module
+    beside a fresh pico-grid's game). Now they leave as an accepted SET's
+    rules left do."""
+    out = mpy_runner.run("mpy/run_resident.py", heap="256K", paths=(firmware_tree,),
+                         args=("pico-grid", "allheaps", refused))
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert [line for line in lines if line.startswith("reply ERR value")], out.stdout
+    moments = [line.split() for line in lines if line.split()[0] in ("turn", "over", "MEMORY/MEMORY")
+               or line.startswith("SET/" + refused.split("=")[1])]
+    assert moments and not [words[0] for words in moments if module in words], out.stdout

@@ -56,8 +56,29 @@ def set_steps(link, args, text, now):
     except Later:
         raise
     except BaseException:
+        if key in ("rules", "preset"):
+            _leave(link.controller, key, text, step)
         forget(SETTINGS + ("panels.playable", "machine.unload", "link.setting"))  # a refused SET leaves none behind
         raise
+
+
+def _leave(c, key, text, step):
+    """A refused SET leaves no rule set's module behind either: what it
+    loaded for the new rules (``_rules_modules``) that the rules in play
+    do not load themselves."""
+    from ..games.rules import rule_modules
+
+    own = ["games." + m for m in rule_modules(c.rules.spec)]
+    forget([m for m in _rules_modules(key, _value(text), step[4]) if m not in own], False)
+
+
+def _value(text):
+    """The value of ``SET KEY VALUE``: JSON, or a bare word (SET difficulty teach, SET misere on)."""
+    raw = text.split(None, 2)[2].strip()
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
 
 
 # What a SET loads first, one a pass (``config.settings`` whole was 36-39 ms
@@ -72,11 +93,7 @@ def _set_steps(link, key, text, step):
 
     current, new = step[1], step[2]
     if new is None:
-        raw = text.split(None, 2)[2].strip()
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw  # a bare word: SET difficulty teach, SET misere on
+        value = _value(text)
         try:
             if step[4] is None:  # the presets file read in a pass of its own, once
                 name = _preset_named(current, key, value)
