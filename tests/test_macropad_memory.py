@@ -17,8 +17,14 @@ import mpy_runner
 from kit_link import Machine
 
 
-def test_the_oled_and_the_encoder_leave_no_module_behind(tmp_path):
-    tree = mpy_runner.tree(str(tmp_path))
+@pytest.fixture(scope="module")
+def tree(firmware_tree):
+    """The firmware compiled once a worker (conftest) for the module's
+    MicroPython runs: each test compiled its own, nine compiles a run."""
+    return firmware_tree
+
+
+def test_the_oled_and_the_encoder_leave_no_module_behind(tree):
     out = mpy_runner.run("mpy/run_pad_memory.py", heap="256K", paths=(tree,))
     assert out.returncode == 0, out.stdout + out.stderr
     # resident afterwards: config.settings, games.explain (the binary words of Nimrod's presets)
@@ -119,21 +125,20 @@ def test_a_command_out_of_memory_pass_after_pass_answers_busy_and_the_link_goes_
     assert (kind, data[0]) == ("ERR", "busy") and 4 <= len(tries) < 10, (kind, data, len(tries))
 
 
-def test_explain_leaves_its_words_behind_only_where_the_preset_shows_them(tmp_path):
+def test_explain_leaves_its_words_behind_only_where_the_preset_shows_them(tree):
     """The host's ``EXPLAIN`` (the instrument sends one every game) left
     ``games.explain`` resident for good: 2.5 KB of ``.mpy`` on the stock
     MacroPad, where its least free heap was 29.3 KB (``pad-moore``). It now
     leaves after the answer, except on a preset that shows the binary words
     itself (``pad-nimrod``) or while events stream (they word the machine's
     next move with it: loaded again inside its turn, 10 ms more there)."""
-    tree = mpy_runner.tree(str(tmp_path))
     for preset, kept in (("pad-moore", False), ("pad-nim", False), ("pad-nimrod", True)):
         out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=(preset,))
         assert out.returncode == 0, out.stdout + out.stderr
         assert "explain %s" % kept in out.stdout.split("\n"), (preset, out.stdout)
 
 
-def test_the_tables_reader_keeps_no_index_and_no_binomials(tmp_path):
+def test_the_tables_reader_keeps_no_index_and_no_binomials(tree):
     """Moore's Nim reads its nim-values from ``tables.bin``: the reader kept
     the whole file's index (every table's name and place, parsed from JSON)
     and a table of binomials beside the one table in play, 6.2 KB under
@@ -141,20 +146,18 @@ def test_the_tables_reader_keeps_no_index_and_no_binomials(tmp_path):
     free). The index is now read at each table's load and dropped; the
     binomials are computed: 2.2 KB. (Moore's Nim no longer keeps the tables
     in play, tests/test_moore_words.py: the misère subtraction game does.)"""
-    tree = mpy_runner.tree(str(tmp_path))
     out = mpy_runner.run("mpy/run_pad_heap.py", heap="256K", paths=(tree,), args=("21counter",))
     assert out.returncode == 0, out.stdout + out.stderr
     kept = [int(line.split()[-1]) for line in out.stdout.split("\n") if line.startswith("tables kept")]
     assert kept and kept[0] < 4000, out.stdout
 
 
-def test_a_board_without_a_cursor_keeps_none_of_it(tmp_path):
+def test_a_board_without_a_cursor_keeps_none_of_it(tree):
     """The cursor (a lamp stepped to by one button, pressed by another: the
     Circuit Playground's) was part of ``drivers/presses.py``, resident on
     the MacroPad, which has a key under every lamp. It is
     ``drivers/cursor.py`` now, loaded where the pin map has a cursor: the
     MacroPad's presses keep 4960 -> 4288 bytes (64-bit MicroPython)."""
-    tree = mpy_runner.tree(str(tmp_path))
     out = mpy_runner.run("mpy/run_pad_memory.py", heap="256K", paths=(tree,))
     assert out.returncode == 0, out.stdout + out.stderr
     words = [line.split() for line in out.stdout.split("\n") if line.startswith("cursor")][0]
@@ -184,14 +187,13 @@ def test_memory_answers_within_the_reply_limit_however_many_modules_are_resident
 
 
 @pytest.mark.parametrize("spec", ["moore:2", "subtract:2", "greedy", "allheaps"])
-def test_a_heap_game_keeps_only_its_own_rules_code(tmp_path, spec):
+def test_a_heap_game_keeps_only_its_own_rules_code(tree, spec):
     """``games/heaps.py`` held four rule sets (Subtract, Moore, Greedy,
     AllHeaps with Wythoff's pairs): 7.0 KB of a 64-bit MicroPython heap
     whichever one was played, 3.2 KB of ``.mpy`` on a stock MacroPad
     playing ``pad-moore`` or ``pad-subtract`` (its lowest heaps, 34.0 and
     35.1 KB free). Each is a module of its own now, handed out by the
     registry's ``heaps`` when asked for: 2.0-3.4 KB."""
-    tree = mpy_runner.tree(str(tmp_path))
     out = mpy_runner.run("mpy/run_rule_bytes.py", heap="256K", paths=(tree,), args=(spec,))
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()
@@ -208,13 +210,13 @@ def test_the_heap_games_lookup_refuses_a_name_it_does_not_hand_out():
 
     with pytest.raises(AttributeError):
         heaps.Wythoff  # noqa: B018 - the lookup's refusal
-    with pytest.raises(RulesError, match="games/heaps.py has no class Toy"):
+    with pytest.raises(RulesError, match="No module named .nimatron.games.toy."):  # its class's own module
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(rules, "REGISTRY", rules.REGISTRY + ("toy heaps Toy",))
             rules.rules_class("toy")
 
 
-def test_the_macropads_driver_keeps_nothing_only_wired_boards_use(tmp_path):
+def test_the_macropads_driver_keeps_nothing_only_wired_boards_use(tree, tmp_path):
     """The MacroPad's driver (``onboard_io``) was built on ``circuitpython_io``,
     the wired Pico boards' whole driver: discrete LEDs, a row of buttons or a
     key matrix and the strip's own drawing, 4.0 KB of ``.mpy``, all resident
@@ -225,7 +227,6 @@ def test_the_macropads_driver_keeps_nothing_only_wired_boards_use(tmp_path):
 
     assert "circuitpython_io.py" not in deploy.driver_files(boards.board("macropad"))
     assert {"circuitpython_io.py", "strip_io.py"} <= deploy.driver_files(boards.board("pico-grid"))
-    tree = mpy_runner.tree(str(tmp_path))
     script = tmp_path / "onboard.py"
     script.write_text("import sys\nimport nimatron.drivers.onboard_io\n"
                       "print(' '.join(sorted(m[9:] for m in sys.modules if m[:17] == 'nimatron.drivers.')))\n")

@@ -182,8 +182,8 @@ def test_leaving_a_list_half_checked_leaves_the_settings_and_the_next_list_whole
 
 
 @pytest.mark.parametrize("key, value", (("preset", "nim2d"), ("rules", "graph:3")))
-def test_under_micropython_a_poll_of_the_menu_loads_one_module_at_most(tmp_path, key, value):
-    tree = mpy_runner.tree(str(tmp_path))
+def test_under_micropython_a_poll_of_the_menu_loads_one_module_at_most(firmware_tree, key, value):
+    tree = firmware_tree  # compiled once a worker (conftest)
     out = mpy_runner.run("mpy/bench_menu.py", heap="256K", paths=(tree,), args=("pico-grid", "graph", key, "1", value))
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()

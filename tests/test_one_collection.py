@@ -34,8 +34,8 @@ BOARDS = [name for name in boards.names() if boards.board(name)["driver"] != "gp
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory):
-    return mpy_runner.tree(str(tmp_path_factory.mktemp("one")))
+def tree(firmware_tree):
+    return firmware_tree  # compiled once a worker (conftest)
 
 
 def commands(board):

@@ -26,6 +26,8 @@ from nimatron.games.registry import entries, menu_specs, usage
 from nimatron.games.rules import RulesError, parse_rules, rules_class
 from nimatron.machine.deployed import choices as menu_choices
 
+from kit_recipe import changed_files, follow_recipe
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 NAMES = [entry[0] for entry in entries()]
@@ -291,9 +293,7 @@ def test_every_preset_is_engraved_on_every_board_in_every_language(lang):
 
 # -- the contributor's recipe, followed as written -------------------------------------
 
-RECIPE = re.compile(r"<!-- recipe: (\S+) -->\n```\w+\n(.*?)```", re.S)
 PACKAGES = ("firmware/nimatron", "simulator/nimatron_sim", "host/nimatron_host", "host/nimatron_pc")
-LANG = "simulator/nimatron_sim/web/static/lang/"
 
 TOY = """
 import json, sys
@@ -328,45 +328,6 @@ finally:
 out["about"] = dict((lang, Words(lang).phrase(parse_rules(name).about)) for lang in ("en", "es", "ru"))
 print(json.dumps(out))
 """
-
-
-def follow_recipe(root):
-    """Do what docs/contributing.md says, in the copy at ``root``; the files touched."""
-    with open(os.path.join(ROOT, "docs", "contributing.md"), encoding="utf-8") as f:
-        steps = RECIPE.findall(f.read())
-    assert [where for where, _ in steps] == ["firmware/nimatron/games/odd.py", "REGISTRY", "lang/en.json",
-                                             "lang/es.json", "lang/ru.json"], "the recipe's steps moved"
-    touched = []
-    for where, text in steps:
-        if where == "REGISTRY":   # one line, inside the tuple
-            path = "firmware/nimatron/games/rules.py"
-            source = (root / path).read_text(encoding="utf-8")
-            start = source.index("REGISTRY = (")
-            end = source.index("\n)\n", start) + 1
-            source = source[:end] + text + source[end:]
-        elif where.startswith("lang/"):   # into "phrases"
-            path = LANG + where[5:]
-            source = (root / path).read_text(encoding="utf-8")
-            at = source.index('"phrases": {\n') + len('"phrases": {\n')
-            source = source[:at] + text + source[at:]
-        else:
-            path = where
-            assert not (root / path).exists()
-            source = text
-        (root / path).write_text(source, encoding="utf-8")
-        touched.append(path)
-    return touched
-
-
-def changed_files(a, b, below=""):
-    import filecmp
-
-    out = []
-    cmp = filecmp.dircmp(a, b, ignore=["__pycache__"])
-    out += [os.path.join(below, n) for n in cmp.left_only + cmp.right_only + cmp.diff_files]
-    for sub in cmp.common_dirs:
-        out += changed_files(os.path.join(a, sub), os.path.join(b, sub), os.path.join(below, sub))
-    return out
 
 
 def test_the_recipe_adds_a_rule_set_to_every_menu_and_panel_touching_nothing_else(tmp_path, plays):

@@ -28,8 +28,7 @@ import pytest
 
 import mpy_runner
 from nimatron.config.settings import resolve
-from nimatron.games import heaps
-from nimatron.games.rules import REGISTRY, parse_rules
+from nimatron.games.rules import REGISTRY, parse_rules, rules_class
 from nimatron.machine.turns import plays_by_table
 
 # What a running board never needs once started (each is imported again when asked for).
@@ -52,8 +51,8 @@ def _presets():
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory):
-    return mpy_runner.tree(str(tmp_path_factory.mktemp("mpy")))
+def tree(firmware_tree):
+    return firmware_tree  # compiled once a worker (conftest)
 
 
 def forbidden(settings):
@@ -61,7 +60,7 @@ def forbidden(settings):
     rules = parse_rules(settings["rules"])
     own = "games." + type(rules).__module__.rsplit(".", 1)[1]
     line = ["games." + line.split()[1] for line in REGISTRY if line.split()[0] == rules.name]  # heaps: the lookup
-    games = set(["games." + line.split()[1] for line in REGISTRY] + ["games." + m for m in heaps.WHERE.values()])
+    games = set(["games." + line.split()[1] for line in REGISTRY] + ["games." + rules_class(line.split()[0]).__module__.rsplit(".", 1)[1] for line in REGISTRY])
     games = games - {own} - set(line) - set(SHARED_GAMES)
     shown = "panels.counter" if settings.get("counter") else PANELS[rules.panel]
     panels = set([m for m in PANELS.values() if m] + ["panels.counter"]) - {shown}

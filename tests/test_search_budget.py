@@ -27,8 +27,7 @@ MOST_A_SPEND = 3 * 40 + 1
 
 
 def forget_everything():
-    candy._MEMOS[0].clear()
-    candy._MEMOS[1].clear()
+    candy.forget()  # its table emptied in place
     nim2d._memo.clear()
     graph.forget()  # the misère table and the normal-play walk among the moves too
     building._MEMOS[0].clear()

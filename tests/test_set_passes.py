@@ -24,8 +24,8 @@ from nimatron_sim.engine import playable_presets
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory):
-    return mpy_runner.tree(str(tmp_path_factory.mktemp("set")))
+def tree(firmware_tree):
+    return firmware_tree  # compiled once a worker (conftest)
 
 
 @pytest.mark.parametrize("board", boards.names())
@@ -108,42 +108,6 @@ print("\n".join(wrong) or "ok")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(os.path.join(root, d) for d in ("firmware", "simulator", "host")))
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
     assert out.stdout.strip() == "ok", out.stdout + out.stderr
-
-
-def test_what_a_rule_set_module_needs_first_is_what_it_imports():
-    """A SET loads a new rule set's modules one a pass, what each needs
-    first (``setting.NEEDS``): Graph Nim's module with ``grid`` in the same
-    pass was 139.5 ms of the emulated pico-grid's tick. Every registered
-    module, imported in a fresh interpreter beside ``rules`` and ``budget``
-    (always resident), loads itself and exactly what the table names."""
-    import os
-    import subprocess
-    import sys
-
-    from nimatron.games.rules import REGISTRY
-    from nimatron.link.setting import NEEDS
-    from nimatron.panels import playable
-
-    assert playable.NEEDS == NEEDS  # the operator menu's copy (``playable.load_rules``)
-    from nimatron.games import heaps
-
-    for line in REGISTRY:  # a heaps class's own module, as ``setting._rules_modules`` names it
-        words = line.split()
-        if words[1] == "heaps":
-            assert heaps.WHERE[words[2]] == words[2].lower(), line
-
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, PYTHONPATH=os.path.join(root, "firmware"))
-    for module in sorted(set(line.split()[1] for line in REGISTRY)):
-        script = ("import sys, nimatron.games.rules, nimatron.games.budget\n"
-                  "before = set(sys.modules)\n"
-                  "import nimatron.games.%s\n"
-                  "print(' '.join(sorted(m[15:] for m in set(sys.modules) - before if m.startswith('nimatron.'))))"
-                  % module)
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
-        assert out.returncode == 0, out.stderr
-        want = sorted([module] + ([NEEDS[module]] if module in NEEDS else []))
-        assert out.stdout.split() == want, (module, out.stdout)
 
 
 def _resolved_again(current, key, value):

@@ -129,8 +129,7 @@ def engine(units=None):
     impl = sys.implementation.name
     for spec, rows, misere in HEAVY:
         position = [list(r) if isinstance(r, tuple) else r for r in rows]
-        candy._MEMOS[0].clear()
-        candy._MEMOS[1].clear()
+        candy.forget()  # its table emptied in place
         nim2d._memo.clear()
         graph._table[0] = None
         gc.collect()

@@ -27,6 +27,12 @@ printing one answer per line; ``requests`` and ``judge`` run the oracle
 (tests/oracle.py) in their own MicroPython process with the default heap.
 The sweep is the full exhaustive one, not a reduced size.
 
+    micropython -X heapsize=64K tests/mpy/run_engine.py serve leave < every.jsonl
+
+serves the requests of every part, one after another, in one process; when
+the rules change the modules of the rule sets left are dropped, as a board
+drops them (``machine.unload``).
+
     micropython -X heapsize=64K tests/mpy/run_engine.py import MODULE
 
 imports one module. ``judge`` and ``import`` print a summary and exit 1 on
@@ -56,16 +62,29 @@ def load(name):
 
 # --------------------------------------------------- the engine, on 64K
 
-def serve():
-    """Answer each request line on stdin; nothing but the engine loaded."""
+def serve(leave=False):
+    """Answer each request line on stdin; nothing but the engine loaded.
+    ``leave``: as a board, when the rules change the modules of the rule
+    sets left go (``machine.unload``, loaded and dropped again each time)."""
     from nimatron.games.strategy import solve
     low = None
     count = 0
+    held = None
     while True:
         line = sys.stdin.readline()
         if not line:
             break
         request = json.loads(line)
+        if leave and request["rules"] != held:
+            held = request["rules"]
+            from nimatron.games.strategy import forget_searches
+
+            forget_searches()  # the searches of the rules left (``unload`` lets them go too, once loaded)
+            gc.collect()  # a board changes its rules in a pass after a collection
+            from nimatron.games.rules import parse_rules
+            from nimatron.machine.unload import drop_unused
+
+            drop_unused([parse_rules(held)])
         try:
             answer = {"result": solve(request["rules"], request["position"],
                                       misere=request["misere"],
@@ -184,8 +203,8 @@ def valid_part(part):
 
 
 def main(args):
-    if args == ["serve"]:
-        return serve()
+    if args in (["serve"], ["serve", "leave"]):
+        return serve(len(args) == 2)
     if len(args) == 2 and args[0] == "import":
         return import_module(args[1])
     if len(args) > 1 and args[0] == "requests" and valid_part(args[1:]):

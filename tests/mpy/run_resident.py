@@ -9,9 +9,10 @@
 # "<moment> <firmware module> ..." (the modules loaded then, after the start,
 # after each command, at each of the visitor's turns and after the game),
 # then "machine moves N worded M" (the machine's moves streamed, those with their words).
-# usage: MICROPYPATH=<compiled tree> micropython -X heapsize=N run_resident.py BOARD PRESET [SET]
+# usage: MICROPYPATH=<compiled tree> micropython -X heapsize=N run_resident.py BOARD PRESET [SET [LEAVE]]
 # SET: the board starts with the preset PRESET, then an operator sends
-# "SET preset SET" and the game played is that one.
+# "SET preset SET" (or "SET KEY VALUE" for a SET of KEY=VALUE) and the game
+# played is that one; LEAVE: after the game, "SET rules LEAVE" (the moment "SET/LEAVE").
 import sys
 
 from fake_io import FakeIO, FakeWire
@@ -20,6 +21,7 @@ from nimatron.machine.store import Store
 
 board, preset = sys.argv[1], sys.argv[2]
 chosen = sys.argv[3] if len(sys.argv) > 3 else None
+leave = sys.argv[4] if len(sys.argv) > 4 else None
 
 
 def resident(moment):
@@ -68,7 +70,7 @@ def command(line):
 command("EVENTS ON")
 command("SET remote_play on")
 if chosen:
-    command("SET preset " + chosen)
+    command("SET " + " ".join(chosen.split("=")) if "=" in chosen else "SET preset " + chosen)
     print("reply " + wire.written[-1].decode().strip()[:60])
 c = machine.controller
 from nimatron.machine.turns import bare_solve  # noqa: E402 - the visitor's own moves: the engine's
@@ -91,6 +93,9 @@ while c.winner is None and turns < 200:
 run(2000)
 resident("over")
 command("MEMORY")
+if leave:
+    command("SET rules " + leave)
+    print("reply " + wire.written[-1].decode().strip()[:60])
 import json  # noqa: E402
 
 moves = [json.loads(line[3:]) for line in wire.lines() if line[:3] == b"EV "]

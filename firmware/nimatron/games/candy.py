@@ -12,11 +12,21 @@ do not change the best move, so a position is just the heaps; the candies
 still to come are found by exhaustive memoised search.
 """
 
+from array import array
+
 from .budget import spend
 from .nim import Nim, bouton
 from .rules import SMALL, SizeError, states
 
-_MEMOS = ({}, {})  # type: tuple[dict, dict]  # normal, misère: position key -> candies the mover takes (kept across games)
+# What the search has learnt, kept across games: a table of fixed size,
+# taken whole at the first search, that never grows. A dict grew by
+# doubling and asked a heap fragmented by the rule sets before it for one
+# block as large as all its entries (the 64 KB sweep: MemoryError with 19 KB
+# free); this one is cleared in place when three quarters full.
+_SLOTS = 512 if SMALL else 65536  # a power of two
+_KEYS = [None, 0]  # [array of position keys (2 * key + misère; 0 empty), entries used]
+_GOT = [None]      # [array of the candies the mover takes, by slot]
+_MEMOS = ({}, {})  # type: tuple[dict, dict]  # normal, misère: positions of heaps too large for a small key
 
 
 class Candy(Nim):
@@ -54,17 +64,31 @@ class Candy(Nim):
         """The most candies the player to move can be sure to take from now on."""
         if not sum(heaps):
             return 0
-        memo = _MEMOS[1 if misere else 0]
         key = _key(heaps)
-        got = memo.get(key)
-        if got is None:
+        if isinstance(key, int):
+            key = key * 2 + (1 if misere else 0)
+            at = _slot(key)
+            if _KEYS[0][at] == key:
+                return _GOT[0][at]
+            got = self._best(heaps, misere)[1]
+            if _KEYS[1] >= _SLOTS * 3 // 4:
+                forget()
+            at = _slot(key)  # the search below may have filled or cleared the table
+            _KEYS[0][at] = key
+            _GOT[0][at] = got
+            _KEYS[1] += 1
+        else:
+            memo = _MEMOS[1 if misere else 0]
+            got = memo.get(key)
+            if got is not None:
+                return got
             if len(memo) > (500 if SMALL else 50000):
                 memo.clear()
             got = self._best(heaps, misere)[1]
             memo[key] = got
-            # A tick's share of the search (``budget``), charged once the new
-            # position is known and kept: every tick gets somewhere.
-            spend(4 * len(heaps))
+        # A tick's share of the search (``budget``), charged once the new
+        # position is known and kept: every tick gets somewhere.
+        spend(4 * len(heaps))
         return got
 
     def _search(self, heaps, misere):
@@ -108,7 +132,28 @@ def _key(heaps):
     return key
 
 
+def _slot(key):
+    """The table's slot holding ``key``, or the empty one where it goes
+    (taking the table at the first search)."""
+    keys = _KEYS[0]
+    if keys is None:
+        keys = _KEYS[0] = array("I", bytes(4 * _SLOTS))
+        _GOT[0] = array("H", bytes(2 * _SLOTS))
+    at = (key ^ (key >> 9) ^ (key >> 18)) & (_SLOTS - 1)
+    while True:
+        found = keys[at]
+        if found == key or not found:
+            return at
+        at = (at + 1) & (_SLOTS - 1)
+
+
 def forget():
-    """Drop the positions learnt (``strategy.forget``)."""
+    """Drop the positions learnt (``strategy.forget``): the table is
+    emptied in place, the heap's block kept."""
+    keys = _KEYS[0]
+    if keys is not None:
+        for at in range(_SLOTS):
+            keys[at] = 0
+    _KEYS[1] = 0
     _MEMOS[0].clear()
     _MEMOS[1].clear()

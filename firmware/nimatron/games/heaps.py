@@ -11,20 +11,20 @@ registry's lines (``rules.REGISTRY``) name this module, and
 ``rules_class("moore")`` reads ``heaps.Moore``, which imports
 ``games/moore.py`` and nothing of the other three. Whole, this module was
 a whole module of ``.mpy`` beside a MacroPad's one rule set (``pad-moore``,
-``pad-subtract``: the stock board's lowest heap). The registry's lines stay
-as they are: changing one (same length) tipped the 64 KB MicroPython sweep
-over its edge (tests/test_micropython.py).
+``pad-subtract``: the stock board's lowest heap).
 """
 
-from . import nim  # noqa: F401 - each class here is built on it: a SET loads it first, a pass of its own (link.setting.NEEDS)
-
-WHERE = {"Subtract": "subtract", "Moore": "moore", "Greedy": "greedy", "AllHeaps": "allheaps"}
+from . import nim  # noqa: F401 - each class here is built on it (``rules.LOADS`` loads it first)
 
 
 def __getattr__(name):
-    """``heaps.Moore``: the class, its own module imported now (only it)."""
-    module = WHERE.get(name)
-    if module is None:
-        raise AttributeError(name)
+    """``heaps.Moore``: the class a registry line of this module names, from
+    its own module (the class's name in lower case), imported now (only it)."""
+    from .rules import REGISTRY
+
     package = __name__[:__name__.rfind(".")]  # nimatron.games, wherever the package sits
-    return getattr(__import__(package + "." + module, None, None, (name,)), name)
+    for line in REGISTRY:
+        words = line.split()
+        if words[1] == __name__[len(package) + 1:] and words[2] == name:
+            return getattr(__import__(package + "." + name.lower(), None, None, (name,)), name)
+    raise AttributeError(name)

@@ -257,6 +257,11 @@ REGISTRY = (
     "building  building  Building",
     "graph     graph     Graph     2 3",
 )
+# What each rule set loads beyond its line's module, in load order (each
+# module after what it imports), for a board that loads one a pass: derived
+# from the imports and the lines above by tools/memory_table.py, never by
+# hand (tests/test_memory_table.py fails when it is stale and names the command).
+LOADS = "subtract:nim,heaps,subtract moore:nim,heaps,moore greedy:nim,heaps,greedy allheaps:nim,heaps,allheaps candy:nim,candy nim2d:grid,nim2d building:nim,building graph:grid,graph"
 MAX_K = 1000
 
 
@@ -280,6 +285,23 @@ def rules_class(name):
         raise RulesError("rules %r: games/%s.py has no class %s (its registry line in games/rules.py names it)"
                          % (name, module, cls))
     return found
+
+
+def rule_modules(spec):
+    """The modules of ``games/`` the rule set of ``spec`` ("graph:2") loads, each
+    after what it imports (["grid", "graph"]); [] for a name not registered."""
+    if not isinstance(spec, str):
+        return []
+    name = spec.strip().partition(":")[0]
+    for item in LOADS.split():
+        words = item.partition(":")
+        if words[0] == name:
+            return words[2].split(",")
+    for line in REGISTRY:
+        words = line.split()
+        if words[0] == name:
+            return [words[1]]
+    return []
 
 
 def parse_rules(spec):

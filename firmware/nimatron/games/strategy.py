@@ -194,12 +194,14 @@ def solve(rules, position, misere=False, ring=False, seed=None):
 
 def forget_searches():
     """Drop what every search loaded keeps between decisions (``forget()`` in
-    strategy, candy, nim2d, graph): caches all, so a search asked again only
-    takes longer. Only what is loaded holds one: nothing is imported here."""
-    for name in ("strategy", "candy", "nim2d", "graph"):
-        module = sys.modules.get("nimatron.games." + name)
-        if module is not None:
-            module.forget()
+    each loaded module of ``games/`` that has one: strategy, candy, nim2d,
+    graph, grid, tables): caches all, so a search asked again only takes
+    longer. Only what is loaded holds one: nothing is imported here."""
+    head = __name__[:__name__.rfind(".") + 1]  # "nimatron.games.", wherever the package sits
+    for name in sys.modules:  # no list made: this runs where the heap ran out
+        clear = getattr(sys.modules[name], "forget", None) if name[:len(head)] == head else None
+        if clear is not None:
+            clear()
 
 
 def _solve(rules, heaps, misere, ring, seed):

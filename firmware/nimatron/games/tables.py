@@ -88,6 +88,11 @@ _loaded = {}  # type: dict
 LOST = 0xFFFF  # misère heap tables: no winning move
 
 
+def forget():
+    """Drop the table read (``strategy.forget_searches``): read again when asked."""
+    _loaded.clear()
+
+
 def _table(table):
     """(bytes, record size) of a table, reading it from flash on first use."""
     data = _loaded.get(table)

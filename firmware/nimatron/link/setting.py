@@ -56,8 +56,29 @@ def set_steps(link, args, text, now):
     except Later:
         raise
     except BaseException:
+        if key in ("rules", "preset"):
+            _leave(link.controller, key, text, step)
         forget(SETTINGS + ("panels.playable", "machine.unload", "link.setting"))  # a refused SET leaves none behind
         raise
+
+
+def _leave(c, key, text, step):
+    """A refused SET leaves no rule set's module behind either: what it
+    loaded for the new rules (``_rules_modules``) that the rules in play
+    do not load themselves."""
+    from ..games.rules import rule_modules
+
+    own = ["games." + m for m in rule_modules(c.rules.spec)]
+    forget([m for m in _rules_modules(key, _value(text), step[4]) if m not in own], False)
+
+
+def _value(text):
+    """The value of ``SET KEY VALUE``: JSON, or a bare word (SET difficulty teach, SET misere on)."""
+    raw = text.split(None, 2)[2].strip()
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
 
 
 # What a SET loads first, one a pass (``config.settings`` whole was most
@@ -72,11 +93,7 @@ def _set_steps(link, key, text, step):
 
     current, new = step[1], step[2]
     if new is None:
-        raw = text.split(None, 2)[2].strip()
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw  # a bare word: SET difficulty teach, SET misere on
+        value = _value(text)
         try:
             if step[4] is None:  # the presets file read in a pass of its own, once
                 name = _preset_named(current, key, value)
@@ -185,17 +202,11 @@ def _check(link, key, value, new, step, settings_error):
         _pass(link)
 
 
-# What a rule set's module imports that a board may not hold yet (besides
-# ``rules`` and ``budget``, always resident): each loaded in a pass of its own
-# before it. tests/test_set_passes.py imports every registered module in a
-# fresh interpreter and holds this table to what it really loads.
-NEEDS = {"graph": "grid", "nim2d": "grid", "candy": "nim", "building": "nim", "heaps": "nim"}
-
-
 def _rules_modules(key, value, own):
     """The games modules (``games.<name>``) of the rules a SET of ``key`` to
-    ``value`` brings (``own``: the new preset's settings), what each needs first."""
-    from ..games.rules import REGISTRY
+    ``value`` brings (``own``: the new preset's settings), each after what
+    it imports (``rules.LOADS``, derived from the imports)."""
+    from ..games.rules import rule_modules
 
     if key == "preset" and own:
         from ..config.values import DEFAULTS
@@ -203,19 +214,7 @@ def _rules_modules(key, value, own):
         value = own.get("rules", DEFAULTS["rules"])
     elif key != "rules":
         return ()
-    if not isinstance(value, str):
-        return ()  # ``changed`` says why
-    name = value.strip().partition(":")[0]
-    for line in REGISTRY:
-        words = line.split()
-        if words[0] == name:
-            module = words[1]
-            need = NEEDS.get(module)
-            out = ("games." + need, "games." + module) if need else ("games." + module,)
-            if module == "heaps":  # and its class's own module (``heaps.WHERE``: the class's name in lower case),
-                out += ("games." + words[2].lower(),)  # else loaded inside the checks' pass, overrunning it (MacroPad)
-            return out
-    return ()
+    return ["games." + m for m in rule_modules(value)]  # ``changed`` says why a value is not a name
 
 
 def _preset_named(current, key, value):

@@ -23,10 +23,27 @@ import sys
 from .. import forget
 
 PACKAGE = __name__[:__name__.rfind(".machine.") + 1]  # "nimatron.", wherever the package sits
-# What may be dropped: a rule set's own modules and the panels drawn for some
-# of them ("games.rules", "panels.panel", the engine and the budget stay always).
-GAMES = ("nim", "heaps", "subtract", "moore", "greedy", "allheaps", "splits", "candy", "nim2d", "building", "graph", "grid", "tables")
-PANELS = ("cells", "circle", "shapes", "tally", "supply", "counter")
+
+
+def droppable():
+    """What may be dropped, derived: every module of ``games/`` a registry
+    line or ``rules.LOADS`` names (a rule set's own and what it is built on),
+    the tables, and every panels module ``panel_module`` names ("games.rules",
+    "panels.panel", the engine and the budget stay always)."""
+    from ..games.rules import LOADS, REGISTRY
+
+    out = ["games.tables"]
+    for line in REGISTRY:
+        out.append("games." + line.split()[1])
+    for item in LOADS.split():
+        for name in item.partition(":")[2].split(","):
+            out.append("games." + name)
+    panel = sys.modules.get(PACKAGE + "panels.panel")  # not loaded (the engine alone): no drawing is either
+    if panel is not None:
+        out.append("panels." + panel.panel_module(None, True))
+        for name in panel.SHAPES.values():
+            out.append("panels." + name)
+    return out
 
 
 def _built_on(obj, out):
@@ -55,14 +72,15 @@ def drop_unused(rules, panel=None, misere=False, shape=None):
     read if they do. Returns the names dropped (none on CPython)."""
     if sys.implementation.name == "cpython":
         return []
-    from .turns import plays_by_table
-
+    turns = sys.modules.get(PACKAGE + "machine.turns")  # a board's, always: the engine alone (a sweep) has none
     used = []
     tables = False
     for r in rules:
         if not _built_on(r, used):
             return []
-        if plays_by_table(r, False) or plays_by_table(r, misere):
+        if turns is None:
+            tables = tables or r.table_spec(False) is not None or r.table_spec(misere) is not None
+        elif turns.plays_by_table(r, False) or turns.plays_by_table(r, misere):
             tables = True
     if panel is not None and not _built_on(panel, used):
         return []
@@ -74,10 +92,9 @@ def drop_unused(rules, panel=None, misere=False, shape=None):
         if kept is not None:
             kept._loaded.clear()  # the table the rules left read: the new ones read theirs when asked
     gone = []
-    for folder, names in (("games.", GAMES), ("panels.", PANELS)):
-        for name in names:
-            if PACKAGE + folder + name in sys.modules and PACKAGE + folder + name not in used:
-                gone.append(folder + name)
+    for name in droppable():
+        if PACKAGE + name in sys.modules and PACKAGE + name not in used and name not in gone:
+            gone.append(name)
     gone.append("machine.unload")  # itself too: imported again at the next change
     engine = sys.modules.get(PACKAGE + "games.strategy")
     if engine is not None:

@@ -136,24 +136,9 @@ def load_checked(new):
     return False
 
 
-# What a rule set's module imports that a board may not hold yet: as
-# ``link.setting.NEEDS`` (a copy: ``config.settings`` holding one for both
-# made a SET's peak too high for tests/test_set_peak.py, and ``link.setting``
-# is not loaded while the menu checks); tests/test_set_passes.py holds both
-# to what each module really loads.
-NEEDS = {"graph": "grid", "nim2d": "grid", "candy": "nim", "building": "nim", "heaps": "nim"}
-
-
 def _rules_modules(spec):
-    """The games modules (``games.<name>``) of the rule set ``spec``, each after what it needs."""
-    from ..games.rules import REGISTRY
+    """The games modules (``games.<name>``) of the rule set ``spec``, each
+    after what it imports (``rules.LOADS``, derived from the imports)."""
+    from ..games.rules import rule_modules
 
-    if not isinstance(spec, str):
-        return ()  # ``changed`` says why
-    name = spec.strip().partition(":")[0]
-    for line in REGISTRY:
-        words = line.split()
-        if words[0] == name:
-            need = NEEDS.get(words[1])
-            return ("games." + need, "games." + words[1]) if need else ("games." + words[1],)
-    return ()
+    return ["games." + m for m in rule_modules(spec)]
