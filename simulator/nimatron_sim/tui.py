@@ -681,8 +681,8 @@ class NimatronApp(App):
                     widget.show(lamp, grid and self.cursor == (r, i))
             if (r, 0) in widgets:  # lamps still in play, in figures (a counter: the count)
                 shown = "%3d" % sum(panel.lit[r]) if panel else ""
-                if face.counter() is not None:
-                    shown = " =%2d" % panel.count
+                if face.counter() is not None:   # beside the row of its first bit alone
+                    shown = " =%2d" % panel.count if r == panel.bit_lamps[0][0] else ""
                 self._set("count-%d" % r, "#count-%d" % r, shown)
         status = face.status()
         for role in STATUS_ROLES:
