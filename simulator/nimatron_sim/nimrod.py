@@ -226,7 +226,9 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         if result["nimber"] is not None:
             lines.append(["nimrod.nimber", {"n": result["nimber"]}])
     elif taught and out["kind"] == "values":  # the table shows each heap's value: the rule to carry home, in plain words
-        lines.insert(1, ["nimrod.lesson", {"note": taught[0]}])
+        # (a group's lesson says what nimrod.values.groups says: in its place, not twice in a row)
+        first = 0 if out["how"] == "groups" else 1
+        lines[first:1] = [["nimrod.lesson", {"note": taught[0]}]]
     if out["kind"] == "nim" and misere:
         lines.append(["nimrod.misere", {}])
     elif out["kind"] in ("nim", "values"):
