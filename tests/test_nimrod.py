@@ -130,3 +130,21 @@ def test_no_preset_says_a_sentence_twice():
             assert len(set(heads)) == len(heads), (preset, lang, said)
         seen += 1
     assert seen >= 20
+
+
+@pytest.mark.parametrize("heaps", [[2, 1], [4, 1], [4, 2, 1], [8, 8, 2], [1, 1]])
+def test_the_binary_gloss_works_an_example(heaps):
+    """The gloss adds up a number with more than one 1 ("1 1 = 2 + 1 = 3"),
+    even where every heap is a power of two (it read "1 0 = 2 = 2")."""
+    import re
+
+    from nimatron.games.rules import parse_rules
+    from nimatron.machine.controller import VISITOR
+    from nimatron_sim.nimrod import nimrod_for
+
+    panel = nimrod_for(parse_rules("nim"), False, heaps, False, VISITOR)
+    for lang in ("en", "es", "ru"):
+        gloss = [line for line in lines(panel, Words(lang)) if "(" in line and " = " in line][-1]
+        bits, parts, n = re.search(r"\(([01 ]+) = ([\d +]+) = (\d+)\)", gloss).groups()
+        assert "+" in parts or max(heaps) == 1, gloss
+        assert sum(int(p) for p in parts.split("+")) == int(n) == int(bits.replace(" ", ""), 2), gloss
