@@ -521,7 +521,7 @@ def test_a_resting_machine_is_not_run_and_a_busy_one_is():
     import time
     end = time.monotonic() + 10
     while ana.game.face.controller.state != "visitor" and time.monotonic() < end:
-        pushed = room.tick()   # the machine's own move runs on the wall clock, and its lamps are pushed
+        room.tick()   # the machine's own move runs on the wall clock, and its lamps are pushed
         time.sleep(0.02)
     assert ana.game.face.controller.state == "visitor" and ana.game.events[-1]["by"] == "machine"
     room.close()

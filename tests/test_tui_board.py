@@ -166,3 +166,20 @@ def test_the_counter_on_screen():
             assert kinds == ["lit" if count >> (4 - k) & 1 else "dark" for k in range(5)]
 
     run(play())
+
+
+def test_the_count_is_shown_once_on_a_grid():
+    """pico-grid's counter (21counter) lives in row A: the count stands beside
+    that row alone, not beside seven rows of dark lamps as if they held it."""
+    app = make_app("pico-grid", {"preset": "21counter"})
+
+    async def play():
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("n")
+            await pilot.pause()
+            await until(app, pilot, (VISITOR,))
+            count = app.face.controller.panel.count
+            shown = [line for line in screen_text(app).splitlines() if " =%2d" % count in line]
+            assert len(shown) == 1 and shown[0].lstrip().startswith("A"), shown
+
+    run(play())

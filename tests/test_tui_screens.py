@@ -299,3 +299,26 @@ def test_the_side_panel_fits_the_readme_size_and_keeps_positions_whole(lang):
             assert positions and all(any(p in line for line in shown) for p in positions), (positions, shown)
 
     run(play())
+
+
+@pytest.mark.parametrize("preset,size", [("grundy", (80, 24)), ("graph", (100, 30))])
+def test_how_it_thinks_scrolls_to_its_last_line(preset, size):
+    """A long panel (Grundy's value table, Graph Nim's groups) does not fit
+    the side at 80x24 or 100x30: it scrolls, with a scroll bar, and its last
+    line (the move, the glosses) can be reached; it was clipped mid-sentence."""
+    app = NimatronApp(Face("pico-grid", {"preset": preset, "think_ms": 0}, 1, lang="en"),
+                      realtime=False, thinking=True)
+
+    async def play():
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("n")
+            await until(app, pilot, (VISITOR,))
+            await pilot.pause()
+            panel = [w for w in app.query("*") if w.border_title == app.t("sim.title.thinking")][0]
+            assert panel.show_vertical_scrollbar, "the panel is longer than its place: a scroll bar says so"
+            panel.scroll_end(animate=False)
+            await pilot.pause()
+            last = [line for line in app.face.reasoning() if line.strip()][-1]
+            assert " ".join(last.split()[:3]) in " ".join(screen_text(app).split()), last
+
+    run(play())

@@ -226,7 +226,9 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         if result["nimber"] is not None:
             lines.append(["nimrod.nimber", {"n": result["nimber"]}])
     elif taught and out["kind"] == "values":  # the table shows each heap's value: the rule to carry home, in plain words
-        lines.insert(1, ["nimrod.lesson", {"note": taught[0]}])
+        # (a group's lesson says what nimrod.values.groups says: in its place, not twice in a row)
+        first = 0 if out["how"] == "groups" else 1
+        lines[first:1] = [["nimrod.lesson", {"note": taught[0]}]]
     if out["kind"] == "nim" and misere:
         lines.append(["nimrod.misere", {}])
     elif out["kind"] in ("nim", "values"):
@@ -257,7 +259,9 @@ def glossed(out, lines):
     terms = []
     if out.get("rows") is not None:
         cols = [1 << c for c in range(out["width"] - 1, -1, -1)]
-        row = next((row for row in out["rows"] if sum(row["bits"]) > 1), out["rows"][0])   # its own example
+        row = next((row for row in out["rows"] if sum(row["bits"]) > 1), None)   # its own example
+        if row is None:   # every heap a power of two ("1 0 = 2 = 2" shows nothing): the widest number instead
+            row = {"bits": [1] * len(cols), "value": sum(cols)}
         terms.append(["nimrod.gloss.binary", {"cols": " ".join(str(c) for c in cols),
                                               "bits": " ".join(str(b) for b in row["bits"]), "n": row["value"],
                                               "parts": " + ".join(str(c) for c, b in zip(cols, row["bits"]) if b) or "0"}])

@@ -94,8 +94,9 @@ LampWidget { width: 3; height: 1; }
              background: #000000; }
 #message { height: auto; min-height: 2; color: #f0f0f0; text-style: bold; margin: 1 0 0 0; }
 #legend { height: auto; color: #9fb0bb; margin: 1 0 0 0; }
-#thinking { height: auto; max-height: 60%%; overflow-y: auto; scrollbar-size-vertical: 1; padding: 0 1; border: round #3a4a55;
-            border-title-color: #c8d3da; scrollbar-background: #101418; scrollbar-color: #3a4a55; }
+#thinking-box { height: auto; max-height: 60%%; overflow-y: auto; scrollbar-size-vertical: 1; border: round #3a4a55;
+                border-title-color: #c8d3da; scrollbar-background: #101418; scrollbar-color: #3a4a55; }
+#thinking { height: auto; padding: 0 1; }
 #log { height: 1fr; min-height: 4; border: round #3a4a55; border-title-color: #c8d3da; background: #101418;
        scrollbar-size-vertical: 1; scrollbar-background: #101418; scrollbar-color: #3a4a55; }
 #audits { height: auto; padding: 0 1; border: round #3a4a55; border-title-color: #c8d3da; }
@@ -379,7 +380,8 @@ class NimatronApp(App):
                 yield Static("", id="message")
                 yield Static("", id="legend", markup=False)
             with Vertical(id="side"):
-                yield Static("", id="thinking")
+                with VerticalScroll(id="thinking-box", can_focus=False):   # a long panel scrolls, with a bar
+                    yield Static("", id="thinking")
                 yield Static("", id="oled-text", markup=False)
                 yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
                 yield Static("", id="audits")
@@ -414,7 +416,7 @@ class NimatronApp(App):
             button.active_effect_duration = 0  # a quick second click is a second press
         self.query_one("#log", RichLog).can_focus = False
         t = self.t
-        self.query_one("#thinking", Static).border_title = t("sim.title.thinking")
+        self.query_one("#thinking-box").border_title = t("sim.title.thinking")
         self.query_one("#log", RichLog).border_title = t("log.title")
         self.query_one("#audits", Static).border_title = t("sim.title.session")
         self.query_one("#oled-pixels", Static).border_title = t("sim.title.oled_pixels")
@@ -442,7 +444,7 @@ class NimatronApp(App):
         self._shown = {}
         self.sub_title = title(self.face)
         self.query_one("#legend", Static).update(self._legend())
-        self.query_one("#thinking", Static).display = self.show_thinking
+        self.query_one("#thinking-box").display = self.show_thinking
         self._heard = self.face.sounds
 
     def _legend(self):
@@ -618,7 +620,7 @@ class NimatronApp(App):
 
     def action_toggle_thinking(self):
         self.show_thinking = not self.show_thinking
-        self.query_one("#thinking", Static).display = self.show_thinking
+        self.query_one("#thinking-box").display = self.show_thinking
         self._shown.pop("thinking", None)
         self.refresh_face()
         self._check_size()
@@ -681,8 +683,8 @@ class NimatronApp(App):
                     widget.show(lamp, grid and self.cursor == (r, i))
             if (r, 0) in widgets:  # lamps still in play, in figures (a counter: the count)
                 shown = "%3d" % sum(panel.lit[r]) if panel else ""
-                if face.counter() is not None:
-                    shown = " =%2d" % panel.count
+                if face.counter() is not None:   # beside the row of its first bit alone
+                    shown = " =%2d" % panel.count if r == panel.bit_lamps[0][0] else ""
                 self._set("count-%d" % r, "#count-%d" % r, shown)
         status = face.status()
         for role in STATUS_ROLES:

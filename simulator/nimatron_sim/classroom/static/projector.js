@@ -78,7 +78,7 @@
       $("reveal").hidden = !r.revealed;
       if (r.revealed) Nim.drawNimrod($("nimrod"), r.panel);
     }
-    $("rules").textContent = Class.c("proj.rules", {preset: v.settings.preset});
+    $("rules").textContent = Class.c("proj.rules", {preset: Nim.t("preset." + v.settings.preset)});
     const board = $("board");
     board.textContent = "";
     for (const row of v.leaderboard) {

@@ -40,7 +40,7 @@
   }
 
   function fill() {
-    const presets = config.presets.map((p) => [p.name + ": " + Nim.phrase(p.about), p.name]);
+    const presets = config.presets.map((p) => [Nim.t("preset." + p.name), p.name]);   // in words, as the play page names them
     const s = view ? view.settings : config.settings;
     options($("preset"), presets, s.preset);
     options($("round-preset"), presets, $("round-preset").value || s.preset);
