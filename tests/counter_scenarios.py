@@ -15,7 +15,8 @@ from nimatron.machine.app import choose_layout
 from nimatron.config.boards import board
 from nimatron.machine.controller import OVER, SHOWING, THINKING, VISITOR, Controller, Rng
 from nimatron.panels.counter import CounterPanel, digits
-from nimatron.drivers.presses import CURSOR, Presses
+from nimatron.drivers.presses import Presses
+from nimatron.machine.ports import CURSOR
 from nimatron.panels.panel import PanelError
 from nimatron.machine.ports import LIT, OFF, SELECTED, TAKING
 from nimatron.games.rules import parse_rules

@@ -20,7 +20,9 @@ import pytest
 from nimatron.config import boards
 from nimatron.games.rules import parse_rules
 from nimatron.drivers import DriverError, open_io
-from nimatron.drivers.presses import CURSOR, CURSOR_MS, HOLD_MS, Presses
+from nimatron.drivers.cursor import CURSOR_MS
+from nimatron.drivers.presses import HOLD_MS, Presses
+from nimatron.machine.ports import CURSOR
 from nimatron.machine.ports import LIT, OFF
 
 from nimatron_host.cli import main as nimatron

@@ -13,6 +13,7 @@ import json
 import sys
 
 from nimatron.games import explain, strategy, tables
+from nimatron.games.graph import Graph
 from nimatron.games.registry import usage
 from nimatron.games.rules import RulesError, parse_rules
 
@@ -112,7 +113,7 @@ def read_position(args, example="nimatron solve --rules nim 3 4 5"):
         if graph is not None:
             if args.heaps:
                 raise UsageError("--graph is the whole position; give no HEAP arguments")
-            if getattr(rules, "on_graph", None) is None:
+            if not isinstance(rules, Graph):
                 raise UsageError("--graph is played by Graph Nim: --rules graph:K")
             heaps = _graph(graph)
         elif not args.heaps:
@@ -197,8 +198,10 @@ def rules_for(spec, position, known=None):
     if known is not None and not graph and isinstance(spec, str) and spec in known:
         return known[spec]
     rules = parse_rules(spec)
-    if graph and getattr(rules, "on_graph", None) is not None:
-        return rules.on_graph()
+    if graph and isinstance(rules, Graph):
+        from nimatron.games.anygraph import NetGraph  # Graph Nim on any graph: loaded only then
+
+        return NetGraph(rules.k)
     if known is not None and isinstance(spec, str):
         known[spec] = rules
     return rules
@@ -302,7 +305,7 @@ def solve_request(line, known=None):
             return {"error": "%r must be true or false" % name}
     try:
         rules = rules_for(request["rules"], request["position"], known)
-        if graph and getattr(rules, "on_graph", None) is None:
+        if graph and not isinstance(rules, Graph):
             return {"error": "a 'graph' is played by Graph Nim: \"rules\": \"graph:K\""}
         strict_cells(rules, request["position"])
         if counts_candies(rules) and "candies" not in request:

@@ -211,7 +211,11 @@ class BlinkaBench(Bench):
         self._closed = set()
         self._mapped = None
         self.tones = []
-        self.display = blinka_mock.new_display(self, spec["display"]) if spec.get("display") else None
+        self.display = None
+        if spec.get("display"):
+            from . import oled_mock  # displayio: only a board with a built-in display
+
+            self.display = oled_mock.new_display(self, spec["display"])
 
     def open(self, make):
         # board.<name> may have been rebound by a later bench: point it back here

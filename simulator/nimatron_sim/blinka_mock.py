@@ -209,16 +209,6 @@ def new_pin(bench, name):
     return pin
 
 
-def new_display(bench, name):
-    """A built-in display (``board.DISPLAY``) on ``bench``: ``oled_mock``."""
-    board = install()
-    from .oled_mock import make_display
-
-    display = make_display()
-    setattr(board, name, display)
-    return display
-
-
 def release(pin_ids):
     for pin_id in pin_ids:
         _owners.pop(pin_id, None)

@@ -41,9 +41,10 @@ from textual.widgets import Button, Footer, Header, Label, RichLog, Select, Stat
 from nimatron.config import boards, settings as nsettings
 
 from .engine import playable_rules
-from .face import KINDS, STATUS_ROLES, Face, row_label, rules_words
+from .face import KINDS, STATUS_ROLES, Face, row_label
 from .oled_mock import braille
 from .wallclock import WallClock
+from .words import rules_words
 
 SIDE_WIDTH = 36       # the thinking panel, move log and audits (at least; a wide terminal gives it more)
 ROOMY = (150, 45)     # a terminal this large (a 200x60 one) gets wide lamps and a wide side panel

@@ -37,8 +37,6 @@ MicroPython. The driver calls ``feed`` with raw edges, ``watch`` every loop
 from ..machine.debounce import Debouncer
 
 HOLD_MS = 1500
-CURSOR_MS = 600
-CURSOR = 6                     # a lamp state beside ports.OFF...REFUSED: the cursor
 CURSOR_COLOUR = (30, 60, 110)  # dim and cool beside the lamps' warm white
 
 

@@ -66,12 +66,6 @@ class Graph(GridRules):
         for cut in connected_sets(mask, width, self.k):
             yield self._cut(matrix, cut)
 
-    def on_graph(self):
-        """Graph Nim on any graph given by nodes and edges (``anygraph``, loaded only then)."""
-        from .anygraph import NetGraph
-
-        return NetGraph(self.k)
-
     def cuts(self, mask, width):
         return connected_sets(mask, width, self.k)
 

@@ -102,44 +102,14 @@ def room(link, handled):
     return True
 
 
-def _alone(link, name):
-    """Load ``nimatron.<name>`` in a pass of its own when the link is polled
-    (``link.stepping``): on a board a module's load is a tick's work (30-33
-    ms on pico-grid, emulated). A collection (18-25 ms there) goes first, in
-    a pass of its own too, as ``code.py`` loads the link's modules: one that
-    fell inside the load's pass doubled it (EXPLAIN's words, loaded with no
-    collection before them: 51-53 ms passes on pico-grid). A command's first
-    step (EXPLAIN; SET loading ``link.setting``) starts ``link.step`` with
-    the module it collected for (item 5, as ``setting.set_steps`` keeps it).
-    Direct callers (tests, tools) get the whole command at once."""
-    if not link.stepping or "nimatron." + name in sys.modules:
-        return
-    step = link.step
-    if step is None:
-        step = link.step = [None, None, None, None, None, None, None]
-    if step[5] != name:
-        step[5] = name
-        collect_next()  # first in the next pass; the load in the pass after it
-        link.tidied = True  # into the heap just collected: ``room`` reads nothing
-        raise Later
-    __import__("nimatron." + name)
-    raise Later
-
-
 def cmd_set(link, args, text, now):
     """SET's steps are in ``link.setting``, loaded in a pass of its own and
     dropped after the reply: compiled from source with the other commands
     its 9 KB of text took the link's compile past 96 KB of heap."""
-    _alone(link, "link.setting")
+    link.load("link.setting")
     from .setting import set_steps
 
     return set_steps(link, args, text, now)
-
-
-def _pass(link):
-    """End this pass here when polled; the command goes on next pass."""
-    if link.stepping:
-        raise Later
 
 
 def pin_pause(failures):
