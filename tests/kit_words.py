@@ -22,7 +22,7 @@ def _language_words():
         with open(os.path.join(words_module.FOLDER, lang + ".json"), encoding="utf-8") as f:
             data = json.load(f)
         text = " ".join(list(data["text"].values()) + list(data["phrases"].values()))
-        words |= set(w.lower() for w in re.findall(r"\w+", re.sub(r"\{\w+\}", " ", text)))
+        words |= {w.lower() for w in re.findall(r"\w+", re.sub(r"\{\w+\}", " ", text))}
     return words
 
 
@@ -45,4 +45,4 @@ IDS = internal_ids()
 
 
 def ids_on(text):
-    return sorted(set(m.group(1) for m in IDS.finditer(text)))
+    return sorted({m.group(1) for m in IDS.finditer(text)})

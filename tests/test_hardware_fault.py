@@ -13,10 +13,9 @@ was (the Switchcraft 712A jack, 18 AWG leads) fails it on pico-grid.
 """
 
 import pytest
-
 from nimatron_host.hardware import electrical, parts, supply_sim
 
-DESIGNS = dict((d.name, d) for d in supply_sim.input_designs())
+DESIGNS = {d.name: d for d in supply_sim.input_designs()}
 
 
 def test_the_old_jack_and_leads_fail_the_rule_on_pico_grid(monkeypatch):

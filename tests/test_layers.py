@@ -116,7 +116,7 @@ def _called(func):
 def edges_all(root=ROOT):
     """Every import between the project's modules, the same layer included."""
     found = list(modules(root))
-    known = set(module for _, module, _ in found)
+    known = {module for _, module, _ in found}
     for path, module, package in found:
         for line, target in imports(path, package, root, known):
             if layer(target):
@@ -147,13 +147,13 @@ def test_no_import_points_against_the_layers():
 
 def test_every_allowed_exception_is_still_needed():
     """An exception nobody uses any more is taken off the list, so it cannot hide a new one."""
-    used = set((path, target) for path, _, _, target in edges())
-    assert ALLOWED <= used, sorted(ALLOWED - used)
+    used = {(path, target) for path, _, _, target in edges()}
+    assert used >= ALLOWED, sorted(ALLOWED - used)
 
 
 def test_the_reader_sees_the_imports_it_must_judge(tmp_path):
     """The checker itself: relative and function-level imports are read, and an edge against the order fails."""
-    found = dict(((path, target), module) for path, _, module, target in edges())
+    found = {(path, target): module for path, _, module, target in edges()}
     assert ("simulator/nimatron_sim/web/follow.py", "nimatron_pc.errors") in found      # inside a method
     assert ("host/nimatron_host/display.py", "nimatron_sim.web.follow") in found         # the host starts a face
     assert any(path.startswith("firmware/nimatron/drivers/") and layer(t) == "core" for path, t in found)
@@ -237,9 +237,8 @@ PACKAGES = (("nimatron.games", "core"), ("nimatron.panels", "core"), ("nimatron.
 def package_of(module):
     best = None
     for name, _ in PACKAGES:
-        if module == name or module.startswith(name + "."):
-            if best is None or len(name) > len(best):
-                best = name
+        if (module == name or module.startswith(name + ".")) and (best is None or len(name) > len(best)):
+            best = name
     return best
 
 

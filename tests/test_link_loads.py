@@ -18,7 +18,6 @@ import subprocess
 import sys
 
 import pytest
-
 from mpy_runner import ROOT, find
 
 # Bytes of .mpy (MicroPython's mpy-cross; CircuitPython's differ by a few

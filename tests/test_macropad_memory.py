@@ -11,9 +11,8 @@ import gc
 import json
 import sys
 
-import pytest
-
 import mpy_runner
+import pytest
 from kit_link import Machine
 
 
@@ -198,7 +197,7 @@ def test_a_heap_game_keeps_only_its_own_rules_code(tmp_path, spec):
     assert lines[2] == "spec " + spec, lines
     kept = int(lines[0].split()[1])
     assert kept < 4000, (spec, lines)
-    others = set(["subtract", "moore", "greedy", "allheaps"]) - set([spec.partition(":")[0]])
+    others = {"subtract", "moore", "greedy", "allheaps"} - {spec.partition(":")[0]}
     assert not others & set(lines[1].split()[1:]), lines
 
 
@@ -208,10 +207,9 @@ def test_the_heap_games_lookup_refuses_a_name_it_does_not_hand_out():
 
     with pytest.raises(AttributeError):
         heaps.Wythoff  # noqa: B018 - the lookup's refusal
-    with pytest.raises(RulesError, match="games/heaps.py has no class Toy"):
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(rules, "REGISTRY", rules.REGISTRY + ("toy heaps Toy",))
-            rules.rules_class("toy")
+    with pytest.raises(RulesError, match="games/heaps.py has no class Toy"), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rules, "REGISTRY", rules.REGISTRY + ("toy heaps Toy",))
+        rules.rules_class("toy")
 
 
 def test_the_macropads_driver_keeps_nothing_only_wired_boards_use(tmp_path):

@@ -23,11 +23,9 @@ the machine's collection and the link's load or reply, none the link's
 collection and a load. In 256 KB the controller never collects, which is why
 tests/test_set_passes.py (256 KB) never saw it."""
 
-import pytest
-
 import mpy_runner
+import pytest
 from nimatron.config import boards
-
 from nimatron_sim.engine import playable_presets
 
 BOARDS = [name for name in boards.names() if boards.board(name)["driver"] != "gpiozero"]

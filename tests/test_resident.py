@@ -24,9 +24,8 @@ Each was measured resident in the emulated Pico (docs/board.md, "The
 running exhibit, measured"), 3-9 KB of heap apiece on CircuitPython 9.2.8.
 """
 
-import pytest
-
 import mpy_runner
+import pytest
 from nimatron.config.settings import resolve
 from nimatron.games import heaps
 from nimatron.games.rules import REGISTRY, parse_rules

@@ -16,9 +16,8 @@ preset resolved again: 27-50 ms of a pass on pico-grid), the reply still
 comes, the setting is applied, and what is saved resolves back to it.
 """
 
-import pytest
-
 import mpy_runner
+import pytest
 from nimatron.config import boards
 from nimatron_sim.engine import playable_presets
 
@@ -134,7 +133,7 @@ def test_what_a_rule_set_module_needs_first_is_what_it_imports():
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=os.path.join(root, "firmware"))
-    for module in sorted(set(line.split()[1] for line in REGISTRY)):
+    for module in sorted({line.split()[1] for line in REGISTRY}):
         script = ("import sys, nimatron.games.rules, nimatron.games.budget\n"
                   "before = set(sys.modules)\n"
                   "import nimatron.games.%s\n"
@@ -152,7 +151,7 @@ def _resolved_again(current, key, value):
 
     value = check_value(key, value)
     if key == "preset":
-        return resolve(dict((k, current[k]) for k in KEEP_ON_PRESET), value)
+        return resolve({k: current[k] for k in KEEP_ON_PRESET}, value)
     new = dict(current)
     new[key] = value
     return resolve(new, new["preset"])
@@ -163,7 +162,7 @@ def _diff_resolved_again(settings):
     from nimatron.config.settings import resolve
 
     base = resolve({}, settings["preset"])
-    return dict((k, v) for k, v in settings.items() if k == "preset" or v != base[k])
+    return {k: v for k, v in settings.items() if k == "preset" or v != base[k]}
 
 
 @pytest.mark.parametrize("board", ["pico-grid", "pico-ring", "pico-neopixel", "macropad"])

@@ -11,15 +11,13 @@ next start must work, and the first error must be in the log and the audits.
 """
 import sys
 
-import pytest
-
-from controller_scenarios import FakeIO
-from nimatron_sim.flash import FlashNvm
-
 import nimatron.drivers as drivers
+import pytest
+from controller_scenarios import FakeIO
 from nimatron.machine import app
 from nimatron.machine.startup import Machine, read_source
 from nimatron.machine.store import Store
+from nimatron_sim.flash import FlashNvm
 
 BOARD = "pico-neopixel"
 
@@ -95,7 +93,7 @@ def fail_controller(monkeypatch, error):
     from nimatron.machine import controller
 
     once = Once(controller.Controller.__init__, error)
-    monkeypatch.setattr(controller.Controller, "__init__", lambda self, *args, **kwargs: once(self, *args, **kwargs))
+    monkeypatch.setattr(controller.Controller, "__init__", once)
 
 
 STEPS = {"forget": fail_forget, "import": fail_import, "controller": fail_controller}

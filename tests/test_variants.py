@@ -12,7 +12,6 @@ a new one lacks, and prints the table of what each provides.
 """
 
 import pytest
-
 from nimatron.games.registry import entries
 from nimatron.games.rules import parse_rules, rules_class
 from nimatron.panels.panel import PanelError, make_panel

@@ -72,7 +72,7 @@ def check_args(args, user):
     try:
         spec = boards.board(args.board)
     except ValueError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     if not args.board.startswith("pi-"):
         raise UsageError("board %s is a CircuitPython board: use nimatron deploy for it (install-pi takes %s)"
                          % (args.board, ", ".join(sorted(b for b in boards.BOARDS if b.startswith("pi-")))))
@@ -206,7 +206,7 @@ def run(args):
             os.replace(path + ".tmp", path)
         except OSError as e:
             raise Failure("cannot write %s: %s (run it with sudo, or use --print and install the units yourself)"
-                          % (path, e.strerror or e))
+                          % (path, e.strerror or e)) from e
         written.append(path)
     sys.stdout.write("wrote %s\nenable it with:\n  sudo systemctl daemon-reload\n"
                      "  sudo systemctl enable --now %s\nits log: journalctl -u %s -f\n"

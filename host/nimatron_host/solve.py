@@ -40,7 +40,7 @@ def _heap(text):
     try:
         return int(text)
     except ValueError:
-        raise UsageError("heap sizes must be whole numbers, got %r" % text)
+        raise UsageError("heap sizes must be whole numbers, got %r" % text) from None
 
 
 def working(rules, heaps, misere):
@@ -90,7 +90,7 @@ def run(args):
         try:
             add_candies(rules, heaps, args.misere, result, [_heap(c) for c in held])
         except RulesError as e:
-            raise UsageError(str(e))
+            raise UsageError(str(e)) from e
     if args.json:
         result = dict(result)
         if places_stones(rules):
@@ -124,7 +124,7 @@ def read_position(args, example="nimatron solve --rules nim 3 4 5"):
         stones = None if args.stones is None else _heap(args.stones)
         return with_stones(rules, heaps, stones)
     except RulesError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
 
 
 def strict_cells(rules, position):
@@ -146,9 +146,9 @@ def checked(spec, heaps, misere=False, ring=False):
         heaps = rules.check(heaps, ring)
         return rules, heaps, strategy.solve(rules, heaps, misere, ring)
     except RulesError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     except RecursionError:
-        raise UsageError("%s: position too large to search" % spec)
+        raise UsageError("%s: position too large to search" % spec) from None
 
 
 def report(rules, heaps, misere, ring, result):
@@ -183,7 +183,7 @@ def _graph(text):
     try:
         graph = json.loads(text)
     except ValueError as e:
-        raise UsageError("--graph: broken JSON: %s" % cut_numbers(str(e)))
+        raise UsageError("--graph: broken JSON: %s" % cut_numbers(str(e))) from e
     if not isinstance(graph, dict):
         raise UsageError('--graph is a JSON object: {"nodes": [...], "edges": [[a, b], ...]}')
     return graph

@@ -381,7 +381,7 @@ class BlinkaBench(Bench):
         roles = _status_roles()
         led = self.spec.get("status_led")
         if led:  # one LED for "your turn"; the other states are not lamps on this board
-            status = {role: 0 for role in roles}
+            status = dict.fromkeys(roles, 0)
             status["visitor"] = 1 if self._out.get(self._id[led]) else 0
             return status
         if lamps["kind"] != "neopixel":

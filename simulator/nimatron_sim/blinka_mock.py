@@ -53,8 +53,10 @@ def install():
     import board
     import keypad
     from adafruit_blinka.agnostic import board_id
-    from adafruit_blinka.microcontroller.generic_agnostic_board import neopixel as agnostic_neopixel
-    from adafruit_blinka.microcontroller.generic_agnostic_board import pin as agnostic_pin
+    from adafruit_blinka.microcontroller.generic_agnostic_board import (
+        neopixel as agnostic_neopixel,
+        pin as agnostic_pin,
+    )
 
     if board_id != "OS_AGNOSTIC_BOARD":
         raise BlinkaMockError("Blinka detected a real board (%s): `import board` ran before the simulator" % board_id)

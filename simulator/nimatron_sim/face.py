@@ -64,7 +64,7 @@ DIM = {"taken": "#8a8a8a", "dark": "#5c5c5c"}
 DIM_STATE = "#6e6e6e"  # a meaningful lamp in the dark half of its blink
 
 
-class Lamp:
+class Lamp:  # noqa: PLW1641 - compared, never a key: no __hash__
     """One lamp as shown: ``kind`` (see KINDS), ``on`` (its pin), ``colour``."""
 
     __slots__ = ("kind", "on", "state", "colour")

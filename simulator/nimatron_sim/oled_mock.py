@@ -70,12 +70,12 @@ def make_display(width=128, height=64):
     """A displayio display whose panel is ``display.bus.pixels`` (rows of 0/1)."""
     try:
         import busdisplay
-        import displayio  # noqa: F401 - the pool below
+        import displayio  # the pool below
         import fourwire
         import terminalio
     except ImportError as e:
         raise ExtrasMissing("a board with a display (the MacroPad's OLED) needs the simulator's extras (%s): "
-                            "pip install 'nimatron[sim]'" % (e.name or e))
+                            "pip install 'nimatron[sim]'" % (e.name or e)) from e
     if not isinstance(terminalio.FONT, TiledFont):  # once: the board's font, a tile a glyph
         terminalio.FONT = TiledFont(terminalio.FONT)
 

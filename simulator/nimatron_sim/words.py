@@ -78,7 +78,7 @@ class Words:
         for pattern, names, to in self._rules:
             m = pattern.match(text)
             if m:
-                return fill(to, dict((name, self.phrase(m.group(k + 1))) for k, name in enumerate(names)))
+                return fill(to, {name: self.phrase(m.group(k + 1)) for k, name in enumerate(names)})
         return text
 
 

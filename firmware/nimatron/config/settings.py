@@ -16,7 +16,7 @@ SettingsError naming the key, never a half-applied change.
 from .. import load_json, resource, too_deep
 from ..games.rules import RulesError, parse_rules
 
-from . import SettingsError  # noqa: F401 - where its users have always found it
+from . import SettingsError  # where its users have always found it
 from .values import (  # noqa: F401 - the values' checks, where their users have always found them
     _BOOL, _CHOICE, _INT, DEFAULTS, DIFFICULTIES, FIRST, KEEP_ON_PRESET, KEYS, MAX_STARTS, PIN_DIGITS, _brief,
     _lamp_lists, check_pin, check_value, whole_number)
@@ -141,10 +141,8 @@ def changed(current, key, value, own=None, starts=True):
     ``starts=False``: the starts are left to the caller (a SET over the
     link checks them a start a pass: ``check_start``).
     """
-    if key == "preset" and own is not None:
-        value = str(value)  # ``load_preset`` found it: not looked for again
-    else:
-        value = check_value(key, value)
+    # a preset ``load_preset`` found is not looked for again
+    value = str(value) if key == "preset" and own is not None else check_value(key, value)
     if key == "layout" and value != current["layout"]:
         raise SettingsError("layout is fixed while running: change it in the settings file and restart")
     if key == "preset":

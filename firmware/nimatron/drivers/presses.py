@@ -60,7 +60,7 @@ class Presses:
             if "+" in name and name not in [c[0] for c in self.chords]:
                 self.chords.append((name, name.split("+")))
         self.deferred = []  # buttons that act on release
-        for name, parts in self.chords:
+        for _name, parts in self.chords:
             self.deferred.extend(parts)
         self.deferred.extend(list(self.holds) + [self.move, self.select])
         self.debouncer = Debouncer(debounce_ms)

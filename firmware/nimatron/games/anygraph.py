@@ -90,7 +90,7 @@ class Shape:
         self.top = ""   # the component being valued, in words (for a SizeError)
 
 
-class Net:
+class Net:  # noqa: PLW1641 - compared, never a key: no __hash__
     """A position of Graph Nim on a given graph: node i is bit i of
     ``mask`` (1: still in play)."""
 

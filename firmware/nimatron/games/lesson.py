@@ -44,7 +44,7 @@ def lesson(rules, heaps, misere, ring, result):
     if teach == "subtract" and len(heaps) == 1:  # the seeds: n = 0 (normal) or 1 (misere) modulo k+1 loses
         m = rules.k + 1
         n = heaps[0]
-        aims = [j for j in range(1 if misere else 0, n, m)][-10:]
+        aims = list(range(1 if misere else 0, n, m))[-10:]
         lines = ["Leave %s multiple of %d: %s" % ("1 more than a" if misere else "a", m, join(aims))]
         if won:
             lines.append("From %d take %d to leave %d" % (n, n - after[0], after[0]))

@@ -122,10 +122,7 @@ def _searched_wins(rules, heaps, misere, ring, every):
     memo = _memo(rules, misere)
     wins = []
     for after in rules.moves(heaps, ring):
-        if misere:
-            lost = not misere_wins(rules, after, False, memo)
-        else:
-            lost = nim_value(rules, after, False, memo) == 0
+        lost = not misere_wins(rules, after, False, memo) if misere else nim_value(rules, after, False, memo) == 0
         if lost:
             wins.append(after)
             if not every:

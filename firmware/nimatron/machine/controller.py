@@ -310,9 +310,7 @@ class Controller(VisitorTurn, MachineTurn):
             self.asking = None  # "still playing?" answered: this press only says yes
             self.last_input = now
             self._emit({"event": "still_playing", "answer": "yes"})
-        elif role == "new":
-            self._new_game(now)
-        elif self.state == ATTRACT:
+        elif role == "new" or self.state == ATTRACT:
             self._new_game(now)
         elif self.state == OVER:
             if now - self.since >= _OVER_GUARD_MS:
