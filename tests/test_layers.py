@@ -464,3 +464,53 @@ def test_a_planted_import_against_the_core_order_is_found(tmp_path):
     (tmp_path / "firmware/nimatron/machine/controller.py").write_text("from ..games import rules\n")
     wrong = against_the_core_order(str(tmp_path))
     assert len(wrong) == 1 and wrong[0].startswith("firmware/nimatron/games/rules.py:2: "), wrong
+
+
+def module_globals_set_from_outside(root=ROOT, base="firmware"):
+    """(path, line, target) of each assignment to another project module's global:
+    ``strategy.nimbers = False`` switched around a call is state every caller
+    shares unseen; the value goes in as an argument instead."""
+    out = []
+    for path, _, _ in modules(root):
+        if not path.startswith(base + "/"):
+            continue
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        bound = set()   # names bound to one of the project's modules
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    bound.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if layer(alias.name):
+                        bound.add((alias.asname or alias.name).split(".")[0])
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else \
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id in bound and target.value.id[:1].islower() and target.value.id != "self":
+                    out.append((path, node.lineno, ast.unparse(target)))
+    return out
+
+
+# Left, and why: an argument instead (``solve(..., nimbers=False)``) is one
+# slot more in the search's frame, and that alone tips the 64 KB MicroPython
+# sweep of Candy Nim (tests/test_micropython.py) over its edge: the engine's
+# memory must be bounded first (issue 43).
+SWITCHED_LEFT = [("firmware/nimatron/machine/turns.py", "strategy.nimbers")]
+
+
+def test_no_module_global_is_switched_from_outside():
+    found = module_globals_set_from_outside()
+    wrong = [f for f in found if (f[0], f[2]) not in SWITCHED_LEFT]
+    assert not wrong, "another module's global set: %s" % wrong
+    assert set(SWITCHED_LEFT) <= {(path, target) for path, _, target in found}, "take it off SWITCHED_LEFT"
+
+
+def test_a_planted_global_switch_is_found(tmp_path):
+    plant(tmp_path, "firmware/nimatron/games/rules.py",
+          "from . import strategy\n\n\ndef f():\n    strategy.nimbers = False\n")
+    assert module_globals_set_from_outside(str(tmp_path)) == [("firmware/nimatron/games/rules.py", 5,
+                                                               "strategy.nimbers")]

@@ -19,16 +19,14 @@ import sys
 
 from .rules import SizeError, mex, parse_rules
 
-tables = None  # nimatron.games.tables, imported on first use (Nim never needs it)
 nimbers = True  # False: a nim-value the table would give is left out (the machine's own moves: ``turns.bare_solve``)
 
 
 def _tables():
-    global tables
-    if tables is None:
-        from . import tables as module
+    """``nimatron.games.tables``, imported on first use (Nim never needs it).
+    No handle is kept here: ``nimatron.forget`` alone drops it from the heap."""
+    from . import tables
 
-        tables = module
     return tables
 
 

@@ -245,10 +245,7 @@ def _drop_words(link):
 
         names = ["games.explain", "games.lesson"]
         if _table_words(c, True):
-            from ..games import strategy
-
-            strategy.tables = None  # its handle on the module: imported again when words next ask
-            names.append("games.tables")
+            names.append("games.tables")  # imported again when words next ask
         forget(names, collect=False)  # the next collection frees it: none in this pass
 
 

@@ -122,7 +122,7 @@ class Controller(VisitorTurn, MachineTurn):
         self.refused_at = None     # ... and when (they flash until refuse_ms after)
         self.hint = None           # lamps of the teaching hint ([]: no winning move to show)
         self._begun = None         # (rules left, who plays first) of a game begun this pass: told once its lamps show
-        self._moved = False        # the visitor's move taken this pass: committed once its lamps show (``_after_lamps``)
+        self.moved = False        # the visitor's move taken this pass: committed once its lamps show (``_after_lamps``)
         self._checked = None       # [selection, after, legal]: a grid selection's check, made once its lamp showed
         self.last_input = now_ms
         self.asking = None         # "still playing?" shown since this time
@@ -254,8 +254,8 @@ class Controller(VisitorTurn, MachineTurn):
         on pico-grid, CircuitPython 9.2.8, emulated)."""
         if self._begun is not None:
             self._tell_new()
-        if self._moved:
-            self._moved = False
+        if self.moved:
+            self.moved = False
             self._commit(now)
         elif self.state == VISITOR and self.selected and self._checked is None and self.panel is not None:
             self._checked = self._check_selection()
@@ -293,16 +293,16 @@ class Controller(VisitorTurn, MachineTurn):
         committed before it returns."""
         self._press(role, now)
         self._tell_new()
-        if self._moved:
-            self._moved = False
+        if self.moved:
+            self.moved = False
             self._commit(now)
 
     def _press(self, role, now):
         """A press inside ``update``: a move it takes is committed once its lamps show."""
         self._dirty = True
         self._tell_new()  # a second press in the pass that began a game or took a move: it meets them told, as before
-        if self._moved:
-            self._moved = False
+        if self.moved:
+            self.moved = False
             self._commit(now)
         if self.menu is not None:
             self.menu.tap(role, now)
@@ -407,7 +407,7 @@ class Controller(VisitorTurn, MachineTurn):
         self.hint = None
         self.last_input = now
         self.asking = None  # "still playing?" shown since this time
-        self._moved = False
+        self.moved = False
         self._checked = None
         self._dirty = True
 
