@@ -165,7 +165,7 @@ def check(name, spec):
     cannot run: wrong shapes or types first, then the wiring."""
     where = "pin map %s/%s.json" % (FOLDER, name)
     _check_shape(where, spec)
-    seen = {}
+    seen = {}  # type: dict
     for pin, role in pins(spec):
         if not pin:
             raise BoardError("board %s: %s is not wired to a pin" % (name, role))

@@ -103,10 +103,10 @@ def _preset_line(name):
                     break
                 end = buf.find(b"\n", 0, got)
                 line += bytes(view[:end if end >= 0 else got])
-        line = line.decode().strip()
-        if line[-1:] == ",":
-            line = line[:-1]
-        return json.loads("{" + line + "}")[name]
+        text = line.decode().strip()
+        if text[-1:] == ",":
+            text = text[:-1]
+        return json.loads("{" + text + "}")[name]
     except (OSError, ValueError, KeyError):  # (UnicodeError is a ValueError)
         return None
 

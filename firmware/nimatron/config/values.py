@@ -74,10 +74,10 @@ def check_value(key, value):
         raise SettingsError("unknown setting %r" % key)
     if key in _BOOL:
         if isinstance(value, str):
-            low = value.lower()
-            if low in ("1", "true", "on", "yes"):
+            word = value.lower()
+            if word in ("1", "true", "on", "yes"):
                 return True
-            if low in ("0", "false", "off", "no"):
+            if word in ("0", "false", "off", "no"):
                 return False
         if isinstance(value, bool):
             return value

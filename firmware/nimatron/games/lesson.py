@@ -73,12 +73,12 @@ def lesson(rules, heaps, misere, ring, result):
                           else "Largest heap %d: %d of them") % (top, shown.count(top)))
         return lines
     elif teach == "allheaps" and len(heaps) == 2:  # Wythoff's game: its losing pairs, as the engine finds them
-        found = []
+        pairs = []  # type: list[str]
         for b in range(max(heaps) + 8):
             for a in range(b + 1):
-                if len(found) < 8 and (a > b - 8 or a == 0) and rules.theory([a, b], False) == []:
-                    found.append(str(a) + " " + str(b))
-        lines = ["Two heaps: Wythoff's game, whose losing pairs begin " + join(found)]
+                if len(pairs) < 8 and (a > b - 8 or a == 0) and rules.theory([a, b], False) == []:
+                    pairs.append(str(a) + " " + str(b))
+        lines = ["Two heaps: Wythoff's game, whose losing pairs begin " + join(pairs)]
         shown = sorted(after if won else heaps)
         lines.append(("The move leaves the pair %d %d" if won else "%d %d is one of them") % (shown[0], shown[1]))
         return lines

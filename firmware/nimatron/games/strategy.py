@@ -66,15 +66,15 @@ def _heap_low():
     if low is not None:
         return low
     try:
-        free = gc.mem_free()
-        used = gc.mem_alloc()
+        free = gc.mem_free()  # type: ignore[attr-defined]  # MicroPython's (CPython: AttributeError)
+        used = gc.mem_alloc()  # type: ignore[attr-defined]  # as mem_free
     except AttributeError:  # CPython: no fixed heap to guard
         return False
     if free * HEAP_RESERVE >= free + used:
         return False
     gc.collect()  # garbage, not the memo, may be what fills it
-    free = gc.mem_free()
-    return free * HEAP_RESERVE < free + gc.mem_alloc()
+    free = gc.mem_free()  # type: ignore[attr-defined]  # reached on MicroPython only
+    return free * HEAP_RESERVE < free + gc.mem_alloc()  # type: ignore[attr-defined]  # as mem_free
 
 
 def _trim():

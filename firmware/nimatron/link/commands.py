@@ -192,7 +192,7 @@ def cmd_memory(link, args, text, now):
         raise Later
 
     loaded = sorted([name[9:] for name in sys.modules if name[:9] == "nimatron."])
-    out = {"free": None, "used": None, "modules": loaded}
+    out = {"free": None, "used": None, "modules": loaded}  # type: dict
     if len(step) == 3:
         out["free"], out["used"] = step[1], step[2]
     while loaded and len(json.dumps(out)) > MAX_REPLY - 30:  # a PC may hold every module

@@ -210,7 +210,7 @@ def _rules_modules(key, value, own):
         if words[0] == name:
             module = words[1]
             need = NEEDS.get(module)
-            out = ("games." + need, "games." + module) if need else ("games." + module,)
+            out = ("games." + need, "games." + module) if need else ("games." + module,)  # type: tuple[str, ...]
             if module == "heaps":  # and its class's own module (``heaps.WHERE``: the class's name in lower case),
                 out += ("games." + words[2].lower(),)  # else loaded inside the checks' pass: 51 ms (MacroPad)
             return out

@@ -100,7 +100,7 @@ def _count(lamps):
 
 def _rightmost(lamps, n):
     """Indexes of the last ``n`` lit lamps of a row, left to right."""
-    out = []
+    out = []  # type: list[int]
     for i in range(len(lamps) - 1, -1, -1):
         if len(out) == n:
             break
