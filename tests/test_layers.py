@@ -367,7 +367,6 @@ def circles(root=ROOT):
 # the memory owner (issue 43) is to derive those loads. Empty is the goal.
 CIRCLES_LEFT = [
     ("nimatron", "nimatron.passes"),                    # forget_new <-> forget's collect
-    ("nimatron.config.settings", "nimatron.config.values"),   # the preset check reads the presets file
     ("nimatron.games.registry", "nimatron.games.rules"),   # an unknown name's message; rules.py is the 64 KB sweep's edge
     ("nimatron.drivers", "nimatron.drivers.circuitpython_io", "nimatron.drivers.gpiozero_io",
      "nimatron.drivers.onboard_io", "nimatron.drivers.strip_io", "nimatron.drivers.tone"),   # open_io in __init__
