@@ -93,7 +93,9 @@ def fail_controller(monkeypatch, error):
     from nimatron.machine import controller
 
     once = Once(controller.Controller.__init__, error)
-    monkeypatch.setattr(controller.Controller, "__init__", once)
+    # a function, which binds self as a method (Once does not)
+    monkeypatch.setattr(controller.Controller, "__init__",
+                        lambda self, *args, **kwargs: once(self, *args, **kwargs))  # noqa: PLW0108 - binds self
 
 
 STEPS = {"forget": fail_forget, "import": fail_import, "controller": fail_controller}
