@@ -14,7 +14,8 @@ import pytest
 from kit_sim import FAST, events
 from nimatron.games import strategy
 from nimatron.games.rules import RulesError, SizeError, parse_rules
-from nimatron.panels.panel import PanelError, make_panel
+from nimatron.panels import make_panel
+from nimatron.panels.panel import PanelError
 from nimatron_sim.visitor import Visitor
 
 HERE = os.path.dirname(os.path.abspath(__file__))

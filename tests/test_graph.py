@@ -172,7 +172,7 @@ def test_a_move_of_lamps_that_do_not_touch_is_refused(sims):
 
 
 def test_a_start_too_big_for_the_lamps_is_refused():
-    from nimatron.panels.panel import make_panel
+    from nimatron.panels import make_panel
     with pytest.raises(PanelError):
         make_panel(parse_rules("graph"), [4, 4, 4], [15, 15, 15, 15])
 

@@ -375,8 +375,6 @@ CIRCLES_LEFT = [
     ("nimatron.machine.audits", "nimatron.machine.audits_load"),
     ("nimatron.machine.files", "nimatron.machine.statefile", "nimatron.machine.store"),
     ("nimatron.machine.lost", "nimatron.machine.reading"),
-    ("nimatron.panels.cells", "nimatron.panels.circle", "nimatron.panels.counter", "nimatron.panels.panel",
-     "nimatron.panels.shapes", "nimatron.panels.supply", "nimatron.panels.tally"),   # panel.py picks its kind
     ("nimatron_host.deploy", "nimatron_host.frozen"),
     ("nimatron_host.hardware", "nimatron_host.hardware.bom", "nimatron_host.hardware.checkpoints",
      "nimatron_host.hardware.circuit", "nimatron_host.hardware.electrical", "nimatron_host.hardware.enclosure",

@@ -126,7 +126,8 @@ def test_two_dimensional_nim_plays_on_the_grid(sims, misere):
 
 
 def test_a_board_of_cells_too_big_for_the_lamps_is_refused():
-    from nimatron.panels.panel import PanelError, make_panel
+    from nimatron.panels import make_panel
+    from nimatron.panels.panel import PanelError
     with pytest.raises(PanelError):
         make_panel(parse_rules("nim2d"), [4, 4, 4], [15, 15, 15, 15])
 

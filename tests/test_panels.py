@@ -12,8 +12,9 @@ from fake_io import FakeIO
 from kit_sim import FAST, events
 from nimatron.games.rules import parse_rules
 from nimatron.machine import app
+from nimatron.panels import fits_all_reachable
 from nimatron.panels.circle import circle_cells
-from nimatron.panels.panel import PanelError, fits_all_reachable
+from nimatron.panels.panel import PanelError
 from nimatron_host.cli import main as nimatron
 from nimatron_sim.visitor import Visitor
 from oracle import Oracle

@@ -35,7 +35,7 @@ from nimatron.machine.turns import plays_by_table
 NEVER_IN_PLAY = ("machine.starting", "machine.app", "machine.reading", "machine.audits_load", "config.boards",
                  "config.power", "config.settings", "config.values", "panels.playable", "games.registry", "games.anygraph", "link.pty", "machine.files",
                  "machine.statefile", "machine.service", "machine.adjust", "machine.deployed", "machine.power_on")
-# The panel module of each kind of panel a rule set asks for (``panel.make_panel``).
+# The panel module of each kind of panel a rule set asks for (``panels.make_panel``).
 PANELS = {"cells": "panels.cells", "ring": "panels.circle", "splits": "panels.shapes", "tally": "panels.tally",
           "supply": "panels.supply", "heaps": None}
 SHARED_GAMES = ("games.nim",)  # Bouton's nim-sum: the base of Candy, Building and the heap games

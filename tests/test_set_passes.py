@@ -82,7 +82,7 @@ from nimatron.config import boards
 from nimatron.config.settings import resolve
 from nimatron.games.rules import parse_rules
 from nimatron.machine.app import choose_layout
-from nimatron.panels import panel
+from nimatron.panels import make_panel, panel
 from nimatron_sim.engine import playable_presets
 
 def drawings():
@@ -96,7 +96,7 @@ for board in boards.names():
         rules = parse_rules(s["rules"])
         for name in drawings():
             del sys.modules[name]
-        panel.make_panel(rules, choose_layout(spec, s), s["starts"][0], counter=s.get("counter", False))
+        make_panel(rules, choose_layout(spec, s), s["starts"][0], counter=s.get("counter", False))
         named = panel.panel_module(rules, s.get("counter", False))
         loaded = sorted(m[16:] for m in drawings())
         if loaded != ([named] if named else []):

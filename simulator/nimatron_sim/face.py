@@ -240,7 +240,7 @@ class Face:
         Nim's supply), in the visitor's words: the panel says, before a game too."""
         panel = self.controller.panel
         if panel is None:   # attract mode: the first game's panel, as the controller will make it
-            from nimatron.panels.panel import make_panel
+            from nimatron.panels import make_panel
 
             s = self.settings
             panel = make_panel(self.controller.rules, self.sim.layout, s["starts"][0], None, s.get("counter", False))

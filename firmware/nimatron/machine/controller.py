@@ -36,7 +36,8 @@ when). Anything outside that changes what the lamps show calls
 from .. import const
 from .. import forget
 from ..games.rules import parse_rules
-from ..panels.panel import check_input, make_panel
+from ..panels import make_panel
+from ..panels.panel import check_input
 from .audits import Audits
 from .debounce import Debouncer
 from . import game_lamps

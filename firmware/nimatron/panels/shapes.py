@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: MIT
 """Grundy's game on the lamps: split rows on a grid, arcs on a ring (see ``panel``).
 
-Imported only while Grundy's game is played (``panel.make_panel``); circular
+Imported only while Grundy's game is played (``panels.make_panel``); circular
 Nim's panel is ``circle``, two-dimensional and Graph Nim's ``cells``, each a
 module of its own so that a board keeps only the panel it shows.
 """
