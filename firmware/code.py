@@ -55,7 +55,7 @@ def host_spoke(data):
     RP2040 that a start without a host no longer waits for."""
     try:
         return data is None or data.in_waiting > 0
-    except Exception:  # noqa: BLE001 - let usb_link find out and say
+    except Exception:  # let usb_link find out and say
         return True
 
 
@@ -90,7 +90,7 @@ def load_link(machine, step, now):
         from nimatron.link.transports import usb_link
 
         link = usb_link(machine.controller, machine.board, now)
-    except Exception as e:  # noqa: BLE001 - MemoryError compiling it: the game goes on
+    except Exception as e:  # MemoryError compiling it: the game goes on
         print("host link off: %r" % e)
         return True, None
     finally:
@@ -145,7 +145,7 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
                                   reset_reason=reason, make=make or fed_make(dog))
                 print(json.dumps(machine.boot))
                 margin = dog is not None and now < RETRY_MS  # said on the next turn of the loop
-            except Exception as e:  # noqa: BLE001 - even the defaults fail (hardware?)
+            except Exception as e:  # even the defaults fail (hardware?)
                 print("nimatron cannot start: %r; trying again in %d s" % (e, RETRY_MS // 1000))
                 retry_at = now + RETRY_MS
             once = None

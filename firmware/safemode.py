@@ -35,7 +35,7 @@ def reason_name(sup):
     try:
         reason = sup.runtime.safe_mode_reason
         names = sup.SafeModeReason
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
     for name in RESTART:
         if reason == getattr(names, name, object()):
@@ -55,7 +55,7 @@ def record(mc, name):
         if name == "WATCHDOG":
             audits.count("watchdog_resets")
         return audits.save()
-    except Exception as e:  # noqa: BLE001 - restarting matters more than counting
+    except Exception as e:  # restarting matters more than counting
         print("safe mode not recorded: %r" % e)
         return False
 

@@ -26,7 +26,6 @@ sys.path.insert(0, HERE)
 
 from bench_firmware import setup, smallest_heap  # noqa: E402
 
-
 MODES = ("game", "machine", "link")
 
 

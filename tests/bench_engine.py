@@ -26,7 +26,6 @@ sys.path.insert(0, HERE)
 
 from bench_engine_positions import CASES, positions  # noqa: E402
 from mpy_runner import compiled_tree, find  # noqa: E402
-
 from nimatron.games import strategy  # noqa: E402
 
 

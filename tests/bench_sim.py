@@ -81,7 +81,7 @@ def main():
 
     print("\nHeadless speed (random visitor, whole stack, %d games per line)" % args.games)
     for label, overrides in (("real pauses", {}), ("no pauses", {"think_ms": 0, "show_ms": 0})):
-        for board, about in BOARDS:
+        for board, _about in BOARDS:
             rate, virtual, factor = speed(board, args.games, overrides)
             print("  %-11s %-14s %7.1f games/s   %5.1f virtual s a game   %6.0fx real time"
                   % (label, board, rate, virtual, factor))

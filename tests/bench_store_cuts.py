@@ -19,10 +19,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "simulator", "nimatron_sim"), os.path.join(HERE, "..", "firmware")]
 
 from flash import FlashNvm, Power, PowerCut  # noqa: E402
-from store_scenarios import SETTINGS_RECORD as SETTINGS, played  # noqa: E402
-
 from nimatron.machine.audits import Audits  # noqa: E402
 from nimatron.machine.store import Store  # noqa: E402
+from store_scenarios import SETTINGS_RECORD as SETTINGS, played  # noqa: E402
 
 
 def full_sector():

@@ -19,7 +19,6 @@ sys.path[:0] = [HERE, os.path.join(HERE, "..", "simulator", "nimatron_sim"), os.
 
 from controller_scenarios import FakeIO  # noqa: E402
 from flash import FlashNvm, ModelFiles  # noqa: E402
-
 from nimatron.link.hostlink import HostLink  # noqa: E402
 from nimatron.machine import app  # noqa: E402
 from nimatron.machine.audits import Audits  # noqa: E402

@@ -35,7 +35,6 @@ ROOT = os.path.dirname(HERE)
 sys.path[:0] = [HERE, os.path.join(ROOT, "simulator"), os.path.join(ROOT, "firmware")]
 
 from fake_io import FakeIO  # noqa: E402
-
 from nimatron.__main__ import open_state  # noqa: E402
 from nimatron.link.hostlink import HostLink  # noqa: E402
 from nimatron.machine import app  # noqa: E402
@@ -131,7 +130,7 @@ def restart(where, data):
         f.write(data)
     try:
         booted = boot(where)
-    except Exception:  # noqa: BLE001 - counted: a start that fails is a dark exhibit
+    except Exception:  # counted: a start that fails is a dark exhibit
         return {"dark"}
     if booted is None:
         return {"dark"}

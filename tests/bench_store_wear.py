@@ -20,7 +20,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, "..", "simulator", "nimatron_sim"), os.path.join(HERE, "..", "firmware")]
 
 from flash import FlashNvm  # noqa: E402
-
 from nimatron.machine.audits import Audits  # noqa: E402
 from nimatron.machine.store import Store  # noqa: E402
 

@@ -171,7 +171,7 @@ def loris(port, n, sources, stop, every=5.0, counts=None):
 def user_requests(port, source, n, seconds):
     """``n`` requests (a new connection each) spread over ``seconds``: the statuses and times."""
     answers = []
-    for i in range(n):
+    for _i in range(n):
         t = time.perf_counter()
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
         try:

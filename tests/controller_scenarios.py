@@ -10,13 +10,13 @@ port.
 """
 
 from fake_io import FakeIO
+from nimatron.config.boards import board
+from nimatron.config.settings import SettingsError, resolve
 from nimatron.games import strategy
 from nimatron.machine.app import choose_layout
-from nimatron.config.boards import board
 from nimatron.machine.controller import ATTRACT, OVER, THINKING, VISITOR, Controller
-from nimatron.panels.panel import PanelError
 from nimatron.machine.ports import OFF
-from nimatron.config.settings import SettingsError, resolve
+from nimatron.panels.panel import PanelError
 
 TICK = 10
 

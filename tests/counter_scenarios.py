@@ -10,16 +10,16 @@ Written in the subset both interpreters share; each ``scenario_*``
 raises AssertionError on failure.
 """
 
-from nimatron.games import strategy
-from nimatron.machine.app import choose_layout
 from nimatron.config.boards import board
-from nimatron.machine.controller import OVER, SHOWING, THINKING, VISITOR, Controller, Rng
-from nimatron.panels.counter import CounterPanel, digits
-from nimatron.drivers.presses import CURSOR, Presses
-from nimatron.panels.panel import PanelError
-from nimatron.machine.ports import LIT, OFF, SELECTED, TAKING
-from nimatron.games.rules import parse_rules
 from nimatron.config.settings import resolve
+from nimatron.drivers.presses import Presses
+from nimatron.games import strategy
+from nimatron.games.rules import parse_rules
+from nimatron.machine.app import choose_layout
+from nimatron.machine.controller import OVER, SHOWING, THINKING, VISITOR, Controller, Rng
+from nimatron.machine.ports import CURSOR, LIT, OFF, SELECTED, TAKING
+from nimatron.panels.counter import CounterPanel, digits
+from nimatron.panels.panel import PanelError
 
 TICK = 10
 BITS = [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)]  # 16 8 4 2 1: pixels 0-4, down the left side

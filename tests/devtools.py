@@ -173,7 +173,7 @@ class Chromium:
                 break
             except (aiohttp.ClientError, ValueError):
                 if self.proc.poll() is not None or time.monotonic() > end:
-                    raise RuntimeError("chromium did not start")
+                    raise RuntimeError("chromium did not start") from None
                 await asyncio.sleep(0.1)
         return await self.http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0)
 

@@ -8,7 +8,6 @@ from nimatron.link.hostlink import HostLink
 from nimatron.link.protocol import parse_line
 from nimatron.machine.app import make_controller
 
-
 PIN = "4711"
 
 

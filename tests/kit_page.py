@@ -7,7 +7,6 @@ state probes, the JSON API, and waiting for the visitor's turn."""
 import json
 import urllib.request
 
-
 QUICK = {"think_ms": 0, "show_ms": 200}
 
 

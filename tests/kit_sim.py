@@ -7,7 +7,6 @@ and the oracle's judgement of a played game."""
 
 import oracle
 import pytest
-
 from nimatron_sim import Simulator
 
 ORACLES = {}

@@ -7,7 +7,6 @@ start's fault tests and their benchmark (tests/bench_start_faults.py)."""
 import io
 
 from controller_scenarios import FakeIO
-
 from nimatron.__main__ import RunMarker, open_state
 from nimatron.machine import app
 from nimatron.machine.startup import Machine, overrides_source

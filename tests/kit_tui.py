@@ -7,11 +7,9 @@ as text, its clock advanced until the game reaches a state."""
 import asyncio
 import io
 
-from rich.console import Console
-
 from nimatron_sim.face import Face
 from nimatron_sim.tui import NimatronApp
-
+from rich.console import Console
 
 SIZE = (100, 34)
 

@@ -11,9 +11,7 @@ import subprocess
 import sys
 
 import pytest
-
 from devtools import free_port
-
 
 NIMATRON = [sys.executable, "-m", "nimatron_host"]
 

@@ -22,7 +22,6 @@ FIRMWARE = os.path.join(os.path.dirname(HERE), "firmware")
 sys.path[:0] = [FIRMWARE, HERE, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim")]
 
 import pytest  # noqa: E402 - the stand-ins' monkeypatch
-
 from fake_io import FakeIO, FakeWire  # noqa: E402
 from flash import FlashNvm  # noqa: E402
 from kit_board import HostChannel, fake_board  # noqa: E402

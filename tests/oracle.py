@@ -238,10 +238,7 @@ class Oracle:
             return True
         if len(changed) != len(before):
             return False
-        for d in diffs:
-            if d != diffs[0]:
-                return False
-        return True
+        return all(d == diffs[0] for d in diffs)
 
     def _canon(self, position):
         """The position as the search sees it: a sorted tuple (every rule
@@ -716,12 +713,11 @@ def check_case(oracle, case, result, search=True):
             problems.append("the seed's move %r is not legal" % (move,))
         elif case.get("move_wins") and search and oracle.win(move, misere):
             problems.append("the seed's move %r does not win" % (move,))
-        if case.get("only") or (case.get("move_wins") and search and len(
-                oracle.winning_moves(position, misere, ring)) == 1):
-            if after is None or (_as_canon(oracle, after)
-                                 != _as_canon(oracle, move)):
-                problems.append("after %r, the only winning move is %r"
-                                % (after, move))
+        if (case.get("only") or (case.get("move_wins") and search and len(
+                oracle.winning_moves(position, misere, ring)) == 1)) and (after is None or (_as_canon(oracle, after)
+                             != _as_canon(oracle, move))):
+            problems.append("after %r, the only winning move is %r"
+                            % (after, move))
     for legal in case.get("legal", ()):
         if not oracle.is_move(position, legal, ring):
             problems.append("the seed's move %r is not legal" % (legal,))
@@ -769,10 +765,7 @@ def seed_data_problems(nim, variants):
             if not 1 <= take["count"] <= heap:
                 problems.append("%s step %d: cannot take %r"
                                 % (game["id"], i, take))
-            if i + 1 < len(steps):
-                nxt = steps[i + 1]["heaps"]
-            else:
-                nxt = game["final"]
+            nxt = steps[i + 1]["heaps"] if i + 1 < len(steps) else game["final"]
             if _take(step["heaps"], take) != nxt:
                 problems.append("%s step %d: %r then %r is not %r"
                                 % (game["id"], i, step["heaps"], take, nxt))
@@ -964,7 +957,7 @@ def net_wins(n, edges, k, misere=False):
 
 def _connected(cells):
     """Lamps [(row, col), ...] joined through side-by-side neighbours."""
-    joined = set((a, b) for a in cells for b in cells if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1)
+    joined = {(a, b) for a in cells for b in cells if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1}
     return _linked(list(cells), joined)
 
 

@@ -403,7 +403,7 @@ def scenario_still_playing_counts_down_and_any_press_continues():
     before = rig.position()
     # a slow countdown: lit lamps blink once a second, fewer each second
     dark = []
-    for s in range(9):
+    for _s in range(9):
         rig.run(500)
         dark.append(len(lit(rig.c.frame(rig.t)[0])))
         rig.run(500)
@@ -464,7 +464,7 @@ def scenario_a_button_stuck_mid_game_leaves_the_other_rows_playing():
 
 def scenario_check_switch_flags_a_row_never_pressed_in_n_games():
     rig = Rig(starts=[[1, 0, 0, 2]], check_switch_games=3, think_ms=100, show_ms=100, over_ms=1000)
-    for game in range(3):
+    for _game in range(3):
         assert rig.c.switches.check_switch() == []
         rig.press("new")
         rig.press("row0")
@@ -484,7 +484,7 @@ def scenario_check_switch_flags_a_row_never_pressed_in_n_games():
 
 def scenario_check_switch_off_flags_nothing():
     rig = Rig(starts=[[1, 0, 0, 2]], check_switch_games=0, think_ms=100, show_ms=100, over_ms=1000)
-    for game in range(3):
+    for _game in range(3):
         rig.press("new")
         rig.press("row0")
         rig.press("done")

@@ -11,7 +11,6 @@ under the MicroPython unix port. The flash and file-system models are
 """
 
 from flash import FlashNvm, ModelFiles, Power, PowerCut
-
 from nimatron.machine.audits import Audits
 from nimatron.machine.reading import survey
 from nimatron.machine.store import AUDITS, COMPACTED, SETTINGS, Store, crc32, encode, scan
@@ -280,7 +279,7 @@ def scenario_a_settings_write_is_one_record_not_a_sector():
     store, nvm, model, power = fresh()
     store.save_settings(SETTINGS_RECORD)
     before = nvm.programmed
-    for k in range(5):
+    for _k in range(5):
         store.save_settings(SETTINGS_RECORD)
     assert nvm.erases == 0 and nvm.programmed - before <= 5 * len(encode(SETTINGS, 1, SETTINGS_RECORD))
     return 0

@@ -9,9 +9,8 @@ it; the figures: tests/bench_boards.py)."""
 
 import sys
 
-import pytest
-
 import mpy_runner
+import pytest
 from nimatron.machine import app
 
 

@@ -16,18 +16,17 @@ import subprocess
 import sys
 
 import pytest
-
 from nimatron.config import boards
-from nimatron.games.rules import parse_rules
 from nimatron.drivers import DriverError, open_io
-from nimatron.drivers.presses import CURSOR, CURSOR_MS, HOLD_MS, Presses
-from nimatron.machine.ports import LIT, OFF
-
+from nimatron.drivers.cursor import CURSOR_MS
+from nimatron.drivers.presses import HOLD_MS, Presses
+from nimatron.games.rules import parse_rules
+from nimatron.machine.ports import CURSOR, LIT, OFF
 from nimatron_host.cli import main as nimatron
 from nimatron_sim.visitor import Visitor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kit_sim import judge, oracle_for  # noqa: E402
+from kit_sim import judge, oracle_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAST = {"think_ms": 0, "show_ms": 0}

@@ -9,14 +9,11 @@ import subprocess
 import sys
 
 import pytest
-
+from kit_sim import FAST, events
 from nimatron.games import strategy
 from nimatron.games.rules import parse_rules
-
-from oracle import Oracle, ordered_positions
-
-from kit_sim import FAST, events
 from nimatron_sim.visitor import Visitor
+from oracle import Oracle, ordered_positions
 
 
 @pytest.mark.parametrize("misere", [False, True])

@@ -20,13 +20,21 @@ import random
 import sys
 
 import pytest
-
-from nimatron.games import budget, building, candy, graph, grid, nim2d, registry, splits, strategy
-from nimatron.games import rules as rules_module
+from checks_kit import answer, expensive
+from nimatron.games import (
+    budget,
+    building,
+    candy,
+    graph,
+    grid,
+    nim2d,
+    registry,
+    rules as rules_module,
+    splits,
+    strategy,
+)
 from nimatron.games.rules import parse_rules
 from nimatron.panels.playable import covered
-
-from checks_kit import answer, expensive
 
 SMALL_MODULES = (rules_module, building, candy, graph, grid, nim2d, splits)
 # The memoised searches, by their functions' names (grid, building, strategy,

@@ -41,10 +41,9 @@ def stubs(version):
     """A folder for MYPYPATH holding ``circuitpython-stubs==version`` as plain
     modules (its ``board-stubs`` folders renamed ``board``, which MYPYPATH
     reads before the venv's own 9.2.8 stubs and Blinka); kept in the venv."""
+    import os
     import subprocess
     import sys
-
-    import os
 
     home = pathlib.Path(sys.prefix) / "circuitpython-stubs" / version
     plain = home / "plain"
@@ -69,7 +68,6 @@ def stubs(version):
 
 def check(files, cwd, path=None):
     import os
-
     import sys
 
     here = os.getcwd()

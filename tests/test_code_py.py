@@ -18,7 +18,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_si
 
 from controller_scenarios import FakeIO  # noqa: E402
 from flash import FlashNvm  # noqa: E402
-
 from kit_board import HostChannel, fake_board  # noqa: E402 - the board's stand-ins
 from nimatron.machine import app, power_on  # noqa: E402
 from nimatron.machine.audits import Audits  # noqa: E402
@@ -121,7 +120,7 @@ def test_code_py_survives_a_fault_in_the_loop_without_reloading(monkeypatch, dri
     code = load("code.py")
     machine = code["main"](mc, sup, make=make, loops=1)
     first = machine.controller
-    first.update = lambda now: [][1]
+    first.update = lambda now: [][1]  # noqa: PLE0643 - the fault in the loop, on purpose
     for _ in range(10):
         machine.tick(first.now + 100)
     assert machine.controller is not first and machine.audits["faults"] == 1
@@ -139,9 +138,8 @@ def test_code_py_without_nvm_on_a_read_only_drive_still_plays(monkeypatch, drive
 
 def test_code_py_runs_as_main_on_the_real_driver(monkeypatch, drive):
     """The board's own start: code.py run as __main__, the real Blinka driver."""
-    from nimatron_sim.bench import BlinkaBench
-
     from nimatron.config import boards
+    from nimatron_sim.bench import BlinkaBench
 
     bench = BlinkaBench(boards.board("pico-neopixel"))  # Blinka's own microcontroller module, then ours on it
     import microcontroller as blinka_mc

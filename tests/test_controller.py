@@ -6,9 +6,8 @@
 The same scenarios run under MicroPython in test_micropython_controller.
 """
 
-import pytest
-
 import controller_scenarios
+import pytest
 
 SCENARIOS = sorted(name for name in dir(controller_scenarios) if name.startswith("scenario_"))
 

@@ -15,7 +15,6 @@ import subprocess
 import sys
 
 import pytest
-
 from kit_core import core_modules
 
 HERE = os.path.dirname(os.path.abspath(__file__))

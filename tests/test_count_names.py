@@ -8,9 +8,8 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 import mpy_runner
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.path.join(ROOT, "tools", "count_names.py")

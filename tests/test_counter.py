@@ -6,9 +6,8 @@ of counter_scenarios.py under CPython (MicroPython runs them in
 test_micropython_controller), and whole games in the headless simulator on
 the Circuit Playground's mocked pins."""
 
-import pytest
-
 import counter_scenarios
+import pytest
 
 SCENARIOS = sorted(name for name in dir(counter_scenarios) if name.startswith("scenario_"))
 

@@ -32,10 +32,9 @@ import shutil
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
-
+from kit_drive import one_line, snapshot
 from nimatron_host import deploy, drive as drives
 from nimatron_host.cli import main
-from kit_drive import one_line, snapshot
 
 BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\n"
             "Board ID:raspberry_pi_pico\n")
@@ -65,13 +64,13 @@ def devices(monkeypatch):
     ``os.stat``, as a mount would (a mount point's device differs from its parent's)."""
     fake = {}
     real = drives.device_id
-    monkeypatch.setattr(drives, "device_id", lambda path: fake.get(os.path.realpath(path), None) or real(path))
+    monkeypatch.setattr(drives, "device_id", lambda path: fake.get(os.path.realpath(path)) or real(path))
     return fake
 
 
 @pytest.fixture
 def small(monkeypatch):
-    monkeypatch.setattr(drives, "_write_all", lambda f, data: os.write(f, data))  # no fsync: hundreds of deploys
+    monkeypatch.setattr(drives, "_write_all", os.write)  # no fsync: hundreds of deploys
     """The whole firmware under NIMATRON_DEPLOY_FULL=1; else its entry files,
     the pin map three folders down and presets.json beside choices.txt (two
     files in one new folder; the same order of writes: folders, lib/, the
@@ -276,8 +275,9 @@ INFO_UF2 = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
 @pytest.fixture
 def uf2(tmp_path):
     """A UF2 and its manifest, as tools/build_firmware.sh leaves them (the data digests are not read here)."""
-    from nimatron_host import frozen
     import struct
+
+    from nimatron_host import frozen
 
     blob = b""
     for i in range(2):
@@ -286,7 +286,7 @@ def uf2(tmp_path):
             struct.pack("<I", frozen.UF2_MAGIC[2])
     path = tmp_path / "fw.uf2"
     path.write_bytes(blob)
-    record = {k: "x" for k in frozen.MANIFEST_KEYS}
+    record = dict.fromkeys(frozen.MANIFEST_KEYS, "x")
     record.update(board=frozen.PICO, circuitpython="9.2.8", uf2_sha256=frozen.digest(blob), data={}, frozen=[])
     (tmp_path / "fw.json").write_text(json.dumps(record))
     return str(path)

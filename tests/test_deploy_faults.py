@@ -26,11 +26,10 @@ import tempfile
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-
+from kit_drive import one_line, snapshot
 from nimatron_host import deploy
 from nimatron_host.cli import main
 from nimatron_host.drive import Drive
-from kit_drive import one_line, snapshot
 
 PICO = "Adafruit CircuitPython %s on 2025-05-28; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"
 BOOT_OUT = PICO % "9.2.8"

@@ -14,7 +14,6 @@ heaps taken from now. (The other rule sets' DONE makes 1.6-6 KB.)"""
 import random
 
 import pytest
-
 from nimatron.games.rules import Rules, parse_rules
 from nimatron.panels.cells import CellPanel
 
@@ -34,10 +33,7 @@ def _boards():
 
 def _afters(matrix, rng):
     cells = [(r, c) for r, row in enumerate(matrix) for c, x in enumerate(row) if x]
-    if len(cells) <= 7:
-        subsets = range(1 << len(cells))
-    else:
-        subsets = [rng.randrange(1 << len(cells)) for _ in range(120)]
+    subsets = range(1 << len(cells)) if len(cells) <= 7 else [rng.randrange(1 << len(cells)) for _ in range(120)]
     for bits in subsets:
         after = [list(row) for row in matrix]
         for i, (r, c) in enumerate(cells):

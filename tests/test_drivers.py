@@ -16,11 +16,9 @@ import sys
 import threading
 
 import pytest
-
 from nimatron.config import boards
 from nimatron.drivers import DriverError, key_lamps, lamp_pixels, open_io
 from nimatron.machine.ports import COLOURS, LIT, OFF, REFUSED, SELECTED, TAKING
-
 from nimatron_sim.bench import BlinkaBench
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -293,7 +291,6 @@ def test_closing_a_threaded_blinka_keypad_does_not_hang():
 
     board = blinka_mock.install()
     import keypad
-
     from nimatron.drivers.strip_io import _stop
 
     keys = keypad.Keys([board.Dx_INPUT_TRUE_PULL_UP], value_when_pressed=False, pull=True)  # canned pin: real thread

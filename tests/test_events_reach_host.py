@@ -31,7 +31,6 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "simulator"))
 
 from kit_disk import FaultFiles  # noqa: E402
-
 from kit_link import FakeIO  # noqa: E402
 from nimatron.link.hostlink import HostLink  # noqa: E402
 from nimatron.machine import app  # noqa: E402

@@ -15,10 +15,8 @@ most in one poll must stay under ``CALLS_A_POLL``; the reply still comes.
 import sys
 
 import pytest
-
 from kit_link import Machine
 from kit_sim import FAST
-
 from nimatron.games.rules import parse_rules
 from nimatron.link.hostlink import forget_searches
 from nimatron_sim.engine import playable_presets

@@ -14,7 +14,6 @@ erase is caught with what the machine was doing.
 """
 
 import pytest
-
 from nimatron.machine import startup
 from nimatron.machine.audits import KEYS
 from nimatron.machine.store import Store

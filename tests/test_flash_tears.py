@@ -8,7 +8,6 @@ leaves any 0 bit of the sector erased or not; bits never go the wrong way."""
 import random
 
 import pytest
-
 from nimatron_sim.flash import PAGE, SIZE, FlashNvm, Power, PowerCut
 
 

@@ -10,19 +10,16 @@ import os
 import subprocess
 import sys
 
+import oracle
 import pytest
-
+from kit_sim import FAST, events
 from nimatron.config import settings
-
 from nimatron.games import strategy
 from nimatron.games.anygraph import NetGraph
 from nimatron.games.graph import connected_sets
-from nimatron.panels.panel import PanelError
 from nimatron.games.rules import RulesError, SizeError, parse_rules
-
-import oracle
+from nimatron.panels.panel import PanelError
 from nimatron_sim.visitor import Visitor
-from kit_sim import FAST, events
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -175,7 +172,7 @@ def test_a_move_of_lamps_that_do_not_touch_is_refused(sims):
 
 
 def test_a_start_too_big_for_the_lamps_is_refused():
-    from nimatron.panels.panel import make_panel
+    from nimatron.panels import make_panel
     with pytest.raises(PanelError):
         make_panel(parse_rules("graph"), [4, 4, 4], [15, 15, 15, 15])
 
@@ -191,8 +188,8 @@ def test_micropython_in_64k_gives_the_same_moves(tmp_path):
 
 
 def test_a_start_beyond_the_search_is_refused_when_the_settings_are_applied():
-    from nimatron.panels.playable import check_engine
     from nimatron.config.settings import SettingsError
+    from nimatron.panels.playable import check_engine
 
     rules = parse_rules("graph:2")
     with pytest.raises(SettingsError, match="at most 16"):
@@ -219,12 +216,12 @@ def test_any_small_graph_against_the_oracle(misere):
     import random
 
     rng = random.Random(10)
-    for trial in range(70):
+    for _trial in range(70):
         n = rng.randint(1, 9)
         k = rng.randint(1, 4)
         edges = random_graph(rng, n, rng.choice((0.2, 0.35, 0.6)))
         truth = oracle.net_wins(n, edges, k, misere)
-        joined = set(edges) | set((b, a) for a, b in edges)
+        joined = set(edges) | {(b, a) for a, b in edges}
         for subset in [(1 << n) - 1] + [rng.randrange(1 << n) for _ in range(4)]:
             nodes = [j for j in range(n) if subset >> j & 1]
             graph = as_input(["n%d" % j for j in nodes], [("n%d" % a, "n%d" % b) for a, b in edges

@@ -16,7 +16,6 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from nimatron.config import boards
 from nimatron_host import hardware
 from nimatron_host.cli import main
@@ -69,9 +68,9 @@ def test_wiring_has_every_pin_of_the_pin_map_and_no_other(name, texts):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_drawn_part_is_in_the_bill_of_materials(name, texts):
-    drawn = set(e.get("data-ref") for e in svg_of(texts, name, "wiring").iter() if e.get("data-ref"))
+    drawn = {e.get("data-ref") for e in svg_of(texts, name, "wiring").iter() if e.get("data-ref")}
     if name + "/harness.svg" in texts:   # the looms' plugs (J2, J3...) are drawn there
-        drawn |= set(e.get("data-ref") for e in svg_of(texts, name, "harness").iter() if e.get("data-ref"))
+        drawn |= {e.get("data-ref") for e in svg_of(texts, name, "harness").iter() if e.get("data-ref")}
     rows = list(csv.reader(io.StringIO(texts[name + "/bom.csv"])))
     assert rows[0] == bom.HEADER and rows[-1][1].startswith("TOTAL")
     if harness.FAR_FEED in drawn:   # a wire, not a numbered part: the BOM's metres of it name it
@@ -216,7 +215,7 @@ def test_the_guide_drawing_and_driver_agree_on_the_diodes(name, texts):
     driver = open(os.path.join(ROOT, "firmware", "nimatron", "drivers", "circuitpython_io.py")).read()
     assert "columns_to_anodes=True" in driver or "columns_to_anodes" not in driver  # the default is True
     guide = texts[name + "/README.md"]
-    diode = dict((d.name, d) for d in hardware.designs())[name].matrix["diode"].upper()   # the key diode fitted
+    diode = {d.name: d for d in hardware.designs()}[name].matrix["diode"].upper()   # the key diode fitted
     step = [line for line in guide.splitlines() if ("solder a %s" % diode) in line and "band (cathode)" in line]
     assert len(step) == 1, step
     assert "band (cathode) towards the key" in step[0] and "(anodes) of one column to that column's wire" in step[0]
@@ -253,9 +252,9 @@ def test_walking_the_guide_every_part_and_pin_it_names_is_on_the_drawing(name, t
     guide names is a drawn part, and every row of its wiring table gives the
     pin and header pin the drawing gives."""
     design = circuit(name, boards.board(name))
-    drawn = set(ref for line in design.parts.lines for ref in line[3])
+    drawn = {ref for line in design.parts.lines for ref in line[3]}
     guide = texts[name + "/README.md"]
-    named = _refs(guide.split("## Software")[0]) - set(pin for pin, role in boards.pins(design.spec))
+    named = _refs(guide.split("## Software")[0]) - {pin for pin, role in boards.pins(design.spec)}
     assert named <= drawn, sorted(named - drawn)
     drawing = texts.get(name + "/wiring.svg", "")
     for row in re.findall(r"^\| `([A-Z0-9_]+)` \| (\d+|built in) \|", guide, re.M):

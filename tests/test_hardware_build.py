@@ -13,7 +13,6 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from nimatron.config import boards
 from nimatron_host import hardware
 from nimatron_host.hardware import checkpoints, harness, parts
@@ -42,13 +41,13 @@ def contacts(texts, name):
 
 def drawn_points(texts, name):
     root = ET.fromstring(texts[name + "/harness.svg"].encode("utf-8"))
-    return set((g.get("data-ref"), g.get("data-pin")) for g in root.iter(SVG + "g")
-               if g.get("class") in ("loom-pin", "test-point"))
+    return {(g.get("data-ref"), g.get("data-pin")) for g in root.iter(SVG + "g")
+               if g.get("class") in ("loom-pin", "test-point")}
 
 
 def bom_refs(texts, name):
     rows = list(csv.reader(io.StringIO(texts[name + "/bom.csv"])))
-    return set(ref for row in rows[1:-1] for ref in expand_refs(row[0]))
+    return {ref for row in rows[1:-1] for ref in expand_refs(row[0])}
 
 
 @pytest.mark.parametrize("name", WIRED)
@@ -74,7 +73,7 @@ def test_each_contact_has_a_colour_and_the_catalogues_gauge(name, texts):
 
 @pytest.mark.parametrize("name", WIRED)
 def test_each_loom_has_its_colours_in_contact_order_and_a_length(name):
-    ways = dict((ref, parts.loom_ways(chains)) for ref, chains in parts.looms(design(name)))
+    ways = {ref: parts.loom_ways(chains) for ref, chains in parts.looms(design(name))}
     for cable in harness.harness(design(name))["cables"]:
         assert cable["length"]
         if cable["kind"] == "signal":
@@ -87,10 +86,10 @@ def test_each_loom_has_its_colours_in_contact_order_and_a_length(name):
 @pytest.mark.parametrize("name", WIRED)
 def test_connectors_agree_with_the_bill_of_materials_and_the_design_rules(name, texts):
     d = design(name)
-    plugs = set(g.get("data-ref") for g in contacts(texts, name) if g.get("data-ref").startswith("J"))
-    listed = set(r for r in bom_refs(texts, name) if r.startswith("J"))
+    plugs = {g.get("data-ref") for g in contacts(texts, name) if g.get("data-ref").startswith("J")}
+    listed = {r for r in bom_refs(texts, name) if r.startswith("J")}
     assert plugs == listed
-    rules = set(ref for ref, _, _ in parts.signal_looms(d) + parts.power_path(d) if ref.startswith("J"))
+    rules = {ref for ref, _, _ in parts.signal_looms(d) + parts.power_path(d) if ref.startswith("J")}
     assert plugs == rules
     assert (parts.POWER_LOOM in plugs) == parts.has_dc_input(d)
 
@@ -102,7 +101,7 @@ def test_every_checkpoint_names_drawn_test_points_and_expects_a_value_with_units
     assert cps and [cp["id"] for cp in cps] == ["CP%d" % (n + 1) for n in range(len(cps))]
     for cp in cps:
         assert cp["points"] and set(cp["points"]) <= points, (cp["id"], sorted(set(cp["points"]) - points))
-        for ref, pin in cp["points"]:
+        for ref, _pin in cp["points"]:
             assert ref in cp["where"], cp
         assert UNITS.search(cp["readings"][0][1]), cp
         for _, expected in cp["readings"]:
@@ -113,7 +112,7 @@ def test_every_checkpoint_names_drawn_test_points_and_expects_a_value_with_units
 @pytest.mark.parametrize("name", WIRED)
 def test_every_loom_line_has_a_checkpoint(name):
     d = design(name)
-    measured = set(cp["key"] for cp in checkpoints.checkpoints(d))
+    measured = {cp["key"] for cp in checkpoints.checkpoints(d)}
     for chain in d.chains:
         if chain.role not in ("neopixel data", "key row 0"):
             assert "line:" + chain.pin in measured, chain.role

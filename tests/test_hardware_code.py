@@ -11,7 +11,6 @@ import dataclasses
 import pathlib
 
 import pytest
-
 from nimatron_host import hardware
 from nimatron_host.hardware.design import Design
 
@@ -109,7 +108,7 @@ def unread_parameters(source):
             args = node.args
             names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
             names += [a.arg for a in (args.vararg, args.kwarg) if a]
-            read = set(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+            read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
             out += [(getattr(node, "name", "lambda"), name) for name in names
                     if name not in read and name not in ("self", "cls") and not name.startswith("_")]
     return out
@@ -131,7 +130,7 @@ def test_the_design_says_what_its_parts_are(design):
     assert (design.vsys_diode is not None) == design.pico
     refs = [ref for line in design.parts.lines for ref in line[3]]
     named = [design.controller, design.supply, design.pi_supply, design.jack, design.vsys_diode, *design.sinks]
-    assert set(r for r in named if r) <= set(refs)
+    assert {r for r in named if r} <= set(refs)
     with pytest.raises(dataclasses.FrozenInstanceError):
         design.jack = "J9"
     assert isinstance(design, Design)

@@ -24,17 +24,16 @@ import os
 import re
 
 import pytest
-
 from nimatron.config import boards
 from nimatron.drivers import lamp_pixels
+from nimatron.games.rules import parse_rules
 from nimatron.machine.app import choose_layout, make_settings
 from nimatron.panels.playable import check_games
-from nimatron.games.rules import parse_rules
 from nimatron_host.hardware import bom, checkpoints, designs, electrical, panel, parts, supply_sim
 from nimatron_host.hardware.circuit import circuit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DESIGNS = dict((d.name, d) for d in designs())
+DESIGNS = {d.name: d for d in designs()}
 PRESETS = json.load(open(os.path.join(ROOT, "firmware", "nimatron", "config", "presets.json")))
 
 
@@ -192,7 +191,7 @@ def test_esd_arrays_counted_per_board_are_too_few():
     """Counted per board, pi-leds had 2 arrays for looms that need 3 (pico-grid had 5 for 6,
     until its pixel data left the button loom and its looms were regrouped)."""
     design = DESIGNS["pi-leds"]
-    assert 2 == -(-len(parts.esd_lines(design)) // 4)
+    assert -(-len(parts.esd_lines(design)) // 4) == 2
     lines = electrical.esd_check(design, 2)
     assert lines and "listed, its looms need 3" in lines[0], lines
 

@@ -17,10 +17,9 @@ at the first pixel, and the rule fails with it left out.
 """
 
 import pytest
-
 from nimatron_host.hardware import designs, electrical, enclosure, panel, parts, safety
 
-JACKED = dict((d.name, d) for d in designs() if d.jack)
+JACKED = {d.name: d for d in designs() if d.jack}
 
 
 @pytest.mark.parametrize("name", sorted(JACKED))
@@ -72,7 +71,7 @@ def test_the_guide_bom_and_safety_sheet_say_where_the_socket_is(name):
     assert "service face" in sheet and "metal frame is bonded" not in sheet and "snap in from behind" not in sheet
 
 
-ALL = dict((d.name, d) for d in designs())
+ALL = {d.name: d for d in designs()}
 
 
 @pytest.mark.parametrize("name", sorted(n for n, d in ALL.items() if not d.onboard))

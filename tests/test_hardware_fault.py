@@ -19,7 +19,7 @@ import pytest
 from nimatron_host import hardware
 from nimatron_host.hardware import bom, electrical, harness, parts, supply_sim
 
-DESIGNS = dict((d.name, d) for d in supply_sim.input_designs())
+DESIGNS = {d.name: d for d in supply_sim.input_designs()}
 
 
 def test_the_old_jack_and_leads_fail_the_rule_on_pico_grid(monkeypatch):

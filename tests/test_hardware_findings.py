@@ -11,7 +11,6 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from nimatron.config import boards
 from nimatron_host import hardware
 from nimatron_host.hardware import enclosure, guide, panel, parts
@@ -96,7 +95,7 @@ def test_the_bullet_pixel_is_adafruits_8mm_led_in_a_12mm_hole():
 @pytest.mark.parametrize("name", [n for n in WIRED if boards.board(n)["lamps"]["kind"] == "neopixel"])
 def test_the_pixel_data_has_a_short_loom_of_its_own(name):
     for ref, chains in parts.looms(design(name)):
-        groups = set(c.group for c in chains)
+        groups = {c.group for c in chains}
         assert parts.DATA_GROUP not in groups or groups == {parts.DATA_GROUP}, (ref, groups)
     assert any(c.group == parts.DATA_GROUP for _, chains in parts.looms(design(name)) for c in chains)
     assert "max %d mm" % parts.DATA_LOOM_MAX_MM in TEXTS[name + "/harness.svg"]
@@ -110,7 +109,7 @@ def test_the_pixel_data_has_a_short_loom_of_its_own(name):
 def test_every_gap_the_pixel_string_cannot_span_has_a_splice(name):
     pitch = parts.part(parts.BULLET_PIXEL)["string_pitch_mm"]
     gaps = panel.pixel_gaps(name, boards.board(name))
-    planned = dict(((a, b), mm) for a, b, mm in guide.splices_needed(design(name)))
+    planned = {(a, b): mm for a, b, mm in guide.splices_needed(design(name))}
     for a, b, mm in gaps:
         if mm > pitch:
             assert planned[(a, b)] >= mm - pitch, (a, b, mm)

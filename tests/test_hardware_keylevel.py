@@ -19,10 +19,9 @@ import shutil
 
 import pytest
 from hypothesis import given, settings, strategies as st
-
 from nimatron_host.hardware import designs, electrical, keylevel, parts
 
-DESIGNS = dict((d.name, d) for d in designs())
+DESIGNS = {d.name: d for d in designs()}
 MATRIX_BOARDS = sorted(n for n, d in DESIGNS.items() if d.matrix)
 TODAY = keylevel.TODAY   # the design issue 42 measured
 

@@ -13,11 +13,10 @@ at the worst case on the adapter's -5 %. Each rule fails on a planted broken cop
 import re
 
 import pytest
-
 from nimatron_host import hardware
 from nimatron_host.hardware import bom, electrical, guide, input_drawing, parts, safety, supply_sim
 
-DESIGNS = dict((d.name, d) for d in supply_sim.input_designs())
+DESIGNS = {d.name: d for d in supply_sim.input_designs()}
 TEXTS = hardware.files("en")
 
 
@@ -70,7 +69,7 @@ def test_the_monthly_check_can_pass():
     text = TEXTS["README.md"]
     monthly = [line for line in text.splitlines() if "**Monthly**" in line][0]
     assert "above 4.75 V" not in monthly
-    for name, design in DESIGNS.items():
+    for name, _design in DESIGNS.items():
         found = re.search(r"`%s` ([\d.]+)–([\d.]+) V and at least ([\d.]+) V" % name, monthly)
         assert found, name
         lo, _, far = (float(x) for x in found.groups())
@@ -126,7 +125,7 @@ def test_the_mosfet_names_a_current_production_alternate():
 
 
 def test_the_safety_sheet_tells_the_wrong_adapter_cases_from_the_committed_corners():
-    for name, design in DESIGNS.items():
+    for _name, design in DESIGNS.items():
         rows = safety.fault_rows(design)
         assert len(rows) == len(supply_sim.CASES)
 

@@ -13,10 +13,9 @@ gives now.
 """
 
 import pytest
-
 from nimatron_host.hardware import parts, safety, supply_sim
 
-DESIGNS = dict((d.name, d) for d in supply_sim.input_designs())
+DESIGNS = {d.name: d for d in supply_sim.input_designs()}
 CASES = [case[0] for case in supply_sim.CASES]
 CORNERS = [c[0] for c in supply_sim.CORNERS]
 WRONG = [k for k in CASES if not k.startswith("own") and k != "short" and k not in supply_sim.FORBIDDEN]
@@ -65,13 +64,13 @@ def test_a_wrong_adapter_never_reaches_the_rail_and_the_own_one_always_does(name
 
 def test_the_trip_window_sits_between_the_adapter_and_the_pico():
     lo, hi = supply_sim.trip_window()
-    assert 5.0 * 1.05 < lo and hi <= parts.part("ic-supply")["ranges"]["pico-vsys"][1] + 0.1
+    assert lo > 5.0 * 1.05 and hi <= parts.part("ic-supply")["ranges"]["pico-vsys"][1] + 0.1
 
 
 def test_the_spares_drawer_is_covered_both_ways_round():
     """Every adapter a workshop has (5, 9, 12, 24 V regulated, a 24 V unregulated wall-wart) is a case, and
     reversal of the own, the highest regulated and the unregulated one."""
-    volts = set(abs(c[2]) for c in supply_sim.CASES if c[3] is not None)
+    volts = {abs(c[2]) for c in supply_sim.CASES if c[3] is not None}
     assert {9 * 1.05, 12 * 1.05, 24 * 1.05, supply_sim.UNREG_IDLE} <= volts
     assert {"reversed", "reversed-own", "reversed-unreg"} <= set(CASES)
     assert parts.part(supply_sim.TVS)["standoff_volts"] > supply_sim.UNREG_IDLE

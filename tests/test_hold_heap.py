@@ -20,9 +20,7 @@ has room for it. The real thing is measured in the emulator
 import os
 import weakref
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
+from hypothesis import given, settings, strategies as st
 from nimatron.machine import power_on
 
 HERE = os.path.dirname(os.path.abspath(__file__))

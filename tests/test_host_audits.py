@@ -21,15 +21,13 @@ import types
 
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
-
+from kit_host import Sim
 from nimatron.link.commands import cmd_audits
 from nimatron.machine.audits import KEYS, Audits
 from nimatron.machine.store import AUDITS, SETTINGS, encode
 from nimatron_host import reported
 from nimatron_host.audits import checked, report, write_csv
 from nimatron_host.link import DeviceError
-
-from kit_host import Sim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NIMATRON = [sys.executable, "-m", "nimatron_host"]
@@ -189,7 +187,7 @@ def _shown(table, csv_text, key, life, service):
 def test_any_snapshot_shows_every_counter(service, lifetime, new, junk, has_lifetime, said):
     """Any subset of counters (the firmware leaves out zeros), counters this
     tool does not know, huge values, keys that are not counters."""
-    audits = dict(("started" if k == "games" else k, v) for k, v in service.items())
+    audits = {"started" if k == "games" else k: v for k, v in service.items()}
     audits.update(new)
     for k, v in junk.items():
         audits.setdefault(k, v)

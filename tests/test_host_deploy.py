@@ -7,10 +7,8 @@
 import json
 import os
 
-import pytest
-
 import mpy_runner
-
+import pytest
 from nimatron_host import deploy
 from nimatron_host.cli import main
 

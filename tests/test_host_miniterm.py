@@ -12,7 +12,6 @@ import sys
 import time
 
 import pytest
-
 from kit_host import Sim
 
 TMUX = shutil.which("tmux")
@@ -28,14 +27,14 @@ def test_miniterm_gets_a_hello_reply():
                                "%s -m serial.tools.miniterm %s 115200" % (sys.executable, sim.path)],
                        check=True, env=dict(os.environ, TERM="xterm"))
         screen = ""
-        for attempt in range(100):
+        for _attempt in range(100):
             time.sleep(0.1)
             screen = subprocess.run(tmux + ["capture-pane", "-p", "-t", "miniterm"],
                                     capture_output=True, text=True).stdout
             if "Quit: Ctrl+]" in screen:
                 break
         subprocess.run(tmux + ["send-keys", "-t", "miniterm", "HELLO", "Enter"], check=True)
-        for attempt in range(100):
+        for _attempt in range(100):
             time.sleep(0.1)
             screen = subprocess.run(tmux + ["capture-pane", "-p", "-t", "miniterm"],
                                     capture_output=True, text=True).stdout

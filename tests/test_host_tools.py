@@ -16,11 +16,9 @@ import threading
 import time
 
 import pytest
-
+from kit_host import Sim
 from nimatron_host.cli import main
 from nimatron_host.link import Link, MachineError
-
-from kit_host import Sim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NIMATRON = [sys.executable, "-m", "nimatron_host"]

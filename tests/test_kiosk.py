@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import pytest
-
 from nimatron_host.cli import main
 
 PI = ["--board", "pi-leds", "--user", "pi", "--python", "/opt/nimatron/bin/python"]

@@ -16,7 +16,6 @@ legal moves, no theory, no table), not against the engine's answer alone.
 import re
 
 import pytest
-
 from nimatron.games import strategy
 from nimatron.games.rules import parse_rules
 from nimatron.machine.controller import VISITOR

@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: MIT
 """Each module the host link loads in a pass of its own (``code.py``'s
 ``LINK_MODULES`` once the host has spoken; EXPLAIN's words and SET's
-modules through ``commands._alone``; the operator menu's) loads alone and
+modules through ``HostLink.load``; the operator menu's) loads alone and
 is small enough to load inside a tick.
 
 On the emulated pico-grid (stock CircuitPython 9.2.8, .mpy) a module's load
@@ -18,7 +18,6 @@ import subprocess
 import sys
 
 import pytest
-
 from mpy_runner import ROOT, find
 
 # Bytes of .mpy (MicroPython's mpy-cross; CircuitPython's differ by a few
@@ -38,7 +37,7 @@ def link_modules():
 
 
 def alone_modules():
-    """What the link loads through ``_alone``: EXPLAIN's words, SET's modules."""
+    """What the link loads through ``HostLink.load``: EXPLAIN's words, SET's modules."""
     from nimatron.link import setting
 
     return ["nimatron.games.explain", "nimatron.link.setting"] + ["nimatron." + n for n in setting.SETTINGS]

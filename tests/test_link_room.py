@@ -19,9 +19,8 @@ pass, more than the room kept; that is NEW's own size, not the link's
 timing, and is not asserted here.)
 """
 
-import pytest
-
 import mpy_runner
+import pytest
 
 COMMANDS = ("NEW", "EXPLAIN", "EXPLAIN", "NEW", "EXPLAIN", "STATE", "NEW")
 
@@ -53,11 +52,10 @@ def test_the_room_is_collected_in_a_poll_of_its_own(monkeypatch):
     starts), which waits that pass out; the next handles the command even
     if the heap stays low (never two collections in a row); no collection
     while the machine searches, none where the interpreter cannot say."""
-    from kit_link import Machine
-    from kit_sim import FAST
-
     import sys
 
+    from kit_link import Machine
+    from kit_sim import FAST
     from nimatron.link import commands
 
     m = Machine("pico-grid", preset="nimatron", first="visitor", **FAST)
@@ -109,7 +107,6 @@ def test_a_command_waits_one_pass_after_a_collection_or_a_display_refresh():
     still answers every other poll."""
     from kit_link import Machine
     from kit_sim import FAST
-
     from nimatron import passes
 
     m = Machine("pico-grid", preset="nimatron", first="visitor", **FAST)
@@ -134,7 +131,6 @@ def test_a_step_after_its_own_collection_still_waits_out_a_busy_pass():
     A pass busy every time still lets it go on every other poll."""
     from kit_link import Machine
     from kit_sim import FAST
-
     from nimatron import passes
 
     m = Machine("pico-grid", preset="nimatron", first="visitor", **FAST)
@@ -153,7 +149,6 @@ def test_the_oled_marks_the_pass_it_draws_a_line_in(sims):
     """The MacroPad's OLED redraws one changed line a pass and says so
     (``passes.mark``): the link's step waits for the next pass."""
     from kit_sim import FAST
-
     from nimatron import passes
 
     sim = sims("macropad", FAST)
@@ -174,7 +169,6 @@ def test_a_lamp_frame_written_marks_its_pass(sims, board):
     graph`` 51 ms. The driver marks the pass it writes a frame in; a frame
     that changes nothing is not written and marks nothing."""
     from kit_sim import FAST
-
     from nimatron import passes
 
     sim = sims(board, FAST)

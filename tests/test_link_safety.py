@@ -8,12 +8,10 @@
 import os
 
 import pytest
-
+from kit_link import PIN, Machine
 from nimatron.link.hostlink import HostLink
 from nimatron.link.protocol import PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES
 from nimatron.link.pty import PtyTransport
-
-from kit_link import PIN, Machine
 
 
 # -- finding 4: wrong PINs pause UNLOCK longer and longer ------------------------------

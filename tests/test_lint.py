@@ -17,14 +17,17 @@ import pathlib
 import re
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGES = ("firmware", "host", "simulator")
 # The rules the suite selects (pyproject.toml, [tool.ruff.lint] select): an
-# ignore of one of these must say why; ignores of rules not selected change nothing.
-SELECTED = re.compile(r"^(E4|E7|E9|F)\d*$")
+# ignore of one of these must say why; ignores of rules not selected change nothing
+# (and ruff's RUF100 takes them off).
+RUFF = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]
+SELECTED = re.compile(r"^(%s)\d*$" % "|".join(RUFF["lint"]["select"]))
 
 
 def tool(name, *args, cwd=ROOT):
@@ -51,12 +54,32 @@ def test_mypy_finds_nothing():
          + run.stdout + run.stderr)
 
 
-def test_ruff_reports_a_planted_finding(tmp_path):
-    """The check is alive under the project's own configuration."""
-    (tmp_path / "probe.py").write_text("import os\n\n\ndef f():\n    return undefined_name\n")
+@pytest.mark.parametrize("text, code", [
+    ("import os\n", "F401"),
+    ("def f():\n    return undefined_name\n", "F821"),
+    ("def f(x=[]):\n    return x\n", "B006"),                        # bugbear
+    ("y = set(x for x in 'ab')\n", "C401"),                             # comprehensions
+    ("import sys\nimport os\n\nprint(os, sys)\n", "I001"),               # imports sorted
+    ("import os  # noqa: E501\n\nprint(os)\n", "RUF100"),                # a noqa that suppresses nothing
+    ("def f(x):\n    if x:\n        return True\n    return False\n", "SIM103"),
+    ("def f():\n    global g\n    g = 1\n", "PLW0603"),
+])
+def test_ruff_reports_a_planted_finding(tmp_path, text, code):
+    """The check is alive under the project's own configuration, each rule family selected."""
+    (tmp_path / "probe.py").write_text(text)
     run = tool("ruff", "check", "--no-cache", "--output-format", "concise", "--config",
                str(ROOT / "pyproject.toml"), "probe.py", cwd=tmp_path)
-    assert run.returncode == 1 and "F401" in run.stdout and "F821" in run.stdout, run.stdout + run.stderr
+    assert run.returncode == 1 and code in run.stdout, run.stdout + run.stderr
+
+
+def test_every_ruff_ignore_is_commented():
+    """A short ignore list, each entry with its reason on its line (Adafruit's ruff.toml)."""
+    text = (ROOT / "pyproject.toml").read_text()
+    block = text[text.index("ignore = [", text.index("[tool.ruff.lint]")):]
+    block = block[:block.index("]")]
+    entries = [line for line in block.splitlines()[1:] if line.strip()]
+    assert 0 < len(entries) <= 5, entries
+    assert all(re.match(r'^\s*"[A-Z]+\d+",\s+#\s*\S', line) for line in entries), entries
 
 
 def test_mypy_reads_the_firmwares_type_comments(tmp_path):
@@ -119,11 +142,11 @@ def test_pre_commit_runs_the_suites_checks_with_its_tools():
     import tomllib
 
     yaml = pytest.importorskip("yaml")   # PyYAML: mkdocs brings it
-    hooks = dict((hook["id"], hook) for repo in yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())["repos"]
-                 for hook in repo["hooks"])
+    hooks = {hook["id"]: hook for repo in yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())["repos"]
+                 for hook in repo["hooks"]}
     assert set(hooks) == {"ruff", "mypy", "reuse"}, sorted(hooks)
     test_extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
-    pinned = set(re.split(r"[<>=!;\[ ]", r, maxsplit=1)[0] for r in test_extra)
+    pinned = {re.split(r"[<>=!;\[ ]", r, maxsplit=1)[0] for r in test_extra}
     for name, hook in hooks.items():
         tool = hook["entry"].split()[0]
         assert hook["language"] == "system" and tool == ".venv/bin/" + name and name in pinned, hook

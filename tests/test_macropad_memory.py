@@ -11,9 +11,8 @@ import gc
 import json
 import sys
 
-import pytest
-
 import mpy_runner
+import pytest
 from kit_link import Machine
 
 
@@ -200,7 +199,7 @@ def test_a_heap_game_keeps_only_its_own_rules_code(tree, spec):
     assert lines[2] == "spec " + spec, lines
     kept = int(lines[0].split()[1])
     assert kept < 4000, (spec, lines)
-    others = set(["subtract", "moore", "greedy", "allheaps"]) - set([spec.partition(":")[0]])
+    others = {"subtract", "moore", "greedy", "allheaps"} - {spec.partition(":")[0]}
     assert not others & set(lines[1].split()[1:]), lines
 
 

@@ -20,9 +20,8 @@ them, saves a value a pass at a time, and says a value it refuses."""
 import json
 import os
 
-import pytest
-
 import mpy_runner
+import pytest
 from nimatron.config import boards
 from nimatron.config.settings import PRESETS_FILE, changed
 from nimatron.games.registry import menu_specs

@@ -21,9 +21,8 @@ more than one firmware module opening either list or saving.
 
 import sys
 
-import pytest
-
 import mpy_runner
+import pytest
 from controller_scenarios import Rig
 from nimatron.config import boards, settings
 from nimatron.machine.deployed import choices as menu_choices
@@ -63,7 +62,7 @@ class Counts:
 def poll(rig, counts, polls):
     """One controller pass; what it did is appended to ``polls``."""
     counts.now = {}
-    before = set(m for m in sys.modules if m.startswith("nimatron."))
+    before = {m for m in sys.modules if m.startswith("nimatron.")}
     rig.t += 10
     rig.c.update(rig.t)
     loaded = [m for m in sys.modules if m.startswith("nimatron.") and m not in before]

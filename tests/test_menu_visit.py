@@ -15,9 +15,8 @@ the real MicroPython precompiled as on a board: no poll loads more than one
 module, and the firmware modules resident after a visit are the ones
 resident before it."""
 
-import pytest
-
 import mpy_runner
+import pytest
 from nimatron.config import boards
 
 BOARDS = [name for name in boards.names() if boards.board(name)["driver"] != "gpiozero"]

@@ -23,9 +23,8 @@ import shutil
 import subprocess
 import sys
 
-import pytest
-
 import mpy_runner
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

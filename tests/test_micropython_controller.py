@@ -9,9 +9,8 @@ test rig keeps every event of every game, so this runs with a 320 KB heap;
 the firmware's own footprint is measured by tests/bench_firmware.py.
 """
 
-import pytest
-
 import mpy_runner
+import pytest
 
 HEAP = "320K"  # need measured: 160 KB (controller), 192 KB (service)
 
@@ -48,7 +47,7 @@ def test_steady_state_passes_make_no_garbage(tree):
     assert out.returncode == 0, out.stdout + out.stderr
     rows = [line.split() for line in out.stdout.splitlines()]
     assert len(rows) == 10, out.stdout
-    for state, used, passes, shown in rows:
+    for state, used, passes, _shown in rows:
         assert used != "heap-full" and int(used) <= STEADY_BYTES, "%s: %s bytes over %s passes" % (state, used, passes)
     shown = {row[0]: int(row[3]) for row in rows}
     assert shown["showing"] and shown["selection"] and shown["champ"], "blinks did not turn over: " + out.stdout

@@ -8,14 +8,12 @@ import json
 import subprocess
 import sys
 
+import oracle
 import pytest
-
+from kit_sim import FAST, events
 from nimatron.games import grid, nim2d, strategy
 from nimatron.games.rules import RulesError, SizeError, parse_rules
-
-import oracle
 from nimatron_sim.visitor import Visitor
-from kit_sim import FAST, events
 
 
 def matrix(mask, rows, cols):
@@ -28,8 +26,8 @@ def removed_in_one_line(before, after):
     lit_again = [(r, c) for r in range(len(before)) for c in range(len(before[0])) if after[r][c] and not before[r][c]]
     if not gone or lit_again:
         return False
-    rows = sorted(set(r for r, _ in gone))
-    cols = sorted(set(c for _, c in gone))
+    rows = sorted({r for r, _ in gone})
+    cols = sorted({c for _, c in gone})
     if len(rows) == 1:
         span = [c for _, c in gone]
         return max(span) - min(span) + 1 == len(gone)
@@ -128,7 +126,8 @@ def test_two_dimensional_nim_plays_on_the_grid(sims, misere):
 
 
 def test_a_board_of_cells_too_big_for_the_lamps_is_refused():
-    from nimatron.panels.panel import PanelError, make_panel
+    from nimatron.panels import make_panel
+    from nimatron.panels.panel import PanelError
     with pytest.raises(PanelError):
         make_panel(parse_rules("nim2d"), [4, 4, 4], [15, 15, 15, 15])
 
@@ -136,6 +135,7 @@ def test_a_board_of_cells_too_big_for_the_lamps_is_refused():
 def test_micropython_in_64k_gives_the_same_moves(tmp_path):
     """Precompiled as a deploy can (mpy-cross), the engine and its table in a 64 KB heap."""
     import os
+
     import mpy_runner
 
     exe = mpy_runner.find("micropython")

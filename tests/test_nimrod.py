@@ -7,7 +7,6 @@ groups, Candy Nim's candies. The panel is what both faces show (the
 terminal's "how the machine thinks", the pages' reasoning and the crowd view)."""
 
 import pytest
-
 from nimatron.games import strategy
 from nimatron_sim.face import Face
 from nimatron_sim.nimrod import nimrod

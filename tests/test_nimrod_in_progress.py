@@ -15,7 +15,6 @@ and /crowd.
 """
 
 import pytest
-
 from devtools import Served, call
 from fake_io import FakeIO
 from nimatron.games import strategy

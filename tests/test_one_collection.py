@@ -7,7 +7,7 @@ The finding, on a stock MacroPad (CircuitPython 9.2.8, emulated, with
 ``tools/emu_board.py --profile``): a ``SET``'s passes were 50-60 ms because
 the controller's collection between games (``turns._room``, 23 ms there) and
 the link's next step (a module's load, 30-36 ms) fell in the same pass, and
-the link's own collection (``commands._alone``) sometimes followed the
+the link's own collection (``HostLink.load``) sometimes followed the
 controller's in one pass: two collections. Each part kept "a pass of its
 own" for its collections, unaware of the other's.
 
@@ -23,11 +23,9 @@ the machine's collection and the link's load or reply, none the link's
 collection and a load. In 256 KB the controller never collects, which is why
 tests/test_set_passes.py (256 KB) never saw it."""
 
-import pytest
-
 import mpy_runner
+import pytest
 from nimatron.config import boards
-
 from nimatron_sim.engine import playable_presets
 
 BOARDS = [name for name in boards.names() if boards.board(name)["driver"] != "gpiozero"]

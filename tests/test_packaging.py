@@ -87,7 +87,7 @@ def requirements():
     reqs = list(PROJECT["dependencies"])
     for extra in PROJECT["optional-dependencies"].values():
         reqs += extra
-    return dict((Requirement(r).name.lower(), Requirement(r)) for r in reqs if Requirement(r).name != "nimatron")
+    return {Requirement(r).name.lower(): Requirement(r) for r in reqs if Requirement(r).name != "nimatron"}
 
 
 def library_source(module):
@@ -118,7 +118,7 @@ def test_each_private_internal_is_still_used(dist, module, name, users):
             "%s no longer uses %s's %s: take it off INTERNALS" % (path, dist, name)
 
 
-@pytest.mark.parametrize("dist", sorted(set(i[0] for i in INTERNALS)))
+@pytest.mark.parametrize("dist", sorted({i[0] for i in INTERNALS}))
 def test_private_internals_are_capped(dist):
     """A library whose internals we use is capped below its next major release at most."""
     req = requirements()[dist]
@@ -146,8 +146,8 @@ def private_names(path):
 
 
 def test_every_private_name_used_is_listed():
-    listed = set(i[2] for i in INTERNALS) | set(OWN) | set(
-        i[1].rsplit(".", 1)[1] for i in INTERNALS if "._" in i[1])
+    listed = {i[2] for i in INTERNALS} | set(OWN) | {
+        i[1].rsplit(".", 1)[1] for i in INTERNALS if "._" in i[1]}
     wrong = []
     for base in SWEPT:
         for path in sorted((ROOT / base).rglob("*.py")):
@@ -163,14 +163,14 @@ def test_the_projects_own_private_names_are_its_own(name):
     defined = re.compile(r"(def |self\.)%s\b" % re.escape(name))
     assert any(defined.search(p.read_text()) for base in ("firmware", "host", "simulator")
                for p in (ROOT / base).rglob("*.py")), "the project defines no %s: is it a library's? list it in INTERNALS" % name
-    met = set(n for base in SWEPT for p in (ROOT / base).rglob("*.py") for _, n in private_names(p))
+    met = {n for base in SWEPT for p in (ROOT / base).rglob("*.py") for _, n in private_names(p)}
     assert name in met, "nothing takes %s from outside any more: take it off OWN" % name
 
 
 @pytest.mark.parametrize("name", sorted(requirements()))
 def test_every_range_has_a_floor_and_a_cap(name):
     req = requirements()[name]
-    ops = set(s.operator for s in req.specifier)
+    ops = {s.operator for s in req.specifier}
     assert ops & {">=", ">", "==", "~="}, "%r has no lower bound: name the oldest version it was tried with" % str(req)
     if name not in UNCAPPED:
         assert ops & {"<", "<=", "==", "~="}, ("%r has no upper bound: cap it below the next major release "
@@ -210,13 +210,13 @@ def test_every_library_imported_is_required():
     CircuitPython's own (circuitpython-stubs knows them; test_circuitpython_api checks them)."""
     provides = metadata.packages_distributions()
     required = set(requirements())
-    board = set(str(f).split("/")[0][:-len("-stubs")] for f in metadata.distribution("circuitpython-stubs").files
-                if str(f).split("/")[0].endswith("-stubs"))
+    board = {str(f).split("/")[0][:-len("-stubs")] for f in metadata.distribution("circuitpython-stubs").files
+                if str(f).split("/")[0].endswith("-stubs")}
     wrong = []
     for path, top in third_party_imports():
         if path.startswith("firmware/") and top in board:
             continue
-        dists = set(d.lower() for d in provides.get(top, ()))
+        dists = {d.lower() for d in provides.get(top, ())}
         if not dists & required:
             wrong.append("%s imports %s (from %s), which pyproject.toml does not require"
                          % (path, top, ", ".join(sorted(dists)) or "nowhere installed"))

@@ -9,7 +9,6 @@ no hole cut by a join."""
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from nimatron.config import boards
 from nimatron_host import hardware
 from nimatron_host.hardware import panel
@@ -22,7 +21,7 @@ PANELS = sorted(p for p in TEXTS if "/panel" in p and p.endswith(".svg"))
 
 def layers(text):
     root = ET.fromstring(text.encode("utf-8"))
-    out = dict((g.get("id"), g) for g in root.findall(SVG + "g"))
+    out = {g.get("id"): g for g in root.findall(SVG + "g")}
     return root, out
 
 

@@ -8,19 +8,16 @@ pins) and reads the lamps back from the pins.
 """
 
 import pytest
-
-from nimatron.machine import app
-from nimatron.panels.panel import PanelError, fits_all_reachable
+from fake_io import FakeIO
+from kit_sim import FAST, events
 from nimatron.games.rules import parse_rules
+from nimatron.machine import app
+from nimatron.panels import fits_all_reachable
 from nimatron.panels.circle import circle_cells
-
+from nimatron.panels.panel import PanelError
 from nimatron_host.cli import main as nimatron
 from nimatron_sim.visitor import Visitor
-
-from fake_io import FakeIO
 from oracle import Oracle
-
-from kit_sim import FAST, events
 
 
 def play(sim, keys, wait=3600):
@@ -109,7 +106,7 @@ def test_a_lamp_taken_from_the_middle_of_a_row_stays_out_and_the_machine_takes_f
     sim.advance(4000)
     move = events(sim, "move")[1]
     lamps = sim.read_lamps()
-    for r, (before, after) in enumerate(zip(move["before"], move["after"])):
+    for r, (_before, after) in enumerate(zip(move["before"], move["after"])):
         lit = [i for i in range(8) if lamps[r][i]]
         assert len(lit) == after
         if r == 1:

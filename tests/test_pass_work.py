@@ -15,9 +15,8 @@ allocated before the lamp went out (DONE's tick 61.5 ms, emulated)."""
 
 import random
 
-import pytest
-
 import controller_kit
+import pytest
 from fake_io import FakeIO
 from nimatron.games import budget
 from nimatron.machine import game_lamps

@@ -13,7 +13,6 @@ import subprocess
 import sys
 
 import pytest
-
 from nimatron.__main__ import Notifier, default_state
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -11,15 +11,12 @@ import subprocess
 import sys
 
 import pytest
-
-from nimatron.games import rules as rules_module
-from nimatron.games import splits, strategy
+from controller_scenarios import FakeIO, Rig
+from nimatron.config.settings import SettingsError
+from nimatron.games import rules as rules_module, splits, strategy
+from nimatron.games.rules import SizeError, parse_rules
 from nimatron.machine.app import make_controller
 from nimatron.panels.playable import check_engine
-from nimatron.games.rules import SizeError, parse_rules
-from nimatron.config.settings import SettingsError
-
-from controller_scenarios import FakeIO, Rig
 
 SPECS = ("nim", "subtract:3", "moore:2", "greedy", "allheaps", "grundy", "circular")
 # Around the limits: tables (4 heaps of 7, 24 objects), search, parts.

@@ -10,11 +10,9 @@ import os
 import subprocess
 
 import pytest
-
 from nimatron.config import boards, power
-from nimatron.machine.app import make_controller
 from nimatron.config.settings import SettingsError, resolve
-
+from nimatron.machine.app import make_controller
 from nimatron_host.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -9,9 +9,8 @@ put a MacroPad's day of play within 5 names of its pool's next 8.3 KB
 the levels ``power.check`` gives; a pin map edited after the deploy, a value
 left out, or no file: checked on the board as before, refusals said why."""
 
-import pytest
-
 import nimatron
+import pytest
 from nimatron.config import boards, power
 from nimatron.machine.adjust import CHOICES
 from nimatron.machine.limit import PowerLimit, deployed_level

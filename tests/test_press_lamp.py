@@ -18,9 +18,8 @@ graph 4,544, circular 8,960; pico-ring drnim 2,368)."""
 import os
 import sys
 
-import pytest
-
 import mpy_runner
+import pytest
 
 # The ring's Grundy's game: a split moves every arc after it round the ring,
 # worked out as its lamps change (448 bytes; its DONE took 9.0 ms to its lamp).

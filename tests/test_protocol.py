@@ -11,14 +11,11 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 import mpy_runner
-from kit_link import PIN, Machine
+import pytest
 from hypothesis import given, settings as hsettings, strategies as st
-
-from nimatron.link.protocol import (MAX_LINE, MAX_OUT, PIN_PAUSE_MS, RELOCK_MS, LineReader,
-                               ProtocolError, parse_line)
+from kit_link import PIN, Machine
+from nimatron.link.protocol import MAX_LINE, MAX_OUT, PIN_PAUSE_MS, RELOCK_MS, LineReader, ProtocolError, parse_line
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -356,7 +353,7 @@ def test_noise_never_changes_the_game(chunks, take):
     m.run(1000)
     m.cable.to_machine += b"\nHELLO\n"
     m.drain()
-    for kind, data in m.cable.lines():
+    for kind, _data in m.cable.lines():
         assert kind in ("OK", "ERR", "EV")
     assert m.link.failure is None
     after = (m.controller.state, m.controller.position(), dict(m.controller.settings), dict(m.controller.audits))

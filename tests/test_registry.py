@@ -18,7 +18,6 @@ import subprocess
 import sys
 
 import pytest
-
 from nimatron.config import boards
 from nimatron.config.settings import PRESETS, changed
 from nimatron.games import rules
@@ -114,7 +113,7 @@ def test_only_the_chosen_rule_sets_module_is_imported(interpreter, tmp_path):
         assert before == "", "reading the registry imported %s" % before
         return after.split()
 
-    for name, module, cls, ks in entries():
+    for name, module, _cls, ks in entries():
         spec = "%s:%d" % (name, ks[0]) if ks else name
         own = rules_class(name).__module__[15:]  # the line's module, or the one it hands the class out from
         assert loaded("rules", spec) == sorted(set(loaded("module", module)) | {own}), spec
@@ -181,7 +180,7 @@ def plays():
 
 def test_every_board_plays_something_and_some_board_plays_each_rule_set(plays):
     assert all(plays.values())
-    offered_somewhere = set(s.partition(":")[0] for specs in plays.values() for s in specs)
+    offered_somewhere = {s.partition(":")[0] for specs in plays.values() for s in specs}
     assert offered_somewhere == set(NAMES)   # Building Nim too: its own starts_for (the stones in the last row)
 
 
@@ -217,10 +216,9 @@ def test_the_pages_settings_follow_the_board_chosen(plays):
 
 
 def test_the_terminal_offers_every_rule_set_each_board_plays(plays):
+    from kit_tui import SIZE, make_app, run
     from textual.widgets import Select
     from textual.widgets.select import InvalidSelectValueError
-
-    from kit_tui import SIZE, make_app, run
 
     app = make_app()
     offered = {}

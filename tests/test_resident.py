@@ -24,9 +24,8 @@ Each was measured resident in the emulated Pico (docs/board.md, "How
 these were measured"), 3-9 KB of heap apiece on CircuitPython 9.2.8.
 """
 
-import pytest
-
 import mpy_runner
+import pytest
 from nimatron.config.settings import resolve
 from nimatron.games.rules import REGISTRY, parse_rules, rules_class
 from nimatron.machine.turns import plays_by_table
@@ -35,7 +34,7 @@ from nimatron.machine.turns import plays_by_table
 NEVER_IN_PLAY = ("machine.starting", "machine.app", "machine.reading", "machine.audits_load", "config.boards",
                  "config.power", "config.settings", "config.values", "panels.playable", "games.registry", "games.anygraph", "link.pty", "machine.files",
                  "machine.statefile", "machine.service", "machine.adjust", "machine.deployed", "machine.power_on")
-# The panel module of each kind of panel a rule set asks for (``panel.make_panel``).
+# The panel module of each kind of panel a rule set asks for (``panels.make_panel``).
 PANELS = {"cells": "panels.cells", "ring": "panels.circle", "splits": "panels.shapes", "tally": "panels.tally",
           "supply": "panels.supply", "heaps": None}
 SHARED_GAMES = ("games.nim",)  # Bouton's nim-sum: the base of Candy, Building and the heap games

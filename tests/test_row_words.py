@@ -10,7 +10,6 @@ with row buttons, every row emptied and pressed again.
 import re
 
 import pytest
-
 from nimatron.config import boards
 from nimatron_sim.engine import Simulator
 

@@ -26,7 +26,6 @@ import re
 from types import SimpleNamespace
 
 import pytest
-
 from nimatron.drivers import oled
 from nimatron.games import explain
 from nimatron.games.registry import entries
@@ -271,7 +270,7 @@ def test_the_terminal_face_says_the_same_words_in_each_language(case, lang):
 
 
 def test_every_rule_set_is_swept():
-    assert sorted(set(parse_rules(spec).name for spec, _, _ in CASES)) == sorted(RULES)
+    assert sorted({parse_rules(spec).name for spec, _, _ in CASES}) == sorted(RULES)
 
 
 @pytest.mark.parametrize("lang", languages())

@@ -12,13 +12,10 @@ into ticks resumes (it does not start again), and it chooses the move the
 one-shot engine chooses.
 """
 import pytest
-
 from kit_sim import FAST, events
-
 from nimatron.games import budget, building, candy, graph, nim2d, strategy
 from nimatron.games.rules import parse_rules
 from nimatron.machine import turns
-
 from nimatron_sim.visitor import Visitor
 
 # The largest single spend(): a new position's charge, 3 units a move; a

@@ -114,7 +114,7 @@ def test_circle_of_ten_rows():
 
 def test_case_count():
     """Every part of the seed material produced cases."""
-    prefixes = set(case["id"].split("/")[0] for case in CASES)
+    prefixes = {case["id"].split("/")[0] for case in CASES}
     assert prefixes == {
         "normal_game_345", "misere_game_345", "normal_game_misere_aside",
         "misere_game_normal_aside", "bouton_example_345", "doctest", "table",

@@ -7,7 +7,6 @@ The same scenarios run under MicroPython in test_micropython_controller.
 """
 
 import pytest
-
 import service_scenarios
 
 SCENARIOS = sorted(name for name in dir(service_scenarios) if name.startswith("scenario_"))

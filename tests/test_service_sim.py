@@ -9,11 +9,10 @@ storms on the core. The menu's screens themselves are in service_scenarios.
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from controller_scenarios import Rig
-from nimatron.machine.controller import ATTRACT, SERVICE, VISITOR
+from hypothesis import HealthCheck, given, settings, strategies as st
 from nimatron.link.hostlink import HostLink
+from nimatron.machine.controller import ATTRACT, SERVICE, VISITOR
 from nimatron.machine.switches import CHORD_MS
 from nimatron_host.cli import main
 from nimatron_sim.engine import Simulator
@@ -41,8 +40,8 @@ def test_the_chord_opens_the_menu_through_the_real_drivers(board):
         out = events(sim)
         sim.chord(["done", "new"], CHORD_MS + 100)
         assert sim.controller.state == SERVICE
-        assert kinds(out, "service")[0] == dict(t=kinds(out, "service")[0]["t"], event="service",
-                                                 open=True, by="buttons")
+        assert kinds(out, "service")[0] == {"t": kinds(out, "service")[0]["t"], "event": "service",
+                                                 "open": True, "by": "buttons"}
         lamps = sim.read_lamps()
         assert sum(map(sum, lamps)) == 1 and lamps[0][0] == 1  # item 1: one lamp
         assert sim.read_status()["champ"] == 1
@@ -76,7 +75,6 @@ def test_a_button_held_at_power_up_is_stuck_and_the_rest_plays(board):
 
 def test_gpiozero_reports_a_button_closed_before_the_driver_opens():
     from gpiozero.pins.mock import MockFactory, MockPin
-
     from nimatron.config import boards
     from nimatron.drivers.gpiozero_io import GpiozeroIO
 

@@ -10,9 +10,8 @@ same pass). Under MicroPython, every grid preset in turn and a SET that
 leaves the games alone (tests/mpy/run_set_apply.py).
 """
 
-import pytest
-
 import mpy_runner
+import pytest
 
 
 @pytest.mark.micropython
@@ -33,7 +32,6 @@ def _set_polls(board, preset, command, monkeypatch):
     lamps for and asked the engine about; the starts the settings checked a
     game can begin from; the reply; the controller)."""
     from kit_link import Machine
-
     from nimatron.config import settings
     from nimatron.panels import playable
 

@@ -16,9 +16,8 @@ preset resolved again: 27-50 ms of a pass on pico-grid), the reply still
 comes, the setting is applied, and what is saved resolves back to it.
 """
 
-import pytest
-
 import mpy_runner
+import pytest
 from nimatron.config import boards
 from nimatron_sim.engine import playable_presets
 
@@ -83,7 +82,7 @@ from nimatron.config import boards
 from nimatron.config.settings import resolve
 from nimatron.games.rules import parse_rules
 from nimatron.machine.app import choose_layout
-from nimatron.panels import panel
+from nimatron.panels import make_panel, panel
 from nimatron_sim.engine import playable_presets
 
 def drawings():
@@ -97,7 +96,7 @@ for board in boards.names():
         rules = parse_rules(s["rules"])
         for name in drawings():
             del sys.modules[name]
-        panel.make_panel(rules, choose_layout(spec, s), s["starts"][0], counter=s.get("counter", False))
+        make_panel(rules, choose_layout(spec, s), s["starts"][0], counter=s.get("counter", False))
         named = panel.panel_module(rules, s.get("counter", False))
         loaded = sorted(m[16:] for m in drawings())
         if loaded != ([named] if named else []):
@@ -116,7 +115,7 @@ def _resolved_again(current, key, value):
 
     value = check_value(key, value)
     if key == "preset":
-        return resolve(dict((k, current[k]) for k in KEEP_ON_PRESET), value)
+        return resolve({k: current[k] for k in KEEP_ON_PRESET}, value)
     new = dict(current)
     new[key] = value
     return resolve(new, new["preset"])
@@ -127,7 +126,7 @@ def _diff_resolved_again(settings):
     from nimatron.config.settings import resolve
 
     base = resolve({}, settings["preset"])
-    return dict((k, v) for k, v in settings.items() if k == "preset" or v != base[k])
+    return {k: v for k, v in settings.items() if k == "preset" or v != base[k]}
 
 
 @pytest.mark.parametrize("board", ["pico-grid", "pico-ring", "pico-neopixel", "macropad"])

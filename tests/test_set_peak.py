@@ -26,9 +26,8 @@ failed there wanting 1280 bytes; the pieces pass down to 768).
 
 import os
 
-import pytest
-
 import mpy_runner
+import pytest
 from nimatron.config import settings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

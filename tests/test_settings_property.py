@@ -17,16 +17,14 @@ import argparse
 import json
 import random
 
-from hypothesis import HealthCheck, event, given, settings as hsettings, strategies as st
-
 import nimatron.__main__ as machine_cli
-from nimatron.machine.app import make_controller
+from controller_scenarios import FakeIO
+from hypothesis import HealthCheck, event, given, settings as hsettings, strategies as st
+from kit_link import Machine
 from nimatron.config import settings as settings_module
 from nimatron.config.settings import DEFAULTS, preset_names
+from nimatron.machine.app import make_controller
 from nimatron_sim import cli as sim_cli
-
-from controller_scenarios import FakeIO
-from kit_link import Machine
 
 BOARDS = ("pico-neopixel", "pico-grid", "pi-leds")
 RULES = ("nim", "subtract:3", "subtract:1", "moore:2", "greedy", "allheaps", "subtract:٣", "nim:2", "")
@@ -58,7 +56,7 @@ for key in settings_module._BOOL:
     good[key] = st.one_of(st.booleans(), st.sampled_from(["on", "off", "true", "0"]))
 value_for = lambda key: st.integers(0, 5).flatmap(lambda i: junk if i == 5 else good.get(key, junk))  # noqa: E731 (5 good : 1 junk)
 overrides = st.lists(st.sampled_from(sorted(DEFAULTS)), min_size=1, max_size=4, unique=True).flatmap(
-    lambda keys: st.fixed_dictionaries(dict((k, value_for(k)) for k in keys)))
+    lambda keys: st.fixed_dictionaries({k: value_for(k) for k in keys}))
 
 
 def play_to_the_end(c, events, seed):

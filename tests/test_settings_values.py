@@ -14,7 +14,6 @@ import subprocess
 import sys
 
 import pytest
-
 from nimatron.config import boards, settings
 from nimatron.config.boards import BoardError
 from nimatron.config.settings import SettingsError, check_value, resolve

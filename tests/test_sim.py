@@ -20,16 +20,12 @@ import sys
 import types
 
 import pytest
-
+from kit_sim import FAST, events
 from nimatron.config import boards
-
 from nimatron.games import strategy
 from nimatron.games.rules import parse_rules
-
 from nimatron_host.cli import main as nimatron
 from nimatron_sim import Simulator
-
-from kit_sim import FAST, events
 from nimatron_sim.visitor import Visitor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -417,7 +413,7 @@ def test_python_m_nimatron_runs_on_mock_pins_and_exits_cleanly_on_ctrl_c(tmp_pat
 
 def test_a_pi_tells_a_clean_restart_from_a_killed_run(tmp_path):
     state = tmp_path / "state.bin"
-    for signum, next_reason in ((signal.SIGTERM, "software"), (signal.SIGKILL, "watchdog")):
+    for signum, _next_reason in ((signal.SIGTERM, "software"), (signal.SIGKILL, "watchdog")):
         proc, boot = start_pi(state)
         proc.send_signal(signum)
         proc.wait(10)

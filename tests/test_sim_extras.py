@@ -10,7 +10,6 @@ modules missing in turn, on a board with a display and on one without.
 import sys
 
 import pytest
-
 from nimatron_host.cli import main
 
 EXTRAS = ("busdisplay", "fourwire", "displayio", "terminalio")

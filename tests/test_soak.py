@@ -6,7 +6,6 @@
 import re
 
 import pytest
-
 from nimatron_host.cli import main as nimatron
 
 

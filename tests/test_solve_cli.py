@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from nimatron_host.cli import main
 
 

@@ -35,15 +35,13 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "simulator"))
 
 from kit_faults import FailingOs  # noqa: E402
-
 from nimatron.__main__ import open_state  # noqa: E402
 from nimatron.machine import statefile  # noqa: E402
 from nimatron.machine.audits import Audits  # noqa: E402
@@ -299,7 +297,6 @@ def test_the_program_exits_2_only_for_what_a_person_must_mend(tmp_path, monkeypa
     ``python -m nimatron`` gives it for a usage error only, never for a fault
     at start (an EIO at any call of it, once, or every read of the state file)."""
     from gpiozero import Device
-
     from nimatron_host import install_pi
 
     assert "Restart=always" in install_pi.RESTART and "RestartPreventExitStatus=2" in install_pi.RESTART

@@ -15,9 +15,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_si
 
 from controller_scenarios import FakeIO  # noqa: E402
 from flash import FlashNvm  # noqa: E402
-
-from nimatron.machine import app  # noqa: E402
 from nimatron.link.hostlink import HostLink  # noqa: E402
+from nimatron.machine import app  # noqa: E402
 from nimatron.machine.startup import Machine, overrides_source, read_source  # noqa: E402
 from nimatron.machine.store import Store  # noqa: E402
 

@@ -11,15 +11,13 @@ next start must work, and the first error must be in the log and the audits.
 """
 import sys
 
-import pytest
-
-from controller_scenarios import FakeIO
-from nimatron_sim.flash import FlashNvm
-
 import nimatron.drivers as drivers
+import pytest
+from controller_scenarios import FakeIO
 from nimatron.machine import app
 from nimatron.machine.startup import Machine, read_source
 from nimatron.machine.store import Store
+from nimatron_sim.flash import FlashNvm
 
 BOARD = "pico-neopixel"
 
@@ -95,7 +93,9 @@ def fail_controller(monkeypatch, error):
     from nimatron.machine import controller
 
     once = Once(controller.Controller.__init__, error)
-    monkeypatch.setattr(controller.Controller, "__init__", lambda self, *args, **kwargs: once(self, *args, **kwargs))
+    # a function, which binds self as a method (Once does not)
+    monkeypatch.setattr(controller.Controller, "__init__",
+                        lambda self, *args, **kwargs: once(self, *args, **kwargs))  # noqa: PLW0108 - binds self
 
 
 STEPS = {"forget": fail_forget, "import": fail_import, "controller": fail_controller}

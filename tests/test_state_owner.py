@@ -23,19 +23,17 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "simulator", "nimatron_sim"))
 
 from controller_scenarios import FakeIO  # noqa: E402
-
 from nimatron.__main__ import RunMarker, open_state  # noqa: E402
 from nimatron.machine import app, statefile  # noqa: E402
-from nimatron.machine.startup import Machine, overrides_source  # noqa: E402
 from nimatron.machine.files import OsFiles  # noqa: E402
+from nimatron.machine.startup import Machine, overrides_source  # noqa: E402
 from nimatron.machine.store import AUDITS, SETTINGS, Store, encode  # noqa: E402
 from nimatron_sim.flash import FlashNvm  # noqa: E402
 
@@ -416,7 +414,7 @@ RECORDS = st.builds(record, st.sampled_from([AUDITS, SETTINGS]), st.integers(0, 
 JUNK = st.binary(max_size=300)
 OURS = st.one_of(
     st.tuples(JUNK, RECORDS, JUNK).map(lambda t: t[0] + t[1] + t[2]),        # one of our records, anywhere
-    st.integers(1, statefile.LIMIT).map(lambda n: bytes(n)),                  # zeroed
+    st.integers(1, statefile.LIMIT).map(bytes),                  # zeroed
     st.integers(1, statefile.LIMIT).map(lambda n: b"\xff" * n),               # blank
     st.tuples(RECORDS, st.integers(0, 3), st.integers(1, 255), st.integers(8, 4000)).map(
         lambda t: xor(t[0], t[1], t[2])[:t[3]]),                                 # a header hit, maybe torn

@@ -14,7 +14,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim"))  # flash.py, as on MicroPython
 
 import store_scenarios  # noqa: E402
-
 from nimatron.machine.records import crc32_by_hand  # noqa: E402
 from nimatron.machine.store import crc32  # noqa: E402
 

@@ -20,15 +20,13 @@ import os
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim"))  # flash.py
 
 from flash import FlashNvm, ModelFiles  # noqa: E402
 from kit_disk import FaultFiles  # noqa: E402
-
 from nimatron.machine.audits import Audits  # noqa: E402
 from nimatron.machine.store import _SEQ_RENUMBER as SEQ_RENUMBER, Store, encode, scan  # noqa: E402
 
@@ -227,7 +225,11 @@ def test_the_wear_limit_holds_any_flood_to_its_erases_a_day():
     """Repetition: 10,000 saves in one virtual day erase the sector at most
     ERASES_PER_DAY + ERASES_BURST times; the counts wait in memory, and the
     last one is written when the allowance comes."""
-    from nimatron.machine.store import _DAY_MS as DAY_MS, _ERASES_BURST as ERASES_BURST, _ERASES_PER_DAY as ERASES_PER_DAY
+    from nimatron.machine.store import (
+        _DAY_MS as DAY_MS,
+        _ERASES_BURST as ERASES_BURST,
+        _ERASES_PER_DAY as ERASES_PER_DAY,
+    )
 
     nvm = FlashNvm()
     store = Store(nvm=nvm)

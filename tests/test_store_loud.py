@@ -21,7 +21,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_si
 
 from controller_scenarios import FakeIO  # noqa: E402
 from flash import FlashNvm, ModelFiles  # noqa: E402
-
 from nimatron.link.hostlink import HostLink  # noqa: E402
 from nimatron.machine import app  # noqa: E402
 from nimatron.machine.startup import Machine, overrides_source  # noqa: E402
@@ -99,7 +98,7 @@ def test_a_full_disk_gives_no_pin_guesses_across_restarts():
     pi.start()
     pi.disk.full = True
     checked = 0
-    for restart in range(4):
+    for _restart in range(4):
         pi.start()
         for guess in ("0000", "1111", "2222", "3333"):
             word, why = pi.ask("UNLOCK " + guess)

@@ -27,15 +27,13 @@ import os
 import sys
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim"))  # flash.py
 
 from fake_io import FakeIO  # noqa: E402
 from flash import FlashNvm, ModelFiles  # noqa: E402
-
 from nimatron.link.hostlink import HostLink  # noqa: E402
 from nimatron.machine import app  # noqa: E402
 from nimatron.machine.audits import KEYS, PRESET_KEYS, Audits  # noqa: E402
@@ -220,7 +218,7 @@ def test_the_pi_file_cut_at_its_record_boundary_is_said_and_sealed():
     data, acknowledged = PI
     for old in (False, True):
         whole = data[_spans(data)[0][1]:] if old else data
-        for start, end in _spans(whole)[:-1]:
+        for _start, end in _spans(whole)[:-1]:
             found = Store(path=PATH, files=_disk(whole[:end])).load()
             assert "settings" in found["lost"] and found["problems"], (old, end)
             assert "settings record" in found["problems"][-1] and "no whole" in found["problems"][-1]

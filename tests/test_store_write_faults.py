@@ -18,14 +18,12 @@ import errno
 import os
 import sys
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim"))
 
 from flash import FlashNvm  # noqa: E402
-
 from nimatron.machine.store import ERASE_MS, RETRY_MS, Store  # noqa: E402
 
 SIZE = 192  # a small sector: a compaction every few saves

@@ -14,15 +14,12 @@ The work is counted, not timed, so the test holds on any machine.
 """
 
 import pytest
-
 from kit_link import Cable
 from kit_sim import FAST
-
 from nimatron.games import budget, building, candy, graph, nim2d
 from nimatron.link.hostlink import _LINK_UNITS as LINK_UNITS, HostLink, forget_searches as forget_everything
 from nimatron.link.protocol import parse_line
 from nimatron.machine import turns
-
 from nimatron_sim.visitor import Visitor
 
 MOST_A_SPEND = 3 * 40 + 1  # a new position's charge, as tests/test_search_budget.py

@@ -13,14 +13,12 @@ the pins.
 
 
 import pytest
-
+from kit_tui import SIZE, make_app, run, screen_text, until
 from nimatron.games import strategy
 from nimatron.machine.controller import OVER, SHOWING, THINKING, VISITOR
 from nimatron_host.cli import main
 from nimatron_sim.face import Face
 from nimatron_sim.tui import NimatronApp, lamp_width
-
-from kit_tui import SIZE, make_app, run, screen_text, until
 
 LAMP_COLUMN = 4      # the face's padding (1) and row label (3)
 

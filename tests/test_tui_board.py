@@ -11,13 +11,11 @@ virtual (``realtime=False``): the test advances it."""
 import asyncio
 
 import pytest
-
+from kit_tui import make_app, screen_text, until
 from nimatron.games import strategy
 from nimatron.machine.controller import OVER, VISITOR
 from nimatron_sim.oled_mock import braille
 from textual.widgets import Select
-
-from kit_tui import make_app, screen_text, until
 
 WIDE = (120, 48)
 NARROW = (80, 24)

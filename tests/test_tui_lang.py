@@ -12,15 +12,13 @@ import os
 import re
 
 import pytest
-
+from kit_tui import run, screen_text, until
 from nimatron.machine.controller import OVER, VISITOR
 from nimatron_host.cli import main
 from nimatron_sim import words as words_module
 from nimatron_sim.face import Face
 from nimatron_sim.tui import NimatronApp
 from nimatron_sim.words import Words
-
-from kit_tui import run, screen_text, until
 
 SMALL = (80, 24)
 # (board, settings, presses of the visitor's first move): a row board, the ring, each new game on the grid
@@ -47,7 +45,7 @@ def english_words(lang):
         with open(os.path.join(words_module.FOLDER, name + ".json"), encoding="utf-8") as f:
             data = json.load(f)
         text = " ".join(list(data["text"].values()) + list(data["phrases"].values()))
-        return set(w.lower() for w in re.findall(r"[A-Za-z]{4,}", re.sub(r"\{\w+\}", " ", text)))
+        return {w.lower() for w in re.findall(r"[A-Za-z]{4,}", re.sub(r"\{\w+\}", " ", text))}
     return words_of("en") - words_of(lang)
 
 
@@ -56,7 +54,7 @@ def english_left(text, lang, face):
     the boards' and presets' descriptions are phrases of the language file)."""
     names = set(re.findall(r"[a-z]{4,}", " ".join([face.board, face.settings["preset"], face.controller.rules.spec])))
     names.add("nimatron")  # the machine's name, in the title
-    return sorted(set(w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)) & english_words(lang) - names)
+    return sorted({w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)} & english_words(lang) - names)
 
 
 def test_words_by_key_and_phrases_with_fallback():

@@ -6,12 +6,10 @@ O holds DONE and NEW GAME for 5 s; every screen is drawn without a crash and
 says what it is; the lamps on screen are the ones read back from the pins."""
 
 import pytest
-
+from kit_tui import SIZE, make_app, run, screen_text
 from nimatron.machine.controller import ATTRACT, SERVICE
 from nimatron.machine.service import ITEMS
 from nimatron_sim import operator_words
-
-from kit_tui import SIZE, make_app, run, screen_text
 
 # item -> what its screen says
 SAYS = {
@@ -31,10 +29,10 @@ def test_every_operator_screen_draws_and_says_what_it_is(board):
             await pilot.press("o")
             assert app.face.controller.state == SERVICE
             assert "OPERATOR MENU: 1 lamp test" in screen_text(app)
-            for k, item in enumerate(ITEMS):
+            for _k, item in enumerate(ITEMS):
                 assert ITEMS[app.face.controller.menu.item] == item
                 await pilot.press("enter")
-                for step in range(3):
+                for _step in range(3):
                     app.advance(700)
                     await pilot.pause()
                     assert SAYS[item] in screen_text(app), (item, screen_text(app))

@@ -22,7 +22,8 @@ import pathlib
 import re
 
 import pytest
-
+from kit_tui import run, screen_text, until
+from kit_words import ids_on
 from nimatron.config import boards
 from nimatron.machine import service
 from nimatron.machine.controller import ATTRACT, OVER, SERVICE, VISITOR
@@ -30,9 +31,6 @@ from nimatron_sim.face import Face
 from nimatron_sim.nimrod import nimrod
 from nimatron_sim.tui import ROOMY_LAMP, SIDE_WIDTH, NimatronApp, SettingsScreen
 from nimatron_sim.words import Words
-
-from kit_tui import run, screen_text, until
-from kit_words import ids_on
 
 LANGS = ("en", "es", "ru")
 SIZES = [(80, 24), (120, 40), (200, 60)]

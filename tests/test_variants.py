@@ -12,10 +12,10 @@ a new one lacks, and prints the table of what each provides.
 """
 
 import pytest
-
 from nimatron.games.registry import entries
 from nimatron.games.rules import parse_rules, rules_class
-from nimatron.panels.panel import PanelError, make_panel
+from nimatron.panels import make_panel
+from nimatron.panels.panel import PanelError
 from nimatron_sim.words import Words
 
 RULES = [entry[0] for entry in entries()]

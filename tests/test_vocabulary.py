@@ -15,7 +15,6 @@ import pathlib
 import re
 
 import pytest
-
 from nimatron_host.hardware.circuit import STATUS_WORDS
 from nimatron_host.hardware.panel import FACE_WORDS, panel_words
 from nimatron_sim.words import Words, languages

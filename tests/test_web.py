@@ -19,7 +19,6 @@ import sys
 import urllib.request
 
 import pytest
-
 from devtools import Served, call, free_port
 from nimatron_sim.engine import Simulator
 from nimatron_sim.web import port_problem
@@ -227,8 +226,8 @@ def test_every_language_file_words_every_key():
         assert sorted(words["text"]) == sorted(english["text"]), lang
         assert sorted(words["phrases"]) == sorted(english["phrases"]), lang
         for key, text in list(words["text"].items()) + list(words["phrases"].items()):
-            placeholders = sorted(set(part.split("}")[0] for part in english["text"].get(key, key).split("{")[1:]))
-            assert sorted(set(part.split("}")[0] for part in text.split("{")[1:])) == placeholders, (lang, key)
+            placeholders = sorted({part.split("}")[0] for part in english["text"].get(key, key).split("{")[1:]})
+            assert sorted({part.split("}")[0] for part in text.split("{")[1:]}) == placeholders, (lang, key)
         if lang != "en":
             # names (NIMATRON, DONE, a preset's "Nimrod, 1951"...) may stay; sentences may not
             same = [k for k, v in words["text"].items() if v == english["text"][k] and k.split(".")[0] not in ("preset", "board")

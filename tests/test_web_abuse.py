@@ -22,9 +22,8 @@ import time
 import urllib.request
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
-
 from devtools import Served
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 from nimatron_sim.web.machines import PER_OWNER, RECLAIM_S, MachineError, Machines, echo
 from nimatron_sim.web.server import MAX_HEAD, PER_ADDRESS, client_key
 

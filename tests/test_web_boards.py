@@ -10,7 +10,6 @@ following ``nimatron sim --serial`` on a pseudo-terminal."""
 import time
 
 import pytest
-
 from devtools import CHROMIUM, Chromium, Served, call
 from kit_page import LIT, QUICK, STATE, machine_state, wait_for_turn
 from nimatron_sim.words import Words

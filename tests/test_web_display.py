@@ -10,7 +10,6 @@ import signal
 import subprocess
 import time
 
-
 from devtools import call, free_port
 from kit_web import NIMATRON
 

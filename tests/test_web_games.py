@@ -12,11 +12,10 @@ faces say the same; then a move is played and the panel follows it."""
 import json
 
 import pytest
-
 from devtools import CHROMIUM, Chromium, Served
+from kit_page import QUICK, api
 from nimatron_sim.thinking import sentence
 from nimatron_sim.words import Words
-from kit_page import QUICK, api
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 

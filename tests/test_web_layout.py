@@ -15,7 +15,6 @@ import json
 import time
 
 import pytest
-
 from devtools import CHROMIUM, Chromium, Served, call
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")

@@ -17,10 +17,9 @@ import time
 import urllib.error
 
 import pytest
-
 from devtools import CHROMIUM, Chromium, Served, call
-from nimatron_sim.web.machines import PER_OWNER
 from kit_page import LIT, QUICK, STATE, api, machine_state, wait_for_turn
+from nimatron_sim.web.machines import PER_OWNER
 
 STATIC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "simulator", "nimatron_sim", "web", "static")
 
@@ -62,7 +61,7 @@ def test_a_whole_game_on_a_row_board_by_mouse_and_keyboard(browser):
             except AssertionError:
                 raise AssertionError("turn %d, row %s of %r: the page says %r in state %r; lamps %r; log %r" % (
                     turn, "ABCD"[r], lit, tab.eval("document.getElementById('say').textContent"), tab.eval(STATE),
-                    row_lit(tab), tab.eval("document.getElementById('log').innerText")))
+                    row_lit(tab), tab.eval("document.getElementById('log').innerText"))) from None
             tab.key("Enter")                           # DONE
             tab.wait("!['visitor'].includes(%s) || document.querySelectorAll('#log li').length > %d"
                      % (STATE, 2 * turn + 2))

@@ -15,7 +15,6 @@ import json
 import socket
 
 import pytest
-
 from devtools import Served, call
 
 

@@ -6,10 +6,9 @@ of Grundy's game, lamps that moved (not taken), the ring's thinking panel,
 and `solve` saying what a move leaves once."""
 
 import pytest
-
 from nimatron.games import explain, strategy
-from nimatron.machine.controller import OVER, VISITOR
 from nimatron.games.rules import parse_rules
+from nimatron.machine.controller import OVER, VISITOR
 from nimatron_host.cli import main
 from nimatron_sim.face import Face
 from nimatron_sim.nimrod import nimrod_for

@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from devtools import Chromium, Served  # noqa: E402
+from devtools import Chromium, Served
 
 SHOWING = "document.body.dataset.state === 'showing' && document.querySelector('.lamp-cell[data-kind=taking]') !== null"
 

@@ -74,7 +74,7 @@ class Notifier:
         if self.sock is None:
             return False
         try:
-            self.sock.sendto(state.encode(), self.addr)
+            self.sock.sendto(state.encode(), self.addr)  # type: ignore[arg-type]  # set whenever sock is
             return True
         except OSError:
             return False  # systemd gone or restarting: the game goes on
@@ -222,7 +222,7 @@ def open_state(state, err=None):
     from .machine.store import Store
 
     err = sys.stderr if err is None else err
-    said = []  # faults that did not stop the start (a read tried again, a lock file rewritten): said at boot
+    said = []  # type: list[str]  # faults that did not stop the start (a read tried again, a lock file rewritten): said at boot
     folder = os.path.dirname(os.path.abspath(state))
     try:
         again(lambda: os.stat(folder), said, "examining " + folder)
@@ -255,7 +255,7 @@ def open_state(state, err=None):
         files.notes.append(note)
     store = Store(path=state, files=files)
     store.warnings = owner.notes + said  # said by the start (the boot event's why, stderr)
-    store.owner = owner  # held for the store's life: the process's
+    store.owner = owner  # type: ignore[attr-defined]  # held for the store's life: the process's
     return store
 
 
@@ -304,7 +304,7 @@ def main(argv=None):
     marker = RunMarker(state + ".run") if state else None
     reason = marker.start() if marker else None
     if marker is not None and marker.note:
-        store.warnings.append(marker.note)  # said at boot with the start's other faults
+        store.warnings.append(marker.note)  # type: ignore[union-attr]  # a marker only with a state: its store; said at boot with the start's other faults
     try:
         source = overrides_source(overrides(args))
         machine = Machine(args.board, source, store, now_ms=ms(),

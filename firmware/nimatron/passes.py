@@ -13,7 +13,7 @@ so a pass reads it once (``heap``). Boards only: a PC's search never asks.
 """
 
 _swept = [0, -1, -1]  # [passes begun, the pass of the last collection or ``mark``, of the last ``due``]
-_next = [None]  # a collection asked for the next pass: True, or the list its figures go in
+_next = [None]  # type: list  # a collection asked for the next pass: True, or the list its figures go in
 _heap = [0, 0, -2, None]  # [free, total (free + used), the pass read in, the gc module read]
 
 

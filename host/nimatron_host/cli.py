@@ -11,7 +11,7 @@ problem, never a traceback.
 import argparse
 import sys
 
-from nimatron_pc.errors import Failure, UsageError  # noqa: F401 - the tools import them from here
+from nimatron_pc.errors import Failure, UsageError  # the tools import them from here
 
 # subcommand name -> module (imported only when used, so `solve` starts fast)
 COMMANDS = {

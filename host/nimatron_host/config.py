@@ -46,7 +46,7 @@ def one_by_one(link):
             if e.code == "toolong":
                 data[key] = "(longer than one reply line: %s)" % e.message
             elif e.code != "value":  # "value": a setting this machine does not have
-                raise Failure(e.message)
+                raise Failure(e.message) from e
     return data
 
 
@@ -59,7 +59,7 @@ def run(args):
                 data = link.ask("CONFIG" + (" " + args.key if args.key else ""))
             except MachineError as e:
                 if e.code != "toolong" or args.key:
-                    raise Failure(e.message)
+                    raise Failure(e.message) from e
                 data = one_by_one(link)
             for key in sorted(data):
                 out.write("%s = %s\n" % (key, shown(data[key])))
@@ -69,14 +69,14 @@ def run(args):
             try:
                 link.command("UNLOCK " + pin)
             except MachineError as e:
-                raise Failure("UNLOCK refused: %s" % e.message)
+                raise Failure("UNLOCK refused: %s" % e.message) from e
         try:
             value = " ".join(args.value.split())
             data = link.ask("SET %s %s" % (args.key, value))
         except MachineError as e:
             if e.code == "locked":
-                raise Failure("this machine has an operator PIN: give it with --pin (or NIMATRON_PIN)")
-            raise Failure("%s not changed: %s" % (args.key, e.message))
+                raise Failure("this machine has an operator PIN: give it with --pin (or NIMATRON_PIN)") from e
+            raise Failure("%s not changed: %s" % (args.key, e.message)) from e
         finally:
             if pin:
                 try:

@@ -45,9 +45,7 @@ def check_game(rules, heaps):
     if most_heaps(rules, heaps) > MAX_HEAPS:
         raise UsageError("%s from %s can split into more than %d heaps: too large for a demo"
                          % (rules.spec, rules.position_words(heaps), MAX_HEAPS))
-    count = 0
-    for _ in rules.moves(heaps):
-        count += 1
+    for count, _ in enumerate(rules.moves(heaps), 1):
         if count > MOST_MOVES:
             raise UsageError("%s from %s has more than %s moves to choose from: too large for a demo"
                              % (rules.spec, rules.position_words(heaps), "{:,}".format(MOST_MOVES)))
@@ -71,7 +69,7 @@ def run(args):
             try:
                 result = strategy.solve(rules, heaps, args.misere)
             except RulesError as e:  # the checks above should make this unreachable
-                raise UsageError("the engine cannot answer %s: %s" % (rules.position_words(heaps), e))
+                raise UsageError("the engine cannot answer %s: %s" % (rules.position_words(heaps), e)) from e
             after = result["after"]
             for line in working(rules, heaps, args.misere):
                 print(line)

@@ -168,10 +168,10 @@ def read_boot_out(drive):
         text = data.decode("utf-8")
     except UnicodeError:
         raise Failure("%s: boot_out.txt is not text (not UTF-8): reset the board so CircuitPython writes it again"
-                      % drive)
+                      % drive) from None
     except OSError as e:
         raise Failure("%s: cannot read boot_out.txt (%s): reset the board so CircuitPython writes it again"
-                      % (drive, e.strerror or e))
+                      % (drive, e.strerror or e)) from e
     lines = text.splitlines()
     if not lines or not lines[0].strip():
         raise Failure("%s: boot_out.txt is empty: reset the board so CircuitPython writes it again" % drive)
@@ -299,7 +299,7 @@ def choose_board(args, drive, settings=None):
     try:
         spec = boards.board(board)
     except ValueError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     check_board_id(board, spec, board_id)
     if spec["driver"] not in ONBOARD or board.startswith("pi-"):
         raise UsageError("board %s runs on a Raspberry Pi: use nimatron install-pi there" % board)
@@ -331,7 +331,7 @@ def grid_only():
     from nimatron.games.rules import rules_class
 
     modules = []
-    for name, module, _, _ in entries():
+    for _name, module, _, _ in entries():
         if module not in modules:
             modules.append(module)
     for name, module, _, _ in entries():
@@ -474,9 +474,9 @@ def check_compiler(exe, version):
     CircuitPython: MicroPython's (the venv's) writes .mpy files a CircuitPython
     board refuses at import ("incompatible .mpy file"), outside any retry."""
     try:
-        run = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+        run = subprocess.run([exe, "--version"], capture_output=True, check=False, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError) as e:
-        raise UsageError("--mpy-cross: cannot run %s: %s" % (exe, getattr(e, "strerror", None) or e))
+        raise UsageError("--mpy-cross: cannot run %s: %s" % (exe, getattr(e, "strerror", None) or e)) from e
     said = (run.stdout or run.stderr).strip().splitlines()
     said = said[0] if said else ""
     words = said.split()
@@ -494,7 +494,7 @@ def check_compiler(exe, version):
         src, out = os.path.join(tmp, "probe.py"), os.path.join(tmp, "probe.mpy")
         with open(src, "w") as f:
             f.write("x = 1\n")
-        subprocess.run([exe, "-o", out, src], capture_output=True, timeout=30)
+        subprocess.run([exe, "-o", out, src], capture_output=True, check=False, timeout=30)
         head = read(out) or b""
     if head[:1] != b"C":
         raise UsageError("--mpy-cross: %s writes .mpy files with header %r, not CircuitPython's 'C'"
@@ -533,9 +533,9 @@ def compile_mpy(files, exe):
                 f.write(files[path])
             try:
                 run = subprocess.run([exe, "-o", out, "-s", "/" + path[:-3] + ".mpy", src],
-                                     capture_output=True, text=True, timeout=60)
+                                     capture_output=True, check=False, text=True, timeout=60)
             except OSError as e:
-                raise Failure("cannot run %s: %s" % (exe, e.strerror or e))
+                raise Failure("cannot run %s: %s" % (exe, e.strerror or e)) from e
             if run.returncode:
                 raise Failure("%s failed on %s: %s" % (exe, path, (run.stderr or run.stdout).strip()))
             del files[path]
@@ -598,11 +598,11 @@ def read_settings(drive, data):
     try:
         value = json.loads(data.decode("utf-8"))
     except UnicodeError:
-        raise UsageError("%s: settings.json is not UTF-8 text: %s" % (drive, fix))
+        raise UsageError("%s: settings.json is not UTF-8 text: %s" % (drive, fix)) from None
     except RecursionError:
-        raise UsageError("%s: settings.json is nested too deep to read: %s" % (drive, fix))
+        raise UsageError("%s: settings.json is nested too deep to read: %s" % (drive, fix)) from None
     except ValueError as e:
-        raise UsageError("%s: settings.json is not valid JSON (%s): %s" % (drive, printable(str(e), 80), fix))
+        raise UsageError("%s: settings.json is not valid JSON (%s): %s" % (drive, printable(str(e), 80), fix)) from e
     if not isinstance(value, dict):
         raise UsageError("%s: settings.json holds a JSON %s, not an object: %s" % (drive, type(value).__name__, fix))
     if depth(value) > SETTINGS_DEPTH:
@@ -739,8 +739,8 @@ def _choices_file(board, settings_json):
     (``machine.deployed``) and checks only the value chosen: checking every
     value on the board loaded every rule set's module, and their names
     outgrew CircuitPython's pool (docs/board.md)."""
-    from nimatron.config.settings import changed
     from nimatron import passes
+    from nimatron.config.settings import changed
     from nimatron.machine import adjust, app, deployed
 
     from .machine import DryIO
@@ -1083,7 +1083,7 @@ class Plan:
                     undo.append((name, source))
         except OSError as e:
             failed, left = self._put_back(undo, staged, made)
-            raise Stopped(e, doing, failed, left)
+            raise Stopped(e, doing, failed, left) from e
         stale = [path for verb, path, _ in self.actions if verb == "removed"]
         for path in aside + stale:
             try:
@@ -1091,13 +1091,13 @@ class Plan:
                     disk.unlink(path)
             except drives.DriveChanged as e:
                 left = [p for p in aside + stale if disk.lstat(p) is not None]
-                raise Stopped(e, "removing old files", None, left)
+                raise Stopped(e, "removing old files", None, left) from e
             except OSError as e:
                 self.notes.append("%s: could not remove it (%s)" % (path, e.strerror or e))
         try:
             disk.check("done", "")
         except drives.DriveChanged as e:  # it moved after the last write: say so, never "done"
-            raise Stopped(e, "the end of the deploy", None, [])
+            raise Stopped(e, "the end of the deploy", None, []) from e
 
     def _put_back(self, undo, staged, made):
         """Undo the renames, newest first; remove staged files and new folders,
@@ -1172,7 +1172,7 @@ def flash(args, drive, blob, record, disk=None):
     try:
         spec = boards.board(args.board)
     except ValueError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     frozen.check_board(record, args.board, spec)
     name = os.path.basename(args.firmware)
     out = sys.stdout
@@ -1187,10 +1187,10 @@ def flash(args, drive, blob, record, disk=None):
         disk.write_file(name, blob)
     except drives.DriveChanged as e:
         raise Failure("cannot copy %s: %s; nothing written: see which drive is at %s (hold BOOTSEL while plugging "
-                      "the board in), then copy it again" % (name, e.strerror, drive))
+                      "the board in), then copy it again" % (name, e.strerror, drive)) from e
     except OSError as e:
         raise Failure("cannot copy %s onto %s: %s; the board keeps the firmware it had (copy it again)"
-                      % (name, drive, e.strerror or e))
+                      % (name, drive, e.strerror or e)) from e
     out.write("  copied     %s: the board restarts into it\n" % name)
     if not args.wait:
         again = ["nimatron deploy --firmware", args.firmware, "--to CIRCUITPY", "--board", args.board]
@@ -1226,7 +1226,7 @@ def hold(drive, marker):
     try:
         return drives.Drive(drive, marker)
     except OSError as e:
-        raise Failure("cannot open %s: %s" % (drive, e.strerror or e))
+        raise Failure("cannot open %s: %s" % (drive, e.strerror or e)) from e
 
 
 def run(args):
@@ -1328,7 +1328,7 @@ def _run(args, drive, held):
     try:
         needed, free = plan.space()
     except OSError as e:
-        raise Failure("cannot tell how much space %s has: %s; nothing written" % (drive, e.strerror or e))
+        raise Failure("cannot tell how much space %s has: %s; nothing written" % (drive, e.strerror or e)) from e
     if needed > free:
         raise Failure("not enough space on %s: the deploy needs %s, %s is free; nothing written (delete files "
                       "you do not need, then deploy again)" % (drive, kb(needed), kb(free)))
@@ -1348,7 +1348,7 @@ def _run(args, drive, held):
     try:
         plan.apply()
     except Stopped as e:
-        raise Failure(plan.stopped(e))
+        raise Failure(plan.stopped(e)) from e
     for note in plan.notes[len(notes):]:
         out.write("  note: %s\n" % note)
     if use_circup:
@@ -1357,7 +1357,7 @@ def _run(args, drive, held):
         if how is not None:  # circup writes through the path: only onto the drive deploy checked
             raise Failure("deploy stopped: the drive %s before circup ran; the Nimatron is deployed on it without "
                           "its libraries: see which drive is at %s, then deploy again" % (how, drive))
-        run = subprocess.run([circup_exe(), "--path", drive, "install"] + names, capture_output=True, text=True)
+        run = subprocess.run([circup_exe(), "--path", drive, "install"] + names, capture_output=True, check=False, text=True)
         if run.returncode:
             out.write("  circup failed (%s): copying the libraries from Python packages instead\n"
                       % (run.stderr or run.stdout).strip().splitlines()[-1:])
@@ -1367,7 +1367,7 @@ def _run(args, drive, held):
             try:
                 extra.apply()
             except Stopped as e:
-                raise Failure(extra.stopped(e))
+                raise Failure(extra.stopped(e)) from e
         else:
             out.write("  circup installed: %s\n" % ", ".join(names))
     out.write("%d change(s), %d file(s) already right\n" % (len(changes), unchanged))

@@ -140,7 +140,7 @@ class Drive:
         except OSError as e:
             os.close(fd)
             if e.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
-                raise OSError(e.errno, "%s is a link or not a folder" % "/".join(parts))
+                raise OSError(e.errno, "%s is a link or not a folder" % "/".join(parts)) from e
             raise
         return fd
 

@@ -102,8 +102,9 @@ def frozen_files(cp_board):
 
 def data_files(cp_board):
     """{drive path: bytes} of every data file the frozen code of ``cp_board`` may open."""
-    from . import deploy
     from nimatron.config import boards
+
+    from . import deploy
 
     out = {}
     for name in pin_maps(cp_board):
@@ -162,16 +163,16 @@ def read_manifest(uf2):
         with open(uf2, "rb") as f:
             blob = f.read()
     except OSError as e:
-        raise UsageError("--firmware: cannot read %s: %s" % (uf2, e.strerror or e))
+        raise UsageError("--firmware: cannot read %s: %s" % (uf2, e.strerror or e)) from e
     path = manifest_path(uf2)
     try:
         with open(path, "rb") as f:
             record = json.loads(f.read().decode("utf-8"))
     except OSError:
         raise UsageError("--firmware: no %s beside %s: use a UF2 built by tools/build_firmware.sh" % (
-            os.path.basename(path), uf2))
+            os.path.basename(path), uf2)) from None
     except (ValueError, UnicodeError):
-        raise UsageError("--firmware: %s is not a firmware manifest (not JSON)" % path)
+        raise UsageError("--firmware: %s is not a firmware manifest (not JSON)" % path) from None
     if not isinstance(record, dict) or any(k not in record for k in MANIFEST_KEYS) or not isinstance(
             record["data"], dict):
         raise UsageError("--firmware: %s is not a firmware manifest (it lacks %s)" % (
@@ -226,7 +227,7 @@ def bootloader(drive):
     try:
         text = read_top(drive, "INFO_UF2.TXT").decode("utf-8", "replace")
     except OSError as e:
-        raise Failure("%s: cannot read INFO_UF2.TXT (%s)" % (drive, e.strerror or e))
+        raise Failure("%s: cannot read INFO_UF2.TXT (%s)" % (drive, e.strerror or e)) from e
     said = None
     for line in text.splitlines():
         if line.startswith("Board-ID:"):

@@ -54,7 +54,7 @@ def run(args):
     try:
         written, left = hardware.write(args.out, args.lang, pngs=not args.no_png)
     except OSError as e:
-        raise Failure("cannot write %s: %s" % (args.out, e.strerror or e))
+        raise Failure("cannot write %s: %s" % (args.out, e.strerror or e)) from e
     for path in written:
         sys.stdout.write("wrote %s\n" % os.path.join(args.out, path))
     if not written:

@@ -72,7 +72,7 @@ def check_args(args, user):
     try:
         spec = boards.board(args.board)
     except ValueError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     if not args.board.startswith("pi-"):
         raise UsageError("board %s is a CircuitPython board: use nimatron deploy for it (install-pi takes %s)"
                          % (args.board, ", ".join(sorted(b for b in boards.BOARDS if b.startswith("pi-")))))
@@ -222,7 +222,7 @@ def run(args):
                 f.write(files[name])
             os.replace(path + ".tmp", path)
         except OSError as e:
-            raise Failure("cannot write %s: %s (%s)" % (path, e.strerror or e, _write_advice(e)))
+            raise Failure("cannot write %s: %s (%s)" % (path, e.strerror or e, _write_advice(e))) from e
         written.append(path)
     sys.stdout.write("wrote %s\nenable it with:\n  sudo systemctl daemon-reload\n"
                      "  sudo systemctl enable --now %s\nits log: journalctl -u %s -f\n"

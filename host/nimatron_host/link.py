@@ -104,7 +104,7 @@ def open_serial(port, timeout=0.05):
             reason = "not a serial port"
         if errno in (errnos.EAGAIN, errnos.EWOULDBLOCK) or "exclusively lock" in str(e):
             reason = BUSY
-        raise Failure("cannot open %s: %s" % (port, reason))
+        raise Failure("cannot open %s: %s" % (port, reason)) from e
 
 
 class Link:
@@ -151,7 +151,7 @@ class Link:
             try:
                 data = self.port.read(max(1, self.port.in_waiting))
             except (serial.SerialException, OSError) as e:
-                raise Failure("lost the connection to %s: %s" % (self.name, e))
+                raise Failure("lost the connection to %s: %s" % (self.name, e)) from e
             if data:
                 self.buf += data
                 if len(self.buf) > 64 * 1024 and b"\n" not in self.buf:
@@ -168,7 +168,7 @@ class Link:
             self.port.write(data)
             self.port.flush()
         except (serial.SerialException, OSError) as e:
-            raise Failure("cannot write to %s: %s" % (self.name, e))
+            raise Failure("cannot write to %s: %s" % (self.name, e)) from e
 
     def command(self, line, timeout=None):
         """Send a command; its reply's JSON object (None for a bare OK).

@@ -35,5 +35,5 @@ def check(board, overrides=None):
         controller = app.make_controller(board, dict(overrides or {}), io=DryIO())
     except (ValueError, TypeError, OverflowError, RecursionError) as e:
         # BoardError, SettingsError, PanelError are ValueErrors; the rest is a value no check caught
-        raise UsageError(str(e).split("\n")[0] or e.__class__.__name__)
+        raise UsageError(str(e).split("\n")[0] or e.__class__.__name__) from e
     controller.io.close()

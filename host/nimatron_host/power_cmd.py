@@ -85,7 +85,7 @@ def run(args):
     try:
         spec = boards.board(args.board)
     except ValueError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     if args.supply_amps is not None and not 0 < args.supply_amps < 1000:
         raise UsageError("--supply-amps must be above 0 (amps), not %g" % args.supply_amps)
     if args.brightness is not None and not 0 < args.brightness <= 1:
@@ -93,7 +93,7 @@ def run(args):
     try:
         out, problem = lines(args.board, spec, args.supply_amps, args.brightness)
     except power.PowerError as e:
-        raise UsageError("board %s: %s" % (args.board, e))
+        raise UsageError("board %s: %s" % (args.board, e)) from e
     sys.stdout.write("\n".join(out) + "\n")
     if problem:
         raise Failure(str(problem))

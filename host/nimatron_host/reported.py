@@ -66,8 +66,8 @@ def counted(audits):
         return value if _is_count(value) else 0
 
     known = set(KEYS) | set(SENT_AS.values())
-    extra = set(k for k, v in lifetime.items() if k not in known and _is_count(v))
-    extra |= set(k for k, v in audits.items() if k not in known and k not in NOT_COUNTERS and _is_count(v))
+    extra = {k for k, v in lifetime.items() if k not in known and _is_count(v)}
+    extra |= {k for k, v in audits.items() if k not in known and k not in NOT_COUNTERS and _is_count(v)}
     return [(key, life(key), service(key)) for key in KEYS + tuple(sorted(extra, key=str))]
 
 

@@ -35,5 +35,5 @@ def run(args):
         from nimatron_sim import tui
     except ImportError as e:
         raise UsageError("the terminal app needs the simulator's extras (%s): "
-                         "pip install 'nimatron[sim]', or use --headless or --web" % e.name)
+                         "pip install 'nimatron[sim]', or use --headless or --web" % e.name) from e
     return tui.run(args)

@@ -13,6 +13,7 @@ import json
 import sys
 
 from nimatron.games import explain, strategy, tables
+from nimatron.games.graph import Graph
 from nimatron.games.registry import usage
 from nimatron.games.rules import RulesError, parse_rules
 
@@ -39,7 +40,7 @@ def _heap(text):
     try:
         return int(text)
     except ValueError:
-        raise UsageError("heap sizes must be whole numbers, got %r" % text)
+        raise UsageError("heap sizes must be whole numbers, got %r" % text) from None
 
 
 def working(rules, heaps, misere):
@@ -89,7 +90,7 @@ def run(args):
         try:
             add_candies(rules, heaps, args.misere, result, [_heap(c) for c in held])
         except RulesError as e:
-            raise UsageError(str(e))
+            raise UsageError(str(e)) from e
     if args.json:
         result = dict(result)
         if places_stones(rules):
@@ -112,7 +113,7 @@ def read_position(args, example="nimatron solve --rules nim 3 4 5"):
         if graph is not None:
             if args.heaps:
                 raise UsageError("--graph is the whole position; give no HEAP arguments")
-            if getattr(rules, "on_graph", None) is None:
+            if not isinstance(rules, Graph):
                 raise UsageError("--graph is played by Graph Nim: --rules graph:K")
             heaps = _graph(graph)
         elif not args.heaps:
@@ -123,7 +124,7 @@ def read_position(args, example="nimatron solve --rules nim 3 4 5"):
         stones = None if args.stones is None else _heap(args.stones)
         return with_stones(rules, heaps, stones)
     except RulesError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
 
 
 def strict_cells(rules, position):
@@ -145,9 +146,9 @@ def checked(spec, heaps, misere=False, ring=False):
         heaps = rules.check(heaps, ring)
         return rules, heaps, strategy.solve(rules, heaps, misere, ring)
     except RulesError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     except RecursionError:
-        raise UsageError("%s: position too large to search" % spec)
+        raise UsageError("%s: position too large to search" % spec) from None
 
 
 def report(rules, heaps, misere, ring, result):
@@ -182,7 +183,7 @@ def _graph(text):
     try:
         graph = json.loads(text)
     except ValueError as e:
-        raise UsageError("--graph: broken JSON: %s" % cut_numbers(str(e)))
+        raise UsageError("--graph: broken JSON: %s" % cut_numbers(str(e))) from e
     if not isinstance(graph, dict):
         raise UsageError('--graph is a JSON object: {"nodes": [...], "edges": [[a, b], ...]}')
     return graph
@@ -197,8 +198,10 @@ def rules_for(spec, position, known=None):
     if known is not None and not graph and isinstance(spec, str) and spec in known:
         return known[spec]
     rules = parse_rules(spec)
-    if graph and getattr(rules, "on_graph", None) is not None:
-        return rules.on_graph()
+    if graph and isinstance(rules, Graph):
+        from nimatron.games.anygraph import NetGraph  # Graph Nim on any graph: loaded only then
+
+        return NetGraph(rules.k)
     if known is not None and isinstance(spec, str):
         known[spec] = rules
     return rules
@@ -302,7 +305,7 @@ def solve_request(line, known=None):
             return {"error": "%r must be true or false" % name}
     try:
         rules = rules_for(request["rules"], request["position"], known)
-        if graph and getattr(rules, "on_graph", None) is None:
+        if graph and not isinstance(rules, Graph):
             return {"error": "a 'graph' is played by Graph Nim: \"rules\": \"graph:K\""}
         strict_cells(rules, request["position"])
         if counts_candies(rules) and "candies" not in request:

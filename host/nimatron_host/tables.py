@@ -14,6 +14,7 @@ from nimatron.games import strategy, tables
 from nimatron.games.registry import entries
 from nimatron.games.rules import RulesError, parse_rules, rules_class
 
+
 def specs():
     """(rules spec, misère) of every exhibit-size table, in registry order:
     each registered rule set whose ``table_spec`` names itself. A K past the

@@ -211,7 +211,11 @@ class BlinkaBench(Bench):
         self._closed = set()
         self._mapped = None
         self.tones = []
-        self.display = blinka_mock.new_display(self, spec["display"]) if spec.get("display") else None
+        self.display = None
+        if spec.get("display"):
+            from . import oled_mock  # displayio: only a board with a built-in display
+
+            self.display = oled_mock.new_display(self, spec["display"])
 
     def open(self, make):
         # board.<name> may have been rebound by a later bench: point it back here
@@ -377,7 +381,7 @@ class BlinkaBench(Bench):
         roles = _status_roles()
         led = self.spec.get("status_led")
         if led:  # one LED for "your turn"; the other states are not lamps on this board
-            status = {role: 0 for role in roles}
+            status = dict.fromkeys(roles, 0)
             status["visitor"] = 1 if self._out.get(self._id[led]) else 0
             return status
         if lamps["kind"] != "neopixel":

@@ -53,8 +53,10 @@ def install():
     import board
     import keypad
     from adafruit_blinka.agnostic import board_id
-    from adafruit_blinka.microcontroller.generic_agnostic_board import neopixel as agnostic_neopixel
-    from adafruit_blinka.microcontroller.generic_agnostic_board import pin as agnostic_pin
+    from adafruit_blinka.microcontroller.generic_agnostic_board import (
+        neopixel as agnostic_neopixel,
+        pin as agnostic_pin,
+    )
 
     if board_id != "OS_AGNOSTIC_BOARD":
         raise BlinkaMockError("Blinka detected a real board (%s): `import board` ran before the simulator" % board_id)
@@ -207,16 +209,6 @@ def new_pin(bench, name):
     pin = Pin(pin_id)
     setattr(board, name, pin)
     return pin
-
-
-def new_display(bench, name):
-    """A built-in display (``board.DISPLAY``) on ``bench``: ``oled_mock``."""
-    board = install()
-    from .oled_mock import make_display
-
-    display = make_display()
-    setattr(board, name, display)
-    return display
 
 
 def release(pin_ids):

@@ -79,7 +79,7 @@ def _open_script(path):
     try:
         return Script(path)
     except OSError as e:
-        raise UsageError("cannot read script %s: %s" % (path, e.strerror or e))
+        raise UsageError("cannot read script %s: %s" % (path, e.strerror or e)) from e
 
 
 def run(args):
@@ -98,13 +98,13 @@ def run(args):
     try:
         spec = boards.board(args.board)
     except ValueError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     settings = overrides(args)
     source = _open_script(args.script)
     try:
         _play(args, spec, settings, source)
     except script.ScriptError as e:  # a bad line found before anything ran
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     finally:
         if source:
             source.close()
@@ -129,7 +129,7 @@ def _play(args, spec, settings, source):
     except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
         if owner:
             owner.close()
-        raise UsageError(str(e).split("\n")[0])
+        raise UsageError(str(e).split("\n")[0]) from e
     out = sys.stdout
 
     def emit(record):
@@ -188,7 +188,7 @@ def _open_nvm(path):
         nvm = FlashNvm.open(path, said=said)
     except OSError as e:
         owner.close()
-        raise UsageError("cannot use %s as nvm: %s" % (path, e.strerror or e))
+        raise UsageError("cannot use %s as nvm: %s" % (path, e.strerror or e)) from e
     for note in owner.notes + said + nvm.notes:
         sys.stderr.write("nimatron: %s\n" % note)
     store = Store(nvm=nvm)

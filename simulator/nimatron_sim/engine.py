@@ -26,7 +26,6 @@ import heapq
 import random
 
 from nimatron.config import boards
-
 from nimatron.machine import app
 
 from .bench import make_bench

@@ -64,7 +64,7 @@ DIM = {"taken": "#8a8a8a", "dark": "#5c5c5c"}
 DIM_STATE = "#6e6e6e"  # a meaningful lamp in the dark half of its blink
 
 
-class Lamp:
+class Lamp:  # noqa: PLW1641 - compared, never a key: no __hash__
     """One lamp as shown: ``kind`` (see KINDS), ``on`` (its pin), ``colour``."""
 
     __slots__ = ("kind", "on", "state", "colour")
@@ -91,21 +91,6 @@ class Lamp:
 
 def row_label(r):
     return explain.label(r)
-
-
-def rules_words(spec, words):
-    """A rule set as a visitor reads it, never its id: "subtract:3" -> "take 1
-    to 3 from one heap" (the rule set's own ``about``, through the phrase table)."""
-    from nimatron.games.rules import parse_rules
-
-    rules = parse_rules(spec)
-    return words.phrase(rules.about or spec)
-
-
-def position_text(heaps, words=None):
-    if heaps and isinstance(heaps[0], list):  # two-dimensional Nim: rows of cells
-        return "/".join("".join(str(x) for x in row) for row in heaps)
-    return " ".join(str(h) for h in heaps) if heaps else (words.phrase("nothing") if words else "nothing")
 
 
 class Face:
@@ -257,7 +242,7 @@ class Face:
         Nim's supply), in the visitor's words: the panel says, before a game too."""
         panel = self.controller.panel
         if panel is None:   # attract mode: the first game's panel, as the controller will make it
-            from nimatron.panels.panel import make_panel
+            from nimatron.panels import make_panel
 
             s = self.settings
             panel = make_panel(self.controller.rules, self.sim.layout, s["starts"][0], None, s.get("counter", False))

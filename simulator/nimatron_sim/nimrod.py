@@ -31,7 +31,7 @@ from nimatron.games import explain, strategy
 from nimatron.machine.controller import OVER, SHOWING, THINKING, VISITOR
 from nimatron.panels.panel import row_label
 
-from .face import position_text
+from .words import position_text
 
 _cache = {}  # type: dict
 

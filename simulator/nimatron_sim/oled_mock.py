@@ -19,7 +19,7 @@ import zlib
 # Blinka's display modules ask Blinka which board this is when first loaded:
 # the OS-agnostic board must be chosen before that, or a later bench finds
 # a "real" PC board (``blinka_mock`` sets it at import).
-from . import blinka_mock  # noqa: F401 - imported for its side effect: the agnostic board
+from . import blinka_mock
 
 SET_COLUMN, SET_ROW, WRITE_RAM = 0x2A, 0x2B, 0x2C
 
@@ -70,12 +70,12 @@ def make_display(width=128, height=64):
     """A displayio display whose panel is ``display.bus.pixels`` (rows of 0/1)."""
     try:
         import busdisplay
-        import displayio  # noqa: F401 - the pool below
+        import displayio  # the pool below
         import fourwire
         import terminalio
     except ImportError as e:
         raise ExtrasMissing("a board with a display (the MacroPad's OLED) needs the simulator's extras (%s): "
-                            "pip install 'nimatron[sim]'" % (e.name or e))
+                            "pip install 'nimatron[sim]'" % (e.name or e)) from e
     if not isinstance(terminalio.FONT, TiledFont):  # once: the board's font, a tile a glyph
         terminalio.FONT = TiledFont(terminalio.FONT)
 
@@ -178,3 +178,10 @@ def braille(pixels):
             line.append(chr(0x2800 + bits))
         out.append("".join(line))
     return out
+
+
+def new_display(bench, name):
+    """A built-in display (``board.<name>``, ``board.DISPLAY``) on ``bench``'s board."""
+    display = make_display()
+    setattr(blinka_mock.install(), name, display)
+    return display

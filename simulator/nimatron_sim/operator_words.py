@@ -16,7 +16,7 @@ does: an operator in Madrid reads no ``walkaway_ms`` and no ``row0``.
 from nimatron.games import explain
 from nimatron.machine.service import AUDITS, ITEMS
 
-from .face import rules_words
+from .words import rules_words
 
 
 def button(role, words):

@@ -129,7 +129,7 @@ def _text(line, n):
     try:
         return line.decode("utf-8")
     except UnicodeDecodeError:
-        raise ScriptError("script line %d: not text (is this a script? a binary file cannot run)" % n)
+        raise ScriptError("script line %d: not text (is this a script? a binary file cannot run)" % n) from None
 
 
 def lines(f):
@@ -158,14 +158,14 @@ class Script:
         import tempfile
 
         if path == "-":
-            self.file = tempfile.TemporaryFile()
+            self.file = tempfile.TemporaryFile()  # noqa: SIM115 - read a line at a time, closed by close()
             stdin = getattr(sys.stdin, "buffer", None)
             if stdin is None:  # a stand-in holding text
                 self.file.write(sys.stdin.read().encode())
             else:
                 shutil.copyfileobj(stdin, self.file)
         else:
-            self.file = open(path, "rb")
+            self.file = open(path, "rb")  # noqa: SIM115 - the same
 
     def check(self, roles=None):
         """ScriptError for the first bad line; nothing is kept."""

@@ -146,7 +146,7 @@ class Soak:
         self.torn += torn
         try:
             self.sim.close()
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
         self.nvm = FlashNvm(self.nvm.data, power=self.power, tear=self.tear)
         if self.files is not None:
@@ -343,7 +343,7 @@ class Soak:
             interrupted = True
         try:
             self.sim.close()
-        except Exception:  # noqa: BLE001 - interrupted anywhere
+        except Exception:  # interrupted anywhere
             pass
         if len(memory) == 2 and memory[0] and memory[1] - memory[0] > MEMORY_SLACK_KB:
             self.violation("memory grew from %d KB to %d KB" % (memory[0], memory[1]))
@@ -364,7 +364,7 @@ def run(args):
     try:
         boards.board(args.board)
     except ValueError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     store = "nvm and state file" if args.state_file else "nvm alone"
     tears = "NOR bits" if args.tear == "bits" else "bytes"
     soak = Soak(args.board, args.seed, args.cut_every, verbose=args.verbose, state_file=args.state_file,

@@ -30,6 +30,7 @@ import re
 import textwrap
 import time
 
+from nimatron.config import boards, settings as nsettings
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -39,12 +40,11 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Label, RichLog, Select, Static
 
-from nimatron.config import boards, settings as nsettings
-
 from .engine import playable_rules
-from .face import KINDS, STATUS_ROLES, Face, row_label, rules_words
+from .face import KINDS, STATUS_ROLES, Face, row_label
 from .oled_mock import braille
 from .wallclock import WallClock
+from .words import rules_words
 
 SIDE_WIDTH = 36       # the thinking panel, move log and audits (at least; a wide terminal gives it more)
 ROOMY = (150, 45)     # a terminal this large (a 200x60 one) gets wide lamps and a wide side panel
@@ -572,9 +572,8 @@ class NimatronApp(App):
 
     # -- actions: keys and clicks -----------------------------------------------------
     def check_action(self, action, parameters):
-        if action in self.GAME_ACTIONS and (isinstance(self.screen, ModalScreen) or self._small):
-            return False  # the settings screen has the keys; a hidden face takes none (Q still quits)
-        return True
+        # the settings screen has the keys; a hidden face takes none (Q still quits)
+        return not (action in self.GAME_ACTIONS and (isinstance(self.screen, ModalScreen) or self._small))
 
     def action_press(self, role):
         self.tap(role)
@@ -758,7 +757,7 @@ def open_face(args):
     try:
         return Face(args.board, overrides(args), args.seed, lang=getattr(args, "lang", None) or "en")
     except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
-        raise UsageError(str(e).split("\n")[0])
+        raise UsageError(str(e).split("\n")[0]) from e
 
 
 async def _screenshot(app, size):
@@ -835,7 +834,7 @@ def screenshot(args):
         with open(path, "wb") as f:
             f.write(data)
     except OSError as e:
-        raise UsageError("cannot write %s: %s" % (path, e.strerror or e))
+        raise UsageError("cannot write %s: %s" % (path, e.strerror or e)) from e
     print(path)
     return 0
 

@@ -86,5 +86,20 @@ class Words:
         for pattern, names, to in self._rules:
             m = pattern.match(text)
             if m:
-                return fill(to, dict((name, self.phrase(m.group(k + 1))) for k, name in enumerate(names)))
+                return fill(to, {name: self.phrase(m.group(k + 1)) for k, name in enumerate(names)})
         return text
+
+
+def rules_words(spec, words):
+    """A rule set as a visitor reads it, never its id: "subtract:3" -> "take 1
+    to 3 from one heap" (the rule set's own ``about``, through the phrase table)."""
+    from nimatron.games.rules import parse_rules
+
+    rules = parse_rules(spec)
+    return words.phrase(rules.about or spec)
+
+
+def position_text(heaps, words=None):
+    if heaps and isinstance(heaps[0], list):  # two-dimensional Nim: rows of cells
+        return "/".join("".join(str(x) for x in row) for row in heaps)
+    return " ".join(str(h) for h in heaps) if heaps else (words.phrase("nothing") if words else "nothing")

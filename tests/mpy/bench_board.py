@@ -15,8 +15,8 @@ import gc
 import sys
 import time
 
-from nimatron.machine.app import make_controller
 from nimatron.drivers.presses import Presses
+from nimatron.machine.app import make_controller
 from nimatron.machine.sound import Sound
 
 
@@ -76,7 +76,7 @@ class Wire:
 
 preset, games = sys.argv[1], int(sys.argv[2])
 mode = sys.argv[3] if len(sys.argv) > 3 else "game"
-import nimatron.config.boards  # noqa: E402 - the pin map, as the driver gets it; app.forget drops the module after
+import nimatron.config.boards  # the pin map, as the driver gets it; app.forget drops the module after
 
 io = IO(nimatron.config.boards.board("circuitplayground"))
 ends = [0]

@@ -11,10 +11,10 @@ spec = sys.argv[1]
 misere = sys.argv[2] == "1"
 gc.collect()
 base = gc.mem_alloc()
-from nimatron.games.strategy import solve
-from bench_engine_positions import positions
-
 import array
+
+from bench_engine_positions import positions
+from nimatron.games.strategy import solve
 
 # Warm up: the first decision imports the rule set's module and reads its
 # table from flash, once per boot; the figures are for decisions after that.

@@ -12,7 +12,6 @@ import time
 from fake_io import FakeIO
 from nimatron.machine.app import make_controller
 
-
 preset, board, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
 io = FakeIO()
 ends = [0]

@@ -10,8 +10,8 @@ import gc
 import sys
 
 from fake_io import FakeIO as IO
-from nimatron.machine.app import make_controller
 from nimatron.link.hostlink import HostLink
+from nimatron.machine.app import make_controller
 
 
 class Wire:

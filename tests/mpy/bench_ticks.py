@@ -102,7 +102,7 @@ def main(presets=PRESETS):
             worst, long_turns, least, done = play(preset)
             print("%s %s: longest tick %.1f ms, %d decisions over several ticks, least heap free %d KB, %d game(s)"
                   % (impl, preset, worst / 1000, long_turns, least // 1024, done))
-        except Exception as e:  # noqa: BLE001 - say which preset, go on with the next
+        except Exception as e:  # say which preset, go on with the next
             print("%s %s: %r" % (impl, preset, e))
 
 
@@ -145,7 +145,7 @@ def engine(units=None):
                 done = True
             except budget.Later:
                 done = False
-            except Exception as e:  # noqa: BLE001 - say so, and go on with the next position
+            except Exception as e:  # say so, and go on with the next position
                 print("%s %s %s: %r" % (impl, spec, rows, e))
                 break
             finally:

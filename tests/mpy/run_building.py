@@ -8,7 +8,6 @@ import gc
 from bench_engine_positions import sorted_heaps
 from nimatron.games.strategy import solve
 
-
 for n, s in ((8, 3), (6, 3), (8, 5), (7, 3), (4, 3)):
     for misere in (False, True):
         for placed in range(n):

@@ -9,9 +9,9 @@
 # line per rule set and play, then "ok N" (N answers compared) or exits 3.
 import sys
 
+from checks_kit import answer, expensive
 from nimatron.games import budget
 from nimatron.games.registry import menu_specs
-from checks_kit import answer, expensive
 from nimatron.games.rules import parse_rules
 from nimatron.panels.playable import covered
 

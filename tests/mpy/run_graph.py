@@ -5,6 +5,7 @@
 # of pico-grid and the MacroPad, then each position down one line of play,
 # normal and misère; prints the answers.
 import gc
+
 from nimatron.games.strategy import solve
 
 STARTS = ([7, 7, 0, 15], [7, 5, 7, 0, 7], [11, 8, 14], [3, 0, 27, 0, 31], [3, 3, 12], [15, 0, 7])

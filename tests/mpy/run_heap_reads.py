@@ -63,7 +63,7 @@ bad += passes(100, "attract")
 for command in args[2:]:
     wire.written = []
     wire.to_machine = command.encode() + b"\n"
-    bad += passes(400, command, lambda: wire.lines())
+    bad += passes(400, command, wire.lines)
     print("    -> %s" % (wire.lines()[0].decode()[:60] if wire.lines() else "no reply"))
 for game in range(4):  # the machine moves first: its search, its move shown, the visitor's turn
     c.new_game(now)

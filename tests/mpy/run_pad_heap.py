@@ -66,9 +66,7 @@ if "nimatron.games.tables" in sys.modules:  # the whole heap the tables' reader 
     gc.collect()
     before = gc.mem_alloc()
     import nimatron.games
-    import nimatron.games.strategy
 
-    nimatron.games.strategy.tables = None
     del sys.modules["nimatron.games.tables"]
     delattr(nimatron.games, "tables")
     gc.collect()

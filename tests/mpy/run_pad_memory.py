@@ -10,8 +10,8 @@
 import sys
 
 from fake_io import FakeIO
-from nimatron.drivers.oled import lines
 from nimatron.drivers.choosing import choose_preset
+from nimatron.drivers.oled import lines
 from nimatron.machine.app import make_controller
 
 

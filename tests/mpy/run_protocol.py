@@ -29,11 +29,14 @@ if sys.argv[1:] not in (["fake"], ["real"]):
     sys.exit(2)
 # Then the link, innermost module first: each compiles while the heap has room.
 gc.collect()
-import nimatron.link.protocol  # noqa: E402,F401
+import nimatron.link.protocol  # noqa: E402
+
 gc.collect()
-import nimatron.link.play  # noqa: E402,F401
+import nimatron.link.play  # noqa: E402
+
 gc.collect()
-import nimatron.link.commands  # noqa: E402,F401
+import nimatron.link.commands  # noqa: E402
+
 gc.collect()
 import nimatron.link.hostlink  # noqa: E402,F401
 

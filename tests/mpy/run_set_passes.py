@@ -16,9 +16,9 @@ import sys
 
 import nimatron
 from fake_io import FakeIO, FakeWire
+from nimatron.games.rules import REGISTRY
 from nimatron.link.hostlink import HostLink
 from nimatron.machine.app import make_controller
-from nimatron.games.rules import REGISTRY
 from nimatron.machine.startup import settings_diff
 
 PRESETS = "config/presets.json"

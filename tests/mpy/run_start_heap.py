@@ -121,7 +121,7 @@ for name, module in (("board", Board()), ("keypad", Keypad()), ("neopixel", Neop
     sys.modules[name] = module
 
 if sys.argv[3:4] == ["main"]:  # code.py's own start, a few passes of its loop (argv[4]: a folder for its files)
-    import code  # noqa: E402 - code.py, precompiled into the tree
+    import code  # code.py, precompiled into the tree
 
     clock = [0]
 

@@ -49,7 +49,7 @@ lamp ``map`` gives the pixel of every lamp of the board's own layout.
 import os
 
 from .. import ascii_digits, load_json, resource, too_deep
-from . import STATUS  # noqa: F401 - the status lamps, where their users have always found them
+from . import STATUS  # the status lamps, where their users have always found them
 
 FOLDER = "config/pinmaps"
 
@@ -95,7 +95,7 @@ def __getattr__(attr):
     # CPython only (PEP 562): BOARDS, every pin map, for host tools. A board
     # never loads them all: it reads its own file with board().
     if attr == "BOARDS":
-        return dict((name, board(name)) for name in names())
+        return {name: board(name) for name in names()}
     raise AttributeError(attr)
 
 
@@ -165,7 +165,7 @@ def check(name, spec):
     cannot run: wrong shapes or types first, then the wiring."""
     where = "pin map %s/%s.json" % (FOLDER, name)
     _check_shape(where, spec)
-    seen = {}
+    seen = {}  # type: dict
     for pin, role in pins(spec):
         if not pin:
             raise BoardError("board %s: %s is not wired to a pin" % (name, role))
@@ -197,11 +197,11 @@ def _need(where, ok, what):
 
 def _ints(value, low, high, empty=False):
     return isinstance(value, list) and (empty or len(value) > 0) and all(
-        [isinstance(n, int) and not isinstance(n, bool) and low <= n <= high for n in value])
+        isinstance(n, int) and not isinstance(n, bool) and low <= n <= high for n in value)
 
 
 def _names(value):
-    return isinstance(value, list) and len(value) > 0 and all([isinstance(p, str) for p in value])
+    return isinstance(value, list) and len(value) > 0 and all(isinstance(p, str) for p in value)
 
 
 def _check_shape(where, spec):
@@ -214,7 +214,7 @@ def _check_shape(where, spec):
     kind = lamps.get("kind")
     if kind == "leds":
         rows = lamps.get("rows")
-        _need(where, isinstance(rows, list) and rows and all([_names(r) for r in rows]),
+        _need(where, isinstance(rows, list) and rows and all(_names(r) for r in rows),
               "lamps.rows must be lists of pin names")
         status = spec.get("status")
         _need(where, isinstance(status, dict), "status: missing (pins of %s)" % ", ".join(STATUS))
@@ -229,7 +229,7 @@ def _check_shape(where, spec):
     else:
         _need(where, False, "lamps.kind must be leds or neopixel")
     buttons = spec.get("buttons")
-    _need(where, isinstance(buttons, dict) and all([isinstance(p, str) for p in buttons.values()]),
+    _need(where, isinstance(buttons, dict) and all(isinstance(p, str) for p in buttons.values()),
           "buttons must map roles to pin names")
     matrix = spec.get("matrix")
     if matrix is not None or spec["input"] == "grid" and not spec.get("keys") and not spec.get("cursor"):

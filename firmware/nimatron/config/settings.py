@@ -16,10 +16,10 @@ SettingsError naming the key, never a half-applied change.
 from .. import load_json, resource, too_deep
 from ..games.rules import RulesError, parse_rules
 
-from . import SettingsError  # noqa: F401 - where its users have always found it
+from . import SettingsError, values  # where its users have always found it
 from .values import (  # noqa: F401 - the values' checks, where their users have always found them
     _BOOL, _CHOICE, _INT, DEFAULTS, DIFFICULTIES, FIRST, KEEP_ON_PRESET, KEYS, MAX_STARTS, PIN_DIGITS, _brief,
-    _lamp_lists, check_pin, check_value, whole_number)
+    _lamp_lists, check_pin, whole_number)
 
 
 PRESETS_FILE = "config/presets.json"  # name -> settings and "about"; read per use
@@ -40,6 +40,17 @@ def presets():
     for name in data:
         _check_preset(name, data[name])
     return data
+
+
+def check_value(key, value):
+    """``values.check_value``; a preset's name is looked up in the presets file here."""
+    if key != "preset":
+        return values.check_value(key, value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)  # "SET preset 21": the link reads 21 as a number
+    if not isinstance(value, str) or (_preset_line(value) is None and value not in preset_names()):
+        raise SettingsError("unknown preset %r (choose from %s)" % (value, ", ".join(preset_names())))
+    return value
 
 
 def preset_names():
@@ -103,10 +114,10 @@ def _preset_line(name):
                     break
                 end = buf.find(b"\n", 0, got)
                 line += bytes(view[:end if end >= 0 else got])
-        line = line.decode().strip()
-        if line[-1:] == ",":
-            line = line[:-1]
-        return json.loads("{" + line + "}")[name]
+        text = line.decode().strip()
+        if text[-1:] == ",":
+            text = text[:-1]
+        return json.loads("{" + text + "}")[name]
     except (OSError, ValueError, KeyError):  # (UnicodeError is a ValueError)
         return None
 
@@ -141,10 +152,8 @@ def changed(current, key, value, own=None, starts=True):
     ``starts=False``: the starts are left to the caller (a SET over the
     link checks them a start a pass: ``check_start``).
     """
-    if key == "preset" and own is not None:
-        value = str(value)  # ``load_preset`` found it: not looked for again
-    else:
-        value = check_value(key, value)
+    # a preset ``load_preset`` found is not looked for again
+    value = str(value) if key == "preset" and own is not None else check_value(key, value)
     if key == "layout" and value != current["layout"]:
         raise SettingsError("layout is fixed while running: change it in the settings file and restart")
     if key == "preset":

@@ -69,15 +69,16 @@ KEYS = tuple(sorted(DEFAULTS))
 
 
 def check_value(key, value):
-    """The value converted to its proper type, or SettingsError."""
+    """The value converted to its proper type, or SettingsError (a preset's
+    name: ``settings.check_value``, beside the presets file it is looked up in)."""
     if key not in DEFAULTS:
         raise SettingsError("unknown setting %r" % key)
     if key in _BOOL:
         if isinstance(value, str):
-            low = value.lower()
-            if low in ("1", "true", "on", "yes"):
+            word = value.lower()
+            if word in ("1", "true", "on", "yes"):
                 return True
-            if low in ("0", "false", "off", "no"):
+            if word in ("0", "false", "off", "no"):
                 return False
         if isinstance(value, bool):
             return value
@@ -91,14 +92,6 @@ def check_value(key, value):
     if key in _CHOICE:
         if value not in _CHOICE[key]:
             raise SettingsError("%s must be one of %s" % (key, ", ".join(_CHOICE[key])))
-        return value
-    if key == "preset":
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)  # "SET preset 21": the link reads 21 as a number
-        from .settings import _preset_line, preset_names
-
-        if not isinstance(value, str) or (_preset_line(value) is None and value not in preset_names()):
-            raise SettingsError("unknown preset %r (choose from %s)" % (value, ", ".join(preset_names())))
         return value
     if key == "rules":
         try:

@@ -9,7 +9,9 @@ cooler light than a lamp. A module of its own, loaded only where a pin map
 has a cursor: the MacroPad, a key under every lamp, kept it for nothing.
 """
 
-from .presses import CURSOR, CURSOR_MS
+from ..machine.ports import CURSOR
+
+CURSOR_MS = 600
 
 
 class Cursor:

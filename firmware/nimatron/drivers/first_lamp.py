@@ -45,7 +45,7 @@ def light(board_name, settings_path):
             data[at + i] = int(colour[k] * level) if k >= 0 else 0  # W (RGBW): not used
         _write(lamps["pin"], data)
         return pixel
-    except Exception:  # noqa: BLE001 - never in the start's way
+    except Exception:  # never in the start's way
         return None
 
 
@@ -69,7 +69,7 @@ def _board(board_name, settings_path):
             named = json.load(f).get("board")
         if isinstance(named, str) and named:
             return named
-    except Exception:  # noqa: BLE001 - no file, bad JSON, not an object: code.py's BOARD
+    except Exception:  # no file, bad JSON, not an object: code.py's BOARD
         pass
     return board_name
 

@@ -21,11 +21,11 @@ needs to know whose turn it is and which lamps are in play; holds need the
 time). Written in the subset shared by CPython and CircuitPython.
 """
 
-from ..machine.ports import COLOURS, OFF
+from ..machine.ports import COLOURS, CURSOR, OFF
 from ..passes import mark
 from . import DriverError, lamp_pixels
 from .strip_io import SCAN_S, StripIO, board_pin, load
-from .presses import CURSOR, CURSOR_COLOUR, Presses
+from .presses import CURSOR_COLOUR, Presses
 
 PALETTE = dict(COLOURS)
 PALETTE[CURSOR] = CURSOR_COLOUR

@@ -37,8 +37,6 @@ MicroPython. The driver calls ``feed`` with raw edges, ``watch`` every loop
 from ..machine.debounce import Debouncer
 
 HOLD_MS = 1500
-CURSOR_MS = 600
-CURSOR = 6                     # a lamp state beside ports.OFF...REFUSED: the cursor
 CURSOR_COLOUR = (30, 60, 110)  # dim and cool beside the lamps' warm white
 
 
@@ -62,7 +60,7 @@ class Presses:
             if "+" in name and name not in [c[0] for c in self.chords]:
                 self.chords.append((name, name.split("+")))
         self.deferred = []  # buttons that act on release
-        for name, parts in self.chords:
+        for _name, parts in self.chords:
             self.deferred.extend(parts)
         self.deferred.extend(list(self.holds) + [self.move, self.select])
         self.debouncer = Debouncer(debounce_ms)

@@ -20,7 +20,7 @@ class AllHeaps(TakeRules):
     about = "take from one heap, or the same from every heap"
 
     def moves(self, heaps, ring=False):
-        for after in Nim.moves(self, heaps):
+        for after in Nim.moves(self, heaps):  # type: ignore[arg-type]  # Nim's moves, on any heaps
             yield after
         if len(heaps) > 1:
             for t in range(1, min(heaps) + 1):

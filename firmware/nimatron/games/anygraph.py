@@ -90,7 +90,7 @@ class Shape:
         self.top = ""   # the component being valued, in words (for a SizeError)
 
 
-class Net:
+class Net:  # noqa: PLW1641 - compared, never a key: no __hash__
     """A position of Graph Nim on a given graph: node i is bit i of
     ``mask`` (1: still in play)."""
 
@@ -129,7 +129,7 @@ def net(graph):
         raise RulesError("a graph needs 'nodes': a list of node names")
     if len(nodes) > _NET_NODES:
         raise RulesError("a graph has at most %d nodes, got %d" % (_NET_NODES, len(nodes)))
-    index = {}
+    index = {}  # type: dict
     for name in nodes:
         if isinstance(name, bool) or not isinstance(name, (int, str)):
             raise RulesError("a node is a whole number or a string, got %s" % _said(name))
@@ -146,10 +146,10 @@ def net(graph):
             raise RulesError("an edge is a pair of nodes [a, b], got %s" % _said(edge))
         ends = []
         for name in edge:
-            i = index.get((type(name), name)) if isinstance(name, (int, str)) else None
-            if i is None:
+            at = index.get((type(name), name)) if isinstance(name, (int, str)) else None
+            if at is None:
                 raise RulesError("edge %s names %s, which is not in 'nodes'" % (_said(edge), _said(name)))
-            ends.append(1 << i)
+            ends.append(1 << at)
         if ends[0] == ends[1]:
             raise RulesError("edge %s joins a node to itself" % _said(edge))
         near[ends[0]] |= ends[1]

@@ -192,10 +192,7 @@ def _value(heaps, stones, misere):
         v = _value(after, stones - 1, misere)
         if v not in seen:
             seen.append(v)
-    if misere:
-        got = 1 if 0 in seen else 0
-    else:
-        got = mex(seen)
+    got = (1 if 0 in seen else 0) if misere else mex(seen)
     if len(memo) > (2000 if SMALL else 200000):
         memo.clear()
     memo[key] = got

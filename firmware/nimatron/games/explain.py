@@ -93,7 +93,7 @@ def describe_move(before, after, ordered=True, ring=False, part=None):
         if grew:  # Building Nim: a stone from the supply (the last number) onto a heap
             return "place a stone on heap %s (%d left to place)" % (label(grew[0]), after[-1])
         taken = [(i, before[i] - after[i]) for i in range(len(before)) if before[i] != after[i]]
-        if len(taken) == len(before) > 1 and len(set([t for _, t in taken])) == 1:
+        if len(taken) == len(before) > 1 and len({t for _, t in taken}) == 1:
             return "take %d from every heap" % taken[0][1]
         parts = ["%d from heap %s" % (t, label(i)) for i, t in taken]
         if len(parts) > 1:
@@ -143,7 +143,7 @@ def _cells_move(before, after):
         return "put out the lamp at row %s, column %d" % (label(gone[0][0]), gone[0][1] + 1)
     if gone[0][0] == gone[-1][0]:
         return "put out %d lamps of row %s" % (len(gone), label(gone[0][0]))
-    if gone[0][1] == gone[-1][1] and len(set([c for _, c in gone])) == 1:
+    if gone[0][1] == gone[-1][1] and len({c for _, c in gone}) == 1:
         return "put out %d lamps of column %d" % (len(gone), gone[0][1] + 1)
     return "put out %d neighbouring lamps from row %s, column %d" % (len(gone), label(gone[0][0]), gone[0][1] + 1)
 

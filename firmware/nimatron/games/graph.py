@@ -37,13 +37,13 @@ _SUBSETS_A_SPEND = const(16)     # misère table rows filled between two ``spend
 # The misère table being filled, kept so a search that ran out of a tick's
 # budget goes on where it stopped (and the last finished one, for EXPLAIN
 # and the hint): [key, win bytearray, next subset to fill, the moves].
-_table = [None, None, 0, None]
+_table = [None, None, 0, None]  # type: list
 # Normal play's theory going through one position's moves, kept so an EXPLAIN
 # or a hint whose tick's budget ran out goes on at the next move instead of
 # looking at every move again (the groups' values stay in ``grid``'s memo,
 # but looking them up for 50 moves was 0.2 s on a Pico, in one tick):
 # [(rules, lamps, width), the moves (cuts), next move to look at, winning cuts].
-_walk = [None, None, 0, None]
+_walk = [None, None, 0, None]  # type: list
 
 
 def _limit(limits):
@@ -65,12 +65,6 @@ class Graph(GridRules):
         mask, width = _mask(matrix)
         for cut in connected_sets(mask, width, self.k):
             yield self._cut(matrix, cut)
-
-    def on_graph(self):
-        """Graph Nim on any graph given by nodes and edges (``anygraph``, loaded only then)."""
-        from .anygraph import NetGraph
-
-        return NetGraph(self.k)
 
     def cuts(self, mask, width):
         return connected_sets(mask, width, self.k)

@@ -76,7 +76,7 @@ class GridRules(Rules):
         if (not isinstance(position, list) or not position
                 or [row for row in position if not isinstance(row, list)]):
             raise RulesError("%s: the position is a list of rows, each a list of 0s and 1s" % self.name)
-        widths = sorted(set([len(row) for row in position]))
+        widths = sorted({len(row) for row in position})
         if len(widths) != 1:
             raise RulesError("%s: every row has the same number of cells, got rows of %s"
                              % (self.name, ", ".join([str(w) for w in widths])))

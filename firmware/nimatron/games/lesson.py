@@ -44,7 +44,7 @@ def lesson(rules, heaps, misere, ring, result):
     if teach == "subtract" and len(heaps) == 1:  # the seeds: n = 0 (normal) or 1 (misere) modulo k+1 loses
         m = rules.k + 1
         n = heaps[0]
-        aims = [j for j in range(1 if misere else 0, n, m)][-10:]
+        aims = list(range(1 if misere else 0, n, m))[-10:]
         lines = ["Leave %s multiple of %d: %s" % ("1 more than a" if misere else "a", m, join(aims))]
         if won:
             lines.append("From %d take %d to leave %d" % (n, n - after[0], after[0]))
@@ -73,12 +73,12 @@ def lesson(rules, heaps, misere, ring, result):
                           else "Largest heap %d: %d of them") % (top, shown.count(top)))
         return lines
     elif teach == "allheaps" and len(heaps) == 2:  # Wythoff's game: its losing pairs, as the engine finds them
-        found = []
+        pairs = []  # type: list[str]
         for b in range(max(heaps) + 8):
             for a in range(b + 1):
-                if len(found) < 8 and (a > b - 8 or a == 0) and rules.theory([a, b], False) == []:
-                    found.append(str(a) + " " + str(b))
-        lines = ["Two heaps: Wythoff's game, whose losing pairs begin " + join(found)]
+                if len(pairs) < 8 and (a > b - 8 or a == 0) and rules.theory([a, b], False) == []:
+                    pairs.append(str(a) + " " + str(b))
+        lines = ["Two heaps: Wythoff's game, whose losing pairs begin " + join(pairs)]
         shown = sorted(after if won else heaps)
         lines.append(("The move leaves the pair %d %d" if won else "%d %d is one of them") % (shown[0], shown[1]))
         return lines

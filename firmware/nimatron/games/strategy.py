@@ -19,16 +19,14 @@ import sys
 
 from .rules import SizeError, mex, parse_rules
 
-tables = None  # nimatron.games.tables, imported on first use (Nim never needs it)
 nimbers = True  # False: a nim-value the table would give is left out (the machine's own moves: ``turns.bare_solve``)
 
 
 def _tables():
-    global tables
-    if tables is None:
-        from . import tables as module
+    """``nimatron.games.tables``, imported on first use (Nim never needs it).
+    No handle is kept here: ``nimatron.forget`` alone drops it from the heap."""
+    from . import tables
 
-        tables = module
     return tables
 
 
@@ -68,15 +66,15 @@ def _heap_low():
     if low is not None:
         return low
     try:
-        free = gc.mem_free()
-        used = gc.mem_alloc()
+        free = gc.mem_free()  # type: ignore[attr-defined]  # MicroPython's (CPython: AttributeError)
+        used = gc.mem_alloc()  # type: ignore[attr-defined]  # as mem_free
     except AttributeError:  # CPython: no fixed heap to guard
         return False
     if free * HEAP_RESERVE >= free + used:
         return False
     gc.collect()  # garbage, not the memo, may be what fills it
-    free = gc.mem_free()
-    return free * HEAP_RESERVE < free + gc.mem_alloc()
+    free = gc.mem_free()  # type: ignore[attr-defined]  # reached on MicroPython only
+    return free * HEAP_RESERVE < free + gc.mem_alloc()  # type: ignore[attr-defined]  # as mem_free
 
 
 def _trim():
@@ -122,10 +120,7 @@ def _searched_wins(rules, heaps, misere, ring, every):
     memo = _memo(rules, misere)
     wins = []
     for after in rules.moves(heaps, ring):
-        if misere:
-            lost = not misere_wins(rules, after, False, memo)
-        else:
-            lost = nim_value(rules, after, False, memo) == 0
+        lost = not misere_wins(rules, after, False, memo) if misere else nim_value(rules, after, False, memo) == 0
         if lost:
             wins.append(after)
             if not every:

@@ -101,44 +101,14 @@ def room(link, handled):
     return True
 
 
-def _alone(link, name):
-    """Load ``nimatron.<name>`` in a pass of its own when the link is polled
-    (``link.stepping``): on a board a module's load is a tick's work. A
-    collection goes first, in
-    a pass of its own too, as ``code.py`` loads the link's modules: one that
-    fell inside the load's pass doubled it (EXPLAIN's words, loaded with no
-    collection before them). A command's first
-    step (EXPLAIN; SET loading ``link.setting``) starts ``link.step`` with
-    the module it collected for (item 5, as ``setting.set_steps`` keeps it).
-    Direct callers (tests, tools) get the whole command at once."""
-    if not link.stepping or "nimatron." + name in sys.modules:
-        return
-    step = link.step
-    if step is None:
-        step = link.step = [None, None, None, None, None, None, None]
-    if step[5] != name:
-        step[5] = name
-        collect_next()  # first in the next pass; the load in the pass after it
-        link.tidied = True  # into the heap just collected: ``room`` reads nothing
-        raise Later
-    __import__("nimatron." + name)
-    raise Later
-
-
 def cmd_set(link, args, text, now):
     """SET's steps are in ``link.setting``, loaded in a pass of its own and
     dropped after the reply: compiled from source with the other commands
     its text took the link's compile past what a board's heap holds."""
-    _alone(link, "link.setting")
+    link.load("link.setting")
     from .setting import set_steps
 
     return set_steps(link, args, text, now)
-
-
-def _pass(link):
-    """End this pass here when polled; the command goes on next pass."""
-    if link.stepping:
-        raise Later
 
 
 def pin_pause(failures):
@@ -221,7 +191,7 @@ def cmd_memory(link, args, text, now):
         raise Later
 
     loaded = sorted([name[9:] for name in sys.modules if name[:9] == "nimatron."])
-    out = {"free": None, "used": None, "modules": loaded}
+    out = {"free": None, "used": None, "modules": loaded}  # type: dict
     if len(step) == 3:
         out["free"], out["used"] = step[1], step[2]
     while loaded and len(json.dumps(out)) > MAX_REPLY - 30:  # a PC may hold every module

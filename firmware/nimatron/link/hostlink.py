@@ -27,7 +27,9 @@ hang-up shorter than a poll.
 from .. import const
 import gc
 
-from ..passes import collect, end, heap_low
+import sys
+
+from ..passes import collect, collect_next, end, heap_low
 from . import commands, play
 from ..games import budget
 from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, READ_CHUNK,
@@ -283,12 +285,41 @@ class HostLink:
                 self.short = 0  # called directly: each call is a command of its own
 
     def _dispatch(self, verb, words, text, switches, now_ms):
-        if verb == "SERVICE" and switches is not None:
-            return switches.command(self, words[1:], now_ms)  # the operator menu
+        if verb == "SERVICE" and switches is not None:  # the operator menu
+            if len(words) > 2 or (len(words) == 2 and words[1].upper() not in ("ON", "OFF")):
+                raise CommandError("syntax", "usage: SERVICE [ON|OFF]")
+            return switches.command(self, words[1:], now_ms)
         out = commands.HANDLERS[verb](self, words[1:], text, now_ms)
         if switches is not None and (verb == "STATE" or verb == "AUDITS"):
             switches.report(out)
         return out
+
+    def load(self, name):
+        """Load ``nimatron.<name>`` in a pass of its own when polled
+        (``stepping``): on a board a module's load is a tick's work. A
+        collection goes first, in a pass of its own too, as ``code.py`` loads
+        the link's modules: one that fell inside the load's pass doubled it.
+        A command's first step (EXPLAIN; SET loading ``link.setting``) starts
+        ``step`` with the module it collected for (item 5, as
+        ``setting.set_steps`` keeps it). Direct callers (tests, tools) get
+        the whole command at once."""
+        if not self.stepping or "nimatron." + name in sys.modules:
+            return
+        step = self.step
+        if step is None:
+            step = self.step = [None, None, None, None, None, None, None]
+        if step[5] != name:
+            step[5] = name
+            collect_next()  # first in the next pass; the load in the pass after it
+            self.tidied = True  # into the heap just collected: ``room`` reads nothing
+            raise budget.Later
+        __import__("nimatron." + name)
+        raise budget.Later
+
+    def pause(self):
+        """End this pass here when polled; the command goes on next pass."""
+        if self.stepping:
+            raise budget.Later
 
     def operator(self, what):
         """CommandError unless the operator may act (no PIN set, or unlocked)."""

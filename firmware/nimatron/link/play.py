@@ -52,13 +52,11 @@ def cmd_explain(link, args, text, now):
     heaps, ring = position
     if not c.rules.has_move(heaps, ring):
         return {"position": heaps, "ring": ring, "text": "game over: no move left"}
-    from .commands import _alone  # loaded by then: commands imports this module
-
-    _alone(link, "games.explain")  # its words: loaded with the answer, they overran a stock MacroPad's pass
+    link.load("games.explain")  # its words: loaded with the answer, they overran a stock MacroPad's pass
     if c.rules.teach and (c.misere or not c.rules.nim_sum):
-        _alone(link, "games.lesson")  # the rule set's lesson (games/lesson.py), in a pass of its own too
+        link.load("games.lesson")  # the rule set's lesson (games/lesson.py), in a pass of its own too
     if _table_words(c):
-        _alone(link, "games.tables")  # the nim-value the machine's play does not read (Moore's Nim)
+        link.load("games.tables")  # the nim-value the machine's play does not read (Moore's Nim)
     from ..games import explain
 
     result = solve(c, heaps, ring)
@@ -189,7 +187,7 @@ def stream(link, event):
 def word_held(link):
     """The held events' lines (``stream``), once their words' module is
     loaded: a collection first, then the load, each in a pass of its own
-    (as ``commands._alone`` loads a command's module). True once sent; with
+    (as ``HostLink.load`` loads a command's module). True once sent; with
     no room for the words, they go without them (``failure`` says why),
     never the link itself."""
     import sys
@@ -247,10 +245,7 @@ def _drop_words(link):
 
         names = ["games.explain", "games.lesson"]
         if _table_words(c, True):
-            from ..games import strategy
-
-            strategy.tables = None  # its handle on the module: imported again when words next ask
-            names.append("games.tables")
+            names.append("games.tables")  # imported again when words next ask
         forget(names, collect=False)  # the next collection frees it: none in this pass
 
 

@@ -74,7 +74,7 @@ class LineReader:
 
     def feed(self, data):
         data = bytes(data)
-        out = []
+        out = []  # type: list[bytes | None]
         start = 0
         n = len(data)
         while start < n:

@@ -39,7 +39,7 @@ class PtyTransport:
         os.close(slave)  # hosts open it by path; holding it would hide hang-ups
         flags = fcntl.fcntl(master, fcntl.F_GETFL)
         fcntl.fcntl(master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
-        self.fd = master
+        self.fd = master  # type: int | None
         self._connected = False
         self._peek = b""
         self.changes = 0        # opens and closes of the slave end seen so far
@@ -80,7 +80,7 @@ class PtyTransport:
             if self._hosts == 0:
                 import termios
 
-                termios.tcflush(self.fd, termios.TCOFLUSH)  # what nobody heard: not for the next host
+                termios.tcflush(self.fd, termios.TCOFLUSH)  # type: ignore[arg-type]  # open while watched; what nobody heard: not for the next host
             if self._unread:
                 left = "alone"
         if left is not None:
@@ -174,7 +174,7 @@ class _SlaveWatch:
             return []
         import struct
 
-        out = []
+        out = []  # type: list
         while True:
             try:
                 data = self._os.read(self.fd, 4096)

@@ -10,7 +10,6 @@ import json
 from .. import forget
 from ..passes import collect_next
 from ..games.budget import Later
-from .commands import _alone, _pass
 from .protocol import CommandError, _shown
 
 
@@ -88,7 +87,7 @@ SETTINGS = ("config.values", "config.settings")
 
 def _set_steps(link, key, text, step):
     for name in SETTINGS:
-        _alone(link, name)
+        link.load(name)
     from ..config.settings import SettingsError, changed, load_preset
 
     current, new = step[1], step[2]
@@ -98,15 +97,15 @@ def _set_steps(link, key, text, step):
             if step[4] is None:  # the presets file read in a pass of its own, once
                 name = _preset_named(current, key, value)
                 step[4] = load_preset(name) if name else False
-                _pass(link)
+                link.pause()
             for module in _rules_modules(key, value, step[4]):
-                _alone(link, module)  # a new rule set's modules, loaded by the checks next: a pass each
+                link.load(module)  # a new rule set's modules, loaded by the checks next: a pass each
             # polled, the starts are checked a start a pass (``_check``: Graph Nim's four with
             # the values overran a pass on pico-grid); unchanged games were checked before
             new = step[2] = changed(current, key, value, step[4] or None, not link.stepping)
         except ValueError as e:  # nothing was changed
             raise _refused(link, key, value, e, SettingsError)
-        _pass(link)
+        link.pause()
     value = new[key]
     if link.controller.settings is not new:
         checked = False
@@ -119,11 +118,11 @@ def _set_steps(link, key, text, step):
             raise _refused(link, key, value, e, SettingsError)
         if link.stepping:
             step[6] = left
-        _pass(link)
+        link.pause()
     if step[6] is not None:  # polled: the rules left behind drop their modules in a pass of their own
         left, step[6] = step[6], None
         link.controller.rules_changed(left)
-        _pass(link)
+        link.pause()
     if step[3] is None:  # not saved yet
         step[3] = False
         if link.save is not None:
@@ -131,7 +130,7 @@ def _set_steps(link, key, text, step):
                 step[3] = (link.save(new, step[4]) if step[4] else link.save(new)) or False
             except Exception:
                 step[3] = False
-        _pass(link)  # the reply and the settings modules' leaving next pass
+        link.pause()  # the reply and the settings modules' leaving next pass
     saved = step[3]
     later = 0
     if saved is not True and saved:  # milliseconds until the coalesced write
@@ -166,19 +165,19 @@ def _check(link, key, value, new, step, settings_error):
     if rules is None:
         try:
             if _loads(parse_rules, new["rules"]):  # a new rule set's module: a pass of its own
-                _pass(link)
+                link.pause()
             rules = step[7] = parse_rules(new["rules"])
         except ValueError as e:
             raise _refused(link, key, value, e, settings_error)
     shape = panel_module(rules, new.get("counter", False))
     if shape:
-        _alone(link, "panels." + shape)  # the lamps' drawing, as the check will make them
+        link.load("panels." + shape)  # the lamps' drawing, as the check will make them
     if rules.table_spec(new["misere"]) is not None:
-        _alone(link, "games.tables")  # what the check's engine reads: loaded inside a start's check, it overran the pass (MacroPad, 21counter)
-    _alone(link, "panels.playable")
+        link.load("games.tables")  # what the check's engine reads: loaded inside a start's check, it overran the pass (MacroPad, 21counter)
+    link.load("panels.playable")
     c = link.controller
     if rules.spec != c.rules.spec and (c.state in ("attract", "over") or c.panel is None):
-        _alone(link, "machine.unload")  # the old rules' modules dropped next pass (``rules_changed``)
+        link.load("machine.unload")  # the old rules' modules dropped next pass (``rules_changed``)
     starts = new["starts"]
     if step[8] < len(starts):
         from ..config.settings import check_start
@@ -194,12 +193,12 @@ def _check(link, key, value, new, step, settings_error):
             check_games(rules, new["misere"], c.layout, starts[done:done + 1], new.get("counter", False))
         except ValueError as e:  # PanelError, SettingsError: nothing was changed
             raise _refused(link, key, value, e, settings_error)
-        _pass(link)
+        link.pause()
     if step[8] == len(starts):  # the checks' garbage collected in a pass of its own (Graph Nim's four
         step[8] += 1           # starts left enough garbage that a collection fell in the applying pass)
         collect_next()
         link.tidied = True
-        _pass(link)
+        link.pause()
 
 
 def _rules_modules(key, value, own):

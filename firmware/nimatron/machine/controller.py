@@ -36,7 +36,8 @@ when). Anything outside that changes what the lamps show calls
 from .. import const
 from .. import forget
 from ..games.rules import parse_rules
-from ..panels.panel import check_input, make_panel
+from ..panels import make_panel
+from ..panels.panel import check_input
 from .audits import Audits
 from .debounce import Debouncer
 from . import game_lamps
@@ -122,7 +123,7 @@ class Controller(VisitorTurn, MachineTurn):
         self.refused_at = None     # ... and when (they flash until refuse_ms after)
         self.hint = None           # lamps of the teaching hint ([]: no winning move to show)
         self._begun = None         # (rules left, who plays first) of a game begun this pass: told once its lamps show
-        self._moved = False        # the visitor's move taken this pass: committed once its lamps show (``_after_lamps``)
+        self.moved = False        # the visitor's move taken this pass: committed once its lamps show (``_after_lamps``)
         self._checked = None       # [selection, after, legal]: a grid selection's check, made once its lamp showed
         self.last_input = now_ms
         self.asking = None         # "still playing?" shown since this time
@@ -254,8 +255,8 @@ class Controller(VisitorTurn, MachineTurn):
         docs/board.md)."""
         if self._begun is not None:
             self._tell_new()
-        if self._moved:
-            self._moved = False
+        if self.moved:
+            self.moved = False
             self._commit(now)
         elif self.state == VISITOR and self.selected and self._checked is None and self.panel is not None:
             self._checked = self._check_selection()
@@ -293,16 +294,16 @@ class Controller(VisitorTurn, MachineTurn):
         committed before it returns."""
         self._press(role, now)
         self._tell_new()
-        if self._moved:
-            self._moved = False
+        if self.moved:
+            self.moved = False
             self._commit(now)
 
     def _press(self, role, now):
         """A press inside ``update``: a move it takes is committed once its lamps show."""
         self._dirty = True
         self._tell_new()  # a second press in the pass that began a game or took a move: it meets them told, as before
-        if self._moved:
-            self._moved = False
+        if self.moved:
+            self.moved = False
             self._commit(now)
         if self.menu is not None:
             self.menu.tap(role, now)
@@ -310,9 +311,7 @@ class Controller(VisitorTurn, MachineTurn):
             self.asking = None  # "still playing?" answered: this press only says yes
             self.last_input = now
             self._emit({"event": "still_playing", "answer": "yes"})
-        elif role == "new":
-            self._new_game(now)
-        elif self.state == ATTRACT:
+        elif role == "new" or self.state == ATTRACT:
             self._new_game(now)
         elif self.state == OVER:
             if now - self.since >= _OVER_GUARD_MS:
@@ -409,7 +408,7 @@ class Controller(VisitorTurn, MachineTurn):
         self.hint = None
         self.last_input = now
         self.asking = None  # "still playing?" shown since this time
-        self._moved = False
+        self.moved = False
         self._checked = None
         self._dirty = True
 

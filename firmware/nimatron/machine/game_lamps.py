@@ -6,8 +6,9 @@
 ``fill`` and its parts are functions of a controller's state at ``now``
 that write one frame in place: ``lamps`` (one list per row, a state of
 ``ports`` per lamp) and ``status`` (the four status lamps, 0 or 1);
-``publish`` copies it into the frame the driver was shown. They change
-nothing else and make no garbage: a collection in the pass that sees a
+``publish`` copies it into the frame the driver was shown. They read the
+controller's public state only, as a view (no name with a leading
+underscore: tests/test_lamps_view.py), change nothing else and make no garbage: a collection in the pass that sees a
 press delays that press's lamp (issue 27).
 
 ``fill`` also says when the frame it wrote can next change with time alone
@@ -109,7 +110,7 @@ def visitor(c, lamps, status, now):
     """The visitor's turn: a selection blinks quickly, the teaching hint slowly.
     The pass that takes the visitor's move puts their lamp out with the lamps
     taken, whatever the selection's blink showed (``Controller._after_lamps``)."""
-    status["visitor"] = 0 if c._moved else 1
+    status["visitor"] = 0 if c.moved else 1
     until = None
     if c.selected:
         quick = blinks_on(now, _QUICK_MS)
@@ -148,7 +149,7 @@ def showing(c, lamps, status, now):
     on = blinks_on(now - c.since, _TAKE_MS)
     for r, i in c.machine_out:
         lamps[r][i] = TAKING if on else OFF
-    if c._building():  # a stone placed: where it lands blinks too
+    if hasattr(c.panel, "building") and c.panel.building():  # a stone placed: where it lands blinks too
         for r, i in c.machine_light:
             lamps[r][i] = LIT if on else OFF
     return next_turn(now, c.since, _TAKE_MS)

@@ -71,6 +71,6 @@ def deployed_level(board, brightness):
                         if float(pair[0]) == brightness:
                             return float(pair[1])
                     return None
-    except Exception:  # noqa: BLE001 - no file, or one that cannot be read: checked here
+    except Exception:  # no file, or one that cannot be read: checked here
         pass
     return None

@@ -42,6 +42,7 @@ SELECTED = 2   # chosen by the visitor on a grid, not yet committed with DONE
 HINT = 3       # teach mode: part of the winning move
 TAKING = 4     # being taken by the machine (blinks, then goes OFF)
 REFUSED = 5    # flashed briefly when a press or a selection is refused
+CURSOR = 6     # the cursor where a pin map has one (drivers/cursor.py; its colour: drivers/presses.py)
 
 # NeoPixel colours per state (R, G, B before the brightness cap). Meaning
 # never rests on colour alone: the controller also blinks HINT slowly and

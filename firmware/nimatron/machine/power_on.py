@@ -24,7 +24,7 @@ def read_settings(path):
             text = f.read(_MAX_SETTINGS + 1)
     except OSError:
         return read_source(None)
-    except Exception as e:  # noqa: BLE001 - MemoryError, a damaged drive
+    except Exception as e:  # MemoryError, a damaged drive
         return None, "cannot read %s: %r" % (path, e), 0
     if len(text) > _MAX_SETTINGS:
         return None, "%s is bigger than %d bytes" % (path, _MAX_SETTINGS), 1
@@ -41,7 +41,7 @@ def first_lamp(board, settings_path):
         from nimatron.drivers.first_lamp import light
 
         return light(board, settings_path)
-    except Exception:  # noqa: BLE001 - MemoryError compiling it: the start lights the lamps later
+    except Exception:  # MemoryError compiling it: the start lights the lamps later
         return None
     finally:
         forget(("drivers.first_lamp",), collect=False)
@@ -52,7 +52,7 @@ def reset_reason(mc):
     try:
         reason = mc.cpu.reset_reason
         names = mc.ResetReason
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
     for attr, name in (("POWER_ON", "power_on"), ("BROWNOUT", "power_on"), ("WATCHDOG", "watchdog"),
                        ("SOFTWARE", "software"), ("RESET_PIN", "reset_pin")):
@@ -72,7 +72,7 @@ def arm_watchdog(mc, seconds):
         dog.mode = WatchDogMode.RESET
         dog.feed()
         return dog
-    except Exception as e:  # noqa: BLE001 - a board without one still plays
+    except Exception as e:  # a board without one still plays
         print("watchdog off: %r" % e)
         return None
 
@@ -103,7 +103,7 @@ def host_data():
         import usb_cdc
 
         return usb_cdc.data
-    except Exception:  # noqa: BLE001 - ImportError: not a CircuitPython board
+    except Exception:  # ImportError: not a CircuitPython board
         return None
 
 
@@ -205,6 +205,6 @@ def hold(gc):
         pins = hold_heap(gc)
         print("nimatron: heap held whole, %d areas pinned" % len(pins))
         return pins
-    except Exception as e:  # noqa: BLE001 - the game plays without it
+    except Exception as e:  # the game plays without it
         print("heap not held: %r" % e)
         return None

@@ -26,7 +26,7 @@ def load(store):
     if store.nvm is not None:
         try:
             buf = store.nvm[0:len(store.nvm)]
-        except Exception as e:  # noqa: BLE001 - a broken nvm must not stop the game
+        except Exception as e:  # a broken nvm must not stop the game
             buf = b""
             problems.append("nvm unreadable: %s" % e)
             add(lost, KINDS)
@@ -108,7 +108,7 @@ def keep(store, data, word):
         else:
             copy = getattr(store.files, "keep", None)
             name = copy(store.path, data, word) if copy is not None else None
-    except Exception:  # noqa: BLE001 - a copy that cannot be made is said as not made, never raised
+    except Exception:  # a copy that cannot be made is said as not made, never raised
         name = None
     return ", kept aside as %s" % name[name.rfind("/") + 1:] if name else ""
 
@@ -124,12 +124,12 @@ def missing(records):
     missing may have been cut off (a file cut at a record boundary reads
     clean)."""
     index = None
-    for kind, seq, payload, raw in records[0]:
+    for kind, _seq, payload, _raw in records[0]:
         if kind == COMPACTED and isinstance(payload.get("has"), dict):
             index = payload["has"]
     whole = {}
     for source in records:
-        for kind, seq, payload, raw in source:
+        for kind, seq, _payload, _raw in source:
             if seq >= whole.get(kind, -1):
                 whole[kind] = seq
     out = []
@@ -287,13 +287,13 @@ NAMES = {AUDITS: "audits", SETTINGS: "settings"}
 def _cut_compaction(records):
     """Problems if the newest compaction's records are not all there."""
     newest = None
-    for kind, seq, payload, raw in records:
+    for kind, seq, payload, _raw in records:
         if kind == COMPACTED and (newest is None or seq > newest[0]):
             newest = (seq, payload)
     if newest is None or not isinstance(newest[1].get("has"), dict):
         return []
     have = {}
-    for kind, seq, payload, raw in records:
+    for kind, seq, _payload, _raw in records:
         if kind != COMPACTED and seq >= have.get(kind, -1):
             have[kind] = seq
     lost = []

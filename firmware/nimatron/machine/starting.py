@@ -124,7 +124,7 @@ def _choose(m, source, stored, notes, now):
         board = board or m.default_board
         try:
             m._build(board, over, now)
-        except Exception as e:  # noqa: BLE001 - any failure: the next candidate
+        except Exception as e:  # any failure: the next candidate
             if m.strict and label == "file":
                 raise
             if label == "file":
@@ -167,7 +167,7 @@ def _failed(m, notes):
     m.audits.count("start_failures")
     try:
         m.audits.save()
-    except Exception as e:  # noqa: BLE001 - a failing store must not hide the start's own error
+    except Exception as e:  # a failing store must not hide the start's own error
         m.log("nimatron: start failure not saved: %s" % _short(e))
 
 
@@ -178,7 +178,7 @@ def _pin(file_over, file_why, stored):
     if file_over is not None and "operator_pin" in file_over:
         try:
             return check_value("operator_pin", file_over["operator_pin"])
-        except Exception:  # noqa: BLE001 - a bad PIN: keep the stored one, or lock
+        except Exception:  # a bad PIN: keep the stored one, or lock
             pass
     elif file_over is not None or file_why == SOURCE_MISSING:
         if stored is not None:

@@ -89,7 +89,7 @@ def identity(board):
     try:
         with open(resource("config/pinmaps/" + board + ".json"), "rb") as f:
             crc = "%08x" % crc32(f.read())
-    except Exception:  # noqa: BLE001 - an unknown board has no pin map to name
+    except Exception:  # an unknown board has no pin map to name
         pass
     return {"version": __version__, "board": board, "pinmap": board, "pinmap_crc": crc}
 
@@ -239,7 +239,7 @@ class Machine:
         try:
             self.controller.update(now)
             self.faults_in_row = 0
-        except Exception as e:  # noqa: BLE001 - the exhibit comes back instead of dying
+        except Exception as e:  # the exhibit comes back instead of dying
             self.fault(e, now)
             return
         if self.link is not None:
@@ -252,7 +252,7 @@ class Machine:
         if self.settings_due is not None and now >= self.settings_due:
             try:
                 self._write_settings(now)
-            except Exception as e:  # noqa: BLE001 - the store said why; the game goes on
+            except Exception as e:  # the store said why; the game goes on
                 self.log("nimatron: settings not saved: " + _short(e))
         if self.store is not None:
             self.store.tick(now)
@@ -316,7 +316,7 @@ class Machine:
         self.controller = None
         try:
             old.io.close()
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
         if self.faults_in_row > 3:
             self.retry_at = now + _FAULT_BACKOFF_MS
@@ -334,7 +334,7 @@ class Machine:
         for over in (self.overrides, {"operator_pin": self.overrides.get("operator_pin", "")}):
             try:
                 self._build(self.board, over, now)
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:
                 self.log("nimatron: rebuild failed: " + _short(e))
                 continue
             self.controller.alarm = "fault"

@@ -147,7 +147,7 @@ class Store:
                     and body_of(self.latest[kind]) == body_of(raw)):
                 self.unchanged += 1
                 return True
-        except Exception as e:  # noqa: BLE001 - a record too long: said, never raised
+        except Exception as e:  # a record too long: said, never raised
             return self._failed(e)
         self.seq += 1
         self.latest[kind] = raw
@@ -174,7 +174,7 @@ class Store:
             else:
                 self._write_file()
                 self.writes += 1
-        except Exception as e:  # noqa: BLE001 - a full or broken store must not stop the game
+        except Exception as e:  # a full or broken store must not stop the game
             return self._failed(e)
         self.unsaved = []
         self.failing = None
@@ -224,7 +224,7 @@ class Store:
             return False
         try:
             self._compact()
-        except Exception as e:  # noqa: BLE001 - as a save's: said, tried again at the next save
+        except Exception as e:  # as a save's: said, tried again at the next save
             self._failed(e)
             return False
         return True

@@ -132,28 +132,22 @@ class Switches:
         return sorted(self.stuck)
 
     def command(self, link, args, now):
-        """``SERVICE [ON|OFF]`` over the host link (ON/OFF need the operator)."""
+        """``SERVICE [ON|OFF]`` over the host link (ON/OFF need the operator; the link checked the words)."""
         if args:
-            if len(args) > 1 or args[0].upper() not in ("ON", "OFF"):
-                from ..link.protocol import CommandError
-
-                raise CommandError("syntax", "usage: SERVICE [ON|OFF]")
             link.operator("SERVICE")
             on = args[0].upper() == "ON"
             before = None
             if on and self.c.menu is None and link.stepping:
-                # the menu's modules a pass each (``commands._alone``): loaded in its
+                # the menu's modules a pass each (``HostLink.load``): loaded in its
                 # opening pass they were several passes' work in one tick; one import
                 # a pass here (each a name looked up: cheap on a stock MacroPad)
-                from ..link.commands import _alone
-
                 if link.step is None:
                     from ..passes import loaded
 
                     link.step = [None, None, None, None, None, None, loaded("config")]
                 before = link.step[6]
                 for name in MENU_LOADS:
-                    _alone(link, name)
+                    link.load(name)
             self.c.service(on, now, "link", before)
         return self.report({})
 

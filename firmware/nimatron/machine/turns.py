@@ -87,7 +87,7 @@ class VisitorTurn:
         self.turn_row = row
         self.taken.append(lamp)
         if not self.rules.has_move(after, False):
-            self._moved = True  # the last lamp: no DONE needed to end the game (committed once it shows)
+            self.moved = True  # the last lamp: no DONE needed to end the game (committed once it shows)
 
     def _row_lamps(self, row):
         if row >= len(self.panel.lit):
@@ -126,7 +126,7 @@ class VisitorTurn:
             self._refuse(reason, [], now)
             return
         self.panel.apply(out, light)
-        self._moved = True  # one stone is the whole move: no DONE (committed once it shows)
+        self.moved = True  # one stone is the whole move: no DONE (committed once it shows)
 
     def _done(self, now):
         if self._building():
@@ -152,7 +152,7 @@ class VisitorTurn:
             return
         self.panel.apply_selection(self.selected)
         self.selected.clear()  # emptied, not replaced: no list made before the lamps show
-        self._moved = True  # the lamps go out in this pass; the move is committed once they show
+        self.moved = True  # the lamps go out in this pass; the move is committed once they show
 
     def _check_selection(self):
         """[selection, the position it leaves (None: no position), legal]."""

@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: MIT
 """Two-dimensional and Graph Nim on the lamps: the lit cells are the position (see ``panel``).
 
-Imported only while such a game is played (``panel.make_panel``).
+Imported only while such a game is played (``panels.make_panel``).
 """
 
 from .panel import PanelError

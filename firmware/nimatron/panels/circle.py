@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: MIT
 """Circular Nim on the lamps: a closed loop of neighbouring lamps (see ``panel``).
 
-Imported only while circular Nim is played (``panel.make_panel``) and by the
+Imported only while circular Nim is played (``panels.make_panel``) and by the
 simulator's visitor.
 """
 

@@ -100,7 +100,7 @@ def _count(lamps):
 
 def _rightmost(lamps, n):
     """Indexes of the last ``n`` lit lamps of a row, left to right."""
-    out = []
+    out = []  # type: list[int]
     for i in range(len(lamps) - 1, -1, -1):
         if len(out) == n:
             break
@@ -124,65 +124,6 @@ SHAPES = {"ring": "circle", "cells": "cells", "splits": "shapes", "supply": "sup
 def panel_module(rules, counter=False):
     """The panels module ``make_panel`` loads for these rules (None: this one)."""
     return "counter" if counter else SHAPES.get(rules.panel)
-
-
-def make_panel(rules, layout, start, shape=None, counter=False):
-    """The panel for a rule set on a board: ring, arcs, split rows or heap rows.
-
-    ``shape`` is the board's lamp shape: ``"ring"`` (one row of lamps, the
-    last touching the first) or ``"grid"``; by default a single row is a
-    ring. ``counter``: show the one heap as a binary counter instead.
-    Raises PanelError if some position reachable from ``start`` could
-    not be shown on these lamps.
-    """
-    if counter:
-        from .counter import CounterPanel
-
-        return CounterPanel(rules, layout, start)
-    if shape is None:
-        shape = "ring" if len(layout) == 1 else "grid"
-    kind = rules.panel    # the rule set says which lamps it needs (games/rules.py)
-    if kind == "ring":
-        from .circle import RingPanel
-
-        return RingPanel(layout, start, shape)
-    if kind == "cells":
-        from .cells import CellPanel
-
-        return CellPanel(rules, layout, start)
-    if kind == "supply":
-        from .supply import SupplyPanel
-
-        return SupplyPanel(layout, start)
-    if kind == "tally":
-        from .tally import CandyPanel
-
-        return CandyPanel(layout, start)
-    if kind == "splits":
-        from .shapes import ArcPanel, SplitPanel
-
-        if shape == "ring":
-            return ArcPanel(layout, start)
-        return SplitPanel(layout, start)
-    if kind != "heaps":
-        raise PanelError("rules %s ask for %r lamps, which no panel draws" % (rules.spec, kind))
-    return HeapPanel(layout, start)
-
-
-def check_fits(rules, layout, start, shape=None, counter=False):
-    """Raise PanelError unless every position reachable from ``start`` can be
-    shown on this board (the display half of "a start is accepted only if
-    the machine can play every position reachable from it")."""
-    make_panel(rules, layout, start, shape, counter)
-
-
-def fits_all_reachable(rules, layout, start, shape=None, counter=False):
-    """True if every position reachable from ``start`` can be shown."""
-    try:
-        check_fits(rules, layout, start, shape, counter)
-    except PanelError:
-        return False
-    return True
 
 
 def check_input(input_model, rules, settings):

@@ -10,7 +10,7 @@ the engine can answer every position reachable from it. Raises PanelError
 or SettingsError (both ValueError) naming the start; changes nothing.
 """
 
-from .panel import check_fits
+from . import check_fits
 from ..games.rules import MAX_HEAPS, SizeError, parse_rules
 from ..config import SettingsError
 from ..passes import load, mark

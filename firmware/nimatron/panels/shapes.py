@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: MIT
 """Grundy's game on the lamps: split rows on a grid, arcs on a ring (see ``panel``).
 
-Imported only while Grundy's game is played (``panel.make_panel``); circular
+Imported only while Grundy's game is played (``panels.make_panel``); circular
 Nim's panel is ``circle``, two-dimensional and Graph Nim's ``cells``, each a
 module of its own so that a board keeps only the panel it shows.
 """
@@ -40,7 +40,7 @@ class SplitPanel(HeapPanel):
             raise PanelError(
                 "Grundy's game from %s can reach %d heaps (a heap of h splits into up to h-1); "
                 "this board shows %d, one a row (try starts=[[%d]])"
-                % (" ".join([str(h) for h in heaps]), parts, len(layout), min(len(layout) + 1, min(layout))))
+                % (" ".join([str(h) for h in heaps]), parts, len(layout), min(len(layout) + 1, *layout)))
         if max(heaps) > min(layout):
             raise PanelError("a heap of %d does not fit a row of %d lamps" % (max(heaps), min(layout)))
         self.heaps = len(layout)

@@ -163,7 +163,7 @@ def write(folder, lang="en", pngs=True):
         render(os.path.join(folder, png[:-4] + ".svg"), os.path.join(folder, png))
         recorded[png] = source
         written.append(png)
-    keep = dict((p, recorded[p]) for p in wanted if p in recorded)
+    keep = {p: recorded[p] for p in wanted if p in recorded}
     text = sources_text(keep)
     path = os.path.join(folder, SOURCES)
     try:

@@ -333,7 +333,7 @@ def _looms(design):
     xh = catalogue_parts.part("jst-xh")
     every = catalogue_parts.looms(design)
     contacts = 0
-    for ways in sorted(set(catalogue_parts.loom_ways(chains) for _, chains in every), reverse=True):
+    for ways in sorted({catalogue_parts.loom_ways(chains) for _, chains in every}, reverse=True):
         mine = [ref for ref, chains in every if catalogue_parts.loom_ways(chains) == ways]
         contacts += ways * len(mine)
         out.append(("JST XH %d-way connector pairs, loom to stripboard (header B%dB-XH-A + housing XHP-%d)"

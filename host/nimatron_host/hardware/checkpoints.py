@@ -14,7 +14,16 @@ changes the numbers here with the drawings.
 """
 
 from . import parts as catalogue
-from .circuit import (BUTTON_OHMS, CLOSED_OHMS, DATA_OHMS, NO_SHORT_OHMS, RESISTOR_TOLERANCE, SILICON_MIN_VF, SUPPLY_TOLERANCE, role_label)
+from .circuit import (
+    BUTTON_OHMS,
+    CLOSED_OHMS,
+    DATA_OHMS,
+    NO_SHORT_OHMS,
+    RESISTOR_TOLERANCE,
+    SILICON_MIN_VF,
+    SUPPLY_TOLERANCE,
+    role_label,
+)
 from .harness import controller_points, harness, point_words
 
 STAGES = (
@@ -107,7 +116,7 @@ def power_checks(design):
 def loom_checks(design, h):
     out = []
     signal = [c for c in h["cables"] if c["kind"] == "signal"]
-    where = dict((p["role"], (c["ref"], p["pin"])) for c in signal for p in c["pins"] if p["kind"] == "line")
+    where = {p["role"]: (c["ref"], p["pin"]) for c in signal for p in c["pins"] if p["kind"] == "line"}
     for cable in signal:
         ground = (cable["ref"], cable["pins"][-1]["pin"])
         for p in cable["pins"]:
@@ -197,7 +206,7 @@ def neighbour_check(cable):
 
 def controller_checks(design):
     a = design.controller
-    pins = dict((name, pin) for pin, name in controller_points(design))
+    pins = {name: pin for pin, name in controller_points(design)}
     gnd = pins["GND"]
     logic = window(*supply_window(design.spec["logic"]["volts"]))
     if design.pico:
@@ -215,7 +224,7 @@ def controller_checks(design):
 
 def pi_five_volts(design, stage, condition, key, why):
     a = design.controller
-    pins = dict((name, pin) for pin, name in controller_points(design))
+    pins = {name: pin for pin, name in controller_points(design)}
     return _cp(stage, "%s pin %s to pin %s" % (a, pins["5V"], pins["GND"]), [(a, pins["5V"]), (a, pins["GND"])],
                "volts", [(condition, window(*supply_window(design.figures["volts"] if design.sinks
                                                            else 5.0)))], key, why)
@@ -259,7 +268,7 @@ def group_checks(design):
 
 
 def by_key(cps):
-    return dict((cp["key"], cp) for cp in cps)
+    return {cp["key"]: cp for cp in cps}
 
 
 def reading_words(cp):

@@ -29,6 +29,7 @@ import math
 
 from . import parts as catalogue
 
+
 def supply_low(design):
     return design.figures["volts"] * 0.95
 
@@ -148,7 +149,7 @@ def matrix_check(design):
     if released < g["vih"] + keylevel.MARGIN_V:
         out.append("%s: a released key-matrix column reads %.2f V with every other key held (VIH %.1f V + %.1f V)"
                    % (design.name, released, g["vih"], keylevel.MARGIN_V))
-    for held, volts, amps in pressed_volts(design):
+    for held, volts, _amps in pressed_volts(design):
         if volts > g["vil"] - keylevel.MARGIN_V:
             out.append("%s: %d key%s held in a row read%s %.2f V at the column pin (VIL %.1f V - %.1f V margin)" % (
                 design.name, held, "s" if held > 1 else "", "" if held > 1 else "s", volts, g["vil"], keylevel.MARGIN_V))
@@ -452,7 +453,7 @@ def fault_check(design):
     the conductor's rating within ``FAULT_SECONDS``."""
     out = []
     protected = feed_fuses(design)
-    for ref, key, amps, fault, rating in fault_short_of(design):
+    for ref, key, _amps, fault, rating in fault_short_of(design):
         if ref in BEHIND_FUSES and protected and all(
                 fuse_protects(f, rating) and f * catalogue.derate() >= a - 1e-9 for _, a, f in protected):
             continue

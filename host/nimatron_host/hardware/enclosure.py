@@ -17,8 +17,7 @@ tug on the lead does not pull it out (the part's ``keyed``/``locking`` in ``part
 
 import xml.etree.ElementTree as ET
 
-from . import panel
-from . import parts as catalogue
+from . import panel, parts as catalogue
 from .circuit import revision
 from .svg import Drawing
 
@@ -57,7 +56,7 @@ def _polarity_symbol(d, x, y, scale=1.0):
     r = 4.0 * scale
     d.circle(x, y, r, stroke_width=0.5 * scale)
     d.rect(x - 0.8 * scale, y - r - 0.6 * scale, 1.6 * scale, 1.6 * scale, fill="#000000", stroke_width=0.2)  # the key
-    sign = dict((pin, "+") for pin in catalogue.part(catalogue.JACK).get("contacts", {}).get("+", ()))
+    sign = dict.fromkeys(catalogue.part(catalogue.JACK).get("contacts", {}).get("+", ()), "+")
     for pin, (px, py) in PIN_XY.items():
         cx, cy = x + px * 1.6 * scale, y + py * 1.6 * scale
         d.circle(cx, cy, 0.5 * scale, fill="#000000", stroke_width=0.2)

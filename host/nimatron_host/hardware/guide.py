@@ -10,10 +10,10 @@ drift from the firmware.
 
 import math
 
-from . import checkpoints, panel, parts as parts_catalogue
 from nimatron.config import boards, power
 from nimatron.config.settings import resolve
 
+from . import checkpoints, panel, parts as parts_catalogue
 from .bom import budget_words, rows as bom_rows
 from .checkpoints import md_table
 from .circuit import BUTTON_OHMS, DATA_OHMS, STATUS_WORDS, ref_ranges, revision
@@ -240,7 +240,7 @@ def assembly_steps(design):
 
 
 def _panel_step(design):
-    refs = dict((line[1], ref_ranges(line[3])) for line in design.parts.lines)
+    refs = {line[1]: ref_ranges(line[3]) for line in design.parts.lines}
     return ("Cut or print the front panel from `panel.svg` (1:1, millimetres). First cut one button hole and one "
             "lamp hole in an off-cut of the same sheet: the button must snap in and hold (snap-in buttons are made "
             "for thin panels; if the clips do not catch in your sheet, counterbore the holes from behind to about "
@@ -676,7 +676,7 @@ def lit_words(cps):
 def review_lines():
     """The pin maps as an electrical engineer reviewed them."""
     leds = boards.board("pi-leds")
-    roles = dict((role, pin) for pin, role in boards.pins(leds))
+    roles = {role: pin for pin, role in boards.pins(leds)}
     out = [
         "`pi-leds` uses all 26 free GPIOs of the 40-pin header (GPIO0/1 stay with the HAT EEPROM), so the review "
         "could only give each pin the role that suits it:",

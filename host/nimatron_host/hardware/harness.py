@@ -249,7 +249,7 @@ def draw(design):
     """The harness drawing as SVG; every contact is a ``<g class="loom-pin">``
     with its ref, pin, signal, colour and gauge, so the tests read it back."""
     h = harness(design)
-    in_tables = set((c["ref"], p["pin"]) for c in h["cables"] for p in c["pins"])
+    in_tables = {(c["ref"], p["pin"]) for c in h["cables"] for p in c["pins"]}
     points = [p for p in h["points"] if p[:2] not in in_tables]
     height = 96 + 28 + sum(block_height(c) + 20 for c in h["cables"]) + 10 + ROW * (len(points) + 2)
     d = Drawing(WIDTH, height, title="%s harness" % design.name)

@@ -8,8 +8,7 @@ Every part is a ``<g class="input-part" data-part=...>``; the tests compare the 
 netlist's parts.
 """
 
-from . import parts as catalogue
-from . import stripboard, supply_sim
+from . import parts as catalogue, stripboard, supply_sim
 from .circuit import revision
 from .svg import Drawing
 

@@ -28,13 +28,13 @@ and a circular arrow on NEW GAME), never by colour alone. The engraved words
 import math
 import re
 
-from . import parts
-from .circuit import revision
 from nimatron.config import boards
 from nimatron.config.settings import resolve
 from nimatron.games.rules import parse_rules
 
-from .svg import Drawing, FONT, esc, num
+from . import parts
+from .circuit import revision
+from .svg import FONT, Drawing, esc, num
 
 CUT = {"stroke": "#ff0000", "stroke_width": 0.01, "fill": "none"}
 BED_MM = (600, 400)    # a common 60 x 40 cm CO2 laser bed (either way round)
@@ -64,7 +64,7 @@ def panel_words(lang):
     from nimatron_sim.words import Words
 
     words = Words(lang)
-    return dict((key, words.t(face_key)) for key, face_key in FACE_WORDS)
+    return {key: words.t(face_key) for key, face_key in FACE_WORDS}
 
 
 def how_to_play(spec, lang, overrides=None):

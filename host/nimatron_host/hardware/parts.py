@@ -14,20 +14,17 @@ The worst case is the firmware's own (``nimatron.config.power``): the
 brightness cap is the most the firmware lets an operator set.
 """
 
+import functools
 import json
 import os
 
 from nimatron.config import power
 
-_CATALOGUE = None
 
-
+@functools.cache
 def catalogue():
-    global _CATALOGUE
-    if _CATALOGUE is None:
-        with open(os.path.join(os.path.dirname(__file__), "parts.json"), encoding="utf-8") as f:
-            _CATALOGUE = json.load(f)
-    return _CATALOGUE
+    with open(os.path.join(os.path.dirname(__file__), "parts.json"), encoding="utf-8") as f:
+        return json.load(f)
 
 
 def part(key):

@@ -54,7 +54,7 @@ def rests_on(key):
 
 
 def case_words(key):
-    return dict((c[0], c[1]) for c in supply_sim.CASES)[key]
+    return {c[0]: c[1] for c in supply_sim.CASES}[key]
 
 
 def simulated_corners(design):
@@ -64,7 +64,7 @@ def simulated_corners(design):
 
 def simulated(design):
     """{case: figures} at each case's governing corner (``supply_sim.governing_corner``)."""
-    return dict((key, supply_sim.governing(key, by_corner)) for key, by_corner in simulated_corners(design).items())
+    return {key: supply_sim.governing(key, by_corner) for key, by_corner in simulated_corners(design).items()}
 
 
 def fault_rows(design):

@@ -102,7 +102,7 @@ def draw(d, x0, y0, pitch=16, column=36):
         d.end()
         d.text(x, y0 + top * pitch - 6, ref, size=8, anchor="middle")
         x += column
-    for a, b, gauge in LINKS:
+    for a, b, _gauge in LINKS:
         d.line(x, y0 + a * pitch, x, y0 + b * pitch, stroke="#2060c0", stroke_width=2, class_="strip-link")
         d.circle(x, y0 + a * pitch, 2.5, fill="#2060c0")
         d.circle(x, y0 + b * pitch, 2.5, fill="#2060c0")

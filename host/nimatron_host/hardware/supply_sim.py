@@ -146,7 +146,7 @@ CORNERS = (
              "TVS at its lowest breakdown",
      {"temp": 0, "vref": 1, "bias_ma": 0.0, "vth": 0, "tol": 1, "tvs_bv": "breakdown_volts"}),
 )
-CORNER = dict((c[0], c[2]) for c in CORNERS)
+CORNER = {c[0]: c[2] for c in CORNERS}
 
 
 def governing_corner(key):
@@ -347,7 +347,7 @@ def run(text, out_path, timeout=300):
         f.write(text)
         path = f.name
     try:
-        done = subprocess.run([NGSPICE, "-b", path], capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run([NGSPICE, "-b", path], capture_output=True, check=False, text=True, timeout=timeout)
         if done.returncode != 0 or not os.path.exists(out_path):
             raise RuntimeError("ngspice failed: %s" % (done.stderr or done.stdout)[-2000:])
         return read_wrdata(out_path)
@@ -359,7 +359,7 @@ def read_wrdata(path):
     with open(path) as f:
         head = f.readline().split()
         rows = [[float(x) for x in line.split()] for line in f if line.strip()]
-    return dict((name, [r[i] for r in rows]) for i, name in enumerate(head))
+    return {name: [r[i] for r in rows] for i, name in enumerate(head)}
 
 
 def _window(t, values, start):
@@ -403,7 +403,7 @@ def figures(design, case, data):
         "rail_steady": _average(t, rail, settle), "rail_min": min(rail),
         "pixels_max": max(data["v(px)"]), "pixels_steady": _average(t, data["v(px)"], settle),
         "j1_max": max(abs(x) for x in data["v(j1)"]),
-        "vds_max": max(max(vds1), max(vds2)), "vgs_max": max(abs(x) for x in vgs),
+        "vds_max": max(*vds1, *vds2), "vgs_max": max(abs(x) for x in vgs),
         "fet_w_steady": _average(t, p_fet, settle), "fet_w_peak": max(p_fet),
         "fet_amps_steady": _average(t, ifet, settle),
         "tvs_w_peak": max(p_tvs), "tvs_w_steady": _average(t, p_tvs, settle),
@@ -421,7 +421,7 @@ def figures(design, case, data):
     if "v(vsys)" in data:
         out["vsys_max"] = max(data["v(vsys)"])
         out["vsys_steady"] = _average(t, data["v(vsys)"], settle)
-    return dict((k, round(v, 4) + 0.0) for k, v in out.items())
+    return {k: round(v, 4) + 0.0 for k, v in out.items()}
 
 
 def simulate(design, case, corner="stop", ideal=False):
@@ -433,7 +433,7 @@ def simulate(design, case, corner="stop", ideal=False):
 
 def simulate_case(design, case):
     """{corner: figures} of one case at every corner."""
-    return dict((corner, simulate(design, case, corner)) for corner, _, _ in CORNERS)
+    return {corner: simulate(design, case, corner) for corner, _, _ in CORNERS}
 
 
 # --- the bench sheet: the first built input stage on a bench supply -------------
@@ -486,7 +486,7 @@ def bench(design):
 
 
 def bench_all():
-    return dict((d.name, bench(d)) for d in input_designs())
+    return {d.name: bench(d) for d in input_designs()}
 
 
 def input_designs():
@@ -497,7 +497,7 @@ def input_designs():
 
 def simulate_all():
     """{board: {case: figures}} for every board with a DC input."""
-    return dict((d.name, dict((case[0], simulate_case(d, case)) for case in CASES)) for d in input_designs())
+    return {d.name: {case[0]: simulate_case(d, case) for case in CASES} for d in input_designs()}
 
 
 # --- the invariant -------------------------------------------------------------
@@ -640,12 +640,12 @@ def load_all():
 
 def load_results():
     """{board: {case: {corner: figures}}} as committed."""
-    return dict((k, v) for k, v in load_all().items() if k != "bench")
+    return {k: v for k, v in load_all().items() if k != "bench"}
 
 
 def load_bench(design):
     """The bench sheet's expected figures as committed (``bench``)."""
-    return dict((k, tuple(v)) for k, v in load_all().get("bench", {}).get(design.name, {}).items())
+    return {k: tuple(v) for k, v in load_all().get("bench", {}).get(design.name, {}).items()}
 
 
 def report(design):
@@ -654,7 +654,7 @@ def report(design):
 
     @contextlib.contextmanager
     def stage(values):
-        saved = dict((k, globals()[k]) for k in values)
+        saved = {k: globals()[k] for k in values}
         globals().update(values)
         try:
             yield

@@ -11,8 +11,7 @@ data-role=...>`` and every part carries ``data-ref``, so the tests compare the
 drawing with the pin map and the bill of materials.
 """
 
-from . import electrical, parts as catalogue
-from . import supply_sim
+from . import electrical, parts as catalogue, supply_sim
 from .circuit import ref_ranges, revision
 from .design import Chain
 from .svg import Drawing

@@ -82,7 +82,7 @@ def serve(args, out=sys.stdout):
     try:
         machines.create()  # bad settings: one line now, not in every tab
     except MachineError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     finally:
         machines.close()
     return serve_machines(machines, host, args.port, lang, out, "a machine per browser tab")

@@ -19,8 +19,8 @@ from nimatron.config import boards
 from nimatron.games.rules import parse_rules
 
 from ..face import STATUS_ROLES, Lamp
-from .machines import LOCK, MOVES_KEPT, MachineError, echo, event_record
 from ..nimrod import nimrod_for
+from .machines import LOCK, MOVES_KEPT, MachineError, echo, event_record
 from .state import rules_about
 
 POLL_S = 0.15           # STATE this often (and events as they come)

@@ -25,8 +25,8 @@ import threading
 import time
 
 from ..face import Face
-from ..wallclock import WallClock
 from ..nimrod import nimrod
+from ..wallclock import WallClock
 from .state import snapshot
 
 MAX_STEP_MS = 1000     # after a stall, do not race ahead (as the terminal app)
@@ -208,7 +208,7 @@ class Machines:
                 machine = WebMachine(ident, board or self.board,
                                      self.overrides if overrides is None else overrides, self.seed, clock=self.clock)
             except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
-                raise MachineError(str(e).split("\n")[0][:300])
+                raise MachineError(str(e).split("\n")[0][:300]) from e
             machine.owner = owner
             self._machines[ident] = machine
             self.latest = ident

@@ -342,9 +342,9 @@ class Handler(BaseHTTPRequestHandler):
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as e:
-            raise RequestError(400, "the body is not JSON: %s" % e)
+            raise RequestError(400, "the body is not JSON: %s" % e) from e
         except RecursionError:
-            raise RequestError(400, "the body is not JSON this server reads: nested too deep")
+            raise RequestError(400, "the body is not JSON this server reads: nested too deep") from None
         if not isinstance(body, dict):
             raise RequestError(400, "the body must be a JSON object, like {\"press\": \"done\"}")
         return body
@@ -711,13 +711,14 @@ class NimatronServer(ThreadingHTTPServer):
         only (``settings_from``). Worked out once: the settings are the server's."""
         with self._playable_lock:
             if self._playable is None:
-                from ..engine import playable_rules
                 from nimatron.config import boards
+
+                from ..engine import playable_rules
 
                 m = self.machines
                 own = dict(m.overrides)
                 own.pop("rules", None)
-                self._playable = dict((n, playable_rules(n, own if n == m.board else {})) for n in boards.names())
+                self._playable = {n: playable_rules(n, own if n == m.board else {}) for n in boards.names()}
             return self._playable
 
     def settings_from(self, body):
