@@ -112,7 +112,7 @@ def sweep(browser, lang, shots, source):
             problems += ["%s join %s: %s" % (lang, size, v) for v in axe(join, source)]
         join.eval("document.getElementById('name').value = 'Mía'")
         join.click("#join button")
-        join.wait("location.pathname === '/' && document.body.dataset.ready && !!document.getElementById('class-bar')")
+        join.wait("location.pathname === '/' && document.body && document.body.dataset.ready && !!document.getElementById('class-bar')")
         join.eval(CATCH)
         join.click("#press-new")
         pages = {"student": join}
