@@ -520,8 +520,33 @@ def test_a_resting_machine_is_not_run_and_a_busy_one_is():
     room.press(ana, "done")
     import time
     end = time.monotonic() + 10
+    pushed = []
     while ana.game.face.controller.state != "visitor" and time.monotonic() < end:
-        pushed = room.tick()   # the machine's own move runs on the wall clock, and its lamps are pushed
+        pushed += room.tick()   # the machine's own move runs on the wall clock, and its lamps are pushed
         time.sleep(0.02)
     assert ana.game.face.controller.state == "visitor" and ana.game.events[-1]["by"] == "machine"
+    assert {"thinking", "visitor"} <= {state["state"] for _, state in pushed}
     room.close()
+
+
+def test_silent_and_half_sent_connections_do_not_keep_a_student_out():
+    """A slow loris: 300 sockets that send half a request and go silent (from
+    the one address the class shares). The server holds no thread or place
+    for them: a student still joins and plays at once."""
+    async def go():
+        async with Class() as c:
+            host, port = c.server.host, c.server.port
+            writers = []
+            for k in range(300):
+                reader, writer = await asyncio.open_connection(host, port)
+                writer.write(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow-%d: " % k)
+                writers.append(writer)
+            await asyncio.sleep(0.2)
+            loop = asyncio.get_running_loop()
+            start = loop.time()
+            ana = await c.student("Ana")
+            status, _ = await press(ana, "new")
+            assert status == 200 and loop.time() - start < 5
+            for writer in writers:
+                writer.close()
+    run(go())

@@ -45,15 +45,15 @@ def percentile(values, q):
 
 
 class Server:
-    def __init__(self, port, db):
-        self.port, self.db = port, db
+    def __init__(self, port, db, places=40):
+        self.port, self.db, self.places = port, db, places
         self.proc = None
         self.key = None
 
     def start(self):
         prefix = os.environ.get("BENCH_PROFILE", "").split() 
         self.proc = subprocess.Popen([sys.executable] + prefix + ["-m", "nimatron_host.cli", "class", "--host", "localhost",
-                                      "--port", str(self.port), "--db", self.db],
+                                      "--port", str(self.port), "--db", self.db, "--students", str(self.places)],
                                      stdout=subprocess.PIPE, text=True,
                                      stderr=open(os.environ["BENCH_STDERR"], "a") if os.environ.get("BENCH_STDERR")
                                      else subprocess.DEVNULL)
@@ -225,7 +225,7 @@ async def teacher(bench, session, rounds):
                 await asyncio.sleep(0.5)
 
     b.watcher = asyncio.ensure_future(view())
-    positions = ["3 4 5", "1 5 6 7", "2 5 7"]
+    positions = ["3 4 5", "1 5 6 7", "2 5 6"]
     length = b.args.seconds / max(1, rounds)
     try:
         for k in range(rounds):
@@ -257,28 +257,37 @@ async def browsers(bench, n):
     from devtools import Chromium
 
     def play():
-        with Chromium() as browser:
+        import contextlib
+
+        with contextlib.ExitStack() as stack:
             tabs = []
-            for k in range(n):
+            for k in range(n):   # a browser each: a phone's cookies are its own
+                browser = stack.enter_context(Chromium())
                 tab = browser.open(bench.url + "/join", 390, 844, True)
-                tab.wait("document.body.dataset.ready")
+                tab.wait("document.body && document.body.dataset.ready")
                 tab.eval("document.getElementById('name').value = 'Phone %d'" % k)
                 tab.click("#join button")
-                tab.wait("location.pathname === '/' && document.body.dataset.ready")
+                tab.wait("location.pathname === '/' && document.body && document.body.dataset.ready")
                 tabs.append(tab)
+            bench.phones = len(tabs)
             while time.monotonic() < bench.stop_at:
                 for tab in tabs:
-                    tab.eval("(document.querySelector('#press-new') || {click(){}}).click();"
-                             "(document.querySelector('.take') || {click(){}}).click();"
-                             "(document.querySelector('#press-done') || {click(){}}).click(); 1")
+                    try:
+                        tab.eval("(document.querySelector('#press-new') || {click(){}}).click();"
+                                 "(document.querySelector('.take') || {click(){}}).click();"
+                                 "(document.querySelector('#press-done') || {click(){}}).click(); 1")
+                    except RuntimeError:
+                        pass
                 time.sleep(2)
+            bench.phones_back = sum(1 for tab in tabs if tab.eval(
+                "!!document.getElementById('class-bar') && document.getElementById('lost').hidden"))
     await asyncio.get_running_loop().run_in_executor(None, play)
 
 
 async def main_async(args):
     port = args.port
     folder = tempfile.mkdtemp(prefix="nimatron-bench-class-")
-    server = Server(port, os.path.join(folder, "class.sqlite3"))
+    server = Server(port, os.path.join(folder, "class.sqlite3"), max(40, args.students + args.browsers))
     server.start()
     bench = Bench(args, server)
     bench.restart_s = None
@@ -333,6 +342,9 @@ async def main_async(args):
         percentile(teacher_ms, 50), percentile(teacher_ms, 99), max(teacher_ms or [0])))
     print("  students back after the run: %d of %d; answers lost: %d" % (
         sum(1 for s in students if s.name in panels), len(students), lost_answers))
+    if args.browsers:
+        print("  Chromium phones: %d joined, %d on their game at the end" % (
+            getattr(bench, "phones", 0), getattr(bench, "phones_back", 0)))
     for e in bench.errors[:5]:
         print("  refused:", e)
     ok = (percentile(page_ms, 99) <= 100 and percentile(teacher_ms, 99) <= 1000 and lost_answers == 0

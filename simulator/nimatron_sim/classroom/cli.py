@@ -119,6 +119,20 @@ def run(args):
     return serve(room, args.host, args.port, args.lang, args.join_url, db)
 
 
+def open_files():
+    """As many open connections as the system lets this process have: silent
+    clients cost a socket each (no thread), so the socket limit is the room."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536) if hard != resource.RLIM_INFINITY
+                                                        else 65536, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def serve(room, host, port, lang, join_url, db, out=sys.stdout):
     """Serve the class until Ctrl-C or SIGTERM; the addresses are printed once the port listens."""
     import asyncio
@@ -130,6 +144,7 @@ def serve(room, host, port, lang, join_url, db, out=sys.stdout):
     from .app import ClassApp
 
     app = ClassApp(room, host=host, port=port, lang=lang, join_url=join_url)
+    open_files()
     shown = "localhost" if app.hosts.wildcard or host in ("localhost", "127.0.0.1") else host
 
     async def main():
