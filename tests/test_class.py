@@ -550,3 +550,18 @@ def test_silent_and_half_sent_connections_do_not_keep_a_student_out():
             for writer in writers:
                 writer.close()
     run(go())
+
+
+def test_answering_a_puzzle_twice_keeps_the_first_answer():
+    room = Room(Store(":memory:"), BOARD)
+    ana = room.join("Ana")
+    room.open_round("3 4 5")
+    room.press(ana, "row2")
+    room.press(ana, "done")                        # take 1 from C: not the winning move
+    first = dict(room.round["answers"][ana.id])
+    assert not first["found"]
+    # the same position again on her puzzle machine (a phone that sent its move twice, a replay):
+    room._answer(ana, ana.puzzle, {"event": "move", "by": "visitor", "before": [3, 4, 5], "after": [1, 4, 5]})
+    assert room.round["answers"][ana.id] == first and room.tally()["answered"] == 1
+    assert ana.score["found"] == 0 and [a["words"] for a in room.store.answers(1)] == [first["words"]]
+    room.close()
