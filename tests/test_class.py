@@ -565,3 +565,25 @@ def test_answering_a_puzzle_twice_keeps_the_first_answer():
     assert room.round["answers"][ana.id] == first and room.tally()["answered"] == 1
     assert ana.score["found"] == 0 and [a["words"] for a in room.store.answers(1)] == [first["words"]]
     room.close()
+
+
+def test_the_projector_follows_the_laptop_to_a_new_network(monkeypatch):
+    from nimatron_sim.classroom import app as app_module
+
+    address = ["192.168.1.23"]
+    monkeypatch.setattr(app_module, "lan_address", lambda: address[0])
+    monkeypatch.setattr(app_module, "ADDRESS_S", 0.02)
+
+    async def go():
+        room = Room(Store(":memory:"), BOARD)
+        app = ClassApp(room, host="0.0.0.0", port=8000)
+        watcher = asyncio.ensure_future(app._watch_address())
+        await asyncio.sleep(0.05)
+        assert app.projector()["join"] == "http://192.168.1.23:8000/"
+        address[0] = "10.0.0.7"   # another Wi-Fi
+        await asyncio.sleep(0.1)
+        assert app.projector()["join"] == "http://10.0.0.7:8000/" and room.changed
+        assert app.hosts.serves("10.0.0.7:8000") and not app.hosts.serves("evil.example:8000")
+        watcher.cancel()
+        room.close()
+    run(go())

@@ -53,6 +53,7 @@ SEND_TIMEOUT_S = 10    # a page that takes longer to read one push is let go
 PER_STUDENT = 4        # pages one student may keep open (tabs, a phone and a laptop)
 MAX_WATCHERS = 16      # projector pages open at once (read-only, anyone's)
 MAX_TEACHERS = 4
+ADDRESS_S = 5          # the laptop's address looked at this often (its network may change)
 KEY_WAIT_S = 5         # a teacher's page sends its key at once
 COOKIE = "nimatron-class"
 PAGES = {"/join": "join.html", "/projector": "projector.html", "/teacher": "teacher.html"}
@@ -70,6 +71,10 @@ def lan_address():
         return "127.0.0.1"
     finally:
         sock.close()
+
+
+def app_lan_address():
+    return lan_address()
 
 
 class Hosts:
@@ -165,7 +170,7 @@ class ClassApp:
         if self._join_url:
             return self._join_url
         if self.hosts.wildcard:
-            return "http://%s:%d/" % (self._address or lan_address(), self.port)
+            return "http://%s:%d/" % (self._address or app_lan_address(), self.port)
         return "http://%s:%d/" % (self.host if self.host != "0.0.0.0" else "localhost", self.port)
 
     # -- the loops ---------------------------------------------------------------------
@@ -189,11 +194,11 @@ class ClassApp:
     async def _watch_address(self):
         """The laptop's network changed: the projector shows the new address."""
         while self.hosts.wildcard and not self._join_url:
-            address = lan_address()
+            address = app_lan_address()
             if address != self._address:
                 self._address = address
                 self.room.changed = True
-            await asyncio.sleep(5)
+            await asyncio.sleep(ADDRESS_S)
 
     def pump(self):
         """Push what changed: each student's machine to their pages; the views."""
