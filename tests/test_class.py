@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from aiohttp import WSServerHandshakeError
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -586,4 +587,60 @@ def test_the_projector_follows_the_laptop_to_a_new_network(monkeypatch):
         assert app.hosts.serves("10.0.0.7:8000") and not app.hosts.serves("evil.example:8000")
         watcher.cancel()
         room.close()
+    run(go())
+
+
+def test_a_page_that_stops_reading_its_pushes_is_let_go(monkeypatch):
+    from nimatron_sim.classroom import app as app_module
+
+    monkeypatch.setattr(app_module, "SEND_TIMEOUT_S", 0.05)
+
+    class Stuck:
+        closed = False
+        close_code = None
+
+        async def send_str(self, text):
+            await asyncio.sleep(3600)   # a phone whose socket buffer is full and never drains
+
+        async def close(self, code=1000, message=b""):
+            self.closed = True
+            self.close_code = code
+
+    async def go():
+        ws = Stuck()
+        peer = app_module.Peer(ws, "student")
+        for k in range(100):
+            peer.push("state %d" % k)   # a newer push replaces the one not yet sent: nothing queues
+        assert peer.pending == "state 99"
+        await asyncio.sleep(0.3)
+        assert ws.closed and ws.close_code == 1008
+    run(go())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=40))
+def test_any_name_is_kept_clean_or_refused_in_a_sentence(raw):
+    try:
+        name = clean_name(raw)
+    except ClassError as e:
+        assert e.key in ("join.empty", "join.long", "join.chars")
+        return
+    assert 1 <= len(name) <= 24 and name == name.strip() and "  " not in name
+    assert all(c.isalnum() or c in " -'." for c in name)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=12))
+def test_any_json_body_gets_an_answer_never_a_fault(body):
+    async def go():
+        async with Class() as c:
+            ana = await c.student("Ana")
+            for path in ("/class/api/join", "/api/machines/%s/press" % ana.key, "/class/api/teacher/round",
+                         "/class/api/teacher/settings"):
+                r = await ana.post(path, data=json.dumps(body), headers={
+                    "Content-Type": "application/json", "X-Teacher-Key": c.room.teacher_key})
+                assert r.status < 500, (path, body, await r.text())
+                assert "error" in await r.json() or r.status < 300
     run(go())
