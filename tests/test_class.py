@@ -644,3 +644,13 @@ def test_any_json_body_gets_an_answer_never_a_fault(body):
                 assert r.status < 500, (path, body, await r.text())
                 assert "error" in await r.json() or r.status < 300
     run(go())
+
+
+def test_a_socket_address_asked_without_a_websocket_gets_a_sentence():
+    async def go():
+        async with Class() as c:
+            r = await c.teacher.get("/class/ws?as=projector")
+            assert r.status == 400 and "error" in await r.json()
+            r = await c.teacher.get("/class/ws?as=nobody", headers={"Upgrade": "websocket"})
+            assert r.status == 400
+    run(go())

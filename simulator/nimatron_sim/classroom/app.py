@@ -258,7 +258,9 @@ class ClassApp:
             return error(e.status, str(e), e.key)
         except web.HTTPRequestEntityTooLarge:
             return error(413, "the body is too long; at most %d bytes" % MAX_BODY)
-        except web.HTTPException:
+        except web.HTTPException as e:
+            if e.status >= 400:   # aiohttp's own refusals (a WebSocket without its upgrade): a sentence too
+                return error(e.status, "refused: %s" % echo(e.text or e.reason, 200))
             raise
         except (ConnectionError, asyncio.CancelledError):
             raise
