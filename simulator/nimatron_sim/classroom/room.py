@@ -108,6 +108,8 @@ def resting(machine):
     class spends most of its time thinking. Its clock skips the rest (the
     walk-away timer waits for the student, who is listening to the teacher)."""
     c = machine.face.controller
+    if c.menu is not None:
+        return False   # the operator's menu: its own timers
     if c.state in (ATTRACT, OVER):
         return True
     return (c.state == VISITOR and c._redraw_at is None and not c._dirty and c.asking is None
