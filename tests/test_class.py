@@ -20,7 +20,7 @@ from aiohttp import WSServerHandshakeError
 from aiohttp.test_utils import TestClient, TestServer
 
 from nimatron_sim.classroom import room as room_module
-from nimatron_sim.classroom.app import ClassApp, play_page
+from nimatron_sim.classroom.app import RUNNER, ClassApp, play_page
 from nimatron_sim.classroom.room import ClassError, Room, clean_name
 from nimatron_sim.classroom.store import Store
 
@@ -42,7 +42,7 @@ class Class:
         self.clients = []
 
     async def __aenter__(self):
-        self.server = TestServer(self.app.app)
+        self.server = TestServer(self.app.app, **RUNNER)
         await self.server.start_server()
         self.teacher = await self.client()
         return self
@@ -653,4 +653,20 @@ def test_a_socket_address_asked_without_a_websocket_gets_a_sentence():
             assert r.status == 400 and "error" in await r.json()
             r = await c.teacher.get("/class/ws?as=nobody", headers={"Upgrade": "websocket"})
             assert r.status == 400
+    run(go())
+
+
+def test_a_head_too_long_is_refused_before_it_is_read_whole():
+    async def go():
+        async with Class() as c:
+            ana = await c.student("Ana")
+            r = await ana.get("/", headers={"X-Long": "x" * 20000})
+            assert 400 <= r.status < 500
+            r = await ana.get("/", headers={"X-%d" % k: "1" for k in range(100)})
+            assert r.status == 431
+            r = await ana.get("/", headers={"X-%d" % k: "1" for k in range(1000)})
+            assert 400 <= r.status < 500
+            r = await ana.get("/" + "a" * 10000)
+            assert 400 <= r.status < 500
+            assert (await press(ana, "new"))[0] == 200   # and the class goes on
     run(go())

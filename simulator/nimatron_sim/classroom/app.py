@@ -56,6 +56,11 @@ MAX_TEACHERS = 4
 ADDRESS_S = 5          # the laptop's address looked at this often (its network may change)
 KEY_WAIT_S = 5         # a teacher's page sends its key at once
 COOKIE = "nimatron-class"
+MAX_LINE = 8190        # bytes in a request line or one header (aiohttp's parser refuses more)
+MAX_HEADERS = 64       # headers in a request
+# The server's own limits, for aiohttp's AppRunner (the command and the tests alike).
+RUNNER = {"access_log": None, "keepalive_timeout": 15, "max_line_size": MAX_LINE, "max_field_size": MAX_LINE,
+          "max_headers": MAX_HEADERS}
 PAGES = {"/join": "join.html", "/projector": "projector.html", "/teacher": "teacher.html"}
 SECURITY = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
             "X-Frame-Options": "DENY"}
@@ -242,6 +247,8 @@ class ClassApp:
         if not self.hosts.serves(hosts[0]):
             return error(403, "this server answers to its own names and addresses, not to %s"
                          % echo(hosts[0], quote=True))
+        if len(request.headers) > MAX_HEADERS:
+            return error(431, "%d headers; at most %d" % (len(request.headers), MAX_HEADERS))
         for name in ("Origin", "Content-Type", "Content-Length", "Cookie"):
             if len(request.headers.getall(name, [])) > 1:
                 return error(400, "%d %s headers; send one" % (len(request.headers.getall(name)), name))
