@@ -670,3 +670,16 @@ def test_a_head_too_long_is_refused_before_it_is_read_whole():
             assert 400 <= r.status < 500
             assert (await press(ana, "new"))[0] == 200   # and the class goes on
     run(go())
+
+
+def test_the_log_of_a_new_machine_under_the_same_page_is_numbered_after_the_last():
+    room = Room(Store(":memory:"), BOARD)
+    ana = room.join("Ana")
+    room.press(ana, "new")
+    shown = room.state(ana)["events"][-1]["n"]
+    room.open_round("3 4 5")
+    puzzle = room.state(ana)["events"]
+    assert puzzle and puzzle[0]["n"] > shown   # the page draws the puzzle's log, not "already shown"
+    room.end_round()
+    assert room.state(ana)["events"][-1]["n"] != puzzle[-1]["n"]
+    room.close()

@@ -88,6 +88,7 @@ class Student:
         self.gone = time.monotonic()  # since when no page is open
         self.played = False
         self.last_t = 0           # the newest state's t sent (always forward: machines change under the page)
+        self.events = 0           # the newest event number sent: each machine's own are numbered after it
         self.bucket = PRESS_BURST
         self.filled = time.monotonic()
         self.sent = None          # the last state sent (to push only changes)
@@ -272,6 +273,9 @@ class Room:
             machine = WebMachine(student.key, self.board, overrides, self.seed)
         except ValueError as e:
             raise ClassError(str(e).split("\n")[0][:300])
+        # the page knows one machine id and tells a new move by its number: a new machine's
+        # events are numbered after the last one sent, or its log would look already shown
+        machine.class_base = student.events
         return machine
 
     def game_machine(self, student):
@@ -373,6 +377,11 @@ class Room:
             out = machine.state()
         t = max(int(time.time() * 1000), student.last_t + 1)
         out["t"] = student.last_t = t
+        base = getattr(machine, "class_base", 0)
+        if base:
+            out["events"] = [dict(e, n=e["n"] + base) for e in out["events"]]
+        if out["events"]:
+            student.events = max(student.events, out["events"][-1]["n"])
         rnd = self.round
         if student.puzzle is not None and rnd is not None and not rnd["revealed"]:
             out["nimrod"] = None
