@@ -48,6 +48,7 @@ HERE = os.path.join(os.path.dirname(__file__), "static")
 MAX_BODY = 16 * 1024
 MAX_WS_MESSAGE = 4 * 1024
 TICK_S = 0.05          # machines run and changed states pushed this often
+TICK_GROUP = 8         # ... this many students' at a time, requests answered between
 VIEW_S = 0.25          # the teacher's and the projector's views at most this often
 SEND_TIMEOUT_S = 10    # a page that takes longer to read one push is let go
 PER_STUDENT = 4        # pages one student may keep open (tabs, a phone and a laptop)
@@ -192,7 +193,12 @@ class ClassApp:
         while True:
             await asyncio.sleep(TICK_S)
             try:
-                self.pump()
+                self.room.deal()
+                students = list(self.room.by_id.values())
+                for k in range(0, len(students), TICK_GROUP):   # presses are answered between the groups
+                    self.push_changed(self.room.tick(students[k:k + TICK_GROUP]))
+                    await asyncio.sleep(0)
+                self.push_views_due()
             except Exception as e:  # a fault of ours: one line, the class goes on
                 print("nimatron class: %s: %s" % (type(e).__name__, echo(str(e), 200)), file=sys.stderr)
 
@@ -207,11 +213,16 @@ class ClassApp:
 
     def pump(self):
         """Push what changed: each student's machine to their pages; the views."""
-        changed = self.room.tick()
+        self.push_changed(self.room.tick())
+        self.push_views_due()
+
+    def push_changed(self, changed):
         for student, state in changed:
             self.push_student(student, state)
         if changed:
             self.room.changed = True
+
+    def push_views_due(self):
         now = time.monotonic()
         if self.room.changed and now - self._views_at >= VIEW_S:
             self.room.changed = False
