@@ -15,11 +15,12 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from aiohttp import WSServerHandshakeError
 from aiohttp.test_utils import TestClient, TestServer
 
 from nimatron_sim.classroom import room as room_module
-from nimatron_sim.classroom.app import ClassApp, play_page
+from nimatron_sim.classroom.app import RUNNER, ClassApp, play_page
 from nimatron_sim.classroom.room import ClassError, Room, clean_name
 from nimatron_sim.classroom.store import Store
 
@@ -41,7 +42,7 @@ class Class:
         self.clients = []
 
     async def __aenter__(self):
-        self.server = TestServer(self.app.app)
+        self.server = TestServer(self.app.app, **RUNNER)
         await self.server.start_server()
         self.teacher = await self.client()
         return self
@@ -520,8 +521,165 @@ def test_a_resting_machine_is_not_run_and_a_busy_one_is():
     room.press(ana, "done")
     import time
     end = time.monotonic() + 10
+    pushed = []
     while ana.game.face.controller.state != "visitor" and time.monotonic() < end:
-        room.tick()   # the machine's own move runs on the wall clock, and its lamps are pushed
+        pushed += room.tick()   # the machine's own move runs on the wall clock, and its lamps are pushed
         time.sleep(0.02)
     assert ana.game.face.controller.state == "visitor" and ana.game.events[-1]["by"] == "machine"
+    assert {"thinking", "visitor"} <= {state["state"] for _, state in pushed}
+    room.close()
+
+
+def test_silent_and_half_sent_connections_do_not_keep_a_student_out():
+    """A slow loris: 300 sockets that send half a request and go silent (from
+    the one address the class shares). The server holds no thread or place
+    for them: a student still joins and plays at once."""
+    async def go():
+        async with Class() as c:
+            host, port = c.server.host, c.server.port
+            writers = []
+            for k in range(300):
+                reader, writer = await asyncio.open_connection(host, port)
+                writer.write(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow-%d: " % k)
+                writers.append(writer)
+            await asyncio.sleep(0.2)
+            loop = asyncio.get_running_loop()
+            start = loop.time()
+            ana = await c.student("Ana")
+            status, _ = await press(ana, "new")
+            assert status == 200 and loop.time() - start < 5
+            for writer in writers:
+                writer.close()
+    run(go())
+
+
+def test_answering_a_puzzle_twice_keeps_the_first_answer():
+    room = Room(Store(":memory:"), BOARD)
+    ana = room.join("Ana")
+    room.open_round("3 4 5")
+    room.press(ana, "row2")
+    room.press(ana, "done")                        # take 1 from C: not the winning move
+    first = dict(room.round["answers"][ana.id])
+    assert not first["found"]
+    # the same position again on her puzzle machine (a phone that sent its move twice, a replay):
+    room._answer(ana, ana.puzzle, {"event": "move", "by": "visitor", "before": [3, 4, 5], "after": [1, 4, 5]})
+    assert room.round["answers"][ana.id] == first and room.tally()["answered"] == 1
+    assert ana.score["found"] == 0 and [a["words"] for a in room.store.answers(1)] == [first["words"]]
+    room.close()
+
+
+def test_the_projector_follows_the_laptop_to_a_new_network(monkeypatch):
+    from nimatron_sim.classroom import app as app_module
+
+    address = ["192.168.1.23"]
+    monkeypatch.setattr(app_module, "lan_address", lambda: address[0])
+    monkeypatch.setattr(app_module, "ADDRESS_S", 0.02)
+
+    async def go():
+        room = Room(Store(":memory:"), BOARD)
+        app = ClassApp(room, host="0.0.0.0", port=8000)
+        watcher = asyncio.ensure_future(app._watch_address())
+        await asyncio.sleep(0.05)
+        assert app.projector()["join"] == "http://192.168.1.23:8000/"
+        address[0] = "10.0.0.7"   # another Wi-Fi
+        await asyncio.sleep(0.1)
+        assert app.projector()["join"] == "http://10.0.0.7:8000/" and room.changed
+        assert app.hosts.serves("10.0.0.7:8000") and not app.hosts.serves("evil.example:8000")
+        watcher.cancel()
+        room.close()
+    run(go())
+
+
+def test_a_page_that_stops_reading_its_pushes_is_let_go(monkeypatch):
+    from nimatron_sim.classroom import app as app_module
+
+    monkeypatch.setattr(app_module, "SEND_TIMEOUT_S", 0.05)
+
+    class Stuck:
+        closed = False
+        close_code = None
+
+        async def send_str(self, text):
+            await asyncio.sleep(3600)   # a phone whose socket buffer is full and never drains
+
+        async def close(self, code=1000, message=b""):
+            self.closed = True
+            self.close_code = code
+
+    async def go():
+        ws = Stuck()
+        peer = app_module.Peer(ws, "student")
+        for k in range(100):
+            peer.push("state %d" % k)   # a newer push replaces the one not yet sent: nothing queues
+        assert peer.pending == "state 99"
+        await asyncio.sleep(0.3)
+        assert ws.closed and ws.close_code == 1008
+    run(go())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=40))
+def test_any_name_is_kept_clean_or_refused_in_a_sentence(raw):
+    try:
+        name = clean_name(raw)
+    except ClassError as e:
+        assert e.key in ("join.empty", "join.long", "join.chars")
+        return
+    assert 1 <= len(name) <= 24 and name == name.strip() and "  " not in name
+    assert all(c.isalnum() or c in " -'." for c in name)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=12))
+def test_any_json_body_gets_an_answer_never_a_fault(body):
+    async def go():
+        async with Class() as c:
+            ana = await c.student("Ana")
+            for path in ("/class/api/join", "/api/machines/%s/press" % ana.key, "/class/api/teacher/round",
+                         "/class/api/teacher/settings"):
+                r = await ana.post(path, data=json.dumps(body), headers={
+                    "Content-Type": "application/json", "X-Teacher-Key": c.room.teacher_key})
+                assert r.status < 500, (path, body, await r.text())
+                assert "error" in await r.json() or r.status < 300
+    run(go())
+
+
+def test_a_socket_address_asked_without_a_websocket_gets_a_sentence():
+    async def go():
+        async with Class() as c:
+            r = await c.teacher.get("/class/ws?as=projector")
+            assert r.status == 400 and "error" in await r.json()
+            r = await c.teacher.get("/class/ws?as=nobody", headers={"Upgrade": "websocket"})
+            assert r.status == 400
+    run(go())
+
+
+def test_a_head_too_long_is_refused_before_it_is_read_whole():
+    async def go():
+        async with Class() as c:
+            ana = await c.student("Ana")
+            r = await ana.get("/", headers={"X-Long": "x" * 20000})
+            assert 400 <= r.status < 500
+            r = await ana.get("/", headers={"X-%d" % k: "1" for k in range(100)})
+            assert r.status == 431
+            r = await ana.get("/", headers={"X-%d" % k: "1" for k in range(1000)})
+            assert 400 <= r.status < 500
+            r = await ana.get("/" + "a" * 10000)
+            assert 400 <= r.status < 500
+            assert (await press(ana, "new"))[0] == 200   # and the class goes on
+    run(go())
+
+
+def test_the_log_of_a_new_machine_under_the_same_page_is_numbered_after_the_last():
+    room = Room(Store(":memory:"), BOARD)
+    ana = room.join("Ana")
+    room.press(ana, "new")
+    shown = room.state(ana)["events"][-1]["n"]
+    room.open_round("3 4 5")
+    puzzle = room.state(ana)["events"]
+    assert puzzle and puzzle[0]["n"] > shown   # the page draws the puzzle's log, not "already shown"
+    room.end_round()
+    assert room.state(ana)["events"][-1]["n"] != puzzle[-1]["n"]
     room.close()

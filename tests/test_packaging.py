@@ -74,6 +74,9 @@ OWN = [
     "_open_lamps", # CircuitPythonIO._open_lamps: a strip opens as StripIO's (drivers/strip_io.py), LEDs its own
     "_note",       # Face._note: the message under the lamps, set by the terminal's mute key
     "_press",      # Presses._press: drivers.cursor presses the key under the cursor as a press would
+    # Controller's: nimatron class leaves a machine unrun while nothing but a hand can change it
+    # (classroom/room.py resting: no redraw due, no frame owed, no game or move waiting to be told)
+    "_redraw_at", "_dirty", "_begun", "_moved",
 ]
 SWEPT = ("simulator", "firmware/nimatron/drivers")
 # Requirements without a cap, and why.

@@ -45,15 +45,15 @@ def percentile(values, q):
 
 
 class Server:
-    def __init__(self, port, db):
-        self.port, self.db = port, db
+    def __init__(self, port, db, places=40):
+        self.port, self.db, self.places = port, db, places
         self.proc = None
         self.key = None
 
     def start(self):
         prefix = os.environ.get("BENCH_PROFILE", "").split() 
         self.proc = subprocess.Popen([sys.executable] + prefix + ["-m", "nimatron_host.cli", "class", "--host", "localhost",
-                                      "--port", str(self.port), "--db", self.db],
+                                      "--port", str(self.port), "--db", self.db, "--students", str(self.places)],
                                      stdout=subprocess.PIPE, text=True,
                                      stderr=open(os.environ["BENCH_STDERR"], "a") if os.environ.get("BENCH_STDERR")
                                      else subprocess.DEVNULL)
@@ -225,7 +225,7 @@ async def teacher(bench, session, rounds):
                 await asyncio.sleep(0.5)
 
     b.watcher = asyncio.ensure_future(view())
-    positions = ["3 4 5", "1 5 6 7", "2 5 7"]
+    positions = ["3 4 5", "1 5 6 7", "2 5 6"]
     length = b.args.seconds / max(1, rounds)
     try:
         for k in range(rounds):
@@ -251,34 +251,55 @@ async def restart(bench, at):
     bench.down.set()
 
 
-async def browsers(bench, n):
-    """N headless Chromium phones join from the join page and press NEW GAME and TAKE now and then."""
+def phones(url, n, seconds):
+    """N headless Chromium phones (a browser each: a phone's cookies are its
+    own) join from the join page and press NEW GAME, TAKE and DONE every 2 s;
+    prints how many joined and how many are on their game at the end. Run in
+    a process of its own, so its driving costs the measuring process nothing."""
+    import contextlib
+
     sys.path.insert(0, os.path.join(HERE, "..", "tests"))
     from devtools import Chromium
 
-    def play():
-        with Chromium() as browser:
-            tabs = []
-            for k in range(n):
-                tab = browser.open(bench.url + "/join", 390, 844, True)
-                tab.wait("document.body.dataset.ready")
-                tab.eval("document.getElementById('name').value = 'Phone %d'" % k)
-                tab.click("#join button")
-                tab.wait("location.pathname === '/' && document.body.dataset.ready")
-                tabs.append(tab)
-            while time.monotonic() < bench.stop_at:
-                for tab in tabs:
+    stop_at = time.monotonic() + seconds
+    with contextlib.ExitStack() as stack:
+        tabs = []
+        for k in range(n):
+            browser = stack.enter_context(Chromium())
+            tab = browser.open(url + "/join", 390, 844, True)
+            tab.wait("document.body && document.body.dataset.ready")
+            tab.eval("document.getElementById('name').value = 'Phone %d'" % k)
+            tab.click("#join button")
+            tab.wait("location.pathname === '/' && document.body && document.body.dataset.ready")
+            tabs.append(tab)
+        while time.monotonic() < stop_at:
+            for tab in tabs:
+                try:
                     tab.eval("(document.querySelector('#press-new') || {click(){}}).click();"
                              "(document.querySelector('.take') || {click(){}}).click();"
                              "(document.querySelector('#press-done') || {click(){}}).click(); 1")
-                time.sleep(2)
-    await asyncio.get_running_loop().run_in_executor(None, play)
+                except RuntimeError:
+                    pass
+            time.sleep(2)
+        back = sum(1 for tab in tabs if tab.eval(
+            "!!document.getElementById('class-bar') && document.getElementById('lost').hidden"))
+    print("phones %d %d" % (len(tabs), back))
+
+
+async def browsers(bench, n):
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, os.path.abspath(__file__), "--phones", str(n), "--url", bench.url,
+        "--seconds", str(max(1, int(bench.stop_at - time.monotonic()))), stdout=asyncio.subprocess.PIPE)
+    out, _ = await proc.communicate()
+    m = re.search(rb"phones (\d+) (\d+)", out)
+    if m:
+        bench.phones, bench.phones_back = int(m.group(1)), int(m.group(2))
 
 
 async def main_async(args):
     port = args.port
     folder = tempfile.mkdtemp(prefix="nimatron-bench-class-")
-    server = Server(port, os.path.join(folder, "class.sqlite3"))
+    server = Server(port, os.path.join(folder, "class.sqlite3"), max(40, args.students + args.browsers))
     server.start()
     bench = Bench(args, server)
     bench.restart_s = None
@@ -307,6 +328,9 @@ async def main_async(args):
         for s in sessions:
             await s.close()
         server.stop()
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)   # the class's names: nothing kept after the run
     panels = {p["name"]: p for p in view["students"]}
     lost_answers = sum(1 for s in students for r in s.answered
                        if not re.search(r"^%d,[^\n]*,%s," % (r, re.escape(s.name)), csv_text, re.M))
@@ -333,6 +357,9 @@ async def main_async(args):
         percentile(teacher_ms, 50), percentile(teacher_ms, 99), max(teacher_ms or [0])))
     print("  students back after the run: %d of %d; answers lost: %d" % (
         sum(1 for s in students if s.name in panels), len(students), lost_answers))
+    if args.browsers:
+        print("  Chromium phones: %d joined, %d on their game at the end" % (
+            getattr(bench, "phones", 0), getattr(bench, "phones_back", 0)))
     for e in bench.errors[:5]:
         print("  refused:", e)
     ok = (percentile(page_ms, 99) <= 100 and percentile(teacher_ms, 99) <= 1000 and lost_answers == 0
@@ -349,7 +376,12 @@ def main(argv=None):
     p.add_argument("--restart", action="store_true")
     p.add_argument("--browsers", type=int, default=0)
     p.add_argument("--port", type=int, default=8787)
+    p.add_argument("--phones", type=int, help=argparse.SUPPRESS)   # the Chromium phones' own process
+    p.add_argument("--url", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.phones:
+        phones(args.url, args.phones, args.seconds)
+        return 0
     return asyncio.run(main_async(args))
 
 

@@ -88,12 +88,12 @@ def serve(lang):
             key = m.group(1)
         if "Ctrl-C" in line:
             break
-    return server, "http://localhost:%d" % port, key
+    return server, "http://localhost:%d" % port, key, db
 
 
 def sweep(browser, lang, shots, source):
     """Every page at every size in ``lang``: axe's violations and the pages' errors, as lines."""
-    server, url, key = serve(lang)
+    server, url, key, db = serve(lang)
     problems = []
     try:
         students = [Student(url, name) for name in NAMES]
@@ -112,7 +112,7 @@ def sweep(browser, lang, shots, source):
             problems += ["%s join %s: %s" % (lang, size, v) for v in axe(join, source)]
         join.eval("document.getElementById('name').value = 'Mía'")
         join.click("#join button")
-        join.wait("location.pathname === '/' && document.body.dataset.ready && !!document.getElementById('class-bar')")
+        join.wait("location.pathname === '/' && document.body && document.body.dataset.ready && !!document.getElementById('class-bar')")
         join.eval(CATCH)
         join.click("#press-new")
         pages = {"student": join}
@@ -150,6 +150,9 @@ def sweep(browser, lang, shots, source):
     finally:
         server.terminate()
         server.wait(10)
+        import shutil
+
+        shutil.rmtree(os.path.dirname(db), ignore_errors=True)
     return problems
 
 

@@ -48,13 +48,20 @@ HERE = os.path.join(os.path.dirname(__file__), "static")
 MAX_BODY = 16 * 1024
 MAX_WS_MESSAGE = 4 * 1024
 TICK_S = 0.05          # machines run and changed states pushed this often
+TICK_GROUP = 8         # ... this many students' at a time, requests answered between
 VIEW_S = 0.25          # the teacher's and the projector's views at most this often
 SEND_TIMEOUT_S = 10    # a page that takes longer to read one push is let go
 PER_STUDENT = 4        # pages one student may keep open (tabs, a phone and a laptop)
 MAX_WATCHERS = 16      # projector pages open at once (read-only, anyone's)
 MAX_TEACHERS = 4
+ADDRESS_S = 5          # the laptop's address looked at this often (its network may change)
 KEY_WAIT_S = 5         # a teacher's page sends its key at once
 COOKIE = "nimatron-class"
+MAX_LINE = 8190        # bytes in a request line or one header (aiohttp's parser refuses more)
+MAX_HEADERS = 64       # headers in a request
+# The server's own limits, for aiohttp's AppRunner (the command and the tests alike).
+RUNNER = {"access_log": None, "keepalive_timeout": 15, "max_line_size": MAX_LINE, "max_field_size": MAX_LINE,
+          "max_headers": MAX_HEADERS}
 PAGES = {"/join": "join.html", "/projector": "projector.html", "/teacher": "teacher.html"}
 SECURITY = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
             "X-Frame-Options": "DENY"}
@@ -70,6 +77,10 @@ def lan_address():
         return "127.0.0.1"
     finally:
         sock.close()
+
+
+def app_lan_address():
+    return lan_address()
 
 
 class Hosts:
@@ -165,7 +176,7 @@ class ClassApp:
         if self._join_url:
             return self._join_url
         if self.hosts.wildcard:
-            return "http://%s:%d/" % (self._address or lan_address(), self.port)
+            return "http://%s:%d/" % (self._address or app_lan_address(), self.port)
         return "http://%s:%d/" % (self.host if self.host != "0.0.0.0" else "localhost", self.port)
 
     # -- the loops ---------------------------------------------------------------------
@@ -182,26 +193,36 @@ class ClassApp:
         while True:
             await asyncio.sleep(TICK_S)
             try:
-                self.pump()
+                self.room.deal()
+                students = list(self.room.by_id.values())
+                for k in range(0, len(students), TICK_GROUP):   # presses are answered between the groups
+                    self.push_changed(self.room.tick(students[k:k + TICK_GROUP]))
+                    await asyncio.sleep(0)
+                self.push_views_due()
             except Exception as e:  # a fault of ours: one line, the class goes on
                 print("nimatron class: %s: %s" % (type(e).__name__, echo(str(e), 200)), file=sys.stderr)
 
     async def _watch_address(self):
         """The laptop's network changed: the projector shows the new address."""
         while self.hosts.wildcard and not self._join_url:
-            address = lan_address()
+            address = app_lan_address()
             if address != self._address:
                 self._address = address
                 self.room.changed = True
-            await asyncio.sleep(5)
+            await asyncio.sleep(ADDRESS_S)
 
     def pump(self):
         """Push what changed: each student's machine to their pages; the views."""
-        changed = self.room.tick()
+        self.push_changed(self.room.tick())
+        self.push_views_due()
+
+    def push_changed(self, changed):
         for student, state in changed:
             self.push_student(student, state)
         if changed:
             self.room.changed = True
+
+    def push_views_due(self):
         now = time.monotonic()
         if self.room.changed and now - self._views_at >= VIEW_S:
             self.room.changed = False
@@ -237,6 +258,8 @@ class ClassApp:
         if not self.hosts.serves(hosts[0]):
             return error(403, "this server answers to its own names and addresses, not to %s"
                          % echo(hosts[0], quote=True))
+        if len(request.headers) > MAX_HEADERS:
+            return error(431, "%d headers; at most %d" % (len(request.headers), MAX_HEADERS))
         for name in ("Origin", "Content-Type", "Content-Length", "Cookie"):
             if len(request.headers.getall(name, [])) > 1:
                 return error(400, "%d %s headers; send one" % (len(request.headers.getall(name)), name))
@@ -253,7 +276,9 @@ class ClassApp:
             return error(e.status, str(e), e.key)
         except web.HTTPRequestEntityTooLarge:
             return error(413, "the body is too long; at most %d bytes" % MAX_BODY)
-        except web.HTTPException:
+        except web.HTTPException as e:
+            if e.status >= 400:   # aiohttp's own refusals (a WebSocket without its upgrade): a sentence too
+                return error(e.status, "refused: %s" % echo(e.text or e.reason, 200))
             raise
         except (ConnectionError, asyncio.CancelledError):
             raise

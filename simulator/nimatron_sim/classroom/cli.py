@@ -9,8 +9,6 @@ import sys
 from nimatron_pc.errors import UsageError
 
 DEFAULT_PORT = 8000
-MAX_LINE = 8190      # bytes in a request line or one header (aiohttp's parser refuses more)
-MAX_HEADERS = 64     # headers in a request
 
 
 def default_db():
@@ -119,6 +117,20 @@ def run(args):
     return serve(room, args.host, args.port, args.lang, args.join_url, db)
 
 
+def open_files():
+    """As many open connections as the system lets this process have: silent
+    clients cost a socket each (no thread), so the socket limit is the room."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536) if hard != resource.RLIM_INFINITY
+                                                        else 65536, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def serve(room, host, port, lang, join_url, db, out=sys.stdout):
     """Serve the class until Ctrl-C or SIGTERM; the addresses are printed once the port listens."""
     import asyncio
@@ -127,14 +139,19 @@ def serve(room, host, port, lang, join_url, db, out=sys.stdout):
     from aiohttp import web
 
     from ..web import bind_address
-    from .app import ClassApp
+    from .app import RUNNER, ClassApp
 
     app = ClassApp(room, host=host, port=port, lang=lang, join_url=join_url)
+    open_files()
+    import logging
+
+    # a client's malformed request is answered (400, 413, 431), not a traceback in the teacher's terminal;
+    # a fault of the class's own is one line (app.guard)
+    logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
     shown = "localhost" if app.hosts.wildcard or host in ("localhost", "127.0.0.1") else host
 
     async def main():
-        runner = web.AppRunner(app.app, access_log=None, keepalive_timeout=15, max_line_size=MAX_LINE,
-                               max_field_size=MAX_LINE, max_headers=MAX_HEADERS, handle_signals=False)
+        runner = web.AppRunner(app.app, handle_signals=False, **RUNNER)
         await runner.setup()
         try:
             site = web.TCPSite(runner, bind_address(host), port, shutdown_timeout=2, reuse_address=True)

@@ -88,6 +88,7 @@ class Student:
         self.gone = time.monotonic()  # since when no page is open
         self.played = False
         self.last_t = 0           # the newest state's t sent (always forward: machines change under the page)
+        self.events = 0           # the newest event number sent: each machine's own are numbered after it
         self.bucket = PRESS_BURST
         self.filled = time.monotonic()
         self.sent = None          # the last state sent (to push only changes)
@@ -108,6 +109,8 @@ def resting(machine):
     class spends most of its time thinking. Its clock skips the rest (the
     walk-away timer waits for the student, who is listening to the teacher)."""
     c = machine.face.controller
+    if c.menu is not None:
+        return False   # the operator's menu: its own timers
     if c.state in (ATTRACT, OVER):
         return True
     return (c.state == VISITOR and c._redraw_at is None and not c._dirty and c.asking is None
@@ -270,6 +273,9 @@ class Room:
             machine = WebMachine(student.key, self.board, overrides, self.seed)
         except ValueError as e:
             raise ClassError(str(e).split("\n")[0][:300])
+        # the page knows one machine id and tells a new move by its number: a new machine's
+        # events are numbered after the last one sent, or its log would look already shown
+        machine.class_base = student.events
         return machine
 
     def game_machine(self, student):
@@ -371,6 +377,11 @@ class Room:
             out = machine.state()
         t = max(int(time.time() * 1000), student.last_t + 1)
         out["t"] = student.last_t = t
+        base = getattr(machine, "class_base", 0)
+        if base:
+            out["events"] = [dict(e, n=e["n"] + base) for e in out["events"]]
+        if out["events"]:
+            student.events = max(student.events, out["events"][-1]["n"])
         rnd = self.round
         if student.puzzle is not None and rnd is not None and not rnd["revealed"]:
             out["nimrod"] = None
@@ -388,13 +399,17 @@ class Room:
                             "found": answer["found"] if answer and rnd["revealed"] else None}
         return out
 
-    def tick(self):
-        """Run every machine a page shows up to now (unless it rests); the
-        students whose lamps or words changed, with their state."""
+    def tick(self, students=None):
+        """Run every machine a page shows up to now (unless it rests), or only
+        ``students``' (the server runs the class a few students at a time, so
+        a press waits for a few machines, never for forty); the students whose
+        lamps or words changed, with their state."""
         out = []
         with LOCK:
-            self.deal()
-            for student in list(self.by_id.values()):
+            if students is None:
+                self.deal()
+                students = list(self.by_id.values())
+            for student in students:
                 machine = student.machine
                 if student.sockets == 0 or machine is None:
                     continue

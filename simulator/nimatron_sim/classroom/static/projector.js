@@ -45,6 +45,7 @@
     }
     const r = v.round;
     $("round").hidden = !r;
+    document.body.classList.toggle("in-round", !!r);
     $("between").hidden = !!r;
     if (r) {
       $("round-title").textContent = Class.c("proj.round", {id: r.id});
