@@ -8,8 +8,7 @@ import json
 import os
 import re
 
-from nimatron.config import boards
-from nimatron.config import settings as nsettings
+from nimatron.config import boards, settings as nsettings
 from nimatron.games import registry
 from nimatron.machine import service
 from nimatron_sim import words as words_module
@@ -28,7 +27,7 @@ def _language_text():
 
 
 def _language_words():
-    return set(w.lower() for w in re.findall(r"\w+", _language_text()))
+    return {w.lower() for w in re.findall(r"\w+", _language_text())}
 
 
 def _exact_words():
@@ -67,4 +66,4 @@ IDS = internal_ids()
 
 
 def ids_on(text):
-    return sorted(set(m.group(1) or m.group(2) for m in IDS.finditer(text)))
+    return sorted({m.group(1) or m.group(2) for m in IDS.finditer(text)})

@@ -14,7 +14,6 @@ import shutil
 
 import pytest
 from hypothesis import given, settings, strategies as st
-
 from nimatron_host import deploy
 from nimatron_host.cli import main
 

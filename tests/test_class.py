@@ -15,10 +15,9 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings, strategies as st
 from aiohttp import WSServerHandshakeError
 from aiohttp.test_utils import TestClient, TestServer
-
+from hypothesis import given, settings, strategies as st
 from nimatron_sim.classroom import room as room_module
 from nimatron_sim.classroom.app import RUNNER, ClassApp, play_page
 from nimatron_sim.classroom.room import ClassError, Room, clean_name
@@ -328,7 +327,7 @@ def test_a_round_tallies_one_answer_per_student_and_the_reveal_is_nimrods_reason
             assert view["revealed"] and view["panel"]["sum"] == 2 and view["panel"]["move"] == "take 2 from heap A"
             _, state = await press(chen, "row0")
             assert state["nimrod"] is not None and state["classroom"]["round"]["revealed"]
-            assert [row for row in c.store.answers(1)] and c.room.by_id[1].score["found"] == 1
+            assert list(c.store.answers(1)) and c.room.by_id[1].score["found"] == 1
             status, _ = await c.act("games")
             r = await ana.get("/api/machines/" + ana.key)
             back = await r.json()
@@ -447,8 +446,9 @@ def test_the_projector_reads_and_never_acts():
 
 
 def test_the_play_page_is_the_simulators_own():
-    from nimatron_sim.web.server import STATIC
     import os
+
+    from nimatron_sim.web.server import STATIC
 
     with open(os.path.join(STATIC, "play.html"), encoding="utf-8") as f:
         page = play_page(f.read())

@@ -18,7 +18,6 @@ import sys
 import urllib.request
 
 import pytest
-
 from devtools import CHROMIUM, Chromium, free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser,

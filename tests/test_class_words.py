@@ -14,7 +14,6 @@ import sys
 import tempfile
 
 import pytest
-
 from devtools import Chromium, free_port
 from kit_words import LANGS, ids_on
 

@@ -129,7 +129,7 @@ def check_nimatron(args, root, cwd):
     try:
         parsed = cli.build_parser(only).parse_args(args)
     except cli.UsageError as e:
-        raise AssertionError("nimatron %s: %s" % (" ".join(args), e))
+        raise AssertionError("nimatron %s: %s" % (" ".join(args), e)) from e
     except SystemExit as e:  # --help
         assert e.code == 0, args
         return "ran its help"

@@ -15,7 +15,6 @@ fuse too large, a conductor left outside the fuses' reach: each fails the rule o
 """
 
 import pytest
-
 from nimatron_host import hardware
 from nimatron_host.hardware import bom, electrical, harness, parts, supply_sim
 

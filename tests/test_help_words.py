@@ -13,7 +13,6 @@ checked the day it is added."""
 import re
 
 import pytest
-
 from nimatron_host import cli
 
 MARKUP = [

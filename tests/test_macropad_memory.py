@@ -209,10 +209,9 @@ def test_the_heap_games_lookup_refuses_a_name_it_does_not_hand_out():
 
     with pytest.raises(AttributeError):
         heaps.Wythoff  # noqa: B018 - the lookup's refusal
-    with pytest.raises(RulesError, match="No module named .nimatron.games.toy."):  # its class's own module
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(rules, "REGISTRY", rules.REGISTRY + ("toy heaps Toy",))
-            rules.rules_class("toy")
+    with pytest.raises(RulesError, match="No module named .nimatron.games.toy."), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rules, "REGISTRY", rules.REGISTRY + ("toy heaps Toy",))  # its class's own module
+        rules.rules_class("toy")
 
 
 def test_the_macropads_driver_keeps_nothing_only_wired_boards_use(tree, tmp_path):

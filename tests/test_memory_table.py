@@ -23,13 +23,12 @@ import shutil
 import subprocess
 import sys
 
-import pytest
-
 import mpy_runner
+import pytest
 from kit_recipe import LANG, ROOT, changed_files, follow_recipe
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import memory_table  # noqa: E402
+import memory_table
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 

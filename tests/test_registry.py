@@ -18,14 +18,13 @@ import subprocess
 import sys
 
 import pytest
+from kit_recipe import changed_files, follow_recipe
 from nimatron.config import boards
 from nimatron.config.settings import PRESETS, changed
 from nimatron.games import rules
 from nimatron.games.registry import entries, menu_specs, usage
 from nimatron.games.rules import RulesError, parse_rules, rules_class
 from nimatron.machine.deployed import choices as menu_choices
-
-from kit_recipe import changed_files, follow_recipe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")

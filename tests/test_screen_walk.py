@@ -25,9 +25,8 @@ import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-
-from nimatron.config import boards
-from nimatron.config import settings as nsettings
+from kit_words import ids_on, names_shown
+from nimatron.config import boards, settings as nsettings
 from nimatron.games import strategy
 from nimatron.machine import service
 from nimatron.machine.controller import ATTRACT, OVER, SERVICE, VISITOR
@@ -38,8 +37,6 @@ from nimatron_sim.operator_words import screen as operator_screen
 from nimatron_sim.tui import CHOICE_WIDTH, board_choices, difficulty_choices, preset_choices, title, wrap_log
 from nimatron_sim.web.state import snapshot
 from nimatron_sim.words import Words
-
-from kit_words import ids_on, names_shown
 
 LANGS = ("en", "es", "ru")
 QUICK = {"think_ms": 0, "show_ms": 100}
@@ -171,7 +168,7 @@ def walk_menu(face, where):
     assert face.audits()["abandoned"] == before["abandoned"], "%s: opening the menu counted a game abandoned" % where
     menu = c.menu
     seen = set()
-    for k, item in enumerate(service.ITEMS):
+    for _k, item in enumerate(service.ITEMS):
         check([operator_screen(c, face.roles, face.words)], face.words, "%s menu %s" % (where, item))
         if item in ("burn_in",):
             menu.step(1, face.now)
@@ -242,7 +239,7 @@ def test_settings_name_every_board_preset_and_difficulty_in_words(lang):
         own = preset_choices(board, words)[0][0]
         assert words.preset(boards.board(board)["preset"]) in own, "%s: %r does not say which preset" % (lang, own)
     for d in nsettings.DIFFICULTIES:   # each difficulty said what it does, where it is chosen
-        assert words.t("difficulty.about." + d) in dict((v, k) for k, v in difficulty_choices(words))[d]
+        assert words.t("difficulty.about." + d) in {v: k for k, v in difficulty_choices(words)}[d]
 
 
 def walks():
@@ -337,7 +334,7 @@ def test_the_page_shows_every_counter_the_server_sends():
     for lang in LANGS:
         words = Words(lang)
         for key in ("audits", "sim.audits"):
-            shown = words.t(key, **dict((k, 1000 + n) for n, k in enumerate(sent)))
+            shown = words.t(key, **{k: 1000 + n for n, k in enumerate(sent)})
             assert all(str(1000 + n) in shown for n in range(len(sent))), (lang, key, shown)
 
 

@@ -10,8 +10,8 @@ requests get a 4xx and one sentence, never a traceback.
 """
 
 import json
-import re
 import os
+import re
 import signal
 import socket
 import subprocess

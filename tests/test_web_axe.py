@@ -18,14 +18,13 @@ import json
 import os
 
 import pytest
-
 from devtools import CHROMIUM, Chromium, Served
 from kit_page import QUICK, wait_for_turn
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 
 LANGS = ("en", "es", "ru")
-SIZES = {"laptop": dict(width=1366, height=768), "phone": dict(width=390, height=844, mobile=True)}
+SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844, "mobile": True}}
 
 
 # every rule set axe-core has, its experimental rules too (label-content-name-mismatch is one)

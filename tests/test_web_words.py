@@ -26,6 +26,7 @@ import pytest
 from devtools import CHROMIUM, Chromium, Served
 from kit_page import QUICK, wait_for_turn
 from kit_words import ids_on
+from nimatron_sim.words import Words
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
 

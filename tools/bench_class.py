@@ -55,7 +55,7 @@ class Server:
         self.proc = subprocess.Popen([sys.executable] + prefix + ["-m", "nimatron_host.cli", "class", "--host", "localhost",
                                       "--port", str(self.port), "--db", self.db, "--students", str(self.places)],
                                      stdout=subprocess.PIPE, text=True,
-                                     stderr=open(os.environ["BENCH_STDERR"], "a") if os.environ.get("BENCH_STDERR")
+                                     stderr=open(os.environ["BENCH_STDERR"], "a") if os.environ.get("BENCH_STDERR")  # noqa: SIM115 - the server holds it for its life
                                      else subprocess.DEVNULL)
         for line in self.proc.stdout:
             m = re.search(r"#key=(\S+)", line)

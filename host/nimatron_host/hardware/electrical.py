@@ -248,7 +248,7 @@ def pixel_ladder(design, both_ends, rail_volts, groups=None):
     seg = [2 * mm * per_ohm for mm in gaps]                      # + and ground: the loop
     amps = catalogue.worst_amps(design) - (design.spec["supply"].get("board_ma", 0) / 1000.0)
     load = amps / n
-    cut = set(first - 1 for first, _ in groups[1:])             # the +5V cut between groups
+    cut = {first - 1 for first, _ in groups[1:]}             # the +5V cut between groups
     # tridiagonal conductance system G v = b
     lower, diag, upper, b = [0.0] * n, [0.0] * n, [0.0] * n, [-load] * n
     for k, r in enumerate(seg):
@@ -294,7 +294,7 @@ def group_fuse():
 def group_feed_ohms():
     """A group's feed beyond the fuse board: its fuse (warm) and its lead, + and ground, as long as the far feed
     (the panel's width)."""
-    cold = dict((float(k), v) for k, v in catalogue.part(FUSE)["cold_ohms"].items())
+    cold = {float(k): v for k, v in catalogue.part(FUSE)["cold_ohms"].items()}
     fuse = cold[group_fuse()] * FUSE_WARM
     length = catalogue.part("pixel-conductor")["far_feed_m"]
     return fuse + 2 * length * catalogue.part(GROUP_LEAD)["ohms_per_m"]

@@ -300,7 +300,7 @@ class ClassApp:
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as e:
-            raise ClassError("the body is not JSON: %s" % echo(str(e), 100))
+            raise ClassError("the body is not JSON: %s" % echo(str(e), 100)) from e
         if not isinstance(data, dict):
             raise ClassError("the body must be a JSON object")
         return data
@@ -468,10 +468,10 @@ class ClassApp:
         await ws.prepare(request)
         peer = None
         try:
-            if kind == "teacher":   # its first message is the key (a page cannot set a WebSocket's headers)
-                if not await self._teacher_key(ws):
-                    await ws.close(code=4003, message=b"not the teacher's key")
-                    return ws
+            # a teacher's first message is the key (a page cannot set a WebSocket's headers)
+            if kind == "teacher" and not await self._teacher_key(ws):
+                await ws.close(code=4003, message=b"not the teacher's key")
+                return ws
             await self._make_room(kind, student)
             peer = self._joined(ws, kind, student)
             async for message in ws:   # pages send nothing else: anything is read and dropped

@@ -55,13 +55,13 @@ def open_store(path, create=True):
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError as e:
-            raise UsageError("cannot make %s for --db: %s" % (folder, e.strerror or e))
+            raise UsageError("cannot make %s for --db: %s" % (folder, e.strerror or e)) from e
     import sqlite3
 
     try:
         return Store(path)
     except sqlite3.DatabaseError as e:
-        raise UsageError("--db %s is not a class this command kept (%s)" % (path, e))
+        raise UsageError("--db %s is not a class this command kept (%s)" % (path, e)) from e
 
 
 def run(args):
@@ -84,7 +84,7 @@ def run(args):
                     with open(args.export, "w", encoding="utf-8", newline="") as f:
                         f.write(text)
                 except OSError as e:
-                    raise UsageError("cannot write --export %s: %s" % (args.export, e.strerror or e))
+                    raise UsageError("cannot write --export %s: %s" % (args.export, e.strerror or e)) from e
                 print("nimatron class: the results are in %s" % args.export)
         if args.end:
             store.erase()
@@ -113,7 +113,7 @@ def run(args):
     try:
         room = Room(store, args.board, args.preset, args.difficulty, seed=args.seed, limit=args.students)
     except ClassError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from e
     return serve(room, args.host, args.port, args.lang, args.join_url, db)
 
 
@@ -158,7 +158,7 @@ def serve(room, host, port, lang, join_url, db, out=sys.stdout):
             try:
                 await site.start()
             except OSError as e:   # lost a race for the port after the check
-                raise UsageError("cannot serve on port %d: %s" % (port, e.strerror or e))
+                raise UsageError("cannot serve on port %d: %s" % (port, e.strerror or e)) from e
             out.write("Nimatron class: students join at %s\n" % app.join_url())
             out.write("  the projector: http://%s:%d/projector\n" % (shown, port))
             out.write("  the teacher:   http://%s:%d/teacher#key=%s  (keep this address to yourself)\n"

@@ -162,7 +162,7 @@ class Room:
         try:
             WebMachine("check", self.board, self.overrides(settings), self.seed).close()
         except ValueError as e:
-            raise ClassError("%s: %s" % (settings.get("preset"), str(e).split("\n")[0][:200]))
+            raise ClassError("%s: %s" % (settings.get("preset"), str(e).split("\n")[0][:200])) from e
 
     def set_settings(self, preset, difficulty):
         """The teacher's rule set and difficulty for everyone, from each student's next game."""
@@ -272,7 +272,7 @@ class Room:
         try:
             machine = WebMachine(student.key, self.board, overrides, self.seed)
         except ValueError as e:
-            raise ClassError(str(e).split("\n")[0][:300])
+            raise ClassError(str(e).split("\n")[0][:300]) from e
         # the page knows one machine id and tells a new move by its number: a new machine's
         # events are numbered after the last one sent, or its log would look already shown
         machine.class_base = student.events
@@ -361,7 +361,7 @@ class Room:
             try:
                 machine.press(press)
             except MachineError as e:
-                raise ClassError(str(e), e.status)
+                raise ClassError(str(e), e.status) from e
             student.sent = self.digest(machine)
             return self.state(student, catch_up=False)
 
@@ -463,7 +463,7 @@ class Room:
             model = WebMachine("round", self.board, overrides, self.seed)
         except ValueError as e:
             raise ClassError("this board cannot play %s from %s: %s" % (
-                preset, " ".join(map(str, position)), str(e).split("\n")[0][:200]), key="round.cannot")
+                preset, " ".join(map(str, position)), str(e).split("\n")[0][:200]), key="round.cannot") from e
         model.press("new")
         controller = model.face.controller
         heaps, ring = controller.position()
