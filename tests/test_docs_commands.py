@@ -51,6 +51,7 @@ SAFE = {"solve", "power", "ports", "tables"}
 
 # subcommands not run, and why (each is parsed by the real parser all the same)
 NOT_RUN = {
+    "class": "a server that runs until stopped (tests/test_class.py drives it)",
     "monitor": "needs a Nimatron on a serial port",
     "audits": "needs a Nimatron on a serial port",
     "config": "needs a Nimatron on a serial port",

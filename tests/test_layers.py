@@ -7,7 +7,7 @@
         <- drivers (nimatron.drivers)
         <- nimatron_pc (what every PC-side package shares: usage errors, failures)
         <- simulator (nimatron_sim)
-        <- faces (nimatron_sim.tui, nimatron_sim.web)
+        <- faces (nimatron_sim.tui, nimatron_sim.web, nimatron_sim.classroom)
         <- host tools (nimatron_host: the `nimatron` command line)
 
 A package may import those left of it, never those right of it. The host is
@@ -53,7 +53,7 @@ def layer(module):
     if parts[0] == "nimatron_pc":
         return "pc"
     if parts[0] == "nimatron_sim":
-        return "faces" if len(parts) > 1 and parts[1] in ("tui", "web") else "sim"
+        return "faces" if len(parts) > 1 and parts[1] in ("tui", "web", "classroom") else "sim"
     if parts[0] == "nimatron_host":
         return "host"
     return None   # the standard library, a third-party library
@@ -231,7 +231,8 @@ def test_test_modules_never_import_each_other():
 PACKAGES = (("nimatron.games", "core"), ("nimatron.panels", "core"), ("nimatron.config", "core"),
             ("nimatron.machine", "core"), ("nimatron.link", "core"), ("nimatron.drivers", "drivers"),
             ("nimatron_pc", "pc"), ("nimatron_sim", "sim"), ("nimatron_sim.tui", "faces"),
-            ("nimatron_sim.web", "faces"), ("nimatron_host", "host"), ("nimatron_host.hardware", "host"))
+            ("nimatron_sim.web", "faces"), ("nimatron_sim.classroom", "faces"), ("nimatron_host", "host"),
+            ("nimatron_host.hardware", "host"))
 
 
 def package_of(module):
@@ -401,7 +402,7 @@ def test_every_circle_left_is_still_there():
 
 
 # The core's packages, bottom to top: a module imports only from its own
-# package or those below it (docs/contributing.md, "Imports point one way").
+# package or those below it (docs/contributing.md, "Rules of the house").
 # ``nimatron`` is the package's own __init__ and ``passes`` (what every
 # module shares: const, forget, the pass's budget); ``__main__`` is the
 # command line that starts a machine.

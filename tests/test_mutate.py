@@ -24,7 +24,10 @@ def test_every_mutant_applies_to_todays_code():
     problems = ["%s: %s" % (m["name"], mutate.stale(m)) for m in mutants if mutate.stale(m)]
     assert not problems, "mutants that no longer match their code (follow the code):\n" + "\n".join(problems)
     for mutant in mutants:
-        for test in mutant["tests"]:
+        args = mutant["tests"]
+        for i, test in enumerate(args):
+            if i and args[i - 1] in ("-k", "-m"):
+                continue  # the value of an option: an expression, not a path
             path = test.split("::")[0]
             assert test.startswith("-") or os.path.exists(os.path.join(ROOT, path)), (mutant["name"], test)
 

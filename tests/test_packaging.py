@@ -76,7 +76,7 @@ OWN = [
     "_press",      # Presses._press: drivers.cursor presses the key under the cursor as a press would
     # Controller's: nimatron class leaves a machine unrun while nothing but a hand can change it
     # (classroom/room.py resting: no redraw due, no frame owed, no game or move waiting to be told)
-    "_redraw_at", "_dirty", "_begun", "_moved",
+    "_redraw_at", "_dirty", "_begun",
 ]
 SWEPT = ("simulator", "firmware/nimatron/drivers")
 # Requirements without a cap, and why.

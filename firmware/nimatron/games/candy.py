@@ -24,8 +24,8 @@ from .rules import SMALL, SizeError, states
 # block as large as all its entries (the 64 KB sweep: MemoryError with 19 KB
 # free); this one is cleared in place when three quarters full.
 _SLOTS = 512 if SMALL else 65536  # a power of two
-_KEYS = [None, 0]  # [array of position keys (2 * key + misère; 0 empty), entries used]
-_GOT = [None]      # [array of the candies the mover takes, by slot]
+_KEYS = [None, 0]  # type: list  # [array of position keys (2 * key + misère; 0 empty), entries used]
+_GOT = [None]      # type: list  # [array of the candies the mover takes, by slot]
 _MEMOS = ({}, {})  # type: tuple[dict, dict]  # normal, misère: positions of heaps too large for a small key
 
 

@@ -294,9 +294,9 @@ def rule_modules(spec):
         return []
     name = spec.strip().partition(":")[0]
     for item in LOADS.split():
-        words = item.partition(":")
-        if words[0] == name:
-            return words[2].split(",")
+        split = item.partition(":")
+        if split[0] == name:
+            return split[2].split(",")
     for line in REGISTRY:
         words = line.split()
         if words[0] == name:

@@ -114,7 +114,7 @@ def resting(machine):
     if c.state in (ATTRACT, OVER):
         return True
     return (c.state == VISITOR and c._redraw_at is None and not c._dirty and c.asking is None
-            and c._begun is None and not c._moved and machine.note is None)
+            and c._begun is None and not c.moved and machine.note is None)
 
 
 def rest(machine):
