@@ -10,7 +10,7 @@ each language, and screenshots of them.
     .venv/bin/python tools/class_pages.py --shots /tmp/class-shots       # axe in en, es, ru; PNGs
     .venv/bin/python tools/class_pages.py --lang es
 
-axe-core is read from $AXE_JS, or from ~/.cache/nimatron-axe (made by
+axe-core is read from $AXE_JS, the test extra's axe-playwright-python, or ~/.cache/nimatron-axe (made by
 ``npm install --prefix ~/.cache/nimatron-axe axe-core@4.14.1``); without it
 only the screenshots and the pages' own errors are checked. Exit status 1 if
 axe finds a violation or a page throws.
@@ -34,7 +34,15 @@ from devtools import Chromium, free_port  # noqa: E402
 
 SIZES = {"phone": (390, 844, True), "laptop": (1366, 768, False), "1080p": (1920, 1080, False)}
 NAMES = ["Ana", "Bruno", "Chen", "Dasha", "Emeka", "Fatima", "Gus", "Hana", "Ivan", "Jo", "Kofi", "Lena"]
-AXE = os.environ.get("AXE_JS") or os.path.expanduser("~/.cache/nimatron-axe/node_modules/axe-core/axe.min.js")
+def _axe_path():
+    try:
+        import axe_playwright_python  # the test extra's copy of axe-core (tests/test_web_axe.py reads it too)
+    except ImportError:
+        return os.path.expanduser("~/.cache/nimatron-axe/node_modules/axe-core/axe.min.js")
+    return os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js")
+
+
+AXE = os.environ.get("AXE_JS") or _axe_path()
 CATCH = ("window.__errors = window.__errors || []; window.addEventListener('error', (e) => "
          "window.__errors.push(String(e.message))); 1")
 
