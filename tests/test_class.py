@@ -10,6 +10,8 @@ Each test serves the class in this process (aiohttp's test server) and plays
 as the pages do: the same requests, the same WebSocket."""
 
 import asyncio
+import csv
+import io
 import json
 import subprocess
 import sys
@@ -22,6 +24,7 @@ from nimatron_sim.classroom import room as room_module
 from nimatron_sim.classroom.app import RUNNER, ClassApp, play_page
 from nimatron_sim.classroom.room import ClassError, Room, clean_name
 from nimatron_sim.classroom.store import Store
+from nimatron_sim.words import Words
 
 BOARD = "pico-neopixel"
 
@@ -386,6 +389,16 @@ def test_the_export_is_a_spreadsheet_that_runs_no_formula():
     assert "'=cmd" in text and "\n=cmd" not in text and "'-1-1" in text and "\n-1-1" not in text
     room.end_class()
     assert store.students() == [] and store.rounds() == []
+
+
+def test_the_export_names_each_rounds_rule_set_in_words():
+    store = Store(":memory:")
+    sid = store.add_student("Ana", "t1", "en", "k1")
+    rid = store.open_round("nimrod", [3, 4, 5])
+    store.add_answer(rid, sid, [1, 4, 5], "take 2 from heap A", True)
+    for lang in ("en", "es", "ru"):
+        rows = [r for r in csv.reader(io.StringIO(store.csv_text(Words(lang).preset))) if r[:1] == [str(rid)]]
+        assert rows and rows[0][1] == Words(lang).preset("nimrod") != "nimrod", rows
 
 
 # -- the guards --------------------------------------------------------------------------------------

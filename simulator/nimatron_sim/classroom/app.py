@@ -41,7 +41,7 @@ from aiohttp import WSMsgType, web
 
 from ..web.machines import echo
 from ..web.server import LOCAL_NAMES, STATIC as SIM_STATIC, TYPES, is_address, split_host, static_files
-from ..words import languages
+from ..words import Words, languages
 from .room import ClassError
 
 HERE = os.path.join(os.path.dirname(__file__), "static")
@@ -343,7 +343,7 @@ class ClassApp:
                 return await self.websocket(request)
             if path == "/class/api/teacher/export.csv":
                 self.teacher_check(request)
-                return web.Response(text=self.room.store.csv_text(), content_type="text/csv", headers=dict(
+                return web.Response(text=self.room.store.csv_text(Words(self.lang).preset), content_type="text/csv", headers=dict(
                     SECURITY, **{"Content-Disposition": 'attachment; filename="nimatron-class.csv"'}))
             parts = path.strip("/").split("/")
             if len(parts) == 3 and parts[:2] == ["api", "machines"]:

@@ -76,7 +76,9 @@ def run(args):
         if store is None:
             raise UsageError("no class is kept in %s" % db)
         if args.export:
-            text = store.csv_text()
+            from ..words import Words
+
+            text = store.csv_text(Words(args.lang if args.lang in languages() else "en").preset)
             if args.export == "-":
                 sys.stdout.write(text)
             else:

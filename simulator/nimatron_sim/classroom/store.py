@@ -111,8 +111,10 @@ class Store:
         return [{"student": r[0], "after": json.loads(r[1]), "words": r[2], "found": bool(r[3])} for r in rows]
 
     # -- the end of the class -------------------------------------------------------------
-    def csv_text(self):
-        """The class's results: one line per student, then one per answer."""
+    def csv_text(self, named=str):
+        """The class's results: one line per student, then one per answer;
+        ``named`` gives a rule set's name in words (``Words.preset``), as the
+        teacher read it on the projector."""
         out = io.StringIO()
         w = csv.writer(out)
         w.writerow(["student", "games", "wins", "losses", "puzzles found"])
@@ -124,7 +126,7 @@ class Store:
         w.writerow(["round", "rules", "position", "student", "move", "found"])
         for r in self.rounds():
             for a in self.answers(r["id"]):
-                w.writerow([r["id"], r["preset"], " ".join(map(str, r["position"])),
+                w.writerow([r["id"], _cell(named(r["preset"])), " ".join(map(str, r["position"])),
                             _cell(names.get(a["student"], "?")), a["words"], "yes" if a["found"] else "no"])
         return out.getvalue()
 
