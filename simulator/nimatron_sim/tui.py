@@ -289,7 +289,7 @@ class SettingsScreen(ModalScreen):
         board, overrides = self.chosen()
         error = self.app.restart(board, overrides)
         if error:
-            self.query_one("#settings-error", Static).update(self.words.t("settings.refused", error=self.words.phrase(error)))
+            self.query_one("#settings-error", Static).update(self.words.refused(error))
         else:
             self.app.muted = self.query_one("#set-bell", Select).value == "off"
             self.dismiss(None)
