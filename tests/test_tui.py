@@ -28,12 +28,12 @@ LAMP_COLUMN = 4      # the face's padding (1) and row label (3)
 def screen_rows(app):
     """The glyphs of each row of lamps, read off the screen."""
     lines = screen_text(app).splitlines()
-    width = lamp_width(app.face.layout)
+    width = lamp_width(app.face.layout, app.face.input_model == "rows")
     rows = []
     for r, n in enumerate(app.face.layout):
         label = " %s " % "ABCDEFGH"[r]
         line = next(line for line in lines if line.startswith(label))
-        rows.append("".join(line[LAMP_COLUMN + width * i + 1] for i in range(n)))
+        rows.append("".join(line[LAMP_COLUMN + width * i + width // 2] for i in range(n)))   # " ● ", " ●", "●"
     return rows
 
 
