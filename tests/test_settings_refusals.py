@@ -11,13 +11,10 @@ language without an id, a layout's list or pixels, its numbers kept."""
 import re
 
 import pytest
-
-from nimatron.config import boards
-from nimatron.config import settings as nsettings
+from kit_words import LANGS, ids_on
+from nimatron.config import boards, settings as nsettings
 from nimatron_sim.face import Face
 from nimatron_sim.words import Words
-
-from kit_words import LANGS, ids_on
 
 JARGON = re.compile(r"\[|\bpixels?\b|lamp holes|layout|heaps?\b|preset", re.I)
 # Firmware sentences said in the general words ("that game cannot be played on this board"): none other
@@ -58,7 +55,7 @@ def test_the_large_preset_on_a_small_panel_is_said_in_lamps(lang):
 def test_every_refusal_is_said_in_words_without_ids(lang, refusals):
     words = Words(lang)
     general = words.t("settings.refused.other")
-    kinds = dict((k, words.t("settings.refused." + k).split("{")[0]) for k in ("lamps", "rows", "row", "grid"))
+    kinds = {k: words.t("settings.refused." + k).split("{")[0] for k in ("lamps", "rows", "row", "grid")}
     seen = set()
     for board, preset, error in refusals:
         said = words.refused(error)
