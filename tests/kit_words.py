@@ -45,11 +45,15 @@ def names_shown():
     return [n for n in ids if n not in words and not n.isdigit()]
 
 
+# The firmware's own sentences a face must say in words (issue 44: Settings showed a driver's refusal)
+FIRMWARE = [r"layout \[[\d, ]*\]", r"\d+ pixels after pixel \d+", r"\d+ lamp holes"]
+
+
 def internal_ids():
     """Words a visitor must never read: language keys ("sim.say.rows"), rule
     sets' ids ("subtract:3", "allheaps": those no language file uses as a
     word), board and preset ids (``names_shown``), settings' and counters'
-    names ("walkaway_ms")."""
+    names ("walkaway_ms"), the firmware's layouts and pixels ("layout [100]")."""
     with open(os.path.join(words_module.FOLDER, "en.json"), encoding="utf-8") as f:
         keys = [k for k in json.load(f)["text"] if "." in k]
     words = _language_words()
@@ -58,7 +62,7 @@ def internal_ids():
     specs = [r"%s:\d+" % re.escape(n) for n in every]
     setting_names = [k for k in list(nsettings.DEFAULTS) + list(service.AUDITS) if "_" in k]
     return re.compile(r"(?<![\w.:-])(%s)(?![\w:-])|(?<![\w.:-])(%s)(?![\w-])" % (
-        "|".join([re.escape(k) for k in keys] + specs + [re.escape(n) for n in names + setting_names]),
+        "|".join([re.escape(k) for k in keys] + specs + [re.escape(n) for n in names + setting_names] + FIRMWARE),
         "|".join(re.escape(n) for n in names_shown())))   # a board's or preset's id, also before a colon
 
 

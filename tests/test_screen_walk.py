@@ -220,7 +220,8 @@ def test_the_detector_finds_every_kind_of_id():
     planted = ["NIMATRON — pico-grid · allheaps", "Difficulty: perfect · first: you · preset nimatron",
                "modo nimatron", "набор nimatron", "Board pico-neopixel: Raspberry Pi Pico",
                "Following the game on board pico-neopixel.", "allheaps: Take from one row",
-               "pad-marienbad: Misere Nim", "take 1 to 3 (subtract:3)", "sim.say.rows"]
+               "pad-marienbad: Misere Nim", "take 1 to 3 (subtract:3)", "sim.say.rows",
+               "Cannot use these — preset 100: layout [100] needs 100 pixels after pixel 4; the panel has 28 lamp holes"]
     for text in planted:
         assert ids_on(text), text
     for fine in ("Nimatron, 1940", "nim-sum 3", "Nim circular", "The game of 21", "Nimrod, 1951"):

@@ -26,12 +26,12 @@ LAMP_COLUMN = 4      # the face's padding (1) and row label (3)
 def screen_rows(app):
     """The glyphs of each row of lamps, read off the screen."""
     lines = screen_text(app).splitlines()
-    width = lamp_width(app.face.layout)
+    width = lamp_width(app.face.layout, app.face.input_model == "rows")
     rows = []
     for r, n in enumerate(app.face.layout):
         label = " %s " % "ABCDEFGH"[r]
         line = next(line for line in lines if line.startswith(label))
-        rows.append("".join(line[LAMP_COLUMN + width * i + 1] for i in range(n)))
+        rows.append("".join(line[LAMP_COLUMN + width * i + width // 2] for i in range(n)))   # " ● ", " ●", "●"
     return rows
 
 
@@ -342,7 +342,8 @@ def test_settings_screen_restarts_with_new_board_and_keeps_the_audits():
                 screen.query_one("#set-rules", Select).value = "grundy"
             screen.query_one("#set-preset", Select).value = "100"
             await pilot.click("#apply")
-            assert app.t("settings.refused", error="") in screen_text(app)   # refused in words, the settings kept
+            shown = screen_text(app)   # refused in words (this board's lamps, that game's), the settings kept
+            assert "This board has 28 lamps; that game needs 100." in shown and "pixel" not in shown and "layout" not in shown
             screen.query_one("#set-board", Select).value = "pico-grid"
             await pilot.pause()
             screen.query_one("#set-rules", Select).value = "grundy"      # offered on a grid

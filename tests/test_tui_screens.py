@@ -320,3 +320,51 @@ def test_how_it_thinks_scrolls_to_its_last_line(preset, size):
             assert " ".join(last.split()[:3]) in " ".join(screen_text(app).split()), last
 
     run(play())
+
+
+def test_every_preset_of_the_row_boards_asks_for_no_more_than_80x24():
+    """The README's 80x24 holds every game the row boards play, in every
+    language (issue 44: the count to 21 on one row asked for 99x13, Dr. NIM's
+    15 for 87x13: two columns a lamp beside the TAKE button)."""
+    from nimatron.config import settings as nsettings
+
+    too_big = []
+    for board in ("pico-neopixel", "pi-neopixel"):
+        for preset in nsettings.PRESETS:
+            for lang in LANGS:
+                try:
+                    face = Face(board, {"preset": preset}, 1, lang=lang)
+                except ValueError:   # refused on this board (said in words by Settings)
+                    continue
+                need = NimatronApp(face, realtime=False).needed_size()
+                face.close()
+                if need[0] > 80 or need[1] > 24:
+                    too_big.append((board, preset, lang, need))
+    assert not too_big, too_big
+
+
+@pytest.mark.parametrize("preset", ["21", "drnim"])
+def test_a_long_row_fits_80x24_whole_in_every_language(preset):
+    """At 80x24 a row of 21 (or 15) shows every lamp, its TAKE button, the key
+    bar and the title whole (in Spanish the title was cut to "E…")."""
+    for lang in LANGS:
+        app = NimatronApp(Face("pico-neopixel", {"preset": preset}, 1, lang=lang), realtime=False)
+
+        async def play():
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.press("n")
+                await until(app, pilot, (VISITOR, OVER))
+                await settled(app, pilot)
+                assert not app.query_one("#too-small").display, (preset, lang)
+                assert app.query_one("#face").max_scroll_y == 0, (preset, lang)
+                lamps = list(app.query("LampWidget"))
+                assert len(lamps) == app.face.layout[0] and all(0 < w.region.right <= 80 for w in lamps), (preset, lang)
+                face = app.query_one("#face").region
+                button = app.query_one("#row-0").region
+                assert button.width and button.right <= face.right, (preset, lang, button, face)
+                keys, cut = key_bar(app)
+                assert len(keys) == 7 and not cut, (preset, lang, cut)
+                text = check_screen(app, "%s %s 80x24" % (preset, lang))
+                assert app.sub_title in text, (preset, lang, app.sub_title)
+
+        run(play())

@@ -112,9 +112,17 @@ SettingsScreen { align: center middle; }
 """ % SIDE_WIDTH
 
 
-def lamp_width(layout):
-    """Columns per lamp: " ● " (3), or " ●" (2) for long rows such as Dr. NIM's 15."""
-    return 3 if max(layout) <= 8 else 2
+LONG_ROW = 11   # beside a row's TAKE button, a row longer than this at 2 columns a lamp passes 80 columns
+
+
+def lamp_width(layout, row_buttons=False):
+    """Columns per lamp: " ● " (3), " ●" (2) for long rows such as the ring's 16,
+    or "●" (1) for a long row with its TAKE button beside it (Dr. NIM's 15, the
+    count to 21 on one row), so that the face fits 80x24."""
+    longest = max(layout)
+    if longest <= 8:
+        return 3
+    return 1 if row_buttons and longest > LONG_ROW else 2
 
 
 class LampWidget(Widget):
@@ -144,6 +152,9 @@ class LampWidget(Widget):
         style = (lamp.colour if lamp else "#5c5c5c") + (" bold" if lamp and lamp.on else "")
         text = Text()
         width = int(self.styles.width.value)
+        if width == 1:   # a long row of lamps side by side: the cursor, where there is one, in reverse
+            text.append(glyph, style=style + (" reverse" if self.cursor else ""))
+            return text
         if width == 2:
             text.append("▸" if self.cursor else " ", style="bold #f0f0f0")
             text.append(glyph, style=style)
@@ -177,9 +188,17 @@ def wrap_log(text, width):
     return [line.replace("\0", " ") for line in lines]   # the log's own indent ("  why ...") kept
 
 
-def title(face):
-    """The window's subtitle: the board and the game in words ("Pico: a strip of 32 lamps, row buttons · Nimatron, 1940")."""
-    return "%s · %s" % (face.words.board(face.board), face.words.preset(face.settings["preset"]))
+HEADER_ROOM = 8 + 10 + len("NIMATRON — ")   # the header's icon and right margin (measured at 80), the title before the subtitle
+
+
+def title(face, width=None):
+    """The window's subtitle: the board and the game in words ("Pico: a strip of 32 lamps, row buttons · Nimatron, 1940");
+    where that is too long for the header at ``width`` columns, the board by its short name ("Pico · The game of 21")."""
+    board, game = face.words.board(face.board), face.words.preset(face.settings["preset"])
+    whole = "%s · %s" % (board, game)
+    if width is None or cell_len(whole) <= width - HEADER_ROOM:
+        return whole
+    return "%s · %s" % (board.split(":")[0], game)
 
 
 def board_choices(words):
@@ -289,7 +308,7 @@ class SettingsScreen(ModalScreen):
         board, overrides = self.chosen()
         error = self.app.restart(board, overrides)
         if error:
-            self.query_one("#settings-error", Static).update(self.words.t("settings.refused", error=self.words.phrase(error)))
+            self.query_one("#settings-error", Static).update(self.words.refused(error))
         else:
             self.app.muted = self.query_one("#set-bell", Select).value == "off"
             self.dismiss(None)
@@ -390,7 +409,7 @@ class NimatronApp(App):
 
     def lamp_cell(self):
         """Columns per lamp on screen: ``lamp_width``, or ROOMY_LAMP in a roomy terminal."""
-        return ROOMY_LAMP if self._roomy else lamp_width(self.face.layout)
+        return ROOMY_LAMP if self._roomy else lamp_width(self.face.layout, self.face.input_model == "rows")
 
     def _lamp_rows(self):
         face = self.face
@@ -442,7 +461,7 @@ class NimatronApp(App):
         self._lamp_widgets = {(w.r, w.i): w for w in self.query(LampWidget)}
         self.cursor = (0, 0)
         self._shown = {}
-        self.sub_title = title(self.face)
+        self.sub_title = title(self.face, self.size.width)
         self.query_one("#legend", Static).update(self._legend())
         self.query_one("#thinking-box").display = self.show_thinking
         self._heard = self.face.sounds
@@ -480,7 +499,7 @@ class NimatronApp(App):
         the face closed up (``_fit``), its words wrapped as they will be."""
         face = self.face
         layout = face.layout
-        lamps = 3 + lamp_width(layout) * max(layout) + 4 + (11 if face.input_model == "rows" else 0)
+        lamps = 3 + lamp_width(layout, face.input_model == "rows") * max(layout) + 4 + (11 if face.input_model == "rows" else 0)
         width = max(max(38, lamps) + 2 + SIDE_WIDTH + 1, self.key_bar_width())
         room = width - SIDE_WIDTH - 2 - 1   # the face's text: inside its padding and its scrollbar's gutter
         words = [face.rules_line(), self._legend()]
@@ -665,7 +684,7 @@ class NimatronApp(App):
 
     def refresh_face(self):
         face = self.face
-        named = title(face)
+        named = title(face, self.size.width)
         if self.sub_title != named:  # the operator menu, or SET over the link, changed the preset
             self.sub_title = named
         lamps = face.lamps()

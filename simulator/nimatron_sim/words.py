@@ -39,6 +39,23 @@ def fill(template, params):
     return _PLACE.sub(lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), template)
 
 
+# Settings refused by the firmware (its checks' sentences, ``machine.app``,
+# ``panels``, ``drivers``): each kind said in words, its numbers kept, never
+# the preset's id, the layout's list or the driver's pixels; any other: "other".
+_REFUSALS = (
+    ("lamps", re.compile(r"needs (?P<need>\d+) pixels after pixel \d+; the (?:board|panel) has (?P<have>\d+)")),
+    ("lamps", re.compile(r"a circle of (?P<need>\d+) does not fit this board: at most (?P<have>\d+)")),
+    ("lamps", re.compile(r"a board of (?P<a>\d+) by (?P<b>\d+) cells does not fit these lamps \((?P<r>\d+) rows of (?P<c>\d+)\)")),
+    ("rows", re.compile(r"(?P<need>\d+) heaps but only (?P<have>\d+) rows of lamps")),
+    ("rows", re.compile(r"Building Nim on \d+ heaps needs (?P<need>\d+) rows .*; this board has (?P<have>\d+)")),
+    ("rows", re.compile(r"layout \[(?P<layout>[^\]]*)\] has more rows than the panel's (?P<have>\d+) rows")),
+    ("row", re.compile(r"heap (?P<need>\d+) does not fit row (?P<row>\w+) of (?P<have>\d+) lamps")),
+    ("row", re.compile(r"heap (?P<row>\w+) may reach (?P<need>\d+) .*, but row \w+ has (?P<have>\d+) lamps")),
+    ("buttons", re.compile(r"needs (?P<need>\d+) row buttons; this board has (?P<have>\d+)")),
+    ("grid", re.compile(r"use a grid board|needs a grid")),
+)
+
+
 class Words:
     """The words of one language (English where its file lacks a key)."""
 
@@ -69,6 +86,20 @@ class Words:
                 self.missing.add(key)
                 text = key
         return fill(text, params)
+
+    def refused(self, error):
+        """Settings the firmware refused (its ``error`` sentence), in words:
+        "This board has 28 lamps; that game needs 100. ..." (``settings.refused.*``)."""
+        for kind, pattern in _REFUSALS:
+            m = pattern.search(error)
+            if m:
+                params = m.groupdict()
+                if "layout" in params:   # the layout's rows: the need is their count
+                    params["need"] = len(params.pop("layout").split(","))
+                if "a" in params:        # a board of cells: its lamps against the board's
+                    params = {"need": int(params["a"]) * int(params["b"]), "have": int(params["r"]) * int(params["c"])}
+                return self.t("settings.refused." + kind, **params)
+        return self.t("settings.refused.other")
 
     def preset(self, name):
         """A preset by its name in words ("allheaps" -> 'One row or every row'), never its id."""
