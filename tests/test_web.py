@@ -197,6 +197,26 @@ def test_bad_requests_get_a_4xx_and_a_sentence(served):
     assert status == 200 and state["state"] == "attract" and state["events"] == []   # nothing happened
 
 
+
+def test_refused_settings_are_said_in_each_languages_words_not_the_firmwares(served):
+    """A preset the board cannot hold: the answer carries the refusal in
+    every language the page may show ("This board has 28 lamps; that game
+    needs 100."), as the terminal's Settings says it (``Words.refused``);
+    the firmware's own sentence ("preset 100: layout [100] needs ...") stays
+    in ``error`` for the log."""
+    from kit_words import ids_on
+    from nimatron_sim.words import Words
+
+    status, answer = call(served.url + "/api/machines", {"preset": "100"})
+    assert status == 400 and "layout" in answer["error"]
+    assert sorted(answer["said"]) == sorted(languages())
+    for lang, said in answer["said"].items():
+        assert said == Words(lang).refused(answer["error"]) and "100" in said and "28" in said, (lang, said)
+        assert "layout" not in said and "pixel" not in said and ids_on(said) == [], (lang, said)
+    status, answer = call(served.url + "/api/machines", {"colour": "red"})   # not the firmware's refusal
+    assert status == 400 and "said" not in answer
+
+
 # -- the pages and their words ----------------------------------------------------------
 
 def get(url):

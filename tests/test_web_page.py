@@ -220,6 +220,12 @@ def test_applying_settings_in_the_page_frees_the_old_machine(browser):
             first = tab.eval("sessionStorage.getItem('nimatron-machine')")
         assert tab.eval("document.getElementById('settings-error').textContent") == ""
         assert machine_state(tab, served)["machine"] == first
+        # a preset the board cannot hold: refused in the visitor's words, the machine kept
+        tab.eval("document.querySelector('#settings select[name=preset]').value = '100'; "
+                 "document.getElementById('settings').requestSubmit(); 1")
+        said = tab.wait("document.getElementById('settings-error').textContent")
+        assert "28" in said and "100" in said and "layout" not in said and "pixel" not in said, said
+        assert tab.eval("sessionStorage.getItem('nimatron-machine')") == first
         for old in replaced:  # each closed at once (another test's tab may poll this port: count ids, not machines)
             with pytest.raises(urllib.error.HTTPError) as gone:
                 api(served.url + "/api/machines/" + old)

@@ -57,9 +57,10 @@ def echo(value, limit=ECHO_CHARS, quote=False):
 class MachineError(ValueError):
     """A request a machine cannot honour (unknown button, bad settings): 4xx."""
 
-    def __init__(self, message, status=400):
+    def __init__(self, message, status=400, settings=False):
         ValueError.__init__(self, message)
         self.status = status
+        self.settings = settings  # the firmware refused the settings: said in words (``Words.refused``)
 
 
 def event_record(event, rules, ring=False):
@@ -208,7 +209,7 @@ class Machines:
                 machine = WebMachine(ident, board or self.board,
                                      self.overrides if overrides is None else overrides, self.seed, clock=self.clock)
             except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
-                raise MachineError(str(e).split("\n")[0][:300]) from e
+                raise MachineError(str(e).split("\n")[0][:300], settings=True) from e
             machine.owner = owner
             self._machines[ident] = machine
             self.latest = ident

@@ -56,7 +56,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
-from ..words import languages
+from ..words import Words, languages
 from .machines import MachineError, echo
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -373,7 +373,10 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = self.close_connection or e.status in (400, 411, 413, 415)
             self._error(e.status, str(e))
         except MachineError as e:
-            self._error(e.status, str(e))
+            if e.settings:  # the page says it in its visitor's words, never the firmware's sentence
+                self._json(e.status, {"error": str(e), "said": {lang: Words(lang).refused(str(e)) for lang in languages()}})
+            else:
+                self._error(e.status, str(e))
         except (BrokenPipeError, ConnectionResetError, TimeoutError, socket.timeout):
             self.close_connection = True  # the tab went away, or stopped sending: let it go
         except Exception as e:  # a fault of ours: one line in the log, a sentence on the wire

@@ -398,7 +398,7 @@ const Nim = (() => {
     const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
                                body: JSON.stringify(body || {})});
     const data = await r.json();
-    if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), {status: r.status});
+    if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), {status: r.status, said: data.said});
     return data;
   }
 

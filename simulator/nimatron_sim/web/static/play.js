@@ -282,7 +282,9 @@
         await newMachine(body);
         $("settings-error").textContent = "";
       } catch (e) {
-        $("settings-error").textContent = Nim.t("settings.refused", {error: e.message});
+        // refused settings come in the visitor's words ("This board has 28 lamps; ..."), not the firmware's
+        const said = e.said && e.said[document.documentElement.lang];
+        $("settings-error").textContent = said || Nim.t("settings.refused", {error: e.message});
       }
     });
     return busy;
