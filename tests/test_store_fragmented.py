@@ -29,3 +29,14 @@ def test_every_save_is_written_in_a_heap_of_small_holes(tree, grain):
     assert last.startswith("ok "), last
     erases = int(last.split()[1])
     assert erases >= 3, "the sector must have been compacted again and again: " + last
+
+
+@pytest.mark.parametrize("grain", [400, 1248])
+def test_memory_finds_the_largest_free_block(tree, grain):
+    """``MEMORY``'s ``block``: what the heap could give at once, within an
+    eighth and never more, where half the heap is free in small holes."""
+    out = mpy_runner.run("mpy/run_store_fragmented.py", heap="96K", paths=(tree,), args=(str(grain), "probe"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    free, block, fits, over, enabled = out.stdout.split()
+    assert (fits, over, enabled) == ("True", "False", "True"), out.stdout
+    assert grain * 7 // 8 - 64 <= int(block) < int(free) // 4, out.stdout

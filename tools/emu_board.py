@@ -481,18 +481,20 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
     return row
 
 
-def play(sim, robot, row, limit_ms=240000):
-    """One game to the end: the visitor's moves, EXPLAIN and MEMORY on each of its turns."""
+def play(sim, robot, row, limit_ms=240000, measure=True):
+    """One game to the end: the visitor's moves, EXPLAIN and MEMORY on each of its turns
+    (with ``measure``; without, the moves alone: tools/emu_soak.py's heap is the board's own)."""
     robot.turn = None
     robot.tap_for("new")
     end = sim.now + limit_ms
-    explained = False
+    explained = not measure
     while robot.winner is None and sim.now < end:
         if robot.turn == "visitor":
             if not explained:
                 sim.command("EXPLAIN")
                 explained = True
-            sim.memory()
+            if measure:
+                sim.memory()
             if robot.winner is not None or robot.turn != "visitor":
                 continue  # the machine's last move ended the game while EXPLAIN and MEMORY ran
             try:
@@ -502,7 +504,8 @@ def play(sim, robot, row, limit_ms=240000):
                 return None
         else:
             sim.advance(200)
-    sim.memory()
+    if measure:
+        sim.memory()
     return robot.winner
 
 

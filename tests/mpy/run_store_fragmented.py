@@ -2,19 +2,25 @@
 #
 # SPDX-License-Identifier: MIT
 # A long run's heap: half of it free, but only in holes of GRAIN bytes (the
-# rest held by what the run keeps). Saving must go on all the same: SAVES
-# audits records of growing size into a 4 KB nvm sector, so the sector is
-# compacted (erased and rewritten whole) again and again. Then the heap is
-# let go and the sector read back as the next start would.
-# Prints "ok ERASES WRITES" or what failed.
-# MICROPYPATH=<compiled tree> micropython -X heapsize=H run_store_fragmented.py GRAIN SAVES
+# rest held by what the run keeps).
+# With SAVES: saving must go on all the same: SAVES audits records of growing
+# size into a 4 KB nvm sector, so the sector is compacted (erased and
+# rewritten whole) again and again. Then the heap is let go and the sector
+# read back as the next start would. Prints "ok ERASES WRITES" or what failed.
+# With "probe": MEMORY's largest free block (link.commands.probe). Prints
+# "FREE BLOCK FITS OVER ENABLED": the heap's free bytes, the block answered,
+# whether a block that large can be allocated now (it must), whether one an
+# eighth larger and more could (it must not), the collector on again after.
+# MICROPYPATH=<compiled tree> micropython -X heapsize=H run_store_fragmented.py GRAIN SAVES|probe
 import gc
 import sys
 
 from nimatron.machine.store import Store
 
 grain = int(sys.argv[1])
-saves = int(sys.argv[2])
+saves = 0 if sys.argv[2] == "probe" else int(sys.argv[2])
+if not saves:
+    from nimatron.link.commands import probe  # loaded while the heap is whole
 nvm = bytearray(b"\xff" * 4096)
 store = Store(nvm=nvm)
 store.load()
@@ -22,7 +28,7 @@ store.save_settings({"set": {"preset": "graph"}})
 counts = {}
 for k in range(12):
     counts["p%d" % k] = [0, 0, 0]  # a record that grows, as per-preset counts do (the dict made now)
-held = [None] * 4096
+held = [None] * 1024
 gc.collect()
 n = 0
 try:
@@ -34,6 +40,26 @@ except MemoryError:
 for i in range(0, n, 2):
     held[i] = None
 gc.collect()
+if not saves:
+    free = gc.mem_free()
+    block = probe(free)
+    enabled = gc.isenabled()
+    gc.collect()  # the probe's own garbage
+    gc.disable()
+    try:
+        bytearray(block)
+        fits = True
+    except MemoryError:
+        fits = False
+    gc.collect()
+    try:
+        bytearray(block + block // 7 + 32)
+        over = True
+    except MemoryError:
+        over = False
+    gc.enable()
+    print(free, block, fits, over, enabled)
+    sys.exit(0)
 failed = None
 for k in range(saves):
     counts["p%d" % (k % 12)] = [k, k // 2, k // 3]
