@@ -88,3 +88,62 @@ def test_graph_and_heaps_presets_switched_in_every_state_draw_no_stale_position(
         sim.tap_for("new")  # abandoned: the next game, the other preset's rules
         sim.advance(300)
         assert c.io.oled.text[1].split()[0] == c.rules.spec, c.io.oled.text
+
+
+@pytest.fixture
+def one_strip_a_pin(monkeypatch):
+    """CircuitPython's rule on the simulator's NeoPixels: a pin's strip must be
+    deinit'ed before another opens on it (``ValueError: NEOPIXEL in use``)."""
+    from nimatron_sim import blinka_mock
+
+    blinka_mock.install()  # before neopixel: Blinka's agnostic board
+    import neopixel
+
+    live = {}
+    opened = neopixel.NeoPixel.__init__
+    closed = neopixel.NeoPixel.deinit
+
+    def init(self, pin, *args, **kw):
+        if live.get(str(pin)):
+            raise ValueError("%s in use" % pin)
+        opened(self, pin, *args, **kw)
+        live[str(pin)] = self
+        self.claimed = str(pin)
+
+    def deinit(self):
+        closed(self)
+        live.pop(getattr(self, "claimed", None), None)
+
+    monkeypatch.setattr(neopixel.NeoPixel, "__init__", init)
+    monkeypatch.setattr(neopixel.NeoPixel, "deinit", deinit)
+    return live
+
+
+@pytest.mark.parametrize("fails", ["tone", "keys", "led", "oled"])
+def test_a_rebuild_after_a_fault_finds_the_pixels_let_go_whatever_part_fails_to_close(
+        sims, one_strip_a_pin, monkeypatch, fails):  # noqa: F811
+    """A fault closes the driver and builds the game again. A part that
+    fails to close (the heap out of memory, a pin the board refuses) must not
+    keep the pixels claimed: the rebuild then failed every 5 s with
+    ``NEOPIXEL in use``, the MacroPad dark. The pixels are let go first, and
+    every other part is still let go after the one that failed."""
+    sim = sims("macropad", dict(FAST, preset="pad-nim"))
+    sim.advance(100)
+    old = sim.controller.io
+    assert one_strip_a_pin and list(one_strip_a_pin.values()) == [old._pixels]
+
+    def broken(*args):
+        raise MemoryError("memory allocation failed, allocating 64 bytes")
+
+    part = {"tone": old.sound.tone if old.sound else None, "keys": old._scanners[0][0], "led": old._led,
+            "oled": old.oled}[fails]
+    assert part is not None, fails
+    let_go = []
+    others = [o for o in (old._encoder, old._led, old.oled) if o is not None and o is not part]
+    for other in others:
+        monkeypatch.setattr(other, "deinit", lambda *a, o=other, f=other.deinit: let_go.append(o) or f(*a))
+    monkeypatch.setattr(part, "stop" if fails == "tone" else "deinit", broken)
+    sim.machine.fault(RuntimeError("a fault"), sim.now)
+    assert sim.machine.controller is not None and sim.machine.controller.io is not old, sim.machine.last_fault
+    assert list(one_strip_a_pin.values()) == [sim.machine.controller.io._pixels]
+    assert let_go == others

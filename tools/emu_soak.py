@@ -14,6 +14,7 @@ the preset just set). After each game ``MEMORY`` gives the heap's free bytes
 and its largest free block.
 
     .venv/bin/python tools/emu_soak.py --board pico-grid --mpy --games 50
+    .venv/bin/python tools/emu_soak.py --board pico-grid --mpy --games 50 --moves 2
     .venv/bin/python tools/emu_soak.py --board macropad --mpy --games 50 --elf firmware.elf
 
 With ``--elf`` (the UF2's own firmware.elf) every allocation is watched and
@@ -40,7 +41,11 @@ def stored(emu):
     return Store(nvm=nvm).load()
 
 
-def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ"):
+SETTINGS_GAP_MS = 11000  # machine.startup's _SETTINGS_GAP_MS (10 s), and a little
+COUNTS = ("games", "finished", "visitor_wins", "machine_wins", "abandoned")  # audits.KEYS' first five
+
+
+def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", moves=None):
     import emu_board
     from nimatron.config import boards
     from nimatron_sim.visitor import Visitor
@@ -72,17 +77,24 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ"):
             sim.refresh()
             skill = ("random", "perfect")[g % 2]
             robot = Visitor(sim, skill, seed=g, hold_ms=emu_board.HOLD_MS, gap_ms=emu_board.GAP_MS)
-            winner = emu_board.play(sim, robot, row, measure=False)
+            winner = emu_board.play(sim, robot, row, measure=False, moves=moves)
             sim.listeners.remove(robot._event)
+            if winner is None and moves:  # a game left after a few moves: NEW abandons it (counted, saved)
+                robot.tap_for("new")
+                winner = "abandoned"
             sim.advance(1500)  # the game's end and its save
-            audits = sim.command("AUDITS") or {}
-            found = stored(emu)
-            kept = found.get("audits") or {}
-            lifetime = kept.get("l") or []
-            finished_kept = lifetime[1] if len(lifetime) > 1 else 0
-            finished = (audits.get("lifetime") or {}).get("finished")
-            settings = ((found.get("settings") or {}).get("set") or {})
-            ok = finished is not None and finished_kept == finished and settings.get("preset") == preset
+            for wait in (0, SETTINGS_GAP_MS):  # a SET's save waits for the gap since the last (wear)
+                sim.advance(wait)
+                audits = sim.command("AUDITS") or {}
+                found = stored(emu)
+                kept = (found.get("audits") or {}).get("l") or []
+                live = audits.get("lifetime") or {}
+                counts = [live.get(key) for key in COUNTS]
+                counts_stored = [kept[i] if i < len(kept) else 0 for i in range(len(COUNTS))]
+                settings = ((found.get("settings") or {}).get("set") or {})
+                ok = counts == counts_stored and settings.get("preset") == preset
+                if ok:
+                    break
             if not ok:
                 out["unsaved"].append(g + 1)
             memory = sim.command("MEMORY", cause="MEMORY (the soak's)") or {}
@@ -91,7 +103,7 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ"):
                 if value is not None and (out[key] is None or value < out[key]):
                     out[key] = value
             game = {"game": g + 1, "preset": preset, "skill": skill, "winner": winner, "saved": ok,
-                    "finished": finished, "finished_stored": finished_kept, "preset_stored": settings.get("preset"),
+                    "counts": counts, "counts_stored": counts_stored, "preset_stored": settings.get("preset"),
                     "free": free, "block": block, "at_s": round((sim.now - started_ms) / 1000, 1),
                     "errors": row.errors[errors:]}
             out["games"].append(game)
@@ -119,6 +131,8 @@ def main(argv=None):
     p.add_argument("--uf2", help="as tools/emu_board.py's --uf2")
     p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
     p.add_argument("--games", type=int, default=50)
+    p.add_argument("--moves", type=int, help="the visitor's moves a game, then NEW abandons it (saved as "
+                                              "abandoned): more games an hour (default: whole games)")
     p.add_argument("--presets", help="comma-separated presets to switch between (default: every one the board plays)")
     p.add_argument("--elf", help="the UF2's firmware.elf: watch every allocation (the largest after the start)")
     p.add_argument("--json", metavar="FILE", help="also write the run as JSON")
@@ -154,9 +168,11 @@ def main(argv=None):
         if symbols is None:
             print("emu_soak: cannot read the symbols of %s" % args.elf, file=sys.stderr)
             return 2
-    print("board %s, %s, %s, %d games over %d presets" % (args.board, os.path.basename(uf2),
-                                                         ".mpy" if args.mpy else ".py", args.games, len(presets)))
-    out = soak(args.board, uf2, mpy_cross, args.games, presets, lambda s: print(s, flush=True), symbols)
+    print("board %s, %s, %s, %d games over %d presets%s" % (
+        args.board, os.path.basename(uf2), ".mpy" if args.mpy else ".py", args.games, len(presets),
+        ", %d moves a game" % args.moves if args.moves else ""))
+    out = soak(args.board, uf2, mpy_cross, args.games, presets, lambda s: print(s, flush=True), symbols,
+               moves=args.moves)
     saved = sum(1 for g in out["games"] if g["saved"])
     print("saves written: %d of %d games; saves that failed (events): %d" % (
         saved, len(out["games"]), len(out["save_failures"])))
