@@ -112,6 +112,7 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
                 "  " + "; ".join(e[:100] for e in game["errors"]) if game["errors"] else ""))
         if symbols:
             out["largest_alloc"] = emu("allocs", since=started_ms)["largest"]
+        out["longest_tick_by_cause"] = row.by_cause  # MEMORY's: its collection, and the search for the block
         status = emu("status")
         out["watchdog_fired"] = status["watchdog_fired"]
         for line in emu("console", tail=1 << 24)["console"].splitlines():
@@ -180,6 +181,8 @@ def main(argv=None):
     big = out["largest_alloc"]
     if big:
         print("largest allocation after the start: %d bytes at %.1f s" % (big["n"], big["t"] / 1000))
+    ticks = out.get("longest_tick_by_cause") or {}
+    print("longest tick during each: " + ", ".join("%s %.1f" % kv for kv in sorted(ticks.items(), key=lambda kv: -kv[1])))
     for e in out["errors"][:12]:
         print("    " + e[:160])
     if args.json:
