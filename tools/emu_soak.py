@@ -42,10 +42,12 @@ def stored(emu):
 
 
 SETTINGS_GAP_MS = 11000  # machine.startup's _SETTINGS_GAP_MS (10 s), and a little
-COUNTS = ("games", "finished", "visitor_wins", "machine_wins", "abandoned")  # audits.KEYS' first five
+# audits.KEYS' counts of ended games ("games", the games begun, is saved with the next game's end)
+COUNTS = ("finished", "visitor_wins", "machine_wins", "abandoned")
+FIRST = 1  # where they begin in a stored record's lifetime list
 
 
-def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", moves=None):
+def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", moves=None, save=None):
     import emu_board
     from nimatron.config import boards
     from nimatron_sim.visitor import Visitor
@@ -90,7 +92,7 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
                 kept = (found.get("audits") or {}).get("l") or []
                 live = audits.get("lifetime") or {}
                 counts = [live.get(key) for key in COUNTS]
-                counts_stored = [kept[i] if i < len(kept) else 0 for i in range(len(COUNTS))]
+                counts_stored = [kept[i] if i < len(kept) else 0 for i in range(FIRST, FIRST + len(COUNTS))]
                 settings = ((found.get("settings") or {}).get("set") or {})
                 ok = counts == counts_stored and settings.get("preset") == preset
                 if ok:
@@ -107,8 +109,11 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
                     "free": free, "block": block, "at_s": round((sim.now - started_ms) / 1000, 1),
                     "errors": row.errors[errors:]}
             out["games"].append(game)
-            log("  game %2d %-12s %-7s %-8s saved %-3s free %s block %s%s" % (
+            if save:
+                save(out)  # after every game: a run stopped early keeps what it saw
+            log("  game %2d %-12s %-7s %-9s saved %-3s free %s block %s%s%s" % (
                 g + 1, preset, skill, winner, "yes" if ok else "NO", free, block,
+                "" if ok else " (counts %s, stored %s, preset stored %s)" % (counts, counts_stored, settings.get("preset")),
                 "  " + "; ".join(e[:100] for e in game["errors"]) if game["errors"] else ""))
         if symbols:
             out["largest_alloc"] = emu("allocs", since=started_ms)["largest"]
@@ -172,8 +177,12 @@ def main(argv=None):
     print("board %s, %s, %s, %d games over %d presets%s" % (
         args.board, os.path.basename(uf2), ".mpy" if args.mpy else ".py", args.games, len(presets),
         ", %d moves a game" % args.moves if args.moves else ""))
+    def save(out):
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+
     out = soak(args.board, uf2, mpy_cross, args.games, presets, lambda s: print(s, flush=True), symbols,
-               moves=args.moves)
+               moves=args.moves, save=save if args.json else None)
     saved = sum(1 for g in out["games"] if g["saved"])
     print("saves written: %d of %d games; saves that failed (events): %d" % (
         saved, len(out["games"]), len(out["save_failures"])))
@@ -186,8 +195,7 @@ def main(argv=None):
     for e in out["errors"][:12]:
         print("    " + e[:160])
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
+        save(out)
     held = big is None or out["least_block"] is None or out["least_block"] >= big["n"]
     good = saved == args.games == len(out["games"]) and not out["save_failures"] and held
     print("PASS" if good else "FAIL")

@@ -9,8 +9,8 @@
 # read back as the next start would. Prints "ok ERASES WRITES" or what failed.
 # With "probe": MEMORY's largest free block (link.commands.probe). Prints
 # "FREE BLOCK FITS OVER ENABLED": the heap's free bytes, the block answered,
-# whether a block that large can be allocated now (it must), whether one an
-# eighth larger and more could (it must not), the collector on again after.
+# whether a block that large can be allocated now (it must), whether one
+# twice as large could (it must not), the collector on again after.
 # MICROPYPATH=<compiled tree> micropython -X heapsize=H run_store_fragmented.py GRAIN SAVES|probe
 import gc
 import sys
@@ -53,7 +53,7 @@ if not saves:
         fits = False
     gc.collect()
     try:
-        bytearray(block + block // 7 + 32)
+        bytearray(2 * block + 64)
         over = True
     except MemoryError:
         over = False

@@ -234,13 +234,15 @@ def cmd_memory(link, args, text, now):
 
 
 def probe(free):
-    """The largest block the heap could give now, to within an eighth (never
-    more than it could): interpreters say only what is free in all, and a long
-    run's heap may have plenty free in holes too small for one record. Found by
-    asking: allocations from ``free`` down, an eighth less each time, with the
+    """The largest block the heap could give now, never more than it could:
+    interpreters say only what is free in all, and a long run's heap may have
+    plenty free in holes too small for one record. Found by asking:
+    allocations from ``free`` down, an eighth less each time, with the
     collector off so that one that fails costs a scan of the allocation table,
     not a collection; the first that succeeds is the answer (its bytes are
-    garbage at the next collection). At most about 60 tries."""
+    garbage at the next collection). A lower bound: about an eighth under,
+    and each try that fails leaves its exception's few bytes behind, which may
+    land in the largest hole. At most about 60 tries."""
     import gc
 
     was = gc.isenabled()
