@@ -109,15 +109,15 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
                     "free": free, "block": block, "at_s": round((sim.now - started_ms) / 1000, 1),
                     "errors": row.errors[errors:]}
             out["games"].append(game)
+            if symbols:
+                out["largest_alloc"] = emu("allocs", since=started_ms)["largest"]
+            out["longest_tick_by_cause"] = row.by_cause  # MEMORY's: its collection, and the search for the block
             if save:
                 save(out)  # after every game: a run stopped early keeps what it saw
             log("  game %2d %-12s %-7s %-9s saved %-3s free %s block %s%s%s" % (
                 g + 1, preset, skill, winner, "yes" if ok else "NO", free, block,
                 "" if ok else " (counts %s, stored %s, preset stored %s)" % (counts, counts_stored, settings.get("preset")),
                 "  " + "; ".join(e[:100] for e in game["errors"]) if game["errors"] else ""))
-        if symbols:
-            out["largest_alloc"] = emu("allocs", since=started_ms)["largest"]
-        out["longest_tick_by_cause"] = row.by_cause  # MEMORY's: its collection, and the search for the block
         status = emu("status")
         out["watchdog_fired"] = status["watchdog_fired"]
         for line in emu("console", tail=1 << 24)["console"].splitlines():
