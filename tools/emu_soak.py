@@ -71,6 +71,7 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
         if spec["input"] != "rows":
             sim.command("SET remote_play on")
         started_ms = sim.now
+        probes = []  # MEMORY's spans of emulated time: not the exhibit's allocations
         for g in range(games):
             preset = presets[g % len(presets)]
             errors = len(row.errors)
@@ -99,7 +100,9 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
                     break
             if not ok:
                 out["unsaved"].append(g + 1)
+            since = sim.now
             memory = sim.command("MEMORY", cause="MEMORY (the soak's)") or {}
+            probes.append([since, sim.now])  # its search for the largest block allocates up to all that is free
             free, block = memory.get("free"), memory.get("block")
             for key, value in (("least_free", free), ("least_block", block)):
                 if value is not None and (out[key] is None or value < out[key]):
@@ -110,7 +113,7 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
                     "errors": row.errors[errors:]}
             out["games"].append(game)
             if symbols:
-                out["largest_alloc"] = emu("allocs", since=started_ms)["largest"]
+                out["largest_alloc"] = emu("allocs", since=started_ms, skip=probes)["largest"]
             out["longest_tick_by_cause"] = row.by_cause  # MEMORY's: its collection, and the search for the block
             if save:
                 save(out)  # after every game: a run stopped early keeps what it saw
