@@ -21,7 +21,7 @@ pytest.register_assert_rewrite("kit_sim", "kit_link", "kit_tui", "kit_web", "kit
 BROWSER = {"test_web_page", "test_web_boards", "test_web_games", "test_web_display", "test_web_layout", "test_kiosk", "test_web_axe",
            "test_host_miniterm"}
 MICROPYTHON = {"test_micropython", "test_micropython_controller", "test_board_memory", "test_macropad_memory",
-               "test_resident", "test_set_passes", "test_hold_heap"}
+               "test_resident", "test_set_passes", "test_hold_heap", "test_store_fragmented"}
 # Whole modules left out of the quick run (``./test.sh -m "not slow"``, the
 # README): the thousand-game checks of the perfect machine, the terminal
 # app's tours of every board, screen and language, the memory

@@ -412,3 +412,22 @@ def test_link_and_real_controller_run_under_micropython_from_mpy(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 checks failed" in run.stdout
+
+
+def test_memory_answers_the_fields_docs_protocol_md_names():
+    """``MEMORY``'s reply and its line in docs/protocol.md are one list of
+    fields (``block``, the largest free block, added for issue 43's long run):
+    a field added in one and not the other fails here. On a PC the figures
+    are null (the interpreter does not say)."""
+    import json
+    import re
+
+    m = Machine()
+    m.run(200)
+    kind, data = m.ask("MEMORY")
+    assert kind == "OK"
+    with open(os.path.join(ROOT, "docs", "protocol.md"), encoding="utf-8") as f:
+        row = [line for line in f if line.startswith("| `MEMORY` |")][0]
+    example = json.loads(re.search(r"`OK (\{.*?\})`", row).group(1).replace('"config", ...', '"config"'))
+    assert set(data) == set(example), (sorted(data), sorted(example))
+    assert data["free"] is None and data["block"] is None

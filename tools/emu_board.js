@@ -57,6 +57,7 @@ dog.writeUint32 = (offset, value) => { if (offset === 0x04) { feeds.push(s.ms); 
 // --symbols FILE ({"name": address} from the firmware's ELF): time inside each of those
 // functions, per main-loop pass (outermost call, children included: a collection that an
 // allocation starts counts in both). An instruction hook: the emulator runs slower with it.
+const allocs = []; // --symbols: every gc_alloc request of 256 bytes or more, { n: bytes, t: emulated ms }
 const passes = new Map(); // feed time that ended a pass -> { name: [calls, ms] } (passes over 20 ms)
 let pass = {};
 let passStart = 0;
@@ -114,6 +115,13 @@ if (args.symbols) {
     if (name !== undefined && !open.has(name)) {
       open.add(name);
       frames.push({ name, ret: core.LR & ~1, sp, t0: s.ms });
+      if (name === 'gc_alloc') { // its first argument (r0): the bytes asked for
+        const n = core.registers[0] >>> 0;
+        if (n >= 256) {
+          allocs.push({ n, t: +s.ms.toFixed(1) });
+          if (allocs.length > 200000) allocs.splice(0, 100000);
+        }
+      }
       if (name === 'gc_collect') { // who asked: its caller's address (the Python builtin, an allocation, ...)
         const k = 'gc_collect from 0x' + ((core.LR & ~1) >>> 0).toString(16);
         pass[k] = pass[k] || [0, 0];
@@ -235,6 +243,16 @@ const ops = {
     const { NVM_OFFSET } = require(path.join(tool, 'emu.js'));
     s.b.mcu.flash.set(Buffer.from(hex, 'hex'), NVM_OFFSET);
     return { now: s.ms };
+  },
+  nvm_read() { // microcontroller.nvm's sector as the board has written it (the soak reads its records back)
+    const { NVM_OFFSET } = require(path.join(tool, 'emu.js'));
+    return { hex: Buffer.from(s.b.mcu.flash.subarray(NVM_OFFSET, NVM_OFFSET + 4096)).toString('hex'), now: s.ms };
+  },
+  allocs({ since = 0, skip = [] }) { // with --symbols: the largest gc_alloc asked for after `since` (emulated
+    // ms), leaving out those inside the `skip` spans ([from, to]: the instrument's own, MEMORY's search)
+    const big = allocs.filter((a) => a.t >= since && !skip.some(([f, t]) => a.t >= f && a.t <= t))
+      .sort((x, y) => y.n - x.n)[0] || null;
+    return { largest: big, now: s.ms };
   },
   erases() { // every sector erase since boot, with the tick (gap between feeds) it fell in
     const out = [];

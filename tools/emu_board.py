@@ -488,28 +488,33 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
     return row
 
 
-def play(sim, robot, row, limit_ms=240000):
-    """One game to the end: the visitor's moves, EXPLAIN and MEMORY on each of its turns."""
+def play(sim, robot, row, limit_ms=240000, measure=True, moves=None):
+    """One game to the end: the visitor's moves, EXPLAIN and MEMORY on each of its turns
+    (with ``measure``; without, the moves alone: tools/emu_soak.py's heap is the board's own);
+    with ``moves``, only that many of the visitor's (None returned if the game goes on)."""
     robot.turn = None
     robot.tap_for("new")
     end = sim.now + limit_ms
-    explained = False
-    while robot.winner is None and sim.now < end:
+    explained = not measure
+    while robot.winner is None and sim.now < end and moves != 0:
         if robot.turn == "visitor":
             if not explained:
                 sim.command("EXPLAIN")
                 explained = True
-            sim.memory()
+            if measure:
+                sim.memory()
             if robot.winner is not None or robot.turn != "visitor":
                 continue  # the machine's last move ended the game while EXPLAIN and MEMORY ran
             try:
                 robot.move()
+                moves = None if moves is None else moves - 1
             except (AssertionError, IndexError, KeyError, ValueError) as e:
                 row.errors.append("visitor could not move: %r" % (e,))
                 return None
         else:
             sim.advance(200)
-    sim.memory()
+    if measure:
+        sim.memory()
     return robot.winner
 
 

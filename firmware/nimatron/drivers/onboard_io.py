@@ -181,17 +181,26 @@ class OnboardIO(StripIO):
         StripIO.watch(self, controller, now)
 
     def close(self):
-        StripIO.close(self)
-        switches, self._switches = self._switches, []
-        for switch in switches:
-            switch[1].deinit()
-        if self._encoder is not None:
-            encoder, self._encoder = self._encoder, None
-            encoder.deinit()
+        """As ``StripIO.close`` (the pixels first), then every other part, each
+        even if another fails (the first failure raised after)."""
+        error = None
+        try:
+            StripIO.close(self)
+        except Exception as e:  # noqa: BLE001 - raised once the rest is let go
+            error = e
+        parts = [switch[1] for switch in self._switches] + [self._encoder, self._led, self.oled]
+        self._switches, self._encoder, self.oled = [], None, None
         if self._led is not None:
             led, self._led = self._led, None
-            led.value = False
-            led.deinit()
-        if self.oled is not None:
-            oled, self.oled = self.oled, None
-            oled.deinit()
+            try:
+                led.value = False
+            except Exception as e:  # noqa: BLE001 - as above
+                error = error or e
+        for part in parts:
+            if part is not None:
+                try:
+                    part.deinit()
+                except Exception as e:  # noqa: BLE001 - as above
+                    error = error or e
+        if error is not None:
+            raise error

@@ -118,16 +118,29 @@ class StripIO:
         return out or ()
 
     def close(self):
+        """Every part let go, the pixels first, each even if another fails
+        (the first failure raised after): a close that stopped at a part
+        (a tone, a scanner) left the strip's pin claimed, and every rebuild
+        after a fault failed with ``NEOPIXEL in use``."""
+        pixels, self._pixels = self._pixels, None
         sound, self.sound = getattr(self, "sound", None), None
-        if sound is not None:
-            sound.tone.stop()
-            sound.tone.deinit()
         scanners, self._scanners = self._scanners, []
+        calls = [] if pixels is None else [pixels.deinit]  # blanks the strip and frees the pin
+        if sound is not None:
+            calls += [sound.tone.stop, sound.tone.deinit]
+        error = None
+        for call in calls:
+            try:
+                call()
+            except Exception as e:  # noqa: BLE001 - raised once the rest is let go
+                error = error or e
         for keys, _ in scanners:
-            _stop(keys)
-        if self._pixels is not None:
-            pixels, self._pixels = self._pixels, None
-            pixels.deinit()  # blanks the strip and frees the pin
+            try:
+                _stop(keys)
+            except Exception as e:  # noqa: BLE001 - as above
+                error = error or e
+        if error is not None:
+            raise error
 
     def __enter__(self):
         return self

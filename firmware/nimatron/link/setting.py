@@ -137,8 +137,9 @@ def _set_steps(link, key, text, step):
         later = int(saved)
     saved = saved is True
     applies = "now"
-    if key in ("rules", "misere", "starts", "preset", "counter") and link.controller.state not in ("attract", "over"):
-        applies = "next game"
+    c = link.controller
+    if key in ("rules", "misere", "starts", "preset", "counter") and c.state != "attract" and c.panel is not None:
+        applies = "next game"  # as ``Controller.apply_settings``: a game shown (in play or ended) keeps its rules
     shown = value
     if key == "operator_pin" and value:
         shown = "****"
@@ -176,7 +177,7 @@ def _check(link, key, value, new, step, settings_error):
         link.load("games.tables")  # what the check's engine reads: loaded inside a start's check, it overran the pass (MacroPad, 21counter)
     link.load("panels.playable")
     c = link.controller
-    if rules.spec != c.rules.spec and (c.state in ("attract", "over") or c.panel is None):
+    if rules.spec != c.rules.spec and (c.state == "attract" or c.panel is None):
         link.load("machine.unload")  # the old rules' modules dropped next pass (``rules_changed``)
     starts = new["starts"]
     if step[8] < len(starts):

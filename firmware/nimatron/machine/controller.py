@@ -172,7 +172,7 @@ class Controller(VisitorTurn, MachineTurn):
         a pass: ``link.setting``).
 
         Timings and difficulty apply at once; rules, starts and misère play
-        from the next game. Raises PanelError (and changes nothing) if the
+        from the next game (at once in attract mode, where no game is shown). Raises PanelError (and changes nothing) if the
         new games would not fit this board's lamps or buttons.
         """
         rules = self.check_settings(settings, checked)
@@ -181,11 +181,12 @@ class Controller(VisitorTurn, MachineTurn):
         if level is not None and hasattr(self.io, "set_brightness"):
             self.io.set_brightness(level)
         left = None
-        if self.state in (ATTRACT, OVER) or self.panel is None:
+        if self.state == ATTRACT or self.panel is None:
             left = self.rules
             self.rules = rules
             self.misere = settings["misere"]
-        else:
+            self._pending = None  # a change chosen mid-game and this one: this one
+        else:  # mid-game, and the game-over screen (it shows the ended game, drawn by its own rules)
             self._pending = (rules, settings["misere"])
         self.settings = settings
         self.debouncer.ms = settings["debounce_ms"]

@@ -94,6 +94,9 @@ class Store:
         self.loaded = None     # what load() found
         self.tidied = None     # ``seq`` when ``tidy`` last found room for the next records
         self.warnings = []     # faults at start that cost nothing, for ``load`` to say (``open_state``)
+        # the sector's image for a compaction, taken now while the heap is whole: a long run's heap
+        # may hold no free block as long as a sector, and then no save could ever be written again
+        self.buffer = bytearray(len(nvm)) if nvm is not None else None
 
     # -- reading -----------------------------------------------------------
     def load(self):
@@ -244,7 +247,7 @@ class Store:
         for kind in self.unsaved:
             size += len(self.latest[kind])
         end = self.tail + size
-        if self.clean and end <= len(self.nvm) and _blank(self.nvm[self.tail:end]):
+        if self.clean and end <= len(self.nvm) and _blank(self.nvm, self.tail, end):
             return 0  # appends into blank bytes: no erase
         return ERASE_MS - self.allowance
 
@@ -265,32 +268,35 @@ class Store:
         """Program ``raw`` into the blank tail; True if a compaction wrote every kind instead."""
         nvm = self.nvm
         end = self.tail + len(raw)
-        if self.clean and end <= len(nvm) and _blank(nvm[self.tail:end]):
+        if self.clean and end <= len(nvm) and _blank(nvm, self.tail, end):
             # the record, then its commit mark (every record written is a new, marked one):
-            # a cut between leaves no mark
-            nvm[self.tail + 1:end] = raw[1:]
-            nvm[self.tail:self.tail + 1] = raw[:1]
+            # a cut between leaves no mark. Views: no copy of the record
+            view = memoryview(raw)
+            nvm[self.tail + 1:end] = view[1:]
+            nvm[self.tail:self.tail + 1] = view[:1]
             self.tail = end
             return False
         self._compact()
         return True
 
-    def _image(self, index=False):
-        """The newest record of each kind; with ``index``, after a ``COMPACTED``
-        record naming them (kind and sequence number): a compacted sector, and
-        every state file, so that whatever cuts or damages it, ``reading``
-        knows which kinds it held and names each one lost (files written
-        before the index are read too: every kind expected)."""
-        out = b""
+    def _image(self):
+        """The records of a compacted sector or a state file, in order: a
+        ``COMPACTED`` record naming the newest record of each kind (kind and
+        sequence number), then those records, so that whatever cuts or damages
+        it, ``reading`` knows which kinds it held and names each one lost
+        (files written before the index are read too: every kind expected).
+        A list of pieces, never joined on a board: each is one record."""
+        out = []
         listed = {}
         for kind in KINDS:
             if kind in self.latest:
                 raw = self.latest[kind]
                 if raw[0] == MAGIC:  # an older version's record: commit-marked from now on
                     raw = self.latest[kind] = renumbered(raw, seq_of(raw))
-                out += raw
+                out.append(raw)
                 listed[chr(kind)] = seq_of(raw)
-        return encode(COMPACTED, self.seq, {"has": listed}) + out if index else out
+        out.insert(0, encode(COMPACTED, self.seq, {"has": listed}))
+        return out
 
     def _compact(self):
         """The newest record of each kind from offset 0: one sector erase.
@@ -300,14 +306,29 @@ class Store:
         programmed leaves them torn or blank, and ``load`` then says what
         was lost instead of starting quietly without it."""
         self.seq += 1
-        image = self._image(True)
+        image = self._image()
         if self.path:
             self._write_file()  # a cut during the erase below is then survivable
-        size = len(self.nvm)
-        if len(image) > size:
-            raise ValueError("records do not fit in %d bytes of nvm" % size)
+        # the sector laid out in the buffer taken at start, in place: no allocation as long as the
+        # sector (a long run's heap may have no such block left), only the records' own views
+        buf = memoryview(self.buffer)
+        size = len(buf)
+        end = 0
+        for raw in image:
+            if end + len(raw) > size:
+                raise ValueError("records do not fit in %d bytes of nvm" % size)
+            buf[end:end + len(raw)] = raw
+            end += len(raw)
+        tail = end
+        if end < size:
+            buf[end] = BLANK
+            end += 1
+        while end < size:  # blank to the end, doubling what is blank already
+            n = min(end - tail, size - end)
+            buf[end:end + n] = buf[tail:tail + n]
+            end += n
         try:
-            self.nvm[0:size] = image + bytes([BLANK]) * (size - len(image))
+            self.nvm[0:size] = buf
         except Exception:
             # what the sector holds now is not known (the simulator's nvm held the new image while
             # its file write failed; the tail stayed at the old offset, and the next append landed
@@ -317,13 +338,13 @@ class Store:
         self.erases += 1
         if self.now is not None:
             self.allowance -= ERASE_MS
-        self.tail = len(image)
+        self.tail = tail
         self.clean = True
 
     def _write_file(self):
         """Temporary file, fsync, rename over the old one, fsync the folder."""
         files = self.files
-        image = self._image(True)
+        image = b"".join(self._image())
         tmp = self.path + ".tmp"
         for n in range(1, 5):  # STATE.tmp, then STATE.tmp1-3 when something not ours sits there
             try:
