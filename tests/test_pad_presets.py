@@ -16,7 +16,6 @@ The simulator runs the real firmware and drivers (Blinka on mocked pins, the
 OLED's mock framebuffer) in virtual time; a fault there raises (strict)."""
 
 import pytest
-
 from kit_link import Cable
 from kit_sim import sims  # noqa: F401 - the fixture
 from nimatron.link.hostlink import HostLink

@@ -11,9 +11,8 @@ store takes at its start. Here, under the real MicroPython, the heap is left
 half free in holes of a few sizes, and dozens of saves (each sector filled and
 compacted many times over) must all be written and read back."""
 
-import pytest
-
 import mpy_runner
+import pytest
 
 
 @pytest.fixture(scope="module")

@@ -186,7 +186,7 @@ class OnboardIO(StripIO):
         error = None
         try:
             StripIO.close(self)
-        except Exception as e:  # noqa: BLE001 - raised once the rest is let go
+        except Exception as e:  # raised once the rest is let go
             error = e
         parts = [switch[1] for switch in self._switches] + [self._encoder, self._led, self.oled]
         self._switches, self._encoder, self.oled = [], None, None
@@ -194,13 +194,13 @@ class OnboardIO(StripIO):
             led, self._led = self._led, None
             try:
                 led.value = False
-            except Exception as e:  # noqa: BLE001 - as above
+            except Exception as e:  # as above
                 error = error or e
         for part in parts:
             if part is not None:
                 try:
                     part.deinit()
-                except Exception as e:  # noqa: BLE001 - as above
+                except Exception as e:  # as above
                     error = error or e
         if error is not None:
             raise error

@@ -132,12 +132,12 @@ class StripIO:
         for call in calls:
             try:
                 call()
-            except Exception as e:  # noqa: BLE001 - raised once the rest is let go
+            except Exception as e:  # raised once the rest is let go
                 error = error or e
         for keys, _ in scanners:
             try:
                 _stop(keys)
-            except Exception as e:  # noqa: BLE001 - as above
+            except Exception as e:  # as above
                 error = error or e
         if error is not None:
             raise error
