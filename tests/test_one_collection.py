@@ -46,8 +46,12 @@ def commands(board):
 
 # 64-bit MicroPython heaps as low as a board's: near the edge a run may end in
 # "ERR busy out of memory" (the address layout decides: tests/mpy_runner.py), so
-# each board runs in three and needs whole runs in at least one
-HEAPS = ("160K", "176K", "192K")
+# each board runs in three and needs whole runs in at least one. The lowest
+# is 8K above the 160K it was: the store now holds its 4 KB compaction
+# buffer from the start (so that a fragmented heap never stops a save), and at
+# 160K pi-neopixel's last SET of a whole preset sweep met a full heap whose
+# collector ran twice in one pass
+HEAPS = ("168K", "176K", "192K")
 
 
 @pytest.mark.micropython
