@@ -105,6 +105,18 @@ def test_a_phone_joins_plays_refreshes_gets_a_round_and_survives_a_restart(tmp_p
             phone.click("#take-0")   # the page presses its machine again: the same one, brought back
             phone.wait("document.querySelectorAll('#lamps [data-kind=taken]').length >= 1")
             assert phone.eval("sessionStorage.getItem('nimatron-machine')") == key
+            # the reveal on a 1080p projector: the tally, the moves tried and Nimrod's winning move
+            # all above the fold (under one another the move and the tally ran below it)
+            projector = browser.open(served.url + "/projector", 1920, 1080)
+            projector.wait("document.body.dataset.ready && !document.getElementById('round').hidden")
+            served.act("reveal", {})
+            projector.wait("!document.getElementById('reveal').hidden && "
+                           "document.getElementById('nimrod').textContent.includes('1 4 5')")
+            below = projector.eval(
+                "['answered', 'found', 'moves', 'nimrod'].filter((id) => "
+                "document.getElementById(id).getBoundingClientRect().bottom > innerHeight)")
+            assert below == [], below
+            assert violations(projector) == []
     finally:
         served.proc.terminate()
         served.proc.wait(10)
