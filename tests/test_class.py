@@ -15,6 +15,7 @@ import io
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 from aiohttp import WSServerHandshakeError
@@ -358,7 +359,6 @@ def test_a_restart_brings_every_student_back_to_their_game_and_the_open_round(tm
     for _ in range(2):
         first.press(ana, "row3")
     first.press(ana, "done")
-    import time
     for _ in range(100):   # the machine's reply, on the wall clock
         state = first.state(ana)
         if state["state"] == "visitor":
@@ -366,6 +366,16 @@ def test_a_restart_brings_every_student_back_to_their_game_and_the_open_round(tm
         time.sleep(0.05)
     heaps = [sum(1 for lamp in row if lamp[0] == "lit") for row in state["lamps"]]
     first.open_round("3 4 5")
+    first.deal()
+    for press in ("row0", "row0", "done"):   # the puzzle answered (take 2 from A), and played on
+        first.press(ana, press)
+    for _ in range(100):
+        puzzle = first.state(ana)
+        if puzzle["state"] == "visitor":
+            break
+        time.sleep(0.05)
+    played_to = [sum(1 for lamp in row if lamp[0] == "lit") for row in puzzle["lamps"]]
+    assert sum(played_to) < 3 + 4 + 5 - 2   # the visitor's 2 and the machine's reply
     first.close()
     first.store.close()
 
@@ -373,6 +383,10 @@ def test_a_restart_brings_every_student_back_to_their_game_and_the_open_round(tm
     back = again.students[ana.token]
     assert back.name == "Ana" and back.key == ana.key
     assert again.round is not None and again.round["heaps"] == [3, 4, 5]
+    again.deal()
+    puzzle = again.state(back)   # the puzzle where it was played to, not its start
+    assert [sum(1 for lamp in row if lamp[0] == "lit") for row in puzzle["lamps"]] == played_to
+    assert puzzle["state"] == "visitor" and len(again.round["answers"]) == 1
     again.end_round()
     state = again.state(back)
     assert state["state"] == "visitor"

@@ -81,6 +81,7 @@ class Student:
         self.game = None          # WebMachine: the student's own game (made when first needed)
         self.puzzle = None        # WebMachine: the round's position, while a round is open
         self.resume = None        # a game to bring back: {"heaps", "mover", "preset", "difficulty"}
+        self.puzzle_at = None     # the round's puzzle as played on: {"round", "heaps", "mover"}, kept for a restart
         self.stale = False        # the class's settings changed: a fresh machine at the next game
         self.score = {"games": 0, "wins": 0, "losses": 0, "streak": 0, "found": 0}
         self.position = None      # the game in play, as kept: {"heaps", "mover", "preset", "difficulty"}
@@ -189,7 +190,9 @@ class Room:
             s = Student(row["id"], row["name"], row["token"], row["lang"], row["machine"])
             s.score = {k: row[k] for k in ("games", "wins", "losses", "streak", "found")}
             s.played = bool(row["games"] or row["game"])
-            s.resume = s.position = row["game"]
+            game = dict(row["game"]) if row["game"] else None
+            s.puzzle_at = game.pop("puzzle", None) if game else None
+            s.resume = s.position = game if game and "heaps" in game else None
             s.gone = s.filled = self.clock()
             self.students[s.token] = s
             self.by_id[s.id] = s
@@ -332,8 +335,15 @@ class Room:
                     score["streak"] += 1
         else:
             return
-        self.store.save_game(student.id, dict(student.score, position=student.position))
+        self._save(student)
         self.changed = True
+
+    def _save(self, student):
+        """The student's score, the game in play and the puzzle as played on (a restart brings both back)."""
+        kept = student.position
+        if student.puzzle_at is not None:
+            kept = dict(kept or {}, puzzle=student.puzzle_at)
+        self.store.save_game(student.id, dict(student.score, position=kept))
 
     def press(self, student, press):
         """One press on the student's machine (a game, or the round's puzzle); its state."""
@@ -503,8 +513,13 @@ class Room:
     def _puzzle_for(self, student):
         if student.puzzle is not None:
             student.puzzle.close()
-        machine = self._machine(student, self.round["overrides"])
+        overrides = self.round["overrides"]
+        at = student.puzzle_at
+        if at is not None and at.get("round") == self.round["id"]:   # brought back where it was played to
+            overrides = dict(overrides, starts=[at["heaps"]], first=at["mover"])
+        machine = self._machine(student, overrides)
         self._listen(student, machine, self._answer)
+        self._listen(student, machine, self._puzzle_event)
         machine.press("new")
         student.puzzle = machine
         student.sent = None
@@ -524,8 +539,17 @@ class Room:
             rnd["answers"][student.id] = {"student": student.id, "after": after, "words": words, "found": found}
             if found:
                 student.score["found"] += 1
-                self.store.save_game(student.id, dict(student.score, position=student.position))
+                self._save(student)
         self.changed = True
+
+    def _puzzle_event(self, student, machine, event):
+        kind = event.get("event")
+        if machine is not student.puzzle or self.round is None or kind not in ("move", "game_over"):
+            return
+        student.puzzle_at = None if kind == "game_over" else {
+            "round": self.round["id"], "heaps": list(event["after"]),
+            "mover": "machine" if event["by"] == "visitor" else "visitor"}
+        self._save(student)
 
     def _dealt(self, student):
         if self.round is not None and student.puzzle is None and student in self.dealing:
