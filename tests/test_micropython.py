@@ -128,14 +128,28 @@ def test_the_engine_keeps_room_to_spare(part):
     assert least_free(engine_answers(part.split())[1]) >= ROOM
 
 
+# The sweep through every rule set in one process loads and drops a rule
+# set's modules 21 times. MicroPython never moves a block, so the modules,
+# the interned names and the qstr pools they leave land wherever a hole was:
+# after the sweep the largest free block is 2-8 KB of 22 KB free. At 64 KB
+# whether the 21st load (Candy Nim's) finds 320 bytes together depended on
+# the address layout, that is on the checkout's path: it ran out in CI at
+# /check/work/main and not at /work/main (the same bytes; 60 KB passed at one
+# path, failed at another). The sweep runs with 16 KB more, and the room it
+# must leave is as much more: what stays resident is held to the same
+# 48 KB as the parts alone. A board switching presets has three times the heap.
+SWEEP_HEAP = 80
+
+
 def test_every_rule_set_in_one_engine_as_a_board_changes_its_rules():
-    """Every part's requests served one after another by one 64 KB process,
-    the rule sets left dropped as a board drops them (``machine.unload``,
-    from the registry and ``rules.LOADS``): the same answers as each part
-    alone, and room to spare."""
+    """Every part's requests served one after another by one process, the
+    rule sets left dropped as a board drops them (``machine.unload``, from
+    the registry and ``rules.LOADS``): the same answers as each part alone,
+    and no more resident than a part alone may keep."""
     parts = [part.split() for part in SWEEPS]
     answers = [engine_answers(part) for part in parts]
-    together = run(["serve", "leave"], stdin="".join([asked for asked, _ in answers]), heap=ENGINE_HEAP, mpy=True)
+    together = run(["serve", "leave"], stdin="".join([asked for asked, _ in answers]),
+                   heap="%dK" % SWEEP_HEAP, mpy=True)
     assert together.returncode == 0, together.stderr[-3000:]
     lines = together.stdout.splitlines()
     alone = []
@@ -145,7 +159,7 @@ def test_every_rule_set_in_one_engine_as_a_board_changes_its_rules():
     differ = [i for i, (a, b) in enumerate(zip(lines, alone)) if a != b]
     assert not differ, "%d answers differ from the part's alone, first %s: %s" % (len(differ), differ[0],
                                                                                  lines[differ[0]])
-    assert least_free(together.stdout) >= ROOM
+    assert least_free(together.stdout) >= ROOM + (SWEEP_HEAP - int(ENGINE_HEAP[:-1])) * 1024
 
 
 @pytest.mark.parametrize("part", SWEEPS)
