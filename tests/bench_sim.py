@@ -21,7 +21,7 @@ from nimatron_sim import Simulator
 from nimatron_sim.visitor import Visitor
 
 BOARDS = [
-    ("pi-leds", "gpiozero: MockFactory, Button callbacks, LEDs"),
+    ("pi-leds", "gpiozero: MockFactory, input-device callbacks, LEDs"),
     ("pico-neopixel", "Blinka: keypad.Keys, NeoPixel bytes"),
     ("pico-grid", "Blinka: keypad.KeyMatrix 8x8, NeoPixel bytes"),
 ]

@@ -3,8 +3,11 @@
 # SPDX-License-Identifier: MIT
 """Raspberry Pi with discrete LEDs and buttons, through gpiozero.
 
-One ``LED`` per lamp and status lamp, one ``Button`` per role (active low:
-each button closes its pin to ground, the Pi's pull-up holds it high). The
+One ``LED`` per lamp and status lamp, one ``DigitalInputDevice`` per button
+(active low: each button closes its pin to ground, the Pi's pull-up holds it
+high). Not gpiozero's ``Button``: its hold thread, which the machine never
+uses (a hold is timed in the main loop), wakes every 0.1 s and made closing
+a machine wait 0.1 s a button. The
 button callbacks only record ``(role, pressed)``; they may run in gpiozero's
 background thread, so all game logic stays in the main loop that calls
 ``events()``.
@@ -21,10 +24,10 @@ from . import DriverError
 
 
 class GpiozeroIO:
-    """The io port on gpiozero ``LED`` and ``Button`` devices."""
+    """The io port on gpiozero ``LED`` and ``DigitalInputDevice`` devices."""
 
     def __init__(self, spec, layout, *, pin_factory=None):
-        from gpiozero import LED, Button
+        from gpiozero import LED, DigitalInputDevice
 
         lamps = spec["lamps"]
         if lamps["kind"] != "leds":
@@ -41,10 +44,10 @@ class GpiozeroIO:
             self._lamps = [[self._add(LED(pin, pin_factory=pin_factory)) for pin in row] for row in lamps["rows"]]
             self._status = {role: self._add(LED(spec["status"][role], pin_factory=pin_factory)) for role in STATUS}
             for role in sorted(spec["buttons"]):
-                button = self._add(Button(spec["buttons"][role], pull_up=True, pin_factory=pin_factory))
-                button.when_pressed = self._recorder(role, True)
-                button.when_released = self._recorder(role, False)
-                if button.is_pressed:  # closed at power-up: report it like a press
+                button = self._add(DigitalInputDevice(spec["buttons"][role], pull_up=True, pin_factory=pin_factory))
+                button.when_activated = self._recorder(role, True)
+                button.when_deactivated = self._recorder(role, False)
+                if button.is_active:  # closed at power-up: report it like a press
                     self._edges.append((role, True))
             self._outputs = [led for row in self._lamps for led in row] + [self._status[role] for role in STATUS]
         except ImportError as e:  # gpiozero's BadPinFactory: no GPIO library, or not a Pi
