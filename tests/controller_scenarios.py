@@ -220,6 +220,17 @@ def scenario_walk_away_resets():
     assert rig.c.state == VISITOR and rig.position() == rig.settings["starts"][1]
 
 
+def scenario_walking_away_from_an_untouched_game_is_no_game():
+    """A visitor presses NEW and leaves: as a NEW over it, not a game and not
+    an abandoned one (the counter said "abandoned 1" of a game nobody played)."""
+    rig = Rig("pi-neopixel", preset="nimatron", walkaway_ms=60000)
+    rig.press("new")
+    rig.run(61000)
+    assert rig.c.state == ATTRACT
+    assert rig.kinds("game_over")[-1] == {"event": "game_over", "winner": "abandoned", "counted": False}
+    assert rig.c.audits.lifetime["games"] == 0 and rig.c.audits.lifetime["abandoned"] == 0
+
+
 def scenario_held_button_and_two_at_once():
     rig = Rig("pi-neopixel", preset="nimatron")
     rig.press("new")

@@ -382,7 +382,7 @@ class Controller(VisitorTurn, MachineTurn):
     def _abandon(self, replaced=False):
         if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
             if replaced and self.last_move is None and not self.taken and not self.selected:
-                # NEW again (or the operator menu) before anyone touched a lamp: not a game, and no write
+                # NEW again, the operator menu or a walk-away before anyone touched a lamp: not a game, and no write
                 # (1,000 NEWs over the link once wrote 999 abandoned games to flash)
                 self.audits.game_withdrawn()
                 self._emit({"event": "game_over", "winner": "abandoned", "counted": False})
@@ -475,7 +475,7 @@ class Controller(VisitorTurn, MachineTurn):
             idle = now - self.last_input
             ask = min(s["still_ms"], s["walkaway_ms"] // 2)
             if idle >= s["walkaway_ms"]:
-                self._abandon()
+                self._abandon(True)  # walked away before touching a lamp: no game, as a NEW over it
                 self.panel = None
                 self._enter(ATTRACT, now)
             elif ask and self.asking is None and idle >= s["walkaway_ms"] - ask:
