@@ -63,3 +63,37 @@ def test_display_without_web_or_on_a_missing_port_is_one_line():
     done = subprocess.run(NIMATRON + ["display", "/dev/ttyNOPE", "--web", "--lang", "xx"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--lang" in done.stderr
+
+
+class _Link:
+    name = "/dev/ttyACM0"
+
+
+def _reply(state, lamps, position, winner=None):
+    return {"state": state, "lamps": lamps, "position": position, "rules": "nim", "misere": False,
+            "ring": False, "winner": winner, "status": {}}
+
+
+def test_a_win_light_show_keeps_each_lamp_meaning_on_the_crowd_view():
+    """After a win the machine's STATE digits are its light show (every lamp
+    chasing): the crowd view of a real machine drew them as lamps in play, so
+    rows whose count is 0 showed lit lamps and the counts followed the show."""
+    from nimatron_sim.web.follow import LinkMachine
+
+    m = LinkMachine(_Link(), {"board": "pico-neopixel", "input": "rows"}, lambda reply: reply)
+    m._event({"event": "new_game", "position": [3, 4, 5, 6], "ring": False, "rules": "nim"})
+    m._take_state(_reply("visitor", ["1110000", "1111000", "1111100", "1111110"], [3, 4, 5, 6]))
+    m._take_state(_reply("showing", ["0000000", "0000000", "0000000", "4000000"], [0, 0, 0, 1]))
+    for show in (["1111111"] * 4, ["1010101", "0101010", "1010101", "0101010"]):
+        m._take_state(_reply("over", show, [0, 0, 0, 0], "machine"))
+        state = m.state()
+        assert state["counts"] == [0, 0, 0, 0]
+        kinds = {lamp[0] for row in state["lamps"] for lamp in row}
+        assert "lit" not in kinds, state["lamps"]
+        assert [lamp[1] for lamp in state["lamps"][0]] == [int(d) for d in show[0]]  # the show still glows
+    # the machine took its last lamp between two polls: the final position cuts the lamps left
+    m._event({"event": "new_game", "position": [1, 1], "ring": False, "rules": "nim"})
+    m._take_state(_reply("visitor", ["1000000", "1000000", "0000000", "0000000"], [1, 1, 0, 0]))
+    m._take_state(_reply("over", ["1111111"] * 4, [0, 1, 0, 0], "visitor"))
+    state = m.state()
+    assert state["counts"] == [0, 1, 0, 0] and state["lamps"][1][0][0] == "lit" and state["lamps"][0][0][0] == "taken"

@@ -26,6 +26,7 @@ from .state import rules_about
 POLL_S = 0.15           # STATE this often (and events as they come)
 AUDITS_EVERY = 40       # AUDITS every this many polls (about 6 s)
 KINDS = {"0": "dark", "1": "lit", "2": "selected", "3": "hint", "4": "taking", "5": "refused"}
+PLAYING = ("visitor", "thinking", "showing")
 READ_ONLY = "this page follows the machine on %s: it can watch, not press or change settings"
 
 
@@ -50,6 +51,7 @@ class LinkMachine:
         self._n = 0
         self._ring = False
         self._played = set()        # lamps lit at some point of this game: dark ones are "taken"
+        self._left = None           # the lamps still in play when a game last showed them (its light show's meaning)
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._follow, name="nimatron-display", daemon=True)
 
@@ -83,10 +85,13 @@ class LinkMachine:
     def _take_state(self, reply):
         reply = self.check_state(reply)
         with LOCK:
-            for r, row in enumerate(reply.get("lamps") or []):
-                for i, digit in enumerate(row):
-                    if digit in "1234":
-                        self._played.add((r, i))
+            if reply.get("state") in PLAYING:  # the light shows' digits say nothing of the game
+                rows = reply.get("lamps") or []
+                for r, row in enumerate(rows):
+                    for i, digit in enumerate(row):
+                        if digit in "1234":
+                            self._played.add((r, i))
+                self._left = {(r, i) for r, row in enumerate(rows) for i, digit in enumerate(row) if digit in "13"}
             self.reply = reply
 
     def _take_audits(self, reply):
@@ -98,6 +103,7 @@ class LinkMachine:
         kind = event.get("event")
         if kind == "new_game":
             self._played = set()
+            self._left = None
             self._ring = bool(event.get("ring"))
         own = event.get("rules") if kind == "new_game" else None   # a new game says its rules; a move, the last reply
         rules = parse_rules(own or (self.reply or {}).get("rules") or event.get("rules") or "nim")
@@ -117,17 +123,28 @@ class LinkMachine:
         reply = self.reply or {}
         rows = reply.get("lamps") or []
         rules = parse_rules(reply.get("rules") or "nim")
+        position = reply.get("position")
+        # A game's light show (the win's chase): each lamp keeps its meaning, as the simulator
+        # draws it; the lamps left in play are those its last STATE in the game showed, less
+        # the machine's last take (its position comes with the game's end).
+        shown = reply.get("state") == "over" and position is not None and self._left is not None
+        left = self._left_after(rows, position) if shown else None
         lamps = []
         for r, row in enumerate(rows):
             out = []
             for i, digit in enumerate(row):
                 kind = KINDS.get(digit, "dark")
-                if kind == "dark" and (r, i) in self._played and reply.get("position") is not None and rules.removes:
+                if left is not None:
+                    kind = "lit" if (r, i) in left else "taken" if (r, i) in self._played and rules.removes else "dark"
+                elif kind == "dark" and (r, i) in self._played and position is not None and rules.removes:
                     kind = "taken"
                 state = int(digit) if digit.isdigit() else 0
                 out.append([kind, 0 if digit == "0" else 1, Lamp(kind, digit != "0", state).colour])
             lamps.append(out)
-        position = reply.get("position")
+        if left is not None:
+            counts = [sum(1 for i in range(len(row)) if (r, i) in left) for r, row in enumerate(rows)]
+        else:
+            counts = [sum(1 for d in row if d in "1234") for row in rows] if position is not None else None
         panel = None
         if position is not None:
             panel = nimrod_for(rules, bool(reply.get("misere")), position, bool(reply.get("ring")),
@@ -148,7 +165,7 @@ class LinkMachine:
             "state": reply.get("state", "attract"),
             "winner": reply.get("winner"),
             "lamps": lamps,
-            "counts": [sum(1 for d in row if d in "1234") for row in rows] if position is not None else None,
+            "counts": counts,
             "status": {role: bool(status.get(role)) for role in STATUS_ROLES},
             "status_order": list(STATUS_ROLES),
             "settings": {"preset": reply.get("preset", ""), "rules": rules.spec, "about": rules_about(rules),
@@ -159,6 +176,17 @@ class LinkMachine:
             "audits": self.audits,
             "nimrod": panel,
         }
+
+    def _left_after(self, rows, position):
+        """The lamps in play at the game's end: those it last showed lit, each row
+        cut to its count in the final position where the rows are the heaps."""
+        left = set(self._left)
+        if isinstance(position, list) and len(position) == len(rows) and all(isinstance(n, int) for n in position):
+            for r, n in enumerate(position):
+                lit = sorted(i for (row, i) in left if row == r)
+                for i in lit[n:]:
+                    left.discard((r, i))
+        return left
 
     def _say(self, reply):
         state = reply.get("state")
