@@ -113,7 +113,9 @@ def test_audits_count_games_per_preset():
     m = Machine()
     play_a_game(m)
     m.run(20000, step=1000)
-    m.controller.press("new", m.now)  # the next game, then walk away
+    m.controller.press("new", m.now)  # the next game: a lamp taken, then walk away
+    m.run(1000, step=1000)
+    m.controller.press("row0", m.now)
     m.run(61000, step=1000)
     a = m.ok("AUDITS")
     assert (a["started"], a["finished"], a["machine_wins"], a["abandoned"]) == (2, 1, 1, 1)
