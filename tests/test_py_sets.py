@@ -22,10 +22,14 @@ packages precompiled: from source the unix port's start, not a SET, is what
 runs out first), through a ``SET`` of every preset pico-grid plays, in a
 64-bit heap where the unix port's names table grows in the same way (1,552
 or 1,280 entries) and fails the same way. Today's code needs 192K for the
-sweep (8K steps); from ``.mpy`` it needs 168K. Dropping the rules in play and
-collecting before the new ones load (tried: ``link.setting``) moved the edge
-to 172K here but not on the emulated board, where ``graph`` still failed.
-The mark comes off with the fix: it must pass here, and at 168K."""
+sweep (8K steps); from ``.mpy`` it needs 168K. Tried and left out: dropping
+the rules in play and collecting before the new ones load moved the edge of
+graph, nim2d and grundy after allheaps from 184K to 172K here, but on the
+emulated board ``graph`` was still refused; a 6 KB block held from the start
+and freed before the new rules load did not help there either. Right after
+the start, interning 100 names fails the same way with 86 KB free: the
+table's next block is gone once the start has compiled. The mark comes off
+with the fix: it must pass here, and at 168K (a margin of 8K)."""
 
 import mpy_runner
 import pytest
