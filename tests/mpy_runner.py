@@ -42,13 +42,15 @@ def tree(dest, modules=("tests/fake_io",)):
     return built
 
 
-def compiled_tree(dest=None, modules=(), source=None):
+def compiled_tree(dest=None, modules=(), source=None, sources=()):
     """firmware/nimatron precompiled to .mpy in ``dest`` (a new temporary
     folder by default), as ``nimatron deploy --mpy-cross`` does, plus the
     named modules, given by their path in the repository without ".py"
     (e.g. "tests/controller_scenarios", "simulator/nimatron_sim/flash");
     returns the folder for MICROPYPATH, or None without mpy-cross.
     ``source``: another copy of the package folder (an older revision's) to compile.
+    ``sources``: subpackages ("games") copied as ``.py``, compiled by the
+    interpreter when first imported, as from a hand-copied drive.
 
     Why precompiled: compiling from source needs large transient blocks,
     and MicroPython's GC scans the C stack conservatively, so near the edge
@@ -76,7 +78,8 @@ def compiled_tree(dest=None, modules=(), source=None):
         os.makedirs(out, exist_ok=True)
         for name in files:
             source = os.path.join(folder, name)
-            if name == "__init__.py" and folder == src:
+            if (name == "__init__.py" and folder == src) or (name.endswith(".py") and
+                                                              os.path.relpath(folder, src).split(os.sep)[0] in sources):
                 shutil.copy(source, out)  # resource() needs its __file__ to end in .py
             elif name.endswith(".py"):
                 compile_to(source, os.path.join(out, name[:-3] + ".mpy"))
