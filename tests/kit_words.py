@@ -88,7 +88,7 @@ def mixed_words(texts, words, panel):
     in Grundy's game a "row" beside its "heap"s. Empty: the screen agrees."""
     lang = words.lang
     gloss = words.t("nimrod.gloss.heap")
-    heap = [t for t in texts if t.strip() != gloss and re.search(HEAP_WORDS[lang], t, re.IGNORECASE)]
+    heap = [t for t in texts if re.search(HEAP_WORDS[lang], t.replace(gloss, ""), re.IGNORECASE)]   # the page joins glosses
     if panel != "splits":
         return heap
     row = [t for t in texts if re.search(ROW_WORDS[lang], t, re.IGNORECASE)]

@@ -174,7 +174,7 @@ def test_the_page_for_screen_readers_and_keyboards(browser):
                  " s.dispatchEvent(new Event('change')); })()")
         tab.wait("document.getElementById('press-done').textContent === 'HECHO'")
         assert tab.eval("document.documentElement.lang") == "es"
-        tab.wait("document.getElementById('log').innerText.includes('Tú: quitar 1 del montón D.')")
+        tab.wait("document.getElementById('log').innerText.includes('Tú: quitar 1 de la fila D.')")
 
 
 def test_the_crowd_view_follows_the_game_without_a_touch(browser):
