@@ -8,7 +8,8 @@ The kind of fault: a screen that shows the machine's own names (a board's
 id "pico-neopixel", a preset's "allheaps" or "nimatron" written so, a rule
 set's "subtract:3", a language key) or that contradicts another (a log that
 says "Game abandoned." while the counter says none was; a lamp lit as "in
-play" in a row whose count says 0). The generator is the walk itself: every
+play" in a row whose count says 0; "Row A" on the buttons beside "take 3
+from heap A" in the log: one heap called by two words). The generator is the walk itself: every
 board with every preset it can play (the faces' own ``Face`` and the
 terminal's and Settings' functions, no Textual, so it is quick), a whole
 game played to its end with random legal moves, the win's light show, and
