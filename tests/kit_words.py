@@ -71,3 +71,25 @@ IDS = internal_ids()
 
 def ids_on(text):
     return sorted({m.group(1) or m.group(2) for m in IDS.finditer(text)})
+
+
+# One word for a heap on one screen (issue 44: "Row A" on the buttons, "take 3 from heap A" in the log).
+# A heap that sits on a row of lamps is a "row" on every screen; "heap" stays only in the one gloss that
+# says so, and in Grundy's game (``panel == "splits"``: a row holds several heaps), which says "heap" and
+# never "row" on the same screen.
+ROW_WORDS = {"en": r"\brows?\b", "es": r"\bfilas?\b", "ru": r"\bряд(?:а|у|ом|е|ы|ов|ам|ами|ах)?\b"}
+HEAP_WORDS = {"en": r"\bheaps?\b", "es": r"\bmont[oó]n(?:es)?\b", "ru": r"\bкучк\w*|\bкучек\b"}
+
+
+def mixed_words(texts, words, panel):
+    """The lines of one screen (``texts``, in ``words``' language) that break
+    the one-word rule for a rule set whose lamps are drawn as ``panel``: a
+    heap called "heap" where its row is a "row" (outside the heap gloss), or
+    in Grundy's game a "row" beside its "heap"s. Empty: the screen agrees."""
+    lang = words.lang
+    gloss = words.t("nimrod.gloss.heap")
+    heap = [t for t in texts if re.search(HEAP_WORDS[lang], t.replace(gloss, ""), re.IGNORECASE)]   # the page joins glosses
+    if panel != "splits":
+        return heap
+    row = [t for t in texts if re.search(ROW_WORDS[lang], t, re.IGNORECASE)]
+    return row if heap else []

@@ -341,7 +341,7 @@ def test_a_round_tallies_one_answer_per_student_and_the_reveal_is_nimrods_reason
 
 
 @pytest.mark.parametrize("position,words", [("0 0 0", "no move to make"), ("1 2 3", "no winning move"),
-                                            ("9 9 9 9", "cannot play"), ("three", "heap sizes"), ("", "heap sizes")])
+                                            ("9 9 9 9", "cannot play"), ("three", "lamps in each row"), ("", "lamps in each row")])
 def test_a_position_the_class_cannot_solve_is_refused_in_a_sentence(position, words):
     room = Room(Store(":memory:"), BOARD)
     with pytest.raises(ClassError) as e:

@@ -46,7 +46,7 @@ def test_building_nim_shows_its_plan(start):
     keys = [key for key, _ in panel["lines"]]
     assert keys[:3] == ["nimrod.building", "nimrod.building.last", "nimrod.building.aim"]
     text = "\n".join(lines(panel, Words("en")))
-    assert "stones still to place: %d" % position[-1] in text and "builds heaps %s" % panel["aim"] in text
+    assert "stones still to place: %d" % position[-1] in text and "builds rows %s" % panel["aim"] in text
 
 
 def test_building_nim_once_built_is_nim():

@@ -100,12 +100,12 @@ def test_mid_move_with_lamp_keys_the_panel_says_what_done_would_leave(board, pre
 
 @pytest.mark.parametrize("lang", ["en", "es", "ru"])
 def test_the_words_mid_move_in_every_language(lang):
-    c = started("pico-neopixel", "nimrod")  # 3 5 6 7: the win is 7 from heap D
+    c = started("pico-neopixel", "nimrod")  # 3 5 6 7: the win is 7 from row D
     c.press("row3", 20)
     text = lines(nimrod(c), Words(lang))
-    expected = {"en": ("heap D: 1 so far", "Take 6 more from heap D", "3 5 6 0"),
-                "es": ("montón D: 1 hasta ahora", "Quita 6 más del montón D", "3 5 6 0"),
-                "ru": ("кучки D: пока 1", "Возьмите ещё 6 из кучки D", "3 5 6 0")}[lang]
+    expected = {"en": ("row D: 1 so far", "Take 6 more from row D", "3 5 6 0"),
+                "es": ("fila D: 1 hasta ahora", "Quita 6 más de la fila D", "3 5 6 0"),
+                "ru": ("ряда D: пока 1", "Возьмите ещё 6 из ряда D", "3 5 6 0")}[lang]
     joined = "\n".join(text)
     assert all(words in joined for words in expected), joined
     assert "{" not in joined

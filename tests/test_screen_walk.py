@@ -8,7 +8,8 @@ The kind of fault: a screen that shows the machine's own names (a board's
 id "pico-neopixel", a preset's "allheaps" or "nimatron" written so, a rule
 set's "subtract:3", a language key) or that contradicts another (a log that
 says "Game abandoned." while the counter says none was; a lamp lit as "in
-play" in a row whose count says 0). The generator is the walk itself: every
+play" in a row whose count says 0; "Row A" on the buttons beside "take 3
+from heap A" in the log: one heap called by two words). The generator is the walk itself: every
 board with every preset it can play (the faces' own ``Face`` and the
 terminal's and Settings' functions, no Textual, so it is quick), a whole
 game played to its end with random legal moves, the win's light show, and
@@ -25,7 +26,7 @@ import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from kit_words import ids_on, names_shown
+from kit_words import ids_on, mixed_words, names_shown
 from nimatron.config import boards, settings as nsettings
 from nimatron.games import strategy
 from nimatron.machine import service
@@ -51,6 +52,12 @@ def check(texts, words, where):
         assert not ids_on(text), "%s: ids on screen %s in %r" % (where, ids_on(text), text)
         assert not TWO_COLONS.search(text), "%s: two colons in a row: %r" % (where, text)
     assert not words.missing, "%s: keys no language file has: %s" % (where, sorted(words.missing))
+
+
+def one_word_for_a_heap(texts, face, where):
+    """A heap on a row of lamps is a "row" on the whole screen; Grundy's game says "heap" and never "row"."""
+    mixed = mixed_words(texts, face.words, face.controller.rules.panel)
+    assert not mixed, "%s: a heap called by two words on one screen: %s" % (where, mixed)
 
 
 def log_agrees_with_counters(face, where):
@@ -145,15 +152,18 @@ def play_a_game(face, rng, where):
             break
         if state == VISITOR:
             check(screens(face), face.words, where + " the visitor's turn")
+            one_word_for_a_heap(screens(face), face, where + " the visitor's turn")
             lamps_agree_with_counts(face, where)
             for role in visitor_move(face, rng, best=True):
                 press(face, role)
                 lamps_agree_with_counts(face, where + " after " + role)
+                one_word_for_a_heap(screens(face), face, where + " after " + role)
         face.advance(150)
         lamps_agree_with_counts(face, where)
     assert face.controller.state == OVER, (where, face.controller.state)
     for _ in range(20):   # the win's light show: the lamps keep their meaning
         check(screens(face), face.words, where + " game over")
+        one_word_for_a_heap(screens(face), face, where + " game over")
         lamps_agree_with_counts(face, where + " game over")
         face.advance(97)
     log_agrees_with_counters(face, where)
@@ -369,3 +379,50 @@ def test_the_panel_glosses_each_term_it_uses(preset, terms, lang):
         check(shown, face.words, "%s %s" % (preset, lang))
     finally:
         face.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_heap_has_one_word_on_every_screen_of_every_preset(lang):
+    """Every preset in every language (on the board that plays them all, the
+    ring that draws arcs, the row buttons that take a lamp at a time): each screen of a game played to its end calls
+    a heap on a row of lamps a "row" (the log's moves, the rules, the
+    reasoning and its table), outside the one gloss that says Nim's books
+    call it a heap; Grundy's game says "heap" and never "row" beside it."""
+    boards_and_presets = (("pico-grid", playable_presets("pico-grid")), ("pico-ring", ["grundy", "circular"]),
+                          ("pico-neopixel", playable_presets("pico-neopixel")))   # row buttons: a take in progress
+    for board, presets in boards_and_presets:
+        for preset in presets:
+            where = "%s %s %s" % (board, preset, lang)
+            rng = random.Random(where)
+            face = Face(board, dict(QUICK, preset=preset, first="visitor"), rng.randrange(1000), lang=lang)
+            try:
+                press(face, "new")
+                face.advance(200)
+                for _ in range(200):
+                    if face.controller.state == OVER:
+                        break
+                    if face.controller.state == VISITOR:
+                        one_word_for_a_heap(screens(face), face, where)
+                        for role in visitor_move(face, rng):
+                            press(face, role)
+                            one_word_for_a_heap(screens(face), face, where + " after " + role)
+                    face.advance(150)
+                one_word_for_a_heap(screens(face), face, where + " game over")
+                panel = nimrod(face.controller)
+                if panel and panel.get("rows") and panel.get("row_key") in ("nimrod.heap", "nimrod.value.heaps"):
+                    assert face.words.t("nimrod.gloss.heap") in face.reasoning(), "%s: the heap gloss is missing" % where
+            finally:
+                face.close()
+
+
+def test_the_one_word_detector_catches_a_heap_beside_its_row():
+    """Planted: the issue's screens (a row's button and the log's move), in each language, and Grundy's heap beside a row."""
+    planted = {"en": ["Row A: 3 lit", "You: take 3 from heap A → 0 4 5"],
+               "es": ["Fila A: 3 encendidas", "Tú: quitar 3 del montón A → 0 4 5"],
+               "ru": ["Ряд A: горит 3", "Вы: из кучки A взять 3 → 0 4 5"]}
+    for lang, screen in planted.items():
+        words = Words(lang)
+        assert mixed_words(screen, words, "heaps") == [screen[1]], lang
+        assert mixed_words(screen[:1] + [words.t("nimrod.gloss.heap")], words, "heaps") == [], lang
+        assert mixed_words(screen, words, "splits") == [screen[0]], lang
+        assert mixed_words(screen[1:], words, "splits") == [], lang

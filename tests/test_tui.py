@@ -305,7 +305,7 @@ def test_thinking_panel_shows_binary_parities_nim_sum_and_the_move():
                 x ^= h
             text = screen_text(app)
             for i, h in enumerate(heaps):
-                assert "%s = %-3d heap %s" % (" ".join(format(h, "03b")), h, "ABCD"[i]) in text
+                assert "%s = %-3d row %s" % (" ".join(format(h, "03b")), h, "ABCD"[i]) in text
             assert "%s = %-3d nim-sum" % (" ".join(format(x, "03b")), x) in text
             assert "ones" in text
             win = strategy.solve("nim", heaps)["after"]
@@ -318,7 +318,7 @@ def test_thinking_panel_shows_binary_parities_nim_sum_and_the_move():
             await pilot.press("4", "enter")
             await until(app, pilot, (VISITOR, OVER))
             log = "\n".join(line for _, line in app.face.log)
-            assert "You: take 1 from heap D" in log
+            assert "You: take 1 from row D" in log
             assert "Machine: take" in log and "why — nim-sum" in log
 
     run(play())
@@ -378,7 +378,7 @@ def test_command_line_options_reach_the_machine():
             assert app.face.layout == [15]
             await until(app, pilot, (VISITOR,))
             log = "\n".join(line for _, line in app.face.log)
-            assert "Machine: take 1 from heap A" in log and "deliberate slip" in log
+            assert "Machine: take 1 from row A" in log and "deliberate slip" in log
             assert "1 TAKE" in screen_text(app)
 
     run(play())

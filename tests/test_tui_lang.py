@@ -61,7 +61,7 @@ def test_words_by_key_and_phrases_with_fallback():
     es = Words("es")
     assert es.t("status.visitor") == "TU TURNO"
     assert es.t("sim.log.why", why="x") == "  por qué — x"
-    assert es.phrase("take 2 from heap A") == "quitar 2 del montón A"
+    assert es.phrase("take 2 from heap A") == "quitar 2 de la fila A"   # the firmware says heap, a screen row
     assert es.phrase("not a legal move: take 1 to 3 from one heap") == \
         "no es una jugada válida: " + es.phrase("take 1 to 3 from one heap")  # parts translated too
     assert es.phrase("a sentence with no template") == "a sentence with no template"

@@ -128,7 +128,7 @@ def test_the_crowd_view_in_a_browser_follows_a_machine_on_a_serial_line(browser,
     url, _ = display
     tab = browser.open(url + "/crowd")
     tab.wait("document.body.dataset.ready")
-    tab.wait("document.getElementById('last').innerText.includes('You: take 1 from heap D.')")
+    tab.wait("document.getElementById('last').innerText.includes('You: take 1 from row D.')")
     tab.wait("document.getElementById('last').innerText.includes('Machine: ')")
     assert tab.eval("document.querySelectorAll('.lamp-cell').length") == 28
     assert tab.eval("document.querySelectorAll('button[data-press]').length") == 0     # it can only watch

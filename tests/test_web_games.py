@@ -38,7 +38,7 @@ def first_move(state):
 
 
 @pytest.mark.parametrize("preset, lang, shows", [
-    ("building", "en", ["The last stone is placed by", "builds heaps", "stones still to place: 8"]),
+    ("building", "en", ["The last stone is placed by", "builds rows", "stones still to place: 8"]),
     ("building", "es", ["Coloca la última piedra: la máquina.", "piedras por colocar: 8"]),
     ("graph", "en", ["group 1 (lamps: 6)", "group 2 (lamps: 4)", "Each group of touching lamps"]),
     ("candy", "en", ["Candies so far: you 0, the machine 0.", "can be sure of"]),

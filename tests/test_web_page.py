@@ -78,7 +78,7 @@ def test_a_whole_game_on_a_row_board_by_mouse_and_keyboard(browser):
         assert tab.wait("[...document.querySelectorAll('.status-lamp.on')].map(e => e.textContent).join('|')"
                         ".includes(%s)" % json.dumps(winner))
         log = tab.eval("document.getElementById('log').innerText")
-        assert "You: take 1 from heap" in log and "Machine: take" in log
+        assert "You: take 1 from row" in log and "Machine: take" in log
         assert ("The machine wins." in log) == (state["winner"] == "machine")
         assert state["audits"]["games"] == 1
 
@@ -166,7 +166,7 @@ def test_the_page_for_screen_readers_and_keyboards(browser):
         assert tab.eval("document.getElementById('live').getAttribute('aria-live')") == "polite"
         tab.eval("document.activeElement.blur()")
         tab.key("Enter")
-        tab.wait("document.getElementById('live').textContent.includes('You: take 1 from heap D.')")
+        tab.wait("document.getElementById('live').textContent.includes('You: take 1 from row D.')")
         # nothing of the page's own moves or flashes: no animations at all
         assert tab.eval("document.getAnimations().length") == 0
         # another language, chosen on the page
@@ -174,7 +174,7 @@ def test_the_page_for_screen_readers_and_keyboards(browser):
                  " s.dispatchEvent(new Event('change')); })()")
         tab.wait("document.getElementById('press-done').textContent === 'HECHO'")
         assert tab.eval("document.documentElement.lang") == "es"
-        tab.wait("document.getElementById('log').innerText.includes('Tú: quitar 1 del montón D.')")
+        tab.wait("document.getElementById('log').innerText.includes('Tú: quitar 1 de la fila D.')")
 
 
 def test_the_crowd_view_follows_the_game_without_a_touch(browser):
@@ -187,7 +187,7 @@ def test_the_crowd_view_follows_the_game_without_a_touch(browser):
         press = served.url + "/api/machines/%s/press" % machine
         for what in ("new", "row3", "done"):
             api(press, {"press": what})
-        tab.wait("document.getElementById('last').innerText.includes('You: take 1 from heap D.')")
+        tab.wait("document.getElementById('last').innerText.includes('You: take 1 from row D.')")
         tab.wait("document.getElementById('last').innerText.includes('Machine: ')")
         assert tab.eval("document.querySelectorAll('.lamp-cell').length") == 28
         # Nimrod's panel in slow mode: it is built up, a line at a time

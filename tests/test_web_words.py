@@ -25,7 +25,7 @@ import re
 import pytest
 from devtools import CHROMIUM, Chromium, Served
 from kit_page import QUICK, wait_for_turn
-from kit_words import ids_on
+from kit_words import ids_on, mixed_words
 from nimatron_sim.words import Words
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
@@ -93,6 +93,8 @@ def test_the_page_speaks_the_visitors_words_and_cuts_none(browser, lang):
                                " document.getElementById('crowd-link').href.split('watch=')[1].split('&')[0]]")
             text = tab.eval(WORDS)
             assert not ids_in(text, handles), "%s: ids on the page: %s" % (where, ids_in(text, handles))
+            mixed = mixed_words(text.split("\n"), words, "heaps")   # the rows' buttons, the log and the reasoning agree
+            assert not mixed, "%s: a heap called by two words: %s" % (where, mixed)
             boxes = tab.eval(CUT)
             assert not boxes["cut"] and not boxes["past"] and not boxes["wide"], "%s: %s" % (where, boxes)
 
@@ -115,6 +117,7 @@ def test_the_page_speaks_the_visitors_words_and_cuts_none(browser, lang):
         crowd.wait("document.body.dataset.ready && document.getElementById('follows').textContent !== ''")
         text = crowd.eval(WORDS)
         assert not ids_in(text, handles), "crowd %s: %s" % (lang, ids_in(text, handles))
+        assert not mixed_words(text.split("\n"), words, "heaps"), "crowd %s: %s" % (lang, mixed_words(text.split("\n"), words, "heaps"))
         crowd.close()
 
     # pico-grid with its own preset (One row or every row): the board and the preset by name, Settings open

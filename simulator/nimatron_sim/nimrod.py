@@ -202,7 +202,8 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
     elif reasoning == "values" and not misere and not ring:
         values = [strategy.solve(rules, [h], False)["nimber"] or 0 for h in heaps]
         out.update(_table(heaps, values))
-        out.update(kind="values", how=name, k=rules.k, row_key="nimrod.heap_value")
+        # each part named as its rule set's lamps draw it: a row ("value.heaps"), or Grundy's heaps ("value.splits")
+        out.update(kind="values", how=name, k=rules.k, row_key="nimrod.value." + rules.panel)
         if unlettered:  # a ring draws no row letters: "arc of 5", "row of 5"
             out["row_key"] = "nimrod.%s_value" % unlettered
         lines.append(["nimrod.values." + (unlettered + "s" if unlettered else name), {"k1": (rules.k or 0) + 1}])
@@ -266,6 +267,8 @@ def glossed(out, lines):
                                               "bits": " ".join(str(b) for b in row["bits"]), "n": row["value"],
                                               "parts": " + ".join(str(c) for c, b in zip(cols, row["bits"]) if b) or "0"}])
         terms.append(["nimrod.gloss.counts" if out["kind"] == "moore" else "nimrod.gloss.sum", {}])
+        if out.get("row_key", "nimrod.heap") in ("nimrod.heap", "nimrod.value.heaps"):   # the table's rows are lamp rows
+            terms.append(["nimrod.gloss.heap", {}])   # the one place a row is called a heap: Nim's own word for it
     if out["kind"] == "values" or "nimrod.nimber" in keys or any(key.startswith("nimrod.values.") for key in keys):
         terms.append(["nimrod.gloss.value", {}])
     if out.get("misere"):

@@ -10,10 +10,12 @@ move described by ``nimatron.games.explain``, a refusal's reason) by template.
 The page reads the same files in JavaScript (``common.js``); this is the
 terminal's reader, with the same rules: a key a file lacks falls back to
 English, a sentence with no template stays as the firmware said it.
+The firmware speaks Nim's theory (a heap); the screens call a heap on a
+row of lamps a row, in English too (``en.json`` translates its phrases).
 
     words = Words("es")
     words.t("status.visitor")                  # 'TU TURNO'
-    words.phrase("take 2 from heap A")         # 'quita 2 del montón A'
+    words.phrase("take 2 from heap A")         # 'quitar 2 de la fila A'
 """
 
 import json

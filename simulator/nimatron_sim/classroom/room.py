@@ -451,11 +451,11 @@ class Room:
         if isinstance(position, str):
             words = position.replace(",", " ").split()
             if not words or len(words) > 16 or not all(w.isdigit() and len(w) <= 3 for w in words):
-                raise ClassError("type the position as heap sizes, e.g. 3 4 5", key="round.position")
+                raise ClassError("type the position as the lamps in each row, e.g. 3 4 5", key="round.position")
             position = [int(w) for w in words]
         if not isinstance(position, list) or not all(isinstance(h, int) and not isinstance(h, bool)
                                                       for h in position):
-            raise ClassError("type the position as heap sizes, e.g. 3 4 5", key="round.position")
+            raise ClassError("type the position as the lamps in each row, e.g. 3 4 5", key="round.position")
         preset = preset or self.settings["preset"]
         from nimatron.config import settings as config
 
