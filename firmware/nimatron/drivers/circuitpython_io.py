@@ -105,7 +105,7 @@ class CircuitPythonIO(StripIO):
         nothing is allocated (the colours are ``COLOURS``' own tuples), so a
         frame brings no collection into the pass that drew a press's lamp."""
         pixels = self._pixels
-        shown = self._pixel_shown
+        shown = self._pixel_shown  # type: list  # type: ignore[assignment]  # open with the pixels (show checks them)
         dark = COLOURS[OFF]
         changed = False
         k = 0
@@ -115,7 +115,7 @@ class CircuitPythonIO(StripIO):
             for i in range(len(row)):
                 colour = COLOURS.get(states[i], dark) if i < len(states) else dark
                 if shown[k] is not colour:
-                    pixels[row[i]] = colour
+                    pixels[row[i]] = colour  # type: ignore[index]  # show draws pixels only once they are open
                     shown[k] = colour
                     changed = True
                 k += 1
@@ -123,12 +123,12 @@ class CircuitPythonIO(StripIO):
         for j in range(len(statuses)):
             colour = STATUS_COLOUR if j < len(STATUS) and status.get(STATUS[j]) else dark
             if shown[k] is not colour:
-                pixels[statuses[j]] = colour
+                pixels[statuses[j]] = colour  # type: ignore[index]  # as above
                 shown[k] = colour
                 changed = True
             k += 1
         if changed:
-            pixels.show()
+            pixels.show()  # type: ignore[union-attr]  # as above
             mark()  # a heavy thing in a Pico's pass (the frame's bits through the PIO): the link's step waits a pass
 
     def _show_leds(self, lamps, status):
@@ -139,11 +139,11 @@ class CircuitPythonIO(StripIO):
         for role in STATUS:
             wanted.append(bool(status.get(role)))
         shown = self._shown
-        for k, led in enumerate(self._leds):
+        for k, led in enumerate(self._leds):  # type: ignore[arg-type]  # show draws LEDs only once they are open
             value = k < len(wanted) and wanted[k]
             if shown is None or shown[k] != value:
                 led.value = value
-        self._shown = [k < len(wanted) and wanted[k] for k in range(len(self._leds))]
+        self._shown = [k < len(wanted) and wanted[k] for k in range(len(self._leds))]  # type: ignore[arg-type]  # as above
 
     def close(self):
         StripIO.close(self)

@@ -37,7 +37,7 @@ class GpiozeroIO:
         own = [len(row) for row in lamps["rows"]]
         if list(layout) != own:
             raise DriverError("discrete LEDs are wired as %s; cannot show layout %s" % (own, list(layout)))
-        self._edges = deque()
+        self._edges = deque()  # type: deque[tuple[str, bool]]
         self._devices = []
         self._shown = None
         try:

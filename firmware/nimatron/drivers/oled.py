@@ -29,7 +29,7 @@ WORDS = {"attract": "NIMATRON", "visitor": "YOUR TURN", "thinking": "MACHINE THI
 
 
 def _wrap(text, lines):
-    out = []
+    out = []  # type: list[str]
     while text and len(out) < lines:
         cut = len(text) if len(text) <= _WIDTH else text.rfind(" ", 0, _WIDTH + 1)
         if cut <= 0:
@@ -178,7 +178,7 @@ class Oled:
         """Draw one line of ``_wanted`` that differs from what is shown (only
         its changed characters' tiles: the display renders just those), and
         refresh; None left to draw once all are shown."""
-        wanted = self._wanted
+        wanted = self._wanted  # type: list[str]  # type: ignore[assignment]  # set by show; watch draws only while it is
         for k in range(len(self._rows)):
             if wanted[k] != self.text[k]:
                 self.text[k] = wanted[k]

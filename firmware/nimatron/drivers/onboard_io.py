@@ -125,7 +125,7 @@ class OnboardIO(StripIO):
         self._draw()
 
     def _draw(self):
-        lamps, status = self._frame
+        lamps, status = self._frame  # type: ignore[misc]  # show sets it before any draw (watch draws only once it is)
         self._cursor = self.presses.shown(self.now)
         lamps = self.presses.overlay(lamps, self.now)
         wanted = []
@@ -143,9 +143,9 @@ class OnboardIO(StripIO):
         k = 0
         for row in self._lamp_pixels:
             for p in row:
-                pixels[p] = wanted[k]
+                pixels[p] = wanted[k]  # type: ignore[index]  # the onboard driver opens its NeoPixels or fails
                 k += 1
-        pixels.show()
+        pixels.show()  # type: ignore[union-attr]  # as above
         mark()  # the frame's bits through the PIO: the link's step waits a pass (``passes.busy``)
         self._shown = wanted
 

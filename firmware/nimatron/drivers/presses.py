@@ -55,7 +55,7 @@ class Presses:
         cursor = spec.get("cursor") or {}
         self.move = cursor.get("move")
         self.select = cursor.get("select")
-        self.chords = []  # (name, parts)
+        self.chords = []  # type: list[tuple[str, list[str]]]  # (name, parts)
         for name in sorted(list(self.presses) + list(self.holds)):
             if "+" in name and name not in [c[0] for c in self.chords]:
                 self.chords.append((name, name.split("+")))

@@ -47,7 +47,7 @@ class StripIO:
     speaker; a subclass opens them and draws the lamps."""
 
     _pixels = None
-    _scanners = ()
+    _scanners = ()  # type: list[tuple]  # type: ignore[assignment]  # a subclass opens its list; () is only iterated
     sound = None
 
     def _open_lamps(self, board, spec, layout, brightness):
@@ -179,7 +179,7 @@ def _stop(keys):
 
     keys._scanning_function = _idle
     time.sleep(2 * getattr(keys, "_interval", 0.02))  # let a scan in progress finish
-    pins = []
+    pins = []  # type: list
     for name in ("_digitalinouts", "_row_digitalinouts", "_column_digitalinouts"):
         pins.extend(getattr(keys, name, ()))
     for dio in pins:

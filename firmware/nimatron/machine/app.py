@@ -106,7 +106,7 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
     except BaseException:  # MemoryError and KeyboardInterrupt too: the next start needs the pins
         io.close()
         raise
-    controller.factory_preset = spec["preset"]  # the operator menu's factory reset
+    controller.factory_preset = spec["preset"]  # type: ignore[attr-defined]  # the operator menu's factory reset (adjust reads it with getattr: a Controller made elsewhere has none)
     forget(PLAY_FREE)
     return controller
 

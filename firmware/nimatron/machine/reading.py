@@ -19,9 +19,9 @@ def load(store):
     """The newest valid records of ``store``: {"settings", "audits", "problems", "lost"};
     ``lost``: the kinds whose newest record may be among the damage."""
     problems = []
-    lost = []
-    found = {}
-    odd = {}
+    lost = []  # type: list[str]
+    found = {}  # type: dict  # kind -> (seq, payload, raw)
+    odd = {}  # type: dict  # kind -> (seq, payload)
     sources = []
     if store.nvm is not None:
         try:
@@ -127,7 +127,7 @@ def missing(records):
     for kind, _seq, payload, _raw in records[0]:
         if kind == COMPACTED and isinstance(payload.get("has"), dict):
             index = payload["has"]
-    whole = {}
+    whole = {}  # type: dict[int, int]
     for source in records:
         for kind, seq, _payload, _raw in source:
             if seq >= whole.get(kind, -1):
@@ -292,7 +292,7 @@ def _cut_compaction(records):
             newest = (seq, payload)
     if newest is None or not isinstance(newest[1].get("has"), dict):
         return []
-    have = {}
+    have = {}  # type: dict[int, int]
     for kind, seq, _payload, _raw in records:
         if kind != COMPACTED and seq >= have.get(kind, -1):
             have[kind] = seq

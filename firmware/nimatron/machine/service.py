@@ -74,8 +74,8 @@ class Menu:
                 self._open("menu", now)  # NEW twice: back (boards whose NEW is a long press)
             else:
                 self.held[role] = now
-                self.last = role
-                self.last_at = now
+                self.last = role  # type: str | None  # (the fields a screen opens with: _open)
+                self.last_at = now  # type: int
             return
         if not pressed:
             if role in ("done", "new"):
@@ -104,13 +104,13 @@ class Menu:
         elif screen == "lamp_test":
             self.select(now)
         elif screen == "audits":
-            self.index = (self.index + d) % len(AUDITS)
+            self.index = (self.index + d) % len(AUDITS)  # type: int
             self.since = now
             self._show_counter()
         elif screen in ("adjust", "adjust_value"):
             _adjust().step(self, d)
         elif screen == "confirm":
-            self.yes = not self.yes
+            self.yes = not self.yes  # type: bool
             self._emit({"event": "service", "screen": self.action, "answer": "yes" if self.yes else "no"})
 
     def select(self, now):
@@ -130,7 +130,7 @@ class Menu:
                     self._emit({"event": "check_switch", "buttons": self.c.switches.check_switch(),
                                 "stuck": self.c.switches.stuck_now()})
         elif screen == "lamp_test":
-            self.one_by_one = not self.one_by_one
+            self.one_by_one = not self.one_by_one  # type: bool
             self.since = now
         elif screen in ("adjust", "adjust_value"):
             _adjust().select(self, now)
@@ -206,7 +206,7 @@ class Menu:
         if not keep:
             self.index = 0
         self.one_by_one = False
-        self.held = {}
+        self.held = {}  # type: dict[str, int]
         self.last = None
         self.last_at = 0
         self.yes = False

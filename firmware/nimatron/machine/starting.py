@@ -17,7 +17,7 @@ from .startup import PIN_TRIES, SOURCE_MISSING, _short, identity
 def start(m, source, now_ms, reset_reason, clock):
     """What ``Machine.__init__`` does once its fields are set: the stored
     records read, the settings chosen (``_choose``), the boot event made."""
-    found = {"settings": None, "audits": None, "problems": []}
+    found = {"settings": None, "audits": None, "problems": []}  # type: dict
     if m.store is not None:
         found = m.store.load()
     m.audits = Audits(found["audits"], m.store, clock)

@@ -162,7 +162,7 @@ class Machine:
             forget(START_ONLY)  # on a board: the start's code leaves the heap (imported again by the next Machine)
 
     def _build(self, board, overrides, now):
-        self.controller = self.make(board, dict(overrides), self._event, now, self.audits)
+        self.controller = self.make(board, dict(overrides), self._event, now, self.audits)  # type: ignore[attr-defined]  # audits, board, src: set by starting.start, in __init__
         self.controller.save = self.save_settings  # the operator menu's adjustments, like SET
 
     def _event(self, event):
@@ -219,7 +219,7 @@ class Machine:
     def _write_settings(self, now):
         self.settings_due = None
         self.settings_saved_at = now
-        return self._save_settings({"board": self.board, "src": self.src, "set": self.overrides})
+        return self._save_settings({"board": self.board, "src": self.src, "set": self.overrides})  # type: ignore[attr-defined]  # as in _build
 
     def _save_settings(self, record):
         if self.store is None:
@@ -307,15 +307,15 @@ class Machine:
         """An unexpected exception: count it, say so, rebuild the game."""
         self.last_fault = _short(exc, 200)
         self.log("nimatron: fault: " + self.last_fault)
-        self.audits.count("faults")
+        self.audits.count("faults")  # type: ignore[attr-defined]  # as in _build
         if self.last_fault_save is None or now - self.last_fault_save >= _FAULT_SAVE_MS:
             self.last_fault_save = now
-            self.audits.save()
+            self.audits.save()  # type: ignore[attr-defined]  # as in _build
         self.faults_in_row += 1
         old = self.controller
         self.controller = None
         try:
-            old.io.close()
+            old.io.close()  # type: ignore[union-attr]  # no controller (a fault while none was built) raises here, caught
         except Exception:
             pass
         if self.faults_in_row > 3:
@@ -333,11 +333,11 @@ class Machine:
     def _rebuild_with(self, now):
         for over in (self.overrides, {"operator_pin": self.overrides.get("operator_pin", "")}):
             try:
-                self._build(self.board, over, now)
+                self._build(self.board, over, now)  # type: ignore[attr-defined]  # as in _build
             except Exception as e:
                 self.log("nimatron: rebuild failed: " + _short(e))
                 continue
-            self.controller.alarm = "fault"
+            self.controller.alarm = "fault"  # type: ignore[union-attr]  # _build just made it
             if self.link is not None:
                 self.link.controller = self.controller
                 self.link.attach(self.controller)

@@ -404,7 +404,7 @@ class Owner:
 def newest_records(data):
     """The newest whole record of each kind in ``data``, audits first, as
     one image (what a compaction would write)."""
-    best = {}
+    best = {}  # type: dict  # kind -> (seq, raw)
     for kind, seq, _payload, raw in scan(data)[0]:
         if kind in KINDS and (kind not in best or seq > best[kind][0]):
             best[kind] = (seq, raw)

@@ -311,7 +311,7 @@ class Store:
             self._write_file()  # a cut during the erase below is then survivable
         # the sector laid out in the buffer taken at start, in place: no allocation as long as the
         # sector (a long run's heap may have no such block left), only the records' own views
-        buf = memoryview(self.buffer)
+        buf = memoryview(self.buffer)  # type: ignore[arg-type]  # a store with nvm has its buffer, and only such a store compacts
         size = len(buf)
         end = 0
         for raw in image:

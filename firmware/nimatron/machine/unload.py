@@ -73,7 +73,7 @@ def drop_unused(rules, panel=None, misere=False, shape=None):
     if sys.implementation.name == "cpython":
         return []
     turns = sys.modules.get(PACKAGE + "machine.turns")  # a board's, always: the engine alone (a sweep) has none
-    used = []
+    used = []  # type: list[str]
     tables = False
     for r in rules:
         if not _built_on(r, used):
@@ -99,7 +99,5 @@ def drop_unused(rules, panel=None, misere=False, shape=None):
     engine = sys.modules.get(PACKAGE + "games.strategy")
     if engine is not None:
         engine.forget()  # the memos of the rules left (the ones in play have searched nothing yet)
-        if "games.tables" in gone:
-            engine.tables = None  # its handle on the module: imported again when a table is asked for
     forget(gone)
     return gone
