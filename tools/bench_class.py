@@ -108,8 +108,9 @@ class Student:
         self.answered = set()      # rounds answered
         self.key = None
 
-    async def run(self, session):
+    async def run(self, session, arrive=0.0):
         b = self.bench
+        await asyncio.sleep(arrive)   # a class joins from the QR code over a few seconds, not in one instant
         async with session.post(b.url + "/class/api/join", json={"name": self.name, "lang": "en"}) as r:
             assert r.status == 201, await r.text()
         async with session.post(b.url + "/api/machines", json={}) as r:
@@ -307,7 +308,8 @@ async def main_async(args):
     sessions = [aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) for _ in range(args.students + 1)]
     students = [Student(bench, "Student %d" % k) for k in range(args.students)]
     try:
-        jobs = [asyncio.ensure_future(s.run(sessions[k])) for k, s in enumerate(students)]
+        jobs = [asyncio.ensure_future(s.run(sessions[k], args.arrive * k / max(1, args.students)))
+                for k, s in enumerate(students)]
         jobs.append(asyncio.ensure_future(teacher(bench, sessions[-1], args.rounds)))
         if args.restart:
             jobs.append(asyncio.ensure_future(restart(bench, args.seconds / 2)))
@@ -341,8 +343,8 @@ async def main_async(args):
     page_ms = [1000 * x for x in bench.page]
     teacher_ms = [1000 * x for x in teacher_lat]
     answers = sum(len(s.answered) for s in students)
-    print("nimatron class, %d scripted students%s, %d s, %d rounds%s"
-          % (args.students, " + %d Chromium phones" % args.browsers if args.browsers else "", args.seconds,
+    print("nimatron class, %d scripted students%s joining over %.0f s, %d s, %d rounds%s"
+          % (args.students, " + %d Chromium phones" % args.browsers if args.browsers else "", args.arrive, args.seconds,
              args.rounds, ", killed and restarted halfway (%.1f s)" % bench.restart_s if bench.restart_s else ""))
     import resource
 
@@ -373,6 +375,8 @@ def main(argv=None):
     p.add_argument("--students", type=int, default=40)
     p.add_argument("--seconds", type=int, default=120)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--arrive", type=float, default=5.0,
+                   help="seconds over which the students join (0: all in one instant, their first NEWs queued)")
     p.add_argument("--restart", action="store_true")
     p.add_argument("--browsers", type=int, default=0)
     p.add_argument("--port", type=int, default=8787)
