@@ -748,3 +748,29 @@ def test_the_log_of_a_new_machine_under_the_same_page_is_numbered_after_the_last
     room.end_round()
     assert room.state(ana)["events"][-1]["n"] != puzzle[-1]["n"]
     room.close()
+
+
+def test_the_teachers_refusals_come_with_a_sentence_in_every_language():
+    """The teacher's page said the server's English ("Refused: ... has no winning move")
+    in every language: each refusal a teacher can meet carries its key, and every class
+    language file has the sentence in its own words."""
+    import pathlib
+
+    folder = pathlib.Path(room_module.__file__).parent / "static" / "lang"
+    langs = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in folder.glob("*.json")}
+
+    async def go():
+        async with Class() as c:
+            met = []
+            for what, body in (("round", {"position": "three four"}), ("round", {"position": "2 2 1 1"}),
+                               ("round", {"position": "9 9 9 9 9 9 9 9 9"}), ("reveal", {})):
+                status, answer = await c.act(what, body)
+                assert 400 <= status < 500 and answer.get("key"), (what, body, status, answer)
+                met.append(answer["key"])
+            return met
+
+    met = run(go())
+    assert set(met) == {"t.position", "t.lost", "t.cannot", "t.no_round"}
+    for key in met:
+        assert all(key in words for words in langs.values()), key
+        assert langs["es"][key] != langs["en"][key] != langs["ru"][key], key

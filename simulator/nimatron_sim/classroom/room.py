@@ -451,11 +451,11 @@ class Room:
         if isinstance(position, str):
             words = position.replace(",", " ").split()
             if not words or len(words) > 16 or not all(w.isdigit() and len(w) <= 3 for w in words):
-                raise ClassError("type the position as the lamps in each row, e.g. 3 4 5", key="round.position")
+                raise ClassError("type the position as the lamps in each row, e.g. 3 4 5", key="t.position")
             position = [int(w) for w in words]
         if not isinstance(position, list) or not all(isinstance(h, int) and not isinstance(h, bool)
                                                       for h in position):
-            raise ClassError("type the position as the lamps in each row, e.g. 3 4 5", key="round.position")
+            raise ClassError("type the position as the lamps in each row, e.g. 3 4 5", key="t.position")
         preset = preset or self.settings["preset"]
         from nimatron.config import settings as config
 
@@ -473,7 +473,7 @@ class Room:
             model = WebMachine("round", self.board, overrides, self.seed)
         except ValueError as e:
             raise ClassError("this board cannot play %s from %s: %s" % (
-                preset, " ".join(map(str, position)), str(e).split("\n")[0][:200]), key="round.cannot") from e
+                preset, " ".join(map(str, position)), str(e).split("\n")[0][:200]), key="t.cannot") from e
         model.press("new")
         controller = model.face.controller
         heaps, ring = controller.position()
@@ -481,7 +481,7 @@ class Room:
         if result["outcome"] != "win" and not reopened:
             model.close()
             raise ClassError("%s has no winning move for the player to move: choose another position"
-                             % controller.rules.position_words(heaps), key="round.lost")
+                             % controller.rules.position_words(heaps), key="t.lost")
         state = model.state()
         self.round = {"id": rid, "preset": preset, "overrides": overrides, "heaps": heaps,
                       "words": controller.rules.position_words(heaps, ring),
@@ -558,7 +558,7 @@ class Room:
 
     def reveal(self):
         if self.round is None:
-            raise ClassError("no round is open: put a position to the class first", 409)
+            raise ClassError("no round is open: put a position to the class first", 409, "t.no_round")
         self.round["revealed"] = True
         self.store.mark_round(self.round["id"], "revealed")
         for student in self.by_id.values():
@@ -568,7 +568,7 @@ class Room:
     def end_round(self):
         """Back to the games: every puzzle machine closed, each student's game where it was."""
         if self.round is None:
-            raise ClassError("no round is open", 409)
+            raise ClassError("no round is open", 409, "t.no_round")
         self.store.mark_round(self.round["id"], "ended")
         self.round = None
         self.dealing = []

@@ -28,7 +28,8 @@
       say(Class.c("t.done"));
       return answer;
     } catch (e) {
-      say(Class.c("t.refused", {error: e.status === 403 ? Class.c("t.key_wrong") : e.message}), true);
+      say(Class.c("t.refused", {error: e.status === 403 ? Class.c("t.key_wrong")
+                                        : e.key ? Class.c(e.key) : e.message}), true);  // the server's sentence, in the teacher's words
       return null;
     }
   }
