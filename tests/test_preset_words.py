@@ -37,3 +37,22 @@ def test_the_check_sees_the_old_21():
     words = Words("en")
     assert re.search(ADD["en"], "The game of 21: add 1-3, whoever says 21 loses")
     assert re.search(TAKE["en"], rules_words(parse_rules("subtract:3").spec, words))
+
+
+def test_no_screen_says_modulo():
+    """"the heap modulo 4" was jargon with no gloss (issue 44): the screens say
+    what is left after taking out 4s, and the remainder, in every language."""
+    import json
+    import pathlib
+
+    import nimatron_sim
+
+    folder = pathlib.Path(nimatron_sim.__file__).parent / "web" / "static" / "lang"
+    found = []
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for table in ("text", "phrases"):
+            for key, text in data.get(table, {}).items():
+                if re.search(r"\bm[oó]dulo\b|по модулю", text, re.I):
+                    found.append("%s %s: %s" % (path.stem, key, text))
+    assert not found, "\n".join(found)
