@@ -273,7 +273,7 @@ class Controller(VisitorTurn, MachineTurn):
                 before = passes.loaded("config")
             from .service import Menu
 
-            self._abandon(True)  # the chord's own NEW began a game nobody touched: not a game
+            self._abandon()  # the chord's own NEW began a game nobody touched: not a game
             self.panel = None
             self.menu = Menu(self, now, by)
             self.menu.before = before
@@ -341,7 +341,7 @@ class Controller(VisitorTurn, MachineTurn):
         drop on pico-grid) waits until they show (``_tell_new``)."""
         if self.menu is not None:
             self.service(False, now, "new game")
-        self._abandon(replaced=True)
+        self._abandon()
         left = self.rules
         if self._pending:
             self.rules, self.misere = self._pending
@@ -379,9 +379,10 @@ class Controller(VisitorTurn, MachineTurn):
         self._emit({"event": "new_game", "position": heaps, "ring": ring, "first": first,
                     "rules": self.rules.spec, "misere": self.misere})
 
-    def _abandon(self, replaced=False):
+    def _abandon(self):
+        """End the game in play unfinished: counted, unless nobody touched a lamp."""
         if self.state in (VISITOR, THINKING, SHOWING) and self.panel is not None:
-            if replaced and self.last_move is None and not self.taken and not self.selected:
+            if self.last_move is None and not self.taken and not self.selected:
                 # NEW again, the operator menu or a walk-away before anyone touched a lamp: not a game, and no write
                 # (1,000 NEWs over the link once wrote 999 abandoned games to flash)
                 self.audits.game_withdrawn()
@@ -475,7 +476,7 @@ class Controller(VisitorTurn, MachineTurn):
             idle = now - self.last_input
             ask = min(s["still_ms"], s["walkaway_ms"] // 2)
             if idle >= s["walkaway_ms"]:
-                self._abandon(True)  # walked away before touching a lamp: no game, as a NEW over it
+                self._abandon()  # walked away before touching a lamp: no game, as a NEW over it
                 self.panel = None
                 self._enter(ATTRACT, now)
             elif ask and self.asking is None and idle >= s["walkaway_ms"] - ask:

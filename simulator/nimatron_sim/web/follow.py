@@ -86,12 +86,13 @@ class LinkMachine:
         reply = self.check_state(reply)
         with LOCK:
             if reply.get("state") in PLAYING:  # the light shows' digits say nothing of the game
-                rows = reply.get("lamps") or []
-                for r, row in enumerate(rows):
+                self._left = set()
+                for r, row in enumerate(reply.get("lamps") or []):
                     for i, digit in enumerate(row):
                         if digit in "1234":
                             self._played.add((r, i))
-                self._left = {(r, i) for r, row in enumerate(rows) for i, digit in enumerate(row) if digit in "13"}
+                        if digit in "13":   # lit or hinted: still in play
+                            self._left.add((r, i))
             self.reply = reply
 
     def _take_audits(self, reply):
