@@ -493,11 +493,9 @@ def module_globals_set_from_outside(root=ROOT, base="firmware"):
     return out
 
 
-# Left, and why: an argument instead (``solve(..., nimbers=False)``) is one
-# slot more in the search's frame, and that alone tips the 64 KB MicroPython
-# sweep of Candy Nim (tests/test_micropython.py) over its edge: the engine's
-# memory must be bounded first (issue 43).
-SWITCHED_LEFT = [("firmware/nimatron/machine/turns.py", "strategy.nimbers")]
+# Left, and why (empty: ``strategy.nimbers`` became ``solve``'s argument once
+# the 64 KB sweep kept room to spare, issue 43).
+SWITCHED_LEFT = []  # type: list
 
 
 def test_no_module_global_is_switched_from_outside():

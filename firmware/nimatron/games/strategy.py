@@ -19,8 +19,6 @@ import sys
 
 from .rules import SizeError, mex, parse_rules
 
-nimbers = True  # False: a nim-value the table would give is left out (the machine's own moves: ``turns.bare_solve``)
-
 
 def _tables():
     """``nimatron.games.tables``, imported on first use (Nim never needs it).
@@ -160,7 +158,7 @@ def _pick(moves, seed):
     return moves[(seed * 1103515245 + 12345) % 2147483648 % len(moves)]
 
 
-def solve(rules, position, misere=False, ring=False, seed=None):
+def solve(rules, position, misere=False, ring=False, seed=None, nimbers=True):
     """Outcome for the player to move, and the machine's move.
 
     Returns a dict: ``outcome`` ("win" or "loss" under perfect play),
@@ -170,18 +168,20 @@ def solve(rules, position, misere=False, ring=False, seed=None):
     None in misère play or where no theory or search reaches). Raises
     RulesError for bad input and SizeError beyond a rule set's limits.
     A ``seed`` varies the choice among equally good winning moves.
+    ``nimbers=False``: a nim-value only a table would give is left out, no
+    table read for it (the machine's own moves: ``turns.bare_solve``).
     """
     rules = parse_rules(rules)
     heaps = rules.check(position, ring)
     try:
-        return _solve(rules, heaps, bool(misere), bool(ring), seed)
+        return _solve(rules, heaps, bool(misere), bool(ring), seed, nimbers)
     except MemoryError:
         # a small heap ran out mid-search: what earlier decisions keep may be
         # what filled it (the 64 KB sweep of Candy Nim, on its edge)
         forget_searches()
         gc.collect()
     try:
-        return _solve(rules, heaps, bool(misere), bool(ring), seed)
+        return _solve(rules, heaps, bool(misere), bool(ring), seed, nimbers)
     except MemoryError:
         forget_searches()  # free it, say so, go on
         raise SizeError("%s: not enough memory to search this position" % rules.spec)
@@ -199,7 +199,7 @@ def forget_searches():
             clear()
 
 
-def _solve(rules, heaps, misere, ring, seed):
+def _solve(rules, heaps, misere, ring, seed, nimbers):
     _trim()
     if not rules.has_move(heaps, ring):
         return _result("win" if misere else "loss", None, None if misere else 0)

@@ -49,12 +49,8 @@ def plays_by_table(rules, misere):
 
 def bare_solve(rules, heaps, misere, ring):
     """``strategy.solve`` with no table read for the nim-value alone
-    (``strategy.nimbers``): the machine's own moves; the words read it."""
-    strategy.nimbers = False
-    try:
-        return strategy.solve(rules, heaps, misere, ring)
-    finally:
-        strategy.nimbers = True
+    (``nimbers=False``): the machine's own moves; the words read it."""
+    return strategy.solve(rules, heaps, misere, ring, None, False)
 
 
 class VisitorTurn:
