@@ -3,8 +3,9 @@
 # SPDX-License-Identifier: MIT
 """The game's lamps are drawn from a read-only view of the controller.
 
-``machine/game_lamps.py`` is handed the controller (``c``) each frame: it
-reads the controller's public state and writes only the frame it is given.
+``machine/game_lamps.py`` is handed the controller (``c``) each frame, typed
+as ``LampsView`` (a mypy-only Protocol of read-only properties: a board never
+compiles it): it reads that public state and writes only the frame it is given.
 A drawing that reads a private attribute (``c._moved``, as it once did) ties
 the lamps to how the turns keep their state; one that assigns to the
 controller changes the game while drawing it. Read from the source with
@@ -69,3 +70,34 @@ def test_a_planted_misuse_is_found(line):
 
 def test_reading_public_state_and_writing_the_frame_pass():
     assert misuses("def f(c, lamps):\n    lamps[0][1] = c.moved\n    return c.panel.lit, c.seconds_left(0)\n") == []
+
+
+def view_members(tree, name="LampsView"):
+    """The names the view class ``name`` declares (its properties and methods)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return {f.name for f in node.body if isinstance(f, ast.FunctionDef)}
+    return None
+
+
+def read_of(tree, view="c"):
+    """The names read directly off ``view`` (``c.panel``, ``c.seconds_left``) in ``tree``."""
+    return {node.attr for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == view}
+
+
+def test_the_view_declares_what_the_lamps_read_and_no_more():
+    """``LampsView`` (mypy-only) is the whole of what the drawing reads: a
+    read it lacks is a mypy error; a member nobody reads is taken off."""
+    with open(DRAWING, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    declared = view_members(tree)
+    assert declared is not None, "machine/game_lamps.py declares no LampsView"
+    assert read_of(tree) == declared, "read, not declared: %s; declared, not read: %s" % (
+        sorted(read_of(tree) - declared), sorted(declared - read_of(tree)))
+
+
+def test_a_view_out_of_step_is_seen():
+    tree = ast.parse("class LampsView:\n    def state(self): ...\n    def hint(self): ...\n\n\n"
+                     "def f(c):\n    return c.state, c.panel\n")
+    assert view_members(tree) == {"state", "hint"} and read_of(tree) == {"state", "panel"}

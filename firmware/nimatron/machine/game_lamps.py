@@ -7,9 +7,11 @@
 that write one frame in place: ``lamps`` (one list per row, a state of
 ``ports`` per lamp) and ``status`` (the four status lamps, 0 or 1);
 ``publish`` copies it into the frame the driver was shown. They read the
-controller's public state only, as a view (no name with a leading
-underscore: tests/test_lamps_view.py), change nothing else and make no garbage: a collection in the pass that sees a
-press delays that press's lamp (issue 27).
+controller through ``LampsView``, the read-only view of what they draw
+(mypy holds them to it, and the controller to giving it;
+tests/test_lamps_view.py holds the view to what they read), change nothing
+else and make no garbage: a collection in the pass that sees a press
+delays that press's lamp (issue 27).
 
 ``fill`` also says when the frame it wrote can next change with time alone
 (a blink turning, a countdown's second, a refusal lighting up): the
@@ -21,6 +23,49 @@ of every pass on pico-grid).
 from .. import const
 from .ports import (ATTRACT, attract_lamps, blinks_on, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SHOWING, SLOW_MS,
                     TAKING, THINKING, VISITOR)
+
+_MYPY = const(0)  # true to mypy alone (pyproject's always_true): a board compiles ``if _MYPY:`` away
+if _MYPY:
+    from typing import Any, Protocol
+
+    from .switches import Switches
+
+    class LampsView(Protocol):
+        """What a game's lamps are drawn from: a controller's state, read-only here."""
+
+        @property
+        def state(self) -> str: ...
+        @property
+        def panel(self) -> Any: ...  # the lamps in play (``lit``), None in attract mode
+        @property
+        def alarm(self) -> str | None: ...
+        @property
+        def switches(self) -> Switches: ...  # ``stuck``
+        @property
+        def moved(self) -> bool: ...
+        @property
+        def selected(self) -> list: ...
+        @property
+        def hint(self) -> list | None: ...
+        @property
+        def asking(self) -> int | None: ...
+        @property
+        def last_input(self) -> int: ...
+        @property
+        def settings(self) -> dict: ...
+        @property
+        def since(self) -> int: ...
+        @property
+        def machine_out(self) -> list: ...
+        @property
+        def machine_light(self) -> list: ...
+        @property
+        def winner(self) -> str | None: ...
+        @property
+        def refused(self) -> list: ...
+        @property
+        def refused_at(self) -> int | None: ...
+        def seconds_left(self, now: int) -> int: ...
 
 # A game's blink periods, in ms (attract's and SLOW_MS, with why none is quicker: ``ports``).
 _QUICK_MS = const(250)    # half of 2 flashes a second: a selection, the machine thinking, NIM CHAMP's running lamp
@@ -64,7 +109,7 @@ def double_blink(now):
     return 1 if t < _QUICK_MS or 2 * _QUICK_MS <= t < 3 * _QUICK_MS else 0
 
 
-def fill(c, lamps, status, now):
+def fill(c, lamps, status, now):  # type: (LampsView, list, dict, int) -> int | None
     """Controller ``c``'s frame at ``now``, the operator menu closed; returns
     when it can next change with time alone (None: not until the state does)."""
     if c.state == ATTRACT or c.panel is None:
@@ -81,7 +126,7 @@ def fill(c, lamps, status, now):
     return until
 
 
-def game(c, lamps, status, now):
+def game(c, lamps, status, now):  # type: (LampsView, list, dict, int) -> int | None
     """The lamps in play, then what the game's state adds: a blink, a refusal.
     Returns when the frame next changes with time alone (None: never)."""
     lit = c.panel.lit
@@ -106,7 +151,7 @@ def game(c, lamps, status, now):
     return until
 
 
-def visitor(c, lamps, status, now):
+def visitor(c, lamps, status, now):  # type: (LampsView, list, dict, int) -> int | None
     """The visitor's turn: a selection blinks quickly, the teaching hint slowly.
     The pass that takes the visitor's move puts their lamp out with the lamps
     taken, whatever the selection's blink showed (``Controller._after_lamps``)."""
@@ -123,15 +168,16 @@ def visitor(c, lamps, status, now):
         for r, i in c.hint:
             lamps[r][i] = HINT if slow else (LIT if lit[r][i] else OFF)
         until = sooner(until, next_turn(now, 0, SLOW_MS))
-    if c.asking is not None:
-        until = sooner(until, countdown(c, lamps, status, now))
+    asking = c.asking
+    if asking is not None:
+        until = sooner(until, countdown(c, lamps, status, now, asking))
     return until
 
 
-def countdown(c, lamps, status, now):
-    """"Still playing?": one lit lamp blinks per second left (1 flash a second)."""
+def countdown(c, lamps, status, now, asking):  # type: (LampsView, list, dict, int, int) -> int | None
+    """"Still playing?" (shown since ``asking``): one lit lamp blinks per second left (1 flash a second)."""
     left = c.seconds_left(now)
-    on = blinks_on(now - c.asking, SLOW_MS)
+    on = blinks_on(now - asking, SLOW_MS)
     status["visitor"] = 1 if on else 0
     for r in range(len(lamps)):
         for i in range(len(lamps[r])):
@@ -140,10 +186,10 @@ def countdown(c, lamps, status, now):
                 if not on:
                     lamps[r][i] = OFF
     second = next_turn(now, c.last_input + c.settings["walkaway_ms"], SECOND_MS)  # one second less left
-    return sooner(next_turn(now, c.asking, SLOW_MS), second)
+    return sooner(next_turn(now, asking, SLOW_MS), second)
 
 
-def showing(c, lamps, status, now):
+def showing(c, lamps, status, now):  # type: (LampsView, list, dict, int) -> int | None
     """The machine's move: the lamps it takes blink (_TAKE_MS), then go out."""
     status["machine"] = 1
     on = blinks_on(now - c.since, _TAKE_MS)
@@ -155,7 +201,7 @@ def showing(c, lamps, status, now):
     return next_turn(now, c.since, _TAKE_MS)
 
 
-def over(c, lamps, status, now):
+def over(c, lamps, status, now):  # type: (LampsView, list, dict, int) -> int | None
     """NIM CHAMP: one lamp runs through every lamp, row by row; MACHINE
     WINS: the last position blinks slowly."""
     if c.winner == "visitor":
@@ -177,7 +223,7 @@ def over(c, lamps, status, now):
     return next_turn(now, 0, SLOW_MS)
 
 
-def refused(c, lamps, status, now):
+def refused(c, lamps, status, now):  # type: (LampsView, list, dict, int) -> int | None
     """A refusal: its lamps (and the visitor's lamp) go dark, then flash
     (until the controller's timer ends it: a change of state)."""
     lit_at = c.refused_at + c.settings["refuse_ms"] // 2
