@@ -4,6 +4,8 @@
 """The two players' turns, mixins of ``Controller``: their methods read and
 write the controller's state, every attribute of which is born in
 ``Controller.__init__`` (none here; tests/test_controller_state.py checks).
+What each turn uses of it, and of the controller's methods, is declared in
+its ``if _MYPY:`` block, for mypy alone (a board compiles the block away).
 
 The visitor's: presses of row buttons or keys, and DONE, become one legal
 move or a refusal that says why (and restores every lamp); a row board
@@ -18,10 +20,15 @@ plays the gentlest legal move.
 
 import gc
 
+from .. import const
 from ..games import budget, strategy
 from ..panels.panel import row_label
 from ..passes import busy, collect, heap, heap_low
 from .ports import THINKING, VISITOR
+
+_MYPY = const(0)  # true to mypy alone (pyproject's always_true): a board compiles ``if _MYPY:`` away
+if _MYPY:
+    from typing import Any
 
 
 def prepare(rules, settings):
@@ -55,6 +62,20 @@ def bare_solve(rules, heaps, misere, ring):
 
 class VisitorTurn:
     """The visitor's presses, turned into a move by ``_commit`` or refused."""
+
+    if _MYPY:  # the controller's state and calls it uses (born in Controller.__init__)
+        panel: Any
+        rules: Any
+        input_model: str
+        turn_start: Any  # (heaps, ring)
+        turn_row: int | None
+        taken: list
+        selected: list
+        moved: bool
+        _checked: list | None
+
+        def _refuse(self, reason: str, lamps: list, now: int) -> None: ...
+        def _commit(self, now: int) -> None: ...
 
     def _row(self, role, now):
         try:
@@ -188,12 +209,39 @@ SEARCH_HEAP = 32 * 1024
 NEW_ROOM = 16 * 1024
 
 ROOM_MS = 500  # between games, the heap looked at this often (a look walks the whole heap on a stock board)
-SEARCH_GARBAGE = 4 * 1024  # worth collecting before a search tick, below the search's reserve
+_SEARCH_GARBAGE = const(4 * 1024)  # worth collecting before a search tick, below the search's reserve
 
 
 class MachineTurn:
     """The machine's move: chosen (``_think``, over as many ticks as its
     search needs), shown, then played."""
+
+    if _MYPY:  # the controller's state and calls it uses (born in Controller.__init__)
+        panel: Any
+        rules: Any
+        misere: bool
+        settings: dict
+        audits: Any
+        rng: Rng
+        now: int
+        hint: list | None
+        last_move: tuple | None
+        equalized: bool
+        machine_after: list | None
+        machine_out: list
+        machine_light: list
+        _slip: bool | None
+        _tidied: bool
+        _swept: int | None
+        _room_at: int
+        solved: tuple | None
+
+        def _enter(self, state: str, now: int) -> None: ...
+        def _emit(self, event: dict) -> None: ...
+        def _finish(self, last: str, now: int) -> None: ...
+        def _reset_turn(self, now: int) -> None: ...
+        def _tell_panel(self, by: str, before: list, after: list) -> None: ...
+        def redraw(self) -> None: ...
 
     def _tidy(self):
         """While the machine thinks or shows its move, collect in a pass of
@@ -211,7 +259,7 @@ class MachineTurn:
         garbage = self._garbage(free)
         if free >= SEARCH_HEAP and free * strategy.HEAP_RESERVE >= figures[1]:
             return False
-        if garbage is not None and garbage < SEARCH_GARBAGE:
+        if garbage is not None and garbage < _SEARCH_GARBAGE:
             return False
         self._tidied = self._sweep()
         return True
