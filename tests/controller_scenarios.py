@@ -15,7 +15,7 @@ from nimatron.config.settings import SettingsError, resolve
 from nimatron.games import strategy
 from nimatron.machine.app import choose_layout
 from nimatron.machine.controller import ATTRACT, OVER, THINKING, VISITOR, Controller
-from nimatron.machine.ports import OFF
+from nimatron.machine.ports import OFF, SLOW_MS
 from nimatron.panels.panel import PanelError
 
 TICK = 10
@@ -218,6 +218,28 @@ def scenario_walk_away_resets():
     assert rig.kinds("game_over")[-1]["winner"] == "abandoned"
     rig.press("row0")  # the next visitor: any press starts a game
     assert rig.c.state == VISITOR and rig.position() == rig.settings["starts"][1]
+
+
+def scenario_still_playing_blinks_from_when_it_was_asked():
+    """"Still playing?" blinks once a second from the moment it is asked
+    (``game_lamps.countdown`` is handed that time), whatever the clock's
+    phase: on for SLOW_MS, then off for SLOW_MS one lit lamp per second left."""
+    rig = Rig("pi-neopixel", preset="nimatron", walkaway_ms=60000)
+    rig.press("new")
+    rig.press("row0")
+    while rig.c.asking is None:
+        rig.run(TICK)
+    asked = rig.c.asking
+    assert asked % (2 * SLOW_MS), "asked on the clock's own phase: a blink from 0 would pass unseen"
+    lit = sum(rig.position())
+    for half in range(4):
+        for into in range(0, SLOW_MS, SLOW_MS // 5):
+            now = asked + half * SLOW_MS + into
+            lamps, status = rig.c.frame(now)
+            on = half % 2 == 0
+            assert status["visitor"] == (1 if on else 0), (half, into, status)
+            shown = len([x for row in lamps for x in row if x != OFF])
+            assert shown == (lit if on else lit - min(lit, rig.c.seconds_left(now))), (half, into, shown)
 
 
 def scenario_walking_away_from_an_untouched_game_is_no_game():
