@@ -234,7 +234,7 @@ def models(corner="stop"):
         ".model QP PNP (IS=1e-14 BF=%g VAF=100 XTI=3 EG=1.11 CJE=20p CJC=5p TF=1n)" % catalogue.part("2n5401")["hfe_min"],
         ".model SWP SW (VT=0.5 VH=0.1 RON=1m ROFF=1e9)",
         TL431_SUBCKT,
-    ])
+    ] + ["* %s: %s" % item for item in sorted(BENCH_MODELS.items())])
 
 
 def fuse_ohms(design):
