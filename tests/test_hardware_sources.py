@@ -11,13 +11,14 @@ supply decks' limits on the committed simulation, the decks' models at every cor
 rule reads is collected. Each must cite a document and a section of it, or be our own part, or say it
 is an ASSUMPTION and what was searched for it (the rules then count its rating at 80 %,
 ``parts.trusted``); none may be a SUPERSEDED part. And every ``.model`` in the decks names its source:
-a part's ``model`` (or ``spice``) field, or ``supply_sim.BENCH_MODELS`` for what no builder buys.
+a part's ``model`` (or ``spice``) field, or ``supply_sim.BENCH_MODELS`` for what no builder buys. The safety
+sheet names every assumed figure the supply's rules rest on (issue 42: it states only what the models show).
 """
 
 import re
 
 import pytest
-from nimatron_host.hardware import designs, electrical, keylevel, parts, supply_sim
+from nimatron_host.hardware import designs, electrical, keylevel, parts, safety, supply_sim
 
 DOCUMENT = re.compile(r"datasheet|data sheet|specification|catalogue|drawing|guide|document|PS-\d|SLVS|/D\b|"
                       r"rev\.|revision|revised", re.I)
@@ -137,3 +138,43 @@ def test_a_model_without_a_source_is_caught(monkeypatch):
     """A planted copy: the zener's model field gone, its DZ card names no source."""
     monkeypatch.delitem(parts.part("1n4742a"), "model")
     assert "DZ" in deck_models() and "DZ" not in model_sources()
+
+
+def supply_reads(monkeypatch, design):
+    """{part key} the supply's rules read for one board: the decks' limits on the committed simulation, the
+    decks' models, and the fault-current rule over the power path."""
+    seen = set()
+    real = parts.part
+
+    def part(key):
+        seen.add(key)
+        return real(key)
+
+    monkeypatch.setattr(parts, "part", part)
+    for key, by_corner in supply_sim.load_results().get(design.name, {}).items():
+        supply_sim.all_violations(design, key, by_corner)
+    for corner in supply_sim.CORNER:
+        supply_sim.models(corner)
+    electrical.fault_check(design)
+    monkeypatch.undo()
+    return seen
+
+
+@pytest.mark.parametrize("name", [d.name for d in designs() if parts.has_dc_input(d)])
+def test_the_safety_sheet_names_every_assumed_figure_its_supply_rests_on(name, monkeypatch):
+    """The sheet states only what the models show: a figure the supply's rules rest on that was not read in its
+    maker's document is named as such, for the safety officer to check on the bought part."""
+    design = next(d for d in designs() if d.name == name)
+    line = safety.assumed_words(design)
+    assert line in safety.sheet(design)
+    for key in supply_reads(monkeypatch, design):
+        if parts.assumed(key):
+            assert parts.part(key)["part"].split(",")[0] in line, (key, line)
+
+
+def test_a_figure_marked_assumed_appears_on_the_safety_sheet_and_a_checked_one_does_not(monkeypatch):
+    design = next(d for d in designs() if d.name == "pico-grid")
+    label = parts.part("2n5401")["part"].split(",")[0]
+    assert label not in safety.assumed_words(design)
+    monkeypatch.setitem(parts.part("2n5401"), "source", "ASSUMPTION (planted): quoted from memory")
+    assert label in safety.assumed_words(design)
