@@ -43,8 +43,8 @@ def source_problem(entry):
     return None
 
 
-def rule_reads(monkeypatch):
-    """{part key} every design rule reads, on today's designs and committed simulation."""
+def reads(monkeypatch, run):
+    """{part key} ``parts.part`` is asked for while ``run()`` runs."""
     seen = set()
     real = parts.part
 
@@ -53,15 +53,30 @@ def rule_reads(monkeypatch):
         return real(key)
 
     monkeypatch.setattr(parts, "part", part)
-    results = supply_sim.load_results()
+    run()
+    return seen
+
+
+def supply_rules(design):
+    """The supply's rules on one board: the decks' limits on the committed simulation, the decks' models at
+    every corner, and the fault-current rule over the power path."""
+    for key, by_corner in supply_sim.load_results().get(design.name, {}).items():
+        supply_sim.all_violations(design, key, by_corner)
+    for corner in supply_sim.CORNER:
+        supply_sim.models(corner)
+    electrical.fault_check(design)
+
+
+def every_rule():
     for design in designs():
         parts.checks(design)
         electrical.checks(design)
-        for key, by_corner in results.get(design.name, {}).items():
-            supply_sim.all_violations(design, key, by_corner)
-    for corner in supply_sim.CORNER:
-        supply_sim.models(corner)
-    return seen
+        supply_rules(design)
+
+
+def rule_reads(monkeypatch):
+    """{part key} every design rule reads, on today's designs and committed simulation."""
+    return reads(monkeypatch, every_rule)
 
 
 def problems(keys):
@@ -141,21 +156,8 @@ def test_a_model_without_a_source_is_caught(monkeypatch):
 
 
 def supply_reads(monkeypatch, design):
-    """{part key} the supply's rules read for one board: the decks' limits on the committed simulation, the
-    decks' models, and the fault-current rule over the power path."""
-    seen = set()
-    real = parts.part
-
-    def part(key):
-        seen.add(key)
-        return real(key)
-
-    monkeypatch.setattr(parts, "part", part)
-    for key, by_corner in supply_sim.load_results().get(design.name, {}).items():
-        supply_sim.all_violations(design, key, by_corner)
-    for corner in supply_sim.CORNER:
-        supply_sim.models(corner)
-    electrical.fault_check(design)
+    """{part key} the supply's rules read for one board (``supply_rules``)."""
+    seen = reads(monkeypatch, lambda: supply_rules(design))
     monkeypatch.undo()
     return seen
 
