@@ -279,8 +279,8 @@ def _fault_choice_words(design):
                  design.jack, electrical.fault_amps(design),
                  parts_catalogue.trusted(parts_catalogue.JACK, parts_catalogue.part(parts_catalogue.JACK)["amps"]),
                  lead["awg"], parts_catalogue.trusted(parts_catalogue.lead_wire(design), lead["amps"]),
-                 "; 18 AWG would be rated only %.1f A" % parts_catalogue.trusted("wire-18", 7.0)
-                 if lead["awg"] != 18 else ""))
+                 "; 18 AWG would be rated only %.1f A" % parts_catalogue.trusted(
+                     "wire-18", parts_catalogue.part("wire-18")["amps"]) if lead["awg"] != 18 else ""))
     fused = electrical.fault_fused(design)
     if fused:
         words += (" The pixels' own conductors and the groups' 22 AWG pairs (%.1f A) are not, so each group of "

@@ -272,7 +272,9 @@ def checks(design):
             out.append("%s: F1 %s holds %.2f A at %d degC (x %d %%), the worst case is %.2f A"
                        % (name, fuse["part"].split(",")[0], hold_at_cabinet(fuse_key(design)),
                           part("ptc-rerating-ruef")["cabinet_celsius"], int(k * 100), worst_amps(design)))
-        tvs = part("p6ke33ca")
+        from . import supply_sim
+
+        tvs = part(supply_sim.TVS)   # the fitted TVS (p6ke33ca was read here after it was superseded)
         if tvs["standoff_volts"] < 24 * 1.05:
             out.append("%s: TVS stand-off %.1f V below a 24 V adapter's 25.2 V" % (name, tvs["standoff_volts"]))
     lamp = part(lamp_part(design))

@@ -186,7 +186,8 @@ def _supply_lines(design):
                "## Supply faults, simulated", "",
                "ngspice, from the parts' datasheet figures (the method: [../README.md](../README.md#supply-faults-"
                "simulated)):", ""]
-        return out + md_table(["fault", "simulated outcome", "rests on (datasheet)"], fault_rows(design)) + [""]
+        return out + md_table(["fault", "simulated outcome", "rests on (datasheet)"], fault_rows(design)) + [
+            "", assumed_words(design), ""]
     out = ["- The Raspberry Pi's own USB-C supply (%g A); its ground joined to the lamps'." % f["amps"]]
     if design.lamp_fuse:
         fuse = catalogue.part(design.lamp_fuse)
@@ -194,6 +195,24 @@ def _supply_lines(design):
                    "lamp lit; a short on the panel trips it (the Pi may restart while it does; not simulated)." % (
                        fuse["part"].split(",")[0], fuse["hold_amps"], fuse["trip_amps"], int(f["leds_ma"] + 0.5)))
     return out + ["- No DC jack: a wrong adapter cannot be plugged in; the Pi's own supply is the only one.", ""]
+
+
+def supply_parts(design):
+    """The parts.json keys the input stage's simulation and the power path's rules read for ``design``."""
+    keys = [key for _, key, _ in catalogue.power_path(design)]
+    keys += [supply_sim.TVS, supply_sim.CIN, supply_sim.HEATSINK, "tl431a", "2n5401", "1n4742a", "1n5817",
+             "res-base-2w", "res-divider-0.1", "ic-supply", "ptc-rerating-ruef", "pixel-conductor"]
+    return list(dict.fromkeys(keys))
+
+
+def assumed_words(design):
+    """Which of the figures above were not read in their maker's document (parts.json: ASSUMPTION)."""
+    names = [catalogue.part(key)["part"].split(",")[0] for key in supply_parts(design) if catalogue.assumed(key)]
+    if not names:
+        return "Every figure above was read in its maker's document (parts.json names each one's table)."
+    return ("Not read in the maker's document (parts.json marks each ASSUMPTION, with what was searched; the rules "
+            "count such a rating at 80 %% of itself, a heat sink's at 1/0.8), so check each against the bought part's "
+            "datasheet before signing off: %s." % "; ".join(names))
 
 
 def _sink_theta():

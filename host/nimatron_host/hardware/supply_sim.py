@@ -206,6 +206,14 @@ def corner_figures(corner):
             "tvs_bv": catalogue.part(TVS)[c["tvs_bv"]]}
 
 
+# The decks' models that stand for no part a builder buys: parts.json names every other model's source
+# (its "model" field; tests/test_hardware_sources.py checks both lists cover every .model in the decks).
+BENCH_MODELS = {
+    "DIDEAL": "the adapter's current limit: a near-ideal diode returns what the load does not take (_adapter)",
+    "SWP": "the plug meeting the jack: a switch that closes at the plug's arrival (_adapter)",
+}
+
+
 def models(corner="stop"):
     k = corner_figures(corner)
     tvs = catalogue.part(TVS)
@@ -222,11 +230,11 @@ def models(corner="stop"):
         ".model DIDEAL D (IS=1e-12 N=0.02)",
         # a polarised electrolytic reversed past about 1 V conducts through its oxide: 2.2 V at 5 A
         ".model DCREV D (IS=1e-9 N=3 RS=0.1)",
-        # 2N5401: IS for VBE 0.65 V at 1 mA (25 degC), hFE at the datasheet's minimum (onsemi 2N5401)
-        ".model QP PNP (IS=1e-14 BF=60 VAF=100 XTI=3 EG=1.11 CJE=20p CJC=5p TF=1n)",
+        # 2N5401: IS for VBE 0.65 V at 1 mA (25 degC), hFE at the datasheets' minimum over 1-50 mA (parts.json)
+        ".model QP PNP (IS=1e-14 BF=%g VAF=100 XTI=3 EG=1.11 CJE=20p CJC=5p TF=1n)" % catalogue.part("2n5401")["hfe_min"],
         ".model SWP SW (VT=0.5 VH=0.1 RON=1m ROFF=1e9)",
         TL431_SUBCKT,
-    ])
+    ] + ["* %s: %s" % item for item in sorted(BENCH_MODELS.items())])
 
 
 def fuse_ohms(design):
