@@ -200,7 +200,8 @@ def test_a_board_with_a_dc_jack_has_its_hole_on_the_service_face_not_the_visitor
         return
     jacks = enclosure.face_sockets(TEXTS[name + "/enclosure.svg"], "service")
     assert len(jacks) == 1
-    assert abs(2 * float(jacks[0].get("r")) - parts.part(parts.JACK)["cutout_mm"]) < 0.01   # the catalogue's jack
+    side = parts.part(parts.JACK)["cutout"]["side_mm"]   # the catalogue's jack: a square opening, not a round hole
+    assert abs(float(jacks[0].get("width")) - side) < 0.01 and abs(float(jacks[0].get("height")) - side) < 0.01
 
 
 @pytest.mark.parametrize("path", PANELS)

@@ -75,8 +75,12 @@ def _wired_parts(design):
                                "power budget: %s%s" % (budget_words(design), forbidden_words(design))),
         ("J", "DC jack"): (catalogue_parts.part(catalogue_parts.JACK)["part"], "Kycon KPJX-PM-4S", 6.00,
                            catalogue_parts.part(catalogue_parts.JACK)["datasheet"] + "; keyed and locking: takes only "
-                           "the adapter's KPPX-4P plug, which snaps in; on the service face (the removable back), never "
-                           "the panel: enclosure.svg; solder pins 1+4 together (+) and 2+3 (−)"),
+                           "the adapter's KPPX-4P plug, which latches in; on the service face (the removable back), never "
+                           "the panel: enclosure.svg (a %g mm square cut-out, two M2.5 screws); its pairs %s (+) and %s "
+                           "(−) are joined only after the commissioning sheet's first checkpoint has measured the four "
+                           "tails apart, the adapter plugged in (Mean Well numbers the plug's contacts otherwise)"
+                           % (catalogue_parts.part(catalogue_parts.JACK)["cutout"]["side_mm"],
+                              catalogue_parts.pair("+"), catalogue_parts.pair("-"))),
     }
 
 
@@ -87,7 +91,8 @@ def supply_part(design):
 
 def supply_words(design):
     """The 5 V adapter as the supply rules need it: regulated and fixed, limited power, its overload point."""
-    words = "5 V %g A regulated supply, 4-pin locking power DIN plug (Kycon KPPX-4P or its equivalent, Mean Well's plug code R7B: check the example is sold with it; pins 1 and 4 +, 2 and 3 −)" % design.figures["amps"]
+    words = "5 V %g A regulated supply, 4-pin locking power DIN plug (Kycon KPPX-4P or its equivalent, Mean Well's plug code R7B: check the example is sold with it; Mean Well's own pin numbers: %s +V, %s −V)" % (
+        design.figures["amps"], catalogue_parts.pins_words("+", "r7b-plug"), catalogue_parts.pins_words("-", "r7b-plug"))
     if catalogue_parts.has_dc_input(design):
         words += (", fixed 5.0 V (not adjustable); a limited power source (LPS, IEC 62368-1 Annex Q, or NEC Class 2) "
                   "whose overload protection acts by %d %% of its rating" % int(supply_sim.OVERLOAD * 100 + 0.5))

@@ -27,8 +27,12 @@ from .circuit import (
 from .harness import controller_points, harness, point_words
 
 STAGES = (
+    ("inlet", "The DC jack's tails, before they are joined",
+     "J1 screwed into the back, its four tails cut, stripped and kept apart (each end insulated except the one "
+     "being probed), nothing else connected; the machine's own adapter plugged into J1"),
     ("power", "Power input",
-     "the DC jack, polyfuse, TVS, MOSFETs and over-voltage cut-off wired to the J2 header; nothing plugged into J2, no controller fitted"),
+     "J1's tails joined in the pairs the first checkpoint found, then the polyfuse, TVS, MOSFETs and over-voltage "
+     "cut-off wired to the J2 header; nothing plugged into J2, no controller fitted"),
     ("looms", "Looms",
      "each loom crimped and landed on the panel, its plug not yet in the stripboard; supply unplugged"),
     ("controller", "Controller",
@@ -85,24 +89,55 @@ def checkpoints(design):
     if design.onboard:
         return []
     h = harness(design)
-    out = power_checks(design) + loom_checks(design, h) + controller_checks(design) + lamp_checks(design)
+    out = (inlet_checks(design) + power_checks(design) + loom_checks(design, h) + controller_checks(design)
+           + lamp_checks(design))
     for n, cp in enumerate(out):
         cp["id"] = "CP%d" % (n + 1)
     return out
+
+
+ZERO = "0.00 V (below 0.05 V)"
+
+
+def inlet_checks(design):
+    """J1's four tails apart, the adapter plugged in: which contacts carry +V against which, before any tail is
+    joined (``enclosure.pairs_check``). Every + contact reads the supply against every − contact; the two
+    contacts of a pair read nothing against each other."""
+    from .enclosure import PAIRS_KEY
+
+    if not catalogue.has_dc_input(design):
+        return []
+    j1 = design.jack
+    plus, minus = sorted(catalogue.contacts()["+"]), sorted(catalogue.contacts()["-"])
+    supply = window(*supply_window(design.figures["volts"]))
+    readings = [("red lead on tail %d, black on tail %d" % (a, b), supply) for a in plus for b in minus]
+    readings += [("red lead on tail %d, black on tail %d (one pair)" % tuple(pair), ZERO) for pair in (plus, minus)]
+    return [_cp("inlet", "%s tails %s, each against each" % (j1, ", ".join(str(n) for n in sorted(plus + minus))),
+                [(j1, str(n)) for n in sorted(plus + minus)], "volts", readings, PAIRS_KEY,
+                "which contacts the adapter puts +V and −V on: join %s (+) and %s (−) only when every reading "
+                "matches. A reading of the supply between two tails of one pair, or 0 V between a + and a −: J1 "
+                "numbers its contacts otherwise than this sheet; do not join: find the pairs by measurement (two "
+                "tails that read 0 V against each other are a pair; the pair the red lead reads +%g V on is +), "
+                "label the tails, write the pairs here and on the harness drawing. A minus sign: the leads are "
+                "the other way round. 0 V everywhere: the adapter is off or its plug not latched"
+                % (catalogue.pair("+"), catalogue.pair("-"), design.figures["volts"]))]
 
 
 def power_checks(design):
     if not catalogue.has_dc_input(design):
         return []
     j1, j2 = design.jack, catalogue.POWER_LOOM
+    plus, minus = catalogue.pair("+"), catalogue.pair("-")
     return [
         _cp("power", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "ohms",
             [("supply unplugged", "> %s" % ohms(NO_SHORT_OHMS))], "no-short", "no short across the lamps' supply"),
-        _cp("power", "%s pin 1 to pin 2" % j1, [(j1, "1+4"), (j1, "2+3")], "volts",
-            [("supply plugged in, red lead on pin 1", window(*supply_window(design.figures["volts"])))],
-            "supply", "the adapter gives its 5 V, pins 1 and 4 positive"),
-        _cp("power", "%s pin 1 to %s pin 1" % (j1, j2), [(j1, "1+4"), (j2, "1")], "diode",
-            [("supply unplugged, red lead on %s pin 1" % j1, "OL (open; never below 2 V)"), ("leads swapped", OPEN)],
+        _cp("power", "%s pins %s to pins %s" % (j1, plus, minus), [(j1, plus), (j1, minus)], "volts",
+            [("supply plugged in, red lead on the + pair (%s)" % plus,
+              window(*supply_window(design.figures["volts"])))],
+            "supply", "the adapter gives its 5 V on the joined + pair; 0 V or the adapter's light out: a + and a − "
+            "tail joined (a short the adapter cuts off): unplug it and redo the first checkpoint"),
+        _cp("power", "%s pins %s to %s pin 1" % (j1, plus, j2), [(j1, plus), (j2, "1")], "diode",
+            [("supply unplugged, red lead on %s's + pair" % j1, "OL (open; never below 2 V)"), ("leads swapped", OPEN)],
             "mosfets", "Q1 and Q2 sit back to back (their body diodes face each other): without a supply nothing "
             "passes either way; a reading means a MOSFET in backwards or shorted"),
         _cp("power", "%s pin 1 to pin 3" % j2, [(j2, "1"), (j2, "3")], "volts",
@@ -475,11 +510,21 @@ def supply_troubles(design, cps):
             % (_cite(cps, "rail-lit"), level, f["cap"], design.name),
             "Lower the brightness (`SET brightness`, or the operator menu); a %g A supply; re-crimp J2." % f["amps"]),
            ("Nothing at all with the supply plugged in",
-            "The adapter (%s: 5 V, pins 1 and 4 +): above %.2f V or reversed, the input stays off on purpose; Q1 and Q2 "
+            "The adapter (%s: 5 V on J1 %s): above %.2f V or reversed, the input stays off on purpose; Q1 and Q2 "
             "(%s); the input stage's bench test (the commissioning sheet)." % (
-                _cite(cps, "supply"), _supply().trip_window()[0], _cite(cps, "mosfets")),
+                _cite(cps, "supply"), catalogue.pins_words("+"), _supply().trip_window()[0], _cite(cps, "mosfets")),
             "The machine's own 5 V adapter (its KPPX-4P plug); Q1/Q2 as the wiring drawing shows them (drains outwards, sources "
             "joined)."),
+           ("The adapter's light goes out (or it clicks) as soon as it is plugged in, with J1's tails joined",
+            "A + tail joined to a − tail: the adapter is short-circuited and cuts itself off. With the adapter "
+            "unplugged, part the tails and measure them apart (%s)." % _cite(cps, "jack-pairs"),
+            "Join the tails in the pairs that checkpoint finds, not by the numbers on the plug or a datasheet "
+            "(Mean Well numbers the plug's contacts otherwise than Kycon numbers the jack's)."),
+           ("J1's tails read otherwise than the sheet (%s)" % _cite(cps, "jack-pairs"),
+            "The supply between two tails the sheet calls one pair, or 0 V between a + and a −: the jack numbers "
+            "its contacts otherwise than this sheet.",
+            "Do not join by number: pair the tails that read 0 V against each other, + the pair the red lead "
+            "reads +5 V on; label them, note it on the sheet and the harness drawing."),
            ("Everything goes dark, and comes back after a minute",
             "A short or an overload: the adapter's own limit or F1 (%s)." % _cite(cps, "no-short"),
             "Find the short with the supply unplugged.")]

@@ -203,7 +203,8 @@ def checks(design, esd_fitted=None, cps=None):
     if cps is None:
         cps = checkpoints.checkpoints(design)
     return (u1_check(design) + esd_check(design, esd_fitted) + matrix_check(design) + checkpoint_check(design, cps)
-            + smd_check(design, bom.rows(design)[1:-1]) + enclosure.socket_check(design) + pixel_check(design)
+            + smd_check(design, bom.rows(design)[1:-1]) + enclosure.socket_check(design)
+            + enclosure.pairs_check(design, cps) + pixel_check(design)
             + fault_check(design))
 
 

@@ -13,6 +13,14 @@ rule (kind: *a socket a visitor can reach*): no socket on the visitor's face,
 exactly one on the service face, marked with the volts, the amps and the
 polarity, and retained; and keyed or locking, so the machine's own adapter is the only plug it takes and a
 tug on the lead does not pull it out (the part's ``keyed``/``locking`` in ``parts.json``).
+
+``pairs_check(design)`` is the rule of kind *contacts joined before they are known*: J1 has two contacts
+of each polarity, and its tails are joined in pairs. Its + and − sets must not overlap and must cover
+every contact, must be the contacts the adapter's plug puts +V and −V on (the plug's own numbers,
+mapped through ``plug_to_jack``: Mean Well and Kycon number the same contacts differently), the
+harness must join exactly those pairs, and a checkpoint must measure the four tails apart, with the
+adapter plugged in, before any checkpoint that names a joined pair: joined wrong, a + contact and a
+− contact short the adapter.
 """
 
 import xml.etree.ElementTree as ET
@@ -27,7 +35,11 @@ JACK_FROM_SIDE_MM = 50  # J1's centre from the service face's right edge (seen f
 JACK_FROM_BOTTOM_MM = 40  # ... and from its bottom: low, where the lead drops to the floor
 CLAMP_BELOW_MM = 30     # the lead's clamp, below J1
 DETAIL = 3.0            # the inlet's enlargement
-POLARITY = "pins 1+4 +"   # J1's pins 1 and 4 are +5V, 2 and 3 ground (parts.json "power-din-panel")
+
+
+def polarity(jack=None):
+    """'pins 1+3 +, 2+4 −': J1's pairs as the marking and the drawings write them (parts.json ``contacts``)."""
+    return "pins %s +, %s −" % (catalogue.pair("+", jack), catalogue.pair("-", jack))
 
 
 def panel_size(design):
@@ -39,7 +51,7 @@ def marking(design):
     """The words at the inlet: what it takes, how much, which way round."""
     f = design.figures
     return ["%s  %g V DC, %g A max" % (design.jack, f["volts"], design.spec["supply"]["amps"]),
-            "%s, 2+3 −  (4-pin power DIN, locking)" % POLARITY, "own adapter only: %s" % supply_example(design)]
+            "%s  (4-pin power DIN, locking)" % polarity(), "own adapter only: %s" % supply_example(design)]
 
 
 def supply_example(design):
@@ -48,7 +60,9 @@ def supply_example(design):
     return bom.supply_part(design)
 
 
-PIN_XY = {1: (-1, -1), 2: (1, -1), 3: (1, 1), 4: (-1, 1)}   # the jack's face, seen from the plug's side
+def pin_xy(jack=None):
+    """{pin: (x, y)}: the jack's face seen from the plug's side, key up (parts.json ``face``)."""
+    return {int(pin): tuple(xy) for pin, xy in catalogue.part(jack or catalogue.JACK)["face"].items()}
 
 
 def _polarity_symbol(d, x, y, scale=1.0):
@@ -56,8 +70,8 @@ def _polarity_symbol(d, x, y, scale=1.0):
     r = 4.0 * scale
     d.circle(x, y, r, stroke_width=0.5 * scale)
     d.rect(x - 0.8 * scale, y - r - 0.6 * scale, 1.6 * scale, 1.6 * scale, fill="#000000", stroke_width=0.2)  # the key
-    sign = dict.fromkeys(catalogue.part(catalogue.JACK).get("contacts", {}).get("+", ()), "+")
-    for pin, (px, py) in PIN_XY.items():
+    sign = dict.fromkeys(catalogue.contacts()["+"], "+")
+    for pin, (px, py) in pin_xy().items():
         cx, cy = x + px * 1.6 * scale, y + py * 1.6 * scale
         d.circle(cx, cy, 0.5 * scale, fill="#000000", stroke_width=0.2)
         d.text(x + px * (r + 3 * scale), cy + 1.4 * scale, "%d%s" % (pin, sign.get(pin, "−")), size=3 * scale,
@@ -73,7 +87,7 @@ def _face(d, x, y, w, h, face, words):
 def draw(design):
     """The visitor's face, the service face with J1, the side, and the inlet enlarged."""
     w, h = panel_size(design)
-    jack = catalogue.part(catalogue.JACK)["cutout_mm"]
+    jack = catalogue.part(catalogue.JACK)["cutout"]["side_mm"]
     width = 2 * w + DEPTH_MM + 4 * GAP_MM
     height = h + 250
     d = Drawing(width, height, unit="mm", title="Nimatron %s enclosure" % design.name)
@@ -96,8 +110,7 @@ def draw(design):
     rx = 3 * GAP_MM + w + DEPTH_MM
     _face(d, rx, top, w, h, "service", "SERVICE FACE: the removable back, against the wall or plinth")
     jx, jy = rx + w - JACK_FROM_SIDE_MM, top + h - JACK_FROM_BOTTOM_MM
-    d.add("circle", cx=jx, cy=jy, r=jack / 2.0, class_="jack", data_ref=design.jack, fill="none", stroke="#000000",
-          stroke_width=0.8)
+    _cutout(d, jx, jy, design)
     d.text(jx, jy - jack / 2.0 - 3, design.jack, size=5, anchor="middle", weight="bold")
     d.add("rect", x=jx - 8, y=jy + CLAMP_BELOW_MM - 3, width=16, height=6, rx=3, class_="retention", fill="none",
           stroke="#000000", stroke_width=0.6)
@@ -120,11 +133,15 @@ def _detail(d, x, y, design, jack):
     d.text(x, y, "THE INLET (x%g): %s on the service face, the lead clamped below it" % (k, design.jack), size=6,
            weight="bold")
     cx, cy = x + 40, y + 45
-    d.circle(cx, cy, jack / 2.0 * k, stroke_width=0.8)
-    for px, py in PIN_XY.values():
+    _cutout(d, cx, cy, design, k, detail=True)
+    for px, py in pin_xy().values():
         d.circle(cx + px * 1.6 * k, cy + py * 1.6 * k, 0.5 * k, fill="#000000")
-    d.text(cx, cy - jack / 2.0 * k - 4, "%s %s (%.1f mm hole)" % (
-        design.jack, catalogue.part(catalogue.JACK)["part"].split(" panel")[0], jack), size=5, anchor="middle")
+    cut = catalogue.part(catalogue.JACK)["cutout"]
+    d.text(x, cy - cut["screw_pitch_mm"] / 2.0 * k - 8, "%s %s: %.1f mm square, 2 x %.1f mm holes %g mm apart" % (
+        design.jack, catalogue.part(catalogue.JACK)["part"].split(" panel")[0], jack, cut["screw_hole_mm"],
+        cut["screw_pitch_mm"]), size=5)
+    d.text(x, cy + (CLAMP_BELOW_MM + 14) * k, "the jack behind the back, %s; the back pocketed from "
+           "inside to %g mm at the jack, so the plug reaches it" % (cut["screw"], cut["max_wall_mm"]), size=4)
     clamp_y = cy + CLAMP_BELOW_MM * k
     d.path("M%.1f %.1f C %.1f %.1f %.1f %.1f %.1f %.1f" % (cx, cy, cx + 40, cy + 20, cx + 40, clamp_y - 20, cx,
                                                        clamp_y), stroke="#555555", stroke_width=1.6)
@@ -139,6 +156,19 @@ def _detail(d, x, y, design, jack):
            size=5)
 
 
+def _cutout(d, x, y, design, k=1.0, detail=False):
+    """J1's cut-out (parts.json ``cutout``): the square opening the plug's body passes through, and the two
+    screw holes on the key's axis; the jack sits behind the panel."""
+    cut = catalogue.part(catalogue.JACK)["cutout"]
+    side = cut["side_mm"] * k
+    extra = {} if detail else {"class_": "jack", "data_ref": design.jack}
+    d.add("rect", x=x - side / 2.0, y=y - side / 2.0, width=side, height=side, rx=0.5 * k, fill="none",
+          stroke="#000000", stroke_width=0.8, **extra)
+    for dy in (-1, 1):
+        d.add("circle", cx=x, cy=y + dy * cut["screw_pitch_mm"] / 2.0 * k, r=cut["screw_hole_mm"] / 2.0 * k,
+              fill="none", stroke="#000000", stroke_width=0.5, **({} if detail else {"class_": "jack-screw"}))
+
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -146,7 +176,7 @@ def face_sockets(svg_text, face):
     """The sockets (``class="jack"``) drawn on one face (``data-face``) of the enclosure drawing."""
     root = ET.fromstring(svg_text.encode("utf-8"))
     return [c for g in root.iter(SVG + "g") if g.get("data-face") == face
-            for c in g.iter(SVG + "circle") if c.get("class") == "jack"]
+            for c in g.iter() if c.get("class") == "jack"]
 
 
 def marking_words(svg_text):
@@ -173,7 +203,7 @@ def socket_check(design, panel_svg=None, enclosure_svg=None, jack=None):
         out.append("%s: %d sockets on the service face of enclosure.svg, wants %s alone" % (
             design.name, len(service), design.jack))
     marks = marking_words(enclosure_svg)
-    for want in ("%g V" % design.figures["volts"], "%g A" % design.spec["supply"]["amps"], POLARITY):
+    for want in ("%g V" % design.figures["volts"], "%g A" % design.spec["supply"]["amps"], polarity()):
         if want not in marks:
             out.append("%s: the inlet's marking lacks %r" % (design.name, want))
     p = catalogue.part(jack)
@@ -183,3 +213,65 @@ def socket_check(design, panel_svg=None, enclosure_svg=None, jack=None):
     if 'class="retention"' not in enclosure_svg:
         out.append("%s: nothing holds the adapter's lead at %s" % (design.name, design.jack))
     return out
+
+
+PAIRS_KEY = "jack-pairs"   # the checkpoint that measures J1's tails apart (``checkpoints.inlet_checks``)
+
+
+def joined(design, cp):
+    """True if a checkpoint names one of J1's joined pairs ('1+3') as a test point."""
+    return any(ref == design.jack and "+" in pin for ref, pin in cp["points"])
+
+
+def pairs_check(design, cps=None, jack=None, cables=None):
+    """Kind: *contacts joined before they are known*. One line per broken rule. ``jack``: the parts.json key of
+    J1; ``cps``: the checkpoints in build order; ``cables``: the harness's."""
+    if not catalogue.has_dc_input(design):
+        return []
+    from . import checkpoints, harness
+
+    jack = jack or catalogue.JACK
+    p = catalogue.part(jack)
+    name, ref = design.name, design.jack
+    plus, minus = set(p["contacts"]["+"]), set(p["contacts"]["-"])
+    out = []
+    if plus & minus:
+        out.append("%s: %s contacts %s are both + and −: joining the pairs shorts the adapter" % (
+            name, ref, "+".join(str(n) for n in sorted(plus & minus))))
+    every = {int(pin) for pin in p["face"]}
+    if not plus or not minus or (plus | minus) != every:
+        out.append("%s: %s's + and − contacts (%s, %s) are not its %d contacts once each" % (
+            name, ref, sorted(plus), sorted(minus), len(every)))
+    plug = catalogue.part(p["plug"])
+    meets = {int(a): b for a, b in p["plug_to_jack"].items()}
+    for sign, mine in (("+", plus), ("-", minus)):
+        theirs = {meets[n] for n in plug["contacts"][sign]}
+        if theirs != mine:
+            out.append("%s: %s's %s contacts %s are not where the %s plug puts %sV (its pins %s meet %s)" % (
+                name, ref, sign, sorted(mine), p["plug"], sign, sorted(plug["contacts"][sign]), sorted(theirs)))
+    if cables is None:
+        cables = harness.harness(design)["cables"]
+    drawn = sorted(pin["pin"] for c in cables if c["ref"] == ref for pin in c["pins"])
+    want = sorted(catalogue.pair(sign, jack) for sign in ("+", "-"))
+    if drawn != want:
+        out.append("%s: the harness joins %s's tails as %s, its contacts pair as %s" % (
+            name, ref, ", ".join(drawn), ", ".join(want)))
+    if cps is None:
+        cps = checkpoints.checkpoints(design)
+    first = next((n for n, cp in enumerate(cps) if joined(design, cp)), len(cps))
+    found = [n for n, cp in enumerate(cps) if cp["key"] == PAIRS_KEY]
+    if not found or found[0] > first:
+        out.append("%s: %s joins %s's tails before a checkpoint has measured its pairs (the adapter plugged in, "
+                   "the tails apart)" % (name, cps[first]["id"] if first < len(cps) else "the build", ref))
+    else:
+        cp = cps[found[0]]
+        apart = {int(pin) for r, pin in cp["points"] if r == ref and pin.isdigit()}
+        if apart != every or joined(design, cp):
+            out.append("%s: %s does not measure %s's %d tails one by one" % (name, cp["id"], ref, len(every)))
+        said = " ".join(cond for cond, _ in cp["readings"])
+        for a in sorted(plus):
+            for b in sorted(minus):
+                if "tail %d, black on tail %d" % (a, b) not in said:
+                    out.append("%s: %s does not read tail %d (+) against tail %d (−)" % (name, cp["id"], a, b))
+    return out
+

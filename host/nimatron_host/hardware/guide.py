@@ -259,12 +259,19 @@ def _inlet_words(design):
         return ""
     from .enclosure import JACK_FROM_BOTTOM_MM, JACK_FROM_SIDE_MM, marking
 
-    return (" The DC inlet %s (a keyed, locking 4-pin power DIN: only the adapter's KPPX-4P plug fits, and it snaps "
+    cut = parts_catalogue.part(parts_catalogue.JACK)["cutout"]
+    return (" The DC inlet %s (a keyed, locking 4-pin power DIN: only the adapter's KPPX-4P plug fits, and it latches "
             "in) goes in the removable back, the service face, never in the panel (a visitor would "
             "unplug it or plug something in): %d mm from its right edge and %d mm from its bottom seen from behind, "
-            "as [enclosure.svg](enclosure.svg) draws it; mark \"%s\" and the socket's pin symbol beside it, and "
-            "clamp the adapter's lead in the P-clip below it. %s" % (
-                design.jack, JACK_FROM_SIDE_MM, JACK_FROM_BOTTOM_MM, "; ".join(marking(design)[:2]),
+            "as [enclosure.svg](enclosure.svg) draws it: a %g mm square opening and two %g mm holes %g mm apart on "
+            "the key's axis, the back pocketed from inside to %g mm there, the jack behind it on %s; mark \"%s\" "
+            "and the socket's pin symbol beside it, and clamp the adapter's lead in the P-clip below it. Leave its "
+            "four tails apart until the first checkpoint has measured them with the adapter plugged in: join %s "
+            "(+) and %s (−) only when every reading matches (Mean Well numbers the plug's contacts otherwise than "
+            "Kycon numbers the jack's; a + tail joined to a − tail shorts the adapter). %s" % (
+                design.jack, JACK_FROM_SIDE_MM, JACK_FROM_BOTTOM_MM, cut["side_mm"], cut["screw_hole_mm"],
+                cut["screw_pitch_mm"], cut["max_wall_mm"], cut["screw"].replace(", from", " screws from"),
+                "; ".join(marking(design)[:2]), parts_catalogue.pair("+"), parts_catalogue.pair("-"),
                 _fault_choice_words(design)))
 
 

@@ -48,10 +48,15 @@ def power_cables(design):
     far = "%s +5V and %s +" % (design.pixels["ref"], design.pixels["cap"])
     gnd = "%s GND and %s −" % (design.pixels["ref"], design.pixels["cap"])
     jack = {"ref": design.jack, "kind": "power", "part": catalogue.JACK,
-            "title": "%s DC inlet: 4-pin locking power DIN, pins 1+4 +" % design.jack, "detail": "in the back (the service face, enclosure.svg); its tags to the stripboard",
+            "title": "%s DC inlet: 4-pin locking power DIN, pins %s +, %s −" % (design.jack, catalogue.pair("+"),
+                                                                          catalogue.pair("-")),
+            "detail": "in the back (the service face, enclosure.svg); its tails joined in pairs only after the first "
+                      "checkpoint has measured them apart (commissioning.md), then to the stripboard",
             "near": "jack tags", "far": "stripboard", "length": "as short as the case allows",
-            "pins": [_pin("1+4", "+5V in", "supply +", PLUS5, catalogue.part(catalogue.lead_wire(design))["awg"], "F1 polyfuse → Q1 drain"),
-                     _pin("2+3", "GND", "supply −", GROUND, catalogue.part(catalogue.lead_wire(design))["awg"], "stripboard ground")]}
+            "pins": [_pin(catalogue.pair("+"), "+5V in", "supply +", PLUS5, catalogue.part(catalogue.lead_wire(design))["awg"],
+                          "F1 polyfuse → Q1 drain"),
+                     _pin(catalogue.pair("-"), "GND", "supply −", GROUND, catalogue.part(catalogue.lead_wire(design))["awg"],
+                          "stripboard ground")]}
     loom = {"ref": catalogue.POWER_LOOM, "kind": "power", "part": "minifit-jr",
             "title": "%s +5V loom: Mini-Fit Jr. 4-way" % catalogue.POWER_LOOM,
             "detail": "header 39-28-1043 at the stripboard, receptacle 39-01-2040 on the loom",
@@ -221,6 +226,10 @@ def test_points(design, cables):
         return []
     out = [(cable["ref"], p["pin"], p["signal"]) for cable in cables for p in cable["pins"]]
     out += [(design.controller, pin, name) for pin, name in controller_points(design)]
+    if catalogue.has_dc_input(design) and not design.sinks:
+        for sign in ("+", "-"):
+            out += [(design.jack, str(n), "tail %d apart, before the pairs are joined (%s)" % (n, sign))
+                    for n in sorted(catalogue.contacts()[sign])]
     if design.pixels:
         out.append((design.pixels["ref"], "DIN", "first pixel's data in, after the data resistor"))
     return out

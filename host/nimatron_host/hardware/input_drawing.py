@@ -127,13 +127,13 @@ def draw(design):
 
 
 def _jack(d, ref):
-    """J1, its pins 1+4 to the rail and its pins 2+3 to the ground line."""
+    """J1, its + pair to the rail and its − pair to the ground line (parts.json ``contacts``)."""
     d.group(class_="input-part", data_part="J1")
     d.rect(30, RAIL - 20, 70, 60, fill="#eef4ff", stroke_width=2)
     d.end()
     d.text(38, RAIL - 4, "%s inlet" % ref, size=10, weight="bold")
-    d.text(38, RAIL + 10, "pins 1+4 +", size=10)
-    d.text(38, RAIL + 30, "pins 2+3 −", size=10)
+    d.text(38, RAIL + 10, "pins %s +" % catalogue.pair("+"), size=10)
+    d.text(38, RAIL + 30, "pins %s −" % catalogue.pair("-"), size=10)
     d.line(100, RAIL, 360, RAIL)
     d.line(100, RAIL + 26, 120, RAIL + 26)
     d.line(120, RAIL + 26, 120, GROUND)

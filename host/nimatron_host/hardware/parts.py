@@ -116,6 +116,24 @@ def power_path(design):
 JACK = "power-din-panel"   # J1: keyed and locking, rated for the adapter's limit (``enclosure.socket_check``)
 
 
+def contacts(key=None):
+    """{"+": [pin, ...], "-": [pin, ...]}: a power connector's contacts by polarity, in its maker's numbers
+    (J1's by default). The jack's pairs are joined only after a checkpoint has measured them
+    (``enclosure.pairs_check``)."""
+    return part(key or JACK)["contacts"]
+
+
+def pair(sign, key=None):
+    """'1+3': the contacts of one polarity, as the drawings and the marking write a joined pair."""
+    return "+".join(str(n) for n in sorted(contacts(key)[sign]))
+
+
+def pins_words(sign, key=None):
+    """'pins 1 and 3'."""
+    pins = sorted(contacts(key)[sign])
+    return "pins " + ", ".join(str(n) for n in pins[:-1]) + " and %d" % pins[-1]
+
+
 def lead_wire(design):
     """The single-pair leads (J1's tags to the stripboard, the far end's feed): 18 AWG where it is rated for the
     adapter's limit, else 16 AWG (``electrical.fault_check``); the +5V loom has two 18 AWG each way."""

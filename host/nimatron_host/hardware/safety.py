@@ -171,7 +171,7 @@ def _supply_lines(design):
                 "the mains side stays in the adapter's own closed case (CE/UKCA/UL)." % design.spec["supply"]["amps"],
                 "- No wiring inside; the USB cable clamped within 50 mm of the board.", ""]
     if catalogue.has_dc_input(design):
-        out = ["- 5 V %g A adapter, 4-pin locking power DIN plug (KPPX-4P, pins 1 and 4 +), fixed 5.0 V, a limited power source (LPS, IEC "
+        out = ["- 5 V %g A adapter, 4-pin locking power DIN plug (KPPX-4P; J1's pairs measured apart before they are joined), fixed 5.0 V, a limited power source (LPS, IEC "
                "62368-1 Annex Q, or NEC Class 2) whose overload protection acts by %d %% of its rating (%.1f A): "
                "that limit, not F1, is what stops a short (below). Worst case the firmware allows %.2f A. Low voltage only: the mains side stays "
                "in the adapter's own closed case (CE/UKCA/UL)."

@@ -12,6 +12,8 @@ The TO-220s stand with their legs across three strips (Q2's outer legs bent out 
 the TO-92s' legs go into three neighbouring strips; C_G (5 mm pitch) spans two strips.
 """
 
+from . import parts as catalogue
+
 # strip number (from the top) -> the deck's node
 STRIPS = {1: "0", 2: "j1", 3: "s", 4: "f1", 5: "g", 6: "0", 7: "rail", 8: "0", 9: "s", 10: "b", 11: "g",
           12: "ref", 13: "0", 14: "k"}
@@ -38,7 +40,10 @@ PARTS = (
 LINKS = ((1, 6, "22 AWG"), (6, 8, "22 AWG"), (8, 13, "22 AWG"), (3, 9, "18 AWG"), (5, 11, "22 AWG"))
 
 # off-board wires: (what, strip)
-WIRES = (("J1 pins 1+4 (+)", 2), ("J1 pins 2+3 (-)", 1), ("+5V to J2 pins 1, 2", 7), ("ground to J2 pins 3, 4", 8))
+def wires():
+    """The off-board wires: (what, strip); J1's pairs as parts.json numbers them, joined after they are measured."""
+    return (("J1 pins %s (+)" % catalogue.pair("+"), 2), ("J1 pins %s (-)" % catalogue.pair("-"), 1),
+            ("+5V to J2 pins 1, 2", 7), ("ground to J2 pins 3, 4", 8))
 
 # the deck's nodes that are inside a part or a sense source: the node a builder sees
 INSIDE = {"jt": "j1", "cinr": "0", "refx": "ref", "rq": "rail", "zz": "s", "gq": "g"}
@@ -110,6 +115,6 @@ def draw(d, x0, y0, pitch=16, column=36):
     words = ["Legs: " + "; ".join("%s %s" % (ref, ", ".join("%s→%d" % (leg, s) for leg, _, s in legs))
                                    for ref, _, legs in PARTS),
              "Links (blue): " + ", ".join("%d-%d %s" % link for link in LINKS) + ". Wires: " +
-             ", ".join("%s → strip %d" % w for w in WIRES) + ". No strip is cut. Tin strips 2, 3, 4, 7, 9 and "
+             ", ".join("%s → strip %d" % w for w in wires()) + ". No strip is cut. Tin strips 2, 3, 4, 7, 9 and "
              "lay 18 AWG along them: they carry the load current."]
     return (len(STRIPS) + 2) * pitch, words
