@@ -76,11 +76,10 @@ def _wired_parts(design):
         ("J", "DC jack"): (catalogue_parts.part(catalogue_parts.JACK)["part"], "Kycon KPJX-PM-4S", 6.00,
                            catalogue_parts.part(catalogue_parts.JACK)["datasheet"] + "; keyed and locking: takes only "
                            "the adapter's KPPX-4P plug, which latches in; on the service face (the removable back), never "
-                           "the panel: enclosure.svg (a %g mm square cut-out, two M2.5 screws); its pairs %s (+) and %s "
-                           "(−) are joined only after the commissioning sheet's first checkpoint has measured the four "
-                           "tails apart, the adapter plugged in (Mean Well numbers the plug's contacts otherwise)"
-                           % (catalogue_parts.part(catalogue_parts.JACK)["cutout"]["side_mm"],
-                              catalogue_parts.pair("+"), catalogue_parts.pair("-"))),
+                           "the panel: enclosure.svg (%s); its pairs %s (+) and %s (−) are joined only after the "
+                           "commissioning sheet's first checkpoint has measured the tails apart, the adapter plugged in "
+                           "(Mean Well numbers the plug's contacts otherwise)"
+                           % (catalogue_parts.cutout_words(), catalogue_parts.pair("+"), catalogue_parts.pair("-"))),
     }
 
 

@@ -111,7 +111,8 @@ def inlet_checks(design):
     plus, minus = sorted(catalogue.contacts()["+"]), sorted(catalogue.contacts()["-"])
     supply = window(*supply_window(design.figures["volts"]))
     readings = [("red lead on tail %d, black on tail %d" % (a, b), supply) for a in plus for b in minus]
-    readings += [("red lead on tail %d, black on tail %d (one pair)" % tuple(pair), ZERO) for pair in (plus, minus)]
+    readings += [("red lead on tail %d, black on tail %d (one pair)" % tuple(pair), ZERO) for pair in (plus, minus)
+                 if len(pair) == 2]
     return [_cp("inlet", "%s tails %s, each against each" % (j1, ", ".join(str(n) for n in sorted(plus + minus))),
                 [(j1, str(n)) for n in sorted(plus + minus)], "volts", readings, PAIRS_KEY,
                 "which contacts the adapter puts +V and −V on: join %s (+) and %s (−) only when every reading "

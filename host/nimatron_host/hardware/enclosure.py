@@ -87,7 +87,8 @@ def _face(d, x, y, w, h, face, words):
 def draw(design):
     """The visitor's face, the service face with J1, the side, and the inlet enlarged."""
     w, h = panel_size(design)
-    jack = catalogue.part(catalogue.JACK)["cutout"]["side_mm"]
+    cut = catalogue.part(catalogue.JACK)["cutout"]
+    jack = cut.get("side_mm", cut.get("diameter_mm"))
     width = 2 * w + DEPTH_MM + 4 * GAP_MM
     height = h + 250
     d = Drawing(width, height, unit="mm", title="Nimatron %s enclosure" % design.name)
@@ -137,11 +138,11 @@ def _detail(d, x, y, design, jack):
     for px, py in pin_xy().values():
         d.circle(cx + px * 1.6 * k, cy + py * 1.6 * k, 0.5 * k, fill="#000000")
     cut = catalogue.part(catalogue.JACK)["cutout"]
-    d.text(x, cy - cut["screw_pitch_mm"] / 2.0 * k - 8, "%s %s: %.1f mm square, 2 x %.1f mm holes %g mm apart" % (
-        design.jack, catalogue.part(catalogue.JACK)["part"].split(" panel")[0], jack, cut["screw_hole_mm"],
-        cut["screw_pitch_mm"]), size=5)
-    d.text(x, cy + (CLAMP_BELOW_MM + 14) * k, "the jack behind the back, %s; the back pocketed from "
-           "inside to %g mm at the jack, so the plug reaches it" % (cut["screw"], cut["max_wall_mm"]), size=4)
+    d.text(x, cy - jack / 2.0 * k - 20, "%s %s: %s" % (design.jack, catalogue.part(catalogue.JACK)["part"].split(
+        " panel")[0], catalogue.cutout_words()), size=5)
+    if "screw" in cut:
+        d.text(x, cy + (CLAMP_BELOW_MM + 14) * k, "the jack behind the back, %s; the back pocketed from "
+               "inside to %g mm at the jack, so the plug reaches it" % (cut["screw"], cut["max_wall_mm"]), size=4)
     clamp_y = cy + CLAMP_BELOW_MM * k
     d.path("M%.1f %.1f C %.1f %.1f %.1f %.1f %.1f %.1f" % (cx, cy, cx + 40, cy + 20, cx + 40, clamp_y - 20, cx,
                                                        clamp_y), stroke="#555555", stroke_width=1.6)
@@ -160,8 +161,12 @@ def _cutout(d, x, y, design, k=1.0, detail=False):
     """J1's cut-out (parts.json ``cutout``): the square opening the plug's body passes through, and the two
     screw holes on the key's axis; the jack sits behind the panel."""
     cut = catalogue.part(catalogue.JACK)["cutout"]
-    side = cut["side_mm"] * k
     extra = {} if detail else {"class_": "jack", "data_ref": design.jack}
+    if cut["shape"] == "round":
+        d.add("circle", cx=x, cy=y, r=cut["diameter_mm"] / 2.0 * k, fill="none", stroke="#000000", stroke_width=0.8,
+              **extra)
+        return
+    side = cut["side_mm"] * k
     d.add("rect", x=x - side / 2.0, y=y - side / 2.0, width=side, height=side, rx=0.5 * k, fill="none",
           stroke="#000000", stroke_width=0.8, **extra)
     for dy in (-1, 1):
@@ -242,13 +247,16 @@ def pairs_check(design, cps=None, jack=None, cables=None):
     if not plus or not minus or (plus | minus) != every:
         out.append("%s: %s's + and − contacts (%s, %s) are not its %d contacts once each" % (
             name, ref, sorted(plus), sorted(minus), len(every)))
-    plug = catalogue.part(p["plug"])
-    meets = {int(a): b for a, b in p["plug_to_jack"].items()}
-    for sign, mine in (("+", plus), ("-", minus)):
-        theirs = {meets[n] for n in plug["contacts"][sign]}
-        if theirs != mine:
-            out.append("%s: %s's %s contacts %s are not where the %s plug puts %sV (its pins %s meet %s)" % (
-                name, ref, sign, sorted(mine), p["plug"], sign, sorted(plug["contacts"][sign]), sorted(theirs)))
+    if "plug" in p:
+        plug = catalogue.part(p["plug"])
+        meets = {int(a): b for a, b in p["plug_to_jack"].items()}
+        for sign, mine in (("+", plus), ("-", minus)):
+            theirs = {meets[n] for n in plug["contacts"][sign]}
+            if theirs != mine:
+                out.append("%s: %s's %s contacts %s are not where the %s plug puts %sV (its pins %s meet %s)" % (
+                    name, ref, sign, sorted(mine), p["plug"], sign, sorted(plug["contacts"][sign]), sorted(theirs)))
+    elif len(plus) > 1 or len(minus) > 1:
+        out.append("%s: %s joins contacts in pairs with no documented plug to say which carry +V" % (name, ref))
     if cables is None:
         cables = harness.harness(design)["cables"]
     drawn = sorted(pin["pin"] for c in cables if c["ref"] == ref for pin in c["pins"])

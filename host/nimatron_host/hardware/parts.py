@@ -131,7 +131,18 @@ def pair(sign, key=None):
 def pins_words(sign, key=None):
     """'pins 1 and 3'."""
     pins = sorted(contacts(key)[sign])
+    if len(pins) == 1:
+        return "pin %d" % pins[0]
     return "pins " + ", ".join(str(n) for n in pins[:-1]) + " and %d" % pins[-1]
+
+
+def cutout_words(key=None):
+    """'a 14.8 mm square opening, two 2.7 mm holes 19 mm apart': a jack's hole in the panel (parts.json ``cutout``)."""
+    cut = part(key or JACK)["cutout"]
+    if cut["shape"] == "round":
+        return "a %g mm round hole" % cut["diameter_mm"]
+    return "a %g mm square opening, two %g mm holes %g mm apart" % (cut["side_mm"], cut["screw_hole_mm"],
+                                                                  cut["screw_pitch_mm"])
 
 
 def lead_wire(design):
