@@ -28,8 +28,9 @@ from .harness import controller_points, harness, point_words
 
 STAGES = (
     ("inlet", "The DC jack's tails, before they are joined",
-     "J1 screwed into the back, its four tails cut, stripped and kept apart (each end insulated except the one "
-     "being probed), nothing else connected; the machine's own adapter plugged into J1"),
+     "J1 screwed into the back, a tail (its lead, cut to length) soldered to each of its four tags and marked with "
+     "the tag's number, the tails kept apart (each end insulated except the one being probed), nothing else "
+     "connected; the machine's own adapter plugged into J1 and latched"),
     ("power", "Power input",
      "J1's tails joined in the pairs the first checkpoint found, then the polyfuse, TVS, MOSFETs and over-voltage "
      "cut-off wired to the J2 header; nothing plugged into J2, no controller fitted"),
