@@ -138,7 +138,7 @@ def _detail(d, x, y, design, jack):
     for px, py in pin_xy().values():
         d.circle(cx + px * 1.6 * k, cy + py * 1.6 * k, 0.5 * k, fill="#000000")
     cut = catalogue.part(catalogue.JACK)["cutout"]
-    d.text(x, cy - jack / 2.0 * k - 20, "%s %s: %s" % (design.jack, catalogue.part(catalogue.JACK)["part"].split(
+    d.text(x, y + 8, "%s %s: %s" % (design.jack, catalogue.part(catalogue.JACK)["part"].split(
         " panel")[0], catalogue.cutout_words()), size=5)
     if "screw" in cut:
         d.text(x, cy + (CLAMP_BELOW_MM + 14) * k, "the jack behind the back, %s; the back pocketed from "
