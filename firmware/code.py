@@ -143,7 +143,6 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
                     from nimatron.machine import power_on as once
                 machine = Machine(BOARD, once.read_settings(SETTINGS), store, now_ms=now,
                                   reset_reason=reason, make=make or fed_make(dog))
-                once.names(gc)  # from .py: the names table grown now, where a later compile found no room
                 print(json.dumps(machine.boot))
                 margin = dog is not None and now < RETRY_MS  # said on the next turn of the loop
             except Exception as e:  # even the defaults fail (hardware?)

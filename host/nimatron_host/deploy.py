@@ -777,68 +777,6 @@ def _choices_file(board, settings_json):
     return ("\n".join(lines) + "\n").encode("ascii")
 
 
-NAMES = "lib/nimatron/config/names.txt"
-
-
-def names_file(files):
-    """``config/names.txt`` for a drive that carries ``.py`` modules (None
-    for ``.mpy``): every name compiling them interns (``module_names``), one
-    a line, those most modules share first, but the few a line cannot hold
-    (a short string with a line break). The board interns them once its
-    start has built the machine, until its names table grows
-    (``machine.power_on.names``): the table grows by doubling, in one block
-    (CircuitPython's ``py/qstr.c``), and grown later, inside a ``SET``'s
-    compile, it found no such block in a fragmented heap (docs/board.md,
-    "What `.py` costs")."""
-    modules = sorted(p for p in files if p.startswith("lib/") and p.endswith(".py"))
-    if not any(compiled(p) for p in modules):
-        return None
-    shared = {}  # name: how many modules intern it
-    for path in modules:
-        for name in module_names(path, files[path]):
-            shared[name] = shared.get(name, 0) + 1
-    kept = sorted((n for n in shared if "\n" not in n and "\r" not in n), key=lambda n: (-shared[n], n))
-    return ("".join(n + "\n" for n in kept)).encode("utf-8")
-
-
-def module_names(path, source):
-    """The names CircuitPython interns compiling ``source`` (bytes), the
-    module at ``path`` on the drive ("lib/nimatron/games/graph.py"): its
-    identifiers, its strings of up to 10 bytes (adjacent literals joined, as
-    its lexer joins them), its file name and its dotted name with each of the
-    tails a relative import names ("games.graph")."""
-    import ast
-    import io
-    import keyword
-    import tokenize
-
-    dotted = path[4:-3].replace("/", ".")
-    if dotted.endswith(".__init__"):
-        dotted = dotted[:-9]
-    parts = dotted.split(".")
-    found = {"/" + path} | {".".join(parts[i:]) for i in range(len(parts))}
-    joined = None
-    try:
-        for tok in tokenize.tokenize(io.BytesIO(source).readline):
-            if tok.type == tokenize.STRING:
-                try:
-                    value = ast.literal_eval(tok.string)
-                except (ValueError, SyntaxError):  # not a plain literal
-                    value = None
-                joined = value if joined is None or not isinstance(value, str) else joined + value
-                continue
-            if tok.type in (tokenize.NL, tokenize.COMMENT):
-                continue
-            if isinstance(joined, str) and len(joined.encode("utf-8")) <= 10:
-                found.add(joined)
-            joined = None
-            if tok.type == tokenize.NAME and not keyword.iskeyword(tok.string):
-                found.add(tok.string)
-    except (tokenize.TokenError, SyntaxError):  # the board says so when it compiles it
-        pass
-    return found
-
-
 def power_line(board, brightness):
     """``config/choices.txt``'s ``power`` line: the level each brightness the
     operator menu offers (and ``brightness``, the settings', and the pin
@@ -1375,10 +1313,6 @@ def _run(args, drive, held):
     overrides = check_settings(board, current, args.preset)
     files[CHOICES] = choices_file(board, overrides)
     plan.put(CHOICES, files[CHOICES])
-    names = names_file(files)
-    if names is not None:  # .py on the drive: the names its compiles will intern, interned first
-        files[NAMES] = names
-        plan.put(NAMES, names)
     if note:
         plan.notes.append(note)
     if settings is not None:

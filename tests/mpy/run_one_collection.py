@@ -11,9 +11,7 @@
 # Prints per command its polls and the passes that broke the rule; "ok N" at
 # the end (N: passes in which the controller collected while a command was
 # pending, each of which the link left alone).
-# --names: once the controller is built, power_on.names(gc) as code.py calls it
-# (a hand-copied drive's config/names.txt interned; tests/test_py_sets.py).
-# MICROPYPATH=<compiled tree> micropython -X heapsize=H run_one_collection.py [--names] BOARD PRESET COMMAND...
+# MICROPYPATH=<compiled tree> micropython -X heapsize=H run_one_collection.py BOARD PRESET COMMAND...
 import sys
 
 from counting_gc import counts, install
@@ -42,20 +40,8 @@ class LampsIO(FakeIO):
         FakeIO.show(self, lamps, status)
 
 
-names = sys.argv[1] == "--names"
-if names:
-    sys.argv.pop(1)
 board, preset = sys.argv[1], sys.argv[2]
 c = make_controller(board, {"preset": preset}, LampsIO())
-if names:
-    import gc
-
-    from nimatron import forget
-    from nimatron.machine import power_on
-
-    power_on.names(gc)
-    power_on = None
-    forget(("machine.power_on",))
 wire = FakeWire()
 link = HostLink(c, wire, board=board, save=lambda settings, own=None: True)
 now = 0

@@ -13,8 +13,6 @@ It imports no hardware library: ``mc`` is ``microcontroller``, passed in.
 from .. import const
 
 _MAX_SETTINGS = const(4096)         # bytes: a bigger settings file is refused, not parsed
-_NAMES_STEP = const(8)              # names interned between two looks at the free heap (names)
-_NAMES_GREW = const(2048)           # bytes: more gone than 8 names and their lines take, less than a table's block
 
 
 def read_settings(path):
@@ -47,35 +45,6 @@ def first_lamp(board, settings_path):
         return None
     finally:
         forget(("drivers.first_lamp",), collect=False)
-
-
-def names(gc):
-    """From hand-copied ``.py`` only (this module's own file says which),
-    once the start has built the machine: CircuitPython's names table grown
-    now, by names a later compile interns anyway. The table grows by
-    doubling, in one block, and never shrinks; grown inside a ``SET``'s
-    compile, it found no block for it in a heap the compile had cut up
-    (docs/board.md, "What `.py` costs"). The names come from
-    ``config/names.txt`` (``nimatron deploy`` writes it with the ``.py``:
-    every name compiling them interns, the most shared first); they are
-    interned a few at a time until the free heap drops by a table's block,
-    or the file ends. ``gc`` is the ``gc`` module. Never raises."""
-    if __file__[-3:] != ".py":
-        return
-    from nimatron import resource
-
-    gc.collect()  # the start's own garbage gone: the table's block where the heap is whole
-    try:
-        with open(resource("config/names.txt")) as f:
-            free = gc.mem_free()
-            for i, line in enumerate(f):
-                hasattr(None, line.rstrip("\r\n"))  # interns the name
-                if i % _NAMES_STEP == _NAMES_STEP - 1:
-                    if free - gc.mem_free() > _NAMES_GREW:  # the table grew: the rest as modules load
-                        return
-                    free = gc.mem_free()
-    except Exception:  # no such file (a PC, the frozen firmware), MemoryError: the start compiles as before
-        pass
 
 
 def reset_reason(mc):
