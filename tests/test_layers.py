@@ -376,11 +376,6 @@ CIRCLES_LEFT = [
     ("nimatron.machine.audits", "nimatron.machine.audits_load"),
     ("nimatron.machine.files", "nimatron.machine.statefile", "nimatron.machine.store"),
     ("nimatron.machine.lost", "nimatron.machine.reading"),
-    ("nimatron_host.hardware", "nimatron_host.hardware.bom", "nimatron_host.hardware.checkpoints",
-     "nimatron_host.hardware.circuit", "nimatron_host.hardware.electrical", "nimatron_host.hardware.enclosure",
-     "nimatron_host.hardware.guide", "nimatron_host.hardware.harness", "nimatron_host.hardware.input_drawing",
-     "nimatron_host.hardware.keylevel", "nimatron_host.hardware.panel", "nimatron_host.hardware.parts",
-     "nimatron_host.hardware.safety", "nimatron_host.hardware.supply_sim", "nimatron_host.hardware.wiring"),
 ]
 
 

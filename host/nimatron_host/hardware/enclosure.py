@@ -39,13 +39,7 @@ def marking(design):
     """The words at the inlet: what it takes, how much, which way round."""
     f = design.figures
     return ["%s  %g V DC, %g A max" % (design.jack, f["volts"], design.spec["supply"]["amps"]),
-            "%s, 2+3 −  (4-pin power DIN, locking)" % POLARITY, "own adapter only: %s" % supply_example(design)]
-
-
-def supply_example(design):
-    from . import bom
-
-    return bom.supply_part(design)
+            "%s, 2+3 −  (4-pin power DIN, locking)" % POLARITY, "own adapter only: %s" % supply_part(design)]
 
 
 PIN_XY = {1: (-1, -1), 2: (1, -1), 3: (1, 1), 4: (-1, 1)}   # the jack's face, seen from the plug's side
@@ -183,3 +177,8 @@ def socket_check(design, panel_svg=None, enclosure_svg=None, jack=None):
     if 'class="retention"' not in enclosure_svg:
         out.append("%s: nothing holds the adapter's lead at %s" % (design.name, design.jack))
     return out
+
+
+def supply_part(design):
+    """The example 5 V supply: the one the inlet's marking names (enclosure.svg), with the KPPX-4P plug (R7B)."""
+    return "Mean Well GST25A05-R7B" if design.figures["amps"] >= 4 else "Mean Well GST18A05-R7B (3 A)"
