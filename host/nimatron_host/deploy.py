@@ -783,8 +783,8 @@ class Plan:
         aside (or removed when a backup of its bytes is already there)."""
         for path in sorted(keep):
             source = path[:-4] + ".py"
-            if not (path.startswith(payload.LIB) and path.endswith(".mpy")) or source in keep \
-                    or not self.removable(source):
+            if not (path.startswith(payload.LIB) and path.endswith(".mpy")) \
+                    or source in keep or not self.removable(source):
                 continue
             old = self.read(source)
             if old is None:
