@@ -17,11 +17,10 @@ import sys
 
 import pytest
 from nimatron.config import boards
-from nimatron.drivers import DriverError
+from nimatron.drivers import DriverError, open_io
 from nimatron.drivers.cursor import CURSOR_MS
 from nimatron.drivers.presses import HOLD_MS, Presses
 from nimatron.games.rules import parse_rules
-from nimatron.machine.app import open_io
 from nimatron.machine.ports import CURSOR, LIT, OFF
 from nimatron_host.cli import main as nimatron
 from nimatron_sim.visitor import Visitor

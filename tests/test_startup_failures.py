@@ -11,6 +11,7 @@ next start must work, and the first error must be in the log and the audits.
 """
 import sys
 
+import nimatron.drivers as drivers
 import pytest
 from controller_scenarios import FakeIO
 from nimatron.machine import app
@@ -39,7 +40,7 @@ class ClaimingIO(FakeIO):
 @pytest.fixture
 def board(monkeypatch):
     ClaimingIO.claimed = set()
-    monkeypatch.setattr(app, "open_io", lambda spec, layout, **options: ClaimingIO())
+    monkeypatch.setattr(drivers, "open_io", lambda spec, layout, **options: ClaimingIO())
     yield
     ClaimingIO.claimed = set()
 

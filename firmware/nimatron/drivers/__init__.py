@@ -7,12 +7,10 @@ Each driver adapts one hardware library to the io port of ``nimatron.machine.por
 (``show(lamps, status)``, ``events()``, ``close()``) and receives its pin map
 (a board dict from ``nimatron.config.boards``) and the lamp layout through its
 constructor. Hardware libraries are imported inside the driver modules, never
-here, so ``import nimatron.drivers`` works anywhere. Which driver a board
-gets is the composition root's choice (``nimatron.machine.app.open_io``):
-this package imports none of its drivers, they import what they share from it.
+here, so ``import nimatron.drivers`` works anywhere.
 
     >>> from nimatron.config import boards
-    >>> from nimatron.machine.app import open_io
+    >>> from nimatron.drivers import open_io
     >>> spec = boards.board("pi-leds")
     >>> io = open_io(spec, boards.layout(spec))      # doctest: +SKIP
 """
@@ -20,6 +18,36 @@ this package imports none of its drivers, they import what they share from it.
 
 class DriverError(ValueError):
     """A pin map or layout this driver cannot drive, or a pin the board lacks."""
+
+
+# driver name -> module (imported only when chosen)
+DRIVERS = {
+    "gpiozero": "gpiozero_io",
+    "circuitpython": "circuitpython_io",
+    "onboard": "onboard_io",
+}
+
+
+def open_io(board_spec, layout, **options):
+    """The io object for ``board_spec`` (a dict from ``boards.BOARDS``).
+
+    ``layout`` is the lamps per row the game uses. ``options`` go to the
+    driver (``pin_factory=`` for gpiozero).
+    """
+    name = board_spec.get("driver")
+    if name == "gpiozero":
+        from .gpiozero_io import GpiozeroIO
+
+        return GpiozeroIO(board_spec, layout, **options)
+    if name == "circuitpython":
+        from .circuitpython_io import CircuitPythonIO
+
+        return CircuitPythonIO(board_spec, layout, **options)
+    if name == "onboard":
+        from .onboard_io import OnboardIO
+
+        return OnboardIO(board_spec, layout, **options)
+    raise DriverError("unknown driver %r (choose from %s)" % (name, ", ".join(sorted(DRIVERS))))
 
 
 def lamp_pixels(lamps, layout):

@@ -76,6 +76,8 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
     feed()
     opened = io is None
     if opened:
+        from ..drivers import open_io
+
         options = {"brightness": level} if spec["lamps"]["kind"] == "neopixel" else {}
         io = open_io(spec, layout, **options)
     try:  # from here the pins are claimed: any failure gives them back, or every retry finds them "in use"
@@ -142,36 +144,3 @@ def _both(first, second):
         second(event)
 
     return listener
-
-
-# driver name -> module of ``nimatron.drivers`` (imported only when chosen: here, the composition root)
-DRIVERS = {
-    "gpiozero": "gpiozero_io",
-    "circuitpython": "circuitpython_io",
-    "onboard": "onboard_io",
-}
-
-
-def open_io(board_spec, layout, **options):
-    """The io object for ``board_spec`` (a dict from ``boards.BOARDS``): its
-    driver's module imported now, the only one (``nimatron.drivers``).
-
-    ``layout`` is the lamps per row the game uses. ``options`` go to the
-    driver (``pin_factory=`` for gpiozero).
-    """
-    name = board_spec.get("driver")
-    if name == "gpiozero":
-        from ..drivers.gpiozero_io import GpiozeroIO
-
-        return GpiozeroIO(board_spec, layout, **options)
-    if name == "circuitpython":
-        from ..drivers.circuitpython_io import CircuitPythonIO
-
-        return CircuitPythonIO(board_spec, layout, **options)
-    if name == "onboard":
-        from ..drivers.onboard_io import OnboardIO
-
-        return OnboardIO(board_spec, layout, **options)
-    from ..drivers import DriverError
-
-    raise DriverError("unknown driver %r (choose from %s)" % (name, ", ".join(sorted(DRIVERS))))
