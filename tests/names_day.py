@@ -101,7 +101,7 @@ def main(board, preset, chosen):
 
 
 def driver_modules(spec):
-    from nimatron_host.deploy import driver_files
+    from nimatron_host.payload import driver_files
 
     return sorted(name for name in driver_files(spec) if name != "__init__.py")
 

@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from nimatron_host import deploy
+from nimatron_host import deploy, payload
 from nimatron_host.cli import main
 
 PICO = "Adafruit CircuitPython %s on 2025-05-28; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"
@@ -52,8 +52,8 @@ def test_the_manifest_covers_every_module_deploy_would_copy(major):
     copied = set()
     for name in boards.names():
         spec = boards.board(name)
-        if spec["driver"] in deploy.ONBOARD and not name.startswith("pi-"):
-            copied.update(p[len(deploy.LIB):] for p in deploy.firmware_files(name, spec) if deploy.compiled(p))
+        if spec["driver"] in payload.ONBOARD and not name.startswith("pi-"):
+            copied.update(p[len(payload.LIB):] for p in payload.firmware_files(name, spec) if deploy.compiled(p))
     assert copied and "machine/controller.py" in copied and "games/rules.py" in copied
     assert copied <= set(manifest["modules"]), stale_message(major)
     folder = deploy.carried_dir(major)
@@ -62,9 +62,9 @@ def test_the_manifest_covers_every_module_deploy_would_copy(major):
         on_disk.update(os.path.relpath(os.path.join(root, n), folder).replace(os.sep, "/") for n in names)
     assert on_disk == {"manifest.json"} | {p[:-3] + ".mpy" for p in manifest["modules"]}
     for path, entry in manifest["modules"].items():
-        data = deploy.read(os.path.join(folder, *(path[:-3] + ".mpy").split("/")))
+        data = payload.read(os.path.join(folder, *(path[:-3] + ".mpy").split("/")))
         assert data[:2] == HEADER[major], path
-        assert deploy.digest(data) == entry["mpy"], path
+        assert payload.digest(data) == entry["mpy"], path
         # the board's __file__ for it, as --mpy-cross names it: one interned name, not two
         assert ("/lib/nimatron/" + path[:-3] + ".mpy").encode() in data, path
 
@@ -96,7 +96,7 @@ def test_no_flags_puts_the_carried_build_for_the_boards_major(drive, version, ca
     assert "__init__.py" in got and "machine/controller.mpy" in got
     assert [m for m in got if m.endswith(".py")] == ["__init__.py"]
     for m in got - {"__init__.py"}:
-        carried = deploy.read(os.path.join(deploy.carried_dir(major), *m.split("/")))
+        carried = payload.read(os.path.join(deploy.carried_dir(major), *m.split("/")))
         assert (drive / "lib" / "nimatron" / m).read_bytes() == carried, m
     out = capsys.readouterr().out
     assert "Modules: .mpy for CircuitPython %d.x, carried in firmware/mpy/cp%d" % (major, major) in out
@@ -148,7 +148,7 @@ def test_a_stale_or_damaged_build_is_never_deployed(tmp_path_factory, which, wha
         path = sorted(manifest["modules"])[which % len(manifest["modules"])]
         mpy = copy.joinpath(*(path[:-3] + ".mpy").split("/"))
         if what == "source":
-            manifest["modules"][path]["source"] = deploy.digest(b"yesterday's source")
+            manifest["modules"][path]["source"] = payload.digest(b"yesterday's source")
         elif what == "entry":
             del manifest["modules"][path]
         elif what == "mpy":
@@ -158,7 +158,7 @@ def test_a_stale_or_damaged_build_is_never_deployed(tmp_path_factory, which, wha
         else:
             mpy.unlink()
         (copy / "manifest.json").write_text(json.dumps(manifest))
-        files = {deploy.LIB + p: d for p, d in SOURCES.items()}
+        files = {payload.LIB + p: d for p, d in SOURCES.items()}
         line = deploy.carried_mpy(files, (9, 2, 8))
         assert deploy.REBUILD in line
         assert all(p.endswith(".py") for p in files)
@@ -169,7 +169,7 @@ def test_a_stale_or_damaged_build_is_never_deployed(tmp_path_factory, which, wha
 def test_a_stale_build_is_said_with_the_rebuild_command(drive, tmp_path, monkeypatch, capsys):
     copy = copy_of_build(tmp_path, monkeypatch)
     manifest = json.loads((copy / "manifest.json").read_text())
-    manifest["modules"]["machine/controller.py"]["source"] = deploy.digest(b"yesterday")
+    manifest["modules"]["machine/controller.py"]["source"] = payload.digest(b"yesterday")
     (copy / "manifest.json").write_text(json.dumps(manifest))
     assert deploy_to(drive, "9.2.8") == 0
     assert "machine/controller.py" in modules(drive) and "games/rules.py" in modules(drive)
@@ -263,9 +263,9 @@ def test_the_carried_build_is_what_circuitpythons_mpy_cross_writes(major, tmp_pa
     if not os.access(exe, os.X_OK):
         pytest.skip("no CircuitPython mpy-cross %s here (%s)" % (tag, exe))
     sources = SOURCES
-    files = {deploy.LIB + p: d for p, d in sources.items()}
-    deploy.compile_mpy(files, exe)
+    files = {payload.LIB + p: d for p, d in sources.items()}
+    payload.compile_mpy(files, exe)
     manifest = deploy.carried_manifest(major)
-    assert {p: deploy.digest(files[deploy.LIB + p[:-3] + ".mpy"]) for p in sources} == {
+    assert {p: payload.digest(files[payload.LIB + p[:-3] + ".mpy"]) for p in sources} == {
         p: manifest["modules"][p]["mpy"] for p in sources}, stale_message(major)
     assert subprocess.run([sys.executable, os.path.join(tools, "build_mpy.py"), "--check"]).returncode == 0

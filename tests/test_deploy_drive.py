@@ -33,7 +33,7 @@ import shutil
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 from kit_drive import one_line, snapshot
-from nimatron_host import deploy, drive as drives
+from nimatron_host import deploy, drive as drives, payload
 from nimatron_host.cli import main
 
 BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\n"
@@ -76,8 +76,8 @@ def small(monkeypatch):
     files in one new folder; the same order of writes: folders, lib/, the
     rest, code.py last)."""
     if not FULL:
-        whole = deploy.firmware_files
-        monkeypatch.setattr(deploy, "firmware_files", lambda *a, **k: {
+        whole = payload.firmware_files
+        monkeypatch.setattr(payload, "firmware_files", lambda *a, **k: {
             p: d for p, d in whole(*a, **k).items()
             if "/" not in p or p.startswith("lib/nimatron/config/pinmaps/") or p == "lib/nimatron/config/presets.json"})
 

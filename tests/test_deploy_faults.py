@@ -27,7 +27,7 @@ import tempfile
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from kit_drive import one_line, snapshot
-from nimatron_host import deploy
+from nimatron_host import deploy, payload
 from nimatron_host.cli import main
 from nimatron_host.drive import Drive
 
@@ -161,7 +161,7 @@ def test_a_planted_manifest_never_reaches_outside_the_drive(case):
                 assert path == "lib/nimatron/stale.py" or kept(drive, path, body), path
         if code == 0 and "lib/nimatron" not in links:
             # a deploy removes only what the manifest vouches for, in its own folders
-            assert kept(drive, "lib/nimatron/stale.py", b"# stale\n") or deploy.digest(b"# stale\n") in data.decode(
+            assert kept(drive, "lib/nimatron/stale.py", b"# stale\n") or payload.digest(b"# stale\n") in data.decode(
                 "utf-8", "replace")
     CASES["manifest"] = CASES.get("manifest", 0) + 1
 
@@ -174,7 +174,7 @@ def test_the_reported_repro_deletes_nothing_outside(tmp_path, capsys):
     (tmp_path / "abs.txt").write_text("victim\n")
     path = os.path.join(drive, deploy.MANIFEST)
     record = json.load(open(path))
-    record["files"]["../victim.txt"] = record["files"][str(tmp_path / "abs.txt")] = deploy.digest(b"victim\n")
+    record["files"]["../victim.txt"] = record["files"][str(tmp_path / "abs.txt")] = payload.digest(b"victim\n")
     json.dump(record, open(path, "w"))
     code, out, err = run(drive)
     assert code == 0 and "removed" not in out
@@ -370,7 +370,7 @@ def upgrade_drive(root):
     for name in ("lib/nimatron/config/settings.py", "boot.py", "lib/nimatron/config/power.py"):  # an older version
         body = b"# older " + name.encode() + b"\n"
         open(os.path.join(drive, name), "wb").write(body)
-        record["files"][name] = deploy.digest(body)
+        record["files"][name] = payload.digest(body)
     json.dump(record, open(path, "w"))
     open(os.path.join(drive, "code.py"), "wb").write(USER_CODE)
     open(os.path.join(drive, "lib", "nimatron", "config", "boards.py"), "a").write("# my change\n")
@@ -394,8 +394,8 @@ def test_a_fault_at_every_step_leaves_the_drive_as_it_was_or_deployed(tmp_path, 
     back fails too ("renames": every rename from k on fails), the user's
     code.py is still on the drive and the line says what could not be put back."""
     if not FULL:  # the same order (lib/, the others, the manifest, code.py last) over fewer files
-        whole = deploy.firmware_files
-        monkeypatch.setattr(deploy, "firmware_files", lambda *a, **k: {
+        whole = payload.firmware_files
+        monkeypatch.setattr(payload, "firmware_files", lambda *a, **k: {
             p: d for p, d in whole(*a, **k).items() if "/" not in p or p.startswith("lib/nimatron/config/")})
     base = str(tmp_path / "base")
     drive = start(base)

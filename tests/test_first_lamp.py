@@ -101,6 +101,6 @@ def test_power_on_never_raises_even_when_the_module_cannot_load(monkeypatch, tmp
 
 @pytest.mark.parametrize("name", CIRCUITPYTHON)
 def test_the_deploy_puts_it_on_every_circuitpython_board(name):
-    from nimatron_host.deploy import driver_files
+    from nimatron_host.payload import driver_files
 
     assert "first_lamp.py" in driver_files(boards.board(name))

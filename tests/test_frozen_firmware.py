@@ -12,7 +12,7 @@ import struct
 import nimatron
 import pytest
 from nimatron.config import boards
-from nimatron_host import deploy, frozen
+from nimatron_host import deploy, frozen, payload
 from nimatron_host.cli import main
 
 INFO_UF2 = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
@@ -81,7 +81,7 @@ def one_line_error(capsys):
 
 
 def test_every_pico_and_macropad_pin_map_is_served():
-    on_a_board = [n for n, s in boards.BOARDS.items() if s["driver"] in deploy.ONBOARD and not n.startswith("pi-")]
+    on_a_board = [n for n, s in boards.BOARDS.items() if s["driver"] in payload.ONBOARD and not n.startswith("pi-")]
     served = {n for n, _ in SERVED}
     assert {"pico-neopixel", "pico-grid", "pico-ring", "macropad"} <= served
     assert served == {n for n in on_a_board if frozen.board_id(n, boards.board(n)) in frozen.RP2040_BOARDS}
@@ -94,10 +94,10 @@ def test_frozen_is_python_only_and_covers_what_deploy_copies(cp):
     assert frozen.CODE_MODULE + ".py" in code and "neopixel.py" in code
     for name in frozen.pin_maps(cp):
         spec = boards.board(name)
-        wanted = [p[len("lib/"):] for p in deploy.firmware_files(name, spec) if p.endswith(".py") and p.startswith("lib/")]
-        wanted += [p[len("lib/"):] for p in deploy.library_files(spec) if p.endswith(".py")]
+        wanted = [p[len("lib/"):] for p in payload.firmware_files(name, spec) if p.endswith(".py") and p.startswith("lib/")]
+        wanted += [p[len("lib/"):] for p in payload.library_files(spec) if p.endswith(".py")]
         assert set(wanted) <= set(code), name
-    assert not any(p.startswith("nimatron/") and p[len("nimatron/"):] in deploy.PC_ONLY for p in code)
+    assert not any(p.startswith("nimatron/") and p[len("nimatron/"):] in payload.PC_ONLY for p in code)
 
 
 def test_stage_writes_the_modules_and_refuses_an_unknown_board(tmp_path, capsys):
@@ -294,7 +294,7 @@ def test_the_drive_code_py_runs_the_frozen_main():
     tree = compile(frozen.CODE_PY, "code.py", "exec")
     assert frozen.CODE_MODULE in tree.co_names and "main" in tree.co_names
     assert frozen.frozen_files(frozen.PICO)[frozen.CODE_MODULE + ".py"] == open(
-        os.path.join(deploy.firmware_dir()[0], "code.py"), "rb").read()
+        os.path.join(payload.firmware_dir()[0], "code.py"), "rb").read()
 
 
 def test_data_changed_since_the_build_is_refused(firmware, tmp_path, monkeypatch, capsys):

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from nimatron.config import boards
 from nimatron_host import hardware
-from nimatron_host.hardware import checkpoints, harness, parts
+from nimatron_host.hardware import checkpoints, electrical, harness, parts
 from nimatron_host.hardware.circuit import circuit, expand_refs
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -65,7 +65,7 @@ def test_each_contact_has_a_colour_and_the_catalogues_gauge(name, texts):
             continue
         assert g.get("data-colour") in [c for c, _ in harness.SIGNAL_COLOURS] + ["black", "red"]
         power = ref in ("J1", parts.POWER_LOOM, harness.FAR_FEED) and parts.has_dc_input(design(name))
-        lead = parts.part(parts.lead_wire(design(name)))["awg"] if power and ref != parts.POWER_LOOM else awg18
+        lead = parts.part(electrical.lead_wire(design(name)))["awg"] if power and ref != parts.POWER_LOOM else awg18
         assert int(g.get("data-awg")) == (lead if power else awg22), (ref, g.get("data-pin"))
         if kind == "ground":
             assert g.get("data-colour") == "black"
@@ -80,7 +80,7 @@ def test_each_loom_has_its_colours_in_contact_order_and_a_length(name):
             lines = [p for p in cable["pins"] if p["kind"] == "line"]
             assert [p["colour"] for p in lines] == [c for c, _ in harness.SIGNAL_COLOURS][:len(lines)]
             assert len(cable["pins"]) == ways[cable["ref"]] in (2, parts.LOOM_LINES + 1)   # 2: the pixels' data
-    assert "max %d mm" % harness.LOOM_MAX_MM in harness.length_words()
+    assert "max %d mm" % parts.LOOM_MAX_MM in harness.length_words()
 
 
 @pytest.mark.parametrize("name", WIRED)
@@ -89,7 +89,7 @@ def test_connectors_agree_with_the_bill_of_materials_and_the_design_rules(name, 
     plugs = {g.get("data-ref") for g in contacts(texts, name) if g.get("data-ref").startswith("J")}
     listed = {r for r in bom_refs(texts, name) if r.startswith("J")}
     assert plugs == listed
-    rules = {ref for ref, _, _ in parts.signal_looms(d) + parts.power_path(d) if ref.startswith("J")}
+    rules = {ref for ref, _, _ in parts.signal_looms(d) + electrical.power_path(d) if ref.startswith("J")}
     assert plugs == rules
     assert (parts.POWER_LOOM in plugs) == parts.has_dc_input(d)
 

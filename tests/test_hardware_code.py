@@ -19,8 +19,8 @@ ROOT = PACKAGE.parent.parent.parent
 LONGEST = 60   # lines, from ``def`` to the function's last line, its docstring included
 # Read only by the suite, each for its reason:
 SUITE_ONLY = {
-    "electrical.checks": "the rules of function, which the suite runs over every design",
-    "parts.checks": "the parts' ratings, which the suite runs over every design",
+    "rules.checks": "the rules of function, which the suite runs over every design",
+    "rules.ratings": "the parts' ratings, which the suite runs over every design",
     "panel.contrast": "the panel's ink against its face (WCAG), which the suite checks",
     "supply_sim.available": "whether ngspice is here: the suite skips the simulations without it",
     "circuit.expand_refs": "reads a BOM's reference column back, the inverse of ref_ranges",

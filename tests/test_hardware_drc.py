@@ -29,7 +29,17 @@ from nimatron.drivers import lamp_pixels
 from nimatron.games.rules import parse_rules
 from nimatron.machine.app import choose_layout, make_settings
 from nimatron.panels.playable import check_games
-from nimatron_host.hardware import bom, checkpoints, designs, electrical, panel, parts, supply_sim
+from nimatron_host.hardware import (
+    bom,
+    checkpoints,
+    circuit as circuits,
+    designs,
+    electrical,
+    panel,
+    parts,
+    rules,
+    supply_sim,
+)
 from nimatron_host.hardware.circuit import circuit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,7 +48,7 @@ PRESETS = json.load(open(os.path.join(ROOT, "firmware", "nimatron", "config", "p
 
 
 def rating_failures(design):
-    return [line for line in parts.checks(design) if "mcd" not in line]
+    return [line for line in rules.ratings(design) if "mcd" not in line]
 
 
 @pytest.mark.parametrize("name", sorted(DESIGNS))
@@ -59,7 +69,7 @@ def test_an_overdriven_led_is_named_with_its_current_and_rating():
 
     spec = copy.deepcopy(boards.board("pi-leds"))
     spec["led"]["ma"] = 30            # (5 - 2.0 - 0.9) / 30 mA -> E24 75 ohm, 28 mA: over 25 mA x 80 %
-    lines = parts.checks(circuit("pi-leds", spec))
+    lines = rules.ratings(circuit("pi-leds", spec))
     assert any(re.match(r"pi-leds: Everlight 333-2UYC/S530-A3 .* runs at 28\.0 mA, rated 25 mA x 80 %", line)
                for line in lines), lines
 
@@ -139,7 +149,7 @@ def test_the_firmware_refuses_a_layout_whose_lamps_would_miss_their_row():
 def test_a_lit_lamp_meets_the_intensity_target(name):
     design = DESIGNS[name]
     target = parts.catalogue()["lamp_target_mcd"]
-    assert parts.lamp_mcd(design) >= target, [line for line in parts.checks(design) if "mcd" in line]
+    assert parts.lamp_mcd(design) >= target, [line for line in rules.ratings(design) if "mcd" in line]
 
 
 @pytest.mark.parametrize("name", sorted(n for n in DESIGNS if DESIGNS[n].jack))
@@ -162,7 +172,7 @@ def test_the_wiring_drawing_shows_the_input_protection(name):
 @pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n].onboard))
 def test_every_design_passes_the_rules_of_function(name):
     # less the one finding issue 42 leaves open (tests/test_hardware_fault.py holds it as an expected failure)
-    assert [x for x in electrical.checks(DESIGNS[name]) if electrical.OPEN not in x] == []
+    assert [x for x in rules.checks(DESIGNS[name]) if electrical.OPEN not in x] == []
 
 
 @pytest.mark.parametrize("name", sorted(n for n in DESIGNS if not DESIGNS[n].onboard))
@@ -201,7 +211,7 @@ def test_one_esd_array_fewer_than_the_looms_need_fails(name):
     """The generator over every wired board: what the BOM lists passes, one fewer fails."""
     design = DESIGNS[name]
     need = sum(electrical.esd_need(design).values())
-    assert electrical.esd_check(design, need) == [] and parts.esd_arrays(design) == need
+    assert electrical.esd_check(design, need) == [] and electrical.esd_arrays(design) == need
     lines = electrical.esd_check(design, need - 1)
     assert lines and "its looms need %d" % need in lines[0], lines
 
@@ -209,13 +219,13 @@ def test_one_esd_array_fewer_than_the_looms_need_fails(name):
 def test_a_polyfuse_chosen_at_20_degc_fails_in_a_warm_cabinet():
     """pico-grid on a RUEF400 (79 % of its 20 degC hold, counted at 80 % while assumed) nuisance-trips at 50 degC."""
     design = DESIGNS["pico-grid"]
-    assert parts.fuse_key(design) == "polyfuse-7"
-    original = parts.fuse_key
+    assert circuits.fuse_key(design) == "polyfuse-7"
+    original = circuits.fuse_key
     try:
-        parts.fuse_key = lambda d: "polyfuse-4"
-        lines = [line for line in parts.checks(design) if "F1" in line]
+        circuits.fuse_key = lambda d: "polyfuse-4"
+        lines = [line for line in rules.ratings(design) if "F1" in line]
     finally:
-        parts.fuse_key = original
+        circuits.fuse_key = original
     assert any("holds 2.53 A at 50 degC" in line for line in lines), lines   # 4.0 A x 0.79, x 80 % while 0.79 is assumed
 
 

@@ -17,7 +17,7 @@ at the first pixel, and the rule fails with it left out.
 """
 
 import pytest
-from nimatron_host.hardware import designs, electrical, enclosure, panel, parts, safety
+from nimatron_host.hardware import circuit, designs, electrical, enclosure, panel, parts, rules, safety
 
 JACKED = {d.name: d for d in designs() if d.jack}
 
@@ -26,7 +26,7 @@ JACKED = {d.name: d for d in designs() if d.jack}
 def test_every_board_with_a_jack_passes(name):
     assert enclosure.socket_check(JACKED[name]) == []
     assert enclosure.pairs_check(JACKED[name]) == []
-    assert [x for x in electrical.checks(JACKED[name]) if electrical.OPEN not in x] == []   # H3's open finding
+    assert [x for x in rules.checks(JACKED[name]) if electrical.OPEN not in x] == []   # H3's open finding
 
 
 def test_a_socket_neither_keyed_nor_locking_fails():
@@ -82,7 +82,7 @@ def test_touched_pixels_get_an_esd_array_at_the_first_pixel(name):
     data = [ref for ref, chains in parts.looms(d) if parts.is_data_loom(chains)]
     if parts.touched_pixels(d):
         assert need.get(data[0]) == 1
-        fitted = parts.esd_arrays(d)
+        fitted = electrical.esd_arrays(d)
         assert electrical.esd_check(d, fitted) == []
         lines = electrical.esd_check(d, fitted - 1)   # the string left without its array, as before
         assert lines and ("%s 1" % data[0]) in lines[0], lines
@@ -100,7 +100,7 @@ def test_the_index_says_what_lamps_the_bom_buys(name):
     from nimatron_host.hardware import guide
 
     d = ALL[name]
-    words = guide.what_words(d)
+    words = circuit.what_words(d)
     kind = parts.lamp_part(d)
     assert ("bullet pixels" in words) == (kind == parts.BULLET_PIXEL)
     assert ("strip" in words) == (kind == "ws2812b-strip")

@@ -6,7 +6,7 @@
 Kind of fault: *a conductor rated below the fault current that can reach it*. Protection rests on the LPS
 adapter's limit (150 % of its rating): a short right behind a conductor draws that until someone unplugs the
 adapter, and no polyfuse of the input trips below it. The rule (``electrical.fault_check``, inside
-``electrical.checks``): each conductor from J1 to the last pixel is rated for that current, or sits behind a
+``rules.checks``): each conductor from J1 to the last pixel is rated for that current, or sits behind a
 5 x 20 mm fast fuse that carries its feed's worst case and opens any current above the conductor's rating within
 ``electrical.FAULT_SECONDS`` (the maker's IEC 60127-2 limits in parts.json). The design: the pixels in groups, each
 fed from the fuse board through its own 0.8 A fast fuse (``electrical.pixel_groups``). Planted broken copies: the
@@ -16,21 +16,21 @@ fuse too large, a conductor left outside the fuses' reach: each fails the rule o
 
 import pytest
 from nimatron_host import hardware
-from nimatron_host.hardware import bom, electrical, harness, parts, supply_sim
+from nimatron_host.hardware import bom, electrical, harness, parts, rules
 
-DESIGNS = {d.name: d for d in supply_sim.input_designs()}
+DESIGNS = {d.name: d for d in hardware.circuit.input_designs()}
 
 
 def test_the_old_jack_and_leads_fail_the_rule_on_pico_grid(monkeypatch):
     design = DESIGNS["pico-grid"]
     assert electrical.fault_check(design) == []
     monkeypatch.setattr(parts, "JACK", "dc-jack-panel")
-    monkeypatch.setattr(parts, "lead_wire", lambda d: "wire-18")
+    monkeypatch.setattr(electrical, "lead_wire", lambda d: "wire-18")
     lines = electrical.fault_check(design)
     for ref, rated in (("J1", 4.0), ("W J1 lead", 5.6), ("W fuse board", 5.6)):
         assert any(x.startswith("pico-grid: %s (" % ref) and "rated %.2f A" % rated in x and "6.00 A" in x
                    for x in lines), (ref, lines)
-    assert any(x.startswith("pico-grid: J1 (") and "rated 4.00 A" in x for x in electrical.checks(design))
+    assert any(x.startswith("pico-grid: J1 (") and "rated 4.00 A" in x for x in rules.checks(design))
     monkeypatch.setattr(electrical, "pixel_groups", lambda d: [])   # the string fed at both ends, as it was
     assert any(x.startswith("pico-grid: W+5V far end (") and "rated 5.60 A" in x
                for x in electrical.fault_check(design))
@@ -121,4 +121,4 @@ def test_a_planted_unprotected_conductor_fails_the_rule(name, how, monkeypatch):
     PLANTED[how](monkeypatch)
     lines = electrical.fault_check(design)
     assert any("pixel conductors (" in x for x in lines), lines
-    assert any("pixel conductors (" in x for x in electrical.checks(design))
+    assert any("pixel conductors (" in x for x in rules.checks(design))

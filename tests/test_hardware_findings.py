@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from nimatron.config import boards
 from nimatron_host import hardware
-from nimatron_host.hardware import enclosure, guide, panel, parts
+from nimatron_host.hardware import enclosure, panel, parts
 from nimatron_host.hardware.circuit import circuit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -109,7 +109,7 @@ def test_the_pixel_data_has_a_short_loom_of_its_own(name):
 def test_every_gap_the_pixel_string_cannot_span_has_a_splice(name):
     pitch = parts.part(parts.BULLET_PIXEL)["string_pitch_mm"]
     gaps = panel.pixel_gaps(name, boards.board(name))
-    planned = {(a, b): mm for a, b, mm in guide.splices_needed(design(name))}
+    planned = {(a, b): mm for a, b, mm in panel.splices_needed(design(name))}
     for a, b, mm in gaps:
         if mm > pitch:
             assert planned[(a, b)] >= mm - pitch, (a, b, mm)

@@ -45,7 +45,7 @@ def test_every_board_with_a_jack_measures_its_pairs_first(name):
     d = JACKED[name]
     cps = checkpoints.checkpoints(d)
     assert enclosure.pairs_check(d, cps) == []
-    assert cps[0]["key"] == enclosure.PAIRS_KEY and cps[0]["stage"] == "inlet"
+    assert cps[0]["key"] == checkpoints.PAIRS_KEY and cps[0]["stage"] == "inlet"
     assert not enclosure.joined(d, cps[0]) and any(enclosure.joined(d, cp) for cp in cps[1:])
     sheet = checkpoints.commissioning(d, ["x"])
     assert "red lead on tail 1, black on tail 2" in sheet and "(one pair)" in sheet
@@ -89,7 +89,7 @@ def test_the_old_design_fails(monkeypatch, built):
     that read pin 1 to pin 2 with the tails already joined and nothing before it."""
     cps, cables = built
     key = plant(monkeypatch, contacts={"+": [1, 4], "-": [2, 3]})
-    old = [cp for cp in cps if cp["key"] != enclosure.PAIRS_KEY]
+    old = [cp for cp in cps if cp["key"] != checkpoints.PAIRS_KEY]
     old[1] = dict(old[1], points=[("J1", "1+4"), ("J1", "2+3")])
     lines = enclosure.pairs_check(D, old, jack=key, cables=cables)
     assert any("J1's + contacts [1, 4] are not where the r7b-plug plug puts +V" in line for line in lines), lines

@@ -14,18 +14,18 @@ import re
 
 import pytest
 from nimatron_host import hardware
-from nimatron_host.hardware import bom, electrical, guide, input_drawing, parts, safety, supply_sim
+from nimatron_host.hardware import bom, electrical, guide, input_drawing, parts, rules, safety, supply_sim
 
-DESIGNS = {d.name: d for d in supply_sim.input_designs()}
+DESIGNS = {d.name: d for d in hardware.circuit.input_designs()}
 TEXTS = hardware.files("en")
 
 
 @pytest.mark.parametrize("name", sorted(DESIGNS))
 def test_the_power_path_reaches_the_last_pixel_and_passes_its_rules(name):
     design = DESIGNS[name]
-    refs = [ref for ref, _, _ in parts.power_path(design)]
+    refs = [ref for ref, _, _ in electrical.power_path(design)]
     assert refs[0] == "J1" and refs[-1] == "pixel conductors"
-    assert electrical.pixel_check(design) == [] and parts.checks(design) == []
+    assert electrical.pixel_check(design) == [] and rules.ratings(design) == []
 
 
 def test_pico_grid_fed_at_one_end_breaks_both_pixel_rules(monkeypatch):
@@ -39,7 +39,7 @@ def test_pico_grid_fed_at_one_end_breaks_both_pixel_rules(monkeypatch):
     assert any("conductors carry" in x for x in lines) and any("farthest pixel" in x for x in lines), lines
     assert electrical.feed_both_ends(design)
     monkeypatch.setattr(electrical, "feed_both_ends", lambda d: False)
-    assert electrical.pixel_check(design) and any("pixel conductors" in x for x in parts.checks(design))
+    assert electrical.pixel_check(design) and any("pixel conductors" in x for x in rules.ratings(design))
 
 
 def test_the_ladder_conserves_current_and_drops_towards_the_middle():

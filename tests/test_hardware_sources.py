@@ -6,7 +6,7 @@
 Kind of fault: *a figure quoted from memory* (issue 42; the guide: check against the truth, a
 datasheet, not memory). A rule is only as good as the rating it compares with. The generator is not a
 hand-made list of keys: every design rule of every board runs with the catalogue instrumented
-(``parts.checks``, ``electrical.checks`` with its socket, conductor, fault and key-level rules, the
+(``rules.ratings``, ``rules.checks`` with its socket, conductor, fault and key-level rules, the
 supply decks' limits on the committed simulation, the decks' models at every corner), so each part a
 rule reads is collected. Each must cite a document and a section of it, or be our own part, or say it
 is an ASSUMPTION and what was searched for it (the rules then count its rating at 80 %,
@@ -18,7 +18,7 @@ sheet names every assumed figure the supply's rules rest on (issue 42: it states
 import re
 
 import pytest
-from nimatron_host.hardware import designs, electrical, keylevel, parts, safety, supply_sim
+from nimatron_host.hardware import designs, electrical, keylevel, parts, rules, safety, supply_sim
 
 DOCUMENT = re.compile(r"datasheet|data sheet|specification|catalogue|drawing|guide|document|PS-\d|SLVS|/D\b|"
                       r"rev\.|revision|revised", re.I)
@@ -69,8 +69,8 @@ def supply_rules(design):
 
 def every_rule():
     for design in designs():
-        parts.checks(design)
-        electrical.checks(design)
+        rules.ratings(design)
+        rules.checks(design)
         supply_rules(design)
 
 
@@ -93,7 +93,7 @@ def test_every_figure_a_rule_reads_names_its_document_and_section(monkeypatch):
 
 def test_a_rule_figure_quoted_from_memory_is_caught(monkeypatch):
     """A planted copy: a rule's figure whose source names no section, and a rule that reads a superseded
-    part (as parts.checks once read p6ke33ca for the TVS stand-off after p6ke43ca replaced it)."""
+    part (as the ratings rule once read p6ke33ca for the TVS stand-off after p6ke43ca replaced it)."""
     entry = parts.part("minifit-jr")
     monkeypatch.setitem(entry, "source", "Molex Mini-Fit Jr., 8.5 A per circuit, quoted from memory")
     monkeypatch.setattr(supply_sim, "TVS", "p6ke33ca")

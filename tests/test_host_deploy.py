@@ -9,7 +9,7 @@ import os
 
 import mpy_runner
 import pytest
-from nimatron_host import deploy
+from nimatron_host import deploy, payload
 from nimatron_host.cli import main
 
 BOOT_OUT = "Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"
@@ -48,7 +48,7 @@ def test_deploy_puts_the_expected_files(drive, capsys):
         rel = os.path.relpath(folder, package).replace(os.sep, "/")
         if rel != "drivers" and "__pycache__" not in rel:
             modules.update(os.path.normpath(rel + "/" + n) for n in names if n.endswith(".py"))
-    away = set(deploy.PC_ONLY) | set(deploy.grid_only())   # a row board plays no grid games
+    away = set(payload.PC_ONLY) | set(payload.grid_only())   # a row board plays no grid games
     assert modules - away and "games/rules.py" in modules
 
     def on_drive(m):  # the carried .mpy build for 9.x, but the package's own __init__.py
@@ -167,8 +167,8 @@ def test_redeploy_removes_only_its_own_stale_files(drive):
     (drive / stale).write_text("# an old module\n")
     edited = "lib/nimatron/old_edited.py"
     (drive / edited).write_text("# someone changed this\n")
-    manifest["files"][stale] = deploy.digest(b"# an old module\n")
-    manifest["files"][edited] = deploy.digest(b"# as deployed\n")
+    manifest["files"][stale] = payload.digest(b"# an old module\n")
+    manifest["files"][edited] = payload.digest(b"# as deployed\n")
     (drive / deploy.MANIFEST).write_text(json.dumps(manifest))
     deploy_to(drive)
     assert not (drive / stale).exists()
@@ -294,7 +294,7 @@ def test_every_file_the_entry_points_import_arrives(drive):
     for board in ("pico-neopixel", "pico-grid", "macropad", "circuitplayground"):
         assert deploy_to(drive, "--board", board) == 0
         got = set(files(drive))
-        for entry in deploy.ENTRY:
+        for entry in payload.ENTRY:
             assert entry in got
             for node in ast.walk(ast.parse((drive / entry).read_text())):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else (

@@ -367,21 +367,25 @@ def circles(root=ROOT):
 # loads another for the heap's sake while that one imports helpers back;
 # the memory owner (issue 43) is to derive those loads. Empty is the goal.
 CIRCLES_LEFT = [
-    ("nimatron", "nimatron.passes"),                    # forget_new <-> forget's collect
-    ("nimatron.games.registry", "nimatron.games.rules"),   # an unknown name's message; rules.py is the 64 KB sweep's edge
-    ("nimatron.drivers", "nimatron.drivers.circuitpython_io", "nimatron.drivers.gpiozero_io",
-     "nimatron.drivers.onboard_io", "nimatron.drivers.strip_io", "nimatron.drivers.tone"),   # open_io in __init__
-    ("nimatron.machine.adjust", "nimatron.machine.deployed", "nimatron.machine.service"),
+    # rules_class's refusal of an unknown name lists every name (registry.usage, the menus' reading
+    # of the lines). Broken, the listing goes into rules.py, resident on a board in play and the
+    # engine's own on the 64 KB sweep: rules.mpy 3,910 -> 3,992 bytes (CircuitPython 9.2.8
+    # mpy-cross); rules and what a game loads with it, 224 bytes more heap (MicroPython 1.29, .mpy).
+    ("nimatron.games.registry", "nimatron.games.rules"),
+    # starting and limit take identity, _short, SOURCE_MISSING and PIN_TRIES from startup, which loads
+    # them (and app) for the start. The cheapest break measured: PIN_TRIES to starting (its one user),
+    # the other three to limit, which the controller keeps: startup and limit 32 bytes more heap
+    # (MicroPython 1.29, .mpy), and limit loads with startup, before the start, not with app; but
+    # the power budget is no home for a settings file's "missing" and an exception's short text,
+    # and a module of their own costs an interned name and a module's dict (not measured).
     ("nimatron.machine.app", "nimatron.machine.limit", "nimatron.machine.starting", "nimatron.machine.startup"),
-    ("nimatron.machine.audits", "nimatron.machine.audits_load"),
-    ("nimatron.machine.files", "nimatron.machine.statefile", "nimatron.machine.store"),
-    ("nimatron.machine.lost", "nimatron.machine.reading"),
-    ("nimatron_host.deploy", "nimatron_host.frozen"),
-    ("nimatron_host.hardware", "nimatron_host.hardware.bom", "nimatron_host.hardware.checkpoints",
-     "nimatron_host.hardware.circuit", "nimatron_host.hardware.electrical", "nimatron_host.hardware.enclosure",
-     "nimatron_host.hardware.guide", "nimatron_host.hardware.harness", "nimatron_host.hardware.input_drawing",
-     "nimatron_host.hardware.keylevel", "nimatron_host.hardware.panel", "nimatron_host.hardware.parts",
-     "nimatron_host.hardware.safety", "nimatron_host.hardware.supply_sim", "nimatron_host.hardware.wiring"),
+    # open_io in drivers/__init__ imports the driver it opens, which imports DriverError and lamp_pixels
+    # back. Broken by moving open_io to app (the composition root, which already names the package):
+    # the stock MacroPad's first lamp 2,418 -> 2,432 ms and its longest pass with a menu visit 35.7 ->
+    # 38.5 ms (SET remote_play on), tools/emu_board.py --board macropad --service pad-nim (app, a
+    # start's module, loads 0.4 KB bigger); the tone's pins and loader are passed in already.
+    ("nimatron.drivers", "nimatron.drivers.circuitpython_io", "nimatron.drivers.gpiozero_io",
+     "nimatron.drivers.onboard_io", "nimatron.drivers.strip_io"),
 ]
 
 

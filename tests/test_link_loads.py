@@ -45,7 +45,7 @@ def alone_modules():
 
 def menu_modules():
     """What the operator menu loads a pass each: opening it over the link
-    (``switches.MENU_LOADS``), then its adjustments (``service._load_config``).
+    (``switches.MENU_LOADS``), then its adjustments (``service.Menu._load_config``).
     ``machine.service`` whole was 5.8 KB: ``SERVICE ON`` 54-58 ms a pass."""
     from nimatron.machine.switches import MENU_LOADS
 

@@ -221,10 +221,10 @@ def test_the_macropads_driver_keeps_nothing_only_wired_boards_use(tree, tmp_path
     on a stock MacroPad. What both use is ``strip_io`` now; the MacroPad's
     drive and heap go without the rest."""
     from nimatron.config import boards
-    from nimatron_host import deploy
+    from nimatron_host import payload
 
-    assert "circuitpython_io.py" not in deploy.driver_files(boards.board("macropad"))
-    assert {"circuitpython_io.py", "strip_io.py"} <= deploy.driver_files(boards.board("pico-grid"))
+    assert "circuitpython_io.py" not in payload.driver_files(boards.board("macropad"))
+    assert {"circuitpython_io.py", "strip_io.py"} <= payload.driver_files(boards.board("pico-grid"))
     script = tmp_path / "onboard.py"
     script.write_text("import sys\nimport nimatron.drivers.onboard_io\n"
                       "print(' '.join(sorted(m[9:] for m in sys.modules if m[:17] == 'nimatron.drivers.')))\n")

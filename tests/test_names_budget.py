@@ -61,7 +61,7 @@ def module_names(cross, name, tmp_path):
     if not os.path.isfile(source):
         source = os.path.join(ROOT, "firmware", *parts, "__init__.py")
     target = str(tmp_path / "m.mpy")
-    # the board's own name for it, as the deploy compiles it (deploy.compile_mpy)
+    # the board's own name for it, as the deploy compiles it (payload.compile_mpy)
     shown = "/lib/" + "/".join(parts) + ("/__init__" if source.endswith("__init__.py") else "") + ".mpy"
     subprocess.run([cross, "-s", shown, "-o", target, source], check=True, capture_output=True)
     with open(target, "rb") as f:

@@ -15,7 +15,8 @@ from nimatron.config import boards, power
 from nimatron.machine.adjust import CHOICES
 from nimatron.machine.limit import PowerLimit, deployed_level
 from nimatron.machine.store import crc32
-from nimatron_host.deploy import choices_file, firmware_files, power_line
+from nimatron_host.deploy import choices_file, power_line
+from nimatron_host.payload import firmware_files
 
 BOARDS = [name for name in boards.names() if boards.board(name)["driver"] != "gpiozero"]
 

@@ -87,22 +87,24 @@ def main(argv=None):
 
 def build(deploy, major, exe, sources):
     """Write firmware/mpy/cpMAJOR: the .mpy of each source and manifest.json."""
+    from nimatron_host import payload
+
     folder = deploy.carried_dir(major)
-    files = {deploy.LIB + path: data for path, data in sources.items()}
-    deploy.compile_mpy(files, exe)
+    files = {payload.LIB + path: data for path, data in sources.items()}
+    payload.compile_mpy(files, exe)
     modules = {}
     wanted = set()
     for path, data in sorted(sources.items()):
-        mpy = files[deploy.LIB + path[:-3] + ".mpy"]
+        mpy = files[payload.LIB + path[:-3] + ".mpy"]
         if mpy[:2] != bytes((ord("C"), MPY_VERSION[major])):
             raise SystemExit("build_mpy: %s wrote %r for %s, not mpy v%d" % (exe, mpy[:2], path, MPY_VERSION[major]))
         target = os.path.join(folder, *(path[:-3] + ".mpy").split("/"))
         wanted.add(target)
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        if deploy.read(target) != mpy:
+        if payload.read(target) != mpy:
             with open(target, "wb") as f:
                 f.write(mpy)
-        modules[path] = {"source": deploy.digest(data), "mpy": deploy.digest(mpy)}
+        modules[path] = {"source": payload.digest(data), "mpy": payload.digest(mpy)}
     for root, _dirs, names in os.walk(folder, topdown=False):  # a module no longer deployed goes
         for name in names:
             path = os.path.join(root, name)
@@ -114,11 +116,11 @@ def build(deploy, major, exe, sources):
                 "mpy_version": MPY_VERSION[major], "rebuild": deploy.REBUILD, "modules": modules}
     text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     path = os.path.join(folder, "manifest.json")
-    if deploy.read(path) != text.encode():
+    if payload.read(path) != text.encode():
         with open(path, "w") as f:
             f.write(text)
     print("firmware/mpy/cp%d: %d modules, %.1f KB of .mpy (from %.1f KB of .py)" % (
-        major, len(modules), sum(len(files[deploy.LIB + p[:-3] + ".mpy"]) for p in modules) / 1024,
+        major, len(modules), sum(len(files[payload.LIB + p[:-3] + ".mpy"]) for p in modules) / 1024,
         sum(len(d) for d in sources.values()) / 1024))
 
 

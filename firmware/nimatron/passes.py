@@ -123,19 +123,13 @@ def heap_low(reserve, gc=None):
     return figures is not None and figures[0] * reserve < figures[1]
 
 
-def loaded(package):
-    """The modules of ``nimatron.<package>`` resident now: what a step that
-    loads some of them drops again afterwards (``forget_new``). Here, not in
-    the package's ``__init__``: the engine alone on a 64 KB heap loads that one."""
+def loaded(package, before=()):
+    """The modules of ``nimatron.<package>`` resident now and not in ``before``
+    (what this gave earlier), named as ``nimatron.forget`` takes them: a step
+    that loads some drops them again afterwards, ``forget(loaded(package,
+    before))``. Here, not in the package's ``__init__``: the engine alone on a
+    64 KB heap loads that one."""
     import sys
 
     head = "nimatron." + package + "."
-    return [name for name in sys.modules if name[:len(head)] == head]
-
-
-def forget_new(package, before, collect=True):
-    """``nimatron.forget`` the modules of ``nimatron.<package>`` loaded since
-    ``before`` (``loaded``)."""
-    from . import forget
-
-    forget([name[9:] for name in loaded(package) if name not in before], collect)
+    return [name[9:] for name in sys.modules if name[:len(head)] == head and name[9:] not in before]

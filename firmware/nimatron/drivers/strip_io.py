@@ -72,7 +72,8 @@ class StripIO:
             from ..machine.sound import Sound
             from .tone import Tone
 
-            self.sound = Sound(Tone(board, speaker["pin"], speaker.get("enable")))
+            enable = speaker.get("enable")
+            self.sound = Sound(Tone(board_pin(board, speaker["pin"]), enable and board_pin(board, enable), load))
 
     def hear(self, event):
         """The controller's events, for the sounds (``app`` passes them on)."""

@@ -13,20 +13,22 @@ note sounds, so the speaker does not hiss between sounds.
 """
 
 from .. import const
-from .strip_io import board_pin, load
 
 _LOUDEST = const(0x8000)  # a 50 % duty square wave
 
 
 class Tone:
-    def __init__(self, board, pin, enable=None):
+    """``pin`` and ``enable`` (or None): the board's pins; ``load`` imports a
+    hardware module (``strip_io`` passes its own: a DriverError says why not)."""
+
+    def __init__(self, pin, enable, load):
         self._pwm = None
         self._audio = None
         self._enable = None
-        self._pin = board_pin(board, pin)
+        self._pin = pin
         if enable:
             digitalio = load("digitalio")
-            self._enable = digitalio.DigitalInOut(board_pin(board, enable))
+            self._enable = digitalio.DigitalInOut(enable)
             self._enable.switch_to_output(value=False)
         try:
             pwmio = load("pwmio")

@@ -12,8 +12,8 @@ its budget on a stock board; most visits test lamps or read audits and never adj
 """
 
 from ..config.settings import DIFFICULTIES, FIRST, KEEP_ON_PRESET, preset_names, resolve
-from ..passes import collect, collect_next, forget_new, load
-from .service import _load_config
+from .. import forget
+from ..passes import collect, collect_next, load, loaded
 
 CHOICES = {
     "misere": (False, True),
@@ -107,7 +107,7 @@ def save_step(menu, now):
     value = work[1]
     event = {"event": "adjusted", "key": key, "value": value}
     phase = work[2]
-    if _load_config():
+    if menu._load_config():
         return
     games = key in ("preset", "rules")
     if games and _load_checker():
@@ -202,8 +202,8 @@ def _forget_checked(before, now=True):
     """The games and panels modules a value's checks loaded dropped again
     (``before``: those resident when they began); the panels stayed, every
     one a technician's look at the presets drew."""
-    forget_new("games", before, False)
-    forget_new("panels", before, now)  # collects, unless not ``now``
+    forget(loaded("games", before), False)
+    forget(loaded("panels", before), now)  # collects, unless not ``now``
 
 
 def _load_checker():
@@ -221,14 +221,12 @@ def _load_checker():
 
 def _forget_checker():
     """The games' check dropped once a list is checked or left; collected first in the next pass."""
-    from .. import forget
-
     forget(("panels.playable",), collect=False)
     collect_next()
 
 
 def _config():
-    """``config.settings`` as loaded now (``_load_config``)."""
+    """``config.settings`` as loaded now (``service.Menu._load_config``)."""
     import sys
 
     return sys.modules["nimatron.config.settings"]

@@ -204,7 +204,7 @@ class Audits:
         from .audits_load import adopt
 
         try:
-            adopt(self, record)
+            adopt(self, record, OWN, PRESET_KEYS, MAX_PRESETS, _zeros)  # passed in: it imports nothing of this module
         finally:
             forget(("machine.audits_load",))
 

@@ -4,19 +4,21 @@
 """A stored audits record read back into an ``audits.Audits`` (``Audits.load``).
 
 Needed only when a machine starts: on a board it leaves the heap again at
-once (``nimatron.forget``); counting and writing records stay in ``audits``.
+once (``nimatron.forget``); counting and writing records stay in ``audits``,
+which passes in what its records hold (this module imports nothing of it).
 """
 
-from .audits import KEYS, MAX_PRESETS, OWN, PRESET_KEYS, _zeros
 
-
-def adopt(audits, record):
-    """Adopt a stored record into ``audits``; anything malformed reads as zero."""
+def adopt(audits, record, OWN, PRESET_KEYS, MAX_PRESETS, _zeros):
+    """Adopt a stored record into ``audits``; anything malformed reads as zero.
+    The rest are the ``audits`` module's: the record's keys this version reads,
+    the per-preset counts, how many presets are kept, and its zeroed counters."""
     if not isinstance(record, dict):
         return
-    audits.lifetime = _from_list(record.get("l"))
-    audits.service = _from_list(record.get("s", record.get("l")))  # left out: the same as lifetime
-    audits.newer = {"l": _beyond(record.get("l")), "s": _beyond(record.get("s", record.get("l")))}
+    KEYS = audits.keys()
+    audits.lifetime = _from_list(record.get("l"), KEYS, _zeros)
+    audits.service = _from_list(record.get("s", record.get("l")), KEYS, _zeros)  # left out: the same as lifetime
+    audits.newer = {"l": _beyond(record.get("l"), KEYS), "s": _beyond(record.get("s", record.get("l")), KEYS)}
     for key in record:
         if key not in OWN:
             audits.newer[key] = record[key]
@@ -38,7 +40,7 @@ def adopt(audits, record):
     audits.pin_failures = v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1000000 else 0
 
 
-def _from_list(values):
+def _from_list(values, KEYS, _zeros):
     out = _zeros()
     if isinstance(values, list):
         for i in range(min(len(values), len(KEYS))):
@@ -48,7 +50,7 @@ def _from_list(values):
     return out
 
 
-def _beyond(values):
+def _beyond(values, KEYS):
     """Counters a newer version wrote past ours: kept as they are, written back."""
     if isinstance(values, list) and len(values) > len(KEYS):
         return list(values[len(KEYS):])

@@ -284,7 +284,7 @@ class Controller(VisitorTurn, MachineTurn):
             self.menu.close()  # a list half checked: its modules go too
             self.menu = None
             forget(MENU_ONLY, collect=False)  # a board's heap is for searches while games play
-            passes.forget_new("config", before, collect=False)
+            forget(passes.loaded("config", before), False)
             passes.collect_next()  # collected first in the next pass, not late in this one
             self._enter(ATTRACT, now)
             self._emit({"event": "service", "open": False, "by": by})

@@ -13,7 +13,6 @@ adjustments, and dropped with the menu (``controller.MENU_ONLY``).
 
 from ..passes import collect, loaded
 from .adjust import _config, _forget_checked, _forget_checker, _load_checker, _playable, offered
-from .service import _load_config
 
 FILE = "config/choices.txt"
 
@@ -127,7 +126,7 @@ def check_step(menu):
     work = menu.work
     key = menu.key
     base, values, at, phase = work[0], work[1], work[2], work[3]
-    if _load_config():
+    if menu._load_config():
         return
     if values is None:  # the deploy's list, shown whole; else the values to check: the presets file parsed
         if not show(menu, key):

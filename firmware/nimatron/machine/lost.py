@@ -8,7 +8,7 @@ interns every name of every module it loads, and these words would cost
 each start their names for a record it almost never meets.
 """
 
-from .reading import SETTINGS, _count
+from .records import SETTINGS
 
 
 def _shape(v):
@@ -30,8 +30,9 @@ def _counts(values, n):
     if not isinstance(values, list):
         return "is %s, not a list of counts" % _shape(values)
     for i in range(min(n, len(values))):
-        if not _count(values[i]):
-            return "holds %s at %d, not a count" % (_shape(values[i]), i)
+        v = values[i]
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:  # not a count (``reading._count``)
+            return "holds %s at %d, not a count" % (_shape(v), i)
     return None
 
 

@@ -152,7 +152,7 @@ class Menu:
         """Once per tick: the button test's way out, burn-in, the idle exit,
         and a step of the choices' checks or of a save."""
         screen = self.screen
-        if screen in ("adjust", "adjust_value", "confirm") and _load_config():
+        if screen in ("adjust", "adjust_value", "confirm") and self._load_config():
             return  # the adjustments' modules, a pass each, before a press needs them
         if screen == "adjust_value" and self.work is not None:
             if self.saving:
@@ -214,6 +214,29 @@ class Menu:
     def _emit(self, event):
         self.c._emit(event)
 
+    def _load_config(self):
+        """True if this pass loaded ``config.values``, ``config.settings``,
+        ``machine.adjust`` or ``machine.deployed``, one a pass: a board's start
+        forgot the first two (``app.PLAY_FREE``), and checking a preset loaded
+        both, with its rule set, in one pass. The last after a collection in a
+        pass of its own: by then the menu's garbage left its load no room (a
+        collection inside its pass overran it on pico-grid); the first
+        three come at once, as a quick DONE needs them."""
+        global _loading
+        for name in ("config.values", "config.settings", "machine.adjust"):
+            if "nimatron." + name not in sys.modules:
+                load(name)
+                return True
+        if "nimatron.machine.deployed" in sys.modules:
+            return False
+        if not _loading:
+            _loading = True
+            collect_next()  # first in the next pass; the load in the pass after it
+        elif not busy():
+            _loading = False
+            load("machine.deployed")
+        return True
+
 
 def _direction(role):
     """+1 for the first row's button or a key of the top row, -1 for any other."""
@@ -222,31 +245,7 @@ def _direction(role):
     return -1
 
 
-def _load_config():
-    """True if this pass loaded ``config.values``, ``config.settings``,
-    ``machine.adjust`` or ``machine.deployed``, one a pass: a board's start
-    forgot the first two (``app.PLAY_FREE``), and checking a preset loaded
-    both, with its rule set, in one pass. The last after a collection in a
-    pass of its own: by then the menu's garbage left its load no room (a
-    collection inside its pass overran it on pico-grid); the first
-    three come at once, as a quick DONE needs them."""
-    global _loading
-    for name in ("config.values", "config.settings", "machine.adjust"):
-        if "nimatron." + name not in sys.modules:
-            load(name)
-            return True
-    if "nimatron.machine.deployed" in sys.modules:
-        return False
-    if not _loading:
-        _loading = True
-        collect_next()  # first in the next pass; the load in the pass after it
-    elif not busy():
-        _loading = False
-        load("machine.deployed")
-    return True
-
-
-_loading = False  # ``_load_config`` has asked a collection for ``machine.deployed``
+_loading = False  # ``Menu._load_config`` has asked a collection for ``machine.deployed``
 
 
 def _adjust():

@@ -28,7 +28,8 @@ lock file is never replaced or removed (the state file is replaced by
 rename on every save, so a lock on it would not outlive the first save).
 """
 
-from .store import BLANK, KINDS, MAGIC, MAGIC2, MAX_PAYLOAD, SCANNED, scan
+from .reading import scan
+from .records import BLANK, KINDS, MAGIC, MAGIC2, MAX_PAYLOAD, SCANNED
 
 LIMIT = 65536  # bytes: more than any state this store writes (two records of at most 2012)
 
@@ -217,9 +218,8 @@ def keep_aside(path, data, word="damaged"):
         except OSError:
             return None
         try:
-            from .files import _write_all
-
-            _write_all(os, fd, data)
+            with open(fd, "wb", closefd=False) as f:  # every byte written, or OSError (a PC's file object)
+                f.write(data)
             os.fsync(fd)
         except OSError:
             return None

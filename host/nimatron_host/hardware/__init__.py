@@ -15,17 +15,11 @@ import os
 import shutil
 import subprocess
 
-from nimatron.config import boards
-
 from . import bom, checkpoints, enclosure, guide, harness, input_drawing, panel, parts, safety, svg, wiring
-from .circuit import circuit, revision
+from .circuit import designs, revision
 
 SOURCES = "png-sources.txt"
 RENDER_ZOOM = {"wiring": "1.5", "harness": "1.5", "panel": "0.8", "enclosure": "0.8"}   # drawings: 1.5 px per unit; panel (mm): 0.8 x 3.78 = 3 px/mm
-
-
-def designs():
-    return [circuit(name, boards.board(name)) for name in boards.names()]
 
 
 def files(lang="en"):

@@ -13,7 +13,9 @@ import csv
 import io
 
 from . import panel, parts as catalogue_parts, supply_sim
-from .circuit import ref_ranges
+from .circuit import fuse_key, ref_ranges
+from .electrical import esd_arrays, lead_wire
+from .enclosure import supply_part
 from .harness import GROUND, PLUS5, SIGNAL_COLOURS
 
 WIRE_COLOURS = [name for name, _ in SIGNAL_COLOURS] + [GROUND[0]]   # the looms' colour code (harness.svg)
@@ -81,11 +83,6 @@ def _wired_parts(design):
                            "(Mean Well numbers the plug's contacts otherwise)"
                            % (catalogue_parts.cutout_words(), catalogue_parts.pair("+"), catalogue_parts.pair("-"))),
     }
-
-
-def supply_part(design):
-    """The example 5 V supply: the one the inlet's marking names (enclosure.svg), with the KPPX-4P plug (R7B)."""
-    return "Mean Well GST25A05-R7B" if design.figures["amps"] >= 4 else "Mean Well GST18A05-R7B (3 A)"
 
 
 def supply_words(design):
@@ -253,9 +250,7 @@ def _wire_sundries(design):
     """The pixel string's splice wire, the switches' crimp terminals, the strain relief."""
     out = []
     if catalogue_parts.lamp_part(design) == catalogue_parts.BULLET_PIXEL:
-        from .guide import splices_needed
-
-        mm = sum(m for _, _, m in splices_needed(design))
+        mm = sum(m for _, _, m in panel.splices_needed(design))
         if mm:
             out.append(("4-core extension wire for the pixel string's splices, 22 AWG, metres",
                         max(1, int(mm * 1.2 / 1000.0 + 0.999)), "4-core 22 AWG LED wire", 1.00,
@@ -313,7 +308,7 @@ def stripboard_words(design):
         out.append("the 74AHCT125 level shifter and its capacitor")
     if catalogue_parts.has_dc_input(design):
         out.append("the input protection")
-    if catalogue_parts.esd_arrays(design):
+    if esd_arrays(design):
         out.append("the ESD arrays")
     out.append("the looms' headers")
     return ", ".join(out[:-1]) + " and " + out[-1]
@@ -366,7 +361,7 @@ def _looms(design):
 def _input_rows(design):
     """The DC input: F1, TVS1, C_IN, Q1/Q2 and their heat sinks, the over-voltage cut-off."""
     out = []
-    fuse = catalogue_parts.part(catalogue_parts.fuse_key(design))
+    fuse = catalogue_parts.part(fuse_key(design))
     out.append((fuse["part"], 1, fuse["part"].split()[1], 0.60,
                 "in the +5V line right after the jack; worst case %.2f A" % catalogue_parts.worst_amps(design)))
     p = catalogue_parts.part
@@ -409,7 +404,7 @@ def _protection(design):
     """Supply input protection and ESD arrays on the visitor-touched lines."""
     out = _input_rows(design) if catalogue_parts.has_dc_input(design) else []
     out.extend(_group_fuse_rows(design))
-    n = catalogue_parts.esd_arrays(design)
+    n = esd_arrays(design)
     if n:
         from .electrical import esd_need
 
@@ -470,7 +465,7 @@ def _group_fuse_rows(design):
         ("stripboard 50 x 80 mm (the fuse board)", 1, "Vero 01-0021, cut", 1.50,
          "beside the first pixel, where %s's loom ends: its +5V and ground strips, each with a %d AWG wire soldered "
          "along it, feed the fuses; from each fuse a group's pair (harness.svg, %s)" % (
-             catalogue_parts.POWER_LOOM, catalogue_parts.part(catalogue_parts.lead_wire(design))["awg"],
+             catalogue_parts.POWER_LOOM, catalogue_parts.part(lead_wire(design))["awg"],
              harness.GROUPS)),
         ("%s, red and black, metres" % lead["part"], 2 * metres, "Alpha Wire 3051", 0.40,
          "each group's pair from its fuse to its first pixel, %d AWG behind the fuse (max %.1f m each), and the "
@@ -491,7 +486,7 @@ def _settle(design):
 def _power_wire_rows(design):
     """18 AWG from the jack to the first pixel, and to the last one where the pixels are fed at both ends; the
     single-pair leads (J1's, the far end's) in 16 AWG where 18 AWG is rated below the adapter's limit
-    (``parts.lead_wire``)."""
+    (``electrical.lead_wire``)."""
     from .electrical import fault_amps, feed_both_ends
 
     both = bool(design.pixels) and feed_both_ends(design)
@@ -500,7 +495,7 @@ def _power_wire_rows(design):
     far_words = ("; a second pair from J2 to the last pixel: the pixels are fed at both ends (one feed drops the far "
                  "pixel below its VDD minimum or overloads the string's conductors)" if both else "")
     wire = catalogue_parts.part("wire-18")
-    lead = catalogue_parts.lead_wire(design)
+    lead = lead_wire(design)
     if lead == "wire-18":
         return [(wire["part"] + ", red and black, metres", 2 + far_m, "Alpha Wire 3055", 0.90,
                  "+5V and ground from the jack to the lamps (%.1f A)%s" % (wire["amps"], far_words))]

@@ -13,7 +13,7 @@ changes the numbers here with the drawings.
                             #  "readings": [("supply unplugged", "> 1 kΩ")], "points": [("J2", "1"), ...]}
 """
 
-from . import parts as catalogue
+from . import parts as catalogue, supply_sim
 from .circuit import (
     BUTTON_OHMS,
     CLOSED_OHMS,
@@ -23,8 +23,12 @@ from .circuit import (
     SILICON_MIN_VF,
     SUPPLY_TOLERANCE,
     role_label,
+    u1_needs,
 )
 from .harness import controller_points, harness, point_words
+from .words import md_table, ohms_words
+
+PAIRS_KEY = "jack-pairs"   # the checkpoint that measures J1's tails apart (``inlet_checks``; ``enclosure.pairs_check``)
 
 STAGES = (
     ("inlet", "The DC jack's tails, before they are joined",
@@ -70,7 +74,7 @@ def lamp_rail(design, loaded=False):
     lo, hi = supply_window(design.figures["volts"])
     if loaded:
         lo = lo - sum(v for _, v in electrical.input_drops(design))
-    return max(lo, electrical.u1_needs()) if design.pixels else lo, hi
+    return max(lo, u1_needs()) if design.pixels else lo, hi
 
 
 def diode_window(key="1n4148"):
@@ -104,7 +108,6 @@ def inlet_checks(design):
     """J1's four tails apart, the adapter plugged in: which contacts carry +V against which, before any tail is
     joined (``enclosure.pairs_check``). Every + contact reads the supply against every − contact; the two
     contacts of a pair read nothing against each other."""
-    from .enclosure import PAIRS_KEY
 
     if not catalogue.has_dc_input(design):
         return []
@@ -146,7 +149,7 @@ def power_checks(design):
             [("supply plugged in, red lead on pin 1, wait 1 s", window(*lamp_rail(design)))],
             "rail", "+5V reaches the loom's header through the fuse and the MOSFETs (they turn on in about 0.2 s); "
             "0 V: a MOSFET reversed, R_BE not %s, or the over-voltage cut-off tripped (an adapter above %.2f V): "
-            "the bench test above tells which" % (_ohms_words(_supply().R_BE), _supply().trip_window()[0])),
+            "the bench test above tells which" % (ohms_words(supply_sim.R_BE), supply_sim.trip_window()[0])),
     ]
 
 
@@ -312,14 +315,6 @@ def reading_words(cp):
     return "; ".join(("%s: %s" % (cond, exp)) if cond else exp for cond, exp in cp["readings"])
 
 
-def md_table(header, rows):
-    """A Markdown table (the guide's and the commissioning sheet's): a | in a cell is shown as /."""
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in rows:
-        out.append("| " + " | ".join(str(c).replace("|", "/") for c in row) + " |")
-    return out
-
-
 # --- the guide's sections ----------------------------------------------------
 
 def design_figures(design):
@@ -329,7 +324,7 @@ def design_figures(design):
         from . import electrical
 
         out.append("the input's drops at the worst case (%s), never below U1's %.1f V" % (
-            ", ".join("%s %.2f V" % d for d in electrical.input_drops(design)), electrical.u1_needs()))
+            ", ".join("%s %.2f V" % d for d in electrical.input_drops(design)), u1_needs()))
     if design.pixels:
         out.append("the %d Ω data resistor ± %d %%" % (DATA_OHMS, int(RESISTOR_TOLERANCE * 100)))
     if design.matrix:
@@ -514,7 +509,7 @@ def supply_troubles(design, cps):
            ("Nothing at all with the supply plugged in",
             "The adapter (%s: 5 V on J1 %s): above %.2f V or reversed, the input stays off on purpose; Q1 and Q2 "
             "(%s); the input stage's bench test (the commissioning sheet)." % (
-                _cite(cps, "supply"), catalogue.pins_words("+"), _supply().trip_window()[0], _cite(cps, "mosfets")),
+                _cite(cps, "supply"), catalogue.pins_words("+"), supply_sim.trip_window()[0], _cite(cps, "mosfets")),
             "The machine's own 5 V adapter (its KPPX-4P plug); Q1/Q2 as the wiring drawing shows them (drains outwards, sources "
             "joined)."),
            ("The adapter's light goes out (or it clicks) as soon as it is plugged in, with J1's tails joined",
@@ -567,8 +562,6 @@ METER_VOLTS = 0.02   # a hand-held meter's error on a 5 V reading (about 0.3 % +
 def bench_rows(design):
     """[(step, what to set, measure, expected, accept, what a wrong reading means)] for the first built
     input stage on a bench supply: the expected values are the corner runs' (``supply_sim.bench``)."""
-    from . import electrical, supply_sim
-
     b = supply_sim.load_bench(design)
     if not b:
         return []
@@ -581,12 +574,12 @@ def bench_rows(design):
          window(max(vbe[0] - 0.1, 0.05), vbe[1] + 0.05),
          "below 0.05 V: the TL431 draws nothing: missing, backwards or its cathode not on R_B, so the cut-off "
          "cannot trip: stop. 0.6-0.8 V: Q3 is on: R_BE is not %s (10 kΩ reads about 0.6 V and +5V stays at 0 V), "
-         "or the cut-off has tripped at 5 V (R_TOP and R_BOT swapped)" % _ohms_words(supply_sim.R_BE)),
+         "or the cut-off has tripped at 5 V (R_TOP and R_BOT swapped)" % ohms_words(supply_sim.R_BE)),
         ("2", "5.00 V, only the 1 kΩ on +5V", "+5V to ground, after 1 s", window(idle[0] - m, idle[1]),
          window(idle[0] - m - 0.05, idle[1] + m),
          "0 V: the gates are not pulled down (R_G), a MOSFET is in backwards, or Q3 is on (step 1)"),
         ("3", "4.75 V, %.2f A drawn from +5V (an electronic load, or power resistors)" % amps, "+5V to ground",
-         window(*full), "≥ %s" % volts(max(full[0] - m - 0.05, electrical.u1_needs())),
+         window(*full), "≥ %s" % volts(max(full[0] - m - 0.05, u1_needs())),
          "low: a poor joint in the current path (strips, F1, Q1/Q2's legs) or Q1/Q2 not fully on (their gates "
          "read within 0.2 V of ground); measure the supply at the jack, not at its own terminals"),
         ("4", "from 5.00 V up in 10 mV steps, only the 1 kΩ on +5V", "the supply's volts where +5V drops to 0 V",
@@ -595,18 +588,6 @@ def bench_rows(design):
          "off. Above it, or +5V still on at 6.0 V: the cut-off does not work (the TL431's REF and cathode "
          "swapped, Q3's emitter and collector swapped): a wrong adapter would reach the pixels; do not fit it"),
     ]
-
-
-def _supply():
-    from . import supply_sim
-
-    return supply_sim
-
-
-def _ohms_words(ohms_value):
-    from .input_drawing import ohms_words
-
-    return ohms_words(ohms_value)
 
 
 def bench_lines(design):

@@ -45,6 +45,7 @@ from dataclasses import replace
 
 from nimatron.config import boards, power
 
+from . import parts as catalogue
 from .design import Chain, Design, Parts, is_pico
 
 BUTTON_OHMS = 220
@@ -261,19 +262,14 @@ def _supplies(spec, parts):
 def input_section(design):
     """The DC input between J1 and the +5V rail (see ``supply_sim`` for the circuit and its proof):
     the series parts the supply current passes, each as (what, ohms, volts dropped regardless of current)."""
-    from . import parts as catalogue
-
-    fuse = catalogue.fuse_key(design)
+    fuse = fuse_key(design)
     return {"fuse": fuse, "series": input_series(fuse)}
 
 
 def input_series(fuse):
     """[(what, ohms, volts)]: J1 and its leads, the polyfuse after a trip (R1max), both MOSFETs."""
-    from . import parts as catalogue
-    from .supply_sim import JACK_OHMS
-
     fet = catalogue.part("sup90p06")
-    return [("J1 and its leads", JACK_OHMS, 0.0),
+    return [("J1 and its leads", catalogue.JACK_OHMS, 0.0),
             ("F1 %s" % catalogue.part(fuse)["part"].split()[1], catalogue.fuse_r1max(fuse), 0.0),
             ("Q1+Q2 SUP90P06-09L", 2 * fet["rds_on_4v5"], 0.0)]
 
@@ -315,3 +311,64 @@ def expand_refs(text):
         else:
             out.append(item)
     return out
+
+
+def fuse_key(design):
+    """The smallest polyfuse that holds the worst case with 20 % to spare, at 50 degC, and whose
+    resistance after a trip (R1max) still leaves U1 its 4.5 V (``electrical.u1_volts``)."""
+    amps = catalogue.worst_amps(design)
+    for key in catalogue.FUSES:
+        if catalogue.hold_at_cabinet(key) < amps / catalogue.derate() - 1e-9:
+            continue
+        if design.pixels and u1_volts_with_fuse(design, key) < u1_needs() - 1e-9:
+            continue
+        return key
+    return catalogue.FUSES[-1]
+
+
+def supply_low(design):
+    return design.figures["volts"] * 0.95
+
+
+def u1_needs():
+    return catalogue.part("ic-supply")["ranges"]["74ahct125"][0]
+
+
+def u1_volts_with_fuse(design, fuse):
+    """U1's supply with a given polyfuse in the input (the J1 and MOSFET drops as ``input_section``)."""
+    amps = catalogue.worst_amps(design)
+    return supply_low(design) - sum(volts + ohms * amps for _, ohms, volts in input_series(fuse))
+
+
+def designs():
+    """Every board's design, from its pin map."""
+    return [circuit(name, boards.board(name)) for name in boards.names()]
+
+
+def input_designs():
+    """The designs with a DC input (the jack, the cut-off, the fuse): what ``supply_sim`` simulates."""
+    return [d for d in designs() if catalogue.has_dc_input(d)]
+
+
+def what_words(design):
+    """What a board is, from its design rather than the pin map's ``about`` (which once called pico-grid's
+    64 bullet pixels in holes "an 8x8 NeoPixel matrix"): the controller, the lamps as the BOM buys them, the
+    controls. A board with everything built in keeps its maker's words."""
+    if design.onboard:
+        return design.spec["about"]
+    layout = boards.layout(design.spec)
+    status = len(design.spec["lamps"].get("status", ())) if design.neopixel else len(design.spec.get("status", {}))
+    kind = catalogue.lamp_part(design)
+    if not design.neopixel:
+        lamps = "%d discrete LEDs in rows of %s" % (sum(layout), "-".join(str(n) for n in layout))
+    elif kind != catalogue.BULLET_PIXEL:
+        lamps = "a NeoPixel strip cut to rows of %s" % "-".join(str(n) for n in layout)
+    elif design.spec["lamps"].get("shape") == "ring":
+        lamps = "%d NeoPixel bullet pixels (12 mm) in a circle" % sum(layout)
+    else:
+        lamps = "%d NeoPixel bullet pixels (12 mm) in a grid of %d × %d" % (sum(layout), len(layout), max(layout))
+    lamps += ", %d status lamps" % status if status else ""
+    m = design.matrix
+    controls = "a key under each lamp (key matrix %d × %d)" % (len(m["rows"]), len(m["columns"])) if m else \
+        "one button per row"
+    return "%s, %s; %s" % ("Raspberry Pi Pico" if design.pico else "Raspberry Pi", lamps, controls)

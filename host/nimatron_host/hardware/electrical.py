@@ -22,20 +22,13 @@ broken rule, e.g.
 - the socket on the service face (``enclosure.socket_check``);
 - every conductor of the power path rated for the current a fault can drive through it (the adapter's limit),
   or behind a fuse that opens any current above its rating within ``FAULT_SECONDS`` (``fault_check``).
-(Polyfuses held at 50 degC are ``parts.checks``: the fuse is chosen there.)
+(Polyfuses held at 50 degC are ``rules.ratings``; the fuse is chosen in ``circuit.fuse_key``.)
 """
 
 import math
 
 from . import parts as catalogue
-
-
-def supply_low(design):
-    return design.figures["volts"] * 0.95
-
-
-def u1_needs():
-    return catalogue.part("ic-supply")["ranges"]["74ahct125"][0]
+from .circuit import fuse_key, input_designs, supply_low, u1_needs
 
 
 def input_drops(design):
@@ -49,14 +42,6 @@ def input_drops(design):
 
 def u1_volts(design):
     return supply_low(design) - sum(v for _, v in input_drops(design))
-
-
-def u1_volts_with_fuse(design, fuse):
-    """U1's supply with a given polyfuse in the input (the J1 and MOSFET drops as ``input_section``)."""
-    from .circuit import input_series
-
-    amps = catalogue.worst_amps(design)
-    return supply_low(design) - sum(volts + ohms * amps for _, ohms, volts in input_series(fuse))
 
 
 def u1_check(design):
@@ -97,12 +82,10 @@ def esd_check(design, fitted):
 def column_load_pf(design):
     """A key-matrix column's capacitance: its loom, one diode per row (its datasheet's maximum), the ESD
     array, the pin."""
-    from .harness import LOOM_MAX_MM
-
     f = catalogue.part("loom-capacitance")
     rows = len(design.matrix["rows"])
     diode_pf = catalogue.part(design.matrix.get("diode", "1n4148")).get("cd_pf", f["diode_pf"])
-    return LOOM_MAX_MM / 1000.0 * f["wire_pf_per_m"] + rows * diode_pf + f["esd_pf"] + f["pin_pf"]
+    return catalogue.LOOM_MAX_MM / 1000.0 * f["wire_pf_per_m"] + rows * diode_pf + f["esd_pf"] + f["pin_pf"]
 
 
 def column_settle_us(design):
@@ -192,22 +175,6 @@ def smd_check(design, rows):
     return out
 
 
-def checks(design, esd_fitted=None, cps=None):
-    from . import bom, checkpoints, enclosure
-
-    if design.onboard:
-        return []
-    if esd_fitted is None:
-        rows = [r for r in bom.rows(design) if "SRV05-4" in r[1]]
-        esd_fitted = int(rows[0][2]) if rows else 0
-    if cps is None:
-        cps = checkpoints.checkpoints(design)
-    return (u1_check(design) + esd_check(design, esd_fitted) + matrix_check(design) + checkpoint_check(design, cps)
-            + smd_check(design, bom.rows(design)[1:-1]) + enclosure.socket_check(design)
-            + enclosure.pairs_check(design, cps) + pixel_check(design)
-            + fault_check(design))
-
-
 # --- the pixels' conductors: jack to last pixel --------------------------------
 
 _LADDERS: dict = {}
@@ -226,11 +193,9 @@ def pixel_gaps_mm(design):
 
 def feed_ohms(far=False, wire="wire-18"):
     """A pixel feed's loop resistance: the +5V loom (two 18 AWG each way, Mini-Fit contacts), or the far end's pair
-    (``wire``: ``parts.lead_wire``)."""
-    from .supply_sim import LOOM_OHMS
-
+    (``wire``: ``lead_wire``)."""
     if not far:
-        return 2 * LOOM_OHMS
+        return 2 * catalogue.LOOM_OHMS
     length = catalogue.part("pixel-conductor")["far_feed_m"]
     return 2 * length * catalogue.part(wire)["ohms_per_m"] + 0.02
 
@@ -260,7 +225,7 @@ def pixel_ladder(design, both_ends, rail_volts, groups=None):
         diag[k + 1] += g
         upper[k] = -g
         lower[k + 1] = -g
-    wire = catalogue.lead_wire(design)
+    wire = lead_wire(design)
     if groups:
         board = rail_volts - amps * feed_ohms()                    # the loom carries every group's current
         feeds_at = [(first, board, group_feed_ohms()) for first, _ in groups]
@@ -368,16 +333,14 @@ def pixel_figures(design):
 FAULT_SECONDS = 2.0   # a fault that overloads a conductor is opened within this (IEC 60127-2's bound at 275 %)
 FUSE = "fuse-5x20-fast"
 OPEN = "a fuse per feed would have to open"   # issue 42, H3: the words for pixel conductors nothing protects
-BEHIND_FUSES = ("pixel conductors", "W pixel groups")   # parts.power_path's conductors a group's fuse protects
+BEHIND_FUSES = ("pixel conductors", "W pixel groups")   # power_path's conductors a group's fuse protects
 PARALLEL = {"W+5V": 2}   # the +5V loom: two 18 AWG each way (J2 pins 1-2, 3-4), sharing a fault (IEC 60364-4-43 433.4)
 
 
 def fault_amps(design):
-    """The most a fault can draw: the LPS adapter's overload point (``supply_sim.OVERLOAD`` x its rating); no
+    """The most a fault can draw: the LPS adapter's overload point (``parts.OVERLOAD`` x its rating); no
     polyfuse of the input trips below it."""
-    from .supply_sim import OVERLOAD
-
-    return design.spec["supply"]["amps"] * OVERLOAD
+    return design.spec["supply"]["amps"] * catalogue.OVERLOAD
 
 
 def fault_rows(design):
@@ -386,7 +349,7 @@ def fault_rows(design):
     if not catalogue.has_dc_input(design):
         return []
     out = []
-    for ref, key, amps in catalogue.power_path(design):
+    for ref, key, amps in power_path(design):
         p = catalogue.part(key)
         if p["kind"] not in ("connector", "crimp", "wire"):
             continue
@@ -487,8 +450,6 @@ def fault_figures(design):
 def fault_report():
     """The docs' table: every conductor of every board with a DC input against the fault current, and the
     5 x 20 mm fuse a feed would need (``python -m nimatron_host.hardware.electrical``)."""
-    from .supply_sim import input_designs
-
     rows = ["| board | conductor | part | fault current, per wire (A) | rating (A) | protected by |",
             "|---|---|---|---|---|---|"]
     notes = []
@@ -506,6 +467,42 @@ def fault_report():
                                  fault_amps(design), n) is not None else "no promised time" for n in need),
                          rating, "%g A at most" % largest_protecting_fuse(rating)))
     return rows + [""] + notes
+
+
+
+def power_path(design):
+    """[(ref, part key, amps)]: every part the supply current passes, jack to the last pixel (the pixels'
+    own conductors carry the most of any segment; fed in groups from the fuse board, ``electrical.pixel_groups``)."""
+    if not catalogue.has_dc_input(design):
+        return []
+    amps = catalogue.worst_amps(design)
+    loom = catalogue.POWER_LOOM
+    out = [("J1", catalogue.JACK, amps), ("W J1 lead", lead_wire(design), amps), ("F1", fuse_key(design), amps),
+           ("Q1", "sup90p06", amps), ("Q2", "sup90p06", amps), (loom, "minifit-jr", amps),
+           (loom, "minifit-jr-crimp", amps), ("W+5V", "wire-18", amps)]
+    if design.pixels:
+        both = feed_both_ends(design)
+        _, seg_amps, feeds = pixel_ladder(design, both, u1_volts(design))
+        if both:
+            out.append(("W+5V far end", lead_wire(design), feeds[1]))
+        if pixel_groups(design):
+            out.append(("W fuse board", lead_wire(design), amps))
+            out.append(("W pixel groups", GROUP_LEAD, max(feeds)))
+        out.append(("pixel conductors", catalogue.part("pixel-conductor")["as"], max(seg_amps)))
+    return out
+
+
+def lead_wire(design):
+    """The single-pair leads (J1's tags to the stripboard, the far end's feed): 18 AWG where it is rated for the
+    adapter's limit, else 16 AWG (``electrical.fault_check``); the +5V loom has two 18 AWG each way."""
+    if fault_amps(design) > catalogue.trusted("wire-18", catalogue.part("wire-18")["amps"]) + 1e-9:
+        return "wire-16"
+    return "wire-18"
+
+
+def esd_arrays(design):
+    """Arrays sit at their loom's plug: counted loom by loom (``electrical.esd_need``)."""
+    return sum(esd_need(design).values())
 
 
 if __name__ == "__main__":

@@ -51,13 +51,7 @@ def marking(design):
     """The words at the inlet: what it takes, how much, which way round."""
     f = design.figures
     return ["%s  %g V DC, %g A max" % (design.jack, f["volts"], design.spec["supply"]["amps"]),
-            "%s  (4-pin power DIN, locking)" % polarity(), "own adapter only: %s" % supply_example(design)]
-
-
-def supply_example(design):
-    from . import bom
-
-    return bom.supply_part(design)
+            "%s  (4-pin power DIN, locking)" % polarity(), "own adapter only: %s" % supply_part(design)]
 
 
 def pin_xy(jack=None):
@@ -123,12 +117,12 @@ def draw(design):
     _polarity_symbol(d, jx - jack / 2.0 - 30, jy + 18, scale=1.5)
     d.end()
     d.end()
-    _detail(d, GAP_MM, top + h + 24, design, jack)
+    _detail(d, GAP_MM, top + h + 24, design)
     d.text(width - 6, height - 4, revision(design.name), size=4, anchor="end", fill="#555555", class_="revision")
     return d.document()
 
 
-def _detail(d, x, y, design, jack):
+def _detail(d, x, y, design):
     """The inlet, three times its size: socket, marking, clamp and the lead's loop."""
     k = DETAIL
     d.text(x, y, "THE INLET (x%g): %s on the service face, the lead clamped below it" % (k, design.jack), size=6,
@@ -220,9 +214,6 @@ def socket_check(design, panel_svg=None, enclosure_svg=None, jack=None):
     return out
 
 
-PAIRS_KEY = "jack-pairs"   # the checkpoint that measures J1's tails apart (``checkpoints.inlet_checks``)
-
-
 def joined(design, cp):
     """True if a checkpoint names one of J1's joined pairs ('1+3') as a test point."""
     return any(ref == design.jack and "+" in pin for ref, pin in cp["points"])
@@ -267,7 +258,7 @@ def pairs_check(design, cps=None, jack=None, cables=None):
     if cps is None:
         cps = checkpoints.checkpoints(design)
     first = next((n for n, cp in enumerate(cps) if joined(design, cp)), len(cps))
-    found = [n for n, cp in enumerate(cps) if cp["key"] == PAIRS_KEY]
+    found = [n for n, cp in enumerate(cps) if cp["key"] == checkpoints.PAIRS_KEY]
     if not found or found[0] > first:
         out.append("%s: %s joins %s's tails before a checkpoint has measured its pairs (the adapter plugged in, "
                    "the tails apart)" % (name, cps[first]["id"] if first < len(cps) else "the build", ref))
@@ -283,3 +274,6 @@ def pairs_check(design, cps=None, jack=None, cables=None):
                     out.append("%s: %s does not read tail %d (+) against tail %d (−)" % (name, cp["id"], a, b))
     return out
 
+def supply_part(design):
+    """The example 5 V supply: the one the inlet's marking names (enclosure.svg), with the KPPX-4P plug (R7B)."""
+    return "Mean Well GST25A05-R7B" if design.figures["amps"] >= 4 else "Mean Well GST18A05-R7B (3 A)"

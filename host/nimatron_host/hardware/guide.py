@@ -8,16 +8,15 @@ Every figure comes from the pin map and the circuit, so the text cannot
 drift from the firmware.
 """
 
-import math
-
 from nimatron.config import boards, power
 from nimatron.config.settings import resolve
 
 from . import checkpoints, panel, parts as parts_catalogue
 from .bom import budget_words, rows as bom_rows
-from .checkpoints import md_table
-from .circuit import BUTTON_OHMS, DATA_OHMS, STATUS_WORDS, ref_ranges, revision
-from .panel import BUTTON_MM
+from .circuit import BUTTON_OHMS, DATA_OHMS, STATUS_WORDS, fuse_key, ref_ranges, revision, what_words
+from .electrical import lead_wire, power_path
+from .panel import BUTTON_MM, splices_needed
+from .words import md_table, ohms_words
 
 # The host-link protocol, as a link from a board's folder (hardware/BOARD/): its
 # README.md and commissioning.md both sit there.
@@ -67,7 +66,7 @@ def power_lines(design):
 def _most_loaded(design):
     """The part of the supply path or a loom that carries the largest share of its rating."""
     loads = []
-    for ref, key, amps in parts_catalogue.power_path(design) + parts_catalogue.signal_looms(design):
+    for ref, key, amps in power_path(design) + parts_catalogue.signal_looms(design):
         p = parts_catalogue.part(key)
         rating = parts_catalogue.hold_at_cabinet(key) if p["kind"] == "fuse" else p["amps"]
         loads.append((amps / rating, ref, p["part"].split(",")[0].split(" (")[0], amps, rating))
@@ -156,32 +155,6 @@ def _intro_lines(design):
                   "**%s** `nimatron hardware --lang es|ru` writes the panel in Spanish or Russian."
                   % (_tile_links(design), " · [enclosure](enclosure.svg) (the service face with the socket)"
                      if parts_catalogue.has_dc_input(design) else "", panel.num(panel.KERF_MM), panel.OUTLINES), ""]
-
-
-def what_words(design):
-    """What a board is, from its design rather than the pin map's ``about`` (which once called pico-grid's
-    64 bullet pixels in holes "an 8x8 NeoPixel matrix"): the controller, the lamps as the BOM buys them, the
-    controls. A board with everything built in keeps its maker's words."""
-    if design.onboard:
-        return design.spec["about"]
-    from nimatron.config import boards
-
-    layout = boards.layout(design.spec)
-    status = len(design.spec["lamps"].get("status", ())) if design.neopixel else len(design.spec.get("status", {}))
-    kind = parts_catalogue.lamp_part(design)
-    if not design.neopixel:
-        lamps = "%d discrete LEDs in rows of %s" % (sum(layout), "-".join(str(n) for n in layout))
-    elif kind != parts_catalogue.BULLET_PIXEL:
-        lamps = "a NeoPixel strip cut to rows of %s" % "-".join(str(n) for n in layout)
-    elif design.spec["lamps"].get("shape") == "ring":
-        lamps = "%d NeoPixel bullet pixels (12 mm) in a circle" % sum(layout)
-    else:
-        lamps = "%d NeoPixel bullet pixels (12 mm) in a grid of %d × %d" % (sum(layout), len(layout), max(layout))
-    lamps += ", %d status lamps" % status if status else ""
-    m = design.matrix
-    controls = "a key under each lamp (key matrix %d × %d)" % (len(m["rows"]), len(m["columns"])) if m else \
-        "one button per row"
-    return "%s, %s; %s" % ("Raspberry Pi Pico" if design.pico else "Raspberry Pi", lamps, controls)
 
 
 CHAIN_ENDS = {"gnd": " → ground", "row": " → key matrix row", "column": " → key matrix column", "+5v": " → +5V",
@@ -280,12 +253,12 @@ def _fault_choice_words(design):
     (``electrical.fault_check``)."""
     from . import electrical
 
-    lead = parts_catalogue.part(parts_catalogue.lead_wire(design))
+    lead = parts_catalogue.part(lead_wire(design))
     words = ("A short behind %s draws the adapter's limit, %.1f A, until it is unplugged: the inlet (%.1f A per pin) "
              "and the single leads (%d AWG, %.1f A%s) are rated for it." % (
                  design.jack, electrical.fault_amps(design),
                  parts_catalogue.trusted(parts_catalogue.JACK, parts_catalogue.part(parts_catalogue.JACK)["amps"]),
-                 lead["awg"], parts_catalogue.trusted(parts_catalogue.lead_wire(design), lead["amps"]),
+                 lead["awg"], parts_catalogue.trusted(lead_wire(design), lead["amps"]),
                  "; 18 AWG would be rated only %.1f A" % parts_catalogue.trusted(
                      "wire-18", parts_catalogue.part("wire-18")["amps"]) if lead["awg"] != 18 else ""))
     fused = electrical.fault_fused(design)
@@ -348,7 +321,7 @@ def _input_protection_step(design):
     """The DC input between the jack and +5V, as input.svg draws it, and the power loom to the pixels."""
     from . import electrical, supply_sim
 
-    fuse = parts_catalogue.part(parts_catalogue.fuse_key(design))["part"].split(" resettable")[0]
+    fuse = parts_catalogue.part(fuse_key(design))["part"].split(" resettable")[0]
     both = bool(design.pixels) and electrical.feed_both_ends(design)
     return ("Input protection at the DC jack (%s), all through-hole, as [input.svg](input.svg) draws it (the "
             "pin-outs are on it): the %s TVS across the jack; +5V through the %s polyfuse to Q1's drain; the "
@@ -361,8 +334,8 @@ def _input_protection_step(design):
             "then leaves +5V at 0 V (hardware/README.md, 'Supply faults, simulated'). From there run +5V and "
             "ground in 18 AWG through the 4-way Mini-Fit Jr. plug (two contacts each) to the %s%s; the "
             "worst case the firmware allows is %.2f A."
-            % (design.jack, supply_sim.TVS.upper(), fuse, supply_sim.CIN_PLACE, _ohms(supply_sim.R_TOP),
-               _ohms(supply_sim.R_BOT), _ohms(supply_sim.R_BASE), _ohms(supply_sim.R_BE),
+            % (design.jack, supply_sim.TVS.upper(), fuse, supply_sim.CIN_PLACE, ohms_words(supply_sim.R_TOP),
+               ohms_words(supply_sim.R_BOT), ohms_words(supply_sim.R_BASE), ohms_words(supply_sim.R_BE),
                "fuse board beside the first pixel" if electrical.pixel_groups(design) else "first pixel",
                ", and a second 18 AWG pair from J2 to the last pixel: fed at one end, the farthest pixel would get "
                "%.2f V and the string's conductors %.2f A" % electrical.pixel_figures(design)["one end"][:2]
@@ -385,7 +358,7 @@ def fuse_board_words(design):
             "22 AWG pair from each fuse and the ground strip to its group's first pixel. Fed so, the farthest pixel "
             "gets %.2f V at the worst case on the adapter's −5 %% and no conductor carries more than %.2f A; a short "
             "in a group opens its fuse within %g s and darkens that group only." % (
-                parts_catalogue.part(parts_catalogue.lead_wire(design))["awg"], len(groups), electrical.group_fuse(),
+                parts_catalogue.part(lead_wire(design))["awg"], len(groups), electrical.group_fuse(),
                 "%s-%s" % (refs[0], refs[-1]) if len(refs) > 1 else refs[0], len(groups),
                 ", ".join("%s pixels %d-%d" % (ref, first, first + size - 1)
                           for ref, (first, size) in zip(refs, groups)),
@@ -429,12 +402,6 @@ def _monthly_supply(designs):
         return ""
     return ("with all lamps lit, measure +5V at %s pins 1 to 3 (as commissioned) and at the farthest pixel: %s; "
             % (parts_catalogue.POWER_LOOM, "; ".join(limits)))
-
-
-def _ohms(value):
-    from .input_drawing import ohms_words
-
-    return ohms_words(value)
 
 
 def _led_steps(design):
@@ -498,13 +465,6 @@ def _loom_steps(design):
         " (the pins of the table above: header pin numbers count from the USB end, 1 top left)"
         if design.pico else " (pin 1 is the corner nearest the SD card; odd pins on the inside row)"))
     return out
-
-
-def splices_needed(design):
-    """[(from, to, mm to add)]: where a fixed-pitch pixel string does not reach the next hole."""
-    pitch = parts_catalogue.part(parts_catalogue.BULLET_PIXEL)["string_pitch_mm"]
-    return [(a, b, int(math.ceil((mm - pitch) / 10.0)) * 10)
-            for a, b, mm in panel.pixel_gaps(design.name, design.spec) if mm > pitch]
 
 
 def splice_words(design):

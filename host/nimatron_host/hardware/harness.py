@@ -13,11 +13,10 @@ schematic's and the firmware's. Gauges come from the parts catalogue.
     h["cables"][0]["pins"][0]   # {"pin": "1", "signal": "GP0", "colour": "brown", "awg": 22, ...}
 """
 
-from . import parts as catalogue
+from . import electrical, parts as catalogue
 from .circuit import ref_ranges, revision
 from .svg import Drawing
 
-LOOM_MAX_MM = 800   # the largest panel's diagonal: no loom from the stripboard to a lamp needs more
 # Signal wires in the looms: contact n has colour n (red is kept for +5V, black for ground),
 # so a wire is known by its colour at both ends.
 SIGNAL_COLOURS = (("brown", "#8b4513"), ("orange", "#f08000"), ("yellow", "#e0b800"), ("green", "#2e8b3e"),
@@ -28,7 +27,7 @@ GREY = "#555555"
 
 
 def length_words():
-    return "cut to fit, max %d mm" % LOOM_MAX_MM
+    return "cut to fit, max %d mm" % catalogue.LOOM_MAX_MM
 
 
 def harness(design):
@@ -53,10 +52,10 @@ def power_cables(design):
             "detail": "in the back (the service face, enclosure.svg); its tails joined in pairs only after the first "
                       "checkpoint has measured them apart (commissioning.md), then to the stripboard",
             "near": "jack tags", "far": "stripboard", "length": "as short as the case allows",
-            "pins": [_pin(catalogue.pair("+"), "+5V in", "supply +", PLUS5, catalogue.part(catalogue.lead_wire(design))["awg"],
-                          "F1 polyfuse → Q1 drain"),
-                     _pin(catalogue.pair("-"), "GND", "supply −", GROUND, catalogue.part(catalogue.lead_wire(design))["awg"],
-                          "stripboard ground")]}
+            "pins": [_pin(catalogue.pair("+"), "+5V in", "supply +", PLUS5,
+                          catalogue.part(electrical.lead_wire(design))["awg"], "F1 polyfuse → Q1 drain"),
+                     _pin(catalogue.pair("-"), "GND", "supply −", GROUND,
+                          catalogue.part(electrical.lead_wire(design))["awg"], "stripboard ground")]}
     loom = {"ref": catalogue.POWER_LOOM, "kind": "power", "part": "minifit-jr",
             "title": "%s +5V loom: Mini-Fit Jr. 4-way" % catalogue.POWER_LOOM,
             "detail": "header 39-28-1043 at the stripboard, receptacle 39-01-2040 on the loom",
@@ -72,35 +71,31 @@ def power_cables(design):
     return [jack, loom] + far_feed(design) + group_leads(design)
 
 
-FAR_FEED = "W+5V far end"   # parts.power_path's name for it
+FAR_FEED = "W+5V far end"   # electrical.power_path's name for it
 
 
 def far_feed(design):
     """The second pixel feed where one feed is not enough (``electrical.feed_both_ends``): a single pair from the
-    stripboard's +5V and ground at J2 to the last pixel, rated for the adapter's limit (``parts.lead_wire``)."""
-    from . import electrical
-
+    stripboard's +5V and ground at J2 to the last pixel, rated for the adapter's limit (``electrical.lead_wire``)."""
     if not design.pixels or not electrical.feed_both_ends(design):
         return []
-    wire = catalogue.part(catalogue.lead_wire(design))
-    return [{"ref": FAR_FEED, "kind": "power", "part": catalogue.lead_wire(design),
+    wire = catalogue.part(electrical.lead_wire(design))
+    return [{"ref": FAR_FEED, "kind": "power", "part": electrical.lead_wire(design),
              "title": "%s: the pixels' second feed, %d AWG" % (FAR_FEED, wire["awg"]),
              "detail": "soldered at the stripboard beside J2's header, to the last pixel's flying leads; no fuse: "
                        "rated %.1f A for a short at the adapter's limit (%.1f A)" % (
-                           catalogue.trusted(catalogue.lead_wire(design), wire["amps"]), electrical.fault_amps(design)),
+                           catalogue.trusted(electrical.lead_wire(design), wire["amps"]), electrical.fault_amps(design)),
              "near": "stripboard", "far": "last pixel",
              "length": "%.1f m" % catalogue.part("pixel-conductor")["far_feed_m"],
              "pins": [_pin("+", "+5V", "second feed", PLUS5, wire["awg"], "the last pixel's +5V"),
                       _pin("−", "GND", "second feed", GROUND, wire["awg"], "the last pixel's GND")]}]
 
 
-GROUPS = "W pixel groups"   # parts.power_path's name for the leads from the fuse board
+GROUPS = "W pixel groups"   # electrical.power_path's name for the leads from the fuse board
 
 
 def group_fuse_refs(design):
     """["F2", ...]: one 5 x 20 mm fast fuse per pixel group (F1 is the input's polyfuse)."""
-    from . import electrical
-
     return ["F%d" % (k + 2) for k in range(len(electrical.pixel_groups(design)))]
 
 
@@ -108,8 +103,6 @@ def group_leads(design):
     """The pixels fed in groups (``electrical.pixel_groups``): the +5V loom ends on the fuse board beside the first
     pixel; from it each group has a red and black pair, its +5V through its own fuse, to its first pixel, the +5V cut
     between one group's last pixel and the next group's first."""
-    from . import electrical
-
     groups = electrical.pixel_groups(design)
     if not groups:
         return []

@@ -9,8 +9,9 @@ netlist's parts.
 """
 
 from . import parts as catalogue, stripboard, supply_sim
-from .circuit import revision
+from .circuit import fuse_key, revision
 from .svg import Drawing
+from .words import ohms_words, wrap
 
 GREY = "#555555"
 RAIL, SBUS, GATE, GROUND = 150, 80, 240, 380
@@ -63,14 +64,6 @@ PINOUTS = (("Q1, Q2 SUP90P06-09L", "TO-220", ("G", "D", "S")),
            ("U_OVP TL431ACLP", "TO-92", ("REF", "A", "K")))
 
 
-def ohms_words(ohms):
-    """1500 -> '1.5 kΩ', 1e6 -> '1 MΩ'."""
-    for scale, unit in ((1e6, "MΩ"), (1e3, "kΩ")):
-        if ohms >= scale:
-            return "%g %s" % (ohms / scale, unit)
-    return "%g Ω" % ohms
-
-
 def _fet(d, x, y, part, drain_left):
     """A P-MOSFET on the rail: a box from x to x+60, drain and source named, the gate below."""
     d.group(class_="input-part", data_part=part)
@@ -93,7 +86,7 @@ def draw(design):
            "at 0 V: hardware/README.md, 'Supply faults, simulated'." % (supply_sim.trip_volts(), lo, hi),
            size=11, fill=GREY)
     _jack(d, design.jack)
-    _fuse_and_clamps(d, catalogue.part(catalogue.fuse_key(design))["part"].split()[1])
+    _fuse_and_clamps(d, catalogue.part(fuse_key(design))["part"].split()[1])
     _mosfets(d)
     _gate(d)
     _cutoff_transistor(d)
@@ -112,8 +105,6 @@ def draw(design):
              "Pin-outs, leads down, printed face towards you: %s." % "; ".join(
                  "%s %s %s" % (refs, package, "-".join(pins)) for refs, package, pins in PINOUTS)]
     y = 430
-    from .wiring import wrap
-
     for line in wrap(notes, 140):
         d.text(20, y, line, size=11)
         y += 16

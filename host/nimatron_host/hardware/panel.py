@@ -495,3 +495,10 @@ def pixel_gaps(name, spec):
     for (a, ax, ay), (b, bx, by) in zip(holes, holes[1:]):
         out.append((words(a), words(b), math.hypot(bx - ax, by - ay) + PIXEL_SLACK_MM))
     return out
+
+
+def splices_needed(design):
+    """[(from, to, mm to add)]: where a fixed-pitch pixel string does not reach the next hole."""
+    pitch = parts.part(parts.BULLET_PIXEL)["string_pitch_mm"]
+    return [(a, b, int(math.ceil((mm - pitch) / 10.0)) * 10)
+            for a, b, mm in pixel_gaps(design.name, design.spec) if mm > pitch]

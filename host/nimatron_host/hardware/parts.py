@@ -1,14 +1,12 @@
 # SPDX-FileCopyrightText: 2026 The Nimatron project contributors
 #
 # SPDX-License-Identifier: MIT
-"""The parts catalogue (``parts.json``: datasheet figures) and the design rules checked against it.
+"""The parts catalogue (``parts.json``: datasheet figures) and what a board takes from it.
 
 Every connector, wire, fuse and lamp a board's BOM names comes from the
-catalogue, so the ratings the checks compare with are the ones a builder
-buys. ``checks(design)`` returns one line per broken rule, naming the
-board, the part, the figure and the rating:
-
-    pico-grid: J3 JST-XH carries 3.2 A, rated 3.0 A x 80 %
+catalogue, so the ratings the design rules compare with (``rules.ratings``)
+are the ones a builder buys. The bottom of the generator: it imports no
+other module of it.
 
 The worst case is the firmware's own (``nimatron.config.power``): the
 brightness cap is the most the firmware lets an operator set.
@@ -75,44 +73,6 @@ def fuse_r1max(key):
     return part("ptc-rerating-ruef")["r1max_ohms"][key]
 
 
-def fuse_key(design):
-    """The smallest polyfuse that holds the worst case with 20 % to spare, at 50 degC, and whose
-    resistance after a trip (R1max) still leaves U1 its 4.5 V (``electrical.u1_volts``)."""
-    from . import electrical
-
-    amps = worst_amps(design)
-    for key in FUSES:
-        if hold_at_cabinet(key) < amps / derate() - 1e-9:
-            continue
-        if design.pixels and electrical.u1_volts_with_fuse(design, key) < electrical.u1_needs() - 1e-9:
-            continue
-        return key
-    return FUSES[-1]
-
-
-def power_path(design):
-    """[(ref, part key, amps)]: every part the supply current passes, jack to the last pixel (the pixels'
-    own conductors carry the most of any segment; fed in groups from the fuse board, ``electrical.pixel_groups``)."""
-    if not has_dc_input(design):
-        return []
-    from . import electrical
-
-    amps = worst_amps(design)
-    out = [("J1", JACK, amps), ("W J1 lead", lead_wire(design), amps), ("F1", fuse_key(design), amps),
-           ("Q1", "sup90p06", amps), ("Q2", "sup90p06", amps), (POWER_LOOM, "minifit-jr", amps),
-           (POWER_LOOM, "minifit-jr-crimp", amps), ("W+5V", "wire-18", amps)]
-    if design.pixels:
-        both = electrical.feed_both_ends(design)
-        _, seg_amps, feeds = electrical.pixel_ladder(design, both, electrical.u1_volts(design))
-        if both:
-            out.append(("W+5V far end", lead_wire(design), feeds[1]))
-        if electrical.pixel_groups(design):
-            out.append(("W fuse board", lead_wire(design), amps))
-            out.append(("W pixel groups", electrical.GROUP_LEAD, max(feeds)))
-        out.append(("pixel conductors", part("pixel-conductor")["as"], max(seg_amps)))
-    return out
-
-
 JACK = "power-din-panel"   # J1: keyed and locking, rated for the adapter's limit (``enclosure.socket_check``)
 
 
@@ -143,16 +103,6 @@ def cutout_words(key=None):
         return "a %g mm round hole" % cut["diameter_mm"]
     return "a %g mm square opening, two %g mm holes %g mm apart" % (cut["side_mm"], cut["screw_hole_mm"],
                                                                   cut["screw_pitch_mm"])
-
-
-def lead_wire(design):
-    """The single-pair leads (J1's tags to the stripboard, the far end's feed): 18 AWG where it is rated for the
-    adapter's limit, else 16 AWG (``electrical.fault_check``); the +5V loom has two 18 AWG each way."""
-    from . import electrical
-
-    if electrical.fault_amps(design) > trusted("wire-18", part("wire-18")["amps"]) + 1e-9:
-        return "wire-16"
-    return "wire-18"
 
 
 def signal_looms(design):
@@ -221,13 +171,6 @@ def touched_pixels(design):
     return not design.onboard and design.neopixel and lamp_part(design) == BULLET_PIXEL
 
 
-def esd_arrays(design):
-    """Arrays sit at their loom's plug: counted loom by loom (``electrical.esd_need``)."""
-    from . import electrical
-
-    return sum(electrical.esd_need(design).values())
-
-
 def lamp_part(design):
     return spec_lamp_part(design.spec)
 
@@ -279,40 +222,8 @@ def spec_lamp_hole(spec):
     return part("diffuser-12")["cutout_mm"], "diffuser-12"   # nominal: the panel cuts it a press fit (DIFFUSER)
 
 
-def checks(design):
-    """Every broken design rule of one board, as one line each (empty: passes)."""
-    name = design.name
-    out = []
-    k = derate()
-    for ref, key, amps in power_path(design) + signal_looms(design):
-        p = part(key)
-        rating = hold_at_cabinet(key) if p["kind"] == "fuse" else trusted(key, p["amps"])
-        if amps > rating * k + 1e-9:
-            out.append("%s: %s %s carries %.2f A, rated %.1f A x %d %%" % (name, ref, p["part"].split(",")[0], amps,
-                                                                          rating, int(k * 100)))
-        if p["kind"] == "crimp":
-            awg = part("wire-18" if key.startswith("minifit") else "wire-22")["awg"]
-            lo, hi = sorted(p["awg"])
-            if not lo <= awg <= hi:
-                out.append("%s: %s %s takes %d-%d AWG, the loom is %d AWG" % (name, ref, p["part"], lo, hi, awg))
-    if has_dc_input(design):
-        fuse = part(fuse_key(design))
-        if hold_at_cabinet(fuse_key(design)) * k < worst_amps(design) - 1e-9:
-            out.append("%s: F1 %s holds %.2f A at %d degC (x %d %%), the worst case is %.2f A"
-                       % (name, fuse["part"].split(",")[0], hold_at_cabinet(fuse_key(design)),
-                          part("ptc-rerating-ruef")["cabinet_celsius"], int(k * 100), worst_amps(design)))
-        from . import supply_sim
-
-        tvs = part(supply_sim.TVS)   # the fitted TVS (p6ke33ca was read here after it was superseded)
-        if tvs["standoff_volts"] < 24 * 1.05:
-            out.append("%s: TVS stand-off %.1f V below a 24 V adapter's 25.2 V" % (name, tvs["standoff_volts"]))
-    lamp = part(lamp_part(design))
-    if lamp["kind"] == "led" and design.figures["led_ma"] > lamp["max_ma"] * k + 1e-9:
-        out.append("%s: %s runs at %.1f mA, rated %d mA x %d %%" % (name, lamp["part"].split(",")[0],
-                                                                   design.figures["led_ma"], lamp["max_ma"],
-                                                                   int(k * 100)))
-    target = catalogue()["lamp_target_mcd"]
-    mcd = lamp_mcd(design)
-    if mcd < target:
-        out.append("%s: a lit %s gives %.1f mcd, the target is %d mcd" % (name, lamp_part(design), mcd, target))
-    return out
+# The wiring's own figures, which the design rules, the simulation and the drawings share.
+JACK_OHMS = 0.02       # J1's two contacts and 2 x 0.3 m of 18 AWG (21 mOhm/m) to the stripboard
+LOOM_OHMS = 2 * 0.8 * 0.021 / 2 + 0.01   # the +5V loom: 0.8 m of 18 AWG, two wires each way; Mini-Fit contacts
+OVERLOAD = 1.5         # an adapter's current limit, x its rating
+LOOM_MAX_MM = 800   # the largest panel's diagonal: no loom from the stripboard to a lamp needs more

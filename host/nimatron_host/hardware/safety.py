@@ -10,6 +10,8 @@ Nothing here runs ngspice: the figures are the committed ones, which
 """
 
 from . import electrical, harness, parts as catalogue, supply_sim
+from .circuit import fuse_key
+from .words import md_table
 
 
 def rests_on(key):
@@ -85,8 +87,6 @@ def harmless_wrong_adapter(design):
 
 def index_lines(designs):
     """The package README's section: every case, every board."""
-    from .checkpoints import md_table
-
     boards = [d for d in designs if catalogue.has_dc_input(d)]
     if not boards:
         return []
@@ -163,8 +163,6 @@ def sheet(design):
 
 def _supply_lines(design):
     """The supply, its protection and (with a DC jack) the simulated faults."""
-    from .checkpoints import md_table
-
     f = design.figures
     if design.onboard:
         return ["- 5 V from a USB adapter (%g A, the parts list); the board takes nothing else. Low voltage only: "
@@ -180,8 +178,8 @@ def _supply_lines(design):
                "- Input protection at the jack (all through-hole; schematic: [input.svg](input.svg)): TVS, %s (holds %.2f A at 50 °C), a MOSFET "
                "switch that stays off for a reversed adapter or one above %.2f V, on heat sinks that take a short at the "
                "adapter's limit." % (
-                   catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
-                   catalogue.hold_at_cabinet(catalogue.fuse_key(design)), supply_sim.trip_volts()),
+                   catalogue.part(fuse_key(design))["part"].split(",")[0],
+                   catalogue.hold_at_cabinet(fuse_key(design)), supply_sim.trip_volts()),
                _fault_words(design), "",
                "## Supply faults, simulated", "",
                "ngspice, from the parts' datasheet figures (the method: [../README.md](../README.md#supply-faults-"
@@ -199,7 +197,7 @@ def _supply_lines(design):
 
 def supply_parts(design):
     """The parts.json keys the input stage's simulation and the power path's rules read for ``design``."""
-    keys = [key for _, key, _ in catalogue.power_path(design)]
+    keys = [key for _, key, _ in electrical.power_path(design)]
     keys += [supply_sim.TVS, supply_sim.CIN, supply_sim.HEATSINK, "tl431a", "2n5401", "1n4742a", "1n5817",
              "res-base-2w", "res-divider-0.1", "ic-supply", "ptc-rerating-ruef", "pixel-conductor"]
     return list(dict.fromkeys(keys))
@@ -228,7 +226,7 @@ def _fault_words(design):
     rated = [r for r in electrical.fault_rows(design) if r not in short_of]
     words = ("- A short anywhere behind J1 draws the adapter's limit, %.1f A, until the adapter is unplugged (F1 "
              "trips only above %.1f A at 50 °C)." % (electrical.fault_amps(design),
-                                                   catalogue.part(catalogue.fuse_key(design))["trip_amps"] * 0.79))
+                                                   catalogue.part(fuse_key(design))["trip_amps"] * 0.79))
     words += (" Rated for it (the design rules' figures): %s." % ", ".join(
         "%s%s %.1f A%s" % (r[0], " crimps" if r[1].endswith("-crimp") else "", r[4],
                            " per wire, two each way" if electrical.PARALLEL.get(r[0], 1) > 1 else "")
@@ -262,7 +260,7 @@ def _heat_lines(design):
         theta = supply_sim.fet_theta()
         cabinet = catalogue.part("ptc-rerating-ruef")["cabinet_celsius"]
         return ["- Warmest parts at the worst case: Q1/Q2 %.2f W each, F1 %.2f W. Nothing else above 0.1 W. Designed "
-                "for a cabinet up to %d °C." % (fet_watts, amps * amps * catalogue.fuse_r1max(catalogue.fuse_key(design)),
+                "for a cabinet up to %d °C." % (fet_watts, amps * amps * catalogue.fuse_r1max(fuse_key(design)),
                                                 cabinet),
                 "- A short on the panel (simulated): the adapter's limit holds it and Q2 sits in saturation, %.1f W; "
                 "on its heat sink (%.1f °C/W junction to air, the sink's figure counted pessimistically) its junction "
@@ -305,7 +303,7 @@ def _touch_lines(design):
     out.append("- Touch: 5 V at most anywhere; %s an ESD array line (%d arrays, one set per loom) against a "
                "visitor's static discharge. %sThe panel and the box are wood or acrylic and "
                "nothing else a visitor touches is part of a circuit, so nothing is bonded to ground." % (
-                   lines, catalogue.esd_arrays(design) - catalogue.touched_pixels(design),
+                   lines, electrical.esd_arrays(design) - catalogue.touched_pixels(design),
                    "The pixels' LEDs, which visitors touch in their holes, have one more array at the first pixel, "
                    "on the string's data and +5V. " if catalogue.touched_pixels(design) else ""))
     return out

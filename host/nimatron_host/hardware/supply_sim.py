@@ -44,6 +44,8 @@ import subprocess
 import tempfile
 
 from . import parts as catalogue
+from .circuit import fuse_key, input_designs
+from .parts import JACK_OHMS, LOOM_OHMS, OVERLOAD
 
 NGSPICE = "ngspice"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -64,8 +66,6 @@ TVS = "p6ke43ca"       # stand-off 36.8 V: an unregulated 24 V adapter idles at 
 LEAD_OHMS, LEAD_HENRY = 0.13, 2e-6
 OWN_LEAD_OHMS = 0.001  # the design's own adapter holds its +-5 % at its plug (as a small adapter is specified)
 ADAPTER_UF = 470
-JACK_OHMS = 0.02       # J1's two contacts and 2 x 0.3 m of 18 AWG (21 mOhm/m) to the stripboard
-LOOM_OHMS = 2 * 0.8 * 0.021 / 2 + 0.01   # the +5V loom: 0.8 m of 18 AWG, two wires each way; Mini-Fit contacts
 BULK_UF = 1000
 PICO_AMPS = 0.05
 T_LOAD = 0.35          # the firmware lights its worst case once the machine is up
@@ -73,7 +73,6 @@ T_END = 0.45
 T_SHORT = 0.38
 T_SHORT_END = 1.0      # a short runs on until the gate has discharged (R_GATE x C_GATE: 0.1 s) and settled
 T_RISE = 0.15          # the "rising" case: the supply climbs from here to T_END
-OVERLOAD = 1.5         # an adapter's current limit, x its rating
 UNREG_IDLE, UNREG_OHMS = 36.0, 12.0   # an unregulated "24 V 1 A" wall-wart: 36 V idle, 24 V at 1 A
 
 # The design as it was before issue 42 (the tests run it to show the real models catch what the
@@ -238,7 +237,7 @@ def models(corner="stop"):
 
 
 def fuse_ohms(design):
-    return catalogue.fuse_r1max(catalogue.fuse_key(design))
+    return catalogue.fuse_r1max(fuse_key(design))
 
 
 def netlist(design, case, out_path, corner="stop", ideal=False):
@@ -424,7 +423,7 @@ def figures(design, case, data):
         "vbe_steady": _average(t, [vs[i] - data["v(b)"][i] for i in range(n)], settle),
     }
     table = catalogue.part("ptc-rerating-ruef")
-    out["fuse_trip_50c"] = catalogue.part(catalogue.fuse_key(design))["trip_amps"] * \
+    out["fuse_trip_50c"] = catalogue.part(fuse_key(design))["trip_amps"] * \
         table["hold_factor"][str(table["cabinet_celsius"])]
     if "v(vsys)" in data:
         out["vsys_max"] = max(data["v(vsys)"])
@@ -495,12 +494,6 @@ def bench(design):
 
 def bench_all():
     return {d.name: bench(d) for d in input_designs()}
-
-
-def input_designs():
-    from . import designs
-
-    return [d for d in designs() if catalogue.has_dc_input(d)]
 
 
 def simulate_all():

@@ -12,9 +12,10 @@ drawing with the pin map and the bill of materials.
 """
 
 from . import electrical, parts as catalogue, supply_sim
-from .circuit import ref_ranges, revision
+from .circuit import fuse_key, ref_ranges, revision
 from .design import Chain
 from .svg import Drawing
+from .words import wrap
 
 PITCH = 30          # px between pin lines
 MATRIX_PITCH = 60   # between key-matrix rows (room for a diode and a key)
@@ -290,7 +291,7 @@ def _supply(d, design, y):
     d.line(x + 150, y + 10, x + 150, y + 16)
     _ground(d, x + 150, y + 16)
     # jack + -> F1 polyfuse -> Q1+Q2 (the MOSFET switch with its over-voltage cut-off) -> +5V; TVS1 drawn to ground
-    fuse = catalogue.part(catalogue.fuse_key(design))["part"].split()[1]
+    fuse = catalogue.part(fuse_key(design))["part"].split()[1]
     ly = y - 10
     # TVS1 across the jack (either way round: bidirectional), then F1, then the MOSFET switch to +5V
     d.line(x, ly, x - 40, ly)
@@ -372,21 +373,6 @@ def _matrix(d, design, col_x, row_ys):
             d.text(cx + 26, ky + 14, "%s/%s" % (key, diode), size=8, anchor="middle", fill=GREY)
 
 
-def wrap(paragraphs, width):
-    """Lines of at most ``width`` characters, broken at spaces."""
-    out = []
-    for text in paragraphs:
-        line = ""
-        for word in text.split(" "):
-            if line and len(line) + 1 + len(word) > width:
-                out.append(line)
-                line = "   " + word
-            else:
-                line = line + " " + word if line else word
-        out.append(line)
-    return out
-
-
 def notes_of(design):
     out = []
     if design.onboard:
@@ -408,10 +394,10 @@ def notes_of(design):
                    "(sources joined; reverse polarity and the over-voltage cut-off OVP: TL431 + 2N5401 turn both off "
                    "above %.2f V); its parts and stripboard layout: input.svg. A 9, 12 or 24 V adapter or a reversed "
                    "one leaves +5V at 0 V (simulated: hardware/README.md)."
-                   % (design.jack, supply_sim.TVS.upper(), catalogue.part(catalogue.fuse_key(design))["part"].split(",")[0],
+                   % (design.jack, supply_sim.TVS.upper(), catalogue.part(fuse_key(design))["part"].split(",")[0],
                       catalogue.worst_amps(design), supply_sim.trip_volts()))
     if not design.onboard:
-        n = catalogue.esd_arrays(design)
+        n = electrical.esd_arrays(design)
         if n:
             pixel = catalogue.touched_pixels(design)
             out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
