@@ -13,9 +13,9 @@ audits and settings with what the board answers over the link (``AUDITS``,
 the preset just set). After each game ``MEMORY`` gives the heap's free bytes
 and its largest free block.
 
-    .venv/bin/python tools/emu_soak.py --board pico-grid --mpy --games 50
-    .venv/bin/python tools/emu_soak.py --board pico-grid --mpy --games 50 --moves 2
-    .venv/bin/python tools/emu_soak.py --board macropad --mpy --games 50 --elf firmware.elf
+    .venv/bin/python tools/emu_soak.py --board pico-grid --games 50
+    .venv/bin/python tools/emu_soak.py --board pico-grid --games 50 --moves 2
+    .venv/bin/python tools/emu_soak.py --board macropad --games 50 --elf firmware.elf
 
 With ``--elf`` (the UF2's own firmware.elf) every allocation is watched and
 the largest one after the start is printed beside the least largest free
@@ -138,7 +138,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="emu_soak", description=__doc__.split("\n")[0])
     p.add_argument("--board", default="pico-grid")
     p.add_argument("--uf2", help="as tools/emu_board.py's --uf2")
-    p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
+    p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache); "
+                                                      "without it, deploy's default: the .mpy the repository carries "
+                                                      "(made by that compiler: the same files)")
     p.add_argument("--games", type=int, default=50)
     p.add_argument("--moves", type=int, help="the visitor's moves a game, then NEW abandons it (saved as "
                                               "abandoned): more games an hour (default: whole games)")
@@ -178,7 +180,7 @@ def main(argv=None):
             print("emu_soak: cannot read the symbols of %s" % args.elf, file=sys.stderr)
             return 2
     print("board %s, %s, %s, %d games over %d presets%s" % (
-        args.board, os.path.basename(uf2), ".mpy" if args.mpy else ".py", args.games, len(presets),
+        args.board, os.path.basename(uf2), ".mpy" if args.mpy else ".mpy carried", args.games, len(presets),
         ", %d moves a game" % args.moves if args.moves else ""))
     def save(out):
         with open(args.json, "w") as f:
