@@ -71,6 +71,7 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
         if spec["input"] != "rows":
             sim.command("SET remote_play on")
         started_ms = sim.now
+        seen = 0  # console lines read
         probes = []  # MEMORY's spans of emulated time: not the exhibit's allocations
         for g in range(games):
             preset = presets[g % len(presets)]
@@ -104,6 +105,11 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
             memory = sim.command("MEMORY", cause="MEMORY (the soak's)") or {}
             probes.append([since, sim.now])  # its search for the largest block allocates up to all that is free
             free, block = memory.get("free"), memory.get("block")
+            said = emu("console", tail=1 << 24)["console"].splitlines()  # after every game: a run stopped early has it
+            for line in said[seen:]:
+                if any(word in line for word in emu_board.CONSOLE_TROUBLE) or "saving failed" in line:
+                    row.errors.append("console: " + line.strip()[:160])
+            seen = len(said)
             for key, value in (("least_free", free), ("least_block", block)):
                 if value is not None and (out[key] is None or value < out[key]):
                     out[key] = value
@@ -123,9 +129,6 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
                 "  " + "; ".join(e[:100] for e in game["errors"]) if game["errors"] else ""))
         status = emu("status")
         out["watchdog_fired"] = status["watchdog_fired"]
-        for line in emu("console", tail=1 << 24)["console"].splitlines():
-            if any(word in line for word in emu_board.CONSOLE_TROUBLE) or "saving failed" in line:
-                row.errors.append("console: " + line.strip()[:160])
     finally:
         emu.close()
         import shutil
