@@ -122,7 +122,7 @@ def largest_starts(board, preset):
         return None
 
 
-@pytest.mark.slow  # every board and preset, a game each, seven commands after every move (~20 s)
+@pytest.mark.slow  # every board and preset, a game each, five commands after every move (8-10 s in all)
 @pytest.mark.parametrize("board", BOARDS)
 def test_every_reply_through_a_game_fits_on_every_board_and_preset(board):
     from kit_link import Cable
@@ -154,7 +154,7 @@ def test_every_reply_through_a_game_fits_on_every_board_and_preset(board):
             sim.listeners.append(ask)
             robot = Visitor(sim, "random", seed=1)
             robot.play_game()
-            for line in READS + ("NEW",):
+            for line in READS + ("PLAY PRESS done", "SET difficulty perfect", "NEW", "PLAY PRESS done"):
                 reply = link.handle(line.encode(), sim.now)
                 asked.append((line, len(reply), reply[:120]))
             too_long = [a for a in asked if a[1] > MAX_REPLY or a[2].startswith("ERR toolong")]
