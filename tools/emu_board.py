@@ -232,6 +232,8 @@ class BoardSim:
         from nimatron.machine.app import choose_layout
 
         settings = self.command("CONFIG") or {}
+        for key in settings.pop("more", []):  # a long rotation comes on its own line
+            settings.update(self.command("CONFIG " + key) or {})
         self.controller = Controller(settings)
         self.layout = choose_layout(self.spec, settings) if settings else list(self.spec["lamps"]["layout"])
         if self.spec.get("keys"):  # key k under pixel k (drivers/onboard_io.py); session.js calls it keyK

@@ -13,9 +13,9 @@ audits and settings with what the board answers over the link (``AUDITS``,
 the preset just set). After each game ``MEMORY`` gives the heap's free bytes
 and its largest free block.
 
-    .venv/bin/python tools/emu_soak.py --board pico-grid --mpy --games 50
-    .venv/bin/python tools/emu_soak.py --board pico-grid --mpy --games 50 --moves 2
-    .venv/bin/python tools/emu_soak.py --board macropad --mpy --games 50 --elf firmware.elf
+    .venv/bin/python tools/emu_soak.py --board pico-grid --games 50
+    .venv/bin/python tools/emu_soak.py --board pico-grid --games 50 --moves 2
+    .venv/bin/python tools/emu_soak.py --board macropad --games 50 --elf firmware.elf
 
 With ``--elf`` (the UF2's own firmware.elf) every allocation is watched and
 the largest one after the start is printed beside the least largest free
@@ -71,6 +71,7 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
         if spec["input"] != "rows":
             sim.command("SET remote_play on")
         started_ms = sim.now
+        seen = 0  # console lines read
         probes = []  # MEMORY's spans of emulated time: not the exhibit's allocations
         for g in range(games):
             preset = presets[g % len(presets)]
@@ -104,6 +105,11 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
             memory = sim.command("MEMORY", cause="MEMORY (the soak's)") or {}
             probes.append([since, sim.now])  # its search for the largest block allocates up to all that is free
             free, block = memory.get("free"), memory.get("block")
+            said = emu("console", tail=1 << 24)["console"].splitlines()  # after every game: a run stopped early has it
+            for line in said[seen:]:
+                if any(word in line for word in emu_board.CONSOLE_TROUBLE) or "saving failed" in line:
+                    row.errors.append("console: " + line.strip()[:160])
+            seen = len(said)
             for key, value in (("least_free", free), ("least_block", block)):
                 if value is not None and (out[key] is None or value < out[key]):
                     out[key] = value
@@ -123,9 +129,6 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
                 "  " + "; ".join(e[:100] for e in game["errors"]) if game["errors"] else ""))
         status = emu("status")
         out["watchdog_fired"] = status["watchdog_fired"]
-        for line in emu("console", tail=1 << 24)["console"].splitlines():
-            if any(word in line for word in emu_board.CONSOLE_TROUBLE) or "saving failed" in line:
-                row.errors.append("console: " + line.strip()[:160])
     finally:
         emu.close()
         import shutil
@@ -138,7 +141,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="emu_soak", description=__doc__.split("\n")[0])
     p.add_argument("--board", default="pico-grid")
     p.add_argument("--uf2", help="as tools/emu_board.py's --uf2")
-    p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
+    p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache); "
+                                                      "without it, deploy's default: the .mpy the repository carries "
+                                                      "(made by that compiler: the same files)")
     p.add_argument("--games", type=int, default=50)
     p.add_argument("--moves", type=int, help="the visitor's moves a game, then NEW abandons it (saved as "
                                               "abandoned): more games an hour (default: whole games)")
@@ -178,7 +183,7 @@ def main(argv=None):
             print("emu_soak: cannot read the symbols of %s" % args.elf, file=sys.stderr)
             return 2
     print("board %s, %s, %s, %d games over %d presets%s" % (
-        args.board, os.path.basename(uf2), ".mpy" if args.mpy else ".py", args.games, len(presets),
+        args.board, os.path.basename(uf2), ".mpy" if args.mpy else ".mpy carried", args.games, len(presets),
         ", %d moves a game" % args.moves if args.moves else ""))
     def save(out):
         with open(args.json, "w") as f:

@@ -57,6 +57,8 @@ def run(args):
         if args.value is None:
             try:
                 data = link.ask("CONFIG" + (" " + args.key if args.key else ""))
+                for key in data.pop("more", []) if not args.key else []:  # too long for one line with the rest
+                    data.update(link.ask("CONFIG " + key))
             except MachineError as e:
                 if e.code != "toolong" or args.key:
                     raise Failure(e.message) from e

@@ -39,9 +39,18 @@ def cmd_audits(link, args, text, now):
     out["uptime_s"] = (now - link.started_ms) // 1000
     if link.dropped:
         out["events_dropped"] = link.dropped
-    while out["presets"] and len(json.dumps(out)) > MAX_REPLY - 30:
-        out["presets"] = {}  # one reply line, whatever was counted
-        out["presets_cut"] = True
+    switches = getattr(link.controller, "switches", None)
+    if switches is not None:
+        switches.report(out)  # the menu, stuck buttons, Check Switch: counted in the line's length below
+    while len(json.dumps(out)) > MAX_REPLY - 30:  # one reply line, whatever was counted
+        if out["presets"]:
+            out["presets"] = {}
+            out["presets_cut"] = True
+        elif "stuck" in out:  # left out, not empty: STATE has them
+            del out["stuck"]
+            del out["check_switch"]
+        else:
+            break
     return out
 
 
@@ -59,6 +68,9 @@ def cmd_config(link, args, text, now):
         if key not in shown:
             raise CommandError("value", "unknown setting %s" % _shown(key))
         return {key: shown[key]}
+    if len(json.dumps(shown)) > MAX_REPLY - 30:  # a long rotation: read on its own (CONFIG starts)
+        del shown["starts"]
+        shown["more"] = ["starts"]
     return shown
 
 

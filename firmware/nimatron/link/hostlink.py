@@ -290,7 +290,7 @@ class HostLink:
                 raise CommandError("syntax", "usage: SERVICE [ON|OFF]")
             return switches.command(self, words[1:], now_ms)
         out = commands.HANDLERS[verb](self, words[1:], text, now_ms)
-        if switches is not None and (verb == "STATE" or verb == "AUDITS"):
+        if switches is not None and verb == "STATE":  # AUDITS adds them before its cut (``cmd_audits``)
             switches.report(out)
         return out
 
