@@ -26,12 +26,12 @@ import json
 import microcontroller
 import supervisor
 
-BOARD = "pico-neopixel"     # the pin map nimatron/config/pinmaps/pico-neopixel.json
+BOARD = "pico-neopixel"  # the pin map nimatron/config/pinmaps/pico-neopixel.json
 SETTINGS = "settings.json"  # beside code.py (CircuitPython runs it from /)
 STATE_FILE = "nimatron-state.bin"  # a second store, if boot.py lets code write the drive
-TICKS_PERIOD = 1 << 29      # supervisor.ticks_ms() wraps here
-WATCHDOG_S = 7.0            # RP2040's watchdog limit is about 8.3 s
-RETRY_MS = 60000            # nothing could start: try again this often
+TICKS_PERIOD = 1 << 29  # supervisor.ticks_ms() wraps here
+WATCHDOG_S = 7.0  # RP2040's watchdog limit is about 8.3 s
+RETRY_MS = 60000  # nothing could start: try again this often
 
 supervisor.runtime.autoreload = False  # a museum PC touching the drive must not restart the game
 
@@ -69,8 +69,15 @@ def host_spoke(data):
 # machine's tick) took under LINK_ROOM_MS: the longest step and such a pass
 # stay within a pass's budget, and a frame of attract's wave or a search waits
 # for a quieter pass (the next, mostly). Figures: docs/board.md, "What a pass costs".
-LINK_MODULES = ("nimatron.link", "nimatron.link.protocol", "nimatron.link.play", "nimatron.link.commands",
-                "nimatron.link.hostlink", "nimatron.link.stream", "nimatron.link.transports")
+LINK_MODULES = (
+    "nimatron.link",
+    "nimatron.link.protocol",
+    "nimatron.link.play",
+    "nimatron.link.commands",
+    "nimatron.link.hostlink",
+    "nimatron.link.stream",
+    "nimatron.link.transports",
+)
 LINK_ROOM_MS = 8
 
 
@@ -134,15 +141,23 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
         now += (ticks - last) & (TICKS_PERIOD - 1)
         last = ticks
         if margin:  # the boot's watchdog margin, for the technician: first feed below
-            print("nimatron: started %d ms after the watchdog was armed (it fires at %d ms)"
-                  % (now, int(WATCHDOG_S * 1000)))
+            print(
+                "nimatron: started %d ms after the watchdog was armed (it fires at %d ms)"
+                % (now, int(WATCHDOG_S * 1000))
+            )
             margin = False
         if machine is None and now >= retry_at:
             try:
                 if once is None:  # a start that failed, tried again: the settings file read anew
                     from nimatron.machine import power_on as once
-                machine = Machine(BOARD, once.read_settings(SETTINGS), store, now_ms=now,
-                                  reset_reason=reason, make=make or fed_make(dog))
+                machine = Machine(
+                    BOARD,
+                    once.read_settings(SETTINGS),
+                    store,
+                    now_ms=now,
+                    reset_reason=reason,
+                    make=make or fed_make(dog),
+                )
                 print(json.dumps(machine.boot))
                 margin = dog is not None and now < RETRY_MS  # said on the next turn of the loop
             except Exception as e:  # even the defaults fail (hardware?)

@@ -42,8 +42,13 @@ def package_at(rev, into):
 def measure(exe, source=None):
     """{state: (bytes over the passes, passes, frames shown)} for a package folder."""
     tree = compiled_tree(None, ("tests/fake_io", "tests/controller_kit"), source)
-    out = subprocess.run([exe, "-X", "heapsize=1M", os.path.join(HERE, "mpy", "bench_alloc.py")],
-                         capture_output=True, text=True, env=dict(os.environ, MICROPYPATH=tree), timeout=600)
+    out = subprocess.run(
+        [exe, "-X", "heapsize=1M", os.path.join(HERE, "mpy", "bench_alloc.py")],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MICROPYPATH=tree),
+        timeout=600,
+    )
     if out.returncode:
         sys.exit("bench_alloc failed:\n" + out.stdout + out.stderr)
     return {line.split()[0]: line.split()[1:] for line in out.stdout.splitlines()}

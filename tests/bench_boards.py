@@ -31,8 +31,13 @@ MODES = ("game", "machine", "link")
 
 def runs(exe, tree, heap_kb, *args):
     env = dict(os.environ, MICROPYPATH=tree)
-    out = subprocess.run([exe, "-X", "heapsize=%dK" % heap_kb, "-m"] + [str(a) for a in args],
-                         capture_output=True, text=True, env=env, timeout=600)
+    out = subprocess.run(
+        [exe, "-X", "heapsize=%dK" % heap_kb, "-m"] + [str(a) for a in args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     return out.stdout.split() if out.returncode == 0 else None
 
 

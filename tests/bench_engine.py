@@ -44,8 +44,13 @@ def cpython(spec, misere):
 def mpy(exe, path, spec, misere, heap):
     env = dict(os.environ, MICROPYPATH=path + ":" + HERE)
     try:
-        out = subprocess.run([exe, "-X", "heapsize=" + heap, os.path.join(HERE, "mpy", "bench_engine.py"), spec,
-                              "1" if misere else "0"], capture_output=True, text=True, env=env, timeout=900)
+        out = subprocess.run(
+            [exe, "-X", "heapsize=" + heap, os.path.join(HERE, "mpy", "bench_engine.py"), spec, "1" if misere else "0"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=900,
+        )
     except subprocess.TimeoutExpired:
         return "TIMEOUT after 900 s"
     if out.returncode:
@@ -63,9 +68,18 @@ def main():
     exe = None if args.no_mpy else find("micropython")
     tree = compiled_tree() if exe else None
     print("decision times in microseconds; heap in KB (MicroPython -X heapsize=%s)" % args.heap)
-    print("%-12s %-6s %6s | %8s %8s | %s | %s" % ("rules", "play", "posns", "CPy med", "CPy max",
-                                                "mpy(.mpy) med   max  importKB peakKB",
-                                                "mpy(source) med   max  importKB peakKB"))
+    print(
+        "%-12s %-6s %6s | %8s %8s | %s | %s"
+        % (
+            "rules",
+            "play",
+            "posns",
+            "CPy med",
+            "CPy max",
+            "mpy(.mpy) med   max  importKB peakKB",
+            "mpy(source) med   max  importKB peakKB",
+        )
+    )
     for spec, misere in CASES:
         if args.rules and spec != args.rules:
             continue

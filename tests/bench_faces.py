@@ -13,6 +13,7 @@ poll, and the slowest Nimrod panel (what the terminal's T shows, worked out
 after every move). A fresh process per preset: the first time is the one a
 visitor waits for. Figures: docs/benchmarks.md.
 """
+
 import json
 import os
 import subprocess
@@ -22,7 +23,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 PRESETS = ("nim2d", "graph", "candy", "building", "grundy", "nimrod")
 
-ONE = r'''
+ONE = r"""
 import json, random, sys, time
 sys.path.insert(0, %(here)r)
 from devtools import Served, call
@@ -54,22 +55,27 @@ with Served(board, {"preset": preset, "think_ms": 300, "show_ms": 200, "first": 
             time.sleep(0.05)
             _, state = timed("poll", s.url + "/api/machines/" + state["machine"])
 print(json.dumps(worst))
-'''
+"""
 
 
 def main(presets):
-    print("slowest answers, ms (a fresh process per preset; %s, %d cores)" % (time.strftime("%Y-%m-%d"), os.cpu_count()))
+    print(
+        "slowest answers, ms (a fresh process per preset; %s, %d cores)" % (time.strftime("%Y-%m-%d"), os.cpu_count())
+    )
     print("%-10s %8s %8s %8s %8s" % ("preset", "NEW", "press", "poll", "panel"))
     for preset in presets:
-        done = subprocess.run([sys.executable, "-c", ONE % {"here": HERE, "preset": preset}], capture_output=True,
-                              text=True, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-c", ONE % {"here": HERE, "preset": preset}], capture_output=True, text=True, timeout=600
+        )
         try:
             worst = json.loads(done.stdout.strip().splitlines()[-1])
         except (ValueError, IndexError):
             print("%-10s failed: %s" % (preset, (done.stderr.strip().splitlines() or ["?"])[-1]))
             continue
-        print("%-10s %8.1f %8.1f %8.1f %8.1f" % (preset, worst["new"] * 1000, worst["press"] * 1000,
-                                                 worst["poll"] * 1000, worst["panel"] * 1000))
+        print(
+            "%-10s %8.1f %8.1f %8.1f %8.1f"
+            % (preset, worst["new"] * 1000, worst["press"] * 1000, worst["poll"] * 1000, worst["panel"] * 1000)
+        )
 
 
 if __name__ == "__main__":

@@ -25,8 +25,13 @@ from mpy_runner import compiled_tree, find  # noqa: E402
 
 def runs(exe, tree, heap_kb, preset, board, games):
     env = dict(os.environ, MICROPYPATH=tree)
-    out = subprocess.run([exe, "-X", "heapsize=%dK" % heap_kb, "-m", "bench_firmware", preset, board, str(games)],
-                         capture_output=True, text=True, env=env, timeout=600)
+    out = subprocess.run(
+        [exe, "-X", "heapsize=%dK" % heap_kb, "-m", "bench_firmware", preset, board, str(games)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     return out.stdout.split() if out.returncode == 0 else None
 
 
@@ -82,7 +87,12 @@ def setup(doc, modules=()):
 def main():
     args, exe, tree = setup(__doc__, ("tests/fake_io", "tests/mpy/bench_firmware"))
     print("%-10s %-14s %8s %10s %14s" % ("preset", "board", "games", "min heap", "worst update"))
-    for preset, board in (("nimatron", "pico-neopixel"), ("drnim", "pico-neopixel"), ("21", "pico-neopixel"), ("marienbad", "pi-leds")):
+    for preset, board in (
+        ("nimatron", "pico-neopixel"),
+        ("drnim", "pico-neopixel"),
+        ("21", "pico-neopixel"),
+        ("marienbad", "pi-leds"),
+    ):
         best = smallest_heap(lambda kb: runs(exe, tree, kb, preset, board, args.games))
         if best:
             print("%-10s %-14s %8s %8d KB %11s us" % (preset, board, best[1][0], best[0], best[1][2]))

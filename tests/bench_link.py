@@ -30,9 +30,15 @@ from mpy_runner import compiled_tree, find  # noqa: E402
 def run_mpy(exe, tree, heap_kb, module, *args):
     """The words a precompiled tests/mpy module prints, or None if it failed."""
     env = dict(os.environ, MICROPYPATH=tree)
-    out = subprocess.run([exe, "-X", "heapsize=%dK" % heap_kb, "-m", module] + [str(a) for a in args],
-                         capture_output=True, text=True, env=env, timeout=600)
+    out = subprocess.run(
+        [exe, "-X", "heapsize=%dK" % heap_kb, "-m", module] + [str(a) for a in args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     return out.stdout.split() if out.returncode == 0 else None
+
 
 BOARDS = ("pico-neopixel", "pico-grid", "pico-ring")
 
@@ -51,7 +57,9 @@ def main():
         got = run_mpy(exe, tree, kb, "bench_link", board, args.games)
         return [int(x) for x in got] if got and int(got[0]) >= args.games else None
 
-    print("%-14s %15s %18s %s" % ("board", "games end (KB)", "all answered (KB)", "at 64/96 KB: replies/busy/other ERR"))
+    print(
+        "%-14s %15s %18s %s" % ("board", "games end (KB)", "all answered (KB)", "at 64/96 KB: replies/busy/other ERR")
+    )
     for board in BOARDS:
         plays = (smallest_heap(lambda kb: run(kb, board), 16) or [None])[0]
         answers = (smallest_heap(lambda kb: (run(kb, board) or [0, 0, 1, 1])[2:] == [0, 0], 16) or [None])[0]

@@ -36,7 +36,7 @@ def latency(board, samples, tick_ms, seed=1):
     try:
         for _ in range(samples):
             sim.tap("new")
-            sim.advance(300 + rng.randrange(40))      # a steady visitor's turn, at a random phase
+            sim.advance(300 + rng.randrange(40))  # a steady visitor's turn, at a random phase
             version = sim.bench.version
             pressed_at = sim.now
             sim.press(key)
@@ -76,15 +76,19 @@ def main():
         for board, about in BOARDS:
             ms = sorted(latency(board, args.samples, tick))
             p95 = ms[int(len(ms) * 0.95) - 1]
-            print("  tick %2d ms  %-14s mean %5.1f  p95 %3d  max %3d   (%s)"
-                  % (tick, board, statistics.mean(ms), p95, ms[-1], about))
+            print(
+                "  tick %2d ms  %-14s mean %5.1f  p95 %3d  max %3d   (%s)"
+                % (tick, board, statistics.mean(ms), p95, ms[-1], about)
+            )
 
     print("\nHeadless speed (random visitor, whole stack, %d games per line)" % args.games)
     for label, overrides in (("real pauses", {}), ("no pauses", {"think_ms": 0, "show_ms": 0})):
         for board, _about in BOARDS:
             rate, virtual, factor = speed(board, args.games, overrides)
-            print("  %-11s %-14s %7.1f games/s   %5.1f virtual s a game   %6.0fx real time"
-                  % (label, board, rate, virtual, factor))
+            print(
+                "  %-11s %-14s %7.1f games/s   %5.1f virtual s a game   %6.0fx real time"
+                % (label, board, rate, virtual, factor)
+            )
 
 
 if __name__ == "__main__":

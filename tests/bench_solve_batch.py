@@ -9,6 +9,7 @@ The batch alternates rule sets whose answers come from ``tables.bin``
 (misère Moore's Nim, misère Grundy's game) with large Grundy heaps, whose
 nim-values a batch learns once and reuses. Figures: docs/benchmarks.md.
 """
+
 import io
 import json
 import random
@@ -40,8 +41,10 @@ def main():
     batch(io.StringIO(text), out)
     spent = time.perf_counter() - started
     errors = sum(1 for line in out.getvalue().splitlines() if '"error"' in line)
-    print("%d lines (a third large Grundy heaps of 500-1500): %.2f s, %.2f ms a line, %d errors"
-          % (n, spent, 1000 * spent / n, errors))
+    print(
+        "%d lines (a third large Grundy heaps of 500-1500): %.2f s, %.2f ms a line, %d errors"
+        % (n, spent, 1000 * spent / n, errors)
+    )
 
 
 if __name__ == "__main__":

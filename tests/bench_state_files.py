@@ -30,8 +30,9 @@ from nimatron.machine.store import AUDITS, SETTINGS, encode  # noqa: E402
 
 
 def state(rng):
-    return (encode(AUDITS, rng.randrange(2**24), {"power_ups": rng.randrange(1000), "games": rng.randrange(99)})
-            + encode(SETTINGS, rng.randrange(2**24), {"board": "pi-leds", "set": {"think_ms": rng.randrange(900)}}))
+    return encode(
+        AUDITS, rng.randrange(2**24), {"power_ups": rng.randrange(1000), "games": rng.randrange(99)}
+    ) + encode(SETTINGS, rng.randrange(2**24), {"board": "pi-leds", "set": {"think_ms": rng.randrange(900)}})
 
 
 def junk(rng, n):
@@ -41,13 +42,15 @@ def junk(rng, n):
 def cases(rng, n):
     """(kind, ours?, bytes) of every generated file."""
     for _ in range(n):
-        yield "a record among junk", True, junk(rng, 300) + state(rng)[:rng.choice((67, 10**6))] + junk(rng, 300)
+        yield "a record among junk", True, junk(rng, 300) + state(rng)[: rng.choice((67, 10**6))] + junk(rng, 300)
         yield "zeroed", True, bytes(rng.randrange(1, statefile.LIMIT))
         yield "blank (0xFF)", True, b"\xff" * rng.randrange(1, statefile.LIMIT)
         data = bytearray(state(rng))
         data[rng.randrange(4)] ^= rng.randrange(1, 256)
-        yield "a header hit at byte 0, maybe torn", True, bytes(data[:rng.randrange(8, len(data) + 1)])
-        text = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz NAS\n\t0123456789,.;{}\"") for _ in range(rng.randrange(1, 3000)))
+        yield "a header hit at byte 0, maybe torn", True, bytes(data[: rng.randrange(8, len(data) + 1)])
+        text = "".join(
+            rng.choice('abcdefghijklmnopqrstuvwxyz NAS\n\t0123456789,.;{}"') for _ in range(rng.randrange(1, 3000))
+        )
         yield "text", False, text.encode()
         yield "bigger than any state", False, state(rng) + bytes(statefile.LIMIT)
     whole = state(rng)
@@ -69,7 +72,7 @@ def lock_cases(rng, n):
     for _ in range(n):
         pid = b"%d\n" % rng.randrange(1, 4194304)
         at = rng.randrange(len(pid))
-        yield "a damaged lock file", True, pid[:at] + bytes([pid[at] ^ (1 << rng.randrange(8))]) + pid[at + 1:]
+        yield "a damaged lock file", True, pid[:at] + bytes([pid[at] ^ (1 << rng.randrange(8))]) + pid[at + 1 :]
         yield "a damaged lock file", True, junk(rng, 64)
         yield "a damaged lock file", True, bytes(rng.randrange(1, 5000))
     yield "a hard link at the lock", False, b""
@@ -104,8 +107,9 @@ def refused_by(problem, folder, data):
 def base_statefile(revision, folder):
     """``statefile`` as it was at ``revision`` (its package renamed)."""
     os.makedirs(folder)
-    subprocess.run("git -C %s archive %s firmware/nimatron | tar -x -C %s" % (ROOT, revision, folder),
-                   shell=True, check=True)
+    subprocess.run(
+        "git -C %s archive %s firmware/nimatron | tar -x -C %s" % (ROOT, revision, folder), shell=True, check=True
+    )
     os.rename(os.path.join(folder, "firmware", "nimatron"), os.path.join(folder, "nimatron_base"))
     sys.path.insert(0, folder)
     from nimatron_base.machine import statefile as old

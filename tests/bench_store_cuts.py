@@ -12,6 +12,7 @@ kept (the last acknowledged state, or the new one), lost and reported at
 boot (``problems``: why, the alarm, ``data_losses``), a factory start
 (nothing at all, said so), or lost silently. Figures: docs/store.md.
 """
+
 import os
 import sys
 
@@ -34,7 +35,7 @@ def full_sector():
         n += 1
         before = bytes(nvm.data)
         store.save_audits(played(n))
-    return before, n - 1   # the sector just before the save that compacts
+    return before, n - 1  # the sector just before the save that compacts
 
 
 def main():
@@ -67,8 +68,10 @@ def main():
         step += 1
         if finished:
             break
-    print("%d cuts of one compaction (%d games in the sector): %s" % (step, games, ", ".join(
-        "%s %d" % (k, v) for k, v in out.items())))
+    print(
+        "%d cuts of one compaction (%d games in the sector): %s"
+        % (step, games, ", ".join("%s %d" % (k, v) for k, v in out.items()))
+    )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ the PIN?); a Pi's state file of two records. A flip is *silent* when what
 the restart holds differs from what was acknowledged and nothing is
 reported. Figures: docs/reliability.md ("The store under faults").
 """
+
 import os
 import sys
 
@@ -50,8 +51,8 @@ def nvm_image():
         audits.game_ended("machine")
     data = bytes(store.nvm.data)
     silent = total = 0
-    for bad in flips(data[:store.tail]):
-        found = Store(nvm=FlashNvm(bad + data[store.tail:])).load()
+    for bad in flips(data[: store.tail]):
+        found = Store(nvm=FlashNvm(bad + data[store.tail :])).load()
         games = Audits(found["audits"])["games"] if found["audits"] else 0
         total += 1
         silent += not (games == 12 and found["settings"] == SETTINGS) and not found["problems"]
@@ -74,8 +75,14 @@ def pin_record():
         for bit in range(8):
             bad = bytearray(data)
             bad[i] ^= 1 << bit
-            m2 = Machine("pico-neopixel", overrides_source({}), Store(nvm=FlashNvm(bad)), now_ms=0, make=make,
-                         log=lambda line: None)
+            m2 = Machine(
+                "pico-neopixel",
+                overrides_source({}),
+                Store(nvm=FlashNvm(bad)),
+                now_ms=0,
+                make=make,
+                log=lambda line: None,
+            )
             l2 = m2.attach(HostLink(m2.controller, board="pico-neopixel", now_ms=0))
             total += 1
             opened += l2.handle(b"NEW", 0).startswith("OK")

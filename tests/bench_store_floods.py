@@ -15,6 +15,7 @@ wear limit (``ERASES_PER_DAY``) is what holds the figure, whatever the
 flood; the goal is 20 years or more. NAME runs only the floods whose name
 holds it.
 """
+
 import os
 import sys
 
@@ -49,8 +50,10 @@ def flood(name, step, days, settings=None):
     later = (nvm.erases - first) / (days - 1.0)
     years = CYCLES / later / 365 if later else float("inf")
     audits = sim.machine.audits.lifetime
-    print("%-34s %8d inputs  %6d records  first day %3d erases, then %5.1f a day: %8.1f years  (games %d, abandoned %d)"
-          % (name, commands, sim.machine.store.writes, first, later, years, audits["games"], audits["abandoned"]))
+    print(
+        "%-34s %8d inputs  %6d records  first day %3d erases, then %5.1f a day: %8.1f years  (games %d, abandoned %d)"
+        % (name, commands, sim.machine.store.writes, first, later, years, audits["games"], audits["abandoned"])
+    )
     sim.close()
     return years
 
@@ -98,8 +101,10 @@ def main():
     days = int(sys.argv[1]) if len(sys.argv) > 1 else 2
     if days < 2:
         sys.exit("DAYS must be 2 or more: the first day spends the burst")
-    print("floods of %d virtual days on pico-neopixel's nvm (4 KB sector, 100,000 cycles), an input every %d ms:"
-          % (days, STEP))
+    print(
+        "floods of %d virtual days on pico-neopixel's nvm (4 KB sector, 100,000 cycles), an input every %d ms:"
+        % (days, STEP)
+    )
     floods = [
         ("NEW over the link", new_over_the_link, None),
         ("NEW on the button", new_on_the_button, None),

@@ -186,8 +186,8 @@ def bursts(rng, data, n):
         bad = bytearray(data)
         at = rng.randrange(end)
         size = rng.randrange(2, 33)
-        bad[at:at + size] = bytes(rng.randrange(256) for _ in range(size))
-        yield bytes(bad[:len(data)])
+        bad[at : at + size] = bytes(rng.randrange(256) for _ in range(size))
+        yield bytes(bad[: len(data)])
 
 
 def truncations(data, step=1):
@@ -200,13 +200,19 @@ def shapes(where_name):
     src = overrides_source({})[2]
     good_settings = {"board": BOARD, "src": src, "set": {"operator_pin": PIN}}
     audits = [
-        {"l": {"games": GAMES}}, {"l": ["12", "12"]}, {"l": [12.0, 12.0]}, {"l": None},
-        {"l": [GAMES], "s": "x"}, {"l": [GAMES], "p": [1]}, {"l": [GAMES], "k": "3"},
+        {"l": {"games": GAMES}},
+        {"l": ["12", "12"]},
+        {"l": [12.0, 12.0]},
+        {"l": None},
+        {"l": [GAMES], "s": "x"},
+        {"l": [GAMES], "p": [1]},
+        {"l": [GAMES], "k": "3"},
     ]
     settings = [
         {"board": BOARD, "src": src, "set": [["operator_pin", PIN]]},
         {"board": 7, "src": src, "set": {"operator_pin": PIN}},
-        {"board": BOARD, "src": src, "set": None}, {"factory": "yes"},
+        {"board": BOARD, "src": src, "set": None},
+        {"factory": "yes"},
     ]
     for a in audits:
         yield encode(AUDITS, 1, a) + encode(SETTINGS, 2, good_settings)
@@ -235,8 +241,7 @@ def run(quick):
             cases = [
                 ("one bit in each of two records", two_record_flips(rng, data, 1500 // scale)),
                 ("bursts of 2-32 random bytes", bursts(rng, data, 1000 // scale)),
-                ("cut at every length" if not quick else "cut at every 10th length",
-                 truncations(data, scale)),
+                ("cut at every length" if not quick else "cut at every 10th length", truncations(data, scale)),
                 ("cut at a record boundary", (data[:e] for s, e in records_in(data)[:-1])),
                 ("blank, empty or zeroed", iter(blank)),
                 ("records of another shape", (pad(where, d) for d in shapes(where.name))),
@@ -252,9 +257,18 @@ def run(quick):
                     for flag in restart(where, bad):
                         counts[flag] += 1
                     total += 1
-                print("  %-34s %5d restarts: %4d unsealed, %4d open after, %4d silent, %4d dark (%d said)"
-                      % (label, total, counts["unsealed"], counts["open after"], counts["silent"], counts["dark"],
-                         counts["said"]))
+                print(
+                    "  %-34s %5d restarts: %4d unsealed, %4d open after, %4d silent, %4d dark (%d said)"
+                    % (
+                        label,
+                        total,
+                        counts["unsealed"],
+                        counts["open after"],
+                        counts["silent"],
+                        counts["dark"],
+                        counts["said"],
+                    )
+                )
     finally:
         shutil.rmtree(folder)
 

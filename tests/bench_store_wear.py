@@ -13,6 +13,7 @@ erase cycles and the longest a game's count waited in memory for the limit,
 with the per-preset counts of 1 and of 24 presets since service (a longer
 record). Figures: docs/store.md.
 """
+
 import os
 import sys
 
@@ -69,9 +70,11 @@ def day(presets, days=5):
 def main():
     for presets in (1, 24):
         per_day, record, unchanged, waited = day(presets)
-        print("%2d preset(s) since service: audits record %d bytes, %.1f erases a day, %.1f years to %d cycles "
-              "(%d repeated SETs not written; a count waited in memory at most %d min)"
-              % (presets, record, per_day, CYCLES / per_day / 365, CYCLES, unchanged, waited // 60000))
+        print(
+            "%2d preset(s) since service: audits record %d bytes, %.1f erases a day, %.1f years to %d cycles "
+            "(%d repeated SETs not written; a count waited in memory at most %d min)"
+            % (presets, record, per_day, CYCLES / per_day / 365, CYCLES, unchanged, waited // 60000)
+        )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,10 @@ def main():
     p.add_argument("--seconds", type=float, default=3.0)
     args = p.parse_args()
     wall, virtual = asyncio.run(drift(args.seconds))
-    print("wall %.0f ms, virtual %d ms: the virtual clock is %.0f ms behind (%.1f%%)"
-          % (wall, virtual, wall - virtual, 100.0 * (wall - virtual) / wall))
+    print(
+        "wall %.0f ms, virtual %d ms: the virtual clock is %.0f ms behind (%.1f%%)"
+        % (wall, virtual, wall - virtual, 100.0 * (wall - virtual) / wall)
+    )
 
 
 if __name__ == "__main__":

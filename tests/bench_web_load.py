@@ -21,6 +21,7 @@ address and then from 65 (8 each), while a user at another address makes
 60 requests; and one address asking for 48 machines. Figures:
 docs/reliability.md.
 """
+
 import argparse
 import http.client
 import json
@@ -41,8 +42,12 @@ from devtools import free_port  # noqa: E402
 
 def start(port):
     exe = os.path.join(os.path.dirname(sys.executable), "nimatron")
-    server = subprocess.Popen([exe, "sim", "--web", "--port", str(port), "--preset", "nimrod"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [exe, "sim", "--web", "--port", str(port), "--preset", "nimrod"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     server.stdout.readline()  # "Nimatron on http://..." once it listens
     return server
 
@@ -106,8 +111,10 @@ def slow_clients(port, n, seconds):
     silent = []
     for i in range(n):  # each from its own address: one address may hold only 12 connections
         sock = socket.create_connection(("127.0.0.1", port), timeout=60, source_address=("127.0.3.%d" % (i + 1), 0))
-        sock.sendall(b"POST /api/machines HTTP/1.1\r\nHost: localhost:%d\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 100\r\n\r\n{" % port)
+        sock.sendall(
+            b"POST /api/machines HTTP/1.1\r\nHost: localhost:%d\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100\r\n\r\n{" % port
+        )
         silent.append(sock)
     polling.join()
     times = result[0]
@@ -132,8 +139,9 @@ def loris(port, n, sources, stop, every=5.0, counts=None):
     while not stop.is_set():
         while len(due) < n and not stop.is_set():
             try:
-                sock = socket.create_connection(("127.0.0.1", port), timeout=5,
-                                                source_address=(sources[turn % len(sources)], 0))
+                sock = socket.create_connection(
+                    ("127.0.0.1", port), timeout=5, source_address=(sources[turn % len(sources)], 0)
+                )
                 sock.setblocking(False)
                 sock.send(b"G")
             except OSError:
@@ -202,10 +210,19 @@ def flood(port, sources, seconds, n=520):
     served = [t for status, t in answers if status == 200]
     refused = len(answers) - len(served)
     kinds = sorted({str(status) for status, _ in answers if status != 200})
-    return "%d of 60 user requests served, %d refused%s; %s; attacker: %d sockets opened, %d refused at once, " \
-           "%d closed by the server" % (len(served), refused, " (%s)" % ", ".join(kinds) if kinds else "",
-                                         ms(served) if served else "no answers", counts["opened"], counts["refused"],
-                                         counts["closed"])
+    return (
+        "%d of 60 user requests served, %d refused%s; %s; attacker: %d sockets opened, %d refused at once, "
+        "%d closed by the server"
+        % (
+            len(served),
+            refused,
+            " (%s)" % ", ".join(kinds) if kinds else "",
+            ms(served) if served else "no answers",
+            counts["opened"],
+            counts["refused"],
+            counts["closed"],
+        )
+    )
 
 
 def machines_flood(port):
@@ -214,22 +231,33 @@ def machines_flood(port):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
         statuses = []
         for _ in range(n):
-            conn.request("POST", "/api/machines", body="{}", headers={"Host": "localhost:%d" % port,
-                                                                     "Content-Type": "application/json"})
+            conn.request(
+                "POST",
+                "/api/machines",
+                body="{}",
+                headers={"Host": "localhost:%d" % port, "Content-Type": "application/json"},
+            )
             answer = conn.getresponse()
             words = json.loads(answer.read()).get("error", "")
             statuses.append(answer.status)
         conn.close()
         made[source] = statuses
     one, other = made["127.0.0.2"], made["127.0.0.3"]
-    return "one address: %d of 48 made, then %d refused (%s); another address: %s (\"%s\")" % (
-        one.count(201), len(one) - one.count(201), ", ".join(sorted({str(s) for s in one if s != 201})) or "none",
-        other[0], words[:60] or "made")
+    return 'one address: %d of 48 made, then %d refused (%s); another address: %s ("%s")' % (
+        one.count(201),
+        len(one) - one.count(201),
+        ", ".join(sorted({str(s) for s in one if s != 201})) or "none",
+        other[0],
+        words[:60] or "made",
+    )
 
 
 def ms(values):
-    return "median %.1f ms, worst %.1f ms (%d answers)" % (statistics.median(values) * 1000, max(values) * 1000,
-                                                           len(values))
+    return "median %.1f ms, worst %.1f ms (%d answers)" % (
+        statistics.median(values) * 1000,
+        max(values) * 1000,
+        len(values),
+    )
 
 
 def main():
@@ -240,15 +268,24 @@ def main():
     print("nimatron sim --web, %s, %d cores" % (time.strftime("%Y-%m-%d"), os.cpu_count()))
     if args.flood:
         seconds = args.seconds or 30
-        run([("slow loris, 520 sockets from one address, a user polling from another",
-              lambda port: flood(port, ["127.0.0.2"], seconds)),
-             ("slow loris, 520 sockets from 65 addresses (8 each), a user polling from another",
-              lambda port: flood(port, ["127.0.1.%d" % i for i in range(1, 66)], seconds)),
-             ("48 machines asked for by one address", machines_flood)])
+        run(
+            [
+                (
+                    "slow loris, 520 sockets from one address, a user polling from another",
+                    lambda port: flood(port, ["127.0.0.2"], seconds),
+                ),
+                (
+                    "slow loris, 520 sockets from 65 addresses (8 each), a user polling from another",
+                    lambda port: flood(port, ["127.0.1.%d" % i for i in range(1, 66)], seconds),
+                ),
+                ("48 machines asked for by one address", machines_flood),
+            ]
+        )
         return
     args.seconds = args.seconds or 10
-    phases = [("%2d tabs polling every 300 ms" % n, lambda port, n=n: ms(tabs(port, n, args.seconds)))
-              for n in (1, 10, 48)]
+    phases = [
+        ("%2d tabs polling every 300 ms" % n, lambda port, n=n: ms(tabs(port, n, args.seconds))) for n in (1, 10, 48)
+    ]
     phases.append(("one keep-alive connection, 200 requests", lambda port: ms(keep_alive(port))))
 
     def silent(port):

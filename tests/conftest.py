@@ -11,29 +11,85 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # The scenario files hold the asserts of many tests (and run under MicroPython
 # too): let pytest explain their failures as it does a test module's.
-pytest.register_assert_rewrite("kit_sim", "kit_link", "kit_tui", "kit_web", "kit_page", "kit_host", "kit_core", "controller_scenarios", "counter_scenarios", "service_scenarios",
-                               "store_scenarios", "oracle", "devtools")
+pytest.register_assert_rewrite(
+    "kit_sim",
+    "kit_link",
+    "kit_tui",
+    "kit_web",
+    "kit_page",
+    "kit_host",
+    "kit_core",
+    "controller_scenarios",
+    "counter_scenarios",
+    "service_scenarios",
+    "store_scenarios",
+    "oracle",
+    "devtools",
+)
 
 # Markers by module, so a test file needs no decoration to be selected with
 # -m: "browser" drives headless Chromium (or tmux), "micropython" runs the
 # MicroPython unix port; "slow" (left out of the quick run) is given to
 # those, to the modules in SLOW and to a test by its own decorator.
-BROWSER = {"test_web_page", "test_web_boards", "test_web_games", "test_web_display", "test_web_layout", "test_kiosk", "test_web_axe",
-           "test_host_miniterm"}
-MICROPYTHON = {"test_micropython", "test_micropython_controller", "test_board_memory", "test_macropad_memory",
-               "test_resident", "test_set_passes", "test_hold_heap", "test_store_fragmented"}
+BROWSER = {
+    "test_web_page",
+    "test_web_boards",
+    "test_web_games",
+    "test_web_display",
+    "test_web_layout",
+    "test_kiosk",
+    "test_web_axe",
+    "test_host_miniterm",
+}
+MICROPYTHON = {
+    "test_micropython",
+    "test_micropython_controller",
+    "test_board_memory",
+    "test_macropad_memory",
+    "test_resident",
+    "test_set_passes",
+    "test_hold_heap",
+    "test_store_fragmented",
+}
 # Whole modules left out of the quick run (``./test.sh -m "not slow"``, the
 # README): the thousand-game checks of the perfect machine, the terminal
 # app's tours of every board, screen and language, the memory
 # choreography under MicroPython, the deploy generators and the soaks. Each
 # took 40-300 s of a worker's time in the whole suite (``--durations=0``,
 # docs/benchmarks.md); a single slow test elsewhere carries its own mark.
-SLOW = {"test_sim", "test_tui", "test_tui_screens", "test_tui_operator", "test_tui_lang", "test_tui_board",
-        "test_deploy_faults", "test_deploy_drive", "test_registry", "test_soak", "test_host_deploy",
-        "test_rule_words", "test_graph", "test_boards", "test_set_peak", "test_menu_passes", "test_one_collection",
-        "test_building", "test_checks", "test_press_lamp", "test_nim2d", "test_menu_deployed", "test_link_room",
-        "test_names_budget", "test_set_apply", "test_menu_visit", "test_link_loads", "test_store_spans",
-        "test_start_faults", "test_frozen_firmware", "test_explain_passes"}
+SLOW = {
+    "test_sim",
+    "test_tui",
+    "test_tui_screens",
+    "test_tui_operator",
+    "test_tui_lang",
+    "test_tui_board",
+    "test_deploy_faults",
+    "test_deploy_drive",
+    "test_registry",
+    "test_soak",
+    "test_host_deploy",
+    "test_rule_words",
+    "test_graph",
+    "test_boards",
+    "test_set_peak",
+    "test_menu_passes",
+    "test_one_collection",
+    "test_building",
+    "test_checks",
+    "test_press_lamp",
+    "test_nim2d",
+    "test_menu_deployed",
+    "test_link_room",
+    "test_names_budget",
+    "test_set_apply",
+    "test_menu_visit",
+    "test_link_loads",
+    "test_store_spans",
+    "test_start_faults",
+    "test_frozen_firmware",
+    "test_explain_passes",
+}
 
 
 def pytest_collection_modifyitems(config, items):

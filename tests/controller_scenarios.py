@@ -221,7 +221,7 @@ def scenario_walk_away_resets():
 
 
 def scenario_still_playing_blinks_from_when_it_was_asked():
-    """"Still playing?" blinks once a second from the moment it is asked
+    """ "Still playing?" blinks once a second from the moment it is asked
     (``game_lamps.countdown`` is handed that time), whatever the clock's
     phase: on for SLOW_MS, then off for SLOW_MS one lit lamp per second left."""
     rig = Rig("pi-neopixel", preset="nimatron", walkaway_ms=60000)
@@ -308,8 +308,16 @@ def scenario_drnim_perfect_machine_wins():
 
 
 def scenario_fallible_loses_sometimes():
-    rig = Rig("pi-neopixel", preset="nim", starts=[[1, 2, 3]], difficulty="fallible",
-              error_rate=60, think_ms=50, show_ms=50, over_ms=1000)
+    rig = Rig(
+        "pi-neopixel",
+        preset="nim",
+        starts=[[1, 2, 3]],
+        difficulty="fallible",
+        error_rate=60,
+        think_ms=50,
+        show_ms=50,
+        over_ms=1000,
+    )
     wins = 0
     for _ in range(12):
         if perfect_visitor_game(rig) == "visitor":
@@ -346,11 +354,19 @@ def scenario_grid_refuses_illegal_and_restores_lamps():
 
 
 def scenario_grid_rule_sets_play_whole_games():
-    for preset, starts in (("moore", [[3, 4, 5, 7]]), ("allheaps", [[3, 5, 6, 7]]),
-                           ("grundy", [[8]]), ("nim", [[2, 3, 7]])):
+    for preset, starts in (
+        ("moore", [[3, 4, 5, 7]]),
+        ("allheaps", [[3, 5, 6, 7]]),
+        ("grundy", [[8]]),
+        ("nim", [[2, 3, 7]]),
+    ):
         rig = Rig("pico-grid", preset=preset, starts=starts, think_ms=50, show_ms=50)
         winner = perfect_visitor_game(rig, grid=True)
-        expect = "visitor" if strategy.solve(preset if preset != "moore" else "moore:2", starts[0])["outcome"] == "win" else "machine"
+        expect = (
+            "visitor"
+            if strategy.solve(preset if preset != "moore" else "moore:2", starts[0])["outcome"] == "win"
+            else "machine"
+        )
         assert winner == expect, (preset, winner)
 
 
@@ -385,8 +401,9 @@ def scenario_grundy_on_the_ring_plays_arcs():
     rig.wait_for_visitor()
     assert strategy.solve("grundy", rig.position())["outcome"] == "loss"  # the machine split to win
     assert sum([1 for x in rig.c.panel.lit[0] if x]) == 8
-    winner = perfect_visitor_game(Rig("pico-ring", preset="grundy", starts=[[5, 2]], think_ms=50, show_ms=50),
-                                  grid=True)
+    winner = perfect_visitor_game(
+        Rig("pico-ring", preset="grundy", starts=[[5, 2]], think_ms=50, show_ms=50), grid=True
+    )
     assert winner == "visitor"  # 5 and 2: nim-value 2, a win for the first player
     for starts in ([[9]], [[5, 5]]):  # 9 lamps and 8 gaps, or 10 and 8: more than 16
         try:
@@ -402,7 +419,7 @@ def scenario_grid_lamps_stay_out_and_circles_are_loops():
     rig.press("key 1 1")
     rig.press("done")
     assert rig.c.panel.lit[1][:5] == [True, False, True, True, True]
-    rig = Rig("pico-grid", preset="circular", think_ms=50, show_ms=50)   # 16: a 5 by 5 square's border
+    rig = Rig("pico-grid", preset="circular", think_ms=50, show_ms=50)  # 16: a 5 by 5 square's border
     rig.press("new")
     lit = rig.c.panel.lit
     assert [sum([1 for x in row if x]) for row in lit][:5] == [5, 2, 2, 2, 5]
@@ -420,8 +437,8 @@ def scenario_grid_lamps_stay_out_and_circles_are_loops():
 
 def scenario_flashes_stay_under_three_per_second():
     rig = Rig("pi-neopixel", preset="nimatron", think_ms=1500, show_ms=1600, over_ms=4000)
-    last = {}     # lamp -> on at the previous frame
-    onsets = {}   # lamp -> the last four times it lit up
+    last = {}  # lamp -> on at the previous frame
+    onsets = {}  # lamp -> the last four times it lit up
     show = rig.io.show
 
     def record(lamps, status):
@@ -448,16 +465,24 @@ def scenario_flashes_stay_under_three_per_second():
 
 
 def scenario_bad_settings_are_clear_errors():
-    for bad in ({"difficulty": "easy"}, {"think_ms": -1}, {"rules": "chess"},
-                {"starts": [[3, -1]]}, {"misere": "maybe"}, {"bogus": 1}):
+    for bad in (
+        {"difficulty": "easy"},
+        {"think_ms": -1},
+        {"rules": "chess"},
+        {"starts": [[3, -1]]},
+        {"misere": "maybe"},
+        {"bogus": 1},
+    ):
         try:
             resolve(bad)
         except SettingsError:
             continue
         raise AssertionError("accepted %r" % (bad,))
-    for board_name, overrides in (("pi-neopixel", {"preset": "moore"}),
-                                  ("pico-neopixel", {"preset": "100"}),
-                                  ("pi-leds", {"preset": "nimatron"})):
+    for board_name, overrides in (
+        ("pi-neopixel", {"preset": "moore"}),
+        ("pico-neopixel", {"preset": "100"}),
+        ("pi-leds", {"preset": "nimatron"}),
+    ):
         try:
             Rig(board_name, **overrides)
         except PanelError:

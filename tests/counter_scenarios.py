@@ -23,7 +23,7 @@ from nimatron.panels.panel import PanelError
 
 TICK = 10
 BITS = [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)]  # 16 8 4 2 1: pixels 0-4, down the left side
-CHOICES = [(0, 5), (0, 6), (0, 7)]              # add 1, 2, 3: pixels 5-7, up the right side
+CHOICES = [(0, 5), (0, 6), (0, 7)]  # add 1, 2, 3: pixels 5-7, up the right side
 
 
 class CursorIO:
@@ -248,10 +248,12 @@ def scenario_counter_teach_hints_with_the_choice_lamps():
 
 
 def scenario_counter_is_refused_where_it_cannot_be_shown():
-    for overrides in ({"starts": [[200]]},            # 8 bits + 3 choices > 10 lamps
-                      {"rules": "nim"},                # one move may add 21: 21 choice lamps
-                      {"rules": "nim", "starts": [[2, 3]]},
-                      {"rules": "circular", "misere": False, "starts": [[10]]}):
+    for overrides in (
+        {"starts": [[200]]},  # 8 bits + 3 choices > 10 lamps
+        {"rules": "nim"},  # one move may add 21: 21 choice lamps
+        {"rules": "nim", "starts": [[2, 3]]},
+        {"rules": "circular", "misere": False, "starts": [[10]]},
+    ):
         try:
             CounterRig(**overrides)
         except PanelError:

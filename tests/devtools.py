@@ -27,9 +27,13 @@ import time
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 KEYS = {  # key -> (code, windowsVirtualKeyCode, text)
-    "Enter": ("Enter", 13, "\r"), "Tab": ("Tab", 9, None), " ": ("Space", 32, " "),
-    "ArrowRight": ("ArrowRight", 39, None), "ArrowLeft": ("ArrowLeft", 37, None),
-    "ArrowUp": ("ArrowUp", 38, None), "ArrowDown": ("ArrowDown", 40, None),
+    "Enter": ("Enter", 13, "\r"),
+    "Tab": ("Tab", 9, None),
+    " ": ("Space", 32, " "),
+    "ArrowRight": ("ArrowRight", 39, None),
+    "ArrowLeft": ("ArrowLeft", 37, None),
+    "ArrowUp": ("ArrowUp", 38, None),
+    "ArrowDown": ("ArrowDown", 40, None),
 }
 
 
@@ -98,11 +102,13 @@ class Tab:
         if it missed (a re-render between finding the element and pressing
         moved it: a hand clicks again where the button now is)."""
         for _ in range(5):
-            box = self.wait("(() => { const e = document.querySelector(%s); if (!e) return null;"
-                            " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
-                            " window.__clicked = false;"
-                            " e.addEventListener('click', () => { window.__clicked = true; }, {once: true});"
-                            " return [r.x + r.width / 2, r.y + r.height / 2]; })()" % json.dumps(selector))
+            box = self.wait(
+                "(() => { const e = document.querySelector(%s); if (!e) return null;"
+                " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+                " window.__clicked = false;"
+                " e.addEventListener('click', () => { window.__clicked = true; }, {once: true});"
+                " return [r.x + r.width / 2, r.y + r.height / 2]; })()" % json.dumps(selector)
+            )
             x, y = box
             for kind in ("mousePressed", "mouseReleased"):
                 self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
@@ -115,15 +121,16 @@ class Tab:
 
     def tap(self, selector):
         """A touch in the middle of the element (touch events, as on a phone)."""
-        x, y = self.wait("(() => { const e = document.querySelector(%s); if (!e) return null;"
-                         " const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()"
-                         % json.dumps(selector))
+        x, y = self.wait(
+            "(() => { const e = document.querySelector(%s); if (!e) return null;"
+            " const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+            % json.dumps(selector)
+        )
         self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
         self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
     def size(self, width, height, mobile=False):
-        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
-                  mobile=mobile)
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=mobile)
         if mobile:
             self.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=1)
 
@@ -149,12 +156,27 @@ class Chromium:
         self.profile = tempfile.mkdtemp(prefix="nimatron-chromium-")
         self.port = free_port()
         self.proc = subprocess.Popen(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-             "--user-data-dir=" + self.profile, "--remote-debugging-port=%d" % self.port,
-             "--window-size=%d,%d" % (self.width, self.height), "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-background-timer-throttling",
+                "--disable-renderer-backgrounding",
+                "--user-data-dir=" + self.profile,
+                "--remote-debugging-port=%d" % self.port,
+                "--window-size=%d,%d" % (self.width, self.height),
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         self.http = self.loop.run_until_complete(self._session(aiohttp))
         self.tabs = []
         return self
@@ -225,8 +247,8 @@ def call(url, body=None, method=None, kind="application/json", raw=None):
 class Served:
     """``nimatron sim --web``'s server in this process, on a free port, in a thread.
 
-        with Served("pico-neopixel", {"think_ms": 200}) as served:
-            served.url  # http://localhost:PORT
+    with Served("pico-neopixel", {"think_ms": 200}) as served:
+        served.url  # http://localhost:PORT
     """
 
     def __init__(self, board="pico-neopixel", overrides=None, seed=None, machines=None, **machine_options):

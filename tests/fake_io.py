@@ -9,7 +9,7 @@ Written in the subset CPython and MicroPython share."""
 
 class FakeIO:
     def __init__(self):
-        self.queue = []   # (role, pressed) edges for the next update
+        self.queue = []  # (role, pressed) edges for the next update
         self.lamps = None
         self.status = None
         self.shows = 0

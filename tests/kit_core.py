@@ -16,12 +16,9 @@ def core_modules():
     names = []
     for folder, dirs, files in os.walk(PACKAGE):
         rel = os.path.relpath(folder, FIRMWARE).replace(os.sep, ".")
-        dirs[:] = sorted(d for d in dirs
-                         if not (folder == PACKAGE and d == "drivers")
-                         and d != "__pycache__")
+        dirs[:] = sorted(d for d in dirs if not (folder == PACKAGE and d == "drivers") and d != "__pycache__")
         for name in sorted(files):
             if not name.endswith(".py"):
                 continue
-            names.append(rel if name == "__init__.py"
-                         else rel + "." + name[:-3])
+            names.append(rel if name == "__init__.py" else rel + "." + name[:-3])
     return names

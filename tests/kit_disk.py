@@ -29,7 +29,7 @@ class FaultFiles(ModelFiles):
 
     def create(self, path, data):
         if self.fault is not None and self.fault[0] == "short":
-            super().create(path, data[:len(data) // 2])
+            super().create(path, data[: len(data) // 2])
             raise OSError(self.fault[1], os.strerror(self.fault[1]))
         self._maybe("create")
         super().create(path, data)
@@ -50,6 +50,12 @@ class FaultFiles(ModelFiles):
         """The disk a restart finds (what was made durable), faults as they were."""
         out = FaultFiles()
         cut = self.after_cut()
-        out.names, out.durable, out.data, out.synced, out.inodes = cut.names, cut.durable, cut.data, cut.synced, cut.inodes
+        out.names, out.durable, out.data, out.synced, out.inodes = (
+            cut.names,
+            cut.durable,
+            cut.data,
+            cut.synced,
+            cut.inodes,
+        )
         out.fault = self.fault
         return out

@@ -35,10 +35,10 @@ class FailingOs:
     def __init__(self, folder, fail_at=None, reads_of=None):
         self.folder = os.path.abspath(str(folder))
         self.fail_at = fail_at
-        self.reads_of = reads_of   # None: only call ``fail_at`` fails; else every read of this file from it on
+        self.reads_of = reads_of  # None: only call ``fail_at`` fails; else every read of this file from it on
         self.calls = 0
-        self.failed = []           # (call number, name, what) of each failure
-        self.fds = {}              # descriptor -> (path, opened for reading only)
+        self.failed = []  # (call number, name, what) of each failure
+        self.fds = {}  # descriptor -> (path, opened for reading only)
         self.saved = {}
 
     # -- which calls are ours ------------------------------------------------
@@ -81,6 +81,7 @@ class FailingOs:
             if name == "open":
                 self.fds[out] = (path, read)
             return out
+
         return call
 
     def _real_lexists(self, path):
@@ -98,12 +99,14 @@ class FailingOs:
             path, _ = self.fds[fd]
             self._count(name, path, name in ("read", "pread", "fstat"))
             return real(*args, **kw)
+
         return call
 
     def _close(self, real):
         def close(fd):
             self.fds.pop(fd, None)
             return real(fd)
+
         return close
 
     def _flock(self, real):
@@ -112,6 +115,7 @@ class FailingOs:
             if fd_no in self.fds:
                 self._count("flock", self.fds[fd_no][0], False)
             return real(fd, op)
+
         return flock
 
     def _builtin_open(self, real):
@@ -145,6 +149,7 @@ class FailingOs:
                 return real(file, mode, *args, **kw)
             self._count("builtins.open", path, not any(c in mode for c in "wax+"))
             return File(real(file, mode, *args, **kw), path)
+
         return opener
 
     def __enter__(self):

@@ -22,8 +22,9 @@ class Sim:
             cmd.append("--until-killed")
         else:
             cmd += ["--script", "-"]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         if script is not None:
             self.proc.stdin.write(script)
         self.proc.stdin.close()

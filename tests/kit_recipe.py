@@ -19,21 +19,27 @@ def follow_recipe(root):
     """Do what docs/contributing.md says, in the copy at ``root``; the files touched."""
     with open(os.path.join(ROOT, "docs", "contributing.md"), encoding="utf-8") as f:
         steps = RECIPE.findall(f.read())
-    assert [where for where, _ in steps] == ["firmware/nimatron/games/odd.py", "REGISTRY", "lang/en.json",
-                                             "lang/es.json", "lang/ru.json", "run"], "the recipe's steps moved"
+    assert [where for where, _ in steps] == [
+        "firmware/nimatron/games/odd.py",
+        "REGISTRY",
+        "lang/en.json",
+        "lang/es.json",
+        "lang/ru.json",
+        "run",
+    ], "the recipe's steps moved"
     touched = []
     for where, text in steps:
         if where == "run":
             assert text.split() == [".venv/bin/python", "tools/memory_table.py"], text
             derive(root)
             continue
-        if where == "REGISTRY":   # one line, inside the tuple
+        if where == "REGISTRY":  # one line, inside the tuple
             path = "firmware/nimatron/games/rules.py"
             source = (root / path).read_text(encoding="utf-8")
             start = source.index("REGISTRY = (")
             end = source.index("\n)\n", start) + 1
             source = source[:end] + text + source[end:]
-        elif where.startswith("lang/"):   # into "phrases"
+        elif where.startswith("lang/"):  # into "phrases"
             path = LANG + where[5:]
             source = (root / path).read_text(encoding="utf-8")
             at = source.index('"phrases": {\n') + len('"phrases": {\n')
@@ -54,8 +60,13 @@ def derive(root):
 
     os.makedirs(os.path.join(str(root), "tools"), exist_ok=True)
     shutil.copy(os.path.join(ROOT, "tools", "memory_table.py"), os.path.join(str(root), "tools"))
-    done = subprocess.run([sys.executable, os.path.join(str(root), "tools", "memory_table.py")],
-                          capture_output=True, text=True, cwd=str(root), timeout=300)
+    done = subprocess.run(
+        [sys.executable, os.path.join(str(root), "tools", "memory_table.py")],
+        capture_output=True,
+        text=True,
+        cwd=str(root),
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -68,5 +79,3 @@ def changed_files(a, b, below=""):
     for sub in cmp.common_dirs:
         out += changed_files(os.path.join(a, sub), os.path.join(b, sub), os.path.join(below, sub))
     return out
-
-

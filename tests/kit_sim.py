@@ -12,7 +12,7 @@ from nimatron_sim import Simulator
 ORACLES = {}
 
 
-FAST = {"think_ms": 0, "show_ms": 0}          # for statistics: no deliberate pauses
+FAST = {"think_ms": 0, "show_ms": 0}  # for statistics: no deliberate pauses
 
 
 @pytest.fixture

@@ -43,8 +43,9 @@ def pi_start(path):
     reason = marker.start()
     if getattr(marker, "note", None):
         lines.append(marker.note)
-    m = Machine("pico-neopixel", overrides_source({}), store, now_ms=0, reset_reason=reason, make=make,
-                log=lines.append)
+    m = Machine(
+        "pico-neopixel", overrides_source({}), store, now_ms=0, reset_reason=reason, make=make, log=lines.append
+    )
     m.audits.game_started("nimatron")
     m.audits.game_ended("visitor")
     for now in range(0, 3 * RETRY_MS + 1, 1000):

@@ -21,8 +21,16 @@ def run(coro):
 def screen_text(app):
     """The whole screen as plain text, exactly as composed for the terminal."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
-                      color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system="truecolor",
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return console.export_text()
 

@@ -30,9 +30,26 @@ def machine_on_a_pty(tmp_path):
     """A simulated pico-neopixel on a pseudo-terminal: (path, process)."""
     script = tmp_path / "game.txt"
     script.write_text(GAME)
-    proc = subprocess.Popen(NIMATRON + ["sim", "--headless", "--serial", "--until-killed", "--board", "pico-neopixel",
-                                        "--set", "think_ms=0", "--set", "show_ms=200", "--script", str(script)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        NIMATRON
+        + [
+            "sim",
+            "--headless",
+            "--serial",
+            "--until-killed",
+            "--board",
+            "pico-neopixel",
+            "--set",
+            "think_ms=0",
+            "--set",
+            "show_ms=200",
+            "--script",
+            str(script),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         line = proc.stderr.readline().decode()
         assert line.startswith("serial: "), line
@@ -45,10 +62,14 @@ def machine_on_a_pty(tmp_path):
 def display(machine_on_a_pty):
     pty, sim = machine_on_a_pty
     port = free_port()
-    proc = subprocess.Popen(NIMATRON + ["display", pty, "--web", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        NIMATRON + ["display", pty, "--web", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
-        line = proc.stdout.readline().decode()     # printed once the server listens
+        line = proc.stdout.readline().decode()  # printed once the server listens
         assert "http://localhost:%d" % port in line, (line, proc.stderr.read() if proc.poll() is not None else "")
         yield "http://localhost:%d" % port, proc
     finally:

@@ -57,13 +57,17 @@ def internal_ids():
     with open(os.path.join(words_module.FOLDER, "en.json"), encoding="utf-8") as f:
         keys = [k for k in json.load(f)["text"] if "." in k]
     words = _language_words()
-    every = [name for name, _, _, _ in registry.entries()]   # the one registry of rule sets
+    every = [name for name, _, _, _ in registry.entries()]  # the one registry of rule sets
     names = [n for n in every if n.lower() not in words]
     specs = [r"%s:\d+" % re.escape(n) for n in every]
     setting_names = [k for k in list(nsettings.DEFAULTS) + list(service.AUDITS) if "_" in k]
-    return re.compile(r"(?<![\w.:-])(%s)(?![\w:-])|(?<![\w.:-])(%s)(?![\w-])" % (
-        "|".join([re.escape(k) for k in keys] + specs + [re.escape(n) for n in names + setting_names] + FIRMWARE),
-        "|".join(re.escape(n) for n in names_shown())))   # a board's or preset's id, also before a colon
+    return re.compile(
+        r"(?<![\w.:-])(%s)(?![\w:-])|(?<![\w.:-])(%s)(?![\w-])"
+        % (
+            "|".join([re.escape(k) for k in keys] + specs + [re.escape(n) for n in names + setting_names] + FIRMWARE),
+            "|".join(re.escape(n) for n in names_shown()),
+        )
+    )  # a board's or preset's id, also before a colon
 
 
 IDS = internal_ids()
@@ -88,7 +92,9 @@ def mixed_words(texts, words, panel):
     in Grundy's game a "row" beside its "heap"s. Empty: the screen agrees."""
     lang = words.lang
     gloss = words.t("nimrod.gloss.heap")
-    heap = [t for t in texts if re.search(HEAP_WORDS[lang], t.replace(gloss, ""), re.IGNORECASE)]   # the page joins glosses
+    heap = [
+        t for t in texts if re.search(HEAP_WORDS[lang], t.replace(gloss, ""), re.IGNORECASE)
+    ]  # the page joins glosses
     if panel != "splits":
         return heap
     row = [t for t in texts if re.search(ROW_WORDS[lang], t, re.IGNORECASE)]

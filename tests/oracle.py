@@ -32,7 +32,7 @@ NEEDS_K = ("subtract", "moore")
 
 
 def parse_spec(spec):
-    """"moore:2" -> ("moore", 2); "nim" -> ("nim", None)."""
+    """ "moore:2" -> ("moore", 2); "nim" -> ("nim", None)."""
     if ":" in spec:
         name, arg = spec.split(":", 1)
         k = int(arg)
@@ -59,10 +59,11 @@ def multiset(parts):
 
 # ---------------------------------------------------------------- move lists
 
+
 def _nim_moves(hs):
     for i in range(len(hs)):
         for v in range(hs[i]):
-            yield hs[:i] + (v,) + hs[i + 1:]
+            yield hs[:i] + (v,) + hs[i + 1 :]
 
 
 def _subtract_moves(hs, k):
@@ -71,7 +72,7 @@ def _subtract_moves(hs, k):
         if low < 0:
             low = 0
         for v in range(low, hs[i]):
-            yield hs[:i] + (v,) + hs[i + 1:]
+            yield hs[:i] + (v,) + hs[i + 1 :]
 
 
 def _moore_moves(hs, k, i=0, changed=0):
@@ -85,7 +86,7 @@ def _moore_moves(hs, k, i=0, changed=0):
         yield after
     if changed < k:
         for v in range(hs[i]):
-            lowered = hs[:i] + (v,) + hs[i + 1:]
+            lowered = hs[:i] + (v,) + hs[i + 1 :]
             for after in _moore_moves(lowered, k, i + 1, changed + 1):
                 yield after
 
@@ -98,7 +99,7 @@ def _greedy_moves(hs):
     for i in range(len(hs)):
         if hs[i] == top and top > 0:
             for v in range(top):
-                yield hs[:i] + (v,) + hs[i + 1:]
+                yield hs[:i] + (v,) + hs[i + 1 :]
 
 
 def _allheaps_moves(hs):
@@ -121,7 +122,7 @@ def _grundy_moves(parts):
         if h in done:
             continue
         done.append(h)
-        rest = parts[:i] + parts[i + 1:]
+        rest = parts[:i] + parts[i + 1 :]
         a = 1
         while a < h - a:
             yield multiset(rest + (a, h - a))
@@ -136,7 +137,7 @@ def _row_moves(parts):
         if n in done:
             continue
         done.append(n)
-        rest = parts[:i] + parts[i + 1:]
+        rest = parts[:i] + parts[i + 1 :]
         for t in (1, 2, 3):
             if t > n:
                 break
@@ -154,6 +155,7 @@ def _ring_moves(n):
 
 
 # ---------------------------------------------------------------- the oracle
+
 
 class Oracle:
     """Win/loss and Sprague-Grundy values of one rule set by full search."""
@@ -323,8 +325,7 @@ class Oracle:
 
     def winning_moves(self, position, misere=False, ring=False):
         """The moves that leave the opponent lost."""
-        return [a for a in self.moves(position, ring)
-                if not self.win(a, misere)]
+        return [a for a in self.moves(position, ring) if not self.win(a, misere)]
 
     def candy(self, position, misere=False, memo=None):
         """Candy Nim by plain minimax: (mover wins, the most candies the
@@ -354,6 +355,7 @@ class Oracle:
 
 
 # ------------------------------------------------------------ position lists
+
 
 def ordered_positions(max_heaps, max_size, min_heaps=1):
     """Every list of min_heaps..max_heaps heaps of 0..max_size, all orders."""
@@ -408,6 +410,7 @@ def grundy_heap_values(limit):
 
 # ------------------------------------------------------------ judging answers
 
+
 def _as_canon(oracle, position):
     if oracle.ordered:
         return tuple(position)
@@ -428,8 +431,7 @@ def first_move(oracle, position, ring=False):
     return None
 
 
-def judge(oracle, position, result, misere=False, ring=False, search=True,
-          nimber_optional=False):
+def judge(oracle, position, result, misere=False, ring=False, search=True, nimber_optional=False):
     """Everything wrong with one ``solve`` answer; [] when it is right.
 
     Always: the keys, legality of ``after`` (or None exactly when no move
@@ -478,8 +480,7 @@ def judge(oracle, position, result, misere=False, ring=False, search=True,
         value = oracle.sg(position, ring)
         if nimber != value:
             problems.append("nimber %r, oracle says %r" % (nimber, value))
-    if (expected == "win" and after is not None and not problems
-            and oracle.win(after, misere)):
+    if expected == "win" and after is not None and not problems and oracle.win(after, misere):
         problems.append("after %r lets the opponent win" % (after,))
     return problems
 
@@ -497,7 +498,7 @@ def _take(heaps, take):
 
 
 def _instances(pattern, values):
-    """"1 1 n n" with values [1, 2] -> [1, 1, 1, 1], [1, 1, 2, 2]."""
+    """ "1 1 n n" with values [1, 2] -> [1, 1, 1, 1], [1, 1, 2, 2]."""
     letters = []
     for word in pattern.split():
         if not word.isdigit() and word not in letters:
@@ -538,8 +539,7 @@ def _circle_rows(diagram):
 
 
 def _case(cid, rules, position, misere=False, ring=False, **expect):
-    case = {"id": cid, "rules": rules, "position": position,
-            "misere": misere, "ring": ring}
+    case = {"id": cid, "rules": rules, "position": position, "misere": misere, "ring": ring}
     for name in expect:
         case[name] = expect[name]
     return case
@@ -561,18 +561,32 @@ def seed_cases(nim, variants):
         for i in range(len(steps)):
             step = steps[i]
             wins = step["mover"] == game["winner"]
-            yield _case("%s/%d-%s" % (game["id"], i, step["mover"]),
-                        game["rules"], step["heaps"], game["misere"],
-                        outcome="win" if wins else "loss",
-                        move=_take(step["heaps"], step["take"]),
-                        move_wins=wins)
-        yield _case("%s/end" % game["id"], game["rules"], game["final"],
-                    game["misere"],
-                    outcome="win" if game["misere"] else "loss")
+            yield _case(
+                "%s/%d-%s" % (game["id"], i, step["mover"]),
+                game["rules"],
+                step["heaps"],
+                game["misere"],
+                outcome="win" if wins else "loss",
+                move=_take(step["heaps"], step["take"]),
+                move_wins=wins,
+            )
+        yield _case(
+            "%s/end" % game["id"],
+            game["rules"],
+            game["final"],
+            game["misere"],
+            outcome="win" if game["misere"] else "loss",
+        )
     for single in nim["single_moves"]:
-        yield _case(single["id"], single["rules"], single["heaps"],
-                    single["misere"], outcome=single["outcome"],
-                    move=single["winning_after"], move_wins=True)
+        yield _case(
+            single["id"],
+            single["rules"],
+            single["heaps"],
+            single["misere"],
+            outcome=single["outcome"],
+            move=single["winning_after"],
+            move_wins=True,
+        )
     for doc in nim["doctests"]["cases"]:
         misere = doc["game_type"] == "misere"
         cid = "doctest/%s%s" % (doc["game_type"], doc["heaps"])
@@ -581,8 +595,7 @@ def seed_cases(nim, variants):
         else:
             after = list(doc["heaps"])
             after[doc["result"][0]] -= doc["result"][1]
-            yield _case(cid, "nim", doc["heaps"], misere, outcome="win",
-                        move=after, move_wins=True)
+            yield _case(cid, "nim", doc["heaps"], misere, outcome="win", move=after, move_wins=True)
     table = nim["winning_positions"]
     for row in table["rows"]:
         modes = table["marks"][row.get("mark", "")]
@@ -591,9 +604,13 @@ def seed_cases(nim, variants):
             if max(heaps) == 1 and not row["heaps"].replace(" ", "").isdigit():
                 row_modes = table["marks"]["*"]  # see all_ones_note
             for mode in ("normal", "misere"):
-                yield _case("table/%s/%s/%s" % (row["heaps"], heaps, mode),
-                            "nim", heaps, mode == "misere",
-                            outcome="loss" if mode in row_modes else "win")
+                yield _case(
+                    "table/%s/%s/%s" % (row["heaps"], heaps, mode),
+                    "nim",
+                    heaps,
+                    mode == "misere",
+                    outcome="loss" if mode in row_modes else "win",
+                )
 
     sub = variants["subtraction"]
     for k in sub["k"]:
@@ -606,14 +623,13 @@ def seed_cases(nim, variants):
                 if mode == "normal":
                     expect["nimber"] = h % (k + 1)
                 if h % (k + 1) == residue:
-                    yield _case(cid, spec, [h], mode == "misere",
-                                outcome="loss", **expect)
+                    yield _case(cid, spec, [h], mode == "misere", outcome="loss", **expect)
                 else:
                     drop = (h - residue) % (k + 1)
                     move = [h - drop] if h else None
-                    yield _case(cid, spec, [h], mode == "misere",
-                                outcome="win", move=move, move_wins=True,
-                                only=True, **expect)
+                    yield _case(
+                        cid, spec, [h], mode == "misere", outcome="win", move=move, move_wins=True, only=True, **expect
+                    )
 
     g21 = variants["game_of_21"]
     target = g21["target"]
@@ -622,21 +638,35 @@ def seed_cases(nim, variants):
         wins = turn["player"] == g21["winner"]
         for before in said:
             for says in turn["says"]:
-                yield _case("game21/%d-says-%d" % (before, says), g21["rules"],
-                            [target - before], g21["misere"],
-                            outcome="win" if wins else "loss",
-                            move=[target - says], move_wins=wins, only=wins)
+                yield _case(
+                    "game21/%d-says-%d" % (before, says),
+                    g21["rules"],
+                    [target - before],
+                    g21["misere"],
+                    outcome="win" if wins else "loss",
+                    move=[target - says],
+                    move_wins=wins,
+                    only=wins,
+                )
         said = turn["says"]
-    yield _case("game21/%d-end" % target, g21["rules"], [0], g21["misere"],
-                outcome="win")  # the player who said 21 lost
+    yield _case(
+        "game21/%d-end" % target, g21["rules"], [0], g21["misere"], outcome="win"
+    )  # the player who said 21 lost
 
     g34 = variants["game_of_34"]
     k34 = int(g34["rules"].split(":")[1])
     start = g34["target"]
     goal = start - (start - 1) % (k34 + 1)  # heaps = 1 (mod k+1) lose, misere
-    yield _case("game34/start", g34["rules"], [start], g34["misere"],
-                outcome="win" if goal != start else "loss",
-                move=[goal], move_wins=True, only=True)
+    yield _case(
+        "game34/start",
+        g34["rules"],
+        [start],
+        g34["misere"],
+        outcome="win" if goal != start else "loss",
+        move=[goal],
+        move_wins=True,
+        only=True,
+    )
 
     g100 = variants["game_of_100"]
     target = g100["target"]
@@ -644,29 +674,40 @@ def seed_cases(nim, variants):
     for total in range(target + 1):
         cid = "game100/at-%d" % total
         if total in keys:
-            yield _case(cid, g100["rules"], [target - total], g100["misere"],
-                        outcome="loss")
+            yield _case(cid, g100["rules"], [target - total], g100["misere"], outcome="loss")
         else:
             nxt = [key for key in keys if key > total][0]
-            yield _case(cid, g100["rules"], [target - total], g100["misere"],
-                        outcome="win", move=[target - nxt], move_wins=True,
-                        only=True)
+            yield _case(
+                cid,
+                g100["rules"],
+                [target - total],
+                g100["misere"],
+                outcome="win",
+                move=[target - nxt],
+                move_wins=True,
+                only=True,
+            )
 
     wy = variants["wythoff"]
     for pair in wy["p_positions"]:
         for heaps in ([pair[0], pair[1]], [pair[1], pair[0]]):
-            yield _case("wythoff/%s" % heaps, wy["rules"], heaps,
-                        outcome="loss", nimber=0)
+            yield _case("wythoff/%s" % heaps, wy["rules"], heaps, outcome="loss", nimber=0)
 
     gr = variants["grundy"]
     values = gr["a002188"]
     for n in range(1, len(values)):
-        yield _case("grundy/%d" % n, gr["rules"], [n],
-                    outcome="win" if values[n] else "loss",
-                    nimber=values[n], grundy_table=values)
+        yield _case(
+            "grundy/%d" % n,
+            gr["rules"],
+            [n],
+            outcome="win" if values[n] else "loss",
+            nimber=values[n],
+            grundy_table=values,
+        )
     split = gr["split_example"]
-    yield _case("grundy/split-%d" % split["heap"], gr["rules"],
-                [split["heap"]], legal=split["splits"], illegal=split["not"])
+    yield _case(
+        "grundy/split-%d" % split["heap"], gr["rules"], [split["heap"]], legal=split["splits"], illegal=split["not"]
+    )
 
     ci = variants["circular"]
     diagrams = ci["diagrams"]
@@ -674,21 +715,21 @@ def seed_cases(nim, variants):
     ring = True
     for i in range(1, len(diagrams)):
         rows = _circle_rows(diagrams[i])
-        yield _case("circular/diagram-%d" % i, ci["rules"], before,
-                    ring=ring, legal=[rows])
+        yield _case("circular/diagram-%d" % i, ci["rules"], before, ring=ring, legal=[rows])
         before = rows
         ring = False
-    yield _case("circular/then", ci["rules"], before,
-                max_take=ci["then_cannot_take"] - 1)
+    yield _case("circular/then", ci["rules"], before, max_take=ci["then_cannot_take"] - 1)
 
     gr = variants["greedy"]
     for example in gr["examples"]:
-        yield _case("greedy/%s" % example[0], gr["rules"], example[0],
-                    outcome=example[1])
+        yield _case("greedy/%s" % example[0], gr["rules"], example[0], outcome=example[1])
     for example in variants["moore"]["examples"]:
-        yield _case("moore/%s/%s" % (example["rules"], example["heaps"]),
-                    example["rules"], example["heaps"],
-                    outcome=example["outcome"])
+        yield _case(
+            "moore/%s/%s" % (example["rules"], example["heaps"]),
+            example["rules"],
+            example["heaps"],
+            outcome=example["outcome"],
+        )
 
 
 def check_case(oracle, case, result, search=True):
@@ -701,23 +742,20 @@ def check_case(oracle, case, result, search=True):
         return problems
     after = result.get("after")
     if "outcome" in case and result.get("outcome") != case["outcome"]:
-        problems.append("outcome %r, the seed says %r"
-                        % (result.get("outcome"), case["outcome"]))
-    if ("nimber" in case and not misere
-            and result.get("nimber") != case["nimber"]):
-        problems.append("nimber %r, the seed says %r"
-                        % (result.get("nimber"), case["nimber"]))
+        problems.append("outcome %r, the seed says %r" % (result.get("outcome"), case["outcome"]))
+    if "nimber" in case and not misere and result.get("nimber") != case["nimber"]:
+        problems.append("nimber %r, the seed says %r" % (result.get("nimber"), case["nimber"]))
     move = case.get("move")
     if move is not None:
         if not oracle.is_move(position, move, ring):
             problems.append("the seed's move %r is not legal" % (move,))
         elif case.get("move_wins") and search and oracle.win(move, misere):
             problems.append("the seed's move %r does not win" % (move,))
-        if (case.get("only") or (case.get("move_wins") and search and len(
-                oracle.winning_moves(position, misere, ring)) == 1)) and (after is None or (_as_canon(oracle, after)
-                             != _as_canon(oracle, move))):
-            problems.append("after %r, the only winning move is %r"
-                            % (after, move))
+        if (
+            case.get("only")
+            or (case.get("move_wins") and search and len(oracle.winning_moves(position, misere, ring)) == 1)
+        ) and (after is None or (_as_canon(oracle, after) != _as_canon(oracle, move))):
+            problems.append("after %r, the only winning move is %r" % (after, move))
     for legal in case.get("legal", ()):
         if not oracle.is_move(position, legal, ring):
             problems.append("the seed's move %r is not legal" % (legal,))
@@ -727,16 +765,14 @@ def check_case(oracle, case, result, search=True):
     if "max_take" in case:
         for other in oracle.moves(position, ring):
             if sum(position) - sum(other) > case["max_take"]:
-                problems.append("%r -> %r takes more than %d"
-                                % (position, other, case["max_take"]))
+                problems.append("%r -> %r takes more than %d" % (position, other, case["max_take"]))
     table = case.get("grundy_table")
     if table and after is not None and case.get("outcome") == "win":
         total = 0
         for p in after:
             total ^= table[p]
         if total != 0:
-            problems.append("after %r has nim-value %d by A002188, not 0"
-                            % (after, total))
+            problems.append("after %r has nim-value %d by A002188, not 0" % (after, total))
     return problems
 
 
@@ -763,19 +799,16 @@ def seed_data_problems(nim, variants):
             take = step["take"]
             heap = step["heaps"][HEAP_NAMES.index(take["heap"])]
             if not 1 <= take["count"] <= heap:
-                problems.append("%s step %d: cannot take %r"
-                                % (game["id"], i, take))
+                problems.append("%s step %d: cannot take %r" % (game["id"], i, take))
             nxt = steps[i + 1]["heaps"] if i + 1 < len(steps) else game["final"]
             if _take(step["heaps"], take) != nxt:
-                problems.append("%s step %d: %r then %r is not %r"
-                                % (game["id"], i, step["heaps"], take, nxt))
+                problems.append("%s step %d: %r then %r is not %r" % (game["id"], i, step["heaps"], take, nxt))
             if "nim_sum" in step:
                 total = 0
                 for h in step["heaps"]:
                     total ^= h
                 if total != step["nim_sum"]:
-                    problems.append("%s step %d: nim-sum %d, not %d" % (
-                        game["id"], i, total, step["nim_sum"]))
+                    problems.append("%s step %d: nim-sum %d, not %d" % (game["id"], i, total, step["nim_sum"]))
         if game["final"] != [0] * len(game["final"]):
             problems.append("%s does not end empty" % game["id"])
     for single in nim["single_moves"]:
@@ -787,14 +820,12 @@ def seed_data_problems(nim, variants):
                 problems.append("%s: nim-sum %d" % (single["id"], total))
     pairs = variants["wythoff"]["p_positions"]
     if pairs != wythoff_pairs(len(pairs)):
-        problems.append("Wythoff pairs differ from the construction: %r"
-                        % wythoff_pairs(len(pairs)))
+        problems.append("Wythoff pairs differ from the construction: %r" % wythoff_pairs(len(pairs)))
     values = variants["grundy"]["a002188"]
     computed = grundy_heap_values(len(values) - 1)
     for n in range(len(values)):
         if values[n] != computed[n]:
-            problems.append("A002188[%d] = %d in the data, oracle says %d"
-                            % (n, values[n], computed[n]))
+            problems.append("A002188[%d] = %d in the data, oracle says %d" % (n, values[n], computed[n]))
     diagrams = variants["circular"]["diagrams"]
     taken = variants["circular"]["taken"]
     for i in range(1, len(diagrams)):
@@ -805,10 +836,8 @@ def seed_data_problems(nim, variants):
         back = [j for j in range(n) if old[j] == "_" and new[j] == "."]
         # one run of consecutive places around the circle
         starts = [j for j in gone if (j - 1) % n not in gone]
-        if back or len(new) != n or len(gone) != taken[i - 1] or (
-                len(gone) < n and len(starts) != 1):
-            problems.append("circle step %d takes %r, not %d adjacent"
-                            % (i, gone, taken[i - 1]))
+        if back or len(new) != n or len(gone) != taken[i - 1] or (len(gone) < n and len(starts) != 1):
+            problems.append("circle step %d takes %r, not %d adjacent" % (i, gone, taken[i - 1]))
     return problems
 
 
@@ -832,6 +861,7 @@ def search_size(oracle, position):
 
 
 # ------------------------------------------------------ two-dimensional Nim
+
 
 def nim2d_wins(rows, cols, misere=False):
     """Win (True) or loss for the player to move in every position of a
@@ -873,6 +903,7 @@ def _wins_over_masks(bits, moves, misere):
 
 
 # ---------------------------------------------------------------- Building Nim
+
 
 def building_win(heaps, stones, misere=False, memo=None):
     """Building Nim by plain search, from the rule alone (no nim-sums):
@@ -928,6 +959,7 @@ def _compositions(total, parts):
 
 # ---------------------------------------------------------------- Graph Nim
 
+
 def graph_wins(cells, k, misere=False):
     """Graph Nim on the lamps ``cells`` [(row, col), ...], by the rule alone:
     vertices are the cells, joined when side by side in a row or column; a
@@ -935,8 +967,12 @@ def graph_wins(cells, k, misere=False):
     for the player to move in every subset of the cells (bit j = cells[j]
     still lit), bottom-up: a move only lowers the subset."""
     n = len(cells)
-    edges = [(a, b) for a in range(n) for b in range(a + 1, n)
-             if abs(cells[a][0] - cells[b][0]) + abs(cells[a][1] - cells[b][1]) == 1]
+    edges = [
+        (a, b)
+        for a in range(n)
+        for b in range(a + 1, n)
+        if abs(cells[a][0] - cells[b][0]) + abs(cells[a][1] - cells[b][1]) == 1
+    ]
     return net_wins(n, edges, k, misere)
 
 

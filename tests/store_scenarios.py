@@ -132,7 +132,7 @@ def _torn(make, save, files, cuts, size=4096):
             finished = True
         except PowerCut:
             finished = False
-        for keep in ((False, True) if files else (False,)):
+        for keep in (False, True) if files else (False,):
             again, found = restart(nvm, model, keep)
             games = games_in(found)
             if games is None and found["settings"] is None and not files:
@@ -165,6 +165,7 @@ def _with_games(n):
         for k in range(1, n + 1):
             assert store.save_audits(played(k))
         return n
+
     return make
 
 
@@ -351,7 +352,7 @@ def _unclean_tail(store):
     for i in range(1, n + 1):
         assert store.save_audits(played(i))
     tail = store.tail
-    store.nvm.data[tail:tail + 5] = b"\x00\x13\x37\x00\x00"  # garbage after the last record
+    store.nvm.data[tail : tail + 5] = b"\x00\x13\x37\x00\x00"  # garbage after the last record
     store.loaded = None
     store.load()
     assert not store.clean
@@ -376,7 +377,7 @@ def scenario_every_single_bit_flip_loses_at_most_the_damaged_record():
     last = 12
     for n in range(1, last + 1):
         assert store.save_audits(played(n))
-    image = bytes(nvm.data[:store.tail])
+    image = bytes(nvm.data[: store.tail])
     ends = []
     pos = 0
     records, _, _, _ = scan(image)
@@ -385,6 +386,7 @@ def scenario_every_single_bit_flip_loses_at_most_the_damaged_record():
         pos += len(r[3])
     flips = 0
     import sys
+
     every = 5 if sys.implementation.name == "micropython" else 1  # a sample there: the same code
     for i in range(0, len(image), every):
         hit = [e for e in ends if e[0] <= i < e[1]][0]

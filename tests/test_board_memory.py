@@ -62,8 +62,9 @@ def test_code_py_drops_what_it_ran_once(tree, tmp_path, board):
 
 
 @pytest.mark.micropython
-@pytest.mark.parametrize("board,preset", [("pico-grid", "graph"), ("pico-ring", "circular"),
-                                          ("pico-neopixel", "nimatron")])
+@pytest.mark.parametrize(
+    "board,preset", [("pico-grid", "graph"), ("pico-ring", "circular"), ("pico-neopixel", "nimatron")]
+)
 def test_a_started_board_keeps_what_plays_and_links_not_what_opened_them(tree, board, preset):
     """Started as code.py starts it (tests/mpy/run_start_heap.py): ``nimatron.drivers``
     chooses, lays out and opens a driver, a start's work

@@ -41,13 +41,16 @@ def lit(sim):
     return [[bool(x) for x in row] for row in sim.read_lamps()]
 
 
-@pytest.mark.parametrize("board, preset, games", [
-    ("macropad", "pad-nim", 12),
-    ("macropad", "pad-moore", 8),
-    ("macropad", "pad-marienbad", 8),
-    ("circuitplayground", "circle10", 12),   # the seeds' circle of ten
-    ("circuitplayground", "arcs", 8),       # Nim 2-3-5 on arcs of the ring
-])
+@pytest.mark.parametrize(
+    "board, preset, games",
+    [
+        ("macropad", "pad-nim", 12),
+        ("macropad", "pad-moore", 8),
+        ("macropad", "pad-marienbad", 8),
+        ("circuitplayground", "circle10", 12),  # the seeds' circle of ten
+        ("circuitplayground", "arcs", 8),  # Nim 2-3-5 on arcs of the ring
+    ],
+)
 def test_robots_play_whole_games_judged_by_the_oracle(sims, board, preset, games):
     sim = sims(board, dict(FAST, preset=preset), seed=7)
     robot = Visitor(sim, "random", seed=len(preset), hold_ms=40, gap_ms=40)
@@ -72,14 +75,14 @@ def test_a_perfect_visitor_wins_every_winnable_start(sims, board, preset):
 
 def test_macropad_keys_are_the_lamps_above_them(sims):
     sim = sims("macropad", FAST)
-    sim.tap("done")                      # attract: any press plays
+    sim.tap("done")  # attract: any press plays
     assert sim.controller.position() == ([2, 3, 4], False)
-    assert lit(sim) == sim.controller.panel.lit   # read back from the NeoPixel bytes
+    assert lit(sim) == sim.controller.panel.lit  # read back from the NeoPixel bytes
     data = sim.bench._frames[sim.bench._id["NEOPIXEL"]]
-    lit_pixels = [p for p in range(12) if any(data[3 * p: 3 * p + 3])]
+    lit_pixels = [p for p in range(12) if any(data[3 * p : 3 * p + 3])]
     # each column of keys is a row of the game, lit from the bottom key up
     assert lit_pixels == sorted([9, 6] + [10, 7, 4] + [11, 8, 5, 2])
-    sim.tap("key 2 3")                  # KEY3, top right: the fourth lamp of row C
+    sim.tap("key 2 3")  # KEY3, top right: the fourth lamp of row C
     assert sim.controller.selected == [(2, 3)]
     sim.tap("done")
     sim.advance(200)
@@ -99,7 +102,7 @@ def test_macropad_led_is_the_visitors_turn_whatever_an_output_reads_back(sims, m
     if reads_back != "its level":
         level = bench.level
         monkeypatch.setattr(bench, "level", lambda pin_id: 0 if pin_id == led else level(pin_id))
-    sim.tap("done")                      # attract: any press plays
+    sim.tap("done")  # attract: any press plays
     sim.advance(100)
     assert sim.controller.state == "visitor" and sim.read_status()["visitor"] == 1
     sim.tap("key 2 3")
@@ -133,15 +136,20 @@ def test_macropad_key_queues_hold_a_press_and_release_of_every_key_not_keypads_6
     from nimatron.drivers.circuitpython_io import CircuitPythonIO
 
     edges = CircuitPythonIO.events(sim.controller.io)  # the scanners' edges, before the presses read them
-    assert sorted(edges) == sorted([("key %d %d" % place, pressed) for pressed in (True, False)
-                                    for place in [(r, i) for r in range(3) for i in range(4)]])
+    assert sorted(edges) == sorted(
+        [
+            ("key %d %d" % place, pressed)
+            for pressed in (True, False)
+            for place in [(r, i) for r in range(3) for i in range(4)]
+        ]
+    )
 
 
 def test_macropad_a_long_press_of_the_encoder_is_new_game(sims):
     sim = sims("macropad", FAST)
     sim.tap("done")
     sim.tap("key 0 1")
-    sim.tap("done", hold_ms=HOLD_MS + 100)   # held: NEW GAME, never DONE
+    sim.tap("done", hold_ms=HOLD_MS + 100)  # held: NEW GAME, never DONE
     kinds = [e["event"] for e in game(sim)]
     assert kinds == ["new_game", "game_over", "new_game"] and game(sim)[1]["winner"] == "abandoned"
     assert "move" not in kinds
@@ -158,7 +166,7 @@ def test_macropad_encoder_chooses_the_game_in_attract_mode_only(sims):
     assert [e["preset"] for e in sim.log if e["event"] == "preset"] == ["pad-nimrod", "pad-nim", "pad-marienbad"]
     sim.tap("done")
     assert game(sim)[-1]["event"] == "new_game" and game(sim)[-1]["position"] == [1, 3, 4]
-    sim.tap("cw")                               # mid-game the encoder changes nothing
+    sim.tap("cw")  # mid-game the encoder changes nothing
     assert sim.controller.settings["preset"] == "pad-marienbad"
 
 
@@ -170,34 +178,34 @@ def cursor_lamp(sim):
 def test_playground_cursor_blinks_slowly_over_lamps_in_play_on_the_visitors_turn_only(sims):
     sim = sims("circuitplayground", dict(FAST, preset="arcs"))
     sim.advance(2000)
-    assert cursor_lamp(sim) is None                 # attract: no cursor
-    sim.tap("b")                                    # any button starts a game
+    assert cursor_lamp(sim) is None  # attract: no cursor
+    sim.tap("b")  # any button starts a game
     assert sim.controller.state == "visitor"
     seen = []
-    for _ in range(60):                             # 3 s sampled every 50 ms
+    for _ in range(60):  # 3 s sampled every 50 ms
         seen.append(cursor_lamp(sim))
         sim.advance(50)
     assert set(seen) == {None, (0, 0)}
     flashes = sum(1 for a, b in zip(seen, seen[1:]) if a is None and b is not None)
-    assert 1 <= flashes <= 3 * 3                    # at most 3 a second
+    assert 1 <= flashes <= 3 * 3  # at most 3 a second
     # the cursor is dim and cooler than a lamp: not colour alone, it blinks
     sim.tap("a")
     sim.tap("a")
-    assert cursor_lamp(sim) == (1, 0)               # past row A's two lamps onto row B
+    assert cursor_lamp(sim) == (1, 0)  # past row A's two lamps onto row B
 
 
 def test_playground_b_selects_a_plus_b_is_done_and_never_selects(sims):
     sim = sims("circuitplayground", dict(FAST, preset="arcs"))
     sim.tap("b")
     for _ in range(4):
-        sim.tap("a")                                 # (0,0) -> (0,1) (1,0) (1,1) (1,2)
+        sim.tap("a")  # (0,0) -> (0,1) (1,0) (1,1) (1,2)
     assert cursor_lamp(sim) == (1, 2)
     sim.tap("b")
     assert sim.controller.selected == [(1, 2)]
     sim.tap("b")
-    assert sim.controller.selected == []           # B again deselects
+    assert sim.controller.selected == []  # B again deselects
     sim.tap("b")
-    sim.tap("a+b")                                   # DONE, with nothing else selected or moved
+    sim.tap("a+b")  # DONE, with nothing else selected or moved
     sim.advance(100)
     moves = [e for e in game(sim) if e["event"] == "move"]
     assert moves[0]["by"] == "visitor" and moves[0]["after"] == [2, 2, 5]
@@ -205,10 +213,10 @@ def test_playground_b_selects_a_plus_b_is_done_and_never_selects(sims):
 
 def test_playground_the_slide_switch_is_done_each_way(sims):
     sim = sims("circuitplayground", FAST)
-    sim.tap("slide")                                 # attract: starts a game
+    sim.tap("slide")  # attract: starts a game
     assert sim.controller.state == "visitor"
     sim.tap("b")
-    sim.tap("slide")                                 # flipped back: DONE again
+    sim.tap("slide")  # flipped back: DONE again
     sim.advance(100)
     assert [e["event"] for e in game(sim)][:3] == ["new_game", "move", "move"]
     assert game(sim)[1]["after"] == [9]
@@ -227,7 +235,7 @@ def test_playground_buttons_read_high_when_pressed_and_the_led_is_your_turn(sims
     sim = sims("circuitplayground", FAST)
     bench = sim.bench
     a = bench._id["BUTTON_A"]
-    assert bench.level(a) == 0                       # pulled down at rest
+    assert bench.level(a) == 0  # pulled down at rest
     sim.press("a")
     assert bench.level(a) == 1
     sim.advance(60)
@@ -241,8 +249,12 @@ def test_playground_buttons_read_high_when_pressed_and_the_led_is_your_turn(sims
 
 
 def test_presses_are_pure_logic_any_board_can_reuse():
-    spec = {"buttons": {"x": "P1", "y": "P2"}, "cursor": {"move": "x", "select": "y"},
-            "presses": {"x+y": "done"}, "holds": {"x+y": "new"}}
+    spec = {
+        "buttons": {"x": "P1", "y": "P2"},
+        "cursor": {"move": "x", "select": "y"},
+        "presses": {"x+y": "done"},
+        "holds": {"x+y": "new"},
+    }
     p = Presses(spec)
 
     class Game:
@@ -255,8 +267,8 @@ def test_presses_are_pure_logic_any_board_can_reuse():
     assert p.shown(0) == (0, 0) and p.shown(CURSOR_MS) is None
     p.feed("x", True, 0)
     p.feed("x", False, 100)
-    assert not p.update(100)                      # a cursor move is no core press
-    assert p.at == (0, 2)                             # the dark lamp is skipped
+    assert not p.update(100)  # a cursor move is no core press
+    assert p.at == (0, 2)  # the dark lamp is skipped
     p.feed("y", True, 200)
     p.feed("y", False, 300)
     assert p.update(300) == [("key 0 2", True), ("key 0 2", False)]
@@ -275,16 +287,18 @@ def test_presses_runs_under_micropython():
     from mpy_runner import micropython
 
     env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware"))
-    code = ("from nimatron.drivers.presses import Presses\n"
-            "p = Presses({'buttons': {'done': 'B'}, 'holds': {'done': 'new'}})\n"
-            "p.feed('done', True, 0); assert not p.update(0)\n"
-            "assert p.update(1600) == [('new', True)]\n"
-            "p.feed('done', False, 1700); assert p.update(1700) == [('new', False)]\n"
-            "import nimatron.drivers.onboard_io, nimatron.drivers.tone\n"
-            "from nimatron.machine.sound import Sound\n"
-            "class T:\n    def play(self, hz, v): print('play', hz)\n    def stop(self): pass\n"
-            "s = Sound(T()); s.hear({'event': 'refused'}); s.update(0)\n"
-            "print('ok')\n")
+    code = (
+        "from nimatron.drivers.presses import Presses\n"
+        "p = Presses({'buttons': {'done': 'B'}, 'holds': {'done': 'new'}})\n"
+        "p.feed('done', True, 0); assert not p.update(0)\n"
+        "assert p.update(1600) == [('new', True)]\n"
+        "p.feed('done', False, 1700); assert p.update(1700) == [('new', False)]\n"
+        "import nimatron.drivers.onboard_io, nimatron.drivers.tone\n"
+        "from nimatron.machine.sound import Sound\n"
+        "class T:\n    def play(self, hz, v): print('play', hz)\n    def stop(self): pass\n"
+        "s = Sound(T()); s.hear({'event': 'refused'}); s.update(0)\n"
+        "print('ok')\n"
+    )
     done = subprocess.run([micropython(), "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert done.stdout.split() == ["play", "110", "ok"], done.stderr
 
@@ -331,19 +345,24 @@ def run_cli(args, capsys, script):
 
 
 def test_headless_scripts_press_the_boards_own_buttons(capsys):
-    code, lines, err = run_cli(["--board", "circuitplayground", "--preset", "arcs", "--set", "think_ms=0",
-                                "--set", "show_ms=0"], capsys,
-                               "press b\npress a\npress a\npress a\npress b\npress a+b\nwait 200\n")
+    code, lines, err = run_cli(
+        ["--board", "circuitplayground", "--preset", "arcs", "--set", "think_ms=0", "--set", "show_ms=0"],
+        capsys,
+        "press b\npress a\npress a\npress a\npress b\npress a+b\nwait 200\n",
+    )
     assert code == 0, err
     moves = [x for x in lines if x.get("event") == "move"]
     assert moves[0]["before"] == [2, 3, 5] and moves[0]["after"] == [2, 2, 5]
-    code, lines, err = run_cli(["--board", "macropad"], capsys,
-                               "press cw\npress done\npress key 2 3\nhold done 200\nwait 100\nhold done 1600\n")
+    code, lines, err = run_cli(
+        ["--board", "macropad"],
+        capsys,
+        "press cw\npress done\npress key 2 3\nhold done 200\nwait 100\nhold done 1600\n",
+    )
     assert code == 0, err
     kinds = [x["event"] for x in lines if "event" in x and x["event"] != "sound"]
     assert kinds == ["boot", "preset", "new_game", "move", "game_over", "new_game"]
     clicks = [x["t"] for x in lines if x.get("event") == "sound" and x["name"] == "click"]
-    assert clicks and 0 <= clicks[0] - moves_t(lines) <= 10   # sounds in headless output, as the lamp goes out
+    assert clicks and 0 <= clicks[0] - moves_t(lines) <= 10  # sounds in headless output, as the lamp goes out
 
 
 def moves_t(lines):
@@ -358,6 +377,7 @@ def test_list_boards_names_the_new_boards(capsys):
 
 # -- sound ----------------------------------------------------------------------------
 
+
 def sounds(sim):
     return [e["name"] for e in sim.log if e["event"] == "sound"]
 
@@ -371,11 +391,11 @@ def test_the_sounds_of_a_whole_game(sims, board, preset):
     assert result["winner"] == "visitor"
     heard = sounds(sim)
     lamps = sum(result["game"]["position"])
-    assert heard.count("click") == lamps                     # one click per lamp put out
+    assert heard.count("click") == lamps  # one click per lamp put out
     visitor_moves = [m for m in result["moves"] if m["by"] == "visitor"]
     assert heard.count("chatter") == len(visitor_moves) - 1  # the machine thinks after all but the last
     assert heard[-1] == "champ" and "machine_wins" not in heard
-    assert sim.bench.tones and sim.bench.tones[-1][1] == 0   # the speaker's PWM fell silent at the end
+    assert sim.bench.tones and sim.bench.tones[-1][1] == 0  # the speaker's PWM fell silent at the end
     # each sound starts as the lamps go out: the machine's clicks come with its move
     kinds = [(e["event"], e.get("name"), e.get("by")) for e in sim.log if e["event"] in ("move", "sound")]
     first_machine = kinds.index(("move", None, "machine"))
@@ -385,7 +405,7 @@ def test_the_sounds_of_a_whole_game(sims, board, preset):
 def test_the_machines_win_and_a_refusal_sound_differently_and_volume_0_is_silent(sims):
     sim = sims("macropad", dict(FAST, preset="pad-nim"))
     sim.tap("done")
-    sim.tap("done")                                # DONE with nothing selected: refused
+    sim.tap("done")  # DONE with nothing selected: refused
     sim.advance(300)
     assert sounds(sim) == ["buzz"]
     robot = Visitor(sim, "random", seed=5, hold_ms=40, gap_ms=40)
@@ -415,12 +435,12 @@ def test_sound_never_waits_hear_only_queues_and_update_plays_what_is_due():
     sound = Sound(Speaker(), volume=3)
     sound.update(1000)
     sound.hear({"event": "game_over", "winner": "visitor"})
-    assert calls == []                                   # hearing plays nothing
+    assert calls == []  # hearing plays nothing
     sound.update(1000)
     assert calls == [("play", CHAMP[0][1], 3)]
     sound.update(1000 + CHAMP[0][2])
     assert calls[-1] == ("stop",)
-    sound.update(100000)                                  # a stalled loop skips to the last note due
+    sound.update(100000)  # a stalled loop skips to the last note due
     assert calls[-1] == ("play", CHAMP[-1][1], 3) and len(calls) == 3
     sound.update(100000 + CHAMP[-1][2])
     assert not sound.busy() and calls[-1] == ("stop",)
@@ -436,6 +456,7 @@ def test_volume_is_checked(value):
 
 
 # -- the MacroPad's OLED --------------------------------------------------------------
+
 
 def drawn(text, y):
     """The pixels the terminal font draws for ``text`` at line ``y`` (a fresh display)."""
@@ -506,11 +527,11 @@ def test_the_oled_shows_the_status_words_and_the_position_in_real_pixels(sims):
     sim.advance(100)
     assert_oled_shows(sim, 0, "NIMATRON")
     assert_oled_shows(sim, 1, "game: pad-nim")
-    sim.tap("cw")                                     # the encoder chooses the game: the OLED says which
+    sim.tap("cw")  # the encoder chooses the game: the OLED says which
     assert_oled_shows(sim, 1, "game: pad-nimrod")
     sim.tap("done")
     assert_oled_shows(sim, 0, "YOUR TURN")
-    assert_oled_shows(sim, 2, "3 4 4")   # the rule set's own words for the position (position_words)
+    assert_oled_shows(sim, 2, "3 4 4")  # the rule set's own words for the position (position_words)
     sim.tap("key 0 2")
     sim.tap("done")
     sim.advance(100)
@@ -647,12 +668,14 @@ def test_whatever_the_simulator_builds_first_blinka_is_on_the_bench(first):
     every MacroPad and Pico simulator after it in that process failed
     (``-n 2``, one order in many). Whatever is built first, a MacroPad
     bench opens after it."""
-    code = (FIRST_IN_A_PROCESS[first] + "\n"
-            "from nimatron_sim import Simulator\n"
-            "sim = Simulator('macropad')\n"
-            "sim.advance(100)\n"
-            "from adafruit_blinka.agnostic import board_id\n"
-            "print(board_id)\n")
+    code = (
+        FIRST_IN_A_PROCESS[first] + "\n"
+        "from nimatron_sim import Simulator\n"
+        "sim = Simulator('macropad')\n"
+        "sim.advance(100)\n"
+        "from adafruit_blinka.agnostic import board_id\n"
+        "print(board_id)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split()[-1] == "OS_AGNOSTIC_BOARD"
@@ -685,10 +708,10 @@ def test_a_quiet_pass_on_the_macropad_reads_no_position_and_redraws_no_text(sims
             sim.tap(step)
         sim.advance(200)
         calls.update(position=0, lines=0)
-        sim.advance(1000)   # 200 quiet passes
+        sim.advance(1000)  # 200 quiet passes
         assert calls == {"position": 0, "lines": 0}, (step, calls)
     before = list(controller.io.oled.text)
-    sim.tap("key 0 0")   # the first lamp of a row is lit while the row is
+    sim.tap("key 0 0")  # the first lamp of a row is lit while the row is
     sim.tap("done")
     sim.advance(100)
     assert calls["lines"] and controller.io.oled.text != before
@@ -714,7 +737,7 @@ def test_the_oled_reads_a_presets_words_once_not_at_every_return_to_attract(sims
         sim.advance(2500)
         assert sim.controller.state == "attract" and oled.text[1] == "game: pad-nim", oled.text
     assert read == ["pad-nim"]
-    sim.tap("cw")   # the encoder chooses another game: its words are read
+    sim.tap("cw")  # the encoder chooses another game: its words are read
     assert read == ["pad-nim", "pad-nimrod"] and oled.text[1] == "game: pad-nimrod"
 
 
@@ -757,10 +780,14 @@ def test_the_screenshot_includes_the_oled_as_png(tmp_path, capsys):
 
 # -- nimatron deploy ---------------------------------------------------------------------
 
-MACROPAD_BOOT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit Macropad RP2040 with rp2040\n"
-                 "Board ID:adafruit_macropad_rp2040\nUID:E6614C311B2F2A36\n")
-BLUEFRUIT_BOOT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit Circuit Playground Bluefruit with nRF52840\n"
-                  "Board ID:circuitplayground_bluefruit\n")
+MACROPAD_BOOT = (
+    "Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit Macropad RP2040 with rp2040\n"
+    "Board ID:adafruit_macropad_rp2040\nUID:E6614C311B2F2A36\n"
+)
+BLUEFRUIT_BOOT = (
+    "Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit Circuit Playground Bluefruit with nRF52840\n"
+    "Board ID:circuitplayground_bluefruit\n"
+)
 
 
 @pytest.fixture
@@ -788,8 +815,14 @@ def test_deploy_recognises_the_board_from_boot_out_and_copies_what_it_needs(driv
     assert nimatron(["deploy", "--to", str(pad)]) == 0
     got = deployed(pad)
     assert json.loads((pad / "settings.json").read_text()) == {"board": "macropad"}
-    assert {"lib/nimatron/drivers/onboard_io.mpy", "lib/nimatron/drivers/presses.mpy", "lib/nimatron/drivers/tone.mpy",
-            "lib/nimatron/drivers/oled.mpy", "lib/nimatron/config/pinmaps/macropad.json", "lib/neopixel.py"} <= got
+    assert {
+        "lib/nimatron/drivers/onboard_io.mpy",
+        "lib/nimatron/drivers/presses.mpy",
+        "lib/nimatron/drivers/tone.mpy",
+        "lib/nimatron/drivers/oled.mpy",
+        "lib/nimatron/config/pinmaps/macropad.json",
+        "lib/neopixel.py",
+    } <= got
     assert not [p for p in got if "adafruit_display_text" in p]  # the OLED draws with displayio alone
     assert not [p for p in got if "gpiozero_io" in p]
     express = drive(BLUEFRUIT_BOOT)
@@ -800,16 +833,19 @@ def test_deploy_recognises_the_board_from_boot_out_and_copies_what_it_needs(driv
     assert not [p for p in got if "adafruit_display_text" in p]
 
 
-@pytest.mark.parametrize("boot_out, board, names", [
-    (MACROPAD_BOOT, "pico-neopixel", ("pico-neopixel", "adafruit_macropad_rp2040", "use --board macropad")),
-    (BLUEFRUIT_BOOT, "macropad", ("macropad", "circuitplayground_bluefruit", "use --board circuitplayground")),
-])
+@pytest.mark.parametrize(
+    "boot_out, board, names",
+    [
+        (MACROPAD_BOOT, "pico-neopixel", ("pico-neopixel", "adafruit_macropad_rp2040", "use --board macropad")),
+        (BLUEFRUIT_BOOT, "macropad", ("macropad", "circuitplayground_bluefruit", "use --board circuitplayground")),
+    ],
+)
 def test_deploy_refuses_a_pin_map_for_another_board(drive, capsys, boot_out, board, names):
     folder = drive(boot_out)
     assert nimatron(["deploy", "--to", str(folder), "--board", board]) == 2
     err = capsys.readouterr().err
     assert all(name in err for name in names) and len(err.strip().splitlines()) == 1
-    assert deployed(folder) == {"boot_out.txt"}                 # nothing written
+    assert deployed(folder) == {"boot_out.txt"}  # nothing written
 
 
 def test_holding_a_and_b_past_new_game_is_the_operators_chord(sims):
@@ -817,7 +853,7 @@ def test_holding_a_and_b_past_new_game_is_the_operators_chord(sims):
     from nimatron.machine.switches import CHORD_MS
 
     sim = sims("circuitplayground", FAST)
-    sim.tap("a+b", hold_ms=HOLD_MS + 100)            # released after NEW: a new game, no menu
+    sim.tap("a+b", hold_ms=HOLD_MS + 100)  # released after NEW: a new game, no menu
     assert sim.controller.state == "visitor" and sim.controller.menu is None
     sim.tap("a+b", hold_ms=HOLD_MS + CHORD_MS + 200)
     assert sim.controller.menu is not None and sim.controller.state == "service"
@@ -843,7 +879,7 @@ def test_presses_hold_done_and_new_together_only_for_a_chord_whose_press_is_done
     chord.feed("a", False, 2000)
     chord.feed("b", False, 2000)
     assert chord.update(2040) == [("new", False), ("done", False)]
-    pad = Presses({"holds": {"done": "new"}})       # one button: NEW alone
+    pad = Presses({"holds": {"done": "new"}})  # one button: NEW alone
     pad.feed("done", True, 0)
     pad.update(40)
     assert pad.update(40 + HOLD_MS) == [("new", True)]

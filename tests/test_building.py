@@ -63,9 +63,9 @@ def winning_replies(heaps, stones, misere, memo):
     count = 0
     for i in range(len(heaps)):
         if stones:
-            options = [(heaps[:i] + [heaps[i] + 1] + heaps[i + 1:], stones - 1)]
+            options = [(heaps[:i] + [heaps[i] + 1] + heaps[i + 1 :], stones - 1)]
         else:
-            options = [(heaps[:i] + [left] + heaps[i + 1:], 0) for left in range(heaps[i])]
+            options = [(heaps[:i] + [left] + heaps[i + 1 :], 0) for left in range(heaps[i])]
         for after, left in options:
             if not oracle.building_win(after, left, misere, memo):
                 count += 1
@@ -85,8 +85,9 @@ def test_a_lost_building_position_leaves_the_fewest_winning_replies_and_not_alwa
                 continue
             after = strategy.solve("building", heaps + [stones], misere)["after"]
             assert legal(heaps + [stones], after)
-            fewest = min(winning_replies(heaps[:i] + [heaps[i] + 1] + heaps[i + 1:], stones - 1, misere, memo)
-                         for i in range(s))
+            fewest = min(
+                winning_replies(heaps[:i] + [heaps[i] + 1] + heaps[i + 1 :], stones - 1, misere, memo) for i in range(s)
+            )
             assert winning_replies(after[:-1], after[-1], misere, memo) == fewest, (heaps, stones, after)
             used.add([i for i in range(s) if after[i] != heaps[i]][0])
     assert used == {0, 1, 2, 3}
@@ -135,16 +136,21 @@ def test_the_lamps_show_every_reachable_position_or_refuse_the_start():
     make_panel(rules, [8] * 8, [0, 0, 0, 8])
     make_panel(rules, [7] * 4, [0, 0, 0, 7])
     with pytest.raises(PanelError, match="may reach 8"):
-        make_panel(rules, [7] * 4, [0, 0, 1, 7])   # heap C can end at 8 lamps
+        make_panel(rules, [7] * 4, [0, 0, 1, 7])  # heap C can end at 8 lamps
     with pytest.raises(PanelError, match="rows"):
-        make_panel(rules, [8] * 3, [0, 0, 0, 3])   # no row left for the stones
+        make_panel(rules, [8] * 3, [0, 0, 0, 3])  # no row left for the stones
     with pytest.raises(PanelError, match="supply row"):
         make_panel(rules, [4, 4, 2], [0, 0, 3])
 
 
 def solve_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "nimatron_host", "solve"] + list(args), input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "nimatron_host", "solve"] + list(args),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_solve_takes_the_stones_still_to_place():
@@ -154,23 +160,29 @@ def test_solve_takes_the_stones_still_to_place():
     assert answer["outcome"] == strategy.solve("building", [0, 0, 0, 12])["outcome"]
     assert sum(answer["after"]) == 1 and answer["stones"] == 11
     assert "place a stone on heap" in solve_cli("--rules", "building", "--stones", "4", "0", "0", "0").stdout
-    requests = [{"rules": "building", "position": [0, 0, 0], "stones": 8},
-                {"rules": "building", "position": [3, 4, 5], "stones": 0},
-                {"rules": "building", "position": [0, 0, 0]},
-                {"rules": "building", "position": [0, 0], "stones": "two"},
-                {"rules": "nim", "position": [1, 2], "stones": 3}]
+    requests = [
+        {"rules": "building", "position": [0, 0, 0], "stones": 8},
+        {"rules": "building", "position": [3, 4, 5], "stones": 0},
+        {"rules": "building", "position": [0, 0, 0]},
+        {"rules": "building", "position": [0, 0], "stones": "two"},
+        {"rules": "nim", "position": [1, 2], "stones": 3},
+    ]
     lines = solve_cli("--batch", stdin="".join(json.dumps(r) + "\n" for r in requests)).stdout.splitlines()
     answers = [json.loads(line) for line in lines]
     assert answers[0]["stones"] == 7 and answers[1]["after"] == [1, 4, 5] and answers[1]["stones"] == 0
     assert [("error" in a) for a in answers] == [False, False, True, True, True]
-    for bad in (["--rules", "building", "0", "0"], ["--rules", "nim", "--stones", "2", "3"],
-                ["--rules", "building", "--stones", "x", "0"]):
+    for bad in (
+        ["--rules", "building", "0", "0"],
+        ["--rules", "nim", "--stones", "2", "3"],
+        ["--rules", "building", "--stones", "x", "0"],
+    ):
         out = solve_cli(*bad)
         assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
 
-@pytest.mark.parametrize("board, preset", [("pico-grid", "building"), ("pico-neopixel", "building7"),
-                                           ("macropad", "pad-building")])
+@pytest.mark.parametrize(
+    "board, preset", [("pico-grid", "building"), ("pico-neopixel", "building7"), ("macropad", "pad-building")]
+)
 @pytest.mark.parametrize("misere", [False, True])
 def test_building_nim_plays_whole_games(sims, board, preset, misere):
     """A robot visitor places stones by pressing rows (or a row's keys), then
@@ -196,11 +208,11 @@ def test_a_press_on_the_supply_row_or_done_is_refused_while_building(sims):
     sim = sims("pico-neopixel", dict(FAST, preset="building7", first="visitor"), seed=1)
     sim.tap("new")
     sim.advance(200)
-    sim.tap("row3")   # the supply row itself
+    sim.tap("row3")  # the supply row itself
     sim.tap("done")
     reasons = [e["reason"] for e in events(sim, "refused")]
     assert "row D" in reasons[0] and "place a stone" in reasons[1]
-    assert sim.controller.position()[0] == [0, 0, 0, 6]   # nothing lost
+    assert sim.controller.position()[0] == [0, 0, 0, 6]  # nothing lost
 
 
 def test_micropython_in_64k_gives_the_same_moves(tmp_path):
@@ -208,7 +220,8 @@ def test_micropython_in_64k_gives_the_same_moves(tmp_path):
     position of the preset starts, the same answers as CPython."""
     import mpy_runner
 
-    board, pc = mpy_runner.board_and_pc(os.path.join(HERE, "mpy", "run_building.py"), str(tmp_path),
-                                        ("tests/bench_engine_positions",))
+    board, pc = mpy_runner.board_and_pc(
+        os.path.join(HERE, "mpy", "run_building.py"), str(tmp_path), ("tests/bench_engine_positions",)
+    )
     assert board[:-1] == pc[:-1]
-    assert int(board[-1].split()[1]) > 8000   # heap left free
+    assert int(board[-1].split()[1]) > 8000  # heap left free

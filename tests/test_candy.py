@@ -37,8 +37,24 @@ def test_every_exhibit_position_wins_first_then_takes_the_most_candies(misere):
 
 # The seed's table of winning positions (normal and misère alike where both
 # hold): the player to move there loses Candy Nim too, whatever the candies.
-SEED_LOST = [[1, 1], [2, 2], [7, 7], [1, 2, 3], [1, 4, 5], [2, 4, 6], [2, 5, 7], [3, 4, 7], [3, 5, 6],
-             [1, 2, 4, 7], [1, 2, 5, 6], [1, 3, 4, 6], [1, 3, 5, 7], [2, 3, 4, 5], [2, 3, 6, 7], [4, 5, 6, 7]]
+SEED_LOST = [
+    [1, 1],
+    [2, 2],
+    [7, 7],
+    [1, 2, 3],
+    [1, 4, 5],
+    [2, 4, 6],
+    [2, 5, 7],
+    [3, 4, 7],
+    [3, 5, 6],
+    [1, 2, 4, 7],
+    [1, 2, 5, 6],
+    [1, 3, 4, 6],
+    [1, 3, 5, 7],
+    [2, 3, 4, 5],
+    [2, 3, 6, 7],
+    [4, 5, 6, 7],
+]
 
 
 @pytest.mark.parametrize("heaps", SEED_LOST)
@@ -59,8 +75,13 @@ def test_among_winning_moves_it_takes_the_most_candies():
 
 
 def solve_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "nimatron_host", "solve"] + list(args), input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "nimatron_host", "solve"] + list(args),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_solve_reports_the_candies_the_mover_can_be_sure_of():
@@ -70,12 +91,18 @@ def test_solve_reports_the_candies_the_mover_can_be_sure_of():
     assert answer["after"] == [1, 4, 5] and answer["candies"] == 4 + Oracle("candy").candy([3, 4, 5])[1]
     text = solve_cli("--rules", "candy", "3", "4", "5").stdout
     assert "candies" in text
-    lines = solve_cli("--batch", stdin="\n".join([
-        json.dumps({"rules": "candy", "position": [1, 2], "candies": [0, 3]}),
-        json.dumps({"rules": "candy", "position": [1, 2], "candies": [1]}),
-        json.dumps({"rules": "candy", "position": [1, 2], "candies": "many"}),
-        json.dumps({"rules": "nim", "position": [1, 2], "candies": [0, 0]}),
-    ]) + "\n").stdout.splitlines()
+    lines = solve_cli(
+        "--batch",
+        stdin="\n".join(
+            [
+                json.dumps({"rules": "candy", "position": [1, 2], "candies": [0, 3]}),
+                json.dumps({"rules": "candy", "position": [1, 2], "candies": [1]}),
+                json.dumps({"rules": "candy", "position": [1, 2], "candies": "many"}),
+                json.dumps({"rules": "nim", "position": [1, 2], "candies": [0, 0]}),
+            ]
+        )
+        + "\n",
+    ).stdout.splitlines()
     first = json.loads(lines[0])
     assert first["after"] == [1, 1] and first["candies"] == 0 + Oracle("candy").candy([1, 2])[1] == 2
     for line in lines[1:]:

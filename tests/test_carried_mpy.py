@@ -53,7 +53,7 @@ def test_the_manifest_covers_every_module_deploy_would_copy(major):
     for name in boards.names():
         spec = boards.board(name)
         if spec["driver"] in payload.ONBOARD and not name.startswith("pi-"):
-            copied.update(p[len(payload.LIB):] for p in payload.firmware_files(name, spec) if deploy.compiled(p))
+            copied.update(p[len(payload.LIB) :] for p in payload.firmware_files(name, spec) if deploy.compiled(p))
     assert copied and "machine/controller.py" in copied and "games/rules.py" in copied
     assert copied <= set(manifest["modules"]), stale_message(major)
     folder = deploy.carried_dir(major)
@@ -84,8 +84,12 @@ def deploy_to(drive, version, *args):
 
 def modules(drive):
     lib = drive / "lib" / "nimatron"
-    return {os.path.relpath(os.path.join(r, n), lib).replace(os.sep, "/")
-            for r, _, names in os.walk(lib) for n in names if n.endswith((".py", ".mpy"))}
+    return {
+        os.path.relpath(os.path.join(r, n), lib).replace(os.sep, "/")
+        for r, _, names in os.walk(lib)
+        for n in names
+        if n.endswith((".py", ".mpy"))
+    }
 
 
 @pytest.mark.parametrize("version", ["9.2.8", "9.0.0", "8.2.9"])
@@ -134,7 +138,7 @@ def copy_of_build(tmp_path, monkeypatch, major=9):
 
 
 @settings(max_examples=12, deadline=None)
-@given(which=st.integers(min_value=0, max_value=10 ** 6), what=st.sampled_from(["source", "mpy", "gone", "entry"]))
+@given(which=st.integers(min_value=0, max_value=10**6), what=st.sampled_from(["source", "mpy", "gone", "entry"]))
 def test_a_stale_or_damaged_build_is_never_deployed(tmp_path_factory, which, what):
     """Any one module: its source changed since the build, its .mpy's bytes
     changed or gone, or its manifest entry gone: the drive gets .py, and
@@ -219,7 +223,7 @@ def test_hand_copied_py_never_shadows_the_carried_mpy(drive, capsys):
     out = capsys.readouterr().out
     assert "lib/nimatron/machine/controller.py: moved aside" in out
     capsys.readouterr()
-    assert deploy_to(drive, "9.2.8") == 0                       # and the next deploy has nothing to do
+    assert deploy_to(drive, "9.2.8") == 0  # and the next deploy has nothing to do
     assert "\n0 change(s)" in capsys.readouterr().out
     assert modules(drive) == got
 
@@ -267,5 +271,6 @@ def test_the_carried_build_is_what_circuitpythons_mpy_cross_writes(major, tmp_pa
     payload.compile_mpy(files, exe)
     manifest = deploy.carried_manifest(major)
     assert {p: payload.digest(files[payload.LIB + p[:-3] + ".mpy"]) for p in sources} == {
-        p: manifest["modules"][p]["mpy"] for p in sources}, stale_message(major)
+        p: manifest["modules"][p]["mpy"] for p in sources
+    }, stale_message(major)
     assert subprocess.run([sys.executable, os.path.join(tools, "build_mpy.py"), "--check"]).returncode == 0

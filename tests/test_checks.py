@@ -163,7 +163,10 @@ def test_the_cheap_check_answers_as_the_engine_does_without_searching(spec, mise
             heavy.append((shown, work.units, len(work.moved), work.searched))
     assert not differ, "%s %s: the cheap check differs from the engine at %s" % (spec, misere, differ[:5])
     assert not heavy, "%s %s: the check searched (start, units, positions moved from, search calls): %s" % (
-        spec, misere, heavy[:5])
+        spec,
+        misere,
+        heavy[:5],
+    )
 
 
 def test_the_exhibits_graph_starts_cost_a_search_the_old_way(monkeypatch):

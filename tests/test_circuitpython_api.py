@@ -11,6 +11,7 @@ fails on any name or attribute the board does not have. Only those error
 codes count: the firmware is not annotated, and typing strictness is not
 what this checks.
 """
+
 import pathlib
 import re
 
@@ -19,9 +20,27 @@ import pytest
 api = pytest.importorskip("mypy.api")
 
 FIRMWARE = pathlib.Path(__file__).resolve().parent.parent / "firmware"
-BOARD_MODULES = ("board", "digitalio", "keypad", "microcontroller", "supervisor", "usb_cdc", "watchdog",
-                 "displayio", "pwmio", "audiocore", "audiopwmio", "rotaryio", "busio", "neopixel", "storage",
-                 "analogio", "touchio", "simpleio", "neopixel_write")
+BOARD_MODULES = (
+    "board",
+    "digitalio",
+    "keypad",
+    "microcontroller",
+    "supervisor",
+    "usb_cdc",
+    "watchdog",
+    "displayio",
+    "pwmio",
+    "audiocore",
+    "audiopwmio",
+    "rotaryio",
+    "busio",
+    "neopixel",
+    "storage",
+    "analogio",
+    "touchio",
+    "simpleio",
+    "neopixel_write",
+)
 # Codes that mean "the board has no such thing"; the rest is typing strictness.
 COUNTED = ("attr-defined", "name-defined", "call-arg", "import-not-found", "call-overload", "operator")
 
@@ -49,14 +68,27 @@ def stubs(version):
     plain = home / "plain"
     if not plain.is_dir():  # made aside, then renamed into place: test workers may race here
         work = home.parent / ("%s.%d" % (version, os.getpid()))
-        run = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
-                              str(work / "raw"), "circuitpython-stubs==" + version],
-                             capture_output=True, text=True, timeout=300)
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-deps",
+                "--target",
+                str(work / "raw"),
+                "circuitpython-stubs==" + version,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         if run.returncode:
             pytest.skip("cannot install circuitpython-stubs %s here: %s" % (version, run.stderr.strip()[-200:]))
         (work / "plain").mkdir()
         for folder in (work / "raw").glob("*-stubs"):
-            (work / "plain" / folder.name[:-len("-stubs")]).symlink_to(home / "raw" / folder.name)
+            (work / "plain" / folder.name[: -len("-stubs")]).symlink_to(home / "raw" / folder.name)
         try:
             os.rename(work, home)
         except OSError:
@@ -71,21 +103,36 @@ def check(files, cwd, path=None):
     import sys
 
     here = os.getcwd()
-    limit = sys.getrecursionlimit()   # mypy raises it to 16384 and leaves it: the tests after it would inherit that
+    limit = sys.getrecursionlimit()  # mypy raises it to 16384 and leaves it: the tests after it would inherit that
     os.chdir(cwd)
     if path:
         os.environ["MYPYPATH"] = path
     try:
-        out, err, _ = api.run(["--python-version", "3.11", "--no-incremental", "--check-untyped-defs",
-                               "--follow-imports=silent", "--no-error-summary", "--show-error-codes",
-                               "--cache-dir", os.devnull] + files)
+        out, err, _ = api.run(
+            [
+                "--python-version",
+                "3.11",
+                "--no-incremental",
+                "--check-untyped-defs",
+                "--follow-imports=silent",
+                "--no-error-summary",
+                "--show-error-codes",
+                "--cache-dir",
+                os.devnull,
+            ]
+            + files
+        )
     finally:
         os.chdir(here)
         os.environ.pop("MYPYPATH", None)
         sys.setrecursionlimit(limit)
-    return [line for line in (out + err).splitlines()
-            if "error:" in line and line.rstrip().endswith(tuple("[%s]" % c for c in COUNTED))
-            and not line.startswith(path or "\0")]
+    return [
+        line
+        for line in (out + err).splitlines()
+        if "error:" in line
+        and line.rstrip().endswith(tuple("[%s]" % c for c in COUNTED))
+        and not line.startswith(path or "\0")
+    ]
 
 
 def test_the_stubs_are_circuitpythons():
@@ -106,7 +153,9 @@ def test_the_board_files_use_only_what_circuitpython_8_has():
 
 
 def test_an_attribute_only_blinka_has_fails_on_8_too(tmp_path):
-    (tmp_path / "probe.py").write_text("import microcontroller\n\ndef f():\n    return microcontroller.cpu.no_such_thing\n")
+    (tmp_path / "probe.py").write_text(
+        "import microcontroller\n\ndef f():\n    return microcontroller.cpu.no_such_thing\n"
+    )
     errors = check(["probe.py"], tmp_path, stubs("8.2.9"))
     assert len(errors) == 1 and "no_such_thing" in errors[0], errors
 
@@ -115,6 +164,7 @@ def test_an_attribute_only_blinka_has_fails(tmp_path):
     """The check is alive: a name CircuitPython lacks is reported."""
     (tmp_path / "probe.py").write_text(
         "import microcontroller\nimport usb_cdc\n\n"
-        "def f():\n    usb_cdc.data.write(b'x')\n    return microcontroller.cpu.no_such_thing\n")
+        "def f():\n    usb_cdc.data.write(b'x')\n    return microcontroller.cpu.no_such_thing\n"
+    )
     errors = check(["probe.py"], tmp_path)
     assert len(errors) == 1 and '"Processor" has no attribute "no_such_thing"' in errors[0], errors

@@ -46,7 +46,9 @@ class Class:
 
     async def __aenter__(self):
         self.server = TestServer(self.app.app)
-        await self.server.start_server(**RUNNER)  # TestServer(**RUNNER) would drop them: aiohttp keeps only start_server's
+        await self.server.start_server(
+            **RUNNER
+        )  # TestServer(**RUNNER) would drop them: aiohttp keeps only start_server's
         self.teacher = await self.client()
         return self
 
@@ -99,7 +101,7 @@ def test_a_student_joins_by_name_and_plays_their_own_machine_on_the_simulators_p
         async with Class() as c:
             ana = await c.student("Ana", "es")
             page = await (await ana.get("/")).text()
-            assert "/static/play.js" in page and "/class/static/student.js" in page   # the simulator's own page
+            assert "/static/play.js" in page and "/class/static/student.js" in page  # the simulator's own page
             assert [s.lang for s in c.room.by_id.values()] == ["es"]
             ws = await ana.ws_connect("/class/ws?as=student")
             first = await next_state(ws)
@@ -107,16 +109,21 @@ def test_a_student_joins_by_name_and_plays_their_own_machine_on_the_simulators_p
             status, state = await press(ana, "new")
             assert status == 200 and state["state"] == "visitor"
             pushed = await next_state(ws, lambda s: s["state"] == "visitor")
-            assert pushed["t"] > first["t"]                      # the page never steps back
+            assert pushed["t"] > first["t"]  # the page never steps back
             for _ in range(3):
                 await press(ana, "row3")
             status, state = await press(ana, "done")
-            after = await next_state(ws, lambda s: s["state"] in ("thinking", "showing", "visitor")
-                                     and any(e["kind"] == "move" for e in s["events"]))
+            after = await next_state(
+                ws,
+                lambda s: (
+                    s["state"] in ("thinking", "showing", "visitor") and any(e["kind"] == "move" for e in s["events"])
+                ),
+            )
             assert after["events"][-1]["by"] in ("visitor", "machine")
             bruno = await c.student("Bruno")
-            assert bruno.key != ana.key                          # a machine each
+            assert bruno.key != ana.key  # a machine each
             await ws.close()
+
     run(go())
 
 
@@ -130,11 +137,22 @@ def test_a_name_already_in_the_class_gets_a_sentence_not_a_second_place(taken):
             body = await r.json()
             assert r.status == 409 and body["key"] == "join.taken" and "already in this class" in body["error"]
             assert len(c.room.by_id) == 1
+
     run(go())
 
 
-@pytest.mark.parametrize("name,key", [("", "join.empty"), ("   ", "join.empty"), (None, "join.empty"), (5, "join.empty"),
-                                      ("x" * 25, "join.long"), ("<script>", "join.chars"), ("a\u0000b", "join.chars")])
+@pytest.mark.parametrize(
+    "name,key",
+    [
+        ("", "join.empty"),
+        ("   ", "join.empty"),
+        (None, "join.empty"),
+        (5, "join.empty"),
+        ("x" * 25, "join.long"),
+        ("<script>", "join.chars"),
+        ("a\u0000b", "join.chars"),
+    ],
+)
 def test_a_bad_name_gets_a_sentence(name, key):
     with pytest.raises(ClassError) as e:
         clean_name(name)
@@ -148,7 +166,7 @@ def test_names_are_kept_as_typed_with_spaces_folded():
 
 def test_the_41st_phone_gets_a_clear_sentence_and_40_behind_one_address_all_play():
     async def go():
-        async with Class() as c:   # every test client is 127.0.0.1: one school address
+        async with Class() as c:  # every test client is 127.0.0.1: one school address
             phones = [await c.student("Student %d" % k) for k in range(40)]
             for phone in phones[::7]:
                 assert (await press(phone, "new"))[0] == 200
@@ -156,6 +174,7 @@ def test_the_41st_phone_gets_a_clear_sentence_and_40_behind_one_address_all_play
             r = await late.post("/class/api/join", json={"name": "Forty-one"})
             body = await r.json()
             assert r.status == 503 and body["key"] == "join.full" and "full (40 students)" in body["error"]
+
     run(go())
 
 
@@ -166,14 +185,15 @@ def test_a_place_held_but_never_used_is_given_back_to_a_newcomer():
         async with Class(limit=2, clock=lambda: now[0]) as c:
             played = await c.student("Played")
             await press(played, "new")
-            await c.student("Idle")                         # joined, never played, page gone
+            await c.student("Idle")  # joined, never played, page gone
             late = await c.client()
             r = await late.post("/class/api/join", json={"name": "Late"})
-            assert r.status == 503                          # too soon: the idle phone may be coming back
+            assert r.status == 503  # too soon: the idle phone may be coming back
             now[0] += room_module.RECLAIM_S + 1
             r = await late.post("/class/api/join", json={"name": "Late"})
             assert r.status == 201
-            assert sorted(s.name for s in c.room.by_id.values()) == ["Late", "Played"]   # who played keeps the place
+            assert sorted(s.name for s in c.room.by_id.values()) == ["Late", "Played"]  # who played keeps the place
+
     run(go())
 
 
@@ -194,6 +214,7 @@ def test_a_refresh_or_a_phone_that_slept_comes_back_to_the_same_game():
             assert (await next_state(ws2))["machine"] == ana.key
             await ws1.close()
             await ws2.close()
+
     run(go())
 
 
@@ -212,6 +233,7 @@ def test_a_student_presses_their_own_machine_only():
             with pytest.raises(WSServerHandshakeError) as e:
                 await stranger.ws_connect("/class/ws?as=student")
             assert e.value.status == 401
+
     run(go())
 
 
@@ -223,6 +245,7 @@ def test_a_flood_of_presses_is_slowed_down_for_that_student_only():
             statuses = [(await press(ana, "new"))[0] for _ in range(room_module.PRESS_BURST + 5)]
             assert 429 in statuses and statuses[0] == 200
             assert (await press(bruno, "new"))[0] == 200
+
     run(go())
 
 
@@ -244,6 +267,7 @@ def test_only_the_teachers_key_acts_as_the_teacher():
             assert ws.close_code == 4003
             status, _ = await c.act("round", {"position": "3 4 5"})
             assert status == 200 and c.room.round is not None
+
     run(go())
 
 
@@ -251,18 +275,19 @@ def test_the_teachers_page_closed_and_reopened_sees_every_student_live():
     async def go():
         async with Class() as c:
             ana = await c.student("Ana")
-            for _ in range(2):   # opened, closed, opened again
+            for _ in range(2):  # opened, closed, opened again
                 ws = await c.teacher.ws_connect("/class/ws?as=teacher")
                 await ws.send_json({"key": c.room.teacher_key})
                 view = (await ws.receive_json(timeout=5))["teacher"]
                 assert [s["name"] for s in view["students"]] == ["Ana"]
                 await press(ana, "new")
-                while True:   # the press reaches the teacher's view as a live panel
+                while True:  # the press reaches the teacher's view as a live panel
                     view = (await ws.receive_json(timeout=5))["teacher"]
                     if view["students"][0]["state"] == "visitor":
                         break
                 assert view["students"][0]["lamps"][0][0] == "lit"
                 await ws.close()
+
     run(go())
 
 
@@ -275,11 +300,12 @@ def test_the_teachers_settings_reach_each_student_at_their_next_game():
             status, _ = await c.act("settings", {"preset": "marienbad", "difficulty": "teach"})
             assert status == 200
             _, state = await press(ana, "row0")
-            assert state["settings"]["preset"] == "nimrod"         # this game goes on as it began
+            assert state["settings"]["preset"] == "nimrod"  # this game goes on as it began
             _, state = await press(ana, "new")
             assert state["settings"]["preset"] == "marienbad" and state["settings"]["difficulty"] == "teach"
             status, body = await c.act("settings", {"preset": "no-such"})
             assert status == 400 and "no preset" in body["error"]
+
     run(go())
 
 
@@ -307,12 +333,12 @@ def test_a_round_tallies_one_answer_per_student_and_the_reveal_is_nimrods_reason
             status, _ = await c.act("round", {"position": "3 4 5"})
             assert status == 200
             _, state = await press(ana, "row0")
-            assert state["nimrod"] is None                 # no answer given away before the reveal
+            assert state["nimrod"] is None  # no answer given away before the reveal
             assert state["classroom"]["round"]["position"] == "3 4 5"
             await press(ana, "row0")
-            await press(ana, "done")                       # take 2 from A: leaves 1 4 5, nim-sum 0
+            await press(ana, "done")  # take 2 from A: leaves 1 4 5, nim-sum 0
             await press(bruno, "row2")
-            await press(bruno, "done")                     # take 1 from C: not it
+            await press(bruno, "done")  # take 1 from C: not it
             view = c.room.projector()["round"]
             assert (view["answered"], view["found"]) == (2, 1)
             assert sorted(m[0] for m in view["moves"]) == ["take 1 from heap C", "take 2 from heap A"]
@@ -337,11 +363,20 @@ def test_a_round_tallies_one_answer_per_student_and_the_reveal_is_nimrods_reason
             back = await r.json()
             assert "round" not in back["classroom"] and back["events"][-1]["n"] >= game["events"][-1]["n"]
             assert c.room.leaderboard()[0]["name"] == "Ana"
+
     run(go())
 
 
-@pytest.mark.parametrize("position,words", [("0 0 0", "no move to make"), ("1 2 3", "no winning move"),
-                                            ("9 9 9 9", "cannot play"), ("three", "lamps in each row"), ("", "lamps in each row")])
+@pytest.mark.parametrize(
+    "position,words",
+    [
+        ("0 0 0", "no move to make"),
+        ("1 2 3", "no winning move"),
+        ("9 9 9 9", "cannot play"),
+        ("three", "lamps in each row"),
+        ("", "lamps in each row"),
+    ],
+)
 def test_a_position_the_class_cannot_solve_is_refused_in_a_sentence(position, words):
     room = Room(Store(":memory:"), BOARD)
     with pytest.raises(ClassError) as e:
@@ -359,7 +394,7 @@ def test_a_restart_brings_every_student_back_to_their_game_and_the_open_round(tm
     for _ in range(2):
         first.press(ana, "row3")
     first.press(ana, "done")
-    for _ in range(100):   # the machine's reply, on the wall clock
+    for _ in range(100):  # the machine's reply, on the wall clock
         state = first.state(ana)
         if state["state"] == "visitor":
             break
@@ -367,7 +402,7 @@ def test_a_restart_brings_every_student_back_to_their_game_and_the_open_round(tm
     heaps = [sum(1 for lamp in row if lamp[0] == "lit") for row in state["lamps"]]
     first.open_round("3 4 5")
     first.deal()
-    for press in ("row0", "row0", "done"):   # the puzzle answered (take 2 from A), and played on
+    for press in ("row0", "row0", "done"):  # the puzzle answered (take 2 from A), and played on
         first.press(ana, press)
     for _ in range(100):
         puzzle = first.state(ana)
@@ -375,7 +410,7 @@ def test_a_restart_brings_every_student_back_to_their_game_and_the_open_round(tm
             break
         time.sleep(0.05)
     played_to = [sum(1 for lamp in row if lamp[0] == "lit") for row in puzzle["lamps"]]
-    assert sum(played_to) < 3 + 4 + 5 - 2   # the visitor's 2 and the machine's reply
+    assert sum(played_to) < 3 + 4 + 5 - 2  # the visitor's 2 and the machine's reply
     first.close()
     first.store.close()
 
@@ -384,7 +419,7 @@ def test_a_restart_brings_every_student_back_to_their_game_and_the_open_round(tm
     assert back.name == "Ana" and back.key == ana.key
     assert again.round is not None and again.round["heaps"] == [3, 4, 5]
     again.deal()
-    puzzle = again.state(back)   # the puzzle where it was played to, not its start
+    puzzle = again.state(back)  # the puzzle where it was played to, not its start
     assert [sum(1 for lamp in row if lamp[0] == "lit") for row in puzzle["lamps"]] == played_to
     assert puzzle["state"] == "visitor" and len(again.round["answers"]) == 1
     again.end_round()
@@ -397,8 +432,8 @@ def test_a_restart_brings_every_student_back_to_their_game_and_the_open_round(tm
 def test_the_export_is_a_spreadsheet_that_runs_no_formula():
     store = Store(":memory:")
     room = Room(store, BOARD)
-    room.join("-1-1")          # a name may begin with "-": a spreadsheet would read a formula
-    store.add_student("=cmd", "t2", "en", "k2")   # and whatever else a store holds
+    room.join("-1-1")  # a name may begin with "-": a spreadsheet would read a formula
+    store.add_student("=cmd", "t2", "en", "k2")  # and whatever else a store holds
     text = store.csv_text()
     assert "'=cmd" in text and "\n=cmd" not in text and "'-1-1" in text and "\n-1-1" not in text
     room.end_class()
@@ -422,21 +457,29 @@ def test_requests_that_do_not_name_this_server_or_come_from_another_site_are_ref
             ana = await c.student("Ana")
             r = await ana.get("/", headers={"Host": "evil.example"})
             assert r.status == 403
-            r = await ana.post("/api/machines/%s/press" % ana.key, json={"press": "new"},
-                               headers={"Origin": "http://evil.example"})
+            r = await ana.post(
+                "/api/machines/%s/press" % ana.key, json={"press": "new"}, headers={"Origin": "http://evil.example"}
+            )
             assert r.status == 403
             status, _ = await c.act("reveal", client=c.teacher) if False else (403, None)
-            r = await c.teacher.post("/class/api/teacher/round", json={"position": "3 4 5"},
-                                     headers={"X-Teacher-Key": c.room.teacher_key, "Origin": "http://evil.example"})
+            r = await c.teacher.post(
+                "/class/api/teacher/round",
+                json={"position": "3 4 5"},
+                headers={"X-Teacher-Key": c.room.teacher_key, "Origin": "http://evil.example"},
+            )
             assert r.status == 403 and c.room.round is None
             with pytest.raises(WSServerHandshakeError) as e:
                 await ana.ws_connect("/class/ws?as=student", headers={"Origin": "http://evil.example"})
             assert e.value.status == 403
-            r = await ana.post("/api/machines/%s/press" % ana.key, data="press=new",
-                               headers={"Content-Type": "application/x-www-form-urlencoded"})
+            r = await ana.post(
+                "/api/machines/%s/press" % ana.key,
+                data="press=new",
+                headers={"Content-Type": "application/x-www-form-urlencoded"},
+            )
             assert r.status == 415
-            r = await ana.post("/api/machines/%s/press" % ana.key, data=b"{" * 20000,
-                               headers={"Content-Type": "application/json"})
+            r = await ana.post(
+                "/api/machines/%s/press" % ana.key, data=b"{" * 20000, headers={"Content-Type": "application/json"}
+            )
             assert r.status == 413
             r = await ana.request("PUT", "/")
             assert r.status == 405
@@ -447,6 +490,7 @@ def test_requests_that_do_not_name_this_server_or_come_from_another_site_are_ref
             assert r.status == 404
             r = await ana.get("/static/../classroom/room.py")
             assert r.status == 404
+
     run(go())
 
 
@@ -463,12 +507,13 @@ def test_the_projector_reads_and_never_acts():
                 if view["students"]:
                     break
             assert view["students"] == ["Ana"]
-            await ws.send_str(json.dumps({"key": "", "do": "reveal"}))   # a projector's message does nothing
+            await ws.send_str(json.dumps({"key": "", "do": "reveal"}))  # a projector's message does nothing
             status, _ = await c.act("round", {"position": "3 4 5"}, key="", client=screen)
             assert status == 403
             r = await screen.get("/qr.svg")
             assert r.status == 200 and (await r.text()).lstrip().startswith(("<?xml", "<svg"))
             await ws.close()
+
     run(go())
 
 
@@ -485,21 +530,28 @@ def test_the_play_page_is_the_simulators_own():
 
 
 # -- the command line ------------------------------------------------------------------------------
-@pytest.mark.parametrize("args,words", [
-    (["--port", "0"], "--port must be between"),
-    (["--preset", "nope"], "unknown --preset"),
-    (["--board", "nope"], "unknown --board"),
-    (["--difficulty", "hard"], "--difficulty must be one of"),
-    (["--lang", "fr"], "--lang must be one of"),
-    (["--students", "0"], "--students must be between"),
-    (["--join-url", "example.org"], "--join-url must start with"),
-    (["--export", "x.csv"], "no class is kept"),
-    (["--bogus"], "unrecognized arguments"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["--port", "0"], "--port must be between"),
+        (["--preset", "nope"], "unknown --preset"),
+        (["--board", "nope"], "unknown --board"),
+        (["--difficulty", "hard"], "--difficulty must be one of"),
+        (["--lang", "fr"], "--lang must be one of"),
+        (["--students", "0"], "--students must be between"),
+        (["--join-url", "example.org"], "--join-url must start with"),
+        (["--export", "x.csv"], "no class is kept"),
+        (["--bogus"], "unrecognized arguments"),
+    ],
+)
 def test_usage_errors_are_one_line_and_exit_2(args, words, tmp_path):
     db = str(tmp_path / "none.sqlite3")
-    r = subprocess.run([sys.executable, "-m", "nimatron_host.cli", "class", "--db", db] + args,
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "nimatron_host.cli", "class", "--db", db] + args,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2, r.stderr
     assert r.stderr.count("\n") == 1 and words in r.stderr and "Traceback" not in r.stderr
 
@@ -510,8 +562,12 @@ def test_export_and_end_from_the_command_line(tmp_path):
     store.add_student("Ana", "t", "en", "k")
     store.close()
     out = tmp_path / "results.csv"
-    r = subprocess.run([sys.executable, "-m", "nimatron_host.cli", "class", "--db", db, "--export", str(out), "--end"],
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "nimatron_host.cli", "class", "--db", db, "--export", str(out), "--end"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     assert "Ana" in out.read_text()
     assert Store(db).students() == []
@@ -521,10 +577,10 @@ def test_a_round_is_dealt_a_few_machines_a_tick_and_a_latecomer_gets_it_too():
     room = Room(Store(":memory:"), BOARD)
     students = [room.join("S%d" % k) for k in range(10)]
     room.open_round("3 4 5")
-    assert all(s.puzzle is None for s in students)          # none made while the teacher's request waits
+    assert all(s.puzzle is None for s in students)  # none made while the teacher's request waits
     room.tick()
     assert sum(1 for s in students if s.puzzle is not None) == room_module.DEAL
-    assert room.state(students[-1])["classroom"]["round"]["position"] == "3 4 5"   # asked: made at once
+    assert room.state(students[-1])["classroom"]["round"]["position"] == "3 4 5"  # asked: made at once
     late = room.join("Late")
     assert room.state(late)["classroom"]["round"]["id"] == 1 and late.puzzle is not None
     for _ in range(5):
@@ -540,17 +596,18 @@ def test_a_resting_machine_is_not_run_and_a_busy_one_is():
     room.press(ana, "new")
     for _ in range(10):
         room.tick()
-    assert room_module.resting(ana.game)                    # the visitor's turn: nothing to run
+    assert room_module.resting(ana.game)  # the visitor's turn: nothing to run
     t = ana.game.face.now
     room.tick()
     assert ana.game.face.now == t
     room.press(ana, "row0")
     room.press(ana, "done")
     import time
+
     end = time.monotonic() + 10
     pushed = []
     while ana.game.face.controller.state != "visitor" and time.monotonic() < end:
-        pushed += room.tick()   # the machine's own move runs on the wall clock, and its lamps are pushed
+        pushed += room.tick()  # the machine's own move runs on the wall clock, and its lamps are pushed
         time.sleep(0.02)
     assert ana.game.face.controller.state == "visitor" and ana.game.events[-1]["by"] == "machine"
     assert {"thinking", "visitor"} <= {state["state"] for _, state in pushed}
@@ -561,6 +618,7 @@ def test_silent_and_half_sent_connections_do_not_keep_a_student_out():
     """A slow loris: 300 sockets that send half a request and go silent (from
     the one address the class shares). The server holds no thread or place
     for them: a student still joins and plays at once."""
+
     async def go():
         async with Class() as c:
             host, port = c.server.host, c.server.port
@@ -577,6 +635,7 @@ def test_silent_and_half_sent_connections_do_not_keep_a_student_out():
             assert status == 200 and loop.time() - start < 5
             for writer in writers:
                 writer.close()
+
     run(go())
 
 
@@ -597,7 +656,7 @@ def test_a_request_trickled_a_byte_at_a_time_is_cut_off_at_the_deadline(monkeypa
             start = loop.time()
             writer.write(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
             closed_after = None
-            for k in range(60):                      # 6 s of a header that never ends
+            for k in range(60):  # 6 s of a header that never ends
                 try:
                     writer.write(b"X-Slow: %d\r\n" % k)
                     await writer.drain()
@@ -615,6 +674,7 @@ def test_a_request_trickled_a_byte_at_a_time_is_cut_off_at_the_deadline(monkeypa
             ana = await c.student("Ana")
             status, _ = await press(ana, "new")
             assert status == 200
+
     run(go())
 
 
@@ -623,7 +683,7 @@ def test_answering_a_puzzle_twice_keeps_the_first_answer():
     ana = room.join("Ana")
     room.open_round("3 4 5")
     room.press(ana, "row2")
-    room.press(ana, "done")                        # take 1 from C: not the winning move
+    room.press(ana, "done")  # take 1 from C: not the winning move
     first = dict(room.round["answers"][ana.id])
     assert not first["found"]
     # the same position again on her puzzle machine (a phone that sent its move twice, a replay):
@@ -646,12 +706,13 @@ def test_the_projector_follows_the_laptop_to_a_new_network(monkeypatch):
         watcher = asyncio.ensure_future(app._watch_address())
         await asyncio.sleep(0.05)
         assert app.projector()["join"] == "http://192.168.1.23:8000/"
-        address[0] = "10.0.0.7"   # another Wi-Fi
+        address[0] = "10.0.0.7"  # another Wi-Fi
         await asyncio.sleep(0.1)
         assert app.projector()["join"] == "http://10.0.0.7:8000/" and room.changed
         assert app.hosts.serves("10.0.0.7:8000") and not app.hosts.serves("evil.example:8000")
         watcher.cancel()
         room.close()
+
     run(go())
 
 
@@ -665,7 +726,7 @@ def test_a_page_that_stops_reading_its_pushes_is_let_go(monkeypatch):
         close_code = None
 
         async def send_str(self, text):
-            await asyncio.sleep(3600)   # a phone whose socket buffer is full and never drains
+            await asyncio.sleep(3600)  # a phone whose socket buffer is full and never drains
 
         async def close(self, code=1000, message=b""):
             self.closed = True
@@ -675,10 +736,11 @@ def test_a_page_that_stops_reading_its_pushes_is_let_go(monkeypatch):
         ws = Stuck()
         peer = app_module.Peer(ws, "student")
         for k in range(100):
-            peer.push("state %d" % k)   # a newer push replaces the one not yet sent: nothing queues
+            peer.push("state %d" % k)  # a newer push replaces the one not yet sent: nothing queues
         assert peer.pending == "state 99"
         await asyncio.sleep(0.3)
         assert ws.closed and ws.close_code == 1008
+
     run(go())
 
 
@@ -695,19 +757,31 @@ def test_any_name_is_kept_clean_or_refused_in_a_sentence(raw):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=30),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                    max_leaves=12))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        max_leaves=12,
+    )
+)
 def test_any_json_body_gets_an_answer_never_a_fault(body):
     async def go():
         async with Class() as c:
             ana = await c.student("Ana")
-            for path in ("/class/api/join", "/api/machines/%s/press" % ana.key, "/class/api/teacher/round",
-                         "/class/api/teacher/settings"):
-                r = await ana.post(path, data=json.dumps(body), headers={
-                    "Content-Type": "application/json", "X-Teacher-Key": c.room.teacher_key})
+            for path in (
+                "/class/api/join",
+                "/api/machines/%s/press" % ana.key,
+                "/class/api/teacher/round",
+                "/class/api/teacher/settings",
+            ):
+                r = await ana.post(
+                    path,
+                    data=json.dumps(body),
+                    headers={"Content-Type": "application/json", "X-Teacher-Key": c.room.teacher_key},
+                )
                 assert r.status < 500, (path, body, await r.text())
                 assert "error" in await r.json() or r.status < 300
+
     run(go())
 
 
@@ -718,6 +792,7 @@ def test_a_socket_address_asked_without_a_websocket_gets_a_sentence():
             assert r.status == 400 and "error" in await r.json()
             r = await c.teacher.get("/class/ws?as=nobody", headers={"Upgrade": "websocket"})
             assert r.status == 400
+
     run(go())
 
 
@@ -733,7 +808,8 @@ def test_a_head_too_long_is_refused_before_it_is_read_whole():
             assert 400 <= r.status < 500
             r = await ana.get("/" + "a" * 10000)
             assert 400 <= r.status < 500
-            assert (await press(ana, "new"))[0] == 200   # and the class goes on
+            assert (await press(ana, "new"))[0] == 200  # and the class goes on
+
     run(go())
 
 
@@ -744,7 +820,7 @@ def test_the_log_of_a_new_machine_under_the_same_page_is_numbered_after_the_last
     shown = room.state(ana)["events"][-1]["n"]
     room.open_round("3 4 5")
     puzzle = room.state(ana)["events"]
-    assert puzzle and puzzle[0]["n"] > shown   # the page draws the puzzle's log, not "already shown"
+    assert puzzle and puzzle[0]["n"] > shown  # the page draws the puzzle's log, not "already shown"
     room.end_round()
     assert room.state(ana)["events"][-1]["n"] != puzzle[-1]["n"]
     room.close()
@@ -762,8 +838,12 @@ def test_the_teachers_refusals_come_with_a_sentence_in_every_language():
     async def go():
         async with Class() as c:
             met = []
-            for what, body in (("round", {"position": "three four"}), ("round", {"position": "2 2 1 1"}),
-                               ("round", {"position": "9 9 9 9 9 9 9 9 9"}), ("reveal", {})):
+            for what, body in (
+                ("round", {"position": "three four"}),
+                ("round", {"position": "2 2 1 1"}),
+                ("round", {"position": "9 9 9 9 9 9 9 9 9"}),
+                ("reveal", {}),
+            ):
                 status, answer = await c.act(what, body)
                 assert 400 <= status < 500 and answer.get("key"), (what, body, status, answer)
                 met.append(answer["key"])

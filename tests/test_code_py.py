@@ -74,13 +74,16 @@ def test_code_py_arms_the_watchdog_feeds_it_and_keeps_time_across_the_wrap(monke
     assert machine.boot["restored"] == "factory" and machine.audits["power_on_resets"] == 1
 
 
-@pytest.mark.parametrize("text", [
-    '{"think_ms": 1e999, "operator_pin": "1234"}',
-    '{"board": "pico-neopxl", "operator_pin": "1234"}',
-    "[" * 3000 + "]" * 3000,
-    '{"operator_pin": "1234", "preset": "grundy"}',
-    "x" * 10000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"think_ms": 1e999, "operator_pin": "1234"}',
+        '{"board": "pico-neopxl", "operator_pin": "1234"}',
+        "[" * 3000 + "]" * 3000,
+        '{"operator_pin": "1234", "preset": "grundy"}',
+        "x" * 10000,
+    ],
+)
 def test_code_py_falls_back_on_any_bad_settings_file_and_plays(monkeypatch, drive, text, capsys):
     mc, sup, resets = fake_board(monkeypatch, FlashNvm())
     (drive / "settings.json").write_text(text)
@@ -206,8 +209,9 @@ def test_code_py_loads_the_host_link_only_when_the_host_first_speaks(monkeypatch
 
     from nimatron.link import transports
 
-    monkeypatch.setattr(transports, "usb_link",
-                        lambda controller, board, now_ms: FakeLink(now_ms, mc.watchdog.feeds))  # fed once a pass
+    monkeypatch.setattr(
+        transports, "usb_link", lambda controller, board, now_ms: FakeLink(now_ms, mc.watchdog.feeds)
+    )  # fed once a pass
     passes = {"n": 0}
     spoke = code["main"].__globals__["host_spoke"]
 
@@ -282,8 +286,9 @@ def test_code_py_plays_on_when_the_host_link_cannot_load(monkeypatch, drive, cap
     assert "host link off: MemoryError(" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("reason, restarts", [("WATCHDOG", True), ("BROWNOUT", True), ("HARD_FAULT", False),
-                                              ("USER", False)])
+@pytest.mark.parametrize(
+    "reason, restarts", [("WATCHDOG", True), ("BROWNOUT", True), ("HARD_FAULT", False), ("USER", False)]
+)
 def test_safemode_py_records_why_and_restarts_after_brownout_or_watchdog(monkeypatch, reason, restarts):
     nvm = FlashNvm()
     mc, sup, resets = fake_board(monkeypatch, nvm, safe=reason)

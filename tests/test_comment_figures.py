@@ -34,8 +34,10 @@ KEPT = [
     (r"about 270 bytes", "the presets file's longest line, which the reader's buffer is sized for"),
     (r"switch bounce|worn arcade switch", "a switch's bounce, the debouncer's floor"),
     (r"^# 5 ms costs a scan", "the scan interval the code sets"),
-    (r"1,040 bytes, one allocation|pin of 32 bytes|20 bytes: two blocks|LIMIT \+ 1 bytes",
-     "sizes the code itself makes"),
+    (
+        r"1,040 bytes, one allocation|pin of 32 bytes|20 bytes: two blocks|LIMIT \+ 1 bytes",
+        "sizes the code itself makes",
+    ),
     (r"\(3\.6 KB$", "a bound tests/test_link_loads.py holds"),
 ]
 
@@ -50,9 +52,13 @@ def commented_lines(path):
             numbers.add(token.start[0])
     for node in ast.walk(ast.parse(source)):
         body = getattr(node, "body", None)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body \
-                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                and isinstance(body[0].value.value, str):
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             numbers.update(range(body[0].lineno, body[0].end_lineno + 1))
     return [(n, lines[n - 1]) for n in sorted(numbers)]
 
@@ -62,7 +68,7 @@ def figures(path):
     found = []
     for number, line in commented_lines(path):
         text = line.strip()
-        comment = text[text.index("#"):] if "#" in text and not text.startswith(("'", '"')) else text
+        comment = text[text.index("#") :] if "#" in text and not text.startswith(("'", '"')) else text
         if FIGURE.search(comment) and not any(re.search(p, comment) for p, _ in KEPT):
             found.append("%s:%d: %s" % (path.relative_to(ROOT), number, text))
     return found
@@ -70,16 +76,19 @@ def figures(path):
 
 def test_no_measured_figure_in_a_firmware_comment():
     found = [line for path in sorted(FIRMWARE.rglob("*.py")) for line in figures(path)]
-    assert found == [], ("measured figures in comments (put them in docs/ with their command, and say "
-                         "why here):\n" + "\n".join(found))
+    assert found == [], (
+        "measured figures in comments (put them in docs/ with their command, and say why here):\n" + "\n".join(found)
+    )
 
 
 def test_the_check_finds_a_figure(tmp_path):
     planted = tmp_path / "x.py"
-    planted.write_text('"""A module.\n\nIts load took 51 ms of a pass (MacroPad)."""\n\n'
-                       'X = 1  # 6.6 KB of heap on CircuitPython 9.2.8\n'
-                       'Y = 2  # a record must fit twice in a 4 KB sector\n'
-                       'Z = "51 ms"  # a string in code is not a comment\n')
+    planted.write_text(
+        '"""A module.\n\nIts load took 51 ms of a pass (MacroPad)."""\n\n'
+        "X = 1  # 6.6 KB of heap on CircuitPython 9.2.8\n"
+        "Y = 2  # a record must fit twice in a 4 KB sector\n"
+        'Z = "51 ms"  # a string in code is not a comment\n'
+    )
     global ROOT  # noqa: PLW0603 - the checker reads the module's root; the planted tree stands in for it
     saved, ROOT = ROOT, tmp_path
     try:

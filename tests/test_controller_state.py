@@ -89,7 +89,7 @@ def bare_periods(source, name):
     found = []
 
     def bare(node):
-        return (isinstance(node, ast.Constant) and type(node.value) is int and node.value not in (0, 1, 2))
+        return isinstance(node, ast.Constant) and type(node.value) is int and node.value not in (0, 1, 2)
 
     for function in ast.walk(ast.parse(source, name)):
         if not isinstance(function, ast.FunctionDef):
@@ -120,8 +120,10 @@ def test_the_game_frame_changes_only_the_frame():
     """game_lamps reads the controller and writes lamps into the frame it is
     given: an attribute assigned there would be controller state born outside
     ``__init__`` (or the driver's frame changed behind its back)."""
-    assigned = ["game_lamps.py:%d %s.%s" % (line, owner, attr)
-                for owner, attr, line in assigned_attributes(ast.parse(read("game_lamps.py")))]
+    assigned = [
+        "game_lamps.py:%d %s.%s" % (line, owner, attr)
+        for owner, attr, line in assigned_attributes(ast.parse(read("game_lamps.py")))
+    ]
     assert not assigned, "\n".join(assigned)
 
 
@@ -133,7 +135,7 @@ def test_frames_blink_on_named_periods(name):
 
 def test_the_scans_see_what_they_look_for():
     """Each scan finds a planted case of its kind, in every form it claims to see."""
-    planted = '''
+    planted = """
 class Turn:
     def _think(self):
         self.out, (self.light, self.after) = [], ([], None)
@@ -149,15 +151,15 @@ class Controller(Turn):
         self.slip: bool = True
         with open("x") as self.file:
             pass
-'''
+"""
     late = late_attributes({"planted.py": planted})
     assert sorted(entry.split(": self.")[1] for entry in late) == ["after", "file", "light", "out", "row", "slip"]
     frame = ast.parse("def fill(c, lamps):\n    lamps[c.row][0] = 1\n    c.shown, x = lamps, 0\n")
     assert assigned_attributes(frame) == [("c", "shown", 3)]
-    blinks = '''
+    blinks = """
 def frame(now, since):
     on = (now - since) // 200 % 2 == 0
     alarm = now % 2000 < 250
     half = now // 2
-'''
+"""
     assert sorted(entry.split(": ")[1] for entry in bare_periods(blinks, "planted.py")) == ["200", "2000", "250"]

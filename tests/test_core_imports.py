@@ -20,8 +20,7 @@ from kit_core import core_modules
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIRMWARE = os.path.join(os.path.dirname(HERE), "firmware")
 PACKAGE = os.path.join(FIRMWARE, "nimatron")
-HARDWARE = ("board", "digitalio", "keypad", "neopixel", "gpiozero", "busio",
-            "microcontroller")
+HARDWARE = ("board", "digitalio", "keypad", "neopixel", "gpiozero", "busio", "microcontroller")
 
 BLOCKER = """
 import sys
@@ -56,9 +55,9 @@ assert not leaked, leaked
 
 def run_blocked(modules):
     code = BLOCKER % (HARDWARE, FIRMWARE)
-    return subprocess.run([sys.executable, "-c", code] + modules,
-                          capture_output=True, text=True, timeout=120,
-                          cwd=os.path.dirname(HERE))
+    return subprocess.run(
+        [sys.executable, "-c", code] + modules, capture_output=True, text=True, timeout=120, cwd=os.path.dirname(HERE)
+    )
 
 
 def test_modules_found():
@@ -83,9 +82,14 @@ def test_whole_core_imports_together_without_hardware():
 def test_blocker_blocks():
     """The fence itself works: a hardware import fails inside it."""
     done = subprocess.run(
-        [sys.executable, "-c", BLOCKER % (HARDWARE, FIRMWARE)
-         + "\ntry:\n    import gpiozero\nexcept ImportError:\n"
-           "    print('blocked')\n"],
-        capture_output=True, text=True, timeout=60)
+        [
+            sys.executable,
+            "-c",
+            BLOCKER % (HARDWARE, FIRMWARE) + "\ntry:\n    import gpiozero\nexcept ImportError:\n    print('blocked')\n",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert "blocked" in done.stdout

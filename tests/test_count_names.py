@@ -27,8 +27,10 @@ def test_a_modules_names_are_its_globals_functions_arguments_and_short_strings(t
     is not there (bytecode numbers locals), an argument's is (keywords)."""
     cross = mpy_runner.find("mpy-cross") or pytest.skip("no mpy-cross")
     source = tmp_path / "lamps.py"
-    source.write_text("LAMP_ROWS = 4\n\ndef light_row(row_number):\n    lit_count_here = row_number + 1\n"
-                      "    return {'lit': lit_count_here, 'a sentence longer than ten': 1}\n")
+    source.write_text(
+        "LAMP_ROWS = 4\n\ndef light_row(row_number):\n    lit_count_here = row_number + 1\n"
+        "    return {'lit': lit_count_here, 'a sentence longer than ten': 1}\n"
+    )
     out = tmp_path / "lamps.mpy"
     subprocess.run([cross, "-o", str(out), "-s", "/lib/lamps.mpy", str(source)], check=True)
     names = count_names.mpy_names(out.read_bytes())
@@ -38,15 +40,19 @@ def test_a_modules_names_are_its_globals_functions_arguments_and_short_strings(t
 
 def test_the_firmwares_names_are_read_from_its_generated_header(tmp_path):
     header = tmp_path / "qstrdefs.generated.h"
-    header.write_text('QDEF0(MP_QSTR_NULL, 0, 0, "")\nQDEF1(MP_QSTR_keypad, 209, 6, "keypad")\n'
-                      'QDEF1(MP_QSTR__0x0a_, 175, 1, "\\n")\n')
+    header.write_text(
+        'QDEF0(MP_QSTR_NULL, 0, 0, "")\nQDEF1(MP_QSTR_keypad, 209, 6, "keypad")\nQDEF1(MP_QSTR__0x0a_, 175, 1, "\\n")\n'
+    )
     assert count_names.firmware_names(str(header)) == {"", "keypad", "\n"}
 
 
-@pytest.mark.parametrize("args, message", [
-    ((), "usage: tools/count_names.py"),
-    (("/nonexistent", "mpy-cross", "h"), "has no lib/nimatron (deploy to it first)"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((), "usage: tools/count_names.py"),
+        (("/nonexistent", "mpy-cross", "h"), "has no lib/nimatron (deploy to it first)"),
+    ],
+)
 def test_bad_input_is_a_message_and_exit_2(args, message):
     done = run(*args)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr

@@ -63,8 +63,10 @@ def watch_counter(sim):
     return seen
 
 
-@pytest.mark.parametrize("skill, first, winner", [
-    ("random", "visitor", "machine"), ("perfect", "visitor", "machine"), ("perfect", "machine", "visitor")])
+@pytest.mark.parametrize(
+    "skill, first, winner",
+    [("random", "visitor", "machine"), ("perfect", "visitor", "machine"), ("perfect", "machine", "visitor")],
+)
 def test_robots_play_21_on_the_ring_read_from_the_pixels(sims, skill, first, winner):
     sim = sims("circuitplayground", dict(FAST, first=first), seed=5)
     seen = watch_counter(sim)
@@ -81,8 +83,9 @@ def test_headless_script_plays_21_to_the_end(capsys, tmp_path):
     """A visitor who always says one more, by the board's own buttons."""
     script = tmp_path / "21.txt"
     script.write_text("press b\n" + "press b\npress a+b\nwait 3000\n" * 11)
-    code = nimatron(["sim", "--headless", "--board", "circuitplayground", "--preset", "21counter",
-                     "--script", str(script)])
+    code = nimatron(
+        ["sim", "--headless", "--board", "circuitplayground", "--preset", "21counter", "--script", str(script)]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     lines = [json.loads(x) for x in out.splitlines()]
@@ -117,9 +120,9 @@ def test_the_simulators_face_reads_the_counter_in_words():
     try:
         assert "16 8 4 2 1" in face.counter_words() and "lamps 6-8" in face.counter_words()
         assert "whoever says 21 loses" in face.rules_line()
-        face.tap("b")             # attract: a new game
-        face.tap("b")             # one more
-        face.tap("done")          # A+B
+        face.tap("b")  # attract: a new game
+        face.tap("b")  # one more
+        face.tap("done")  # A+B
         face.advance(350)
         assert face.message() == "The machine adds 3 (✕)."
         face.advance(1000)

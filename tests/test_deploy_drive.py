@@ -36,13 +36,14 @@ from kit_drive import one_line, snapshot
 from nimatron_host import deploy, drive as drives, payload
 from nimatron_host.cli import main
 
-BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\n"
-            "Board ID:raspberry_pi_pico\n")
-OTHER_BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Adafruit Macropad RP2040 with rp2040\n"
-                  "Board ID:adafruit_macropad_rp2040\n")
+BOOT_OUT = "Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"
+OTHER_BOOT_OUT = (
+    "Adafruit CircuitPython 9.2.8 on 2025-05-28; Adafruit Macropad RP2040 with rp2040\n"
+    "Board ID:adafruit_macropad_rp2040\n"
+)
 USER_CODE = b"print('my own project')\n"
 FULL = bool(os.environ.get("NIMATRON_DEPLOY_FULL"))
-MOUNTED, OTHER = 1000, 1001      # the fake drive's device ids (its parent folder's is the real one)
+MOUNTED, OTHER = 1000, 1001  # the fake drive's device ids (its parent folder's is the real one)
 CASES = {}
 
 
@@ -77,9 +78,17 @@ def small(monkeypatch):
     rest, code.py last)."""
     if not FULL:
         whole = payload.firmware_files
-        monkeypatch.setattr(payload, "firmware_files", lambda *a, **k: {
-            p: d for p, d in whole(*a, **k).items()
-            if "/" not in p or p.startswith("lib/nimatron/config/pinmaps/") or p == "lib/nimatron/config/presets.json"})
+        monkeypatch.setattr(
+            payload,
+            "firmware_files",
+            lambda *a, **k: {
+                p: d
+                for p, d in whole(*a, **k).items()
+                if "/" not in p
+                or p.startswith("lib/nimatron/config/pinmaps/")
+                or p == "lib/nimatron/config/presets.json"
+            },
+        )
 
 
 def host(root):
@@ -112,8 +121,9 @@ class Moving:
     """The drive changes at the k-th check of deploy's writes (``Drive.check``):
     ``fault`` before the check (which must see it) or just after it ("race")."""
 
-    def __init__(self, monkeypatch, devices, drive, outside, fault, k, race, marker=("boot_out.txt", BOOT_OUT,
-                                                                                    OTHER_BOOT_OUT)):
+    def __init__(
+        self, monkeypatch, devices, drive, outside, fault, k, race, marker=("boot_out.txt", BOOT_OUT, OTHER_BOOT_OUT)
+    ):
         self.devices, self.drive, self.outside, self.marker = devices, os.path.realpath(drive), outside, marker
         self.fault, self.k, self.race = fault, k, race
         self.steps, self.undo, self.at, self.doing = 0, [], None, None
@@ -134,18 +144,18 @@ class Moving:
     def move(self, path):
         drive, fault = self.drive, self.fault
         self.at = path
-        if fault in ("unmount", "swap"):            # the drive's folder goes; the host's own folder is left
-            os.rename(drive, drive + ".detached")   # what the held descriptor now reaches (lazy unmount)
+        if fault in ("unmount", "swap"):  # the drive's folder goes; the host's own folder is left
+            os.rename(drive, drive + ".detached")  # what the held descriptor now reaches (lazy unmount)
             os.mkdir(drive)
-            if fault == "swap":                     # another board of the same kind: the same boot_out.txt
+            if fault == "swap":  # another board of the same kind: the same boot_out.txt
                 with open(os.path.join(drive, self.marker[0]), "w") as f:
                     f.write(self.marker[1])
                 self.devices[drive] = OTHER
             else:
                 self.devices.pop(drive)
-        elif fault == "unmount-in-place":           # only the device says so
+        elif fault == "unmount-in-place":  # only the device says so
             self.devices.pop(drive)
-        elif fault == "reboard":                    # the same device, another boot_out.txt
+        elif fault == "reboard":  # the same device, another boot_out.txt
             with open(os.path.join(drive, self.marker[0]), "w") as f:
                 f.write(self.marker[2])
             self.undo.append(("write", os.path.join(drive, self.marker[0]), self.marker[1]))
@@ -159,8 +169,9 @@ class Moving:
                 self.undo.append(("away", full))
             else:
                 self.undo.append(("link", full))
-            target = os.path.join(self.outside, "folder" if fault == "folder-link" or not os.path.splitext(where)[1]
-                                  else "victim.txt")
+            target = os.path.join(
+                self.outside, "folder" if fault == "folder-link" or not os.path.splitext(where)[1] else "victim.txt"
+            )
             os.symlink(target, full)
 
     def the_drive(self):
@@ -182,7 +193,7 @@ class Moving:
 
 # a link: at the path the step writes, in place of its folder, or in place of the user's code.py
 FAULTS = ["unmount", "unmount-in-place", "swap", "reboard", "link", "folder-link", "code.py-link"]
-MOVED = ("unmount", "unmount-in-place", "swap", "reboard")   # what the check must see
+MOVED = ("unmount", "unmount-in-place", "swap", "reboard")  # what the check must see
 
 
 def without_leftovers(snap):
@@ -193,17 +204,26 @@ def without_leftovers(snap):
 # drive and on an upgrade (backups, files moved aside and removed). Here every
 # fault before the check, and after it those whose next step differs (the
 # drive's moves are all seen by the next check alike), on a fresh drive; two on an upgrade.
-MOVES = [(fault, race, upgrade) for upgrade in (False, True) for fault in FAULTS for race in (False, True)
-         if FULL or (not upgrade and (not race or fault in ("unmount", "link", "folder-link")))
-         or (upgrade and (fault, race) in (("unmount", False), ("folder-link", True)))]
+MOVES = [
+    (fault, race, upgrade)
+    for upgrade in (False, True)
+    for fault in FAULTS
+    for race in (False, True)
+    if FULL
+    or (not upgrade and (not race or fault in ("unmount", "link", "folder-link")))
+    or (upgrade and (fault, race) in (("unmount", False), ("folder-link", True)))
+]
 
 
 @pytest.mark.slow  # about 25 deploys a case, 11 cases: 15 s on a loaded 2-core PC
-@pytest.mark.parametrize("fault, race, upgrade", MOVES, ids=["%s-%s-%s" % (f, "after-check" if r else "before-check",
-                                                                           "upgrade" if u else "fresh")
-                                                              for f, r, u in MOVES])
-def test_a_drive_that_moves_at_any_step_gets_nothing_written_elsewhere(tmp_path, monkeypatch, devices, small,
-                                                                       fault, race, upgrade):
+@pytest.mark.parametrize(
+    "fault, race, upgrade",
+    MOVES,
+    ids=["%s-%s-%s" % (f, "after-check" if r else "before-check", "upgrade" if u else "fresh") for f, r, u in MOVES],
+)
+def test_a_drive_that_moves_at_any_step_gets_nothing_written_elsewhere(
+    tmp_path, monkeypatch, devices, small, fault, race, upgrade
+):
     """a drive that changes: unmounted while deploy planned, the drive took 72
     files into the host's mount point and said it was done. Now, for each step
     k of the writes and each way the drive moves (before the step's check or
@@ -232,33 +252,40 @@ def test_a_drive_that_moves_at_any_step_gets_nothing_written_elsewhere(tmp_path,
         with monkeypatch.context() as m:
             moving = Moving(m, devices, there, outside, fault, k, race)
             code, out, err = run("--to", there)
-        if moving.steps < k:            # the deploy had fewer steps: every one was broken
+        if moving.steps < k:  # the deploy had fewer steps: every one was broken
             assert code == 0 and snapshot(there) == deployed
             break
-        assert snapshot(outside) == host_before, (k, moving.at)            # no host file written
-        if fault in ("unmount", "swap"):                                   # the host's own folder at the path
+        assert snapshot(outside) == host_before, (k, moving.at)  # no host file written
+        if fault in ("unmount", "swap"):  # the host's own folder at the path
             assert snapshot(there) == ({} if fault == "unmount" else {"boot_out.txt": BOOT_OUT.encode()})
         left = without_leftovers(snapshot(moving.the_drive()))
-        if fault in MOVED and race and code == 0:    # moved after the last check: the deploy was done
+        if fault in MOVED and race and code == 0:  # moved after the last check: the deploy was done
             assert moving.doing == "done" and moving.steps == k and left == deployed, (k, err)
         elif fault in MOVED:
             assert code == 1 and one_line(err) and "deploy stopped: the drive " in err, (k, err)
-            assert ("was unmounted" in err) == fault.startswith("unmount"), err           # says which
+            assert ("was unmounted" in err) == fault.startswith("unmount"), err  # says which
             if "the Nimatron is deployed on it" in err:
                 assert left == deployed, k
             else:
                 assert "nothing on the drive changed" in err and left == before, (k, err)
-        else:   # a link: never followed; refused in one line, or harmless (a rename replaces the link)
+        else:  # a link: never followed; refused in one line, or harmless (a rename replaces the link)
             assert code == 0 or (code == 1 and one_line(err) and "deploy stopped: " in err), (k, err)
-            files = {p: v for p, v in left.items() if v != "<dir>" and not (  # a link in a new folder keeps it
-                "temporary file(s) could not be removed" in err and p.endswith(".tmp")
-                and os.path.basename(p).startswith(drives.TEMP_PREFIX))}
+            files = {
+                p: v
+                for p, v in left.items()
+                if v != "<dir>"
+                and not (  # a link in a new folder keeps it
+                    "temporary file(s) could not be removed" in err
+                    and p.endswith(".tmp")
+                    and os.path.basename(p).startswith(drives.TEMP_PREFIX)
+                )
+            }
             links = [p for p, v in left.items() if isinstance(v, tuple)]  # none kept, as a backup or so
             assert not links or (race and links == ["code.py.bak"]), (k, err)  # (unless planted in the rename's
             #                                                                     microseconds after its check)
             wanted = [{p: v for p, v in snap.items() if v != "<dir>"} for snap in (before, deployed)]
-            if code and "could not be put back" in err:   # the link kept deploy from a folder: named, and
-                for path, data in files.items():            # each file there is the old one or the new one
+            if code and "could not be put back" in err:  # the link kept deploy from a folder: named, and
+                for path, data in files.items():  # each file there is the old one or the new one
                     assert data in (wanted[0].get(path), wanted[1].get(path)), (k, path, err)
             else:
                 assert code == 0 or files in wanted, (k, err)
@@ -281,9 +308,21 @@ def uf2(tmp_path):
 
     blob = b""
     for i in range(2):
-        blob += struct.pack("<8I", frozen.UF2_MAGIC[0], frozen.UF2_MAGIC[1], frozen.UF2_FAMILY_FLAG,
-                            0x10000000 + 256 * i, 256, i, 2, frozen.RP2040_FAMILY) + bytes(476) + \
-            struct.pack("<I", frozen.UF2_MAGIC[2])
+        blob += (
+            struct.pack(
+                "<8I",
+                frozen.UF2_MAGIC[0],
+                frozen.UF2_MAGIC[1],
+                frozen.UF2_FAMILY_FLAG,
+                0x10000000 + 256 * i,
+                256,
+                i,
+                2,
+                frozen.RP2040_FAMILY,
+            )
+            + bytes(476)
+            + struct.pack("<I", frozen.UF2_MAGIC[2])
+        )
     path = tmp_path / "fw.uf2"
     path.write_bytes(blob)
     record = dict.fromkeys(frozen.MANIFEST_KEYS, "x")
@@ -292,8 +331,9 @@ def uf2(tmp_path):
     return str(path)
 
 
-@pytest.mark.parametrize("fault", ["unmount", "unmount-in-place", "swap", "reboard", "link", "hard link",
-                                   "dangling link", None])
+@pytest.mark.parametrize(
+    "fault", ["unmount", "unmount-in-place", "swap", "reboard", "link", "hard link", "dangling link", None]
+)
 def test_the_uf2_goes_only_onto_the_bootloader_drive_that_was_checked(tmp_path, monkeypatch, devices, uf2, fault):
     """a drive that changes: ``deploy --firmware`` wrote RPI-RP2/NAME.uf2
     with a plain open(), through a link planted there onto a host file. Now a
@@ -311,8 +351,16 @@ def test_the_uf2_goes_only_onto_the_bootloader_drive_that_was_checked(tmp_path, 
         os.link(os.path.join(outside, "victim.txt"), rp2 / name)
     host_before = snapshot(outside)
     with monkeypatch.context() as m:
-        Moving(m, devices, str(rp2), outside, fault if fault in MOVED else None, 1, False,
-               ("INFO_UF2.TXT", INFO_UF2, "UF2 Bootloader v3.0\nBoard-ID: RP2350\n"))
+        Moving(
+            m,
+            devices,
+            str(rp2),
+            outside,
+            fault if fault in MOVED else None,
+            1,
+            False,
+            ("INFO_UF2.TXT", INFO_UF2, "UF2 Bootloader v3.0\nBoard-ID: RP2350\n"),
+        )
         code, out, err = run("--firmware", uf2, "--to", str(rp2), "--board", "pico-grid")
     assert snapshot(outside) == host_before
     if fault is None:
@@ -339,25 +387,41 @@ def test_a_link_in_a_folder_on_the_way_is_refused_before_writing(tmp_path, devic
 
 # -- bytes someone else wrote: settings.toml and settings.json
 
+
 def stack_line(size, end=b"\n"):
     return b"%s = %d%s" % (deploy.PYSTACK_KEY.encode(), size, end)
 
 
-TOML_LINES = st.lists(st.one_of(
-    st.binary(max_size=30).filter(lambda b: b"\n" not in b),
-    st.sampled_from([b'CIRCUITPY_WIFI_SSID = "Caf\xe9 M\xfcller"', b'CIRCUITPY_WIFI_SSID = "Caf\xc3\xa9"\r',
-                     b"\xef\xbb\xbfCIRCUITPY_WEB_API_PORT = 80", b"# \xff\xfe", b"", b"\r",
-                     b"\xff\xfeC\x00I\x00R\x00", b"a = \x00",
-                     stack_line(1536, b""), stack_line(16384, b"\r"), stack_line(4096, b""),
-                     deploy.PYSTACK_NOTE.encode() + b"\n" + stack_line(12288, b""),
-                     deploy.PYSTACK_NOTE.encode() + b"\r\n" + stack_line(4096, b"\r")])), max_size=6)
+TOML_LINES = st.lists(
+    st.one_of(
+        st.binary(max_size=30).filter(lambda b: b"\n" not in b),
+        st.sampled_from(
+            [
+                b'CIRCUITPY_WIFI_SSID = "Caf\xe9 M\xfcller"',
+                b'CIRCUITPY_WIFI_SSID = "Caf\xc3\xa9"\r',
+                b"\xef\xbb\xbfCIRCUITPY_WEB_API_PORT = 80",
+                b"# \xff\xfe",
+                b"",
+                b"\r",
+                b"\xff\xfeC\x00I\x00R\x00",
+                b"a = \x00",
+                stack_line(1536, b""),
+                stack_line(16384, b"\r"),
+                stack_line(4096, b""),
+                deploy.PYSTACK_NOTE.encode() + b"\n" + stack_line(12288, b""),
+                deploy.PYSTACK_NOTE.encode() + b"\r\n" + stack_line(4096, b"\r"),
+            ]
+        ),
+    ),
+    max_size=6,
+)
 
 
 @settings(max_examples=60 if not FULL else 600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(TOML_LINES, st.booleans(), st.sampled_from(["pico-neopixel", "pico-grid"]))
 @example([deploy.PYSTACK_NOTE.encode() + b"\r\n" + stack_line(4096, b"\r")], True, "pico-grid")  # own line, CRLF
-@example([b'CIRCUITPY_WIFI_SSID = "Caf\xe9"\r'], True, "pico-grid")   # Notepad's: Latin-1, CRLF
-@example([b"\xff\xfeC\x00I\x00"], False, "pico-grid")                 # Notepad's "Unicode": UTF-16
+@example([b'CIRCUITPY_WIFI_SSID = "Caf\xe9"\r'], True, "pico-grid")  # Notepad's: Latin-1, CRLF
+@example([b"\xff\xfeC\x00I\x00"], False, "pico-grid")  # Notepad's "Unicode": UTF-16
 def test_settings_toml_keeps_every_byte_but_deploys_own_line(lines, ends, board):
     """bytes someone else wrote: a Latin-1 settings.toml (Notepad's "ANSI")
     came back with U+FFFD for every byte >= 0x80, no backup. Now, whatever
@@ -373,18 +437,18 @@ def test_settings_toml_keeps_every_byte_but_deploys_own_line(lines, ends, board)
     except deploy.UsageError as e:
         assert b"\0" in old and "holds NUL bytes" in str(e)
         return
-    assert b"\0" not in old                      # UTF-16 or not text: refused, never appended to
+    assert b"\0" not in old  # UTF-16 or not text: refused, never appended to
     if new is None:
         return
     note_line = deploy.PYSTACK_NOTE.encode()
-    if new.startswith(old):                       # added: the old bytes, a line end, the note and the line
-        tail = new[len(old):]
+    if new.startswith(old):  # added: the old bytes, a line end, the note and the line
+        tail = new[len(old) :]
         end = b"\r\n" if b"\r\n" in old else b"\n"
         assert tail in (note_line + end + stack_line(size, end), end + note_line + end + stack_line(size, end))
         assert not old or old.endswith(b"\n") or tail.startswith(end)
-    else:                                         # one line changed: deploy's own, under its note
+    else:  # one line changed: deploy's own, under its note
         a, b = old.split(b"\n"), new.split(b"\n")
-        changed = [i for i in range(max(len(a), len(b))) if a[i:i + 1] != b[i:i + 1]]
+        changed = [i for i in range(max(len(a), len(b))) if a[i : i + 1] != b[i : i + 1]]
         assert len(a) == len(b) and len(changed) == 1, (old, new)
         i = changed[0]
         assert a[i - 1].strip() == note_line and b[i].rstrip(b"\r") == stack_line(size, b"")
@@ -398,36 +462,52 @@ def test_a_latin1_settings_toml_is_kept_byte_for_byte(tmp_path, devices):
     old = open(path, "rb").read()
     code, out, _ = run("--to", drive)
     new = open(path, "rb").read()
-    assert code == 0 and new.startswith(old) and new[len(old):].count(b"\r\n") == 2
+    assert code == 0 and new.startswith(old) and new[len(old) :].count(b"\r\n") == 2
     assert "settings.toml is not UTF-8" in out
-    assert run("--to", drive)[0] == 0 and open(path, "rb").read() == new      # and left alone from then on
+    assert run("--to", drive)[0] == 0 and open(path, "rb").read() == new  # and left alone from then on
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
-                                                                                max_size=3), max_leaves=12)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=12,
+)
 
 
 def nested(depth, leaf):
-    return ("[" * depth + leaf + "]" * depth).encode() if depth % 2 else \
-        ('{"a":' * depth + leaf + "}" * depth).encode()
+    return ("[" * depth + leaf + "]" * depth).encode() if depth % 2 else ('{"a":' * depth + leaf + "}" * depth).encode()
 
 
 SETTINGS_JSON = st.one_of(
     JSON.map(lambda v: json.dumps(v).encode()),
     st.dictionaries(st.sampled_from(["board", "preset", "volume", "rules", "x"]), JSON, max_size=3).map(
-        lambda v: json.dumps(v).encode()),
-    st.builds(lambda d, leaf: b'{"volume": 3, "deep": ' + nested(d, leaf) + b"}",
-              st.integers(0, 200), st.sampled_from(["1", '"x"', "null"])),
+        lambda v: json.dumps(v).encode()
+    ),
+    st.builds(
+        lambda d, leaf: b'{"volume": 3, "deep": ' + nested(d, leaf) + b"}",
+        st.integers(0, 200),
+        st.sampled_from(["1", '"x"', "null"]),
+    ),
     st.builds(nested, st.sampled_from([10, 17, 1000, 100000]), st.sampled_from(["1", "{}"])),
     st.binary(max_size=20),
-    st.sampled_from([b"\xff\xfe{\x00}\x00", b'{"board": "pico-grid"', b"1" * 5000, b'{"a": NaN}', b"{}",
-                     b'{"board": 5}', b'{"volume": 1e999}', b'{"name": "\\ud800"}']))
+    st.sampled_from(
+        [
+            b"\xff\xfe{\x00}\x00",
+            b'{"board": "pico-grid"',
+            b"1" * 5000,
+            b'{"a": NaN}',
+            b"{}",
+            b'{"board": 5}',
+            b'{"volume": 1e999}',
+            b'{"name": "\\ud800"}',
+        ]
+    ),
+)
 
 
 @settings(max_examples=40 if not FULL else 400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SETTINGS_JSON)
-@example(b'{"volume": 3,  "brightness": 0.5}')   # someone's: rewritten with the board added, kept as a backup
+@example(b'{"volume": 3,  "brightness": 0.5}')  # someone's: rewritten with the board added, kept as a backup
 @example(b'{"a":' * 100000 + b"1" + b"}" * 100000)
 def test_any_settings_json_is_read_or_refused_in_one_line(data):
     """bytes someone else wrote: a settings.json nested 100,000 deep ended
@@ -454,17 +534,22 @@ def test_any_settings_json_is_read_or_refused_in_one_line(data):
         assert code == 0, err
         now = open(os.path.join(drive, "settings.json"), "rb").read()
         if now != data:
-            assert "  backup     settings.json.bak" in out and open(os.path.join(drive, "settings.json.bak"),
-                                                                      "rb").read() == data
+            assert (
+                "  backup     settings.json.bak" in out
+                and open(os.path.join(drive, "settings.json.bak"), "rb").read() == data
+            )
 
 
-@pytest.mark.parametrize("data, message", [
-    (b'{"a":' * 100000 + b"1" + b"}" * 100000, "nested too deep to read"),
-    (b'{"a":' * 17 + b"1" + b"}" * 17, "nested more than 16 deep"),
-    (b"[1, 2]", "holds a JSON list, not an object"),
-    (b"{", "is not valid JSON"),
-    (b"\xff{}", "is not UTF-8 text"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b'{"a":' * 100000 + b"1" + b"}" * 100000, "nested too deep to read"),
+        (b'{"a":' * 17 + b"1" + b"}" * 17, "nested more than 16 deep"),
+        (b"[1, 2]", "holds a JSON list, not an object"),
+        (b"{", "is not valid JSON"),
+        (b"\xff{}", "is not UTF-8 text"),
+    ],
+)
 def test_an_odd_settings_json_is_refused_in_one_line(tmp_path, data, message):
     drive = circuitpy(str(tmp_path), False)
     open(os.path.join(drive, "settings.json"), "wb").write(data)

@@ -7,6 +7,7 @@
 here add what MkDocs only logs: a page left out of the navigation, and a
 link of the README (which GitHub shows, not MkDocs) to a file that is gone.
 """
+
 import pathlib
 import re
 import subprocess
@@ -20,9 +21,23 @@ DOCS = ROOT / "docs"
 
 def test_manual_builds_strict(tmp_path):
     pytest.importorskip("mkdocs")
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q",
-                          "-f", str(ROOT / "mkdocs.yml"), "-d", str(tmp_path / "site")],
-                         capture_output=True, text=True, cwd=ROOT)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "-q",
+            "-f",
+            str(ROOT / "mkdocs.yml"),
+            "-d",
+            str(tmp_path / "site"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert (tmp_path / "site" / "index.html").is_file()
 
@@ -50,7 +65,6 @@ def test_readme_stays_short():
     assert lines <= 170, "README.md has %d lines: the manual belongs in docs/" % lines
 
 
-
 FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
 
 
@@ -74,8 +88,13 @@ def fence_faults(text):
             opened = (number, marks)
         elif marks[0] == opened[1][0] and len(marks) >= len(opened[1]):
             if info:
-                faults.append((number, "a fence opening (%s) inside the block opened at line %d: "
-                                       "that block was never closed" % (line.strip(), opened[0])))
+                faults.append(
+                    (
+                        number,
+                        "a fence opening (%s) inside the block opened at line %d: "
+                        "that block was never closed" % (line.strip(), opened[0]),
+                    )
+                )
                 opened = (number, marks)  # read on as the writer meant: a new block
             else:
                 opened = None
@@ -140,8 +159,15 @@ def test_a_section_named_in_the_code_exists():
             for page, heading in quoted.findall(path.read_text(encoding="utf-8", errors="replace")):
                 heading = " ".join(heading.split())
                 target = DOCS / page
-                headings = [" ".join(line.lstrip("#").split()) for line in target.read_text().splitlines()
-                            if line.startswith("#")] if target.is_file() else []
+                headings = (
+                    [
+                        " ".join(line.lstrip("#").split())
+                        for line in target.read_text().splitlines()
+                        if line.startswith("#")
+                    ]
+                    if target.is_file()
+                    else []
+                )
                 if not any(h.startswith(heading) for h in headings):
-                    missing.append("%s: docs/%s, \"%s\"" % (path.relative_to(ROOT), page, heading))
+                    missing.append('%s: docs/%s, "%s"' % (path.relative_to(ROOT), page, heading))
     assert missing == [], "sections named in the code that the manual does not have:\n" + "\n".join(missing)

@@ -42,9 +42,17 @@ VENV_BIN = pathlib.Path(sys.executable).parent
 SHELL = {"sh", "bash", "shell", "console"}
 
 # after ./run.sh, none of these is on the reader's PATH
-BARE = {"nimatron": ".venv/bin/nimatron (or ./run.sh)", "python": ".venv/bin/python", "python3": ".venv/bin/python",
-        "pytest": ".venv/bin/python -m pytest", "mkdocs": ".venv/bin/mkdocs", "pip": ".venv/bin/pip",
-        "ruff": ".venv/bin/ruff", "mypy": ".venv/bin/mypy", "micropython": ".venv/bin/micropython"}
+BARE = {
+    "nimatron": ".venv/bin/nimatron (or ./run.sh)",
+    "python": ".venv/bin/python",
+    "python3": ".venv/bin/python",
+    "pytest": ".venv/bin/python -m pytest",
+    "mkdocs": ".venv/bin/mkdocs",
+    "pip": ".venv/bin/pip",
+    "ruff": ".venv/bin/ruff",
+    "mypy": ".venv/bin/mypy",
+    "micropython": ".venv/bin/micropython",
+}
 
 # subcommands run exactly as written (quick, writing nothing outside the test's folder)
 SAFE = {"solve", "power", "ports", "tables"}
@@ -115,8 +123,14 @@ def words(text):
 
 
 def nimatron(args, cwd, stdin=None, timeout=120):
-    return subprocess.run([str(VENV_BIN / "nimatron")] + args, cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL if stdin is None else stdin)
+    return subprocess.run(
+        [str(VENV_BIN / "nimatron")] + args,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL if stdin is None else stdin,
+    )
 
 
 RAN = {}  # a command that writes nothing, run once for every page that shows it
@@ -168,8 +182,11 @@ def check_nimatron(args, root, cwd):
     if command in ("deploy", "sim") or key not in RAN:  # those write into the test's folder: run each time
         RAN[key] = nimatron(run_args, cwd, stdin=subprocess.DEVNULL)
     done = RAN[key]
-    assert done.returncode == 0, "nimatron %s exited %d: %s" % (" ".join(run_args), done.returncode,
-                                                                (done.stderr or done.stdout)[-600:])
+    assert done.returncode == 0, "nimatron %s exited %d: %s" % (
+        " ".join(run_args),
+        done.returncode,
+        (done.stderr or done.stdout)[-600:],
+    )
     return "ran" if run_args == list(args) else "ran as: nimatron " + " ".join(run_args)
 
 
@@ -220,7 +237,7 @@ def check_one(got, root, cwd, whole):
             return "ran"
         return "not run (the emulator or a long measurement: the script exists)"
     if program.startswith(".venv/bin/"):
-        name = program[len(".venv/bin/"):]
+        name = program[len(".venv/bin/") :]
         if (VENV_BIN / name).exists() or "pip install" in whole:
             return "not run (installed in .venv)"
         raise AssertionError("%r: %s is not installed in .venv by ./run.sh" % (whole, program))
@@ -230,7 +247,9 @@ def check_one(got, root, cwd, whole):
             pytest.skip("no shared/ beside this checkout")
         assert path.is_file() and os.access(path, os.X_OK), "%r: %s is not an executable script" % (whole, program)
         return "not run (the emulator: minutes of CPU a run)"
-    raise AssertionError("%r: %s is no program the manual's reader has: add it to this test, with why" % (whole, program))
+    raise AssertionError(
+        "%r: %s is no program the manual's reader has: add it to this test, with why" % (whole, program)
+    )
 
 
 COMMANDS = commands()
@@ -240,8 +259,9 @@ COMMANDS = commands()
 def test_every_command_in_the_manual_runs_as_written(page, line, text, lang, tmp_path):
     if lang == "":
         program = text.split()[0]
-        assert program not in BARE and not program.startswith(("./", ".venv/", "tools/")), \
+        assert program not in BARE and not program.startswith(("./", ".venv/", "tools/")), (
             "%s:%d: a command in a code block with no language: label it ```sh" % (page, line)
+        )
         return
     try:
         check(text, tmp_path)
@@ -249,17 +269,20 @@ def test_every_command_in_the_manual_runs_as_written(page, line, text, lang, tmp
         raise AssertionError("%s:%d: %s" % (page, line, e)) from None
 
 
-@pytest.mark.parametrize("text, why", [
-    ("nimatron sim --board pico-grid", "write .venv/bin/nimatron (or ./run.sh)"),   # not on the PATH
-    ("./run.sh sim --bord pico-grid", "unrecognized arguments: --bord"),           # no such option
-    ("./run.sh solve --rules nosuch 3 4 5", "exited 2"),                           # runs, refuses the rules
-    (".venv/bin/nimatron power --board toaster", "exited 2"),                      # runs, knows no such board
-    (".venv/bin/nimatron ports [--probe]", "a synopsis"),                          # not a command
-    (".venv/bin/python tools/no_such_tool.py --help", "does not exist"),
-    ("python -m nimatron --board pi-leds", "write .venv/bin/python"),
-    ("tools/no_such_script.sh", "not an executable script"),
-    ("make docs", "no program the manual's reader has"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("nimatron sim --board pico-grid", "write .venv/bin/nimatron (or ./run.sh)"),  # not on the PATH
+        ("./run.sh sim --bord pico-grid", "unrecognized arguments: --bord"),  # no such option
+        ("./run.sh solve --rules nosuch 3 4 5", "exited 2"),  # runs, refuses the rules
+        (".venv/bin/nimatron power --board toaster", "exited 2"),  # runs, knows no such board
+        (".venv/bin/nimatron ports [--probe]", "a synopsis"),  # not a command
+        (".venv/bin/python tools/no_such_tool.py --help", "does not exist"),
+        ("python -m nimatron --board pi-leds", "write .venv/bin/python"),
+        ("tools/no_such_script.sh", "not an executable script"),
+        ("make docs", "no program the manual's reader has"),
+    ],
+)
 def test_a_wrong_command_fails(text, why, tmp_path):
     with pytest.raises(AssertionError) as wrong:
         check(text, tmp_path)

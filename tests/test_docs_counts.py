@@ -30,18 +30,24 @@ def claims():
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
         for m in COUNT.finditer(text):
-            before = text[:m.start()]
+            before = text[: m.start()]
             named = list(FILE.finditer(before))
             # the count belongs to the test file named last before it, in the same parenthesis
             owner = None
             if named:
-                between = before[named[-1].end():]
+                between = before[named[-1].end() :]
                 if between.lstrip().startswith("(") and ")" not in between and "`tests/" not in between:
                     owner = named[-1].group(1)
             start = max(before.rfind(". "), before.rfind("\n\n")) + 1
             end = text.find(". ", m.end())
-            out.append((page.relative_to(ROOT).as_posix(), owner, int(m.group(1).replace(",", "")),
-                        text[start:end if end > 0 else len(text)]))
+            out.append(
+                (
+                    page.relative_to(ROOT).as_posix(),
+                    owner,
+                    int(m.group(1).replace(",", "")),
+                    text[start : end if end > 0 else len(text)],
+                )
+            )
     return out
 
 
@@ -49,9 +55,23 @@ CLAIMS = claims()
 
 
 def collected(name):
-    run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
-                          "-p", "no:cacheprovider", str(ROOT / "tests" / name)],
-                         capture_output=True, text=True, cwd=ROOT)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            str(ROOT / "tests" / name),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     return sum(1 for line in run.stdout.splitlines() if "::" in line)
 
 
@@ -61,8 +81,11 @@ def test_a_count_beside_a_test_file_is_what_it_collects(page, name, count):
 
 
 def test_a_count_of_the_whole_suite_is_dated():
-    undated = [(page, count) for page, name, count, sentence in CLAIMS
-               if name is None and count >= 100 and not DATE.search(sentence)]
+    undated = [
+        (page, count)
+        for page, name, count, sentence in CLAIMS
+        if name is None and count >= 100 and not DATE.search(sentence)
+    ]
     assert not undated, "counts of the suite without the date they were measured: %s" % undated
 
 

@@ -56,7 +56,6 @@ def test_a_grid_move_is_legal_exactly_when_one_of_its_moves_makes_it(spec):
     assert checked > 5000 and yes > 500  # both answers met, many times
 
 
-
 @pytest.mark.parametrize("spec", ["nim2d", "graph:2"])
 def test_done_makes_no_move_matrix(spec, monkeypatch):
     """The kind: DONE's pass builds no position for each move (the old

@@ -32,10 +32,13 @@ def rows(layout, lit=()):
 
 # -- the package ----------------------------------------------------------------
 
+
 def test_importing_the_drivers_package_loads_no_hardware_library():
-    code = ("import sys, nimatron.drivers, nimatron.drivers.gpiozero_io, nimatron.drivers.circuitpython_io\n"
-            "bad = [m for m in ('gpiozero', 'board', 'digitalio', 'keypad', 'neopixel') if m in sys.modules]\n"
-            "assert not bad, bad\n")
+    code = (
+        "import sys, nimatron.drivers, nimatron.drivers.gpiozero_io, nimatron.drivers.circuitpython_io\n"
+        "bad = [m for m in ('gpiozero', 'board', 'digitalio', 'keypad', 'neopixel') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
@@ -43,8 +46,13 @@ def test_the_circuitpython_driver_imports_under_micropython():
     from mpy_runner import micropython
 
     env = dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware"))
-    done = subprocess.run([micropython(), "-c", "import nimatron.drivers.circuitpython_io; print('ok')"],
-                          capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(
+        [micropython(), "-c", "import nimatron.drivers.circuitpython_io; print('ok')"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert done.stdout.strip() == "ok", done.stderr
 
 
@@ -85,6 +93,7 @@ def test_a_fixed_matrix_keeps_each_row_in_its_place():
 
 # -- gpiozero -------------------------------------------------------------------
 
+
 @pytest.fixture
 def factory():
     from gpiozero.pins.mock import MockFactory
@@ -105,11 +114,11 @@ def leds(factory):
 def test_gpiozero_lights_exactly_the_lamps_in_play(leds, factory):
     spec, io = leds
     io.show(rows([1, 3, 5, 7], {(0, 0), (3, 6)}), dict(DARK, visitor=1))
-    assert factory.pin("GPIO9").state == 1          # row 0, lamp 0
-    assert factory.pin("GPIO20").state == 1         # row 3, lamp 6
-    assert factory.pin("GPIO18").state == 0         # row 3, lamp 0
-    assert factory.pin("GPIO21").state == 1         # status: visitor
-    assert factory.pin("GPIO14").state == 0         # status: machine
+    assert factory.pin("GPIO9").state == 1  # row 0, lamp 0
+    assert factory.pin("GPIO20").state == 1  # row 3, lamp 6
+    assert factory.pin("GPIO18").state == 0  # row 3, lamp 0
+    assert factory.pin("GPIO21").state == 1  # status: visitor
+    assert factory.pin("GPIO14").state == 0  # status: machine
 
 
 def test_gpiozero_shows_every_lamp_state_but_off_as_lit(leds, factory):
@@ -121,9 +130,9 @@ def test_gpiozero_shows_every_lamp_state_but_off_as_lit(leds, factory):
 def test_gpiozero_buttons_are_active_low_and_queue_raw_edges(leds, factory):
     spec, io = leds
     assert not io.events()  # () on a quiet pass: no garbage
-    factory.pin("GPIO6").drive_low()    # row3 pressed: shorted to ground
+    factory.pin("GPIO6").drive_low()  # row3 pressed: shorted to ground
     factory.pin("GPIO6").drive_high()
-    factory.pin("GPIO7").drive_low()    # done
+    factory.pin("GPIO7").drive_low()  # done
     assert io.events() == [("row3", True), ("row3", False), ("done", True)]
     assert not io.events()  # () on a quiet pass: no garbage
 
@@ -146,6 +155,7 @@ def test_gpiozero_refuses_what_discrete_leds_cannot_show(factory):
 
 # -- CircuitPython on Blinka --------------------------------------------------------
 
+
 @pytest.fixture
 def blinka():
     """open(board_name or spec, layout) -> (bench, io), all closed afterwards."""
@@ -167,18 +177,18 @@ def blinka():
 
 def pixel(bench, p):
     data = bench._frames[bench._id[bench.spec["lamps"]["pin"]]]
-    return tuple(data[3 * p: 3 * p + 3])
+    return tuple(data[3 * p : 3 * p + 3])
 
 
 def test_neopixel_frames_carry_the_state_colours_in_grb_capped_by_brightness(blinka):
-    bench, io = blinka("pico-neopixel")   # brightness cap 0.2, status on pixels 0-3, rows from 4
+    bench, io = blinka("pico-neopixel")  # brightness cap 0.2, status on pixels 0-3, rows from 4
     io.show([[LIT, SELECTED] + [OFF] * 5, [OFF] * 7, [OFF] * 7, [OFF] * 7], dict(DARK, machine=1))
     r, g, b = COLOURS[LIT]
-    assert pixel(bench, 4) == (int(g * 0.2), int(r * 0.2), int(b * 0.2))   # GRB order on the wire
+    assert pixel(bench, 4) == (int(g * 0.2), int(r * 0.2), int(b * 0.2))  # GRB order on the wire
     r, g, b = COLOURS[SELECTED]
     assert pixel(bench, 5) == (int(g * 0.2), int(r * 0.2), int(b * 0.2))
     assert pixel(bench, 6) == (0, 0, 0)
-    assert pixel(bench, 1) == (51, 51, 51)     # status: machine, white
+    assert pixel(bench, 1) == (51, 51, 51)  # status: machine, white
     assert pixel(bench, 0) == (0, 0, 0)
     assert bench.read_lamps()[0] == [1, 1, 0, 0, 0, 0, 0]
 
@@ -194,7 +204,7 @@ def test_keys_turn_pin_levels_into_role_edges(blinka):
     bench, io = blinka("pico-neopixel")
     bench.scan(0)
     assert not io.events()  # () on a quiet pass: no garbage
-    bench.set_switch("row2", True)      # GP4 shorted to ground
+    bench.set_switch("row2", True)  # GP4 shorted to ground
     bench.scan(20)
     bench.set_switch("row2", False)
     bench.set_switch("new", True)
@@ -206,7 +216,7 @@ def test_blinka_keys_are_sampled_only_when_scanned(blinka):
     bench, io = blinka("pico-neopixel")
     bench.scan(0)
     bench.set_switch("done", True)
-    bench.set_switch("done", False)     # a blip between scans is never seen
+    bench.set_switch("done", False)  # a blip between scans is never seen
     bench.scan(20)
     assert not io.events()  # () on a quiet pass: no garbage
 
@@ -235,12 +245,12 @@ def test_an_overflowed_key_queue_releases_every_key_and_rescans(blinka):
     bench, io = blinka("pico-neopixel")
     bench.scan(0)
     t = 0
-    for _ in range(40):                 # 80 edges: the queue holds 64
+    for _ in range(40):  # 80 edges: the queue holds 64
         for closed in (True, False):
             bench.set_switch("row0", closed)
             t += 20
             bench.scan(t)
-    bench.set_switch("row2", True)      # held down through the overflow
+    bench.set_switch("row2", True)  # held down through the overflow
     bench.scan(t + 20)
     assert io.events() == [(role, False) for role in ("row0", "row1", "row2", "row3", "done", "new")]
     bench.scan(t + 40)
@@ -299,7 +309,7 @@ def test_closing_a_threaded_blinka_keypad_does_not_hang():
     stopper = threading.Thread(target=lambda: (_stop(keys), done.set()), daemon=True)
     stopper.start()
     assert done.wait(30), "close hung on Blinka's keypad thread"
-    assert keys._digitalinouts[0]._pin is None   # pins released
+    assert keys._digitalinouts[0]._pin is None  # pins released
 
 
 def test_a_board_lights_attract_mode_before_the_controller_is_built(monkeypatch):

@@ -16,10 +16,21 @@ TOOL = os.path.join(ROOT, "tools", "emu_table.py")
 
 
 def row(**over):
-    out = {"board": "pico-grid", "preset": "graph", "how": "settings.json", "firmware": ".mpy",
-           "first_lit_ms": 1500.0, "longest_tick_ms": 45.1, "longest_tick_cause": "SET", "least_free": 41 * 1024,
-           "press_lamp_median_ms": 12.0, "press_lamp_max_ms": 16.5, "games": [{"skill": "random", "winner": "machine"}],
-           "errors": [], "watchdog_fired": 0}
+    out = {
+        "board": "pico-grid",
+        "preset": "graph",
+        "how": "settings.json",
+        "firmware": ".mpy",
+        "first_lit_ms": 1500.0,
+        "longest_tick_ms": 45.1,
+        "longest_tick_cause": "SET",
+        "least_free": 41 * 1024,
+        "press_lamp_median_ms": 12.0,
+        "press_lamp_max_ms": 16.5,
+        "games": [{"skill": "random", "winner": "machine"}],
+        "errors": [],
+        "watchdog_fired": 0,
+    }
     out.update(over)
     return out
 
@@ -33,7 +44,10 @@ def run(tmp_path, *rows):
 def test_a_row_that_meets_every_goal(tmp_path):
     done = run(tmp_path, row())
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "| pico-grid | graph | .mpy, settings.json | 1.50 s | 45.1 ms (SET) | 41.0 KB | 12.0 / 16.5 ms | 1 of 1 | 0 | never |" in done.stdout
+    assert (
+        "| pico-grid | graph | .mpy, settings.json | 1.50 s | 45.1 ms (SET) | 41.0 KB | 12.0 / 16.5 ms | 1 of 1 | 0 | never |"
+        in done.stdout
+    )
     assert done.stdout.rstrip().endswith("1 rows, 0 goals missed")
 
 
@@ -43,9 +57,15 @@ def test_a_rows_own_settings_and_python_stack_are_shown(tmp_path):
 
 
 def test_every_goal_missed_is_marked_and_said(tmp_path):
-    bad = row(first_lit_ms=3100.0, longest_tick_ms=50.3, least_free=39 * 1024, press_lamp_max_ms=25.0,
-              games=[{"skill": "random", "winner": None}], errors=["console: nimatron: fault: RuntimeError"],
-              watchdog_fired=1)
+    bad = row(
+        first_lit_ms=3100.0,
+        longest_tick_ms=50.3,
+        least_free=39 * 1024,
+        press_lamp_max_ms=25.0,
+        games=[{"skill": "random", "winner": None}],
+        errors=["console: nimatron: fault: RuntimeError"],
+        watchdog_fired=1,
+    )
     done = run(tmp_path, bad)
     assert done.returncode == 1
     assert done.stdout.count("✗") == 7
@@ -104,5 +124,5 @@ def test_a_changed_figure_changes_the_page():
     assert made != page and "**50.5 ms" in made and "longest tick 50.5 ms (goal 50 ms)" in made
     # every row of the file is in the page, and nothing else between the markers is
     rows = sum(len(run["rows"]) for run in figures["runs"])
-    block = page[page.index(tool.BEGIN):page.index(tool.END)]
+    block = page[page.index(tool.BEGIN) : page.index(tool.END)]
     assert block.count("\n| ") - 1 == rows

@@ -39,8 +39,7 @@ import oracle  # noqa: E402
 from nimatron.games.rules import RulesError  # noqa: E402
 from nimatron.games.strategy import solve  # noqa: E402
 
-HEAP_RULES = ["nim", "subtract:1", "subtract:2", "subtract:3", "moore:2",
-              "moore:3", "greedy", "allheaps"]
+HEAP_RULES = ["nim", "subtract:1", "subtract:2", "subtract:3", "moore:2", "moore:3", "greedy", "allheaps"]
 PLAY = [pytest.param(False, id="normal"), pytest.param(True, id="misere")]
 
 _ORACLES = {}
@@ -76,8 +75,7 @@ def sweep(spec, positions, misere, ring=False):
 
 def report(spec, misere, count, failures):
     mode = "misere" if misere else "normal"
-    lines = ["%s %s: %d of %d positions wrong" % (spec, mode, len(failures),
-                                                  count)]
+    lines = ["%s %s: %d of %d positions wrong" % (spec, mode, len(failures), count)]
     for position, problems in failures[:12]:
         lines.append("  %r: %s" % (position, "; ".join(problems)))
     return "\n".join(lines)
@@ -85,11 +83,12 @@ def report(spec, misere, count, failures):
 
 # ------------------------------------------------ exhaustive, exhibit size
 
+
 @pytest.mark.parametrize("misere", PLAY)
 @pytest.mark.parametrize("spec", HEAP_RULES)
 def test_every_heap_position(spec, misere):
     count, failures = sweep(spec, oracle.ordered_positions(4, 7), misere)
-    assert count == 8 + 8 ** 2 + 8 ** 3 + 8 ** 4
+    assert count == 8 + 8**2 + 8**3 + 8**4
     assert not failures, report(spec, misere, count, failures)
 
 
@@ -126,13 +125,12 @@ def test_order_of_rows_does_not_matter():
             for misere in (False, True):
                 a = solve(spec, list(parts), misere=misere)
                 b = solve(spec, shuffled, misere=misere)
-                assert (a["outcome"], a["nimber"]) == \
-                    (b["outcome"], b["nimber"]), (spec, parts, shuffled)
-                assert oracle.judge(oracle_for(spec), shuffled, b, misere) \
-                    == [], (spec, shuffled, b)
+                assert (a["outcome"], a["nimber"]) == (b["outcome"], b["nimber"]), (spec, parts, shuffled)
+                assert oracle.judge(oracle_for(spec), shuffled, b, misere) == [], (spec, shuffled, b)
 
 
 # ------------------------------------------- the oracle checks its own rules
+
 
 @pytest.mark.parametrize("spec", HEAP_RULES)
 def test_oracle_is_move_matches_its_move_list(spec):
@@ -141,8 +139,7 @@ def test_oracle_is_move_matches_its_move_list(spec):
     for before in oracle.ordered_positions(3, 4):
         listed = set(o.moves(before))
         for after in oracle.ordered_positions(len(before), 4, len(before)):
-            assert o.is_move(before, after) == (tuple(after) in listed), \
-                (spec, before, after)
+            assert o.is_move(before, after) == (tuple(after) in listed), (spec, before, after)
 
 
 def test_oracle_grundy_search_agrees_with_heap_values():
@@ -165,8 +162,7 @@ def test_oracle_circular_rows_are_octal_0777():
     into one row of n-1, n-2 or n-3."""
     o = oracle_for("circular")
     assert [o.sg([n]) for n in range(7)] == [0, 1, 2, 3, 4, 1, 6]
-    assert [o.sg([n], ring=True) for n in range(1, 8)] == [1, 2, 3, 0, 0,
-                                                           0, 0]
+    assert [o.sg([n], ring=True) for n in range(1, 8)] == [1, 2, 3, 0, 0, 0, 0]
 
 
 def test_judge_catches_wrong_answers():
@@ -174,10 +170,15 @@ def test_judge_catches_wrong_answers():
     o = oracle_for("nim")
     good = {"outcome": "win", "after": [1, 4, 5], "ring": False, "nimber": 2}
     assert oracle.judge(o, [3, 4, 5], good) == []
-    for bad in (dict(good, outcome="loss"), dict(good, nimber=3),
-                dict(good, after=[2, 4, 5]), dict(good, after=[1, 3, 5]),
-                dict(good, after=None), dict(good, ring=True),
-                dict(good, after=(1, 4, 5))):
+    for bad in (
+        dict(good, outcome="loss"),
+        dict(good, nimber=3),
+        dict(good, after=[2, 4, 5]),
+        dict(good, after=[1, 3, 5]),
+        dict(good, after=None),
+        dict(good, ring=True),
+        dict(good, after=(1, 4, 5)),
+    ):
         assert oracle.judge(o, [3, 4, 5], bad), bad
     assert oracle.judge(o, [3, 4, 5], good, misere=True)  # nimber 2
     assert oracle.judge(o, [3, 4, 5], dict(good, nimber=None), True) == []
@@ -187,6 +188,7 @@ def test_judge_catches_wrong_answers():
 
 
 # ---------------------------------------------- theory at large sizes
+
 
 def xor(heaps):
     total = 0
@@ -266,7 +268,7 @@ def make_p(spec, hs, rng):
         bit = 1
         while bit <= 65535:
             holders = [i for i in range(len(hs)) if hs[i] & bit]
-            for i in holders[:len(holders) % (k + 1)]:
+            for i in holders[: len(holders) % (k + 1)]:
                 hs[i] &= ~bit
             bit <<= 1
         return hs
@@ -278,9 +280,7 @@ def make_p(spec, hs, rng):
         rest = xor([h % (k + 1) for h in hs[:-1]])
         if rest > k:
             return None
-        return hs[:-1] + [hs[-1] - hs[-1] % (k + 1) + rest
-                          if hs[-1] - hs[-1] % (k + 1) + rest <= 65535
-                          else rest]
+        return hs[:-1] + [hs[-1] - hs[-1] % (k + 1) + rest if hs[-1] - hs[-1] % (k + 1) + rest <= 65535 else rest]
     raise AssertionError(spec)
 
 
@@ -301,7 +301,7 @@ def check_theory_answer(spec, hs, result, is_p, misere=False):
 @pytest.mark.parametrize("spec", sorted(THEORY))
 def test_theory_sizes_normal_play(spec):
     is_p = THEORY[spec]
-    for hs in big_positions(spec, is_p):   # how fast: tests/bench_engine.py
+    for hs in big_positions(spec, is_p):  # how fast: tests/bench_engine.py
         result = solve(spec, list(hs))
         check_theory_answer(spec, hs, result, is_p)
         nimber = result["nimber"]
@@ -322,8 +322,7 @@ def test_theory_sizes_misere_nim():
         result = solve("nim", list(hs), misere=True)
         assert result["nimber"] is None, (hs, result)
         if max(hs) == 0:
-            assert result == {"outcome": "win", "after": None, "ring": False,
-                              "nimber": None}
+            assert result == {"outcome": "win", "after": None, "ring": False, "nimber": None}
             continue
         check_theory_answer("nim", hs, result, misere_nim_p)
 
@@ -339,14 +338,12 @@ def test_wythoff_two_heaps_up_to_100():
     for a in range(101):
         for b in range(101):
             result = solve("allheaps", [a, b])
-            assert result["outcome"] == ("loss" if (a, b) in losing
-                                         else "win"), (a, b, result)
+            assert result["outcome"] == ("loss" if (a, b) in losing else "win"), (a, b, result)
             after = result["after"]
             if (a, b) == (0, 0):
                 assert after is None
                 continue
-            assert type(after) is list and o.is_move([a, b], after), \
-                (a, b, result)
+            assert type(after) is list and o.is_move([a, b], after), (a, b, result)
             if (a, b) not in losing:
                 assert tuple(after) in losing, (a, b, result)
             if result["nimber"] is not None:
@@ -382,8 +379,7 @@ def test_grundy_one_heap_up_to_200():
     for n in range(1, 201):
         result = solve("grundy", [n])
         assert result["nimber"] == values[n], (n, result)
-        assert result["outcome"] == ("win" if values[n] else "loss"), \
-            (n, result)
+        assert result["outcome"] == ("win" if values[n] else "loss"), (n, result)
         after = result["after"]
         if n <= 2:
             assert after is None, (n, result)
@@ -396,13 +392,20 @@ def test_grundy_one_heap_up_to_200():
 # ------------------------------------------------ determinism and seeds
 
 SEED_POSITIONS = [
-    ("nim", [3, 5, 6, 7], False), ("nim", [7, 7, 6, 1], True),
-    ("nim", [12, 9, 5], False), ("subtract:3", [6, 7, 5, 2], False),
-    ("moore:2", [7, 6, 5, 4], False), ("moore:3", [7, 3, 5, 1], True),
-    ("greedy", [7, 7, 7, 2], False), ("allheaps", [6, 5, 3, 2], True),
-    ("grundy", [9, 10, 11], False), ("grundy", [7, 8, 9], True),
-    ("circular", [5, 4, 3], False), ("circular", [9, 2], True),
-    ("circular", [16], False), ("nim", [0, 0], False),
+    ("nim", [3, 5, 6, 7], False),
+    ("nim", [7, 7, 6, 1], True),
+    ("nim", [12, 9, 5], False),
+    ("subtract:3", [6, 7, 5, 2], False),
+    ("moore:2", [7, 6, 5, 4], False),
+    ("moore:3", [7, 3, 5, 1], True),
+    ("greedy", [7, 7, 7, 2], False),
+    ("allheaps", [6, 5, 3, 2], True),
+    ("grundy", [9, 10, 11], False),
+    ("grundy", [7, 8, 9], True),
+    ("circular", [5, 4, 3], False),
+    ("circular", [9, 2], True),
+    ("circular", [16], False),
+    ("nim", [0, 0], False),
 ]
 
 
@@ -426,39 +429,41 @@ def test_seed_varies_only_among_equally_good_moves(spec, heaps, misere):
         result = solve(spec, list(heaps), misere=misere, ring=ring, seed=seed)
         assert result["outcome"] == plain["outcome"]
         assert result["nimber"] == plain["nimber"]
-        assert oracle.judge(o, heaps, result, misere, ring) == [], \
-            (seed, result)
+        assert oracle.judge(o, heaps, result, misere, ring) == [], (seed, result)
         if good:  # a winning move stays a winning move
             after = result["after"]
             chosen = tuple(after) if o.ordered else oracle.multiset(after)
             assert chosen in good, (seed, result, good)
-        assert solve(spec, list(heaps), misere=misere, ring=ring,
-                     seed=seed) == result  # a seed replays
+        assert solve(spec, list(heaps), misere=misere, ring=ring, seed=seed) == result  # a seed replays
 
 
 # ------------------------------------------------------------ bad input
+
 
 def test_errors_are_value_errors():
     assert issubclass(RulesError, ValueError)
 
 
-@pytest.mark.parametrize("spec,position,kwargs", [
-    ("chess", [1, 2], {}),
-    ("", [1, 2], {}),
-    ("subtract:0", [3], {}),
-    ("subtract:x", [3], {}),
-    ("subtract", [3], {}),
-    ("moore:0", [3, 3], {}),
-    ("nim", [3, -1], {}),
-    ("nim", [3, 1.5], {}),
-    ("nim", [3, "4"], {}),
-    ("nim", [3, None], {}),
-    ("circular", [3, 4], {"ring": True}),
-    ("circular", [], {"ring": True}),
-    ("nim", [5], {"ring": True}),
-    ("grundy", [5], {"ring": True}),
-    ("grundy", [5, -2], {}),
-])
+@pytest.mark.parametrize(
+    "spec,position,kwargs",
+    [
+        ("chess", [1, 2], {}),
+        ("", [1, 2], {}),
+        ("subtract:0", [3], {}),
+        ("subtract:x", [3], {}),
+        ("subtract", [3], {}),
+        ("moore:0", [3, 3], {}),
+        ("nim", [3, -1], {}),
+        ("nim", [3, 1.5], {}),
+        ("nim", [3, "4"], {}),
+        ("nim", [3, None], {}),
+        ("circular", [3, 4], {"ring": True}),
+        ("circular", [], {"ring": True}),
+        ("nim", [5], {"ring": True}),
+        ("grundy", [5], {"ring": True}),
+        ("grundy", [5, -2], {}),
+    ],
+)
 def test_bad_input_is_refused(spec, position, kwargs):
     with pytest.raises(ValueError) as info:
         solve(spec, position, **kwargs)
@@ -496,15 +501,12 @@ def test_beyond_search_limits_fails_fast(spec, heaps, misere):
         "    print('error', isinstance(e, RulesError), repr(str(e)))\n"
     ) % (FIRMWARE, spec, heaps, misere)
     try:
-        done = subprocess.run([sys.executable, "-c", code],
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:
-        pytest.fail("solve(%r, %r, misere=%r) hung for 120 s"
-                    % (spec, heaps, misere))
+        pytest.fail("solve(%r, %r, misere=%r) hung for 120 s" % (spec, heaps, misere))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("answer") or lines[0].startswith(
-        "error True"), done.stdout
+    assert lines[0].startswith("answer") or lines[0].startswith("error True"), done.stdout
     if lines[0].startswith("error"):
         assert len(lines[0]) > len("error True ''"), "error without message"
 
@@ -518,4 +520,5 @@ def test_misere_moore_far_beyond_limits_is_a_size_error():
 
 def test_oracle_doctests():
     import doctest
+
     assert doctest.testmod(oracle).failed == 0

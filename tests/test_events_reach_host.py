@@ -75,16 +75,24 @@ def test_a_monitor_on_the_pty_sees_saves_fail_and_work_again(json_out):
     store = Store(path="/state.bin", files=files)
     sim = Simulator("pico-neopixel", {"think_ms": 0, "show_ms": 200}, seed=1, store=store)
     port = SerialPort(sim, announce=io.StringIO())
-    watch = subprocess.Popen(NIMATRON + ["monitor", port.path] + (["--json"] if json_out else []), cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    watch = subprocess.Popen(
+        NIMATRON + ["monitor", port.path] + (["--json"] if json_out else []),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         port.run_script(script.parse(["wait host"]))  # the monitor listens (EVENTS ON)
         files.fault = ("create", errno.EIO)
-        port.run_script(script.parse(["press new", "press row3", "press done", "wait 300", "press new",
-                                      "wait 300"]))  # the first game abandoned: its audits are saved
+        port.run_script(
+            script.parse(["press new", "press row3", "press done", "wait 300", "press new", "wait 300"])
+        )  # the first game abandoned: its audits are saved
         assert store.failing and EIO in store.failing
-        failed = lines_until(watch, lambda lines: any('"event": "saving"' in line or "Saving failed" in line
-                                                      for line in lines), timeout=20)
+        failed = lines_until(
+            watch,
+            lambda lines: any('"event": "saving"' in line or "Saving failed" in line for line in lines),
+            timeout=20,
+        )
         if json_out:
             assert saving(failed) == ["OSError: [Errno 5] %s" % EIO], failed
         else:
@@ -93,8 +101,11 @@ def test_a_monitor_on_the_pty_sees_saves_fail_and_work_again(json_out):
         sim.advance(RETRY_MS + 1000)  # the store's retry, in the machine's time
         port.run_real_time(300)
         assert store.failing is None
-        mended = lines_until(watch, lambda lines: any('"event": "saving"' in line or "Saving works" in line
-                                                      for line in lines), timeout=20)
+        mended = lines_until(
+            watch,
+            lambda lines: any('"event": "saving"' in line or "Saving works" in line for line in lines),
+            timeout=20,
+        )
     finally:
         watch.terminate()
         watch.communicate(timeout=30)
@@ -128,8 +139,15 @@ def test_machine_events_reach_the_link_through_a_fault_and_its_rebuild():
     rebuilds it), and the machine's own listener still gets it once."""
     files = FaultFiles()
     heard = []
-    m = Machine("pico-neopixel", overrides_source({}), Store(path="/state.bin", files=files), now_ms=0, make=make,
-                listener=heard.append, log=lambda line: None)
+    m = Machine(
+        "pico-neopixel",
+        overrides_source({}),
+        Store(path="/state.bin", files=files),
+        now_ms=0,
+        make=make,
+        listener=heard.append,
+        log=lambda line: None,
+    )
     cable = Cable()
     link = m.attach(HostLink(m.controller, cable, board="pico-neopixel"))
     link.events = True
@@ -138,13 +156,15 @@ def test_machine_events_reach_the_link_through_a_fault_and_its_rebuild():
     m.audits.save()
     m.tick(10)
     m.controller = None  # between a fault and its rebuild
-    m.retry_at = 10 ** 9
+    m.retry_at = 10**9
     files.fault = None
     m.tick(RETRY_MS + 100)
     link.poll(RETRY_MS + 100)
     sent = [json.loads(line[3:]) for line in cable.to_host.decode().splitlines() if line.startswith("EV ")]
-    assert [e["failing"] for e in sent if e["event"] == "saving"] == ["OSError: [Errno 28] No space left on device",
-                                                                      None]
+    assert [e["failing"] for e in sent if e["event"] == "saving"] == [
+        "OSError: [Errno 28] No space left on device",
+        None,
+    ]
     assert [e["failing"] for e in heard if e["event"] == "saving"] == [e["failing"] for e in sent]
 
 
@@ -161,7 +181,7 @@ def test_every_event_the_firmware_emits_is_documented_and_every_documented_one_i
     emitted.discard("boot")  # the start's report: stdout and HELLO, never an EV line
     with open(os.path.join(ROOT, "docs", "protocol.md"), encoding="utf-8") as f:
         text = f.read()
-    events = text[text.index("## Events"):text.index("## What the machine promises")]
+    events = text[text.index("## Events") : text.index("## What the machine promises")]
     documented = set(re.findall(r'"event": "([a-z_]+)"', events)) | set(re.findall(r"`([a-z_]+)`", events))
     assert emitted - documented == set()
     kinds = set(re.findall(r'"event": "([a-z_]+)"', events))

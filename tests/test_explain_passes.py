@@ -78,8 +78,11 @@ def test_explain_does_a_bounded_share_of_work_each_poll(board, preset, misere):
             if most > worst[0]:
                 worst = (most, m.controller.position()[0])
     assert worst[0] <= CALLS_A_POLL, "%s %s: %d calls in one poll at %s" % (
-        board, preset, worst[0], parse_rules(m.controller.rules.spec).position_words(worst[1]))
-
+        board,
+        preset,
+        worst[0],
+        parse_rules(m.controller.rules.spec).position_words(worst[1]),
+    )
 
 
 def passes_of(m, line):
@@ -136,5 +139,7 @@ def test_explain_loads_its_words_alone_after_a_collection_of_their_own(board, pr
         collections, loaded, replied = polls[i]
         assert loaded == ["nimatron.games.explain"] and not collections and not replied, polls[i]
         assert i > 0 and polls[i - 1] == (1, [], False), "poll %d loads with no collection of its own before: %r" % (
-            i, polls[:i + 1])
+            i,
+            polls[: i + 1],
+        )
     assert polls[-1][0] == 0, "a collection in the answering poll"

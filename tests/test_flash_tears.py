@@ -17,8 +17,8 @@ def zeros(data):
 
 def test_a_program_is_one_step_per_page_it_touches():
     nvm = FlashNvm(tear=random.Random(1))
-    nvm[PAGE - 10:PAGE + 20] = bytes(30)  # two pages
-    assert nvm.power.steps == 2 and nvm[PAGE - 10:PAGE + 20] == bytes(30) and nvm.erases == 0
+    nvm[PAGE - 10 : PAGE + 20] = bytes(30)  # two pages
+    assert nvm.power.steps == 2 and nvm[PAGE - 10 : PAGE + 20] == bytes(30) and nvm.erases == 0
 
 
 @pytest.mark.parametrize("seed", range(20))

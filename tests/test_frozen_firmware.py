@@ -16,10 +16,12 @@ from nimatron_host import deploy, frozen, payload
 from nimatron_host.cli import main
 
 INFO_UF2 = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
-BOOT_OUT = {frozen.PICO: "Adafruit CircuitPython 9.2.8 on 2026-11-25; Raspberry Pi Pico with rp2040\n"
-                         "Board ID:raspberry_pi_pico\n",
-            "adafruit_macropad_rp2040": "Adafruit CircuitPython 9.2.8 on 2026-11-25; Adafruit Macropad RP2040 with "
-                                        "rp2040\nBoard ID:adafruit_macropad_rp2040\n"}
+BOOT_OUT = {
+    frozen.PICO: "Adafruit CircuitPython 9.2.8 on 2026-11-25; Raspberry Pi Pico with rp2040\n"
+    "Board ID:raspberry_pi_pico\n",
+    "adafruit_macropad_rp2040": "Adafruit CircuitPython 9.2.8 on 2026-11-25; Adafruit Macropad RP2040 with "
+    "rp2040\nBoard ID:adafruit_macropad_rp2040\n",
+}
 # every pin map a frozen firmware serves, with its CircuitPython board
 SERVED = [(name, cp) for cp in frozen.RP2040_BOARDS for name in frozen.pin_maps(cp)]
 
@@ -27,8 +29,17 @@ SERVED = [(name, cp) for cp in frozen.RP2040_BOARDS for name in frozen.pin_maps(
 def uf2_blocks(n=3, family=frozen.RP2040_FAMILY):
     out = b""
     for i in range(n):
-        head = struct.pack("<8I", frozen.UF2_MAGIC[0], frozen.UF2_MAGIC[1], frozen.UF2_FAMILY_FLAG,
-                           0x10000000 + 256 * i, 256, i, n, family)
+        head = struct.pack(
+            "<8I",
+            frozen.UF2_MAGIC[0],
+            frozen.UF2_MAGIC[1],
+            frozen.UF2_FAMILY_FLAG,
+            0x10000000 + 256 * i,
+            256,
+            i,
+            n,
+            family,
+        )
         out += head + bytes([i]) * 476 + struct.pack("<I", frozen.UF2_MAGIC[2])
     return out
 
@@ -67,8 +78,9 @@ def circuitpy(tmp_path, cp, monkeypatch):
 
 
 def files(root):
-    return sorted(os.path.relpath(os.path.join(f, n), root).replace(os.sep, "/")
-                  for f, _, names in os.walk(root) for n in names)
+    return sorted(
+        os.path.relpath(os.path.join(f, n), root).replace(os.sep, "/") for f, _, names in os.walk(root) for n in names
+    )
 
 
 def one_line_error(capsys):
@@ -94,10 +106,12 @@ def test_frozen_is_python_only_and_covers_what_deploy_copies(cp):
     assert frozen.CODE_MODULE + ".py" in code and "neopixel.py" in code
     for name in frozen.pin_maps(cp):
         spec = boards.board(name)
-        wanted = [p[len("lib/"):] for p in payload.firmware_files(name, spec) if p.endswith(".py") and p.startswith("lib/")]
-        wanted += [p[len("lib/"):] for p in payload.library_files(spec) if p.endswith(".py")]
+        wanted = [
+            p[len("lib/") :] for p in payload.firmware_files(name, spec) if p.endswith(".py") and p.startswith("lib/")
+        ]
+        wanted += [p[len("lib/") :] for p in payload.library_files(spec) if p.endswith(".py")]
         assert set(wanted) <= set(code), name
-    assert not any(p.startswith("nimatron/") and p[len("nimatron/"):] in payload.PC_ONLY for p in code)
+    assert not any(p.startswith("nimatron/") and p[len("nimatron/") :] in payload.PC_ONLY for p in code)
 
 
 def test_stage_writes_the_modules_and_refuses_an_unknown_board(tmp_path, capsys):
@@ -202,15 +216,22 @@ def test_a_bootloader_drive_needs_the_board_named(firmware, rpi_rp2, capsys):
 
 
 def test_a_dry_run_copies_nothing(firmware, rpi_rp2, capsys):
-    assert main(["deploy", "--firmware", firmware[frozen.PICO], "--to", str(rpi_rp2), "--board", "pico-grid",
-                 "--dry-run"]) == 0
+    assert (
+        main(["deploy", "--firmware", firmware[frozen.PICO], "--to", str(rpi_rp2), "--board", "pico-grid", "--dry-run"])
+        == 0
+    )
     assert "dry run" in capsys.readouterr().out
     assert files(rpi_rp2) == ["INDEX.HTM", "INFO_UF2.TXT"]
 
 
-@pytest.mark.parametrize("info", ["UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n",
-                                  "UF2 Bootloader v3.0\nModel: Adafruit Feather M4\nBoard-ID: SAMD51J19A-Feather\n",
-                                  "nothing useful\n"])
+@pytest.mark.parametrize(
+    "info",
+    [
+        "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n",
+        "UF2 Bootloader v3.0\nModel: Adafruit Feather M4\nBoard-ID: SAMD51J19A-Feather\n",
+        "nothing useful\n",
+    ],
+)
 def test_a_bootloader_of_another_chip_is_refused(info, firmware, rpi_rp2, capsys):
     (rpi_rp2 / "INFO_UF2.TXT").write_text(info)
     assert main(["deploy", "--firmware", firmware[frozen.PICO], "--to", str(rpi_rp2), "--board", "pico-grid"]) == 2
@@ -231,8 +252,20 @@ def _bad_uf2(kind, path):
     return good
 
 
-@pytest.mark.parametrize("kind", ["not UF2", "torn", "no magic", "family", "changed", "no manifest",
-                                  "manifest not JSON", "manifest incomplete", "missing"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "not UF2",
+        "torn",
+        "no magic",
+        "family",
+        "changed",
+        "no manifest",
+        "manifest not JSON",
+        "manifest incomplete",
+        "missing",
+    ],
+)
 def test_a_uf2_or_manifest_that_is_not_a_build_of_ours_is_refused(kind, tmp_path, firmware, rpi_rp2, capsys):
     uf2 = tmp_path / "fw.uf2"
     record = frozen.read_manifest(firmware[frozen.PICO])[1]
@@ -275,15 +308,38 @@ def test_circuitpy_gets_code_settings_and_data_only(name, cp, firmware, tmp_path
     # a stock deploy first (the carried .mpy): its modules and libraries go when the firmware takes over
     assert main(["deploy", "--to", str(drive), "--board", name, "--offline"]) == 0
     assert (drive / "lib" / "nimatron" / "games" / "rules.mpy").is_file()
-    assert main(["deploy", "--firmware", firmware[cp], "--to", str(drive), "--board", name, "--preset",
-                 boards.board(name)["preset"]]) == 0
+    assert (
+        main(
+            [
+                "deploy",
+                "--firmware",
+                firmware[cp],
+                "--to",
+                str(drive),
+                "--board",
+                name,
+                "--preset",
+                boards.board(name)["preset"],
+            ]
+        )
+        == 0
+    )
     got = files(drive)
     assert not [p for p in got if p.endswith((".py", ".mpy")) and p.startswith("lib/")]
-    assert {"code.py", "boot.py", "safemode.py", "settings.json", "lib/nimatron/config/presets.json",
-            "lib/nimatron/config/pinmaps/%s.json" % name, "lib/nimatron/games/tables.bin"} <= set(got)
+    assert {
+        "code.py",
+        "boot.py",
+        "safemode.py",
+        "settings.json",
+        "lib/nimatron/config/presets.json",
+        "lib/nimatron/config/pinmaps/%s.json" % name,
+        "lib/nimatron/games/tables.bin",
+    } <= set(got)
     assert (drive / "code.py").read_bytes() == frozen.CODE_PY
     record = _record(cp, firmware)
-    assert {p for p in got if p.startswith("lib/")} <= set(record["data"]) | {deploy.CHOICES}  # the menu's lists: per board and settings
+    assert {p for p in got if p.startswith("lib/")} <= set(record["data"]) | {
+        deploy.CHOICES
+    }  # the menu's lists: per board and settings
     assert deploy.CHOICES in got
     assert json.loads((drive / "settings.json").read_text())["board"] == name
     assert "frozen in" in capsys.readouterr().out
@@ -293,8 +349,10 @@ def test_the_drive_code_py_runs_the_frozen_main():
     """code.py on the drive only calls the frozen module, whose main is code.py's."""
     tree = compile(frozen.CODE_PY, "code.py", "exec")
     assert frozen.CODE_MODULE in tree.co_names and "main" in tree.co_names
-    assert frozen.frozen_files(frozen.PICO)[frozen.CODE_MODULE + ".py"] == open(
-        os.path.join(payload.firmware_dir()[0], "code.py"), "rb").read()
+    assert (
+        frozen.frozen_files(frozen.PICO)[frozen.CODE_MODULE + ".py"]
+        == open(os.path.join(payload.firmware_dir()[0], "code.py"), "rb").read()
+    )
 
 
 def test_data_changed_since_the_build_is_refused(firmware, tmp_path, monkeypatch, capsys):
@@ -337,8 +395,22 @@ def test_wait_deploys_to_circuitpy_once_it_appears(firmware, rpi_rp2, tmp_path, 
 
     monkeypatch.setattr(time, "sleep", sleep)
     monkeypatch.setattr(deploy, "online", lambda *a, **k: False)
-    assert main(["deploy", "--firmware", firmware[frozen.PICO], "--to", str(rpi_rp2), "--board", "pico-ring",
-                 "--wait", str(later)]) == 0
+    assert (
+        main(
+            [
+                "deploy",
+                "--firmware",
+                firmware[frozen.PICO],
+                "--to",
+                str(rpi_rp2),
+                "--board",
+                "pico-ring",
+                "--wait",
+                str(later),
+            ]
+        )
+        == 0
+    )
     assert (rpi_rp2 / os.path.basename(firmware[frozen.PICO])).is_file()
     assert (later / "code.py").read_bytes() == frozen.CODE_PY
     assert "Waiting" in capsys.readouterr().out
@@ -348,8 +420,22 @@ def test_wait_gives_up_in_one_line(firmware, rpi_rp2, tmp_path, monkeypatch, cap
     import time
 
     monkeypatch.setattr(time, "sleep", lambda s: None)
-    assert main(["deploy", "--firmware", firmware[frozen.PICO], "--to", str(rpi_rp2), "--board", "pico-ring",
-                 "--wait", str(tmp_path / "never")]) == 1
+    assert (
+        main(
+            [
+                "deploy",
+                "--firmware",
+                firmware[frozen.PICO],
+                "--to",
+                str(rpi_rp2),
+                "--board",
+                "pico-ring",
+                "--wait",
+                str(tmp_path / "never"),
+            ]
+        )
+        == 1
+    )
     assert "no CIRCUITPY drive" in one_line_error(capsys)
 
 

@@ -96,7 +96,7 @@ def test_paths_are_kayles_and_circular_rows():
 def test_groups_add_like_nim_heaps():
     rules = parse_rules("graph")
     assert rules.spec == "graph:2"
-    position = rules.check([7, 7, 0, 15])   # a 2 x 3 ladder and a path of 4
+    position = rules.check([7, 7, 0, 15])  # a 2 x 3 ladder and a path of 4
     assert [n for n, _ in rules.groups(position)] == [6, 4]
     assert strategy.solve("graph", position)["nimber"] == rules.groups(position)[0][1] ^ 1
     # the same shape anywhere on the board has the same value
@@ -105,7 +105,7 @@ def test_groups_add_like_nim_heaps():
 
 def test_moves_are_every_connected_set_once():
     # an L of three cells: 3 singles, 2 pairs, 1 triple
-    mask = 1 | 2 | (1 << 4)   # (0,0), (0,1), (1,0) on a width of 4
+    mask = 1 | 2 | (1 << 4)  # (0,0), (0,1), (1,0) on a width of 4
     assert sorted(connected_sets(mask, 4, 3)) == sorted([1, 2, 16, 3, 17, 19])
     assert sorted(connected_sets(mask, 4, 1)) == [1, 2, 16]
 
@@ -118,14 +118,19 @@ def test_bad_rules_positions_and_sizes_are_clear_errors():
         with pytest.raises(RulesError):
             strategy.solve("graph", bad)
     with pytest.raises(SizeError):
-        strategy.solve("graph", [[1] * 8] * 8)      # a group of 64 lamps
+        strategy.solve("graph", [[1] * 8] * 8)  # a group of 64 lamps
     with pytest.raises(SizeError):
-        strategy.solve("graph", [[1, 0] * 4] * 5, misere=True)   # 20 lamps, searched whole in misère
+        strategy.solve("graph", [[1, 0] * 4] * 5, misere=True)  # 20 lamps, searched whole in misère
 
 
 def solve_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "nimatron_host", "solve"] + list(args), input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "nimatron_host", "solve"] + list(args),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_solve_takes_rows_of_0s_and_1s():
@@ -134,8 +139,13 @@ def test_solve_takes_rows_of_0s_and_1s():
     answer = json.loads(out.stdout)
     assert answer["nimber"] == 3 ^ 2 and answer["outcome"] == "win"
     assert "put out" in solve_cli("--rules", "graph", "1101").stdout
-    lines = solve_cli("--batch", stdin=json.dumps({"rules": "graph:3", "position": [[1, 1, 1, 1]]}) + "\n"
-                      + json.dumps({"rules": "graph:9", "position": [[1]]}) + "\n").stdout.splitlines()
+    lines = solve_cli(
+        "--batch",
+        stdin=json.dumps({"rules": "graph:3", "position": [[1, 1, 1, 1]]})
+        + "\n"
+        + json.dumps({"rules": "graph:9", "position": [[1]]})
+        + "\n",
+    ).stdout.splitlines()
     assert json.loads(lines[0])["nimber"] == 4 and "error" in json.loads(lines[1])
     bad = solve_cli("--rules", "graph", "12")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
@@ -166,13 +176,14 @@ def test_a_move_of_lamps_that_do_not_touch_is_refused(sims):
     sim.advance(200)
     before = sim.controller.position()[0]
     sim.tap("key 0 0")
-    sim.tap("key 0 2")   # not neighbours
+    sim.tap("key 0 2")  # not neighbours
     sim.tap("done")
     assert events(sim, "refused") and sim.controller.position()[0] == before
 
 
 def test_a_start_too_big_for_the_lamps_is_refused():
     from nimatron.panels import make_panel
+
     with pytest.raises(PanelError):
         make_panel(parse_rules("graph"), [4, 4, 4], [15, 15, 15, 15])
 
@@ -184,7 +195,7 @@ def test_micropython_in_64k_gives_the_same_moves(tmp_path):
 
     board, pc = mpy_runner.board_and_pc(os.path.join(HERE, "mpy", "run_graph.py"), str(tmp_path))
     assert board[:-1] == pc[:-1]
-    assert int(board[-1].split()[1]) > 8000   # heap left free
+    assert int(board[-1].split()[1]) > 8000  # heap left free
 
 
 def test_a_start_beyond_the_search_is_refused_when_the_settings_are_applied():
@@ -193,12 +204,13 @@ def test_a_start_beyond_the_search_is_refused_when_the_settings_are_applied():
 
     rules = parse_rules("graph:2")
     with pytest.raises(SettingsError, match="at most 16"):
-        check_engine(rules, True, [85, 170, 85, 170, 85])   # 20 lamps, no two touching, misère
+        check_engine(rules, True, [85, 170, 85, 170, 85])  # 20 lamps, no two touching, misère
     with pytest.raises(SettingsError, match="group of 24"):
         check_engine(rules, False, [255, 255, 255])
 
 
 # -- any graph, given by nodes and edges (``solve``'s general input) --------------
+
 
 def random_graph(rng, n, density):
     return [(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < density]
@@ -224,8 +236,10 @@ def test_any_small_graph_against_the_oracle(misere):
         joined = set(edges) | {(b, a) for a, b in edges}
         for subset in [(1 << n) - 1] + [rng.randrange(1 << n) for _ in range(4)]:
             nodes = [j for j in range(n) if subset >> j & 1]
-            graph = as_input(["n%d" % j for j in nodes], [("n%d" % a, "n%d" % b) for a, b in edges
-                                                        if subset >> a & 1 and subset >> b & 1])
+            graph = as_input(
+                ["n%d" % j for j in nodes],
+                [("n%d" % a, "n%d" % b) for a, b in edges if subset >> a & 1 and subset >> b & 1],
+            )
             result = strategy.solve(NetGraph(k), graph, misere)
             assert result["outcome"] == ("win" if truth[subset] else "loss"), (n, k, edges, subset)
             if not nodes:
@@ -262,22 +276,25 @@ def test_a_long_path_or_cycle_is_valued_by_its_length_and_other_graphs_stop_at_1
     with pytest.raises(SizeError, match="a component of 17 nodes is too large"):
         strategy.solve(NetGraph(2), star)
     ladder = as_input(range(16), [(j, j + 1) for j in range(15) if j != 7] + [(j, j + 8) for j in range(8)])
-    assert strategy.solve(NetGraph(2), ladder)["outcome"] in ("win", "loss")   # a 2 x 8 ladder: 16 nodes
+    assert strategy.solve(NetGraph(2), ladder)["outcome"] in ("win", "loss")  # a 2 x 8 ladder: 16 nodes
     with pytest.raises(SizeError, match="misere: 17 nodes"):
         strategy.solve(NetGraph(2), as_input(range(17), []), misere=True)
 
 
-@pytest.mark.parametrize("graph, words", [
-    ({"nodes": [1, 2], "edges": [[1, 3]]}, "edge [1, 3] names 3, which is not in 'nodes'"),
-    ({"nodes": [1, 2], "edges": [[2, 2]]}, "edge [2, 2] joins a node to itself"),
-    ({"nodes": [1, 2, 1], "edges": []}, "node 1 is listed twice"),
-    ({"nodes": [1, 2.5], "edges": []}, "a node is a whole number or a string, got 2.5"),
-    ({"nodes": [True], "edges": []}, "a node is a whole number or a string, got True"),
-    ({"edges": []}, "a graph needs 'nodes'"),
-    ({"nodes": [1], "edges": [[1]]}, "an edge is a pair of nodes"),
-    ({"nodes": [1], "links": []}, "a graph has 'nodes' and 'edges', not 'links'"),
-    ({"nodes": ["x" * 100], "edges": [["y", "x"]]}, "names 'y'"),
-])
+@pytest.mark.parametrize(
+    "graph, words",
+    [
+        ({"nodes": [1, 2], "edges": [[1, 3]]}, "edge [1, 3] names 3, which is not in 'nodes'"),
+        ({"nodes": [1, 2], "edges": [[2, 2]]}, "edge [2, 2] joins a node to itself"),
+        ({"nodes": [1, 2, 1], "edges": []}, "node 1 is listed twice"),
+        ({"nodes": [1, 2.5], "edges": []}, "a node is a whole number or a string, got 2.5"),
+        ({"nodes": [True], "edges": []}, "a node is a whole number or a string, got True"),
+        ({"edges": []}, "a graph needs 'nodes'"),
+        ({"nodes": [1], "edges": [[1]]}, "an edge is a pair of nodes"),
+        ({"nodes": [1], "links": []}, "a graph has 'nodes' and 'edges', not 'links'"),
+        ({"nodes": ["x" * 100], "edges": [["y", "x"]]}, "names 'y'"),
+    ],
+)
 def test_bad_graphs_are_refused_in_words(graph, words):
     line = solve_cli("--batch", stdin=json.dumps({"rules": "graph:2", "graph": graph}) + "\n").stdout
     error = json.loads(line)["error"]
@@ -287,17 +304,24 @@ def test_bad_graphs_are_refused_in_words(graph, words):
 
 
 def test_a_graph_through_solve_for_a_person_and_a_program():
-    graph = {"nodes": [1, 2, 3, "x"], "edges": [[1, 2], [2, 3], [3, "x"], [2, 1]]}   # an edge twice: one edge
+    graph = {"nodes": [1, 2, 3, "x"], "edges": [[1, 2], [2, 3], [3, "x"], [2, 1]]}  # an edge twice: one edge
     out = solve_cli("--rules", "graph:2", "--json", "--graph", json.dumps(graph))
     assert json.loads(out.stdout) == {"outcome": "win", "after": [1, "x"], "ring": False, "nimber": 1}
     words = solve_cli("--rules", "graph:2", "--graph", json.dumps(graph)).stdout
-    assert "a graph of 4 nodes" in words and "remove nodes 2 and 3, leaving 1 \"x\"" in words
-    lines = solve_cli("--batch", stdin="\n".join(json.dumps(r) for r in (
-        {"rules": "graph:2", "graph": graph, "misere": True},
-        {"rules": "nim", "graph": graph},
-        {"rules": "graph:2", "graph": graph, "position": [[1]]},
-        {"rules": "graph:2", "graph": [1, 2]},
-    )) + "\n").stdout.splitlines()
+    assert "a graph of 4 nodes" in words and 'remove nodes 2 and 3, leaving 1 "x"' in words
+    lines = solve_cli(
+        "--batch",
+        stdin="\n".join(
+            json.dumps(r)
+            for r in (
+                {"rules": "graph:2", "graph": graph, "misere": True},
+                {"rules": "nim", "graph": graph},
+                {"rules": "graph:2", "graph": graph, "position": [[1]]},
+                {"rules": "graph:2", "graph": [1, 2]},
+            )
+        )
+        + "\n",
+    ).stdout.splitlines()
     assert json.loads(lines[0])["outcome"] in ("win", "loss") and isinstance(json.loads(lines[0])["after"], list)
     assert [sorted(json.loads(x)) for x in lines[1:]] == [["error"]] * 3
     bad = solve_cli("--rules", "nim", "--graph", json.dumps(graph))

@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARDWARE = os.path.join(ROOT, "hardware")
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = boards.names()
-PANELS = [n for n in NAMES if boards.board(n)["driver"] != "onboard"]   # built-in boards are their own panel
+PANELS = [n for n in NAMES if boards.board(n)["driver"] != "onboard"]  # built-in boards are their own panel
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +41,7 @@ def svg_of(texts, name, kind):
 
 def test_committed_hardware_is_current():
     stale = hardware.stale(HARDWARE)
-    assert not stale, ("stale in hardware/: %s; refresh with `nimatron hardware` (./run.sh hardware)"
-                       % ", ".join(stale))
+    assert not stale, "stale in hardware/: %s; refresh with `nimatron hardware` (./run.sh hardware)" % ", ".join(stale)
 
 
 def test_generation_is_deterministic_and_writes_only_what_changed(tmp_path, texts):
@@ -52,8 +51,8 @@ def test_generation_is_deterministic_and_writes_only_what_changed(tmp_path, text
     for path in texts:
         with open(os.path.join(HARDWARE, path), encoding="utf-8") as f:
             assert (tmp_path / path).read_text(encoding="utf-8") == f.read(), path
-    assert hardware.write(str(tmp_path), pngs=False)[0] == []       # a second run writes nothing
-    assert hardware.stale(str(tmp_path)) == sorted(left)            # only the PNGs are missing
+    assert hardware.write(str(tmp_path), pngs=False)[0] == []  # a second run writes nothing
+    assert hardware.stale(str(tmp_path)) == sorted(left)  # only the PNGs are missing
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -69,14 +68,14 @@ def test_wiring_has_every_pin_of_the_pin_map_and_no_other(name, texts):
 @pytest.mark.parametrize("name", NAMES)
 def test_every_drawn_part_is_in_the_bill_of_materials(name, texts):
     drawn = {e.get("data-ref") for e in svg_of(texts, name, "wiring").iter() if e.get("data-ref")}
-    if name + "/harness.svg" in texts:   # the looms' plugs (J2, J3...) are drawn there
+    if name + "/harness.svg" in texts:  # the looms' plugs (J2, J3...) are drawn there
         drawn |= {e.get("data-ref") for e in svg_of(texts, name, "harness").iter() if e.get("data-ref")}
     rows = list(csv.reader(io.StringIO(texts[name + "/bom.csv"])))
     assert rows[0] == bom.HEADER and rows[-1][1].startswith("TOTAL")
-    if harness.FAR_FEED in drawn:   # a wire, not a numbered part: the BOM's metres of it name it
+    if harness.FAR_FEED in drawn:  # a wire, not a numbered part: the BOM's metres of it name it
         drawn.discard(harness.FAR_FEED)
         assert "a second pair from J2 to the last pixel" in texts[name + "/bom.csv"]
-    if harness.GROUPS in drawn:   # the pixel groups' pairs: wire too, their fuses are drawn in them
+    if harness.GROUPS in drawn:  # the pixel groups' pairs: wire too, their fuses are drawn in them
         drawn.discard(harness.GROUPS)
         assert "each group's pair from its fuse to its first pixel" in texts[name + "/bom.csv"]
     listed = []
@@ -108,11 +107,11 @@ def test_neopixel_boards_have_shifter_capacitor_and_data_resistor(name, texts):
 
 def test_led_resistors_follow_the_pin_maps_led_and_logic_voltage():
     spec = copy.deepcopy(boards.board("pi-leds"))
-    assert "R1 150 Ω" in wiring.draw(circuit("pi-leds", spec))        # (5 - 2.0 - 0.9) V / 15 mA = 140 -> E24 150
-    spec["led"] = {"vf": 1.9, "ma": 2}                                  # straight from the pins, no sink driver
-    assert "750 Ω" in wiring.draw(circuit("pi-leds", spec))           # (3.3 - 1.9) V / 2 mA = 700 -> E24 750
+    assert "R1 150 Ω" in wiring.draw(circuit("pi-leds", spec))  # (5 - 2.0 - 0.9) V / 15 mA = 140 -> E24 150
+    spec["led"] = {"vf": 1.9, "ma": 2}  # straight from the pins, no sink driver
+    assert "750 Ω" in wiring.draw(circuit("pi-leds", spec))  # (3.3 - 1.9) V / 2 mA = 700 -> E24 750
     spec["led"] = {"vf": 2.1, "ma": 2}
-    drawing = wiring.draw(circuit("pi-leds", spec))                    # 600 Ohm -> E24 620
+    drawing = wiring.draw(circuit("pi-leds", spec))  # 600 Ohm -> E24 620
     assert "R1 620 Ω" in drawing and "750 Ω" not in drawing
     assert "620 Ohm" in bom.text(circuit("pi-leds", spec))
 
@@ -121,7 +120,7 @@ def test_pi_leds_keeps_buttons_off_the_uart_pins():
     spec = boards.board("pi-leds")
     buttons = set(spec["buttons"].values())
     assert not buttons & {"GPIO14", "GPIO15"}
-    assert buttons <= {"GPIO%d" % n for n in range(2, 9)}                # pulled up at boot
+    assert buttons <= {"GPIO%d" % n for n in range(2, 9)}  # pulled up at boot
 
 
 @pytest.mark.parametrize("name", PANELS)
@@ -145,21 +144,26 @@ def test_panel_is_millimetres_and_matches_the_layout(name, texts):
     assert keys == expected
     for c in circles:
         if c.get("class") in ("button", "key"):
-            assert 2 * float(c.get("r")) >= 25                        # arcade size
+            assert 2 * float(c.get("r")) >= 25  # arcade size
         x, y = float(c.get("cx")), float(c.get("cy"))
         assert 0 < x < float(width[:-2]) and 0 < y < float(height[:-2])
     assert panel.contrast(panel.INK, panel.FACE) >= 3
 
 
-@pytest.mark.parametrize("lang, words", [("en", ["DONE", "HOW TO PLAY", "YOUR TURN"]),
-                                         ("es", ["HECHO", "NUEVA PARTIDA", "CÓMO SE JUEGA"]),
-                                         ("ru", ["ГОТОВО", "НОВАЯ ИГРА", "КАК ИГРАТЬ"])])
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("en", ["DONE", "HOW TO PLAY", "YOUR TURN"]),
+        ("es", ["HECHO", "NUEVA PARTIDA", "CÓMO SE JUEGA"]),
+        ("ru", ["ГОТОВО", "НОВАЯ ИГРА", "КАК ИГРАТЬ"]),
+    ],
+)
 def test_panel_how_to_play_in_three_languages(lang, words):
     drawing = panel.draw("pi-leds", boards.board("pi-leds"), lang)
     ET.fromstring(drawing.encode("utf-8"))
     for word in words:
         assert word in drawing
-    rule = panel.how_to_play(boards.board("pi-leds"), lang)[1]        # marienbad: misère
+    rule = panel.how_to_play(boards.board("pi-leds"), lang)[1]  # marienbad: misère
     assert Words(lang).t("goal.loses") in rule
     with pytest.raises(ValueError, match="language"):
         panel.draw("pi-leds", boards.board("pi-leds"), "xx")
@@ -203,10 +207,12 @@ def test_pngs_render_from_their_svg(tmp_path):
     with open(path[:-4] + ".png", "rb") as f:
         head = f.read(24)
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
-    assert int.from_bytes(head[16:20], "big") > 1000                  # 1.5 px per unit: readable
+    assert int.from_bytes(head[16:20], "big") > 1000  # 1.5 px per unit: readable
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if boards.board(n)["input"] == "grid" and boards.board(n)["driver"] != "onboard"])
+@pytest.mark.parametrize(
+    "name", [n for n in NAMES if boards.board(n)["input"] == "grid" and boards.board(n)["driver"] != "onboard"]
+)
 def test_the_guide_drawing_and_driver_agree_on_the_diodes(name, texts):
     """The guide once said "band (cathode) away from the key" while the drawing
     and the firmware want it towards the key: built as written, no key worked.
@@ -215,7 +221,7 @@ def test_the_guide_drawing_and_driver_agree_on_the_diodes(name, texts):
     driver = open(os.path.join(ROOT, "firmware", "nimatron", "drivers", "circuitpython_io.py")).read()
     assert "columns_to_anodes=True" in driver or "columns_to_anodes" not in driver  # the default is True
     guide = texts[name + "/README.md"]
-    diode = {d.name: d for d in hardware.designs()}[name].matrix["diode"].upper()   # the key diode fitted
+    diode = {d.name: d for d in hardware.designs()}[name].matrix["diode"].upper()  # the key diode fitted
     step = [line for line in guide.splitlines() if ("solder a %s" % diode) in line and "band (cathode)" in line]
     assert len(step) == 1, step
     assert "band (cathode) towards the key" in step[0] and "(anodes) of one column to that column's wire" in step[0]
@@ -240,7 +246,9 @@ def test_every_drawing_and_guide_carries_the_revision_the_machine_answers_hello_
 def _refs(text):
     """Every part reference a text names, ranges expanded ("R1-R3" -> R1, R2, R3)."""
     out = set()
-    for prefix, a, b in re.findall(r"(?<!lamp )\b(R|L|U|S|K|D|C|PS|PX|A)(\d+)(?:-(?:R|L|U|S|K|D|C|PS|PX|A)(\d+))?\b", text):
+    for prefix, a, b in re.findall(
+        r"(?<!lamp )\b(R|L|U|S|K|D|C|PS|PX|A)(\d+)(?:-(?:R|L|U|S|K|D|C|PS|PX|A)(\d+))?\b", text
+    ):
         for n in range(int(a), int(b or a) + 1):
             out.add("%s%d" % (prefix, n))
     return out
@@ -267,7 +275,10 @@ def test_walking_the_guide_every_part_and_pin_it_names_is_on_the_drawing(name, t
 def test_the_controllers_name_fits_its_box_on_the_wiring_drawing(name, texts):
     """The Circuit Playground's title once ran out of its box."""
     root = svg_of(texts, name, "wiring")
-    title = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("font-weight") == "bold"
-             and (t.text or "").startswith("A1 ")][0]
-    width = 0.62 * float(title.get("font-size")) * len(title.text)     # DejaVu Sans Bold's mean advance
+    title = [
+        t
+        for t in root.iter("{http://www.w3.org/2000/svg}text")
+        if t.get("font-weight") == "bold" and (t.text or "").startswith("A1 ")
+    ][0]
+    width = 0.62 * float(title.get("font-size")) * len(title.text)  # DejaVu Sans Bold's mean advance
     assert float(title.get("x")) + width <= wiring.BOX_X + wiring.BOX_W - 4, (title.text, width)

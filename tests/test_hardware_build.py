@@ -41,8 +41,11 @@ def contacts(texts, name):
 
 def drawn_points(texts, name):
     root = ET.fromstring(texts[name + "/harness.svg"].encode("utf-8"))
-    return {(g.get("data-ref"), g.get("data-pin")) for g in root.iter(SVG + "g")
-               if g.get("class") in ("loom-pin", "test-point")}
+    return {
+        (g.get("data-ref"), g.get("data-pin"))
+        for g in root.iter(SVG + "g")
+        if g.get("class") in ("loom-pin", "test-point")
+    }
 
 
 def bom_refs(texts, name):
@@ -53,7 +56,7 @@ def bom_refs(texts, name):
 @pytest.mark.parametrize("name", WIRED)
 def test_every_loom_line_is_a_pin_map_line_and_every_line_is_on_exactly_one_contact(name, texts):
     lines = [(g.get("data-signal"), g.get("data-role")) for g in contacts(texts, name) if g.get("data-kind") == "line"]
-    assert sorted(lines) == sorted(boards.pins(boards.board(name)))   # none missing, none twice, none typed
+    assert sorted(lines) == sorted(boards.pins(boards.board(name)))  # none missing, none twice, none typed
 
 
 @pytest.mark.parametrize("name", WIRED)
@@ -78,8 +81,8 @@ def test_each_loom_has_its_colours_in_contact_order_and_a_length(name):
         assert cable["length"]
         if cable["kind"] == "signal":
             lines = [p for p in cable["pins"] if p["kind"] == "line"]
-            assert [p["colour"] for p in lines] == [c for c, _ in harness.SIGNAL_COLOURS][:len(lines)]
-            assert len(cable["pins"]) == ways[cable["ref"]] in (2, parts.LOOM_LINES + 1)   # 2: the pixels' data
+            assert [p["colour"] for p in lines] == [c for c, _ in harness.SIGNAL_COLOURS][: len(lines)]
+            assert len(cable["pins"]) == ways[cable["ref"]] in (2, parts.LOOM_LINES + 1)  # 2: the pixels' data
     assert "max %d mm" % parts.LOOM_MAX_MM in harness.length_words()
 
 
@@ -125,17 +128,17 @@ def test_checkpoint_values_come_from_the_design(monkeypatch):
 
     d = design("pico-grid")
     rail = [cp for cp in checkpoints.checkpoints(d) if cp["key"] == "rail"][0]
-    assert rail["readings"][0][1] == "4.75–5.25 V"          # 5 V +- 5 %, nothing lit
+    assert rail["readings"][0][1] == "4.75–5.25 V"  # 5 V +- 5 %, nothing lit
     lit = [cp for cp in checkpoints.checkpoints(d) if cp["key"] == "rail-lit"][0]
-    assert lit["readings"][0][1] == "4.52–5.25 V"           # less J1, F1 (R1max) and Q1+Q2 at 3.18 A
+    assert lit["readings"][0][1] == "4.52–5.25 V"  # less J1, F1 (R1max) and Q1+Q2 at 3.18 A
     fet = copy.deepcopy(parts.part("sup90p06"))
     fet["rds_on_4v5"] = 0.05
     monkeypatch.setitem(parts.catalogue()["parts"], "sup90p06", fet)
     d = circuit("pico-grid", d.spec)
     lit = [cp for cp in checkpoints.checkpoints(d) if cp["key"] == "rail-lit"][0]
-    assert lit["readings"][0][1] == "4.50–5.25 V"           # the drops would allow 4.31 V: U1's 4.5 V instead
+    assert lit["readings"][0][1] == "4.50–5.25 V"  # the drops would allow 4.31 V: U1's 4.5 V instead
     data = [cp for cp in checkpoints.checkpoints(d) if cp["key"] == "data-r"][0]
-    assert data["readings"][0][1] == "314–347 Ω"            # 330 Ω +- 5 %
+    assert data["readings"][0][1] == "314–347 Ω"  # 330 Ω +- 5 %
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -145,8 +148,17 @@ def test_the_commissioning_sheet_lists_every_checkpoint_and_the_acceptance(name,
         for condition, expected in cp["readings"]:
             row = "| %s | %s | %s | %s | %s |  |  |" % (cp["id"], cp["where"], cp["meter"], condition, expected)
             assert row in sheet, row
-    for words in ("Serial / asset no.", "Firmware version", "## Self-test", "## A full game", "## Power-cut test",
-                  "\"restored\": \"stored\"", "| Name |", "| Date |", "| Signature |"):
+    for words in (
+        "Serial / asset no.",
+        "Firmware version",
+        "## Self-test",
+        "## A full game",
+        "## Power-cut test",
+        '"restored": "stored"',
+        "| Name |",
+        "| Date |",
+        "| Signature |",
+    ):
         assert words in sheet, words
     assert ("## Checkpoints" in sheet) == (name in WIRED)
 
@@ -187,8 +199,7 @@ LEAKS = {
 def lacks(name):
     d = design(name)
     out = []
-    if not (d.pixels or any(role.startswith("pixel") or pin == "NEOPIXEL" for pin, role in
-                                   boards.pins(d.spec))):
+    if not (d.pixels or any(role.startswith("pixel") or pin == "NEOPIXEL" for pin, role in boards.pins(d.spec))):
         out.append("pixels")
     if d.onboard:
         out.append("looms")

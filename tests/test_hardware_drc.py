@@ -60,26 +60,29 @@ def test_an_overloaded_connector_is_named_with_its_figure_and_rating():
     design = dataclasses.replace(DESIGNS["pico-grid"], figures=dict(DESIGNS["pico-grid"].figures, board_ma=9000))
     lines = rating_failures(design)
     # Mini-Fit Jr.'s 8.0 A per circuit as Molex PS-43810-001 rates it (no longer an assumption counted at 80 %)
-    assert any(re.match(r"pico-grid: J2 Molex Mini-Fit Jr\. .* carries \d+\.\d\d A, rated 8\.0 A x 80 %", line)
-               for line in lines), lines
+    assert any(
+        re.match(r"pico-grid: J2 Molex Mini-Fit Jr\. .* carries \d+\.\d\d A, rated 8\.0 A x 80 %", line)
+        for line in lines
+    ), lines
 
 
 def test_an_overdriven_led_is_named_with_its_current_and_rating():
     import copy
 
     spec = copy.deepcopy(boards.board("pi-leds"))
-    spec["led"]["ma"] = 30            # (5 - 2.0 - 0.9) / 30 mA -> E24 75 ohm, 28 mA: over 25 mA x 80 %
+    spec["led"]["ma"] = 30  # (5 - 2.0 - 0.9) / 30 mA -> E24 75 ohm, 28 mA: over 25 mA x 80 %
     lines = rules.ratings(circuit("pi-leds", spec))
-    assert any(re.match(r"pi-leds: Everlight 333-2UYC/S530-A3 .* runs at 28\.0 mA, rated 25 mA x 80 %", line)
-               for line in lines), lines
+    assert any(
+        re.match(r"pi-leds: Everlight 333-2UYC/S530-A3 .* runs at 28\.0 mA, rated 25 mA x 80 %", line) for line in lines
+    ), lines
 
 
 def test_a_narrow_beam_led_sits_behind_a_diffuser_and_a_wide_one_in_a_bezel():
     import copy
 
     spec = copy.deepcopy(boards.board("pi-leds"))
-    assert parts.spec_lamp_hole(spec) == (12.0, "diffuser-12")       # 10 degree beam: a glowing disc
-    spec["led"] = {"vf": 1.9, "ma": 2}                                  # the old HLMP-4719, 50 degrees
+    assert parts.spec_lamp_hole(spec) == (12.0, "diffuser-12")  # 10 degree beam: a glowing disc
+    spec["led"] = {"vf": 1.9, "ma": 2}  # the old HLMP-4719, 50 degrees
     assert parts.spec_lamp_hole(spec) == (8.0, "led-bezel-5")
 
 
@@ -155,9 +158,11 @@ def test_a_lit_lamp_meets_the_intensity_target(name):
 @pytest.mark.parametrize("name", sorted(n for n in DESIGNS if DESIGNS[n].jack))
 def test_every_dc_input_has_a_fuse_reverse_polarity_and_over_voltage_protection(name):
     text = bom.text(DESIGNS[name])
-    assert "resettable PTC fuse" in text and supply_sim.TVS.upper() in text and "SUP90P06-09L" in text and "TL431" in text
+    assert (
+        "resettable PTC fuse" in text and supply_sim.TVS.upper() in text and "SUP90P06-09L" in text and "TL431" in text
+    )
     assert "panel-mount 4-pin power DIN jack" in text
-    assert "SS54" not in text and "SMBJ5.0A" not in text   # the crowbar that could not trip its fuse
+    assert "SS54" not in text and "SMBJ5.0A" not in text  # the crowbar that could not trip its fuse
 
 
 @pytest.mark.parametrize("name", sorted(n for n in DESIGNS if DESIGNS[n].jack))
@@ -188,13 +193,14 @@ def test_visitor_touched_lines_have_esd_arrays_loom_by_loom(name):
 
 # --- each finding, back again in a broken copy: the rule must fail ------------------------------
 
+
 def test_a_series_diode_back_in_the_input_starves_u1():
     """The SS54 dropped 4.75 V to about 4.2 V at U1, below the 74AHCT125's 4.5 V."""
     design = copy.deepcopy(DESIGNS["pico-grid"])
     design.dc_input["series"].append(("D-RP SS54", 0.0, parts.part("ss54")["vf"]))
     lines = electrical.u1_check(design)
     assert lines and "needs 4.5 V" in lines[0] and "D-RP SS54 0.55 V" in lines[0], lines
-    assert 3.9 < float(re.search(r"gets (\d\.\d\d) V", lines[0]).group(1)) < 4.1, lines   # about 4.0 V
+    assert 3.9 < float(re.search(r"gets (\d\.\d\d) V", lines[0]).group(1)) < 4.1, lines  # about 4.0 V
 
 
 def test_esd_arrays_counted_per_board_are_too_few():
@@ -226,7 +232,7 @@ def test_a_polyfuse_chosen_at_20_degc_fails_in_a_warm_cabinet():
         lines = [line for line in rules.ratings(design) if "F1" in line]
     finally:
         circuits.fuse_key = original
-    assert any("holds 2.53 A at 50 degC" in line for line in lines), lines   # 4.0 A x 0.79, x 80 % while 0.79 is assumed
+    assert any("holds 2.53 A at 50 degC" in line for line in lines), lines  # 4.0 A x 0.79, x 80 % while 0.79 is assumed
 
 
 def test_an_assumed_figure_counts_for_less_than_a_checked_one():
@@ -247,10 +253,10 @@ def test_an_assumed_figure_counts_for_less_than_a_checked_one():
 def test_a_key_matrix_without_pull_ups_does_not_settle_within_the_scan():
     design = copy.deepcopy(DESIGNS["pico-grid"])
     assert electrical.matrix_check(design) == []
-    design.matrix["pullup_ohms"] = None       # the pin's own, 80 kOhm at its weakest
+    design.matrix["pullup_ohms"] = None  # the pin's own, 80 kOhm at its weakest
     lines = electrical.matrix_check(design)
     assert lines and "settles in" in lines[0] and "reads after 1.0 us" in lines[0], lines
-    design.matrix["pullup_ohms"] = 10000      # too weak for 800 mm of loom as well
+    design.matrix["pullup_ohms"] = 10000  # too weak for 800 mm of loom as well
     assert electrical.matrix_check(design)
 
 
@@ -294,17 +300,21 @@ def test_the_pi_leds_lamp_lead_is_fused():
 def test_the_lamp_checkpoints_tell_a_reversed_led_from_an_open_one(name):
     """A reading of "a drop or OL" passed a reversed LED and an open one alike. Each lamp is read both
     ways now: a reversed LED reads OL forward and a drop backward, an open one OL both ways."""
+
     def verdict(cp, forward_reads, backward_reads):
         (_, forward), (_, backward) = cp["readings"]
         ok_forward = forward_reads != "OL" and not forward.startswith("OL")
         ok_backward = backward_reads == "OL" and backward.startswith("OL")
         return ok_forward and ok_backward
 
-    lamps = [cp for cp in checkpoints.checkpoints(DESIGNS[name]) if cp["key"].startswith("line:")
-             and cp["meter"] == checkpoints.METER["diode"]]
+    lamps = [
+        cp
+        for cp in checkpoints.checkpoints(DESIGNS[name])
+        if cp["key"].startswith("line:") and cp["meter"] == checkpoints.METER["diode"]
+    ]
     assert lamps
     for cp in lamps:
         assert len(cp["readings"]) == 2, cp
-        assert verdict(cp, "1.9 V", "OL")            # fitted the right way
-        assert not verdict(cp, "OL", "1.9 V")        # reversed
-        assert not verdict(cp, "OL", "OL")           # open
+        assert verdict(cp, "1.9 V", "OL")  # fitted the right way
+        assert not verdict(cp, "OL", "1.9 V")  # reversed
+        assert not verdict(cp, "OL", "OL")  # open

@@ -26,15 +26,17 @@ JACKED = {d.name: d for d in designs() if d.jack}
 def test_every_board_with_a_jack_passes(name):
     assert enclosure.socket_check(JACKED[name]) == []
     assert enclosure.pairs_check(JACKED[name]) == []
-    assert [x for x in rules.checks(JACKED[name]) if electrical.OPEN not in x] == []   # H3's open finding
+    assert [x for x in rules.checks(JACKED[name]) if electrical.OPEN not in x] == []  # H3's open finding
 
 
 def test_a_socket_neither_keyed_nor_locking_fails():
     """The planted broken copy: the old Switchcraft 712A barrel jack takes any 2.1 mm plug and lets go on a tug."""
     d = JACKED["pico-grid"]
     lines = enclosure.socket_check(d, jack="dc-jack-panel")
-    assert lines == ["pico-grid: J1 Switchcraft 712A panel-mount DC power jack 2.1 mm is neither keyed nor locking: "
-                     "any plug of its size goes in, a tug pulls it out"]
+    assert lines == [
+        "pico-grid: J1 Switchcraft 712A panel-mount DC power jack 2.1 mm is neither keyed nor locking: "
+        "any plug of its size goes in, a tug pulls it out"
+    ]
     assert enclosure.socket_check(d) == []
     assert parts.part(parts.JACK)["keyed"] and parts.part(parts.JACK)["locking"]
 
@@ -46,14 +48,17 @@ def test_a_jack_planted_on_the_panel_fails():
     assert enclosure.socket_check(d, panel_svg=broken) == ["pico-grid: J1 DC jack on the visitor's face (panel.svg)"]
 
 
-@pytest.mark.parametrize("change, words", [
-    (lambda s: s.replace('class="jack"', 'class="hole"'), "0 sockets on the service face"),
-    (lambda s: s.replace('data-face="service"', 'data-face="visitor"'), "0 sockets on the service face"),
-    (lambda s: s.replace(enclosure.polarity(), "pins"), "lacks %r" % enclosure.polarity()),
-    (lambda s: s.replace("5 V DC", "DC"), "lacks '5 V'"),
-    (lambda s: s.replace("4 A max", "max"), "lacks '4 A'"),
-    (lambda s: s.replace('class="retention"', 'class="note"'), "nothing holds the adapter's lead"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda s: s.replace('class="jack"', 'class="hole"'), "0 sockets on the service face"),
+        (lambda s: s.replace('data-face="service"', 'data-face="visitor"'), "0 sockets on the service face"),
+        (lambda s: s.replace(enclosure.polarity(), "pins"), "lacks %r" % enclosure.polarity()),
+        (lambda s: s.replace("5 V DC", "DC"), "lacks '5 V'"),
+        (lambda s: s.replace("4 A max", "max"), "lacks '4 A'"),
+        (lambda s: s.replace('class="retention"', 'class="note"'), "nothing holds the adapter's lead"),
+    ],
+)
 def test_each_broken_enclosure_fails(change, words):
     d = JACKED["pico-grid"]
     lines = enclosure.socket_check(d, enclosure_svg=change(enclosure.draw(d)))
@@ -84,7 +89,7 @@ def test_touched_pixels_get_an_esd_array_at_the_first_pixel(name):
         assert need.get(data[0]) == 1
         fitted = electrical.esd_arrays(d)
         assert electrical.esd_check(d, fitted) == []
-        lines = electrical.esd_check(d, fitted - 1)   # the string left without its array, as before
+        lines = electrical.esd_check(d, fitted - 1)  # the string left without its array, as before
         assert lines and ("%s 1" % data[0]) in lines[0], lines
     else:
         assert not data or data[0] not in need

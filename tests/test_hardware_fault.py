@@ -28,12 +28,14 @@ def test_the_old_jack_and_leads_fail_the_rule_on_pico_grid(monkeypatch):
     monkeypatch.setattr(electrical, "lead_wire", lambda d: "wire-18")
     lines = electrical.fault_check(design)
     for ref, rated in (("J1", 4.0), ("W J1 lead", 5.6), ("W fuse board", 5.6)):
-        assert any(x.startswith("pico-grid: %s (" % ref) and "rated %.2f A" % rated in x and "6.00 A" in x
-                   for x in lines), (ref, lines)
+        assert any(
+            x.startswith("pico-grid: %s (" % ref) and "rated %.2f A" % rated in x and "6.00 A" in x for x in lines
+        ), (ref, lines)
     assert any(x.startswith("pico-grid: J1 (") and "rated 4.00 A" in x for x in rules.checks(design))
-    monkeypatch.setattr(electrical, "pixel_groups", lambda d: [])   # the string fed at both ends, as it was
-    assert any(x.startswith("pico-grid: W+5V far end (") and "rated 5.60 A" in x
-               for x in electrical.fault_check(design))
+    monkeypatch.setattr(electrical, "pixel_groups", lambda d: [])  # the string fed at both ends, as it was
+    assert any(
+        x.startswith("pico-grid: W+5V far end (") and "rated 5.60 A" in x for x in electrical.fault_check(design)
+    )
 
 
 def test_the_loom_shares_a_fault_between_its_two_wires_and_a_single_one_would_not():
@@ -49,13 +51,16 @@ def test_the_loom_shares_a_fault_between_its_two_wires_and_a_single_one_would_no
         electrical.PARALLEL.update(saved)
 
 
-@pytest.mark.parametrize("amps, rating, within", [
-    (6.0, 2.0, 2.0),      # 3 x In: the 275 % limit, 2 s at most
-    (8.0, 2.0, 0.3),      # 4 x In
-    (3.0, 2.0, None),     # 1.5 x In: at least 60 min, no opening promised
-    (4.2, 2.0, 1800),     # 2.1 x In: 30 min at most
-    (2.4, 0.8, 2.0),      # the pixels' conductors' rating on a 0.8 A fuse: 3 x In
-])
+@pytest.mark.parametrize(
+    "amps, rating, within",
+    [
+        (6.0, 2.0, 2.0),  # 3 x In: the 275 % limit, 2 s at most
+        (8.0, 2.0, 0.3),  # 4 x In
+        (3.0, 2.0, None),  # 1.5 x In: at least 60 min, no opening promised
+        (4.2, 2.0, 1800),  # 2.1 x In: 30 min at most
+        (2.4, 0.8, 2.0),  # the pixels' conductors' rating on a 0.8 A fuse: 3 x In
+    ],
+)
 def test_the_fuse_opens_as_its_datasheet_promises(amps, rating, within):
     assert electrical.fuse_opens_within(amps, rating) == within
 
@@ -71,7 +76,7 @@ def test_a_fuse_per_feed_that_opens_in_time_clears_the_pixel_line(monkeypatch):
     design = DESIGNS["pico-neopixel"]
     monkeypatch.setattr(electrical, "feed_fuses", lambda d: [("first pixel", 0.6, 0.8)])
     assert electrical.fault_check(design) == []
-    monkeypatch.setattr(electrical, "feed_fuses", lambda d: [("first pixel", 0.6, 2.0)])   # holds, opens too late
+    monkeypatch.setattr(electrical, "feed_fuses", lambda d: [("first pixel", 0.6, 2.0)])  # holds, opens too late
     assert electrical.fault_check(design)
     monkeypatch.setattr(electrical, "feed_fuses", lambda d: [("first pixel", 1.55, 0.8)])  # opens in time, too small
     assert electrical.fault_check(design)
@@ -88,7 +93,7 @@ def test_the_pixel_conductors_are_protected_in_a_fault(name):
     groups = electrical.pixel_groups(design)
     assert len(fuses) == len(groups) >= 2
     assert sum(size for _, size in groups) == len(electrical.pixel_gaps_mm(design)) + 1
-    assert [first for first, _ in groups] == [0] + [f + s for f, s in groups[:-1]]   # consecutive, no gaps
+    assert [first for first, _ in groups] == [0] + [f + s for f, s in groups[:-1]]  # consecutive, no gaps
     for _, amps, fuse in fuses:
         assert amps <= fuse * parts.derate() + 1e-9
         assert electrical.fuse_opens_within(2.4, fuse) <= electrical.FAULT_SECONDS
@@ -101,12 +106,15 @@ def test_the_pixel_conductors_are_protected_in_a_fault(name):
 
 
 PLANTED = {
-    "no groups: the string on one feed (or two), no fuse": lambda m: m.setattr(electrical, "pixel_groups",
-                                                                              lambda d: []),
+    "no groups: the string on one feed (or two), no fuse": lambda m: m.setattr(
+        electrical, "pixel_groups", lambda d: []
+    ),
     "one group: a fuse that cannot carry the load": lambda m: m.setattr(
-        electrical, "pixel_groups", lambda d: [(0, len(electrical.pixel_gaps_mm(d)) + 1)]),
-    "a 1 A fuse per group: carries the load, opens too late": lambda m: m.setattr(electrical, "group_fuse",
-                                                                                 lambda: 1.0),
+        electrical, "pixel_groups", lambda d: [(0, len(electrical.pixel_gaps_mm(d)) + 1)]
+    ),
+    "a 1 A fuse per group: carries the load, opens too late": lambda m: m.setattr(
+        electrical, "group_fuse", lambda: 1.0
+    ),
     "a conductor outside the fuses' reach": lambda m: m.setattr(electrical, "BEHIND_FUSES", ("W pixel groups",)),
 }
 

@@ -23,7 +23,7 @@ NAMES = sorted(boards.names())
 WIRED = [n for n in NAMES if boards.board(n)["driver"] != "onboard"]
 PI = [n for n in WIRED if boards.board(n)["driver"] != "circuitpython"]
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
-PLACEHOLDER = re.compile(r"/[A-Z]+(\.|/|$)")   # hardware/BOARD/README.md, pinmaps/NAME.json
+PLACEHOLDER = re.compile(r"/[A-Z]+(\.|/|$)")  # hardware/BOARD/README.md, pinmaps/NAME.json
 
 
 def design(name):
@@ -44,12 +44,13 @@ def markdown_files():
 def text_of(path):
     rel = os.path.relpath(path, os.path.join(ROOT, "hardware"))
     if not rel.startswith(".."):
-        return TEXTS[rel.replace(os.sep, "/")]      # what the generator writes now
+        return TEXTS[rel.replace(os.sep, "/")]  # what the generator writes now
     with open(path, encoding="utf-8") as f:
         return f.read()
 
 
 # -- links -------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", markdown_files(), ids=lambda p: os.path.relpath(p, ROOT))
 def test_every_relative_link_and_named_repository_file_exists(path):
@@ -74,6 +75,7 @@ def test_the_host_link_points_at_the_protocol():
 
 # -- parts catalogue ---------------------------------------------------------
 
+
 @pytest.mark.parametrize("key", sorted(parts.catalogue()["parts"]))
 def test_every_part_cites_its_source_or_says_it_is_an_assumption(key):
     source = parts.part(key).get("source", "")
@@ -85,12 +87,13 @@ def test_every_part_cites_its_source_or_says_it_is_an_assumption(key):
 def test_the_bullet_pixel_is_adafruits_8mm_led_in_a_12mm_hole():
     p = parts.part(parts.BULLET_PIXEL)
     assert p["led_mm"] == 8.0 and p["cutout_mm"] == 12.0 and p["string_pitch_mm"] == 75
-    assert "5050" not in p["part"] and "ASSUMPTION" in p["source"]   # its intensity stands in: not proven
+    assert "5050" not in p["part"] and "ASSUMPTION" in p["source"]  # its intensity stands in: not proven
     for name in ("pico-grid", "pico-ring"):
         assert parts.lamp_part(design(name)) == parts.BULLET_PIXEL
 
 
 # -- NeoPixel data and the pixel string ------------------------------------------
+
 
 @pytest.mark.parametrize("name", [n for n in WIRED if boards.board(n)["lamps"]["kind"] == "neopixel"])
 def test_the_pixel_data_has_a_short_loom_of_its_own(name):
@@ -100,7 +103,7 @@ def test_the_pixel_data_has_a_short_loom_of_its_own(name):
     assert any(c.group == parts.DATA_GROUP for _, chains in parts.looms(design(name)) for c in chains)
     assert "max %d mm" % parts.DATA_LOOM_MAX_MM in TEXTS[name + "/harness.svg"]
     ref = [r for r, chains in parts.looms(design(name)) if parts.is_data_loom(chains)][0]
-    assert "%s NeoPixel data loom: JST-XH 2-way" % ref in TEXTS[name + "/harness.svg"]   # no button header takes it
+    assert "%s NeoPixel data loom: JST-XH 2-way" % ref in TEXTS[name + "/harness.svg"]  # no button header takes it
     assert [r for r in bom(name) if "2-way" in r[1] and r[0] == ref]
     assert parts.DATA_LOOM_MAX_MM <= 300
 
@@ -114,12 +117,13 @@ def test_every_gap_the_pixel_string_cannot_span_has_a_splice(name):
         if mm > pitch:
             assert planned[(a, b)] >= mm - pitch, (a, b, mm)
             assert "%s→%s +%d mm" % (a, b, planned[(a, b)]) in TEXTS[name + "/README.md"]
-    if name == "pico-grid":   # the 308 mm row returns
+    if name == "pico-grid":  # the 308 mm row returns
         assert planned[("lamp A8", "lamp B1")] >= 250
     assert [r for r in bom(name) if "extension wire" in r[1]]
 
 
 # -- Raspberry Pi --------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", PI)
 def test_a_pi_gets_its_27_watt_supply(name):
@@ -141,12 +145,13 @@ def test_the_gpio3_wake_is_not_promised_on_a_pi_5():
 
 # -- buttons, reach, type and contrast ------------------------------------------------
 
+
 def test_no_unsourced_button_or_panel_claims():
     every = "\n".join(TEXTS[p] for p in TEXTS if p.endswith((".md", ".csv")))
     for claim in ("about 3 N", "one hand's reach", "18:1", "readable at arm's length"):
         assert claim not in every, claim
     assert "22.2 N" in TEXTS["README.md"] and "24 pt" in TEXTS["README.md"]
-    assert "%s mm" % panel.num(panel.TEXT_MM) in TEXTS["README.md"]   # the real sizes, from the generator
+    assert "%s mm" % panel.num(panel.TEXT_MM) in TEXTS["README.md"]  # the real sizes, from the generator
 
 
 @pytest.mark.parametrize("name", WIRED)
@@ -182,8 +187,8 @@ def test_a_diffuser_is_pressed_in_and_held_by_a_named_retainer(name):
     disc = parts.part(parts.DIFFUSER)
     for c in root.iter(SVG + "circle"):
         if c.get("class") == "lamp":
-            cut = 2 * float(c.get("r")) + panel.KERF_MM     # what the laser leaves
-            assert cut < disc["disc_mm"] - 0.05, (name, cut)   # interference: the disc cannot fall out
+            cut = 2 * float(c.get("r")) + panel.KERF_MM  # what the laser leaves
+            assert cut < disc["disc_mm"] - 0.05, (name, cut)  # interference: the disc cannot fall out
     rows = bom(name)
     assert [r for r in rows if r[1].startswith("diffuser retaining plate")]
     assert parts.part("diffuser-retainer")["window_mm"] < disc["disc_mm"]
@@ -200,14 +205,18 @@ def test_a_board_with_a_dc_jack_has_its_hole_on_the_service_face_not_the_visitor
         return
     jacks = enclosure.face_sockets(TEXTS[name + "/enclosure.svg"], "service")
     assert len(jacks) == 1
-    side = parts.part(parts.JACK)["cutout"]["side_mm"]   # the catalogue's jack: a square opening, not a round hole
+    side = parts.part(parts.JACK)["cutout"]["side_mm"]  # the catalogue's jack: a square opening, not a round hole
     assert abs(float(jacks[0].get("width")) - side) < 0.01 and abs(float(jacks[0].get("height")) - side) < 0.01
 
 
 @pytest.mark.parametrize("path", PANELS)
 def test_every_sheet_fits_the_bed_with_a_margin(path):
-    if "/panel-tile-" not in path and "/panel-splice-" not in path and (path.split("/")[0] + "/panel-tile-1.svg") in TEXTS:
-        return   # a tiled panel's whole drawing is for reference
+    if (
+        "/panel-tile-" not in path
+        and "/panel-splice-" not in path
+        and (path.split("/")[0] + "/panel-tile-1.svg") in TEXTS
+    ):
+        return  # a tiled panel's whole drawing is for reference
     root = ET.fromstring(TEXTS[path].encode("utf-8"))
     w, h = float(root.get("width")[:-2]), float(root.get("height")[:-2])
     assert max(w, h) <= max(panel.BED_MM) - panel.BED_MARGIN_MM and min(w, h) <= min(panel.BED_MM) - panel.BED_MARGIN_MM
@@ -219,19 +228,22 @@ def test_every_join_of_a_tiled_panel_has_a_splice_rib_clear_of_every_part():
         ribs = sorted(p for p in TEXTS if p.startswith(name + "/panel-splice-"))
         assert len(ribs) == max(0, len(tiles) - 1), name
         whole = ET.fromstring(TEXTS[name + "/panel.svg"].encode("utf-8"))
-        holes = [(float(c.get("cx")), float(c.get("cy")), float(c.get("r"))) for c in whole.iter(SVG + "circle")
-                 if c.get("class") in ("lamp", "button", "key")]
+        holes = [
+            (float(c.get("cx")), float(c.get("cy")), float(c.get("r")))
+            for c in whole.iter(SVG + "circle")
+            if c.get("class") in ("lamp", "button", "key")
+        ]
         width = float(whole.get("width")[:-2])
         for path in ribs:
             root = ET.fromstring(TEXTS[path].encode("utf-8"))
-            assert float(root.get("width")[:-2]) >= 0.85 * width    # carries the whole seam, not its ends only
+            assert float(root.get("width")[:-2]) >= 0.85 * width  # carries the whole seam, not its ends only
             clear = [c for c in root.iter(SVG + "circle") if c.get("class") == "clearance"]
             assert clear, path
-            assert all(float(c.get("r")) >= min(r for _, _, r in holes) + panel.SPLICE_CLEAR_MM - 0.01
-                       for c in clear)
+            assert all(float(c.get("r")) >= min(r for _, _, r in holes) + panel.SPLICE_CLEAR_MM - 0.01 for c in clear)
 
 
 # -- template words and blanks -------------------------------------------------------
+
 
 def test_the_stripboard_note_names_only_what_the_board_carries():
     note = [r for r in bom("pi-leds") if r[1].startswith("stripboard")][0][5]

@@ -94,8 +94,9 @@ def test_the_old_design_fails(monkeypatch, built):
     lines = enclosure.pairs_check(D, old, jack=key, cables=cables)
     assert any("J1's + contacts [1, 4] are not where the r7b-plug plug puts +V" in line for line in lines), lines
     assert any("joins J1's tails before a checkpoint has measured its pairs" in line for line in lines), lines
-    assert any("the harness joins J1's tails as 1+3, 2+4, its contacts pair as 1+4, 2+3" in line
-               for line in lines), lines
+    assert any("the harness joins J1's tails as 1+3, 2+4, its contacts pair as 1+4, 2+3" in line for line in lines), (
+        lines
+    )
 
 
 def test_overlapping_contacts_fail(monkeypatch, built):
@@ -130,8 +131,10 @@ def test_the_measuring_checkpoint_anywhere_after_a_joined_pair_fails(where, buil
 def test_a_build_with_no_measuring_checkpoint_fails(built):
     cps, cables = built
     lines = enclosure.pairs_check(D, cps[1:], cables=cables)
-    assert lines == ["pico-grid: %s joins J1's tails before a checkpoint has measured its pairs (the adapter "
-                     "plugged in, the tails apart)" % cps[2]["id"]]
+    assert lines == [
+        "pico-grid: %s joins J1's tails before a checkpoint has measured its pairs (the adapter "
+        "plugged in, the tails apart)" % cps[2]["id"]
+    ]
 
 
 def test_a_measuring_checkpoint_that_skips_a_reading_fails(built):
@@ -150,8 +153,15 @@ def test_no_sheet_states_the_old_pairs():
     from nimatron_host.hardware import bom, guide, input_drawing, safety
 
     for d in JACKED.values():
-        texts = [safety.sheet(d), guide.board_guide(d), enclosure.draw(d), harness.draw(d), input_drawing.draw(d),
-                 " ".join(" ".join(str(c) for c in r) for r in bom.rows(d)), checkpoints.commissioning(d, ["x"])]
+        texts = [
+            safety.sheet(d),
+            guide.board_guide(d),
+            enclosure.draw(d),
+            harness.draw(d),
+            input_drawing.draw(d),
+            " ".join(" ".join(str(c) for c in r) for r in bom.rows(d)),
+            checkpoints.commissioning(d, ["x"]),
+        ]
         for text in texts:
-            text = text.replace("Mean Well's own pin numbers: pins 1 and 4 +V", "")   # the plug's, not J1's
+            text = text.replace("Mean Well's own pin numbers: pins 1 and 4 +V", "")  # the plug's, not J1's
             assert "1+4" not in text and "pins 1 and 4 +" not in text and "2+3" not in text, d.name

@@ -23,7 +23,7 @@ from nimatron_host.hardware import designs, electrical, keylevel, parts
 
 DESIGNS = {d.name: d for d in designs()}
 MATRIX_BOARDS = sorted(n for n, d in DESIGNS.items() if d.matrix)
-TODAY = keylevel.TODAY   # the design issue 42 measured
+TODAY = keylevel.TODAY  # the design issue 42 measured
 
 
 def planted(name, **changes):
@@ -44,12 +44,15 @@ def test_todays_design_fails_the_pressed_level_rule():
     assert any("1 key held in a row reads 1.2" in line and "VIL 0.8 V" in line for line in lines), lines
 
 
-@pytest.mark.parametrize("change", [
-    {"diode": "1n4148"},            # silicon: 0.9 V at 1 mA at its datasheet maximum
-    {"row_ohms": 220},              # the shared drop with eight keys held
-    {"row_ohms": 22},               # even a small one
-    {"pullup_ohms": 2200},          # twice the current through the row's pad
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"diode": "1n4148"},  # silicon: 0.9 V at 1 mA at its datasheet maximum
+        {"row_ohms": 220},  # the shared drop with eight keys held
+        {"row_ohms": 22},  # even a small one
+        {"pullup_ohms": 2200},  # twice the current through the row's pad
+    ],
+)
 def test_putting_back_any_one_of_todays_values_fails(change):
     assert any("held in a row" in line for line in electrical.matrix_check(planted("pico-grid", **change)))
 
@@ -84,7 +87,9 @@ def test_any_number_of_keys_held_reads_under_vil_with_margin(name):
     for held, volts, amps in levels:
         assert volts <= g["vil"] - keylevel.MARGIN_V, (held, volts)
         assert amps * 1000 <= g["drive_ma"]
-    assert [v for _, v, _ in levels] == sorted(v for _, v, _ in levels)   # more keys, higher: the row's width is the worst
+    assert [v for _, v, _ in levels] == sorted(
+        v for _, v, _ in levels
+    )  # more keys, higher: the row's width is the worst
 
 
 @pytest.mark.parametrize("diode", ["1n4148", "bat85"])
@@ -99,7 +104,7 @@ def test_each_diode_model_is_at_least_its_datasheet_maximum(diode):
         if "typ" in p["spice"]:
             assert keylevel.diode_volts(keylevel.model(diode, "typ"), amps, 25.0) < volts
     cold = keylevel.diode_volts(keylevel.model(diode, "max"), 1e-3, 0.0)
-    assert cold > keylevel.diode_volts(keylevel.model(diode, "max"), 1e-3, 25.0)   # colder reads higher
+    assert cold > keylevel.diode_volts(keylevel.model(diode, "max"), 1e-3, 25.0)  # colder reads higher
 
 
 @pytest.mark.skipif(shutil.which("ngspice") is None, reason="ngspice not installed")
@@ -116,12 +121,19 @@ def test_ngspice_agrees_with_the_closed_form_at_the_corners(which):
 
 @pytest.mark.skipif(shutil.which("ngspice") is None, reason="ngspice not installed")
 @settings(max_examples=15, deadline=None)
-@given(held=st.integers(1, 8), rail=st.sampled_from([-1, 0, 1]), resistors=st.sampled_from([-1, 0, 1]),
-       own=st.sampled_from([50e3, 80e3]), celsius=st.sampled_from([0.0, 25.0, 50.0]),
-       diode=st.sampled_from(["1n4148", "bat85"]), pullup=st.sampled_from([1000, 2200, 4700, 10000]),
-       row=st.sampled_from([0, 22, 220]))
-def test_the_closed_form_is_ngspice_at_any_corner_of_any_matrix(held, rail, resistors, own, celsius, diode, pullup,
-                                                                 row):
+@given(
+    held=st.integers(1, 8),
+    rail=st.sampled_from([-1, 0, 1]),
+    resistors=st.sampled_from([-1, 0, 1]),
+    own=st.sampled_from([50e3, 80e3]),
+    celsius=st.sampled_from([0.0, 25.0, 50.0]),
+    diode=st.sampled_from(["1n4148", "bat85"]),
+    pullup=st.sampled_from([1000, 2200, 4700, 10000]),
+    row=st.sampled_from([0, 22, 220]),
+)
+def test_the_closed_form_is_ngspice_at_any_corner_of_any_matrix(
+    held, rail, resistors, own, celsius, diode, pullup, row
+):
     """The rule trusts the closed form: any matrix, any corner, it must be ngspice's answer (about 1 s)."""
     m = dict(DESIGNS["pico-grid"].matrix, pullup_ohms=pullup, row_ohms=row, diode=diode)
     c = keylevel.case(m, held, rail, resistors, own, celsius)

@@ -24,9 +24,24 @@ def dc(lines, sweep, vectors):
     """Run a .dc sweep over a small deck that uses the supply decks' models; {vector: [values]}."""
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "out.txt")
-        deck = "\n".join(["* model check", supply_sim.models("stop")] + lines + [
-            ".control", "set wr_singlescale", "set wr_vecnames", "option numdgt=7", "dc " + sweep,
-            "wrdata %s %s" % (out, " ".join(vectors)), "quit", ".endc", ".end"]) + "\n"
+        deck = (
+            "\n".join(
+                ["* model check", supply_sim.models("stop")]
+                + lines
+                + [
+                    ".control",
+                    "set wr_singlescale",
+                    "set wr_vecnames",
+                    "option numdgt=7",
+                    "dc " + sweep,
+                    "wrdata %s %s" % (out, " ".join(vectors)),
+                    "quit",
+                    ".endc",
+                    ".end",
+                ]
+            )
+            + "\n"
+        )
         path = os.path.join(folder, "deck.cir")
         with open(path, "w") as f:
             f.write(deck)
@@ -42,7 +57,7 @@ def test_the_tl431_model_gives_the_datasheet_reference_and_off_current():
     at_10 = data["v(k)"][9]
     assert at_10 == pytest.approx(supply_sim.TL431_MODEL_VREF, abs=0.002)
     assert abs(at_10 - parts.part("tl431a")["vref"]) < 0.01
-    assert max(data["v(k)"]) - min(data["v(k)"]) < 0.02          # regulating from 1 mA (Imin) to 20 mA
+    assert max(data["v(k)"]) - min(data["v(k)"]) < 0.02  # regulating from 1 mA (Imin) to 20 mA
     off = dc(["Vk k 0 DC 36", "Vr r 0 DC 0", "X1 0 k r TL431T"], "Vk 2 36 1", ["i(vk)"])
     assert max(abs(i) for i in off["i(vk)"]) < 0.5e-6
 
@@ -69,8 +84,7 @@ def test_the_mosfet_model_meets_rds_on_at_either_threshold():
 
 def test_the_2n5401_model_has_the_datasheet_gain_and_saturation():
     """onsemi 2N5401: hFE 60 min at IC 10 mA (VCE 5 V); VBE(sat) at most 1.0 V at IC 10 mA, IB 1 mA."""
-    data = dc(["Ve e 0 DC 5", "Vc c 0 DC 0", "Ib b 0 DC 1m", "Q1 c b e QP"], "Ib 0.1m 0.2m 0.1m",
-              ["i(vc)", "v(b)"])
+    data = dc(["Ve e 0 DC 5", "Vc c 0 DC 0", "Ib b 0 DC 1m", "Q1 c b e QP"], "Ib 0.1m 0.2m 0.1m", ["i(vc)", "v(b)"])
     hfe = abs(data["i(vc)"][0]) / 0.1e-3
     assert hfe == pytest.approx(parts.part("2n5401")["hfe_min"], rel=0.2)
     sat = dc(["Ve e 0 DC 5", "Rc c 0 100", "Ib b 0 DC 1m", "Q1 c b e QP"], "Ib 1m 1m 1m", ["v(b)", "v(c)"])
@@ -81,7 +95,7 @@ def test_a_polarised_electrolytic_conducts_when_reversed_and_a_bipolar_one_does_
     """The old C_IN (EEU-FR1H100) reversed by an adapter whose plug is wired backwards: amperes through its oxide (H2)."""
     data = dc(["Vr n 0 DC -5", "Vm crv 0 0", "Dcrev crv n DCREV"], "Vr -3 -0.5 0.5", ["i(vm)"])
     amps = [abs(i) for i in data["i(vm)"]]
-    assert amps[0] > 1.0 and amps[-1] < 1e-3, amps            # 3 V backwards: amperes; 0.5 V: nothing
+    assert amps[0] > 1.0 and amps[-1] < 1e-3, amps  # 3 V backwards: amperes; 0.5 V: nothing
     assert parts.part("cap-in-10u")["polarised"] and not parts.part(supply_sim.CIN)["polarised"]
 
 

@@ -59,7 +59,7 @@ def test_each_group_draws_its_own_pixels_and_drops_away_from_its_feed(name):
     each = (parts.worst_amps(design) - design.spec["supply"].get("board_ma", 0) / 1000.0) / len(v)
     for (first, size), amps in zip(groups, feeds):
         assert amps == pytest.approx(size * each, rel=1e-6)
-        assert v[first] == max(v[first:first + size])
+        assert v[first] == max(v[first : first + size])
         if first:
             assert seg[first - 1] == 0.0
 
@@ -105,8 +105,7 @@ def test_c_in_has_one_place_said_the_same_way_everywhere(name):
     """C_IN's place was stated three ways (across the jack, after F1, behind F1)."""
     assert "Cin f1 " in supply_sim.netlist(DESIGNS[name], supply_sim.CASES[0], "/dev/null")
     assert "Rf j1 f1 " in supply_sim.netlist(DESIGNS[name], supply_sim.CASES[0], "/dev/null")
-    for text in (bom.text(DESIGNS[name]), TEXTS[name + "/input.svg"], TEXTS[name + "/README.md"],
-                 TEXTS["README.md"]):
+    for text in (bom.text(DESIGNS[name]), TEXTS[name + "/input.svg"], TEXTS[name + "/README.md"], TEXTS["README.md"]):
         assert supply_sim.CIN_PLACE.replace("'", "&#x27;") in text or supply_sim.CIN_PLACE in text
 
 
@@ -144,8 +143,9 @@ def test_a_stripboard_with_q3_turned_round_or_a_link_missing_is_caught(monkeypat
     from nimatron_host.hardware import stripboard
 
     netlist = supply_sim.netlist(DESIGNS["pico-neopixel"], supply_sim.CASES[0], "/dev/null")
-    turned = tuple(("Q3", "Q3", [("E", 2, 11), ("B", 1, 10), ("C", 0, 9)]) if p[0] == "Q3" else p
-                   for p in stripboard.PARTS)
+    turned = tuple(
+        ("Q3", "Q3", [("E", 2, 11), ("B", 1, 10), ("C", 0, 9)]) if p[0] == "Q3" else p for p in stripboard.PARTS
+    )
     monkeypatch.setattr(stripboard, "PARTS", turned)
     assert any(line.startswith("Q3 E") for line in stripboard.check(netlist))
     monkeypatch.setattr(stripboard, "LINKS", stripboard.LINKS[:-1])

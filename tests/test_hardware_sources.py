@@ -20,10 +20,16 @@ import re
 import pytest
 from nimatron_host.hardware import designs, electrical, keylevel, parts, rules, safety, supply_sim
 
-DOCUMENT = re.compile(r"datasheet|data sheet|specification|catalogue|drawing|guide|document|PS-\d|SLVS|/D\b|"
-                      r"rev\.|revision|revised", re.I)
-SECTION = re.compile(r"\b(tables?|sections?|chart|fig\.|figure|drawing|page|characteristics|ratings|"
-                     r"specifications|scope|overview)\b", re.I)
+DOCUMENT = re.compile(
+    r"datasheet|data sheet|specification|catalogue|drawing|guide|document|PS-\d|SLVS|/D\b|"
+    r"rev\.|revision|revised",
+    re.I,
+)
+SECTION = re.compile(
+    r"\b(tables?|sections?|chart|fig\.|figure|drawing|page|characteristics|ratings|"
+    r"specifications|scope|overview)\b",
+    re.I,
+)
 MODEL = re.compile(r"^\.(?:model|subckt)\s+(\S+)", re.I | re.M)
 
 
@@ -86,8 +92,17 @@ def problems(keys):
 def test_every_figure_a_rule_reads_names_its_document_and_section(monkeypatch):
     keys = rule_reads(monkeypatch)
     monkeypatch.undo()
-    assert {"power-din-panel", "minifit-jr", "wire-18", "sup90p06", "tl431a", "2n5401", supply_sim.TVS,
-            "heatsink-to220", "rp2040-gpio"} <= keys, sorted(keys)   # the generator reaches every kind of rule
+    assert {
+        "power-din-panel",
+        "minifit-jr",
+        "wire-18",
+        "sup90p06",
+        "tl431a",
+        "2n5401",
+        supply_sim.TVS,
+        "heatsink-to220",
+        "rp2040-gpio",
+    } <= keys, sorted(keys)  # the generator reaches every kind of rule
     assert problems(keys) == {}
 
 
@@ -105,12 +120,18 @@ def test_a_rule_figure_quoted_from_memory_is_caught(monkeypatch):
     assert found.get("p6ke33ca") == "a SUPERSEDED part", found
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("ASSUMPTION (treat pessimistically): 7 A, quoted from memory", "an ASSUMPTION that does not say what was searched"),
-    ("Molex PS-43810-001 rev. B2: 8 A", "no table or section of the document named"),
-    ("Molex PS-43810-001 rev. B2, section 4.2 'Current ratings': 8 A", None),
-    ("ASSUMPTION: 7 A. Searched (2026-11-29, ...): 'Alpha Wire ampacity': nothing", None),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        (
+            "ASSUMPTION (treat pessimistically): 7 A, quoted from memory",
+            "an ASSUMPTION that does not say what was searched",
+        ),
+        ("Molex PS-43810-001 rev. B2: 8 A", "no table or section of the document named"),
+        ("Molex PS-43810-001 rev. B2, section 4.2 'Current ratings': 8 A", None),
+        ("ASSUMPTION: 7 A. Searched (2026-11-29, ...): 'Alpha Wire ampacity': nothing", None),
+    ],
+)
 def test_what_a_source_must_say(text, problem):
     assert source_problem({"source": text}) == problem
 
@@ -141,12 +162,12 @@ def test_every_model_in_the_decks_names_its_source():
     named = model_sources()
     missing = sorted(m for m in deck_models() - {"DKEY"} if m not in named and m not in supply_sim.BENCH_MODELS)
     assert missing == [], missing
-    for design in designs():   # DKEY: the matrix diode's own "spice" cards, sourced in its entry
+    for design in designs():  # DKEY: the matrix diode's own "spice" cards, sourced in its entry
         if design.matrix:
             entry = parts.part(design.matrix["diode"])
             assert entry.get("spice") and "SPICE" in entry["source"], design.matrix["diode"]
     for name, why in supply_sim.BENCH_MODELS.items():
-        assert name in deck_models() and len(why) > 20, name   # no stale excuse
+        assert name in deck_models() and len(why) > 20, name  # no stale excuse
 
 
 def test_a_model_without_a_source_is_caught(monkeypatch):

@@ -20,9 +20,10 @@ CASES = [case[0] for case in supply_sim.CASES]
 CORNERS = [c[0] for c in supply_sim.CORNERS]
 WRONG = [k for k in CASES if not k.startswith("own") and k != "short" and k not in supply_sim.FORBIDDEN]
 HEAVY = max(DESIGNS.values(), key=parts.worst_amps)
-needs_ngspice = pytest.mark.skipif(not supply_sim.available(),
-                                   reason="ngspice is not installed (Debian: apt-get install ngspice; ./test.sh "
-                                          "installs it where it can)")
+needs_ngspice = pytest.mark.skipif(
+    not supply_sim.available(),
+    reason="ngspice is not installed (Debian: apt-get install ngspice; ./test.sh installs it where it can)",
+)
 
 
 def case(key):
@@ -84,7 +85,8 @@ def check_fresh(name, key):
         for field in ("rail_max", "rail_steady", "rail_min_loaded", "j1_max", "vds_max", "fet_w_steady"):
             assert fresh[corner][field] == pytest.approx(committed[corner][field], abs=0.02, rel=0.02), (
                 "%s %s %s %s: ngspice %s, simulated.json %s; refresh with python -m nimatron_host.hardware.supply_sim"
-                % (name, key, corner, field, fresh[corner][field], committed[corner][field]))
+                % (name, key, corner, field, fresh[corner][field], committed[corner][field])
+            )
 
 
 @needs_ngspice
@@ -94,7 +96,7 @@ def test_ngspice_gives_the_committed_figures_on_the_heaviest_board(key):
 
 
 @needs_ngspice
-@pytest.mark.slow   # every board, every case, both corners: about 2 minutes
+@pytest.mark.slow  # every board, every case, both corners: about 2 minutes
 @pytest.mark.parametrize("name", sorted(DESIGNS))
 @pytest.mark.parametrize("key", CASES)
 def test_ngspice_gives_the_committed_figures_and_every_part_inside_its_rating(name, key):
@@ -102,6 +104,7 @@ def test_ngspice_gives_the_committed_figures_and_every_part_inside_its_rating(na
 
 
 # --- the class closed: the ideal parts passed where the real ones fail (issue 42) -------------
+
 
 @needs_ngspice
 def test_h1_todays_stage_passes_with_the_ideal_tl431_and_stays_off_with_a_real_one(monkeypatch):
@@ -189,17 +192,47 @@ def test_the_input_schematic_draws_every_part_the_simulation_has_and_the_guide_l
 
     texts = hardware.files("en")
     drawn = set(re.findall(r'<g class="input-part" data-part="([^"]+)"', texts[name + "/input.svg"]))
-    assert drawn == {"J1", "TVS1", "F1", "C_IN", "Q1", "Q2", "R_G", "C_G", "DZ", "Q3", "R_B", "R_BE", "U_OVP", "R_TOP",
-                     "R_BOT"}
+    assert drawn == {
+        "J1",
+        "TVS1",
+        "F1",
+        "C_IN",
+        "Q1",
+        "Q2",
+        "R_G",
+        "C_G",
+        "DZ",
+        "Q3",
+        "R_B",
+        "R_BE",
+        "U_OVP",
+        "R_TOP",
+        "R_BOT",
+    }
     netlist = supply_sim.netlist(DESIGNS[name], supply_sim.CASES[0], "/dev/null")
-    for element in ("Rf ", "Dtvs1 ", "Cin ", "M1 ", "M2 ", "Rg ", "Cg ", "Dz ", "Q3 ", "Rb ", "Rbe ", "X431 ",
-                    "Rtop ", "Rbot "):
-        assert "\n" + element in netlist, element                 # what is drawn is what is simulated
+    for element in (
+        "Rf ",
+        "Dtvs1 ",
+        "Cin ",
+        "M1 ",
+        "M2 ",
+        "Rg ",
+        "Cg ",
+        "Dz ",
+        "Q3 ",
+        "Rb ",
+        "Rbe ",
+        "X431 ",
+        "Rtop ",
+        "Rbot ",
+    ):
+        assert "\n" + element in netlist, element  # what is drawn is what is simulated
     assert "[input.svg](input.svg)" in texts[name + "/README.md"]
     assert "[input.svg](input.svg)" in texts[name + "/safety.md"]
 
 
 # --- the bench sheet: each wrong reading it explains is what ngspice gives for that build fault -------
+
 
 @needs_ngspice
 def test_the_bench_sheet_expects_what_ngspice_gives_and_accepts_its_own_figures():

@@ -50,7 +50,7 @@ def overlaps(svg_text, slack=1.0):
     boxes = text_boxes(svg_text)
     found = []
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             wide = min(a[2], b[2]) - max(a[0], b[0])
             high = min(a[3], b[3]) - max(a[1], b[1])
             if wide > slack and high > slack:
@@ -71,17 +71,25 @@ def test_no_words_printed_over_words(path):
 
 def test_the_check_sees_the_inlet_detail_as_it_was():
     """The enclosure's inlet detail before the fix: heading at y 730 (6 pt), the cut-out line at 732.8 (5 pt)."""
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg">'
-           '<text font-size="6" x="40" y="730">THE INLET (x3): J1 on the service face, the lead clamped below it</text>'
-           '<text font-size="5" x="40" y="732.8">J1 Kycon KPJX-PM-4S: a 14.8 mm square opening</text>'
-           '<text font-size="5" x="40" y="738">a line of its own, under both</text></svg>')
-    assert overlaps(svg) == [("THE INLET (x3): J1 on the service face, the lead clamped below it",
-                              "J1 Kycon KPJX-PM-4S: a 14.8 mm square opening")]
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg">'
+        '<text font-size="6" x="40" y="730">THE INLET (x3): J1 on the service face, the lead clamped below it</text>'
+        '<text font-size="5" x="40" y="732.8">J1 Kycon KPJX-PM-4S: a 14.8 mm square opening</text>'
+        '<text font-size="5" x="40" y="738">a line of its own, under both</text></svg>'
+    )
+    assert overlaps(svg) == [
+        (
+            "THE INLET (x3): J1 on the service face, the lead clamped below it",
+            "J1 Kycon KPJX-PM-4S: a 14.8 mm square opening",
+        )
+    ]
 
 
 def test_end_and_middle_anchors_and_a_group_shift_are_read():
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg">'
-           '<text font-size="10" x="100" y="50" text-anchor="end">right aligned</text>'
-           '<g transform="translate(60 0)"><text font-size="10" x="0" y="52">shifted</text></g>'
-           '<text font-size="10" x="300" y="50" text-anchor="middle">alone</text></svg>')
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg">'
+        '<text font-size="10" x="100" y="50" text-anchor="end">right aligned</text>'
+        '<g transform="translate(60 0)"><text font-size="10" x="0" y="52">shifted</text></g>'
+        '<text font-size="10" x="300" y="50" text-anchor="middle">alone</text></svg>'
+    )
     assert overlaps(svg) == [("right aligned", "shifted")]

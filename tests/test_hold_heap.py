@@ -201,8 +201,10 @@ def test_with_it_the_collection_asked_for_is_the_only_one():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(16, 3000), max_size=40),
-       st.lists(st.tuples(st.sampled_from(["load", "drop", "collect"]), st.integers(16, 12000)), max_size=60))
+@given(
+    st.lists(st.integers(16, 3000), max_size=40),
+    st.lists(st.tuples(st.sampled_from(["load", "drop", "collect"]), st.integers(16, 12000)), max_size=60),
+)
 def test_after_it_no_area_is_handed_back_and_a_load_collects_only_when_no_area_has_room(garbage, steps):
     heap = SplitHeap(PICO)
     resident = boot(heap, garbage)
@@ -225,7 +227,7 @@ def test_after_it_no_area_is_handed_back_and_a_load_collects_only_when_no_area_h
             live.pop(size % len(live))
         else:
             heap.collect()
-        assert heap.areas[:len(areas)] == areas, "an area was handed back"
+        assert heap.areas[: len(areas)] == areas, "an area was handed back"
     assert resident is not None
 
 
@@ -252,7 +254,9 @@ def test_on_real_micropython_it_runs_and_gives_its_fill_back():
 
     exe = mpy_runner.micropython()
     names = open(os.path.join(FIRMWARE, "nimatron", "machine", "power_on.py")).read()
-    names = names.replace("from .. import const\n", "from micropython import const\n")  # run as a script, not in its package
+    names = names.replace(
+        "from .. import const\n", "from micropython import const\n"
+    )  # run as a script, not in its package
     script = names + (
         "import gc, sys\n"
         "holes = int(sys.argv[-1])\n"
@@ -262,10 +266,12 @@ def test_on_real_micropython_it_runs_and_gives_its_fill_back():
         "gc.collect()\n"
         "free = gc.mem_free()\n"
         "pins = hold_heap(gc)\n"
-        "print(len(pins), free - gc.mem_free(), heap_grows(), len(kept))\n")
+        "print(len(pins), free - gc.mem_free(), heap_grows(), len(kept))\n"
+    )
     for holes in (0, 50, 2000):
-        out = subprocess.run([exe, "-X", "heapsize=512K", "-c", script, str(holes)], capture_output=True, text=True,
-                             timeout=60)
+        out = subprocess.run(
+            [exe, "-X", "heapsize=512K", "-c", script, str(holes)], capture_output=True, text=True, timeout=60
+        )
         assert out.returncode == 0, out.stdout + out.stderr
         pins, held, grows, kept = out.stdout.split()
         assert grows == "False" and int(kept) == holes
@@ -285,11 +291,20 @@ def test_the_heap_cost_bench_runs_on_micropython(tmp_path):
     env = dict(os.environ, MICROPYPATH=tree + ":" + os.path.join(HERE, "mpy"))
     import subprocess
 
-    done = subprocess.run([mpy_runner.micropython(), "-X", "heapsize=1M", "-c", script], capture_output=True,
-                          text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [mpy_runner.micropython(), "-X", "heapsize=1M", "-c", script],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
-    rows = re.findall(r"^(fresh|loaded) +str +(\d+) us +multi +(\d+) us +one +(\d+) us +collect +([\d.]+) ms"
-                      r" +reload +([\d.]+) ms +free (\d+)$", done.stdout, re.M)
+    rows = re.findall(
+        r"^(fresh|loaded) +str +(\d+) us +multi +(\d+) us +one +(\d+) us +collect +([\d.]+) ms"
+        r" +reload +([\d.]+) ms +free (\d+)$",
+        done.stdout,
+        re.M,
+    )
     assert [r[0] for r in rows] == ["fresh", "loaded"], done.stdout
     fresh, loaded = rows
     assert float(loaded[5]) > 0 and int(loaded[6]) < int(fresh[6])  # the modules took heap

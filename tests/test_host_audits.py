@@ -61,8 +61,10 @@ def machine_that_lost_games(tmp_path):
     sim.stop()
 
 
-WHY = ("nvm: saved records at byte 74 are damaged (flipped bits, a half-erased sector or another "
-       "version's data): the newest audits record may be lost")
+WHY = (
+    "nvm: saved records at byte 74 are damaged (flipped bits, a half-erased sector or another "
+    "version's data): the newest audits record may be lost"
+)
 
 
 def counter_rows(table):
@@ -97,16 +99,16 @@ def test_audits_of_a_machine_that_lost_its_games(machine_that_lost_games):
     for key in KEYS:
         assert row["lifetime_" + key] == ("1" if key in ("data_losses", "power_ups", "power_on_resets") else "0")
         assert row["service_" + key] == row["lifetime_" + key]
-    assert (row["why"], row["saving"], row["restored"], row["settings_from"]) == (
-        WHY, "", "stored", "file")
+    assert (row["why"], row["saving"], row["restored"], row["settings_from"]) == (WHY, "", "stored", "file")
 
 
 def test_monitor_starts_with_the_loss(machine_that_lost_games):
     sim = machine_that_lost_games
     run = nimatron("monitor", sim.path, "--games", "0")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("*** This machine reported: " + WHY + "\n"
-                                 "*** Since its last service it counted: data_losses 1")
+    assert run.stdout.startswith(
+        "*** This machine reported: " + WHY + "\n*** Since its last service it counted: data_losses 1"
+    )
     assert set(KEYS) <= set(counter_rows(run.stdout)) and counter_rows(run.stdout)["data_losses"] == ("1", "1")
     assert run.stdout.splitlines()[-1].startswith("Watching the Nimatron on %s" % sim.path)
     quiet = nimatron("monitor", sim.path, "--games", "0", "--json")  # stdout stays JSON lines
@@ -114,22 +116,50 @@ def test_monitor_starts_with_the_loss(machine_that_lost_games):
     assert "*** This machine reported: " + WHY in quiet.stderr
 
 
-HELLO = {"name": "nimatron", "protocol": 1, "board": "pico-neopixel", "preset": "nimatron", "restored": "stored",
-         "settings_from": "file"}
+HELLO = {
+    "name": "nimatron",
+    "protocol": 1,
+    "board": "pico-neopixel",
+    "preset": "nimatron",
+    "restored": "stored",
+    "settings_from": "file",
+}
 
 
 def test_what_hello_says_about_saving_is_shown_whatever_its_keys():
-    audits = {"started": 3, "finished": 2, "visitor_wins": 1, "machine_wins": 1, "abandoned": 1,
-              "lifetime": {"games": 70, "finished": 2, "visitor_wins": 1, "machine_wins": 1, "abandoned": 1,
-                           "card_reader_jams": 4},
-              "uptime_s": 60, "presets": {}, "service": None, "stuck": [], "check_switch": []}
-    hello = dict(HELLO, saving="flash worn: the last 3 writes failed", problems=["nvm slow", "file missing"],
-                 battery="low\x1b[2J\n")  # a newer firmware's key; no terminal escapes reach the screen
+    audits = {
+        "started": 3,
+        "finished": 2,
+        "visitor_wins": 1,
+        "machine_wins": 1,
+        "abandoned": 1,
+        "lifetime": {
+            "games": 70,
+            "finished": 2,
+            "visitor_wins": 1,
+            "machine_wins": 1,
+            "abandoned": 1,
+            "card_reader_jams": 4,
+        },
+        "uptime_s": 60,
+        "presets": {},
+        "service": None,
+        "stuck": [],
+        "check_switch": [],
+    }
+    hello = dict(
+        HELLO,
+        saving="flash worn: the last 3 writes failed",
+        problems=["nvm slow", "file missing"],
+        battery="low\x1b[2J\n",
+    )  # a newer firmware's key; no terminal escapes reach the screen
     table = report("PORT", hello, checked(audits))
     assert table.splitlines()[:3] == [
         "*** Saving is failing now: flash worn: the last 3 writes failed "
         "(what it counts may be lost when it is switched off)",
-        "*** Problems it reports: nvm slow; file missing", ""]
+        "*** Problems it reports: nvm slow; file missing",
+        "",
+    ]
     assert "It also says: battery: low?[2J?" in table
     rows = counter_rows(table)
     assert rows["card_reader_jams"] == ("4", "0") and rows["games"] == ("70", "3")
@@ -139,7 +169,10 @@ def test_what_hello_says_about_saving_is_shown_whatever_its_keys():
     header, everything = list(csv.reader(io.StringIO(out.getvalue())))[:2]
     row = dict(zip(header, everything))
     assert (row["saving"], row["problems"], row["battery"]) == (
-        "flash worn: the last 3 writes failed", "nvm slow; file missing", "low?[2J?")
+        "flash worn: the last 3 writes failed",
+        "nvm slow; file missing",
+        "low?[2J?",
+    )
     assert (row["lifetime_card_reader_jams"], row["service_card_reader_jams"], row["why"]) == ("4", "0", "")
 
 
@@ -152,11 +185,14 @@ def test_a_firmware_without_lifetime_counts_shows_them_as_unknown():
     assert dict(zip(header, everything))["lifetime_games"] == ""
 
 
-@pytest.mark.parametrize("audits, message", [
-    ({"started": 1, "data_losses": -1}, "'data_losses' = -1, where a count belongs"),
-    ({"started": 1, "lifetime": [1]}, "'lifetime' = [1], where an object belongs"),
-    ({"started": 1, "lifetime": {"faults": "2"}}, "'faults' = \"2\" (lifetime), where a whole number belongs"),
-])
+@pytest.mark.parametrize(
+    "audits, message",
+    [
+        ({"started": 1, "data_losses": -1}, "'data_losses' = -1, where a count belongs"),
+        ({"started": 1, "lifetime": [1]}, "'lifetime' = [1], where an object belongs"),
+        ({"started": 1, "lifetime": {"faults": "2"}}, "'faults' = \"2\" (lifetime), where a whole number belongs"),
+    ],
+)
 def test_a_counter_the_tool_knows_must_be_a_count(audits, message):
     with pytest.raises(DeviceError, match=re.escape(message)):
         checked(audits)
@@ -164,10 +200,13 @@ def test_a_counter_the_tool_knows_must_be_a_count(audits, message):
 
 # -- Hypothesis: every snapshot shows every non-zero counter, and never crashes --
 
-COUNT = st.one_of(st.integers(0, 5), st.integers(0, 2 ** 80))
+COUNT = st.one_of(st.integers(0, 5), st.integers(0, 2**80))
 UNKNOWN = st.text("abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12).filter(
-    lambda k: k not in KEYS and k not in ("started", "lifetime", "presets") + reported.NOT_COUNTERS)
-JUNK = st.one_of(st.none(), st.booleans(), st.integers(-5, -1), st.text(max_size=5), st.lists(st.integers(), max_size=2))
+    lambda k: k not in KEYS and k not in ("started", "lifetime", "presets") + reported.NOT_COUNTERS
+)
+JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, -1), st.text(max_size=5), st.lists(st.integers(), max_size=2)
+)
 
 
 def _shown(table, csv_text, key, life, service):
@@ -179,11 +218,23 @@ def _shown(table, csv_text, key, life, service):
 
 
 @hsettings(max_examples=150, deadline=None)
-@given(st.dictionaries(st.sampled_from(KEYS), COUNT), st.dictionaries(st.sampled_from(KEYS), COUNT),
-       st.dictionaries(UNKNOWN, COUNT, max_size=3), st.dictionaries(UNKNOWN, JUNK, max_size=3),
-       st.booleans(), st.dictionaries(st.sampled_from(("why", "saving", "problems", "restored", "settings_from", "flux")),
-                                      st.one_of(st.text(max_size=30), st.lists(st.text(max_size=8), max_size=3),
-                                                st.none(), st.integers(), st.dictionaries(st.text(max_size=3), st.integers()))))
+@given(
+    st.dictionaries(st.sampled_from(KEYS), COUNT),
+    st.dictionaries(st.sampled_from(KEYS), COUNT),
+    st.dictionaries(UNKNOWN, COUNT, max_size=3),
+    st.dictionaries(UNKNOWN, JUNK, max_size=3),
+    st.booleans(),
+    st.dictionaries(
+        st.sampled_from(("why", "saving", "problems", "restored", "settings_from", "flux")),
+        st.one_of(
+            st.text(max_size=30),
+            st.lists(st.text(max_size=8), max_size=3),
+            st.none(),
+            st.integers(),
+            st.dictionaries(st.text(max_size=3), st.integers()),
+        ),
+    ),
+)
 def test_any_snapshot_shows_every_counter(service, lifetime, new, junk, has_lifetime, said):
     """Any subset of counters (the firmware leaves out zeros), counters this
     tool does not know, huge values, keys that are not counters."""
@@ -212,8 +263,7 @@ def test_any_snapshot_shows_every_counter(service, lifetime, new, junk, has_life
 
 
 @hsettings(max_examples=60, deadline=None)
-@given(st.dictionaries(st.sampled_from(KEYS[5:]), st.integers(1, 2 ** 40), min_size=1),
-       st.integers(0, 3))
+@given(st.dictionaries(st.sampled_from(KEYS[5:]), st.integers(1, 2**40), min_size=1), st.integers(0, 3))
 def test_the_firmwares_own_snapshot_through_audits_reply(counts, cleared):
     """What ``Audits.snapshot`` and ``AUDITS`` send, through the table and CSV:
     every non-zero counter lifetime and since service, the rest 0."""

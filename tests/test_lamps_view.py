@@ -32,8 +32,12 @@ def misuses(text, view="c"):
     """(line, what) of each private read or write of ``view`` in ``text``."""
     out = []
     for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.Attribute) and _root_name(node) == view and node.attr.startswith("_") \
-                and not node.attr.startswith("__"):
+        if (
+            isinstance(node, ast.Attribute)
+            and _root_name(node) == view
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
             out.append((node.lineno, "reads %s.%s" % (view, node.attr)))
         targets = []
         if isinstance(node, (ast.Assign, ast.Delete)):
@@ -43,8 +47,12 @@ def misuses(text, view="c"):
         for target in targets:
             if isinstance(target, (ast.Attribute, ast.Subscript)) and _root_name(target) == view:
                 out.append((node.lineno, "writes %s" % ast.unparse(target)))
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("setattr", "delattr") and node.args \
-                and _root_name(node.args[0]) == view:
+        if (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) in ("setattr", "delattr")
+            and node.args
+            and _root_name(node.args[0]) == view
+        ):
             out.append((node.lineno, "writes %s through %s" % (view, node.func.id)))
     return sorted(set(out))
 
@@ -55,15 +63,18 @@ def test_the_game_lamps_read_the_controller_as_a_view():
     assert not found, "machine/game_lamps.py: %s" % found
 
 
-@pytest.mark.parametrize("line", [
-    "def f(c):\n    return c._moved\n",
-    "def f(c):\n    c.moved = False\n",
-    "def f(c):\n    c.seen += 1\n",
-    "def f(c):\n    c.panel.lit[0] = 1\n",
-    "def f(c):\n    del c.hint\n",
-    "def f(c):\n    setattr(c, 'moved', 1)\n",
-    "def f(c):\n    return c.panel._cells\n",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "def f(c):\n    return c._moved\n",
+        "def f(c):\n    c.moved = False\n",
+        "def f(c):\n    c.seen += 1\n",
+        "def f(c):\n    c.panel.lit[0] = 1\n",
+        "def f(c):\n    del c.hint\n",
+        "def f(c):\n    setattr(c, 'moved', 1)\n",
+        "def f(c):\n    return c.panel._cells\n",
+    ],
+)
 def test_a_planted_misuse_is_found(line):
     assert len(misuses(line)) == 1, misuses(line)
 
@@ -82,8 +93,11 @@ def view_members(tree, name="LampsView"):
 
 def read_of(tree, view="c"):
     """The names read directly off ``view`` (``c.panel``, ``c.seconds_left``) in ``tree``."""
-    return {node.attr for node in ast.walk(tree)
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == view}
+    return {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == view
+    }
 
 
 def test_the_view_declares_what_the_lamps_read_and_no_more():
@@ -94,10 +108,14 @@ def test_the_view_declares_what_the_lamps_read_and_no_more():
     declared = view_members(tree)
     assert declared is not None, "machine/game_lamps.py declares no LampsView"
     assert read_of(tree) == declared, "read, not declared: %s; declared, not read: %s" % (
-        sorted(read_of(tree) - declared), sorted(declared - read_of(tree)))
+        sorted(read_of(tree) - declared),
+        sorted(declared - read_of(tree)),
+    )
 
 
 def test_a_view_out_of_step_is_seen():
-    tree = ast.parse("class LampsView:\n    def state(self): ...\n    def hint(self): ...\n\n\n"
-                     "def f(c):\n    return c.state, c.panel\n")
+    tree = ast.parse(
+        "class LampsView:\n    def state(self): ...\n    def hint(self): ...\n\n\n"
+        "def f(c):\n    return c.state, c.panel\n"
+    )
     assert view_members(tree) == {"state", "hint"} and read_of(tree) == {"state", "panel"}

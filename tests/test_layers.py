@@ -56,7 +56,7 @@ def layer(module):
         return "faces" if len(parts) > 1 and parts[1] in ("tui", "web", "classroom") else "sim"
     if parts[0] == "nimatron_host":
         return "host"
-    return None   # the standard library, a third-party library
+    return None  # the standard library, a third-party library
 
 
 def modules(root=ROOT):
@@ -68,9 +68,9 @@ def modules(root=ROOT):
                     continue
                 path = os.path.join(folder, name)
                 module = os.path.relpath(path, os.path.join(root, base))[:-3].replace(os.sep, ".")
-                package = module.rsplit(".", 1)[0] if name != "__init__.py" else module[:-len(".__init__")]
+                package = module.rsplit(".", 1)[0] if name != "__init__.py" else module[: -len(".__init__")]
                 if module.endswith(".__init__"):
-                    module = module[:-len(".__init__")]
+                    module = module[: -len(".__init__")]
                 if layer(module):
                     yield os.path.relpath(path, root).replace(os.sep, "/"), module, package
 
@@ -95,17 +95,22 @@ def imports(path, package, root=ROOT, known=()):
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
-                base = base[:len(base) - node.level + 1]
+                base = base[: len(base) - node.level + 1]
                 source = ".".join(base + ([node.module] if node.module else []))
             else:
                 source = node.module
             names = set()
-            for alias in node.names:   # a submodule is imported as itself; any other name, from ``source``
+            for alias in node.names:  # a submodule is imported as itself; any other name, from ``source``
                 names.add("%s.%s" % (source, alias.name) if "%s.%s" % (source, alias.name) in known else source)
             for name in sorted(names):
                 yield node.lineno, name
-        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
-                and isinstance(node.args[0].value, str) and _called(node.func) in ("import_module", "__import__"):
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and _called(node.func) in ("import_module", "__import__")
+        ):
             yield node.lineno, node.args[0].value
 
 
@@ -135,8 +140,7 @@ def against_the_order(root=ROOT):
     wrong = []
     for path, line, module, target in edges(root):
         if ORDER.index(layer(target)) > ORDER.index(layer(module)) and (path, target) not in ALLOWED:
-            wrong.append("%s:%d: %s (%s) imports %s (%s)" % (path, line, module, layer(module), target,
-                                                             layer(target)))
+            wrong.append("%s:%d: %s (%s) imports %s (%s)" % (path, line, module, layer(module), target, layer(target)))
     return wrong
 
 
@@ -154,29 +158,44 @@ def test_every_allowed_exception_is_still_needed():
 def test_the_reader_sees_the_imports_it_must_judge(tmp_path):
     """The checker itself: relative and function-level imports are read, and an edge against the order fails."""
     found = {(path, target): module for path, _, module, target in edges()}
-    assert ("simulator/nimatron_sim/web/follow.py", "nimatron_pc.errors") in found      # inside a method
-    assert ("host/nimatron_host/display.py", "nimatron_sim.web.follow") in found         # the host starts a face
+    assert ("simulator/nimatron_sim/web/follow.py", "nimatron_pc.errors") in found  # inside a method
+    assert ("host/nimatron_host/display.py", "nimatron_sim.web.follow") in found  # the host starts a face
     assert any(path.startswith("firmware/nimatron/drivers/") and layer(t) == "core" for path, t in found)
     assert ORDER.index(layer("nimatron_host.cli")) > ORDER.index(layer("nimatron_sim.cli"))
 
 
 # A small tree of the project's shape: each planted line must be reported,
 # whatever form of import it is written in.
-TREE = ("firmware/nimatron/__init__.py", "firmware/nimatron/games/__init__.py", "firmware/nimatron/games/rules.py",
-        "firmware/nimatron/drivers/__init__.py", "host/nimatron_pc/__init__.py",
-        "simulator/nimatron_sim/__init__.py", "simulator/nimatron_sim/cli.py", "simulator/nimatron_sim/face.py",
-        "simulator/nimatron_sim/tui.py", "simulator/nimatron_sim/web/__init__.py",
-        "simulator/nimatron_sim/web/server.py")
-PLANTED = [   # (file, its text, the module it must be seen to import against the order)
+TREE = (
+    "firmware/nimatron/__init__.py",
+    "firmware/nimatron/games/__init__.py",
+    "firmware/nimatron/games/rules.py",
+    "firmware/nimatron/drivers/__init__.py",
+    "host/nimatron_pc/__init__.py",
+    "simulator/nimatron_sim/__init__.py",
+    "simulator/nimatron_sim/cli.py",
+    "simulator/nimatron_sim/face.py",
+    "simulator/nimatron_sim/tui.py",
+    "simulator/nimatron_sim/web/__init__.py",
+    "simulator/nimatron_sim/web/server.py",
+)
+PLANTED = [  # (file, its text, the module it must be seen to import against the order)
     ("simulator/nimatron_sim/cli.py", "from . import tui\n", "nimatron_sim.tui"),
     ("simulator/nimatron_sim/cli.py", "from . import face, tui as app\n", "nimatron_sim.tui"),
     ("simulator/nimatron_sim/cli.py", "from .tui import run\n", "nimatron_sim.tui"),
     ("simulator/nimatron_sim/cli.py", "import nimatron_sim.tui\n", "nimatron_sim.tui"),
     ("simulator/nimatron_sim/cli.py", "from nimatron_sim import web\n", "nimatron_sim.web"),
     ("simulator/nimatron_sim/cli.py", "def run(args):\n    if args:\n        from . import tui\n", "nimatron_sim.tui"),
-    ("simulator/nimatron_sim/cli.py", "import importlib\n\n\ndef run():\n    return importlib.import_module('nimatron_sim.tui')\n",
-     "nimatron_sim.tui"),
-    ("simulator/nimatron_sim/cli.py", "def run():\n    return __import__('nimatron_sim.web.server')\n", "nimatron_sim.web.server"),
+    (
+        "simulator/nimatron_sim/cli.py",
+        "import importlib\n\n\ndef run():\n    return importlib.import_module('nimatron_sim.tui')\n",
+        "nimatron_sim.tui",
+    ),
+    (
+        "simulator/nimatron_sim/cli.py",
+        "def run():\n    return __import__('nimatron_sim.web.server')\n",
+        "nimatron_sim.web.server",
+    ),
     ("firmware/nimatron/games/rules.py", "from .. import drivers\n", "nimatron.drivers"),
     ("host/nimatron_pc/__init__.py", "from nimatron_sim import cli\n", "nimatron_sim.cli"),
 ]
@@ -195,12 +214,18 @@ def test_a_planted_import_against_the_order_fails(tmp_path, path, text, target):
     assert len(wrong) == 1 and wrong[0].startswith(path + ":") and (" imports %s " % target) in wrong[0], wrong
 
 
-@pytest.mark.parametrize("path, text", [
-    (None, ""),
-    ("simulator/nimatron_sim/tui.py", "from . import face\nfrom .face import Face\n"),   # a face uses the simulator
-    ("simulator/nimatron_sim/web/server.py", "from .. import face, cli\nfrom . import server\n"),
-    ("simulator/nimatron_sim/cli.py", "from . import no_such_module\nimport importlib\nimportlib.import_module(name)\n"),
-])
+@pytest.mark.parametrize(
+    "path, text",
+    [
+        (None, ""),
+        ("simulator/nimatron_sim/tui.py", "from . import face\nfrom .face import Face\n"),  # a face uses the simulator
+        ("simulator/nimatron_sim/web/server.py", "from .. import face, cli\nfrom . import server\n"),
+        (
+            "simulator/nimatron_sim/cli.py",
+            "from . import no_such_module\nimport importlib\nimportlib.import_module(name)\n",
+        ),
+    ],
+)
 def test_imports_with_the_order_pass(tmp_path, path, text):
     plant(tmp_path, path, text)
     assert against_the_order(str(tmp_path)) == []
@@ -228,11 +253,21 @@ def test_test_modules_never_import_each_other():
 
 
 # -- the structure drawing (docs/structure.dot, rendered to docs/structure.svg) --
-PACKAGES = (("nimatron.games", "core"), ("nimatron.panels", "core"), ("nimatron.config", "core"),
-            ("nimatron.machine", "core"), ("nimatron.link", "core"), ("nimatron.drivers", "drivers"),
-            ("nimatron_pc", "pc"), ("nimatron_sim", "sim"), ("nimatron_sim.tui", "faces"),
-            ("nimatron_sim.web", "faces"), ("nimatron_sim.classroom", "faces"), ("nimatron_host", "host"),
-            ("nimatron_host.hardware", "host"))
+PACKAGES = (
+    ("nimatron.games", "core"),
+    ("nimatron.panels", "core"),
+    ("nimatron.config", "core"),
+    ("nimatron.machine", "core"),
+    ("nimatron.link", "core"),
+    ("nimatron.drivers", "drivers"),
+    ("nimatron_pc", "pc"),
+    ("nimatron_sim", "sim"),
+    ("nimatron_sim.tui", "faces"),
+    ("nimatron_sim.web", "faces"),
+    ("nimatron_sim.classroom", "faces"),
+    ("nimatron_host", "host"),
+    ("nimatron_host.hardware", "host"),
+)
 
 
 def package_of(module):
@@ -250,20 +285,23 @@ def structure_dot():
     it there), so every arrow climbs or stays level; an arrow made only of
     listed exceptions (``ALLOWED``) is dashed and does not move the layers.
     """
-    links = {}   # (importer, imported) -> every import behind it is a listed exception
+    links = {}  # (importer, imported) -> every import behind it is a listed exception
     for path, _, module, target in edges_all():
         a, b = package_of(module), package_of(target)
         if a and b and a != b:
             links[(a, b)] = links.get((a, b), True) and (path, target) in ALLOWED
-    out = ["// generated by tests/test_layers.py (structure_dot); render: dot -Tsvg docs/structure.dot -o docs/structure.svg",
-           "digraph nimatron {", '  rankdir=BT; node [shape=box, fontname="DejaVu Sans", fontsize=11];',
-           '  edge [color="#555555", arrowsize=0.6]; nodesep=0.4; ranksep=0.7;']
+    out = [
+        "// generated by tests/test_layers.py (structure_dot); render: dot -Tsvg docs/structure.dot -o docs/structure.svg",
+        "digraph nimatron {",
+        '  rankdir=BT; node [shape=box, fontname="DejaVu Sans", fontsize=11];',
+        '  edge [color="#555555", arrowsize=0.6]; nodesep=0.4; ranksep=0.7;',
+    ]
     layers = [[n for n, of in PACKAGES if of == name] for name in ORDER]
     for names in layers:
         out.append("  { rank=same; %s }" % " ".join('"%s";' % n for n in names))
     for below, above in zip(layers, layers[1:]):
         out.append('  "%s" -> "%s" [style=invis];' % (above[0], below[0]))
-    for (a, b), excepted in sorted(links.items()):   # which package imports which (not how often)
+    for (a, b), excepted in sorted(links.items()):  # which package imports which (not how often)
         out.append('  "%s" -> "%s"%s;' % (a, b, " [style=dashed, constraint=false]" if excepted else ""))
     out.append("}")
     return "\n".join(out) + "\n"
@@ -272,10 +310,12 @@ def structure_dot():
 def test_the_structure_drawing_is_current():
     path = os.path.join(ROOT, "docs", "structure.dot")
     with open(path, encoding="utf-8") as f:
-        assert f.read() == structure_dot(), ("docs/structure.dot is stale: python -c 'import sys; sys.path.insert(0, "
-                                            "\"tests\"); import test_layers; open(\"docs/structure.dot\", \"w\")"
-                                            ".write(test_layers.structure_dot())' && dot -Tsvg docs/structure.dot "
-                                            "-o docs/structure.svg")
+        assert f.read() == structure_dot(), (
+            "docs/structure.dot is stale: python -c 'import sys; sys.path.insert(0, "
+            '"tests"); import test_layers; open("docs/structure.dot", "w")'
+            ".write(test_layers.structure_dot())' && dot -Tsvg docs/structure.dot "
+            "-o docs/structure.svg"
+        )
 
 
 def test_the_picture_is_rendered_from_the_current_drawing():
@@ -286,8 +326,10 @@ def test_the_picture_is_rendered_from_the_current_drawing():
     drawn = set(re.findall(r'^  "([^"]+)" -> "([^"]+)"(?: \[style=dashed[^]]*\])?;$', structure_dot(), re.M))
     with open(os.path.join(ROOT, "docs", "structure.svg"), encoding="utf-8") as f:
         shown = set(re.findall(r"<title>([^<&]+)&#45;&gt;([^<]+)</title>", f.read()))
-    assert shown == drawn, ("docs/structure.svg is not rendered from docs/structure.dot: dot -Tsvg docs/structure.dot "
-                            "-o docs/structure.svg (missing %s, extra %s)" % (sorted(drawn - shown), sorted(shown - drawn)))
+    assert shown == drawn, (
+        "docs/structure.svg is not rendered from docs/structure.dot: dot -Tsvg docs/structure.dot "
+        "-o docs/structure.svg (missing %s, extra %s)" % (sorted(drawn - shown), sorted(shown - drawn))
+    )
 
 
 def test_the_drawing_shows_no_circle_between_packages():
@@ -296,7 +338,7 @@ def test_the_drawing_shows_no_circle_between_packages():
     graph = {}
     for path, _, module, target in edges_all():
         a, b = package_of(module), package_of(target)
-        if a and b and a != b and (path, target) not in ALLOWED:   # app.py choosing the driver: listed above
+        if a and b and a != b and (path, target) not in ALLOWED:  # app.py choosing the driver: listed above
             graph.setdefault(a, set()).add(b)
 
     def reach(start):
@@ -384,8 +426,13 @@ CIRCLES_LEFT = [
     # the stock MacroPad's first lamp 2,418 -> 2,432 ms and its longest pass with a menu visit 35.7 ->
     # 38.5 ms (SET remote_play on), tools/emu_board.py --board macropad --service pad-nim (app, a
     # start's module, loads 0.4 KB bigger); the tone's pins and loader are passed in already.
-    ("nimatron.drivers", "nimatron.drivers.circuitpython_io", "nimatron.drivers.gpiozero_io",
-     "nimatron.drivers.onboard_io", "nimatron.drivers.strip_io"),
+    (
+        "nimatron.drivers",
+        "nimatron.drivers.circuitpython_io",
+        "nimatron.drivers.gpiozero_io",
+        "nimatron.drivers.onboard_io",
+        "nimatron.drivers.strip_io",
+    ),
 ]
 
 
@@ -432,26 +479,50 @@ def against_the_core_order(root=ROOT):
 
 
 def test_the_core_imports_downwards():
-    assert all(core_package(module) in CORE_ORDER for _, module, _ in modules() if core_package(module)), \
+    assert all(core_package(module) in CORE_ORDER for _, module, _ in modules() if core_package(module)), (
         "a core package missing from CORE_ORDER"
+    )
     wrong = against_the_core_order()
-    assert not wrong, "imports against the core's order (%s, bottom to top):\n%s" % (" < ".join(CORE_ORDER),
-                                                                                      "\n".join(wrong))
+    assert not wrong, "imports against the core's order (%s, bottom to top):\n%s" % (
+        " < ".join(CORE_ORDER),
+        "\n".join(wrong),
+    )
 
 
-@pytest.mark.parametrize("files, circle", [
-    ({"firmware/nimatron/games/rules.py": "def f():\n    from .registry import usage\n",
-      "firmware/nimatron/games/registry.py": "from . import rules\n"},
-     ("nimatron.games.registry", "nimatron.games.rules")),
-    ({"firmware/nimatron/games/rules.py": "from .. import drivers\n",
-      "firmware/nimatron/drivers/__init__.py": "def f():\n    import nimatron.games.rules\n"},
-     ("nimatron.drivers", "nimatron.games.rules")),
-    ({"simulator/nimatron_sim/cli.py": "from .face import x\n", "simulator/nimatron_sim/face.py": "from .tui import y\n",
-      "simulator/nimatron_sim/tui.py": "import importlib\nimportlib.import_module('nimatron_sim.cli')\n"},
-     ("nimatron_sim.cli", "nimatron_sim.face", "nimatron_sim.tui")),
-    ({"simulator/nimatron_sim/cli.py": "from .face import x\n", "simulator/nimatron_sim/face.py": "from .tui import y\n"},
-     None),
-])
+@pytest.mark.parametrize(
+    "files, circle",
+    [
+        (
+            {
+                "firmware/nimatron/games/rules.py": "def f():\n    from .registry import usage\n",
+                "firmware/nimatron/games/registry.py": "from . import rules\n",
+            },
+            ("nimatron.games.registry", "nimatron.games.rules"),
+        ),
+        (
+            {
+                "firmware/nimatron/games/rules.py": "from .. import drivers\n",
+                "firmware/nimatron/drivers/__init__.py": "def f():\n    import nimatron.games.rules\n",
+            },
+            ("nimatron.drivers", "nimatron.games.rules"),
+        ),
+        (
+            {
+                "simulator/nimatron_sim/cli.py": "from .face import x\n",
+                "simulator/nimatron_sim/face.py": "from .tui import y\n",
+                "simulator/nimatron_sim/tui.py": "import importlib\nimportlib.import_module('nimatron_sim.cli')\n",
+            },
+            ("nimatron_sim.cli", "nimatron_sim.face", "nimatron_sim.tui"),
+        ),
+        (
+            {
+                "simulator/nimatron_sim/cli.py": "from .face import x\n",
+                "simulator/nimatron_sim/face.py": "from .tui import y\n",
+            },
+            None,
+        ),
+    ],
+)
 def test_a_planted_circle_is_found(tmp_path, files, circle):
     for name in set(TREE) | set(files):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -478,7 +549,7 @@ def module_globals_set_from_outside(root=ROOT, base="firmware"):
             continue
         with open(os.path.join(root, path), encoding="utf-8") as f:
             tree = ast.parse(f.read(), path)
-        bound = set()   # names bound to one of the project's modules
+        bound = set()  # names bound to one of the project's modules
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
                 for alias in node.names:
@@ -488,11 +559,21 @@ def module_globals_set_from_outside(root=ROOT, base="firmware"):
                     if layer(alias.name):
                         bound.add((alias.asname or alias.name).split(".")[0])
         for node in ast.walk(tree):
-            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else \
-                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            targets = (
+                node.targets
+                if isinstance(node, (ast.Assign, ast.Delete))
+                else [node.target]
+                if isinstance(node, (ast.AugAssign, ast.AnnAssign))
+                else []
+            )
             for target in targets:
-                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                        and target.value.id in bound and target.value.id[:1].islower() and target.value.id != "self":
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id in bound
+                    and target.value.id[:1].islower()
+                    and target.value.id != "self"
+                ):
                     out.append((path, node.lineno, ast.unparse(target)))
     return out
 
@@ -510,7 +591,11 @@ def test_no_module_global_is_switched_from_outside():
 
 
 def test_a_planted_global_switch_is_found(tmp_path):
-    plant(tmp_path, "firmware/nimatron/games/rules.py",
-          "from . import strategy\n\n\ndef f():\n    strategy.nimbers = False\n")
-    assert module_globals_set_from_outside(str(tmp_path)) == [("firmware/nimatron/games/rules.py", 5,
-                                                               "strategy.nimbers")]
+    plant(
+        tmp_path,
+        "firmware/nimatron/games/rules.py",
+        "from . import strategy\n\n\ndef f():\n    strategy.nimbers = False\n",
+    )
+    assert module_globals_set_from_outside(str(tmp_path)) == [
+        ("firmware/nimatron/games/rules.py", 5, "strategy.nimbers")
+    ]

@@ -64,7 +64,7 @@ def numbers(text):
 
 
 def pairs(text):
-    """"8:2, 7:0" or "1:0 2:0" -> [(8, 2), (7, 0)]."""
+    """ "8:2, 7:0" or "1:0 2:0" -> [(8, 2), (7, 0)]."""
     return [(int(a), int(b)) for a, b in re.findall(r"(\d+):(\d+)", text)]
 
 
@@ -82,9 +82,17 @@ def said(rules, heaps, misere, ring=False):
 
 # -- the numbers in each rule set's lesson, against the brute force ----------
 
-@pytest.mark.parametrize("spec, heap, misere", [("subtract:3", 21, True), ("subtract:3", 15, False),
-                                                ("subtract:10", 100, False), ("subtract:2", 8, True),
-                                                ("subtract:3", 18, True)])
+
+@pytest.mark.parametrize(
+    "spec, heap, misere",
+    [
+        ("subtract:3", 21, True),
+        ("subtract:3", 15, False),
+        ("subtract:10", 100, False),
+        ("subtract:2", 8, True),
+        ("subtract:3", 18, True),
+    ],
+)
 def test_one_heap_subtraction_names_every_number_to_leave(spec, heap, misere):
     """The game of 21 (the seeds': say a multiple of 4, leave 1, 5, 9, 13, 17), Dr. NIM's 15, the game of 100."""
     rules = parse_rules(spec)
@@ -114,8 +122,10 @@ def test_several_heaps_count_modulo_k_plus_1(heaps):
         assert brute(rules, result["after"], False) == 0
 
 
-@pytest.mark.parametrize("spec, heaps", [("moore:2", [3, 4, 5, 7]), ("moore:2", [2, 5, 6, 7]),
-                                         ("moore:2", [3, 5, 6]), ("moore:3", [1, 2, 4, 7])])
+@pytest.mark.parametrize(
+    "spec, heaps",
+    [("moore:2", [3, 4, 5, 7]), ("moore:2", [2, 5, 6, 7]), ("moore:2", [3, 5, 6]), ("moore:3", [1, 2, 4, 7])],
+)
 def test_moore_counts_columns_modulo_k_plus_1(spec, heaps):
     rules = parse_rules(spec)
     m = rules.k + 1
@@ -153,7 +163,7 @@ def test_all_heaps_names_wythoffs_pairs_or_the_tables_value(heaps):
         found = list(zip(listed[::2], listed[1::2]))
         want = [(a, b) for b in range(20) for a in range(b + 1) if lost(rules, [a, b], False)]
         want.sort()
-        assert found == want[:len(found)] and len(found) >= 3, (found, want)
+        assert found == want[: len(found)] and len(found) >= 3, (found, want)
         if result["outcome"] == "win":
             assert numbers(words[1]) == sorted(result["after"]) and lost(rules, result["after"], False)
         else:
@@ -165,8 +175,18 @@ def test_all_heaps_names_wythoffs_pairs_or_the_tables_value(heaps):
             assert brute(rules, result["after"], False) == 0
 
 
-@pytest.mark.parametrize("spec, heaps", [("grundy", [8]), ("grundy", [7]), ("grundy", [6]), ("grundy", [20]),
-                                         ("grundy", [5, 3, 8]), ("circular", [5, 3]), ("circular", [7])])
+@pytest.mark.parametrize(
+    "spec, heaps",
+    [
+        ("grundy", [8]),
+        ("grundy", [7]),
+        ("grundy", [6]),
+        ("grundy", [20]),
+        ("grundy", [5, 3, 8]),
+        ("circular", [5, 3]),
+        ("circular", [7]),
+    ],
+)
 def test_values_of_parts_by_size_their_nim_sum_and_the_move(spec, heaps):
     rules = parse_rules(spec)
     result, words = said(rules, heaps, False)
@@ -211,8 +231,10 @@ def _cells(rows, width):
     return [[(r >> (width - 1 - c)) & 1 for c in range(width)] for r in rows]
 
 
-@pytest.mark.parametrize("spec, rows, width", [("graph:2", [7, 7, 0, 15], 4), ("graph:2", [11, 8, 14], 4),
-                                               ("nim2d", [7, 7, 7], 3), ("nim2d", [15, 9, 15], 4)])
+@pytest.mark.parametrize(
+    "spec, rows, width",
+    [("graph:2", [7, 7, 0, 15], 4), ("graph:2", [11, 8, 14], 4), ("nim2d", [7, 7, 7], 3), ("nim2d", [15, 9, 15], 4)],
+)
 def test_groups_of_touching_lamps_and_their_values(spec, rows, width):
     rules = parse_rules(spec)
     matrix = _cells(rows, width)
@@ -233,12 +255,22 @@ def test_misere_nim_says_the_seeds_endgame_rule():
 
 # -- the same words on every screen, in three languages --------------------
 
-SEEDS = [("subtract:3", [21], True, False), ("subtract:3", [15], False, False), ("subtract:3", [5, 6, 7, 7], False, False),
-         ("moore:2", [3, 4, 5, 7], False, False), ("greedy", [2, 4, 6, 7], False, False),
-         ("allheaps", [3, 5, 6, 7], False, False), ("allheaps", [4, 6], False, False), ("grundy", [8], False, False),
-         ("circular", [10], False, True), ("graph:2", _cells([7, 7, 0, 15], 4), False, False),
-         ("nim2d", _cells([7, 5, 7], 3), False, False), ("nim", [1, 3, 5, 7], True, False),
-         ("candy", [1, 3, 5, 7], True, False), ("subtract:3", [5, 6, 7, 7], True, False)]
+SEEDS = [
+    ("subtract:3", [21], True, False),
+    ("subtract:3", [15], False, False),
+    ("subtract:3", [5, 6, 7, 7], False, False),
+    ("moore:2", [3, 4, 5, 7], False, False),
+    ("greedy", [2, 4, 6, 7], False, False),
+    ("allheaps", [3, 5, 6, 7], False, False),
+    ("allheaps", [4, 6], False, False),
+    ("grundy", [8], False, False),
+    ("circular", [10], False, True),
+    ("graph:2", _cells([7, 7, 0, 15], 4), False, False),
+    ("nim2d", _cells([7, 5, 7], 3), False, False),
+    ("nim", [1, 3, 5, 7], True, False),
+    ("candy", [1, 3, 5, 7], True, False),
+    ("subtract:3", [5, 6, 7, 7], True, False),
+]
 
 
 @pytest.mark.parametrize("spec, heaps, misere, ring", SEEDS)
@@ -269,13 +301,13 @@ def test_every_rule_set_teaches_on_every_screen_in_every_language(spec, heaps, m
     # the firmware's words (EXPLAIN, the log's reason): the lesson, then the move
     from nimatron_sim.engine import Simulator
 
-    own = {"circular": "circular", "graph:2": "graph", "nim2d": "nim2d"}   # rule sets whose starts are not rows of heaps
+    own = {"circular": "circular", "graph:2": "graph", "nim2d": "nim2d"}  # rule sets whose starts are not rows of heaps
     settings = {"preset": own[spec]} if spec in own else {"rules": spec}
     with Simulator("pico-grid", dict(settings, misere=misere)) as sim:
         c = sim.controller
         text = c.explain(heaps, ring, result)
     parts = text.split("; ")
-    assert parts[:len(words)] == words or parts[1:len(words) + 1] == words, text
+    assert parts[: len(words)] == words or parts[1 : len(words) + 1] == words, text
     assert "winning move: " in text or "plays for time: " in text
 
 
@@ -303,8 +335,8 @@ def test_solves_binary_is_headed_by_its_column_values_and_says_how_the_nim_sum_i
     width = len(bin(max(heaps + [xor(heaps)]))) - 2
     head = [line for line in out if "binary: the columns are worth" in line]
     assert len(head) == 1 and head[0].endswith(", ".join(str(1 << c) for c in range(width - 1, -1, -1)))
-    rows = out[out.index(head[0]) + 1:out.index(head[0]) + 1 + len(heaps)]
+    rows = out[out.index(head[0]) + 1 : out.index(head[0]) + 1 + len(heaps)]
     assert [int(line.split()[0], 2) for line in rows] == heaps  # the digits under the header are the heaps in binary
     if width <= 4:
-        assert head[0][2:2 + width] == "".join(str(1 << c) for c in range(width - 1, -1, -1))
+        assert head[0][2 : 2 + width] == "".join(str(1 << c) for c in range(width - 1, -1, -1))
     assert any("an odd count of 1s gives a 1" in line for line in out)

@@ -37,9 +37,14 @@ def test_each_part_has_its_licence_text():
     assert (ROOT / "docs" / "LICENSE").read_text().startswith("Creative Commons Attribution 4.0 International")
 
 
-@pytest.mark.parametrize("text, kept", [("LICENSES/MIT.txt", "LICENSE"),
-                                        ("LICENSES/CERN-OHL-P-2.0.txt", "hardware/LICENSE"),
-                                        ("LICENSES/CC-BY-4.0.txt", "docs/LICENSE")])
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("LICENSES/MIT.txt", "LICENSE"),
+        ("LICENSES/CERN-OHL-P-2.0.txt", "hardware/LICENSE"),
+        ("LICENSES/CC-BY-4.0.txt", "docs/LICENSE"),
+    ],
+)
 def test_licences_folder_holds_the_same_texts(text, kept):
     """REUSE's LICENSES/ and the LICENSE files GitHub and readers look for say the same, word for word."""
     assert (ROOT / text).read_bytes() == (ROOT / kept).read_bytes()
@@ -91,9 +96,14 @@ def test_reuse_lint_passes():
     text in LICENSES/ (offline: ``reuse lint`` needs no network). reuse asks
     git: what .gitignore names (.venv, build output) is not read; a new file
     not yet added is, so it wants its header before it is committed."""
-    tracked()   # skips outside a git checkout, where reuse would read .venv too
-    run = subprocess.run([sys.executable, "-m", "reuse", "--root", str(ROOT), "lint"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    tracked()  # skips outside a git checkout, where reuse would read .venv too
+    run = subprocess.run(
+        [sys.executable, "-m", "reuse", "--root", str(ROOT), "lint"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     if run.returncode != 0 and "No module named reuse" in run.stderr:
         pytest.fail("reuse is not installed: pip install -e '.[test]' (or ./test.sh)")
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]

@@ -30,9 +30,18 @@ def tree(firmware_tree):
     return firmware_tree  # compiled once a worker (conftest)
 
 
-@pytest.mark.parametrize("board, preset", [("pico-grid", "graph"), ("pico-grid", "candy"), ("pico-grid", "moore"),
-                                           ("pico-grid", "nim2d"), ("pico-ring", "circular"),
-                                           ("pico-ring", "21counter"), ("macropad", "pad-moore")])
+@pytest.mark.parametrize(
+    "board, preset",
+    [
+        ("pico-grid", "graph"),
+        ("pico-grid", "candy"),
+        ("pico-grid", "moore"),
+        ("pico-grid", "nim2d"),
+        ("pico-ring", "circular"),
+        ("pico-ring", "21counter"),
+        ("macropad", "pad-moore"),
+    ],
+)
 def test_no_command_pass_meets_the_collector(tree, board, preset):
     out = mpy_runner.run("mpy/run_link_room.py", heap="160K", paths=(tree,), args=(board, preset) + COMMANDS)
     assert out.returncode == 0, out.stdout + out.stderr
@@ -80,8 +89,8 @@ def test_the_room_is_collected_in_a_poll_of_its_own(monkeypatch):
         return m.cable.to_host
 
     m.cable.to_machine += b"STATE\n"
-    assert poll() == b"" and len(collected) == 0      # low: this poll asks for a collection
-    assert poll() == b"" and len(collected) == 1      # made as the next begins: that pass is its own
+    assert poll() == b"" and len(collected) == 0  # low: this poll asks for a collection
+    assert poll() == b"" and len(collected) == 1  # made as the next begins: that pass is its own
     assert poll().startswith(b"OK") and len(collected) == 1  # still low: the command goes on
     m.cable.to_host = b""
     free[0] = commands.LINK_HEAP
@@ -116,11 +125,11 @@ def test_a_command_waits_one_pass_after_a_collection_or_a_display_refresh():
         heavy()
         m.now += 10
         m.link.poll(m.now)
-        assert m.cable.to_host == b""                 # this pass was spent: the command waits
+        assert m.cable.to_host == b""  # this pass was spent: the command waits
         heavy()
         m.now += 10
         m.link.poll(m.now)
-        assert m.cable.to_host.startswith(b"OK")       # busy again: it waited once, it goes on
+        assert m.cable.to_host.startswith(b"OK")  # busy again: it waited once, it goes on
 
 
 def test_a_step_after_its_own_collection_still_waits_out_a_busy_pass():
@@ -141,8 +150,8 @@ def test_a_step_after_its_own_collection_still_waits_out_a_busy_pass():
         m.now += 10
         m.link.poll(m.now)  # polled alone: the collection asked for is made as it starts
         replies.append(m.cable.to_host)
-    assert replies[:2] == [b"", b""]         # its collection's pass, then a lamp frame's
-    assert replies[2].startswith(b"OK")      # busy again: it waited once for a busy pass, it goes on
+    assert replies[:2] == [b"", b""]  # its collection's pass, then a lamp frame's
+    assert replies[2].startswith(b"OK")  # busy again: it waited once for a busy pass, it goes on
 
 
 def test_the_oled_marks_the_pass_it_draws_a_line_in(sims):

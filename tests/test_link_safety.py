@@ -53,8 +53,8 @@ def test_a_close_and_reopen_within_one_poll_starts_a_new_session():
     m.cable.changes = 0
     m.run()
     m.ok("UNLOCK " + PIN)
-    m.send(b"CONFIG thin")   # the old host leaves mid-line...
-    m.cable.changes += 2      # ...closed and reopened between two polls
+    m.send(b"CONFIG thin")  # the old host leaves mid-line...
+    m.cable.changes += 2  # ...closed and reopened between two polls
     m.cable.to_machine += b"k_ms\n"
     m.run()
     kind, data = m.cable.lines()[0]
@@ -90,12 +90,12 @@ def test_a_real_pty_reopened_within_a_poll_is_a_new_locked_session():
         os.write(a, ("UNLOCK %s\n" % PIN).encode())
         lines, now = _read_lines(a, link, m.controller, 0)
         assert lines == ['OK {"locked": false, "pin": true}']
-        os.write(a, b"CONFIG thin")   # the old host's half line...
+        os.write(a, b"CONFIG thin")  # the old host's half line...
         lines, now = _read_lines(a, link, m.controller, now)
         assert lines == []
-        os.write(a, b"k_ms")          # ...more of it, unread, then it hangs up
+        os.write(a, b"k_ms")  # ...more of it, unread, then it hangs up
         os.close(a)
-        b = _open(transport.path)     # and a new host opens before the next poll
+        b = _open(transport.path)  # and a new host opens before the next poll
         os.write(b, b"k_ms\n")
         lines, now = _read_lines(b, link, m.controller, now)
         assert not [line for line in lines if "think_ms" in line]

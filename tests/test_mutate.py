@@ -35,8 +35,9 @@ def test_every_mutant_applies_to_todays_code():
 def tree(tmp_path, mutants):
     """A small project: a handler, its test, and the mutants given."""
     (tmp_path / "firmware" / "guard").mkdir(parents=True)
-    (tmp_path / "firmware" / "code.py").write_text("raise SystemExit('the board\'s code.py, never imported here')\n")
-    (tmp_path / "firmware" / "guard" / "__init__.py").write_text(textwrap.dedent("""\
+    (tmp_path / "firmware" / "code.py").write_text("raise SystemExit('the board's code.py, never imported here')\n")
+    (tmp_path / "firmware" / "guard" / "__init__.py").write_text(
+        textwrap.dedent("""\
         def safe(value):
             if value < 0:
                 return 0
@@ -46,21 +47,24 @@ def tree(tmp_path, mutants):
             if value > 9:
                 return 9
             return value
-        """))
+        """)
+    )
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_guard.py").write_text(textwrap.dedent("""\
+    (tmp_path / "tests" / "test_guard.py").write_text(
+        textwrap.dedent("""\
         import guard
 
         def test_a_negative_is_held_at_zero():
             assert guard.safe(-3) == 0
-        """))
+        """)
+    )
     (tmp_path / "tools" / "mutants").mkdir(parents=True)
     (tmp_path / "tools" / "mutants" / "guard.toml").write_text(mutants)
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     return tmp_path
 
 
-MUTANTS = textwrap.dedent('''\
+MUTANTS = textwrap.dedent("""\
     [[mutant]]
     name = "negative-check"
     why = "a negative value passes through"
@@ -84,7 +88,7 @@ MUTANTS = textwrap.dedent('''\
     find = "if value == 7:"
     replace = "if False:"
     tests = ["tests/test_guard.py"]
-    ''')
+    """)
 
 
 def test_a_killed_mutant_a_survivor_and_a_stale_one_are_told_apart(tmp_path):
@@ -105,7 +109,9 @@ def test_a_killed_mutant_a_survivor_and_a_stale_one_are_told_apart(tmp_path):
     assert [miss.split(":")[0] for miss in misses] == ["ceiling-check", "moved-on"]
     assert "SURVIVED" in misses[0] and "a value over 9 passes through" in misses[0]
     assert "occurs 0 times" in misses[1]
-    assert (root / "firmware" / "guard" / "__init__.py").read_text().count("if value < 0:") == 1   # the tree itself untouched
+    assert (root / "firmware" / "guard" / "__init__.py").read_text().count(
+        "if value < 0:"
+    ) == 1  # the tree itself untouched
 
 
 def test_tests_that_fail_unbroken_kill_nothing(tmp_path):
@@ -115,21 +121,27 @@ def test_tests_that_fail_unbroken_kill_nothing(tmp_path):
     assert len(misses) == 1 and "its tests fail without it" in misses[0]
 
 
-@pytest.mark.parametrize("text, said", [
-    ("[[mutant]]\nname = 'x'\n", "no why, file, find, replace, tests"),
-    ("[[mutant]]\nname='x'\nwhy='w'\nfile='f'\nfind='a'\nreplace='a'\ntests=['t']\n", "same text as find"),
-    ("[[mutant]]\nname='x'\nwhy='w'\nfile='f'\nfind='a'\nreplace='b'\ntests='t'\n", "tests a list"),
-    ("[[mutant\n", "guard.toml"),
-])
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ("[[mutant]]\nname = 'x'\n", "no why, file, find, replace, tests"),
+        ("[[mutant]]\nname='x'\nwhy='w'\nfile='f'\nfind='a'\nreplace='a'\ntests=['t']\n", "same text as find"),
+        ("[[mutant]]\nname='x'\nwhy='w'\nfile='f'\nfind='a'\nreplace='b'\ntests='t'\n", "tests a list"),
+        ("[[mutant\n", "guard.toml"),
+    ],
+)
 def test_a_malformed_mutants_file_is_one_line_naming_it(tmp_path, text, said):
     (tmp_path / "guard.toml").write_text(text)
     with pytest.raises(mutate.Usage, match=said):
         mutate.load(str(tmp_path))
 
 
-@pytest.mark.parametrize("args, said", [(["--fast"], "usage:"), (["no-such-area"], "no area or mutant named no-such-area")])
+@pytest.mark.parametrize(
+    "args, said", [(["--fast"], "usage:"), (["no-such-area"], "no area or mutant named no-such-area")]
+)
 def test_usage_errors_say_one_line_and_exit_2(args, said):
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mutate.py"), *args],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tools", "mutate.py"), *args], capture_output=True, text=True
+    )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and said in done.stderr and not done.stdout

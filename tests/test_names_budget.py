@@ -49,8 +49,13 @@ def day_modules(tmp_path, board, preset):
     choices.write_bytes(choices_file(board, {"preset": preset}))
     drive = tmp_path / "drive"
     drive.mkdir()
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "names_day.py"), board, preset, str(choices)],
-                         capture_output=True, text=True, timeout=600, env=dict(os.environ, NAMES_DAY_DRIVE=str(drive)))
+    out = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tests", "names_day.py"), board, preset, str(choices)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, NAMES_DAY_DRIVE=str(drive)),
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     return [line for line in out.stdout.splitlines() if line == "nimatron" or line.startswith("nimatron.")]
 
@@ -83,7 +88,8 @@ def test_a_macropad_day_interns_no_more_names_than_its_budget(tmp_path):
     assert len(names) <= BUDGET, (
         "a MacroPad's day interns %d names, over its budget of %d: each name past CircuitPython's pool "
         "step costs 8.3 KB of its heap (docs/board.md). Cut names, or measure the day in the emulator "
-        "before raising BUDGET" % (len(names), BUDGET))
+        "before raising BUDGET" % (len(names), BUDGET)
+    )
 
 
 def test_the_count_sees_a_new_name_and_not_the_firmwares(tmp_path):

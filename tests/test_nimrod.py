@@ -51,7 +51,7 @@ def test_building_nim_shows_its_plan(start):
 
 def test_building_nim_once_built_is_nim():
     face = started("building", starts=[[0, 0, 0, 2]])
-    face.tap("key 0 0")            # the visitor's stone; the machine places the last
+    face.tap("key 0 0")  # the visitor's stone; the machine places the last
     face.advance(2000)
     panel = nimrod(face.controller)
     heaps = face.heaps()[0][:-1]
@@ -63,7 +63,7 @@ def test_graph_nim_groups_are_the_firmwares():
     face = started("graph")
     matrix = face.heaps()[0]
     panel = nimrod(face.controller)
-    groups = face.controller.rules.groups(matrix)          # the firmware's own (lamps, nim-value)
+    groups = face.controller.rules.groups(matrix)  # the firmware's own (lamps, nim-value)
     assert panel["kind"] == "values" and panel["how"] == "groups"
     assert sorted((r["heap"], r["value"]) for r in panel["rows"]) == sorted(groups)
     assert panel["sum"] == xor(v for _, v in groups) == strategy.solve(face.controller.rules, matrix)["nimber"]
@@ -72,7 +72,7 @@ def test_graph_nim_groups_are_the_firmwares():
 
 
 def test_two_dimensional_nim_groups_and_verdict():
-    face = started("nim2d", starts=[[7, 7, 0, 12]])        # two groups of lit cells
+    face = started("nim2d", starts=[[7, 7, 0, 12]])  # two groups of lit cells
     matrix = face.heaps()[0]
     panel = nimrod(face.controller)
     result = strategy.solve(face.controller.rules, matrix)
@@ -93,7 +93,10 @@ def test_candy_nim_shows_both_counts_and_the_candies_it_can_be_sure_of():
     rules = face.controller.rules
     panel = nimrod(face.controller)
     assert panel["kind"] == "nim" and panel["candy"] == {
-        "left": sum(heaps), "sure": rules.candies(heaps, False), "held": {"visitor": 0, "machine": 0}}
+        "left": sum(heaps),
+        "sure": rules.candies(heaps, False),
+        "held": {"visitor": 0, "machine": 0},
+    }
     # a move: the machine's candies are counted, and the panel says so
     r = next(r for r in range(len(heaps)) if heaps[r])
     i = face.controller.panel.lit[r].index(1)
@@ -120,7 +123,7 @@ def test_no_preset_says_a_sentence_twice():
     for preset in presets:
         try:
             face = started(preset)
-        except Exception:   # a preset too large for pico-grid (21's heap of 21 lamps): another test's board
+        except Exception:  # a preset too large for pico-grid (21's heap of 21 lamps): another test's board
             continue
         panel = nimrod(face.controller)
         for lang in ("en", "es", "ru"):

@@ -23,11 +23,25 @@ from nimatron_sim.nimrod import nimrod
 from nimatron_sim.thinking import lines
 from nimatron_sim.words import Words
 
-ROWS = [("pico-neopixel", "nimatron"), ("pico-neopixel", "nimrod"), ("pico-neopixel", "marienbad"),
-        ("pico-neopixel", "subtract"), ("pico-neopixel", "greedy"), ("pi-leds", "marienbad")]
-KEYS = [("pico-grid", "nim2d"), ("pico-grid", "graph"), ("pico-grid", "candy"), ("pico-grid", "grundy"),
-        ("pico-grid", "moore"), ("pico-grid", "allheaps"), ("pico-ring", "circular"), ("macropad", "pad-nim"),
-        ("circuitplayground", "21counter")]
+ROWS = [
+    ("pico-neopixel", "nimatron"),
+    ("pico-neopixel", "nimrod"),
+    ("pico-neopixel", "marienbad"),
+    ("pico-neopixel", "subtract"),
+    ("pico-neopixel", "greedy"),
+    ("pi-leds", "marienbad"),
+]
+KEYS = [
+    ("pico-grid", "nim2d"),
+    ("pico-grid", "graph"),
+    ("pico-grid", "candy"),
+    ("pico-grid", "grundy"),
+    ("pico-grid", "moore"),
+    ("pico-grid", "allheaps"),
+    ("pico-ring", "circular"),
+    ("macropad", "pad-nim"),
+    ("circuitplayground", "21counter"),
+]
 VERDICTS = ("nimrod.win", "nimrod.win.said", "nimrod.lose", "nimrod.zero", "nimrod.nonzero")
 
 
@@ -103,9 +117,11 @@ def test_the_words_mid_move_in_every_language(lang):
     c = started("pico-neopixel", "nimrod")  # 3 5 6 7: the win is 7 from row D
     c.press("row3", 20)
     text = lines(nimrod(c), Words(lang))
-    expected = {"en": ("row D: 1 so far", "Take 6 more from row D", "3 5 6 0"),
-                "es": ("fila D: 1 hasta ahora", "Quita 6 más de la fila D", "3 5 6 0"),
-                "ru": ("ряда D: пока 1", "Возьмите ещё 6 из ряда D", "3 5 6 0")}[lang]
+    expected = {
+        "en": ("row D: 1 so far", "Take 6 more from row D", "3 5 6 0"),
+        "es": ("fila D: 1 hasta ahora", "Quita 6 más de la fila D", "3 5 6 0"),
+        "ru": ("ряда D: пока 1", "Возьмите ещё 6 из ряда D", "3 5 6 0"),
+    }[lang]
     joined = "\n".join(text)
     assert all(words in joined for words in expected), joined
     assert "{" not in joined
@@ -123,11 +139,14 @@ def test_the_page_and_the_crowd_show_the_move_in_progress():
         assert crowd["nimrod"]["lines"] == state["nimrod"]["lines"]
 
 
-@pytest.mark.parametrize("lang, words", [
-    ("en", ["The count is 0; whoever says 21 loses.", "add 1, to say 1"]),
-    ("es", ["La cuenta va en 0; quien dice 21 pierde.", "sumar 1, para decir 1"]),
-    ("ru", ["Счёт: 0; кто назовёт 21, проигрывает.", "прибавить 1, назвать 1"]),
-])
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("en", ["The count is 0; whoever says 21 loses.", "add 1, to say 1"]),
+        ("es", ["La cuenta va en 0; quien dice 21 pierde.", "sumar 1, para decir 1"]),
+        ("ru", ["Счёт: 0; кто назовёт 21, проигрывает.", "прибавить 1, назвать 1"]),
+    ],
+)
 def test_the_game_of_21_is_explained_in_counts_not_heaps(lang, words):
     """It said "Position 21 ... take 1 from heap A" while the count showed 0."""
     c = started("circuitplayground", "21counter")

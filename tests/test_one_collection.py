@@ -82,8 +82,13 @@ def test_no_pass_has_two_collections_or_a_collection_and_a_load(tree, board):
 
 
 # (board, preset): the machine's searches of each kind, on the boards that play them
-GAMES = [("pico-grid", "graph"), ("pico-grid", "candy"), ("pico-ring", "circular"), ("macropad", "pad-moore"),
-         ("pico-neopixel", "nimatron")]
+GAMES = [
+    ("pico-grid", "graph"),
+    ("pico-grid", "candy"),
+    ("pico-ring", "circular"),
+    ("macropad", "pad-moore"),
+    ("pico-neopixel", "nimatron"),
+]
 
 
 @pytest.mark.micropython
@@ -98,8 +103,12 @@ def test_the_heap_is_read_once_a_pass(tree, board, preset):
     after each collection (MEMORY's too: one reading answers it)."""
     ran = 0
     for heap in ("144K", "160K", "176K"):
-        out = mpy_runner.run("mpy/run_heap_reads.py", heap=heap, paths=(tree,),
-                             args=(board, preset, "SET difficulty teach", "EXPLAIN", "MEMORY", "SET difficulty perfect"))
+        out = mpy_runner.run(
+            "mpy/run_heap_reads.py",
+            heap=heap,
+            paths=(tree,),
+            args=(board, preset, "SET difficulty teach", "EXPLAIN", "MEMORY", "SET difficulty perfect"),
+        )
         if "MemoryError" in out.stdout + out.stderr or "ERR busy" in out.stdout:
             continue  # too low for this board here (the address layout decides; the unix port
             # prints an uncaught MemoryError's traceback on stdout: a start that found no room)

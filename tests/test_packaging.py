@@ -12,6 +12,7 @@ it, before a visitor meets a traceback. A private name used anywhere in the
 simulator or the drivers that is neither listed there nor the project's own
 (``OWN``) fails too, so the list cannot fall behind the code.
 """
+
 import ast
 import importlib.util
 import pathlib
@@ -40,8 +41,12 @@ INTERNALS = [
     # the OS-agnostic board (Blinka's test fixture, not its API): its pins, NeoPixel and PWM wired to the bench
     ("adafruit-blinka", "adafruit_blinka.agnostic", "board_id", [BLINKA_MOCK]),
     ("adafruit-blinka", "adafruit_blinka.microcontroller.generic_agnostic_board.pin", "Pin", [BLINKA_MOCK]),
-    ("adafruit-blinka", "adafruit_blinka.microcontroller.generic_agnostic_board.neopixel", "neopixel_write",
-     [BLINKA_MOCK]),
+    (
+        "adafruit-blinka",
+        "adafruit_blinka.microcontroller.generic_agnostic_board.neopixel",
+        "neopixel_write",
+        [BLINKA_MOCK],
+    ),
     ("adafruit-blinka", "adafruit_blinka.microcontroller.generic_agnostic_board.PWMOut", "PWMOut", [BLINKA_MOCK]),
     # its private parts: a pin's pull (a button read), a NeoPixel frame's pin
     ("adafruit-blinka", "adafruit_blinka.microcontroller.generic_agnostic_board.pin", "_pull", [BLINKA_MOCK]),
@@ -60,7 +65,7 @@ INTERNALS = [
     ("adafruit-blinka", "keypad", "_previously_pressed", [CP_IO]),
     # the MacroPad's OLED: a framebuffer behind fourwire's bus methods, which displayio calls
     ("adafruit-blinka-displayio", "displayio._constants", "DISPLAY_COMMAND", [OLED]),
-    ("adafruit-blinka-displayio", "displayio", "displays", [OLED]),   # the refresh thread's pool
+    ("adafruit-blinka-displayio", "displayio", "displays", [OLED]),  # the refresh thread's pool
     ("adafruit-blinka-displayio", "fourwire", "_free", [OLED]),
     ("adafruit-blinka-displayio", "fourwire", "_begin_transaction", [OLED]),
     ("adafruit-blinka-displayio", "fourwire", "_end_transaction", [OLED]),
@@ -68,15 +73,17 @@ INTERNALS = [
 ]
 # Private names the sweep meets that are the project's own (defined in firmware/, host/ or simulator/)
 OWN = [
-    "_building",   # Controller._building(): the faces ask it (issue 28: a flag a rule set should answer)
-    "_encoders",   # the bench's rotary encoders
-    "_event",      # a soak robot's listener
-    "_open_lamps", # CircuitPythonIO._open_lamps: a strip opens as StripIO's (drivers/strip_io.py), LEDs its own
-    "_note",       # Face._note: the message under the lamps, set by the terminal's mute key
-    "_press",      # Presses._press: drivers.cursor presses the key under the cursor as a press would
+    "_building",  # Controller._building(): the faces ask it (issue 28: a flag a rule set should answer)
+    "_encoders",  # the bench's rotary encoders
+    "_event",  # a soak robot's listener
+    "_open_lamps",  # CircuitPythonIO._open_lamps: a strip opens as StripIO's (drivers/strip_io.py), LEDs its own
+    "_note",  # Face._note: the message under the lamps, set by the terminal's mute key
+    "_press",  # Presses._press: drivers.cursor presses the key under the cursor as a press would
     # Controller's: nimatron class leaves a machine unrun while nothing but a hand can change it
     # (classroom/room.py resting: no redraw due, no frame owed, no game or move waiting to be told)
-    "_redraw_at", "_dirty", "_begun",
+    "_redraw_at",
+    "_dirty",
+    "_begun",
 ]
 SWEPT = ("simulator", "firmware/nimatron/drivers")
 # Requirements without a cap, and why.
@@ -108,17 +115,24 @@ def library_source(module):
 def test_each_private_internal_is_still_there(dist, module, name, users):
     source = library_source(module)
     assert source is not None, "%s %s has no module %s any more: %s rely on its %s" % (
-        dist, metadata.version(dist), module, ", ".join(users), name)
+        dist,
+        metadata.version(dist),
+        module,
+        ", ".join(users),
+        name,
+    )
     assert re.search(r"\b%s\b" % re.escape(name), source), (
         "%s %s no longer has %s in %s: %s rely on it; adapt them, then move the cap in pyproject.toml"
-        % (dist, metadata.version(dist), name, module, ", ".join(users)))
+        % (dist, metadata.version(dist), name, module, ", ".join(users))
+    )
 
 
 @pytest.mark.parametrize("dist, module, name, users", INTERNALS, ids=[i[2] for i in INTERNALS])
 def test_each_private_internal_is_still_used(dist, module, name, users):
     for path in users:
-        assert re.search(r"\b%s\b" % re.escape(name), (ROOT / path).read_text()), \
+        assert re.search(r"\b%s\b" % re.escape(name), (ROOT / path).read_text()), (
             "%s no longer uses %s's %s: take it off INTERNALS" % (path, dist, name)
+        )
 
 
 @pytest.mark.parametrize("dist", sorted({i[0] for i in INTERNALS}))
@@ -134,13 +148,20 @@ def private_names(path):
     ``obj._name`` (not ``self``), ``getattr(obj, "_name")`` and kin, ``import lib._module``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and re.match(r"_[A-Za-z]", node.attr) and \
-                not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+        if (
+            isinstance(node, ast.Attribute)
+            and re.match(r"_[A-Za-z]", node.attr)
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ):
             yield node.lineno, node.attr
-        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("getattr", "hasattr", "setattr") \
-                and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) \
-                and re.match(r"_[A-Za-z]", str(node.args[1].value)) \
-                and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self"):
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) in ("getattr", "hasattr", "setattr")
+            and len(node.args) > 1
+            and isinstance(node.args[1], ast.Constant)
+            and re.match(r"_[A-Za-z]", str(node.args[1].value))
+            and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self")
+        ):
             yield node.lineno, node.args[1].value
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for part in node.module.split(".")[1:]:
@@ -149,23 +170,25 @@ def private_names(path):
 
 
 def test_every_private_name_used_is_listed():
-    listed = {i[2] for i in INTERNALS} | set(OWN) | {
-        i[1].rsplit(".", 1)[1] for i in INTERNALS if "._" in i[1]}
+    listed = {i[2] for i in INTERNALS} | set(OWN) | {i[1].rsplit(".", 1)[1] for i in INTERNALS if "._" in i[1]}
     wrong = []
     for base in SWEPT:
         for path in sorted((ROOT / base).rglob("*.py")):
             for line, name in private_names(path):
                 if name not in listed:
                     wrong.append("%s:%d: %s" % (path.relative_to(ROOT), line, name))
-    assert not wrong, ("private names used but not listed in tests/test_packaging.py (INTERNALS for a "
-                       "library's, OWN for the project's):\n" + "\n".join(wrong))
+    assert not wrong, (
+        "private names used but not listed in tests/test_packaging.py (INTERNALS for a "
+        "library's, OWN for the project's):\n" + "\n".join(wrong)
+    )
 
 
 @pytest.mark.parametrize("name", OWN)
 def test_the_projects_own_private_names_are_its_own(name):
     defined = re.compile(r"(def |self\.)%s\b" % re.escape(name))
-    assert any(defined.search(p.read_text()) for base in ("firmware", "host", "simulator")
-               for p in (ROOT / base).rglob("*.py")), "the project defines no %s: is it a library's? list it in INTERNALS" % name
+    assert any(
+        defined.search(p.read_text()) for base in ("firmware", "host", "simulator") for p in (ROOT / base).rglob("*.py")
+    ), "the project defines no %s: is it a library's? list it in INTERNALS" % name
     met = {n for base in SWEPT for p in (ROOT / base).rglob("*.py") for _, n in private_names(p)}
     assert name in met, "nothing takes %s from outside any more: take it off OWN" % name
 
@@ -176,8 +199,10 @@ def test_every_range_has_a_floor_and_a_cap(name):
     ops = {s.operator for s in req.specifier}
     assert ops & {">=", ">", "==", "~="}, "%r has no lower bound: name the oldest version it was tried with" % str(req)
     if name not in UNCAPPED:
-        assert ops & {"<", "<=", "==", "~="}, ("%r has no upper bound: cap it below the next major release "
-                                               "tried (or list it in UNCAPPED with the reason)" % str(req))
+        assert ops & {"<", "<=", "==", "~="}, (
+            "%r has no upper bound: cap it below the next major release "
+            "tried (or list it in UNCAPPED with the reason)" % str(req)
+        )
 
 
 @pytest.mark.parametrize("name", sorted(requirements()))
@@ -190,8 +215,11 @@ def test_the_installed_version_is_inside_its_range(name):
         installed = metadata.version(name)
     except metadata.PackageNotFoundError:
         pytest.fail("%s is not installed: pip install -e '.[test]' (tools/setup.sh)" % name)
-    assert req.specifier.contains(installed, prereleases=True), \
-        "%s %s is installed, outside %r" % (name, installed, str(req))
+    assert req.specifier.contains(installed, prereleases=True), "%s %s is installed, outside %r" % (
+        name,
+        installed,
+        str(req),
+    )
 
 
 def third_party_imports():
@@ -199,8 +227,13 @@ def third_party_imports():
     for base in ("firmware", "host", "simulator"):
         for path in sorted((ROOT / base).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                    [node.module] if isinstance(node, ast.ImportFrom) and not node.level and node.module else []
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module]
+                    if isinstance(node, ast.ImportFrom) and not node.level and node.module
+                    else []
+                )
                 for name in names:
                     top = name.split(".")[0]
                     if top not in sys.stdlib_module_names and not top.startswith("nimatron"):
@@ -213,16 +246,21 @@ def test_every_library_imported_is_required():
     CircuitPython's own (circuitpython-stubs knows them; test_circuitpython_api checks them)."""
     provides = metadata.packages_distributions()
     required = set(requirements())
-    board = {str(f).split("/")[0][:-len("-stubs")] for f in metadata.distribution("circuitpython-stubs").files
-                if str(f).split("/")[0].endswith("-stubs")}
+    board = {
+        str(f).split("/")[0][: -len("-stubs")]
+        for f in metadata.distribution("circuitpython-stubs").files
+        if str(f).split("/")[0].endswith("-stubs")
+    }
     wrong = []
     for path, top in third_party_imports():
         if path.startswith("firmware/") and top in board:
             continue
         dists = {d.lower() for d in provides.get(top, ())}
         if not dists & required:
-            wrong.append("%s imports %s (from %s), which pyproject.toml does not require"
-                         % (path, top, ", ".join(sorted(dists)) or "nowhere installed"))
+            wrong.append(
+                "%s imports %s (from %s), which pyproject.toml does not require"
+                % (path, top, ", ".join(sorted(dists)) or "nowhere installed")
+            )
     assert not wrong, "\n".join(sorted(set(wrong)))
 
 
@@ -248,8 +286,11 @@ def test_the_wheel_ships_every_package_and_its_data(tmp_path):
     import sys
     import zipfile
 
-    run = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
-                          "-q", "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stderr
     names = set(zipfile.ZipFile(next(tmp_path.glob("nimatron-*.whl"))).namelist())
     for where in ("firmware", "host", "simulator"):
@@ -261,13 +302,16 @@ def test_the_wheel_ships_every_package_and_its_data(tmp_path):
                 assert rel in names, "the wheel lacks %s" % rel
 
 
-@pytest.mark.parametrize("text, found", [
-    ("keys._last_scan = now\n", ["_last_scan"]),
-    ("x = getattr(keys, '_interval', 0.02)\n", ["_interval"]),
-    ("from displayio._constants import DISPLAY_COMMAND\n", ["_constants"]),
-    ("self._pull = 1\nx = self._pull\ny = getattr(self, '_squeeze', 0)\n", []),
-    ("x = obj.__class__\n", []),
-])
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("keys._last_scan = now\n", ["_last_scan"]),
+        ("x = getattr(keys, '_interval', 0.02)\n", ["_interval"]),
+        ("from displayio._constants import DISPLAY_COMMAND\n", ["_constants"]),
+        ("self._pull = 1\nx = self._pull\ny = getattr(self, '_squeeze', 0)\n", []),
+        ("x = obj.__class__\n", []),
+    ],
+)
 def test_the_sweep_sees_each_form_of_private_use(tmp_path, text, found):
     (tmp_path / "probe.py").write_text(text)
     assert [name for _, name in private_names(tmp_path / "probe.py")] == found

@@ -22,8 +22,7 @@ from nimatron.link.hostlink import HostLink
 from nimatron_sim.visitor import Visitor
 
 FAST = {"think_ms": 0, "show_ms": 0, "over_ms": 20000}
-PAIRS = [("pad-graph", "pad-nim"), ("pad-nim", "pad-graph"), ("pad-graph", "pad-moore"),
-         ("pad-building", "pad-graph")]
+PAIRS = [("pad-graph", "pad-nim"), ("pad-nim", "pad-graph"), ("pad-graph", "pad-moore"), ("pad-building", "pad-graph")]
 
 
 def linked(sim):
@@ -78,7 +77,7 @@ def test_graph_and_heaps_presets_switched_in_every_state_draw_no_stale_position(
     for k, preset in enumerate((then, first, then, first)):
         play_to_the_end(sim, k)
         say(link, sim, "SET preset " + preset)  # the game-over screen
-        sim.advance(3000)                        # and back to attract mode, where it applies
+        sim.advance(3000)  # and back to attract mode, where it applies
         sim.tap_for("new")
         sim.advance(300)
         say(link, sim, "SET preset " + (first if preset == then else then))  # mid-game: from the next game
@@ -120,7 +119,11 @@ def one_strip_a_pin(monkeypatch):
 
 @pytest.mark.parametrize("fails", ["tone", "keys", "led", "oled"])
 def test_a_rebuild_after_a_fault_finds_the_pixels_let_go_whatever_part_fails_to_close(
-        sims, one_strip_a_pin, monkeypatch, fails):  # noqa: F811
+    sims,  # noqa: F811
+    one_strip_a_pin,
+    monkeypatch,
+    fails,
+):
     """A fault closes the driver and builds the game again. A part that
     fails to close (the heap out of memory, a pin the board refuses) must not
     keep the pixels claimed: the rebuild then failed every 5 s with
@@ -134,8 +137,12 @@ def test_a_rebuild_after_a_fault_finds_the_pixels_let_go_whatever_part_fails_to_
     def broken(*args):
         raise MemoryError("memory allocation failed, allocating 64 bytes")
 
-    part = {"tone": old.sound.tone if old.sound else None, "keys": old._scanners[0][0], "led": old._led,
-            "oled": old.oled}[fails]
+    part = {
+        "tone": old.sound.tone if old.sound else None,
+        "keys": old._scanners[0][0],
+        "led": old._led,
+        "oled": old.oled,
+    }[fails]
     assert part is not None, fails
     let_go = []
     others = [o for o in (old._encoder, old._led, old.oled) if o is not None and o is not part]

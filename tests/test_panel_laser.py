@@ -26,8 +26,9 @@ def layers(text):
 
 
 def holes(group):
-    return [(float(c.get("cx")), float(c.get("cy")), float(c.get("r")), c.get("class"))
-            for c in group.iter(SVG + "circle")]
+    return [
+        (float(c.get("cx")), float(c.get("cy")), float(c.get("r")), c.get("class")) for c in group.iter(SVG + "circle")
+    ]
 
 
 @pytest.mark.parametrize("path", PANELS)
@@ -50,8 +51,13 @@ def test_every_cut_is_a_red_hairline_with_no_fill_and_nothing_else_is_red(path):
     for e in groups["engrave"].iter():
         assert e.get("stroke") != "#ff0000" and e.get("fill") != "#ff0000", e.attrib
     width, height = float(root.get("width")[:-2]), float(root.get("height")[:-2])
-    big = [e for e in root.iter(SVG + "rect") if e.get("fill") not in (None, "none")
-           and float(e.get("width")) >= width * 0.9 and float(e.get("height")) >= height * 0.9]
+    big = [
+        e
+        for e in root.iter(SVG + "rect")
+        if e.get("fill") not in (None, "none")
+        and float(e.get("width")) >= width * 0.9
+        and float(e.get("height")) >= height * 0.9
+    ]
     assert big == [], "a filled background"
 
 
@@ -60,7 +66,7 @@ def test_fixing_holes_are_m4_clearance_and_clear_of_every_other_hole(path):
     root, groups = layers(TEXTS[path])
     found = holes(groups["cut"])
     fixing = [h for h in found if h[3] == "fixing"]
-    if "/panel-splice-" in path:   # a splice rib is glued behind the seam: no fixing holes of its own
+    if "/panel-splice-" in path:  # a splice rib is glued behind the seam: no fixing holes of its own
         assert fixing == []
         return
     assert len(fixing) >= 4 and all(abs(r * 2 + panel.KERF_MM - panel.FIXING_MM) < 0.01 for _, _, r, _ in fixing)
@@ -87,12 +93,12 @@ def test_a_panel_bigger_than_the_bed_is_cut_in_tiles_that_fit_and_no_hole_is_spl
         assert panel.fits_bed(w, h), (path, w, h)
         top = float(root.get("viewBox").split()[1])
         for x, y, r, cls in holes(groups["cut"]):
-            assert top <= y - r and y + r <= top + h, (path, cls, y)     # wholly inside its tile
+            assert top <= y - r and y + r <= top + h, (path, cls, y)  # wholly inside its tile
             if cls not in ("fixing",):
                 seen.append((x, y, r, cls))
     _, groups = layers(TEXTS[name + "/panel.svg"])
     every = sorted(h for h in holes(groups["cut"]) if h[3] != "fixing")
-    assert sorted(seen) == every          # every hole of the panel is in exactly one tile
+    assert sorted(seen) == every  # every hole of the panel is in exactly one tile
 
 
 @pytest.mark.parametrize("path", PANELS)

@@ -28,21 +28,22 @@ def play(sim, keys, wait=3600):
 
 # -- 1. Grundy's game on the ring: heaps are arcs, split by one end --------------------------
 
+
 def test_grundy_on_the_ring_shows_each_heap_as_an_arc_and_the_machine_splits(sims):
     sim = sims("pico-ring", {"preset": "grundy", "first": "machine"})
     play(sim, ["new"])
     move = events(sim, "move")[0]
     assert move["before"] == [8] and sorted(move["after"]) == [1, 7]
     ring = sim.read_lamps()[0]
-    assert ring == [1] * 7 + [0] + [1] + [0] * 7        # 7, a dark gap, 1
+    assert ring == [1] * 7 + [0] + [1] + [0] * 7  # 7, a dark gap, 1
     assert not events(sim, "refused")
 
 
 def test_a_visitor_splits_an_arc_by_selecting_one_end_of_it(sims):
-    sim = sims("pico-ring", {"preset": "grundy"})   # visitor first: 8
+    sim = sims("pico-ring", {"preset": "grundy"})  # visitor first: 8
     play(sim, ["new", "key 0 0", "key 0 1", "key 0 2", "done"], wait=0)
     assert events(sim, "move")[0]["after"] == [3, 5]
-    assert sim.read_lamps()[0][:9] == [1, 1, 1, 0, 1, 1, 1, 1, 1]   # the gap opens at the split
+    assert sim.read_lamps()[0][:9] == [1, 1, 1, 0, 1, 1, 1, 1, 1]  # the gap opens at the split
     assert not events(sim, "refused")
 
 
@@ -55,7 +56,7 @@ def test_a_selection_that_is_not_one_end_of_an_arc_is_refused_and_restored(sims,
 
 
 def test_the_teaching_hint_on_the_ring_blinks_the_end_to_split_off(sims):
-    sim = sims("pico-ring", {"preset": "grundy", "difficulty": "teach"})   # 8: split off 1 to win
+    sim = sims("pico-ring", {"preset": "grundy", "difficulty": "teach"})  # 8: split off 1 to win
     play(sim, ["new"], wait=sim.controller.settings["hint_ms"] + 100)
     hint = events(sim, "hint")
     assert hint and sorted(hint[0]["after"]) == [1, 7]
@@ -65,8 +66,20 @@ def test_the_teaching_hint_on_the_ring_blinks_the_end_to_split_off(sims):
 
 
 def test_grundy_starts_too_big_for_the_ring_are_refused_when_the_settings_are_applied(capsys):
-    code = nimatron(["sim", "--headless", "--board", "pico-ring", "--rules", "grundy", "--set", "starts=[[16]]",
-                     "--script", "/dev/null"])
+    code = nimatron(
+        [
+            "sim",
+            "--headless",
+            "--board",
+            "pico-ring",
+            "--rules",
+            "grundy",
+            "--set",
+            "starts=[[16]]",
+            "--script",
+            "/dev/null",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "needs 31 lamps on the ring" in err and "Traceback" not in err
     # the rules alone: the preset's start was for its own rules; the largest that fits is played
@@ -77,8 +90,19 @@ def test_grundy_starts_too_big_for_the_ring_are_refused_when_the_settings_are_ap
 
 # -- 2. every reachable position must fit the board -------------------------------------------
 
-@pytest.mark.parametrize("start, fits", [([8], True), ([9], False), ([3, 5, 6, 7], False), ([4, 4, 2], True),
-                                         ([5, 5], True), ([5, 6], False), ([1, 2, 1, 2, 1, 2, 1, 2], True)])
+
+@pytest.mark.parametrize(
+    "start, fits",
+    [
+        ([8], True),
+        ([9], False),
+        ([3, 5, 6, 7], False),
+        ([4, 4, 2], True),
+        ([5, 5], True),
+        ([5, 6], False),
+        ([1, 2, 1, 2, 1, 2, 1, 2], True),
+    ],
+)
 def test_grundy_on_the_grid_accepts_a_start_only_if_every_split_has_a_row(start, fits):
     # a heap of h can become h-1 heaps (split off one lamp at a time): 8 rows hold 8
     assert fits_all_reachable(parse_rules("grundy"), [8] * 8, start) is fits
@@ -90,19 +114,32 @@ def test_a_grid_grundy_start_that_cannot_be_shown_is_refused_on_every_settings_p
     controller = app.make_controller("pico-grid", {"preset": "grundy"}, io=FakeIO())
     settings = dict(controller.settings, starts=[[3, 5, 6, 7]])
     with pytest.raises(PanelError):
-        controller.apply_settings(settings)                    # SET, the settings screen
-    assert controller.settings["starts"] == [[8], [7]]         # nothing changed
-    code = nimatron(["sim", "--headless", "--board", "pico-grid", "--rules", "grundy", "--set", "starts=[[3,5,6,7]]",
-                     "--script", "/dev/null"])
+        controller.apply_settings(settings)  # SET, the settings screen
+    assert controller.settings["starts"] == [[8], [7]]  # nothing changed
+    code = nimatron(
+        [
+            "sim",
+            "--headless",
+            "--board",
+            "pico-grid",
+            "--rules",
+            "grundy",
+            "--set",
+            "starts=[[3,5,6,7]]",
+            "--script",
+            "/dev/null",
+        ]
+    )
     assert code == 2 and "this board shows 8, one a row" in capsys.readouterr().err
 
 
 # -- 3. a lamp put out stays out -----------------------------------------------------------------
 
+
 def test_a_lamp_taken_from_the_middle_of_a_row_stays_out_and_the_machine_takes_from_the_end(sims):
-    sim = sims("pico-grid", {"rules": "allheaps"})    # 3 5 6 7
+    sim = sims("pico-grid", {"rules": "allheaps"})  # 3 5 6 7
     play(sim, ["new", "key 1 1", "done"], wait=300)
-    assert sim.read_lamps()[1][:5] == [1, 0, 1, 1, 1]      # not re-packed to 1 1 1 1 0
+    assert sim.read_lamps()[1][:5] == [1, 0, 1, 1, 1]  # not re-packed to 1 1 1 1 0
     sim.advance(4000)
     move = events(sim, "move")[1]
     lamps = sim.read_lamps()
@@ -110,12 +147,13 @@ def test_a_lamp_taken_from_the_middle_of_a_row_stays_out_and_the_machine_takes_f
         lit = [i for i in range(8) if lamps[r][i]]
         assert len(lit) == after
         if r == 1:
-            assert lamps[1][1] == 0                      # the visitor's gap is still dark
+            assert lamps[1][1] == 0  # the visitor's gap is still dark
         else:
-            assert lit == list(range(after))             # the machine's take came off the end
+            assert lit == list(range(after))  # the machine's take came off the end
 
 
 # -- 4. circles: neighbours are neighbouring lamps ------------------------------------------------
+
 
 def test_a_circle_smaller_than_the_ring_is_refused_in_words(capsys):
     code = nimatron(["sim", "--headless", "--board", "pico-ring", "--set", "starts=[[12]]", "--script", "/dev/null"])
@@ -141,11 +179,18 @@ def test_a_circle_the_grid_cannot_draw_is_refused(n):
 # -- every rule set on every grid board it accepts, normal and misère ---------------------------
 
 GRID_GAMES = [
-    ("pico-grid", {"rules": "nim"}), ("pico-grid", {"preset": "subtract"}), ("pico-grid", {"preset": "moore"}),
-    ("pico-grid", {"preset": "greedy"}), ("pico-grid", {"preset": "allheaps"}), ("pico-grid", {"preset": "grundy"}),
-    ("pico-grid", {"preset": "circular"}), ("pico-grid", {"preset": "circular", "starts": [[6], [10]]}),
-    ("pico-ring", {"preset": "circular"}), ("pico-ring", {"preset": "grundy"}),
-    ("pico-ring", {"rules": "nim", "starts": [[9]]}), ("pico-ring", {"rules": "grundy", "starts": [[3, 4]]}),
+    ("pico-grid", {"rules": "nim"}),
+    ("pico-grid", {"preset": "subtract"}),
+    ("pico-grid", {"preset": "moore"}),
+    ("pico-grid", {"preset": "greedy"}),
+    ("pico-grid", {"preset": "allheaps"}),
+    ("pico-grid", {"preset": "grundy"}),
+    ("pico-grid", {"preset": "circular"}),
+    ("pico-grid", {"preset": "circular", "starts": [[6], [10]]}),
+    ("pico-ring", {"preset": "circular"}),
+    ("pico-ring", {"preset": "grundy"}),
+    ("pico-ring", {"rules": "nim", "starts": [[9]]}),
+    ("pico-ring", {"rules": "grundy", "starts": [[3, 4]]}),
 ]
 
 

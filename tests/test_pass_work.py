@@ -119,8 +119,21 @@ def session(board_name, cls, seed, ms=90000, **overrides):
     """A random visitor pressing anything, holding some buttons until they
     stick, with an alarm raised and cleared: the frames shown."""
     rng = random.Random(seed)
-    rig = Rig(board_name, cls, first="alternate", difficulty="teach", hint_ms=1000, walkaway_ms=8000,
-              still_ms=4000, stuck_ms=6000, refuse_ms=300, think_ms=400, show_ms=600, over_ms=2000, **overrides)
+    rig = Rig(
+        board_name,
+        cls,
+        first="alternate",
+        difficulty="teach",
+        hint_ms=1000,
+        walkaway_ms=8000,
+        still_ms=4000,
+        stuck_ms=6000,
+        refuse_ms=300,
+        think_ms=400,
+        show_ms=600,
+        over_ms=2000,
+        **overrides,
+    )
     c = rig.c
     if c.input_model == "grid":
         roles = ["key %d %d" % (r, i) for r in range(len(c.layout)) for i in range(c.layout[r])]

@@ -9,6 +9,7 @@ bytes of records; as root ``--nvm /dev/null`` replaced the system's
 /dev/null with a plain file; a FIFO hung the program; ``sim --screenshot``
 and ``hardware --out`` created any missing folder.
 """
+
 import os
 import subprocess
 import sys
@@ -19,13 +20,17 @@ EXE = os.path.join(os.path.dirname(sys.executable), "nimatron")
 
 
 def run(*args, timeout=60):
-    return subprocess.run([EXE] + list(args), capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+    return subprocess.run([EXE] + list(args), capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
 
 
 def pi(*args, timeout=60):
-    return subprocess.run([sys.executable, "-m", "nimatron", "--board", "pi-leds", "--quiet"] + list(args),
-                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "nimatron", "--board", "pi-leds", "--quiet"] + list(args),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def fingerprint(path):
@@ -56,8 +61,9 @@ def cases(tmp_path):
     }
 
 
-@pytest.mark.parametrize("case", ["a text file", "a FIFO", "a device", "a symbolic link", "a folder",
-                                  "a missing folder"])
+@pytest.mark.parametrize(
+    "case", ["a text file", "a FIFO", "a device", "a symbolic link", "a folder", "a missing folder"]
+)
 def test_nvm_that_is_not_ours_is_refused_untouched(tmp_path, case):
     path, words = cases(tmp_path)[case]
     before = fingerprint(path) if os.path.lexists(path) else None
@@ -80,10 +86,10 @@ def test_our_own_nvm_a_blank_one_and_an_empty_file_are_accepted(tmp_path):
     script = tmp_path / "script.txt"
     script.write_text("press new\n")
     nvm = tmp_path / "nvm.bin"
-    assert run("sim", "--headless", "--nvm", str(nvm), "--script", str(script)).returncode == 0   # created
+    assert run("sim", "--headless", "--nvm", str(nvm), "--script", str(script)).returncode == 0  # created
     first = nvm.read_bytes()
     assert first[:2] == b"\x00n" and len(first) == 4096  # a commit-marked record first
-    assert run("sim", "--headless", "--nvm", str(nvm), "--script", str(script)).returncode == 0   # ours: reused
+    assert run("sim", "--headless", "--nvm", str(nvm), "--script", str(script)).returncode == 0  # ours: reused
     for content in (b"", b"\xff" * 4096):
         nvm.write_bytes(content)
         assert run("sim", "--headless", "--nvm", str(nvm), "--script", str(script)).returncode == 0

@@ -66,9 +66,15 @@ def run_service(tmp_path, *args, notify=None):
     env.pop("STATE_DIRECTORY", None)
     if notify:
         env["NOTIFY_SOCKET"] = notify
-    return subprocess.Popen([sys.executable, "-m", "nimatron", "--board", "pi-leds",
-                             "--state", str(tmp_path / "state" / "state.bin")] + list(args),
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "nimatron", "--board", "pi-leds", "--state", str(tmp_path / "state" / "state.bin")]
+        + list(args),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def boot_then_stop(proc, sock):
@@ -100,6 +106,11 @@ def test_a_bad_setting_falls_back_and_plays_instead_of_crash_looping(tmp_path, n
 
 
 def test_without_a_state_file_a_bad_setting_is_a_usage_error():
-    done = subprocess.run([sys.executable, "-m", "nimatron", "--board", "pi-leds", "--set", "think_ms=99999"],
-                          cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, GPIOZERO_PIN_FACTORY="mock"))
+    done = subprocess.run(
+        [sys.executable, "-m", "nimatron", "--board", "pi-leds", "--set", "think_ms=99999"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, GPIOZERO_PIN_FACTORY="mock"),
+    )
     assert done.returncode == 2 and "think_ms" in done.stderr and "Traceback" not in done.stderr

@@ -20,8 +20,7 @@ from nimatron.panels.playable import check_engine
 
 SPECS = ("nim", "subtract:3", "moore:2", "greedy", "allheaps", "grundy", "circular")
 # Around the limits: tables (4 heaps of 7, 24 objects), search, parts.
-STARTS = ([7, 7, 7, 7], [8, 7, 7, 7], [3, 5, 7, 9], [4, 4, 4, 4, 4], [13, 12], [16], [17], [25],
-          [9, 9, 9], [3] * 8)
+STARTS = ([7, 7, 7, 7], [8, 7, 7, 7], [3, 5, 7, 9], [4, 4, 4, 4, 4], [13, 12], [16], [17], [25], [9, 9, 9], [3] * 8)
 
 
 def reachable(rules, start):
@@ -127,21 +126,39 @@ def test_an_engine_failure_mid_game_still_gives_a_legal_move(monkeypatch, failur
     assert moves and all(rules.is_legal(e["before"], e["after"]) for e in moves)
 
 
-@pytest.mark.parametrize("argv", [
-    ["nimatron_sim", "--board", "pico-grid", "--rules", "allheaps", "--first", "machine",
-     "--set", "starts=[[8,8,8,8,8,8,8,8]]"],
-    ["nimatron_sim", "--set", "starts=[[0,0,0,0]]", "--first", "machine"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [
+            "nimatron_sim",
+            "--board",
+            "pico-grid",
+            "--rules",
+            "allheaps",
+            "--first",
+            "machine",
+            "--set",
+            "starts=[[8,8,8,8,8,8,8,8]]",
+        ],
+        ["nimatron_sim", "--set", "starts=[[0,0,0,0]]", "--first", "machine"],
+    ],
+)
 def test_the_simulator_refuses_with_exit_2(argv):
-    done = subprocess.run([sys.executable, "-m", "nimatron_host", "sim", "--headless", "--script", "-"] + argv[1:],
-                          input="press new\nwait 3000\n", capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "nimatron_host", "sim", "--headless", "--script", "-"] + argv[1:],
+        input="press new\nwait 3000\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and "start [" in done.stderr
     assert not [json.loads(line) for line in done.stdout.splitlines()]
 
 
-@pytest.mark.parametrize("board, start", [("pico-ring", [8]), ("pico-grid", [8]), ("macropad", [4]),
-                                          ("circuitplayground", [5])])
+@pytest.mark.parametrize(
+    "board, start", [("pico-ring", [8]), ("pico-grid", [8]), ("macropad", [4]), ("circuitplayground", [5])]
+)
 def test_rules_chosen_without_a_start_play_the_largest_start_that_fits(board, start):
     """`--rules grundy` on the ring used the preset's start of 16 and was refused;
     it now plays the largest start the lamps can show every position of."""

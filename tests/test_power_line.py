@@ -64,14 +64,17 @@ def test_the_board_takes_a_listed_level_without_the_power_module(drive_file, mon
     assert limit({"brightness": None}) == 0.2  # the settings' usual value: the pin map's own
 
 
-@pytest.mark.parametrize("text", [
-    None,                                                   # no file
-    "layout 4,4,4\n",                                       # no power line
-    "power macropad 00000000 0.2=0.2 1.0=1.0\n",            # the pin map edited since
-    "power pico-grid %s 1.0=1.0\n",                         # another board's line
-    "power macropad %s 0.2=zz 1.0=\n",                      # damaged
-    "\xff\xfe power",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        None,  # no file
+        "layout 4,4,4\n",  # no power line
+        "power macropad 00000000 0.2=0.2 1.0=1.0\n",  # the pin map edited since
+        "power pico-grid %s 1.0=1.0\n",  # another board's line
+        "power macropad %s 0.2=zz 1.0=\n",  # damaged
+        "\xff\xfe power",
+    ],
+)
 def test_anything_else_is_checked_on_the_board_and_refusals_say_why(drive_file, text):
     spec = boards.board("macropad")
     if text is not None:

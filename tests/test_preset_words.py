@@ -40,7 +40,7 @@ def test_the_check_sees_the_old_21():
 
 
 def test_no_screen_says_modulo():
-    """"the heap modulo 4" was jargon with no gloss (issue 44): the screens say
+    """ "the heap modulo 4" was jargon with no gloss (issue 44): the screens say
     what is left after taking out 4s, and the remainder, in every language."""
     import json
     import pathlib

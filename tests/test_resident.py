@@ -31,12 +31,35 @@ from nimatron.games.rules import REGISTRY, parse_rules, rules_class
 from nimatron.machine.turns import plays_by_table
 
 # What a running board never needs once started (each is imported again when asked for).
-NEVER_IN_PLAY = ("machine.starting", "machine.app", "machine.reading", "machine.audits_load", "config.boards",
-                 "config.power", "config.settings", "config.values", "panels.playable", "games.registry", "games.anygraph", "link.pty", "machine.files",
-                 "machine.statefile", "machine.service", "machine.adjust", "machine.deployed", "machine.power_on")
+NEVER_IN_PLAY = (
+    "machine.starting",
+    "machine.app",
+    "machine.reading",
+    "machine.audits_load",
+    "config.boards",
+    "config.power",
+    "config.settings",
+    "config.values",
+    "panels.playable",
+    "games.registry",
+    "games.anygraph",
+    "link.pty",
+    "machine.files",
+    "machine.statefile",
+    "machine.service",
+    "machine.adjust",
+    "machine.deployed",
+    "machine.power_on",
+)
 # The panel module of each kind of panel a rule set asks for (``panels.make_panel``).
-PANELS = {"cells": "panels.cells", "ring": "panels.circle", "splits": "panels.shapes", "tally": "panels.tally",
-          "supply": "panels.supply", "heaps": None}
+PANELS = {
+    "cells": "panels.cells",
+    "ring": "panels.circle",
+    "splits": "panels.shapes",
+    "tally": "panels.tally",
+    "supply": "panels.supply",
+    "heaps": None,
+}
 SHARED_GAMES = ("games.nim",)  # Bouton's nim-sum: the base of Candy, Building and the heap games
 
 
@@ -59,7 +82,10 @@ def forbidden(settings):
     rules = parse_rules(settings["rules"])
     own = "games." + type(rules).__module__.rsplit(".", 1)[1]
     line = ["games." + line.split()[1] for line in REGISTRY if line.split()[0] == rules.name]  # heaps: the lookup
-    games = set(["games." + line.split()[1] for line in REGISTRY] + ["games." + rules_class(line.split()[0]).__module__.rsplit(".", 1)[1] for line in REGISTRY])
+    games = set(
+        ["games." + line.split()[1] for line in REGISTRY]
+        + ["games." + rules_class(line.split()[0]).__module__.rsplit(".", 1)[1] for line in REGISTRY]
+    )
     games = games - {own} - set(line) - set(SHARED_GAMES)
     shown = "panels.counter" if settings.get("counter") else PANELS[rules.panel]
     panels = set([m for m in PANELS.values() if m] + ["panels.counter"]) - {shown}
@@ -113,5 +139,9 @@ def check(moments, board, preset):
     for words in moments:
         loaded = set(words[1:])
         assert own in loaded and "machine.controller" in loaded, words[0]  # the listing is the board's own
-        assert not loaded & never, "%s %s: resident after %s: %s" % (board, preset, words[0],
-                                                                    " ".join(sorted(loaded & never)))
+        assert not loaded & never, "%s %s: resident after %s: %s" % (
+            board,
+            preset,
+            words[0],
+            " ".join(sorted(loaded & never)),
+        )

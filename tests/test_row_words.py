@@ -7,14 +7,19 @@ A visitor pressing an empty row read "row 0 is empty" while the panel, the
 terminal and the page label the rows A-D. The generator: on every board
 with row buttons, every row emptied and pressed again.
 """
+
 import re
 
 import pytest
 from nimatron.config import boards
 from nimatron_sim.engine import Simulator
 
-ROW_BOARDS = [name for name in boards.names() if boards.board(name).get("input", "rows") == "rows"
-              and any(role.startswith("row") for role in boards.board(name).get("buttons", {}))]
+ROW_BOARDS = [
+    name
+    for name in boards.names()
+    if boards.board(name).get("input", "rows") == "rows"
+    and any(role.startswith("row") for role in boards.board(name).get("buttons", {}))
+]
 
 
 @pytest.mark.parametrize("board", ROW_BOARDS or ["pico-neopixel"])
@@ -50,7 +55,9 @@ def test_no_message_in_the_firmware_counts_rows_or_lamps_from_zero():
 
     root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware", "nimatron")
     found = []
-    for folder, _, files in [w for part in ("machine", "panels", "games", "link") for w in os.walk(os.path.join(root, part))]:
+    for folder, _, files in [
+        w for part in ("machine", "panels", "games", "link") for w in os.walk(os.path.join(root, part))
+    ]:
         for name in files:
             if not name.endswith(".py"):
                 continue
@@ -58,7 +65,12 @@ def test_no_message_in_the_firmware_counts_rows_or_lamps_from_zero():
             with open(path, encoding="utf-8") as f:
                 tree = ast.parse(f.read())
             for node in ast.walk(tree):
-                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
-                        and isinstance(node.left.value, str) and re.search(r"\brow %d|\blamp %d %d", node.left.value):
+                if (
+                    isinstance(node, ast.BinOp)
+                    and isinstance(node.op, ast.Mod)
+                    and isinstance(node.left, ast.Constant)
+                    and isinstance(node.left.value, str)
+                    and re.search(r"\brow %d|\blamp %d %d", node.left.value)
+                ):
                     found.append("%s:%d %r" % (os.path.relpath(path, root), node.lineno, node.left.value))
     assert not found, found

@@ -38,9 +38,9 @@ from nimatron_sim.words import Words, languages
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCANNED = ("firmware", "host", "simulator")
-OWN = os.path.join("firmware", "nimatron", "games") + os.sep   # where rule sets live: they may test themselves
-FLAGS = ("panel", "carries", "reasoning")   # what a rule set says of itself, never compared outside it
-SAYS_RULES = re.compile(r"\b(rules|spec|name)\b")   # an expression made of a rule set's spec or name
+OWN = os.path.join("firmware", "nimatron", "games") + os.sep  # where rule sets live: they may test themselves
+FLAGS = ("panel", "carries", "reasoning")  # what a rule set says of itself, never compared outside it
+SAYS_RULES = re.compile(r"\b(rules|spec|name)\b")  # an expression made of a rule set's spec or name
 PRESETS = os.path.join(ROOT, "firmware", "nimatron", "config", "presets.json")
 
 RULES = [name for name, _, _, _ in entries()]  # every registered rule set
@@ -68,7 +68,8 @@ def flag_tests(source, filename="<planted>"):
         constants = [s for o in operands for s in _strings(o)]
         flagged = any(isinstance(o, ast.Attribute) and o.attr in FLAGS for o in operands) and constants
         named = [s for s in constants if s.split(":")[0] in RULES] and any(
-            SAYS_RULES.search(ast.unparse(o)) for o in operands if not _strings(o))
+            SAYS_RULES.search(ast.unparse(o)) for o in operands if not _strings(o)
+        )
         if flagged or named:
             found.append((node.lineno, ast.unparse(node)))
     return found
@@ -84,32 +85,38 @@ def scanned_files():
                     yield path
 
 
-@pytest.mark.parametrize("planted", [
-    'if rules.panel == "supply": pass',
-    'if self.face.controller.rules.panel == "tally": pass',
-    'x = controller.rules.panel != "cells"',
-    'if rules.carries == "stones": pass',
-    'if "candies" == rules.carries: pass',
-    'if rules.reasoning in ("building", "nim"): pass',
-    'if rules.name == "subtract" and not misere: pass',
-    'if self.rules == "nim": pass',
-    'ordered = self.rules.split(":")[0] not in ("grundy", "circular")',
-    'if args.rules.strip().split(":")[0] in ("nim2d", "graph"): pass',
-    'if str(request.get("rules")).split(":")[0] != "graph": pass',
-    'if rules.spec == "subtract:3": pass',
-    'if spec.split(":")[0] in ("nim2d", "graph"): pass',
-    'if name == "candy": pass',
-])
+@pytest.mark.parametrize(
+    "planted",
+    [
+        'if rules.panel == "supply": pass',
+        'if self.face.controller.rules.panel == "tally": pass',
+        'x = controller.rules.panel != "cells"',
+        'if rules.carries == "stones": pass',
+        'if "candies" == rules.carries: pass',
+        'if rules.reasoning in ("building", "nim"): pass',
+        'if rules.name == "subtract" and not misere: pass',
+        'if self.rules == "nim": pass',
+        'ordered = self.rules.split(":")[0] not in ("grundy", "circular")',
+        'if args.rules.strip().split(":")[0] in ("nim2d", "graph"): pass',
+        'if str(request.get("rules")).split(":")[0] != "graph": pass',
+        'if rules.spec == "subtract:3": pass',
+        'if spec.split(":")[0] in ("nim2d", "graph"): pass',
+        'if name == "candy": pass',
+    ],
+)
 def test_the_scan_finds_each_form_of_a_flag_or_name_test(planted):
     assert flag_tests(planted), planted
 
 
-@pytest.mark.parametrize("innocent", [
-    'if controller.panel is None: pass',              # the panel object, not the rule set's flag
-    'if out["kind"] == "nim": pass',                  # Nimrod's table kind, not a rule set
-    'if sys.implementation.name != "cpython": pass',  # a name, but not of a rule set
-    'if state == "visitor": pass',
-])
+@pytest.mark.parametrize(
+    "innocent",
+    [
+        "if controller.panel is None: pass",  # the panel object, not the rule set's flag
+        'if out["kind"] == "nim": pass',  # Nimrod's table kind, not a rule set
+        'if sys.implementation.name != "cpython": pass',  # a name, but not of a rule set
+        'if state == "visitor": pass',
+    ],
+)
 def test_the_scan_leaves_other_comparisons_alone(innocent):
     assert not flag_tests(innocent), innocent
 
@@ -120,8 +127,9 @@ def test_no_flag_or_name_test_outside_the_rule_sets():
         with open(os.path.join(ROOT, path), encoding="utf-8") as f:
             for line, text in flag_tests(f.read(), path):
                 found.append("%s:%d: %s" % (path, line, text))
-    assert not found, ("a rule set's flag or name compared outside its class (ask it by a method instead):\n"
-                       + "\n".join(found))
+    assert not found, (
+        "a rule set's flag or name compared outside its class (ask it by a method instead):\n" + "\n".join(found)
+    )
 
 
 # -- the sweep ------------------------------------------------------------------------------
@@ -131,15 +139,24 @@ def _presets():
 
 
 # a start for a rule set no preset plays, by the lamps it asks for (a preset is optional)
-ANY_START = {"heaps": [3, 4, 5], "ring": [8], "splits": [7], "cells": [[1, 1, 0], [0, 1, 1]],
-             "supply": [0, 0, 0, 5], "tally": [2, 3, 4]}
+ANY_START = {
+    "heaps": [3, 4, 5],
+    "ring": [8],
+    "splits": [7],
+    "cells": [[1, 1, 0], [0, 1, 1]],
+    "supply": [0, 0, 0, 5],
+    "tally": [2, 3, 4],
+}
 
 
 def _starts(name):
     """(spec, starts): the preset named after rule set ``name``, else the first
     that plays it, else one start for the lamps it asks for."""
-    presets = [(key, p) for key, p in _presets().items() if isinstance(p, dict)
-               and str(p.get("rules", "")).split(":")[0] == name]
+    presets = [
+        (key, p)
+        for key, p in _presets().items()
+        if isinstance(p, dict) and str(p.get("rules", "")).split(":")[0] == name
+    ]
     presets.sort(key=lambda item: item[0] != name)
     if presets:
         return presets[0][1]["rules"], presets[0][1]["starts"]
@@ -156,7 +173,7 @@ def _positions(name):
     rules = parse_rules(spec)
     out = []
     for start in starts[:2]:
-        position, ring = rules.check(start), rules.has_ring   # a circle's start is a circle
+        position, ring = rules.check(start), rules.has_ring  # a circle's start is a circle
         out.append((position, ring))
         moves = list(rules.moves(position, ring))
         if moves:
@@ -168,8 +185,9 @@ def _positions(name):
     return spec, unique
 
 
-CASES = [(spec, position, ring) for name in RULES for spec, positions in [_positions(name)]
-         for position, ring in positions]
+CASES = [
+    (spec, position, ring) for name in RULES for spec, positions in [_positions(name)] for position, ring in positions
+]
 
 
 def _ids(case):
@@ -179,7 +197,7 @@ def _ids(case):
 def _argv(rules, position, ring):
     """The position as ``nimatron solve`` and ``demo`` read it, from what the rule set says it reads."""
     heaps, extra = position, []
-    if getattr(rules, "with_stones", None) is not None:   # Building Nim: the stones as --stones
+    if getattr(rules, "with_stones", None) is not None:  # Building Nim: the stones as --stones
         heaps, extra = position[:-1], ["--stones", str(position[-1])]
     words = ["".join(str(x) for x in h) if isinstance(h, list) else str(h) for h in heaps]
     return ["--rules", rules.spec] + (["--ring"] if ring else []) + extra + words
@@ -205,7 +223,7 @@ def test_solve_demo_monitor_and_oled_say_the_rule_sets_words(case, capsys):
         after = answer["after"] + ([answer["stones"]] if "stones" in answer else [])
         assert explain.move_leaving(position, after, rules.position_words(after), rules.ordered, ring) in out, out
     # demo: the start, then each position a move leaves, each one reachable from the one before
-    if not ring:   # demo plays from heaps, never a circle
+    if not ring:  # demo plays from heaps, never a circle
         lines = _run(capsys, ["demo", "--seed", "3"] + _argv(rules, position, ring)).splitlines()
         assert lines[1] == "Start: " + words
         before = position
@@ -231,9 +249,15 @@ def test_solve_demo_monitor_and_oled_say_the_rule_sets_words(case, capsys):
     game = {"event": "new_game", "rules": spec, "position": position, "ring": ring, "misere": False}
     assert event_record(game, rules)["words"] == words
     # the OLED: the position's lines are the words, wrapped to the screen
-    controller = SimpleNamespace(state="visitor", settings={"explain": False, "preset": "nim"}, rules=rules,
-                                 misere=False, winner=None, position=lambda: (position, ring))
-    assert oled.lines(controller)[2:2 + len(oled._wrap(words, 2))] == oled._wrap(words, 2)
+    controller = SimpleNamespace(
+        state="visitor",
+        settings={"explain": False, "preset": "nim"},
+        rules=rules,
+        misere=False,
+        winner=None,
+        position=lambda: (position, ring),
+    )
+    assert oled.lines(controller)[2 : 2 + len(oled._wrap(words, 2))] == oled._wrap(words, 2)
 
 
 @pytest.mark.parametrize("lang", languages())
@@ -246,10 +270,12 @@ def test_the_terminal_face_says_the_same_words_in_each_language(case, lang):
     spec, position, _ = case
     rules = parse_rules(spec)
     words = Words(lang)
-    start = [sum(x << c for c, x in enumerate(row)) if isinstance(row, list) else row
-             for row in position]   # a settings file gives lamps as row bitmasks
-    face = Face("pico-grid", {"rules": spec, "starts": [start], "first": "machine",
-                              "think_ms": 0, "show_ms": 0}, 1, lang=lang)
+    start = [
+        sum(x << c for c, x in enumerate(row)) if isinstance(row, list) else row for row in position
+    ]  # a settings file gives lamps as row bitmasks
+    face = Face(
+        "pico-grid", {"rules": spec, "starts": [start], "first": "machine", "think_ms": 0, "show_ms": 0}, 1, lang=lang
+    )
     seen = []
     face.sim.listeners.append(seen.append)
     try:

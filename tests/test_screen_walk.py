@@ -41,9 +41,7 @@ from nimatron_sim.words import Words
 
 LANGS = ("en", "es", "ru")
 QUICK = {"think_ms": 0, "show_ms": 100}
-TWO_COLONS = re.compile(r": [^\n.;·—()]*: ")   # "No está permitido: una fila por turno: sigue…"
-
-
+TWO_COLONS = re.compile(r": [^\n.;·—()]*: ")  # "No está permitido: una fila por turno: sigue…"
 
 
 def check(texts, words, where):
@@ -88,7 +86,11 @@ def log_agrees_with_counters(face, where):
             pending = False
     audits = face.audits()
     assert counted == audits["games"], "%s: the log shows %d games, the counter %d\n%s" % (
-        where, counted, audits["games"], face.log)
+        where,
+        counted,
+        audits["games"],
+        face.log,
+    )
     for key, n in seen.items():
         assert audits[key] == n, "%s: the log shows %s %d, the counter %d\n%s" % (where, key, n, audits[key], face.log)
 
@@ -102,7 +104,12 @@ def lamps_agree_with_counts(face, where):
     for r, row in enumerate(face.lamps()):
         shown = sum(1 for lamp in row if lamp.kind in ("lit", "selected", "hint", "taking", "refused"))
         assert shown == sum(panel.lit[r]), "%s: row %d shows %d lamps in play, its count says %d: %s" % (
-            where, r, shown, sum(panel.lit[r]), [lamp.glyph for lamp in row])
+            where,
+            r,
+            shown,
+            sum(panel.lit[r]),
+            [lamp.glyph for lamp in row],
+        )
 
 
 def visitor_move(face, rng, best=False):
@@ -122,7 +129,7 @@ def visitor_move(face, rng, best=False):
             after = solved["after"]
     lamps, light = c.panel.lamps_for(after)
     done = ["done"]
-    if c.rules.name == "building" and light:   # a stone placed: one press, no DONE
+    if c.rules.name == "building" and light:  # a stone placed: one press, no DONE
         lamps, done = light, []
     if c.input_model == "rows":
         return ["row%d" % r for r, _ in lamps] + done
@@ -136,8 +143,11 @@ def press(face, role):
 
 def screens(face):
     """Everything the terminal's face shows now, in words (the page shows the same, from the same keys)."""
-    out = [title(face), face.rules_line(), face.message(), face.counter_words(),
-           face.t("sim.audits", **face.audits())] + face.rows_words() + [line for _, line in face.log]
+    out = (
+        [title(face), face.rules_line(), face.message(), face.counter_words(), face.t("sim.audits", **face.audits())]
+        + face.rows_words()
+        + [line for _, line in face.log]
+    )
     if face.controller.state not in (ATTRACT, SERVICE):
         out += face.reasoning()
     return out
@@ -161,7 +171,7 @@ def play_a_game(face, rng, where):
         face.advance(150)
         lamps_agree_with_counts(face, where)
     assert face.controller.state == OVER, (where, face.controller.state)
-    for _ in range(20):   # the win's light show: the lamps keep their meaning
+    for _ in range(20):  # the win's light show: the lamps keep their meaning
         check(screens(face), face.words, where + " game over")
         one_word_for_a_heap(screens(face), face, where + " game over")
         lamps_agree_with_counts(face, where + " game over")
@@ -190,7 +200,7 @@ def walk_menu(face, where):
             check([text], face.words, "%s %s" % (where, item))
             seen.add(text)
             if item == "adjust":
-                menu.select(face.now)          # the value's screen: every choice of it in words
+                menu.select(face.now)  # the value's screen: every choice of it in words
                 for _ in range(40):
                     face.advance(30)
                     if menu.screen == "adjust_value" and menu.work is None:
@@ -202,7 +212,7 @@ def walk_menu(face, where):
                 face.advance(30)
             if item in ("audits", "adjust"):
                 menu.step(1, face.now)
-        if menu.screen == "confirm":   # clear the counters / factory settings: answer no
+        if menu.screen == "confirm":  # clear the counters / factory settings: answer no
             menu.select(face.now)
         else:
             menu.back(face.now)
@@ -227,11 +237,19 @@ def test_every_board_and_preset_has_a_name_in_every_language():
 
 def test_the_detector_finds_every_kind_of_id():
     """Planted: each wrong screen the issue found, and a Settings line by id, is caught."""
-    planted = ["NIMATRON — pico-grid · allheaps", "Difficulty: perfect · first: you · preset nimatron",
-               "modo nimatron", "набор nimatron", "Board pico-neopixel: Raspberry Pi Pico",
-               "Following the game on board pico-neopixel.", "allheaps: Take from one row",
-               "pad-marienbad: Misere Nim", "take 1 to 3 (subtract:3)", "sim.say.rows",
-               "Cannot use these — preset 100: layout [100] needs 100 pixels after pixel 4; the panel has 28 lamp holes"]
+    planted = [
+        "NIMATRON — pico-grid · allheaps",
+        "Difficulty: perfect · first: you · preset nimatron",
+        "modo nimatron",
+        "набор nimatron",
+        "Board pico-neopixel: Raspberry Pi Pico",
+        "Following the game on board pico-neopixel.",
+        "allheaps: Take from one row",
+        "pad-marienbad: Misere Nim",
+        "take 1 to 3 (subtract:3)",
+        "sim.say.rows",
+        "Cannot use these — preset 100: layout [100] needs 100 pixels after pixel 4; the panel has 28 lamp holes",
+    ]
     for text in planted:
         assert ids_on(text), text
     for fine in ("Nimatron, 1940", "nim-sum 3", "Nim circular", "The game of 21", "Nimrod, 1951"):
@@ -245,11 +263,11 @@ def test_settings_name_every_board_preset_and_difficulty_in_words(lang):
     for board in boards.names():
         texts = [text for text, _ in board_choices(words) + preset_choices(board, words) + difficulty_choices(words)]
         check(texts, words, "%s settings on %s" % (lang, board))
-        cut = [text for text in texts if len(text) > CHOICE_WIDTH]   # at 80x24 the list shows this much
+        cut = [text for text in texts if len(text) > CHOICE_WIDTH]  # at 80x24 the list shows this much
         assert not cut, "%s: Settings would cut %s" % (lang, cut)
         own = preset_choices(board, words)[0][0]
         assert words.preset(boards.board(board)["preset"]) in own, "%s: %r does not say which preset" % (lang, own)
-    for d in nsettings.DIFFICULTIES:   # each difficulty said what it does, where it is chosen
+    for d in nsettings.DIFFICULTIES:  # each difficulty said what it does, where it is chosen
         assert words.t("difficulty.about." + d) in {v: k for k, v in difficulty_choices(words)}[d]
 
 
@@ -281,8 +299,10 @@ def test_every_screen_of_every_preset_in_words_and_in_agreement(board, preset, l
 
 @pytest.mark.parametrize("board", ["pico-neopixel", "pico-grid"])
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(steps=st.lists(st.sampled_from(["new", "move", "moves", "menu", "wait"]), min_size=1, max_size=10),
-       seed=st.integers(0, 99))
+@given(
+    steps=st.lists(st.sampled_from(["new", "move", "moves", "menu", "wait"]), min_size=1, max_size=10),
+    seed=st.integers(0, 99),
+)
 def test_the_log_and_the_counters_agree_whatever_is_pressed(board, steps, seed):
     """NEW before any move is no game (the log says so, the counter agrees);
     NEW after a move is an abandoned game in both; the operator menu opened
@@ -312,18 +332,21 @@ def test_the_log_and_the_counters_agree_whatever_is_pressed(board, steps, seed):
 
 
 @settings(max_examples=60, deadline=None)
-@given(words=st.lists(st.sampled_from(["Machine:", "take", "3", "from", "heap", "A", "→", "why", "—"]), max_size=12),
-       heaps=st.lists(st.integers(0, 15), min_size=2, max_size=6), width=st.integers(12, 40))
+@given(
+    words=st.lists(st.sampled_from(["Machine:", "take", "3", "from", "heap", "A", "→", "why", "—"]), max_size=12),
+    heaps=st.lists(st.integers(0, 15), min_size=2, max_size=6),
+    width=st.integers(12, 40),
+)
 def test_the_log_never_breaks_a_position(words, heaps, width):
     """The terminal's moves panel wraps a line at its width but never inside
     a position ("→ 0 0 4 4" once broke as "→ 0" / "0 4 4" at 100x30)."""
     position = " ".join(str(h) for h in heaps)
-    after = words[1:] if words and words[0].isdigit() else words   # "→ 0 0 0 0 0 3": a number after it is part of it
+    after = words[1:] if words and words[0].isdigit() else words  # "→ 0 0 0 0 0 3": a number after it is part of it
     text = " ".join(words + ["→", position] + after)
     lines = wrap_log(text, width)
     if len(position) <= width - 2:
         assert any(position in line for line in lines), (lines, position)
-    assert " ".join(" ".join(lines).split()) == " ".join(text.split())   # nothing lost, nothing added
+    assert " ".join(" ".join(lines).split()) == " ".join(text.split())  # nothing lost, nothing added
 
 
 def test_the_page_shows_every_counter_the_server_sends():
@@ -349,15 +372,17 @@ def test_the_page_shows_every_counter_the_server_sends():
             assert all(str(1000 + n) in shown for n in range(len(sent))), (lang, key, shown)
 
 
-
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("preset,terms", [
-    ("nimrod", ["nimrod.gloss.binary", "nimrod.gloss.sum"]),
-    ("marienbad", ["nimrod.gloss.binary", "nimrod.gloss.sum", "nimrod.gloss.misere"]),
-    ("subtract", ["nimrod.gloss.binary", "nimrod.gloss.sum", "nimrod.gloss.value"]),
-    ("grundy", ["nimrod.gloss.binary", "nimrod.gloss.sum", "nimrod.gloss.value"]),
-    ("moore", ["nimrod.gloss.binary", "nimrod.gloss.counts"]),
-])
+@pytest.mark.parametrize(
+    "preset,terms",
+    [
+        ("nimrod", ["nimrod.gloss.binary", "nimrod.gloss.sum"]),
+        ("marienbad", ["nimrod.gloss.binary", "nimrod.gloss.sum", "nimrod.gloss.misere"]),
+        ("subtract", ["nimrod.gloss.binary", "nimrod.gloss.sum", "nimrod.gloss.value"]),
+        ("grundy", ["nimrod.gloss.binary", "nimrod.gloss.sum", "nimrod.gloss.value"]),
+        ("moore", ["nimrod.gloss.binary", "nimrod.gloss.counts"]),
+    ],
+)
 def test_the_panel_glosses_each_term_it_uses(preset, terms, lang):
     """How the machine thinks (the T panel; the page draws the same panel):
     binary, the nim-sum ("an odd count gives a 1"), value and misère each
@@ -369,12 +394,15 @@ def test_the_panel_glosses_each_term_it_uses(preset, terms, lang):
         shown = face.reasoning()
         panel = nimrod(face.controller)
         for key in terms:
-            said = [line for k, line in zip([k for k, _ in panel["lines"]], shown[-len(panel["lines"]):]) if k == key]
+            said = [line for k, line in zip([k for k, _ in panel["lines"]], shown[-len(panel["lines"]) :]) if k == key]
             assert said, "%s %s: no %s in %s" % (preset, lang, key, shown)
-        width = len(panel["rows"][0]["bits"])   # no heap with two 1s: the widest number is the example
+        width = len(panel["rows"][0]["bits"])  # no heap with two 1s: the widest number is the example
         row = next((r for r in panel["rows"] if sum(r["bits"]) > 1), {"bits": [1] * width, "value": (1 << width) - 1})
-        example = "%s = %s = %d" % (" ".join(map(str, row["bits"])), " + ".join(
-            str(1 << (len(row["bits"]) - 1 - c)) for c, b in enumerate(row["bits"]) if b), row["value"])
+        example = "%s = %s = %d" % (
+            " ".join(map(str, row["bits"])),
+            " + ".join(str(1 << (len(row["bits"]) - 1 - c)) for c, b in enumerate(row["bits"]) if b),
+            row["value"],
+        )
         assert any(example in line for line in shown), (example, shown)
         check(shown, face.words, "%s %s" % (preset, lang))
     finally:
@@ -388,8 +416,11 @@ def test_a_heap_has_one_word_on_every_screen_of_every_preset(lang):
     a heap on a row of lamps a "row" (the log's moves, the rules, the
     reasoning and its table), outside the one gloss that says Nim's books
     call it a heap; Grundy's game says "heap" and never "row" beside it."""
-    boards_and_presets = (("pico-grid", playable_presets("pico-grid")), ("pico-ring", ["grundy", "circular"]),
-                          ("pico-neopixel", playable_presets("pico-neopixel")))   # row buttons: a take in progress
+    boards_and_presets = (
+        ("pico-grid", playable_presets("pico-grid")),
+        ("pico-ring", ["grundy", "circular"]),
+        ("pico-neopixel", playable_presets("pico-neopixel")),
+    )  # row buttons: a take in progress
     for board, presets in boards_and_presets:
         for preset in presets:
             where = "%s %s %s" % (board, preset, lang)
@@ -410,16 +441,20 @@ def test_a_heap_has_one_word_on_every_screen_of_every_preset(lang):
                 one_word_for_a_heap(screens(face), face, where + " game over")
                 panel = nimrod(face.controller)
                 if panel and panel.get("rows") and panel.get("row_key") in ("nimrod.heap", "nimrod.value.heaps"):
-                    assert face.words.t("nimrod.gloss.heap") in face.reasoning(), "%s: the heap gloss is missing" % where
+                    assert face.words.t("nimrod.gloss.heap") in face.reasoning(), (
+                        "%s: the heap gloss is missing" % where
+                    )
             finally:
                 face.close()
 
 
 def test_the_one_word_detector_catches_a_heap_beside_its_row():
     """Planted: the issue's screens (a row's button and the log's move), in each language, and Grundy's heap beside a row."""
-    planted = {"en": ["Row A: 3 lit", "You: take 3 from heap A → 0 4 5"],
-               "es": ["Fila A: 3 encendidas", "Tú: quitar 3 del montón A → 0 4 5"],
-               "ru": ["Ряд A: горит 3", "Вы: из кучки A взять 3 → 0 4 5"]}
+    planted = {
+        "en": ["Row A: 3 lit", "You: take 3 from heap A → 0 4 5"],
+        "es": ["Fila A: 3 encendidas", "Tú: quitar 3 del montón A → 0 4 5"],
+        "ru": ["Ряд A: горит 3", "Вы: из кучки A взять 3 → 0 4 5"],
+    }
     for lang, screen in planted.items():
         words = Words(lang)
         assert mixed_words(screen, words, "heaps") == [screen[1]], lang

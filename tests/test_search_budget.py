@@ -11,6 +11,7 @@ spends more than its budget plus one ``spend`` call's share, a search cut
 into ticks resumes (it does not start again), and it chooses the move the
 one-shot engine chooses.
 """
+
 import pytest
 from kit_sim import FAST, events
 from nimatron.games import budget, building, candy, graph, nim2d, strategy
@@ -48,9 +49,8 @@ def by_ticks(rules, position, misere, units):
 
 
 POSITIONS = [
-    ("graph:2", [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], [1, 0, 0, 0]], True),     # 13 lamps, misère
-    ("graph:2", [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]], False),                 # a group of 12
-
+    ("graph:2", [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1], [1, 0, 0, 0]], True),  # 13 lamps, misère
+    ("graph:2", [[1, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]], False),  # a group of 12
     ("graph:3", [[1, 1, 1, 0, 1], [1, 0, 1, 1, 1], [1, 1, 1, 0, 1]], False),
     ("candy", [5, 6, 7, 7], False),
     ("candy", [4, 5, 6, 7], True),
@@ -65,9 +65,9 @@ def test_a_search_cut_into_ticks_chooses_the_one_shot_move_and_resumes(spec, pos
     forget_everything()
     once = strategy.solve(rules, position, misere)
     forget_everything()
-    budget.start(10 ** 9)
+    budget.start(10**9)
     strategy.solve(rules, position, misere)
-    total = budget.spent()       # the whole search's work, in one go
+    total = budget.spent()  # the whole search's work, in one go
     budget.stop()
     forget_everything()
     got, ticks = by_ticks(rules, position, misere, turns.SEARCH_UNITS)
@@ -101,10 +101,13 @@ def test_graph_misere_takes_the_lamps_the_docs_promise_on_a_pc():
     assert strategy.solve("graph:2", board, misere=True)["outcome"] in ("win", "loss")
 
 
-@pytest.mark.parametrize("preset, module", [
-    ("nimrod", "nimatron.games.explain"),   # the words of its reasoning
-    ("allheaps", "nimatron.games.tables"),  # a game that plays from a table (Moore's Nim no longer: its theorem)
-])
+@pytest.mark.parametrize(
+    "preset, module",
+    [
+        ("nimrod", "nimatron.games.explain"),  # the words of its reasoning
+        ("allheaps", "nimatron.games.tables"),  # a game that plays from a table (Moore's Nim no longer: its theorem)
+    ],
+)
 def test_a_game_loads_its_modules_at_set_up_not_in_its_first_turn(preset, module):
     """On CircuitPython a module compiles from source for 0.1-0.15 s: the
     first Nimrod and Moore turns were the main loop's longest ticks (131.6 and
@@ -113,11 +116,13 @@ def test_a_game_loads_its_modules_at_set_up_not_in_its_first_turn(preset, module
     import subprocess
     import sys
 
-    code = ("import sys; from fake_io import FakeIO; from nimatron.machine.app import make_controller; "
-            "c = make_controller('pico-grid', {'preset': %r}, FakeIO()); "
-            "loaded = %r in sys.modules; from nimatron.games import tables; "
-            "print(loaded, tables.name(c.rules, c.misere) in tables._loaded if %r else 'words')"
-            % (preset, module, module.endswith("tables")))
+    code = (
+        "import sys; from fake_io import FakeIO; from nimatron.machine.app import make_controller; "
+        "c = make_controller('pico-grid', {'preset': %r}, FakeIO()); "
+        "loaded = %r in sys.modules; from nimatron.games import tables; "
+        "print(loaded, tables.name(c.rules, c.misere) in tables._loaded if %r else 'words')"
+        % (preset, module, module.endswith("tables"))
+    )
     import os
 
     here = os.path.dirname(os.path.abspath(__file__))

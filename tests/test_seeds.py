@@ -67,14 +67,20 @@ def oracle_as_engine(case):
         value = values[position[0]]
         wins = [m for m in moves if _xor(values, m) == 0]
         after = (wins or moves or [None])[0]
-        return {"outcome": "win" if value else "loss",
-                "after": None if after is None else list(after),
-                "ring": False, "nimber": value}
+        return {
+            "outcome": "win" if value else "loss",
+            "after": None if after is None else list(after),
+            "ring": False,
+            "nimber": value,
+        }
     wins = o.winning_moves(position, misere, ring)
     after = (wins or moves or [None])[0]
-    return {"outcome": "win" if o.win(position, misere, ring) else "loss",
-            "after": None if after is None else list(after), "ring": False,
-            "nimber": None if misere else o.sg(position, ring)}
+    return {
+        "outcome": "win" if o.win(position, misere, ring) else "loss",
+        "after": None if after is None else list(after),
+        "ring": False,
+        "nimber": None if misere else o.sg(position, ring),
+    }
 
 
 def _xor(values, parts):
@@ -102,8 +108,7 @@ def test_wythoff_pairs_are_the_losing_positions():
     """Every losing two-heap position below 50 is one of the 20 pairs."""
     o = oracle_for("allheaps")
     pairs = VARIANTS["wythoff"]["p_positions"]
-    losing = [[a, b] for a in range(50) for b in range(a, 50)
-              if not o.win([a, b])]
+    losing = [[a, b] for a in range(50) for b in range(a, 50) if not o.win([a, b])]
     assert losing == pairs
 
 
@@ -116,10 +121,23 @@ def test_case_count():
     """Every part of the seed material produced cases."""
     prefixes = {case["id"].split("/")[0] for case in CASES}
     assert prefixes == {
-        "normal_game_345", "misere_game_345", "normal_game_misere_aside",
-        "misere_game_normal_aside", "bouton_example_345", "doctest", "table",
-        "subtraction", "game21", "game34", "game100", "wythoff", "grundy",
-        "circular", "greedy", "moore"}
+        "normal_game_345",
+        "misere_game_345",
+        "normal_game_misere_aside",
+        "misere_game_normal_aside",
+        "bouton_example_345",
+        "doctest",
+        "table",
+        "subtraction",
+        "game21",
+        "game34",
+        "game100",
+        "wythoff",
+        "grundy",
+        "circular",
+        "greedy",
+        "moore",
+    }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -133,7 +151,6 @@ def test_oracle_passes_seed_case(case):
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_engine_passes_seed_case(case):
     o = oracle_for(case["rules"])
-    result = solve(case["rules"], list(case["position"]),
-                   misere=case["misere"], ring=case["ring"])
+    result = solve(case["rules"], list(case["position"]), misere=case["misere"], ring=case["ring"])
     problems = oracle.check_case(o, case, result, searchable(case))
     assert problems == [], "%s -> %r" % (case["id"], result)

@@ -40,8 +40,12 @@ def test_the_chord_opens_the_menu_through_the_real_drivers(board):
         out = events(sim)
         sim.chord(["done", "new"], CHORD_MS + 100)
         assert sim.controller.state == SERVICE
-        assert kinds(out, "service")[0] == {"t": kinds(out, "service")[0]["t"], "event": "service",
-                                                 "open": True, "by": "buttons"}
+        assert kinds(out, "service")[0] == {
+            "t": kinds(out, "service")[0]["t"],
+            "event": "service",
+            "open": True,
+            "by": "buttons",
+        }
         lamps = sim.read_lamps()
         assert sum(map(sum, lamps)) == 1 and lamps[0][0] == 1  # item 1: one lamp
         assert sim.read_status()["champ"] == 1
@@ -147,8 +151,10 @@ def _plays_on(sim, out):
 
 def test_a_script_holds_several_buttons_at_once(tmp_path, capsys):
     script = tmp_path / "chord.txt"
-    script.write_text("down row2\nwait 100\ndown done\ndown new\nwait 5100\nup done\nup new\n"
-                      "press row0\nwait 100\nchord done new 3000\nup row2\n")
+    script.write_text(
+        "down row2\nwait 100\ndown done\ndown new\nwait 5100\nup done\nup new\n"
+        "press row0\nwait 100\nchord done new 3000\nup row2\n"
+    )
     assert main(["sim", "--headless", "--board", "pico-neopixel", "--script", str(script)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     evs = [e for e in lines if "event" in e and e["event"] != "boot"]
@@ -158,13 +164,16 @@ def test_a_script_holds_several_buttons_at_once(tmp_path, capsys):
     assert any(e["event"] == "service" and e.get("item") == "button_test" for e in evs)
 
 
-@pytest.mark.parametrize("line, message", [
-    ("chord done 500", "chord needs two or more buttons"),
-    ("chord done new", "chord needs two or more buttons"),
-    ("chord done nope 500", "no button 'nope'"),
-    ("down", "which button?"),
-    ("up row9", "no button 'row9'"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("chord done 500", "chord needs two or more buttons"),
+        ("chord done new", "chord needs two or more buttons"),
+        ("chord done nope 500", "no button 'nope'"),
+        ("down", "which button?"),
+        ("up row9", "no button 'row9'"),
+    ],
+)
 def test_bad_chord_and_hold_lines_exit_2_naming_the_line(tmp_path, capsys, line, message):
     script = tmp_path / "bad.txt"
     script.write_text("press new\n" + line + "\n")
@@ -208,13 +217,13 @@ def test_a_jammed_matrix_never_overflows_a_state_reply():
 
 
 # -- fuzz: a visitor's storm never opens the menu; a 5 s chord always does ---------------
-press = st.tuples(st.sampled_from(["row0", "row1", "row2", "row3", "done", "new"]),
-                  st.integers(0, CHORD_MS - 200), st.booleans())
+press = st.tuples(
+    st.sampled_from(["row0", "row1", "row2", "row3", "done", "new"]), st.integers(0, CHORD_MS - 200), st.booleans()
+)
 together = st.tuples(st.just("chord"), st.integers(0, CHORD_MS - 200), st.booleans())
 
 
-@settings(max_examples=60, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(press, together), max_size=40), st.booleans())
 def test_button_storms_never_open_the_menu_but_the_chord_does(storm, bounce):
     rig = Rig(think_ms=100, show_ms=100, over_ms=1000)

@@ -17,8 +17,15 @@ import pytest
 @pytest.mark.micropython
 def test_the_pass_that_applies_a_set_loads_and_drops_no_module(firmware_tree):
     tree = firmware_tree  # compiled once a worker (conftest)
-    commands = ["SET preset nim2d", "SET preset graph", "SET preset candy", "SET preset grundy",
-                "SET preset building", "SET preset graph", "SET difficulty teach"]
+    commands = [
+        "SET preset nim2d",
+        "SET preset graph",
+        "SET preset candy",
+        "SET preset grundy",
+        "SET preset building",
+        "SET preset graph",
+        "SET difficulty teach",
+    ]
     out = mpy_runner.run("mpy/run_set_apply.py", heap="256K", paths=(tree,), args=["pico-grid", "graph"] + commands)
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.strip().splitlines()

@@ -31,8 +31,13 @@ def tree(firmware_tree):
 def test_every_set_a_board_accepts_loads_one_module_a_pass(tree, board):
     own = boards.board(board)["preset"]
     commands = ["SET preset %s" % p for p in playable_presets(board) if p != own] + ["SET preset %s" % own]
-    commands += ["SET difficulty teach", "SET think_ms 500", "SET difficulty nosuch", "SET rules nosuch",
-                 "SET difficulty perfect"]
+    commands += [
+        "SET difficulty teach",
+        "SET think_ms 500",
+        "SET difficulty nosuch",
+        "SET rules nosuch",
+        "SET difficulty perfect",
+    ]
     out = mpy_runner.run("mpy/run_set_passes.py", heap="256K", paths=(tree,), args=(board, own) + tuple(commands))
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.strip().splitlines()
@@ -76,7 +81,7 @@ def test_the_panel_module_named_is_the_one_make_panel_loads():
     import subprocess
     import sys
 
-    script = r'''
+    script = r"""
 import sys
 from nimatron.config import boards
 from nimatron.config.settings import resolve
@@ -102,7 +107,7 @@ for board in boards.names():
         if loaded != ([named] if named else []):
             wrong.append("%s %s: named %s, loaded %s" % (board, preset, named, loaded))
 print("\n".join(wrong) or "ok")
-'''
+"""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(os.path.join(root, d) for d in ("firmware", "simulator", "host")))
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
@@ -142,10 +147,21 @@ def test_one_value_checked_and_saved_against_the_preset_as_read_as_if_resolved_a
     played = playable_presets(board)
     for name in played:
         current = _resolved_again(resolve({"remote_play": True, "operator_pin": "1940"}, own), "preset", name)
-        changes = [("difficulty", "teach"), ("difficulty", current["difficulty"]), ("remote_play", "off"),
-                   ("think_ms", "500"), ("misere", not current["misere"]), ("explain", "on"),
-                   ("starts", current["starts"][-1:]), ("rules", current["rules"]), ("rules", "nosuch"),
-                   ("starts", [[0]]), ("brightness", "0.5"), ("preset", own), ("preset", played[-1])]
+        changes = [
+            ("difficulty", "teach"),
+            ("difficulty", current["difficulty"]),
+            ("remote_play", "off"),
+            ("think_ms", "500"),
+            ("misere", not current["misere"]),
+            ("explain", "on"),
+            ("starts", current["starts"][-1:]),
+            ("rules", current["rules"]),
+            ("rules", "nosuch"),
+            ("starts", [[0]]),
+            ("brightness", "0.5"),
+            ("preset", own),
+            ("preset", played[-1]),
+        ]
         for key, value in changes:
             try:
                 expected = _resolved_again(current, key, value)

@@ -32,8 +32,13 @@ TICK = 250
 
 
 junk = st.one_of(
-    st.integers(-10, 300), st.integers(min_value=2 ** 31), st.integers(max_value=-(2 ** 31)),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8), st.booleans(), st.none(),
+    st.integers(-10, 300),
+    st.integers(min_value=2**31),
+    st.integers(max_value=-(2**31)),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.booleans(),
+    st.none(),
     st.sampled_from(["١٢", "²", "1e999", "Infinity", "NaN", "-0", "0800", "on", "true", "1.5", "  7 "]),
     st.lists(st.integers(-2, 12), max_size=9),
     st.lists(st.lists(st.integers(0, 9), max_size=9), max_size=3),
@@ -56,7 +61,8 @@ for key in settings_module._BOOL:
     good[key] = st.one_of(st.booleans(), st.sampled_from(["on", "off", "true", "0"]))
 value_for = lambda key: st.integers(0, 5).flatmap(lambda i: junk if i == 5 else good.get(key, junk))  # noqa: E731 (5 good : 1 junk)
 overrides = st.lists(st.sampled_from(sorted(DEFAULTS)), min_size=1, max_size=4, unique=True).flatmap(
-    lambda keys: st.fixed_dictionaries({k: value_for(k) for k in keys}))
+    lambda keys: st.fixed_dictionaries({k: value_for(k) for k in keys})
+)
 
 
 def play_to_the_end(c, events, seed):
@@ -110,14 +116,18 @@ def as_text(value):
     return value if isinstance(value, str) else json.dumps(value)
 
 
-BOUNDED = hsettings(max_examples=100, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+BOUNDED = hsettings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 
 @BOUNDED
 @given(overrides, st.sampled_from(BOARDS), st.integers(0, 99))
 def test_settings_file_as_code_py_reads_it(settings, board, seed):
-    text = json.dumps(settings)           # what an operator might save
+    text = json.dumps(settings)  # what an operator might save
     built_or_refused(board, json.loads(text), seed)
 
 

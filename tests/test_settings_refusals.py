@@ -28,7 +28,7 @@ def _refusals():
         for preset in nsettings.PRESETS:
             try:
                 Face(board, {"preset": preset}).close()
-            except ValueError as e:   # what NimatronApp.restart catches
+            except ValueError as e:  # what NimatronApp.restart catches
                 out.append((board, preset, str(e).split("\n")[0]))
     return out
 
@@ -40,7 +40,7 @@ def refusals():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_large_preset_on_a_small_panel_is_said_in_lamps(lang):
-    with pytest.raises(ValueError) as refused:   # the QA's case: Settings on the default board, the game of 100
+    with pytest.raises(ValueError) as refused:  # the QA's case: Settings on the default board, the game of 100
         Face("pico-neopixel", {"preset": "100"})
     error = str(refused.value).split("\n")[0]
     words = Words(lang)
@@ -50,7 +50,7 @@ def test_the_large_preset_on_a_small_panel_is_said_in_lamps(lang):
     assert not JARGON.search(said) and not ids_on(said), said
 
 
-@pytest.mark.slow   # the sweep builds every board by every preset: ~17 s, most of it pi-leds' 0.6 s start
+@pytest.mark.slow  # the sweep builds every board by every preset: ~17 s, most of it pi-leds' 0.6 s start
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_refusal_is_said_in_words_without_ids(lang, refusals):
     words = Words(lang)
@@ -65,6 +65,6 @@ def test_every_refusal_is_said_in_words_without_ids(lang, refusals):
             assert any(p.search(error) for p in GENERAL), ("said only in general words", error)
         else:
             seen.update(k for k, start in kinds.items() if said.startswith(start))
-    assert seen == set(kinds)   # every kind the boards and presets make, said in its own words
+    assert seen == set(kinds)  # every kind the boards and presets make, said in its own words
     assert not words.missing
-    assert len(refusals) > 50   # the sweep found the refusals (boards by presets)
+    assert len(refusals) > 50  # the sweep found the refusals (boards by presets)

@@ -23,9 +23,29 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 # -- finding 6: numbers -----------------------------------------------------------
-@pytest.mark.parametrize("value", [1.5, 2.0, float("inf"), float("nan"), "Infinity", "1e999", "١٢", "²", "12.0",
-                                   "+12", "", True, [12], {"a": 1}, None, 10 ** 5000, "9" * 5000],
-                         ids=lambda v: repr(v)[:12] if not isinstance(v, int) or v < 10 ** 9 else "huge")
+@pytest.mark.parametrize(
+    "value",
+    [
+        1.5,
+        2.0,
+        float("inf"),
+        float("nan"),
+        "Infinity",
+        "1e999",
+        "١٢",
+        "²",
+        "12.0",
+        "+12",
+        "",
+        True,
+        [12],
+        {"a": 1},
+        None,
+        10**5000,
+        "9" * 5000,
+    ],
+    ids=lambda v: repr(v)[:12] if not isinstance(v, int) or v < 10**9 else "huge",
+)
 def test_a_number_must_be_ascii_digits_or_a_whole_number(value):
     with pytest.raises(SettingsError) as e:
         check_value("think_ms", value)
@@ -50,8 +70,14 @@ def test_command_lines_refuse_bad_numbers_with_exit_2(how, value):
         argv = [sys.executable, "-m", "nimatron_host", "sim", "--headless", "--script", "-"]
     else:
         argv = [sys.executable, "-m", "nimatron", "--board", "pi-leds"]
-    done = subprocess.run(argv + ["--set", "think_ms=" + value], input="", capture_output=True, text=True,
-                          timeout=60, env=dict(os.environ, GPIOZERO_PIN_FACTORY="mock"))
+    done = subprocess.run(
+        argv + ["--set", "think_ms=" + value],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, GPIOZERO_PIN_FACTORY="mock"),
+    )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "think_ms must be a whole number" in done.stderr
 
@@ -60,7 +86,7 @@ def test_set_over_the_link_refuses_infinity():
     from kit_link import Machine
 
     m = Machine()
-    for raw in ("1e999", "Infinity", "1.5", "\"1\u0662\""):
+    for raw in ("1e999", "Infinity", "1.5", '"1\u0662"'):
         kind, data = m.ask("SET think_ms " + raw) if raw.isascii() else ("ERR", ("encoding", ""))
         assert kind == "ERR" and data[0] in ("value", "encoding"), (raw, data)
     assert m.controller.settings["think_ms"] == 1500
@@ -107,23 +133,26 @@ def broken(change):
     return spec
 
 
-@pytest.mark.parametrize("spec, words", [
-    ([], "JSON object"),
-    ({}, "driver"),
-    (broken(lambda s: s.pop("lamps")), "lamps: missing"),
-    (broken(lambda s: s["lamps"].update(layout=["7", "7"])), "lamps.layout"),
-    (broken(lambda s: s["lamps"].update(pixels="32")), "lamps.pixels"),
-    (broken(lambda s: s["lamps"].update(status=["0", 1])), "lamps.status"),
-    (broken(lambda s: s["lamps"].update(status=[0, 99])), "lamps.status"),
-    (broken(lambda s: s["lamps"].update(kind="laser")), "lamps.kind"),
-    (broken(lambda s: s["buttons"].update(row0="GP99")), "GP99"),
-    (broken(lambda s: s["buttons"].update(row0="D2")), "another family"),
-    (broken(lambda s: s["buttons"].update(row0=7)), "buttons"),
-    (broken(lambda s: s.update(brightness=5)), "brightness"),
-    (broken(lambda s: s.update(brightness=True)), "brightness"),
-    (broken(lambda s: s.update(input="keys")), "input"),
-    (broken(lambda s: s.update(input="grid")), "matrix"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ([], "JSON object"),
+        ({}, "driver"),
+        (broken(lambda s: s.pop("lamps")), "lamps: missing"),
+        (broken(lambda s: s["lamps"].update(layout=["7", "7"])), "lamps.layout"),
+        (broken(lambda s: s["lamps"].update(pixels="32")), "lamps.pixels"),
+        (broken(lambda s: s["lamps"].update(status=["0", 1])), "lamps.status"),
+        (broken(lambda s: s["lamps"].update(status=[0, 99])), "lamps.status"),
+        (broken(lambda s: s["lamps"].update(kind="laser")), "lamps.kind"),
+        (broken(lambda s: s["buttons"].update(row0="GP99")), "GP99"),
+        (broken(lambda s: s["buttons"].update(row0="D2")), "another family"),
+        (broken(lambda s: s["buttons"].update(row0=7)), "buttons"),
+        (broken(lambda s: s.update(brightness=5)), "brightness"),
+        (broken(lambda s: s.update(brightness=True)), "brightness"),
+        (broken(lambda s: s.update(input="keys")), "input"),
+        (broken(lambda s: s.update(input="grid")), "matrix"),
+    ],
+)
 def test_a_broken_pin_map_is_named(spec, words):
     with pytest.raises(BoardError) as e:
         boards.check("mine", spec)
@@ -145,21 +174,33 @@ def test_pins_a_pi_lacks_are_refused():
 @pytest.fixture
 def package(tmp_path):
     """A copy of the firmware package, to break its data files."""
-    shutil.copytree(os.path.join(ROOT, "firmware", "nimatron"), tmp_path / "nimatron",
-                    ignore=shutil.ignore_patterns("__pycache__", "tables.bin"))
-    os.symlink(os.path.join(ROOT, "firmware", "nimatron", "games", "tables.bin"),
-               tmp_path / "nimatron" / "games" / "tables.bin")
+    shutil.copytree(
+        os.path.join(ROOT, "firmware", "nimatron"),
+        tmp_path / "nimatron",
+        ignore=shutil.ignore_patterns("__pycache__", "tables.bin"),
+    )
+    os.symlink(
+        os.path.join(ROOT, "firmware", "nimatron", "games", "tables.bin"),
+        tmp_path / "nimatron" / "games" / "tables.bin",
+    )
     return tmp_path
 
 
 def run_machine(package, board="pi-leds"):
-    return subprocess.run([sys.executable, "-m", "nimatron", "--board", board], capture_output=True, text=True,
-                          timeout=60, cwd=str(package),
-                          env=dict(os.environ, PYTHONPATH=str(package), GPIOZERO_PIN_FACTORY="mock"))
+    return subprocess.run(
+        [sys.executable, "-m", "nimatron", "--board", board],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=str(package),
+        env=dict(os.environ, PYTHONPATH=str(package), GPIOZERO_PIN_FACTORY="mock"),
+    )
 
 
-@pytest.mark.parametrize("text, words", [("[]", "JSON object"), ("{}", "driver"), ("{", "cannot read"),
-                                         ("[" * 100000, "pinmaps/pi-leds.json")])
+@pytest.mark.parametrize(
+    "text, words",
+    [("[]", "JSON object"), ("{}", "driver"), ("{", "cannot read"), ("[" * 100000, "pinmaps/pi-leds.json")],
+)
 def test_a_broken_pin_map_file_exits_2_naming_it(package, text, words):
     (package / "nimatron" / "config" / "pinmaps" / "pi-leds.json").write_text(text)
     done = run_machine(package)
@@ -167,12 +208,15 @@ def test_a_broken_pin_map_file_exits_2_naming_it(package, text, words):
     assert words in done.stderr and "pi-leds.json" in done.stderr
 
 
-@pytest.mark.parametrize("text, words", [
-    (None, "presets.json: cannot read it"),
-    ("[]", "must hold an object"),
-    ('{"marienbad": [1, 3, 5, 7]}', "preset marienbad must be an object"),
-    ('{"marienbad": {"rules": "nim", "lamps": 3}}', "unknown setting lamps"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (None, "presets.json: cannot read it"),
+        ("[]", "must hold an object"),
+        ('{"marienbad": [1, 3, 5, 7]}', "preset marienbad must be an object"),
+        ('{"marienbad": {"rules": "nim", "lamps": 3}}', "unknown setting lamps"),
+    ],
+)
 def test_a_broken_presets_file_exits_2_naming_it(package, text, words):
     path = package / "nimatron" / "config" / "presets.json"
     if text is None:
@@ -184,15 +228,20 @@ def test_a_broken_presets_file_exits_2_naming_it(package, text, words):
     assert words in done.stderr
 
 
-
-@pytest.mark.parametrize("error, words", [
-    (RuntimeError("pystack exhausted"),
-     "pystack exhausted while reading it (the start ran out of Python stack, not the file's fault)"),
-    (RecursionError("maximum recursion depth exceeded"), "nested too deeply"),
-])
+@pytest.mark.parametrize(
+    "error, words",
+    [
+        (
+            RuntimeError("pystack exhausted"),
+            "pystack exhausted while reading it (the start ran out of Python stack, not the file's fault)",
+        ),
+        (RecursionError("maximum recursion depth exceeded"), "nested too deeply"),
+    ],
+)
 def test_a_pystack_exhausted_is_not_called_a_file_nested_too_deeply(monkeypatch, error, words):
     """CircuitPython's ``RuntimeError("pystack exhausted")`` (a start a little deeper than
     pico-neopixel's stack holds) was reported as "config/presets.json: nested too deeply"."""
+
     def load_json(name):
         raise error
 
@@ -233,9 +282,10 @@ def test_a_preset_named_by_a_number_is_chosen_over_the_link():
     from kit_link import Machine
 
     assert check_value("preset", 21) == "21" and check_value("preset", "100") == "100"
-    m = Machine("pico-neopixel")   # a row of 21 runs on through its rows of holes, from a start
+    m = Machine("pico-neopixel")  # a row of 21 runs on through its rows of holes, from a start
     assert m.err("SET preset 21") == "value"
     kind, data = m.ask("SET preset 21")
-    assert "lays out its lamps as [21], not as this machine's [7, 7, 7, 7]: put it in settings.json and restart" \
-        in data[1], data
-    assert m.controller.settings["preset"] == "nimatron"   # nothing changed
+    assert (
+        "lays out its lamps as [21], not as this machine's [7, 7, 7, 7]: put it in settings.json and restart" in data[1]
+    ), data
+    assert m.controller.settings["preset"] == "nimatron"  # nothing changed

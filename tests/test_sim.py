@@ -30,7 +30,7 @@ from nimatron_sim.visitor import Visitor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-CHAIN = ["pi-leds", "pico-neopixel", "pico-grid", "pico-ring"]   # both drivers, both input models
+CHAIN = ["pi-leds", "pico-neopixel", "pico-grid", "pico-ring"]  # both drivers, both input models
 ROWS = ["pi-leds", "pico-neopixel"]
 
 
@@ -52,7 +52,7 @@ def assert_lamps_show_the_game(sim):
         assert sum(lamps[0]) == sum(heaps)
     else:
         for r, h in enumerate(heaps):
-            assert lamps[r] == [1] * h + [0] * (len(lamps[r]) - h)   # lit from the left
+            assert lamps[r] == [1] * h + [0] * (len(lamps[r]) - h)  # lit from the left
     assert sim.read_status()["visitor"] == 1
 
 
@@ -64,9 +64,10 @@ def begin(sim):
 
 # -- the chain, both drivers ----------------------------------------------------------
 
+
 @pytest.mark.parametrize("board", CHAIN)
 def test_lamps_read_back_always_equal_the_game_in_steady_states(sims, board):
-    sim = sims(board)   # real timings: the machine thinks 1.5 s and blinks its move 1.6 s
+    sim = sims(board)  # real timings: the machine thinks 1.5 s and blinks its move 1.6 s
     robot = Visitor(sim, "random", seed=7)
     checked = 0
     for _ in range(6):
@@ -77,9 +78,11 @@ def test_lamps_read_back_always_equal_the_game_in_steady_states(sims, board):
                 assert_lamps_show_the_game(sim)
                 checked += 1
                 before, after = robot.move()
-                if robot.turn == "machine":   # thinking: the visitor's move stands on the lamps
+                if robot.turn == "machine":  # thinking: the visitor's move stands on the lamps
                     assert lit_rows(sim) == sim.controller.panel.lit
-                    assert sim.controller.position()[0] == after or sorted(sim.controller.position()[0]) == sorted(after)
+                    assert sim.controller.position()[0] == after or sorted(sim.controller.position()[0]) == sorted(
+                        after
+                    )
             else:
                 sim.advance(sim.tick_ms)
     assert checked >= 12
@@ -91,7 +94,7 @@ def test_a_refused_row_press_leaves_everything_as_it_was(sims, board):
     heaps = begin(sim)
     sim.tap("row3")
     lamps = sim.read_lamps()
-    sim.tap("row1")                       # one row per turn
+    sim.tap("row1")  # one row per turn
     assert events(sim, "refused")[-1]["reason"].startswith("one row per turn")
     sim.advance(sim.controller.settings["refuse_ms"])
     assert sim.read_lamps() == lamps
@@ -112,10 +115,13 @@ def test_done_before_taking_is_refused_and_changes_nothing(sims, board):
     assert_lamps_show_the_game(sim)
 
 
-@pytest.mark.parametrize("board, keys", [
-    ("pico-grid", ["key 0 0", "key 1 0", "key 1 1"]),     # allheaps: 1 from row 0 and 2 from row 1
-    ("pico-ring", ["key 0 3", "key 0 9"]),                 # circular: not neighbours
-])
+@pytest.mark.parametrize(
+    "board, keys",
+    [
+        ("pico-grid", ["key 0 0", "key 1 0", "key 1 1"]),  # allheaps: 1 from row 0 and 2 from row 1
+        ("pico-ring", ["key 0 3", "key 0 9"]),  # circular: not neighbours
+    ],
+)
 def test_a_refused_selection_restores_every_lamp(sims, board, keys):
     sim = sims(board)
     heaps = begin(sim)
@@ -156,7 +162,7 @@ def test_a_bouncing_switch_never_takes_twice(sims, board, seed):
     move = events(sim, "move")[0]
     assert move["after"] == heaps[:3] + [heaps[3] - 3]
     assert not events(sim, "refused")
-    if board == "pi-leds":   # gpiozero passes every chattering edge to the controller
+    if board == "pi-leds":  # gpiozero passes every chattering edge to the controller
         assert len(edges) > 2 * 5
 
 
@@ -165,7 +171,7 @@ def test_walking_away_mid_game_abandons_it_after_a_minute(sims, board):
     sim = sims(board)
     begin(sim)
     key = "row3" if sim.spec["input"] == "rows" else "key 0 0"
-    sim.tap(key)                            # mid-turn: a lamp taken or selected
+    sim.tap(key)  # mid-turn: a lamp taken or selected
     last_input = sim.now - sim.gap_ms - sim.hold_ms
     sim.advance(58000)
     assert not events(sim, "game_over")
@@ -175,8 +181,8 @@ def test_walking_away_mid_game_abandons_it_after_a_minute(sims, board):
     assert abs(over[0]["t"] - (last_input + 60000)) <= 25
     assert sim.controller.state == "attract"
     sim.advance(2000)
-    assert sum(map(sum, sim.read_lamps())) < sum(map(len, sim.read_lamps()))   # the attract wave
-    assert begin(sim)   # ready for the next visitor
+    assert sum(map(sum, sim.read_lamps())) < sum(map(len, sim.read_lamps()))  # the attract wave
+    assert begin(sim)  # ready for the next visitor
 
 
 @pytest.mark.parametrize("board", ROWS)
@@ -202,7 +208,7 @@ def test_presses_while_the_machine_thinks_are_ignored(sims, board):
     buttons = ["row0", "row3", "done"] if sim.spec["input"] == "rows" else ["key 0 0", "key 0 1", "done"]
     pressed = 0
     while events(sim, "move")[-1]["by"] != "machine":
-        sim.tap(buttons[pressed % len(buttons)], 40, 30)   # 70 ms a press: ends after the move
+        sim.tap(buttons[pressed % len(buttons)], 40, 30)  # 70 ms a press: ends after the move
         pressed += 1
         assert sim.now - visitor_move["t"] < 5000
     assert pressed > 30
@@ -212,7 +218,7 @@ def test_presses_while_the_machine_thinks_are_ignored(sims, board):
     assert len(events(sim, "move")) == 2
     sim.advance(300)
     assert_lamps_show_the_game(sim)
-    assert sim.controller.position()[0] == machine["after"]   # nothing queued into the visitor's turn
+    assert sim.controller.position()[0] == machine["after"]  # nothing queued into the visitor's turn
 
 
 def test_the_same_script_gives_the_same_output_every_time(capsys):
@@ -238,6 +244,7 @@ class _Stdin:
 
 # -- the headless CLI -------------------------------------------------------------------
 
+
 def run_cli(args, capsys, script=None, tmp_path=None):
     if script is not None:
         path = tmp_path / "script.txt"
@@ -250,9 +257,12 @@ def run_cli(args, capsys, script=None, tmp_path=None):
 
 @pytest.mark.parametrize("board", ["pi-leds", "pi-neopixel"])
 def test_headless_prints_lamp_changes_and_events_as_json_lines(capsys, tmp_path, board):
-    code, out, err = run_cli(["--headless", "--board", board], capsys,
-                             "# take two from the last row\npress new\npress row3\npress row3\nhold done 80\nwait 4000\n",
-                             tmp_path)
+    code, out, err = run_cli(
+        ["--headless", "--board", board],
+        capsys,
+        "# take two from the last row\npress new\npress row3\npress row3\nhold done 80\nwait 4000\n",
+        tmp_path,
+    )
     assert code == 0, err
     lines = [json.loads(line) for line in out.splitlines()]
     assert all("t" in x for x in lines)
@@ -275,20 +285,26 @@ def test_list_boards(capsys):
     assert len(lines) == len(boards.names())
 
 
-@pytest.mark.parametrize("script, message", [
-    ("press new\npress row9\n", "script line 2: no button 'row9'"),
-    ("press new\n\n# fine\nwait soon\n", "script line 4: bad number 'soon'"),
-    ("wait -5\n", "script line 1: bad number '-5'"),
-    ("press new\njump row1\n", "script line 2: unknown action 'jump'"),
-    ("hold done\n", "script line 1: hold needs a button and milliseconds"),
-    ("bounce maybe\n", "script line 1: bounce on, or bounce off"),
-    ("press\n", "script line 1: which button?"),
-    ("press key 0 0\n", "script line 1: no button 'key 0 0'"),
-    ("press new\nwait 99999999999999999999999999\n", "script line 2: a 26-digit number of ms is too long (at most 86400000"),
-    ("hold done 86400001\n", "script line 1: 86400001 ms is too long (at most 86400000, 24 hours"),
-    ("wait host x\n", "script line 1: wait needs milliseconds"),
-    ("press new\n" + "x" * 5000 + "\n", "script line 2: longer than 1000 bytes"),
-])
+@pytest.mark.parametrize(
+    "script, message",
+    [
+        ("press new\npress row9\n", "script line 2: no button 'row9'"),
+        ("press new\n\n# fine\nwait soon\n", "script line 4: bad number 'soon'"),
+        ("wait -5\n", "script line 1: bad number '-5'"),
+        ("press new\njump row1\n", "script line 2: unknown action 'jump'"),
+        ("hold done\n", "script line 1: hold needs a button and milliseconds"),
+        ("bounce maybe\n", "script line 1: bounce on, or bounce off"),
+        ("press\n", "script line 1: which button?"),
+        ("press key 0 0\n", "script line 1: no button 'key 0 0'"),
+        (
+            "press new\nwait 99999999999999999999999999\n",
+            "script line 2: a 26-digit number of ms is too long (at most 86400000",
+        ),
+        ("hold done 86400001\n", "script line 1: 86400001 ms is too long (at most 86400000, 24 hours"),
+        ("wait host x\n", "script line 1: wait needs milliseconds"),
+        ("press new\n" + "x" * 5000 + "\n", "script line 2: longer than 1000 bytes"),
+    ],
+)
 def test_a_bad_script_exits_2_naming_its_line_before_running_anything(capsys, tmp_path, script, message):
     code, out, err = run_cli(["--headless", "--board", "pico-neopixel"], capsys, script, tmp_path)
     assert code == 2
@@ -346,22 +362,32 @@ def test_wait_host_without_a_host_link_is_a_no_op(capsys, tmp_path):
 
 
 def test_grid_keys_are_buttons_in_scripts(capsys, tmp_path):
-    code, out, err = run_cli(["--headless", "--board", "pico-grid"], capsys,
-                             "press new\npress key 3 6\npress key 3 5\npress done\nwait 100\n", tmp_path)
+    code, out, err = run_cli(
+        ["--headless", "--board", "pico-grid"],
+        capsys,
+        "press new\npress key 3 6\npress key 3 5\npress done\nwait 100\n",
+        tmp_path,
+    )
     assert code == 0, err
     moves = [json.loads(x) for x in out.splitlines() if '"move"' in x]
     assert moves[0]["after"][3] == moves[0]["before"][3] - 2
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--headless", "--board", "pi-zero"], "unknown board 'pi-zero'"),
-    (["--headless", "--preset", "tic-tac-toe"], "unknown preset 'tic-tac-toe'"),
-    (["--headless", "--difficulty", "easy"], "difficulty must be one of"),
-    (["--headless", "--board", "pico-neopixel", "--preset", "100"], "needs 100 pixels after pixel 4; the panel has 28 lamp holes"),
-    (["--headless", "--board", "pico-neopixel", "--rules", "moore:2"], "use a grid board"),
-    (["--headless", "--script", "/nonexistent/script"], "cannot read script"),
-    (["--headless", "--tick", "0"], "--tick"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--headless", "--board", "pi-zero"], "unknown board 'pi-zero'"),
+        (["--headless", "--preset", "tic-tac-toe"], "unknown preset 'tic-tac-toe'"),
+        (["--headless", "--difficulty", "easy"], "difficulty must be one of"),
+        (
+            ["--headless", "--board", "pico-neopixel", "--preset", "100"],
+            "needs 100 pixels after pixel 4; the panel has 28 lamp holes",
+        ),
+        (["--headless", "--board", "pico-neopixel", "--rules", "moore:2"], "use a grid board"),
+        (["--headless", "--script", "/nonexistent/script"], "cannot read script"),
+        (["--headless", "--tick", "0"], "--tick"),
+    ],
+)
 def test_usage_errors_exit_2_with_one_line(capsys, args, message):
     code, out, err = run_cli(args, capsys)
     assert code == 2
@@ -369,20 +395,29 @@ def test_usage_errors_exit_2_with_one_line(capsys, args, message):
 
 
 def test_options_reach_the_settings(capsys, tmp_path):
-    code, out, err = run_cli(["--headless", "--board", "pico-neopixel", "--rules", "subtract:3", "--misere",
-                              "--set", "starts=[[5,6,7,7]]"], capsys, "press new\n", tmp_path)
+    code, out, err = run_cli(
+        ["--headless", "--board", "pico-neopixel", "--rules", "subtract:3", "--misere", "--set", "starts=[[5,6,7,7]]"],
+        capsys,
+        "press new\n",
+        tmp_path,
+    )
     assert code == 0, err
     game = json.loads([x for x in out.splitlines() if "new_game" in x][0])
     assert game["rules"] == "subtract:3" and game["misere"] is True and game["position"] == [5, 6, 7, 7]
 
 
 def test_until_killed_keeps_running_in_real_time_and_stops_cleanly():
-    proc = subprocess.Popen([sys.executable, "-m", "nimatron_host.cli", "sim", "--headless", "--board", "pi-leds",
-                             "--until-killed"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nimatron_host.cli", "sim", "--headless", "--board", "pi-leds", "--until-killed"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         assert json.loads(proc.stdout.readline())["event"] == "boot"
-        first = json.loads(proc.stdout.readline())     # the attract wave starts at once
-        second = json.loads(proc.stdout.readline())    # and moves on in real time
+        first = json.loads(proc.stdout.readline())  # the attract wave starts at once
+        second = json.loads(proc.stdout.readline())  # and moves on in real time
         assert first["t"] == 0 and 0 < second["t"] <= 1500
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(10) == 0
@@ -393,11 +428,18 @@ def test_until_killed_keeps_running_in_real_time_and_stops_cleanly():
 
 # -- the firmware entry points ------------------------------------------------------------
 
+
 def start_pi(state):
     """``python -m nimatron`` on mock pins; returns (process, its boot event) once it plays."""
     env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock")
-    proc = subprocess.Popen([sys.executable, "-m", "nimatron", "--board", "pi-leds", "--state", str(state)],
-                            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nimatron", "--board", "pi-leds", "--state", str(state)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     boot = json.loads(proc.stdout.readline())  # running: a signal now meets the main loop, not the imports
     assert boot["event"] == "boot" and boot["board"] == "pi-leds"
     return proc, boot
@@ -442,8 +484,9 @@ def test_a_new_boot_of_the_pi_is_a_power_on(tmp_path):
 
 
 def test_python_m_nimatron_names_a_bad_board():
-    done = subprocess.run([sys.executable, "-m", "nimatron", "--board", "pi-zero"], capture_output=True, text=True,
-                          cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "nimatron", "--board", "pi-zero"], capture_output=True, text=True, cwd=ROOT
+    )
     assert done.returncode == 2 and "unknown board 'pi-zero'" in done.stderr
 
 
@@ -455,6 +498,7 @@ def test_boot_py_opens_the_data_channel(monkeypatch):
 
 
 # -- statistics: many games through the whole stack ------------------------------------------
+
 
 def machine_could_win(rules, misere, moves):
     """True if the machine ever faced a position it could win with perfect play."""
@@ -471,17 +515,20 @@ def machine_could_win(rules, misere, moves):
 GRID_GAMES = int(os.environ.get("NIMATRON_SIM_GAMES", "400"))
 
 
-@pytest.mark.parametrize("board, preset, games", [
-    ("pico-neopixel", "nimatron", 1000),   # Nim, nine 1940 starts
-    ("pi-leds", "marienbad", 1000),        # misère Nim, on gpiozero
-    ("pico-neopixel", "subtract", 1000),
-    ("pico-neopixel", "21", 1000),         # misère subtraction, one row of 21
-    ("pico-neopixel", "greedy", 1000),
-    ("pico-grid", "moore", GRID_GAMES),
-    ("pico-grid", "allheaps", GRID_GAMES),
-    ("pico-grid", "grundy", GRID_GAMES),
-    ("pico-ring", "circular", GRID_GAMES),
-])
+@pytest.mark.parametrize(
+    "board, preset, games",
+    [
+        ("pico-neopixel", "nimatron", 1000),  # Nim, nine 1940 starts
+        ("pi-leds", "marienbad", 1000),  # misère Nim, on gpiozero
+        ("pico-neopixel", "subtract", 1000),
+        ("pico-neopixel", "21", 1000),  # misère subtraction, one row of 21
+        ("pico-neopixel", "greedy", 1000),
+        ("pico-grid", "moore", GRID_GAMES),
+        ("pico-grid", "allheaps", GRID_GAMES),
+        ("pico-grid", "grundy", GRID_GAMES),
+        ("pico-ring", "circular", GRID_GAMES),
+    ],
+)
 def test_the_perfect_machine_never_loses_a_winnable_game(sims, board, preset, games):
     sim = sims(board, dict(FAST, preset=preset), seed=11)
     robot = Visitor(sim, "random", seed=sum(map(ord, preset)), hold_ms=40, gap_ms=40)
@@ -493,7 +540,7 @@ def test_the_perfect_machine_never_loses_a_winnable_game(sims, board, preset, ga
             winnable += 1
             assert result["winner"] == "machine", result
         assert result["winner"] in ("machine", "visitor")
-    assert winnable > games // 2   # a random visitor gives the machine plenty of chances
+    assert winnable > games // 2  # a random visitor gives the machine plenty of chances
 
 
 def perfect_visitor_wins(sims, board, overrides, games, seed=5):
@@ -510,7 +557,7 @@ def test_dr_nims_equalizer_lets_a_perfect_visitor_win(sims):
 
 
 def test_a_fallible_machine_lets_a_perfect_visitor_win_sometimes(sims):
-    won_start = {"preset": "nim", "first": "machine"}     # 3 4 5 7: the first player wins
+    won_start = {"preset": "nim", "first": "machine"}  # 3 4 5 7: the first player wins
     assert perfect_visitor_wins(sims, "pico-neopixel", dict(won_start, difficulty="perfect"), 100) == 0
     wins = perfect_visitor_wins(sims, "pico-neopixel", dict(won_start, difficulty="fallible"), 400)
     assert 0.2 * 400 < wins < 400
@@ -540,14 +587,17 @@ def test_the_presets_a_board_starts_with():
 
     assert playable_presets("macropad") == list(boards.board("macropad")["presets"])
     ring = playable_presets("pico-ring")
-    assert "drnim" in ring and "nimatron" not in ring      # Dr. NIM's 15 marbles need the ring's row
+    assert "drnim" in ring and "nimatron" not in ring  # Dr. NIM's 15 marbles need the ring's row
     assert "graph" in playable_presets("pico-grid") and "graph" not in playable_presets("pico-neopixel")
 
 
 def test_emu_board_refuses_frozen_with_mpy():
     """tools/emu_board.py: frozen firmware has its modules in flash, so .mpy on the drive is a usage error."""
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "emu_board.py"), "--frozen", "--mpy"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tools", "emu_board.py"), "--frozen", "--mpy"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2
     assert "--frozen and --mpy" in done.stderr and "Traceback" not in done.stderr
 
@@ -558,8 +608,11 @@ def test_emu_board_says_when_the_profile_has_no_symbols(tmp_path):
     junk = tmp_path / "firmware.elf"
     junk.write_text("not an ELF file\n")
     for path in (str(junk), str(tmp_path / "missing.elf")):
-        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "emu_board.py"), "--profile", path],
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, os.path.join(ROOT, "tools", "emu_board.py"), "--profile", path],
+            capture_output=True,
+            text=True,
+        )
         assert done.returncode == 2, done.stderr
         assert "cannot read the symbols of" in done.stderr and "Traceback" not in done.stderr
 

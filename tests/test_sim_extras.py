@@ -7,6 +7,7 @@
 ModuleNotFoundError traceback (issue 28). The generator: each extra's
 modules missing in turn, on a board with a display and on one without.
 """
+
 import sys
 
 import pytest

@@ -14,8 +14,9 @@ def summary(capsys):
     out = captured.out.strip().splitlines()
     assert len(out) == 1 and out[0].startswith("soak: ")
     counts = {}
-    for n, name in re.findall(r"(\d+) (games|power cuts|mid-write|stuck buttons|chords|host commands|violations)",
-                              out[0]):
+    for n, name in re.findall(
+        r"(\d+) (games|power cuts|mid-write|stuck buttons|chords|host commands|violations)", out[0]
+    ):
         counts.setdefault(name, int(n))  # the first: "audits short ... by N games" comes later
     return captured.err, counts
 
@@ -27,8 +28,9 @@ def test_a_short_soak_with_power_cuts_finds_no_violation(capsys):
     assert counts["power cuts"] >= 5 and counts["mid-write"] >= 1 and counts["host commands"] > 100
 
 
-@pytest.mark.parametrize("board, games", [("pico-ring", 100), ("macropad", 100), ("pico-grid", 25),
-                                          ("circuitplayground", 25)])
+@pytest.mark.parametrize(
+    "board, games", [("pico-ring", 100), ("macropad", 100), ("pico-grid", 25), ("circuitplayground", 25)]
+)
 def test_grid_and_cursor_boards_soak_through_chords_and_refusals(capsys, board, games):
     """Seed 3 once left keys selected after a chord, and read the lamps mid-refusal."""
     assert nimatron(["soak", "--games", str(games), "--board", board, "--seed", "3"]) == 0
@@ -45,11 +47,14 @@ def test_a_store_that_forgets_is_caught(capsys, monkeypatch):
     assert counts["violations"] >= 1 and "violation: after a restart the audits hold" in err
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--games", "0"], "--games must be at least 1"),
-    (["--board", "nosuch"], "unknown board 'nosuch'"),
-    (["--cut-every", "0"], "--cut-every must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--games", "0"], "--games must be at least 1"),
+        (["--board", "nosuch"], "unknown board 'nosuch'"),
+        (["--cut-every", "0"], "--cut-every must be at least 1"),
+    ],
+)
 def test_bad_soak_options_are_usage_errors(capsys, args, message):
     assert nimatron(["soak"] + args) == 2
     assert message in capsys.readouterr().err
@@ -60,7 +65,9 @@ def test_the_soak_plays_the_board_as_shipped_unless_asked(capsys):
     assert nimatron(["soak", "--games", "60", "--seed", "5", "--cut-every", "2"]) == 0
     out = capsys.readouterr().out
     assert "(nvm alone, NOR bits)" in out and " 0 violations" in out
-    assert nimatron(["soak", "--games", "30", "--seed", "5", "--cut-every", "2", "--state-file", "--tear", "bytes"]) == 0
+    assert (
+        nimatron(["soak", "--games", "30", "--seed", "5", "--cut-every", "2", "--state-file", "--tear", "bytes"]) == 0
+    )
     assert "(nvm and state file, bytes)" in capsys.readouterr().out
 
 
@@ -71,8 +78,13 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130():
     import sys
 
     here = os.path.dirname(os.path.abspath(__file__))
-    soak = subprocess.Popen([sys.executable, "-m", "nimatron_host.cli", "soak", "--games", "1000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.path.dirname(here))
+    soak = subprocess.Popen(
+        [sys.executable, "-m", "nimatron_host.cli", "soak", "--games", "1000000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=os.path.dirname(here),
+    )
     try:
         started = soak.stderr.readline()  # said once the soak is under way (its imports done)
         assert started.startswith("soak: 1000000 games on pico-neopixel"), started

@@ -42,19 +42,22 @@ def test_grundy_split_in_words(capsys):
     assert "split a heap of 8 into" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--rules", "chess", "3"], "unknown rules 'chess'"),
-    (["--rules", "subtract:0", "3"], "1 <= K"),
-    (["--rules", "subtract", "3"], "need a number"),
-    (["3", "-1"], "cannot be negative"),
-    (["3", "x"], "whole numbers"),
-    (["3.5"], "whole numbers"),
-    ([], "give the heap sizes"),
-    (["--rules", "nim", "--ring", "5"], "only circular Nim has a ring"),
-    (["--rules", "moore:2", "--misere", "900", "900", "900", "900", "900", "900"], "too large"),
-    (["--rules", "grundy", "--misere", "30"], "at most 24 objects"),
-    (["--bogus", "3"], "unrecognized arguments"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--rules", "chess", "3"], "unknown rules 'chess'"),
+        (["--rules", "subtract:0", "3"], "1 <= K"),
+        (["--rules", "subtract", "3"], "need a number"),
+        (["3", "-1"], "cannot be negative"),
+        (["3", "x"], "whole numbers"),
+        (["3.5"], "whole numbers"),
+        ([], "give the heap sizes"),
+        (["--rules", "nim", "--ring", "5"], "only circular Nim has a ring"),
+        (["--rules", "moore:2", "--misere", "900", "900", "900", "900", "900", "900"], "too large"),
+        (["--rules", "grundy", "--misere", "30"], "at most 24 objects"),
+        (["--bogus", "3"], "unrecognized arguments"),
+    ],
+)
 def test_bad_input_is_one_line_and_status_2(args, words):
     out = nimatron("solve", *args)
     assert out.returncode == 2
@@ -111,13 +114,29 @@ def test_batch_of_100000_lines_is_routine():
 def test_batch_survives_deep_nesting_bad_utf8_and_huge_numbers():
     """Each bad line is one {"error"} line, whatever it holds; the batch goes on."""
     good = b'{"rules": "nim", "position": [3, 4, 5]}\n'
-    stdin = (b"[" * 100000 + b"]" * 100000 + b"\n" + good
-             + b"\xff\xfe not UTF-8\n" + good
-             + b'{"rules": "nim", "position": [' + b"9" * 4300 + b"]}\n"
-             + b'{"rules": "nim", "position": [' + b"9" * 5000 + b"]}\n" + good)
+    stdin = (
+        b"[" * 100000
+        + b"]" * 100000
+        + b"\n"
+        + good
+        + b"\xff\xfe not UTF-8\n"
+        + good
+        + b'{"rules": "nim", "position": ['
+        + b"9" * 4300
+        + b"]}\n"
+        + b'{"rules": "nim", "position": ['
+        + b"9" * 5000
+        + b"]}\n"
+        + good
+    )
     exe = os.path.join(os.path.dirname(sys.executable), "nimatron")
-    out = subprocess.run([exe, "solve", "--batch"], input=stdin, capture_output=True, timeout=120,
-                         env=dict(os.environ, PYTHONIOENCODING="utf-8:strict", LC_ALL="C.UTF-8"))
+    out = subprocess.run(
+        [exe, "solve", "--batch"],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8:strict", LC_ALL="C.UTF-8"),
+    )
     assert out.returncode == 0, out.stderr
     got = [json.loads(line) for line in out.stdout.decode().splitlines()]
     assert len(got) == 7
@@ -134,15 +153,18 @@ def test_a_huge_heap_on_the_command_line_is_named_not_echoed():
     assert out.stderr == "nimatron solve: error: heap sizes stop at 65535, got a 4,300-digit number\n"
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--rules", "grundy", "1000"], "grundy from 1000 can split into more than 32 heaps"),
-    (["--rules", "circular", "1000"], "circular from 1000 can split into more than 32 heaps"),
-    (["--rules", "moore:2", "65535", "65535", "65535"], "more than 100,000 moves to choose from"),
-    (["--rules", "moore:1000"] + [str(h) for h in range(1, 33)], "more than 100,000 moves to choose from"),
-    (["--rules", "grundy", "--misere", "30"], "at most 24 objects"),   # solve's own check
-    (["--rules", "chess"], "unknown rules 'chess'"),
-    (["9" * 30], "got a 30-digit number"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--rules", "grundy", "1000"], "grundy from 1000 can split into more than 32 heaps"),
+        (["--rules", "circular", "1000"], "circular from 1000 can split into more than 32 heaps"),
+        (["--rules", "moore:2", "65535", "65535", "65535"], "more than 100,000 moves to choose from"),
+        (["--rules", "moore:1000"] + [str(h) for h in range(1, 33)], "more than 100,000 moves to choose from"),
+        (["--rules", "grundy", "--misere", "30"], "at most 24 objects"),  # solve's own check
+        (["--rules", "chess"], "unknown rules 'chess'"),
+        (["9" * 30], "got a 30-digit number"),
+    ],
+)
 def test_demo_refuses_a_game_it_cannot_finish_before_the_first_move(args, words):
     out = nimatron("demo", *args)
     assert out.returncode == 2 and out.stdout == ""
@@ -150,18 +172,28 @@ def test_demo_refuses_a_game_it_cannot_finish_before_the_first_move(args, words)
     assert len(lines) == 1 and words in lines[0], out.stderr
 
 
-@pytest.mark.parametrize("args", [["--rules", "grundy", "30"], ["--rules", "circular", "60"],
-                                  ["--rules", "subtract:3", "--misere", "1000"], ["3", "4", "5"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--rules", "grundy", "30"],
+        ["--rules", "circular", "60"],
+        ["--rules", "subtract:3", "--misere", "1000"],
+        ["3", "4", "5"],
+    ],
+)
 def test_demo_plays_to_the_end(args):
     out = nimatron("demo", "--seed", "1", *args)
     assert out.returncode == 0, out.stderr
     assert out.stdout.rstrip().endswith("wins.") or out.stdout.rstrip().endswith("NIM CHAMP!)")
 
 
-@pytest.mark.parametrize("args, start", [
-    (["--rules", "nim2d", "111", "111"], "Start: 111 / 111"),           # rows of cells, as solve reads them
-    (["--rules", "building", "--stones", "2", "3", "0", "0"], "Start: heaps 3 0 0, 2 stones still to place"),
-])
+@pytest.mark.parametrize(
+    "args, start",
+    [
+        (["--rules", "nim2d", "111", "111"], "Start: 111 / 111"),  # rows of cells, as solve reads them
+        (["--rules", "building", "--stones", "2", "3", "0", "0"], "Start: heaps 3 0 0, 2 stones still to place"),
+    ],
+)
 def test_demo_reads_a_start_as_solve_does(args, start):
     out = nimatron("demo", "--seed", "1", *args)
     assert out.returncode == 0, out.stderr
@@ -172,16 +204,23 @@ def test_demo_reads_a_start_as_solve_does(args, start):
 def test_demo_of_building_nim_wants_the_stones():
     out = nimatron("demo", "--rules", "building", "3", "0", "0")
     assert out.returncode == 2 and out.stdout == ""
-    assert out.stderr.strip().endswith("building: say how many stones are still to place "
-                                       "(--stones R, \"stones\": R; 0 is plain Nim)")
+    assert out.stderr.strip().endswith(
+        'building: say how many stones are still to place (--stones R, "stones": R; 0 is plain Nim)'
+    )
 
 
-@pytest.mark.parametrize("request_, error", [
-    ({"rules": "nim2d", "position": [[1, 1], [1]]}, "nim2d: every row has the same number of cells, got rows of 1, 2"),
-    ({"rules": "nim2d", "position": [7, 7]}, "nim2d: the position is a list of rows, each a list of 0s and 1s"),
-    ({"rules": "graph:2", "position": [1, 1]}, "graph: the position is a list of rows, each a list of 0s and 1s"),
-    ({"rules": "candy", "position": [3, 4]}, "candy: give the candies each player already holds"),
-])
+@pytest.mark.parametrize(
+    "request_, error",
+    [
+        (
+            {"rules": "nim2d", "position": [[1, 1], [1]]},
+            "nim2d: every row has the same number of cells, got rows of 1, 2",
+        ),
+        ({"rules": "nim2d", "position": [7, 7]}, "nim2d: the position is a list of rows, each a list of 0s and 1s"),
+        ({"rules": "graph:2", "position": [1, 1]}, "graph: the position is a list of rows, each a list of 0s and 1s"),
+        ({"rules": "candy", "position": [3, 4]}, "candy: give the candies each player already holds"),
+    ],
+)
 def test_batch_refuses_what_it_would_have_to_guess(request_, error):
     out = nimatron("solve", "--batch", stdin=json.dumps(request_) + "\n")
     assert out.returncode == 0
@@ -189,8 +228,10 @@ def test_batch_refuses_what_it_would_have_to_guess(request_, error):
 
 
 def test_batch_answers_a_rectangle_and_candies_given():
-    lines = [{"rules": "nim2d", "position": [[1, 1], [1, 0]]},
-             {"rules": "candy", "position": [3, 4], "candies": [0, 0]}]
+    lines = [
+        {"rules": "nim2d", "position": [[1, 1], [1, 0]]},
+        {"rules": "candy", "position": [3, 4], "candies": [0, 0]},
+    ]
     out = nimatron("solve", "--batch", stdin="".join(json.dumps(r) + "\n" for r in lines))
     got = [json.loads(line) for line in out.stdout.splitlines()]
     assert got[0]["outcome"] == "win" and got[0]["after"] == [[0, 1], [1, 0]]

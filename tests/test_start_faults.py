@@ -53,10 +53,12 @@ EIO = os.strerror(5)
 STRIDE = 1 if "START_EXAMPLES" in os.environ else 6
 VICTIM = b"someone else's file: never written\n"
 ISSUE_LOCKS = (b"\0\0\0\0", b"12s45\n", b"\n", b"123\n456\n", b"\xff\xff\xff\xff")
-QUICK = settings(max_examples=int(os.environ.get("START_EXAMPLES", "60")), deadline=None,
-                 derandomize="START_EXAMPLES" not in os.environ,
-                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                        HealthCheck.data_too_large])
+QUICK = settings(
+    max_examples=int(os.environ.get("START_EXAMPLES", "60")),
+    deadline=None,
+    derandomize="START_EXAMPLES" not in os.environ,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
+)
 
 
 from kit_start import Err, make, pi_start  # noqa: E402
@@ -78,8 +80,14 @@ def first_state(folder):
 
 # -- lock files of any bytes ----------------------------------------------------
 @QUICK
-@given(st.one_of(st.sampled_from(ISSUE_LOCKS), st.binary(max_size=100), st.binary(min_size=100, max_size=70000),
-                 st.integers(1, 4194304).map(lambda n: b"%d\n" % n)))
+@given(
+    st.one_of(
+        st.sampled_from(ISSUE_LOCKS),
+        st.binary(max_size=100),
+        st.binary(min_size=100, max_size=70000),
+        st.integers(1, 4194304).map(lambda n: b"%d\n" % n),
+    )
+)
 def test_a_lock_file_of_any_bytes_is_ours_and_the_pi_plays(tmp_path_factory, data):
     """A damaged lock file: any bytes, any length: the start plays, the lock
     then names this process, and bytes that were not a process id are said."""
@@ -136,8 +144,9 @@ def test_flock_is_the_truth_whatever_the_lock_file_holds(tmp_path_factory, data)
     second.close()
 
 
-@pytest.mark.parametrize("what", ["a hard link to someone's empty file", "a hard link to someone's file",
-                                  "a symbolic link", "a folder"])
+@pytest.mark.parametrize(
+    "what", ["a hard link to someone's empty file", "a hard link to someone's file", "a symbolic link", "a folder"]
+)
 def test_a_lock_that_is_not_ours_by_its_names_is_refused_untouched(tmp_path, what):
     """Another writer: a hard link would have someone's file truncated to our
     process id; a link, a folder: a person must move them."""
@@ -236,7 +245,9 @@ def test_an_unreadable_nvm_is_kept_aside_and_the_simulator_plays(tmp_path):
     found = store.load()
     owner.close()
     assert (tmp_path / "nvm.bin.unreadable-1").read_bytes() == before
-    assert sorted(found["lost"]) == ["audits", "settings"] and "kept aside as nvm.bin.unreadable-1" in found["problems"][0]
+    assert (
+        sorted(found["lost"]) == ["audits", "settings"] and "kept aside as nvm.bin.unreadable-1" in found["problems"][0]
+    )
     assert EIO in "\n".join(found["warnings"])
 
 
@@ -248,9 +259,15 @@ def test_the_pi_program_starts_on_a_damaged_lock_and_stops_cleanly(tmp_path):
     env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
     for key in ("INVOCATION_ID", "STATE_DIRECTORY", "NOTIFY_SOCKET"):
         env.pop(key, None)
-    proc = subprocess.Popen([sys.executable, "-m", "nimatron", "--board", "pi-leds", "--state",
-                             str(folder / "state.bin")], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nimatron", "--board", "pi-leds", "--state", str(folder / "state.bin")],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     line = proc.stdout.readline()
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
@@ -273,6 +290,7 @@ def run_main(monkeypatch, argv):
         """The program's ``time``, stopped at its first sleep: the module's own
         ``time.sleep`` is left alone (another thread of this worker, displayio's
         background refresh, sleeps through it too)."""
+
         monotonic_ns = staticmethod(pi.time.monotonic_ns)
         time = staticmethod(pi.time.time)
 
@@ -390,6 +408,7 @@ def test_a_host_link_that_cannot_be_opened_leaves_the_exhibit_playing_and_is_tri
     class Clock:
         """The program's ``time`` (the module's own left alone: another thread
         of this worker, displayio's background refresh, sleeps through it)."""
+
         monotonic_ns = staticmethod(lambda: clock[0])
         time = staticmethod(pi.time.time)
         sleep = staticmethod(a_pass)

@@ -37,8 +37,7 @@ class Board:
     def start(self, text, reason="power_on"):
         store = Store(nvm=FlashNvm(self.nvm.data))
         self.store = store
-        m = Machine(BOARD, read_source(text), store, now_ms=0, reset_reason=reason, make=make,
-                    log=self.lines.append)
+        m = Machine(BOARD, read_source(text), store, now_ms=0, reset_reason=reason, make=make, log=self.lines.append)
         self.nvm = store.nvm
         return m
 
@@ -58,25 +57,31 @@ def play_a_game(m, t=0):
     return t
 
 
-@pytest.mark.parametrize("text, why", [
-    (b"{not json", "not valid JSON"),
-    (b"[" * 3000 + b"]" * 3000, "not valid JSON"),
-    (b"[1, 2]", "must hold a JSON object"),
-    (b"\xff\xfe{}", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        (b"{not json", "not valid JSON"),
+        (b"[" * 3000 + b"]" * 3000, "not valid JSON"),
+        (b"[1, 2]", "must hold a JSON object"),
+        (b"\xff\xfe{}", "not valid JSON"),
+    ],
+)
 def test_an_unreadable_settings_file_is_reported_not_raised(text, why):
     over, reason, crc = read_source(text)
     assert over is None and why in reason and crc
 
 
-@pytest.mark.parametrize("settings", [
-    {"think_ms": 1e999},                     # infinity: OverflowError, not ValueError
-    {"board": "pico-neopxl"},                # an unknown board
-    {"preset": "100"},                       # 100 lamps on a 32-pixel strip
-    {"preset": "grundy"},                    # grid rules on a row board
-    {"think_ms": 99999},
-    {"nosuch": 1},
-])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"think_ms": 1e999},  # infinity: OverflowError, not ValueError
+        {"board": "pico-neopxl"},  # an unknown board
+        {"preset": "100"},  # 100 lamps on a 32-pixel strip
+        {"preset": "grundy"},  # grid rules on a row board
+        {"think_ms": 99999},
+        {"nosuch": 1},
+    ],
+)
 def test_any_bad_settings_file_falls_back_and_plays(settings):
     b = Board()
     m = b.start(json.dumps(settings))
@@ -89,11 +94,14 @@ def test_any_bad_settings_file_falls_back_and_plays(settings):
     assert any("settings file rejected" in line for line in b.lines)
 
 
-@pytest.mark.parametrize("settings", [
-    {"board": "macropad", "preset": "nosuch"},
-    {"board": "macropad", "preset": "graph"},  # eight rows of eight lamps on its twelve keys
-    {"board": "macropad", "think_ms": 99999},
-])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"board": "macropad", "preset": "nosuch"},
+        {"board": "macropad", "preset": "graph"},  # eight rows of eight lamps on its twelve keys
+        {"board": "macropad", "think_ms": 99999},
+    ],
+)
 def test_a_rejected_file_falls_back_to_the_defaults_of_the_board_it_names(settings):
     """Found in the emulator: a MacroPad (code.py's BOARD is pico-neopixel,
     settings.json names the board) whose settings were rejected fell back to
@@ -117,7 +125,7 @@ def test_the_fallback_keeps_the_operator_pin():
 
 def test_an_unreadable_file_with_no_known_pin_keeps_the_link_locked():
     b = Board()
-    m = b.start(b"{\"operator_pin\": \"1234\", \"think_ms\": ")
+    m = b.start(b'{"operator_pin": "1234", "think_ms": ')
     assert m.sealed and m.controller.state == "attract"
     link = m.attach(HostLink(m.controller, board=BOARD))
     assert link.handle(b"UNLOCK 1234", 0).startswith("OK")
@@ -299,9 +307,29 @@ def test_the_headless_simulator_keeps_its_nvm_across_runs(tmp_path):
     game = "press new\nwait 200\n" + "press row0\npress done\nwait 300\n" * 12 + "wait 2000\n"
 
     def sim(script):
-        done = subprocess.run([sys.executable, "-m", "nimatron_host.cli", "sim", "--headless", "--preset", "21",
-                               "--set", "think_ms=0", "--set", "show_ms=0", "--nvm", nvm, "--script", "-"],
-                              input=script, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "nimatron_host.cli",
+                "sim",
+                "--headless",
+                "--preset",
+                "21",
+                "--set",
+                "think_ms=0",
+                "--set",
+                "show_ms=0",
+                "--nvm",
+                nvm,
+                "--script",
+                "-",
+            ],
+            input=script,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
         return [json.loads(line) for line in done.stdout.splitlines()]
 
@@ -324,7 +352,7 @@ def test_wrong_pins_and_their_pause_outlive_a_restart():
     for guess in (b"UNLOCK 0000", b"UNLOCK 0001", b"UNLOCK 0002"):
         assert link.handle(guess, 0).startswith("ERR denied")
     assert link.handle(b"UNLOCK 2468", 1000).startswith("ERR busy")
-    m = b.start(text)                                         # the power cycled
+    m = b.start(text)  # the power cycled
     assert m.audits.pin_failures == 3 and m.audits.lifetime["pin_lockouts"] == 1
     link = m.attach(HostLink(m.controller, board=BOARD, now_ms=0))
     assert link.handle(b"UNLOCK 2468", 5000).startswith("ERR busy")  # the pause starts again from boot
@@ -332,10 +360,10 @@ def test_wrong_pins_and_their_pause_outlive_a_restart():
     m = b.start(text)
     assert m.audits.pin_failures == 4 and m.audits.lifetime["pin_lockouts"] == 2
     link = m.attach(HostLink(m.controller, board=BOARD, now_ms=0))
-    assert link.handle(b"UNLOCK 2468", 30000).startswith("ERR busy")   # doubled: 60 s
+    assert link.handle(b"UNLOCK 2468", 30000).startswith("ERR busy")  # doubled: 60 s
     assert link.handle(b"UNLOCK 2468", 61000).startswith("OK")
     m = b.start(text)
-    assert m.audits.pin_failures == 0                          # the right PIN starts afresh
+    assert m.audits.pin_failures == 0  # the right PIN starts afresh
     link = m.attach(HostLink(m.controller, board=BOARD, now_ms=0))
     assert link.handle(b"UNLOCK 2468", 0).startswith("OK")
 
@@ -353,9 +381,9 @@ def test_a_loss_the_store_can_see_is_reported_at_boot_and_counted():
     nvm = b.nvm
     store = PlainStore(nvm=FlashNvm(nvm.data))
     store.load()
-    store._compact()                                           # a compacted sector...
+    store._compact()  # a compacted sector...
     data = bytearray(store.nvm.data)
-    first = data.index(b"nA")                                  # ...whose audits record the cut tore
+    first = data.index(b"nA")  # ...whose audits record the cut tore
     for i in range(first + 12, first + 40):
         data[i] = 0xFF
     b.nvm = FlashNvm(data)
@@ -371,9 +399,9 @@ def test_a_button_jammed_at_power_up_is_on_record_before_any_game_ends():
     b = Board()
     m = b.start(None)
     io = m.controller.io
-    io.queue.append(("row0", True))            # closed at power-up, never let go
+    io.queue.append(("row0", True))  # closed at power-up, never let go
     for t in range(0, 2000, 10):
         m.tick(t)
     assert m.audits.lifetime["stuck_buttons"] == 1
-    m = b.start(None)                          # the power goes without a game
+    m = b.start(None)  # the power goes without a game
     assert m.audits.lifetime["stuck_buttons"] == 1

@@ -9,6 +9,7 @@ use", and the first error was never printed (found on CircuitPython 9.2.8 in
 the emulator). Here a failure is injected at each step after the claim; the
 next start must work, and the first error must be in the log and the audits.
 """
+
 import sys
 
 import nimatron.drivers as drivers
@@ -94,22 +95,22 @@ def fail_controller(monkeypatch, error):
 
     once = Once(controller.Controller.__init__, error)
     # a function, which binds self as a method (Once does not)
-    monkeypatch.setattr(controller.Controller, "__init__",
-                        lambda self, *args, **kwargs: once(self, *args, **kwargs))  # noqa: PLW0108 - binds self
+    monkeypatch.setattr(controller.Controller, "__init__", lambda self, *args, **kwargs: once(self, *args, **kwargs))  # noqa: PLW0108 - binds self
 
 
 STEPS = {"forget": fail_forget, "import": fail_import, "controller": fail_controller}
 
 
 @pytest.mark.parametrize("step", sorted(STEPS))
-@pytest.mark.parametrize("error", [MemoryError("memory allocation failed, allocating 2048 bytes"),
-                                   ValueError("injected")])
+@pytest.mark.parametrize(
+    "error", [MemoryError("memory allocation failed, allocating 2048 bytes"), ValueError("injected")]
+)
 def test_a_failure_after_the_pins_are_claimed_falls_back_and_says_why(board, monkeypatch, step, error):
     STEPS[step](monkeypatch, error)
     log = []
     m = start(Store(nvm=FlashNvm()), log=log)
-    assert m.settings_from == "defaults", m.why        # the fallback really started...
-    assert "GP0" in ClaimingIO.claimed                 # ...on the pins the failed start gave back
+    assert m.settings_from == "defaults", m.why  # the fallback really started...
+    assert "GP0" in ClaimingIO.claimed  # ...on the pins the failed start gave back
     assert "settings file rejected: %s" % type(error).__name__ in m.why
     assert str(error) in m.why and "in use" not in m.why
     assert any(str(error) in line for line in log)
@@ -118,19 +119,21 @@ def test_a_failure_after_the_pins_are_claimed_falls_back_and_says_why(board, mon
 @pytest.mark.parametrize("step", sorted(STEPS))
 def test_when_even_the_defaults_fail_the_first_error_is_printed_and_counted(board, monkeypatch, step):
     error = MemoryError("memory allocation failed, allocating 4096 bytes")
-    monkeypatch.setattr(Once, "TIMES", 2)   # the settings file's try, then the defaults'
+    monkeypatch.setattr(Once, "TIMES", 2)  # the settings file's try, then the defaults'
     STEPS[step](monkeypatch, error)
     nvm = FlashNvm()
     log = []
     with pytest.raises(MemoryError):
-        start(Store(nvm=nvm), text=None, log=log)     # no settings file: the defaults are the only try
+        start(Store(nvm=nvm), text=None, log=log)  # no settings file: the defaults are the only try
     assert ClaimingIO.claimed == set(), "a failed start kept the pins"
     rejected = [line for line in log if "rejected" in line]
-    assert rejected[0] == "nimatron: settings file rejected: MemoryError: memory allocation failed, allocating 4096 bytes"
+    assert (
+        rejected[0] == "nimatron: settings file rejected: MemoryError: memory allocation failed, allocating 4096 bytes"
+    )
     assert rejected[1].startswith("nimatron: defaults settings rejected: MemoryError")
-    again = start(Store(nvm=FlashNvm(nvm.data)), text=None)   # code.py's retry, or the next power-up
+    again = start(Store(nvm=FlashNvm(nvm.data)), text=None)  # code.py's retry, or the next power-up
     assert again.controller is not None and "GP0" in ClaimingIO.claimed
-    assert again.audits.lifetime["start_failures"] == 1   # the failure outlived the power cut
+    assert again.audits.lifetime["start_failures"] == 1  # the failure outlived the power cut
 
 
 def test_forget_works_without_module_dict(monkeypatch):

@@ -49,15 +49,27 @@ def env():
 
 
 def pi(*args):
-    return subprocess.Popen([sys.executable, "-m", "nimatron", "--board", "pi-leds"] + list(args), cwd=ROOT,
-                            env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "nimatron", "--board", "pi-leds"] + list(args),
+        cwd=ROOT,
+        env=env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
 
 
 def sim(*args, until_killed=False):
     argv = [EXE, "sim", "--headless", "--board", "pi-leds", "--script", os.devnull] + list(args)
-    return subprocess.Popen(argv + (["--until-killed"] if until_killed else []), env=env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    return subprocess.Popen(
+        argv + (["--until-killed"] if until_killed else []),
+        env=env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
 
 
 def boot_then_stop(proc):
@@ -112,8 +124,15 @@ def make(board, overrides, listener, now_ms, audits):
 
 
 def start_machine(store, lines=None):
-    return Machine("pico-neopixel", overrides_source({}), store, now_ms=0, reset_reason="power_on", make=make,
-                   log=(lines.append if lines is not None else (lambda line: None)))
+    return Machine(
+        "pico-neopixel",
+        overrides_source({}),
+        store,
+        now_ms=0,
+        reset_reason="power_on",
+        make=make,
+        log=(lines.append if lines is not None else (lambda line: None)),
+    )
 
 
 # -- one owner ---------------------------------------------------------------
@@ -409,28 +428,36 @@ def xor(data, at, mask):
 
 # Sequence numbers below 2**24 (a record per game: 16 million games), so a
 # header's last byte is 0 and a torn header is never mistaken for text.
-RECORDS = st.builds(record, st.sampled_from([AUDITS, SETTINGS]), st.integers(0, 2**24 - 1),
-                    st.dictionaries(st.text(max_size=5), st.integers(), max_size=4))
+RECORDS = st.builds(
+    record,
+    st.sampled_from([AUDITS, SETTINGS]),
+    st.integers(0, 2**24 - 1),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=4),
+)
 JUNK = st.binary(max_size=300)
 OURS = st.one_of(
-    st.tuples(JUNK, RECORDS, JUNK).map(lambda t: t[0] + t[1] + t[2]),        # one of our records, anywhere
-    st.integers(1, statefile.LIMIT).map(bytes),                  # zeroed
-    st.integers(1, statefile.LIMIT).map(lambda n: b"\xff" * n),               # blank
+    st.tuples(JUNK, RECORDS, JUNK).map(lambda t: t[0] + t[1] + t[2]),  # one of our records, anywhere
+    st.integers(1, statefile.LIMIT).map(bytes),  # zeroed
+    st.integers(1, statefile.LIMIT).map(lambda n: b"\xff" * n),  # blank
     st.tuples(RECORDS, st.integers(0, 3), st.integers(1, 255), st.integers(8, 4000)).map(
-        lambda t: xor(t[0], t[1], t[2])[:t[3]]),                                 # a header hit, maybe torn
+        lambda t: xor(t[0], t[1], t[2])[: t[3]]
+    ),  # a header hit, maybe torn
 )
 TEXT = st.characters(exclude_categories=("C", "Z"), include_characters=" \n\t")
 FOREIGN = st.one_of(
-    st.text(TEXT, min_size=1).map(str.encode),                                # someone's text
+    st.text(TEXT, min_size=1).map(str.encode),  # someone's text
     st.tuples(RECORDS, st.binary(min_size=1, max_size=100)).map(lambda t: t[0] + bytes(statefile.LIMIT) + t[1]),
 )
 
 
 # The suite runs a few hundred examples in seconds; STATE_EXAMPLES=20000 is the long run (docs/reliability.md).
 EXAMPLES = int(os.environ.get("STATE_EXAMPLES", "300"))
-BOUNDED = settings(max_examples=EXAMPLES, deadline=None, derandomize="STATE_EXAMPLES" not in os.environ,
-                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                          HealthCheck.function_scoped_fixture])
+BOUNDED = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize="STATE_EXAMPLES" not in os.environ,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+)
 
 
 @BOUNDED
@@ -484,8 +511,10 @@ def test_another_versions_nvm_image_is_kept_aside_and_its_records_carried_over(t
     old += record(AUDITS, 6, {"l": [2]})
     path.write_bytes(old + b"\xff" * (8192 - len(old)))
     nvm = FlashNvm.open(str(path))
-    note = ("nvm.bin held 8192 bytes, not 4096 (cut short, or another version's image): kept aside as "
-            "nvm.bin.other-1, its newest readable records carried over; the newest audits and settings may be lost")
+    note = (
+        "nvm.bin held 8192 bytes, not 4096 (cut short, or another version's image): kept aside as "
+        "nvm.bin.other-1, its newest readable records carried over; the newest audits and settings may be lost"
+    )
     assert nvm.notes == [note]
     assert os.path.getsize(path) == 4096
     assert (tmp_path / "nvm.bin.other-1").read_bytes() == old + b"\xff" * (8192 - len(old))

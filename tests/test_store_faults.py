@@ -39,8 +39,9 @@ action = st.one_of(
     st.tuples(st.just("game"), st.sampled_from(("visitor", "machine", "abandoned"))),
     st.tuples(st.just("set"), st.sampled_from(("1200", "1500", "2000"))),
     st.tuples(st.just("pin"), st.just(None)),
-    st.tuples(st.just("fault"), st.one_of(st.none(), st.tuples(st.sampled_from(OPS + ("short",)),
-                                                                st.sampled_from(ERRORS)))),
+    st.tuples(
+        st.just("fault"), st.one_of(st.none(), st.tuples(st.sampled_from(OPS + ("short",)), st.sampled_from(ERRORS)))
+    ),
     st.tuples(st.just("restart"), st.just(None)),
     st.tuples(st.just("flip"), st.tuples(st.integers(0, 1 << 16), st.integers(0, 7))),
 )
@@ -53,8 +54,8 @@ class World:
         self.board = board
         self.files = FaultFiles() if not board else None
         self.nvm = FlashNvm(size=1024) if board else None  # a small sector: compactions come often
-        self.acked_games = 0      # games in the newest audits record a save said was durable
-        self.acked_set = None     # the newest settings a save said was durable
+        self.acked_games = 0  # games in the newest audits record a save said was durable
+        self.acked_set = None  # the newest settings a save said was durable
         self.reported = False
         self.start()
 
@@ -172,7 +173,9 @@ def test_every_bit_of_every_record_kind_flipped_on_a_file_is_reported(kind):
     store.load()
     store.save_audits({"l": [5, 5]})
     store.save_settings({"board": "pi-leds", "src": 1, "set": {"operator_pin": "2468"}})
-    image = files.read("/state.bin")  # a file holds no C record: those are the nvm's (every flip of it: store_scenarios)
+    image = files.read(
+        "/state.bin"
+    )  # a file holds no C record: those are the nvm's (every flip of it: store_scenarios)
     records, _, _, _ = scan(image)
     want = {"settings": 0x53, "audits": 0x41}[kind]
     start = 0
@@ -192,7 +195,10 @@ def test_every_bit_of_every_record_kind_flipped_on_a_file_is_reported(kind):
             f2.fsync_dir("/state.bin")
             found = Store(path="/state.bin", files=f2).load()
             intact = found["audits"] == {"l": [5, 5]} and found["settings"] == {
-                "board": "pi-leds", "src": 1, "set": {"operator_pin": "2468"}}
+                "board": "pi-leds",
+                "src": 1,
+                "set": {"operator_pin": "2468"},
+            }
             if not intact and not found["problems"]:
                 silent += 1
             if i > start and not intact:
@@ -215,8 +221,11 @@ def test_sequence_numbers_at_their_end_are_renumbered_and_saves_go_on(board):
     assert again.load()["audits"] == {"l": [1]} and again.seq >= SEQ_RENUMBER
     for n in (2, 3):
         assert again.save_audits({"l": [n]}) is True
-        last = Store(nvm=FlashNvm(again.nvm.data) if board else None, path=None if board else "/state.bin",
-                     files=None if board else again.files.after_cut())
+        last = Store(
+            nvm=FlashNvm(again.nvm.data) if board else None,
+            path=None if board else "/state.bin",
+            files=None if board else again.files.after_cut(),
+        )
         found = last.load()
         assert found["audits"] == {"l": [n]} and found["settings"]["board"] == "pi-leds" and last.seq < 100
 
@@ -258,9 +267,9 @@ def test_a_newer_versions_counters_and_keys_survive_a_downgrade():
     audits.game_started("nimatron")
     audits.game_ended("machine")
     record = audits.record()
-    assert record["l"][len(KEYS):] == newer["l"][len(KEYS):] and record["x"] == {"future": 1}
+    assert record["l"][len(KEYS) :] == newer["l"][len(KEYS) :] and record["x"] == {"future": 1}
     assert record["l"][0] == newer["l"][0] + 1
-    assert audits.snapshot()["newer_lifetime"] == newer["l"][len(KEYS):]
+    assert audits.snapshot()["newer_lifetime"] == newer["l"][len(KEYS) :]
 
 
 def test_an_older_versions_records_are_read_and_rewritten_commit_marked():

@@ -9,6 +9,7 @@ and no PIN is checked while a wrong one cannot be counted. Damage at rest in
 a settings record seals the host link; in an audits record UNLOCK starts
 paused. Repetition: NEW flooded over the link writes nothing.
 """
+
 import errno
 import json
 import os
@@ -56,8 +57,15 @@ class Pi:
 
     def start(self):
         store = Store(path="/state.bin", files=self.disk)
-        self.machine = Machine(BOARD, overrides_source(self.settings), store, now_ms=0, make=make,
-                               log=self.lines.append, listener=self.events.append)
+        self.machine = Machine(
+            BOARD,
+            overrides_source(self.settings),
+            store,
+            now_ms=0,
+            make=make,
+            log=self.lines.append,
+            listener=self.events.append,
+        )
         self.link = self.machine.attach(HostLink(self.machine.controller, board=BOARD, now_ms=0))
         return self.machine
 

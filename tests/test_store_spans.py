@@ -67,8 +67,9 @@ def _played(m, games):
 
 def _acknowledged(store):
     """What the store holds as acknowledged: the newest payload of each kind."""
-    found = Store(nvm=FlashNvm(store.nvm.data) if store.nvm is not None else None,
-                  path=store.path, files=store.files).load()
+    found = Store(
+        nvm=FlashNvm(store.nvm.data) if store.nvm is not None else None, path=store.path, files=store.files
+    ).load()
     assert not found["problems"] and not found["lost"]
     return {"settings": found["settings"], "audits": found["audits"]}
 
@@ -166,7 +167,7 @@ def test_nvm_damage_over_any_records_names_every_kind_it_may_have_lost(image, hi
 def test_pi_file_damage_over_any_records_names_every_kind_it_may_have_lost(old, hits):
     data, acknowledged = PI
     if old:  # as today's release writes it: the records, no index
-        data = data[_spans(data)[0][1]:]
+        data = data[_spans(data)[0][1] :]
     bad = _flipped(data, _spans(data), hits)
     _check(Store(path=PATH, files=_disk(bad)).load(), acknowledged, hits)
 
@@ -178,8 +179,8 @@ def test_a_burst_of_bytes_anywhere_names_every_kind_it_may_have_lost(pi, at, bur
     end = len(data) if pi else NVM[2]
     bad = bytearray(data)
     at %= end
-    bad[at:at + len(burst)] = burst
-    bad = bytes(bad[:len(data)])
+    bad[at : at + len(burst)] = burst
+    bad = bytes(bad[: len(data)])
     if pi:
         found = Store(path=PATH, files=_disk(bad)).load()
     else:
@@ -206,7 +207,7 @@ def test_settings_possibly_lost_seal_the_link_and_the_machine_plays(hits):
 def test_the_pi_file_cut_at_every_length_names_what_it_lost():
     data, acknowledged = PI
     for old in (False, True):
-        whole = data[_spans(data)[0][1]:] if old else data
+        whole = data[_spans(data)[0][1] :] if old else data
         for n in range(len(whole)):
             found = Store(path=PATH, files=_disk(whole[:n])).load()
             _check(found, acknowledged, n)
@@ -217,7 +218,7 @@ def test_the_pi_file_cut_at_its_record_boundary_is_said_and_sealed():
     """``head -c 116``: one whole audits record, clean; it read as ours with no word."""
     data, acknowledged = PI
     for old in (False, True):
-        whole = data[_spans(data)[0][1]:] if old else data
+        whole = data[_spans(data)[0][1] :] if old else data
         for _start, end in _spans(whole)[:-1]:
             found = Store(path=PATH, files=_disk(whole[:end])).load()
             assert "settings" in found["lost"] and found["problems"], (old, end)
@@ -289,7 +290,7 @@ def test_a_file_written_by_todays_release_loads_and_is_rewritten_with_its_index(
     """Today's release writes the records alone (no index): read whole, nothing
     lost; the next save writes the index."""
     data, acknowledged = PI
-    old = data[_spans(data)[0][1]:]
+    old = data[_spans(data)[0][1] :]
     files = _disk(old)
     store = Store(path=PATH, files=files)
     found = store.load()
@@ -305,7 +306,8 @@ RELEASED = bytes.fromhex(
     "006e414200060000007b226c223a5b332c332c302c332c302c312c302c302c302c302c302c302c302c302c302c315d2c22"
     "70223a7b226e696d6174726f6e223a5b332c332c302c335d7d7d2f718a0e006e535c00030000007b22626f617264223a22"
     "7069636f2d6e656f706978656c222c22737263223a323734353631343134372c22736574223a7b22707265736574223a22"
-    "6e696d6174726f6e222c226f70657261746f725f70696e223a2232343638227d7d0dc56818")
+    "6e696d6174726f6e222c226f70657261746f725f70696e223a2232343638227d7d0dc56818"
+)
 
 
 def test_the_released_file_starts_with_its_pin_and_gets_an_index():
@@ -330,10 +332,14 @@ def test_an_index_naming_only_audits_loses_no_settings():
 
 # -- records of another shape -------------------------------------------------
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 2 ** 40) | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 2**40)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=4),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-    max_leaves=8)
+    max_leaves=8,
+)
 GOOD_AUDITS = {"l": [12, 12, 0, 12], "s": [3, 3, 0, 3], "p": {"nimatron": [3, 3, 0, 3]}, "f": 100, "z": 200, "k": 1}
 
 
@@ -368,8 +374,18 @@ def _with(base, path, value):
     return out
 
 
-AUDITS_FIELDS = [("l",), ("l", 1), ("s",), ("s", 0), ("p",), ("p", "nimatron"), ("p", "nimatron", 2), ("f",), ("z",),
-                 ("k",)]
+AUDITS_FIELDS = [
+    ("l",),
+    ("l", 1),
+    ("s",),
+    ("s", 0),
+    ("p",),
+    ("p", "nimatron"),
+    ("p", "nimatron", 2),
+    ("f",),
+    ("z",),
+    ("k",),
+]
 
 
 @SLOW
@@ -402,11 +418,14 @@ def test_a_settings_record_of_any_shape_keeps_the_pin_or_seals(field, value, pi)
     record = _with({"board": BOARD, "src": crc, "set": {"operator_pin": PIN}}, field, value)
     images = encode(AUDITS, 1, {"l": [5]}) + encode(SETTINGS, 2, record)
     if pi:
+
         def store():
             return Store(path=PATH, files=_disk(encode(COMPACTED, 2, {"has": {"A": 1, "S": 2}}) + images))
     else:
+
         def store():
             return Store(nvm=FlashNvm(images + b"\xff" * (4096 - len(images))))
+
     found = store().load()
     if not _same(found["settings"], record):
         assert "settings" in found["lost"] and found["problems"]
@@ -439,7 +458,7 @@ def _newest_uncommitted_then(after):
     bad = bytearray(data)
     bad[start] = 0xFF
     bad[start + 20] ^= 0x10
-    bad[end:end + len(after)] = after
+    bad[end : end + len(after)] = after
     return bytes(bad), acknowledged
 
 
@@ -462,8 +481,8 @@ def test_a_torn_header_followed_by_junk_is_a_loss():
     start, end = _spans(data, tail)[-1]
     bad = bytearray(data)
     bad[start] = 0xFF
-    bad[start + 3:start + 5] = b"\xff\x7f"  # a length past any record's
-    bad[end:end + 3] = b"\x01\x02\x03"
+    bad[start + 3 : start + 5] = b"\xff\x7f"  # a length past any record's
+    bad[end : end + 3] = b"\x01\x02\x03"
     found = Store(nvm=FlashNvm(bytes(bad))).load()
     assert "audits" in found["lost"] and found["problems"]
 
@@ -476,7 +495,7 @@ def test_the_seal_lasts_over_restarts_until_the_menu_saves(where):
     make the next start forget it: sealed until the operator menu saves."""
     if where == "pi":
         data, _ = PI
-        files = _disk(data[:_spans(data)[1][1]])  # cut after the audits record
+        files = _disk(data[: _spans(data)[1][1]])  # cut after the audits record
 
         def store():
             return Store(path=PATH, files=files)
@@ -488,6 +507,7 @@ def test_the_seal_lasts_over_restarts_until_the_menu_saves(where):
 
         def store():
             return Store(nvm=flash)  # the same flash at every start
+
     for restart in range(3):
         m, link = _boot(store())
         assert m.sealed, restart

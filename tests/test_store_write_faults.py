@@ -85,14 +85,14 @@ def test_a_failed_write_at_any_step_of_the_saves_leaves_nothing_damaged(tmp_path
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.lists(st.integers(-10 ** 9, 10 ** 9), min_size=1, max_size=30))
+@given(st.lists(st.integers(-(10**9), 10**9), min_size=1, max_size=30))
 def test_a_clock_that_goes_back_never_holds_a_save_back_longer(jumps):
     """A save held back (the wear limit) or failed is tried within the
     longest wait of either (``ERASE_MS``, ``RETRY_MS``) of the machine's
     time, whatever the clock did since."""
     store = Store(nvm=FlashNvm(size=SIZE))
     store.load()
-    now = 10 ** 10
+    now = 10**10
     store.tick(now)
     store.allowance = 0  # the wear limit spent: the next erase waits
     games = 0

@@ -77,8 +77,10 @@ def ask(sim, cable, line, wait_ms=20000):
     raise AssertionError("no reply to %s in %d ms" % (line, wait_ms))
 
 
-@pytest.mark.parametrize("preset, misere", [("graph", True), ("graph", False), ("candy", True), ("nim2d", False),
-                                            ("grundy", False), ("building", False)])
+@pytest.mark.parametrize(
+    "preset, misere",
+    [("graph", True), ("graph", False), ("candy", True), ("nim2d", False), ("grundy", False), ("building", False)],
+)
 def test_no_command_hint_or_event_searches_outside_a_budget(sims, monkeypatch, preset, misere):
     forget_everything()
     sim = sims("pico-grid", FAST, seed=7)

@@ -11,7 +11,6 @@ against the simulator: the position in play and the lamps read back from
 the pins.
 """
 
-
 import pytest
 from kit_tui import SIZE, make_app, run, screen_text, until
 from nimatron.games import strategy
@@ -20,7 +19,7 @@ from nimatron_host.cli import main
 from nimatron_sim.face import Face
 from nimatron_sim.tui import NimatronApp, lamp_width
 
-LAMP_COLUMN = 4      # the face's padding (1) and row label (3)
+LAMP_COLUMN = 4  # the face's padding (1) and row label (3)
 
 
 def screen_rows(app):
@@ -31,15 +30,16 @@ def screen_rows(app):
     for r, n in enumerate(app.face.layout):
         label = " %s " % "ABCDEFGH"[r]
         line = next(line for line in lines if line.startswith(label))
-        rows.append("".join(line[LAMP_COLUMN + width * i + width // 2] for i in range(n)))   # " ● ", " ●", "●"
+        rows.append("".join(line[LAMP_COLUMN + width * i + width // 2] for i in range(n)))  # " ● ", " ●", "●"
     return rows
 
 
 def status_on(app):
     """The status lamps lit on screen (■), by their words."""
     text = screen_text(app)
-    return sorted(words for words in ("YOUR TURN", "MACHINE THINKING", "NIM CHAMP", "MACHINE WINS")
-                  if "■ " + words in text)
+    return sorted(
+        words for words in ("YOUR TURN", "MACHINE THINKING", "NIM CHAMP", "MACHINE WINS") if "■ " + words in text
+    )
 
 
 def check_screen_matches_game(app):
@@ -51,8 +51,8 @@ def check_screen_matches_game(app):
     in_play = ["".join(c for c in row if c in "●◉◆✕") for row in rows]
     counts = [len(row) for row in in_play]
     if face.controller.rules.ordered:
-        assert counts[:len(heaps)] == heaps, (rows, heaps)
-    elif face.controller.rules.name == "circular":   # runs of neighbours round one ring of lamps
+        assert counts[: len(heaps)] == heaps, (rows, heaps)
+    elif face.controller.rules.name == "circular":  # runs of neighbours round one ring of lamps
         ring = rows[0]
         cut = ring.index("○") if "○" in ring else None
         runs = [len(run) for run in (ring[cut:] + ring[:cut]).split("○") if run] if cut is not None else [len(ring)]
@@ -69,6 +69,7 @@ def check_screen_matches_game(app):
 
 
 # -- the default machine, by keys -------------------------------------------------
+
 
 def test_default_preset_whole_game_by_keys_machine_wins():
     """The visitor always takes one lamp from the longest row; the 1940 machine
@@ -87,7 +88,7 @@ def test_default_preset_whole_game_by_keys_machine_wins():
                 row = heaps.index(max(heaps))
                 await pilot.press(str(row + 1))
                 rows = screen_rows(app)
-                assert rows[row][heaps[row] - 1] == "○"          # the lamp just put out
+                assert rows[row][heaps[row] - 1] == "○"  # the lamp just put out
                 assert app.face.controller.state in (VISITOR, THINKING, OVER)
                 if app.face.controller.state == VISITOR:
                     await pilot.press("enter")
@@ -98,7 +99,7 @@ def test_default_preset_whole_game_by_keys_machine_wins():
                 await pilot.pause()
                 assert "MACHINE THINKING" in screen_text(app)
                 await until(app, pilot, (SHOWING,))
-                assert "✕" in "".join(screen_rows(app))              # the lamps it will take
+                assert "✕" in "".join(screen_rows(app))  # the lamps it will take
                 assert "The machine plays (✕)" in screen_text(app)
                 await until(app, pilot, (VISITOR, OVER))
                 turns += 1
@@ -146,6 +147,7 @@ def test_default_preset_winning_game_by_mouse_clicks():
 
 # -- grid boards: cursor, space, clicks on lamps ---------------------------------------
 
+
 def test_grid_allheaps_whole_game_by_arrows_space_and_clicks():
     """pico-grid (8x8 keys under 8x8 lamps), its own preset allheaps: the
     visitor selects lamps with the cursor and by clicking them, then DONE."""
@@ -160,7 +162,7 @@ def test_grid_allheaps_whole_game_by_arrows_space_and_clicks():
             assert app.face.controller.selected == [(2, 1)]
             assert screen_rows(app)[2][1] == "◉"
             assert "[◉]" in screen_text(app)
-            await pilot.press("space")                     # again: put back
+            await pilot.press("space")  # again: put back
             assert app.face.controller.selected == []
             move = 0
             while app.face.controller.state != OVER:
@@ -174,7 +176,7 @@ def test_grid_allheaps_whole_game_by_arrows_space_and_clicks():
                         await pilot.click("#lamp-%d-%d" % (row, i))
                 else:
                     app.cursor = (row, 0)
-                    await pilot.press("left")                  # stays at the row's first lamp
+                    await pilot.press("left")  # stays at the row's first lamp
                     for _ in range(heaps[row] - 1):
                         await pilot.press("right")
                     await pilot.press("space")
@@ -208,7 +210,7 @@ def test_grid_grundy_whole_game_splits_move_lamps_to_free_rows():
                 row = max(range(len(counts)), key=lambda r: counts[r])
                 h = counts[row]
                 assert h >= 3
-                for i in range(h - 1, h):       # split off one lamp
+                for i in range(h - 1, h):  # split off one lamp
                     await pilot.click("#lamp-%d-%d" % (row, i))
                 await pilot.press("enter")
                 await until(app, pilot, (VISITOR, OVER))
@@ -221,6 +223,7 @@ def test_grid_grundy_whole_game_splits_move_lamps_to_free_rows():
 
 # -- bad input ------------------------------------------------------------------------
 
+
 def test_meaningless_keys_are_ignored_and_refusals_are_explained():
     app = make_app()
 
@@ -231,10 +234,10 @@ def test_meaningless_keys_are_ignored_and_refusals_are_explained():
             await pilot.press("x", "z", "9", "0", "space", "up", "left", "f5", "escape")
             assert screen_rows(app) == before
             assert app.face.controller.state == VISITOR
-            await pilot.press("enter")                         # DONE with nothing taken
+            await pilot.press("enter")  # DONE with nothing taken
             assert "Not allowed — take at least one lamp" in screen_text(app)
-            await pilot.press("1", "2")                        # a second row in one turn
-            app.advance(300)                                   # past the dark half of the refusal flash
+            await pilot.press("1", "2")  # a second row in one turn
+            app.advance(300)  # past the dark half of the refusal flash
             await pilot.pause()
             assert "one row per turn" in screen_text(app)
             assert "✗" in screen_rows(app)[1]
@@ -293,8 +296,9 @@ def test_quit_keys(key):
 
 # -- the thinking panel, the log, settings ---------------------------------------------------
 
+
 def test_thinking_panel_shows_binary_parities_nim_sum_and_the_move():
-    app = make_app(overrides={"preset": "nimrod"})   # Nimrod explains itself: panel open
+    app = make_app(overrides={"preset": "nimrod"})  # Nimrod explains itself: panel open
 
     async def play():
         async with app.run_test(size=SIZE) as pilot:
@@ -335,18 +339,22 @@ def test_settings_screen_restarts_with_new_board_and_keeps_the_audits():
             await pilot.press("n", "s")
             screen = app.screen
             assert type(screen).__name__ == "SettingsScreen"
-            await pilot.press("n")                                  # keys go to the settings, not the game
+            await pilot.press("n")  # keys go to the settings, not the game
             assert app.face.audits()["games"] == 1
             # a rule set row buttons cannot play is not offered; a preset too large is refused in words
             with pytest.raises(InvalidSelectValueError):
                 screen.query_one("#set-rules", Select).value = "grundy"
             screen.query_one("#set-preset", Select).value = "100"
             await pilot.click("#apply")
-            shown = screen_text(app)   # refused in words (this board's lamps, that game's), the settings kept
-            assert "This board has 28 lamps; that game needs 100." in shown and "pixel" not in shown and "layout" not in shown
+            shown = screen_text(app)  # refused in words (this board's lamps, that game's), the settings kept
+            assert (
+                "This board has 28 lamps; that game needs 100." in shown
+                and "pixel" not in shown
+                and "layout" not in shown
+            )
             screen.query_one("#set-board", Select).value = "pico-grid"
             await pilot.pause()
-            screen.query_one("#set-rules", Select).value = "grundy"      # offered on a grid
+            screen.query_one("#set-rules", Select).value = "grundy"  # offered on a grid
             screen.query_one("#set-rules", Select).value = ""
             screen.query_one("#set-preset", Select).value = "grundy"
             screen.query_one("#set-first", Select).value = "machine"
@@ -357,10 +365,10 @@ def test_settings_screen_restarts_with_new_board_and_keeps_the_audits():
             assert app.face.settings["rules"] == "grundy" and app.face.settings["first"] == "machine"
             assert len(screen_rows(app)) == 8
             await pilot.press("n")
-            assert app.face.controller.state == THINKING                # the machine moves first
+            assert app.face.controller.state == THINKING  # the machine moves first
             await until(app, pilot, (VISITOR, OVER))
             check_screen_matches_game(app)
-            assert app.face.audits()["games"] == 2                      # counted across the restart
+            assert app.face.audits()["games"] == 2  # counted across the restart
             assert "Games 2" in screen_text(app)
             await pilot.press("s", "escape")
             assert type(app.screen).__name__ != "SettingsScreen"
@@ -427,6 +435,7 @@ def test_real_time_clock_follows_the_wall_clock():
 
 # -- the command line ----------------------------------------------------------------------
 
+
 def test_sim_without_a_terminal_is_one_line_and_exit_2(capsys):
     assert main(["sim"]) == 2
     err = capsys.readouterr().err
@@ -447,6 +456,7 @@ def test_screenshot_command_writes_an_svg(tmp_path, capsys):
 
 
 # -- every board, and the teaching hint ------------------------------------------------------
+
 
 @pytest.mark.parametrize("board", ["pi-leds", "pi-neopixel", "pico-neopixel", "pico-grid", "pico-ring"])
 def test_every_board_plays_a_turn_on_screen(board):
@@ -491,9 +501,9 @@ def test_teach_mode_shows_the_winning_move_as_diamonds():
             heaps, _ = app.face.heaps()
             after = strategy.solve("nim", heaps)["after"]
             diamonds = ["".join(row).count("◆") for row in rows]
-            assert diamonds[:len(heaps)] == [h - a for h, a in zip(heaps, after)]
+            assert diamonds[: len(heaps)] == [h - a for h, a in zip(heaps, after)]
             assert "Hint: ◆ shows a winning move" in screen_text(app)
-            app.advance(500)                             # the hint blinks slowly, the shape stays
+            app.advance(500)  # the hint blinks slowly, the shape stays
             await pilot.pause()
             assert ["".join(row).count("◆") for row in screen_rows(app)] == diamonds
 
@@ -504,7 +514,7 @@ def board_tour(names):
     """A sequence of boards in which every ordered pair appears as a step."""
     steps = {a: [b for b in names if b != a] for a in names}
     tour, stack = [], [names[0]]
-    while stack:   # Hierholzer: an Euler circuit of the complete directed graph
+    while stack:  # Hierholzer: an Euler circuit of the complete directed graph
         if steps[stack[-1]]:
             stack.append(steps[stack[-1]].pop(0))
         else:
@@ -527,13 +537,13 @@ def test_switching_between_every_pair_of_boards_redraws_the_lamps():
     async def play():
         async with app.run_test(size=(110, 40)) as pilot:
             for k, board in enumerate(tour[1:]):
-                if k % 4 == 0:   # through the screen itself now and then
+                if k % 4 == 0:  # through the screen itself now and then
                     await pilot.press("s")
                     app.screen.query_one("#set-board", Select).value = board
                     await pilot.click("#apply")
                 else:
                     assert app.restart(board, {}) is None
-                app.refresh_face()            # the clock's tick, before the lamps are rebuilt
+                app.refresh_face()  # the clock's tick, before the lamps are rebuilt
                 await pilot.pause()
                 assert type(app.screen).__name__ != "SettingsScreen"
                 assert app.face.board == board

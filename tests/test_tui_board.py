@@ -42,7 +42,7 @@ def perfect_move(app):
     after = strategy.solve("nim", heaps)["after"]
     row = [r for r in range(len(heaps)) if heaps[r] != after[r]][0]
     lit = app.face.controller.panel.lit[row]
-    for i in [i for i in range(len(lit)) if lit[i]][after[row]:]:
+    for i in [i for i in range(len(lit)) if lit[i]][after[row] :]:
         app.tap("key %d %d" % (row, i))
     app.tap("done")
 
@@ -52,19 +52,19 @@ def test_sounds_are_shown_and_ring_the_bell_unless_muted():
 
     async def play():
         async with app.run_test(size=NARROW) as pilot:
-            await pilot.press("n", "right", "right", "right", "space")   # a dark lamp: refused
+            await pilot.press("n", "right", "right", "right", "space")  # a dark lamp: refused
             assert "♪ buzz: refused" in screen_text(app) and app.bells == 1
-            await pilot.press("m", "space")                              # muted: words, no bell
+            await pilot.press("m", "space")  # muted: words, no bell
             assert "♪ buzz: refused (bell muted)" in screen_text(app) and app.bells == 1
             app.advance(1000)
-            assert "♪ buzz" not in screen_text(app) and not app._shown["sound"]   # quiet again (the legend keeps its ♪)
-            await pilot.press("m")                                       # the bell on again
-            perfect_move(app)                                            # 2 3 4: take 3 from row C
+            assert "♪ buzz" not in screen_text(app) and not app._shown["sound"]  # quiet again (the legend keeps its ♪)
+            await pilot.press("m")  # the bell on again
+            perfect_move(app)  # 2 3 4: take 3 from row C
             await pilot.pause()
             assert "♪ click" in screen_text(app)
             app.advance(300)
             await pilot.pause()
-            assert "♪ relay chatter" in screen_text(app)                 # while the machine thinks
+            assert "♪ relay chatter" in screen_text(app)  # while the machine thinks
             while app.face.controller.state != OVER:
                 await until(app, pilot, (VISITOR, OVER))
                 if app.face.controller.state == VISITOR:
@@ -87,7 +87,7 @@ def test_the_oled_in_braille_where_the_face_has_room_else_as_text(size):
             await pilot.pause()
             text = screen_text(app)
             words = app.face.display_text()
-            assert words[:3] == ["YOUR TURN", "nim", "2 3 4"]   # the position in the rule set's words
+            assert words[:3] == ["YOUR TURN", "nim", "2 3 4"]  # the position in the rule set's words
             before = braille(app.face.display_pixels())
             assert len(before) == 16 and len(before[0]) == 64
             if size == NARROW:  # no room for 64 columns: the lines the driver wrote
@@ -96,8 +96,8 @@ def test_the_oled_in_braille_where_the_face_has_room_else_as_text(size):
                 assert app.needed_size()[0] <= NARROW[0] and app.needed_size()[1] <= NARROW[1]
                 return
             assert all(line in text for line in before)
-            assert "OLED 128×64" in text and "keys: choose lamps" not in text   # pixels, not text
-            await pilot.press("space", "enter")                       # take one lamp: the OLED says so
+            assert "OLED 128×64" in text and "keys: choose lamps" not in text  # pixels, not text
+            await pilot.press("space", "enter")  # take one lamp: the OLED says so
             await pilot.pause()
             after = braille(app.face.display_pixels())
             assert after != before and all(line in screen_text(app) for line in after)
@@ -121,7 +121,7 @@ def test_settings_set_the_speakers_volume_and_the_bell():
             assert app.face.settings["volume"] == 0 and app.muted
             await pilot.press("n", "right", "right", "right", "space")
             assert "♪ muted (volume 0)" in screen_text(app)
-            assert app.face.sounds == 0 and app.bells == 0           # volume 0: the board makes no sound
+            assert app.face.sounds == 0 and app.bells == 0  # volume 0: the board makes no sound
             await pilot.press("s")
             assert app.screen.query_one("#set-bell", Select).value == "off"
             app.screen.query_one("#set-volume", Select).value = ""
@@ -153,7 +153,7 @@ def test_the_counter_on_screen():
 
     async def play():
         async with app.run_test(size=NARROW) as pilot:
-            await pilot.press("b", "b", "a", "b", "enter")     # a new game, then two more
+            await pilot.press("b", "b", "a", "b", "enter")  # a new game, then two more
             await pilot.pause()
             text = screen_text(app)
             assert " = 2" in text and "says 21 loses" in text

@@ -41,11 +41,13 @@ def at_least_80x24(app):
 def english_words(lang):
     """Words of the English file that the other language's file never uses:
     any of them on a screen in that language is a word left untranslated."""
+
     def words_of(name):
         with open(os.path.join(words_module.FOLDER, name + ".json"), encoding="utf-8") as f:
             data = json.load(f)
         text = " ".join(list(data["text"].values()) + list(data["phrases"].values()))
         return {w.lower() for w in re.findall(r"[A-Za-z]{4,}", re.sub(r"\{\w+\}", " ", text))}
+
     return words_of("en") - words_of(lang)
 
 
@@ -61,9 +63,10 @@ def test_words_by_key_and_phrases_with_fallback():
     es = Words("es")
     assert es.t("status.visitor") == "TU TURNO"
     assert es.t("sim.log.why", why="x") == "  por qué — x"
-    assert es.phrase("take 2 from heap A") == "quitar 2 de la fila A"   # the firmware says heap, a screen row
-    assert es.phrase("not a legal move: take 1 to 3 from one heap") == \
-        "no es una jugada válida: " + es.phrase("take 1 to 3 from one heap")  # parts translated too
+    assert es.phrase("take 2 from heap A") == "quitar 2 de la fila A"  # the firmware says heap, a screen row
+    assert es.phrase("not a legal move: take 1 to 3 from one heap") == "no es una jugada válida: " + es.phrase(
+        "take 1 to 3 from one heap"
+    )  # parts translated too
     assert es.phrase("a sentence with no template") == "a sentence with no template"
     assert es.t("no.such.key") == "no.such.key" and es.missing == {"no.such.key"}
     with pytest.raises(ValueError, match="--lang must be one of en, es, ru"):
@@ -85,14 +88,14 @@ def test_screen_has_no_english_words_and_fits_80x24(lang, board, settings, press
             await pilot.press(*presses)
             app.advance(300)
             await pilot.pause()
-            seen.append(screen_text(app))           # the machine thinking, then showing its move
+            seen.append(screen_text(app))  # the machine thinking, then showing its move
             await until(app, pilot, (VISITOR, OVER))
             seen.append(screen_text(app))
             face = app.query_one("#face")
             assert face.max_scroll_y == 0, "the face scrolls at 80x24 in %s" % lang
-            assert app.query_one("#legend").region.bottom <= size[1] - 1   # the legend is on screen, whole
+            assert app.query_one("#legend").region.bottom <= size[1] - 1  # the legend is on screen, whole
             await pilot.press("s")
-            seen.append(screen_text(app))           # the settings screen
+            seen.append(screen_text(app))  # the settings screen
             await pilot.press("escape")
             for text in seen:
                 assert not english_left(text, lang, app.face), text

@@ -13,9 +13,14 @@ from nimatron_sim import operator_words
 
 # item -> what its screen says
 SAYS = {
-    "lamp_test": "Lamp test", "button_test": "Button test", "audits": "Audits:",
-    "adjust": "Adjust:", "check_switch": "Check switch:", "burn_in": "Burn-in",
-    "clear_audits": "Clear audits?", "factory_reset": "Factory reset?",
+    "lamp_test": "Lamp test",
+    "button_test": "Button test",
+    "audits": "Audits:",
+    "adjust": "Adjust:",
+    "check_switch": "Check switch:",
+    "burn_in": "Burn-in",
+    "clear_audits": "Clear audits?",
+    "factory_reset": "Factory reset?",
 }
 
 
@@ -42,8 +47,10 @@ def test_every_operator_screen_draws_and_says_what_it_is(board):
                     await pilot.press("n")
                 if item == "button_test":
                     await pilot.press(next_key)
-                    last = app.face.controller.menu.last   # named as the face names it: "Row A", "DONE"
-                    assert "Last: " + operator_words.button(last, app.face.words) in app.face.message()   # (wrapped on screen)
+                    last = app.face.controller.menu.last  # named as the face names it: "Row A", "DONE"
+                    assert (
+                        "Last: " + operator_words.button(last, app.face.words) in app.face.message()
+                    )  # (wrapped on screen)
                     await pilot.press("n")  # NEW is tested...
                     assert app.face.controller.menu.screen == "button_test"
                     await pilot.press("n")  # ... and twice goes back

@@ -39,7 +39,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 def key_bar(app):
     """(keys on the bar, keys cut or off the screen)."""
-    keys = [k for k in app.query("FooterKey") if k.display]   # the key bar's keys, by their widget's type
+    keys = [k for k in app.query("FooterKey") if k.display]  # the key bar's keys, by their widget's type
     width = app.size.width
     return keys, [k.description for k in keys if k.region.right > width or k.region.width < len(k.description)]
 
@@ -67,8 +67,9 @@ def check_screen(app, where):
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_screen_speaks_the_visitors_words(lang):
     """A game with its reasoning, the settings, every operator screen: no id, no missing key."""
-    app = NimatronApp(Face("pico-neopixel", {"preset": "nimrod", "misere": True}, 1, lang=lang),
-                      realtime=False, thinking=True)
+    app = NimatronApp(
+        Face("pico-neopixel", {"preset": "nimrod", "misere": True}, 1, lang=lang), realtime=False, thinking=True
+    )
 
     async def play():
         async with app.run_test(size=(120, 40)) as pilot:
@@ -82,14 +83,14 @@ def test_every_screen_speaks_the_visitors_words(lang):
             check_screen(app, "the machine thinking")
             await until(app, pilot, (VISITOR, OVER))
             check_screen(app, "after the machine's move (the log's why, Nimrod's table)")
-            await pilot.press("2", "2", "2", "2", "2", "2")   # row B runs out: a refusal in words
+            await pilot.press("2", "2", "2", "2", "2", "2")  # row B runs out: a refusal in words
             await pilot.pause()
             check_screen(app, "a refusal")
             await pilot.press("s")
             await pilot.pause()
             assert isinstance(app.screen, SettingsScreen)
             check_screen(app, "the settings")
-            for select in ("rules", "board", "preset"):   # each list, opened: every choice in words
+            for select in ("rules", "board", "preset"):  # each list, opened: every choice in words
                 app.screen.query_one("#set-" + select).expanded = True
                 await pilot.pause()
                 check_screen(app, "the settings' %s list" % select)
@@ -118,7 +119,7 @@ def test_every_screen_speaks_the_visitors_words(lang):
                     await pilot.press("n")
                 await pilot.pause()
                 await pilot.press("1")
-            app.advance(61000)   # untouched a minute: the menu leaves itself
+            app.advance(61000)  # untouched a minute: the menu leaves itself
             await pilot.pause()
             assert app.face.controller.state == ATTRACT
             check_screen(app, "the operator's log")
@@ -131,8 +132,9 @@ def test_grundys_game_says_a_split_and_lists_heaps_as_the_lamps_do(lang):
     """A selection in Grundy's game is a split, said so; the heaps Nimrod's
     panel says a move leaves are the ones the log and the lamps then show,
     in the same order (the engine lists a split's parts its own way)."""
-    app = NimatronApp(Face("pico-grid", {"preset": "grundy", "first": "visitor"}, 1, lang=lang),
-                      realtime=False, thinking=True)
+    app = NimatronApp(
+        Face("pico-grid", {"preset": "grundy", "first": "visitor"}, 1, lang=lang), realtime=False, thinking=True
+    )
 
     def rows_lit():
         return " ".join(str(sum(row)) for row in app.face.controller.panel.lit if sum(row))
@@ -184,7 +186,7 @@ def test_the_key_bar_is_whole_and_a_large_terminal_is_used(lang, size):
                 assert app.query_one("#lamps").region.height == 3 * len(app.face.layout) - 2  # two lines between rows
             else:
                 assert side == SIDE_WIDTH and lamp == 3
-            await pilot.resize_terminal(80, 24)   # smaller again: the face as it was
+            await pilot.resize_terminal(80, 24)  # smaller again: the face as it was
             await pilot.pause()
             await pilot.pause()
             assert app.query_one("#lamp-0-0").region.width == 3 and app.query_one("#side").region.width == SIDE_WIDTH
@@ -238,11 +240,11 @@ def test_no_key_but_q_acts_while_the_terminal_is_too_small():
             assert app.face.controller.state == ATTRACT and not app.face.controller.audits.get("games")
             assert not isinstance(app.screen, SettingsScreen) and not app.muted
             keys, _ = key_bar(app)
-            assert [k.description for k in keys] == [app.face.t("sim.key.quit")]   # the bar shows what acts
+            assert [k.description for k in keys] == [app.face.t("sim.key.quit")]  # the bar shows what acts
             await pilot.resize_terminal(100, 34)
             await pilot.pause()
             await pilot.press("n")
-            assert app.face.controller.state != ATTRACT   # room again: the keys act again
+            assert app.face.controller.state != ATTRACT  # room again: the keys act again
             await pilot.resize_terminal(60, 18)
             await pilot.pause()
             await pilot.press("q")
@@ -257,7 +259,8 @@ def test_every_refusal_the_firmware_says_has_its_words_in_every_language(lang):
     template would show in English (Building Nim's did)."""
     said = []
     for path in [ROOT / "firmware" / "nimatron" / "machine" / "turns.py"] + sorted(
-            (ROOT / "firmware" / "nimatron" / "panels").glob("*.py")):   # the controller's and the panels' reasons
+        (ROOT / "firmware" / "nimatron" / "panels").glob("*.py")
+    ):  # the controller's and the panels' reasons
         said += re.findall(r'(?:_refuse\(\s*|return None, None, \(?)"([^"]+)"', path.read_text(encoding="utf-8"))
     assert len(said) >= 8, said
     words = Words(lang)
@@ -271,8 +274,9 @@ def test_the_side_panel_fits_the_readme_size_and_keeps_positions_whole(lang):
     """At 80x24 (the README's size) with how the machine thinks shown, the
     session's counters are on screen (the panel scrolls, it does not push
     them off); at 100x30 the moves panel never breaks a position mid-way."""
-    app = NimatronApp(Face("pico-neopixel", {"preset": "nimrod", "think_ms": 0}, 1, lang=lang),
-                      realtime=False, thinking=True)
+    app = NimatronApp(
+        Face("pico-neopixel", {"preset": "nimrod", "think_ms": 0}, 1, lang=lang), realtime=False, thinking=True
+    )
 
     async def play():
         async with app.run_test(size=(80, 24)) as pilot:
@@ -281,7 +285,7 @@ def test_the_side_panel_fits_the_readme_size_and_keeps_positions_whole(lang):
             text = check_screen(app, "80x24 thinking")
             assert app.t("sim.title.session") in text, text
             audits = app.query_one("#audits").region
-            assert audits.bottom <= app.size.height - 1, audits   # above the key bar
+            assert audits.bottom <= app.size.height - 1, audits  # above the key bar
             await pilot.resize_terminal(100, 30)
             for _ in range(3):
                 if app.face.controller.state != VISITOR:
@@ -291,7 +295,7 @@ def test_the_side_panel_fits_the_readme_size_and_keeps_positions_whole(lang):
             await pilot.pause()
             log = app.query_one("#log")
             shown = [strip.text for strip in log.lines]
-            for line, after in zip(shown, shown[1:]):   # "→ 0" then "0 4 4" on the next line
+            for line, after in zip(shown, shown[1:]):  # "→ 0" then "0 4 4" on the next line
                 assert not (re.search(r"\d$", line.rstrip()) and re.match(r"\s*\d+( \d+)+\s*$", after)), (line, after)
             positions = [m.group(1) for style, line in app.face.log for m in re.finditer(r"→ (\d+(?: \d+)+)", line)]
             assert positions and all(any(p in line for line in shown) for p in positions), (positions, shown)
@@ -304,8 +308,7 @@ def test_how_it_thinks_scrolls_to_its_last_line(preset, size):
     """A long panel (Grundy's value table, Graph Nim's groups) does not fit
     the side at 80x24 or 100x30: it scrolls, with a scroll bar, and its last
     line (the move, the glosses) can be reached; it was clipped mid-sentence."""
-    app = NimatronApp(Face("pico-grid", {"preset": preset, "think_ms": 0}, 1, lang="en"),
-                      realtime=False, thinking=True)
+    app = NimatronApp(Face("pico-grid", {"preset": preset, "think_ms": 0}, 1, lang="en"), realtime=False, thinking=True)
 
     async def play():
         async with app.run_test(size=size) as pilot:
@@ -334,7 +337,7 @@ def test_every_preset_of_the_row_boards_asks_for_no_more_than_80x24():
             for lang in LANGS:
                 try:
                     face = Face(board, {"preset": preset}, 1, lang=lang)
-                except ValueError:   # refused on this board (said in words by Settings)
+                except ValueError:  # refused on this board (said in words by Settings)
                     continue
                 need = NimatronApp(face, realtime=False).needed_size()
                 face.close()

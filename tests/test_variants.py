@@ -22,9 +22,14 @@ RULES = [entry[0] for entry in entries()]
 PANELS = ("heaps", "ring", "cells", "supply", "tally", "splits")
 REASONING = (None, "nim", "values", "groups", "moore", "building")
 # a start each panel can show: (start, layout of the lamps, their shape)
-STARTS = {"heaps": ([3, 4, 5], [7, 7, 7], "grid"), "ring": ([8], [8], "ring"), "splits": ([4], [7, 7, 7], "grid"),
-          "cells": ([[1, 1, 0], [1, 0, 1]], [3, 3], "grid"), "supply": ([1, 2, 3], [7, 7, 7, 7, 7], "grid"),
-          "tally": ([1, 2, 3], [7, 7, 7, 7, 7, 7, 7], "grid")}
+STARTS = {
+    "heaps": ([3, 4, 5], [7, 7, 7], "grid"),
+    "ring": ([8], [8], "ring"),
+    "splits": ([4], [7, 7, 7], "grid"),
+    "cells": ([[1, 1, 0], [1, 0, 1]], [3, 3], "grid"),
+    "supply": ([1, 2, 3], [7, 7, 7, 7, 7], "grid"),
+    "tally": ([1, 2, 3], [7, 7, 7, 7, 7, 7, 7], "grid"),
+}
 
 
 def variant(name):
@@ -33,12 +38,15 @@ def variant(name):
 
 
 def table():
-    rows = ["%-9s %-7s %-9s %-7s %-9s %-7s %s" % ("rules", "panel", "reasoning", "one_row", "countable", "nim_sum",
-                                                  "about")]
+    rows = [
+        "%-9s %-7s %-9s %-7s %-9s %-7s %s" % ("rules", "panel", "reasoning", "one_row", "countable", "nim_sum", "about")
+    ]
     for name in sorted(RULES):
         r = variant(name)
-        rows.append("%-9s %-7s %-9s %-7s %-9s %-7s %s" % (r.spec, r.panel, r.reasoning, r.one_row, r.countable,
-                                                          r.nim_sum, r.about))
+        rows.append(
+            "%-9s %-7s %-9s %-7s %-9s %-7s %s"
+            % (r.spec, r.panel, r.reasoning, r.one_row, r.countable, r.nim_sum, r.about)
+        )
     return "\n".join(rows)
 
 

@@ -58,6 +58,7 @@ def test_the_drawings_the_oled_and_the_faces_name_the_status_lamps_alike():
     for role, shown in STATUS_WORDS.items():
         assert shown == words.t("status." + role), role
     assert OLED["visitor"] == words.t("status.visitor") and OLED["thinking"] == words.t("status.machine")
-    generated = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "hardware").rglob("*")
-                          if p.suffix in (".md", ".svg", ".csv"))
+    generated = "\n".join(
+        p.read_text(encoding="utf-8") for p in (ROOT / "hardware").rglob("*") if p.suffix in (".md", ".svg", ".csv")
+    )
     assert "MACHINE'S TURN" not in generated

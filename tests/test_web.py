@@ -51,6 +51,7 @@ def lit(state):
 
 # -- the state is the firmware's --------------------------------------------------
 
+
 def test_state_after_scripted_presses_is_what_the_pins_show(served):
     status, state = call(served.url + "/api/machines", {})
     assert status == 201 and state["state"] == "attract" and state["layout"] == [7, 7, 7, 7]
@@ -59,7 +60,7 @@ def test_state_after_scripted_presses_is_what_the_pins_show(served):
     for press in presses:
         status, state = call(served.url + "/api/machines/%s/press" % ident, {"press": press})
         assert status == 200
-    with Simulator("pico-neopixel", {"preset": "nimatron"}) as sim:   # the same hand, no page
+    with Simulator("pico-neopixel", {"preset": "nimatron"}) as sim:  # the same hand, no page
         for press in presses:
             sim.tap(press)
         assert [[lamp[1] for lamp in row] for row in state["lamps"]] == sim.read_lamps()
@@ -105,8 +106,9 @@ def test_nim_values_for_the_subtraction_game(served):
     assert [r["value"] for r in panel["rows"]] == [r["heap"] % (k + 1) for r in panel["rows"]]
 
 
-@pytest.mark.parametrize("board", ["circuitplayground", "macropad", "pi-leds", "pi-neopixel", "pico-grid",
-                                   "pico-neopixel", "pico-ring"])
+@pytest.mark.parametrize(
+    "board", ["circuitplayground", "macropad", "pi-leds", "pi-neopixel", "pico-grid", "pico-neopixel", "pico-ring"]
+)
 def test_every_board_has_a_page_state_and_a_new_game(served, board):
     status, state = call(served.url + "/api/machines", {"board": board})
     assert status == 201, state
@@ -139,7 +141,7 @@ def test_each_tab_has_its_own_machine_and_the_crowd_follows_the_last_played(serv
     assert crowd["watch"] == one["watch"] and crowd["state"] == "visitor"
     assert "machine" not in crowd and one["machine"] not in json.dumps(crowd)  # watchers cannot press
     _, two_now = call(served.url + "/api/machines/" + two["machine"])
-    assert two_now["state"] == "attract"       # a press in one tab never reaches another
+    assert two_now["state"] == "attract"  # a press in one tab never reaches another
     status, answer = call(served.url + "/api/crowd", {"press": "new"})
     assert status == 405 and "read-only" in answer["error"]
 
@@ -156,7 +158,7 @@ def test_idle_machines_are_closed_and_a_full_server_says_so():
         call(s.url + "/api/machines", {})
         status, answer = call(s.url + "/api/machines", {})
         assert status == 503 and "close a tab" in answer["error"]
-        clock.now += 601   # ten idle minutes
+        clock.now += 601  # ten idle minutes
         status, _ = call(s.url + "/api/machines", {})
         assert status == 201 and len(s.machines) == 1
         status, answer = call(s.url + "/api/machines/" + a["machine"])
@@ -165,6 +167,7 @@ def test_idle_machines_are_closed_and_a_full_server_says_so():
 
 # -- bad requests: 4xx and one sentence ---------------------------------------------
 
+
 def test_bad_requests_get_a_4xx_and_a_sentence(served):
     _, state = call(served.url + "/api/machines", {})
     press = served.url + "/api/machines/%s/press" % state["machine"]
@@ -172,7 +175,7 @@ def test_bad_requests_get_a_4xx_and_a_sentence(served):
         (call(press, {"press": "row9"}), 400, "has no button 'row9'"),
         (call(press, {"press": 3}), 400, "has no button 3"),
         (call(press, {"press": "key 0 0"}), 400, "it has: done, new, row0"),
-        (call(press, {"button": "done"}), 400, "send {\"press\": BUTTON}"),
+        (call(press, {"button": "done"}), 400, 'send {"press": BUTTON}'),
         (call(press, {}), 400, "got keys none"),
         (call(press, raw=b"{not json"), 400, "not JSON"),
         (call(press, raw=b"[1, 2]"), 400, "a JSON object"),
@@ -194,8 +197,7 @@ def test_bad_requests_get_a_4xx_and_a_sentence(served):
         assert status == want_status and words in answer["error"], (answer, want_status, words)
         assert "\n" not in answer["error"]
     status, state = call(served.url + "/api/machines/" + state["machine"])
-    assert status == 200 and state["state"] == "attract" and state["events"] == []   # nothing happened
-
+    assert status == 200 and state["state"] == "attract" and state["events"] == []  # nothing happened
 
 
 def test_refused_settings_are_said_in_each_languages_words_not_the_firmwares(served):
@@ -213,11 +215,12 @@ def test_refused_settings_are_said_in_each_languages_words_not_the_firmwares(ser
     for lang, said in answer["said"].items():
         assert said == Words(lang).refused(answer["error"]) and "100" in said and "28" in said, (lang, said)
         assert "layout" not in said and "pixel" not in said and ids_on(said) == [], (lang, said)
-    status, answer = call(served.url + "/api/machines", {"colour": "red"})   # not the firmware's refusal
+    status, answer = call(served.url + "/api/machines", {"colour": "red"})  # not the firmware's refusal
     assert status == 400 and "said" not in answer
 
 
 # -- the pages and their words ----------------------------------------------------------
+
 
 def get(url):
     with urllib.request.urlopen(url, timeout=30) as r:
@@ -250,12 +253,18 @@ def test_every_language_file_words_every_key():
             assert sorted({part.split("}")[0] for part in text.split("{")[1:]}) == placeholders, (lang, key)
         if lang != "en":
             # names (NIMATRON, DONE, a preset's "Nimrod, 1951"...) may stay; sentences may not
-            same = [k for k, v in words["text"].items() if v == english["text"][k] and k.split(".")[0] not in ("preset", "board")
-                    and any(c.isalpha() for c in re.sub(r"\{\w+\}", "", v))]
+            same = [
+                k
+                for k, v in words["text"].items()
+                if v == english["text"][k]
+                and k.split(".")[0] not in ("preset", "board")
+                and any(c.isalpha() for c in re.sub(r"\{\w+\}", "", v))
+            ]
             assert len(same) <= 8, (lang, same)
 
 
 # -- the command line ----------------------------------------------------------------------
+
 
 def test_port_problem_names_a_port_in_use_and_a_bad_number():
     with socket.socket() as sock:
@@ -268,14 +277,18 @@ def test_port_problem_names_a_port_in_use_and_a_bad_number():
     assert "--host" in port_problem(free_port(), "no-such-host.invalid")
 
 
-@pytest.mark.parametrize("extra, words", [
-    (["--board", "abacus"], "unknown board"),
-    (["--lang", "tlh"], "--lang must be one of en, es, ru"),
-    (["--preset", "grundy"], "preset grundy: layout [8, 8, 8, 8, 8, 8, 8, 8] has more rows than the panel"),
-])
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        (["--board", "abacus"], "unknown board"),
+        (["--lang", "tlh"], "--lang must be one of en, es, ru"),
+        (["--preset", "grundy"], "preset grundy: layout [8, 8, 8, 8, 8, 8, 8, 8] has more rows than the panel"),
+    ],
+)
 def test_web_with_bad_options_is_one_line_exit_2(extra, words):
-    done = subprocess.run(NIMATRON + ["sim", "--web", "--port", str(free_port())] + extra,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        NIMATRON + ["sim", "--web", "--port", str(free_port())] + extra, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
     assert done.stdout == ""
 
@@ -285,8 +298,9 @@ def test_web_on_a_port_in_use_is_one_line_exit_2_before_starting():
         sock.bind(("127.0.0.1", 0))
         sock.listen()
         port = sock.getsockname()[1]
-        done = subprocess.run(NIMATRON + ["sim", "--web", "--port", str(port)],
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            NIMATRON + ["sim", "--web", "--port", str(port)], capture_output=True, text=True, timeout=60
+        )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "is in use" in done.stderr and "--port" in done.stderr
     assert done.stdout == ""
@@ -295,10 +309,14 @@ def test_web_on_a_port_in_use_is_one_line_exit_2_before_starting():
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_web_serves_on_localhost_and_stops_cleanly(stop):
     port = free_port()
-    proc = subprocess.Popen(NIMATRON + ["sim", "--web", "--port", str(port), "--preset", "drnim", "--lang", "es"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        NIMATRON + ["sim", "--web", "--port", str(port), "--preset", "drnim", "--lang", "es"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
-        line = proc.stdout.readline().decode()      # printed once the server listens
+        line = proc.stdout.readline().decode()  # printed once the server listens
         assert "http://localhost:%d" % port in line and "/crowd" in line
         status, kind, page = get("http://localhost:%d/" % port)
         assert status == 200 and "play.js" in page

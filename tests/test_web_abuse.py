@@ -28,9 +28,9 @@ from nimatron_sim.web.machines import PER_OWNER, RECLAIM_S, MachineError, Machin
 from nimatron_sim.web.server import MAX_HEAD, PER_ADDRESS, client_key
 
 ATTACKER, USER, OTHER = "127.0.0.2", "127.0.0.3", "127.0.0.4"
-FLOOD = 300          # trickling sockets from one address (the server serves 512 at once)
-BOUND_S = 30         # generous: what a loaded 2-core machine must stay under, not a timing target
-MARK = "Z"           # what every long input is made of: an answer never holds 61 in a row
+FLOOD = 300  # trickling sockets from one address (the server serves 512 at once)
+BOUND_S = 30  # generous: what a loaded 2-core machine must stay under, not a timing target
+MARK = "Z"  # what every long input is made of: an answer never holds 61 in a row
 
 
 @pytest.fixture(autouse=True)
@@ -59,8 +59,9 @@ def ask(served, source, method="GET", path="/api/config", body=None):
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=BOUND_S, source_address=(source, 0))
     try:
         data = None if body is None else json.dumps(body)
-        conn.request(method, path, body=data, headers={"Host": "localhost:%d" % served.port,
-                                                       "Content-Type": "application/json"})
+        conn.request(
+            method, path, body=data, headers={"Host": "localhost:%d" % served.port, "Content-Type": "application/json"}
+        )
         answer = conn.getresponse()
         return answer.status, json.loads(answer.read())
     finally:
@@ -95,6 +96,7 @@ def request(served, line="GET /api/config HTTP/1.1", headers=None, body=b""):
 
 # -- slow bytes, many sockets ---------------------------------------------------------
 
+
 def test_a_slow_loris_from_one_address_locks_out_nobody(served):
     """300 sockets from one address, each trickling a header byte: at most
     ``PER_ADDRESS`` get a place (the rest a 429 at once), other addresses
@@ -113,11 +115,11 @@ def test_a_slow_loris_from_one_address_locks_out_nobody(served):
             assert status == 200 and answer["boards"]
         assert served.server.held.get(ATTACKER, 0) <= PER_ADDRESS
         started = time.monotonic()
-        assert trickle(flood) == FLOOD       # every one closed by the server, none left trickling
+        assert trickle(flood) == FLOOD  # every one closed by the server, none left trickling
         assert time.monotonic() - started < BOUND_S
         while served.server.held.get(ATTACKER) and time.monotonic() - started < BOUND_S:
             time.sleep(0.05)
-        assert ask(served, ATTACKER)[0] == 200   # the address is let back in once its sockets are gone
+        assert ask(served, ATTACKER)[0] == 200  # the address is let back in once its sockets are gone
     finally:
         for sock in flood:
             sock.close()
@@ -134,18 +136,18 @@ def trickle(socks, every=0.2):
     while selector.get_map() and time.monotonic() < end:
         for key, _ in selector.select(every):
             try:
-                data = key.fileobj.recv(4096)   # a 429 first, or nothing: then the end
+                data = key.fileobj.recv(4096)  # a 429 first, or nothing: then the end
             except OSError:
                 data = b""
             if not data:
                 selector.unregister(key.fileobj)
-                key.fileobj.close()             # the server's lingering close ends at once
+                key.fileobj.close()  # the server's lingering close ends at once
                 closed += 1
         for key in list(selector.get_map().values()):
             try:
                 key.fileobj.send(b"E")
             except OSError:
-                pass                            # closed: select says so next
+                pass  # closed: select says so next
     selector.close()
     return closed
 
@@ -177,6 +179,7 @@ def test_clients_are_counted_by_address_and_ipv6_by_its_64():
 
 # -- many machines ------------------------------------------------------------------
 
+
 def test_one_address_runs_its_share_of_machines_and_others_still_get_one(served):
     """One client POSTing machines gets ``PER_OWNER`` (then a 429 that says
     why), not the whole pool for 10 minutes; another address gets one, and
@@ -206,7 +209,7 @@ def test_a_closed_tabs_machine_makes_room_for_its_address():
             machines.get(closed.id)
         assert machines.get(polled.id) and len(machines) == 2
         with pytest.raises(MachineError):
-            machines.create(owner="a")       # both of its machines are asked about now
+            machines.create(owner="a")  # both of its machines are asked about now
         machines.create(owner="b")
     finally:
         machines.close()
@@ -219,18 +222,25 @@ def test_a_tab_that_says_goodbye_gives_its_place_back_at_once(served):
     assert ask(served, ATTACKER, "POST", "/api/machines", {})[0] == 429
     assert ask(served, ATTACKER, "POST", "/api/machines/%s/leave" % made[0], {}) == (200, {"left": True})
     assert ask(served, ATTACKER, "POST", "/api/machines/%s/leave" % made[1], {})[0] == 200
-    assert ask(served, ATTACKER, "GET", "/api/machines/" + made[1])[0] == 200     # reloaded: back again
+    assert ask(served, ATTACKER, "GET", "/api/machines/" + made[1])[0] == 200  # reloaded: back again
     status, fifth = ask(served, ATTACKER, "POST", "/api/machines", {})
     assert status == 201 and len(served.machines) == PER_OWNER
-    assert ask(served, ATTACKER, "GET", "/api/machines/" + made[0])[0] == 404     # the closed tab's place
+    assert ask(served, ATTACKER, "GET", "/api/machines/" + made[0])[0] == 404  # the closed tab's place
     assert ask(served, ATTACKER, "GET", "/api/machines/" + made[1])[0] == 200
-    assert ask(served, ATTACKER, "POST", "/api/machines", {})[0] == 429           # no tab said goodbye since
+    assert ask(served, ATTACKER, "POST", "/api/machines", {})[0] == 429  # no tab said goodbye since
     assert ask(served, ATTACKER, "POST", "/api/machines/%s/leave" % made[0], {})[0] == 404
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=BOUND_S)
-    try:   # another site's page cannot send a tab's goodbye (nor guess its id)
-        conn.request("POST", "/api/machines/%s/leave" % fifth["machine"], body="{}",
-                     headers={"Host": "localhost:%d" % served.port, "Content-Type": "application/json",
-                              "Origin": "http://example.com"})
+    try:  # another site's page cannot send a tab's goodbye (nor guess its id)
+        conn.request(
+            "POST",
+            "/api/machines/%s/leave" % fifth["machine"],
+            body="{}",
+            headers={
+                "Host": "localhost:%d" % served.port,
+                "Content-Type": "application/json",
+                "Origin": "http://example.com",
+            },
+        )
         assert conn.getresponse().status == 403
     finally:
         conn.close()
@@ -271,6 +281,7 @@ def test_the_favicon_answers():
 
 # -- ambiguous requests, input built to be echoed ----------------------------------------
 
+
 def examples(port):
     host = "localhost:%d" % port
     good = [("Host", host)]
@@ -286,14 +297,34 @@ def examples(port):
         ("a folded header", "GET /api/config HTTP/1.1", [("Host", host + "\r\n evil.example")], 400, "folded"),
         ("a line without a name", "GET /api/config HTTP/1.1", good + [("Garbage", None)], 400, "NAME: VALUE"),
         ("a control character in a value", "GET /api/config HTTP/1.1", good + [("X-A", "a\x00b")], 400, "control"),
-        ("two Content-Lengths", "POST /api/machines HTTP/1.1", good + post + [("Content-Length", "2")] * 2, 400,
-         "2 Content-Length"),
-        ("two Origins", "POST /api/machines HTTP/1.1", good + post + [("Origin", "http://" + host),
-                                                                     ("Origin", "http://evil.example")], 400, "Origin"),
-        ("a signed Content-Length", "POST /api/machines HTTP/1.1", good + post + [("Content-Length", "+2")], 400,
-         "not a number"),
-        ("headers past the head's budget", "GET /api/config HTTP/1.1", good + [("X-A", MARK * 9000)] * 4, 431,
-         "too long"),
+        (
+            "two Content-Lengths",
+            "POST /api/machines HTTP/1.1",
+            good + post + [("Content-Length", "2")] * 2,
+            400,
+            "2 Content-Length",
+        ),
+        (
+            "two Origins",
+            "POST /api/machines HTTP/1.1",
+            good + post + [("Origin", "http://" + host), ("Origin", "http://evil.example")],
+            400,
+            "Origin",
+        ),
+        (
+            "a signed Content-Length",
+            "POST /api/machines HTTP/1.1",
+            good + post + [("Content-Length", "+2")],
+            400,
+            "not a number",
+        ),
+        (
+            "headers past the head's budget",
+            "GET /api/config HTTP/1.1",
+            good + [("X-A", MARK * 9000)] * 4,
+            431,
+            "too long",
+        ),
         ("a request line of 10 KB", "GET /" + MARK * 10000 + " HTTP/1.1", good, 414, "too long"),
         ("a Host of 5,000 characters", "GET /api/config HTTP/1.1", [("Host", MARK * 5000)], 403, "answers to"),
     ]
@@ -325,15 +356,28 @@ def test_an_echo_is_a_short_escaped_prefix():
     assert echo("\x1b[2J\u202e\r\n") == "\\x1b[2J\\u202e\\r\\n"
 
 
-LINES = st.sampled_from([
-    "GET http://evil.example/ HTTP/1.1", "GET //evil.example/api/config HTTP/1.1", "GET evil.example HTTP/1.1",
-    "GET * HTTP/1.1", "GET / HTTP/1.1 extra", "GET / HTTP/9.9", "GET / FTP/1.1", "BREW /api/config HTTP/1.1",
-    "GET /api/config", "GET /%s HTTP/1.1" % (MARK * 3000), "GET /\x01\x7f HTTP/1.1", "GET /\xe9 HTTP/1.1",
-    "POST /api/machines/%s/press HTTP/1.1" % (MARK * 200), "GET /api/watch/%s HTTP/1.1" % (MARK * 200),
-])
+LINES = st.sampled_from(
+    [
+        "GET http://evil.example/ HTTP/1.1",
+        "GET //evil.example/api/config HTTP/1.1",
+        "GET evil.example HTTP/1.1",
+        "GET * HTTP/1.1",
+        "GET / HTTP/1.1 extra",
+        "GET / HTTP/9.9",
+        "GET / FTP/1.1",
+        "BREW /api/config HTTP/1.1",
+        "GET /api/config",
+        "GET /%s HTTP/1.1" % (MARK * 3000),
+        "GET /\x01\x7f HTTP/1.1",
+        "GET /\xe9 HTTP/1.1",
+        "POST /api/machines/%s/press HTTP/1.1" % (MARK * 200),
+        "GET /api/watch/%s HTTP/1.1" % (MARK * 200),
+    ]
+)
 VALUES = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=40)
-EXTRA = st.lists(st.tuples(st.sampled_from(["Accept", "Cookie", "X-A", "User-Agent", "Content-Type"]), VALUES),
-                 max_size=4)
+EXTRA = st.lists(
+    st.tuples(st.sampled_from(["Accept", "Cookie", "X-A", "User-Agent", "Content-Type"]), VALUES), max_size=4
+)
 
 
 @st.composite
@@ -362,8 +406,12 @@ def misbehaving(draw):
     return line, extra[:at] + host + extra[at:]
 
 
-@hsettings(max_examples=60, deadline=None, derandomize=True,
-           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@hsettings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(misbehaving())
 def test_whatever_a_client_sends_it_gets_a_short_refusal_and_others_are_served(served, case):
     """Hypothesis over request lines and header lists, each with a fault:
@@ -371,8 +419,9 @@ def test_whatever_a_client_sends_it_gets_a_short_refusal_and_others_are_served(s
     a short escaped prefix of the input echoed; then a normal request is answered."""
     line, headers = case
     host = "localhost:%d" % served.port
-    lines = [line] + [name if value is None else "%s: %s" % (name, value.replace("{host}", host))
-                      for name, value in headers]
+    lines = [line] + [
+        name if value is None else "%s: %s" % (name, value.replace("{host}", host)) for name, value in headers
+    ]
     method = line.split(" ")[0]
     got, answer = exchange(served, ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"), method)
     assert got is not None and (400 <= got < 500 or got in (501, 505)), (got, answer[:300])

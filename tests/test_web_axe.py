@@ -21,7 +21,9 @@ import pytest
 from devtools import CHROMIUM, Chromium, Served
 from kit_page import QUICK, wait_for_turn
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)"
+)
 
 LANGS = ("en", "es", "ru")
 SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844, "mobile": True}}
@@ -63,8 +65,10 @@ def violations(tab, axe):
     if not tab.eval("typeof axe !== 'undefined'"):
         tab.eval(axe + "\n;1")
     run = "axe.run(document, {resultTypes: ['violations'], runOnly: {type: 'tag', values: %s}})" % json.dumps(TAGS)
-    found = tab.eval(run + ".then((r) => JSON.stringify(r.violations.map((v) =>"
-                     " [v.id, v.impact, v.nodes.slice(0, 3).map((n) => n.target.join(' '))])))")
+    found = tab.eval(
+        run + ".then((r) => JSON.stringify(r.violations.map((v) =>"
+        " [v.id, v.impact, v.nodes.slice(0, 3).map((n) => n.target.join(' '))])))"
+    )
     return json.loads(found)
 
 
@@ -86,7 +90,9 @@ def test_the_page_and_the_crowd_view_have_no_violation(browser, lang):
             found["/ %s" % size] = violations(tab, axe)
             found["/ %s, past its panel" % size] = tab.eval(PAST)
             tab.screenshot("/tmp/nimatron-axe-%s-play-%s.png" % (lang, size), full=False)
-            tab.eval("document.querySelector('details.settings').open = true; document.querySelector('details.legend').open = true; 1")
+            tab.eval(
+                "document.querySelector('details.settings').open = true; document.querySelector('details.legend').open = true; 1"
+            )
             found["/ %s, settings open" % size] = violations(tab, axe)
             watch = tab.eval("document.getElementById('crowd-link').href.split('watch=')[1].split('&')[0]")
             crowd = browser.open(served.url + "/crowd?watch=%s&lang=%s" % (watch, lang), **how)

@@ -14,9 +14,11 @@ from devtools import CHROMIUM, Chromium, Served, call
 from kit_page import LIT, QUICK, STATE, machine_state, wait_for_turn
 from nimatron_sim.words import Words
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)"
+)
 
-DOM_LAMPS = ("[...document.querySelectorAll('.lamp-cell')].map(e => [+e.dataset.r, +e.dataset.i, e.dataset.kind])")
+DOM_LAMPS = "[...document.querySelectorAll('.lamp-cell')].map(e => [+e.dataset.r, +e.dataset.i, e.dataset.kind])"
 
 
 @pytest.fixture(scope="module")
@@ -79,9 +81,11 @@ def test_a_whole_game_by_mouse_and_keyboard(browser, board, lamps):
         assert tab.eval("document.querySelectorAll('.lamp-cell').length") == lamps
         # everything said to a screen reader, kept: on a loaded machine one poll can bring the
         # visitor's move and the machine's answer at once, and the live region shows the last
-        tab.eval("window.said = []; new MutationObserver(() => window.said.push("
-                 "document.getElementById('live').textContent)).observe(document.getElementById('live'),"
-                 " {childList: true, characterData: true, subtree: true}); true")
+        tab.eval(
+            "window.said = []; new MutationObserver(() => window.said.push("
+            "document.getElementById('live').textContent)).observe(document.getElementById('live'),"
+            " {childList: true, characterData: true, subtree: true}); true"
+        )
         tab.key("n")
         turn = 0
         while wait_for_turn(tab) == "visitor":
@@ -92,17 +96,19 @@ def test_a_whole_game_by_mouse_and_keyboard(browser, board, lamps):
                 if state["state"] != "visitor" or sorted(page) == lit_in(state):
                     break
                 time.sleep(0.05)
-            if state["state"] != "visitor":   # the page saw the turn before the machine's last move ended it
+            if state["state"] != "visitor":  # the page saw the turn before the machine's last move ended it
                 continue
             assert sorted(page) == lit_in(state) and len(page) == sum(state["counts"])
-            target = page[-1]                              # one lamp: legal in every game here
+            target = page[-1]  # one lamp: legal in every game here
             if turn % 2:
-                tab.click(".lamp-cell[data-r='%d'][data-i='%d']" % target)      # the mouse
-                tab.wait("document.querySelector(\".lamp-cell[data-r='%d'][data-i='%d']\").dataset.kind"
-                         " === 'selected'" % target)
+                tab.click(".lamp-cell[data-r='%d'][data-i='%d']" % target)  # the mouse
+                tab.wait(
+                    "document.querySelector(\".lamp-cell[data-r='%d'][data-i='%d']\").dataset.kind"
+                    " === 'selected'" % target
+                )
                 tab.click("#press-done")
             else:
-                keyboard_to(tab, target, state["shape"], state["layout"])    # the keyboard
+                keyboard_to(tab, target, state["shape"], state["layout"])  # the keyboard
                 tab.key(" ")
                 tab.wait("document.activeElement.dataset.kind === 'selected'")
                 tab.key("Enter")
@@ -120,8 +126,10 @@ def test_a_whole_game_by_mouse_and_keyboard(browser, board, lamps):
         assert len(visitor_moves(state)) == turn and not [e for e in state["events"] if e["kind"] == "refused"]
         assert state["audits"]["games"] == 1 and lit_on_page(tab) == [] or state["winner"]
         winner = "MACHINE WINS" if state["winner"] == "machine" else "NIM CHAMP"
-        tab.wait("[...document.querySelectorAll('.status-lamp.on')].map(e => e.textContent).join('|').includes('%s')"
-                 % winner)
+        tab.wait(
+            "[...document.querySelectorAll('.status-lamp.on')].map(e => e.textContent).join('|').includes('%s')"
+            % winner
+        )
 
 
 def test_the_crowd_view_in_a_browser_follows_a_machine_on_a_serial_line(browser, display):
@@ -131,7 +139,7 @@ def test_the_crowd_view_in_a_browser_follows_a_machine_on_a_serial_line(browser,
     tab.wait("document.getElementById('last').innerText.includes('You: take 1 from row D.')")
     tab.wait("document.getElementById('last').innerText.includes('Machine: ')")
     assert tab.eval("document.querySelectorAll('.lamp-cell').length") == 28
-    assert tab.eval("document.querySelectorAll('button[data-press]').length") == 0     # it can only watch
+    assert tab.eval("document.querySelectorAll('button[data-press]').length") == 0  # it can only watch
     # the lamps and Nimrod's panel are the machine's, as its link reports them
     tab.wait("%s === 'visitor'" % STATE)
     _, state = call(url + "/api/crowd")
@@ -157,15 +165,17 @@ def test_building_nim_played_to_the_end_on_the_page(browser):
             if state["state"] != "visitor":
                 continue
             before = len(visitor_moves(state))
-            if state["counts"][3]:                       # stones still to place: a click on row A's key
+            if state["counts"][3]:  # stones still to place: a click on row A's key
                 tab.click(".lamp-cell[data-r='0'][data-i='0']")
                 placed += 1
-            else:                                        # Nim: one lit lamp of a heap, selected, then DONE
+            else:  # Nim: one lit lamp of a heap, selected, then DONE
                 lamp = lit_in(state)[-1]
                 tab.click(".lamp-cell[data-r='%d'][data-i='%d']" % lamp)
                 until(tab, served, lambda st: st["lamps"][lamp[0]][lamp[1]][0] == "selected")
-                tab.wait("document.querySelector(\".lamp-cell[data-r='%d'][data-i='%d']\").dataset.kind === 'selected'"
-                         % lamp)                         # the page has redrawn with it: DONE stays put
+                tab.wait(
+                    "document.querySelector(\".lamp-cell[data-r='%d'][data-i='%d']\").dataset.kind === 'selected'"
+                    % lamp
+                )  # the page has redrawn with it: DONE stays put
                 tab.click("#press-done")
                 taken += 1
             until(tab, served, lambda st: len(visitor_moves(st)) > before)

@@ -26,11 +26,13 @@ def wait_for(url, ok, limit=60):
 
 def test_the_crowd_view_follows_a_game_on_the_link(display):
     url, proc = display
-    moves = lambda s: [e for e in s["events"] if e["kind"] == "move"]   # noqa: E731
+    moves = lambda s: [e for e in s["events"] if e["kind"] == "move"]  # noqa: E731
     # Events come as they happen, STATE every 0.15 s: for a moment the page can hold the
     # two moves beside the STATE from before them (the visitor's turn too). Wait for both.
-    state = wait_for(url + "/api/crowd", lambda s: len(moves(s)) >= 2 and s["state"] == "visitor"
-                     and s["counts"] == moves(s)[1]["after"])
+    state = wait_for(
+        url + "/api/crowd",
+        lambda s: len(moves(s)) >= 2 and s["state"] == "visitor" and s["counts"] == moves(s)[1]["after"],
+    )
     visitor, machine = moves(state)[:2]
     assert visitor["by"] == "visitor" and visitor["words"] == "take 1 from heap D"
     assert machine["by"] == "machine" and machine["before"] == [3, 4, 5, 6]
@@ -57,11 +59,16 @@ def test_the_crowd_view_follows_a_game_on_the_link(display):
 def test_display_without_web_or_on_a_missing_port_is_one_line():
     done = subprocess.run(NIMATRON + ["display", "/dev/ttyNOPE"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "nimatron monitor" in done.stderr
-    done = subprocess.run(NIMATRON + ["display", "/dev/ttyNOPE", "--web", "--port", str(free_port())],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        NIMATRON + ["display", "/dev/ttyNOPE", "--web", "--port", str(free_port())],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and "cannot open /dev/ttyNOPE" in done.stderr
-    done = subprocess.run(NIMATRON + ["display", "/dev/ttyNOPE", "--web", "--lang", "xx"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        NIMATRON + ["display", "/dev/ttyNOPE", "--web", "--lang", "xx"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2 and "--lang" in done.stderr
 
 
@@ -70,8 +77,16 @@ class _Link:
 
 
 def _reply(state, lamps, position, winner=None):
-    return {"state": state, "lamps": lamps, "position": position, "rules": "nim", "misere": False,
-            "ring": False, "winner": winner, "status": {}}
+    return {
+        "state": state,
+        "lamps": lamps,
+        "position": position,
+        "rules": "nim",
+        "misere": False,
+        "ring": False,
+        "winner": winner,
+        "status": {},
+    }
 
 
 def test_a_win_light_show_keeps_each_lamp_meaning_on_the_crowd_view():

@@ -17,7 +17,9 @@ from kit_page import QUICK, api
 from nimatron_sim.thinking import sentence
 from nimatron_sim.words import Words
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)"
+)
 
 PANEL = "document.getElementById('nimrod').innerText"
 
@@ -37,15 +39,18 @@ def first_move(state):
     return ["key %d %d" % (r, i), "done"]
 
 
-@pytest.mark.parametrize("preset, lang, shows", [
-    ("building", "en", ["The last stone is placed by", "builds rows", "stones still to place: 8"]),
-    ("building", "es", ["Coloca la última piedra: la máquina.", "piedras por colocar: 8"]),
-    ("graph", "en", ["group 1 (lamps: 6)", "group 2 (lamps: 4)", "Each group of touching lamps"]),
-    ("candy", "en", ["Candies so far: you 0, the machine 0.", "can be sure of"]),
-    ("nim2d", "ru", ["группа 1 (ламп: 6)", "группа 2 (ламп: 2)", "ним-сумма"]),
-])
+@pytest.mark.parametrize(
+    "preset, lang, shows",
+    [
+        ("building", "en", ["The last stone is placed by", "builds rows", "stones still to place: 8"]),
+        ("building", "es", ["Coloca la última piedra: la máquina.", "piedras por colocar: 8"]),
+        ("graph", "en", ["group 1 (lamps: 6)", "group 2 (lamps: 4)", "Each group of touching lamps"]),
+        ("candy", "en", ["Candies so far: you 0, the machine 0.", "can be sure of"]),
+        ("nim2d", "ru", ["группа 1 (ламп: 6)", "группа 2 (ламп: 2)", "ним-сумма"]),
+    ],
+)
 def test_the_crowd_view_explains_the_new_games(browser, preset, lang, shows):
-    settings = {"starts": [[7, 7, 0, 12]]} if preset == "nim2d" else {}   # two groups, quick to search
+    settings = {"starts": [[7, 7, 0, 12]]} if preset == "nim2d" else {}  # two groups, quick to search
     with Served("pico-grid", dict(QUICK, preset=preset, first="visitor", **settings)) as served:
         machine = api(served.url + "/api/machines", {})["machine"]
         press = served.url + "/api/machines/%s/press" % machine
@@ -55,8 +60,8 @@ def test_the_crowd_view_explains_the_new_games(browser, preset, lang, shows):
         words = Words(lang)
         panel = state["nimrod"]
         text = tab.eval(PANEL)
-        for key, params in panel["lines"]:           # each sentence, as the terminal words it
-            if not key.startswith("nimrod.gloss."):   # the glossary: the page and the T panel, not the kiosk's screen
+        for key, params in panel["lines"]:  # each sentence, as the terminal words it
+            if not key.startswith("nimrod.gloss."):  # the glossary: the page and the T panel, not the kiosk's screen
                 assert sentence(words, key, params) in text, (key, text)
         for phrase in shows:
             assert phrase in text, text
@@ -68,7 +73,7 @@ def test_the_crowd_view_explains_the_new_games(browser, preset, lang, shows):
         tab.wait("document.getElementById('last').innerText.split('\\n').length >= 3")
         tab.wait("%s !== %s" % (PANEL, json.dumps(text)))
         now = api(served.url + "/api/machines/" + machine)["nimrod"]
-        said = [line for line in now["lines"] if not line[0].startswith("nimrod.gloss.")]   # the kiosk's: no glossary
+        said = [line for line in now["lines"] if not line[0].startswith("nimrod.gloss.")]  # the kiosk's: no glossary
         tab.wait("%s.includes(%s)" % (PANEL, json.dumps(sentence(words, *said[-1]))))
 
 
@@ -79,6 +84,6 @@ def test_the_play_page_explains_building_nim(browser):
         tab.key("n")
         tab.wait("document.body.dataset.state === 'visitor'")
         shown = tab.eval("(() => { const t = document.getElementById('nimrod'); return t ? t.innerText : ''; })()")
-        if "The last stone is placed by" not in shown:     # the panel is behind "How the machine thinks"
+        if "The last stone is placed by" not in shown:  # the panel is behind "How the machine thinks"
             tab.key("t")
         tab.wait("document.getElementById('nimrod').innerText.includes('The last stone is placed by')")

@@ -17,11 +17,18 @@ import time
 import pytest
 from devtools import CHROMIUM, Chromium, Served, call
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)"
+)
 
 SIZES = [(1280, 720), (1366, 768), (1920, 1080), (390, 844)]
-BOARDS = [("pico-neopixel", "nimrod"), ("pico-grid", "nim2d"), ("pico-ring", "circular"), ("macropad", "pad-nim"),
-          ("circuitplayground", "21counter")]
+BOARDS = [
+    ("pico-neopixel", "nimrod"),
+    ("pico-grid", "nim2d"),
+    ("pico-ring", "circular"),
+    ("macropad", "pad-nim"),
+    ("circuitplayground", "21counter"),
+]
 
 BOXES = """(() => {
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
@@ -77,14 +84,14 @@ def play_a_few_moves(served, moves=5):
     return state
 
 
-@pytest.mark.parametrize("board, preset", [("pico-neopixel", "nimrod"), ("pico-grid", "candy"),
-                                           ("pico-ring", "circular")])
+@pytest.mark.parametrize(
+    "board, preset", [("pico-neopixel", "nimrod"), ("pico-grid", "candy"), ("pico-ring", "circular")]
+)
 def test_the_crowd_view_fills_a_kiosk_screen_in_every_language(browser, board, preset):
     with Served(board, {"preset": preset, "think_ms": 0, "show_ms": 50, "first": "visitor"}) as served:
         state = play_a_few_moves(served)
         for lang in ("en", "es", "ru"):
-            tab = browser.open(served.url + "/crowd?lang=%s&watch=%s" % (lang, state["watch"]), width=1920,
-                               height=1080)
+            tab = browser.open(served.url + "/crowd?lang=%s&watch=%s" % (lang, state["watch"]), width=1920, height=1080)
             tab.wait("!!(document.body.dataset.ready && document.querySelector('#last li'))")
             g = tab.eval(BOXES)
             where = "%s %s" % (preset, lang)

@@ -21,9 +21,13 @@ from devtools import CHROMIUM, Chromium, Served, call
 from kit_page import LIT, QUICK, STATE, api, machine_state, wait_for_turn
 from nimatron_sim.web.machines import PER_OWNER
 
-STATIC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "simulator", "nimatron_sim", "web", "static")
+STATIC = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "simulator", "nimatron_sim", "web", "static"
+)
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +37,9 @@ def browser():
 
 
 def row_lit(tab):
-    return tab.eval("[...document.querySelectorAll('.lamp-row')].map(r => r.querySelectorAll("
-                    "'.lamp-cell[data-kind=lit]').length)")
+    return tab.eval(
+        "[...document.querySelectorAll('.lamp-row')].map(r => r.querySelectorAll('.lamp-cell[data-kind=lit]').length)"
+    )
 
 
 def test_a_whole_game_on_a_row_board_by_mouse_and_keyboard(browser):
@@ -50,21 +55,31 @@ def test_a_whole_game_on_a_row_board_by_mouse_and_keyboard(browser):
         turn = 0
         while wait_for_turn(tab) == "visitor":
             lit = row_lit(tab)
-            r = max(range(4), key=lambda k: lit[k])    # take one lamp from the fullest row
+            r = max(range(4), key=lambda k: lit[k])  # take one lamp from the fullest row
             before = machine_state(tab, served)["t"]
             if turn % 2:
-                tab.click("#take-%d" % r)              # the mouse
+                tab.click("#take-%d" % r)  # the mouse
             else:
-                tab.key(str(r + 1))                    # the keyboard
+                tab.key(str(r + 1))  # the keyboard
             try:
                 tab.wait("document.getElementById('say').textContent.includes('put out 1 from row %s')" % "ABCD"[r])
             except AssertionError:
-                raise AssertionError("turn %d, row %s of %r: the page says %r in state %r; lamps %r; log %r" % (
-                    turn, "ABCD"[r], lit, tab.eval("document.getElementById('say').textContent"), tab.eval(STATE),
-                    row_lit(tab), tab.eval("document.getElementById('log').innerText"))) from None
-            tab.key("Enter")                           # DONE
-            tab.wait("!['visitor'].includes(%s) || document.querySelectorAll('#log li').length > %d"
-                     % (STATE, 2 * turn + 2))
+                raise AssertionError(
+                    "turn %d, row %s of %r: the page says %r in state %r; lamps %r; log %r"
+                    % (
+                        turn,
+                        "ABCD"[r],
+                        lit,
+                        tab.eval("document.getElementById('say').textContent"),
+                        tab.eval(STATE),
+                        row_lit(tab),
+                        tab.eval("document.getElementById('log').innerText"),
+                    )
+                ) from None
+            tab.key("Enter")  # DONE
+            tab.wait(
+                "!['visitor'].includes(%s) || document.querySelectorAll('#log li').length > %d" % (STATE, 2 * turn + 2)
+            )
             state = machine_state(tab, served)
             assert state["t"] > before
             moves = [e for e in state["events"] if e["kind"] == "move" and e["by"] == "visitor"]
@@ -75,8 +90,10 @@ def test_a_whole_game_on_a_row_board_by_mouse_and_keyboard(browser):
         assert state["state"] == "over" and state["winner"] in ("visitor", "machine")
         assert row_lit(tab) == [0, 0, 0, 0] or state["winner"]
         winner = "MACHINE WINS" if state["winner"] == "machine" else "NIM CHAMP"
-        assert tab.wait("[...document.querySelectorAll('.status-lamp.on')].map(e => e.textContent).join('|')"
-                        ".includes(%s)" % json.dumps(winner))
+        assert tab.wait(
+            "[...document.querySelectorAll('.status-lamp.on')].map(e => e.textContent).join('|')"
+            ".includes(%s)" % json.dumps(winner)
+        )
         log = tab.eval("document.getElementById('log').innerText")
         assert "You: take 1 from row" in log and "Machine: take" in log
         assert ("The machine wins." in log) == (state["winner"] == "machine")
@@ -90,15 +107,15 @@ def test_a_grid_board_by_keyboard_only(browser):
         tab.key("n")
         tab.wait("%s > 0 && %s === 'visitor'" % (LIT, STATE))
         lit_before = tab.eval(LIT)
-        for _ in range(200):                          # Tab to the first lit lamp
+        for _ in range(200):  # Tab to the first lit lamp
             if tab.eval("document.activeElement.dataset.kind === 'lit'"):
                 break
             tab.key("Tab")
         assert tab.eval("document.activeElement.classList.contains('lamp-cell')")
-        tab.key(" ")                                  # Space selects it
+        tab.key(" ")  # Space selects it
         tab.wait("document.activeElement.dataset.kind === 'selected'")
         assert "1" in tab.eval("document.getElementById('say').textContent")
-        tab.key("Enter")                              # Enter is DONE, even with a lamp focused
+        tab.key("Enter")  # Enter is DONE, even with a lamp focused
         tab.wait("document.getElementById('log').innerText.includes('You: ')")
         state = machine_state(tab, served)
         assert sum(state["counts"]) <= lit_before - 1
@@ -138,12 +155,16 @@ def test_the_page_for_screen_readers_and_keyboards(browser):
         tab.wait("%s === 'visitor'" % STATE)
         assert tab.eval("document.documentElement.lang") == "en"
         # every control has a name; every lamp says what it is, in words
-        nameless = tab.eval("[...document.querySelectorAll('button, select, a')].filter(e => "
-                            "!(e.getAttribute('aria-label') || e.textContent.trim() || (e.labels && e.labels.length)))"
-                            ".map(e => e.outerHTML)")
+        nameless = tab.eval(
+            "[...document.querySelectorAll('button, select, a')].filter(e => "
+            "!(e.getAttribute('aria-label') || e.textContent.trim() || (e.labels && e.labels.length)))"
+            ".map(e => e.outerHTML)"
+        )
         assert nameless == []
-        labels = tab.eval("[...document.querySelectorAll('.lamp-cell')].map(e => e.getAttribute('role') + ': ' "
-                          "+ e.getAttribute('aria-label'))")
+        labels = tab.eval(
+            "[...document.querySelectorAll('.lamp-cell')].map(e => e.getAttribute('role') + ': ' "
+            "+ e.getAttribute('aria-label'))"
+        )
         assert len(labels) == 16 and all(label.startswith("img: Row ") for label in labels)
         assert "Row A, lamp 1: lit" in labels[0]
         # the TAKE button's name begins with what it shows (axe-core's label-content-name-mismatch)
@@ -170,8 +191,10 @@ def test_the_page_for_screen_readers_and_keyboards(browser):
         # nothing of the page's own moves or flashes: no animations at all
         assert tab.eval("document.getAnimations().length") == 0
         # another language, chosen on the page
-        tab.eval("(() => { const s = document.getElementById('lang'); s.value = 'es';"
-                 " s.dispatchEvent(new Event('change')); })()")
+        tab.eval(
+            "(() => { const s = document.getElementById('lang'); s.value = 'es';"
+            " s.dispatchEvent(new Event('change')); })()"
+        )
         tab.wait("document.getElementById('press-done').textContent === 'HECHO'")
         assert tab.eval("document.documentElement.lang") == "es"
         tab.wait("document.getElementById('log').innerText.includes('Tú: quitar 1 de la fila D.')")
@@ -182,7 +205,7 @@ def test_the_crowd_view_follows_the_game_without_a_touch(browser):
         tab = browser.open(served.url + "/crowd?slow=1")
         tab.wait("document.body.dataset.ready && %s === 'attract'" % STATE)
         assert tab.eval("document.getElementById('attract').hidden") is False
-        assert tab.eval("document.querySelectorAll('button[data-press]').length") == 0   # read-only
+        assert tab.eval("document.querySelectorAll('button[data-press]').length") == 0  # read-only
         machine = api(served.url + "/api/machines", {})["machine"]
         press = served.url + "/api/machines/%s/press" % machine
         for what in ("new", "row3", "done"):
@@ -192,14 +215,18 @@ def test_the_crowd_view_follows_the_game_without_a_touch(browser):
         assert tab.eval("document.querySelectorAll('.lamp-cell').length") == 28
         # Nimrod's panel in slow mode: it is built up, a line at a time
         rows = "document.querySelectorAll('table.nimrod tr.heap-row').length"
-        shown = "[...document.querySelectorAll('#nimrod tr.heap-row, #nimrod tr.counts, #nimrod tr.sum-row, #nimrod p')]"
+        shown = (
+            "[...document.querySelectorAll('#nimrod tr.heap-row, #nimrod tr.counts, #nimrod tr.sum-row, #nimrod p')]"
+        )
         tab.wait("%s === 4" % rows)
         first = tab.eval(shown + ".filter(e => !e.hidden).length")
         total = tab.eval(shown + ".length")
         assert first < total
         tab.wait(shown + ".filter(e => !e.hidden).length > %d" % first)
-        bits = tab.eval("[...document.querySelectorAll('tr.heap-row')].map(r => [...r.querySelectorAll('.digit')]"
-                        ".map(d => d.textContent).join(''))")
+        bits = tab.eval(
+            "[...document.querySelectorAll('tr.heap-row')].map(r => [...r.querySelectorAll('.digit')]"
+            ".map(d => d.textContent).join(''))"
+        )
         state = api(served.url + "/api/machines/" + machine)
         assert bits == ["".join(str(b) for b in r["bits"]) for r in state["nimrod"]["rows"]]
 
@@ -213,16 +240,20 @@ def test_applying_settings_in_the_page_frees_the_old_machine(browser):
         first = tab.eval("sessionStorage.getItem('nimatron-machine')")
         replaced = []
         for _ in range(3):
-            tab.eval("document.querySelector('details.settings').open = true; "
-                     "document.getElementById('settings').requestSubmit(); 1")
+            tab.eval(
+                "document.querySelector('details.settings').open = true; "
+                "document.getElementById('settings').requestSubmit(); 1"
+            )
             tab.wait("sessionStorage.getItem('nimatron-machine') !== %s" % json.dumps(first))
             replaced.append(first)
             first = tab.eval("sessionStorage.getItem('nimatron-machine')")
         assert tab.eval("document.getElementById('settings-error').textContent") == ""
         assert machine_state(tab, served)["machine"] == first
         # a preset the board cannot hold: refused in the visitor's words, the machine kept
-        tab.eval("document.querySelector('#settings select[name=preset]').value = '100'; "
-                 "document.getElementById('settings').requestSubmit(); 1")
+        tab.eval(
+            "document.querySelector('#settings select[name=preset]').value = '100'; "
+            "document.getElementById('settings').requestSubmit(); 1"
+        )
         said = tab.wait("document.getElementById('settings-error').textContent")
         assert "28" in said and "100" in said and "layout" not in said and "pixel" not in said, said
         assert tab.eval("sessionStorage.getItem('nimatron-machine')") == first
@@ -245,9 +276,11 @@ def test_a_tab_past_its_computers_share_says_who_refused_and_why_and_stops_askin
         words = json.load(open(STATIC + "/lang/en.json", encoding="utf-8"))["text"]
         assert note.startswith(words["refused.429"]) and "No answer" not in note
         since = tab.eval("performance.now()")
-        tab.wait("performance.now() > %f" % (since + 20 * 120))    # twenty polls' time
-        asked = tab.eval("performance.getEntriesByType('resource').filter(e => e.startTime > %f && "
-                         "new URL(e.name).pathname.startsWith('/api/machines')).map(e => e.name)" % since)
+        tab.wait("performance.now() > %f" % (since + 20 * 120))  # twenty polls' time
+        asked = tab.eval(
+            "performance.getEntriesByType('resource').filter(e => e.startTime > %f && "
+            "new URL(e.name).pathname.startsWith('/api/machines')).map(e => e.name)" % since
+        )
         assert asked == [] and len(served.machines) == PER_OWNER
         served.machines.per_owner = PER_OWNER + 1
         tab.click("#retry")
@@ -265,7 +298,7 @@ def test_a_closed_tab_gives_its_place_back_at_once(browser):
         for _ in range(PER_OWNER - 1):
             assert call(served.url + "/api/machines", {})[0] == 201
         assert call(served.url + "/api/machines", {})[0] == 429
-        tab.call("Page.navigate", url="about:blank")                # the tab closes: pagehide
+        tab.call("Page.navigate", url="about:blank")  # the tab closes: pagehide
         end = time.monotonic() + 30
         while not served.machines.get(mine).left and time.monotonic() < end:
             time.sleep(0.02)

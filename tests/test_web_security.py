@@ -72,7 +72,9 @@ def test_a_request_that_does_not_name_this_server_is_refused(served, host):
 
 def test_this_servers_own_names_are_answered(served):
     for host in ("localhost:%d", "127.0.0.1:%d", "[::1]:%d", "LOCALHOST:%d", "localhost"):
-        status, answer = raw(served, "GET", "/api/config", headers={"Host": host % served.port if "%" in host else host})
+        status, answer = raw(
+            served, "GET", "/api/config", headers={"Host": host % served.port if "%" in host else host}
+        )
         assert status == 200, (host, answer)
 
 
@@ -90,17 +92,24 @@ def test_a_wildcard_server_answers_addresses_and_its_own_names_never_other_domai
         server.server_close()
 
 
-@pytest.mark.parametrize("headers, body, status, words", [
-    # another site's form: urlencoded, its own Origin
-    ({"Content-Type": "application/x-www-form-urlencoded", "Origin": "http://evil.example"}, b"", 403,
-     "may not change machines"),
-    ({"Content-Type": "application/x-www-form-urlencoded"}, b"", 415, "application/json"),
-    ({"Content-Type": "text/plain"}, b"", 415, "application/json"),
-    ({"Content-Type": "application/json", "Origin": "http://evil.example"}, b"{}", 403, "may not change"),
-    ({"Content-Type": "application/json", "Origin": "null"}, b"{}", 403, "may not change"),
-    ({"Content-Type": "application/json", "Content-Length": "-5"}, b"", 400, "negative"),
-    ({"Content-Type": "application/json"}, b"[" * 8000 + b"]" * 8000, 400, "nested too deep"),
-])
+@pytest.mark.parametrize(
+    "headers, body, status, words",
+    [
+        # another site's form: urlencoded, its own Origin
+        (
+            {"Content-Type": "application/x-www-form-urlencoded", "Origin": "http://evil.example"},
+            b"",
+            403,
+            "may not change machines",
+        ),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, b"", 415, "application/json"),
+        ({"Content-Type": "text/plain"}, b"", 415, "application/json"),
+        ({"Content-Type": "application/json", "Origin": "http://evil.example"}, b"{}", 403, "may not change"),
+        ({"Content-Type": "application/json", "Origin": "null"}, b"{}", 403, "may not change"),
+        ({"Content-Type": "application/json", "Content-Length": "-5"}, b"", 400, "negative"),
+        ({"Content-Type": "application/json"}, b"[" * 8000 + b"]" * 8000, 400, "nested too deep"),
+    ],
+)
 def test_machines_are_made_only_by_json_from_this_servers_pages(served, headers, body, status, words):
     before = len(served.machines)
     if "Content-Length" in headers:  # a lie about the body: sent as given
@@ -121,8 +130,7 @@ def test_machines_are_made_only_by_json_from_this_servers_pages(served, headers,
 
 def test_the_servers_own_page_may_post(served):
     origin = "http://localhost:%d" % served.port
-    status, answer = raw(served, "POST", "/api/machines", b"{}",
-                         {"Content-Type": "application/json", "Origin": origin})
+    status, answer = raw(served, "POST", "/api/machines", b"{}", {"Content-Type": "application/json", "Origin": origin})
     assert status == 201 and answer["machine"]
 
 
@@ -161,11 +169,15 @@ def test_a_client_that_stops_sending_is_let_go_and_others_are_answered():
     ``PER_ADDRESS`` connections)."""
     with Served("pico-neopixel", {}) as served:
         served.server.client_timeout = 1
-        slow = [socket.create_connection(("127.0.0.1", served.port), timeout=30, source_address=("127.0.0.2", 0))
-                for _ in range(10)]
+        slow = [
+            socket.create_connection(("127.0.0.1", served.port), timeout=30, source_address=("127.0.0.2", 0))
+            for _ in range(10)
+        ]
         for sock in slow:
-            sock.sendall(b"POST /api/machines HTTP/1.1\r\nHost: localhost:%d\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: 100\r\n\r\n{\"pre" % served.port)
+            sock.sendall(
+                b"POST /api/machines HTTP/1.1\r\nHost: localhost:%d\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 100\r\n\r\n{"pre' % served.port
+            )
         status, answer = call(served.url + "/api/config")
         assert status == 200 and answer["boards"]  # answered while twenty wait
         for sock in slow:
@@ -197,17 +209,22 @@ def test_beyond_the_most_clients_the_longest_waiting_makes_room_else_a_503():
         served.server.clients = threading.BoundedSemaphore(2)
         served.server.client_timeout = 60  # on a loaded machine, the idle ones must not time out meanwhile
         ask = b"GET /api/crowd HTTP/1.1\r\nHost: localhost:%d\r\n\r\n" % served.port
-        held = [socket.create_connection(("127.0.0.1", served.port), timeout=30, source_address=("127.0.0.%d" % i, 0))
-                for i in (2, 3)]
+        held = [
+            socket.create_connection(("127.0.0.1", served.port), timeout=30, source_address=("127.0.0.%d" % i, 0))
+            for i in (2, 3)
+        ]
         try:
+
             def answer_on(sock):
                 answer = http.client.HTTPResponse(sock)
                 answer.begin()
                 return answer.status, answer.read()
 
             def waits(sock):  # its handler is back waiting for a request (on a loaded machine, not at once)
-                return any(slot.waiting is not None and slot.connection.getpeername() == sock.getsockname()
-                           for slot in list(served.server.live))
+                return any(
+                    slot.waiting is not None and slot.connection.getpeername() == sock.getsockname()
+                    for slot in list(served.server.live)
+                )
 
             for sock in held:
                 sock.sendall(ask)
@@ -224,8 +241,10 @@ def test_beyond_the_most_clients_the_longest_waiting_makes_room_else_a_503():
             with LOCK:  # both handlers stop inside their request: nothing waits, nothing can be let go
                 for sock in held:
                     sock.sendall(ask)
-                until(lambda: len(served.server.live) == 2 and all(s.waiting is None for s in served.server.live),
-                      about=lambda: [(s.waiting, s.held, s.evicted) for s in served.server.live])
+                until(
+                    lambda: len(served.server.live) == 2 and all(s.waiting is None for s in served.server.live),
+                    about=lambda: [(s.waiting, s.held, s.evicted) for s in served.server.live],
+                )
                 with socket.create_connection(("127.0.0.1", served.port), timeout=30) as extra:
                     answer = extra.makefile("rb").read().decode()
             assert " 503 " in answer.split("\r\n")[0] and "busy" in answer
@@ -245,7 +264,7 @@ def test_deep_nesting_is_refused_whatever_the_recursion_limit(served):
     from nimatron_sim.web.server import MAX_NESTING, nesting
 
     assert nesting(b'{"press": "done"}') == 1 and nesting(b'{"a": "[[[[[[[["}') == 1
-    assert nesting(b'{"a": "\\\\\\"[[[", "b": [[1]]}') == 3      # escaped quotes stay inside the string
+    assert nesting(b'{"a": "\\\\\\"[[[", "b": [[1]]}') == 3  # escaped quotes stay inside the string
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(16384)
     try:
@@ -254,7 +273,7 @@ def test_deep_nesting_is_refused_whatever_the_recursion_limit(served):
         assert status == 400 and "nested too deep" in data["error"], data
         just = b"{" + b'"a":[' * (MAX_NESTING - 1) + b"1" + b"]" * (MAX_NESTING - 1) + b"}"
         status, data = raw(served, "POST", "/api/machines", just, {"Content-Type": "application/json"})
-        assert status == 400 and "nested too deep" not in data["error"], data   # read, then refused as a setting
+        assert status == 400 and "nested too deep" not in data["error"], data  # read, then refused as a setting
     finally:
         sys.setrecursionlimit(limit)
 
@@ -272,13 +291,13 @@ def test_a_stop_signal_inside_thread_start_still_stops_the_server(monkeypatch):
     places.acquire()
     slot = Slot(places)
     slot.free()
-    slot.free()                     # the second is a no-op, not a ValueError
+    slot.free()  # the second is a no-op, not a ValueError
     assert places.acquire(blocking=False) and places.acquire(blocking=False)
 
     real = threading.Thread
 
     class Interrupted(real):
-        def start(self):            # the thread runs to the end, then the signal arrives
+        def start(self):  # the thread runs to the end, then the signal arrives
             real.start(self)
             self.join()
             raise KeyboardInterrupt
@@ -287,10 +306,10 @@ def test_a_stop_signal_inside_thread_start_still_stops_the_server(monkeypatch):
     server = NimatronServer(("127.0.0.1", 0), machines=None)
     try:
         a, b = socket.socketpair()
-        b.close()                   # the client has gone: its thread ends at once
+        b.close()  # the client has gone: its thread ends at once
         with pytest.raises(KeyboardInterrupt):
             server.process_request(a, ("127.0.0.1", 1))
-        for _ in range(server.clients._initial_value):   # every slot is free again, none freed twice
+        for _ in range(server.clients._initial_value):  # every slot is free again, none freed twice
             assert server.clients.acquire(blocking=False)
     finally:
         server.server_close()

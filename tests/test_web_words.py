@@ -28,11 +28,13 @@ from kit_page import QUICK, wait_for_turn
 from kit_words import ids_on, mixed_words
 from nimatron_sim.words import Words
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs Debian's chromium package (apt-get install -y chromium)"
+)
 
 SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 LANGS = ("en", "es", "ru")
-KEYLIKE = re.compile(r"(?<![\w.])[a-z][a-z_+]*(?:\.[a-z_+0-9]+)+(?![\w.])")   # "say.selected", "nimrod.win.said"
+KEYLIKE = re.compile(r"(?<![\w.])[a-z][a-z_+]*(?:\.[a-z_+0-9]+)+(?![\w.])")  # "say.selected", "nimrod.win.said"
 
 # every word a visitor can read or hear: text, the settings' choices, labels
 WORDS = """(() => {
@@ -85,26 +87,36 @@ def test_the_page_speaks_the_visitors_words_and_cuts_none(browser, lang):
             tab.key("n")
             wait_for_turn(tab)
             tab.key("4")
-            tab.key("Enter")   # a move: the log, the machine's reply and Nimrod's panel have words
+            tab.key("Enter")  # a move: the log, the machine's reply and Nimrod's panel have words
             tab.wait("[...document.querySelectorAll('#log li')].length >= 3")
             wait_for_turn(tab)
-            tab.eval("document.querySelector('details.legend').open = true; 1")   # the help: what the lamps mean, the keys
-            handles = tab.eval("[sessionStorage.getItem('nimatron-machine'),"
-                               " document.getElementById('crowd-link').href.split('watch=')[1].split('&')[0]]")
+            tab.eval(
+                "document.querySelector('details.legend').open = true; 1"
+            )  # the help: what the lamps mean, the keys
+            handles = tab.eval(
+                "[sessionStorage.getItem('nimatron-machine'),"
+                " document.getElementById('crowd-link').href.split('watch=')[1].split('&')[0]]"
+            )
             text = tab.eval(WORDS)
             assert not ids_in(text, handles), "%s: ids on the page: %s" % (where, ids_in(text, handles))
-            mixed = mixed_words(text.split("\n"), words, "heaps")   # the rows' buttons, the log and the reasoning agree
+            mixed = mixed_words(text.split("\n"), words, "heaps")  # the rows' buttons, the log and the reasoning agree
             assert not mixed, "%s: a heap called by two words: %s" % (where, mixed)
             boxes = tab.eval(CUT)
             assert not boxes["cut"] and not boxes["past"] and not boxes["wide"], "%s: %s" % (where, boxes)
 
             tab.eval("document.querySelector('details.settings').open = true; 1")
-            labels = tab.eval("[...document.querySelectorAll('#settings label')].map(l => l.firstChild.textContent.trim())")
-            goal = tab.eval("document.querySelector('#settings select[name=misere]').parentElement.firstChild.textContent.trim()")
+            labels = tab.eval(
+                "[...document.querySelectorAll('#settings label')].map(l => l.firstChild.textContent.trim())"
+            )
+            goal = tab.eval(
+                "document.querySelector('#settings select[name=misere]').parentElement.firstChild.textContent.trim()"
+            )
             assert goal == words.t("settings.goal"), (where, labels)
             assert len(set(labels)) == len(labels), labels
-            apply = tab.eval("(() => { const r = document.querySelector('#settings button[type=submit]')"
-                             ".getBoundingClientRect(); return [r.top, r.bottom, innerHeight, scrollY]; })()")
+            apply = tab.eval(
+                "(() => { const r = document.querySelector('#settings button[type=submit]')"
+                ".getBoundingClientRect(); return [r.top, r.bottom, innerHeight, scrollY]; })()"
+            )
             assert apply[3] == 0 and apply[0] >= 0 and apply[1] <= apply[2], "%s: Apply at %s" % (where, apply)
             text = tab.eval(WORDS)
             assert not ids_in(text, handles), "%s, settings: %s" % (where, ids_in(text, handles))
@@ -117,7 +129,10 @@ def test_the_page_speaks_the_visitors_words_and_cuts_none(browser, lang):
         crowd.wait("document.body.dataset.ready && document.getElementById('follows').textContent !== ''")
         text = crowd.eval(WORDS)
         assert not ids_in(text, handles), "crowd %s: %s" % (lang, ids_in(text, handles))
-        assert not mixed_words(text.split("\n"), words, "heaps"), "crowd %s: %s" % (lang, mixed_words(text.split("\n"), words, "heaps"))
+        assert not mixed_words(text.split("\n"), words, "heaps"), "crowd %s: %s" % (
+            lang,
+            mixed_words(text.split("\n"), words, "heaps"),
+        )
         crowd.close()
 
     # pico-grid with its own preset (One row or every row): the board and the preset by name, Settings open
@@ -141,8 +156,10 @@ def test_grundys_game_on_the_page_says_a_split(browser, lang):
         tab.wait("document.body.dataset.ready")
         tab.key("n")
         wait_for_turn(tab)
-        last = tab.eval("(() => { const lit = [...document.querySelectorAll('.lamp-cell[data-kind=lit]')];"
-                        " const e = lit[lit.length - 1]; return [+e.dataset.r, +e.dataset.i]; })()")
+        last = tab.eval(
+            "(() => { const lit = [...document.querySelectorAll('.lamp-cell[data-kind=lit]')];"
+            " const e = lit[lit.length - 1]; return [+e.dataset.r, +e.dataset.i]; })()"
+        )
         tab.click(".lamp-cell[data-r='%d'][data-i='%d']" % tuple(last))
         tab.wait("document.querySelectorAll('.lamp-cell[data-kind=selected]').length === 1")
         said = words.t("say.selected.split", n=1)

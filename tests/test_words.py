@@ -16,17 +16,30 @@ from nimatron_sim.thinking import lines as panel_lines
 from nimatron_sim.words import Words
 
 
-@pytest.mark.parametrize("args, line", [
-    (["--rules", "grundy", "9"], "The player to move wins: split a heap of 9 into 7 and 2."),
-    (["--rules", "grundy", "--misere", "9"],
-     "The player to move loses against perfect play; best try: split a heap of 9 into 8 and 1."),
-    (["--rules", "grundy", "7", "3"], "The player to move wins: split a heap of 7 into 6 and 1, leaving 3 6 1."),
-    (["--rules", "circular", "9"], "The player to move wins: take 1 from the middle of a row of 9, leaving 4 and 4."),
-    (["--rules", "circular", "9", "4"],
-     "The player to move wins: take 1 from the middle of a row of 9, leaving 6 and 2 (4 6 2 in all)."),
-    (["--rules", "circular", "10", "1"], "The player to move wins: take 1 from the end of a row of 10, leaving 1 9."),
-    (["--rules", "nim", "3", "4", "5"], "The player to move wins: take 2 from heap A, leaving 1 4 5."),
-])
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (["--rules", "grundy", "9"], "The player to move wins: split a heap of 9 into 7 and 2."),
+        (
+            ["--rules", "grundy", "--misere", "9"],
+            "The player to move loses against perfect play; best try: split a heap of 9 into 8 and 1.",
+        ),
+        (["--rules", "grundy", "7", "3"], "The player to move wins: split a heap of 7 into 6 and 1, leaving 3 6 1."),
+        (
+            ["--rules", "circular", "9"],
+            "The player to move wins: take 1 from the middle of a row of 9, leaving 4 and 4.",
+        ),
+        (
+            ["--rules", "circular", "9", "4"],
+            "The player to move wins: take 1 from the middle of a row of 9, leaving 6 and 2 (4 6 2 in all).",
+        ),
+        (
+            ["--rules", "circular", "10", "1"],
+            "The player to move wins: take 1 from the end of a row of 10, leaving 1 9.",
+        ),
+        (["--rules", "nim", "3", "4", "5"], "The player to move wins: take 2 from heap A, leaving 1 4 5."),
+    ],
+)
 def test_solve_says_what_a_move_leaves_once(capsys, args, line):
     assert main(["solve"] + args) == 0
     out = capsys.readouterr().out.strip().splitlines()
@@ -40,7 +53,8 @@ def test_the_goal_of_grundys_game_is_the_last_split():
     for misere, goal in ((False, "wins"), (True, "loses")):
         face = Face("pico-grid", {"rules": "grundy", "starts": [[7]], "misere": misere})
         assert face.rules_line().startswith(
-            "Rules: split a heap into two unequal heaps; whoever makes the last split %s." % goal)
+            "Rules: split a heap into two unequal heaps; whoever makes the last split %s." % goal
+        )
         face.close()
 
 
@@ -93,10 +107,14 @@ def test_the_rings_thinking_panel_names_what_the_ring_draws_and_ends_sensibly():
     lines = panel_lines(nimrod_for(parse_rules("grundy"), False, [7, 1], False, VISITOR, None, "arc"), english)
     assert "Each arc's nim-value (Grundy values)." in lines and "  0 = 0   arc of 7" in lines, lines
     lines = panel_lines(nimrod_for(parse_rules("circular"), False, [9], False, VISITOR, None, "row"), english)
-    said = [line for line in lines if not line.startswith(("Binary:", "Nim-sum:", "Value (nim-value):"))]   # glosses last
+    said = [
+        line for line in lines if not line.startswith(("Binary:", "Nim-sum:", "Value (nim-value):"))
+    ]  # glosses last
     assert said[-1] == "Winning move for you: take 1 from the middle of a row of 9, leaving 4 and 4.", lines
     assert panel_lines(nimrod_for(parse_rules("grundy"), False, [1, 2, 1], False, OVER), english) == [
-        "", "No move left: the game is over."]
+        "",
+        "No move left: the game is over.",
+    ]
 
 
 def test_a_position_with_every_part_gone_is_the_end_of_a_split_game():

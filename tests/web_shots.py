@@ -52,11 +52,13 @@ def shoot_new_game(browser, folder, preset, slow):
         press = served.url + "/api/machines/%s/press" % machine
         state = api(press, {"press": "new"})
         lit = [(r, i) for r, row in enumerate(state["lamps"]) for i, lamp in enumerate(row) if lamp[0] == "lit"]
-        for what in (["key 0 0"] if preset == "building" else ["key %d %d" % lit[-1], "done"]):
+        for what in ["key 0 0"] if preset == "building" else ["key %d %d" % lit[-1], "done"]:
             api(press, {"press": what})
         tab = browser.open(served.url + "/crowd?watch=" + state["watch"], width=1600, height=1000)
-        tab.wait("document.body.dataset.ready && document.body.dataset.state === 'visitor'"
-                 " && document.getElementById('last').innerText.includes('Machine')")
+        tab.wait(
+            "document.body.dataset.ready && document.body.dataset.state === 'visitor'"
+            " && document.getElementById('last').innerText.includes('Machine')"
+        )
         tab.screenshot(os.path.join(folder, "web-%s.png" % preset), full=False)
 
 
@@ -67,14 +69,17 @@ def main(folder):
         with Served("pico-neopixel", dict(slow, preset="nimrod")) as served:
             machine = play_mid_game(browser, served, os.path.join(folder, "web-play.png"))
             crowd = browser.open(served.url + "/crowd?slow=1&watch=" + machine, width=1920, height=1080)
-            crowd.wait("document.body.dataset.ready && document.querySelector('#nimrod p:last-child:not([hidden])') !== null")
+            crowd.wait(
+                "document.body.dataset.ready && document.querySelector('#nimrod p:last-child:not([hidden])') !== null"
+            )
             crowd.screenshot(os.path.join(folder, "web-crowd.png"), full=False)
             phone = browser.open(served.url + "/crowd?watch=" + machine, width=390, height=844, mobile=True)
             phone.wait("document.body.dataset.ready && document.querySelector('#nimrod table') !== null")
             phone.screenshot(os.path.join(folder, "web-crowd-phone.png"))
         with Served("pi-leds", dict(slow, preset="marienbad")) as served:
-            play_mid_game(browser, served, os.path.join(folder, "web-play-phone.png"), width=390, height=844,
-                          mobile=True)
+            play_mid_game(
+                browser, served, os.path.join(folder, "web-play-phone.png"), width=390, height=844, mobile=True
+            )
         with Served("pico-ring", slow) as served:
             tab = browser.open(served.url + "/")
             tab.wait("document.body.dataset.ready")

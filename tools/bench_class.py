@@ -51,12 +51,29 @@ class Server:
         self.key = None
 
     def start(self):
-        prefix = os.environ.get("BENCH_PROFILE", "").split() 
-        self.proc = subprocess.Popen([sys.executable] + prefix + ["-m", "nimatron_host.cli", "class", "--host", "localhost",
-                                      "--port", str(self.port), "--db", self.db, "--students", str(self.places)],
-                                     stdout=subprocess.PIPE, text=True,
-                                     stderr=open(os.environ["BENCH_STDERR"], "a") if os.environ.get("BENCH_STDERR")  # noqa: SIM115 - the server holds it for its life
-                                     else subprocess.DEVNULL)
+        prefix = os.environ.get("BENCH_PROFILE", "").split()
+        self.proc = subprocess.Popen(
+            [sys.executable]
+            + prefix
+            + [
+                "-m",
+                "nimatron_host.cli",
+                "class",
+                "--host",
+                "localhost",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+                "--students",
+                str(self.places),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+            stderr=open(os.environ["BENCH_STDERR"], "a")  # noqa: SIM115 - the server holds it for its life
+            if os.environ.get("BENCH_STDERR")
+            else subprocess.DEVNULL,
+        )
         for line in self.proc.stdout:
             m = re.search(r"#key=(\S+)", line)
             if m:
@@ -88,12 +105,12 @@ class Bench:
         self.args = args
         self.server = server
         self.url = "http://localhost:%d" % server.port
-        self.presses = []          # (student, t of the answer, sent at)
-        self.page = []             # seconds: press to the student's page
-        self.teacher_seen = {}     # student -> [(t, arrival)] from the teacher's view
+        self.presses = []  # (student, t of the answer, sent at)
+        self.page = []  # seconds: press to the student's page
+        self.teacher_seen = {}  # student -> [(t, arrival)] from the teacher's view
         self.errors = []
         self.stop_at = 0
-        self.down = asyncio.Event()   # the server is being restarted
+        self.down = asyncio.Event()  # the server is being restarted
         self.down.set()
 
 
@@ -101,16 +118,16 @@ class Student:
     def __init__(self, bench, name):
         self.bench = bench
         self.name = name
-        self.states = []           # (t, arrival, state)
+        self.states = []  # (t, arrival, state)
         self.latest = None
         self.changed = asyncio.Event()
-        self.games = 0             # games seen to end (a win or a loss)
-        self.answered = set()      # rounds answered
+        self.games = 0  # games seen to end (a win or a loss)
+        self.answered = set()  # rounds answered
         self.key = None
 
     async def run(self, session, arrive=0.0):
         b = self.bench
-        await asyncio.sleep(arrive)   # a class joins from the QR code over a few seconds, not in one instant
+        await asyncio.sleep(arrive)  # a class joins from the QR code over a few seconds, not in one instant
         async with session.post(b.url + "/class/api/join", json={"name": self.name, "lang": "en"}) as r:
             assert r.status == 201, await r.text()
         async with session.post(b.url + "/api/machines", json={}) as r:
@@ -123,7 +140,7 @@ class Student:
                 try:
                     await self.step(session)
                 except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError):
-                    await asyncio.sleep(0.5)   # the server restarting: as a page, try again
+                    await asyncio.sleep(0.5)  # the server restarting: as a page, try again
                 await asyncio.sleep(random.uniform(0.3, 1.0))
         finally:
             reader.cancel()
@@ -159,7 +176,7 @@ class Student:
                 return None
         self.bench.presses.append((self, body["t"], sent))
         end = time.monotonic() + 5
-        while time.monotonic() < end:   # the page's own copy of it, pushed
+        while time.monotonic() < end:  # the page's own copy of it, pushed
             self.changed.clear()
             hit = next((arrival for t, arrival in self.states if t >= body["t"]), None)
             if hit is not None:
@@ -216,8 +233,9 @@ async def teacher(bench, session, rounds):
         for _ in range(20):
             await b.down.wait()
             try:
-                async with session.post(b.url + "/class/api/teacher/" + what, json=body or {},
-                                        headers={"X-Teacher-Key": b.server.key}) as r:
+                async with session.post(
+                    b.url + "/class/api/teacher/" + what, json=body or {}, headers={"X-Teacher-Key": b.server.key}
+                ) as r:
                     if r.status == 200:
                         return
                     b.errors.append("teacher %s: %s" % (what, (await r.json()).get("error")))
@@ -276,21 +294,34 @@ def phones(url, n, seconds):
         while time.monotonic() < stop_at:
             for tab in tabs:
                 try:
-                    tab.eval("(document.querySelector('#press-new') || {click(){}}).click();"
-                             "(document.querySelector('.take') || {click(){}}).click();"
-                             "(document.querySelector('#press-done') || {click(){}}).click(); 1")
+                    tab.eval(
+                        "(document.querySelector('#press-new') || {click(){}}).click();"
+                        "(document.querySelector('.take') || {click(){}}).click();"
+                        "(document.querySelector('#press-done') || {click(){}}).click(); 1"
+                    )
                 except RuntimeError:
                     pass
             time.sleep(2)
-        back = sum(1 for tab in tabs if tab.eval(
-            "!!document.getElementById('class-bar') && document.getElementById('lost').hidden"))
+        back = sum(
+            1
+            for tab in tabs
+            if tab.eval("!!document.getElementById('class-bar') && document.getElementById('lost').hidden")
+        )
     print("phones %d %d" % (len(tabs), back))
 
 
 async def browsers(bench, n):
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, os.path.abspath(__file__), "--phones", str(n), "--url", bench.url,
-        "--seconds", str(max(1, int(bench.stop_at - time.monotonic()))), stdout=asyncio.subprocess.PIPE)
+        sys.executable,
+        os.path.abspath(__file__),
+        "--phones",
+        str(n),
+        "--url",
+        bench.url,
+        "--seconds",
+        str(max(1, int(bench.stop_at - time.monotonic()))),
+        stdout=asyncio.subprocess.PIPE,
+    )
     out, _ = await proc.communicate()
     m = re.search(rb"phones (\d+) (\d+)", out)
     if m:
@@ -308,19 +339,22 @@ async def main_async(args):
     sessions = [aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) for _ in range(args.students + 1)]
     students = [Student(bench, "Student %d" % k) for k in range(args.students)]
     try:
-        jobs = [asyncio.ensure_future(s.run(sessions[k], args.arrive * k / max(1, args.students)))
-                for k, s in enumerate(students)]
+        jobs = [
+            asyncio.ensure_future(s.run(sessions[k], args.arrive * k / max(1, args.students)))
+            for k, s in enumerate(students)
+        ]
         jobs.append(asyncio.ensure_future(teacher(bench, sessions[-1], args.rounds)))
         if args.restart:
             jobs.append(asyncio.ensure_future(restart(bench, args.seconds / 2)))
         if args.browsers:
             jobs.append(asyncio.ensure_future(browsers(bench, args.browsers)))
         await asyncio.gather(*jobs)
-        await asyncio.sleep(2)   # the teacher's view catches up with the last presses
+        await asyncio.sleep(2)  # the teacher's view catches up with the last presses
         bench.watcher.cancel()
         # what the class kept, against what the students saw
-        async with sessions[-1].get(bench.url + "/class/api/teacher/export.csv",
-                                    headers={"X-Teacher-Key": server.key}) as r:
+        async with sessions[-1].get(
+            bench.url + "/class/api/teacher/export.csv", headers={"X-Teacher-Key": server.key}
+        ) as r:
             csv_text = await r.text()
         async with sessions[-1].ws_connect(bench.url + "/class/ws?as=teacher") as ws:
             await ws.send_json({"key": server.key})
@@ -332,10 +366,14 @@ async def main_async(args):
         server.stop()
         import shutil
 
-        shutil.rmtree(folder, ignore_errors=True)   # the class's names: nothing kept after the run
+        shutil.rmtree(folder, ignore_errors=True)  # the class's names: nothing kept after the run
     panels = {p["name"]: p for p in view["students"]}
-    lost_answers = sum(1 for s in students for r in s.answered
-                       if not re.search(r"^%d,[^\n]*,%s," % (r, re.escape(s.name)), csv_text, re.M))
+    lost_answers = sum(
+        1
+        for s in students
+        for r in s.answered
+        if not re.search(r"^%d,[^\n]*,%s," % (r, re.escape(s.name)), csv_text, re.M)
+    )
     teacher_lat = []
     for student, t, sent in bench.presses:
         hit = next((arrival for seen_t, arrival in bench.teacher_seen.get(student.name, []) if seen_t >= t), None)
@@ -343,29 +381,57 @@ async def main_async(args):
     page_ms = [1000 * x for x in bench.page]
     teacher_ms = [1000 * x for x in teacher_lat]
     answers = sum(len(s.answered) for s in students)
-    print("nimatron class, %d scripted students%s joining over %.0f s, %d s, %d rounds%s"
-          % (args.students, " + %d Chromium phones" % args.browsers if args.browsers else "", args.arrive, args.seconds,
-             args.rounds, ", killed and restarted halfway (%.1f s)" % bench.restart_s if bench.restart_s else ""))
+    print(
+        "nimatron class, %d scripted students%s joining over %.0f s, %d s, %d rounds%s"
+        % (
+            args.students,
+            " + %d Chromium phones" % args.browsers if args.browsers else "",
+            args.arrive,
+            args.seconds,
+            args.rounds,
+            ", killed and restarted halfway (%.1f s)" % bench.restart_s if bench.restart_s else "",
+        )
+    )
     import resource
 
-    print("  CPU: the server %.1f s, the scripted class %.1f s (of %d s; load average %.1f)" % (
-        server_cpu, resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
-        args.seconds, os.getloadavg()[0]))
-    print("  presses: %d (%d refused)   games scored: %d   answers: %d" % (
-        len(bench.presses), len(bench.errors), sum(p["games"] for p in view["students"]), answers))
-    print("  a move to the student's page:  p50 %.1f ms  p99 %.1f ms  max %.1f ms" % (
-        percentile(page_ms, 50), percentile(page_ms, 99), max(page_ms or [0])))
-    print("  a move to the teacher's view:  p50 %.0f ms  p99 %.0f ms  max %.0f ms" % (
-        percentile(teacher_ms, 50), percentile(teacher_ms, 99), max(teacher_ms or [0])))
-    print("  students back after the run: %d of %d; answers lost: %d" % (
-        sum(1 for s in students if s.name in panels), len(students), lost_answers))
+    print(
+        "  CPU: the server %.1f s, the scripted class %.1f s (of %d s; load average %.1f)"
+        % (
+            server_cpu,
+            resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
+            args.seconds,
+            os.getloadavg()[0],
+        )
+    )
+    print(
+        "  presses: %d (%d refused)   games scored: %d   answers: %d"
+        % (len(bench.presses), len(bench.errors), sum(p["games"] for p in view["students"]), answers)
+    )
+    print(
+        "  a move to the student's page:  p50 %.1f ms  p99 %.1f ms  max %.1f ms"
+        % (percentile(page_ms, 50), percentile(page_ms, 99), max(page_ms or [0]))
+    )
+    print(
+        "  a move to the teacher's view:  p50 %.0f ms  p99 %.0f ms  max %.0f ms"
+        % (percentile(teacher_ms, 50), percentile(teacher_ms, 99), max(teacher_ms or [0]))
+    )
+    print(
+        "  students back after the run: %d of %d; answers lost: %d"
+        % (sum(1 for s in students if s.name in panels), len(students), lost_answers)
+    )
     if args.browsers:
-        print("  Chromium phones: %d joined, %d on their game at the end" % (
-            getattr(bench, "phones", 0), getattr(bench, "phones_back", 0)))
+        print(
+            "  Chromium phones: %d joined, %d on their game at the end"
+            % (getattr(bench, "phones", 0), getattr(bench, "phones_back", 0))
+        )
     for e in bench.errors[:5]:
         print("  refused:", e)
-    ok = (percentile(page_ms, 99) <= 100 and percentile(teacher_ms, 99) <= 1000 and lost_answers == 0
-          and all(s.name in panels for s in students))
+    ok = (
+        percentile(page_ms, 99) <= 100
+        and percentile(teacher_ms, 99) <= 1000
+        and lost_answers == 0
+        and all(s.name in panels for s in students)
+    )
     print("  verdict:", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 
@@ -375,12 +441,16 @@ def main(argv=None):
     p.add_argument("--students", type=int, default=40)
     p.add_argument("--seconds", type=int, default=120)
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--arrive", type=float, default=5.0,
-                   help="seconds over which the students join (0: all in one instant, their first NEWs queued)")
+    p.add_argument(
+        "--arrive",
+        type=float,
+        default=5.0,
+        help="seconds over which the students join (0: all in one instant, their first NEWs queued)",
+    )
     p.add_argument("--restart", action="store_true")
     p.add_argument("--browsers", type=int, default=0)
     p.add_argument("--port", type=int, default=8787)
-    p.add_argument("--phones", type=int, help=argparse.SUPPRESS)   # the Chromium phones' own process
+    p.add_argument("--phones", type=int, help=argparse.SUPPRESS)  # the Chromium phones' own process
     p.add_argument("--url", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.phones:

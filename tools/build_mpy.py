@@ -43,8 +43,13 @@ MPY_VERSION = {8: 5, 9: 6}
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="build_mpy", description=__doc__.split("\n")[0])
-    p.add_argument("--mpy-cross", action="append", default=[], metavar="MAJOR=EXE",
-                   help="the compiler for one major (default: mpy-cross-TAG in %s)" % CACHE)
+    p.add_argument(
+        "--mpy-cross",
+        action="append",
+        default=[],
+        metavar="MAJOR=EXE",
+        help="the compiler for one major (default: mpy-cross-TAG in %s)" % CACHE,
+    )
     p.add_argument("--check", action="store_true", help="build nothing: say whether each build is current")
     args = p.parse_args(argv)
     sys.path[:0] = [os.path.join(REPO, "firmware"), os.path.join(REPO, "host")]
@@ -72,13 +77,17 @@ def main(argv=None):
         try:
             said = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30).stdout.split()
         except OSError:
-            print("build_mpy: no mpy-cross for CircuitPython %d.x at %s (build it from CircuitPython's source: "
-                  "build-mpy-cross.sh MIRROR %s in the shared circuitpython-emu tool)" % (major, exe, COMPILERS[major]),
-                  file=sys.stderr)
+            print(
+                "build_mpy: no mpy-cross for CircuitPython %d.x at %s (build it from CircuitPython's source: "
+                "build-mpy-cross.sh MIRROR %s in the shared circuitpython-emu tool)" % (major, exe, COMPILERS[major]),
+                file=sys.stderr,
+            )
             return 2
         if said[:2] != ["CircuitPython", COMPILERS[major]]:
-            print("build_mpy: %s says %r, not CircuitPython %s" % (exe, " ".join(said[:2]), COMPILERS[major]),
-                  file=sys.stderr)
+            print(
+                "build_mpy: %s says %r, not CircuitPython %s" % (exe, " ".join(said[:2]), COMPILERS[major]),
+                file=sys.stderr,
+            )
             return 2
     for major in sorted(COMPILERS):
         build(deploy, major, exes[major], sources)
@@ -112,16 +121,27 @@ def build(deploy, major, exe, sources):
                 os.remove(path)
         if root != folder and not os.listdir(root):
             os.rmdir(root)
-    manifest = {"circuitpython": "%d.x" % major, "compiler": "CircuitPython %s mpy-cross" % COMPILERS[major],
-                "mpy_version": MPY_VERSION[major], "rebuild": deploy.REBUILD, "modules": modules}
+    manifest = {
+        "circuitpython": "%d.x" % major,
+        "compiler": "CircuitPython %s mpy-cross" % COMPILERS[major],
+        "mpy_version": MPY_VERSION[major],
+        "rebuild": deploy.REBUILD,
+        "modules": modules,
+    }
     text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     path = os.path.join(folder, "manifest.json")
     if payload.read(path) != text.encode():
         with open(path, "w") as f:
             f.write(text)
-    print("firmware/mpy/cp%d: %d modules, %.1f KB of .mpy (from %.1f KB of .py)" % (
-        major, len(modules), sum(len(files[payload.LIB + p[:-3] + ".mpy"]) for p in modules) / 1024,
-        sum(len(d) for d in sources.values()) / 1024))
+    print(
+        "firmware/mpy/cp%d: %d modules, %.1f KB of .mpy (from %.1f KB of .py)"
+        % (
+            major,
+            len(modules),
+            sum(len(files[payload.LIB + p[:-3] + ".mpy"]) for p in modules) / 1024,
+            sum(len(d) for d in sources.values()) / 1024,
+        )
+    )
 
 
 if __name__ == "__main__":

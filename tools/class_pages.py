@@ -34,6 +34,8 @@ from devtools import Chromium, free_port  # noqa: E402
 
 SIZES = {"phone": (390, 844, True), "laptop": (1366, 768, False), "1080p": (1920, 1080, False)}
 NAMES = ["Ana", "Bruno", "Chen", "Dasha", "Emeka", "Fatima", "Gus", "Hana", "Ivan", "Jo", "Kofi", "Lena"]
+
+
 def _axe_path():
     try:
         import axe_playwright_python  # the test extra's copy of axe-core (tests/test_web_axe.py reads it too)
@@ -43,8 +45,10 @@ def _axe_path():
 
 
 AXE = os.environ.get("AXE_JS") or _axe_path()
-CATCH = ("window.__errors = window.__errors || []; window.addEventListener('error', (e) => "
-         "window.__errors.push(String(e.message))); 1")
+CATCH = (
+    "window.__errors = window.__errors || []; window.addEventListener('error', (e) => "
+    "window.__errors.push(String(e.message))); 1"
+)
 
 
 class Student:
@@ -57,8 +61,9 @@ class Student:
         self.key = self.post("/api/machines", {})["machine"]
 
     def post(self, path, body):
-        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.url + path, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+        )
         with self.opener.open(request, timeout=30) as r:
             return json.loads(r.read())
 
@@ -67,8 +72,12 @@ class Student:
 
 
 def teacher(url, key, what, body=None):
-    request = urllib.request.Request(url + "/class/api/teacher/" + what, data=json.dumps(body or {}).encode(),
-                                     method="POST", headers={"Content-Type": "application/json", "X-Teacher-Key": key})
+    request = urllib.request.Request(
+        url + "/class/api/teacher/" + what,
+        data=json.dumps(body or {}).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "X-Teacher-Key": key},
+    )
     with urllib.request.urlopen(request, timeout=30) as r:
         return json.loads(r.read())
 
@@ -79,16 +88,34 @@ def axe(tab, source):
         return []
     if not tab.eval("typeof axe !== 'undefined'"):
         tab.eval(source + "; 1")
-    found = tab.eval("axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map("
-                     "(v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')))")
+    found = tab.eval(
+        "axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map("
+        "(v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')))"
+    )
     return found or []
 
 
 def serve(lang):
     port = free_port()
     db = os.path.join(tempfile.mkdtemp(prefix="nimatron-class-"), "class.sqlite3")
-    server = subprocess.Popen([sys.executable, "-m", "nimatron_host.cli", "class", "--host", "localhost", "--port",
-                               str(port), "--db", db, "--lang", lang], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "nimatron_host.cli",
+            "class",
+            "--host",
+            "localhost",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--lang",
+            lang,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     key = None
     for line in server.stdout:
         m = re.search(r"#key=(\S+)", line)
@@ -105,7 +132,7 @@ def sweep(browser, lang, shots, source):
     problems = []
     try:
         students = [Student(url, name) for name in NAMES]
-        for k, s in enumerate(students):   # a few moves each
+        for k, s in enumerate(students):  # a few moves each
             s.press("new")
             for _ in range(k % 3):
                 s.press("row%d" % (k % 4))
@@ -120,7 +147,9 @@ def sweep(browser, lang, shots, source):
             problems += ["%s join %s: %s" % (lang, size, v) for v in axe(join, source)]
         join.eval("document.getElementById('name').value = 'Mía'")
         join.click("#join button")
-        join.wait("location.pathname === '/' && document.body && document.body.dataset.ready && !!document.getElementById('class-bar')")
+        join.wait(
+            "location.pathname === '/' && document.body && document.body.dataset.ready && !!document.getElementById('class-bar')"
+        )
         join.eval(CATCH)
         join.click("#press-new")
         pages = {"student": join}
@@ -133,14 +162,15 @@ def sweep(browser, lang, shots, source):
         def look(stage):
             time.sleep(0.6)
             for name, tab in pages.items():
-                tab.call("Page.bringToFront")   # a tab behind another draws no frame to capture
+                tab.call("Page.bringToFront")  # a tab behind another draws no frame to capture
                 for size, (w, h, mobile) in SIZES.items():
                     tab.size(w, h, mobile)
                     time.sleep(0.3)
                     problems.extend("%s %s %s %s: %s" % (lang, name, stage, size, v) for v in axe(tab, source))
                     if shots:
-                        tab.screenshot(os.path.join(shots, "class-%s-%s-%s-%s.png" % (name, stage, size, lang)),
-                                       full=False)
+                        tab.screenshot(
+                            os.path.join(shots, "class-%s-%s-%s-%s.png" % (name, stage, size, lang)), full=False
+                        )
 
         look("games")
         teacher(url, key, "round", {"position": "3 4 5", "preset": "nimrod"})

@@ -53,7 +53,7 @@ def mpy_names(data):
         if length & 1:  # an index into the static list: in every firmware
             continue
         length >>= 1
-        names.add(data[at:at + length].decode("utf-8"))
+        names.add(data[at : at + length].decode("utf-8"))
         at += length + 1  # and its NUL
     return names
 
@@ -83,7 +83,7 @@ def main(argv):
             for name in sorted(files):
                 path = os.path.join(folder, name)
                 rel = os.path.relpath(path, drive).replace(os.sep, "/")
-                module = rel[len("lib/nimatron/"):].rsplit(".", 1)[0]
+                module = rel[len("lib/nimatron/") :].rsplit(".", 1)[0]
                 if only and rel.startswith("lib/nimatron/") and module not in only:
                     continue
                 if name.endswith(".py"):
@@ -101,8 +101,10 @@ def main(argv):
                 if rel.startswith("lib/nimatron/"):  # its dotted name, interned as it loads
                     per[rel].add("nimatron." + module.replace("/", ".").replace(".__init__", "").rstrip("."))
     union = set().union(*per.values())
-    print("%d names the firmware lacks, %d bytes of text, in %d modules" % (
-        len(union), sum(len(n.encode()) + 1 for n in union), len(per)))
+    print(
+        "%d names the firmware lacks, %d bytes of text, in %d modules"
+        % (len(union), sum(len(n.encode()) + 1 for n in union), len(per))
+    )
     for rel, names in sorted(per.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         print("%5d %s" % (len(names), rel))
     return 0

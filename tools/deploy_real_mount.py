@@ -24,8 +24,7 @@ import tempfile
 from nimatron_host import deploy, drive as drives
 from nimatron_host.cli import main
 
-BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\n"
-            "Board ID:raspberry_pi_pico\n")
+BOOT_OUT = "Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"
 
 
 def mount(path, boot_out):
@@ -91,8 +90,10 @@ def main_():
                 stops += code == 1
                 done += code == 0
                 example = example or said.splitlines()[-1]
-            print("%s: %d steps, a deploy stopped at each: %d, said done: %d, files written outside the drive "
-                  "checked: %d" % (fault, k - 1, stops, done, written))
+            print(
+                "%s: %d steps, a deploy stopped at each: %d, said done: %d, files written outside the drive "
+                "checked: %d" % (fault, k - 1, stops, done, written)
+            )
             print("  e.g. %s" % example)
     return 0
 

@@ -66,19 +66,40 @@ HOLD_MS = 80
 GAP_MS = 250
 # What CircuitPython 9.2.8 (the emulator's cp9.2.8.uf2) writes on the emulated Pico: its flash
 # answers this unique id, and boot.py prints nothing. Other firmware: learnt at its first run.
-BOOT_OUT = ("Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\r\n"
-            "Board ID:raspberry_pi_pico\r\nUID:E660583883724A32\r\nboot.py output:\r\n")
+BOOT_OUT = (
+    "Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040\r\n"
+    "Board ID:raspberry_pi_pico\r\nUID:E660583883724A32\r\nboot.py output:\r\n"
+)
 PAUSE = "a pause between visitors (attract)"
 PROFILE_MS = int(os.environ.get("EMU_PROFILE_MS", "40"))  # --profile: the passes shown (where their time went)
 # --profile: what a pass's time goes to (CircuitPython 9.2.8's own names, from its firmware.elf)
-PROFILED = ("gc_collect", "gc_collect_root", "gc_collect_end", "gc_mark_subtree", "gc_alloc", "qstr_find_strn", "mp_raw_code_load", "mp_compile", "common_hal_neopixel_write",
-            "displayio_background", "background_callback_run_all", "mp_import_name")
+PROFILED = (
+    "gc_collect",
+    "gc_collect_root",
+    "gc_collect_end",
+    "gc_mark_subtree",
+    "gc_alloc",
+    "qstr_find_strn",
+    "mp_raw_code_load",
+    "mp_compile",
+    "common_hal_neopixel_write",
+    "displayio_background",
+    "background_callback_run_all",
+    "mp_import_name",
+)
 # Console lines that say something went wrong on the board (a fault rebuilt
 # the game, the Python stack or the heap ran out, a start or the link failed):
 # each is an error of the row, so a fault the harness's commands never see
 # (a search stopped by "pystack exhausted", say) still shows.
-CONSOLE_TROUBLE = ("nimatron: fault", "rebuild failed", "exhausted", "MemoryError", "Traceback",
-                   "cannot start", "host link off")
+CONSOLE_TROUBLE = (
+    "nimatron: fault",
+    "rebuild failed",
+    "exhausted",
+    "MemoryError",
+    "Traceback",
+    "cannot start",
+    "host link off",
+)
 QUIET_MS = 7000  # a pause between visitors with --nvm-full: longer than the machine's quiet (5 s)
 
 
@@ -88,9 +109,24 @@ class Emulator:
     def __init__(self, uf2, image, pinmap, flash="typ", symbols=None):
         env = dict(os.environ, NODE_PATH=os.path.join(CACHE, "node_modules"), CP_EMU_TOOL=TOOL, CP_EMU_CACHE=CACHE)
         self.proc = subprocess.Popen(
-            ["node", os.path.join(HERE, "emu_board.js"), "--uf2", uf2, "--img", image, "--pinmap", pinmap,
-             "--flash", flash] + (["--symbols", symbols, "--profile-ms", str(PROFILE_MS)] if symbols else []),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+            [
+                "node",
+                os.path.join(HERE, "emu_board.js"),
+                "--uf2",
+                uf2,
+                "--img",
+                image,
+                "--pinmap",
+                pinmap,
+                "--flash",
+                flash,
+            ]
+            + (["--symbols", symbols, "--profile-ms", str(PROFILE_MS)] if symbols else []),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
 
     def __call__(self, op, **kw):
         kw["op"] = op
@@ -129,12 +165,12 @@ class Row:
         self.modules = None  # resident at the least free
         self.least_after = None  # what the harness had just done then
         self.used_at_least = None  # the heap in use then (free + used: the heap's present areas)
-        self.erases = []     # nvm/flash sector erases: {t, addr, tick_ms, during}
-        self.spans = []      # (from ms, what the harness was doing)
+        self.erases = []  # nvm/flash sector erases: {t, addr, tick_ms, during}
+        self.spans = []  # (from ms, what the harness was doing)
         self.quiet_longest = 0.0  # the longest tick in the pauses between visitors (--nvm-full)
-        self.by_cause = {}   # the longest tick during each thing the harness did (a command's first word)
+        self.by_cause = {}  # the longest tick during each thing the harness did (a command's first word)
         self.set_ticks = {}  # each SET sent -> its longest tick (every pass of its steps), ms
-        self.profile = []    # --profile: passes over PROFILE_MS, with the time in each function
+        self.profile = []  # --profile: passes over PROFILE_MS, with the time in each function
         self.not_offered = []  # --service: the presets it left out, and why
         self.offered = None  # --service: the presets the operator menu offers, as it stepped through them
 
@@ -165,14 +201,32 @@ class Row:
 
     def as_dict(self):
         lat = sorted(self.presses)
-        return {"board": self.board, "preset": self.preset, "how": self.how, "first_lit_ms": self.first_lit_ms,
-                "longest_tick_ms": self.longest[0], "longest_tick_cause": self.longest[1],
-                "least_free": self.least_free, "press_lamp_median_ms": lat[len(lat) // 2] if lat else None,
-                "press_lamp_max_ms": lat[-1] if lat else None, "presses": len(lat), "slowest_press": self.slowest and self.slowest[1], "errors": self.errors,
-                "games": self.games, "watchdog_fired": self.watchdog, "modules_at_least": self.modules,
-                "least_free_after": self.least_after, "used_at_least": self.used_at_least, "erases": self.erases,
-                "quiet_longest_tick_ms": self.quiet_longest, "longest_tick_by_cause": self.by_cause, "set_ticks": self.set_ticks,
-                "profile": self.profile, "offered": self.offered, "not_offered": self.not_offered}
+        return {
+            "board": self.board,
+            "preset": self.preset,
+            "how": self.how,
+            "first_lit_ms": self.first_lit_ms,
+            "longest_tick_ms": self.longest[0],
+            "longest_tick_cause": self.longest[1],
+            "least_free": self.least_free,
+            "press_lamp_median_ms": lat[len(lat) // 2] if lat else None,
+            "press_lamp_max_ms": lat[-1] if lat else None,
+            "presses": len(lat),
+            "slowest_press": self.slowest and self.slowest[1],
+            "errors": self.errors,
+            "games": self.games,
+            "watchdog_fired": self.watchdog,
+            "modules_at_least": self.modules,
+            "least_free_after": self.least_after,
+            "used_at_least": self.used_at_least,
+            "erases": self.erases,
+            "quiet_longest_tick_ms": self.quiet_longest,
+            "longest_tick_by_cause": self.by_cause,
+            "set_ticks": self.set_ticks,
+            "profile": self.profile,
+            "offered": self.offered,
+            "not_offered": self.not_offered,
+        }
 
 
 class Controller:
@@ -237,9 +291,11 @@ class BoardSim:
         self.controller = Controller(settings)
         self.layout = choose_layout(self.spec, settings) if settings else list(self.spec["lamps"]["layout"])
         if self.spec.get("keys"):  # key k under pixel k (drivers/onboard_io.py); session.js calls it keyK
-            self.keys = {"key %d %d" % (r, i): "key%d" % p
-                         for r, row in enumerate(self._lamp_pixels(self.spec["lamps"], self.layout))
-                         for i, p in enumerate(row)}
+            self.keys = {
+                "key %d %d" % (r, i): "key%d" % p
+                for r, row in enumerate(self._lamp_pixels(self.spec["lamps"], self.layout))
+                for i, p in enumerate(row)
+            }
 
     def _after(self, out, cause, since):
         self.now = out["now"]
@@ -293,8 +349,10 @@ class BoardSim:
     # -- lamps ----------------------------------------------------------------------
     def read_colours(self):
         px = self.emu("frame")["px"] or []
-        return [[tuple(px[p]) if p < len(px) else (0, 0, 0) for p in row]
-                for row in self._lamp_pixels(self.spec["lamps"], self.layout)]
+        return [
+            [tuple(px[p]) if p < len(px) else (0, 0, 0) for p in row]
+            for row in self._lamp_pixels(self.spec["lamps"], self.layout)
+        ]
 
     def read_lamps(self):
         return [[1 if any(c) else 0 for c in row] for row in self.read_colours()]
@@ -324,7 +382,9 @@ def learn_boot_out(emu, uf2, work):
             f.write(out.stdout)
 
 
-def deploy(board, preset, mpy_cross, pystack=None, boot_out=None, frozen=None, settings=None, py=False, version="9.2.8"):
+def deploy(
+    board, preset, mpy_cross, pystack=None, boot_out=None, frozen=None, settings=None, py=False, version="9.2.8"
+):
     work = tempfile.mkdtemp(prefix="emu-board-")
     drive = os.path.join(work, "CIRCUITPY")
     os.mkdir(drive)
@@ -335,7 +395,9 @@ def deploy(board, preset, mpy_cross, pystack=None, boot_out=None, frozen=None, s
 
     board_id = (boards.board(board).get("board_ids") or ["raspberry_pi_pico"])[0]
     with open(os.path.join(drive, "boot_out.txt"), "w") as f:  # what deploy checks the pin map against
-        f.write("Adafruit CircuitPython %s on 2025-05-28; %s with rp2040\nBoard ID:%s\n" % (version, board_id, board_id))
+        f.write(
+            "Adafruit CircuitPython %s on 2025-05-28; %s with rp2040\nBoard ID:%s\n" % (version, board_id, board_id)
+        )
     command = [os.path.join(REPO, ".venv", "bin", "nimatron"), "deploy", "--to", drive, "--board", board, "--offline"]
     if preset:
         command += ["--preset", preset]
@@ -401,15 +463,39 @@ def profile_symbols(elf):
     return path
 
 
-def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash="typ", full=False, frozen=False,
-            symbols=None, service=False, settings=None, py=False):
+def measure(
+    board,
+    preset,
+    how,
+    uf2,
+    mpy_cross,
+    games,
+    log,
+    pystack=None,
+    flash="typ",
+    full=False,
+    frozen=False,
+    symbols=None,
+    service=False,
+    settings=None,
+    py=False,
+):
     from nimatron.config import boards
     from nimatron_sim.visitor import Visitor
 
     spec = boards.board(board)
     row = Row(board, preset, how)
-    work, image, pinmap = deploy(board, None if how == "set" else preset, mpy_cross, pystack, boot_out_of(uf2),
-                                 uf2 if frozen else None, settings, py, CIRCUITPYTHON.get(os.path.basename(uf2), "9.2.8"))
+    work, image, pinmap = deploy(
+        board,
+        None if how == "set" else preset,
+        mpy_cross,
+        pystack,
+        boot_out_of(uf2),
+        uf2 if frozen else None,
+        settings,
+        py,
+        CIRCUITPYTHON.get(os.path.basename(uf2), "9.2.8"),
+    )
     emu = Emulator(uf2, image, pinmap, flash, symbols)
     try:
         if full:
@@ -430,8 +516,13 @@ def measure(board, preset, how, uf2, mpy_cross, games, log, pystack=None, flash=
         if service:  # a technician's visit: the menu opened, the preset list looked at, closed
             sim.command("SET remote_play on")  # PLAY PRESS: the menu's buttons over the link
             row.not_offered = []
-            sim.listeners.append(lambda ev: row.not_offered.append(
-                "%s (%s)" % (ev.get("value"), ev.get("why"))) if ev.get("event") == "not_offered" else None)
+            sim.listeners.append(
+                lambda ev: (
+                    row.not_offered.append("%s (%s)" % (ev.get("value"), ev.get("why")))
+                    if ev.get("event") == "not_offered"
+                    else None
+                )
+            )
             sim.command("SERVICE ON")
             fwd = "PLAY PRESS " + ("row0" if spec["input"] == "rows" else "key 0 0")
             for line in (fwd, fwd, fwd, "PLAY PRESS done", "PLAY PRESS done"):  # adjustments, then presets
@@ -534,33 +625,62 @@ def firmware_label(args):
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="emu_board", description=__doc__.split("\n")[0])
-    p.add_argument("presets", nargs="*", metavar="PRESET", help="presets to measure (default or 'all': every one the board plays)")
+    p.add_argument(
+        "presets", nargs="*", metavar="PRESET", help="presets to measure (default or 'all': every one the board plays)"
+    )
     p.add_argument("--board", default="pico-neopixel")
-    p.add_argument("--uf2", help="firmware: a UF2 file, or one in the emulator's cache (default cp9.2.8.uf2; the "
-                                  "MacroPad's: CircuitPython 9.2.8 built for it, %s)" % MACROPAD_UF2)
+    p.add_argument(
+        "--uf2",
+        help="firmware: a UF2 file, or one in the emulator's cache (default cp9.2.8.uf2; the "
+        "MacroPad's: CircuitPython 9.2.8 built for it, %s)" % MACROPAD_UF2,
+    )
     p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache)")
-    p.add_argument("--py", action="store_true",
-                   help="hand-copied .py (deploy --py); without --py, --mpy or --frozen: deploy's default, the .mpy "
-                        "build the repository carries for the board's major")
-    p.add_argument("--frozen", action="store_true",
-                   help="the UF2 is the Nimatron's own firmware (tools/build_firmware.sh): deploy for it")
+    p.add_argument(
+        "--py",
+        action="store_true",
+        help="hand-copied .py (deploy --py); without --py, --mpy or --frozen: deploy's default, the .mpy "
+        "build the repository carries for the board's major",
+    )
+    p.add_argument(
+        "--frozen",
+        action="store_true",
+        help="the UF2 is the Nimatron's own firmware (tools/build_firmware.sh): deploy for it",
+    )
     p.add_argument("--set", action="store_true", help="boot the board's own preset, then SET preset P over the link")
-    p.add_argument("--service", action="store_true",
-                   help="a technician's visit over the link before the games: SERVICE ON, the presets' list (PLAY PRESS), SERVICE OFF")
+    p.add_argument(
+        "--service",
+        action="store_true",
+        help="a technician's visit over the link before the games: SERVICE ON, the presets' list (PLAY PRESS), SERVICE OFF",
+    )
     p.add_argument("--games", type=int, default=2, help="whole games per preset (random, then perfect visitor)")
     p.add_argument("--pystack", type=int, metavar="BYTES", help="CIRCUITPY_PYSTACK_SIZE instead of deploy's")
-    p.add_argument("--setting", action="append", default=[], metavar="KEY=JSON",
-                   help="a setting in settings.json besides the preset (e.g. starts=[[15,15,15]] rules=\"graph:3\"): "
-                        "a technician's own starts or rule set, deployed as deploy keeps them")
+    p.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help='a setting in settings.json besides the preset (e.g. starts=[[15,15,15]] rules="graph:3"): '
+        "a technician's own starts or rule set, deployed as deploy keeps them",
+    )
     p.add_argument("--modules", action="store_true", help="list the modules resident at the least free heap")
-    p.add_argument("--flash", choices=("typ", "max", "off"), default="typ",
-                   help="the flash's busy time per erase/program: W25Q16JV's typical (45/0.4 ms, default), max (400/3 ms) or none")
-    p.add_argument("--nvm-full", action="store_true",
-                   help="boot on a nearly full nvm sector (as months of games leave it) and pause 7 s between games")
+    p.add_argument(
+        "--flash",
+        choices=("typ", "max", "off"),
+        default="typ",
+        help="the flash's busy time per erase/program: W25Q16JV's typical (45/0.4 ms, default), max (400/3 ms) or none",
+    )
+    p.add_argument(
+        "--nvm-full",
+        action="store_true",
+        help="boot on a nearly full nvm sector (as months of games leave it) and pause 7 s between games",
+    )
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
-    p.add_argument("--profile", metavar="ELF",
-                   help="the UF2's firmware.elf: each pass over %d ms, with the time in the collector, the "
-                        "interned names, allocations, module loads, the lamps' writes (slower)" % PROFILE_MS)
+    p.add_argument(
+        "--profile",
+        metavar="ELF",
+        help="the UF2's firmware.elf: each pass over %d ms, with the time in the collector, the "
+        "interned names, allocations, module loads, the lamps' writes (slower)" % PROFILE_MS,
+    )
     args = p.parse_args(argv)
     if args.frozen and args.mpy:
         p.error("--frozen and --mpy: the firmware's modules are frozen in already")
@@ -570,8 +690,10 @@ def main(argv=None):
     if args.profile:
         symbols = profile_symbols(args.profile)
         if symbols is None:
-            print("emu_board: cannot read the symbols of %s (an ELF file, read with arm-none-eabi-nm)" % args.profile,
-                  file=sys.stderr)
+            print(
+                "emu_board: cannot read the symbols of %s (an ELF file, read with arm-none-eabi-nm)" % args.profile,
+                file=sys.stderr,
+            )
             return 2
     sys.path[:0] = [os.path.join(REPO, "firmware"), os.path.join(REPO, "simulator")]
     from nimatron.config import boards
@@ -610,14 +732,40 @@ def main(argv=None):
         p.error("board %s does not offer %s (it offers: %s)" % (args.board, ", ".join(unknown), ", ".join(offered)))
     rows = []
     how = "set" if args.set else "settings.json"
-    print("board %s, %s, %s, %s, flash %s%s%s" % (args.board, args.uf2, firmware_label(args), how, args.flash,
-                                              ", nvm nearly full" if args.nvm_full else "",
-                                              ", the operator menu opened first" if args.service else ""))
-    print("%-12s %8s %9s  %-34s %8s %10s  %s" % ("preset", "lamp ms", "tick ms", "longest tick during", "free KB",
-                                                "press ms", "errors"))
+    print(
+        "board %s, %s, %s, %s, flash %s%s%s"
+        % (
+            args.board,
+            args.uf2,
+            firmware_label(args),
+            how,
+            args.flash,
+            ", nvm nearly full" if args.nvm_full else "",
+            ", the operator menu opened first" if args.service else "",
+        )
+    )
+    print(
+        "%-12s %8s %9s  %-34s %8s %10s  %s"
+        % ("preset", "lamp ms", "tick ms", "longest tick during", "free KB", "press ms", "errors")
+    )
     for preset in presets:
-        row = measure(args.board, preset, how, uf2, mpy_cross, args.games, lambda s: print(s, file=sys.stderr),
-                      args.pystack, args.flash, args.nvm_full, args.frozen, symbols, args.service, settings, args.py)
+        row = measure(
+            args.board,
+            preset,
+            how,
+            uf2,
+            mpy_cross,
+            args.games,
+            lambda s: print(s, file=sys.stderr),
+            args.pystack,
+            args.flash,
+            args.nvm_full,
+            args.frozen,
+            symbols,
+            args.service,
+            settings,
+            args.py,
+        )
         rows.append(row.as_dict())
         d = rows[-1]
         d["firmware"] = firmware_label(args)
@@ -625,19 +773,42 @@ def main(argv=None):
         d["service"] = bool(args.service)
         d["pystack"] = args.pystack
         d["settings"] = settings or None
-        press = "-" if d["press_lamp_max_ms"] is None else "%.1f/%.1f" % (d["press_lamp_median_ms"], d["press_lamp_max_ms"])
-        print("%-12s %8s %9.1f  %-34s %8s %10s  %s%s" % (
-            preset, d["first_lit_ms"] and "%.0f" % d["first_lit_ms"], d["longest_tick_ms"],
-            (d["longest_tick_cause"] or "")[:34], d["least_free"] and "%.1f" % (d["least_free"] / 1024), press,
-            len(d["errors"]), "" if not d["watchdog_fired"] else " WATCHDOG FIRED"), flush=True)
+        press = (
+            "-" if d["press_lamp_max_ms"] is None else "%.1f/%.1f" % (d["press_lamp_median_ms"], d["press_lamp_max_ms"])
+        )
+        print(
+            "%-12s %8s %9.1f  %-34s %8s %10s  %s%s"
+            % (
+                preset,
+                d["first_lit_ms"] and "%.0f" % d["first_lit_ms"],
+                d["longest_tick_ms"],
+                (d["longest_tick_cause"] or "")[:34],
+                d["least_free"] and "%.1f" % (d["least_free"] / 1024),
+                press,
+                len(d["errors"]),
+                "" if not d["watchdog_fired"] else " WATCHDOG FIRED",
+            ),
+            flush=True,
+        )
         if d["slowest_press"]:
             print("    slowest press: %s" % d["slowest_press"])
-        print("    longest tick during each: " + ", ".join(
-            "%s %.1f" % (k, v) for k, v in sorted(d["longest_tick_by_cause"].items(), key=lambda kv: -kv[1])))
+        print(
+            "    longest tick during each: "
+            + ", ".join(
+                "%s %.1f" % (k, v) for k, v in sorted(d["longest_tick_by_cause"].items(), key=lambda kv: -kv[1])
+            )
+        )
         if d["least_free_after"]:
             used = d.get("used_at_least")
-            print("    least heap free after: %s%s" % (d["least_free_after"], "" if used is None else
-                  " (used %.1f KB: a heap of %.1f KB)" % (used / 1024, (used + d["least_free"]) / 1024)))
+            print(
+                "    least heap free after: %s%s"
+                % (
+                    d["least_free_after"],
+                    ""
+                    if used is None
+                    else " (used %.1f KB: a heap of %.1f KB)" % (used / 1024, (used + d["least_free"]) / 1024),
+                )
+            )
         if args.modules:
             print("    resident at the least free: " + " ".join(d["modules_at_least"] or ()))
         for line, ms in sorted(d["set_ticks"].items()):
@@ -645,11 +816,22 @@ def main(argv=None):
         if d["quiet_longest_tick_ms"]:
             print("    longest tick in the pauses between visitors: %.1f ms" % d["quiet_longest_tick_ms"])
         for e in d["erases"]:
-            print("    flash erase at %.1f s (0x%x): its tick %s ms, during %s" % (
-                e["t"] / 1000, e["addr"], e["tick_ms"], e["during"]))
+            print(
+                "    flash erase at %.1f s (0x%x): its tick %s ms, during %s"
+                % (e["t"] / 1000, e["addr"], e["tick_ms"], e["during"])
+            )
         for one in d["profile"]:
-            print("    pass %.1f ms at %.1f s, during %s: %s" % (one["ms"], one["at"] / 1000, one["during"], ", ".join(
-                "%s %dx %.1f" % (k, v[0], v[1]) for k, v in sorted(one["fns"].items(), key=lambda kv: -kv[1][1]))))
+            print(
+                "    pass %.1f ms at %.1f s, during %s: %s"
+                % (
+                    one["ms"],
+                    one["at"] / 1000,
+                    one["during"],
+                    ", ".join(
+                        "%s %dx %.1f" % (k, v[0], v[1]) for k, v in sorted(one["fns"].items(), key=lambda kv: -kv[1][1])
+                    ),
+                )
+            )
         for e in d["errors"][:6]:
             print("    " + e[:160])
     if args.json:

@@ -54,8 +54,16 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
 
     spec = boards.board(board)
     row = emu_board.Row(board, "soak", "set")
-    out = {"board": board, "games": [], "unsaved": [], "save_failures": [], "least_free": None,
-           "least_block": None, "largest_alloc": None, "errors": row.errors}
+    out = {
+        "board": board,
+        "games": [],
+        "unsaved": [],
+        "save_failures": [],
+        "least_free": None,
+        "least_block": None,
+        "largest_alloc": None,
+        "errors": row.errors,
+    }
     work, image, pinmap = emu_board.deploy(board, None, mpy_cross, None, emu_board.boot_out_of(uf2))
     emu = emu_board.Emulator(uf2, image, pinmap, flash, symbols)
     try:
@@ -66,8 +74,13 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
         sim = emu_board.BoardSim(emu, board, spec, row)
         sim.command("HELLO")
         sim.command("EVENTS ON")
-        sim.listeners.append(lambda ev: out["save_failures"].append(ev.get("failing"))
-                             if ev.get("event") == "saving" and ev.get("failing") else None)
+        sim.listeners.append(
+            lambda ev: (
+                out["save_failures"].append(ev.get("failing"))
+                if ev.get("event") == "saving" and ev.get("failing")
+                else None
+            )
+        )
         if spec["input"] != "rows":
             sim.command("SET remote_play on")
         started_ms = sim.now
@@ -95,7 +108,7 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
                 live = audits.get("lifetime") or {}
                 counts = [live.get(key) for key in COUNTS]
                 counts_stored = [kept[i] if i < len(kept) else 0 for i in range(FIRST, FIRST + len(COUNTS))]
-                settings = ((found.get("settings") or {}).get("set") or {})
+                settings = (found.get("settings") or {}).get("set") or {}
                 ok = counts == counts_stored and settings.get("preset") == preset
                 if ok:
                     break
@@ -113,20 +126,42 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
             for key, value in (("least_free", free), ("least_block", block)):
                 if value is not None and (out[key] is None or value < out[key]):
                     out[key] = value
-            game = {"game": g + 1, "preset": preset, "skill": skill, "winner": winner, "saved": ok,
-                    "counts": counts, "counts_stored": counts_stored, "preset_stored": settings.get("preset"),
-                    "free": free, "block": block, "at_s": round((sim.now - started_ms) / 1000, 1),
-                    "errors": row.errors[errors:]}
+            game = {
+                "game": g + 1,
+                "preset": preset,
+                "skill": skill,
+                "winner": winner,
+                "saved": ok,
+                "counts": counts,
+                "counts_stored": counts_stored,
+                "preset_stored": settings.get("preset"),
+                "free": free,
+                "block": block,
+                "at_s": round((sim.now - started_ms) / 1000, 1),
+                "errors": row.errors[errors:],
+            }
             out["games"].append(game)
             if symbols:
                 out["largest_alloc"] = emu("allocs", since=started_ms, skip=probes)["largest"]
             out["longest_tick_by_cause"] = row.by_cause  # MEMORY's: its collection, and the search for the block
             if save:
                 save(out)  # after every game: a run stopped early keeps what it saw
-            log("  game %2d %-12s %-7s %-9s saved %-3s free %s block %s%s%s" % (
-                g + 1, preset, skill, winner, "yes" if ok else "NO", free, block,
-                "" if ok else " (counts %s, stored %s, preset stored %s)" % (counts, counts_stored, settings.get("preset")),
-                "  " + "; ".join(e[:100] for e in game["errors"]) if game["errors"] else ""))
+            log(
+                "  game %2d %-12s %-7s %-9s saved %-3s free %s block %s%s%s"
+                % (
+                    g + 1,
+                    preset,
+                    skill,
+                    winner,
+                    "yes" if ok else "NO",
+                    free,
+                    block,
+                    ""
+                    if ok
+                    else " (counts %s, stored %s, preset stored %s)" % (counts, counts_stored, settings.get("preset")),
+                    "  " + "; ".join(e[:100] for e in game["errors"]) if game["errors"] else "",
+                )
+            )
         status = emu("status")
         out["watchdog_fired"] = status["watchdog_fired"]
     finally:
@@ -141,12 +176,20 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="emu_soak", description=__doc__.split("\n")[0])
     p.add_argument("--board", default="pico-grid")
     p.add_argument("--uf2", help="as tools/emu_board.py's --uf2")
-    p.add_argument("--mpy", action="store_true", help="precompile with CircuitPython's own mpy-cross (from the cache); "
-                                                      "without it, deploy's default: the .mpy the repository carries "
-                                                      "(made by that compiler: the same files)")
+    p.add_argument(
+        "--mpy",
+        action="store_true",
+        help="precompile with CircuitPython's own mpy-cross (from the cache); "
+        "without it, deploy's default: the .mpy the repository carries "
+        "(made by that compiler: the same files)",
+    )
     p.add_argument("--games", type=int, default=50)
-    p.add_argument("--moves", type=int, help="the visitor's moves a game, then NEW abandons it (saved as "
-                                              "abandoned): more games an hour (default: whole games)")
+    p.add_argument(
+        "--moves",
+        type=int,
+        help="the visitor's moves a game, then NEW abandons it (saved as "
+        "abandoned): more games an hour (default: whole games)",
+    )
     p.add_argument("--presets", help="comma-separated presets to switch between (default: every one the board plays)")
     p.add_argument("--elf", help="the UF2's firmware.elf: watch every allocation (the largest after the start)")
     p.add_argument("--json", metavar="FILE", help="also write the run as JSON")
@@ -182,24 +225,46 @@ def main(argv=None):
         if symbols is None:
             print("emu_soak: cannot read the symbols of %s" % args.elf, file=sys.stderr)
             return 2
-    print("board %s, %s, %s, %d games over %d presets%s" % (
-        args.board, os.path.basename(uf2), ".mpy" if args.mpy else ".mpy carried", args.games, len(presets),
-        ", %d moves a game" % args.moves if args.moves else ""))
+    print(
+        "board %s, %s, %s, %d games over %d presets%s"
+        % (
+            args.board,
+            os.path.basename(uf2),
+            ".mpy" if args.mpy else ".mpy carried",
+            args.games,
+            len(presets),
+            ", %d moves a game" % args.moves if args.moves else "",
+        )
+    )
+
     def save(out):
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)
 
-    out = soak(args.board, uf2, mpy_cross, args.games, presets, lambda s: print(s, flush=True), symbols,
-               moves=args.moves, save=save if args.json else None)
+    out = soak(
+        args.board,
+        uf2,
+        mpy_cross,
+        args.games,
+        presets,
+        lambda s: print(s, flush=True),
+        symbols,
+        moves=args.moves,
+        save=save if args.json else None,
+    )
     saved = sum(1 for g in out["games"] if g["saved"])
-    print("saves written: %d of %d games; saves that failed (events): %d" % (
-        saved, len(out["games"]), len(out["save_failures"])))
+    print(
+        "saves written: %d of %d games; saves that failed (events): %d"
+        % (saved, len(out["games"]), len(out["save_failures"]))
+    )
     print("least free %s bytes; least largest free block %s bytes" % (out["least_free"], out["least_block"]))
     big = out["largest_alloc"]
     if big:
         print("largest allocation after the start: %d bytes at %.1f s" % (big["n"], big["t"] / 1000))
     ticks = out.get("longest_tick_by_cause") or {}
-    print("longest tick during each: " + ", ".join("%s %.1f" % kv for kv in sorted(ticks.items(), key=lambda kv: -kv[1])))
+    print(
+        "longest tick during each: " + ", ".join("%s %.1f" % kv for kv in sorted(ticks.items(), key=lambda kv: -kv[1]))
+    )
     for e in out["errors"][:12]:
         print("    " + e[:160])
     if args.json:

@@ -29,24 +29,46 @@ def patch(path, pairs):
 
 def main(drive):
     code = os.path.join(drive, "code.py")
-    patch(code, [
-        ("    import gc\n\n    from nimatron import forget\n",
-         mark("main", "    ") + "    import gc\n\n    from nimatron import forget\n" + mark("nimatron", "    ")),
-        ("    pins = once.hold(gc)", mark("power_on", "    ") + "    pins = once.hold(gc)"),
-        ("    once.first_lamp(BOARD, SETTINGS)", "    lamp = once.first_lamp(BOARD, SETTINGS)\n" + mark("lamp", "    ", "lamp")),
-        ("    dog = once.arm_watchdog", mark("startup", "    ") + "    dog = once.arm_watchdog"),
-    ])
+    patch(
+        code,
+        [
+            (
+                "    import gc\n\n    from nimatron import forget\n",
+                mark("main", "    ") + "    import gc\n\n    from nimatron import forget\n" + mark("nimatron", "    "),
+            ),
+            ("    pins = once.hold(gc)", mark("power_on", "    ") + "    pins = once.hold(gc)"),
+            (
+                "    once.first_lamp(BOARD, SETTINGS)",
+                "    lamp = once.first_lamp(BOARD, SETTINGS)\n" + mark("lamp", "    ", "lamp"),
+            ),
+            ("    dog = once.arm_watchdog", mark("startup", "    ") + "    dog = once.arm_watchdog"),
+        ],
+    )
     app = os.path.join(drive, "lib", "nimatron", "machine", "app.py")
     if os.path.exists(app):  # compiled to .mpy: code.py's marks only
-        patch(app, [
-            ("    spec, settings = make_settings(board_name, overrides)\n",
-             mark("start", "    ") + "    spec, settings = make_settings(board_name, overrides)\n" + mark("settings", "    ")),
-            ("    limit = PowerLimit(board_name, spec)\n", mark("layout", "    ") + "    limit = PowerLimit(board_name, spec)\n"),
-            ("        io = open_io(spec, layout, **options)\n",
-             mark("power", "        ") + "        io = open_io(spec, layout, **options)\n"),
-            ("            io.show(*attract_frame(layout, now_ms))\n",
-             "            io.show(*attract_frame(layout, now_ms))\n" + mark("attract", "            ")),
-        ])
+        patch(
+            app,
+            [
+                (
+                    "    spec, settings = make_settings(board_name, overrides)\n",
+                    mark("start", "    ")
+                    + "    spec, settings = make_settings(board_name, overrides)\n"
+                    + mark("settings", "    "),
+                ),
+                (
+                    "    limit = PowerLimit(board_name, spec)\n",
+                    mark("layout", "    ") + "    limit = PowerLimit(board_name, spec)\n",
+                ),
+                (
+                    "        io = open_io(spec, layout, **options)\n",
+                    mark("power", "        ") + "        io = open_io(spec, layout, **options)\n",
+                ),
+                (
+                    "            io.show(*attract_frame(layout, now_ms))\n",
+                    "            io.show(*attract_frame(layout, now_ms))\n" + mark("attract", "            "),
+                ),
+            ],
+        )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,10 @@ FIGURES = os.path.join(ROOT, "docs", "board-figures.json")
 PAGE = os.path.join(ROOT, "docs", "board.md")
 BEGIN = "<!-- made by tools/emu_table.py --doc from docs/board-figures.json: edit that file, not this table -->"
 END = "<!-- end of the table made by tools/emu_table.py -->"
-HEADER = ("| board | preset | how | first lit lamp | longest tick (during) | least heap free "
-          "| press to lamp, median / max | games | errors | watchdog |")
+HEADER = (
+    "| board | preset | how | first lit lamp | longest tick (during) | least heap free "
+    "| press to lamp, median / max | games | errors | watchdog |"
+)
 
 STOCK = {"lamp_ms": 3000, "heap_kb": 40}
 FROZEN = {"lamp_ms": 2500, "heap_kb": 100}
@@ -64,22 +66,44 @@ def cells(row):
     if row.get("service"):
         how += ", menu visit"
     if row.get("settings"):
-        how += ", " + " ".join("%s=%s" % (k, json.dumps(v, separators=(",", ":"))) for k, v in sorted(row["settings"].items()))
+        how += ", " + " ".join(
+            "%s=%s" % (k, json.dumps(v, separators=(",", ":"))) for k, v in sorted(row["settings"].items())
+        )
     if row.get("pystack"):
         how += ", pystack %d" % row["pystack"]
     if row.get("firmware"):
         how = row["firmware"] + ", " + how
     out = [
-        row.get("board", "?"), row.get("preset", "?"), how,
-        check("-" if lamp is None else "%.2f s" % (lamp / 1000), lamp is not None and lamp <= goals["lamp_ms"],
-              "first lit lamp %s (goal %.1f s)" % ("-" if lamp is None else "%.2f s" % (lamp / 1000), goals["lamp_ms"] / 1000)),
-        check("%.1f ms (%s)" % (tick, row.get("longest_tick_cause") or "-"), tick <= TICK_MS, "longest tick %.1f ms (goal %d ms)" % (tick, TICK_MS)),
-        check("-" if free is None else "%.1f KB" % (free / 1024), free is not None and free / 1024 >= goals["heap_kb"],
-              "least heap free %s (goal %d KB)" % ("-" if free is None else "%.1f KB" % (free / 1024), goals["heap_kb"])),
-        check("-" if press is None else "%.1f / %.1f ms" % (row["press_lamp_median_ms"], press),
-              press is None or press <= PRESS_MS, "press to lamp %s ms (goal %d ms)" % (press, PRESS_MS)),
+        row.get("board", "?"),
+        row.get("preset", "?"),
+        how,
+        check(
+            "-" if lamp is None else "%.2f s" % (lamp / 1000),
+            lamp is not None and lamp <= goals["lamp_ms"],
+            "first lit lamp %s (goal %.1f s)"
+            % ("-" if lamp is None else "%.2f s" % (lamp / 1000), goals["lamp_ms"] / 1000),
+        ),
+        check(
+            "%.1f ms (%s)" % (tick, row.get("longest_tick_cause") or "-"),
+            tick <= TICK_MS,
+            "longest tick %.1f ms (goal %d ms)" % (tick, TICK_MS),
+        ),
+        check(
+            "-" if free is None else "%.1f KB" % (free / 1024),
+            free is not None and free / 1024 >= goals["heap_kb"],
+            "least heap free %s (goal %d KB)" % ("-" if free is None else "%.1f KB" % (free / 1024), goals["heap_kb"]),
+        ),
+        check(
+            "-" if press is None else "%.1f / %.1f ms" % (row["press_lamp_median_ms"], press),
+            press is None or press <= PRESS_MS,
+            "press to lamp %s ms (goal %d ms)" % (press, PRESS_MS),
+        ),
         check("%d of %d" % (played, len(games)), played == len(games), "games not ended"),
-        check(str(len(row.get("errors") or [])), not row.get("errors"), "errors: %s" % "; ".join(row.get("errors") or [])[:200]),
+        check(
+            str(len(row.get("errors") or [])),
+            not row.get("errors"),
+            "errors: %s" % "; ".join(row.get("errors") or [])[:200],
+        ),
         check("never" if not row.get("watchdog_fired") else "fired", not row.get("watchdog_fired"), "watchdog fired"),
     ]
     return out, missed
@@ -133,8 +157,10 @@ def doc(check):
     made = page_with_table(page, figures)
     if check:
         if made != page:
-            print("emu_table: docs/board.md's table is not docs/board-figures.json's: run tools/emu_table.py --doc",
-                  file=sys.stderr)
+            print(
+                "emu_table: docs/board.md's table is not docs/board-figures.json's: run tools/emu_table.py --doc",
+                file=sys.stderr,
+            )
             return 1
         return 0
     if made != page:
@@ -149,8 +175,10 @@ def main(argv=None):
     if paths and paths[0] == "--doc" and set(paths[1:]) <= {"--check"}:
         return doc("--check" in paths[1:])
     if not paths or any(p.startswith("-") for p in paths):
-        print("usage: emu_table.py ROWS.json... (written by tools/emu_board.py --json), "
-              "or emu_table.py --doc [--check]", file=sys.stderr)
+        print(
+            "usage: emu_table.py ROWS.json... (written by tools/emu_board.py --json), or emu_table.py --doc [--check]",
+            file=sys.stderr,
+        )
         return 2
     rows = []
     for path in paths:

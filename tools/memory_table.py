@@ -45,7 +45,7 @@ def module_imports(root, name):
         if isinstance(node, ast.ImportFrom) and node.level:
             base = package.split(".") if package else []
             if node.level > 1:
-                base = base[:len(base) - (node.level - 1)]
+                base = base[: len(base) - (node.level - 1)]
             where = ".".join(base + ([node.module] if node.module else []))
             if node.module:
                 out.append(where)
@@ -86,8 +86,10 @@ def in_order(root, name, resident, out):
 def class_modules(root):
     """{rule set name: the module that holds its class}, asked of CPython in
     a fresh interpreter (a line's module may hand the class out from another)."""
-    script = ("import json\nfrom nimatron.games.registry import entries\nfrom nimatron.games.rules import rules_class\n"
-              "print(json.dumps([(e[0], e[1], rules_class(e[0]).__module__) for e in entries()]))")
+    script = (
+        "import json\nfrom nimatron.games.registry import entries\nfrom nimatron.games.rules import rules_class\n"
+        "print(json.dumps([(e[0], e[1], rules_class(e[0]).__module__) for e in entries()]))"
+    )
     env = dict(os.environ, PYTHONPATH=os.path.join(root, "firmware"))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)
     if done.returncode:
@@ -105,8 +107,8 @@ def loads(root=ROOT):
     for name, module, own in class_modules(root):
         out = []
         in_order(root, "games." + module, resident, out)
-        in_order(root, own[len("nimatron."):], resident, out)
-        mods = [m[len("games."):] for m in out]
+        in_order(root, own[len("nimatron.") :], resident, out)
+        mods = [m[len("games.") :] for m in out]
         if mods != [module]:
             items.append("%s:%s" % (name, ",".join(mods)))
     return " ".join(items)

@@ -60,16 +60,19 @@ def load(folder=MUTANTS):
             missing = [field for field in FIELDS if field not in mutant]
             if missing:
                 raise Usage("%s: no %s" % (where, ", ".join(missing)))
-            if not all(isinstance(mutant[field], str) for field in FIELDS[:5]) or \
-                    not isinstance(mutant["tests"], list) or not mutant["tests"] or \
-                    not all(isinstance(test, str) for test in mutant["tests"]):
+            if (
+                not all(isinstance(mutant[field], str) for field in FIELDS[:5])
+                or not isinstance(mutant["tests"], list)
+                or not mutant["tests"]
+                or not all(isinstance(test, str) for test in mutant["tests"])
+            ):
                 raise Usage("%s: name, why, file, find, replace are text; tests a list of pytest arguments" % where)
             if mutant["find"] == mutant["replace"]:
                 raise Usage("%s (%s): replace is the same text as find" % (where, mutant["name"]))
             if mutant["name"] in names:
                 raise Usage("%s: a second mutant named %s" % (where, mutant["name"]))
             names.add(mutant["name"])
-            mutants.append(dict(mutant, area=entry[:-len(".toml")]))
+            mutants.append(dict(mutant, area=entry[: -len(".toml")]))
     return mutants
 
 
@@ -100,12 +103,16 @@ def choose(mutants, wanted):
 
 def copy_tree(root, into):
     """The files git knows in ``root`` (tracked and untracked, not ignored), as they are now."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=root, capture_output=True, check=True).stdout
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=root,
+        capture_output=True,
+        check=True,
+    ).stdout
     for name in listed.decode("utf-8", "surrogateescape").split("\0"):
         source = os.path.join(root, name)
         if not name or not os.path.isfile(source):
-            continue                    # a file deleted but not yet committed
+            continue  # a file deleted but not yet committed
         target = os.path.join(into, name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy2(source, target, follow_symlinks=False)
@@ -123,18 +130,29 @@ def packages_path(copy):
     if not os.path.isdir(path):
         os.makedirs(path)
         with open(os.path.join(path, "sitecustomize.py"), "w", encoding="utf-8") as file:
-            file.write("import sys\nsys.path.extend(%r)\n" % [os.path.join(copy, part)
-                                                             for part in ("firmware", "host", "simulator")])
+            file.write(
+                "import sys\nsys.path.extend(%r)\n"
+                % [os.path.join(copy, part) for part in ("firmware", "host", "simulator")]
+            )
     return path
 
 
 def pytest(copy, tests, python=sys.executable):
     """(pytest's exit status, its last lines) for ``tests`` run in the copy."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [packages_path(copy)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])),
-        PYTHONDONTWRITEBYTECODE="1")
-    done = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
-                          cwd=copy, env=env, capture_output=True, text=True)
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            [packages_path(copy)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
+        ),
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    done = subprocess.run(
+        [python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
     return done.returncode, tail
 
@@ -168,10 +186,14 @@ def run(mutants, root=ROOT, out=sys.stdout, python=sys.executable):
                         file.write(original)
                 if status == 0:
                     problem = "SURVIVED: its tests pass with it (%s)" % mutant["why"]
-                elif status != 1:       # 1: a test failed, the mutant is killed
+                elif status != 1:  # 1: a test failed, the mutant is killed
                     problem = "its tests could not run (pytest exit %d: %s)" % (status, tail[-1] if tail else "")
-            line = "%-8s %-12s %-40s %5.1f s" % ("killed" if problem is None else "MISSED", mutant["area"],
-                                                mutant["name"], time.monotonic() - began)
+            line = "%-8s %-12s %-40s %5.1f s" % (
+                "killed" if problem is None else "MISSED",
+                mutant["area"],
+                mutant["name"],
+                time.monotonic() - began,
+            )
             print(line if problem is None else "%s  %s" % (line, problem), file=out, flush=True)
             if problem is not None:
                 misses.append("%s: %s" % (mutant["name"], problem))

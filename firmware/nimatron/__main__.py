@@ -129,7 +129,9 @@ class RunMarker:
 
             if not answer(e):  # a fault (EIO): said, and the start counted as a power-on
                 self.note = "%s could not be read (%s): this start is counted as a power-on" % (
-                    os.path.basename(self.path), e.strerror or e)
+                    os.path.basename(self.path),
+                    e.strerror or e,
+                )
         if len(words) != 2 or self.boot == "unknown" or words[0] != self.boot:
             reason = "power_on"
         elif words[1] == "stopped":
@@ -153,7 +155,9 @@ class RunMarker:
             files.rename(self.path + ".tmp", self.path)
         except OSError as e:  # the reason is a nicety: never a reason not to play, but said
             self.note = "%s could not be written (%s): the next start's reason may be wrong" % (
-                os.path.basename(self.path), e.strerror or e)
+                os.path.basename(self.path),
+                e.strerror or e,
+            )
 
 
 def default_state(env=None):
@@ -178,10 +182,14 @@ def parse_args(argv):
     p.add_argument("--seed", type=int)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any setting (repeatable)")
     p.add_argument("--quiet", action="store_true", help="do not print game events")
-    p.add_argument("--state", metavar="FILE",
-                   help="keep audits and SET changes here (default under systemd: %s)" % SERVICE_STATE)
-    p.add_argument("--serial", metavar="WHERE",
-                   help="host link: a serial device (/dev/ttyGS0) or 'pty' (its path printed on stderr)")
+    p.add_argument(
+        "--state", metavar="FILE", help="keep audits and SET changes here (default under systemd: %s)" % SERVICE_STATE
+    )
+    p.add_argument(
+        "--serial",
+        metavar="WHERE",
+        help="host link: a serial device (/dev/ttyGS0) or 'pty' (its path printed on stderr)",
+    )
     return p.parse_args(argv)
 
 
@@ -242,8 +250,9 @@ def open_state(state, err=None):
         if answer(e):  # no permission, a read-only disk, a file where the folder goes: a person's to mend
             print("nimatron: cannot keep state in %s: %s" % (folder, e.strerror or e), file=err)
             return None
-        said.append("cannot make %s (%s): saves fail (and are tried again) until it can be made"
-                    % (folder, e.strerror or e))
+        said.append(
+            "cannot make %s (%s): saves fail (and are tried again) until it can be made" % (folder, e.strerror or e)
+        )
     owner = Owner(state)
     why = owner.take()
     if why:
@@ -272,8 +281,11 @@ def attach_link(machine, where, now, quiet=False):
         link = open_link(machine.controller, where, board=machine.board, now_ms=now)
     except LinkError as e:
         if not quiet:
-            print("nimatron: %s: playing without the host link, trying again every %d s"
-                  % (e, LINK_RETRY_MS // 1000), file=sys.stderr, flush=True)
+            print(
+                "nimatron: %s: playing without the host link, trying again every %d s" % (e, LINK_RETRY_MS // 1000),
+                file=sys.stderr,
+                flush=True,
+            )
         return False
     machine.attach(link)
     print("serial: %s" % link.transport.path, file=sys.stderr, flush=True)
@@ -307,10 +319,17 @@ def main(argv=None):
         store.warnings.append(marker.note)  # type: ignore[union-attr]  # a marker only with a state: its store; said at boot with the start's other faults
     try:
         source = overrides_source(overrides(args))
-        machine = Machine(args.board, source, store, now_ms=ms(),
-                          reset_reason=reason, clock=lambda: int(time.time()),
-                          listener=listener, log=lambda line: print(line, file=sys.stderr, flush=True),
-                          strict=store is None)
+        machine = Machine(
+            args.board,
+            source,
+            store,
+            now_ms=ms(),
+            reset_reason=reason,
+            clock=lambda: int(time.time()),
+            listener=listener,
+            log=lambda line: print(line, file=sys.stderr, flush=True),
+            strict=store is None,
+        )
     except (ValueError, OverflowError) as e:  # BoardError, SettingsError, PanelError, DriverError
         if marker is not None:
             marker.stop()  # a refusal, not a crash: the next start is not a fault

@@ -132,4 +132,4 @@ def loaded(package, before=()):
     import sys
 
     head = "nimatron." + package + "."
-    return [name[9:] for name in sys.modules if name[:len(head)] == head and name[9:] not in before]
+    return [name[9:] for name in sys.modules if name[: len(head)] == head and name[9:] not in before]

@@ -25,10 +25,16 @@ COLUMNS = ("started", "finished", "visitor_wins", "machine_wins", "abandoned")
 
 
 def add_parser(sub):
-    p = sub.add_parser("audits", help="games played, won and abandoned on a Nimatron", description=__doc__.split("\n")[0])
+    p = sub.add_parser(
+        "audits", help="games played, won and abandoned on a Nimatron", description=__doc__.split("\n")[0]
+    )
     p.add_argument("port", metavar="PORT", help="serial port of the machine's host link")
     form = p.add_mutually_exclusive_group()
-    form.add_argument("--csv", action="store_true", help="CSV: one row for all games (with every counter and what the machine reported), one per preset")
+    form.add_argument(
+        "--csv",
+        action="store_true",
+        help="CSV: one row for all games (with every counter and what the machine reported), one per preset",
+    )
     form.add_argument("--json", action="store_true", help="the machine's AUDITS reply as JSON")
 
 

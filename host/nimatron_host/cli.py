@@ -34,8 +34,6 @@ COMMANDS = {
 }
 
 
-
-
 def cut_numbers(text, longest=20):
     """``text`` with every run of more than ``longest`` digits named, not echoed.
 

@@ -87,9 +87,15 @@ def run(args):
                     pass
         what = "a SET reply"
         require(data, "value", (str, int, float, bool, list, dict, type(None)), what)
-        out.write("%s = %s  (applies %s; %s)\n" % (
-            require(data, "key", (str,), what), shown(data["value"]), require(data, "applies", (str,), what),
-            kept(data)))
+        out.write(
+            "%s = %s  (applies %s; %s)\n"
+            % (
+                require(data, "key", (str,), what),
+                shown(data["value"]),
+                require(data, "applies", (str,), what),
+                kept(data),
+            )
+        )
     return 0
 
 

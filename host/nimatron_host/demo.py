@@ -22,8 +22,13 @@ def add_parser(sub):
     p.add_argument("--misere", action="store_true")
     p.add_argument("--seed", type=int, default=None, help="repeat a game exactly")
     p.add_argument("--stones", metavar="R", help="Building Nim: stones still to place")
-    p.add_argument("heaps", nargs="*", default=["3", "4", "5"], metavar="HEAP",
-                   help="the start, read as nimatron solve reads it (2-D Nim: rows of 0s and 1s)")
+    p.add_argument(
+        "heaps",
+        nargs="*",
+        default=["3", "4", "5"],
+        metavar="HEAP",
+        help="the start, read as nimatron solve reads it (2-D Nim: rows of 0s and 1s)",
+    )
 
 
 def most_heaps(rules, heaps):
@@ -43,19 +48,26 @@ def check_game(rules, heaps):
     is checked here, before the first move, so a demo never dies half-way.
     """
     if most_heaps(rules, heaps) > MAX_HEAPS:
-        raise UsageError("%s from %s can split into more than %d heaps: too large for a demo"
-                         % (rules.spec, rules.position_words(heaps), MAX_HEAPS))
+        raise UsageError(
+            "%s from %s can split into more than %d heaps: too large for a demo"
+            % (rules.spec, rules.position_words(heaps), MAX_HEAPS)
+        )
     for count, _ in enumerate(rules.moves(heaps), 1):
         if count > MOST_MOVES:
-            raise UsageError("%s from %s has more than %s moves to choose from: too large for a demo"
-                             % (rules.spec, rules.position_words(heaps), "{:,}".format(MOST_MOVES)))
+            raise UsageError(
+                "%s from %s has more than %s moves to choose from: too large for a demo"
+                % (rules.spec, rules.position_words(heaps), "{:,}".format(MOST_MOVES))
+            )
 
 
 def run(args):
     rules, heaps, _ = checked(args.rules, read_position(args, "nimatron demo --rules nim 3 4 5"), args.misere)
     check_game(rules, heaps)
     rng = random.Random(args.seed)
-    print("The Nimatron (%s, %s) against a visitor who plays at random." % (rules.spec, "misère" if args.misere else "normal play"))
+    print(
+        "The Nimatron (%s, %s) against a visitor who plays at random."
+        % (rules.spec, "misère" if args.misere else "normal play")
+    )
     print("Start: %s\n" % rules.position_words(heaps))
     player = "visitor"
     while True:
@@ -64,7 +76,9 @@ def run(args):
             break
         if player == "visitor":
             after = rng.choice(moves)
-            print("Visitor: %s -> %s" % (explain.describe_move(heaps, after, rules.ordered), rules.position_words(after)))
+            print(
+                "Visitor: %s -> %s" % (explain.describe_move(heaps, after, rules.ordered), rules.position_words(after))
+            )
         else:
             try:
                 result = strategy.solve(rules, heaps, args.misere)
@@ -74,7 +88,10 @@ def run(args):
             for line in working(rules, heaps, args.misere):
                 print(line)
             verdict = "a winning move" if result["outcome"] == "win" else "no winning move exists, so it plays for time"
-            print("Machine: %s -> %s  (%s)\n" % (explain.describe_move(heaps, after, rules.ordered), rules.position_words(after), verdict))
+            print(
+                "Machine: %s -> %s  (%s)\n"
+                % (explain.describe_move(heaps, after, rules.ordered), rules.position_words(after), verdict)
+            )
         heaps = after
         player = "machine" if player == "visitor" else "visitor"
     # `player` cannot move: in normal play they lose, in misère they win.

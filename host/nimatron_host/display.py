@@ -18,14 +18,20 @@ import sys
 
 
 def add_parser(sub):
-    p = sub.add_parser("display", help="serve the page and the crowd view of a real machine (--web)",
-                       description=__doc__.split("\n")[0])
+    p = sub.add_parser(
+        "display",
+        help="serve the page and the crowd view of a real machine (--web)",
+        description=__doc__.split("\n")[0],
+    )
     p.add_argument("port", metavar="PORT", help="serial port of the machine's host link")
     p.add_argument("--web", action="store_true", help="serve the pages (the only display so far)")
-    p.add_argument("--port", dest="http_port", type=int, default=8000, metavar="N",
-                   help="HTTP port (default 8000)")
-    p.add_argument("--host", default="localhost", metavar="ADDRESS",
-                   help="address to serve on (default localhost; 0.0.0.0 for the LAN)")
+    p.add_argument("--port", dest="http_port", type=int, default=8000, metavar="N", help="HTTP port (default 8000)")
+    p.add_argument(
+        "--host",
+        default="localhost",
+        metavar="ADDRESS",
+        help="address to serve on (default localhost; 0.0.0.0 for the LAN)",
+    )
     p.add_argument("--lang", default="en", help="language of the pages: en, es or ru (default en)")
 
 
@@ -41,7 +47,7 @@ def run(args, out=sys.stdout):
     problem = web_problem(args.host, args.http_port, args.lang)
     if problem:
         raise UsageError(problem)
-    link = Link(args.port)          # Failure (exit 1): cannot open, busy
+    link = Link(args.port)  # Failure (exit 1): cannot open, busy
     try:
         machine = LinkMachine(link, link.hello(), checked_state)
         machine.start()
@@ -49,5 +55,6 @@ def run(args, out=sys.stdout):
         link.close()
         raise
     followed = Followed(machine)
-    return serve_machines(followed, args.host, args.http_port, args.lang, out,
-                          "following the machine on %s" % args.port)
+    return serve_machines(
+        followed, args.host, args.http_port, args.lang, out, "following the machine on %s" % args.port
+    )

@@ -157,8 +157,9 @@ class Drive:
     def lstat(self, path):
         """``os.lstat`` of a drive-relative path (None if it is not there); no folder link followed."""
         try:
-            return self.at(path, lambda fd, name: os.stat(name, dir_fd=fd, follow_symlinks=False) if name
-                           else os.fstat(fd))
+            return self.at(
+                path, lambda fd, name: os.stat(name, dir_fd=fd, follow_symlinks=False) if name else os.fstat(fd)
+            )
         except OSError:
             return None
 
@@ -220,8 +221,7 @@ class Drive:
             self.check("rename", dst)
         if plain and not self.is_file(src):
             raise OSError(errno.EEXIST, "%s became a link or a folder during the deploy" % src)
-        self.at(src, lambda sfd, sn: self.at(dst, lambda dfd, dn: os.replace(sn, dn, src_dir_fd=sfd,
-                                                                             dst_dir_fd=dfd)))
+        self.at(src, lambda sfd, sn: self.at(dst, lambda dfd, dn: os.replace(sn, dn, src_dir_fd=sfd, dst_dir_fd=dfd)))
 
     def unlink(self, path, check=True):
         if check:
@@ -256,7 +256,7 @@ def _plain(st):
 def _write_all(f, data):
     view = memoryview(data)
     while view:
-        view = view[os.write(f, view):]
+        view = view[os.write(f, view) :]
     os.fsync(f)
 
 

@@ -28,11 +28,13 @@ from .cli import Failure, UsageError
 # code.py's body, frozen under this name; the drive's code.py only calls it
 CODE_MODULE = "nimatron_code"
 # REUSE-IgnoreStart (the header of the code.py it writes)
-CODE_PY = ("# SPDX-FileCopyrightText: 2026 The Nimatron project contributors\n#\n"
-           "# SPDX-License-Identifier: MIT\n"
-           '"""The Nimatron on its own firmware: code.py\'s body is frozen into flash\n'
-           "as %s (nimatron deploy --firmware). Settings: settings.json.\"\"\"\n\n"
-           "from %s import main\n\nmain()\n" % (CODE_MODULE, CODE_MODULE)).encode()
+CODE_PY = (
+    "# SPDX-FileCopyrightText: 2026 The Nimatron project contributors\n#\n"
+    "# SPDX-License-Identifier: MIT\n"
+    '"""The Nimatron on its own firmware: code.py\'s body is frozen into flash\n'
+    'as %s (nimatron deploy --firmware). Settings: settings.json."""\n\n'
+    "from %s import main\n\nmain()\n" % (CODE_MODULE, CODE_MODULE)
+).encode()
 # REUSE-IgnoreEnd
 PICO = "raspberry_pi_pico"
 # the RP2040 boards the build knows (the shared build-circuitpython.sh builds the raspberrypi port)
@@ -69,7 +71,7 @@ def _split(files):
     code, data = {}, {}
     for path, content in files.items():
         if path.startswith("lib/nimatron/") and path.endswith(".py"):
-            code[path[len("lib/"):]] = content
+            code[path[len("lib/") :]] = content
         elif path.startswith("lib/nimatron/"):
             data[path] = content
     return code, data
@@ -83,8 +85,9 @@ def frozen_files(cp_board):
 
     names = pin_maps(cp_board)
     if not names:
-        raise UsageError("no pin map runs on CircuitPython board %r (choose from %s)"
-                         % (cp_board, ", ".join(known_boards())))
+        raise UsageError(
+            "no pin map runs on CircuitPython board %r (choose from %s)" % (cp_board, ", ".join(known_boards()))
+        )
     from nimatron.config import boards
 
     out = {}
@@ -93,7 +96,7 @@ def frozen_files(cp_board):
         code, _ = _split(payload.firmware_files(name, spec))
         out.update(code)
         for path, content in payload.library_files(spec).items():
-            out[path[len("lib/"):]] = content
+            out[path[len("lib/") :]] = content
     top, _ = payload.firmware_dir()
     with open(os.path.join(top, "code.py"), "rb") as f:
         out[CODE_MODULE + ".py"] = f.read()
@@ -139,9 +142,16 @@ def manifest(cp_board, uf2, circuitpython, compiler, mpy_cross, commit):
     with open(uf2, "rb") as f:
         blob = f.read()
     check_uf2(blob, uf2)
-    return {"board": cp_board, "circuitpython": circuitpython, "compiler": compiler, "mpy_cross": mpy_cross,
-            "commit": commit, "uf2_sha256": digest(blob), "frozen": sorted(frozen_files(cp_board)),
-            "data": dict(sorted((p, digest(d)) for p, d in data_files(cp_board).items()))}
+    return {
+        "board": cp_board,
+        "circuitpython": circuitpython,
+        "compiler": compiler,
+        "mpy_cross": mpy_cross,
+        "commit": commit,
+        "uf2_sha256": digest(blob),
+        "frozen": sorted(frozen_files(cp_board)),
+        "data": dict(sorted((p, digest(d)) for p, d in data_files(cp_board).items())),
+    }
 
 
 def check_uf2(blob, name):
@@ -169,18 +179,25 @@ def read_manifest(uf2):
         with open(path, "rb") as f:
             record = json.loads(f.read().decode("utf-8"))
     except OSError:
-        raise UsageError("--firmware: no %s beside %s: use a UF2 built by tools/build_firmware.sh" % (
-            os.path.basename(path), uf2)) from None
+        raise UsageError(
+            "--firmware: no %s beside %s: use a UF2 built by tools/build_firmware.sh" % (os.path.basename(path), uf2)
+        ) from None
     except (ValueError, UnicodeError):
         raise UsageError("--firmware: %s is not a firmware manifest (not JSON)" % path) from None
-    if not isinstance(record, dict) or any(k not in record for k in MANIFEST_KEYS) or not isinstance(
-            record["data"], dict):
-        raise UsageError("--firmware: %s is not a firmware manifest (it lacks %s)" % (
-            path, ", ".join(k for k in MANIFEST_KEYS if not isinstance(record, dict) or k not in record)))
+    if (
+        not isinstance(record, dict)
+        or any(k not in record for k in MANIFEST_KEYS)
+        or not isinstance(record["data"], dict)
+    ):
+        raise UsageError(
+            "--firmware: %s is not a firmware manifest (it lacks %s)"
+            % (path, ", ".join(k for k in MANIFEST_KEYS if not isinstance(record, dict) or k not in record))
+        )
     check_uf2(blob, uf2)
     if digest(blob) != record["uf2_sha256"]:
-        raise UsageError("--firmware: %s is not the UF2 its manifest describes (its SHA-256 differs): build it "
-                         "again" % uf2)
+        raise UsageError(
+            "--firmware: %s is not the UF2 its manifest describes (its SHA-256 differs): build it again" % uf2
+        )
     return blob, record
 
 
@@ -192,8 +209,10 @@ def check_board(record, board, spec):
     """UsageError unless the firmware is for the board the pin map runs on."""
     wanted = board_id(board, spec)
     if wanted != record["board"]:
-        raise UsageError("the firmware is for %s; pin map %s runs on %s: build its firmware with "
-                         "tools/build_firmware.sh %s" % (record["board"], board, wanted, wanted))
+        raise UsageError(
+            "the firmware is for %s; pin map %s runs on %s: build its firmware with "
+            "tools/build_firmware.sh %s" % (record["board"], board, wanted, wanted)
+        )
 
 
 def deploy_files(board, spec, record):
@@ -208,8 +227,10 @@ def deploy_files(board, spec, record):
     _, data = _split(files)
     for path, content in sorted(data.items()):
         if record["data"].get(path) != digest(content):
-            raise UsageError("%s here differs from the one the firmware was built with (commit %s): build the "
-                             "firmware again from this checkout" % (path[len("lib/"):], record["commit"]))
+            raise UsageError(
+                "%s here differs from the one the firmware was built with (commit %s): build the "
+                "firmware again from this checkout" % (path[len("lib/") :], record["commit"])
+            )
         out[path] = content
     return out
 
@@ -222,8 +243,10 @@ def bootloader(drive):
     if not os.path.lexists(path):
         return None
     if os.path.islink(path) or not os.path.isfile(path):
-        raise UsageError("%s: INFO_UF2.TXT is a link or not a file, not a bootloader's: deploy follows no link on a "
-                         "drive (hold BOOTSEL while plugging the board in)" % drive)
+        raise UsageError(
+            "%s: INFO_UF2.TXT is a link or not a file, not a bootloader's: deploy follows no link on a "
+            "drive (hold BOOTSEL while plugging the board in)" % drive
+        )
     try:
         text = read_top(drive, "INFO_UF2.TXT").decode("utf-8", "replace")
     except OSError as e:
@@ -233,8 +256,10 @@ def bootloader(drive):
         if line.startswith("Board-ID:"):
             said = line[9:].strip()
     if said not in BOOTLOADER_IDS:
-        raise UsageError("%s is a UF2 bootloader drive of board %r, not an RP2040's (RPI-RP2): the firmware is "
-                         "built for the RP2040" % (drive, (said or "unknown")[:40]))
+        raise UsageError(
+            "%s is a UF2 bootloader drive of board %r, not an RP2040's (RPI-RP2): the firmware is "
+            "built for the RP2040" % (drive, (said or "unknown")[:40])
+        )
     return BOOTLOADER_IDS[said]
 
 
@@ -255,8 +280,11 @@ def main(argv=None):
     except (UsageError, Failure) as e:
         print("frozen: %s" % e, file=sys.stderr)
         return 2 if isinstance(e, UsageError) else 1
-    print("usage: python -m nimatron_host.frozen stage BOARD_ID FOLDER | manifest BOARD_ID UF2 CIRCUITPYTHON "
-          "COMPILER MPY_CROSS COMMIT", file=sys.stderr)
+    print(
+        "usage: python -m nimatron_host.frozen stage BOARD_ID FOLDER | manifest BOARD_ID UF2 CIRCUITPYTHON "
+        "COMPILER MPY_CROSS COMMIT",
+        file=sys.stderr,
+    )
     return 2
 
 

@@ -24,8 +24,9 @@ LANGS = ("en", "es", "ru")
 
 
 def add_parser(sub):
-    p = sub.add_parser("hardware", help="regenerate hardware/: build guides, BOMs, wiring, panels",
-                       description=__doc__.split("\n")[0])
+    p = sub.add_parser(
+        "hardware", help="regenerate hardware/: build guides, BOMs, wiring, panels", description=__doc__.split("\n")[0]
+    )
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help="the folder to write (default: hardware/)")
     p.add_argument("--lang", default="en", help="the panels' language: en, es or ru (default en)")
     p.add_argument("--check", action="store_true", help="only list stale files; exit 1 if any")
@@ -42,8 +43,10 @@ def run(args):
         for path in stale:
             sys.stdout.write("stale: %s\n" % os.path.join(args.out, path))
         if stale:
-            raise Failure("%d stale file(s): run `nimatron hardware%s` to refresh them"
-                          % (len(stale), "" if args.out == DEFAULT_OUT else " --out " + args.out))
+            raise Failure(
+                "%d stale file(s): run `nimatron hardware%s` to refresh them"
+                % (len(stale), "" if args.out == DEFAULT_OUT else " --out " + args.out)
+            )
         sys.stdout.write("%s is current\n" % args.out)
         return 0
     if os.path.exists(args.out) and not os.path.isdir(args.out):

@@ -30,7 +30,7 @@ from . import kiosk
 from .cli import Failure, UsageError
 
 UNIT = "nimatron.service"
-SYSTEM_UNITS = "/etc/systemd/system"   # the system's own folder: written only on a Pi, and asked first
+SYSTEM_UNITS = "/etc/systemd/system"  # the system's own folder: written only on a Pi, and asked first
 MODEL_FILES = ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model")
 # useradd's rule (Debian's NAME_REGEX, relaxed to what systemd accepts as User=)
 USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,30}\$?\Z")
@@ -45,19 +45,26 @@ START_LIMITS = ["StartLimitIntervalSec=120", "StartLimitBurst=10"]
 
 
 def add_parser(sub):
-    p = sub.add_parser("install-pi", help="a systemd unit that starts the Nimatron on boot (Raspberry Pi)",
-                       description=__doc__.split("\n")[0])
+    p = sub.add_parser(
+        "install-pi",
+        help="a systemd unit that starts the Nimatron on boot (Raspberry Pi)",
+        description=__doc__.split("\n")[0],
+    )
     p.add_argument("--board", required=True, help="pin map, e.g. pi-leds or pi-neopixel")
     p.add_argument("--preset", help="preset to start with (default: the board's own)")
-    p.add_argument("--serial", metavar="WHERE",
-                   help="host link: a serial device such as /dev/ttyGS0 (USB gadget) or 'pty'")
+    p.add_argument(
+        "--serial", metavar="WHERE", help="host link: a serial device such as /dev/ttyGS0 (USB gadget) or 'pty'"
+    )
     p.add_argument("--user", help="run as this user (default: the one running this, or root under sudo: $SUDO_USER)")
     p.add_argument("--python", default=sys.executable, help="the Python with nimatron installed (default: this one)")
     p.add_argument("--unit-dir", default=None, help="where to write %s (default: %s)" % (UNIT, SYSTEM_UNITS))
     p.add_argument("--print", action="store_true", help="only print the unit")
     p.add_argument("--yes", action="store_true", help="do not ask before writing into %s" % SYSTEM_UNITS)
-    p.add_argument("--not-a-pi", action="store_true",
-                   help="write into %s even though this computer is not a Raspberry Pi" % SYSTEM_UNITS)
+    p.add_argument(
+        "--not-a-pi",
+        action="store_true",
+        help="write into %s even though this computer is not a Raspberry Pi" % SYSTEM_UNITS,
+    )
     kiosk.add_arguments(p)
 
 
@@ -74,14 +81,15 @@ def check_args(args, user):
     except ValueError as e:
         raise UsageError(str(e)) from e
     if not args.board.startswith("pi-"):
-        raise UsageError("board %s is a CircuitPython board: use nimatron deploy for it (install-pi takes %s)"
-                         % (args.board, ", ".join(sorted(b for b in boards.BOARDS if b.startswith("pi-")))))
+        raise UsageError(
+            "board %s is a CircuitPython board: use nimatron deploy for it (install-pi takes %s)"
+            % (args.board, ", ".join(sorted(b for b in boards.BOARDS if b.startswith("pi-"))))
+        )
     from .machine import check
 
     check(args.board, {"preset": args.preset} if args.preset else None)
     if user is not None and user != "root" and not USER_NAME.match(user):
-        raise UsageError("--user %r is not a user name (lower-case letters, digits, _ and -, at most 32)"
-                         % user[:40])
+        raise UsageError("--user %r is not a user name (lower-case letters, digits, _ and -, at most 32)" % user[:40])
     if not os.path.isabs(args.python):
         raise UsageError("--python must be an absolute path, got %r" % args.python[:80])
     kiosk.check(args, user)
@@ -115,22 +123,36 @@ def unit(args, user, notify=None):
         command += ["--serial", kiosk.MACHINE_END]
         line = ["After=nimatron-line.service", "BindsTo=nimatron-line.service"]
         wait = [kiosk.WAIT_FOR_LINK % kiosk.MACHINE_END]
-    lines = [
-        "[Unit]",
-        "Description=Nimatron exhibit (board %s)" % _escape(args.board),
-        "After=local-fs.target",
-    ] + line + START_LIMITS + [
-        "",
-        "[Service]",
-    ]
+    lines = (
+        [
+            "[Unit]",
+            "Description=Nimatron exhibit (board %s)" % _escape(args.board),
+            "After=local-fs.target",
+        ]
+        + line
+        + START_LIMITS
+        + [
+            "",
+            "[Service]",
+        ]
+    )
     if notify:  # python -m nimatron says READY=1, then WATCHDOG=1 from its main loop
-        lines += ["Type=notify", "NotifyAccess=main", "WatchdogSec=10",
-                  "StateDirectory=nimatron"]  # where it keeps audits and settings
+        lines += [
+            "Type=notify",
+            "NotifyAccess=main",
+            "WatchdogSec=10",
+            "StateDirectory=nimatron",
+        ]  # where it keeps audits and settings
     else:
         lines += ["Type=simple"]
-    lines += wait + ["ExecStart=%s" % " ".join(_quote(c) for c in command)] + RESTART + [
-        "Environment=PYTHONUNBUFFERED=1",
-    ]
+    lines += (
+        wait
+        + ["ExecStart=%s" % " ".join(_quote(c) for c in command)]
+        + RESTART
+        + [
+            "Environment=PYTHONUNBUFFERED=1",
+        ]
+    )
     if user and user != "root":
         lines += ["User=%s" % user, "SupplementaryGroups=gpio spi dialout"]
     lines += ["", "[Install]", "WantedBy=multi-user.target", ""]
@@ -166,15 +188,20 @@ def system_checks(args, names):
     only on a Raspberry Pi (or when told), and only after a yes."""
     here = model()
     if not args.not_a_pi and (here is None or "Raspberry Pi" not in here):
-        raise UsageError("this computer is not a Raspberry Pi (%s): nothing written. --print shows the units, "
-                         "--unit-dir writes them elsewhere, --not-a-pi installs them here anyway"
-                         % ("model: %s" % here[:60] if here else "no device-tree model"))
+        raise UsageError(
+            "this computer is not a Raspberry Pi (%s): nothing written. --print shows the units, "
+            "--unit-dir writes them elsewhere, --not-a-pi installs them here anyway"
+            % ("model: %s" % here[:60] if here else "no device-tree model")
+        )
     if args.yes:
         return
     if not sys.stdin.isatty():
-        raise UsageError("writing %s into %s needs a yes: run it in a terminal, or add --yes"
-                         % (", ".join(names), SYSTEM_UNITS))
-    answer = input("write %s into %s (the exhibit then starts at every boot)? [y/N] " % (", ".join(names), SYSTEM_UNITS))
+        raise UsageError(
+            "writing %s into %s needs a yes: run it in a terminal, or add --yes" % (", ".join(names), SYSTEM_UNITS)
+        )
+    answer = input(
+        "write %s into %s (the exhibit then starts at every boot)? [y/N] " % (", ".join(names), SYSTEM_UNITS)
+    )
     if answer.strip().lower() not in ("y", "yes"):
         raise Failure("nothing written")
 
@@ -198,8 +225,11 @@ def run(args):
     files = {UNIT: unit(args, user)}
     if args.kiosk:
         files.update(kiosk.units(args, user, _quote))
-    order = [name for name in ("nimatron-line.service", UNIT, "nimatron-display.service", "nimatron-screen.service")
-             if name in files]
+    order = [
+        name
+        for name in ("nimatron-line.service", UNIT, "nimatron-display.service", "nimatron-screen.service")
+        if name in files
+    ]
     if args.print:
         if len(files) == 1:
             sys.stdout.write(files[UNIT])
@@ -212,8 +242,10 @@ def run(args):
         unit_dir = SYSTEM_UNITS
         system_checks(args, order)
     if args.unit_dir is not None and not os.path.isdir(unit_dir):
-        raise UsageError("--unit-dir %s: %s: make the folder first, or name another"
-                         % (unit_dir, "not a folder" if os.path.exists(unit_dir) else "no such folder"))
+        raise UsageError(
+            "--unit-dir %s: %s: make the folder first, or name another"
+            % (unit_dir, "not a folder" if os.path.exists(unit_dir) else "no such folder")
+        )
     written = []
     for name in order:
         path = os.path.join(unit_dir, name)
@@ -224,7 +256,8 @@ def run(args):
         except OSError as e:
             raise Failure("cannot write %s: %s (%s)" % (path, e.strerror or e, _write_advice(e))) from e
         written.append(path)
-    sys.stdout.write("wrote %s\nenable it with:\n  sudo systemctl daemon-reload\n"
-                     "  sudo systemctl enable --now %s\nits log: journalctl -u %s -f\n"
-                     % (", ".join(written), " ".join(order), UNIT))
+    sys.stdout.write(
+        "wrote %s\nenable it with:\n  sudo systemctl daemon-reload\n"
+        "  sudo systemctl enable --now %s\nits log: journalctl -u %s -f\n" % (", ".join(written), " ".join(order), UNIT)
+    )
     return 0

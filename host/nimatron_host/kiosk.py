@@ -23,7 +23,7 @@ a setting. Every value is checked and escaped as ``install_pi`` does.
 
 import os
 
-RUN = "/run/nimatron"                 # RuntimeDirectory=nimatron of the line unit
+RUN = "/run/nimatron"  # RuntimeDirectory=nimatron of the line unit
 MACHINE_END = RUN + "/machine"
 SCREEN_END = RUN + "/screen"
 UNITS = ("nimatron-line.service", "nimatron-display.service", "nimatron-screen.service")
@@ -34,14 +34,23 @@ BROWSERS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")  # Raspberry Pi OS
 
 
 def add_arguments(p):
-    p.add_argument("--kiosk", action="store_true",
-                   help="also show the crowd view on the Pi's HDMI screen (Chromium in kiosk mode, "
-                        "fed by 'nimatron display' over a socat line)")
-    p.add_argument("--web-port", type=int, default=8000, metavar="N",
-                   help="--kiosk: the port of the display's pages, on localhost (default 8000)")
+    p.add_argument(
+        "--kiosk",
+        action="store_true",
+        help="also show the crowd view on the Pi's HDMI screen (Chromium in kiosk mode, "
+        "fed by 'nimatron display' over a socat line)",
+    )
+    p.add_argument(
+        "--web-port",
+        type=int,
+        default=8000,
+        metavar="N",
+        help="--kiosk: the port of the display's pages, on localhost (default 8000)",
+    )
     p.add_argument("--lang", default="en", help="--kiosk: the crowd view's language: en, es or ru (default en)")
-    p.add_argument("--browser", help="--kiosk: the Chromium to start (default: %s, whichever is there)"
-                   % " or ".join(BROWSERS))
+    p.add_argument(
+        "--browser", help="--kiosk: the Chromium to start (default: %s, whichever is there)" % " or ".join(BROWSERS)
+    )
     p.add_argument("--slow", action="store_true", help="--kiosk: Nimrod's panel built up step by step (?slow=1)")
 
 
@@ -61,8 +70,10 @@ def check(args, user):
                 raise UsageError("--%s is for --kiosk only" % name.replace("_", "-"))
         return
     if args.serial:
-        raise UsageError("--kiosk gives the machine's host link to the screen (%s): it cannot also be on --serial %s"
-                         % (MACHINE_END, args.serial[:40]))
+        raise UsageError(
+            "--kiosk gives the machine's host link to the screen (%s): it cannot also be on --serial %s"
+            % (MACHINE_END, args.serial[:40])
+        )
     if not 1024 <= args.web_port <= 65535:
         raise UsageError("--web-port must be between 1024 and 65535, got %d" % args.web_port)
     if args.lang not in languages():
@@ -70,8 +81,10 @@ def check(args, user):
     if args.browser is not None and not os.path.isabs(args.browser):
         raise UsageError("--browser must be an absolute path, got %r" % args.browser[:80])
     if not user or user == "root":
-        raise UsageError("--kiosk needs --user: the desktop's user, whose screen shows the crowd view "
-                         "(Chromium does not run as root)")
+        raise UsageError(
+            "--kiosk needs --user: the desktop's user, whose screen shows the crowd view "
+            "(Chromium does not run as root)"
+        )
 
 
 def browser(args):
@@ -89,47 +102,67 @@ def units(args, user, quote):
     python = quote(args.python)
     who = ["User=%s" % user]
     restart = ["Restart=always", "RestartSec=2"]
-    line = [
-        "[Unit]",
-        "Description=Nimatron: the serial line between the machine and its screen",
-        "",
-        "[Service]",
-        "ExecStart=/usr/bin/socat pty,raw,echo=0,link=%s pty,raw,echo=0,link=%s" % (MACHINE_END, SCREEN_END),
-        "RuntimeDirectory=nimatron",
-    ] + who + restart + ["", "[Install]", "WantedBy=multi-user.target", ""]
-    display = [
-        "[Unit]",
-        "Description=Nimatron: the crowd view's pages, fed by the machine",
-        "After=nimatron.service",
-        "BindsTo=nimatron-line.service",
-        "",
-        "[Service]",
-        WAIT_FOR_LINK % SCREEN_END,
-        "ExecStart=%s -m nimatron_host display %s --web --port %d --lang %s" % (
-            python, SCREEN_END, args.web_port, quote(args.lang)),
-        "Environment=PYTHONUNBUFFERED=1",
-    ] + who + restart + ["", "[Install]", "WantedBy=multi-user.target", ""]
+    line = (
+        [
+            "[Unit]",
+            "Description=Nimatron: the serial line between the machine and its screen",
+            "",
+            "[Service]",
+            "ExecStart=/usr/bin/socat pty,raw,echo=0,link=%s pty,raw,echo=0,link=%s" % (MACHINE_END, SCREEN_END),
+            "RuntimeDirectory=nimatron",
+        ]
+        + who
+        + restart
+        + ["", "[Install]", "WantedBy=multi-user.target", ""]
+    )
+    display = (
+        [
+            "[Unit]",
+            "Description=Nimatron: the crowd view's pages, fed by the machine",
+            "After=nimatron.service",
+            "BindsTo=nimatron-line.service",
+            "",
+            "[Service]",
+            WAIT_FOR_LINK % SCREEN_END,
+            "ExecStart=%s -m nimatron_host display %s --web --port %d --lang %s"
+            % (python, SCREEN_END, args.web_port, quote(args.lang)),
+            "Environment=PYTHONUNBUFFERED=1",
+        ]
+        + who
+        + restart
+        + ["", "[Install]", "WantedBy=multi-user.target", ""]
+    )
     url = "http://localhost:%d/crowd?lang=%s%s" % (args.web_port, args.lang, "&slow=1" if args.slow else "")
     uid = _uid(user)
     # until the pages answer (a kiosk opened too early shows an error page); one line, no quotes, no curl
-    wait = ("import socket,time;[time.sleep(1) for _ in iter(lambda: socket.socket().connect_ex("
-            "(socket.inet_ntoa(bytes([127,0,0,1])),%d)),0)]" % args.web_port)
-    screen = [
-        "[Unit]",
-        "Description=Nimatron: the crowd view on the HDMI screen (Chromium in kiosk mode)",
-        "After=nimatron-display.service graphical.target",
-        "Wants=nimatron-display.service",
-        "",
-        "[Service]",
-        "ExecStartPre=%s -c %s" % (python, quote(wait)),
-        "TimeoutStartSec=300",
-        "ExecStart=%s --kiosk --noerrdialogs --disable-infobars --incognito --no-first-run "
-        "--disable-translate --overscroll-history-navigation=0 %s" % (quote(browser(args)), quote(url)),
-        "Environment=DISPLAY=:0",
-    ] + (["Environment=XDG_RUNTIME_DIR=/run/user/%d" % uid] if uid is not None else []) + who + restart + [
-        "", "[Install]", "WantedBy=graphical.target", ""]
-    return {"nimatron-line.service": "\n".join(line), "nimatron-display.service": "\n".join(display),
-            "nimatron-screen.service": "\n".join(screen)}
+    wait = (
+        "import socket,time;[time.sleep(1) for _ in iter(lambda: socket.socket().connect_ex("
+        "(socket.inet_ntoa(bytes([127,0,0,1])),%d)),0)]" % args.web_port
+    )
+    screen = (
+        [
+            "[Unit]",
+            "Description=Nimatron: the crowd view on the HDMI screen (Chromium in kiosk mode)",
+            "After=nimatron-display.service graphical.target",
+            "Wants=nimatron-display.service",
+            "",
+            "[Service]",
+            "ExecStartPre=%s -c %s" % (python, quote(wait)),
+            "TimeoutStartSec=300",
+            "ExecStart=%s --kiosk --noerrdialogs --disable-infobars --incognito --no-first-run "
+            "--disable-translate --overscroll-history-navigation=0 %s" % (quote(browser(args)), quote(url)),
+            "Environment=DISPLAY=:0",
+        ]
+        + (["Environment=XDG_RUNTIME_DIR=/run/user/%d" % uid] if uid is not None else [])
+        + who
+        + restart
+        + ["", "[Install]", "WantedBy=graphical.target", ""]
+    )
+    return {
+        "nimatron-line.service": "\n".join(line),
+        "nimatron-display.service": "\n".join(display),
+        "nimatron-screen.service": "\n".join(screen),
+    }
 
 
 def _uid(user):

@@ -25,7 +25,7 @@ from nimatron.link.protocol import MAX_LINE, ProtocolError, parse_line
 from .cli import Failure, UsageError
 
 BAUD = 115200  # ignored by USB CDC and ptys; right for a real UART
-PROTOCOL = 1   # the host link version these tools speak (docs/protocol.md)
+PROTOCOL = 1  # the host link version these tools speak (docs/protocol.md)
 BUSY = "port busy (another nimatron tool has it open)"
 REPLY_S = 3.0  # how long a tool waits for each reply; NIMATRON_REPLY_S changes it
 
@@ -58,7 +58,7 @@ def shown(value, limit=40):
         text = json.dumps(value)
     except (TypeError, ValueError, RecursionError):
         text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def require(data, key, kinds, what, where=""):
@@ -71,7 +71,14 @@ def require(data, key, kinds, what, where=""):
     value = data.get(key)
     if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
         return value
-    names = {int: "a whole number", float: "a number", str: "text", dict: "an object", list: "a list", bool: "true or false"}
+    names = {
+        int: "a whole number",
+        float: "a number",
+        str: "text",
+        dict: "an object",
+        list: "a list",
+        bool: "true or false",
+    }
     wanted = " or ".join(names.get(k, k.__name__) for k in kinds)
     if key not in data:
         raise DeviceError("%s without %r%s" % (what, key, where))
@@ -141,7 +148,7 @@ class Link:
         while True:
             cut = self.buf.find(b"\n")
             if cut >= 0:
-                line, self.buf = self.buf[:cut], self.buf[cut + 1:]
+                line, self.buf = self.buf[:cut], self.buf[cut + 1 :]
                 try:
                     return parse_line(line)
                 except (ProtocolError, RecursionError):
@@ -181,8 +188,10 @@ class Link:
         while True:
             got = self._read_line(deadline)
             if got is None:
-                raise Failure("no reply from %s within %g s: is a Nimatron's host link there?"
-                              % (self.name, self.timeout if timeout is None else timeout))
+                raise Failure(
+                    "no reply from %s within %g s: is a Nimatron's host link there?"
+                    % (self.name, self.timeout if timeout is None else timeout)
+                )
             kind, data = got
             if kind == "EV":
                 self.pending.append(data)
@@ -205,9 +214,11 @@ class Link:
             raise Failure("%s answered, but not as a Nimatron" % self.name)
         protocol = data.get("protocol")
         if protocol != PROTOCOL or isinstance(protocol, bool):
-            raise Failure("the Nimatron on %s speaks protocol %s; this tool knows %d "
-                          "(update one of them: pip install -U nimatron, or deploy again)"
-                          % (self.name, shown(protocol), PROTOCOL))
+            raise Failure(
+                "the Nimatron on %s speaks protocol %s; this tool knows %d "
+                "(update one of them: pip install -U nimatron, or deploy again)"
+                % (self.name, shown(protocol), PROTOCOL)
+            )
         return data
 
     def next_event(self, timeout=None):
@@ -235,8 +246,10 @@ def checked_state(state):
     """A STATE reply whose fields the tools read are of the right kind; DeviceError otherwise."""
     what = "a STATE reply"
     position = state.get("position")
-    if position is not None and not (isinstance(position, list) and all(
-            isinstance(h, int) and not isinstance(h, bool) and 0 <= h < 1 << 16 for h in position)):
+    if position is not None and not (
+        isinstance(position, list)
+        and all(isinstance(h, int) and not isinstance(h, bool) and 0 <= h < 1 << 16 for h in position)
+    ):
         raise DeviceError("%s with 'position' = %s, where a list of heap sizes belongs" % (what, shown(position)))
     lamps = state.get("lamps", [])
     if not (isinstance(lamps, list) and all(isinstance(row, str) and len(row) < 1 << 10 for row in lamps)):

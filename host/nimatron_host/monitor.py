@@ -28,8 +28,9 @@ from .solve import working
 
 
 def add_parser(sub):
-    p = sub.add_parser("monitor", help="live log of the games on a Nimatron, with its reasoning",
-                       description=__doc__.split("\n")[0])
+    p = sub.add_parser(
+        "monitor", help="live log of the games on a Nimatron, with its reasoning", description=__doc__.split("\n")[0]
+    )
     p.add_argument("port", metavar="PORT", help="serial port of the machine's host link")
     p.add_argument("--json", action="store_true", help="print the raw events, one JSON object a line")
     p.add_argument("--no-working", action="store_true", help="leave out the nim-sum worked in binary")
@@ -67,14 +68,22 @@ class Printer:
             self.ring = bool(ev.get("ring"))
             play = "misère play (taking the last lamp loses)" if self.misere else "normal play"
             self.line()
-            self.line("%s  New game: %s  (%s, %s, %s; %s moves first)" % (
-                time.strftime("%H:%M:%S"), self.rules.position_words(ev.get("position", []), self.ring),
-                ev.get("preset", "?"), self.rules.spec, play, ev.get("first", "visitor")))
+            self.line(
+                "%s  New game: %s  (%s, %s, %s; %s moves first)"
+                % (
+                    time.strftime("%H:%M:%S"),
+                    self.rules.position_words(ev.get("position", []), self.ring),
+                    ev.get("preset", "?"),
+                    self.rules.spec,
+                    play,
+                    ev.get("first", "visitor"),
+                )
+            )
         elif kind == "move":
             rules = self.rules
             before, after = ev.get("before", []), ev.get("after", [])
             words = explain.describe_move(before, after, rules.ordered, self.ring) if len(before) else "moves"
-            self.ring = False   # a circle is broken by its first move
+            self.ring = False  # a circle is broken by its first move
             who = "Visitor" if ev.get("by") == "visitor" else "Machine"
             if who == "Machine" and self.working and before:
                 for text in working(rules, before, self.misere):
@@ -90,21 +99,34 @@ class Printer:
             self.line("  hint:     the winning move leaves " + self.rules.position_words(ev.get("after", [])))
         elif kind == "game_over":
             winner = ev.get("winner")
-            self.line({"visitor": "  The visitor wins: NIM CHAMP!", "machine": "  The machine wins.",
-                       "abandoned": "  Game abandoned (the visitor walked away, or a new game began)."}
-                      .get(winner, "  Game over: %s" % winner))
+            self.line(
+                {
+                    "visitor": "  The visitor wins: NIM CHAMP!",
+                    "machine": "  The machine wins.",
+                    "abandoned": "  Game abandoned (the visitor walked away, or a new game began).",
+                }.get(winner, "  Game over: %s" % winner)
+            )
         elif kind == "saving":
             if ev.get("failing"):
-                self.line("%s  Saving failed: %s (audits and settings kept in memory, tried again every 30 s)"
-                          % (time.strftime("%H:%M:%S"), _words(ev["failing"])))
+                self.line(
+                    "%s  Saving failed: %s (audits and settings kept in memory, tried again every 30 s)"
+                    % (time.strftime("%H:%M:%S"), _words(ev["failing"]))
+                )
             else:
                 self.line("%s  Saving works again: nothing waiting was lost" % time.strftime("%H:%M:%S"))
         elif kind == "fault":
-            self.line("  fault:    the %s could not answer (%s): the machine played a legal move without it"
-                      % (_words(ev.get("what", "?")), _words(ev.get("error", ""))))
+            self.line(
+                "  fault:    the %s could not answer (%s): the machine played a legal move without it"
+                % (_words(ev.get("what", "?")), _words(ev.get("error", "")))
+            )
         elif kind == "stuck":
-            self.line("  stuck:    button %s %s" % (ev.get("button"), "released" if ev.get("released") else
-                                                   "ignored (%s) until it is released" % ev.get("why", "held")))
+            self.line(
+                "  stuck:    button %s %s"
+                % (
+                    ev.get("button"),
+                    "released" if ev.get("released") else "ignored (%s) until it is released" % ev.get("why", "held"),
+                )
+            )
         elif kind == "check_switch":
             self.line("  check:    button %s not pressed in %s games" % (ev.get("button"), ev.get("games")))
         elif kind is not None:
@@ -115,7 +137,7 @@ def _words(value, limit=200):
     """A text the device sent, as words (no quotes), one line; anything else as JSON."""
     if isinstance(value, str):
         text = "".join(c if c.isprintable() else "?" for c in value)
-        return text if len(text) <= limit else text[:limit - 3] + "..."
+        return text if len(text) <= limit else text[: limit - 3] + "..."
     return shown(value, limit)
 
 
@@ -131,15 +153,28 @@ def run(args):
             for line in warnings:
                 sys.stderr.write(line + "\n")
         else:
-            for line in warnings + ([""] if warnings else []) + reported.about(hello) + [""] + reported.table(counters) + [""]:
+            for line in (
+                warnings + ([""] if warnings else []) + reported.about(hello) + [""] + reported.table(counters) + [""]
+            ):
                 out.write(line + "\n")
-            out.write("Watching the Nimatron on %s (board %s, preset %s, %s%s). Ctrl-C to stop.\n" % (
-                args.port, hello.get("board"), hello.get("preset"), state.get("rules"),
-                ", misère" if state.get("misere") else ""))
+            out.write(
+                "Watching the Nimatron on %s (board %s, preset %s, %s%s). Ctrl-C to stop.\n"
+                % (
+                    args.port,
+                    hello.get("board"),
+                    hello.get("preset"),
+                    state.get("rules"),
+                    ", misère" if state.get("misere") else "",
+                )
+            )
             if state.get("position"):
-                out.write("A game is in play: %s, %s to move.\n" % (
-                    rules_of(state.get("rules", "nim")).position_words(state["position"], bool(state.get("ring"))),
-                    state.get("turn")))
+                out.write(
+                    "A game is in play: %s, %s to move.\n"
+                    % (
+                        rules_of(state.get("rules", "nim")).position_words(state["position"], bool(state.get("ring"))),
+                        state.get("turn"),
+                    )
+                )
             out.flush()
         printer = Printer(out, working=not args.no_working)
         printer.rules = rules_of(state.get("rules", "nim"))

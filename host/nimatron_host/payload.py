@@ -74,7 +74,9 @@ def grid_only():
     for name, module, _, _ in entries():
         if rules_class(name).one_row and module in modules:
             modules.remove(module)
-    return tuple(["games/%s.py" % m for m in modules] + ["games/%s.bin" % m for m in modules]) + GRID_GAMES + GRID_PANELS
+    return (
+        tuple(["games/%s.py" % m for m in modules] + ["games/%s.bin" % m for m in modules]) + GRID_GAMES + GRID_PANELS
+    )
 
 
 ENTRY = ("code.py", "boot.py", "safemode.py")  # what CircuitPython runs, beside lib/
@@ -121,15 +123,21 @@ def check_compiler(exe, version):
     said = said[0] if said else ""
     words = said.split()
     if len(words) < 2 or words[0] != "CircuitPython":
-        raise UsageError("--mpy-cross: %s is not CircuitPython's compiler (it says %r): its .mpy files would not "
-                         "load; leave out --mpy-cross to copy .py files" % (exe, said[:80]))
+        raise UsageError(
+            "--mpy-cross: %s is not CircuitPython's compiler (it says %r): its .mpy files would not "
+            "load; leave out --mpy-cross to copy .py files" % (exe, said[:80])
+        )
     if version is None:
-        raise UsageError("--mpy-cross: the drive has no boot_out.txt to say which CircuitPython it runs: "
-                         "leave out --mpy-cross to copy .py files")
+        raise UsageError(
+            "--mpy-cross: the drive has no boot_out.txt to say which CircuitPython it runs: "
+            "leave out --mpy-cross to copy .py files"
+        )
     theirs = words[1].lstrip("v").split(".")[0]
     if theirs != str(version[0]):
-        raise UsageError("--mpy-cross: %s compiles for CircuitPython %s.x; the board runs %s"
-                         % (exe, theirs, ".".join(map(str, version))))
+        raise UsageError(
+            "--mpy-cross: %s compiles for CircuitPython %s.x; the board runs %s"
+            % (exe, theirs, ".".join(map(str, version)))
+        )
     with tempfile.TemporaryDirectory() as tmp:
         src, out = os.path.join(tmp, "probe.py"), os.path.join(tmp, "probe.mpy")
         with open(src, "w") as f:
@@ -137,8 +145,7 @@ def check_compiler(exe, version):
         subprocess.run([exe, "-o", out, src], capture_output=True, check=False, timeout=30)
         head = read(out) or b""
     if head[:1] != b"C":
-        raise UsageError("--mpy-cross: %s writes .mpy files with header %r, not CircuitPython's 'C'"
-                         % (exe, head[:2]))
+        raise UsageError("--mpy-cross: %s writes .mpy files with header %r, not CircuitPython's 'C'" % (exe, head[:2]))
 
 
 def driver_files(spec):
@@ -172,8 +179,13 @@ def compile_mpy(files, exe):
             with open(src, "wb") as f:
                 f.write(files[path])
             try:
-                run = subprocess.run([exe, "-o", out, "-s", "/" + path[:-3] + ".mpy", src],
-                                     capture_output=True, check=False, text=True, timeout=60)
+                run = subprocess.run(
+                    [exe, "-o", out, "-s", "/" + path[:-3] + ".mpy", src],
+                    capture_output=True,
+                    check=False,
+                    text=True,
+                    timeout=60,
+                )
             except OSError as e:
                 raise Failure("cannot run %s: %s" % (exe, e.strerror or e)) from e
             if run.returncode:
@@ -191,8 +203,10 @@ def library_files(spec):
         target, name, _ = LIBRARIES[module]
         found = importlib.util.find_spec(name)
         if found is None or not found.origin:
-            raise Failure("the %s library is not installed here (pip install adafruit-circuitpython-%s)"
-                          % (name, name.replace("adafruit_", "").replace("_", "-")))
+            raise Failure(
+                "the %s library is not installed here (pip install adafruit-circuitpython-%s)"
+                % (name, name.replace("adafruit_", "").replace("_", "-"))
+            )
         if found.submodule_search_locations:  # a package: every .py in its folder
             folder = list(found.submodule_search_locations)[0]
             for file in sorted(os.listdir(folder)):

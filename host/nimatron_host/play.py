@@ -25,11 +25,17 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def add_parser(sub):
-    p = sub.add_parser("play", help="play a Nimatron from the keyboard (if its remote_play is on)",
-                       description=__doc__.split("\n")[0])
+    p = sub.add_parser(
+        "play", help="play a Nimatron from the keyboard (if its remote_play is on)", description=__doc__.split("\n")[0]
+    )
     p.add_argument("port", metavar="PORT", help="serial port of the machine's host link")
-    p.add_argument("--wait", type=float, default=30.0, metavar="S",
-                   help="longest wait for the machine's move, in seconds (default 30)")
+    p.add_argument(
+        "--wait",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="longest wait for the machine's move, in seconds (default 30)",
+    )
 
 
 def lamp_chars(out):
@@ -90,8 +96,10 @@ def parse_move(text, state, grid, dash="-"):
                 raise ValueError(USAGE[grid])
             shown = lamps[row]
             if not 1 <= (int(lamp) if len(lamp) < 6 else 0) <= len(shown):
-                raise ValueError("no lamp %s %s: row %s has lamps 1%s%d" % (
-                    row_name(row), lamp if len(lamp) < 6 else lamp[:5] + "...", row_name(row), dash, len(shown)))
+                raise ValueError(
+                    "no lamp %s %s: row %s has lamps 1%s%d"
+                    % (row_name(row), lamp if len(lamp) < 6 else lamp[:5] + "...", row_name(row), dash, len(shown))
+                )
             index = int(lamp) - 1
             if shown[index] == "0":
                 raise ValueError("lamp %s %d is already out" % (row_name(row), index + 1))
@@ -110,8 +118,10 @@ def parse_move(text, state, grid, dash="-"):
     if count > lit:
         if not lit:
             raise ValueError("row %s has no lamps lit" % row_name(row))
-        raise ValueError("row %s has %d lamp%s lit: take %s" % (
-            row_name(row), lit, "" if lit == 1 else "s", "1" if lit == 1 else "1%s%d" % (dash, lit)))
+        raise ValueError(
+            "row %s has %d lamp%s lit: take %s"
+            % (row_name(row), lit, "" if lit == 1 else "s", "1" if lit == 1 else "1%s%d" % (dash, lit))
+        )
     position = state.get("position")
     if state.get("rules") and position and row < len(position):
         from nimatron.games.rules import RulesError, parse_rules
@@ -127,8 +137,10 @@ def parse_move(text, state, grid, dash="-"):
     return ["row%d" % row] * count
 
 
-USAGE = {False: "type a row letter and how many lamps to take, e.g. B 2",
-         True: "name lamps by row and lamp, as on the screen: C 1 C 2 (or by numbers: 3 1 3 2)"}
+USAGE = {
+    False: "type a row letter and how many lamps to take, e.g. B 2",
+    True: "name lamps by row and lamp, as on the screen: C 1 C 2 (or by numbers: 3 1 3 2)",
+}
 
 
 def run(args):
@@ -137,11 +149,15 @@ def run(args):
         hello = link.hello()
         state = checked_state(link.ask("STATE"))
         if not state.get("remote_play"):
-            raise Failure("remote play is off on this machine; an operator can allow it with: "
-                          "nimatron config %s remote_play on" % args.port)
+            raise Failure(
+                "remote play is off on this machine; an operator can allow it with: "
+                "nimatron config %s remote_play on" % args.port
+            )
         grid = hello.get("input") == "grid"
         link.command("EVENTS ON")
-        out.write("The Nimatron on %s (%s). Type a move, n for a new game, q to quit.\n" % (args.port, state.get("rules")))
+        out.write(
+            "The Nimatron on %s (%s). Type a move, n for a new game, q to quit.\n" % (args.port, state.get("rules"))
+        )
         if state.get("state") in ("attract", "over"):
             state = checked_state(link.ask("PLAY PRESS new"))
         while True:

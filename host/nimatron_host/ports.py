@@ -44,7 +44,7 @@ def kind(info):
 
 
 def probe(path, timeout):
-    """"nimatron (board B, preset P)" or why not."""
+    """ "nimatron (board B, preset P)" or why not."""
     try:
         with Link(path, timeout=timeout) as link:
             hello = link.hello()
@@ -53,7 +53,11 @@ def probe(path, timeout):
         if message.startswith("cannot open"):
             return message
         return "no Nimatron here (%s)" % ("no HELLO reply" if message.startswith("no reply") else message)
-    return "Nimatron (board %s, preset %s, protocol %s)" % (hello.get("board"), hello.get("preset"), hello.get("protocol"))
+    return "Nimatron (board %s, preset %s, protocol %s)" % (
+        hello.get("board"),
+        hello.get("preset"),
+        hello.get("protocol"),
+    )
 
 
 def run(args):
@@ -63,9 +67,11 @@ def run(args):
     found = sorted(list_ports.comports(), key=lambda p: p.device)
     for info in found:
         what = kind(info)
-        note = {"data": "CircuitPython data channel: the host link",
-                "console": "CircuitPython console (REPL)",
-                "circuitpython": "CircuitPython board"}.get(what, "")
+        note = {
+            "data": "CircuitPython data channel: the host link",
+            "console": "CircuitPython console (REPL)",
+            "circuitpython": "CircuitPython board",
+        }.get(what, "")
         if what == "data" or (args.probe and what != "console"):
             note = probe(info.device, args.timeout)
         out.write("%-16s %-40s %s\n" % (info.device, info.description or "", note))

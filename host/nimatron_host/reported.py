@@ -24,20 +24,38 @@ from nimatron.machine.audits import KEYS, RESETS
 
 SENT_AS = {"games": "started"}  # AUDITS names the since-service game count "started"
 NOT_COUNTERS = ("uptime_s", "events_dropped", "first_game", "last_game")  # counts, but not audits
-GAMES = KEYS[:5]                 # the five every firmware sends (and the presets')
+GAMES = KEYS[:5]  # the five every firmware sends (and the presets')
 RESET_KEYS = ("power_ups",) + tuple(RESETS[r] for r in sorted(RESETS))
-IDENTITY = ("name", "version", "protocol", "board", "preset", "input", "pinmap", "pinmap_crc",
-            "restored", "settings_from")
+IDENTITY = (
+    "name",
+    "version",
+    "protocol",
+    "board",
+    "preset",
+    "input",
+    "pinmap",
+    "pinmap_crc",
+    "restored",
+    "settings_from",
+)
 WARN = ("why", "saving", "problems")  # HELLO keys that say something went wrong
 CSV_HELLO = ("restored", "settings_from") + WARN
 RESTORED = {"stored": "it found what it had stored", "factory": "it found nothing stored and began afresh"}
-SETTINGS_FROM = {"stored": "the changes saved with SET", "file": "its settings file",
-                 "last good": "the last settings that worked", "defaults": "the board's defaults"}
+SETTINGS_FROM = {
+    "stored": "the changes saved with SET",
+    "file": "its settings file",
+    "last good": "the last settings that worked",
+    "defaults": "the board's defaults",
+}
 MEANS = {  # words for a warning; a counter not here is named by its key alone
-    "stuck_buttons": "a button held down too long", "faults": "a program fault, recovered",
-    "engine_faults": "a move search that failed", "pin_lockouts": "wrong PINs, link paused",
-    "factory_restores": "started with nothing stored", "settings_fallbacks": "its settings file not used",
-    "start_failures": "a start that failed", "data_losses": "stored counts or settings lost",
+    "stuck_buttons": "a button held down too long",
+    "faults": "a program fault, recovered",
+    "engine_faults": "a move search that failed",
+    "pin_lockouts": "wrong PINs, link paused",
+    "factory_restores": "started with nothing stored",
+    "settings_fallbacks": "its settings file not used",
+    "start_failures": "a start that failed",
+    "data_losses": "stored counts or settings lost",
 }
 
 
@@ -113,12 +131,16 @@ def warnings(hello, counters):
     if hello.get("why"):
         out.append("This machine reported: %s" % text(hello["why"]))
     if hello.get("saving"):
-        out.append("Saving is failing now: %s (what it counts may be lost when it is switched off)"
-                   % text(hello["saving"]))
+        out.append(
+            "Saving is failing now: %s (what it counts may be lost when it is switched off)" % text(hello["saving"])
+        )
     if hello.get("problems"):
         out.append("Problems it reports: %s" % text(hello["problems"]))
-    bad = ["%s %s%s" % (text(key), service, " (%s)" % MEANS[key] if key in MEANS else "") for key, _, service in counters
-           if group(key) == GROUPS[2] and service]
+    bad = [
+        "%s %s%s" % (text(key), service, " (%s)" % MEANS[key] if key in MEANS else "")
+        for key, _, service in counters
+        if group(key) == GROUPS[2] and service
+    ]
     if bad:
         out.append("Since its last service it counted: %s" % ", ".join(bad))
     return ["*** " + line for line in out]
@@ -162,8 +184,7 @@ def csv_header(counters, hello):
     """The counter and HELLO columns: ``lifetime_X`` and ``service_X`` for
     every counter, then what HELLO said (stable columns first, others after)."""
     keys = [key for key, _, _ in counters]
-    return (["lifetime_" + k for k in keys] + ["service_" + k for k in keys] + list(CSV_HELLO)
-            + others(hello))
+    return ["lifetime_" + k for k in keys] + ["service_" + k for k in keys] + list(CSV_HELLO) + others(hello)
 
 
 def csv_values(counters, hello):

@@ -34,6 +34,8 @@ def run(args):
     try:
         from nimatron_sim import tui
     except ImportError as e:
-        raise UsageError("the terminal app needs the simulator's extras (%s): "
-                         "pip install 'nimatron[sim]', or use --headless or --web" % e.name) from e
+        raise UsageError(
+            "the terminal app needs the simulator's extras (%s): "
+            "pip install 'nimatron[sim]', or use --headless or --web" % e.name
+        ) from e
     return tui.run(args)

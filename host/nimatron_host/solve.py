@@ -3,10 +3,10 @@
 # SPDX-License-Identifier: MIT
 """``nimatron solve``: ask the strategy engine, for a person or a program.
 
-    nimatron solve --rules nim 3 4 5
-    nimatron solve --rules subtract:3 --misere --json 21
-    echo '{"rules": "nim", "position": [3, 4, 5]}' | nimatron solve --batch
-    nimatron solve --rules graph:2 --graph '{"nodes": [1, 2, 3], "edges": [[1, 2], [2, 3]]}'
+nimatron solve --rules nim 3 4 5
+nimatron solve --rules subtract:3 --misere --json 21
+echo '{"rules": "nim", "position": [3, 4, 5]}' | nimatron solve --batch
+nimatron solve --rules graph:2 --graph '{"nodes": [1, 2, 3], "edges": [[1, 2], [2, 3]]}'
 """
 
 import json
@@ -25,12 +25,20 @@ def add_parser(sub):
     p.add_argument("--rules", default="nim", help="%s (default nim)" % usage())
     p.add_argument("--misere", action="store_true", help="misère play: whoever takes the last object loses")
     p.add_argument("--ring", action="store_true", help="circular Nim: the single heap is an unbroken circle")
-    p.add_argument("--candies", nargs=2, metavar=("MINE", "THEIRS"),
-                   help="Candy Nim: candies the player to move and the other already hold")
-    p.add_argument("--stones", metavar="R",
-                   help="Building Nim: stones still to place (0: the building is over, plain Nim)")
-    p.add_argument("--graph", metavar="JSON",
-                   help='Graph Nim on any graph: {"nodes": [...], "edges": [[a, b], ...]} (no HEAP arguments)')
+    p.add_argument(
+        "--candies",
+        nargs=2,
+        metavar=("MINE", "THEIRS"),
+        help="Candy Nim: candies the player to move and the other already hold",
+    )
+    p.add_argument(
+        "--stones", metavar="R", help="Building Nim: stones still to place (0: the building is over, plain Nim)"
+    )
+    p.add_argument(
+        "--graph",
+        metavar="JSON",
+        help='Graph Nim on any graph: {"nodes": [...], "edges": [[a, b], ...]} (no HEAP arguments)',
+    )
     p.add_argument("--json", action="store_true", help="print one JSON line instead of an explanation")
     p.add_argument("--batch", action="store_true", help="read JSON lines from stdin, write one JSON line per input")
     p.add_argument("heaps", nargs="*", metavar="HEAP", help="heap sizes")
@@ -63,7 +71,9 @@ def glossed(lines):
     worth = ", ".join(str(1 << c) for c in range(width - 1, -1, -1))
     top = "  %s  binary: the columns are worth %s" % (head if width <= 4 else " " * width, worth)
     out = list(lines)
-    out.insert(at[0] - len([line for line in lines[:at[0]] if line.startswith("  ") and line.strip()[:1] in "01"]), top)
+    out.insert(
+        at[0] - len([line for line in lines[: at[0]] if line.startswith("  ") and line.strip()[:1] in "01"]), top
+    )
     out.append("  (the nim-sum adds each column without carrying: an odd count of 1s gives a 1, an even count a 0)")
     return out
 
@@ -119,7 +129,7 @@ def read_position(args, example="nimatron solve --rules nim 3 4 5"):
         elif not args.heaps:
             raise UsageError("give the heap sizes, e.g. " + example)
         else:
-            read = getattr(rules, "read_heap", None) or _heap   # 2-D Nim and Graph Nim read rows of 0s and 1s
+            read = getattr(rules, "read_heap", None) or _heap  # 2-D Nim and Graph Nim read rows of 0s and 1s
             heaps = [read(h) for h in args.heaps]
         stones = None if args.stones is None else _heap(args.stones)
         return with_stones(rules, heaps, stones)
@@ -160,7 +170,7 @@ def report(rules, heaps, misere, ring, result):
     worked = working(rules, heaps, misere)
     if worked:
         lines.extend([""] + worked + [""])
-    taught = rules.lesson(heaps, misere, ring, result)   # the rule a pupil can carry home, from the engine's numbers
+    taught = rules.lesson(heaps, misere, ring, result)  # the rule a pupil can carry home, from the engine's numbers
     lines.extend([s + "." for s in taught])
     if not worked and not taught and result["nimber"] is not None:
         lines.append("nim-value (Sprague-Grundy): %d" % result["nimber"])
@@ -245,8 +255,7 @@ def with_stones(rules, heaps, stones):
             raise RulesError("stones belong to Building Nim (--rules building)")
         return heaps
     if stones is None:
-        raise RulesError("building: say how many stones are still to place (--stones R, "
-                         "\"stones\": R; 0 is plain Nim)")
+        raise RulesError('building: say how many stones are still to place (--stones R, "stones": R; 0 is plain Nim)')
     return rules.with_stones(heaps, stones)
 
 
@@ -263,8 +272,11 @@ def add_candies(rules, heaps, misere, result, held):
     counting the ``held`` [mover, other] candies already taken."""
     if not counts_candies(rules):
         raise RulesError("candies belong to Candy Nim (--rules candy)")
-    if (not isinstance(held, list) or len(held) != 2
-            or [c for c in held if isinstance(c, bool) or not isinstance(c, int) or c < 0]):
+    if (
+        not isinstance(held, list)
+        or len(held) != 2
+        or [c for c in held if isinstance(c, bool) or not isinstance(c, int) or c < 0]
+    ):
         raise RulesError("candies must be two whole numbers >= 0: [mover, other]")
     result["candies"] = held[0] + rules.candies(heaps, misere)
 
@@ -292,7 +304,7 @@ def solve_request(line, known=None):
         if "position" in request:
             return {"error": "give 'position' or 'graph', not both"}
         if not isinstance(request["graph"], dict):
-            return {"error": "'graph' is an object: {\"nodes\": [...], \"edges\": [[a, b], ...]}"}
+            return {"error": '\'graph\' is an object: {"nodes": [...], "edges": [[a, b], ...]}'}
         request["position"] = request.pop("graph")
     for name in ("rules", "position"):
         if name not in request:
@@ -306,19 +318,21 @@ def solve_request(line, known=None):
     try:
         rules = rules_for(request["rules"], request["position"], known)
         if graph and not isinstance(rules, Graph):
-            return {"error": "a 'graph' is played by Graph Nim: \"rules\": \"graph:K\""}
+            return {"error": 'a \'graph\' is played by Graph Nim: "rules": "graph:K"'}
         strict_cells(rules, request["position"])
         if counts_candies(rules) and "candies" not in request:
-            raise RulesError("candy: give the candies each player already holds, \"candies\": "
-                             "[mover, other] ([0, 0] at the start)")
+            raise RulesError(
+                'candy: give the candies each player already holds, "candies": [mover, other] ([0, 0] at the start)'
+            )
         position = with_stones(rules, request["position"], request.get("stones"))
         result = strategy.solve(rules, position, request.get("misere", False), request.get("ring", False))
         if places_stones(rules):
             split_stones(result)
         nodes_left(result)
         if "candies" in request or counts_candies(rules):
-            add_candies(rules, request["position"], request.get("misere", False), result,
-                        request.get("candies", [0, 0]))
+            add_candies(
+                rules, request["position"], request.get("misere", False), result, request.get("candies", [0, 0])
+            )
         return result
     except RulesError as e:
         return {"error": cut_numbers(str(e))}

@@ -38,8 +38,9 @@ BUILDERS = (_tables, _nim2d, _nim2d_values)
 
 
 def add_parser(sub):
-    p = sub.add_parser("tables", help="rebuild or check the firmware's game tables (tables.bin, nim2d.bin)",
-                       description=__doc__)
+    p = sub.add_parser(
+        "tables", help="rebuild or check the firmware's game tables (tables.bin, nim2d.bin)", description=__doc__
+    )
     p.add_argument("--check", action="store_true", help="only check that the shipped files are up to date")
 
 

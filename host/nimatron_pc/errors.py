@@ -3,8 +3,8 @@
 # SPDX-License-Identifier: MIT
 """The two ways a PC-side command fails, each one line on the terminal.
 
-    raise UsageError("--nvm x.txt holds 23893 bytes that are not a Nimatron's nvm")   # exit status 2
-    raise Failure("no reply from /dev/ttyACM1 in 3 s")                                 # exit status 1
+raise UsageError("--nvm x.txt holds 23893 bytes that are not a Nimatron's nvm")   # exit status 2
+raise Failure("no reply from /dev/ttyACM1 in 3 s")                                 # exit status 1
 """
 
 

@@ -73,7 +73,7 @@ class Bench:
     def __init__(self, spec):
         self.spec = spec
         self.roles = board_roles(spec)
-        self.version = 0    # bumped on every output change
+        self.version = 0  # bumped on every output change
         self.layout = None  # the game's lamps per row, set once the controller is built
 
     def next_scan(self):
@@ -99,7 +99,7 @@ class GpiozeroBench(Bench):
             def _change_state(self, value):
                 changed = MockPin._change_state(self, value)
                 if changed:
-                    if self._function == "output":   # a lamp, not a button
+                    if self._function == "output":  # a lamp, not a button
                         bench.version += 1
                     # MockPin keeps every change of every pin, lamp or button
                     # (bounce makes many): a long run would grow forever
@@ -126,7 +126,7 @@ class GpiozeroBench(Bench):
     def set_switch(self, role, closed):
         pin = self._button_pins[role]
         if closed:
-            pin.drive_low()   # the button shorts the pulled-up pin to ground
+            pin.drive_low()  # the button shorts the pulled-up pin to ground
         else:
             pin.drive_high()
 
@@ -161,12 +161,12 @@ class BlinkaBench(Bench):
 
         self._mock = blinka_mock
         blinka_mock.install()
-        self._id = {}        # pin name -> id
-        self._mode = {}      # id -> IN / OUT
-        self._pull = {}      # id -> pull
-        self._out = {}       # id -> level driven
-        self._frames = {}    # id -> last NeoPixel frame bytes
-        self._links = {}     # id -> other ends of closed switches
+        self._id = {}  # pin name -> id
+        self._mode = {}  # id -> IN / OUT
+        self._pull = {}  # id -> pull
+        self._out = {}  # id -> level driven
+        self._frames = {}  # id -> last NeoPixel frame bytes
+        self._links = {}  # id -> other ends of closed switches
         self._scanners = []
         from nimatron.config.boards import pins
 
@@ -182,19 +182,19 @@ class BlinkaBench(Bench):
         else:
             names = [n for row in lamps["rows"] for n in row] + list(spec["status"].values())
             self._lamp_ids = {self._id[n] for n in names}
-        self._switch = {}    # role -> (id, other end)
+        self._switch = {}  # role -> (id, other end)
         to = VCC if spec.get("pressed") == "high" else GND  # pull-down buttons close to 3.3 V
         for role, name in spec["buttons"].items():
             self._switch[role] = (self._id[name], to)
         keys = spec.get("keys", ())
         for role, k in key_pixels(spec).items():
             self._switch[role] = (self._id[keys[k]], GND)
-        self._toggles = {}   # slide switch role -> position (closed to ground or not)
+        self._toggles = {}  # slide switch role -> position (closed to ground or not)
         for role, name in spec.get("switches", {}).items():
             self._switch[role] = (self._id[name], GND)
             self._toggles[role] = False
         self._encoders = []
-        self._turns = 0      # detents turned, clockwise positive
+        self._turns = 0  # detents turned, clockwise positive
         encoder = spec.get("encoder")
         self._encoder_ids = [self._id[n] for n in encoder] if encoder else []
         if encoder:
@@ -239,7 +239,7 @@ class BlinkaBench(Bench):
     def drive(self, pin_id, value):
         if self._out.get(pin_id) != value:
             self._out[pin_id] = value
-            if pin_id in self._lamp_ids:   # not a key matrix row being scanned
+            if pin_id in self._lamp_ids:  # not a key matrix row being scanned
                 self.version += 1
 
     def level(self, pin_id):
@@ -345,7 +345,7 @@ class BlinkaBench(Bench):
 
     def _pixel(self, data, bpp, p):
         """(r, g, b) of pixel ``p`` as sent (brightness-scaled), or dark."""
-        chunk = data[p * bpp: p * bpp + bpp]
+        chunk = data[p * bpp : p * bpp + bpp]
         if len(chunk) < 3:
             return (0, 0, 0)
         order = self.spec["lamps"].get("order", "GRB")
@@ -368,7 +368,7 @@ class BlinkaBench(Bench):
         if lamps["kind"] != "neopixel":
             return [[1 if self._out.get(self._id[n]) else 0 for n in row] for row in lamps["rows"]]
         data, bpp = self._pixel_bytes()
-        return [[1 if any(data[p * bpp: p * bpp + bpp]) else 0 for p in row] for row in self._lamp_pixels()]
+        return [[1 if any(data[p * bpp : p * bpp + bpp]) else 0 for p in row] for row in self._lamp_pixels()]
 
     def read_display(self):
         """The built-in display's pixels (rows of 0/1) as displayio drew them, or None."""
@@ -387,7 +387,7 @@ class BlinkaBench(Bench):
         if lamps["kind"] != "neopixel":
             return {role: 1 if self._out.get(self._id[self.spec["status"][role]]) else 0 for role in roles}
         data, bpp = self._pixel_bytes()
-        return {role: 1 if any(data[p * bpp: p * bpp + bpp]) else 0 for role, p in zip(roles, lamps["status"])}
+        return {role: 1 if any(data[p * bpp : p * bpp + bpp]) else 0 for role, p in zip(roles, lamps["status"])}
 
     def close(self):
         self._mock.release(list(self._id.values()))

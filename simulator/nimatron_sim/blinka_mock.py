@@ -34,7 +34,7 @@ import threading
 
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
-_owners = {}        # type: dict  # pin id -> bench
+_owners = {}  # type: dict  # pin id -> bench
 _state = {"installed": False, "next_id": 1000}
 
 

@@ -34,31 +34,56 @@ def add_parser(sub):
     p = sub.add_parser("sim", help="run the firmware on a simulated board", description=__doc__.split("\n")[0])
     p.add_argument("--list-boards", action="store_true", help="one line per board: name, driver, input model")
     p.add_argument("--headless", action="store_true", help="play a script, print JSON lines (no screen)")
-    p.add_argument("--board", default="pico-neopixel", help="the board to simulate (default pico-neopixel; --list-boards lists them)")
+    p.add_argument(
+        "--board",
+        default="pico-neopixel",
+        help="the board to simulate (default pico-neopixel; --list-boards lists them)",
+    )
     p.add_argument("--preset", help="preset (default: the board's own)")
     p.add_argument("--rules", help="rule set, e.g. nim, subtract:3")
     p.add_argument("--misere", action="store_true", help="misère play: whoever takes the last lamp loses")
     p.add_argument("--difficulty", help="perfect, fallible, equalizer or teach")
     p.add_argument("--seed", type=int, help="seed for the machine's choices and for switch bounce")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="any other setting, e.g. --set think_ms=0 (repeatable)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any other setting, e.g. --set think_ms=0 (repeatable)",
+    )
     p.add_argument("--script", metavar="FILE", help="actions, one per line ('-' reads stdin)")
     p.add_argument("--tick", type=int, default=5, metavar="MS", help="main-loop tick in virtual ms (default 5)")
-    p.add_argument("--until-killed", action="store_true",
-                   help="after the script, keep running in real time until interrupted")
-    p.add_argument("--serial", action="store_true",
-                   help="host link on a pseudo-terminal, path printed as 'serial: PATH' (first line on stderr); "
-                        "script waits then pass in real time")
-    p.add_argument("--nvm", metavar="FILE",
-                   help="the board's nvm (4096 bytes, created if missing): audits and SET changes survive runs")
+    p.add_argument(
+        "--until-killed", action="store_true", help="after the script, keep running in real time until interrupted"
+    )
+    p.add_argument(
+        "--serial",
+        action="store_true",
+        help="host link on a pseudo-terminal, path printed as 'serial: PATH' (first line on stderr); "
+        "script waits then pass in real time",
+    )
+    p.add_argument(
+        "--nvm",
+        metavar="FILE",
+        help="the board's nvm (4096 bytes, created if missing): audits and SET changes survive runs",
+    )
     p.add_argument("--first", choices=("visitor", "machine", "alternate"), help="who moves first")
     p.add_argument("--thinking", action="store_true", help="open with the 'how the machine thinks' panel shown")
-    p.add_argument("--web", action="store_true",
-                   help="serve the machine as a web page (and /crowd, the crowd view) on localhost")
+    p.add_argument(
+        "--web", action="store_true", help="serve the machine as a web page (and /crowd, the crowd view) on localhost"
+    )
     p.add_argument("--port", type=int, default=8000, help="port for --web (default 8000)")
-    p.add_argument("--host", default="localhost", metavar="ADDRESS",
-                   help="address for --web (default localhost; 0.0.0.0 serves the LAN, a machine per tab)")
-    p.add_argument("--lang", default="en", help="language of the words, in the terminal and the --web pages: en, es or ru (default en)")
+    p.add_argument(
+        "--host",
+        default="localhost",
+        metavar="ADDRESS",
+        help="address for --web (default localhost; 0.0.0.0 serves the LAN, a machine per tab)",
+    )
+    p.add_argument(
+        "--lang",
+        default="en",
+        help="language of the words, in the terminal and the --web pages: en, es or ru (default en)",
+    )
     p.add_argument("--screenshot", metavar="PATH", help="save an SVG of the interactive simulator mid-game, then exit")
 
 

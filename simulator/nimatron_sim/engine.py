@@ -79,12 +79,13 @@ def playable_presets(board):
 
 
 class Simulator:
-    tick_ms = 5      # the main loop: controller.update() every 5 virtual ms
-    hold_ms = 60     # a press: the button held down this long...
-    gap_ms = 40      # ...then up this long before the next action (a hand's pace)
+    tick_ms = 5  # the main loop: controller.update() every 5 virtual ms
+    hold_ms = 60  # a press: the button held down this long...
+    gap_ms = 40  # ...then up this long before the next action (a hand's pace)
 
-    def __init__(self, board, overrides=None, seed=None, *, tick_ms=None, start_ms=0, bounce=False, nvm=None,
-                 store=None):
+    def __init__(
+        self, board, overrides=None, seed=None, *, tick_ms=None, start_ms=0, bounce=False, nvm=None, store=None
+    ):
         self.board = board
         self.spec = boards.board(board)
         overrides = dict(overrides or {})
@@ -96,15 +97,15 @@ class Simulator:
         self.now = start_ms
         self.bounce = bounce
         self.rng = random.Random(overrides.get("seed", 0))
-        self.listeners = []         # f(dict) for controller events, "t" added
+        self.listeners = []  # f(dict) for controller events, "t" added
         self.output_listeners = []  # f(t, lamps, status) when the read-back changes
-        self._schedule = []         # (t, n, role, closed): switch changes to come
+        self._schedule = []  # (t, n, role, closed): switch changes to come
         self._n = 0
         self._pressed = {}
         self._seen = -1
         self._shown = None
         self._next_update = start_ms
-        self.powered = False        # the first tick (power-up) has run
+        self.powered = False  # the first tick (power-up) has run
         self.bench = make_bench(self.spec)
         from nimatron.machine.startup import Machine, overrides_source
         from nimatron.machine.store import Store
@@ -113,15 +114,24 @@ class Simulator:
         bench = self.bench
 
         def make(board, overrides, listener, now_ms, audits):
-            return bench.open(lambda: app.make_controller(board, overrides, listener=listener,
-                                                          now_ms=now_ms, audits=audits))
+            return bench.open(
+                lambda: app.make_controller(board, overrides, listener=listener, now_ms=now_ms, audits=audits)
+            )
 
         try:
             if store is None and nvm is not None:
                 store = Store(nvm=nvm)
-            self.machine = Machine(board, overrides_source(overrides), store,
-                                   now_ms=start_ms, reset_reason="power_on", listener=self._event, make=make,
-                                   log=lambda line: None, strict=True)
+            self.machine = Machine(
+                board,
+                overrides_source(overrides),
+                store,
+                now_ms=start_ms,
+                reset_reason="power_on",
+                listener=self._event,
+                make=make,
+                log=lambda line: None,
+                strict=True,
+            )
             self.controller = self.machine.controller
         except Exception:
             self.bench.close()

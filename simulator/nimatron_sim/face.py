@@ -49,7 +49,7 @@ KINDS = {
 }
 STATUS_ROLES = ("visitor", "machine", "champ", "machine_wins")  # words: "status.visitor"...
 MESSAGE_MS = 3000  # a refusal's reason stays on the face this long
-SOUND_MS = 700     # a sound's name stays on the face at least this long
+SOUND_MS = 700  # a sound's name stays on the face at least this long
 SOUNDS = ("click", "chatter", "champ", "machine_wins", "buzz")  # ``nimatron.machine.sound``'s; words: "sound.click"...
 
 
@@ -97,19 +97,19 @@ class Face:
     """A simulator and everything its front end needs to show about it."""
 
     def __init__(self, board, overrides=None, seed=None, *, audits=None, lang="en"):
-        self.words = Words(lang)   # first: a bad --lang is refused before a simulator starts
+        self.words = Words(lang)  # first: a bad --lang is refused before a simulator starts
         self.t = self.words.t
         self.board = board
         self.overrides = dict(overrides or {})
         self.sim = Simulator(board, self.overrides, seed)
         self.sim.listeners.append(self._event)
-        self.log = []              # (style, text), append-only
+        self.log = []  # (style, text), append-only
         self._retired = dict(audits or {})
-        self._played = set()       # lamps lit at some point of this game
-        self._ring = False         # the position is still an unbroken circle
-        self._note = None          # (until_ms, text): a refusal's reason
-        self.sounds = 0            # sounds heard so far (a front end rings its bell on new ones)
-        self.sound = None          # (t, name) of the latest sound
+        self._played = set()  # lamps lit at some point of this game
+        self._ring = False  # the position is still an unbroken circle
+        self._note = None  # (until_ms, text): a refusal's reason
+        self.sounds = 0  # sounds heard so far (a front end rings its bell on new ones)
+        self.sound = None  # (t, name) of the latest sound
 
     # -- the simulator ---------------------------------------------------------
     @property
@@ -184,11 +184,18 @@ class Face:
             self._ring = bool(event.get("ring"))
             self._note = None
             t = self.t
-            self._add("game", t("sim.log.game", n=controller.audits["games"] + self._retired.get("games", 0),
-                                position=self.words.phrase(controller.rules.position_words(
-                                    event["position"], bool(event.get("ring")))),
-                                misere=t("sim.log.misere") if event["misere"] else "",
-                                first=t("sim.log.first." + ("visitor" if event["first"] == "visitor" else "machine"))))
+            self._add(
+                "game",
+                t(
+                    "sim.log.game",
+                    n=controller.audits["games"] + self._retired.get("games", 0),
+                    position=self.words.phrase(
+                        controller.rules.position_words(event["position"], bool(event.get("ring")))
+                    ),
+                    misere=t("sim.log.misere") if event["misere"] else "",
+                    first=t("sim.log.first." + ("visitor" if event["first"] == "visitor" else "machine")),
+                ),
+            )
         elif kind == "move":
             self._move(event)
         elif kind == "refused":
@@ -205,11 +212,13 @@ class Face:
                 self._add("loss", self.t("log.loss"))
             elif event.get("counted", True):
                 self._add("note", self.t("log.abandoned"))
-            else:   # NEW (or the operator menu) before any move: not a game, and the counters agree
+            else:  # NEW (or the operator menu) before any move: not a game, and the counters agree
                 self._add("note", self.t("log.withdrawn"))
         elif kind == "still_playing":
-            self._add("note", self.t("sim.log.still_yes") if event.get("answer")
-                      else self.t("sim.log.still", s=event["seconds"]))
+            self._add(
+                "note",
+                self.t("sim.log.still_yes") if event.get("answer") else self.t("sim.log.still", s=event["seconds"]),
+            )
         else:
             from .operator_words import log_line
 
@@ -234,14 +243,15 @@ class Face:
         panel = self.counter() or CounterPanel(self.controller.rules, self.sim.layout, s["starts"][0])
         bits = ["%d" % (1 << (len(panel.bit_lamps) - 1 - k)) for k in range(len(panel.bit_lamps))]
         first = len(panel.bit_lamps) + 1
-        return self.t("sim.counter", last=first - 1, bits=" ".join(bits), first=first,
-                      end=first + len(panel.choice_lamps) - 1)
+        return self.t(
+            "sim.counter", last=first - 1, bits=" ".join(bits), first=first, end=first + len(panel.choice_lamps) - 1
+        )
 
     def rows_words(self):
         """What the rows that are not heaps show (Candy Nim's tallies, Building
         Nim's supply), in the visitor's words: the panel says, before a game too."""
         panel = self.controller.panel
-        if panel is None:   # attract mode: the first game's panel, as the controller will make it
+        if panel is None:  # attract mode: the first game's panel, as the controller will make it
             from nimatron.panels import make_panel
 
             s = self.settings
@@ -264,8 +274,9 @@ class Face:
         ring = self._ring
         self._ring = False
         t = self.t
-        words = self.words.phrase(explain.describe_move(before, after, rules.ordered, ring,
-                                                        getattr(controller.panel, "unlettered", None)))
+        words = self.words.phrase(
+            explain.describe_move(before, after, rules.ordered, ring, getattr(controller.panel, "unlettered", None))
+        )
         by = "visitor" if event["by"] == "visitor" else "machine"
         counter = self.counter()
         if counter is not None:
@@ -275,7 +286,9 @@ class Face:
                 won = strategy.solve(rules, before, controller.misere)["outcome"] == "win"
                 self._add("why", t("sim.log.why", why=t("sim.why.count", n=after[0]) if won else t("sim.why.no_count")))
             return
-        self._add(event["by"], t("sim.log.move." + by, move=words, position=self.words.phrase(rules.position_words(after))))
+        self._add(
+            event["by"], t("sim.log.move." + by, move=words, position=self.words.phrase(rules.position_words(after)))
+        )
         if event["by"] != "machine":
             return
         why = event.get("why")
@@ -386,8 +399,16 @@ class Face:
             return t("sim.rules.counter", k=controller.rules.k or 0, n=s["starts"][0][0], goal=goal) + "\n" + more
         if controller.rules.k is not None:
             about = about.replace(" k ", " %d " % controller.rules.k)  # "take 1 to 3 from one heap"
-        return t("rules.line", about=self.words.phrase(about), last=self.words.phrase(controller.rules.last_move),
-                 goal=goal) + "\n" + more
+        return (
+            t(
+                "rules.line",
+                about=self.words.phrase(about),
+                last=self.words.phrase(controller.rules.last_move),
+                goal=goal,
+            )
+            + "\n"
+            + more
+        )
 
     def message(self):
         """The words under the lamps: what is happening, and what to do."""
@@ -419,9 +440,11 @@ class Face:
                 keys = "1" if len(self.sim.layout) == 1 else "1-%d" % len(self.sim.layout)
                 text = t("sim.say.rows", keys=keys)
             else:
-                if controller.selected:   # Grundy's game moves the lamps, never takes them
-                    return t("sim.say.selected" if controller.rules.removes else "sim.say.selected.split",
-                             n=len(controller.selected))
+                if controller.selected:  # Grundy's game moves the lamps, never takes them
+                    return t(
+                        "sim.say.selected" if controller.rules.removes else "sim.say.selected.split",
+                        n=len(controller.selected),
+                    )
                 text = t("sim.say.grid")
                 if self.sim.spec.get("cursor"):
                     text = t("sim.say.cursor")
@@ -434,8 +457,15 @@ class Face:
             return t("sim.say.adds", n=len(controller.machine_out))
         if state == SHOWING:
             heaps, ring = controller.position()
-            move = self.words.phrase(explain.describe_move(heaps, controller.machine_after, controller.rules.ordered,
-                                                           ring, getattr(controller.panel, "unlettered", None)))
+            move = self.words.phrase(
+                explain.describe_move(
+                    heaps,
+                    controller.machine_after,
+                    controller.rules.ordered,
+                    ring,
+                    getattr(controller.panel, "unlettered", None),
+                )
+            )
             return t("sim.say.places" if controller._building() else "sim.say.showing", move=move)
         if state == OVER:
             return t("sim.say.win" if controller.winner == "visitor" else "sim.say.loss")

@@ -64,7 +64,7 @@ class FlashNvm:
         self.erases = 0
         self.programmed = 0
         self.notes = []  # what ``open`` found (said by the store's ``load``)
-        self.lost = []   # the kinds ``open`` may have lost (``load`` names them)
+        self.lost = []  # the kinds ``open`` may have lost (``load`` names them)
 
     @classmethod
     def open(cls, path, size=SIZE, said=None):
@@ -98,17 +98,24 @@ class FlashNvm:
             if answer(e):
                 raise
             aside = set_aside(path, "unreadable")
-            notes.append("%s could not be read (%s): %s; started blank" % (
-                os.path.basename(path), e.strerror or e,
-                "kept aside as %s" % os.path.basename(aside) if aside else "it could not be kept aside"))
+            notes.append(
+                "%s could not be read (%s): %s; started blank"
+                % (
+                    os.path.basename(path),
+                    e.strerror or e,
+                    "kept aside as %s" % os.path.basename(aside) if aside else "it could not be kept aside",
+                )
+            )
             lost = ["audits", "settings"]
-            held, data, new = 0, b"", True   # said above: not "was empty" as well
+            held, data, new = 0, b"", True  # said above: not "was empty" as well
         if held > len(data):
             raise OSError("it holds %d bytes: too many to be kept aside whole" % held)
         image = data
         if held == 0 and not new:
-            notes.append("%s was empty (cut short: this program writes the whole sector): whatever it held "
-                         "is lost, started from factory" % os.path.basename(path))
+            notes.append(
+                "%s was empty (cut short: this program writes the whole sector): whatever it held "
+                "is lost, started from factory" % os.path.basename(path)
+            )
             lost = ["audits", "settings"]
         elif held not in (0, size):
             aside = keep_aside(path, data, "other")
@@ -119,10 +126,17 @@ class FlashNvm:
             # older than ones it lost. Every kind may be lost (an older settings record
             # brought back without the PIN that followed it).
             lost = ["audits", "settings"]
-            notes.append("%s held %d bytes, not %d (cut short, or another version's image): kept aside as %s, "
-                         "%s; the newest audits and settings may be lost"
-                         % (os.path.basename(path), held, size, os.path.basename(aside),
-                            "its newest readable records carried over" if image else "no record in it was readable"))
+            notes.append(
+                "%s held %d bytes, not %d (cut short, or another version's image): kept aside as %s, "
+                "%s; the newest audits and settings may be lost"
+                % (
+                    os.path.basename(path),
+                    held,
+                    size,
+                    os.path.basename(aside),
+                    "its newest readable records carried over" if image else "no record in it was readable",
+                )
+            )
         nvm = cls(image + b"\xff" * (size - len(image)), size, path)
         nvm.notes = notes
         nvm.lost = lost
@@ -132,8 +146,9 @@ class FlashNvm:
             except OSError as e:
                 if answer(e) or said is None:
                     raise
-                said.append("%s could not be written (%s): the next save writes it" % (
-                    os.path.basename(path), e.strerror or e))
+                said.append(
+                    "%s could not be written (%s): the next save writes it" % (os.path.basename(path), e.strerror or e)
+                )
         return nvm
 
     def keep(self, word="other"):
@@ -272,10 +287,10 @@ class ModelFiles:
 
     def __init__(self, power=None):
         self.power = power if power is not None else Power()
-        self.names = {}     # path -> inode, as the running system sees them
-        self.durable = {}   # path -> inode, as the disk holds them
-        self.data = {}      # inode -> bytes written
-        self.synced = {}    # inode -> bytes on the disk
+        self.names = {}  # path -> inode, as the running system sees them
+        self.durable = {}  # path -> inode, as the disk holds them
+        self.data = {}  # inode -> bytes written
+        self.synced = {}  # inode -> bytes on the disk
         self.inodes = 0
 
     def read(self, path):
@@ -302,7 +317,7 @@ class ModelFiles:
         self.power.step()
         self.inodes += 1
         self.data[self.inodes] = bytes(data)
-        self.synced[self.inodes] = bytes(data[:len(data) // 2])
+        self.synced[self.inodes] = bytes(data[: len(data) // 2])
         self.names[path] = self.inodes
 
     def fsync(self, path):

@@ -44,11 +44,12 @@ def nimrod(controller):
         return None
     candies = getattr(controller.panel, "candies", None)  # Candy Nim's tallies
     unlettered = getattr(controller.panel, "unlettered", None)  # a ring's arcs or rows
-    panel = nimrod_for(controller.rules, controller.misere, position[0], position[1], controller.state, candies,
-                       unlettered)
+    panel = nimrod_for(
+        controller.rules, controller.misere, position[0], position[1], controller.state, candies, unlettered
+    )
     if getattr(controller.panel, "bit_lamps", None) is not None:  # a counter (the game of 21): counts, not heaps
         return counted(controller, panel)
-    if not controller.rules.ordered and panel.get("after_heaps"):   # "leaving ..." as the lamps will show it
+    if not controller.rules.ordered and panel.get("after_heaps"):  # "leaving ..." as the lamps will show it
         panel = _leaving(panel, controller.rules.position_words(as_shown(controller.panel, panel["after_heaps"])))
     if controller.state == VISITOR and (getattr(controller, "taken", None) or getattr(controller, "selected", None)):
         panel = in_progress(controller, panel)
@@ -83,10 +84,17 @@ def counted(controller, panel):
     counter = controller.panel
     heap = controller.position()[0][0]
     out = dict(panel, rows=None, kind="count")
-    lines = [["nimrod.count", {"count": counter.total - heap, "total": counter.total,
-                               "goal": "loses" if controller.misere else "wins"}]]
-    said = [counter.total - h for h in range(counter.total)   # the counts to say: the heaps the engine finds lost
-            if strategy.solve(controller.rules, [h], controller.misere, False)["outcome"] == "loss"]
+    lines = [
+        [
+            "nimrod.count",
+            {"count": counter.total - heap, "total": counter.total, "goal": "loses" if controller.misere else "wins"},
+        ]
+    ]
+    said = [
+        counter.total - h
+        for h in range(counter.total)  # the counts to say: the heaps the engine finds lost
+        if strategy.solve(controller.rules, [h], controller.misere, False)["outcome"] == "loss"
+    ]
     lines.append(["nimrod.count.rule", {"said": ", ".join([str(n) for n in sorted(said) if n])}])
     if controller.state in (VISITOR, THINKING, SHOWING) and heap:
         start = controller.turn_start[0][0] if controller.state == VISITOR and controller.turn_start else heap
@@ -94,16 +102,24 @@ def counted(controller, panel):
         if result["after"] is not None:
             k = start - result["after"][0]
             who = "machine" if controller.state in (THINKING, SHOWING) else "visitor"
-            lines.append(["nimrod.count.win" if result["outcome"] == "win" else "nimrod.count.lose",
-                          {"who": who, "k": k, "said": counter.total - result["after"][0]}])
+            lines.append(
+                [
+                    "nimrod.count.win" if result["outcome"] == "win" else "nimrod.count.lose",
+                    {"who": who, "k": k, "said": counter.total - result["after"][0]},
+                ]
+            )
     if controller.state == VISITOR and controller.selected:  # the choice lamps selected: what DONE would say
         after = counter.after_selection(controller.selected)
         if after is None or not controller.rules.is_legal([heap], after, False):
             lines.append(["nimrod.selected.not", {}])
         else:
             lost = strategy.solve(controller.rules, after, controller.misere, False)["outcome"] == "loss"
-            lines.append(["nimrod.count.chosen." + ("win" if lost else "lose"),
-                          {"k": heap - after[0], "said": counter.total - after[0]}])
+            lines.append(
+                [
+                    "nimrod.count.chosen." + ("win" if lost else "lose"),
+                    {"k": heap - after[0], "said": counter.total - after[0]},
+                ]
+            )
     out["lines"] = lines
     return out
 
@@ -139,8 +155,12 @@ def in_progress(controller, panel):
         if done:
             lines.append(["nimrod.taking.done", {"after": rules.position_words(now)}])
         elif best is not None:
-            lines.append(["nimrod.taking.more", {"row": row_label(row), "more": now[row] - best[row],
-                                                 "after": rules.position_words(best)}])
+            lines.append(
+                [
+                    "nimrod.taking.more",
+                    {"row": row_label(row), "more": now[row] - best[row], "after": rules.position_words(best)},
+                ]
+            )
         else:
             lines.append(["nimrod.taking.none", {"row": row_label(row)}])
         out["lines"] = lines
@@ -154,7 +174,9 @@ def in_progress(controller, panel):
         lost = strategy.solve(rules, after, misere, False)["outcome"] == "loss"
         if not rules.ordered:
             after = as_shown(controller.panel, selected=list(controller.selected)) or after
-        lines.append(["nimrod.selected.win" if lost else "nimrod.selected.lose", {"after": rules.position_words(after)}])
+        lines.append(
+            ["nimrod.selected.win" if lost else "nimrod.selected.lose", {"after": rules.position_words(after)}]
+        )
     out["lines"] = lines
     return out
 
@@ -175,8 +197,16 @@ def nimrod_for(rules, misere, heaps, ring, state, candies=None, unlettered=None)
         try:
             panel = _panel(rules, misere, heaps, ring, mover, candies, unlettered)
         except ValueError as e:  # SizeError: too large to work out here
-            panel = {"kind": "other", "position": rules.position_words(heaps, ring), "error": str(e), "rows": None,
-                     "lines": [["nimrod.other", {"position": rules.position_words(heaps, ring)}], ["nimrod.error", {"note": str(e)}]]}
+            panel = {
+                "kind": "other",
+                "position": rules.position_words(heaps, ring),
+                "error": str(e),
+                "rows": None,
+                "lines": [
+                    ["nimrod.other", {"position": rules.position_words(heaps, ring)}],
+                    ["nimrod.error", {"note": str(e)}],
+                ],
+            }
         panel["mover"] = mover
         _cache[key] = panel
     return panel
@@ -185,10 +215,18 @@ def nimrod_for(rules, misere, heaps, ring, state, candies=None, unlettered=None)
 def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
     result = strategy.solve(rules, heaps, misere, ring)
     name = rules.name
-    reasoning = rules.reasoning    # which table Nimrod draws: the rule set says (games/rules.py)
-    out = {"kind": "other", "rules": rules.spec, "misere": bool(misere), "ring": bool(ring),
-           "position": rules.position_words(heaps, ring), "nimber": result["nimber"], "outcome": result["outcome"],
-           "rows": None, "row_key": "nimrod.heap"}
+    reasoning = rules.reasoning  # which table Nimrod draws: the rule set says (games/rules.py)
+    out = {
+        "kind": "other",
+        "rules": rules.spec,
+        "misere": bool(misere),
+        "ring": bool(ring),
+        "position": rules.position_words(heaps, ring),
+        "nimber": result["nimber"],
+        "outcome": result["outcome"],
+        "rows": None,
+        "row_key": "nimrod.heap",
+    }
     lines = []
     if result["after"] is None:  # the game is over (circular Nim's last take leaves nothing at all)
         out.update(move=None, after=None, lines=[["nimrod.over", {}]])
@@ -219,14 +257,16 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         out.update(_table(heaps, heaps))
         out.update(kind="moore", k=rules.k)
         lines.append(["nimrod.moore", {"k1": rules.k + 1}])
-    taught = rules.lesson(heaps, misere, ring, result)   # the rule to carry home, from the engine's numbers
+    taught = rules.lesson(heaps, misere, ring, result)  # the rule to carry home, from the engine's numbers
     if out["kind"] == "other" and taught:
         lines.extend([["nimrod.lesson", {"note": sentence}] for sentence in taught])
     elif out["kind"] == "other":
         lines.append(["nimrod.other", {"position": out["position"]}])
         if result["nimber"] is not None:
             lines.append(["nimrod.nimber", {"n": result["nimber"]}])
-    elif taught and out["kind"] == "values":  # the table shows each heap's value: the rule to carry home, in plain words
+    elif (
+        taught and out["kind"] == "values"
+    ):  # the table shows each heap's value: the rule to carry home, in plain words
         # (a group's lesson says what nimrod.values.groups says: in its place, not twice in a row)
         first = 0 if out["how"] == "groups" else 1
         lines[first:1] = [["nimrod.lesson", {"note": taught[0]}]]
@@ -234,16 +274,20 @@ def _panel(rules, misere, heaps, ring, mover, candies, unlettered=None):
         lines.append(["nimrod.misere", {}])
     elif out["kind"] in ("nim", "values"):
         lines.append(["nimrod.nonzero" if out["sum"] else "nimrod.zero", {"x": out["sum"]}])
-    if getattr(rules, "candies", None) is not None:   # Candy Nim: the candies each player holds decide a tie
+    if getattr(rules, "candies", None) is not None:  # Candy Nim: the candies each player holds decide a tie
         _candy(rules, misere, heaps, mover, candies, out, lines)
     who = mover or "visitor"
     out["move"] = None if after is None else explain.describe_move(shown, after, rules.ordered, ring, unlettered)
-    out["after"] = None if after is None else rules.position_words(result["after"])   # the whole position, in its rule set's words
+    out["after"] = (
+        None if after is None else rules.position_words(result["after"])
+    )  # the whole position, in its rule set's words
     out["after_heaps"] = result["after"]
     if after is None:
         lines.append(["nimrod.over", {}])
-    elif result["outcome"] == "win" and ("leaving" in out["move"] or out["move"] == explain.move_leaving(
-            shown, after, out["after"], rules.ordered, ring, unlettered)):  # the move's words already say what is left
+    elif result["outcome"] == "win" and (
+        "leaving" in out["move"]
+        or out["move"] == explain.move_leaving(shown, after, out["after"], rules.ordered, ring, unlettered)
+    ):  # the move's words already say what is left
         lines.append(["nimrod.win.said", {"who": who, "move": out["move"]}])
     elif result["outcome"] == "win":
         lines.append(["nimrod.win", {"who": who, "move": out["move"], "after": out["after"]}])
@@ -260,20 +304,28 @@ def glossed(out, lines):
     terms = []
     if out.get("rows") is not None:
         cols = [1 << c for c in range(out["width"] - 1, -1, -1)]
-        row = next((row for row in out["rows"] if sum(row["bits"]) > 1), None)   # its own example
-        if row is None:   # every heap a power of two ("1 0 = 2 = 2" shows nothing): the widest number instead
+        row = next((row for row in out["rows"] if sum(row["bits"]) > 1), None)  # its own example
+        if row is None:  # every heap a power of two ("1 0 = 2 = 2" shows nothing): the widest number instead
             row = {"bits": [1] * len(cols), "value": sum(cols)}
-        terms.append(["nimrod.gloss.binary", {"cols": " ".join(str(c) for c in cols),
-                                              "bits": " ".join(str(b) for b in row["bits"]), "n": row["value"],
-                                              "parts": " + ".join(str(c) for c, b in zip(cols, row["bits"]) if b) or "0"}])
+        terms.append(
+            [
+                "nimrod.gloss.binary",
+                {
+                    "cols": " ".join(str(c) for c in cols),
+                    "bits": " ".join(str(b) for b in row["bits"]),
+                    "n": row["value"],
+                    "parts": " + ".join(str(c) for c, b in zip(cols, row["bits"]) if b) or "0",
+                },
+            ]
+        )
         terms.append(["nimrod.gloss.counts" if out["kind"] == "moore" else "nimrod.gloss.sum", {}])
-        if out.get("row_key", "nimrod.heap") in ("nimrod.heap", "nimrod.value.heaps"):   # the table's rows are lamp rows
-            terms.append(["nimrod.gloss.heap", {}])   # the one place a row is called a heap: Nim's own word for it
+        if out.get("row_key", "nimrod.heap") in ("nimrod.heap", "nimrod.value.heaps"):  # the table's rows are lamp rows
+            terms.append(["nimrod.gloss.heap", {}])  # the one place a row is called a heap: Nim's own word for it
     if out["kind"] == "values" or "nimrod.nimber" in keys or any(key.startswith("nimrod.values.") for key in keys):
         terms.append(["nimrod.gloss.value", {}])
     if out.get("misere"):
         terms.append(["nimrod.gloss.misere", {}])
-    return lines + terms   # footnotes: the rule and the move stay first, where a small terminal shows them
+    return lines + terms  # footnotes: the rule and the move stay first, where a small terminal shows them
 
 
 def _building(rules, misere, position, after, mover, out, lines):
@@ -297,8 +349,12 @@ def _building(rules, misere, position, after, mover, out, lines):
     lines.append(["nimrod.building", {"n": stones, "heaps": position_text(heaps)}])
     lines.append(["nimrod.building.last", {"player": last}])
     lines.append(["nimrod.building.aim", {"aim": out["aim"], "x": out["sum"]}])
-    lines.append(["nimrod.building.nonzero" if out["sum"] else "nimrod.building.zero",
-                  {"player": mover if last == other else other}])
+    lines.append(
+        [
+            "nimrod.building.nonzero" if out["sum"] else "nimrod.building.zero",
+            {"player": mover if last == other else other},
+        ]
+    )
     return position, after
 
 
@@ -307,7 +363,11 @@ def _candy(rules, misere, heaps, mover, candies, out, lines):
     the player to move can be sure of (the firmware's own count)."""
     left = sum(heaps)
     sure = rules.candies(heaps, misere) if left and rules.searchable(heaps) else None
-    out["candy"] = {"left": left, "sure": sure, "held": None if candies is None else dict(candies)}  # a copy: panels are cached
+    out["candy"] = {
+        "left": left,
+        "sure": sure,
+        "held": None if candies is None else dict(candies),
+    }  # a copy: panels are cached
     if candies is not None:
         lines.append(["nimrod.candy.held", {"you": candies.get("visitor", 0), "machine": candies.get("machine", 0)}])
     if sure is not None and mover is not None:
@@ -346,8 +406,15 @@ def _table(heaps, values):
     width = len(counts)
     return {
         "width": width,
-        "rows": [{"label": explain.label(i), "heap": heaps[i], "value": values[i],
-                  "bits": [int(b) for b in explain.binary(values[i], width)]} for i in range(len(values))],
+        "rows": [
+            {
+                "label": explain.label(i),
+                "heap": heaps[i],
+                "value": values[i],
+                "bits": [int(b) for b in explain.binary(values[i], width)],
+            }
+            for i in range(len(values))
+        ],
         "counts": counts,
         "sum": x,
         "sum_bits": [int(b) for b in explain.binary(x, width)],

@@ -74,8 +74,10 @@ def make_display(width=128, height=64):
         import fourwire
         import terminalio
     except ImportError as e:
-        raise ExtrasMissing("a board with a display (the MacroPad's OLED) needs the simulator's extras (%s): "
-                            "pip install 'nimatron[sim]'" % (e.name or e)) from e
+        raise ExtrasMissing(
+            "a board with a display (the MacroPad's OLED) needs the simulator's extras (%s): "
+            "pip install 'nimatron[sim]'" % (e.name or e)
+        ) from e
     if not isinstance(terminalio.FONT, TiledFont):  # once: the board's font, a tile a glyph
         terminalio.FONT = TiledFont(terminalio.FONT)
 
@@ -153,13 +155,16 @@ def png(pixels, scale=2, on=(120, 200, 255), off=(0, 0, 0)):
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows)))
-            + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows)))
+        + chunk(b"IEND", b"")
+    )
 
 
 # (row, column, bit) of the eight dots of a braille cell, two across and four down
-DOTS = ((0, 0, 0x01), (1, 0, 0x02), (2, 0, 0x04), (0, 1, 0x08), (1, 1, 0x10), (2, 1, 0x20),
-        (3, 0, 0x40), (3, 1, 0x80))
+DOTS = ((0, 0, 0x01), (1, 0, 0x02), (2, 0, 0x04), (0, 1, 0x08), (1, 1, 0x10), (2, 1, 0x20), (3, 0, 0x40), (3, 1, 0x80))
 
 
 def braille(pixels):

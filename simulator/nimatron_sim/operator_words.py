@@ -85,17 +85,27 @@ def screen(controller, roles, words):
         key = menu.adjustable()[menu.index]
         return t("op.adjust", setting=setting(key, words), value=value(key, controller.settings[key], words), step=step)
     if shown == "adjust_value":
-        return t("op.adjust_value", setting=setting(menu.key, words),
-                 value=value(menu.key, menu.choices[menu.index], words), step=step)
+        return t(
+            "op.adjust_value",
+            setting=setting(menu.key, words),
+            value=value(menu.key, menu.choices[menu.index], words),
+            step=step,
+        )
     if shown == "check_switch":
         switches = controller.switches
-        return t("op.check_switch", idle=_buttons(switches.check_switch(), words, "op.nothing"),
-                 stuck=_buttons(switches.stuck_now(), words, "op.nothing"))
+        return t(
+            "op.check_switch",
+            idle=_buttons(switches.check_switch(), words, "op.nothing"),
+            stuck=_buttons(switches.stuck_now(), words, "op.nothing"),
+        )
     if shown == "burn_in":
         return t("op.burn_in", n=menu.cycles + 1)
     if shown == "confirm":
-        return t("op.confirm." + menu.action, answer=t("op.yes" if menu.yes else "op.no").upper(),
-                 step=t("op.toggle.rows" if "row0" in roles else "op.toggle.grid"))
+        return t(
+            "op.confirm." + menu.action,
+            answer=t("op.yes" if menu.yes else "op.no").upper(),
+            step=t("op.toggle.rows" if "row0" in roles else "op.toggle.grid"),
+        )
     return t("op.title")
 
 
@@ -130,8 +140,12 @@ def _adjusted(e, words):
         kept = t("op.log.saved_in", s=-(-e["saving_in_ms"] // 1000))
     else:
         kept = t("op.log.until_restart")
-    return t("op.log.adjusted.next" if e["applies"] == "next game" else "op.log.adjusted",
-             setting=setting(e["key"], words), value=value(e["key"], e["value"], words), kept=kept)
+    return t(
+        "op.log.adjusted.next" if e["applies"] == "next game" else "op.log.adjusted",
+        setting=setting(e["key"], words),
+        value=value(e["key"], e["value"], words),
+        kept=kept,
+    )
 
 
 def _stuck(e, words):
@@ -143,8 +157,11 @@ def _stuck(e, words):
 def _check_switch(e, words):
     if "button" in e:
         return words.t("op.log.unpressed", button=button(e["button"], words), games=e["games"])
-    return words.t("op.log.check_switch", idle=_buttons(e["buttons"], words, "op.none"),
-                   stuck=_buttons(e["stuck"], words, "op.none"))
+    return words.t(
+        "op.log.check_switch",
+        idle=_buttons(e["buttons"], words, "op.none"),
+        stuck=_buttons(e["stuck"], words, "op.none"),
+    )
 
 
 # event kind -> its log line
@@ -152,13 +169,15 @@ LINES = {
     "service": _service,
     "stuck": _stuck,
     "check_switch": _check_switch,
-    "switch": lambda e, words: words.t("op.log.switch." + ("down" if e["pressed"] else "up"),
-                                       button=button(e["button"], words)),
+    "switch": lambda e, words: words.t(
+        "op.log.switch." + ("down" if e["pressed"] else "up"), button=button(e["button"], words)
+    ),
     "adjusted": _adjusted,
     "burn_in": lambda e, words: words.t("op.log.burn_in", n=e["cycles"]),
     "audits_cleared": lambda e, words: words.t("op.log.audits_cleared"),
-    "factory_reset": lambda e, words: words.t("op.log.factory_reset" if e["applied"] else "op.log.factory_reset.later",
-                                              preset=words.preset(e["preset"])),
+    "factory_reset": lambda e, words: words.t(
+        "op.log.factory_reset" if e["applied"] else "op.log.factory_reset.later", preset=words.preset(e["preset"])
+    ),
 }
 
 

@@ -22,9 +22,9 @@ def overrides(args):
         if not sep or not key:
             raise UsageError("--set wants KEY=VALUE, got %r" % item)
         try:
-            value = json.loads(value)   # numbers, lists ("[[3,4,5]]"), true/false
+            value = json.loads(value)  # numbers, lists ("[[3,4,5]]"), true/false
         except ValueError:
-            pass                        # plain words stay strings
+            pass  # plain words stay strings
         out[key.strip()] = value
     for key in ("preset", "rules", "difficulty", "first"):
         value = getattr(args, key)

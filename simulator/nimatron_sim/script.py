@@ -25,8 +25,8 @@ lines runs in the memory of one line. A wait or hold lasts at most 24 h of
 virtual time (``MAX_MS``); lines are text of at most ``MAX_LINE`` bytes.
 """
 
-MAX_MS = 24 * 3600 * 1000   # one line's wait or hold: a day of virtual time
-MAX_LINE = 1000             # bytes in one line
+MAX_MS = 24 * 3600 * 1000  # one line's wait or hold: a day of virtual time
+MAX_LINE = 1000  # bytes in one line
 
 
 class ScriptError(ValueError):
@@ -42,8 +42,10 @@ def _ms(text, n):
     if text[:1] == "-":
         raise ScriptError("script line %d: bad number %r (milliseconds cannot be negative)" % (n, text[:20]))
     if len(text) > 9 or int(text) > MAX_MS:
-        raise ScriptError("script line %d: %s ms is too long (at most %d, 24 hours, per line)"
-                          % (n, text if len(text) <= 20 else "a %d-digit number of" % len(text), MAX_MS))
+        raise ScriptError(
+            "script line %d: %s ms is too long (at most %d, 24 hours, per line)"
+            % (n, text if len(text) <= 20 else "a %d-digit number of" % len(text), MAX_MS)
+        )
     return int(text)
 
 
@@ -117,8 +119,9 @@ def actions(lines, roles=None):
                 raise ScriptError("script line %d: bounce on, or bounce off" % n)
             yield (n, "bounce", (rest[0].lower() == "on",))
         else:
-            raise ScriptError("script line %d: unknown action %r (choose from %s)"
-                              % (n, words[0][:20], ", ".join(ACTIONS)))
+            raise ScriptError(
+                "script line %d: unknown action %r (choose from %s)" % (n, words[0][:20], ", ".join(ACTIONS))
+            )
 
 
 def _text(line, n):
@@ -142,7 +145,7 @@ def lines(f):
             rest = line
             while rest and not rest.endswith(b"\n"):  # skip the rest, a block at a time
                 rest = f.readline(1 << 16)
-            line = line[:MAX_LINE + 1]
+            line = line[: MAX_LINE + 1]
         yield line.rstrip(b"\r\n")
 
 

@@ -39,26 +39,56 @@ import time
 from nimatron_pc.errors import UsageError
 
 FAST = {"think_ms": 40, "show_ms": 40, "over_ms": 1000, "walkaway_ms": 20000, "seed": 1}
-COMMANDS = (b"HELLO", b"STATE", b"AUDITS", b"CONFIG", b"CONFIG think_ms", b"EXPLAIN", b"HELP",
-            b"EVENTS ON", b"EVENTS OFF", b"SET think_ms 30", b"SET think_ms 50", b"SET explain on",
-            b"SET explain off", b"SET nosuch 1", b"SET difficulty", b"PLAY PRESS row0", b"NEW",
-            b"UNLOCK 0000", b"LOCK", b"\xff\xfe", b"x" * 300, b"")
+COMMANDS = (
+    b"HELLO",
+    b"STATE",
+    b"AUDITS",
+    b"CONFIG",
+    b"CONFIG think_ms",
+    b"EXPLAIN",
+    b"HELP",
+    b"EVENTS ON",
+    b"EVENTS OFF",
+    b"SET think_ms 30",
+    b"SET think_ms 50",
+    b"SET explain on",
+    b"SET explain off",
+    b"SET nosuch 1",
+    b"SET difficulty",
+    b"PLAY PRESS row0",
+    b"NEW",
+    b"UNLOCK 0000",
+    b"LOCK",
+    b"\xff\xfe",
+    b"x" * 300,
+    b"",
+)
 MEMORY_SLACK_KB = 30000  # growth allowed after the warm-up (allocator noise, caches)
 
 
 def add_parser(sub):
-    p = sub.add_parser("soak", help="many games with power cuts, bounce and host traffic; checks invariants",
-                       description=__doc__.split("\n")[0])
+    p = sub.add_parser(
+        "soak",
+        help="many games with power cuts, bounce and host traffic; checks invariants",
+        description=__doc__.split("\n")[0],
+    )
     p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     p.add_argument("--board", default="pico-neopixel", help="board (default pico-neopixel)")
     p.add_argument("--seed", type=int, default=1, help="seed for visitors, cuts and traffic (default 1)")
-    p.add_argument("--cut-every", type=int, default=25, metavar="N",
-                   help="a power cut about every N games (default 25)")
-    p.add_argument("--state-file", action="store_true",
-                   help="also keep the state file a writable drive gives (default: the nvm alone, as shipped)")
-    p.add_argument("--tear", choices=("bits", "bytes"), default="bits",
-                   help="how a cut tears the flash: NOR pages and sectors at random bits (default), "
-                        "or between bytes")
+    p.add_argument(
+        "--cut-every", type=int, default=25, metavar="N", help="a power cut about every N games (default 25)"
+    )
+    p.add_argument(
+        "--state-file",
+        action="store_true",
+        help="also keep the state file a writable drive gives (default: the nvm alone, as shipped)",
+    )
+    p.add_argument(
+        "--tear",
+        choices=("bits", "bytes"),
+        default="bits",
+        help="how a cut tears the flash: NOR pages and sectors at random bits (default), or between bytes",
+    )
     p.add_argument("--verbose", action="store_true", help="one line per violation as it happens")
 
 
@@ -91,18 +121,18 @@ class Soak:
         self.tear = random.Random(seed ^ 0x5EED) if tear == "bits" else None
         self.nvm = FlashNvm(power=self.power, tear=self.tear)
         self.files = ModelFiles(self.power) if state_file else None
-        self.reported = 0      # restarts whose boot said something was lost
-        self.lost = 0          # games the audits lost at those restarts
-        self.short = 0         # restarts at which the audits were short (all reported)
-        self.factory = 0       # restarts on a blank sector: "restored to factory", said at boot
-        self.durable = {}      # setting -> the values it may hold after a cut (answered saved, or later)
-        self.inflight = None   # (setting, value) of a SET whose reply the cut may have stopped
+        self.reported = 0  # restarts whose boot said something was lost
+        self.lost = 0  # games the audits lost at those restarts
+        self.short = 0  # restarts at which the audits were short (all reported)
+        self.factory = 0  # restarts on a blank sector: "restored to factory", said at boot
+        self.durable = {}  # setting -> the values it may hold after a cut (answered saved, or later)
+        self.inflight = None  # (setting, value) of a SET whose reply the cut may have stopped
         self.games = 0
         self.cuts = 0
-        self.torn = 0          # cuts in the middle of a flash write
-        self.kept = 0          # games whose record a cut mid-write did not stop
+        self.torn = 0  # cuts in the middle of a flash write
+        self.kept = 0  # games whose record a cut mid-write did not stop
         self.host = 0
-        self.stuck = 0         # buttons held 10 s or more
+        self.stuck = 0  # buttons held 10 s or more
         self.chords = 0
         self.violations = 0
         self.ended = {"finished": 0, "abandoned": 0}  # games over, as the events told
@@ -167,10 +197,14 @@ class Soak:
         # A cut mid-write may keep the game it was writing (its record reached a store) or
         # not (torn): never more than that game, never fewer than the games before it
         # -- unless the boot reports the loss.
-        if not reported and (got["finished"] < self.ended["finished"] or got["abandoned"] < self.ended["abandoned"]
-                             or extra > (1 if torn else 0)):
-            self.violation("after a restart the audits hold %s; the games ended were %s (nothing reported)"
-                           % (got, self.ended))
+        if not reported and (
+            got["finished"] < self.ended["finished"]
+            or got["abandoned"] < self.ended["abandoned"]
+            or extra > (1 if torn else 0)
+        ):
+            self.violation(
+                "after a restart the audits hold %s; the games ended were %s (nothing reported)" % (got, self.ended)
+            )
         self.check_settings(reported)
         if reported and extra < 0:
             self.lost += -extra
@@ -187,8 +221,10 @@ class Soak:
         settings = self.sim.controller.settings
         for key in self.durable:
             if not reported and settings[key] not in self.durable[key]:
-                self.violation("after a restart %s is %r; the machine had answered %r saved"
-                               % (key, settings[key], self.durable[key][0]))
+                self.violation(
+                    "after a restart %s is %r; the machine had answered %r saved"
+                    % (key, settings[key], self.durable[key][0])
+                )
             self.durable[key] = [settings[key]]
 
     # -- the games -----------------------------------------------------------------
@@ -235,8 +271,14 @@ class Soak:
 
     def check_lamps(self):
         c = self.sim.controller
-        if (c.panel is None or c.state != "visitor" or c.selected or c.refused_at is not None or c.hint
-                or c.asking is not None):
+        if (
+            c.panel is None
+            or c.state != "visitor"
+            or c.selected
+            or c.refused_at is not None
+            or c.hint
+            or c.asking is not None
+        ):
             return
         want = [[1 if lit else 0 for lit in row] for row in c.panel.lit]
         lamps = self.sim.read_lamps()
@@ -249,8 +291,13 @@ class Soak:
         from .visitor import Visitor
 
         sim = self.sim
-        robot = Visitor(sim, "perfect" if self.rng.random() < 0.3 else "random",
-                        seed=self.rng.randrange(1 << 30), hold_ms=40, gap_ms=40)
+        robot = Visitor(
+            sim,
+            "perfect" if self.rng.random() < 0.3 else "random",
+            seed=self.rng.randrange(1 << 30),
+            hold_ms=40,
+            gap_ms=40,
+        )
         cut_after = None
         if self.rng.randrange(self.cut_every) == 0:
             cut_after = self.rng.randrange(-6, 8)  # after some moves, or (<= 0) in the next flash write
@@ -347,11 +394,23 @@ class Soak:
             pass
         if len(memory) == 2 and memory[0] and memory[1] - memory[0] > MEMORY_SLACK_KB:
             self.violation("memory grew from %d KB to %d KB" % (memory[0], memory[1]))
-        return {"games": self.games, "power_cuts": self.cuts, "torn_writes": self.torn, "kept": self.kept,
-                "reported_losses": self.reported, "games_lost": self.lost, "short_starts": self.short, "factory_starts": self.factory,
-                "host_commands": self.host, "stuck_buttons": self.stuck,
-                "chords": self.chords, "violations": self.violations, "memory_kb": memory,
-                "seconds": round(time.monotonic() - began, 1), "interrupted": interrupted}
+        return {
+            "games": self.games,
+            "power_cuts": self.cuts,
+            "torn_writes": self.torn,
+            "kept": self.kept,
+            "reported_losses": self.reported,
+            "games_lost": self.lost,
+            "short_starts": self.short,
+            "factory_starts": self.factory,
+            "host_commands": self.host,
+            "stuck_buttons": self.stuck,
+            "chords": self.chords,
+            "violations": self.violations,
+            "memory_kb": memory,
+            "seconds": round(time.monotonic() - began, 1),
+            "interrupted": interrupted,
+        }
 
 
 def run(args):
@@ -367,22 +426,26 @@ def run(args):
         raise UsageError(str(e)) from e
     store = "nvm and state file" if args.state_file else "nvm alone"
     tears = "NOR bits" if args.tear == "bits" else "bytes"
-    soak = Soak(args.board, args.seed, args.cut_every, verbose=args.verbose, state_file=args.state_file,
-                tear=args.tear)
+    soak = Soak(args.board, args.seed, args.cut_every, verbose=args.verbose, state_file=args.state_file, tear=args.tear)
 
     def started():
-        sys.stderr.write("soak: %d games on %s (%s, %s); Ctrl-C stops it with the summary so far\n"
-                         % (args.games, args.board, store, tears))
+        sys.stderr.write(
+            "soak: %d games on %s (%s, %s); Ctrl-C stops it with the summary so far\n"
+            % (args.games, args.board, store, tears)
+        )
         sys.stderr.flush()
 
     result = soak.run(args.games, started)
     result["store"] = store
     result["tears"] = tears
-    print("soak%s: %%(games)d games (%%(store)s, %%(tears)s), %%(power_cuts)d power cuts (%%(torn_writes)d mid-write), "
-          "%%(reported_losses)d reported losses and %%(factory_starts)d factory starts (audits short at %%(short_starts)d starts, by %%(games_lost)d games in all), "
-          "%%(stuck_buttons)d stuck buttons, %%(chords)d chords, "
-          "%%(host_commands)d host commands, %%(violations)d violations; memory %%(memory_kb)s KB; %%(seconds)s s"
-          % (" interrupted" if result["interrupted"] else "") % result)
+    print(
+        "soak%s: %%(games)d games (%%(store)s, %%(tears)s), %%(power_cuts)d power cuts (%%(torn_writes)d mid-write), "
+        "%%(reported_losses)d reported losses and %%(factory_starts)d factory starts (audits short at %%(short_starts)d starts, by %%(games_lost)d games in all), "
+        "%%(stuck_buttons)d stuck buttons, %%(chords)d chords, "
+        "%%(host_commands)d host commands, %%(violations)d violations; memory %%(memory_kb)s KB; %%(seconds)s s"
+        % (" interrupted" if result["interrupted"] else "")
+        % result
+    )
     sys.stdout.flush()
     if result["interrupted"]:
         return 130

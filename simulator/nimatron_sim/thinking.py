@@ -27,7 +27,7 @@ def sentence(words, key, params):
             value = words.t("player." + value)
         elif name == "goal":  # "wins" or "loses"
             value = words.t("goal." + value)
-        elif name in ("move", "note", "position", "after"):   # firmware words: a move, a note, a position
+        elif name in ("move", "note", "position", "after"):  # firmware words: a move, a note, a position
             value = words.phrase(value)
         shown[name] = value
     return words.t(key, **shown)
@@ -43,13 +43,16 @@ def lines(panel, words):
         if width <= 4:  # the column values, 8 4 2 1, over the digits
             out.append("  " + " ".join(str(1 << c) for c in range(width - 1, -1, -1)))
         for row in panel["rows"]:
-            out.append("  %s = %-3d %s" % (" ".join(str(b) for b in row["bits"]), row["value"],
-                                           words.t(panel["row_key"], **row)))
+            out.append(
+                "  %s = %-3d %s"
+                % (" ".join(str(b) for b in row["bits"]), row["value"], words.t(panel["row_key"], **row))
+            )
         out.append("  " + "-" * (2 * width - 1))
         out.append("  %s        %s" % (" ".join(str(c % 10) for c in panel["counts"]), words.t("sim.think.ones")))
         if panel["kind"] != "moore":
-            out.append("  %s = %-3d %s" % (" ".join(str(b) for b in panel["sum_bits"]), panel["sum"],
-                                           words.t("nimrod.sum")))
+            out.append(
+                "  %s = %-3d %s" % (" ".join(str(b) for b in panel["sum_bits"]), panel["sum"], words.t("nimrod.sum"))
+            )
     out.append("")
     out.extend(sentence(words, key, params) for key, params in panel["lines"])
     return out

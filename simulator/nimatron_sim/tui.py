@@ -46,21 +46,29 @@ from .oled_mock import braille
 from .wallclock import WallClock
 from .words import rules_words
 
-SIDE_WIDTH = 36       # the thinking panel, move log and audits (at least; a wide terminal gives it more)
-ROOMY = (150, 45)     # a terminal this large (a 200x60 one) gets wide lamps and a wide side panel
-ROOMY_LAMP = 5        # columns per lamp then: "  ●  "
-TICK_S = 0.03         # the virtual clock follows the wall clock every 30 ms
-MAX_STEP_MS = 1000    # after a stall (a suspended laptop), do not race ahead
+SIDE_WIDTH = 36  # the thinking panel, move log and audits (at least; a wide terminal gives it more)
+ROOMY = (150, 45)  # a terminal this large (a 200x60 one) gets wide lamps and a wide side panel
+ROOMY_LAMP = 5  # columns per lamp then: "  ●  "
+TICK_S = 0.03  # the virtual clock follows the wall clock every 30 ms
+MAX_STEP_MS = 1000  # after a stall (a suspended laptop), do not race ahead
 BELL_SOUNDS = ("champ", "machine_wins", "buzz")  # the bell rings for these (a click each lamp would nag)
-OLED_COLUMNS = 68     # the face's width that shows the display's pixels (64 braille + border + padding)
+OLED_COLUMNS = 68  # the face's width that shows the display's pixels (64 braille + border + padding)
 
 LOG_STYLES = {
-    "game": "bold", "visitor": "", "machine": "bold", "why": "dim italic",
-    "refused": "#ff66cc", "hint": "#33dd66", "win": "bold #33dd66", "loss": "bold #ffaa3c",
-    "note": "dim", "settings": "dim",
+    "game": "bold",
+    "visitor": "",
+    "machine": "bold",
+    "why": "dim italic",
+    "refused": "#ff66cc",
+    "hint": "#33dd66",
+    "win": "bold #33dd66",
+    "loss": "bold #ffaa3c",
+    "note": "dim",
+    "settings": "dim",
 }
 
-CSS = """
+CSS = (
+    """
 Screen { background: #101418; }
 #body { height: 1fr; }
 #face { width: 1fr; padding: 0 1; scrollbar-gutter: stable; scrollbar-size-vertical: 1; }
@@ -109,10 +117,12 @@ SettingsScreen { align: center middle; }
 #settings-error { color: #ff66cc; height: auto; }
 #settings-buttons { height: 3; }
 #settings-buttons Button { margin: 0 2 0 0; }
-""" % SIDE_WIDTH
+"""
+    % SIDE_WIDTH
+)
 
 
-LONG_ROW = 11   # beside a row's TAKE button, a row longer than this at 2 columns a lamp passes 80 columns
+LONG_ROW = 11  # beside a row's TAKE button, a row longer than this at 2 columns a lamp passes 80 columns
 
 
 def lamp_width(layout, row_buttons=False):
@@ -152,14 +162,14 @@ class LampWidget(Widget):
         style = (lamp.colour if lamp else "#5c5c5c") + (" bold" if lamp and lamp.on else "")
         text = Text()
         width = int(self.styles.width.value)
-        if width == 1:   # a long row of lamps side by side: the cursor, where there is one, in reverse
+        if width == 1:  # a long row of lamps side by side: the cursor, where there is one, in reverse
             text.append(glyph, style=style + (" reverse" if self.cursor else ""))
             return text
         if width == 2:
             text.append("▸" if self.cursor else " ", style="bold #f0f0f0")
             text.append(glyph, style=style)
             return text
-        inside = " " * ((width - 3) // 2)   # "[●]", "[ ● ]": the glyph in the middle of its cell
+        inside = " " * ((width - 3) // 2)  # "[●]", "[ ● ]": the glyph in the middle of its cell
         text.append("[" + inside if self.cursor else " " + inside, style="bold #f0f0f0")
         text.append(glyph, style=style)
         text.append(inside + "]" if self.cursor else inside + " ", style="bold #f0f0f0")
@@ -175,20 +185,22 @@ def _lines(text, width):
     return sum(max(1, len(textwrap.wrap(line, width))) for line in text.split("\n"))
 
 
-POSITION = re.compile(r"\d+(?:(?: | / )\d+)+")   # "3 4 5 7", 2-D Nim's "1011 / 1011": one piece, never broken
+POSITION = re.compile(r"\d+(?:(?: | / )\d+)+")  # "3 4 5 7", 2-D Nim's "1011 / 1011": one piece, never broken
 
 
 def wrap_log(text, width):
     """A log line wrapped at ``width`` columns, a position never broken
     mid-way ("→ 0 0 4 4" stays on one line, unless it is longer than a line:
     then it breaks between its numbers); continuation lines indented."""
-    room = max(8, width) - 2   # a continuation line's indent
+    room = max(8, width) - 2  # a continuation line's indent
     kept = POSITION.sub(lambda m: m.group(0).replace(" ", "\0") if len(m.group(0)) <= room else m.group(0), text)
     lines = textwrap.wrap(kept, max(8, width), subsequent_indent="  ", break_on_hyphens=False) or [""]
-    return [line.replace("\0", " ") for line in lines]   # the log's own indent ("  why ...") kept
+    return [line.replace("\0", " ") for line in lines]  # the log's own indent ("  why ...") kept
 
 
-HEADER_ROOM = 8 + 10 + len("NIMATRON — ")   # the header's icon and right margin (measured at 80), the title before the subtitle
+HEADER_ROOM = (
+    8 + 10 + len("NIMATRON — ")
+)  # the header's icon and right margin (measured at 80), the title before the subtitle
 
 
 def title(face, width=None):
@@ -214,11 +226,13 @@ def preset_choices(board, words):
 
 def difficulty_choices(words):
     """Settings' difficulties, each said what it does: "teaching — shows you a winning move when you wait"."""
-    return [(words.t("difficulty.choice", name=words.t("difficulty." + d), about=words.t("difficulty.about." + d)), d)
-            for d in nsettings.DIFFICULTIES]
+    return [
+        (words.t("difficulty.choice", name=words.t("difficulty." + d), about=words.t("difficulty.about." + d)), d)
+        for d in nsettings.DIFFICULTIES
+    ]
 
 
-CHOICE_WIDTH = 55   # a Settings choice at 80 columns (the list's room, its arrow kept)
+CHOICE_WIDTH = 55  # a Settings choice at 80 columns (the list's room, its arrow kept)
 
 
 def _short(text, width=CHOICE_WIDTH):
@@ -246,15 +260,31 @@ class SettingsScreen(ModalScreen):
             (t("settings.board"), "board", board_choices(self.words), self.board),
             (t("settings.preset"), "preset", preset_choices(self.board, self.words), o.get("preset", "")),
             (t("settings.rules"), "rules", self.rules_for(self.board), o.get("rules", "")),
-            (t("settings.goal"), "misere", [keep, (t("settings.normal"), "off"), (t("settings.misere"), "on")],
-             "" if misere is None else ("on" if misere else "off")),
+            (
+                t("settings.goal"),
+                "misere",
+                [keep, (t("settings.normal"), "off"), (t("settings.misere"), "on")],
+                "" if misere is None else ("on" if misere else "off"),
+            ),
             (t("settings.difficulty"), "difficulty", [keep] + difficulty_choices(self.words), o.get("difficulty", "")),
-            (t("settings.first"), "first", [keep] + [(t("first." + f), f) for f in nsettings.FIRST], o.get("first", "")),
-            (t("sim.settings.volume"), "volume", [keep] + [
-                (t("sim.settings.mute") if v == 0 else str(v), str(v)) for v in range(11)],
-             str(o["volume"]) if "volume" in o else ""),
-            (t("sim.settings.bell"), "bell", [(t("sim.settings.bell_on"), "on"), (t("sim.settings.bell_off"), "off")],
-             "off" if self.muted else "on"),
+            (
+                t("settings.first"),
+                "first",
+                [keep] + [(t("first." + f), f) for f in nsettings.FIRST],
+                o.get("first", ""),
+            ),
+            (
+                t("sim.settings.volume"),
+                "volume",
+                [keep] + [(t("sim.settings.mute") if v == 0 else str(v), str(v)) for v in range(11)],
+                str(o["volume"]) if "volume" in o else "",
+            ),
+            (
+                t("sim.settings.bell"),
+                "bell",
+                [(t("sim.settings.bell_on"), "on"), (t("sim.settings.bell_off"), "off")],
+                "off" if self.muted else "on",
+            ),
         ]
         with Vertical(id="settings-box"):
             yield Static(t("sim.settings.title"), id="settings-title")
@@ -276,7 +306,9 @@ class SettingsScreen(ModalScreen):
         rules = playable_rules(board, others)
         if current and current not in rules:
             rules.append(current)
-        return [(self.words.t("settings.keep"), "")] + [(_short(rules_words(r, self.words)), r) for r in rules]   # in words, not ids
+        return [(self.words.t("settings.keep"), "")] + [
+            (_short(rules_words(r, self.words)), r) for r in rules
+        ]  # in words, not ids
 
     def on_select_changed(self, event):
         if event.select.id == "set-board" and event.value != self.rules_board:  # another board, other rule sets
@@ -363,19 +395,27 @@ class NimatronApp(App):
         self.show_thinking = face.settings["explain"] if thinking is None else thinking
         self.cursor = (0, 0)
         self._logged = 0
-        self._wall = None    # a WallClock while the clock runs in real time
-        self._squeeze = 0    # 1: rows of lamps closed up, 2: no blank lines either (``_fit``)
+        self._wall = None  # a WallClock while the clock runs in real time
+        self._squeeze = 0  # 1: rows of lamps closed up, 2: no blank lines either (``_fit``)
         self._roomy = False  # a large terminal: wide lamps, a wide side panel (``_use_room``)
         self._small = False  # "the terminal is too small" shows: only Q acts
         self._shown = {}
-        self.muted = False   # the terminal bell (M, the settings): the ♪ words show either way
+        self.muted = False  # the terminal bell (M, the settings): the ♪ words show either way
         self._heard = face.sounds
-        self.bells = 0       # bells rung (tests)
+        self.bells = 0  # bells rung (tests)
 
     def worded_bindings(self, words):
         """The keys, their footer words in the visitor's language ("sim.key.quit"...)."""
-        return [Binding(b.key, b.action, words.t("sim.key." + b.description.lower().replace(" ", "_"))
-                        if b.description else "", show=b.show, priority=b.priority) for b in self.BINDINGS]
+        return [
+            Binding(
+                b.key,
+                b.action,
+                words.t("sim.key." + b.description.lower().replace(" ", "_")) if b.description else "",
+                show=b.show,
+                priority=b.priority,
+            )
+            for b in self.BINDINGS
+        ]
 
     @property
     def t(self):
@@ -399,7 +439,7 @@ class NimatronApp(App):
                 yield Static("", id="message")
                 yield Static("", id="legend", markup=False)
             with Vertical(id="side"):
-                with VerticalScroll(id="thinking-box", can_focus=False):   # a long panel scrolls, with a bar
+                with VerticalScroll(id="thinking-box", can_focus=False):  # a long panel scrolls, with a bar
                     yield Static("", id="thinking")
                 yield Static("", id="oled-text", markup=False)
                 yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
@@ -470,13 +510,13 @@ class NimatronApp(App):
         t = self.t
         kinds = ["lit", "taken", "selected", "hint", "taking", "refused", "dark"]
         keys = ""
-        if not self.face.controller.rules.removes:   # Grundy's game moves lamps: none is ever taken
+        if not self.face.controller.rules.removes:  # Grundy's game moves lamps: none is ever taken
             kinds.remove("taken")
         if self.face.input_model == "rows":
             kinds.remove("selected")
         else:
             keys = "\n" + t("sim.legend.grid", cursor="▸" if self.lamp_cell() == 2 else "[ ]")
-        for line in self.face.rows_words():   # rows that are not heaps: Candy Nim's tallies, Building Nim's supply
+        for line in self.face.rows_words():  # rows that are not heaps: Candy Nim's tallies, Building Nim's supply
             keys += "\n" + line
         if self.face.sim.spec["lamps"].get("shape") == "ring" and not self.face.settings.get("counter"):
             keys += "\n" + t("sim.legend.ring")
@@ -499,13 +539,18 @@ class NimatronApp(App):
         the face closed up (``_fit``), its words wrapped as they will be."""
         face = self.face
         layout = face.layout
-        lamps = 3 + lamp_width(layout, face.input_model == "rows") * max(layout) + 4 + (11 if face.input_model == "rows" else 0)
+        lamps = (
+            3
+            + lamp_width(layout, face.input_model == "rows") * max(layout)
+            + 4
+            + (11 if face.input_model == "rows" else 0)
+        )
         width = max(max(38, lamps) + 2 + SIDE_WIDTH + 1, self.key_bar_width())
-        room = width - SIDE_WIDTH - 2 - 1   # the face's text: inside its padding and its scrollbar's gutter
+        room = width - SIDE_WIDTH - 2 - 1  # the face's text: inside its padding and its scrollbar's gutter
         words = [face.rules_line(), self._legend()]
         # the words under the lamps: as long as the visitor's turn (not what shows now:
         # the size asked must not change with the game, or "too small" would come and go)
-        lines = 1 + 2 + len(layout) + 1 + (1 if face.has_speaker() else 0) + 1   # title, status, lamps, buttons, ♪, keys
+        lines = 1 + 2 + len(layout) + 1 + (1 if face.has_speaker() else 0) + 1  # title, status, lamps, buttons, ♪, keys
         lines += sum(_lines(text, room) for text in words) + max(2, _lines(self._turn_words(), room))
         return width, lines
 
@@ -568,7 +613,7 @@ class NimatronApp(App):
         self.query_one("#body").display = not small
         if small != self._small:
             self._small = small
-            self.refresh_bindings()   # the key bar shows only Q while the face is hidden
+            self.refresh_bindings()  # the key bar shows only Q while the face is hidden
 
     # -- the clock ------------------------------------------------------------------
     def _tick(self):
@@ -661,9 +706,14 @@ class NimatronApp(App):
         old.close()
         self._lamp_widgets = {}  # the old board's lamps: never drawn with the new layout
         self._logged = 0
-        self.query_one("#log", RichLog).write(Text(self.t("sim.log.settings", board=face.words.board(board),
-                                                                  preset=face.words.preset(face.settings["preset"])),
-                                                   style="dim"))
+        self.query_one("#log", RichLog).write(
+            Text(
+                self.t(
+                    "sim.log.settings", board=face.words.board(board), preset=face.words.preset(face.settings["preset"])
+                ),
+                style="dim",
+            )
+        )
         if face.settings["explain"]:
             self.show_thinking = True
         self.call_later(self._rebuilt)
@@ -701,7 +751,7 @@ class NimatronApp(App):
                     widget.show(lamp, grid and self.cursor == (r, i))
             if (r, 0) in widgets:  # lamps still in play, in figures (a counter: the count)
                 shown = "%3d" % sum(panel.lit[r]) if panel else ""
-                if face.counter() is not None:   # beside the row of its first bit alone
+                if face.counter() is not None:  # beside the row of its first bit alone
                     shown = " =%2d" % panel.count if r == panel.bit_lamps[0][0] else ""
                 self._set("count-%d" % r, "#count-%d" % r, shown)
         status = face.status()
@@ -722,8 +772,8 @@ class NimatronApp(App):
         self._set("audits", "#audits", self.t("sim.audits", **audits))
         if self._logged < len(face.log):
             log = self.query_one("#log", RichLog)
-            width = log.scrollable_content_region.width - 1   # the scrollbar's column kept free
-            for style, line in face.log[self._logged:]:
+            width = log.scrollable_content_region.width - 1  # the scrollbar's column kept free
+            for style, line in face.log[self._logged :]:
                 shown = "\n".join(wrap_log(line, width)) if width > 8 else line
                 log.write(Text(shown, style=LOG_STYLES.get(style, "")))
             self._logged = len(face.log)
@@ -784,7 +834,7 @@ async def _screenshot(app, size):
         app.tap("new")
         for role in _screenshot_move(app.face):
             app.tap(role)
-        app.advance(app.face.settings["think_ms"] + 100)   # the machine shows its move: ✕ lamps, lit
+        app.advance(app.face.settings["think_ms"] + 100)  # the machine shows its move: ✕ lamps, lit
         await pilot.pause()
         return app.export_screenshot(title="nimatron sim")
 
@@ -813,11 +863,21 @@ def with_display(svg, png_bytes, scale=2):
     width, height = float(found.group(1)), float(found.group(2))
     extra = 64 * scale + 40
     svg = svg.replace(found.group(0), 'viewBox="0 0 %g %g"' % (width, height + extra), 1)
-    picture = ('<rect x="0" y="%g" width="%g" height="%g" fill="#101418"/>'
-               '<text x="20" y="%g" fill="#c0c0c0" font-family="monospace" font-size="14">the board\'s OLED, as displayio drew it</text>'
-               '<image x="20" y="%g" width="%d" height="%d" href="data:image/png;base64,%s"/>'
-               % (height, width, extra, height + 22, height + 30, 128 * scale, 64 * scale,
-                  base64.b64encode(png_bytes).decode("ascii")))
+    picture = (
+        '<rect x="0" y="%g" width="%g" height="%g" fill="#101418"/>'
+        '<text x="20" y="%g" fill="#c0c0c0" font-family="monospace" font-size="14">the board\'s OLED, as displayio drew it</text>'
+        '<image x="20" y="%g" width="%d" height="%d" href="data:image/png;base64,%s"/>'
+        % (
+            height,
+            width,
+            extra,
+            height + 22,
+            height + 30,
+            128 * scale,
+            64 * scale,
+            base64.b64encode(png_bytes).decode("ascii"),
+        )
+    )
     cut = svg.rfind("</svg>")
     return svg[:cut] + picture + svg[cut:]
 

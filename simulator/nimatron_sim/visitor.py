@@ -34,8 +34,8 @@ class Visitor:
         self.gap_ms = gap_ms
         self.turn = None
         self.winner = None
-        self.moves = []    # move events of the game in play
-        self.game = None   # its new_game event
+        self.moves = []  # move events of the game in play
+        self.game = None  # its new_game event
         self.ring = False
         self.counter = None  # a binary counter's lamps (nimatron.panels.counter), when the preset shows one
         sim.listeners.append(self._event)
@@ -106,12 +106,11 @@ class Visitor:
         lamps = self.sim.read_lamps()
         kind = self.rules.panel
         if self.counter is not None:
-            return self.counter.choice_lamps[:heaps[0] - after[0]]
+            return self.counter.choice_lamps[: heaps[0] - after[0]]
         if kind == "ring":
             return self._ring_selection(lamps, after)
         if kind == "cells":
-            return [(r, c) for r in range(len(after)) for c in range(len(after[r]))
-                    if lamps[r][c] and not after[r][c]]
+            return [(r, c) for r in range(len(after)) for c in range(len(after[r])) if lamps[r][c] and not after[r][c]]
         if kind == "splits" and len(lamps) == 1:
             return self._arc_selection(lamps[0], after)
         if kind == "splits":
@@ -123,12 +122,12 @@ class Visitor:
                 for a in range(1, (h + 1) // 2):
                     if sorted(rest + [h - a, a]) == target:
                         lit = [i for i in range(len(row)) if row[i]]
-                        return [(r, i) for i in lit[h - a:]]
+                        return [(r, i) for i in lit[h - a :]]
             raise AssertionError("no split of %s gives %s" % (heaps, after))
         out = []
         for r in range(len(heaps)):
             lit = [i for i in range(len(lamps[r])) if lamps[r][i]]
-            out.extend((r, i) for i in lit[after[r]:])
+            out.extend((r, i) for i in lit[after[r] :])
         return out
 
     def _arc_selection(self, row, after):
@@ -142,7 +141,7 @@ class Visitor:
             rest.remove(h)
             for a in range(1, (h + 1) // 2):
                 if sorted(rest + [h - a, a]) == target:
-                    return [(0, i) for i in run[h - a:]]
+                    return [(0, i) for i in run[h - a :]]
         raise AssertionError("no split of the arcs %s gives %s" % (sizes, after))
 
     def _ring_selection(self, lamps, after):

@@ -21,11 +21,11 @@ MAX_STEP_MS = 1000
 
 class WallClock:
     def __init__(self, clock=time.monotonic, max_step_ms=MAX_STEP_MS):
-        self.clock = clock          # seconds
+        self.clock = clock  # seconds
         self.max_step_ms = max_step_ms
         self.last = clock()
-        self.carry = 0.0            # fractions of a ms, kept for the next call
-        self.ahead = 0.0            # virtual ms already spent by presses
+        self.carry = 0.0  # fractions of a ms, kept for the next call
+        self.ahead = 0.0  # virtual ms already spent by presses
 
     def due(self):
         """Whole virtual milliseconds to run the machine for, now."""

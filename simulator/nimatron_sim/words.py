@@ -47,7 +47,12 @@ def fill(template, params):
 _REFUSALS = (
     ("lamps", re.compile(r"needs (?P<need>\d+) pixels after pixel \d+; the (?:board|panel) has (?P<have>\d+)")),
     ("lamps", re.compile(r"a circle of (?P<need>\d+) does not fit this board: at most (?P<have>\d+)")),
-    ("lamps", re.compile(r"a board of (?P<a>\d+) by (?P<b>\d+) cells does not fit these lamps \((?P<r>\d+) rows of (?P<c>\d+)\)")),
+    (
+        "lamps",
+        re.compile(
+            r"a board of (?P<a>\d+) by (?P<b>\d+) cells does not fit these lamps \((?P<r>\d+) rows of (?P<c>\d+)\)"
+        ),
+    ),
     ("rows", re.compile(r"(?P<need>\d+) heaps but only (?P<have>\d+) rows of lamps")),
     ("rows", re.compile(r"Building Nim on \d+ heaps needs (?P<need>\d+) rows .*; this board has (?P<have>\d+)")),
     ("rows", re.compile(r"layout \[(?P<layout>[^\]]*)\] has more rows than the panel's (?P<have>\d+) rows")),
@@ -65,7 +70,7 @@ class Words:
         if lang not in languages():
             raise ValueError("--lang must be one of %s, got %r" % (", ".join(languages()), lang))
         self.lang = lang
-        self.missing = set()   # keys asked for that no file has (the tests check it stays empty)
+        self.missing = set()  # keys asked for that no file has (the tests check it stays empty)
         self.english = _load("en")
         self.words = self.english if lang == "en" else _load(lang)
         self._rules = []
@@ -96,9 +101,9 @@ class Words:
             m = pattern.search(error)
             if m:
                 params = m.groupdict()
-                if "layout" in params:   # the layout's rows: the need is their count
+                if "layout" in params:  # the layout's rows: the need is their count
                     params["need"] = len(params.pop("layout").split(","))
-                if "a" in params:        # a board of cells: its lamps against the board's
+                if "a" in params:  # a board of cells: its lamps against the board's
                     params = {"need": int(params["a"]) * int(params["b"]), "have": int(params["r"]) * int(params["c"])}
                 return self.t("settings.refused." + kind, **params)
         return self.t("settings.refused.other")

@@ -16,7 +16,7 @@ import gc
 
 from controller_kit import TICK, Rig
 
-PASSES = 200   # 2 s of 10 ms ticks: every blink of a state turns over at least twice
+PASSES = 200  # 2 s of 10 ms ticks: every blink of a state turns over at least twice
 
 
 class Run(Rig):

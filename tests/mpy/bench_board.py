@@ -98,8 +98,14 @@ else:
     def make(board, over, listener, now_ms, audits):
         return make_controller(board, over, io, listener, now_ms, audits)
 
-    machine = Machine("circuitplayground", overrides_source(overrides), Store(nvm=bytearray(8192)),
-                      listener=listen, make=make, log=lambda line: None)
+    machine = Machine(
+        "circuitplayground",
+        overrides_source(overrides),
+        Store(nvm=bytearray(8192)),
+        listener=listen,
+        make=make,
+        log=lambda line: None,
+    )
     c = machine.controller
     if mode == "link":
         from nimatron.link.hostlink import HostLink
@@ -112,7 +118,7 @@ seed = 4321
 now = 0
 ticks = 0
 worst = 0
-plan = []   # the visitor's next raw presses: (role, down) every few ticks
+plan = []  # the visitor's next raw presses: (role, down) every few ticks
 while ends[0] < games:
     now += 10
     ticks += 1

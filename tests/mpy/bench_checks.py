@@ -53,8 +53,10 @@ def main(names):
             for start in s["starts"]:
                 ms, units, said = check(rules, misere, start)
                 worst = max(worst, ms)
-                print("%-13s %-6s %-22s %8.1f ms %7d units %s" % (
-                    name, "misere" if misere else "normal", str(start).replace(" ", ""), ms, units, said))
+                print(
+                    "%-13s %-6s %-22s %8.1f ms %7d units %s"
+                    % (name, "misere" if misere else "normal", str(start).replace(" ", ""), ms, units, said)
+                )
     print("worst %.1f ms" % worst)
 
 

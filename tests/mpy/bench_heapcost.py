@@ -28,11 +28,25 @@ _ns = getattr(time, "monotonic_ns", None) or time.time_ns  # CircuitPython; Micr
 def us():
     return _ns() // 1000
 
+
 N = 50
-MODULES = ("nimatron.machine.app", "nimatron.machine.controller", "nimatron.machine.startup", "nimatron.games.graph",
-           "nimatron.games.nim2d", "nimatron.panels.cells", "nimatron.panels.playable", "nimatron.link.protocol",
-           "nimatron.link.play", "nimatron.link.commands", "nimatron.link.hostlink", "nimatron.games.explain",
-           "nimatron.config.boards", "nimatron.machine.service", "nimatron.link.setting")
+MODULES = (
+    "nimatron.machine.app",
+    "nimatron.machine.controller",
+    "nimatron.machine.startup",
+    "nimatron.games.graph",
+    "nimatron.games.nim2d",
+    "nimatron.panels.cells",
+    "nimatron.panels.playable",
+    "nimatron.link.protocol",
+    "nimatron.link.play",
+    "nimatron.link.commands",
+    "nimatron.link.hostlink",
+    "nimatron.games.explain",
+    "nimatron.config.boards",
+    "nimatron.machine.service",
+    "nimatron.link.setting",
+)
 
 _texts = [bytes([65 + i % 26, 66 + i // 26, 67]) for i in range(N)]
 _out = [None] * N
@@ -77,8 +91,10 @@ def row(name):
     start = us()
     gc.collect()
     took = us() - start
-    print("%-7s str %4d us  multi %4d us  one %4d us  collect %5.1f ms  reload %5.1f ms  free %d"
-          % (name, costs[0], costs[1], costs[2], took / 1000, _reload() / 1000, gc.mem_free()))
+    print(
+        "%-7s str %4d us  multi %4d us  one %4d us  collect %5.1f ms  reload %5.1f ms  free %d"
+        % (name, costs[0], costs[1], costs[2], took / 1000, _reload() / 1000, gc.mem_free())
+    )
 
 
 def main():

@@ -108,8 +108,10 @@ for _ in range(reps):
         gc.collect()
         print("free after the menu left", gc.mem_free())
 worst, at, polls = longest(runs)
-print("open %s list: longest poll %d us at %s, %d polls, %d choices, least free %d" % (
-    key, worst, at, polls, len(choices), first))
+print(
+    "open %s list: longest poll %d us at %s, %d polls, %d choices, least free %d"
+    % (key, worst, at, polls, len(choices), first)
+)
 print("choices", choices)
 print("most modules loaded in a poll", most[0])
 runs = []
@@ -124,8 +126,10 @@ del times[:]
 tap("done", times, where)
 while menu.screen != "adjust" and len(times) < 100:
     poll(times, where)
-print("save %s %s: longest poll %d us, %d polls, least free %d, now %s" % (
-    key, value, max(times), len(times), least[0], c.settings[key]))
+print(
+    "save %s %s: longest poll %d us, %d polls, least free %d, now %s"
+    % (key, value, max(times), len(times), least[0], c.settings[key])
+)
 assert c.settings[key] == value
 print("most modules loaded in a poll", most[0])
 print("ok")

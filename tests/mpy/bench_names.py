@@ -16,11 +16,25 @@
 import gc
 import sys
 
-TRANSIENT = ("nimatron.config.boards", "nimatron.config.settings", "nimatron.link.setting",
-             "nimatron.panels.playable", "nimatron.machine.service", "nimatron.machine.starting")
-MODULES = ("nimatron.machine.app", "nimatron.machine.controller", "nimatron.machine.startup",
-           "nimatron.link.protocol", "nimatron.link.play", "nimatron.link.commands", "nimatron.link.hostlink",
-           "nimatron.games.explain", "nimatron.games.graph")
+TRANSIENT = (
+    "nimatron.config.boards",
+    "nimatron.config.settings",
+    "nimatron.link.setting",
+    "nimatron.panels.playable",
+    "nimatron.machine.service",
+    "nimatron.machine.starting",
+)
+MODULES = (
+    "nimatron.machine.app",
+    "nimatron.machine.controller",
+    "nimatron.machine.startup",
+    "nimatron.link.protocol",
+    "nimatron.link.play",
+    "nimatron.link.commands",
+    "nimatron.link.hostlink",
+    "nimatron.games.explain",
+    "nimatron.games.graph",
+)
 
 
 def free():
@@ -38,8 +52,10 @@ def main():
     held = free()
     nimatron.forget([m[9:] for m in loaded])
     left = free()
-    print("names fresh %d loaded %d (%d modules) dropped %d: the modules %d bytes, left behind %d bytes"
-          % (fresh, held, len(loaded), left, fresh - held, fresh - left))
+    print(
+        "names fresh %d loaded %d (%d modules) dropped %d: the modules %d bytes, left behind %d bytes"
+        % (fresh, held, len(loaded), left, fresh - held, fresh - left)
+    )
 
 
 def room():

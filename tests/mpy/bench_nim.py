@@ -16,7 +16,7 @@ count = 0
 worst = 0
 peak = 0
 for n in range(1, 5):
-    for code in range(8 ** n):
+    for code in range(8**n):
         pos = [(code >> (3 * i)) & 7 for i in range(n)]
         gc.collect()
         t0 = time.ticks_us()

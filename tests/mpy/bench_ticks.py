@@ -39,8 +39,19 @@ def play(preset, board="pico-grid", games=GAMES, seed=12345):
     preset, _, on = preset.partition("@")  # "drnim@pico-ring": a preset of another board
     board = on or board
     name, _, misere = preset.partition("/")
-    c = make_controller(board, {"preset": name, "think_ms": 300, "show_ms": 400, "over_ms": 1000,
-                                "first": "alternate", "misere": bool(misere)}, io, listen)
+    c = make_controller(
+        board,
+        {
+            "preset": name,
+            "think_ms": 300,
+            "show_ms": 400,
+            "over_ms": 1000,
+            "first": "alternate",
+            "misere": bool(misere),
+        },
+        io,
+        listen,
+    )
     gc.collect()
     now = 0
     ticks = 0
@@ -100,8 +111,10 @@ def main(presets=PRESETS):
         gc.collect()
         try:
             worst, long_turns, least, done = play(preset)
-            print("%s %s: longest tick %.1f ms, %d decisions over several ticks, least heap free %d KB, %d game(s)"
-                  % (impl, preset, worst / 1000, long_turns, least // 1024, done))
+            print(
+                "%s %s: longest tick %.1f ms, %d decisions over several ticks, least heap free %d KB, %d game(s)"
+                % (impl, preset, worst / 1000, long_turns, least // 1024, done)
+            )
         except Exception as e:  # say which preset, go on with the next
             print("%s %s: %r" % (impl, preset, e))
 
@@ -114,8 +127,8 @@ if __name__ == "__main__":
 # them: ``units`` of work a call until the answer (``games.budget``). Prints
 # per position the longest call in ms, the calls, and the whole search.
 HEAVY = (
-    ("graph:2", ((1, 1, 1, 1), (1, 1, 1, 1), (1, 1, 1, 1)), True),     # 12 lamps searched whole: a board's most
-    ("graph:2", ((1, 1, 1, 1), (1, 1, 1, 1)), False),                 # a group of 8, a board's largest
+    ("graph:2", ((1, 1, 1, 1), (1, 1, 1, 1), (1, 1, 1, 1)), True),  # 12 lamps searched whole: a board's most
+    ("graph:2", ((1, 1, 1, 1), (1, 1, 1, 1)), False),  # a group of 8, a board's largest
     ("candy", (5, 6, 7, 7), True),
     ("candy", (7, 7, 7, 7), False),
 )
@@ -156,5 +169,7 @@ def engine(units=None):
                 longest = dt
             if done:
                 break
-        print("%s %s %s%s: %d units a call, longest call %.1f ms, %d calls, %.0f ms in all"
-              % (impl, spec, rows, " misere" if misere else "", units, longest / 1000, calls, total / 1000))
+        print(
+            "%s %s %s%s: %d units a call, longest call %.1f ms, %d calls, %.0f ms in all"
+            % (impl, spec, rows, " misere" if misere else "", units, longest / 1000, calls, total / 1000)
+        )

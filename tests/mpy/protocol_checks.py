@@ -33,10 +33,24 @@ class FakeIO:
 # settings.resolve({"operator_pin": "1234", "remote_play": True}): the fake
 # does not import the settings module (it does not fit beside the link here).
 SETTINGS = {
-    "preset": "nimatron", "rules": "nim", "misere": False, "starts": [[3, 4, 5, 7]],
-    "layout": [7, 7, 7, 7], "difficulty": "perfect", "error_rate": 30, "first": "visitor",
-    "think_ms": 1500, "show_ms": 1600, "over_ms": 15000, "walkaway_ms": 60000, "hint_ms": 8000,
-    "refuse_ms": 500, "debounce_ms": 30, "explain": False, "seed": 1940, "remote_play": True,
+    "preset": "nimatron",
+    "rules": "nim",
+    "misere": False,
+    "starts": [[3, 4, 5, 7]],
+    "layout": [7, 7, 7, 7],
+    "difficulty": "perfect",
+    "error_rate": 30,
+    "first": "visitor",
+    "think_ms": 1500,
+    "show_ms": 1600,
+    "over_ms": 15000,
+    "walkaway_ms": 60000,
+    "hint_ms": 8000,
+    "refuse_ms": 500,
+    "debounce_ms": 30,
+    "explain": False,
+    "seed": 1940,
+    "remote_play": True,
     "operator_pin": "1234",
 }
 
@@ -130,8 +144,10 @@ class FakeController:
             self.listener({"event": "move", "by": "machine", "before": before, "after": list(self.panel.heaps)})
 
     def frame(self, now):
-        lamps = [[1 if i < (self.panel.heaps[r] if self.panel else 0) else 0 for i in range(n)]
-                 for r, n in enumerate(self.layout)]
+        lamps = [
+            [1 if i < (self.panel.heaps[r] if self.panel else 0) else 0 for i in range(n)]
+            for r, n in enumerate(self.layout)
+        ]
         return lamps, {"visitor": 1, "machine": 0, "champ": 0, "machine_wins": 0}
 
     def explain(self, heaps=None, ring=None):
@@ -212,9 +228,19 @@ def main(real):
     check("unlock", got[0][0] == "OK", repr(got))
     script = (b"NEW", b"STATE", b"AUDITS", b"CONFIG", b"CONFIG seed", b"EVENTS ON")
     if real:  # SET loads the settings module, EXPLAIN the engine: no room beside the fake
-        script = (b"EXPLAIN", b"NEW", b"EXPLAIN", b"STATE", b"AUDITS", b"CONFIG", b"CONFIG seed",
-                  b"SET difficulty teach", b"SET starts [[1,2,3],[2,3,4]]", b"EVENTS ON",
-                  b"SET remote_play on")
+        script = (
+            b"EXPLAIN",
+            b"NEW",
+            b"EXPLAIN",
+            b"STATE",
+            b"AUDITS",
+            b"CONFIG",
+            b"CONFIG seed",
+            b"SET difficulty teach",
+            b"SET starts [[1,2,3],[2,3,4]]",
+            b"EVENTS ON",
+            b"SET remote_play on",
+        )
     events = []
     for cmd in script + (b"PLAY PRESS row0", b"PLAY PRESS done", b"HELP", b"LOCK"):
         now, got = ask(link, wire, c, now, cmd)
@@ -230,8 +256,16 @@ def main(real):
     link.failure = None  # (the fake mode's reasoning fails for want of room, on purpose)
     before = (c.state, c.position(), dict(c.settings))
     rng = Rng(1940)
-    noise = [b"\xff\xfe\x00\x01" * 10, b"\xc3\x28 invalid utf-8\n", b"x" * (MAX_LINE * 3) + b"\n",
-             b"SET difficulty perfect\n", b"UNLOCK 0000\n", b"NEW\n", b"PLAY PRESS row1\n", b"HEL"]
+    noise = [
+        b"\xff\xfe\x00\x01" * 10,
+        b"\xc3\x28 invalid utf-8\n",
+        b"x" * (MAX_LINE * 3) + b"\n",
+        b"SET difficulty perfect\n",
+        b"UNLOCK 0000\n",
+        b"NEW\n",
+        b"PLAY PRESS row1\n",
+        b"HEL",
+    ]
     for i in range(len(noise) + 60):  # 60 random chunks, made one at a time (no list to grow)
         chunk = noise[i] if i < len(noise) else bytes([rng.below(256) for _ in range(rng.below(40))])
         wire.to_machine += chunk

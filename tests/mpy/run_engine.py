@@ -43,8 +43,7 @@ import gc
 import json
 import sys
 
-HEAP_RULES = ("nim", "subtract:1", "subtract:2", "subtract:3", "moore:2",
-              "moore:3", "greedy", "allheaps", "candy")
+HEAP_RULES = ("nim", "subtract:1", "subtract:2", "subtract:3", "moore:2", "moore:3", "greedy", "allheaps", "candy")
 SEARCH_LIMIT = 20000  # oracle positions per seed case (as on CPython)
 SHOW = 8  # failures printed in full
 
@@ -62,11 +61,13 @@ def load(name):
 
 # --------------------------------------------------- the engine, on 64K
 
+
 def serve(leave=False):
     """Answer each request line on stdin; nothing but the engine loaded.
     ``leave``: as a board, when the rules change the modules of the rule
     sets left go (``machine.unload``, loaded and dropped again each time)."""
     from nimatron.games.strategy import solve
+
     low = None
     count = 0
     held = None
@@ -86,9 +87,9 @@ def serve(leave=False):
 
             drop_unused([parse_rules(held)])
         try:
-            answer = {"result": solve(request["rules"], request["position"],
-                                      misere=request["misere"],
-                                      ring=request["ring"])}
+            answer = {
+                "result": solve(request["rules"], request["position"], misere=request["misere"], ring=request["ring"])
+            }
         except Exception as exc:  # MemoryError too: that is a finding
             answer = {"error": "%s: %s" % (type(exc).__name__, exc)}
         print(json.dumps(answer))
@@ -119,46 +120,47 @@ def import_module(name):
 
 # ------------------------------------------------ the oracle side
 
+
 def cases(part):
     """The requests of one part, with what the judge needs to check them."""
     import oracle
+
     if part[0] == "seeds":
-        for case in oracle.seed_cases(load("seed_nim.json"),
-                                      load("seed_variants.json")):
+        for case in oracle.seed_cases(load("seed_nim.json"), load("seed_variants.json")):
             if case["rules"] == part[1]:
                 yield case
         return
     spec, misere = part[0], part[1] == "misere"
     if spec == "circular":
-        groups = [([[n] for n in range(1, 17)], True),
-                  (oracle.partitions(16), False)]
+        groups = [([[n] for n in range(1, 17)], True), (oracle.partitions(16), False)]
     elif spec == "grundy":
         groups = [(oracle.partitions(24), False)]
     else:
         groups = [(oracle.ordered_positions(4, 7), False)]
     for positions, ring in groups:
         for position in positions:
-            yield {"id": str(position), "rules": spec, "position": position,
-                   "misere": misere, "ring": ring}
+            yield {"id": str(position), "rules": spec, "position": position, "misere": misere, "ring": ring}
 
 
 def requests(part):
     for case in cases(part):
-        print(json.dumps({"rules": case["rules"],
-                          "position": case["position"],
-                          "misere": case["misere"], "ring": case["ring"]}))
+        print(
+            json.dumps(
+                {"rules": case["rules"], "position": case["position"], "misere": case["misere"], "ring": case["ring"]}
+            )
+        )
     return True
 
 
 def judge(part):
     import oracle
+
     name = " ".join(part)
     oracles = {}
     count = 0
     failed = 0
     if part[0] == "seeds":
-        problems = oracle.seed_data_problems(load("seed_nim.json"),
-                                             load("seed_variants.json"))
+        problems = oracle.seed_data_problems(load("seed_nim.json"), load("seed_variants.json"))
         for problem in problems:
             print("FAIL seed data: %s" % problem)
         failed += len(problems)
@@ -169,8 +171,7 @@ def judge(part):
         o = oracles[spec]
         line = sys.stdin.readline()
         if not line:
-            print("FAIL %s: no answer for %s (the engine process died?)"
-                  % (name, case["id"]))
+            print("FAIL %s: no answer for %s (the engine process died?)" % (name, case["id"]))
             return False
         answer = json.loads(line)
         if "error" in answer:
@@ -179,17 +180,16 @@ def judge(part):
             search = oracle.search_size(o, case["position"]) <= SEARCH_LIMIT
             problems = oracle.check_case(o, case, answer["result"], search)
         else:
-            problems = oracle.judge(o, case["position"], answer["result"],
-                                    case["misere"], case["ring"])
+            problems = oracle.judge(o, case["position"], answer["result"], case["misere"], case["ring"])
         count += 1
         if problems:
             failed += 1
             if failed <= SHOW:
-                print("FAIL %s %s: %s" % (name, case["id"],
-                                          "; ".join(problems)))
+                print("FAIL %s %s: %s" % (name, case["id"], "; ".join(problems)))
     tail = json.loads(sys.stdin.readline() or "{}")
-    print("%s: %d checked, %d failed; engine heap: %s bytes free at least"
-          % (name, count, failed, tail.get("least_free")))
+    print(
+        "%s: %d checked, %d failed; engine heap: %s bytes free at least" % (name, count, failed, tail.get("least_free"))
+    )
     return failed == 0 and tail.get("done") == count
 
 
@@ -198,8 +198,7 @@ def valid_part(part):
         return False
     if part[0] == "seeds":
         return True
-    return part[1] in ("normal", "misere") and (
-        part[0] in HEAP_RULES or part[0] in ("grundy", "circular"))
+    return part[1] in ("normal", "misere") and (part[0] in HEAP_RULES or part[0] in ("grundy", "circular"))
 
 
 def main(args):

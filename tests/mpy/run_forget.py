@@ -21,7 +21,7 @@ c.apply_settings(resolve({"brightness": 0.2}, "21counter"))  # the power budget 
 assert "nimatron.config.power" not in sys.modules and "nimatron.panels.playable" not in sys.modules
 assert c.settings["preset"] == "21counter"
 try:
-    c.apply_settings(resolve({"brightness": 1.0}, "arcs"))       # over the USB supply: refused
+    c.apply_settings(resolve({"brightness": 1.0}, "arcs"))  # over the USB supply: refused
 except ValueError as e:
     assert "mA" in str(e), e
 else:

@@ -40,8 +40,10 @@ def poll(what, n=1):
         c.update(now)
         heavy = len(sys.modules) - before + counts["collect"]
         if heavy > 1:
-            fail("%s: a pass loaded %d modules and collected %d times" % (
-                what, len(sys.modules) - before, counts["collect"]))
+            fail(
+                "%s: a pass loaded %d modules and collected %d times"
+                % (what, len(sys.modules) - before, counts["collect"])
+            )
 
 
 def tap(role):
@@ -88,7 +90,9 @@ if not said:
     fail("no adjusted event")
 if refused is not None:
     if "error" not in said[-1] or c.settings["preset"] != preset or want in menu.choices:
-        fail("refused value: %r, preset now %s, still listed %s" % (said[-1], c.settings["preset"], want in menu.choices))
+        fail(
+            "refused value: %r, preset now %s, still listed %s" % (said[-1], c.settings["preset"], want in menu.choices)
+        )
     print("refused %s: %s" % (want, said[-1]["error"]))
 else:
     if said[-1].get("error") or c.settings["preset"] != want:

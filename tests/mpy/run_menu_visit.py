@@ -38,8 +38,10 @@ def poll(command):
     link.poll(now)
     heavy = len(sys.modules) - before + counts["collect"]
     if heavy > 1:
-        print("%s: a poll loaded %d modules and collected %d times" % (command, len(sys.modules) - before,
-                                                                       counts["collect"]))
+        print(
+            "%s: a poll loaded %d modules and collected %d times"
+            % (command, len(sys.modules) - before, counts["collect"])
+        )
         sys.exit(3)
 
 
@@ -49,8 +51,11 @@ fwd = "PLAY PRESS " + ("key 0 0" if c.input_model == "grid" else "row0")  # a st
 # list again left half checked (NEW), and again, the menu closed while it is checked (SERVICE OFF)
 DONE, NEW = "PLAY PRESS done", "PLAY PRESS new"
 ADJUST = (fwd, fwd, fwd, DONE, DONE, "WAIT", DONE, DONE, NEW, DONE)
-for command in ("HELLO", "SET remote_play on", "MEMORY", "SERVICE ON") + ADJUST + ("SERVICE OFF", "MEMORY", "NEW",
-                                                                                 "EXPLAIN", "MEMORY"):
+for command in (
+    ("HELLO", "SET remote_play on", "MEMORY", "SERVICE ON")
+    + ADJUST
+    + ("SERVICE OFF", "MEMORY", "NEW", "EXPLAIN", "MEMORY")
+):
     if command == "WAIT":  # the values' checks, a pass each, to their end
         for _ in range(500):
             now += 20

@@ -7,7 +7,13 @@ import gc
 from nimatron.games.strategy import solve
 
 out = []
-for pos in ([15, 15, 15, 15], [15, 9, 15], [7, 7, 7], [[1, 1, 1, 0], [0, 0, 0, 1]], [[1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 1, 1], [1, 1, 1, 0]]):
+for pos in (
+    [15, 15, 15, 15],
+    [15, 9, 15],
+    [7, 7, 7],
+    [[1, 1, 1, 0], [0, 0, 0, 1]],
+    [[1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 1, 1], [1, 1, 1, 0]],
+):
     for misere in (False, True):
         r = solve("nim2d", pos, misere)
         out.append((r["outcome"], r["after"]))

@@ -69,7 +69,9 @@ for command in sys.argv[3:]:
         if by_machine + by_link > 1:
             broke.append("poll %d: %d collections" % (polls, by_machine + by_link))
         elif by_machine and (came or replied):
-            broke.append("poll %d: the machine collected, the link %s" % (polls, "loaded a module" if came else "replied"))
+            broke.append(
+                "poll %d: the machine collected, the link %s" % (polls, "loaded a module" if came else "replied")
+            )
         elif by_link and came:
             broke.append("poll %d: the link collected and loaded a module" % polls)
         elif framed and came:

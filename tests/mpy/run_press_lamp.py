@@ -26,7 +26,7 @@ class PressIO(FakeIO):
 
     def __init__(self):
         super().__init__()
-        self.mark = None   # gc.mem_alloc() once this pass's edges are read
+        self.mark = None  # gc.mem_alloc() once this pass's edges are read
         self.before = None  # bytes allocated from then to this pass's first frame
 
     def events(self):
@@ -107,8 +107,15 @@ def main():
             rng = Rng(1940)
             most = dones = turns = 0
             for g in range(GAMES):
-                rig = Visitor(board, io=PressIO(), preset=preset, first="visitor" if g % 2 == 0 else "machine",
-                              think_ms=0, show_ms=0, seed=g)
+                rig = Visitor(
+                    board,
+                    io=PressIO(),
+                    preset=preset,
+                    first="visitor" if g % 2 == 0 else "machine",
+                    think_ms=0,
+                    show_ms=0,
+                    seed=g,
+                )
                 t, most, d = rig.play(rng, most)
                 turns += t
                 dones += d

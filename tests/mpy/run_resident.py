@@ -37,7 +37,9 @@ def make(name, over, listener, now_ms, audits):
 
 
 overrides = {"preset": preset, "think_ms": 100, "show_ms": 100, "over_ms": 1000}
-machine = Machine(board, overrides_source(overrides), Store(nvm=bytearray(b"\xff" * 4096)), make=make, log=lambda line: None)
+machine = Machine(
+    board, overrides_source(overrides), Store(nvm=bytearray(b"\xff" * 4096)), make=make, log=lambda line: None
+)
 resident("start")
 print("from %s: %s" % (machine.settings_from, machine.why))  # "file": the preset itself
 from nimatron.link.hostlink import HostLink  # noqa: E402 - as code.py: once the host has spoken

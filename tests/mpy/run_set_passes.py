@@ -52,8 +52,9 @@ nimatron.resource = resource  # config.settings takes it at each import (a SET l
 
 # What a SET loads before applying: its own modules and the new rules' module
 # (the apply step's checks load what the games need: not counted here).
-LOADS = ["nimatron.config.values", "nimatron.config.settings"] + ["nimatron.games." + line.split()[1]
-                                                                 for line in REGISTRY]
+LOADS = ["nimatron.config.values", "nimatron.config.settings"] + [
+    "nimatron.games." + line.split()[1] for line in REGISTRY
+]
 
 
 def steps(names):
@@ -92,8 +93,9 @@ for command in sys.argv[3:]:
         now += 20
         c.update(now)
         link.poll(now)
-        polls.append(([name for name in loaded() if name not in before], counts["collect"], counts["presets"],
-                      counts["saves"]))
+        polls.append(
+            ([name for name in loaded() if name not in before], counts["collect"], counts["presets"], counts["saves"])
+        )
     assert wire.lines(), "no reply to %s after %d polls" % (command, len(polls))
     reply = wire.lines()[0].decode()
     most = max(steps(p[0]) for p in polls)
@@ -103,11 +105,15 @@ for command in sys.argv[3:]:
     for i, (names, collected, reads, saves) in enumerate(polls):
         assert reads <= 1, "%s: poll %d read the presets file %d times" % (command, i, reads)
         assert not (reads and (names or saves)), "%s: poll %d read the presets file and loaded %s or saved" % (
-            command, i, names)
+            command,
+            i,
+            names,
+        )
         refusal = i == len(polls) - 1 and reply.startswith("ERR")  # the words of a refusal: its last poll
         for name in names:  # any module: one loaded inside a check's or a parse's poll was 51 ms (MacroPad)
-            assert refusal or not collected and i and polls[i - 1][1] and not polls[i - 1][0], \
+            assert refusal or not collected and i and polls[i - 1][1] and not polls[i - 1][0], (
                 "%s: %s loaded in poll %d, not after a poll that only collected: %s" % (command, name, i, polls)
+            )
     key, value = command.split()[1:3]
     if reply.startswith("OK"):
         assert str(c.settings[key]) == value, (key, c.settings[key])
@@ -116,8 +122,12 @@ for command in sys.argv[3:]:
 
         over = dict(saved[-1])
         again = resolve(over, over.pop("preset"))
-        assert again == c.settings, "%s: saved %s, which resolves to %s, not %s" % (command, saved[-1], again,
-                                                                                   c.settings)
+        assert again == c.settings, "%s: saved %s, which resolves to %s, not %s" % (
+            command,
+            saved[-1],
+            again,
+            c.settings,
+        )
         nimatron.forget(("config.settings", "config.values"))
     saved.clear()
 print("ok", worst)

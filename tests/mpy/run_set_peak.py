@@ -18,6 +18,8 @@ from nimatron.config.settings import load_preset, presets
 HOLE = int(sys.argv[1])
 WORDS = HOLE // 8 - 2  # a tuple of this many items is one block of about HOLE bytes (64-bit)
 names = sorted(presets())  # the whole file parsed while the heap is empty: the names only
+
+
 def fragment(held, plugs):
     """Fill the heap, free every other HOLE-sized block, plug any larger
     free run: in a function, so its names take no room in a full heap."""

@@ -116,8 +116,14 @@ usb_cdc = Stand()
 usb_cdc.data = Data()
 supervisor = Stand()
 supervisor.runtime = Stand()
-for name, module in (("board", Board()), ("keypad", Keypad()), ("neopixel", Neopixel()),
-                     ("microcontroller", Stand()), ("supervisor", supervisor), ("usb_cdc", usb_cdc)):
+for name, module in (
+    ("board", Board()),
+    ("keypad", Keypad()),
+    ("neopixel", Neopixel()),
+    ("microcontroller", Stand()),
+    ("supervisor", supervisor),
+    ("usb_cdc", usb_cdc),
+):
     sys.modules[name] = module
 
 if sys.argv[3:4] == ["main"]:  # code.py's own start, a few passes of its loop (argv[4]: a folder for its files)
@@ -144,8 +150,9 @@ if sys.argv[3:4] == ["main"]:  # code.py's own start, a few passes of its loop (
 from nimatron.machine.startup import Machine, overrides_source  # noqa: E402
 from nimatron.machine.store import Store  # noqa: E402
 
-machine = Machine(board_name, overrides_source({"preset": preset}), Store(nvm=bytearray(b"\xff" * 4096)),
-                  log=lambda line: None)
+machine = Machine(
+    board_name, overrides_source({"preset": preset}), Store(nvm=bytearray(b"\xff" * 4096)), log=lambda line: None
+)
 names = [m[9:] for m in sys.modules if m[:9] == "nimatron."]
 names.sort()
 print("resident " + " ".join(names))

@@ -58,12 +58,26 @@ FOLDER = "config/pinmaps"
 # their parts built in. A name outside them is a typo that would only show
 # when the driver opens the pin (or never, on a mock).
 PIN_FAMILIES = {
-    "gpiozero": (("GPIO", 0, 27),),      # a Raspberry Pi's BCM numbers
-    "circuitpython": (("GP", 0, 28),     # Raspberry Pi Pico (RP2040)
-                      ("D", 0, 27)),     # a Raspberry Pi through Blinka
-    "onboard": (("KEY", 1, 12),          # MacroPad RP2040, Circuit Playground
-                ("NEOPIXEL", "BUTTON", "BUTTON_A", "BUTTON_B", "SLIDE_SWITCH", "ROTA", "ROTB",
-                 "SPEAKER", "SPEAKER_ENABLE", "LED")),
+    "gpiozero": (("GPIO", 0, 27),),  # a Raspberry Pi's BCM numbers
+    "circuitpython": (
+        ("GP", 0, 28),  # Raspberry Pi Pico (RP2040)
+        ("D", 0, 27),
+    ),  # a Raspberry Pi through Blinka
+    "onboard": (
+        ("KEY", 1, 12),  # MacroPad RP2040, Circuit Playground
+        (
+            "NEOPIXEL",
+            "BUTTON",
+            "BUTTON_A",
+            "BUTTON_B",
+            "SLIDE_SWITCH",
+            "ROTA",
+            "ROTB",
+            "SPEAKER",
+            "SPEAKER_ENABLE",
+            "LED",
+        ),
+    ),
 }
 
 
@@ -196,8 +210,11 @@ def _need(where, ok, what):
 
 
 def _ints(value, low, high, empty=False):
-    return isinstance(value, list) and (empty or len(value) > 0) and all(
-        isinstance(n, int) and not isinstance(n, bool) and low <= n <= high for n in value)
+    return (
+        isinstance(value, list)
+        and (empty or len(value) > 0)
+        and all(isinstance(n, int) and not isinstance(n, bool) and low <= n <= high for n in value)
+    )
 
 
 def _names(value):
@@ -214,8 +231,11 @@ def _check_shape(where, spec):
     kind = lamps.get("kind")
     if kind == "leds":
         rows = lamps.get("rows")
-        _need(where, isinstance(rows, list) and rows and all(_names(r) for r in rows),
-              "lamps.rows must be lists of pin names")
+        _need(
+            where,
+            isinstance(rows, list) and rows and all(_names(r) for r in rows),
+            "lamps.rows must be lists of pin names",
+        )
         status = spec.get("status")
         _need(where, isinstance(status, dict), "status: missing (pins of %s)" % ", ".join(STATUS))
     elif kind == "neopixel":
@@ -223,24 +243,40 @@ def _check_shape(where, spec):
         _need(where, _ints([lamps.get("pixels")], 1, 1024), "lamps.pixels must be a whole number 1-1024")
         _need(where, _ints([lamps.get("first")], 0, 1023), "lamps.first must be a whole number")
         _need(where, _ints(lamps.get("layout"), 1, 255), "lamps.layout must be a list of lamp counts 1-255")
-        _need(where, _ints(lamps.get("status"), 0, lamps["pixels"] - 1, True),
-              "lamps.status must be pixel numbers below %d" % lamps["pixels"])
-        _need(where, lamps.get("order", "GRB") in ("GRB", "RGB", "GRBW", "RGBW"), "lamps.order must be GRB, RGB, GRBW or RGBW")
+        _need(
+            where,
+            _ints(lamps.get("status"), 0, lamps["pixels"] - 1, True),
+            "lamps.status must be pixel numbers below %d" % lamps["pixels"],
+        )
+        _need(
+            where,
+            lamps.get("order", "GRB") in ("GRB", "RGB", "GRBW", "RGBW"),
+            "lamps.order must be GRB, RGB, GRBW or RGBW",
+        )
     else:
         _need(where, False, "lamps.kind must be leds or neopixel")
     buttons = spec.get("buttons")
-    _need(where, isinstance(buttons, dict) and all(isinstance(p, str) for p in buttons.values()),
-          "buttons must map roles to pin names")
+    _need(
+        where,
+        isinstance(buttons, dict) and all(isinstance(p, str) for p in buttons.values()),
+        "buttons must map roles to pin names",
+    )
     matrix = spec.get("matrix")
     if matrix is not None or spec["input"] == "grid" and not spec.get("keys") and not spec.get("cursor"):
-        _need(where, isinstance(matrix, dict) and _names(matrix.get("rows")) and _names(matrix.get("columns")),
-              "matrix must give rows and columns of pin names")
+        _need(
+            where,
+            isinstance(matrix, dict) and _names(matrix.get("rows")) and _names(matrix.get("columns")),
+            "matrix must give rows and columns of pin names",
+        )
     for table in ("switches", "presses", "holds"):
         _need(where, isinstance(spec.get(table, {}), dict), "%s must be an object" % table)
     _need(where, spec.get("keys") is None or _names(spec.get("keys")), "keys must be a list of pin names")
     level = spec.get("brightness", 1)
-    _need(where, isinstance(level, (int, float)) and not isinstance(level, bool) and 0 < level <= 1,
-          "brightness must be a fraction above 0, at most 1")
+    _need(
+        where,
+        isinstance(level, (int, float)) and not isinstance(level, bool) and 0 < level <= 1,
+        "brightness must be a fraction above 0, at most 1",
+    )
     _need(where, isinstance(spec.get("preset", ""), str), "preset must be a preset's name")
 
 
@@ -252,7 +288,9 @@ def _check_pin(where, driver, pin, role, seen):
         shown = []
         for f in PIN_FAMILIES[driver]:
             shown.append("%s%d-%s%d" % (f[0], f[1], f[0], f[2]) if isinstance(f[1], int) else ", ".join(f))
-        raise BoardError("%s: %s is on pin %r, which this board does not have (%s)" % (where, role, pin, "; ".join(shown)))
+        raise BoardError(
+            "%s: %s is on pin %r, which this board does not have (%s)" % (where, role, pin, "; ".join(shown))
+        )
     for other in seen:
         mine = _family(driver, other)
         if family != mine and isinstance(family[1], int) and isinstance(mine[1], int):
@@ -266,8 +304,8 @@ def _family(driver, pin):
     for family in PIN_FAMILIES[driver]:
         if isinstance(family[1], int):
             prefix, low, high = family
-            number = pin[len(prefix):]
-            if pin[:len(prefix)] == prefix and ascii_digits(number) and low <= int(number) <= high:
+            number = pin[len(prefix) :]
+            if pin[: len(prefix)] == prefix and ascii_digits(number) and low <= int(number) <= high:
                 return family
         elif pin in family:
             return family

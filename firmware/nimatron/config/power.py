@@ -30,9 +30,9 @@ rating.
 MicroPython-safe: no imports, integer and float arithmetic only.
 """
 
-PIXEL_MA = 60     # one NeoPixel at full white (three channels of 20 mA)
-DARK_MA = 1       # one NeoPixel with nothing lit (its own controller)
-DERATE = 0.8      # load a supply to at most 80 % of its rating
+PIXEL_MA = 60  # one NeoPixel at full white (three channels of 20 mA)
+DARK_MA = 1  # one NeoPixel with nothing lit (its own controller)
+DERATE = 0.8  # load a supply to at most 80 % of its rating
 E24 = (10, 11, 12, 13, 15, 16, 18, 20, 22, 24, 27, 30, 33, 36, 39, 43, 47, 51, 56, 62, 68, 75, 82, 91)
 
 
@@ -93,7 +93,7 @@ def budget(spec, amps=None):
     """
     supply = spec.get("supply")
     if not supply:
-        raise PowerError("the pin map names no supply (\"supply\": {\"volts\": 5, \"amps\": 2})")
+        raise PowerError('the pin map names no supply ("supply": {"volts": 5, "amps": 2})')
     volts = supply["volts"]
     amps = supply["amps"] if amps is None else amps
     if not amps > 0:
@@ -141,7 +141,11 @@ def worst_ma(figures, brightness):
 
 def _supply(figures):
     return "%g V %g A supply allows %d mA (%d %% of its rating)" % (
-        figures["volts"], figures["amps"], int(figures["allowed_ma"]), int(DERATE * 100))
+        figures["volts"],
+        figures["amps"],
+        int(figures["allowed_ma"]),
+        int(DERATE * 100),
+    )
 
 
 def check(name, spec, brightness=None, amps=None):
@@ -152,18 +156,24 @@ def check(name, spec, brightness=None, amps=None):
     figures = budget(spec, amps)
     if figures["kind"] == "leds":
         if brightness is not None and brightness != 1:
-            raise PowerError("board %s: brightness %s cannot apply: discrete LEDs are set by their %d ohm resistors"
-                             % (name, brightness, figures["ohms"]))
+            raise PowerError(
+                "board %s: brightness %s cannot apply: discrete LEDs are set by their %d ohm resistors"
+                % (name, brightness, figures["ohms"])
+            )
         if figures["pin_ma"] > figures["pin_limit_ma"]:
-            raise PowerError("board %s: each LED draws %.1f mA, over the %d mA a pin may give"
-                             % (name, figures["pin_ma"], figures["pin_limit_ma"]))
+            raise PowerError(
+                "board %s: each LED draws %.1f mA, over the %d mA a pin may give"
+                % (name, figures["pin_ma"], figures["pin_limit_ma"])
+            )
         if figures["pins_ma"] > figures["total_limit_ma"]:
-            raise PowerError("board %s: %d LEDs at %.1f mA draw %d mA from the pins, over their %d mA limit"
-                             % (name, figures["lamps"], figures["pin_ma"], int(figures["pins_ma"] + 0.5),
-                                figures["total_limit_ma"]))
+            raise PowerError(
+                "board %s: %d LEDs at %.1f mA draw %d mA from the pins, over their %d mA limit"
+                % (name, figures["lamps"], figures["pin_ma"], int(figures["pins_ma"] + 0.5), figures["total_limit_ma"])
+            )
         if figures["worst_ma"] > figures["allowed_ma"]:
-            raise PowerError("board %s: needs up to %d mA but its %s"
-                             % (name, int(figures["worst_ma"] + 0.5), _supply(figures)))
+            raise PowerError(
+                "board %s: needs up to %d mA but its %s" % (name, int(figures["worst_ma"] + 0.5), _supply(figures))
+            )
         return 1.0
     level = spec.get("brightness", 1.0) if brightness is None else brightness
     if not 0 < level <= 1:
@@ -173,6 +183,17 @@ def check(name, spec, brightness=None, amps=None):
         raise PowerError(
             "board %s: brightness %.2f needs up to %d mA (%d pixels x %d mA x %.2f + %d mA dark + %d mA board) "
             "but its %s: brightness at most %.2f"
-            % (name, level, int(need + 0.5), figures["lamps"], PIXEL_MA, level, figures["dark_ma"],
-               figures["board_ma"], _supply(figures), figures["cap"]))
+            % (
+                name,
+                level,
+                int(need + 0.5),
+                figures["lamps"],
+                PIXEL_MA,
+                level,
+                figures["dark_ma"],
+                figures["board_ma"],
+                _supply(figures),
+                figures["cap"],
+            )
+        )
     return level

@@ -18,8 +18,21 @@ from ..games.rules import RulesError, parse_rules
 
 from . import SettingsError, values  # where its users have always found it
 from .values import (  # noqa: F401 - the values' checks, where their users have always found them
-    _BOOL, _CHOICE, _INT, DEFAULTS, DIFFICULTIES, FIRST, KEEP_ON_PRESET, KEYS, MAX_STARTS, PIN_DIGITS, _brief,
-    _lamp_lists, check_pin, whole_number)
+    _BOOL,
+    _CHOICE,
+    _INT,
+    DEFAULTS,
+    DIFFICULTIES,
+    FIRST,
+    KEEP_ON_PRESET,
+    KEYS,
+    MAX_STARTS,
+    PIN_DIGITS,
+    _brief,
+    _lamp_lists,
+    check_pin,
+    whole_number,
+)
 
 
 PRESETS_FILE = "config/presets.json"  # name -> settings and "about"; read per use
@@ -104,16 +117,16 @@ def _preset_line(name):
                 if at >= 0:
                     break
                 if have > keep:
-                    buf[0:keep] = bytes(view[have - keep:have])
+                    buf[0:keep] = bytes(view[have - keep : have])
                     have = keep
             end = buf.find(b"\n", at + 1, have)
-            line = bytes(view[at + 1:end if end >= 0 else have])
+            line = bytes(view[at + 1 : end if end >= 0 else have])
             while end < 0:  # the rest of the line (at most about 270 bytes)
                 got = f.readinto(buf)
                 if not got:
                     break
                 end = buf.find(b"\n", 0, got)
-                line += bytes(view[:end if end >= 0 else got])
+                line += bytes(view[: end if end >= 0 else got])
         text = line.decode().strip()
         if text[-1:] == ",":
             text = text[:-1]

@@ -25,42 +25,49 @@ DEFAULTS = {
     "rules": "nim",
     "misere": False,
     "starts": [[3, 4, 5, 7]],
-    "layout": None,        # lamps per row; None: the board's own
+    "layout": None,  # lamps per row; None: the board's own
     "difficulty": "perfect",
-    "error_rate": 30,      # percent of machine moves that are random (fallible)
+    "error_rate": 30,  # percent of machine moves that are random (fallible)
     "first": "visitor",
-    "think_ms": 1500,      # the machine's deliberate pause, as the relays clacked
-    "show_ms": 1600,       # the lamps it takes blink this long, then go out
-    "over_ms": 15000,      # NIM CHAMP (or machine wins) display, then attract
+    "think_ms": 1500,  # the machine's deliberate pause, as the relays clacked
+    "show_ms": 1600,  # the lamps it takes blink this long, then go out
+    "over_ms": 15000,  # NIM CHAMP (or machine wins) display, then attract
     "walkaway_ms": 60000,  # no input this long mid-game: abandoned
-    "hint_ms": 8000,       # teach: a hesitation this long shows the winning move
-    "refuse_ms": 500,      # how long a refused press or selection flashes
+    "hint_ms": 8000,  # teach: a hesitation this long shows the winning move
+    "refuse_ms": 500,  # how long a refused press or selection flashes
     "debounce_ms": 30,
-    "explain": False,      # Nimrod: reasoning on the text link and panel
-    "counter": False,      # one heap shown as the count so far, in binary (nimatron.panels.counter)
+    "explain": False,  # Nimrod: reasoning on the text link and panel
+    "counter": False,  # one heap shown as the count so far, in binary (nimatron.panels.counter)
     "seed": 1940,
     "remote_play": False,  # allow `nimatron play` over the serial link
-    "operator_pin": "",    # if set, SET needs UNLOCK first
-    "volume": 5,           # boards with a speaker or buzzer: 0 mute .. 10 loudest
-    "brightness": None,    # NeoPixel brightness 0-1; None: the pin map's (capped by power.py)
-    "still_ms": 10000,     # "still playing?": the last this-long of walkaway_ms counts down (0: off)
-    "stuck_ms": 10000,     # a button held this long is stuck: ignored until released
+    "operator_pin": "",  # if set, SET needs UNLOCK first
+    "volume": 5,  # boards with a speaker or buzzer: 0 mute .. 10 loudest
+    "brightness": None,  # NeoPixel brightness 0-1; None: the pin map's (capped by power.py)
+    "still_ms": 10000,  # "still playing?": the last this-long of walkaway_ms counts down (0: off)
+    "stuck_ms": 10000,  # a button held this long is stuck: ignored until released
     "check_switch_games": 30,  # a row button not pressed in this many games is flagged (0: off)
 }
 
 # Checks per key: (kind, low, high) for ints, or a tuple of allowed values.
 _INT = {
-    "error_rate": (0, 100), "think_ms": (0, 60000), "show_ms": (0, 60000),
-    "over_ms": (1000, 3600000), "walkaway_ms": (5000, 3600000),
-    "hint_ms": (1000, 600000), "refuse_ms": (100, 5000),
+    "error_rate": (0, 100),
+    "think_ms": (0, 60000),
+    "show_ms": (0, 60000),
+    "over_ms": (1000, 3600000),
+    "walkaway_ms": (5000, 3600000),
+    "hint_ms": (1000, 600000),
+    "refuse_ms": (100, 5000),
     # A floor above the longest switch bounce (7 ms in the simulator's model,
     # up to ~10 ms for a worn arcade switch): below it one press takes two lamps.
     "debounce_ms": (10, 200),
-    "seed": (0, 2 ** 30), "volume": (0, 10),
-    "still_ms": (0, 60000), "stuck_ms": (6000, 3600000), "check_switch_games": (0, 10000),
+    "seed": (0, 2**30),
+    "volume": (0, 10),
+    "still_ms": (0, 60000),
+    "stuck_ms": (6000, 3600000),
+    "check_switch_games": (0, 10000),
 }
-PIN_DIGITS = (4, 12)   # operator PIN: 4 to 12 ASCII digits, or "" for none
-MAX_STARTS = 32        # starts in rotation (each is checked at start-up)
+PIN_DIGITS = (4, 12)  # operator PIN: 4 to 12 ASCII digits, or "" for none
+MAX_STARTS = 32  # starts in rotation (each is checked at start-up)
 _BOOL = ("misere", "explain", "remote_play", "counter")
 _CHOICE = {"difficulty": DIFFICULTIES, "first": FIRST}
 
@@ -172,7 +179,7 @@ def _brief(value):
         text = repr(value)
         return text if len(text) <= 24 else text[:20] + "...'"
     if isinstance(value, int) and not isinstance(value, bool):
-        return "a number out of range" if not -10 ** 12 < value < 10 ** 12 else str(value)
+        return "a number out of range" if not -(10**12) < value < 10**12 else str(value)
     if isinstance(value, float):
         return repr(value)
     return "a " + type(value).__name__

@@ -89,22 +89,29 @@ def lamp_pixels(lamps, layout):
             out.append([start + i for i in range(n)])
             start += n
         if start - first > holes:
-            raise DriverError("layout %s needs %d pixels after pixel %d; the board has %d"
-                              % (list(layout), start - first, first, holes))
+            raise DriverError(
+                "layout %s needs %d pixels after pixel %d; the board has %d"
+                % (list(layout), start - first, first, holes)
+            )
         return out
     if len(layout) == 1 and layout[0] > own[0]:
         if layout[0] > holes:
-            raise DriverError("layout %s needs %d pixels after pixel %d; the panel has %d lamp holes"
-                              % (list(layout), layout[0], first, holes))
+            raise DriverError(
+                "layout %s needs %d pixels after pixel %d; the panel has %d lamp holes"
+                % (list(layout), layout[0], first, holes)
+            )
         return [[first + i for i in range(layout[0])]]
     if len(layout) > len(own):
-        raise DriverError("layout %s has more rows than the panel's %d rows of holes %s"
-                          % (list(layout), len(own), list(own)))
+        raise DriverError(
+            "layout %s has more rows than the panel's %d rows of holes %s" % (list(layout), len(own), list(own))
+        )
     start = first
     for r, n in enumerate(layout):
         if n > own[r]:
-            raise DriverError("layout %s does not fit the panel's rows of holes %s: row %d has %d holes"
-                              % (list(layout), list(own), r + 1, own[r]))
+            raise DriverError(
+                "layout %s does not fit the panel's rows of holes %s: row %d has %d holes"
+                % (list(layout), list(own), r + 1, own[r])
+            )
         out.append([start + own[r] - n + i for i in range(n)])
         start += own[r]
     for row in out:

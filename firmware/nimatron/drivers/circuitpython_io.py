@@ -36,7 +36,7 @@ class CircuitPythonIO(StripIO):
         self._pixels = None
         self._leds = None
         self._scanners = []  # (keypad scanner, role of each key number)
-        self._shown = None        # discrete LEDs: the values last set
+        self._shown = None  # discrete LEDs: the values last set
         self._pixel_shown = None  # NeoPixels: the colour each pixel was last given
         self.sound = None
         try:
@@ -90,8 +90,9 @@ class CircuitPythonIO(StripIO):
         for role in roles:
             if role not in buttons:
                 raise DriverError("layout %s needs button %s, which this board does not have" % (list(layout), role))
-        keys = keypad.Keys([board_pin(board, buttons[role]) for role in roles], value_when_pressed=False, pull=True,
-                           interval=SCAN_S)
+        keys = keypad.Keys(
+            [board_pin(board, buttons[role]) for role in roles], value_when_pressed=False, pull=True, interval=SCAN_S
+        )
         self._scanners.append((keys, roles))
 
     def show(self, lamps, status):

@@ -17,10 +17,10 @@ CURSOR_MS = 600
 class Cursor:
     def __init__(self, presses):
         self.presses = presses  # its ``now``, ``_press`` (a plain press out of the visitor's turn)
-        self.lamps = []       # lamps in play, in order
-        self.at = None        # the cursor's lamp
-        self.moved = 0        # when the cursor last moved (it shows at once)
-        self.active = False   # the visitor's turn: the cursor shows
+        self.lamps = []  # lamps in play, in order
+        self.at = None  # the cursor's lamp
+        self.moved = 0  # when the cursor last moved (it shows at once)
+        self.active = False  # the visitor's turn: the cursor shows
 
     def watch(self, controller, now):
         """Follow the game: which lamps are in play, whose turn it is."""

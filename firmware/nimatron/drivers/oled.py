@@ -21,11 +21,10 @@ line's changed characters take a fraction of that.
 from .. import const
 from ..passes import mark
 
-_WIDTH = const(21)        # characters of the 6x12 terminal font across 128 pixels
+_WIDTH = const(21)  # characters of the 6x12 terminal font across 128 pixels
 LINE_Y = (6, 19, 32, 45, 58)  # the middle of each line's 12 pixels, as a text label's ``y``
-TOP = 5           # from a line's y to the top of its tiles, where a label draws the font
-WORDS = {"attract": "NIMATRON", "visitor": "YOUR TURN", "thinking": "MACHINE THINKING",
-         "showing": "MACHINE MOVES"}
+TOP = 5  # from a line's y to the top of its tiles, where a label draws the font
+WORDS = {"attract": "NIMATRON", "visitor": "YOUR TURN", "thinking": "MACHINE THINKING", "showing": "MACHINE MOVES"}
 
 
 def _wrap(text, lines):
@@ -68,7 +67,7 @@ def lines(controller, words=None):
     rules = controller.rules
     heaps, ring = position
     out = [words, rules.spec + (" misere" if controller.misere else "")]
-    out.extend(_wrap(rules.position_words(heaps, ring), 2))   # the rule set's own words, as every face says them
+    out.extend(_wrap(rules.position_words(heaps, ring), 2))  # the rule set's own words, as every face says them
     if settings["explain"] and rules.nim_sum and heaps:
         from ..games.explain import binary, label
 
@@ -131,8 +130,17 @@ class Oled:
         self._rows = []
         group = displayio.Group()
         for y in LINE_Y:
-            row = displayio.TileGrid(font.bitmap, pixel_shader=palette, width=_WIDTH, height=1, tile_width=width,
-                                     tile_height=height, default_tile=blank, x=0, y=y - TOP)
+            row = displayio.TileGrid(
+                font.bitmap,
+                pixel_shader=palette,
+                width=_WIDTH,
+                height=1,
+                tile_width=width,
+                tile_height=height,
+                default_tile=blank,
+                x=0,
+                y=y - TOP,
+            )
             self._rows.append(row)
             group.append(row)
         display.root_group = group
@@ -151,8 +159,13 @@ class Oled:
         a quiet pass builds nothing (no position, no key) and leaves no garbage."""
         panel = controller.panel
         lit = panel.lit if panel is not None else ()
-        if (self._state == controller.state and self._preset == controller.settings["preset"]
-                and self._winner == controller.winner and self._misere == controller.misere and _same(self._lit, lit)):
+        if (
+            self._state == controller.state
+            and self._preset == controller.settings["preset"]
+            and self._winner == controller.winner
+            and self._misere == controller.misere
+            and _same(self._lit, lit)
+        ):
             if self._wanted is not None:
                 self._draw_line()  # the next line of text still to draw
             return

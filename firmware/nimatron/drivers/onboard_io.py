@@ -52,14 +52,14 @@ class OnboardIO(StripIO):
         self._leds = None
         self._scanners = []
         self._shown = None
-        self._switches = []   # slide switches: [role, DigitalInOut, level, level at start]
+        self._switches = []  # slide switches: [role, DigitalInOut, level, level at start]
         self._led = None
         self._led_on = False  # as written: an output's read-back is its pad, not a promise (emulators read 0)
         self.oled = None
         self._encoder = None
         self._turned = 0
         self._frame = None
-        self._cursor = None   # the cursor lamp as last drawn
+        self._cursor = None  # the cursor lamp as last drawn
         self.now = 0
         self.sound = None
         # Which board this is (``circuitplayground_express`` or ``_bluefruit``...):
@@ -84,15 +84,25 @@ class OnboardIO(StripIO):
             for r, row in enumerate(lamp_pixels(spec["lamps"], layout)):
                 for i, p in enumerate(row):
                     where[p] = "key %d %d" % (r, i)
-            keys = keypad.Keys([board_pin(board, n) for n in names], value_when_pressed=False, pull=True, interval=SCAN_S,
-                               max_events=_queue(len(names)))
+            keys = keypad.Keys(
+                [board_pin(board, n) for n in names],
+                value_when_pressed=False,
+                pull=True,
+                interval=SCAN_S,
+                max_events=_queue(len(names)),
+            )
             self._scanners.append((keys, [where.get(k) for k in range(len(names))]))
         buttons = spec.get("buttons", {})
         roles = sorted(buttons)
         if roles:
             high = spec.get("pressed") == "high"
-            keys = keypad.Keys([board_pin(board, buttons[r]) for r in roles], value_when_pressed=high, pull=True,
-                               interval=SCAN_S, max_events=_queue(len(roles)))
+            keys = keypad.Keys(
+                [board_pin(board, buttons[r]) for r in roles],
+                value_when_pressed=high,
+                pull=True,
+                interval=SCAN_S,
+                max_events=_queue(len(roles)),
+            )
             self._scanners.append((keys, roles))
         switches = spec.get("switches", {})
         if switches:

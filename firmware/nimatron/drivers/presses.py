@@ -64,13 +64,13 @@ class Presses:
             self.deferred.extend(parts)
         self.deferred.extend(list(self.holds) + [self.move, self.select])
         self.debouncer = Debouncer(debounce_ms)
-        self.down = {}        # button -> when pressed
-        self.spent = []       # buttons whose release does nothing (used by a chord or a hold)
-        self.chord = None     # [name, since, fired] while a chord is held
-        self.held = None      # [button, fired] while a hold-button is down
+        self.down = {}  # button -> when pressed
+        self.spent = []  # buttons whose release does nothing (used by a chord or a hold)
+        self.chord = None  # [name, since, fired] while a chord is held
+        self.held = None  # [button, fired] while a hold-button is down
         self.out = []
         self.now = 0
-        self.cursor = None    # the cursor's lamp and blink (``cursor.Cursor``): its module only where the pin map has one
+        self.cursor = None  # the cursor's lamp and blink (``cursor.Cursor``): its module only where the pin map has one
         if self.move is not None:
             from .cursor import Cursor
 

@@ -27,7 +27,9 @@ def board_pin(board, name):
     if pin is None:
         from . import DriverError
 
-        raise DriverError("this board has no pin %s (board.%s); check its pin map in nimatron/config/boards.py" % (name, name))
+        raise DriverError(
+            "this board has no pin %s (board.%s); check its pin map in nimatron/config/boards.py" % (name, name)
+        )
     return pin
 
 
@@ -38,7 +40,9 @@ def load(name):
     except (ImportError, NotImplementedError, RuntimeError) as e:
         from . import DriverError
 
-        raise DriverError("cannot load %s on this machine (%s): is this the right board, with Blinka set up?" % (name, e))
+        raise DriverError(
+            "cannot load %s on this machine (%s): is this the right board, with Blinka set up?" % (name, e)
+        )
 
 
 class StripIO:
@@ -60,8 +64,13 @@ class StripIO:
         self._lamp_pixels = lamp_pixels(lamps, layout)
         self._status_pixels = list(lamps["status"])
         level = spec.get("brightness", 1.0) if brightness is None else brightness  # checked by power.py
-        self._pixels = neopixel.NeoPixel(board_pin(board, lamps["pin"]), lamps["pixels"], brightness=level,
-                                         auto_write=False, pixel_order=lamps.get("order", "GRB"))
+        self._pixels = neopixel.NeoPixel(
+            board_pin(board, lamps["pin"]),
+            lamps["pixels"],
+            brightness=level,
+            auto_write=False,
+            pixel_order=lamps.get("order", "GRB"),
+        )
         self._pixels.fill((0, 0, 0))
         self._pixels.show()
 

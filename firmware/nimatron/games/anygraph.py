@@ -21,9 +21,9 @@ from .graph import MISERE_LAMPS, Graph, _bits, _limit, connected_sets
 from .grid import _cell_bits
 from .rules import RulesError, SizeError, mex
 
-_NET_NODES = const(256)          # a graph given by nodes and edges: at most this many nodes
-NET_PART = (16, 8)       # normal play, the largest component searched (paths and cycles: any): a PC, a board
-_NET_WORK = const(1500000)       # moves tried while valuing one graph's components; beyond: SizeError
+_NET_NODES = const(256)  # a graph given by nodes and edges: at most this many nodes
+NET_PART = (16, 8)  # normal play, the largest component searched (paths and cycles: any): a PC, a board
+_NET_WORK = const(1500000)  # moves tried while valuing one graph's components; beyond: SizeError
 
 
 class NetGraph(Graph):
@@ -67,15 +67,20 @@ class NetGraph(Graph):
 
     def size_error(self, net, misere):
         if misere:
-            return SizeError("%s misere: %d nodes is too many to search here (at most %d)"
-                             % (self.spec, _bits(net.mask), _limit(MISERE_LAMPS)))
-        return SizeError("%s: a component of %d nodes is too large to search here (at most %d, "
-                         "or a path or cycle)" % (self.spec, _too_large(net, self.k), _limit(NET_PART)))
+            return SizeError(
+                "%s misere: %d nodes is too many to search here (at most %d)"
+                % (self.spec, _bits(net.mask), _limit(MISERE_LAMPS))
+            )
+        return SizeError(
+            "%s: a component of %d nodes is too large to search here (at most %d, "
+            "or a path or cycle)" % (self.spec, _too_large(net, self.k), _limit(NET_PART))
+        )
 
     def groups(self, net):
         """(nodes, nim-value) of each component."""
-        return [(_bits(part), _net_value(part, net.shape, self.spec, self.k))
-                for part in _pieces(net.mask, net.shape.near)]
+        return [
+            (_bits(part), _net_value(part, net.shape, self.spec, self.k)) for part in _pieces(net.mask, net.shape.near)
+        ]
 
 
 class Shape:
@@ -86,8 +91,8 @@ class Shape:
         self.names = names
         self.near = near
         self.memo = {}  # component mask -> nim-value
-        self.work = 0   # moves tried so far, against _NET_WORK
-        self.top = ""   # the component being valued, in words (for a SizeError)
+        self.work = 0  # moves tried so far, against _NET_WORK
+        self.top = ""  # the component being valued, in words (for a SizeError)
 
 
 class Net:  # noqa: PLW1641 - compared, never a key: no __hash__

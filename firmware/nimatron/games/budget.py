@@ -30,8 +30,8 @@ class Later(Exception):
 
 
 _left = [None, False]  # work units left this tick (None: unlimited); the heap low, as ``start`` was told
-_spent = [0]     # units spent since ``start`` (for the tests and the benchmark)
-_most = [0]      # the largest single ``spend`` since ``start``: how far a tick can overrun
+_spent = [0]  # units spent since ``start`` (for the tests and the benchmark)
+_most = [0]  # the largest single ``spend`` since ``start``: how far a tick can overrun
 
 
 def start(units, low=False):

@@ -23,8 +23,8 @@ from .budget import spend
 from .nim import Nim, bouton
 from .rules import SMALL, Rules, RulesError, SizeError, mex, nim_sum
 
-_MAX_STONES = const(250)       # a memo key holds a heap in a byte
-_MEMOS = ({}, {})      # type: tuple[dict, dict]  # normal: key -> nim-value; misère: key -> 1 won / 0 lost
+_MAX_STONES = const(250)  # a memo key holds a heap in a byte
+_MEMOS = ({}, {})  # type: tuple[dict, dict]  # normal: key -> nim-value; misère: key -> 1 won / 0 lost
 
 
 _NIM = Nim()
@@ -49,8 +49,10 @@ class Building(Rules):
 
     def check(self, position, ring=False):
         if not isinstance(position, (list, tuple)) or len(position) < 2:
-            raise RulesError("building: the position is the heaps, then the stones still to place "
-                             "(BN(12, 3) starts as [0, 0, 0, 12])")
+            raise RulesError(
+                "building: the position is the heaps, then the stones still to place "
+                "(BN(12, 3) starts as [0, 0, 0, 12])"
+            )
         return Rules.check(self, position, ring)
 
     def moves(self, position, ring=False):
@@ -118,8 +120,10 @@ class Building(Rules):
 
     def size_error(self, position, misere):
         heaps, stones = split(position)
-        return SizeError("building%s: too many stones to search (%d stones on %d heaps)"
-                         % (" misere" if misere else "", sum(heaps) + stones, len(heaps)))
+        return SizeError(
+            "building%s: too many stones to search (%d stones on %d heaps)"
+            % (" misere" if misere else "", sum(heaps) + stones, len(heaps))
+        )
 
     def nimber(self, position, ring=False):
         heaps, stones = split(position)
@@ -157,15 +161,20 @@ class Building(Rules):
         heaps, stones = split(position)
         if not stones:
             return "heaps %s, every stone placed" % Rules.position_words(self, heaps)
-        return "heaps %s, %d stone%s still to place" % (Rules.position_words(self, heaps), stones,
-                                                        "" if stones == 1 else "s")
+        return "heaps %s, %d stone%s still to place" % (
+            Rules.position_words(self, heaps),
+            stones,
+            "" if stones == 1 else "s",
+        )
 
     def notes(self, position, misere):
         heaps, stones = split(position)
         if not stones:
             return ["all stones placed: Nim"]
-        return ["building: %d stone%s still to place, then Nim starts with the player "
-                "who would move next" % (stones, "" if stones == 1 else "s")]
+        return [
+            "building: %d stone%s still to place, then Nim starts with the player "
+            "who would move next" % (stones, "" if stones == 1 else "s")
+        ]
 
 
 def _value(heaps, stones, misere):

@@ -25,27 +25,25 @@ from .rules import SMALL, SizeError, states
 # free); this one is cleared in place when three quarters full.
 _SLOTS = 512 if SMALL else 65536  # a power of two
 _KEYS = [None, 0]  # type: list  # [array of position keys (2 * key + misère; 0 empty), entries used]
-_GOT = [None]      # type: list  # [array of the candies the mover takes, by slot]
+_GOT = [None]  # type: list  # [array of the candies the mover takes, by slot]
 _MEMOS = ({}, {})  # type: tuple[dict, dict]  # normal, misère: positions of heaps too large for a small key
 
 
 class Candy(Nim):
     name = "candy"
-    panel = "tally"       # each player's candies on the rows below the heaps
-    one_row = False       # the candies are counted on lamps a row button cannot reach
+    panel = "tally"  # each player's candies on the rows below the heaps
+    one_row = False  # the candies are counted on lamps a row button cannot reach
     countable = False
-    nim_sum = False       # the candies decide a tie: the nim-sum is not the whole story
+    nim_sum = False  # the candies decide a tie: the nim-sum is not the whole story
     about = "take any number from one heap (then most candies)"
     search_states = 20000  # sorted positions below the start; 4 heaps of 7 are 330
-
 
     def searchable(self, heaps, ring=False):
         limit = 400 if SMALL else self.search_states
         return max(heaps) <= 250 and states(heaps) <= limit
 
     def size_error(self, heaps, misere):
-        return SizeError("candy: position too large to count candies (%d heaps, largest %d)"
-                         % (len(heaps), max(heaps)))
+        return SizeError("candy: position too large to count candies (%d heaps, largest %d)" % (len(heaps), max(heaps)))
 
     def _best(self, heaps, misere):
         """(move, candies): the mover's best move and the candies it takes

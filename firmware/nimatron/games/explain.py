@@ -107,14 +107,16 @@ def describe_move(before, after, ordered=True, ring=False, part=None):
     if len(old) == 1:
         gone = old[0] - sum(new)
         if gone == 0:
-            return "split %s of %d into %s" % ("an arc" if part == "arc" else "a heap", old[0],
-                                               " and ".join([str(p) for p in new]))
+            return "split %s of %d into %s" % (
+                "an arc" if part == "arc" else "a heap",
+                old[0],
+                " and ".join([str(p) for p in new]),
+            )
         if not new:
             return "take %s (a whole row)" % _plural(gone, "object")
         if len(new) == 1:
             return "take %d from the end of a row of %d" % (gone, old[0])
-        return "take %d from the middle of a row of %d, leaving %d and %d" % (
-            gone, old[0], new[0], new[1])
+        return "take %d from the middle of a row of %d, leaving %d and %d" % (gone, old[0], new[0], new[1])
     return "move from %s to %s" % (before, after)
 
 

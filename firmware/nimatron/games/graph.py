@@ -30,9 +30,9 @@ from .grid import GridRules, _cell_bits, _largest_group as largest_group, _mask,
 from .rules import SMALL, RulesError, SizeError
 
 MAX_K = 4
-GROUP_LAMPS = (12, 8)    # normal play, the largest group searched: a PC (about a second), a board
+GROUP_LAMPS = (12, 8)  # normal play, the largest group searched: a PC (about a second), a board
 MISERE_LAMPS = (16, 12)  # misère, every lit lamp at once: a PC, a board (a 4 KB bytearray)
-_SUBSETS_A_SPEND = const(16)     # misère table rows filled between two ``spend`` calls (a unit each)
+_SUBSETS_A_SPEND = const(16)  # misère table rows filled between two ``spend`` calls (a unit each)
 
 # The misère table being filled, kept so a search that ran out of a tick's
 # budget goes on where it stopped (and the last finished one, for EXPLAIN
@@ -74,10 +74,14 @@ class Graph(GridRules):
 
     def size_error(self, matrix, misere):
         if misere:
-            return SizeError("%s misere: %d lit lamps is too many to search here (at most %d)"
-                             % (self.spec, lit(matrix), _limit(MISERE_LAMPS)))
-        return SizeError("%s: a group of %d connected lamps is too large to search here (at most %d)"
-                         % (self.spec, largest_group(matrix), _limit(GROUP_LAMPS)))
+            return SizeError(
+                "%s misere: %d lit lamps is too many to search here (at most %d)"
+                % (self.spec, lit(matrix), _limit(MISERE_LAMPS))
+            )
+        return SizeError(
+            "%s: a group of %d connected lamps is too large to search here (at most %d)"
+            % (self.spec, largest_group(matrix), _limit(GROUP_LAMPS))
+        )
 
     def covers(self, matrix, misere):
         """Whether theory answers every position from ``matrix``, asked

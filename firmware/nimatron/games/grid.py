@@ -14,8 +14,8 @@ Nim on a board never loads two-dimensional Nim's (nor the reverse).
 from .budget import spend
 from .rules import SMALL, Rules, RulesError, mex
 
-MAX_SIDE = 8          # the pico-grid's 8 x 8
-_memo = {}            # type: dict[tuple, int]  # (misere, group mask, width) -> nim-value or win (0/1)
+MAX_SIDE = 8  # the pico-grid's 8 x 8
+_memo = {}  # type: dict[tuple, int]  # (misere, group mask, width) -> nim-value or win (0/1)
 
 
 def _cells(matrix):
@@ -73,13 +73,14 @@ class GridRules(Rules):
         """A position from a program (``solve --batch``): a rectangle of rows
         of 0s and 1s, nothing padded or read as a bitmask (the board's settings
         file may hold bitmask rows; a program asking the engine says what it means)."""
-        if (not isinstance(position, list) or not position
-                or [row for row in position if not isinstance(row, list)]):
+        if not isinstance(position, list) or not position or [row for row in position if not isinstance(row, list)]:
             raise RulesError("%s: the position is a list of rows, each a list of 0s and 1s" % self.name)
         widths = sorted({len(row) for row in position})
         if len(widths) != 1:
-            raise RulesError("%s: every row has the same number of cells, got rows of %s"
-                             % (self.name, ", ".join([str(w) for w in widths])))
+            raise RulesError(
+                "%s: every row has the same number of cells, got rows of %s"
+                % (self.name, ", ".join([str(w) for w in widths]))
+            )
 
     def has_move(self, matrix, ring=False):
         for row in matrix:

@@ -22,9 +22,9 @@ def __getattr__(name):
     its own module (the class's name in lower case), imported now (only it)."""
     from .rules import REGISTRY
 
-    package = __name__[:__name__.rfind(".")]  # nimatron.games, wherever the package sits
+    package = __name__[: __name__.rfind(".")]  # nimatron.games, wherever the package sits
     for line in REGISTRY:
         words = line.split()
-        if words[1] == __name__[len(package) + 1:] and words[2] == name:
+        if words[1] == __name__[len(package) + 1 :] and words[2] == name:
             return getattr(__import__(package + "." + name.lower(), None, None, (name,)), name)
     raise AttributeError(name)

@@ -26,6 +26,7 @@ holds, and never frees one (tests/test_names_budget.py).
     21 is one of them: every take leaves a number that is not
 """
 
+
 def join(items):
     return ", ".join([str(i) for i in items])
 
@@ -59,8 +60,10 @@ def lesson(rules, heaps, misere, ring, result):
         lines = ["Each heap counts as what is left after taking out %ds: %s" % (rules.k + 1, join(values))]
     elif teach == "columns":  # Moore's index-k Nim: every binary column's count modulo k+1
         width = len(bin(max(heaps))) - 2
-        lines = ["Write each heap in binary and count the 1s in each column: "
-                 "the player to move loses when every count is a multiple of %d" % (rules.k + 1)]
+        lines = [
+            "Write each heap in binary and count the 1s in each column: "
+            "the player to move loses when every count is a multiple of %d" % (rules.k + 1)
+        ]
         for shown in (heaps, after) if won else (heaps,):
             n = [len([h for h in shown if h >> c & 1]) for c in range(width - 1, -1, -1)]
             lines.append(("The move leaves counts %s" if shown is after else "Counts in the columns: %s") % join(n))
@@ -69,8 +72,10 @@ def lesson(rules, heaps, misere, ring, result):
         lines = ["The player to move loses when the largest heap appears an even number of times"]
         for shown in (heaps, after) if won else (heaps,):
             top = max(shown)
-            lines.append(("The move leaves largest heap %d: %d of them" if shown is after
-                          else "Largest heap %d: %d of them") % (top, shown.count(top)))
+            lines.append(
+                ("The move leaves largest heap %d: %d of them" if shown is after else "Largest heap %d: %d of them")
+                % (top, shown.count(top))
+            )
         return lines
     elif teach == "allheaps" and len(heaps) == 2:  # Wythoff's game: its losing pairs, as the engine finds them
         pairs = []  # type: list[str]
@@ -84,22 +89,35 @@ def lesson(rules, heaps, misere, ring, result):
         return lines
     elif teach == "allheaps":
         x = result["nimber"]  # None: beyond the table, no search for it here (the move's own pass)
-        return ["No short rule beyond two heaps: the machine's table gives each position a value, "
-                "0 when the player to move loses", "This one: 0" if not won else
-                "This one: %d, the move leaves 0" % x if x else "This one is not 0, the move leaves 0"]
+        return [
+            "No short rule beyond two heaps: the machine's table gives each position a value, "
+            "0 when the player to move loses",
+            "This one: 0"
+            if not won
+            else "This one: %d, the move leaves 0" % x
+            if x
+            else "This one is not 0, the move leaves 0",
+        ]
     elif teach == "values":  # Sprague-Grundy: each part a game, its value by size
         if rules.nimber(heaps, ring) is None:  # beyond the rule set's value table: none worked out here
             return []
         top = max(heaps) - (1 if ring else 0)
         row = ring or rules.panel == "ring"
-        lines = ["Each %s is a game of its own: its value is the smallest number that no position one move "
-                 "away has. Value by size: %s" % ("row" if row else "heap", " ".join(
-                     [str(n) + ":" + str(rules.value(n)) for n in range(1, min(top, 12) + 1)]))]
+        lines = [
+            "Each %s is a game of its own: its value is the smallest number that no position one move "
+            "away has. Value by size: %s"
+            % (
+                "row" if row else "heap",
+                " ".join([str(n) + ":" + str(rules.value(n)) for n in range(1, min(top, 12) + 1)]),
+            )
+        ]
         if ring:
             n = heaps[0]
             zero = [n - t for t in range(1, min(rules.most, n) + 1) if not rules.value(n - t)]
-            lines.append("The first take makes the circle a row: " + (
-                "leave a row of value 0 (%s)" % join(zero) if zero else "no row it can leave has value 0"))
+            lines.append(
+                "The first take makes the circle a row: "
+                + ("leave a row of value 0 (%s)" % join(zero) if zero else "no row it can leave has value 0")
+            )
             return lines
         values = [rules.value(h) for h in heaps]
         lines.append("Values here: " + join([str(h) + ":" + str(v) for h, v in zip(heaps, values)]))
@@ -108,8 +126,10 @@ def lesson(rules, heaps, misere, ring, result):
         if found is None:  # too large to value group by group here
             return []
         values = [v for _, v in found]
-        lines = ["Each group of touching lamps is a game of its own with a value",
-                 "Lamps:value here: " + join([str(n) + ":" + str(v) for n, v in found])]
+        lines = [
+            "Each group of touching lamps is a game of its own with a value",
+            "Lamps:value here: " + join([str(n) + ":" + str(v) for n, v in found]),
+        ]
     else:
         return []
     x = 0

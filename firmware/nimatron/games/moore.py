@@ -24,7 +24,8 @@ class Moore(TakeRules):
 
     @property
     def nim_sum(self):  # type: ignore[override]  # a class attribute elsewhere: here it follows K
-        return self.k == 1   # moore:1 is Nim
+        return self.k == 1  # moore:1 is Nim
+
     takes_k = True
     search_states = 400
     about = "take from up to k heaps at once"
@@ -71,7 +72,7 @@ def _combinations(items, size):
         yield []
         return
     for i in range(len(items) - size + 1):
-        for rest in _combinations(items[i + 1:], size - 1):
+        for rest in _combinations(items[i + 1 :], size - 1):
             yield [items[i]] + rest
 
 

@@ -22,14 +22,26 @@ memoised search of a group) is in ``grid``.
 from .. import const
 from .budget import spend
 from .grid import (  # noqa: F401 - the shared names, where the tests and tools have found them
-    MAX_SIDE, GridRules, _cell_bits, _cells, _groups, _index, _largest_group, _mask, _memo, _near,
-    _segments, _split, _value)
+    MAX_SIDE,
+    GridRules,
+    _cell_bits,
+    _cells,
+    _groups,
+    _index,
+    _largest_group,
+    _mask,
+    _memo,
+    _near,
+    _segments,
+    _split,
+    _value,
+)
 from .rules import SMALL, SizeError
 
 TABLE = "games/nim2d.bin"
 VALUES = "games/nim2d-values.bin"  # a PC's: the nim-value of every 4 x 4 position
-_TABLE_SIDE = const(4)        # boards up to 4 x 4 are in the table
-_GROUP_CELLS = const(16)      # a PC searches groups of up to this many lit cells (about a second)
+_TABLE_SIDE = const(4)  # boards up to 4 x 4 are in the table
+_GROUP_CELLS = const(16)  # a PC searches groups of up to this many lit cells (about a second)
 
 
 class Nim2D(GridRules):
@@ -63,8 +75,10 @@ class Nim2D(GridRules):
         return _in_table(matrix) or (not SMALL and _largest_group(matrix) <= _GROUP_CELLS)
 
     def size_error(self, matrix, misere):
-        return SizeError("nim2d%s: a group of %d neighbouring lit cells is too large to search here"
-                         % (" misere" if misere else "", _largest_group(matrix)))
+        return SizeError(
+            "nim2d%s: a group of %d neighbouring lit cells is too large to search here"
+            % (" misere" if misere else "", _largest_group(matrix))
+        )
 
     def nimber(self, matrix, ring=False):
         if not SMALL and _in_table(matrix) and type(self) is Nim2D:

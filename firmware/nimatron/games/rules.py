@@ -83,13 +83,13 @@ class Rules:
     last_move = "takes the last lamp"  # the goal in words: "whoever takes the last lamp wins"
     removes = True  # a move puts lamps out for good (Grundy's game only moves them)
     # What the rest of the machine asks a rule set instead of testing its name:
-    panel = "heaps"       # its lamps: heaps (rows), ring, cells, supply (a row to place), tally, splits
-    one_row = False       # every move takes from one row: one button per row can play it
-    countable = False     # one heap of it can be played as a binary counter
-    nim_sum = False       # the binary nim-sum is the whole explanation (plain Nim)
-    reasoning = None      # type: str | None  # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
-    teach = None        # type: str | None  # its lesson (games/lesson.py): "subtract", "columns", "values", ...
-    dead_below = 1        # parts smaller than this never move again (Grundy's 1s and 2s)
+    panel = "heaps"  # its lamps: heaps (rows), ring, cells, supply (a row to place), tally, splits
+    one_row = False  # every move takes from one row: one button per row can play it
+    countable = False  # one heap of it can be played as a binary counter
+    nim_sum = False  # the binary nim-sum is the whole explanation (plain Nim)
+    reasoning = None  # type: str | None  # Nimrod's panel: "nim", "values" (one per heap), "groups", "moore", "building"
+    teach = None  # type: str | None  # its lesson (games/lesson.py): "subtract", "columns", "values", ...
+    dead_below = 1  # parts smaller than this never move again (Grundy's 1s and 2s)
 
     def starts_for(self, layout):
         """Starts to try, largest first, when these rules are chosen for lamps
@@ -276,14 +276,15 @@ def rules_class(name):
 
         raise RulesError("unknown rules %r (choose from %s)" % (name, usage()))
     module, cls = words[1], words[2]
-    package = __name__[:__name__.rfind(".")]  # nimatron.games, wherever the package sits
+    package = __name__[: __name__.rfind(".")]  # nimatron.games, wherever the package sits
     try:
         found = getattr(__import__(package + "." + module, None, None, (cls,)), cls, None)
     except ImportError as e:  # a drive deployed for row buttons goes without the grid's games
         raise RulesError("rules %r are not on this board (%s)" % (name, e))
     if found is None:
-        raise RulesError("rules %r: games/%s.py has no class %s (its registry line in games/rules.py names it)"
-                         % (name, module, cls))
+        raise RulesError(
+            "rules %r: games/%s.py has no class %s (its registry line in games/rules.py names it)" % (name, module, cls)
+        )
     return found
 
 

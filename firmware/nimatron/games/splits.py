@@ -15,8 +15,8 @@ class SplitRules(Rules):
     """Base for games of parts that split. ``values`` is the nim-value table."""
 
     ordered = False
-    max_part = 2000     # normal play by table: parts up to this size
-    search_total = 24   # misère play by search: objects in all
+    max_part = 2000  # normal play by table: parts up to this size
+    search_total = 24  # misère play by search: objects in all
 
     def __init__(self, k=None):
         Rules.__init__(self, k)
@@ -57,14 +57,12 @@ class SplitRules(Rules):
 
     def size_error(self, heaps, misere):
         from .rules import SizeError
+
         if misere:
             return SizeError(
-                "%s misere: at most %d objects in all, got %d"
-                % (self.spec, self.search_total, sum(heaps))
+                "%s misere: at most %d objects in all, got %d" % (self.spec, self.search_total, sum(heaps))
             )
-        return SizeError(
-            "%s: parts up to %d, got %d" % (self.spec, self.max_part, max(heaps))
-        )
+        return SizeError("%s: parts up to %d, got %d" % (self.spec, self.max_part, max(heaps)))
 
     def theory(self, heaps, misere, ring=False):
         if misere or max(heaps) > self.max_part:
@@ -104,7 +102,8 @@ class Grundy(SplitRules):
     dead_below = 3
 
     def most_parts(self, heaps):
-        return sum(max(1, h - 1) for h in heaps)   # a heap of h ends as at most a 2 and 1s
+        return sum(max(1, h - 1) for h in heaps)  # a heap of h ends as at most a 2 and 1s
+
     about = "split a heap into two unequal heaps"
     last_move = "makes the last split"  # no lamp is ever taken: the one who cannot split loses
     removes = False
@@ -185,5 +184,6 @@ class Circular(Lines):
     reasoning = "values"
 
     def most_parts(self, heaps):
-        return sum((h + 1) // 2 for h in heaps)   # a row of h ends as at most (h + 1) // 2 ones
+        return sum((h + 1) // 2 for h in heaps)  # a row of h ends as at most (h + 1) // 2 ones
+
     about = "take 1 to 3 neighbours from a circle or row"

@@ -192,9 +192,9 @@ def forget_searches():
     each loaded module of ``games/`` that has one: strategy, candy, nim2d,
     graph, grid, tables): caches all, so a search asked again only takes
     longer. Only what is loaded holds one: nothing is imported here."""
-    head = __name__[:__name__.rfind(".") + 1]  # "nimatron.games.", wherever the package sits
+    head = __name__[: __name__.rfind(".") + 1]  # "nimatron.games.", wherever the package sits
     for name in sys.modules:  # no list made: this runs where the heap ran out
-        clear = getattr(sys.modules[name], "forget", None) if name[:len(head)] == head else None
+        clear = getattr(sys.modules[name], "forget", None) if name[: len(head)] == head else None
         if clear is not None:
             clear()
 

@@ -20,11 +20,11 @@ import json
 
 from .. import resource
 
-TOP = 7     # heap rules: heaps of up to 7 ...
-HEAPS = 4   # ... in up to 4 heaps
+TOP = 7  # heap rules: heaps of up to 7 ...
+HEAPS = 4  # ... in up to 4 heaps
 SPLIT_TOTAL = {"grundy": 24, "circular": 16}  # splitting rules: objects in all
 FILE = "games/tables.bin"
-KEEP = 1    # tables kept in RAM: one on a board; a PC's batch keeps them all
+KEEP = 1  # tables kept in RAM: one on a board; a PC's batch keeps them all
 
 
 def _binom(n, k):

@@ -18,11 +18,17 @@ from ..games.budget import Later
 from .play import _no_args, cmd_explain, cmd_new, cmd_play, cmd_state
 from .protocol import COMMANDS, MAX_REPLY, PIN_PAUSE_MAX_MS, PIN_PAUSE_MS, PIN_TRIES, PROTOCOL, CommandError, _shown
 
+
 def cmd_hello(link, args, text, now):
     _no_args(args, "HELLO")
-    out = {"name": "nimatron", "version": __version__, "protocol": PROTOCOL,
-           "board": link.board, "preset": link.controller.settings["preset"],
-           "input": link.controller.input_model}
+    out = {
+        "name": "nimatron",
+        "version": __version__,
+        "protocol": PROTOCOL,
+        "board": link.board,
+        "preset": link.controller.settings["preset"],
+        "input": link.controller.input_model,
+    }
     if link.boot:
         out.update(link.boot)  # who the machine is, what it started with (nimatron.machine.startup)
     return out

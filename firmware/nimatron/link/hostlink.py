@@ -32,9 +32,21 @@ import sys
 from ..passes import collect, collect_next, end, heap_low
 from . import commands, play
 from ..games import budget
-from .protocol import (COMMANDS, LINES_PER_POLL, MAX_LINE, MAX_OUT, MAX_REPLY, READ_CHUNK,
-                       RELOCK_MS, CommandError, LineReader, check_ascii, error, reply,
-                       _shown)
+from .protocol import (
+    COMMANDS,
+    LINES_PER_POLL,
+    MAX_LINE,
+    MAX_OUT,
+    MAX_REPLY,
+    READ_CHUNK,
+    RELOCK_MS,
+    CommandError,
+    LineReader,
+    check_ascii,
+    error,
+    reply,
+    _shown,
+)
 
 
 def forget_searches():
@@ -43,7 +55,7 @@ def forget_searches():
     nothing is imported here."""
     import sys
 
-    strategy = sys.modules.get(__name__[:__name__.rfind(".link.") + 1] + "games.strategy")
+    strategy = sys.modules.get(__name__[: __name__.rfind(".link.") + 1] + "games.strategy")
     if strategy is not None:
         strategy.forget_searches()
 
@@ -88,28 +100,28 @@ class HostLink:
         self.sealed = None
         self.reader = LineReader(MAX_LINE)
         self.pending = []
-        self.out = []          # encoded lines waiting for the transport
+        self.out = []  # encoded lines waiting for the transport
         self.out_bytes = 0
-        self.dropped = 0       # event lines dropped because the host was not reading
+        self.dropped = 0  # event lines dropped because the host was not reading
         self.started_ms = now_ms
         self.now = now_ms
         self.connected = False
-        self.failure = None    # the last exception a transport or listener raised
-        self._ring = False     # the machine's next move is on a whole circle (circular Nim's first)
-        self.held = []         # events waiting for the machine's words (``play.stream``)
-        self.wording = False   # their words' module asked for: a collection first (``play.word_held``)
+        self.failure = None  # the last exception a transport or listener raised
+        self._ring = False  # the machine's next move is on a whole circle (circular Nim's first)
+        self.held = []  # events waiting for the machine's words (``play.stream``)
+        self.wording = False  # their words' module asked for: a collection first (``play.word_held``)
         self.stepping = False  # in ``poll``: a long command may do one step a pass (``budget.Later``)
-        self.step = None       # that command's work so far (``setting.set_steps``)
-        self.short = 0         # passes in a row that command ran out of memory (``handle``)
-        self.tidied = False    # the last poll collected the garbage (``commands.room``)
-        self.waited = False    # the last poll's command waited: its pass had collected (``commands.room``)
+        self.step = None  # that command's work so far (``setting.set_steps``)
+        self.short = 0  # passes in a row that command ran out of memory (``handle``)
+        self.tidied = False  # the last poll collected the garbage (``commands.room``)
+        self.waited = False  # the last poll's command waited: its pass had collected (``commands.room``)
         self.pin_pause_until = None
         from .commands import pin_pause
 
         pause = pin_pause(getattr(getattr(controller, "audits", None), "pin_failures", 0))
         if pause:  # wrong PINs before a restart: the pause starts again, in full
             self.pin_pause_until = now_ms + pause
-        self._changes = None   # the transport's count of connection changes
+        self._changes = None  # the transport's count of connection changes
         self._reset_session(now_ms)
         self.attach(controller)
 

@@ -37,10 +37,21 @@ def state(link, now):
     if c.last_move:
         last = {"by": c.last_move[0], "before": c.last_move[1], "after": c.last_move[2]}
     s = c.settings
-    return {"state": c.state, "turn": turn, "position": heaps, "ring": ring,
-            "rules": c.rules.spec, "misere": c.misere, "difficulty": s["difficulty"],
-            "preset": s["preset"], "winner": c.winner, "last_move": last,
-            "lamps": rows, "status": status, "remote_play": s["remote_play"]}
+    return {
+        "state": c.state,
+        "turn": turn,
+        "position": heaps,
+        "ring": ring,
+        "rules": c.rules.spec,
+        "misere": c.misere,
+        "difficulty": s["difficulty"],
+        "preset": s["preset"],
+        "winner": c.winner,
+        "last_move": last,
+        "lamps": rows,
+        "status": status,
+        "remote_play": s["remote_play"],
+    }
 
 
 def cmd_explain(link, args, text, now):
@@ -60,12 +71,20 @@ def cmd_explain(link, args, text, now):
     from ..games import explain
 
     result = solve(c, heaps, ring)
-    out = {"position": heaps, "ring": ring, "rules": c.rules.spec, "misere": c.misere,
-           "difficulty": c.settings["difficulty"], "outcome": result["outcome"],
-           "after": result["after"], "nimber": result["nimber"],
-           "move": explain.describe_move(heaps, result["after"], c.rules.ordered, ring,
-                                         getattr(c.panel, "unlettered", None)),
-           "text": c.explain(heaps, ring, result)}  # its words from this search, not a second one
+    out = {
+        "position": heaps,
+        "ring": ring,
+        "rules": c.rules.spec,
+        "misere": c.misere,
+        "difficulty": c.settings["difficulty"],
+        "outcome": result["outcome"],
+        "after": result["after"],
+        "nimber": result["nimber"],
+        "move": explain.describe_move(
+            heaps, result["after"], c.rules.ordered, ring, getattr(c.panel, "unlettered", None)
+        ),
+        "text": c.explain(heaps, ring, result),
+    }  # its words from this search, not a second one
     if c.rules.nim_sum:
         x = 0
         for h in heaps:
@@ -177,8 +196,7 @@ def stream(link, event):
     item = (ev, ring, result)
     import sys
 
-    if link.held or (result is not None and link.transport is not None
-                     and "nimatron.games.explain" not in sys.modules):
+    if link.held or (result is not None and link.transport is not None and "nimatron.games.explain" not in sys.modules):
         link.held.append(item)
     else:
         link._send(_worded(link, item), False)

@@ -24,18 +24,32 @@ no hardware imports, nothing that blocks.
 import json
 
 PROTOCOL = 1
-MAX_LINE = 256        # bytes in a command, not counting its line end
-MAX_REPLY = 1024      # bytes in a reply or event line, not counting "\n"
-MAX_OUT = 4096        # replies and events waiting for a slow host
-READ_CHUNK = 256      # bytes read from the transport per poll
-LINES_PER_POLL = 4    # commands handled per poll (the rest wait their turn)
-PIN_TRIES = 3         # wrong PINs in a row before UNLOCK pauses
+MAX_LINE = 256  # bytes in a command, not counting its line end
+MAX_REPLY = 1024  # bytes in a reply or event line, not counting "\n"
+MAX_OUT = 4096  # replies and events waiting for a slow host
+READ_CHUNK = 256  # bytes read from the transport per poll
+LINES_PER_POLL = 4  # commands handled per poll (the rest wait their turn)
+PIN_TRIES = 3  # wrong PINs in a row before UNLOCK pauses
 PIN_PAUSE_MS = 30000  # ... for this long, doubling with each further wrong PIN
 PIN_PAUSE_MAX_MS = 3600000  # ... up to an hour (a 4-digit PIN: over a year of guessing)
-RELOCK_MS = 600000    # an unlocked link with no command for 10 min locks again
+RELOCK_MS = 600000  # an unlocked link with no command for 10 min locks again
 
-COMMANDS = ("HELLO", "HELP", "STATE", "EXPLAIN", "AUDITS", "CONFIG", "SET",
-            "UNLOCK", "LOCK", "NEW", "EVENTS", "PLAY", "SERVICE", "MEMORY")
+COMMANDS = (
+    "HELLO",
+    "HELP",
+    "STATE",
+    "EXPLAIN",
+    "AUDITS",
+    "CONFIG",
+    "SET",
+    "UNLOCK",
+    "LOCK",
+    "NEW",
+    "EVENTS",
+    "PLAY",
+    "SERVICE",
+    "MEMORY",
+)
 ERRORS = ("syntax", "toolong", "encoding", "locked", "denied", "busy", "value", "internal")
 
 
@@ -79,7 +93,7 @@ class LineReader:
         n = len(data)
         while start < n:
             end = _line_end(data, start)
-            piece = data[start:end if end >= 0 else n]
+            piece = data[start : end if end >= 0 else n]
             if self.skipping:
                 if end >= 0:
                     self.skipping = False
@@ -147,7 +161,7 @@ def parse_line(line):
             raise ProtocolError("reply is not text")
     line = line.strip()
     word = line.split(" ", 1)[0]
-    rest = line[len(word) + 1:].strip()
+    rest = line[len(word) + 1 :].strip()
     if word == "OK":
         if not rest:
             return "OK", None

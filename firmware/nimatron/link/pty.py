@@ -7,6 +7,7 @@ Apart from ``transports`` because a board never uses it: on an RP2040 its
 bytecode alone would take heap that searches need.
 """
 
+
 class PtyTransport:
     """A pseudo-terminal: the machine holds the master, a host opens ``path``.
 
@@ -42,10 +43,10 @@ class PtyTransport:
         self.fd = master  # type: int | None
         self._connected = False
         self._peek = b""
-        self.changes = 0        # opens and closes of the slave end seen so far
-        self._hosts = 0         # hosts holding it now (with inotify)
-        self._unread = False    # a host wrote since the buffer was last emptied
-        self._leftover = b""    # whole lines a host left unread when it hung up
+        self.changes = 0  # opens and closes of the slave end seen so far
+        self._hosts = 0  # hosts holding it now (with inotify)
+        self._unread = False  # a host wrote since the buffer was last emptied
+        self._leftover = b""  # whole lines a host left unread when it hung up
         self._watch = _SlaveWatch(self.path)
 
     @property
@@ -96,7 +97,7 @@ class PtyTransport:
                 break
             data += chunk
         end = max(data.rfind(b"\n"), data.rfind(b"\r"))
-        self._leftover = data[:end + 1] if keep else b""
+        self._leftover = data[: end + 1] if keep else b""
 
     def _read(self, n):
         try:
@@ -169,7 +170,7 @@ class _SlaveWatch:
             self.fd = None
 
     def events(self):
-        """"open", "close" or "write" for each event since the last call, in order."""
+        """ "open", "close" or "write" for each event since the last call, in order."""
         if self.fd is None:
             return []
         import struct

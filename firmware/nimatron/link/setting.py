@@ -21,8 +21,11 @@ def _refused(link, key, value, e, settings_error):
 
         own = load_preset(value).get("layout")  # a running machine keeps its own (KEEP_ON_PRESET)
     if own and list(own) != list(link.controller.layout):
-        return CommandError("value", "preset %s lays out its lamps as %s, not as this machine's %s: "
-                            "put it in settings.json and restart" % (value, own, link.controller.layout))
+        return CommandError(
+            "value",
+            "preset %s lays out its lamps as %s, not as this machine's %s: "
+            "put it in settings.json and restart" % (value, own, link.controller.layout),
+        )
     prefix = "" if isinstance(e, settings_error) else "does not fit this board: "
     return CommandError("value", prefix + _shown(str(e), 200))
 
@@ -174,7 +177,9 @@ def _check(link, key, value, new, step, settings_error):
     if shape:
         link.load("panels." + shape)  # the lamps' drawing, as the check will make them
     if rules.table_spec(new["misere"]) is not None:
-        link.load("games.tables")  # what the check's engine reads: loaded inside a start's check, it overran the pass (MacroPad, 21counter)
+        link.load(
+            "games.tables"
+        )  # what the check's engine reads: loaded inside a start's check, it overran the pass (MacroPad, 21counter)
     link.load("panels.playable")
     c = link.controller
     if rules.spec != c.rules.spec and (c.state == "attract" or c.panel is None):
@@ -191,12 +196,12 @@ def _check(link, key, value, new, step, settings_error):
             if not done:
                 check_input(c.input_model, rules, new)
             check_start(rules, starts[done])
-            check_games(rules, new["misere"], c.layout, starts[done:done + 1], new.get("counter", False))
+            check_games(rules, new["misere"], c.layout, starts[done : done + 1], new.get("counter", False))
         except ValueError as e:  # PanelError, SettingsError: nothing was changed
             raise _refused(link, key, value, e, settings_error)
         link.pause()
     if step[8] == len(starts):  # the checks' garbage collected in a pass of its own (Graph Nim's four
-        step[8] += 1           # starts left enough garbage that a collection fell in the applying pass)
+        step[8] += 1  # starts left enough garbage that a collection fell in the applying pass)
         collect_next()
         link.tidied = True
         link.pause()

@@ -37,8 +37,9 @@ def step(menu, d):
         menu._emit({"event": "service", "screen": "adjust", "key": key, "value": menu.c.settings[key]})
     else:
         menu.index = (menu.index + d) % len(menu.choices)
-        menu._emit({"event": "service", "screen": "adjust", "key": menu.key,
-                    "value": menu.choices[menu.index], "saved": False})
+        menu._emit(
+            {"event": "service", "screen": "adjust", "key": menu.key, "value": menu.choices[menu.index], "saved": False}
+        )
 
 
 def select(menu, now):
@@ -166,8 +167,7 @@ def do(menu, action, now):
         c.apply_settings(new)
     except ValueError:  # the factory game needs another layout: from the next start
         applied = False
-    menu._emit(_saved({"event": "factory_reset", "preset": new["preset"], "applied": applied},
-                      _save(c, new)))
+    menu._emit(_saved({"event": "factory_reset", "preset": new["preset"], "applied": applied}, _save(c, new)))
 
 
 def _save(c, settings):

@@ -45,7 +45,9 @@ def choose_layout(spec, settings):
     if spec["input"] == "rows":
         buttons = len([r for r in spec["buttons"] if r[:3] == "row"])
         if len(wanted) > buttons:
-            raise PanelError("preset %s needs %d row buttons; this board has %d" % (settings["preset"], len(wanted), buttons))
+            raise PanelError(
+                "preset %s needs %d row buttons; this board has %d" % (settings["preset"], len(wanted), buttons)
+            )
     return list(wanted)
 
 
@@ -97,8 +99,11 @@ def make_controller(board_name, overrides=None, io=None, listener=None, now_ms=0
         except PanelError:
             # rules chosen without a start (``--rules grundy`` on the ring): the
             # preset's start was for its own rules; play the largest that fits
-            start = None if "starts" in (overrides or {}) or "rules" not in (overrides or {}) else \
-                fitting_start(settings, layout, spec["lamps"].get("shape"))
+            start = (
+                None
+                if "starts" in (overrides or {}) or "rules" not in (overrides or {})
+                else fitting_start(settings, layout, spec["lamps"].get("shape"))
+            )
             if start is None:
                 raise
             settings = dict(settings, starts=[start])

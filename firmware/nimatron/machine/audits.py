@@ -41,14 +41,34 @@ their meaning (a shorter list reads as zeros for the new keys).
 from .. import forget
 
 KEYS = (
-    "games", "finished", "visitor_wins", "machine_wins", "abandoned",  # today's AUDITS keys
-    "power_ups", "power_on_resets", "watchdog_resets", "software_resets", "reset_pin_resets",
-    "safe_mode_restarts", "stuck_buttons", "faults", "engine_faults", "pin_lockouts",
-    "factory_restores", "settings_fallbacks", "start_failures", "data_losses",
+    "games",
+    "finished",
+    "visitor_wins",
+    "machine_wins",
+    "abandoned",  # today's AUDITS keys
+    "power_ups",
+    "power_on_resets",
+    "watchdog_resets",
+    "software_resets",
+    "reset_pin_resets",
+    "safe_mode_restarts",
+    "stuck_buttons",
+    "faults",
+    "engine_faults",
+    "pin_lockouts",
+    "factory_restores",
+    "settings_fallbacks",
+    "start_failures",
+    "data_losses",
 )
 PRESET_KEYS = ("started", "finished", "visitor_wins", "machine_wins", "abandoned")
-RESETS = {"power_on": "power_on_resets", "watchdog": "watchdog_resets", "software": "software_resets",
-          "reset_pin": "reset_pin_resets", "safe_mode": "safe_mode_restarts"}
+RESETS = {
+    "power_on": "power_on_resets",
+    "watchdog": "watchdog_resets",
+    "software": "software_resets",
+    "reset_pin": "reset_pin_resets",
+    "safe_mode": "safe_mode_restarts",
+}
 MAX_PRESETS = 24  # per-preset counts kept (more would outgrow one flash record)
 
 
@@ -78,12 +98,12 @@ class Audits:
         self.clock = clock
         self.lifetime = _zeros()
         self.service = _zeros()
-        self.presets = {}      # preset -> {PRESET_KEYS...}, since service
+        self.presets = {}  # preset -> {PRESET_KEYS...}, since service
         self.first_game = None
         self.last_game = None
-        self._preset = None    # the preset of the game in play
+        self._preset = None  # the preset of the game in play
         self.pin_failures = 0  # wrong PINs in a row, kept across restarts (the link's pause)
-        self.newer = {}        # what a newer version stored that this one does not know: kept
+        self.newer = {}  # what a newer version stored that this one does not know: kept
         if record:
             self.load(record)
 

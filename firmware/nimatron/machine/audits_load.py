@@ -53,5 +53,5 @@ def _from_list(values, KEYS, _zeros):
 def _beyond(values, KEYS):
     """Counters a newer version wrote past ours: kept as they are, written back."""
     if isinstance(values, list) and len(values) > len(KEYS):
-        return list(values[len(KEYS):])
+        return list(values[len(KEYS) :])
     return []

@@ -48,8 +48,15 @@ from .switches import Switches
 from .turns import MachineTurn, Rng, VisitorTurn, prepare
 
 _OVER_GUARD_MS = const(1500)  # a winner's stray press does not wipe NIM CHAMP at once
-_UNSHOWN = const(-1)          # no lamp state: the first frame always differs from what was "shown"
-MENU_ONLY = ("machine.service", "machine.adjust", "machine.deployed", "machine.menu_lamps", "config.settings", "config.values")  # imported again on opening
+_UNSHOWN = const(-1)  # no lamp state: the first frame always differs from what was "shown"
+MENU_ONLY = (
+    "machine.service",
+    "machine.adjust",
+    "machine.deployed",
+    "machine.menu_lamps",
+    "config.settings",
+    "config.values",
+)  # imported again on opening
 
 
 GAME_KEYS = ("rules", "misere", "starts", "counter", "layout")  # what check_games reads: the games themselves
@@ -63,7 +70,7 @@ def check_games(rules, misere, layout, starts, counter=False):
     most of a pass on a Pico: not in the pass that applies the settings)."""
     import sys
 
-    held = __name__[:__name__.rfind(".machine.")] + ".panels.playable" in sys.modules
+    held = __name__[: __name__.rfind(".machine.")] + ".panels.playable" in sys.modules
     from ..panels import playable
 
     try:
@@ -91,10 +98,11 @@ class Controller(VisitorTurn, MachineTurn):
         self.rules = parse_rules(settings["rules"])
         self.misere = settings["misere"]
         check_input(input_model, self.rules, settings)
-        check_games(self.rules, self.misere, self.layout, settings["starts"],
-                    settings.get("counter", False))  # or ValueError now
+        check_games(
+            self.rules, self.misere, self.layout, settings["starts"], settings.get("counter", False)
+        )  # or ValueError now
         prepare(self.rules, settings)
-        self._pending = None       # (rules, misere) chosen mid-game: from the next game
+        self._pending = None  # (rules, misere) chosen mid-game: from the next game
         self.debouncer = Debouncer(settings["debounce_ms"])
         self.rng = Rng(settings["seed"])
         self.audits = audits if audits is not None else Audits()  # nimatron.machine.audits: saved per game
@@ -102,49 +110,49 @@ class Controller(VisitorTurn, MachineTurn):
         # a display) has ``io.watch(controller, now_ms)``, called every loop.
         self._watch = getattr(io, "watch", None)
         self.switches = Switches(self)  # stuck buttons, Check Switch, the operator's chord
-        self._alarm = None         # ``alarm``: set by nimatron.machine.startup (module docstring)
-        self.menu = None           # the operator menu while it is open
-        self.save = None           # settings -> True once durable (the operator menu's adjustments)
+        self._alarm = None  # ``alarm``: set by nimatron.machine.startup (module docstring)
+        self.menu = None  # the operator menu while it is open
+        self.save = None  # settings -> True once durable (the operator menu's adjustments)
         # -- the game --
         self.state = ATTRACT
-        self.since = now_ms        # when ``state`` began
-        self.now = now_ms          # the last update's time
-        self.games = 0             # games begun since power-up (which start, who plays first)
-        self.panel = None          # the lamps in play (nimatron.panels), None in attract mode
+        self.since = now_ms  # when ``state`` began
+        self.now = now_ms  # the last update's time
+        self.games = 0  # games begun since power-up (which start, who plays first)
+        self.panel = None  # the lamps in play (nimatron.panels), None in attract mode
         self.winner = None
-        self.last_move = None      # (by, before, after)
-        self.equalized = False     # the equalizer's one gentle move made this game
+        self.last_move = None  # (by, before, after)
+        self.equalized = False  # the equalizer's one gentle move made this game
         # -- this turn (``_reset_turn`` begins each one afresh) --
-        self.turn_start = None     # (heaps, ring) when the turn began
-        self.turn_row = None       # the row a row board's presses take from
-        self.taken = []            # lamps taken this turn, row board
-        self.selected = []         # lamps selected, grid board
-        self.refused = []          # the last refusal's lamps ...
-        self.refused_at = None     # ... and when (they flash until refuse_ms after)
-        self.hint = None           # lamps of the teaching hint ([]: no winning move to show)
-        self._begun = None         # (rules left, who plays first) of a game begun this pass: told once its lamps show
-        self.moved = False        # the visitor's move taken this pass: committed once its lamps show (``_after_lamps``)
-        self._checked = None       # [selection, after, legal]: a grid selection's check, made once its lamp showed
+        self.turn_start = None  # (heaps, ring) when the turn began
+        self.turn_row = None  # the row a row board's presses take from
+        self.taken = []  # lamps taken this turn, row board
+        self.selected = []  # lamps selected, grid board
+        self.refused = []  # the last refusal's lamps ...
+        self.refused_at = None  # ... and when (they flash until refuse_ms after)
+        self.hint = None  # lamps of the teaching hint ([]: no winning move to show)
+        self._begun = None  # (rules left, who plays first) of a game begun this pass: told once its lamps show
+        self.moved = False  # the visitor's move taken this pass: committed once its lamps show (``_after_lamps``)
+        self._checked = None  # [selection, after, legal]: a grid selection's check, made once its lamp showed
         self.last_input = now_ms
-        self.asking = None         # "still playing?" shown since this time
+        self.asking = None  # "still playing?" shown since this time
         # -- the machine's move (``turns.MachineTurn``) --
         self.machine_after = None  # the position it chose; None while it searches
-        self.machine_out = []      # the lamps it takes ...
-        self.machine_light = []    # ... and lights (Building Nim: where the stone lands)
-        self._slip = None          # fallible: this turn's draw, True for a random move
-        self._tidied = False       # the last pass collected the garbage (``turns._tidy``)
-        self._swept = None         # the heap free after the last collection (``turns._tidy``, ``_room``;
+        self.machine_out = []  # the lamps it takes ...
+        self.machine_light = []  # ... and lights (Building Nim: where the stone lands)
+        self._slip = None  # fallible: this turn's draw, True for a random move
+        self._tidied = False  # the last pass collected the garbage (``turns._tidy``)
+        self._swept = None  # the heap free after the last collection (``turns._tidy``, ``_room``;
         #                            None: none yet, collect if low; -1: just collected, read it next time)
-        self._room_at = 0          # when ``turns._room`` next looks at the heap
-        self.solved = None         # (rules, misere, heaps, ring, result) of its last search (``solution``)
+        self._room_at = 0  # when ``turns._room`` next looks at the heap
+        self.solved = None  # (rules, misere, heaps, ring, result) of its last search (``solution``)
         # -- the lamps: one frame filled in place each pass, copied to the shown one
         # when it differs. No garbage per pass: a collection delays a press's lamp (issue 27).
-        self._lamps = []           # this pass's frame (game_lamps.fill) ...
+        self._lamps = []  # this pass's frame (game_lamps.fill) ...
         self._status = {"visitor": 0, "machine": 0, "champ": 0, "machine_wins": 0}
-        self._shown_lamps = []     # ... and what io.show was last given (game_lamps.publish)
+        self._shown_lamps = []  # ... and what io.show was last given (game_lamps.publish)
         self._shown_status = {"visitor": _UNSHOWN, "machine": _UNSHOWN, "champ": _UNSHOWN, "machine_wins": _UNSHOWN}
-        self._dirty = True         # the state changed since the last frame (``redraw``) ...
-        self._redraw_at = None     # ... or time alone changes it then (None: never; game_lamps.fill)
+        self._dirty = True  # the state changed since the last frame (``redraw``) ...
+        self._redraw_at = None  # ... or time alone changes it then (None: never; game_lamps.fill)
         for n in self.layout:
             self._lamps.append([OFF] * n)
             self._shown_lamps.append([_UNSHOWN] * n)
@@ -376,8 +384,16 @@ class Controller(VisitorTurn, MachineTurn):
         self.rules_changed(left)
         self.audits.game_started(self.settings["preset"])
         heaps, ring = self.panel.position()
-        self._emit({"event": "new_game", "position": heaps, "ring": ring, "first": first,
-                    "rules": self.rules.spec, "misere": self.misere})
+        self._emit(
+            {
+                "event": "new_game",
+                "position": heaps,
+                "ring": ring,
+                "first": first,
+                "rules": self.rules.spec,
+                "misere": self.misere,
+            }
+        )
 
     def _abandon(self):
         """End the game in play unfinished: counted, unless nobody touched a lamp."""
@@ -483,8 +499,13 @@ class Controller(VisitorTurn, MachineTurn):
                 self.asking = now
                 self._dirty = True
                 self._emit({"event": "still_playing", "seconds": self.seconds_left(now)})
-            elif (s["difficulty"] == "teach" and self.hint is None and not self.taken
-                  and not self.selected and idle >= s["hint_ms"]):
+            elif (
+                s["difficulty"] == "teach"
+                and self.hint is None
+                and not self.taken
+                and not self.selected
+                and idle >= s["hint_ms"]
+            ):
                 self._hint()
 
     def seconds_left(self, now):

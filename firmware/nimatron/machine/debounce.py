@@ -10,12 +10,12 @@ closes (so a bounce can never take two lamps, and a release is never lost).
 class Debouncer:
     def __init__(self, ms=30):
         self.ms = ms
-        self.raw = {}      # role -> last raw level seen
-        self.stable = {}   # role -> debounced level
+        self.raw = {}  # role -> last raw level seen
+        self.stable = {}  # role -> debounced level
         self.changed = {}  # role -> when the debounced level last changed
         self.out = []
-        self._spare = []   # the list the last update returned: emptied and reused
-        self._edges = {}   # role -> its two edges, made once: a press's pass makes no garbage before its lamp
+        self._spare = []  # the list the last update returned: emptied and reused
+        self._edges = {}  # role -> its two edges, made once: a press's pass makes no garbage before its lamp
 
     def feed(self, role, pressed, now):
         """A raw edge from a driver."""

@@ -59,8 +59,8 @@ def listed(c, key):
                 line = line.strip()
                 if line[:7] == "layout ":
                     ours = line == layout
-                elif ours and line[:len(tag)] == tag:
-                    return line[len(tag):].split()
+                elif ours and line[: len(tag)] == tag:
+                    return line[len(tag) :].split()
     except Exception:  # no file, or one that cannot be read: checked here
         pass
     return None
@@ -68,8 +68,11 @@ def listed(c, key):
 
 def games_key(settings):
     """The games whose rule sets a ``rules`` line lists: "normal 2,3,4/1,3,4"."""
-    return "%s%s %s" % ("misere" if settings["misere"] else "normal", " counter" if settings.get("counter") else "",
-                        "/".join([numbers(start) for start in settings["starts"]]))
+    return "%s%s %s" % (
+        "misere" if settings["misere"] else "normal",
+        " counter" if settings.get("counter") else "",
+        "/".join([numbers(start) for start in settings["starts"]]),
+    )
 
 
 def numbers(items):
@@ -183,7 +186,7 @@ def check_step(menu):
             k = phase - 2
             _config().check_start(work[5], new["starts"][k])
             one = dict(new)
-            one["starts"] = new["starts"][k:k + 1]
+            one["starts"] = new["starts"][k : k + 1]
             c.check_settings(one)
             if k + 1 < len(new["starts"]):
                 work[3] = phase + 1

@@ -13,7 +13,7 @@ def _write_all(os, fd, data):
     """``os.write`` until every byte is written (it may write fewer)."""
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 class OsFiles:
@@ -42,7 +42,7 @@ class OsFiles:
         (renamed ``PATH.unreadable-N``, for a mended card or a person to
         read), the loss said (``notes``; every kind in ``lost``, so the link
         is sealed) and the store starts from factory."""
-        name = path[path.rfind("/") + 1:]
+        name = path[path.rfind("/") + 1 :]
         error = None
         for n in range(3):  # tries: a flaky SD card's EIO may pass
             try:
@@ -65,7 +65,7 @@ class OsFiles:
                     continue  # something there that cannot be looked at: never replaced
             try:
                 self.os.rename(path, aside)
-                kept = "kept aside as " + aside[aside.rfind("/") + 1:]
+                kept = "kept aside as " + aside[aside.rfind("/") + 1 :]
             except OSError:
                 pass
             break
@@ -145,4 +145,3 @@ class OsFiles:
             self.os.remove(path)
         except OSError:
             pass
-

@@ -21,8 +21,22 @@ of every pass on pico-grid).
 """
 
 from .. import const
-from .ports import (ATTRACT, attract_lamps, blinks_on, HINT, LIT, OFF, OVER, REFUSED, SELECTED, SHOWING, SLOW_MS,
-                    TAKING, THINKING, VISITOR)
+from .ports import (
+    ATTRACT,
+    attract_lamps,
+    blinks_on,
+    HINT,
+    LIT,
+    OFF,
+    OVER,
+    REFUSED,
+    SELECTED,
+    SHOWING,
+    SLOW_MS,
+    TAKING,
+    THINKING,
+    VISITOR,
+)
 
 _MYPY = const(0)  # true to mypy alone (pyproject's always_true): a board compiles ``if _MYPY:`` away
 if _MYPY:
@@ -67,10 +81,11 @@ if _MYPY:
         def refused_at(self) -> int | None: ...
         def seconds_left(self, now: int) -> int: ...
 
+
 # A game's blink periods, in ms (attract's and SLOW_MS, with why none is quicker: ``ports``).
-_QUICK_MS = const(250)    # half of 2 flashes a second: a selection, the machine thinking, NIM CHAMP's running lamp
-_TAKE_MS = const(200)     # half of 2.5 flashes a second, from when the machine shows its move: its lamps start
-                  # lit (the visitor sees which at once) and blink unlike a selection
+_QUICK_MS = const(250)  # half of 2 flashes a second: a selection, the machine thinking, NIM CHAMP's running lamp
+_TAKE_MS = const(200)  # half of 2.5 flashes a second, from when the machine shows its move: its lamps start
+# lit (the visitor sees which at once) and blink unlike a selection
 SECOND_MS = 1000  # "still playing?": one lamp fewer each second
 _DOUBLE_MS = const(2000)  # an alarm or a stuck button: two _QUICK_MS flashes every 2 s, a slow pattern no game lamp has
 
@@ -175,7 +190,7 @@ def visitor(c, lamps, status, now):  # type: (LampsView, list, dict, int) -> int
 
 
 def countdown(c, lamps, status, now, asking):  # type: (LampsView, list, dict, int, int) -> int | None
-    """"Still playing?" (shown since ``asking``): one lit lamp blinks per second left (1 flash a second)."""
+    """ "Still playing?" (shown since ``asking``): one lit lamp blinks per second left (1 flash a second)."""
     left = c.seconds_left(now)
     on = blinks_on(now - asking, SLOW_MS)
     status["visitor"] = 1 if on else 0

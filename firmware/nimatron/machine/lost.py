@@ -43,8 +43,11 @@ def why(kind, payload):
     if kind == SETTINGS:
         if "factory" in payload:
             return None if payload["factory"] is True else '"factory": %s' % _shape(payload["factory"])
-        for key, want, words in (("board", str, "a board's name"), ("src", int, "a checksum"),
-                                 ("set", dict, "a dict of settings")):
+        for key, want, words in (
+            ("board", str, "a board's name"),
+            ("src", int, "a checksum"),
+            ("set", dict, "a dict of settings"),
+        ):
             v = payload.get(key)
             if (key in payload or key == "set") and (not isinstance(v, want) or isinstance(v, bool)):
                 return '"%s": %s, not %s' % (key, _shape(v), words)

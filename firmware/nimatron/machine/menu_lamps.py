@@ -12,9 +12,9 @@ from .. import const
 from ..config import STATUS
 from .ports import HINT, LIT, OFF, REFUSED, SELECTED, TAKING
 
-_INDEX_MS = const(1000)       # audits: which counter, shown this long after a step
-_STEP_MS = const(500)         # lamp test: each lamp this long, one at a time
-_COLOUR_MS = const(1000)      # lamp test: every lamp in each colour this long
+_INDEX_MS = const(1000)  # audits: which counter, shown this long after a step
+_STEP_MS = const(500)  # lamp test: each lamp this long, one at a time
+_COLOUR_MS = const(1000)  # lamp test: every lamp in each colour this long
 COLOURS = (LIT, SELECTED, HINT, TAKING, REFUSED)
 
 

@@ -36,24 +36,24 @@ SHOWING = "showing"
 OVER = "over"
 SERVICE = "service"  # the operator menu (nimatron.machine.service)
 
-OFF = 0        # dark: taken, or not part of the game
-LIT = 1        # in play
-SELECTED = 2   # chosen by the visitor on a grid, not yet committed with DONE
-HINT = 3       # teach mode: part of the winning move
-TAKING = 4     # being taken by the machine (blinks, then goes OFF)
-REFUSED = 5    # flashed briefly when a press or a selection is refused
-CURSOR = 6     # the cursor where a pin map has one (drivers/cursor.py; its colour: drivers/presses.py)
+OFF = 0  # dark: taken, or not part of the game
+LIT = 1  # in play
+SELECTED = 2  # chosen by the visitor on a grid, not yet committed with DONE
+HINT = 3  # teach mode: part of the winning move
+TAKING = 4  # being taken by the machine (blinks, then goes OFF)
+REFUSED = 5  # flashed briefly when a press or a selection is refused
+CURSOR = 6  # the cursor where a pin map has one (drivers/cursor.py; its colour: drivers/presses.py)
 
 # NeoPixel colours per state (R, G, B before the brightness cap). Meaning
 # never rests on colour alone: the controller also blinks HINT slowly and
 # TAKING quickly, and SELECTED lamps blink on discrete LEDs.
 COLOURS = {
     OFF: (0, 0, 0),
-    LIT: (255, 170, 60),      # warm white, like the 1940 lamps
-    SELECTED: (0, 90, 255),   # blue
-    HINT: (0, 255, 60),       # green
-    TAKING: (255, 40, 0),     # orange-red
-    REFUSED: (255, 0, 160),   # magenta
+    LIT: (255, 170, 60),  # warm white, like the 1940 lamps
+    SELECTED: (0, 90, 255),  # blue
+    HINT: (0, 255, 60),  # green
+    TAKING: (255, 40, 0),  # orange-red
+    REFUSED: (255, 0, 160),  # magenta
 }
 STATUS_COLOUR = (255, 255, 255)
 
@@ -63,9 +63,9 @@ STATUS_COLOUR = (255, 255, 255)
 # meaning never rests on colour alone (discrete LEDs have one colour), and none
 # flashes more than 2.5 times a second: under the 3 a second that
 # photosensitive-safety guidance allows.
-SLOW_MS = 500     # half of 1 flash a second: the wave's step, the teaching hint, MACHINE WINS, "still playing?"
+SLOW_MS = 500  # half of 1 flash a second: the wave's step, the teaching hint, MACHINE WINS, "still playing?"
 INVITE_MS = 1000  # attract mode's visitor lamp: 1 s on, 1 s off, a calm "press to play"
-_WAVE_STEPS = const(4)    # attract's diagonal wave: each lamp lit one SLOW_MS step in four (0.5 s in every 2 s)
+_WAVE_STEPS = const(4)  # attract's diagonal wave: each lamp lit one SLOW_MS step in four (0.5 s in every 2 s)
 
 
 def blinks_on(t, half_ms):

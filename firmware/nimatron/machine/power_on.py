@@ -12,7 +12,7 @@ It imports no hardware library: ``mc`` is ``microcontroller``, passed in.
 
 from .. import const
 
-_MAX_SETTINGS = const(4096)         # bytes: a bigger settings file is refused, not parsed
+_MAX_SETTINGS = const(4096)  # bytes: a bigger settings file is refused, not parsed
 
 
 def read_settings(path):
@@ -54,8 +54,13 @@ def reset_reason(mc):
         names = mc.ResetReason
     except Exception:
         return None
-    for attr, name in (("POWER_ON", "power_on"), ("BROWNOUT", "power_on"), ("WATCHDOG", "watchdog"),
-                       ("SOFTWARE", "software"), ("RESET_PIN", "reset_pin")):
+    for attr, name in (
+        ("POWER_ON", "power_on"),
+        ("BROWNOUT", "power_on"),
+        ("WATCHDOG", "watchdog"),
+        ("SOFTWARE", "software"),
+        ("RESET_PIN", "reset_pin"),
+    ):
         if reason == getattr(names, attr, object()):
             return name
     return None
@@ -107,10 +112,10 @@ def host_data():
         return None
 
 
-_HEAP_CHUNK = const(255)      # a filling tuple's items: 1,040 bytes, one allocation (hold_heap)
-_HEAP_RUN = const(4)          # chunks in a row: an area's (a hole left in an old area is shorter)
-_HEAP_TRIES = const(2000)     # pins tried at most: the first fill the holes code.py's compiling left
-_HEAP_AREAS = const(16)       # areas pinned at most (code.py finds a Pico's heap grows by 4 to 6)
+_HEAP_CHUNK = const(255)  # a filling tuple's items: 1,040 bytes, one allocation (hold_heap)
+_HEAP_RUN = const(4)  # chunks in a row: an area's (a hole left in an old area is shorter)
+_HEAP_TRIES = const(2000)  # pins tried at most: the first fill the holes code.py's compiling left
+_HEAP_AREAS = const(16)  # areas pinned at most (code.py finds a Pico's heap grows by 4 to 6)
 
 
 def heap_grows():
@@ -140,10 +145,12 @@ def hold_heap(gc, chunk=_HEAP_CHUNK, new=None, where=id, pin=None):
     one = (None,) * chunk
     small = (None,) * 3  # 20 bytes: two blocks (an area whose only block in use is its first is handed back)
     if new is None:
+
         def new():
             return one * 1  # a new tuple, allocated whole
 
     if pin is None:
+
         def pin():
             return small * 1
 

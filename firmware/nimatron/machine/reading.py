@@ -11,8 +11,21 @@ record's format is in ``records``.
 
 import json
 
-from .records import (AUDITS, BLANK, COMPACTED, HEADER, KINDS, MAGIC, MAGIC2, MAX_PAYLOAD, SCANNED, SETTINGS,
-                      TRAILER, _blank, crc32)
+from .records import (
+    AUDITS,
+    BLANK,
+    COMPACTED,
+    HEADER,
+    KINDS,
+    MAGIC,
+    MAGIC2,
+    MAX_PAYLOAD,
+    SCANNED,
+    SETTINGS,
+    TRAILER,
+    _blank,
+    crc32,
+)
 
 
 def load(store):
@@ -25,7 +38,7 @@ def load(store):
     sources = []
     if store.nvm is not None:
         try:
-            buf = store.nvm[0:len(store.nvm)]
+            buf = store.nvm[0 : len(store.nvm)]
         except Exception as e:  # a broken nvm must not stop the game
             buf = b""
             problems.append("nvm unreadable: %s" % e)
@@ -49,10 +62,15 @@ def load(store):
             _losses(store.path, records, starts, damage, [] if notes else problems, None)
             gone = missing([records] + sources)
             if gone:
-                problems.append("%s: no whole %s record (%s): lost%s" % (
-                    store.path, " or ".join([NAMES[k] for k in gone]),
-                    "the file is empty" if not data else "cut short or damaged",
-                    "" if notes else keep(store, data, "damaged")))
+                problems.append(
+                    "%s: no whole %s record (%s): lost%s"
+                    % (
+                        store.path,
+                        " or ".join([NAMES[k] for k in gone]),
+                        "the file is empty" if not data else "cut short or damaged",
+                        "" if notes else keep(store, data, "damaged"),
+                    )
+                )
                 add(lost, gone)
             sources.append(records)
     store.seq = 0
@@ -81,8 +99,10 @@ def load(store):
                 kept = keep(store, None, "other")
             from .lost import why
 
-            problems.append("the newest %s record holds %s, not what this version reads: taken as lost, "
-                            "never as zeros%s" % (name, why(kind, odd[kind][1]), kept))
+            problems.append(
+                "the newest %s record holds %s, not what this version reads: taken as lost, "
+                "never as zeros%s" % (name, why(kind, odd[kind][1]), kept)
+            )
             add(lost, (kind,))
         if kind in found:
             out[name] = found[kind][1]
@@ -99,7 +119,7 @@ def add(lost, kinds):
 
 
 def keep(store, data, word):
-    """", kept aside as NAME" once the store's bytes are copied where nothing
+    """ ", kept aside as NAME" once the store's bytes are copied where nothing
     overwrites them (a file port or an nvm file that can: a Pi, the simulator); else ""."""
     try:
         if data is None:
@@ -110,7 +130,7 @@ def keep(store, data, word):
             name = copy(store.path, data, word) if copy is not None else None
     except Exception:  # a copy that cannot be made is said as not made, never raised
         name = None
-    return ", kept aside as %s" % name[name.rfind("/") + 1:] if name else ""
+    return ", kept aside as %s" % name[name.rfind("/") + 1 :] if name else ""
 
 
 def missing(records):
@@ -203,7 +223,7 @@ def _record_at(buf, pos):
     if length > MAX_PAYLOAD or end > n:
         return None
     raw = bytes(buf[pos:end])
-    inner = raw[at - pos:]
+    inner = raw[at - pos :]
     payload = None
     if crc32(inner[:-TRAILER]) == int.from_bytes(inner[-TRAILER:], "little"):
         try:
@@ -325,5 +345,7 @@ def _losses(where, records, starts, lost, problems, kinds):
             add(kinds, gone)
         else:
             what = "older records are lost (newer ones of each kind follow)"
-        problems.append("%s: saved records at byte %d are damaged (flipped bits, a half-erased sector or "
-                        "another version's data): %s" % (where, at, what))
+        problems.append(
+            "%s: saved records at byte %d are damaged (flipped bits, a half-erased sector or "
+            "another version's data): %s" % (where, at, what)
+        )

@@ -8,15 +8,15 @@ heap than together; and a running board keeps only the writing half."""
 
 import json
 
-MAGIC = 0x4E      # a record as versions up to 0.2 wrote it: no commit mark
-MAGIC2 = 0x6E     # "n": a record whose first byte is its commit mark
-COMMIT = 0x00     # the commit mark, programmed after the rest of the record
+MAGIC = 0x4E  # a record as versions up to 0.2 wrote it: no commit mark
+MAGIC2 = 0x6E  # "n": a record whose first byte is its commit mark
+COMMIT = 0x00  # the commit mark, programmed after the rest of the record
 SETTINGS = 0x53  # "S"
-AUDITS = 0x41    # "A"
+AUDITS = 0x41  # "A"
 COMPACTED = 0x43  # "C": opens a compacted sector, naming the records that follow it
 KINDS = (AUDITS, SETTINGS)  # a compaction programs the audits first: a cut then spares them
 SCANNED = KINDS + (COMPACTED,)
-HEADER = 8        # MAGIC kind len:2 seq:4 (a commit-marked record has one byte more in front)
+HEADER = 8  # MAGIC kind len:2 seq:4 (a commit-marked record has one byte more in front)
 TRAILER = 4
 MAX_PAYLOAD = 2000  # a record must fit twice in a 4 KB sector
 BLANK = 0xFF
@@ -81,17 +81,17 @@ def _start(raw):
 
 def seq_of(raw):
     at = _start(raw) + 4
-    return int.from_bytes(raw[at:at + 4], "little")
+    return int.from_bytes(raw[at : at + 4], "little")
 
 
 def body_of(raw):
-    return raw[_start(raw) + HEADER:-TRAILER]
+    return raw[_start(raw) + HEADER : -TRAILER]
 
 
 def renumbered(raw, seq):
     """The same record (any version's) under a new sequence number, commit-marked."""
     at = _start(raw)
-    return _sealed(raw[at + 1], seq, bytes(raw[at + HEADER:-TRAILER]))
+    return _sealed(raw[at + 1], seq, bytes(raw[at + HEADER : -TRAILER]))
 
 
 def _blank(buf, start=0, end=None):

@@ -32,14 +32,24 @@ from ..config import STATUS
 from ..passes import busy, collect_next, load
 from .menu_lamps import COLOURS, cycle_ms, frame, lamp_count  # noqa: F401 - COLOURS: the lamp test's, for the tests
 
-ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in",
-         "clear_audits", "factory_reset")
-_IDLE_MS = const(60000)       # untouched this long: the menu leaves itself
-_BACK_HOLD_MS = const(1000)   # button test: NEW held this long goes back...
-_TWICE_MS = const(2000)       # ... or pressed twice within this
+ITEMS = ("lamp_test", "button_test", "audits", "adjust", "check_switch", "burn_in", "clear_audits", "factory_reset")
+_IDLE_MS = const(60000)  # untouched this long: the menu leaves itself
+_BACK_HOLD_MS = const(1000)  # button test: NEW held this long goes back...
+_TWICE_MS = const(2000)  # ... or pressed twice within this
 AUDITS = ("games", "finished", "visitor_wins", "machine_wins", "abandoned", "stuck_buttons")
-ADJUST = ("preset", "rules", "misere", "difficulty", "first", "walkaway_ms", "over_ms", "still_ms",
-          "stuck_ms", "check_switch_games", "brightness")
+ADJUST = (
+    "preset",
+    "rules",
+    "misere",
+    "difficulty",
+    "first",
+    "walkaway_ms",
+    "over_ms",
+    "still_ms",
+    "stuck_ms",
+    "check_switch_games",
+    "brightness",
+)
 
 
 class Menu:
@@ -50,10 +60,10 @@ class Menu:
         self.touched = now
         self.item = 0
         self.cycles = 0
-        self.work = None     # the choices' checks, or a save, under way: a step a pass
+        self.work = None  # the choices' checks, or a save, under way: a step a pass
         self.saving = False
         self.unchecked = False  # the values shown are the deploy's (``adjust.deployed``): one is checked when chosen
-        self.before = ()     # the settings' modules resident when it opened (``Controller.service``)
+        self.before = ()  # the settings' modules resident when it opened (``Controller.service``)
         self._open("menu", now)
 
     # -- what the operator pressed --------------------------------------------
@@ -127,8 +137,13 @@ class Menu:
                 if item == "audits":
                     self._show_counter()
                 elif item == "check_switch":
-                    self._emit({"event": "check_switch", "buttons": self.c.switches.check_switch(),
-                                "stuck": self.c.switches.stuck_now()})
+                    self._emit(
+                        {
+                            "event": "check_switch",
+                            "buttons": self.c.switches.check_switch(),
+                            "stuck": self.c.switches.stuck_now(),
+                        }
+                    )
         elif screen == "lamp_test":
             self.one_by_one = not self.one_by_one  # type: bool
             self.since = now

@@ -24,7 +24,7 @@ CLICK = ((0, 1800, 6),)
 CHAMP = ((0, 523, 140), (150, 659, 140), (300, 784, 140), (450, 1047, 420))
 MACHINE = ((0, 392, 200), (220, 330, 200), (440, 262, 500))
 BUZZ = ((0, 110, 250),)
-_CLICK_GAP_MS = const(90)      # between the clicks of lamps put out together
+_CLICK_GAP_MS = const(90)  # between the clicks of lamps put out together
 CHATTER = (0, 55, 95, 170, 210, 300, 345, 420, 500, 540, 610, 700, 745, 830, 905, 950)  # one 1 s cycle
 
 
@@ -35,9 +35,9 @@ class Sound:
         self.think_ms = 1500
         self.on_sound = on_sound
         self.now = 0
-        self.queue = []       # [start ms, pitch, length, name or None], by start
-        self.until = None     # when the note playing stops
-        self.first = None     # the game's first player, for the chatter after new_game
+        self.queue = []  # [start ms, pitch, length, name or None], by start
+        self.until = None  # when the note playing stops
+        self.first = None  # the game's first player, for the chatter after new_game
 
     def watch(self, controller, now):
         """Follow the operator's settings (volume, the machine's pause)."""

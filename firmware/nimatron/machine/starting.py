@@ -32,11 +32,15 @@ def start(m, source, now_ms, reset_reason, clock):
         if notes:
             notes.append("settings restored to factory")  # the cause is said above
         elif getattr(m.store, "nvm", None) is not None:
-            notes.append("nothing stored: settings restored to factory (a new board, or a power cut "
-                         "while the flash sector was erased)")
+            notes.append(
+                "nothing stored: settings restored to factory (a new board, or a power cut "
+                "while the flash sector was erased)"
+            )
         else:
-            notes.append("nothing stored: settings restored to factory (no state file yet: a new "
-                         "exhibit, or the file was removed)")
+            notes.append(
+                "nothing stored: settings restored to factory (no state file yet: a new "
+                "exhibit, or the file was removed)"
+            )
     m.sealed = None
     if _choose(m, source, found["settings"], notes, now_ms):
         lost = list(lost) + ["settings"]  # a stored record this version cannot apply: as good as lost
@@ -44,15 +48,16 @@ def start(m, source, now_ms, reset_reason, clock):
             m.damaged = True
             m.audits.count("data_losses")
             m.controller.alarm = "settings"
-    if ("audits" in lost and m.audits.pin_failures < PIN_TRIES
-            and m.controller.settings.get("operator_pin")):
+    if "audits" in lost and m.audits.pin_failures < PIN_TRIES and m.controller.settings.get("operator_pin"):
         # the wrong-PIN count may be in the lost record: fail closed, UNLOCK pauses from boot
         m.audits.pin_failures = PIN_TRIES
         notes.append("the wrong-PIN count may be lost: UNLOCK waits as after %d wrong PINs" % PIN_TRIES)
     if "settings" in lost and m.sealed is None:
         # the lost record may have changed the operator PIN: fail closed (docs/operator.md)
-        m.sealed = ("a damaged settings record may have held a new operator PIN: save any adjustment "
-                    "or a factory reset from the operator menu on the buttons, then SET operator_pin again")
+        m.sealed = (
+            "a damaged settings record may have held a new operator PIN: save any adjustment "
+            "or a factory reset from the operator menu on the buttons, then SET operator_pin again"
+        )
         notes.append("host link locked: the operator PIN may be in the damaged record")
         m.seal_lasts = True
     stored = found["settings"]
@@ -60,8 +65,10 @@ def start(m, source, now_ms, reset_reason, clock):
         # sealed at an earlier start, not yet unsealed by the menu: the saves since
         # (this start's own, a compaction) carried the seal, not the lost record's evidence
         m.sealed = stored["sealed"] if isinstance(stored["sealed"], str) else "sealed at an earlier start"
-        notes.append("host link still locked since an earlier start (the operator PIN may have been lost): "
-                     "save any adjustment or a factory reset from the operator menu")
+        notes.append(
+            "host link still locked since an earlier start (the operator PIN may have been lost): "
+            "save any adjustment or a factory reset from the operator menu"
+        )
         m.seal_lasts = True
     if m.seal_lasts and not (isinstance(stored, dict) and stored.get("sealed") == m.sealed):
         m._save_settings({"board": m.board, "src": m.src, "set": m.overrides})  # the seal, kept
@@ -151,9 +158,13 @@ def _choose(m, source, stored, notes, now):
             notes.append("host link locked: the PIN is unknown")
     if fell_back or m.damaged:
         m.controller.alarm = "settings"
-    if m.settings_from == "file" and m.store is not None and not (
-            usable and stored.get("src") == crc and stored.get("board") == m.board
-            and stored["set"] == m.overrides):
+    if (
+        m.settings_from == "file"
+        and m.store is not None
+        and not (
+            usable and stored.get("src") == crc and stored.get("board") == m.board and stored["set"] == m.overrides
+        )
+    ):
         m._save_settings({"board": m.board, "src": crc, "set": m.overrides})
     m.src = crc
     return rejected

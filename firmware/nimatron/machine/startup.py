@@ -39,12 +39,12 @@ from .. import __version__, forget
 from .ports import ATTRACT, OVER
 from .store import RETRY_MS, crc32
 
-_FAULT_BACKOFF_MS = const(5000)   # faults in a row: wait this long before rebuilding
-_FAULT_SAVE_MS = const(60000)     # a fault is written at once, at most once a minute
-_SETTINGS_GAP_MS = const(10000)   # settings are written at most this often; changes in between wait (wear)
-_QUIET_MS = const(5000)           # nobody pressed or sent a command for this long: the flash may be erased
+_FAULT_BACKOFF_MS = const(5000)  # faults in a row: wait this long before rebuilding
+_FAULT_SAVE_MS = const(60000)  # a fault is written at once, at most once a minute
+_SETTINGS_GAP_MS = const(10000)  # settings are written at most this often; changes in between wait (wear)
+_QUIET_MS = const(5000)  # nobody pressed or sent a command for this long: the flash may be erased
 SOURCE_MISSING = "missing"
-PIN_TRIES = 3             # as nimatron.link.protocol: wrong PINs before UNLOCK pauses
+PIN_TRIES = 3  # as nimatron.link.protocol: wrong PINs before UNLOCK pauses
 # Dropped from a board's heap once the Machine has started: the start itself,
 # what builds a controller and what chooses and opens its driver (imported
 # again by a rebuild after a fault; the driver's own module stays).
@@ -133,8 +133,19 @@ class Machine:
     instead of falling back.
     """
 
-    def __init__(self, board, source, store=None, now_ms=0, reset_reason=None, clock=None,
-                 listener=None, make=None, log=None, strict=False):
+    def __init__(
+        self,
+        board,
+        source,
+        store=None,
+        now_ms=0,
+        reset_reason=None,
+        clock=None,
+        listener=None,
+        make=None,
+        log=None,
+        strict=False,
+    ):
         self.default_board = board
         self.strict = strict
         self.store = store
@@ -149,11 +160,11 @@ class Machine:
         self.last_fault = None
         self.now = now_ms
         self.settings_saved_at = None  # when a SET or the menu last wrote the settings
-        self.settings_due = None       # a change waiting for the gap to pass: written then
-        self.saving = None             # why saves fail, as last said (``watch_store``)
+        self.settings_due = None  # a change waiting for the gap to pass: written then
+        self.saving = None  # why saves fail, as last said (``watch_store``)
         self.boot = {}  # type: dict  # the boot event: who we are, what we started with (``starting.start``)
-        self.sealed = None             # why the host link refuses operator commands (``starting``)
-        self.seal_lasts = False        # the seal is kept with the settings until the menu saves them
+        self.sealed = None  # why the host link refuses operator commands (``starting``)
+        self.seal_lasts = False  # the seal is kept with the settings until the menu saves them
         from .starting import start
 
         try:
@@ -282,8 +293,10 @@ class Machine:
         self.saving = failing
         link_boot = self.link.boot if self.link is not None else None
         if failing:
-            line = ("saving failed (%s): audits and settings are kept in memory and tried again every %d s"
-                    % (failing, RETRY_MS // 1000))
+            line = "saving failed (%s): audits and settings are kept in memory and tried again every %d s" % (
+                failing,
+                RETRY_MS // 1000,
+            )
             if notes is not None:
                 notes.append(line)
             else:

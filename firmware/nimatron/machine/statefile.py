@@ -44,8 +44,22 @@ def _flags(os, *names):
 TRIES = 3  # an I/O error (a flaky SD card) is tried this many times in all before it counts
 
 # Errors that answer the question (tried again, they say the same): never tried again.
-_ANSWERS = ("ENOENT", "ELOOP", "EISDIR", "ENOTDIR", "EACCES", "EPERM", "ENAMETOOLONG", "ENXIO", "EEXIST",
-            "EROFS", "ENOSPC", "EWOULDBLOCK", "EAGAIN", "EBADF")
+_ANSWERS = (
+    "ENOENT",
+    "ELOOP",
+    "EISDIR",
+    "ENOTDIR",
+    "EACCES",
+    "EPERM",
+    "ENAMETOOLONG",
+    "ENXIO",
+    "EEXIST",
+    "EROFS",
+    "ENOSPC",
+    "EWOULDBLOCK",
+    "EAGAIN",
+    "EBADF",
+)
 
 
 def answer(e):
@@ -118,7 +132,7 @@ def _header_like(data):
     in a record of this version). One flipped byte, or a header torn from
     its record, keeps two; text never has the length."""
     for at, magic in ((0, MAGIC), (1, MAGIC2)):
-        head = data[at:at + 4]
+        head = data[at : at + 4]
         if len(head) < 4:
             if head[:1] == bytes([magic]) and (len(head) < 2 or head[1] in SCANNED):
                 return True
@@ -193,8 +207,7 @@ def problem(path, what="state", said=None):
     except OSError as e:
         return "%s: %s" % (path, e.strerror or e) if answer(e) else None
     if verdict(data, size, what)[0] == "foreign":
-        return ("%s holds %d bytes that are not a Nimatron's %s: move it away or name another file"
-                % (path, size, what))
+        return "%s holds %d bytes that are not a Nimatron's %s: move it away or name another file" % (path, size, what)
     return None
 
 
@@ -341,8 +354,11 @@ class Owner:
                 self._unguarded("cannot be opened (%s)" % (e.strerror or e))
                 return None
             try:  # a read-only folder: lock the file if it is there, else play unlocked
-                fd = again(lambda: os.open(self.lock, os.O_RDONLY | _flags(os, "O_NOFOLLOW", "O_NONBLOCK",
-                                                                             "O_CLOEXEC")), said, "opening " + name)
+                fd = again(
+                    lambda: os.open(self.lock, os.O_RDONLY | _flags(os, "O_NOFOLLOW", "O_NONBLOCK", "O_CLOEXEC")),
+                    said,
+                    "opening " + name,
+                )
             except OSError:
                 self._unguarded("cannot be made (%s)" % (e.strerror or e))
                 return None
@@ -358,7 +374,8 @@ class Owner:
         if st.st_nlink != 1:
             os.close(fd)  # a hard link to someone's file: never truncated
             return "%s has other names (a hard link to another file): it cannot be a Nimatron's lock (move it away)" % (
-                self.lock)
+                self.lock
+            )
         try:
             held = again(lambda: os.pread(fd, 33, 0), said, "reading " + name)
         except OSError:
@@ -375,16 +392,20 @@ class Owner:
             return None
         self.fd = fd
         if held and pid is None:
-            said.append("%s held %s, not a process id (what a power cut or a torn write leaves): "
-                        "rewritten (the lock is flock's, whatever the file holds)"
-                        % (name, "%d bytes" % st.st_size if st.st_size != 1 else "1 byte"))
+            said.append(
+                "%s held %s, not a process id (what a power cut or a torn write leaves): "
+                "rewritten (the lock is flock's, whatever the file holds)"
+                % (name, "%d bytes" % st.st_size if st.st_size != 1 else "1 byte")
+            )
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, b"%d\n" % os.getpid(), 0)
         except OSError as e:
             if not answer(e):  # read-only (EBADF, EROFS): the lock holds all the same, nothing to say
-                said.append("%s: our process id could not be written (%s): the lock holds all the same"
-                            % (name, e.strerror or e))
+                said.append(
+                    "%s: our process id could not be written (%s): the lock holds all the same"
+                    % (name, e.strerror or e)
+                )
         return None
 
     def close(self):
@@ -413,4 +434,3 @@ def newest_records(data):
         if kind in best:
             out += best[kind][1]
     return out
-

@@ -37,17 +37,33 @@ a model that loses what a power cut would.
 from .. import const
 from .. import forget
 from .records import (  # noqa: F401 - the record's names, where the store's users have always found them
-    AUDITS, BLANK, COMMIT, COMPACTED, KINDS, MAGIC, MAGIC2, MAX_PAYLOAD, SCANNED, SETTINGS, _blank,
-    _u32, body_of, crc32, encode, renumbered, seq_of)
+    AUDITS,
+    BLANK,
+    COMMIT,
+    COMPACTED,
+    KINDS,
+    MAGIC,
+    MAGIC2,
+    MAX_PAYLOAD,
+    SCANNED,
+    SETTINGS,
+    _blank,
+    _u32,
+    body_of,
+    crc32,
+    encode,
+    renumbered,
+    seq_of,
+)
 
 _SEQ_RENUMBER = const(0xFFFF0000)  # sequence numbers this high are renumbered from 1 at the next save
-_ERASES_PER_DAY = const(12)        # nvm wear limit: 100,000 cycles last 22.8 years at this rate
-_ERASES_BURST = const(8)           # ... with this many at once (a busy day) before the limit bites
-RETRY_MS = 30000           # a failed save is tried again this often
+_ERASES_PER_DAY = const(12)  # nvm wear limit: 100,000 cycles last 22.8 years at this rate
+_ERASES_BURST = const(8)  # ... with this many at once (a busy day) before the limit bites
+RETRY_MS = 30000  # a failed save is tried again this often
 _DAY_MS = const(86400000)
 READ_ONLY = ("machine.reading",)  # needed only while a store loads: dropped from a board's heap after
 ERASE_MS = _DAY_MS // _ERASES_PER_DAY  # the time that earns one erase (integers: a board's floats are short)
-_ROOM_SLACK = const(64)            # bytes a record may grow by before its next save (counts gain digits)
+_ROOM_SLACK = const(64)  # bytes a record may grow by before its next save (counts gain digits)
 
 
 def scan(buf):
@@ -78,22 +94,22 @@ class Store:
             files = OsFiles()
         self.files = files
         self.seq = 0
-        self.latest = {}       # kind -> raw record bytes, the newest known
-        self.unsaved = []      # kinds whose newest record is not durable yet
-        self.tail = 0          # where the next nvm record goes
-        self.clean = True      # nvm readable up to its tail
-        self.writes = 0        # records written (for the figures)
-        self.erases = 0        # sector compactions
-        self.unchanged = 0     # settings saves that matched what was stored: not written
-        self.deferred = 0      # saves held back by the wear limit
-        self.failure = None    # the last exception a write raised
-        self.failing = None    # why saving fails, until a save succeeds
-        self.retry_at = None   # when ``tick`` tries the unsaved records again
-        self.now = None        # the machine's time, once ``tick`` has given it
+        self.latest = {}  # kind -> raw record bytes, the newest known
+        self.unsaved = []  # kinds whose newest record is not durable yet
+        self.tail = 0  # where the next nvm record goes
+        self.clean = True  # nvm readable up to its tail
+        self.writes = 0  # records written (for the figures)
+        self.erases = 0  # sector compactions
+        self.unchanged = 0  # settings saves that matched what was stored: not written
+        self.deferred = 0  # saves held back by the wear limit
+        self.failure = None  # the last exception a write raised
+        self.failing = None  # why saving fails, until a save succeeds
+        self.retry_at = None  # when ``tick`` tries the unsaved records again
+        self.now = None  # the machine's time, once ``tick`` has given it
         self.allowance = _ERASES_BURST * ERASE_MS  # ms earned towards erases (ERASE_MS each)
-        self.loaded = None     # what load() found
-        self.tidied = None     # ``seq`` when ``tidy`` last found room for the next records
-        self.warnings = []     # faults at start that cost nothing, for ``load`` to say (``open_state``)
+        self.loaded = None  # what load() found
+        self.tidied = None  # ``seq`` when ``tidy`` last found room for the next records
+        self.warnings = []  # faults at start that cost nothing, for ``load`` to say (``open_state``)
         # the sector's image for a compaction, taken now while the heap is whole: a long run's heap
         # may hold no free block as long as a sector, and then no save could ever be written again
         self.buffer = bytearray(len(nvm)) if nvm is not None else None
@@ -146,8 +162,12 @@ class Store:
             if self.seq >= _SEQ_RENUMBER:
                 self._renumber()
             raw = encode(kind, self.seq + 1, payload)
-            if (kind == SETTINGS and kind in self.latest and not self.unsaved
-                    and body_of(self.latest[kind]) == body_of(raw)):
+            if (
+                kind == SETTINGS
+                and kind in self.latest
+                and not self.unsaved
+                and body_of(self.latest[kind]) == body_of(raw)
+            ):
                 self.unchanged += 1
                 return True
         except Exception as e:  # a record too long: said, never raised
@@ -272,8 +292,8 @@ class Store:
             # the record, then its commit mark (every record written is a new, marked one):
             # a cut between leaves no mark. Views: no copy of the record
             view = memoryview(raw)
-            nvm[self.tail + 1:end] = view[1:]
-            nvm[self.tail:self.tail + 1] = view[:1]
+            nvm[self.tail + 1 : end] = view[1:]
+            nvm[self.tail : self.tail + 1] = view[:1]
             self.tail = end
             return False
         self._compact()
@@ -317,7 +337,7 @@ class Store:
         for raw in image:
             if end + len(raw) > size:
                 raise ValueError("records do not fit in %d bytes of nvm" % size)
-            buf[end:end + len(raw)] = raw
+            buf[end : end + len(raw)] = raw
             end += len(raw)
         tail = end
         if end < size:
@@ -325,7 +345,7 @@ class Store:
             end += 1
         while end < size:  # blank to the end, doubling what is blank already
             n = min(end - tail, size - end)
-            buf[end:end + n] = buf[tail:tail + n]
+            buf[end : end + n] = buf[tail : tail + n]
             end += n
         try:
             self.nvm[0:size] = buf

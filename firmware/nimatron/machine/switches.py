@@ -24,9 +24,9 @@ CHORD = ("done", "new")
 # what the operator menu loads as it opens, in order (``machine.service`` and what it
 # imports): over the link, a pass each
 MENU_LOADS = ("config.values", "config.settings", "machine.menu_lamps", "machine.service")
-CHORD_MS = 5000    # DONE + NEW held this long: the operator menu
-_SAVE_MS = const(60000)    # a stuck button is written at once, at most once a minute (a flapping
-                   # switch must not become a stream of flash writes)
+CHORD_MS = 5000  # DONE + NEW held this long: the operator menu
+_SAVE_MS = const(60000)  # a stuck button is written at once, at most once a minute (a flapping
+# switch must not become a stream of flash writes)
 
 
 class Switches:
@@ -34,11 +34,11 @@ class Switches:
         self.c = controller
         self.booting = False  # during the first update: power-up
         self._powered = False
-        self.down = {}        # role -> when it was pressed (debounced)
-        self.stuck = {}       # role -> "power-up" or "held"
+        self.down = {}  # role -> when it was pressed (debounced)
+        self.stuck = {}  # role -> "power-up" or "held"
         self.chord_at = None  # when DONE and NEW were both down
-        self.idle = {}        # role -> finished games since it was last pressed
-        self.pressed = {}     # roles pressed since the last finished game
+        self.idle = {}  # role -> finished games since it was last pressed
+        self.pressed = {}  # roles pressed since the last finished game
         self.saved_at = None  # when a stuck button was last written at once
 
     def update(self, now):
@@ -88,7 +88,7 @@ class Switches:
         c = self.c
         c.audits.count("stuck_buttons")
         if self.saved_at is None or now - self.saved_at >= _SAVE_MS:  # at once: a machine jammed at
-            self.saved_at = now                                        # power-up may never finish a game
+            self.saved_at = now  # power-up may never finish a game
             c.audits.save()
         c._emit({"event": "stuck", "button": role, "why": why})
         menu = c.menu

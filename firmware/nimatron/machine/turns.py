@@ -87,8 +87,11 @@ class VisitorTurn:
             self._place(row, now)
             return
         if self.turn_row is not None and row != self.turn_row:
-            self._refuse("one row per turn: keep taking from row %s or press DONE" % row_label(self.turn_row),
-                         self._row_lamps(row), now)
+            self._refuse(
+                "one row per turn: keep taking from row %s or press DONE" % row_label(self.turn_row),
+                self._row_lamps(row),
+                now,
+            )
             return
         lamp = panel.last_lit(row)
         if lamp is None:
@@ -122,8 +125,12 @@ class VisitorTurn:
             self._place(r, now)
             return
         pick = getattr(self.panel, "selectable", None)  # a counter: only its choice lamps
-        if (r >= len(self.panel.lit) or i >= len(self.panel.lit[r]) or not self.panel.lit[r][i]
-                or (pick is not None and lamp not in pick())):
+        if (
+            r >= len(self.panel.lit)
+            or i >= len(self.panel.lit[r])
+            or not self.panel.lit[r][i]
+            or (pick is not None and lamp not in pick())
+        ):
             self._refuse("lamp %d of row %s is not in play" % (i + 1, row_label(r)), [], now)  # as the screen counts
             return
         if lamp in self.selected:
@@ -176,8 +183,11 @@ class VisitorTurn:
         heaps, ring = self.turn_start
         after = self.panel.after_selection(self.selected)
         legal = getattr(self.panel, "legal", None)  # a grid's: without a matrix per move
-        ok = after is not None and (legal(self.rules, heaps, after) if legal else self.rules.is_legal(heaps, after, ring))
+        ok = after is not None and (
+            legal(self.rules, heaps, after) if legal else self.rules.is_legal(heaps, after, ring)
+        )
         return [list(self.selected), after, ok]
+
 
 class Rng:
     """A tiny linear congruential generator: the same game on every Python."""
@@ -351,8 +361,14 @@ class MachineTurn:
                 self.audits.save()  # a fault is worth a write of its own
             except Exception:
                 pass
-            self._emit({"event": "fault", "what": "engine", "position": heaps,
-                        "error": "%s: %s" % (type(e).__name__, str(e)[:80])})
+            self._emit(
+                {
+                    "event": "fault",
+                    "what": "engine",
+                    "position": heaps,
+                    "error": "%s: %s" % (type(e).__name__, str(e)[:80]),
+                }
+            )
             return None
         self.solved = (self.rules, self.misere, list(heaps), ring, result)
         return result
@@ -363,8 +379,13 @@ class MachineTurn:
         second search (two of them made the tick of a Graph Nim move overrun
         its budget on pico-grid)."""
         done = self.solved
-        if (done is not None and done[0] is self.rules and done[1] == self.misere and done[2] == heaps
-                and done[3] == ring):
+        if (
+            done is not None
+            and done[0] is self.rules
+            and done[1] == self.misere
+            and done[2] == heaps
+            and done[3] == ring
+        ):
             return done[4]
         return bare_solve(self.rules, heaps, self.misere, ring)  # ``explain`` reads the nim-value itself
 
@@ -414,7 +435,7 @@ class MachineTurn:
             if self.misere:  # the seeds' endgame rule (normal play: the nim-sum is the lesson, no module loaded)
                 words.extend(self.rules.lesson(heaps, True, ring, result))
         else:
-            taught = self.rules.lesson(heaps, self.misere, ring, result)   # the rule to carry home (games/lesson.py)
+            taught = self.rules.lesson(heaps, self.misere, ring, result)  # the rule to carry home (games/lesson.py)
             nimber = result["nimber"]
             if not taught and nimber is None and not self.misere and self.rules.table_spec(False) is not None:
                 nimber = strategy._tables().value(self.rules, heaps, False, ring)  # the machine's search left it out
@@ -426,8 +447,9 @@ class MachineTurn:
         if result["after"] is None:
             words.append("no move left")
         else:
-            move = explain.describe_move(heaps, result["after"], self.rules.ordered, ring,
-                                         getattr(self.panel, "unlettered", None))
+            move = explain.describe_move(
+                heaps, result["after"], self.rules.ordered, ring, getattr(self.panel, "unlettered", None)
+            )
             if result["outcome"] == "win":
                 words.append("winning move: " + move)
             else:

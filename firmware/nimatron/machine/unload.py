@@ -22,7 +22,7 @@ import sys
 
 from .. import forget
 
-PACKAGE = __name__[:__name__.rfind(".machine.") + 1]  # "nimatron.", wherever the package sits
+PACKAGE = __name__[: __name__.rfind(".machine.") + 1]  # "nimatron.", wherever the package sits
 
 
 def droppable():

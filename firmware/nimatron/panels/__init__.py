@@ -27,7 +27,7 @@ def make_panel(rules, layout, start, shape=None, counter=False):
         return CounterPanel(rules, layout, start)
     if shape is None:
         shape = "ring" if len(layout) == 1 else "grid"
-    kind = rules.panel    # the rule set says which lamps it needs (games/rules.py)
+    kind = rules.panel  # the rule set says which lamps it needs (games/rules.py)
     if kind == "ring":
         from .circle import RingPanel
 

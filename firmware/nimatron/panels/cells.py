@@ -18,8 +18,10 @@ class CellPanel:
         matrix = rules.check(start)
         rows, cols = len(matrix), len(matrix[0])
         if rows > len(layout) or cols > min(layout[:rows]):
-            raise PanelError("a board of %d by %d cells does not fit these lamps (%d rows of %d)"
-                             % (rows, cols, len(layout), min(layout)))
+            raise PanelError(
+                "a board of %d by %d cells does not fit these lamps (%d rows of %d)"
+                % (rows, cols, len(layout), min(layout))
+            )
         self.layout = list(layout)
         self.size = (rows, cols)
         self.lit = [[False] * n for n in layout]

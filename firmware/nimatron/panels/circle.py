@@ -21,7 +21,8 @@ def circle_cells(layout, n, shape):
         if n != layout[0]:
             raise PanelError(
                 "circular Nim on this ring needs a circle of all %d lamps (a smaller circle "
-                "would join lamps that are not neighbours)" % layout[0])
+                "would join lamps that are not neighbours)" % layout[0]
+            )
         return [(0, i) for i in range(n)]
     rows = len(layout)
     cols = min(layout)
@@ -29,8 +30,10 @@ def circle_cells(layout, n, shape):
         return [(0, i) for i in range(n)]
     half = n // 2 + 2  # width + height of a rectangle whose border has n lamps
     if n % 2 or n < 4:
-        raise PanelError("a circle of %d cannot be drawn on the grid's neighbouring lamps: "
-                         "choose an even size from 4 to %d" % (n, 2 * (rows + cols) - 4))
+        raise PanelError(
+            "a circle of %d cannot be drawn on the grid's neighbouring lamps: "
+            "choose an even size from 4 to %d" % (n, 2 * (rows + cols) - 4)
+        )
     h = half // 2
     if h > rows:
         h = rows

@@ -60,16 +60,18 @@ class CounterPanel:
         bits = digits(total)
         cells = lamps_in_order(layout)
         if bits + take > len(cells):
-            raise PanelError("a counter to %d needs %d lamps (%d for the count in binary, %d to choose how "
-                             "many); this board has %d" % (total, bits + take, bits, take, len(cells)))
+            raise PanelError(
+                "a counter to %d needs %d lamps (%d for the count in binary, %d to choose how "
+                "many); this board has %d" % (total, bits + take, bits, take, len(cells))
+            )
         self.layout = list(layout)
         self.rules = rules
         self.total = total
         self.count = 0
         self.heaps = 1
         self.ring = False
-        self.bit_lamps = cells[:bits]          # most significant first
-        self.choice_lamps = cells[bits:bits + take]
+        self.bit_lamps = cells[:bits]  # most significant first
+        self.choice_lamps = cells[bits : bits + take]
         self.lit = [[False] * n for n in layout]
         self._most = [most_taken(rules, h) for h in range(total + 1)]  # by what is left: no moves made in DONE's pass
         self._show()
@@ -103,7 +105,7 @@ class CounterPanel:
 
     def lamps_for(self, after):
         """The machine's choice: the first choice lamps, one per object it adds."""
-        return self.choice_lamps[:self.total - self.count - after[0]], []
+        return self.choice_lamps[: self.total - self.count - after[0]], []
 
     def apply(self, out, light):
         for lamp in out:

@@ -118,7 +118,13 @@ def row_label(r):
     return chr(ord("A") + r) if r < 26 else str(r + 1)
 
 
-SHAPES = {"ring": "circle", "cells": "cells", "splits": "shapes", "supply": "supply", "tally": "tally"}  # kind -> module
+SHAPES = {
+    "ring": "circle",
+    "cells": "cells",
+    "splits": "shapes",
+    "supply": "supply",
+    "tally": "tally",
+}  # kind -> module
 
 
 def panel_module(rules, counter=False):

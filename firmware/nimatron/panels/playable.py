@@ -43,8 +43,9 @@ def check_engine(rules, misere, start):
     shown = start
     start = rules.check(start, ring)  # as the rules read it (nim2d: rows of cells)
     if not rules.ordered and sum(start) > MAX_HEAPS:
-        raise SettingsError("start %s: %s splits into too many parts (at most %d objects in all)"
-                            % (shown, rules.spec, MAX_HEAPS))
+        raise SettingsError(
+            "start %s: %s splits into too many parts (at most %d objects in all)" % (shown, rules.spec, MAX_HEAPS)
+        )
     try:
         if covered(rules, start, misere, ring):
             return
@@ -128,8 +129,10 @@ def load_checked(new):
 
     rules = parse_rules(new["rules"])
     shape = panel_module(rules, new.get("counter", False))
-    for name in ("panels." + shape if shape else None,
-                 "games.tables" if rules.table_spec(new["misere"]) is not None else None):
+    for name in (
+        "panels." + shape if shape else None,
+        "games.tables" if rules.table_spec(new["misere"]) is not None else None,
+    ):
         if name and "nimatron." + name not in sys.modules:
             load(name)
             return True

@@ -40,7 +40,8 @@ class SplitPanel(HeapPanel):
             raise PanelError(
                 "Grundy's game from %s can reach %d heaps (a heap of h splits into up to h-1); "
                 "this board shows %d, one a row (try starts=[[%d]])"
-                % (" ".join([str(h) for h in heaps]), parts, len(layout), min(len(layout) + 1, *layout)))
+                % (" ".join([str(h) for h in heaps]), parts, len(layout), min(len(layout) + 1, *layout))
+            )
         if max(heaps) > min(layout):
             raise PanelError("a heap of %d does not fit a row of %d lamps" % (max(heaps), min(layout)))
         self.heaps = len(layout)
@@ -115,7 +116,8 @@ class ArcPanel:
             raise PanelError(
                 "Grundy's game from %s needs %d lamps on the ring (each heap an arc and a dark gap, "
                 "up to %d heaps); the ring has %d (try starts=[[%d]])"
-                % (" ".join([str(h) for h in heaps]), need, most_parts(heaps), n, (n + 1) // 2))
+                % (" ".join([str(h) for h in heaps]), need, most_parts(heaps), n, (n + 1) // 2)
+            )
         self.layout = list(layout)
         self.parts = list(heaps)  # ring order
         self.ring = False
@@ -176,14 +178,14 @@ class ArcPanel:
             return None
         k, a, b = split
         parts = list(self.parts)
-        parts[k:k + 1] = [a, b]
+        parts[k : k + 1] = [a, b]
         return parts
 
     def lamps_for(self, after):
         arcs = self._arcs()
         for k in range(len(arcs)):
             first, h = arcs[k]
-            rest = self.parts[:k] + self.parts[k + 1:]
+            rest = self.parts[:k] + self.parts[k + 1 :]
             for a in range(1, (h + 1) // 2):
                 if _same(rest + [h - a, a], after):
                     out = [(0, i) for i in range(first + h - a, first + h)]
@@ -195,7 +197,7 @@ class ArcPanel:
         if split is None:
             raise PanelError("lamps %s are not one end of an arc" % (out,))
         k, a, b = split
-        self.parts[k:k + 1] = [a, b]
+        self.parts[k : k + 1] = [a, b]
         self._draw()
 
     def apply_selection(self, selected):

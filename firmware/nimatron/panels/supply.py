@@ -20,15 +20,21 @@ class SupplyPanel(HeapPanel):
     def __init__(self, layout, start):
         heaps, stones = start[:-1], start[-1]
         if len(start) > len(layout):
-            raise PanelError("Building Nim on %d heaps needs %d rows (one more for the stones to place); "
-                             "this board has %d" % (len(heaps), len(start), len(layout)))
+            raise PanelError(
+                "Building Nim on %d heaps needs %d rows (one more for the stones to place); "
+                "this board has %d" % (len(heaps), len(start), len(layout))
+            )
         for i in range(len(heaps)):
             if layout[i] < heaps[i] + stones:
-                raise PanelError("Building Nim: heap %s may reach %d (every stone may go there), but row %s "
-                                 "has %d lamps" % (_label(i), heaps[i] + stones, _label(i), layout[i]))
+                raise PanelError(
+                    "Building Nim: heap %s may reach %d (every stone may go there), but row %s "
+                    "has %d lamps" % (_label(i), heaps[i] + stones, _label(i), layout[i])
+                )
         if stones > layout[len(heaps)]:
-            raise PanelError("Building Nim: %d stones to place, but the supply row %s has %d lamps"
-                             % (stones, _label(len(heaps)), layout[len(heaps)]))
+            raise PanelError(
+                "Building Nim: %d stones to place, but the supply row %s has %d lamps"
+                % (stones, _label(len(heaps)), layout[len(heaps)])
+            )
         HeapPanel.__init__(self, layout, start)
         self.supply = len(heaps)  # the supply row
 
@@ -38,8 +44,10 @@ class SupplyPanel(HeapPanel):
     def rows_words(self):
         """What the rows that are not heaps show, for a face's legend (English;
         the faces translate it): here the supply row."""
-        return ["Building Nim: row %s holds the stones still to place; press a heap's row to place one."
-                % _label(self.supply)]
+        return [
+            "Building Nim: row %s holds the stones still to place; press a heap's row to place one."
+            % _label(self.supply)
+        ]
 
     def _next_dark(self, row):
         for i in range(len(self.lit[row])):
@@ -52,8 +60,14 @@ class SupplyPanel(HeapPanel):
         ``row``, or (None, None, the reason it cannot go there)."""
         supply = self.supply
         if row >= supply:
-            return None, None, ("the stones wait in row %s: press one of rows A-%s to place one"
-                                % (_label(supply), _label(supply - 1)))
+            return (
+                None,
+                None,
+                (
+                    "the stones wait in row %s: press one of rows A-%s to place one"
+                    % (_label(supply), _label(supply - 1))
+                ),
+            )
         i = self._next_dark(row)
         if i < 0:
             return None, None, "row %s is full" % _label(row)

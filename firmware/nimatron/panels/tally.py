@@ -18,12 +18,11 @@ class CandyPanel(HeapPanel):
     def __init__(self, layout, start):
         rows = len(layout) - 2 * _TALLY_ROWS
         if rows < 1:
-            raise PanelError("Candy Nim needs a grid: %d rows of candies for each player below the heaps"
-                             % _TALLY_ROWS)
+            raise PanelError("Candy Nim needs a grid: %d rows of candies for each player below the heaps" % _TALLY_ROWS)
         if len(start) > rows:
             raise PanelError("Candy Nim: %d heaps but %d rows above the candy tallies" % (len(start), rows))
         room = 0
-        for n in layout[rows:rows + _TALLY_ROWS]:
+        for n in layout[rows : rows + _TALLY_ROWS]:
             room += n
         if sum(start) > room:
             raise PanelError("Candy Nim: %d candies, but a player's tally shows %d" % (sum(start), room))
@@ -53,5 +52,7 @@ class CandyPanel(HeapPanel):
         """What the rows that are not heaps show, for a face's legend (English;
         the faces translate it): here each player's candies."""
         v, m = self.tally["visitor"], self.tally["machine"]
-        return ["Candies: rows %s-%s yours, %s-%s the machine's." % (row_label(v), row_label(v + _TALLY_ROWS - 1),
-                                                                  row_label(m), row_label(m + _TALLY_ROWS - 1))]
+        return [
+            "Candies: rows %s-%s yours, %s-%s the machine's."
+            % (row_label(v), row_label(v + _TALLY_ROWS - 1), row_label(m), row_label(m + _TALLY_ROWS - 1))
+        ]

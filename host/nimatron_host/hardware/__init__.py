@@ -19,7 +19,12 @@ from . import bom, checkpoints, enclosure, guide, harness, input_drawing, panel,
 from .circuit import designs, revision
 
 SOURCES = "png-sources.txt"
-RENDER_ZOOM = {"wiring": "1.5", "harness": "1.5", "panel": "0.8", "enclosure": "0.8"}   # drawings: 1.5 px per unit; panel (mm): 0.8 x 3.78 = 3 px/mm
+RENDER_ZOOM = {
+    "wiring": "1.5",
+    "harness": "1.5",
+    "panel": "0.8",
+    "enclosure": "0.8",
+}  # drawings: 1.5 px per unit; panel (mm): 0.8 x 3.78 = 3 px/mm
 
 
 def files(lang="en"):
@@ -30,22 +35,22 @@ def files(lang="en"):
         name = design.name
         out[name + "/bom.csv"] = bom.text(design)
         out[name + "/wiring.svg"] = wiring.draw(design)
-        if parts.has_dc_input(design):   # the input protection's own schematic
+        if parts.has_dc_input(design):  # the input protection's own schematic
             out[name + "/input.svg"] = input_drawing.draw(design)
-            out[name + "/enclosure.svg"] = enclosure.draw(design)   # the socket on the service face
-        if not design.onboard:   # nothing to wire, no harness
+            out[name + "/enclosure.svg"] = enclosure.draw(design)  # the socket on the service face
+        if not design.onboard:  # nothing to wire, no harness
             out[name + "/harness.svg"] = harness.draw(design)
-        if not design.onboard:   # a board with its keys built in is its own panel
+        if not design.onboard:  # a board with its keys built in is its own panel
             out[name + "/panel.svg"] = panel.draw(name, design.spec, lang, kerf=panel.KERF_MM)
-            for n, tile in enumerate(panel.tiles(name, design.spec, lang, kerf=panel.KERF_MM)):   # bigger than the bed
+            for n, tile in enumerate(panel.tiles(name, design.spec, lang, kerf=panel.KERF_MM)):  # bigger than the bed
                 out["%s/panel-tile-%d.svg" % (name, n + 1)] = tile
-            for n, rib in enumerate(panel.splices(name, design.spec, lang, kerf=panel.KERF_MM)):   # behind each join
+            for n, rib in enumerate(panel.splices(name, design.spec, lang, kerf=panel.KERF_MM)):  # behind each join
                 out["%s/panel-splice-%d.svg" % (name, n + 1)] = rib
         out[name + "/README.md"] = guide.board_guide(design) + "\n"
         out[name + "/commissioning.md"] = checkpoints.commissioning(design, guide.self_test(design))
         out[name + "/safety.md"] = safety.sheet(design)
     out["README.md"] = guide.index(all_designs) + "\n"
-    for path in out:   # every drawing says its licence and its revision itself
+    for path in out:  # every drawing says its licence and its revision itself
         if path.endswith(".svg"):
             out[path] = svg.licensed(out[path], revision(path.split("/")[0]))
     return out
@@ -111,17 +116,21 @@ def render(svg_path, png_path):
     tmp = png_path + ".tmp"
     background = "white"
     source = svg_path
-    if kind == "panel":   # the laser file has no background and 0.01 mm cuts; the preview shows both
+    if kind == "panel":  # the laser file has no background and 0.01 mm cuts; the preview shows both
         background = panel.FACE
         with open(svg_path, encoding="utf-8") as f:
             text = f.read().replace('stroke="#ff0000" stroke-width="0.01"', 'stroke="#ff0000" stroke-width="0.5"')
-            text = text.replace(' style="display:none"', "")   # the notes layer: revision and tile
+            text = text.replace(' style="display:none"', "")  # the notes layer: revision and tile
         source = png_path + ".svg.tmp"
         with open(source, "w", encoding="utf-8") as f:
             f.write(text)
     try:
-        subprocess.run([renderer(), "--zoom", RENDER_ZOOM[kind], "--background-color", background, "-o", tmp, source],
-                       check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [renderer(), "--zoom", RENDER_ZOOM[kind], "--background-color", background, "-o", tmp, source],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
     finally:
         if source != svg_path:
             os.remove(source)

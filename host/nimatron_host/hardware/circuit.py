@@ -49,31 +49,88 @@ from . import parts as catalogue
 from .design import Chain, Design, Parts, is_pico
 
 BUTTON_OHMS = 220
-KEY_PULLUP_OHMS = 4700   # a key-matrix column's pull-up to 3.3 V (electrical: settles in time, reads low)
-KEY_ROW_OHMS = 0         # a key-matrix row carries every held key's current: no series resistor (keylevel)
-KEY_DIODE = "bat85"      # parts.json: a Schottky, so a held key reads under VIL (keylevel)
+KEY_PULLUP_OHMS = 4700  # a key-matrix column's pull-up to 3.3 V (electrical: settles in time, reads low)
+KEY_ROW_OHMS = 0  # a key-matrix row carries every held key's current: no series resistor (keylevel)
+KEY_DIODE = "bat85"  # parts.json: a Schottky, so a held key reads under VIL (keylevel)
 DATA_OHMS = 330
 
 # What a builder's multimeter should read, each figure with its reason (the
 # checkpoints of the guide and the commissioning sheet are computed from these
 # and from parts.json):
-SUPPLY_TOLERANCE = 0.05   # a regulated 5 V supply, USB and the 3.3 V regulator hold +-5 %
+SUPPLY_TOLERANCE = 0.05  # a regulated 5 V supply, USB and the 3.3 V regulator hold +-5 %
 RESISTOR_TOLERANCE = 0.05  # 1 % parts, read by a hand-held meter (its own 2-3 % and the leads)
-NO_SHORT_OHMS = 1000      # open lines and a supply with no load read far above this; a short far below
-CLOSED_OHMS = 1.0         # a closed microswitch and a metre of 22 AWG (0.05 Ohm) read well below this
-SILICON_MIN_VF = 0.4      # a silicon diode's drop at a meter's ~1 mA diode test; less is a short
+NO_SHORT_OHMS = 1000  # open lines and a supply with no load read far above this; a short far below
+CLOSED_OHMS = 1.0  # a closed microswitch and a metre of 22 AWG (0.05 Ohm) read well below this
+SILICON_MIN_VF = 0.4  # a silicon diode's drop at a meter's ~1 mA diode test; less is a short
 NAMES = {"row": "row", "done": "DONE", "new": "NEW GAME"}
-STATUS_WORDS = {"visitor": "YOUR TURN", "machine": "MACHINE THINKING", "champ": "NIM CHAMP",
-                "machine_wins": "MACHINE WINS"}
+STATUS_WORDS = {
+    "visitor": "YOUR TURN",
+    "machine": "MACHINE THINKING",
+    "champ": "NIM CHAMP",
+    "machine_wins": "MACHINE WINS",
+}
 
 # Raspberry Pi 40-pin header: BCM GPIO -> physical pin
-PI_HEADER = {2: 3, 3: 5, 4: 7, 14: 8, 15: 10, 17: 11, 18: 12, 27: 13, 22: 15, 23: 16, 24: 18, 10: 19,
-             9: 21, 25: 22, 11: 23, 8: 24, 7: 26, 0: 27, 1: 28, 5: 29, 6: 31, 12: 32, 13: 33, 19: 35,
-             16: 36, 26: 37, 20: 38, 21: 40}
+PI_HEADER = {
+    2: 3,
+    3: 5,
+    4: 7,
+    14: 8,
+    15: 10,
+    17: 11,
+    18: 12,
+    27: 13,
+    22: 15,
+    23: 16,
+    24: 18,
+    10: 19,
+    9: 21,
+    25: 22,
+    11: 23,
+    8: 24,
+    7: 26,
+    0: 27,
+    1: 28,
+    5: 29,
+    6: 31,
+    12: 32,
+    13: 33,
+    19: 35,
+    16: 36,
+    26: 37,
+    20: 38,
+    21: 40,
+}
 # Raspberry Pi Pico: GPn -> physical pin
-PICO_HEADER = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16,
-               13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29,
-               26: 31, 27: 32, 28: 34}
+PICO_HEADER = {
+    0: 1,
+    1: 2,
+    2: 4,
+    3: 5,
+    4: 6,
+    5: 7,
+    6: 9,
+    7: 10,
+    8: 11,
+    9: 12,
+    10: 14,
+    11: 15,
+    12: 16,
+    13: 17,
+    14: 19,
+    15: 20,
+    16: 21,
+    17: 22,
+    18: 24,
+    19: 25,
+    20: 26,
+    21: 27,
+    22: 29,
+    26: 31,
+    27: 32,
+    28: 34,
+}
+
 
 def pin_number(pin):
     """The number in a pin name: GPIO17 -> 17, D10 -> 10, GP2 -> 2."""
@@ -120,7 +177,7 @@ def revision(name):
     return "rev. Nimatron %s, pin map %s CRC %s" % (who["version"], name, who["pinmap_crc"])
 
 
-SINK_CHANNELS = 8   # a ULN2803A: inputs on pins 1-8, outputs on 18-11, GND 9, COM 10
+SINK_CHANNELS = 8  # a ULN2803A: inputs on pins 1-8, outputs on 18-11, GND 9, COM 10
 
 
 def onboard(name, spec):
@@ -133,11 +190,28 @@ def onboard(name, spec):
     for pin, role in boards.pins(spec):
         words = role.split()
         label = "key %d" % (int(words[1]) + 1) if words[0] == "key" and len(words) == 2 else role
-        chains.append(Chain(pin=pin, role=role, label=label, header=None, end="onboard",
-                            items=[("onboard", controller, "built in: " + label)], group="built in"))
+        chains.append(
+            Chain(
+                pin=pin,
+                role=role,
+                label=label,
+                header=None,
+                end="onboard",
+                items=[("onboard", controller, "built in: " + label)],
+                group="built in",
+            )
+        )
     supply = parts.add("PS", "USB supply", "%g A" % spec["supply"]["amps"])
-    return Design(name=name, spec=spec, figures=power.budget(spec), parts=parts, controller=controller,
-                  chains=chains, title=title, supply=supply)
+    return Design(
+        name=name,
+        spec=spec,
+        figures=power.budget(spec),
+        parts=parts,
+        controller=controller,
+        chains=chains,
+        title=title,
+        supply=supply,
+    )
 
 
 def circuit(name, spec):
@@ -159,8 +233,18 @@ def circuit(name, spec):
     if spec.get("matrix"):
         lines, matrix = _matrix(spec, parts)
         chains += lines
-    design = Design(name=name, spec=spec, figures=figures, parts=parts, controller=controller, chains=chains,
-                    sinks=sinks, pixels=pixels, matrix=matrix, **_supplies(spec, parts))
+    design = Design(
+        name=name,
+        spec=spec,
+        figures=figures,
+        parts=parts,
+        controller=controller,
+        chains=chains,
+        sinks=sinks,
+        pixels=pixels,
+        matrix=matrix,
+        **_supplies(spec, parts),
+    )
     if design.jack:
         design = replace(design, dc_input=input_section(design))
     return design
@@ -168,8 +252,9 @@ def circuit(name, spec):
 
 def _chain(spec, pin, role, items, end, group):
     """One pin's line: the parts from the pin (``items``, in order) to where it ends."""
-    return Chain(pin=pin, role=role, label=role_label(role), header=header_pin(spec, pin), items=items, end=end,
-                 group=group)
+    return Chain(
+        pin=pin, role=role, label=role_label(role), header=header_pin(spec, pin), items=items, end=end, group=group
+    )
 
 
 def _led_chains(spec, parts, ohms):
@@ -184,15 +269,24 @@ def _led_chains(spec, parts, ohms):
         r = parts.add("R", "resistor", "%d ohm" % ohms)
         lamp = parts.add("L", "LED", "Vf %.1f V, %g mA" % (led["vf"], led["ma"]))
         if not led.get("sink"):
-            chains.append(_chain(spec, pin, role, [("resistor", r, "%d Ω" % ohms), ("led", lamp, role_label(role))],
-                                 "gnd", group))
+            chains.append(
+                _chain(spec, pin, role, [("resistor", r, "%d Ω" % ohms), ("led", lamp, role_label(role))], "gnd", group)
+            )
             continue
-        channel = len(chains) % SINK_CHANNELS   # every lamp before this one hangs on a sink too
+        channel = len(chains) % SINK_CHANNELS  # every lamp before this one hangs on a sink too
         if channel == 0:
             sinks.append(parts.add("U", "ULN2803A"))
         label = "pin %d→%d" % (channel + 1, 18 - channel)
-        chains.append(_chain(spec, pin, role, [("sink", sinks[-1], label), ("led", lamp, role_label(role)),
-                                               ("resistor", r, "%d Ω" % ohms)], "+5v", group))
+        chains.append(
+            _chain(
+                spec,
+                pin,
+                role,
+                [("sink", sinks[-1], label), ("led", lamp, role_label(role)), ("resistor", r, "%d Ω" % ohms)],
+                "+5v",
+                group,
+            )
+        )
     return chains, tuple(sinks)
 
 
@@ -203,11 +297,16 @@ def _pixel_chain(spec, parts):
     shifter = parts.add("U", "74AHCT125")
     resistor = parts.add("R", "resistor", "%d ohm" % DATA_OHMS, key=("R", "data"))
     strip = parts.add("PX", "NeoPixels", "%d pixels" % lamps["pixels"])
-    chain = _chain(spec, lamps["pin"], "neopixel data",
-                   [("buffer", shifter, "74AHCT125 1A→1Y"), ("resistor", resistor, "%d Ω" % DATA_OHMS),
-                    ("pixels", strip, "DIN")], "pixels", "NeoPixel data")
+    chain = _chain(
+        spec,
+        lamps["pin"],
+        "neopixel data",
+        [("buffer", shifter, "74AHCT125 1A→1Y"), ("resistor", resistor, "%d Ω" % DATA_OHMS), ("pixels", strip, "DIN")],
+        "pixels",
+        "NeoPixel data",
+    )
     cap = parts.add("C", "capacitor", "1000 uF 10 V")
-    decoupler = parts.add("C", "decoupling capacitor", "100 nF")   # at the shifter's supply pins
+    decoupler = parts.add("C", "decoupling capacitor", "100 nF")  # at the shifter's supply pins
     return chain, {"ref": strip, "cap": cap, "shifter": shifter, "count": lamps["pixels"], "decoupler": decoupler}
 
 
@@ -217,9 +316,16 @@ def _button_chains(spec, parts):
     for role in sorted(spec.get("buttons", {}), key=_button_order):
         r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
         s = parts.add("S", "arcade button")
-        chains.append(_chain(spec, spec["buttons"][role], role,
-                             [("resistor", r, "%d Ω" % BUTTON_OHMS), ("switch", s, role_label(role))],
-                             "gnd", "buttons"))
+        chains.append(
+            _chain(
+                spec,
+                spec["buttons"][role],
+                role,
+                [("resistor", r, "%d Ω" % BUTTON_OHMS), ("switch", s, role_label(role))],
+                "gnd",
+                "buttons",
+            )
+        )
     return chains
 
 
@@ -229,17 +335,20 @@ def _matrix(spec, parts):
     rows, columns = spec["matrix"]["rows"], spec["matrix"]["columns"]
     grid = {"rows": [], "columns": [], "keys": []}
     chains = []
-    for c in range(len(columns) - 1, -1, -1):   # top pin -> rightmost column: no wire crosses
+    for c in range(len(columns) - 1, -1, -1):  # top pin -> rightmost column: no wire crosses
         r = parts.add("R", "resistor", "%d ohm" % BUTTON_OHMS)
         grid["columns"].append((c, columns[c], r))
-        chains.append(_chain(spec, columns[c], "key column %d" % c, [("resistor", r, "%d Ω" % BUTTON_OHMS)],
-                             "column", "key matrix"))
+        chains.append(
+            _chain(
+                spec, columns[c], "key column %d" % c, [("resistor", r, "%d Ω" % BUTTON_OHMS)], "column", "key matrix"
+            )
+        )
     for i, pin in enumerate(rows):
         grid["rows"].append((i, pin, None))
         chains.append(_chain(spec, pin, "key row %d" % i, [], "row", "key matrix"))
     for _ in rows:
         grid["keys"].append([(parts.add("K", "key (arcade button)"), parts.add("D", "BAT85")) for _ in columns])
-    grid["pullup_ohms"] = KEY_PULLUP_OHMS   # columns: the loom's capacitance against the scan's settle time
+    grid["pullup_ohms"] = KEY_PULLUP_OHMS  # columns: the loom's capacitance against the scan's settle time
     grid["column_ohms"], grid["row_ohms"], grid["diode"] = BUTTON_OHMS, KEY_ROW_OHMS, KEY_DIODE
     return chains, grid
 
@@ -250,8 +359,11 @@ def _supplies(spec, parts):
     and NeoPixels get a 5 V supply of their own."""
     amps = "%g A" % spec["supply"]["amps"]
     if is_pico(spec):
-        return {"supply": parts.add("PS", "5 V supply", amps), "jack": parts.add("J", "DC jack"),
-                "vsys_diode": parts.add("D", "1N5817")}
+        return {
+            "supply": parts.add("PS", "5 V supply", amps),
+            "jack": parts.add("J", "DC jack"),
+            "vsys_diode": parts.add("D", "1N5817"),
+        }
     out = {"pi_supply": parts.add("PS", "Raspberry Pi USB-C supply")}
     if spec["lamps"]["kind"] == "neopixel":
         out["supply"] = parts.add("PS", "5 V supply", amps)
@@ -269,9 +381,11 @@ def input_section(design):
 def input_series(fuse):
     """[(what, ohms, volts)]: J1 and its leads, the polyfuse after a trip (R1max), both MOSFETs."""
     fet = catalogue.part("sup90p06")
-    return [("J1 and its leads", catalogue.JACK_OHMS, 0.0),
-            ("F1 %s" % catalogue.part(fuse)["part"].split()[1], catalogue.fuse_r1max(fuse), 0.0),
-            ("Q1+Q2 SUP90P06-09L", 2 * fet["rds_on_4v5"], 0.0)]
+    return [
+        ("J1 and its leads", catalogue.JACK_OHMS, 0.0),
+        ("F1 %s" % catalogue.part(fuse)["part"].split()[1], catalogue.fuse_r1max(fuse), 0.0),
+        ("Q1+Q2 SUP90P06-09L", 2 * fet["rds_on_4v5"], 0.0),
+    ]
 
 
 def _button_order(role):
@@ -280,7 +394,7 @@ def _button_order(role):
 
 def ref_key(ref):
     prefix = ref.rstrip("0123456789")
-    return (prefix, int(ref[len(prefix):]))
+    return (prefix, int(ref[len(prefix) :]))
 
 
 def ref_ranges(refs):
@@ -369,6 +483,9 @@ def what_words(design):
         lamps = "%d NeoPixel bullet pixels (12 mm) in a grid of %d × %d" % (sum(layout), len(layout), max(layout))
     lamps += ", %d status lamps" % status if status else ""
     m = design.matrix
-    controls = "a key under each lamp (key matrix %d × %d)" % (len(m["rows"]), len(m["columns"])) if m else \
-        "one button per row"
+    controls = (
+        "a key under each lamp (key matrix %d × %d)" % (len(m["rows"]), len(m["columns"]))
+        if m
+        else "one button per row"
+    )
     return "%s, %s; %s" % ("Raspberry Pi Pico" if design.pico else "Raspberry Pi", lamps, controls)

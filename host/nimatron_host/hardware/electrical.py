@@ -49,9 +49,18 @@ def u1_check(design):
         return []
     volts = u1_volts(design)
     if volts < u1_needs() - 1e-9:
-        return ["%s: U1 74AHCT125 gets %.2f V at %.2f A (needs %.1f V): %.2f V - %.2f V of series drops (%s)"
-                % (design.name, volts, catalogue.worst_amps(design), u1_needs(), supply_low(design),
-                   supply_low(design) - volts, ", ".join("%s %.2f V" % d for d in input_drops(design)))]
+        return [
+            "%s: U1 74AHCT125 gets %.2f V at %.2f A (needs %.1f V): %.2f V - %.2f V of series drops (%s)"
+            % (
+                design.name,
+                volts,
+                catalogue.worst_amps(design),
+                u1_needs(),
+                supply_low(design),
+                supply_low(design) - volts,
+                ", ".join("%s %.2f V" % d for d in input_drops(design)),
+            )
+        ]
     return []
 
 
@@ -74,8 +83,10 @@ def esd_check(design, fitted):
     """``fitted``: how many arrays the BOM lists."""
     need = sum(esd_need(design).values())
     if fitted < need:
-        return ["%s: %d SRV05-4 arrays listed, its looms need %d (%s)" % (
-            design.name, fitted, need, ", ".join("%s %d" % item for item in sorted(esd_need(design).items())))]
+        return [
+            "%s: %d SRV05-4 arrays listed, its looms need %d (%s)"
+            % (design.name, fitted, need, ", ".join("%s %d" % item for item in sorted(esd_need(design).items())))
+        ]
     return []
 
 
@@ -94,7 +105,7 @@ def column_settle_us(design):
     from . import keylevel
 
     f = catalogue.part("loom-capacitance")
-    pullup = design.matrix.get("pullup_ohms") or f["pullup_ohms_max"]   # none fitted: the pin's own, at its weakest
+    pullup = design.matrix.get("pullup_ohms") or f["pullup_ohms_max"]  # none fitted: the pin's own, at its weakest
     ohms = (pullup + design.matrix.get("column_ohms", 220)) * (1 + keylevel.RESISTOR_TOLERANCE)
     volts = f["logic_volts"] * (1 - keylevel.RAIL_TOLERANCE)
     c = column_load_pf(design) * 1e-12
@@ -126,21 +137,37 @@ def matrix_check(design):
     out = []
     t = column_settle_us(design)
     if t > f["settle_us"]:
-        out.append("%s: a key-matrix column settles in %.2f us (%.0f pF), the scan reads after %.1f us" % (
-            design.name, t, column_load_pf(design), f["settle_us"]))
+        out.append(
+            "%s: a key-matrix column settles in %.2f us (%.0f pF), the scan reads after %.1f us"
+            % (design.name, t, column_load_pf(design), f["settle_us"])
+        )
     released = keylevel.released_volts(design.matrix)
     if released < g["vih"] + keylevel.MARGIN_V:
-        out.append("%s: a released key-matrix column reads %.2f V with every other key held (VIH %.1f V + %.1f V)"
-                   % (design.name, released, g["vih"], keylevel.MARGIN_V))
+        out.append(
+            "%s: a released key-matrix column reads %.2f V with every other key held (VIH %.1f V + %.1f V)"
+            % (design.name, released, g["vih"], keylevel.MARGIN_V)
+        )
     for held, volts, _amps in pressed_volts(design):
         if volts > g["vil"] - keylevel.MARGIN_V:
-            out.append("%s: %d key%s held in a row read%s %.2f V at the column pin (VIL %.1f V - %.1f V margin)" % (
-                design.name, held, "s" if held > 1 else "", "" if held > 1 else "s", volts, g["vil"], keylevel.MARGIN_V))
+            out.append(
+                "%s: %d key%s held in a row read%s %.2f V at the column pin (VIL %.1f V - %.1f V margin)"
+                % (
+                    design.name,
+                    held,
+                    "s" if held > 1 else "",
+                    "" if held > 1 else "s",
+                    volts,
+                    g["vil"],
+                    keylevel.MARGIN_V,
+                )
+            )
             break
     amps = pressed_volts(design)[-1][2]
     if amps * 1000 > g["drive_ma"]:
-        out.append("%s: a row pin sinks %.1f mA with every key of its row held, its drive is %d mA" % (
-            design.name, amps * 1000, g["drive_ma"]))
+        out.append(
+            "%s: a row pin sinks %.1f mA with every key of its row held, its drive is %d mA"
+            % (design.name, amps * 1000, g["drive_ma"])
+        )
     return out
 
 
@@ -185,8 +212,11 @@ def pixel_gaps_mm(design):
     from . import panel
 
     if design.name not in _LADDERS:
-        pitch = catalogue.part(catalogue.BULLET_PIXEL)["string_pitch_mm"] if catalogue.lamp_part(design) == \
-            catalogue.BULLET_PIXEL else 0.0
+        pitch = (
+            catalogue.part(catalogue.BULLET_PIXEL)["string_pitch_mm"]
+            if catalogue.lamp_part(design) == catalogue.BULLET_PIXEL
+            else 0.0
+        )
         _LADDERS[design.name] = [max(mm, pitch) for _, _, mm in panel.pixel_gaps(design.name, design.spec)]
     return _LADDERS[design.name]
 
@@ -211,10 +241,10 @@ def pixel_ladder(design, both_ends, rail_volts, groups=None):
     if groups is None:
         groups = pixel_groups(design)
     per_ohm = catalogue.part(catalogue.part("pixel-conductor")["as"])["ohms_per_m"] / 1000.0
-    seg = [2 * mm * per_ohm for mm in gaps]                      # + and ground: the loop
+    seg = [2 * mm * per_ohm for mm in gaps]  # + and ground: the loop
     amps = catalogue.worst_amps(design) - (design.spec["supply"].get("board_ma", 0) / 1000.0)
     load = amps / n
-    cut = {first - 1 for first, _ in groups[1:]}             # the +5V cut between groups
+    cut = {first - 1 for first, _ in groups[1:]}  # the +5V cut between groups
     # tridiagonal conductance system G v = b
     lower, diag, upper, b = [0.0] * n, [0.0] * n, [0.0] * n, [-load] * n
     for k, r in enumerate(seg):
@@ -227,14 +257,14 @@ def pixel_ladder(design, both_ends, rail_volts, groups=None):
         lower[k + 1] = -g
     wire = lead_wire(design)
     if groups:
-        board = rail_volts - amps * feed_ohms()                    # the loom carries every group's current
+        board = rail_volts - amps * feed_ohms()  # the loom carries every group's current
         feeds_at = [(first, board, group_feed_ohms()) for first, _ in groups]
     else:
         feeds_at = [(0, rail_volts, feed_ohms())] + ([(n - 1, rail_volts, feed_ohms(True, wire))] if both_ends else [])
     for node, volts, ohms in feeds_at:
         diag[node] += 1.0 / ohms
         b[node] += volts / ohms
-    for k in range(1, n):                                         # Thomas algorithm
+    for k in range(1, n):  # Thomas algorithm
         m = lower[k] / diag[k - 1]
         diag[k] -= m * upper[k - 1]
         b[k] -= m * b[k - 1]
@@ -247,14 +277,14 @@ def pixel_ladder(design, both_ends, rail_volts, groups=None):
     return v, seg_amps, feeds
 
 
-GROUP_LEAD = "wire-22"   # a group's lead from its fuse to its first pixel: behind the fuse, so the fuse protects it
-FUSE_WARM = 2.0          # a fuse's resistance carrying its load, x its cold figure (the datasheet gives only the cold)
+GROUP_LEAD = "wire-22"  # a group's lead from its fuse to its first pixel: behind the fuse, so the fuse protects it
+FUSE_WARM = 2.0  # a fuse's resistance carrying its load, x its cold figure (the datasheet gives only the cold)
 
 
 def group_fuse():
     """The largest 5 x 20 mm fast fuse that protects the pixels' conductors (``fuse_protects``)."""
     key = catalogue.part("pixel-conductor")["as"]
-    return largest_protecting_fuse(catalogue.trusted(key, catalogue.part(key)["amps"]))   # as fault_rows rates it
+    return largest_protecting_fuse(catalogue.trusted(key, catalogue.part(key)["amps"]))  # as fault_rows rates it
 
 
 def group_feed_ohms():
@@ -298,12 +328,16 @@ def pixel_rule_lines(design, both_ends):
     rating = catalogue.trusted(key, catalogue.part(key)["amps"]) * catalogue.derate()
     out = []
     if max(seg_amps) > rating + 1e-9:
-        out.append("%s: the pixels' conductors carry %.2f A, rated %.2f A (22 AWG, x 80 %%)" % (
-            design.name, max(seg_amps), rating))
+        out.append(
+            "%s: the pixels' conductors carry %.2f A, rated %.2f A (22 AWG, x 80 %%)"
+            % (design.name, max(seg_amps), rating)
+        )
     vdd_min = catalogue.part("ic-supply")["ranges"]["ws2812b"][0]
     if min(v) < vdd_min:
-        out.append("%s: the farthest pixel gets %.2f V at the worst case, its VDD minimum is %.1f V" % (
-            design.name, min(v), vdd_min))
+        out.append(
+            "%s: the farthest pixel gets %.2f V at the worst case, its VDD minimum is %.1f V"
+            % (design.name, min(v), vdd_min)
+        )
     return out
 
 
@@ -321,8 +355,11 @@ def pixel_check(design):
 def pixel_figures(design):
     """{one end / both ends / in groups: (far pixel volts, conductor amps max, feed amps)} for the docs."""
     out = {}
-    for label, both, groups in (("one end", False, []), ("both ends", True, []),
-                                ("in groups", False, pixel_groups(design))):
+    for label, both, groups in (
+        ("one end", False, []),
+        ("both ends", True, []),
+        ("in groups", False, pixel_groups(design)),
+    ):
         if label == "in groups" and not groups:
             continue
         v, seg, feeds = pixel_ladder(design, both, u1_volts(design), groups)
@@ -330,11 +367,11 @@ def pixel_figures(design):
     return out
 
 
-FAULT_SECONDS = 2.0   # a fault that overloads a conductor is opened within this (IEC 60127-2's bound at 275 %)
+FAULT_SECONDS = 2.0  # a fault that overloads a conductor is opened within this (IEC 60127-2's bound at 275 %)
 FUSE = "fuse-5x20-fast"
-OPEN = "a fuse per feed would have to open"   # issue 42, H3: the words for pixel conductors nothing protects
-BEHIND_FUSES = ("pixel conductors", "W pixel groups")   # power_path's conductors a group's fuse protects
-PARALLEL = {"W+5V": 2}   # the +5V loom: two 18 AWG each way (J2 pins 1-2, 3-4), sharing a fault (IEC 60364-4-43 433.4)
+OPEN = "a fuse per feed would have to open"  # issue 42, H3: the words for pixel conductors nothing protects
+BEHIND_FUSES = ("pixel conductors", "W pixel groups")  # power_path's conductors a group's fuse protects
+PARALLEL = {"W+5V": 2}  # the +5V loom: two 18 AWG each way (J2 pins 1-2, 3-4), sharing a fault (IEC 60364-4-43 433.4)
 
 
 def fault_amps(design):
@@ -406,8 +443,10 @@ def feed_fuses(design):
     if not groups:
         return []
     _, _, feeds = pixel_ladder(design, False, u1_volts(design), groups)
-    return [("group %d (pixels %d-%d)" % (k + 1, first, first + size - 1), amps, group_fuse())
-            for k, ((first, size), amps) in enumerate(zip(groups, feeds))]
+    return [
+        ("group %d (pixels %d-%d)" % (k + 1, first, first + size - 1), amps, group_fuse())
+        for k, ((first, size), amps) in enumerate(zip(groups, feeds))
+    ]
 
 
 def fault_check(design):
@@ -418,18 +457,31 @@ def fault_check(design):
     out = []
     protected = feed_fuses(design)
     for ref, key, _amps, fault, rating in fault_short_of(design):
-        if ref in BEHIND_FUSES and protected and all(
-                fuse_protects(f, rating) and f * catalogue.derate() >= a - 1e-9 for _, a, f in protected):
+        if (
+            ref in BEHIND_FUSES
+            and protected
+            and all(fuse_protects(f, rating) and f * catalogue.derate() >= a - 1e-9 for _, a, f in protected)
+        ):
             continue
         words = "%s: %s (%s) rated %.2f A, a short behind it draws the adapter's limit, %.2f A" % (
-            design.name, ref, catalogue.part(key)["part"].split(",")[0], rating, fault)
+            design.name,
+            ref,
+            catalogue.part(key)["part"].split(",")[0],
+            rating,
+            fault,
+        )
         if ref in BEHIND_FUSES:
             _, _, feeds = pixel_ladder(design, feed_both_ends(design), u1_volts(design))
             most = largest_protecting_fuse(rating)
             need = max(fuse_for_feed(a) or float("inf") for a in feeds)
-            words += ("; %s %.2f A within %g s (%s) and carry %s A (needs %s A)" % (
-                OPEN, rating, FAULT_SECONDS, "%g A at most" % most if most else "none does",
-                " + ".join("%.2f" % a for a in feeds), "%g" % need))
+            words += "; %s %.2f A within %g s (%s) and carry %s A (needs %s A)" % (
+                OPEN,
+                rating,
+                FAULT_SECONDS,
+                "%g A at most" % most if most else "none does",
+                " + ".join("%.2f" % a for a in feeds),
+                "%g" % need,
+            )
         out.append(words)
     return out
 
@@ -441,8 +493,11 @@ def fault_figures(design):
     for ref, key, _, fault, rating in fault_rows(design):
         by = "its rating"
         if rating < fault - 1e-9:
-            by = ("fuses %s A" % " + ".join("%g" % f for _, _, f in protected)) if (
-                ref in BEHIND_FUSES and protected and not fault_check(design)) else "NOTHING"
+            by = (
+                ("fuses %s A" % " + ".join("%g" % f for _, _, f in protected))
+                if (ref in BEHIND_FUSES and protected and not fault_check(design))
+                else "NOTHING"
+            )
         out.append((ref, key, fault, rating, by))
     return out
 
@@ -450,8 +505,10 @@ def fault_figures(design):
 def fault_report():
     """The docs' table: every conductor of every board with a DC input against the fault current, and the
     5 x 20 mm fuse a feed would need (``python -m nimatron_host.hardware.electrical``)."""
-    rows = ["| board | conductor | part | fault current, per wire (A) | rating (A) | protected by |",
-            "|---|---|---|---|---|---|"]
+    rows = [
+        "| board | conductor | part | fault current, per wire (A) | rating (A) | protected by |",
+        "|---|---|---|---|---|---|",
+    ]
     notes = []
     for design in input_designs():
         for ref, key, fault, rating, by in fault_figures(design):
@@ -459,15 +516,25 @@ def fault_report():
         _, _, feeds = pixel_ladder(design, feed_both_ends(design), u1_volts(design))
         need = [fuse_for_feed(a) for a in feeds]
         rating = catalogue.trusted("wire-22", catalogue.part("wire-22")["amps"])
-        notes.append("- `%s`: feeds carry %s A, so a fuse per feed is at least %s A; at the adapter's limit (%.2f A) "
-                     "it opens within %s; to protect the pixels' conductors (%.2f A) it may be %s" % (
-                         design.name, " + ".join("%.2f" % a for a in feeds), " + ".join("%g" % n for n in need),
-                         fault_amps(design), " and ".join(
-                             "%s s" % fuse_opens_within(fault_amps(design), n) if fuse_opens_within(
-                                 fault_amps(design), n) is not None else "no promised time" for n in need),
-                         rating, "%g A at most" % largest_protecting_fuse(rating)))
+        notes.append(
+            "- `%s`: feeds carry %s A, so a fuse per feed is at least %s A; at the adapter's limit (%.2f A) "
+            "it opens within %s; to protect the pixels' conductors (%.2f A) it may be %s"
+            % (
+                design.name,
+                " + ".join("%.2f" % a for a in feeds),
+                " + ".join("%g" % n for n in need),
+                fault_amps(design),
+                " and ".join(
+                    "%s s" % fuse_opens_within(fault_amps(design), n)
+                    if fuse_opens_within(fault_amps(design), n) is not None
+                    else "no promised time"
+                    for n in need
+                ),
+                rating,
+                "%g A at most" % largest_protecting_fuse(rating),
+            )
+        )
     return rows + [""] + notes
-
 
 
 def power_path(design):
@@ -477,9 +544,16 @@ def power_path(design):
         return []
     amps = catalogue.worst_amps(design)
     loom = catalogue.POWER_LOOM
-    out = [("J1", catalogue.JACK, amps), ("W J1 lead", lead_wire(design), amps), ("F1", fuse_key(design), amps),
-           ("Q1", "sup90p06", amps), ("Q2", "sup90p06", amps), (loom, "minifit-jr", amps),
-           (loom, "minifit-jr-crimp", amps), ("W+5V", "wire-18", amps)]
+    out = [
+        ("J1", catalogue.JACK, amps),
+        ("W J1 lead", lead_wire(design), amps),
+        ("F1", fuse_key(design), amps),
+        ("Q1", "sup90p06", amps),
+        ("Q2", "sup90p06", amps),
+        (loom, "minifit-jr", amps),
+        (loom, "minifit-jr-crimp", amps),
+        ("W+5V", "wire-18", amps),
+    ]
     if design.pixels:
         both = feed_both_ends(design)
         _, seg_amps, feeds = pixel_ladder(design, both, u1_volts(design))

@@ -29,12 +29,12 @@ from . import panel, parts as catalogue
 from .circuit import revision
 from .svg import Drawing
 
-DEPTH_MM = 100          # outside: 80 mm inside (bom) + the 12 mm back + the panel
-GAP_MM = 40             # between the views
+DEPTH_MM = 100  # outside: 80 mm inside (bom) + the 12 mm back + the panel
+GAP_MM = 40  # between the views
 JACK_FROM_SIDE_MM = 50  # J1's centre from the service face's right edge (seen from behind) ...
 JACK_FROM_BOTTOM_MM = 40  # ... and from its bottom: low, where the lead drops to the floor
-CLAMP_BELOW_MM = 30     # the lead's clamp, below J1
-DETAIL = 3.0            # the inlet's enlargement
+CLAMP_BELOW_MM = 30  # the lead's clamp, below J1
+DETAIL = 3.0  # the inlet's enlargement
 
 
 def polarity(jack=None):
@@ -50,8 +50,11 @@ def panel_size(design):
 def marking(design):
     """The words at the inlet: what it takes, how much, which way round."""
     f = design.figures
-    return ["%s  %g V DC, %g A max" % (design.jack, f["volts"], design.spec["supply"]["amps"]),
-            "%s  (4-pin power DIN, locking)" % polarity(), "own adapter only: %s" % supply_part(design)]
+    return [
+        "%s  %g V DC, %g A max" % (design.jack, f["volts"], design.spec["supply"]["amps"]),
+        "%s  (4-pin power DIN, locking)" % polarity(),
+        "own adapter only: %s" % supply_part(design),
+    ]
 
 
 def pin_xy(jack=None):
@@ -68,8 +71,14 @@ def _polarity_symbol(d, x, y, scale=1.0):
     for pin, (px, py) in pin_xy().items():
         cx, cy = x + px * 1.6 * scale, y + py * 1.6 * scale
         d.circle(cx, cy, 0.5 * scale, fill="#000000", stroke_width=0.2)
-        d.text(x + px * (r + 3 * scale), cy + 1.4 * scale, "%d%s" % (pin, sign.get(pin, "−")), size=3 * scale,
-               anchor="middle", weight="bold")
+        d.text(
+            x + px * (r + 3 * scale),
+            cy + 1.4 * scale,
+            "%d%s" % (pin, sign.get(pin, "−")),
+            size=3 * scale,
+            anchor="middle",
+            weight="bold",
+        )
 
 
 def _face(d, x, y, w, h, face, words):
@@ -107,8 +116,18 @@ def draw(design):
     jx, jy = rx + w - JACK_FROM_SIDE_MM, top + h - JACK_FROM_BOTTOM_MM
     _cutout(d, jx, jy, design)
     d.text(jx, jy - jack / 2.0 - 3, design.jack, size=5, anchor="middle", weight="bold")
-    d.add("rect", x=jx - 8, y=jy + CLAMP_BELOW_MM - 3, width=16, height=6, rx=3, class_="retention", fill="none",
-          stroke="#000000", stroke_width=0.6)
+    d.add(
+        "rect",
+        x=jx - 8,
+        y=jy + CLAMP_BELOW_MM - 3,
+        width=16,
+        height=6,
+        rx=3,
+        class_="retention",
+        fill="none",
+        stroke="#000000",
+        stroke_width=0.6,
+    )
     d.text(jx + 11, jy + CLAMP_BELOW_MM + 2, "clamp", size=4)
     d.group(class_="inlet-marking")
     lines = marking(design)
@@ -125,21 +144,39 @@ def draw(design):
 def _detail(d, x, y, design):
     """The inlet, three times its size: socket, marking, clamp and the lead's loop."""
     k = DETAIL
-    d.text(x, y, "THE INLET (x%g): %s on the service face, the lead clamped below it" % (k, design.jack), size=6,
-           weight="bold")
+    d.text(
+        x,
+        y,
+        "THE INLET (x%g): %s on the service face, the lead clamped below it" % (k, design.jack),
+        size=6,
+        weight="bold",
+    )
     cx, cy = x + 40, y + 45
     _cutout(d, cx, cy, design, k, detail=True)
     for px, py in pin_xy().values():
         d.circle(cx + px * 1.6 * k, cy + py * 1.6 * k, 0.5 * k, fill="#000000")
     cut = catalogue.part(catalogue.JACK)["cutout"]
-    d.text(x, y + 8, "%s %s: %s" % (design.jack, catalogue.part(catalogue.JACK)["part"].split(
-        " panel")[0], catalogue.cutout_words()), size=5)
+    d.text(
+        x,
+        y + 8,
+        "%s %s: %s"
+        % (design.jack, catalogue.part(catalogue.JACK)["part"].split(" panel")[0], catalogue.cutout_words()),
+        size=5,
+    )
     if "screw" in cut:
-        d.text(x, cy + (CLAMP_BELOW_MM + 14) * k, "the jack behind the back, %s; the back pocketed from "
-               "inside to %g mm at the jack, so the plug reaches it" % (cut["screw"], cut["max_wall_mm"]), size=4)
+        d.text(
+            x,
+            cy + (CLAMP_BELOW_MM + 14) * k,
+            "the jack behind the back, %s; the back pocketed from "
+            "inside to %g mm at the jack, so the plug reaches it" % (cut["screw"], cut["max_wall_mm"]),
+            size=4,
+        )
     clamp_y = cy + CLAMP_BELOW_MM * k
-    d.path("M%.1f %.1f C %.1f %.1f %.1f %.1f %.1f %.1f" % (cx, cy, cx + 40, cy + 20, cx + 40, clamp_y - 20, cx,
-                                                       clamp_y), stroke="#555555", stroke_width=1.6)
+    d.path(
+        "M%.1f %.1f C %.1f %.1f %.1f %.1f %.1f %.1f" % (cx, cy, cx + 40, cy + 20, cx + 40, clamp_y - 20, cx, clamp_y),
+        stroke="#555555",
+        stroke_width=1.6,
+    )
     d.line(cx, clamp_y, cx, clamp_y + 30, stroke="#555555", stroke_width=1.6)
     d.rect(cx - 24, clamp_y - 9, 48, 18, rx=9, stroke_width=0.8)
     d.text(cx + 30, clamp_y + 2, "P-clip screwed to the back: the lead, not the plug, takes a pull", size=5)
@@ -147,8 +184,9 @@ def _detail(d, x, y, design):
     for n, text in enumerate(lines):
         d.text(cx + 60, cy - 8 + 10 * n, text, size=7, weight="bold" if n < 2 else None)
     _polarity_symbol(d, cx + 90, cy + 32, scale=2.0)
-    d.text(cx + 60, cy + 50, "the marking: engraved in the back or a printed label beside the socket, 5 mm letters",
-           size=5)
+    d.text(
+        cx + 60, cy + 50, "the marking: engraved in the back or a printed label beside the socket, 5 mm letters", size=5
+    )
 
 
 def _cutout(d, x, y, design, k=1.0, detail=False):
@@ -157,15 +195,41 @@ def _cutout(d, x, y, design, k=1.0, detail=False):
     cut = catalogue.part(catalogue.JACK)["cutout"]
     extra = {} if detail else {"class_": "jack", "data_ref": design.jack}
     if cut["shape"] == "round":
-        d.add("circle", cx=x, cy=y, r=cut["diameter_mm"] / 2.0 * k, fill="none", stroke="#000000", stroke_width=0.8,
-              **extra)
+        d.add(
+            "circle",
+            cx=x,
+            cy=y,
+            r=cut["diameter_mm"] / 2.0 * k,
+            fill="none",
+            stroke="#000000",
+            stroke_width=0.8,
+            **extra,
+        )
         return
     side = cut["side_mm"] * k
-    d.add("rect", x=x - side / 2.0, y=y - side / 2.0, width=side, height=side, rx=0.5 * k, fill="none",
-          stroke="#000000", stroke_width=0.8, **extra)
+    d.add(
+        "rect",
+        x=x - side / 2.0,
+        y=y - side / 2.0,
+        width=side,
+        height=side,
+        rx=0.5 * k,
+        fill="none",
+        stroke="#000000",
+        stroke_width=0.8,
+        **extra,
+    )
     for dy in (-1, 1):
-        d.add("circle", cx=x, cy=y + dy * cut["screw_pitch_mm"] / 2.0 * k, r=cut["screw_hole_mm"] / 2.0 * k,
-              fill="none", stroke="#000000", stroke_width=0.5, **({} if detail else {"class_": "jack-screw"}))
+        d.add(
+            "circle",
+            cx=x,
+            cy=y + dy * cut["screw_pitch_mm"] / 2.0 * k,
+            r=cut["screw_hole_mm"] / 2.0 * k,
+            fill="none",
+            stroke="#000000",
+            stroke_width=0.5,
+            **({} if detail else {"class_": "jack-screw"}),
+        )
 
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -174,15 +238,15 @@ SVG = "{http://www.w3.org/2000/svg}"
 def face_sockets(svg_text, face):
     """The sockets (``class="jack"``) drawn on one face (``data-face``) of the enclosure drawing."""
     root = ET.fromstring(svg_text.encode("utf-8"))
-    return [c for g in root.iter(SVG + "g") if g.get("data-face") == face
-            for c in g.iter() if c.get("class") == "jack"]
+    return [c for g in root.iter(SVG + "g") if g.get("data-face") == face for c in g.iter() if c.get("class") == "jack"]
 
 
 def marking_words(svg_text):
     """Every word of the inlet's marking (``class="inlet-marking"``)."""
     root = ET.fromstring(svg_text.encode("utf-8"))
-    return " ".join(t.text or "" for g in root.iter(SVG + "g") if g.get("class") == "inlet-marking"
-                    for t in g.iter(SVG + "text"))
+    return " ".join(
+        t.text or "" for g in root.iter(SVG + "g") if g.get("class") == "inlet-marking" for t in g.iter(SVG + "text")
+    )
 
 
 def socket_check(design, panel_svg=None, enclosure_svg=None, jack=None):
@@ -199,16 +263,20 @@ def socket_check(design, panel_svg=None, enclosure_svg=None, jack=None):
         out.append("%s: %s DC jack on the visitor's face (panel.svg)" % (design.name, design.jack))
     service = face_sockets(enclosure_svg, "service")
     if len(service) != 1:
-        out.append("%s: %d sockets on the service face of enclosure.svg, wants %s alone" % (
-            design.name, len(service), design.jack))
+        out.append(
+            "%s: %d sockets on the service face of enclosure.svg, wants %s alone"
+            % (design.name, len(service), design.jack)
+        )
     marks = marking_words(enclosure_svg)
     for want in ("%g V" % design.figures["volts"], "%g A" % design.spec["supply"]["amps"], polarity()):
         if want not in marks:
             out.append("%s: the inlet's marking lacks %r" % (design.name, want))
     p = catalogue.part(jack)
     if not (p.get("keyed") or p.get("locking")):
-        out.append("%s: %s %s is neither keyed nor locking: any plug of its size goes in, a tug pulls it out" % (
-            design.name, design.jack, p["part"].split(",")[0]))
+        out.append(
+            "%s: %s %s is neither keyed nor locking: any plug of its size goes in, a tug pulls it out"
+            % (design.name, design.jack, p["part"].split(",")[0])
+        )
     if 'class="retention"' not in enclosure_svg:
         out.append("%s: nothing holds the adapter's lead at %s" % (design.name, design.jack))
     return out
@@ -232,20 +300,26 @@ def pairs_check(design, cps=None, jack=None, cables=None):
     plus, minus = set(p["contacts"]["+"]), set(p["contacts"]["-"])
     out = []
     if plus & minus:
-        out.append("%s: %s contacts %s are both + and −: joining the pairs shorts the adapter" % (
-            name, ref, "+".join(str(n) for n in sorted(plus & minus))))
+        out.append(
+            "%s: %s contacts %s are both + and −: joining the pairs shorts the adapter"
+            % (name, ref, "+".join(str(n) for n in sorted(plus & minus)))
+        )
     every = {int(pin) for pin in p["face"]}
     if not plus or not minus or (plus | minus) != every:
-        out.append("%s: %s's + and − contacts (%s, %s) are not its %d contacts once each" % (
-            name, ref, sorted(plus), sorted(minus), len(every)))
+        out.append(
+            "%s: %s's + and − contacts (%s, %s) are not its %d contacts once each"
+            % (name, ref, sorted(plus), sorted(minus), len(every))
+        )
     if "plug" in p:
         plug = catalogue.part(p["plug"])
         meets = {int(a): b for a, b in p["plug_to_jack"].items()}
         for sign, mine in (("+", plus), ("-", minus)):
             theirs = {meets[n] for n in plug["contacts"][sign]}
             if theirs != mine:
-                out.append("%s: %s's %s contacts %s are not where the %s plug puts %sV (its pins %s meet %s)" % (
-                    name, ref, sign, sorted(mine), p["plug"], sign, sorted(plug["contacts"][sign]), sorted(theirs)))
+                out.append(
+                    "%s: %s's %s contacts %s are not where the %s plug puts %sV (its pins %s meet %s)"
+                    % (name, ref, sign, sorted(mine), p["plug"], sign, sorted(plug["contacts"][sign]), sorted(theirs))
+                )
     elif len(plus) > 1 or len(minus) > 1:
         out.append("%s: %s joins contacts in pairs with no documented plug to say which carry +V" % (name, ref))
     if cables is None:
@@ -253,15 +327,29 @@ def pairs_check(design, cps=None, jack=None, cables=None):
     drawn = sorted(pin["pin"] for c in cables if c["ref"] == ref for pin in c["pins"])
     want = sorted(catalogue.pair(sign, jack) for sign in ("+", "-"))
     if drawn != want:
-        out.append("%s: the harness joins %s's tails as %s, its contacts pair as %s" % (
-            name, ref, ", ".join(drawn), ", ".join(want)))
+        out.append(
+            "%s: the harness joins %s's tails as %s, its contacts pair as %s"
+            % (name, ref, ", ".join(drawn), ", ".join(want))
+        )
     if cps is None:
         cps = checkpoints.checkpoints(design)
+    return out + _measured_first(design, cps, ref, every, plus, minus)
+
+
+def _measured_first(design, cps, ref, every, plus, minus):
+    """The rule's second half: the checkpoint that measures J1's tails comes before any that joins them,
+    and reads every tail, each + against each −."""
+    from . import checkpoints
+
+    name = design.name
+    out = []
     first = next((n for n, cp in enumerate(cps) if joined(design, cp)), len(cps))
     found = [n for n, cp in enumerate(cps) if cp["key"] == checkpoints.PAIRS_KEY]
     if not found or found[0] > first:
-        out.append("%s: %s joins %s's tails before a checkpoint has measured its pairs (the adapter plugged in, "
-                   "the tails apart)" % (name, cps[first]["id"] if first < len(cps) else "the build", ref))
+        out.append(
+            "%s: %s joins %s's tails before a checkpoint has measured its pairs (the adapter plugged in, "
+            "the tails apart)" % (name, cps[first]["id"] if first < len(cps) else "the build", ref)
+        )
     else:
         cp = cps[found[0]]
         apart = {int(pin) for r, pin in cp["points"] if r == ref and pin.isdigit()}
@@ -273,6 +361,7 @@ def pairs_check(design, cps=None, jack=None, cables=None):
                 if "tail %d, black on tail %d" % (a, b) not in said:
                     out.append("%s: %s does not read tail %d (+) against tail %d (−)" % (name, cp["id"], a, b))
     return out
+
 
 def supply_part(design):
     """The example 5 V supply: the one the inlet's marking names (enclosure.svg), with the KPPX-4P plug (R7B)."""

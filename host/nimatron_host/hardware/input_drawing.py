@@ -59,9 +59,11 @@ def _vdiode(d, x, y1, y2, part, label, cathode_up=True, both=False):
 
 
 # (references, package, pins left to right, leads down, printed face towards you): the datasheets' pin-outs
-PINOUTS = (("Q1, Q2 SUP90P06-09L", "TO-220", ("G", "D", "S")),
-           ("Q3 2N5401", "TO-92", ("E", "B", "C")),
-           ("U_OVP TL431ACLP", "TO-92", ("REF", "A", "K")))
+PINOUTS = (
+    ("Q1, Q2 SUP90P06-09L", "TO-220", ("G", "D", "S")),
+    ("Q3 2N5401", "TO-92", ("E", "B", "C")),
+    ("U_OVP TL431ACLP", "TO-92", ("REF", "A", "K")),
+)
 
 
 def _fet(d, x, y, part, drain_left):
@@ -82,9 +84,14 @@ def draw(design):
     d = Drawing(width, height, title="%s input protection" % design.name)
     lo, hi = supply_sim.trip_window()
     d.text(20, 30, "Nimatron %s: the DC input, jack to +5V" % design.name, size=18, weight="bold")
-    d.text(20, 50, "All through-hole. A reversed adapter or one above %.2f V (%.2f-%.2f V with tolerances) leaves +5V "
-           "at 0 V: hardware/README.md, 'Supply faults, simulated'." % (supply_sim.trip_volts(), lo, hi),
-           size=11, fill=GREY)
+    d.text(
+        20,
+        50,
+        "All through-hole. A reversed adapter or one above %.2f V (%.2f-%.2f V with tolerances) leaves +5V "
+        "at 0 V: hardware/README.md, 'Supply faults, simulated'." % (supply_sim.trip_volts(), lo, hi),
+        size=11,
+        fill=GREY,
+    )
     _jack(d, design.jack)
     _fuse_and_clamps(d, catalogue.part(fuse_key(design))["part"].split()[1])
     _mosfets(d)
@@ -92,18 +99,20 @@ def draw(design):
     _cutoff_transistor(d)
     _cutoff_reference(d)
     tvs = catalogue.part(supply_sim.TVS)
-    notes = ["Q1 and Q2 face each other: Q1's body diode blocks a reversed adapter, Q2's an over-voltage while both "
-             "are off. R_G and C_G turn the gates on in about 0.1 s; a wrong adapter arrives in microseconds and "
-             "finds the cut-off (U_OVP, Q3) already holding G at S. Below its trip the TL431 still draws its bias "
-             "(about 0.3 mA) through R_BE: %.0f Ω keeps that under 0.4 V, short of Q3's turn-on. Q1 and Q2 each on "
-             "a heat sink: a short on the panel holds Q2 at about its threshold at the adapter's current limit."
-             % supply_sim.R_BE,
-             "TVS1 %s is bidirectional (no band): it only meets transients; an unregulated 24 V wall-wart's %g V "
-             "idle is below its %.1f V stand-off. DZ keeps |VGS| under 12 V (the MOSFETs allow 20 V). C_IN (%s) "
-             "is bi-polar: a reversed adapter meets it; its ESR damps the adapter lead's ringing."
-             % (supply_sim.TVS.upper(), supply_sim.UNREG_IDLE, tvs["standoff_volts"], supply_sim.CIN_PLACE),
-             "Pin-outs, leads down, printed face towards you: %s." % "; ".join(
-                 "%s %s %s" % (refs, package, "-".join(pins)) for refs, package, pins in PINOUTS)]
+    notes = [
+        "Q1 and Q2 face each other: Q1's body diode blocks a reversed adapter, Q2's an over-voltage while both "
+        "are off. R_G and C_G turn the gates on in about 0.1 s; a wrong adapter arrives in microseconds and "
+        "finds the cut-off (U_OVP, Q3) already holding G at S. Below its trip the TL431 still draws its bias "
+        "(about 0.3 mA) through R_BE: %.0f Ω keeps that under 0.4 V, short of Q3's turn-on. Q1 and Q2 each on "
+        "a heat sink: a short on the panel holds Q2 at about its threshold at the adapter's current limit."
+        % supply_sim.R_BE,
+        "TVS1 %s is bidirectional (no band): it only meets transients; an unregulated 24 V wall-wart's %g V "
+        "idle is below its %.1f V stand-off. DZ keeps |VGS| under 12 V (the MOSFETs allow 20 V). C_IN (%s) "
+        "is bi-polar: a reversed adapter meets it; its ESR damps the adapter lead's ringing."
+        % (supply_sim.TVS.upper(), supply_sim.UNREG_IDLE, tvs["standoff_volts"], supply_sim.CIN_PLACE),
+        "Pin-outs, leads down, printed face towards you: %s."
+        % "; ".join("%s %s %s" % (refs, package, "-".join(pins)) for refs, package, pins in PINOUTS),
+    ]
     y = 430
     for line in wrap(notes, 140):
         d.text(20, y, line, size=11)
@@ -160,7 +169,7 @@ def _mosfets(d):
 
 def _gate(d):
     """The gate node G: R_G to ground, C_G and DZ from S; S up to the sense bus."""
-    d.path("M390 %d L694 %d a6 6 0 0 1 12 0 L786 %d" % (GATE, GATE, GATE))   # hops U_OVP's cathode wire
+    d.path("M390 %d L694 %d a6 6 0 0 1 12 0 L786 %d" % (GATE, GATE, GATE))  # hops U_OVP's cathode wire
     d.text(395, GATE - 5, "G", size=10, weight="bold")
     d.circle(420, GATE, 2.5, fill="#000000")
     _vres(d, 420, GATE, GROUND, "R_G", "R_G 1 MΩ")
@@ -205,8 +214,7 @@ def _cutoff_transistor(d):
     d.group(class_="input-part", data_part="R_B")
     d.rect(712, 155, 36, 10, fill="#ffffff")
     d.end()
-    d.text(712, 150, "R_B %s %g W" % (ohms_words(supply_sim.R_BASE), supply_sim.R_BASE_WATTS), size=10,
-           anchor="middle")
+    d.text(712, 150, "R_B %s %g W" % (ohms_words(supply_sim.R_BASE), supply_sim.R_BASE_WATTS), size=10, anchor="middle")
 
 
 def _cutoff_reference(d):

@@ -34,12 +34,12 @@ import math
 
 from . import parts as catalogue
 
-MARGIN_V = 0.2           # below VIL: noise on an 800 mm loom beside the NeoPixel data
-TEMPS_C = (0.0, 25.0, 50.0)   # a cold hall at switch-on; the datasheets' 25 degC; the 50 degC cabinet
-TNOM_C = 25.0            # the datasheets' figures (and the models' fits) are at 25 degC
-RAIL_TOLERANCE = 0.05    # the Pico's 3V3, as circuit.SUPPLY_TOLERANCE
+MARGIN_V = 0.2  # below VIL: noise on an 800 mm loom beside the NeoPixel data
+TEMPS_C = (0.0, 25.0, 50.0)  # a cold hall at switch-on; the datasheets' 25 degC; the 50 degC cabinet
+TNOM_C = 25.0  # the datasheets' figures (and the models' fits) are at 25 degC
+RAIL_TOLERANCE = 0.05  # the Pico's 3V3, as circuit.SUPPLY_TOLERANCE
 RESISTOR_TOLERANCE = 0.01
-KEY_OHMS = 0.5           # a closed microswitch, two quick-disconnects and 2 x 0.8 m of 22 AWG, generously
+KEY_OHMS = 0.5  # a closed microswitch, two quick-disconnects and 2 x 0.8 m of 22 AWG, generously
 BOLTZMANN = 1.380649e-23
 CHARGE = 1.602176634e-19
 
@@ -63,12 +63,18 @@ def saturation_amps(model, celsius):
     """SPICE's IS(T): IS x exp((T/Tnom - 1) x EG / (N x Vt)) x (T/Tnom)^(XTI/N), as ngspice computes it."""
     t, tnom = celsius + 273.15, TNOM_C + 273.15
     vt = thermal_volts(celsius)
-    return model["IS"] * math.exp((t / tnom - 1) * model["EG"] / (model["N"] * vt)) * (t / tnom) ** (model["XTI"] / model["N"])
+    return (
+        model["IS"]
+        * math.exp((t / tnom - 1) * model["EG"] / (model["N"] * vt))
+        * (t / tnom) ** (model["XTI"] / model["N"])
+    )
 
 
 def diode_volts(model, amps, celsius):
     """Forward drop at ``amps``: N x Vt x ln(1 + I / IS(T)) + I x RS."""
-    return model["N"] * thermal_volts(celsius) * math.log(1 + amps / saturation_amps(model, celsius)) + amps * model["RS"]
+    return (
+        model["N"] * thermal_volts(celsius) * math.log(1 + amps / saturation_amps(model, celsius)) + amps * model["RS"]
+    )
 
 
 def reverse_amps(diode, celsius):
@@ -90,7 +96,7 @@ def case(matrix, held, rail, resistors, own_pullup, celsius, corner="max"):
     return {
         "held": held,
         "v33": 3.3 * (1 + RAIL_TOLERANCE * rail),
-        "r_pull": (matrix["pullup_ohms"] or math.inf) * (1 - RESISTOR_TOLERANCE * resistors),   # low: more current
+        "r_pull": (matrix["pullup_ohms"] or math.inf) * (1 - RESISTOR_TOLERANCE * resistors),  # low: more current
         "r_col": matrix["column_ohms"] * (1 - RESISTOR_TOLERANCE * resistors),
         "r_row": matrix["row_ohms"] * (1 + RESISTOR_TOLERANCE * resistors),
         "r_pad": pad_ohms(),
@@ -104,6 +110,7 @@ def case(matrix, held, rail, resistors, own_pullup, celsius, corner="max"):
 
 def solve(c):
     """(pin volts, row amps) of one case: bisection on the column's junction J (every held column alike)."""
+
     def column_amps(vj):
         return (c["v33"] - vj) / c["r_pull"] + (c["v33"] - vj) / (c["r_own"] + c["r_col"]) + c["leak"]
 
@@ -159,7 +166,11 @@ def table(matrix):
 
 def corner_words(c):
     return "3V3 %.3f V, %g degC, pull-up %.0f Ohm, pin's own %.0f kOhm" % (
-        c["v33"], c["celsius"], c["r_pull"], c["r_own"] / 1000.0)
+        c["v33"],
+        c["celsius"],
+        c["r_pull"],
+        c["r_own"] / 1000.0,
+    )
 
 
 def released_volts(matrix):
@@ -176,19 +187,23 @@ def released_volts(matrix):
 def netlist(c):
     """The ngspice deck of one case (``case``): the pin's level is ``v(pin0)``."""
     m = c["model"]
-    lines = ["* key matrix: %d keys held in the driven row" % c["held"],
-             ".model DKEY D(IS=%.6g N=%.6g RS=%.6g EG=%.6g XTI=%.6g TNOM=%g)" % (
-                 m["IS"], m["N"], m["RS"], m["EG"], m["XTI"], TNOM_C),
-             "V33 v33 0 %.6g" % c["v33"],
-             "Rpad rowpad 0 %.6g" % c["r_pad"],
-             "Rrow rowpad row %.6g" % max(c["r_row"], 1e-6)]
+    lines = [
+        "* key matrix: %d keys held in the driven row" % c["held"],
+        ".model DKEY D(IS=%.6g N=%.6g RS=%.6g EG=%.6g XTI=%.6g TNOM=%g)"
+        % (m["IS"], m["N"], m["RS"], m["EG"], m["XTI"], TNOM_C),
+        "V33 v33 0 %.6g" % c["v33"],
+        "Rpad rowpad 0 %.6g" % c["r_pad"],
+        "Rrow rowpad row %.6g" % max(c["r_row"], 1e-6),
+    ]
     for k in range(c["held"]):
-        lines += ["Rpull%d v33 j%d %.6g" % (k, k, c["r_pull"]),
-                  "Rown%d v33 pin%d %.6g" % (k, k, c["r_own"]),
-                  "Rcol%d pin%d j%d %.6g" % (k, k, k, c["r_col"]),
-                  "Rkey%d j%d a%d %.6g" % (k, k, k, c["r_key"]),
-                  "D%d a%d row DKEY" % (k, k),
-                  "Ileak%d 0 j%d DC %.6g" % (k, k, c["leak"])]
+        lines += [
+            "Rpull%d v33 j%d %.6g" % (k, k, c["r_pull"]),
+            "Rown%d v33 pin%d %.6g" % (k, k, c["r_own"]),
+            "Rcol%d pin%d j%d %.6g" % (k, k, k, c["r_col"]),
+            "Rkey%d j%d a%d %.6g" % (k, k, k, c["r_key"]),
+            "D%d a%d row DKEY" % (k, k),
+            "Ileak%d 0 j%d DC %.6g" % (k, k, c["leak"]),
+        ]
     lines += [".options temp=%g" % c["celsius"], ".control", "op", "print v(pin0)", ".endc", ".end", ""]
     return "\n".join(lines)
 
@@ -197,14 +212,16 @@ def ngspice_volts(c, timeout=60):
     """Run ``netlist(c)`` through ngspice; the pin's level."""
     import subprocess
 
-    done = subprocess.run(["ngspice", "-b"], input=netlist(c), capture_output=True, check=False, text=True, timeout=timeout)
+    done = subprocess.run(
+        ["ngspice", "-b"], input=netlist(c), capture_output=True, check=False, text=True, timeout=timeout
+    )
     for line in done.stdout.splitlines():
         if line.strip().startswith("v(pin0)"):
             return float(line.split("=")[1])
     raise RuntimeError("ngspice gave no v(pin0): %s" % (done.stderr or done.stdout)[-500:])
 
 
-TODAY = {"pullup_ohms": 2200, "row_ohms": 220, "diode": "1n4148"}   # the matrix issue 42 measured
+TODAY = {"pullup_ohms": 2200, "row_ohms": 220, "diode": "1n4148"}  # the matrix issue 42 measured
 
 
 def main():
@@ -214,11 +231,15 @@ def main():
     from .circuit import circuit
 
     now = circuit("pico-grid", boards.board("pico-grid")).matrix
-    for words, matrix in (("before: 2.2 kOhm, 1N4148, 220 Ohm row", dict(now, **TODAY)),
-                          ("now: %g kOhm, %s, %g Ohm row" % (now["pullup_ohms"] / 1000.0, now["diode"].upper(),
-                                                              now["row_ohms"]), now)):
-        print(words, "(nominal: 25 degC, nominal values, the maker's typical diode card where there is one, "
-              "else the datasheet-maximum card)")
+    for words, matrix in (
+        ("before: 2.2 kOhm, 1N4148, 220 Ohm row", dict(now, **TODAY)),
+        ("now: %g kOhm, %s, %g Ohm row" % (now["pullup_ohms"] / 1000.0, now["diode"].upper(), now["row_ohms"]), now),
+    ):
+        print(
+            words,
+            "(nominal: 25 degC, nominal values, the maker's typical diode card where there is one, "
+            "else the datasheet-maximum card)",
+        )
         print("| keys held | nominal | worst | worst corner |")
         print("|---|---|---|---|")
         for held, typ, volts, corner in table(matrix):

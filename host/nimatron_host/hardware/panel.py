@@ -37,24 +37,31 @@ from .circuit import revision
 from .svg import FONT, Drawing, esc, num
 
 CUT = {"stroke": "#ff0000", "stroke_width": 0.01, "fill": "none"}
-BED_MM = (600, 400)    # a common 60 x 40 cm CO2 laser bed (either way round)
-BED_MARGIN_MM = 10     # a panel or tile is at least this much smaller than the bed both ways (placing, warp)
-KERF_MM = 0.15         # the laser's kerf: holes are drawn this much smaller in diameter (0.1-0.2 mm for a CO2 laser)
-FIXING_MM = 4.5        # M4 clearance: the panel's fixing screws (and a tile's splice-plate screws)
-FIXING_INSET = 8       # fixing holes' centres from the edges
+BED_MM = (600, 400)  # a common 60 x 40 cm CO2 laser bed (either way round)
+BED_MARGIN_MM = 10  # a panel or tile is at least this much smaller than the bed both ways (placing, warp)
+KERF_MM = 0.15  # the laser's kerf: holes are drawn this much smaller in diameter (0.1-0.2 mm for a CO2 laser)
+FIXING_MM = 4.5  # M4 clearance: the panel's fixing screws (and a tile's splice-plate screws)
+FIXING_INSET = 8  # fixing holes' centres from the edges
 INKSCAPE = "http://www.inkscape.org/namespaces/inkscape"
 INK = "#000000"
-FACE = "#f4efe4"       # light birch / off-white print
-BUTTON_MM = 30         # hole for a 30 mm arcade button
-LAMP_MM = 12           # hole for a diffuser or bezel
-TEXT_MM = 5            # how-to-play text size (em, mm): below EXHIBIT_TYPE_MM, so a printed label carries it too
-STATUS_MM = 4.5        # the status words' size (em, mm)
+FACE = "#f4efe4"  # light birch / off-white print
+BUTTON_MM = 30  # hole for a 30 mm arcade button
+LAMP_MM = 12  # hole for a diffuser or bezel
+TEXT_MM = 5  # how-to-play text size (em, mm): below EXHIBIT_TYPE_MM, so a printed label carries it too
+STATUS_MM = 4.5  # the status words' size (em, mm)
 EXHIBIT_TYPE_MM = 8.47  # 24 pt: the smallest exhibit type the US National Park Service advises
-                       # (NPS Harpers Ferry Center, 'Exhibit Typography: Accessible Type')
+# (NPS Harpers Ferry Center, 'Exhibit Typography: Accessible Type')
 LANGS = ("en", "es", "ru")
 
-FACE_WORDS = (("done", "done"), ("new", "new"), ("visitor", "status.visitor"), ("machine", "status.machine"),
-              ("champ", "status.champ"), ("machine_wins", "status.machine_wins"), ("how", "howto.title"))
+FACE_WORDS = (
+    ("done", "done"),
+    ("new", "new"),
+    ("visitor", "status.visitor"),
+    ("machine", "status.machine"),
+    ("champ", "status.champ"),
+    ("machine_wins", "status.machine_wins"),
+    ("how", "howto.title"),
+)
 
 
 def panel_words(lang):
@@ -80,10 +87,18 @@ def how_to_play(spec, lang, overrides=None):
     settings = resolve(overrides, (overrides or {}).get("preset") or spec["preset"])
     rules = parse_rules(settings["rules"])
     kind = "rows" if spec["input"] == "rows" else ("ring" if spec["lamps"].get("shape") == "ring" else "grid")
-    rule = words.t("rules.line", about=words.phrase(rules.about), last=words.phrase(rules.last_move),
-                   goal=words.t("goal.loses" if settings["misere"] else "goal.wins"))
-    steps = [words.t("howto.start", new=words.t("new")), rule, words.t("howto." + kind),
-             words.t("howto.done", done=words.t("done"))]
+    rule = words.t(
+        "rules.line",
+        about=words.phrase(rules.about),
+        last=words.phrase(rules.last_move),
+        goal=words.t("goal.loses" if settings["misere"] else "goal.wins"),
+    )
+    steps = [
+        words.t("howto.start", new=words.t("new")),
+        rule,
+        words.t("howto." + kind),
+        words.t("howto.done", done=words.t("done")),
+    ]
     if words.missing:
         raise ValueError("lang/%s.json lacks %s" % (lang, ", ".join(sorted(words.missing))))
     return steps
@@ -93,7 +108,7 @@ def lamp_pitch(spec):
     """Centre to centre of two lamps of a row (mm): a strip's own spacing."""
     lamps = spec["lamps"]
     if lamps["kind"] == "neopixel" and not lamps.get("fixed"):
-        return 1000.0 / 60   # 60 pixels a metre: the holes sit over the strip
+        return 1000.0 / 60  # 60 pixels a metre: the holes sit over the strip
     return 22.0
 
 
@@ -102,7 +117,7 @@ def relative_luminance(hex_colour):
         c = c / 255.0
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
     return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
 
 
@@ -129,14 +144,16 @@ class Panel:
         self.name = name
         self.spec = spec
         self.lang = lang
-        self.as_cut = kerf is not None   # None: the nominal drawing; a number: the laser file, kerf and press fits
+        self.as_cut = kerf is not None  # None: the nominal drawing; a number: the laser file, kerf and press fits
         self.kerf = kerf or 0.0
         self.words = panel_words(lang)
-        self.parts = []   # (callable) drawn after the size is known
+        self.parts = []  # (callable) drawn after the size is known
 
     # -- pieces ---------------------------------------------------------------
     def lamp(self, d, x, y, row, index, label=None):
-        hole = lamp_cut_mm(self.spec, self.kerf if self.as_cut else None)   # the bezel's, pixel's or diffuser's cut-out (parts.json)
+        hole = lamp_cut_mm(
+            self.spec, self.kerf if self.as_cut else None
+        )  # the bezel's, pixel's or diffuser's cut-out (parts.json)
         d.add("circle", cx=x, cy=y, r=hole / 2.0, class_="lamp", data_row=row, data_index=index, **CUT)
         d.circle(x, y, hole / 2.0 + 1.2, stroke=INK, stroke_width=0.5)
         if label:
@@ -154,8 +171,12 @@ class Panel:
     def circle_arrow(self, d, x, y):
         """A clockwise circular arrow: start again."""
         d.path("M%.1f %.1f A4.5 4.5 0 1 1 %.1f %.1f" % (x + 4.5, y, x, y - 4.5), stroke=INK, stroke_width=1.2)
-        d.path("M%.1f %.1f L%.1f %.1f L%.1f %.1f Z" % (x + 2.2, y - 4.5, x - 0.6, y - 7.2, x - 0.6, y - 1.8),
-               fill=INK, stroke=INK, stroke_width=0.3)
+        d.path(
+            "M%.1f %.1f L%.1f %.1f L%.1f %.1f Z" % (x + 2.2, y - 4.5, x - 0.6, y - 7.2, x - 0.6, y - 1.8),
+            fill=INK,
+            stroke=INK,
+            stroke_width=0.3,
+        )
 
     def status_row(self, d, y, width):
         roles = boards.STATUS
@@ -197,8 +218,9 @@ class Panel:
         return self._rows()
 
     def _frame(self, width, height):
-        d = Drawing(width, height, unit="mm", title="Nimatron %s front panel (%s)" % (self.name, self.lang),
-                    background=None)
+        d = Drawing(
+            width, height, unit="mm", title="Nimatron %s front panel (%s)" % (self.name, self.lang), background=None
+        )
         d.add("rect", x=2, y=2, width=width - 4, height=height - 4, rx=6, class_="outline", **CUT)
         for x, y in fixing_points(width, 0, height):
             d.add("circle", cx=x, cy=y, r=(FIXING_MM - self.kerf) / 2.0, class_="fixing", **CUT)
@@ -224,7 +246,9 @@ class Panel:
         for r, n in enumerate(layout):
             x = left + column * (r + 0.5)
             letter = "ABCDEFGH"[r]
-            d.text(x, lamps_bottom - (n - 1) * pitch - LAMP_MM / 2.0 - 5, letter, size=8, anchor="middle", weight="bold")
+            d.text(
+                x, lamps_bottom - (n - 1) * pitch - LAMP_MM / 2.0 - 5, letter, size=8, anchor="middle", weight="bold"
+            )
             for i in range(n):
                 # lamps stand on the button, like a stack of coins
                 y = lamps_bottom - (n - 1 - i) * pitch
@@ -252,8 +276,16 @@ class Panel:
             for i in range(n):
                 x = left + cell_w * (i + 0.5)
                 self.lamp(d, x, y + 8, r, i)
-                d.add("circle", cx=x, cy=y + 34, r=(BUTTON_MM - self.kerf) / 2.0, class_="key", data_row=r,
-                      data_index=i, **CUT)
+                d.add(
+                    "circle",
+                    cx=x,
+                    cy=y + 34,
+                    r=(BUTTON_MM - self.kerf) / 2.0,
+                    class_="key",
+                    data_row=r,
+                    data_index=i,
+                    **CUT,
+                )
                 d.circle(x, y + 34, BUTTON_MM / 2.0 + 1.5, stroke=INK, stroke_width=1)
         self.controls(d, controls_y, width)
         self.instructions(d, text_y, width)
@@ -261,7 +293,7 @@ class Panel:
 
     def _ring(self):
         n = boards.layout(self.spec)[0]
-        ring_r, key_r = 113.0, 145.0   # 2 x (145 + 30) + 40 = 390 mm: the 400 mm bed less its margin
+        ring_r, key_r = 113.0, 145.0  # 2 x (145 + 30) + 40 = 390 mm: the 400 mm bed less its margin
         width = 2 * (key_r + BUTTON_MM) + 40
         cx, cy = width / 2.0, 70 + key_r + BUTTON_MM / 2.0
         controls_y = cy + key_r + BUTTON_MM + 20
@@ -274,10 +306,16 @@ class Panel:
             lx, ly = cx + ring_r * math.cos(a), cy + ring_r * math.sin(a)
             kx, ky = cx + key_r * math.cos(a), cy + key_r * math.sin(a)
             self.lamp(d, lx, ly, 0, i)
-            d.text(cx + (ring_r - 16) * math.cos(a), cy + (ring_r - 16) * math.sin(a) + 1.5, str(i + 1), size=4.5,
-                   anchor="middle")
-            d.add("circle", cx=kx, cy=ky, r=(BUTTON_MM - self.kerf) / 2.0, class_="key", data_row=0, data_index=i,
-                  **CUT)
+            d.text(
+                cx + (ring_r - 16) * math.cos(a),
+                cy + (ring_r - 16) * math.sin(a) + 1.5,
+                str(i + 1),
+                size=4.5,
+                anchor="middle",
+            )
+            d.add(
+                "circle", cx=kx, cy=ky, r=(BUTTON_MM - self.kerf) / 2.0, class_="key", data_row=0, data_index=i, **CUT
+            )
             d.circle(kx, ky, BUTTON_MM / 2.0 + 1.5, stroke=INK, stroke_width=1)
         self.controls(d, controls_y, width)
         self.instructions(d, text_y, width)
@@ -316,6 +354,7 @@ def _is_cut(item):
 
 def _reach(item):
     """(top, bottom) of one element, in mm, read back from its attributes."""
+
     def val(name):
         m = re.search(r'\b%s="([-0-9.]+)"' % name, item)
         return float(m.group(1)) if m else None
@@ -332,9 +371,11 @@ def _reach(item):
     return (float(m.group(2)) - 10, float(m.group(2)) + 10) if m else (0, 0)
 
 
-OUTLINES = ("The engraved text is live text in DejaVu Sans (Bold): convert it to outlines before cutting "
-            "(Inkscape: select all, Path > Object to Path; LightBurn and RDWorks do not read live SVG text "
-            "reliably), then check that no word moved.")
+OUTLINES = (
+    "The engraved text is live text in DejaVu Sans (Bold): convert it to outlines before cutting "
+    "(Inkscape: select all, Path > Object to Path; LightBurn and RDWorks do not read live SVG text "
+    "reliably), then check that no word moved."
+)
 
 
 def document(d, name, top=None, bottom=None, extra=(), kerf=0.0):
@@ -343,27 +384,47 @@ def document(d, name, top=None, bottom=None, extra=(), kerf=0.0):
     top = 0 if top is None else top
     bottom = d.height if bottom is None else bottom
     items = [i for i in d.items if top <= _reach(i)[0] and _reach(i)[1] <= bottom]
-    if top > 0 or bottom < d.height:   # a tile: its own outline and fixing holes come in ``extra``
+    if top > 0 or bottom < d.height:  # a tile: its own outline and fixing holes come in ``extra``
         items = [i for i in items if 'class="outline"' not in i and 'class="fixing"' not in i]
     items += list(extra)
-    head = ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="%s" width="%smm" height="%smm" '
-            'viewBox="0 %s %s %s">\n' % (INKSCAPE, num(d.width), num(bottom - top), num(top), num(d.width),
-                                         num(bottom - top)))
-    desc = ("Laser file, millimetres 1:1. Layer cut: red #ff0000 0.01 mm strokes, no fill: cut through; holes "
-            "are drawn %s mm smaller than their parts for the laser's kerf (set no kerf offset in the laser's "
-            "software). Layer engrave: black. %s" % (num(kerf), OUTLINES))
+    head = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="%s" width="%smm" height="%smm" '
+        'viewBox="0 %s %s %s">\n'
+        % (INKSCAPE, num(d.width), num(bottom - top), num(top), num(d.width), num(bottom - top))
+    )
+    desc = (
+        "Laser file, millimetres 1:1. Layer cut: red #ff0000 0.01 mm strokes, no fill: cut through; holes "
+        "are drawn %s mm smaller than their parts for the laser's kerf (set no kerf offset in the laser's "
+        "software). Layer engrave: black. %s" % (num(kerf), OUTLINES)
+    )
     cut = [i for i in items if _is_cut(i)]
     notes = [i for i in items if 'class="tile"' in i]
     ink = [i for i in items if not _is_cut(i) and i not in notes]
-    body = ["<title>%s</title>" % esc(d.title), "<desc>%s</desc>" % esc(desc),
-            '<g id="cut" inkscape:groupmode="layer" inkscape:label="cut">'] + cut + \
-        ["</g>", '<g id="engrave" inkscape:groupmode="layer" inkscape:label="engrave">'] + ink + ["</g>"]
-    notes.append('<text class="revision" fill="#000000" font-family="%s" font-size="3" text-anchor="end" x="%s" '
-                 'y="%s">%s</text>' % (FONT, num(d.width - 10), num(bottom - 4), esc(revision(name))))
-    if notes:   # the revision, and which tile this is: for the workshop, hidden from the laser
-        body += ['<g id="notes" inkscape:groupmode="layer" inkscape:label="notes (do not cut or engrave)" '
-                 'style="display:none">'] + notes + ["</g>"]
+    body = (
+        [
+            "<title>%s</title>" % esc(d.title),
+            "<desc>%s</desc>" % esc(desc),
+            '<g id="cut" inkscape:groupmode="layer" inkscape:label="cut">',
+        ]
+        + cut
+        + ["</g>", '<g id="engrave" inkscape:groupmode="layer" inkscape:label="engrave">']
+        + ink
+        + ["</g>"]
+    )
+    notes.append(
+        '<text class="revision" fill="#000000" font-family="%s" font-size="3" text-anchor="end" x="%s" '
+        'y="%s">%s</text>' % (FONT, num(d.width - 10), num(bottom - 4), esc(revision(name)))
+    )
+    if notes:  # the revision, and which tile this is: for the workshop, hidden from the laser
+        body += (
+            [
+                '<g id="notes" inkscape:groupmode="layer" inkscape:label="notes (do not cut or engrave)" '
+                'style="display:none">'
+            ]
+            + notes
+            + ["</g>"]
+        )
     return head + "\n".join(body) + "\n</svg>\n"
 
 
@@ -387,9 +448,9 @@ def joins(d):
     return out
 
 
-SPLICE_MM = 40          # a splice rib's height: 20 mm of it behind each tile
-SPLICE_MARGIN_MM = 30   # the rib file's margin above and below the rib, where its cut-outs may reach
-SPLICE_CLEAR_MM = 3     # a rib's cut-out is this much wider than the hole in front of it (the part's body)
+SPLICE_MM = 40  # a splice rib's height: 20 mm of it behind each tile
+SPLICE_MARGIN_MM = 30  # the rib file's margin above and below the rib, where its cut-outs may reach
+SPLICE_CLEAR_MM = 3  # a rib's cut-out is this much wider than the hole in front of it (the part's body)
 
 
 def tiles(name, spec, lang="en", kerf=None):
@@ -402,13 +463,23 @@ def tiles(name, spec, lang="en", kerf=None):
     for n in range(len(cuts) - 1):
         top, bottom = cuts[n], cuts[n + 1]
         extra = Drawing(d.width, d.height)
-        extra.add("rect", x=2, y=top + (2 if n == 0 else 0), width=d.width - 4,
-                  height=bottom - top - (2 if n == 0 else 0) - (2 if n == len(cuts) - 2 else 0), class_="outline",
-                  **CUT)
+        extra.add(
+            "rect",
+            x=2,
+            y=top + (2 if n == 0 else 0),
+            width=d.width - 4,
+            height=bottom - top - (2 if n == 0 else 0) - (2 if n == len(cuts) - 2 else 0),
+            class_="outline",
+            **CUT,
+        )
         for x, y in fixing_points(d.width, top, bottom):
             extra.add("circle", cx=x, cy=y, r=(FIXING_MM - (kerf or 0.0)) / 2.0, class_="fixing", **CUT)
         label = "%s panel, tile %d of %d: joins at its %s edge" % (
-            name, n + 1, len(cuts) - 1, "lower" if n == 0 else "upper" if n == len(cuts) - 2 else "upper and lower")
+            name,
+            n + 1,
+            len(cuts) - 1,
+            "lower" if n == 0 else "upper" if n == len(cuts) - 2 else "upper and lower",
+        )
         extra.text(d.width / 2.0, (top + 12) if n else bottom - 6, label, size=3, anchor="middle", class_="tile")
         out.append(document(d, name, top, bottom, extra.items, kerf or 0.0))
     return out
@@ -422,24 +493,39 @@ def splices(name, spec, lang="en", kerf=None):
     d = Panel(name, spec, lang, kerf).draw()
     if fits_bed(d.width, d.height):
         return []
-    holes = [(float(_val(i, "cx")), float(_val(i, "cy")), float(_val(i, "r")))
-             for i in d.items if _is_cut(i) and i.startswith("<circle") and 'class="fixing"' not in i]
+    holes = [
+        (float(_val(i, "cx")), float(_val(i, "cy")), float(_val(i, "r")))
+        for i in d.items
+        if _is_cut(i) and i.startswith("<circle") and 'class="fixing"' not in i
+    ]
     out = []
     for n, y in enumerate(joins(d)):
         top, bottom = y - SPLICE_MM / 2.0, y + SPLICE_MM / 2.0
         left, right = FIXING_INSET * 2 + 4, d.width - FIXING_INSET * 2 - 4
-        m = SPLICE_MARGIN_MM   # room for a cut-out that notches the rib's edge
-        rib = Drawing(right - left + 20, SPLICE_MM + 2 * m, unit="mm",
-                      title="Nimatron %s splice rib %d" % (name, n + 1), background=None)
+        m = SPLICE_MARGIN_MM  # room for a cut-out that notches the rib's edge
+        rib = Drawing(
+            right - left + 20,
+            SPLICE_MM + 2 * m,
+            unit="mm",
+            title="Nimatron %s splice rib %d" % (name, n + 1),
+            background=None,
+        )
         dx, dy = 10 - left, m - top
         rib.add("rect", x=10, y=m, width=right - left, height=SPLICE_MM, rx=2, class_="outline", **CUT)
         for x, cy, r in holes:
             if cy - r - SPLICE_CLEAR_MM < bottom and cy + r + SPLICE_CLEAR_MM > top:
                 rib.add("circle", cx=x + dx, cy=cy + dy, r=r + SPLICE_CLEAR_MM, class_="clearance", **CUT)
-        rib.text(10 + (right - left) / 2.0, m + SPLICE_MM / 2.0 + 1, "seam", size=3, anchor="middle",
-                 class_="tile")
-        rib.add("line", x1=10, y1=m + SPLICE_MM / 2.0, x2=10 + right - left, y2=m + SPLICE_MM / 2.0,
-                stroke=INK, stroke_width=0.3, class_="seam")
+        rib.text(10 + (right - left) / 2.0, m + SPLICE_MM / 2.0 + 1, "seam", size=3, anchor="middle", class_="tile")
+        rib.add(
+            "line",
+            x1=10,
+            y1=m + SPLICE_MM / 2.0,
+            x2=10 + right - left,
+            y2=m + SPLICE_MM / 2.0,
+            stroke=INK,
+            stroke_width=0.3,
+            class_="seam",
+        )
         out.append(document(rib, name, extra=(), kerf=kerf or 0.0))
     return out
 
@@ -471,7 +557,7 @@ def tile_words(name, spec):
     return "" if not n else " (%d tiles: each tile's own corner holes)" % n
 
 
-PIXEL_SLACK_MM = 15   # a joint between two pixels needs this much more cable than the straight distance
+PIXEL_SLACK_MM = 15  # a joint between two pixels needs this much more cable than the straight distance
 
 
 def pixel_gaps(name, spec):
@@ -500,5 +586,8 @@ def pixel_gaps(name, spec):
 def splices_needed(design):
     """[(from, to, mm to add)]: where a fixed-pitch pixel string does not reach the next hole."""
     pitch = parts.part(parts.BULLET_PIXEL)["string_pitch_mm"]
-    return [(a, b, int(math.ceil((mm - pitch) / 10.0)) * 10)
-            for a, b, mm in pixel_gaps(design.name, design.spec) if mm > pitch]
+    return [
+        (a, b, int(math.ceil((mm - pitch) / 10.0)) * 10)
+        for a, b, mm in pixel_gaps(design.name, design.spec)
+        if mm > pitch
+    ]

@@ -73,7 +73,7 @@ def fuse_r1max(key):
     return part("ptc-rerating-ruef")["r1max_ohms"][key]
 
 
-JACK = "power-din-panel"   # J1: keyed and locking, rated for the adapter's limit (``enclosure.socket_check``)
+JACK = "power-din-panel"  # J1: keyed and locking, rated for the adapter's limit (``enclosure.socket_check``)
 
 
 def contacts(key=None):
@@ -101,8 +101,11 @@ def cutout_words(key=None):
     cut = part(key or JACK)["cutout"]
     if cut["shape"] == "round":
         return "a %g mm round hole" % cut["diameter_mm"]
-    return "a %g mm square opening, two %g mm holes %g mm apart" % (cut["side_mm"], cut["screw_hole_mm"],
-                                                                  cut["screw_pitch_mm"])
+    return "a %g mm square opening, two %g mm holes %g mm apart" % (
+        cut["side_mm"],
+        cut["screw_hole_mm"],
+        cut["screw_pitch_mm"],
+    )
 
 
 def signal_looms(design):
@@ -110,7 +113,7 @@ def signal_looms(design):
 
     A loom's ground contact carries every line's current back at once."""
     f = design.figures
-    per_line = f.get("led_ma", 1.0) if f["kind"] == "leds" else 1.0   # a button line: 3.3 V over ~50 kOhm
+    per_line = f.get("led_ma", 1.0) if f["kind"] == "leds" else 1.0  # a button line: 3.3 V over ~50 kOhm
     out = []
     for ref, share in looms(design):
         amps = sum(per_line for _ in share) / 1000.0
@@ -122,13 +125,13 @@ def signal_looms(design):
     return out
 
 
-LOOM_LINES = 7        # an 8-way JST-XH: seven lines and their ground
-POWER_LOOM = "J2"    # the Mini-Fit Jr. plug of the +5V loom (J1 is the DC jack)
+LOOM_LINES = 7  # an 8-way JST-XH: seven lines and their ground
+POWER_LOOM = "J2"  # the Mini-Fit Jr. plug of the +5V loom (J1 is the DC jack)
 FIRST_SIGNAL_LOOM = 3
 
 
 DATA_GROUP = "NeoPixel data"
-DATA_LOOM_MAX_MM = 300   # the pixels' data and its ground, twisted: the stripboard sits this close to the first pixel
+DATA_LOOM_MAX_MM = 300  # the pixels' data and its ground, twisted: the stripboard sits this close to the first pixel
 
 
 def is_data_loom(chains):
@@ -154,7 +157,7 @@ def looms(design):
     lines = [c for c in design.chains if c.group != DATA_GROUP]
     data = [c for c in design.chains if c.group == DATA_GROUP]
     n_lines = (len(lines) + LOOM_LINES - 1) // LOOM_LINES
-    out = [("J%d" % (FIRST_SIGNAL_LOOM + n), lines[n * LOOM_LINES:(n + 1) * LOOM_LINES]) for n in range(n_lines)]
+    out = [("J%d" % (FIRST_SIGNAL_LOOM + n), lines[n * LOOM_LINES : (n + 1) * LOOM_LINES]) for n in range(n_lines)]
     if data:
         out.append(("J%d" % (FIRST_SIGNAL_LOOM + n_lines), data))
     return out
@@ -199,8 +202,8 @@ def lamp_mcd(design):
     return level * (m["red"] * r + m["green"] * g + m["blue"] * b) / 255.0
 
 
-BULLET_PIXEL = "bullet-pixel-8mm"   # Adafruit's 12 mm pixel: an 8 mm LED in a 12 mm hole
-DIFFUSER = "diffuser-disc-12"       # a 12 mm opal disc, pressed into its hole, a retaining plate behind
+BULLET_PIXEL = "bullet-pixel-8mm"  # Adafruit's 12 mm pixel: an 8 mm LED in a 12 mm hole
+DIFFUSER = "diffuser-disc-12"  # a 12 mm opal disc, pressed into its hole, a retaining plate behind
 
 
 # An LED whose beam is narrower than this is seen only from in front: it sits
@@ -219,11 +222,11 @@ def spec_lamp_hole(spec):
         return part("led-bezel-5")["cutout_mm"], "led-bezel-5"
     if key == BULLET_PIXEL:
         return part(BULLET_PIXEL)["cutout_mm"], BULLET_PIXEL
-    return part("diffuser-12")["cutout_mm"], "diffuser-12"   # nominal: the panel cuts it a press fit (DIFFUSER)
+    return part("diffuser-12")["cutout_mm"], "diffuser-12"  # nominal: the panel cuts it a press fit (DIFFUSER)
 
 
 # The wiring's own figures, which the design rules, the simulation and the drawings share.
-JACK_OHMS = 0.02       # J1's two contacts and 2 x 0.3 m of 18 AWG (21 mOhm/m) to the stripboard
-LOOM_OHMS = 2 * 0.8 * 0.021 / 2 + 0.01   # the +5V loom: 0.8 m of 18 AWG, two wires each way; Mini-Fit contacts
-OVERLOAD = 1.5         # an adapter's current limit, x its rating
-LOOM_MAX_MM = 800   # the largest panel's diagonal: no loom from the stripboard to a lamp needs more
+JACK_OHMS = 0.02  # J1's two contacts and 2 x 0.3 m of 18 AWG (21 mOhm/m) to the stripboard
+LOOM_OHMS = 2 * 0.8 * 0.021 / 2 + 0.01  # the +5V loom: 0.8 m of 18 AWG, two wires each way; Mini-Fit contacts
+OVERLOAD = 1.5  # an adapter's current limit, x its rating
+LOOM_MAX_MM = 800  # the largest panel's diagonal: no loom from the stripboard to a lamp needs more

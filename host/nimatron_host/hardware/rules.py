@@ -26,10 +26,17 @@ def checks(design, esd_fitted=None, cps=None):
         esd_fitted = int(rows[0][2]) if rows else 0
     if cps is None:
         cps = checkpoints.checkpoints(design)
-    return (e.u1_check(design) + e.esd_check(design, esd_fitted) + e.matrix_check(design)
-            + e.checkpoint_check(design, cps) + e.smd_check(design, bom.rows(design)[1:-1])
-            + enclosure.socket_check(design) + enclosure.pairs_check(design, cps) + e.pixel_check(design)
-            + e.fault_check(design))
+    return (
+        e.u1_check(design)
+        + e.esd_check(design, esd_fitted)
+        + e.matrix_check(design)
+        + e.checkpoint_check(design, cps)
+        + e.smd_check(design, bom.rows(design)[1:-1])
+        + enclosure.socket_check(design)
+        + enclosure.pairs_check(design, cps)
+        + e.pixel_check(design)
+        + e.fault_check(design)
+    )
 
 
 def ratings(design):
@@ -42,8 +49,10 @@ def ratings(design):
         p = part(key)
         rating = hold_at_cabinet(key) if p["kind"] == "fuse" else catalogue.trusted(key, p["amps"])
         if amps > rating * k + 1e-9:
-            out.append("%s: %s %s carries %.2f A, rated %.1f A x %d %%" % (name, ref, p["part"].split(",")[0], amps,
-                                                                          rating, int(k * 100)))
+            out.append(
+                "%s: %s %s carries %.2f A, rated %.1f A x %d %%"
+                % (name, ref, p["part"].split(",")[0], amps, rating, int(k * 100))
+            )
         if p["kind"] == "crimp":
             awg = part("wire-18" if key.startswith("minifit") else "wire-22")["awg"]
             lo, hi = sorted(p["awg"])
@@ -52,20 +61,30 @@ def ratings(design):
     if catalogue.has_dc_input(design):
         fuse = circuit.fuse_key(design)
         if hold_at_cabinet(fuse) * k < worst_amps(design) - 1e-9:
-            out.append("%s: F1 %s holds %.2f A at %d degC (x %d %%), the worst case is %.2f A"
-                       % (name, part(fuse)["part"].split(",")[0], hold_at_cabinet(fuse),
-                          part("ptc-rerating-ruef")["cabinet_celsius"], int(k * 100), worst_amps(design)))
-        tvs = part(supply_sim.TVS)   # the fitted TVS (p6ke33ca was read here after it was superseded)
+            out.append(
+                "%s: F1 %s holds %.2f A at %d degC (x %d %%), the worst case is %.2f A"
+                % (
+                    name,
+                    part(fuse)["part"].split(",")[0],
+                    hold_at_cabinet(fuse),
+                    part("ptc-rerating-ruef")["cabinet_celsius"],
+                    int(k * 100),
+                    worst_amps(design),
+                )
+            )
+        tvs = part(supply_sim.TVS)  # the fitted TVS (p6ke33ca was read here after it was superseded)
         if tvs["standoff_volts"] < 24 * 1.05:
             out.append("%s: TVS stand-off %.1f V below a 24 V adapter's 25.2 V" % (name, tvs["standoff_volts"]))
     lamp = part(catalogue.lamp_part(design))
     if lamp["kind"] == "led" and design.figures["led_ma"] > lamp["max_ma"] * k + 1e-9:
-        out.append("%s: %s runs at %.1f mA, rated %d mA x %d %%" % (name, lamp["part"].split(",")[0],
-                                                                   design.figures["led_ma"], lamp["max_ma"],
-                                                                   int(k * 100)))
+        out.append(
+            "%s: %s runs at %.1f mA, rated %d mA x %d %%"
+            % (name, lamp["part"].split(",")[0], design.figures["led_ma"], lamp["max_ma"], int(k * 100))
+        )
     target = catalogue.catalogue()["lamp_target_mcd"]
     mcd = catalogue.lamp_mcd(design)
     if mcd < target:
-        out.append("%s: a lit %s gives %.1f mcd, the target is %d mcd" % (name, catalogue.lamp_part(design), mcd,
-                                                                          target))
+        out.append(
+            "%s: a lit %s gives %.1f mcd, the target is %d mcd" % (name, catalogue.lamp_part(design), mcd, target)
+        )
     return out

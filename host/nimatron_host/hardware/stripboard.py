@@ -15,8 +15,22 @@ the TO-92s' legs go into three neighbouring strips; C_G (5 mm pitch) spans two s
 from . import parts as catalogue
 
 # strip number (from the top) -> the deck's node
-STRIPS = {1: "0", 2: "j1", 3: "s", 4: "f1", 5: "g", 6: "0", 7: "rail", 8: "0", 9: "s", 10: "b", 11: "g",
-          12: "ref", 13: "0", 14: "k"}
+STRIPS = {
+    1: "0",
+    2: "j1",
+    3: "s",
+    4: "f1",
+    5: "g",
+    6: "0",
+    7: "rail",
+    8: "0",
+    9: "s",
+    10: "b",
+    11: "g",
+    12: "ref",
+    13: "0",
+    14: "k",
+}
 
 # (reference, the deck's element, [(leg, the element's node position, strip)]) in the columns' order
 PARTS = (
@@ -39,11 +53,17 @@ PARTS = (
 # wire links between strips of one net (18 AWG for S: the load current crosses it)
 LINKS = ((1, 6, "22 AWG"), (6, 8, "22 AWG"), (8, 13, "22 AWG"), (3, 9, "18 AWG"), (5, 11, "22 AWG"))
 
+
 # off-board wires: (what, strip)
 def wires():
     """The off-board wires: (what, strip); J1's pairs as parts.json numbers them, joined after they are measured."""
-    return (("J1 pins %s (+)" % catalogue.pair("+"), 2), ("J1 pins %s (-)" % catalogue.pair("-"), 1),
-            ("+5V to J2 pins 1, 2", 7), ("ground to J2 pins 3, 4", 8))
+    return (
+        ("J1 pins %s (+)" % catalogue.pair("+"), 2),
+        ("J1 pins %s (-)" % catalogue.pair("-"), 1),
+        ("+5V to J2 pins 1, 2", 7),
+        ("ground to J2 pins 3, 4", 8),
+    )
+
 
 # the deck's nodes that are inside a part or a sense source: the node a builder sees
 INSIDE = {"jt": "j1", "cinr": "0", "refx": "ref", "rq": "rail", "zz": "s", "gq": "g"}
@@ -57,7 +77,7 @@ def deck_nodes(netlist):
         if not words or words[0][0] in "*.+" or words[0].startswith("X") and len(words) < 4:
             continue
         count = 4 if words[0][0] in "MQX" else 2
-        out[words[0]] = [INSIDE.get(node, node) for node in words[1:1 + count]]
+        out[words[0]] = [INSIDE.get(node, node) for node in words[1 : 1 + count]]
     return out
 
 
@@ -83,16 +103,20 @@ def check(netlist):
     return out
 
 
-NAMES = {"0": "GND", "j1": "J1 +", "s": "S", "f1": "F1 out", "g": "G", "rail": "+5V", "b": "B", "ref": "REF",
-         "k": "K"}
+NAMES = {"0": "GND", "j1": "J1 +", "s": "S", "f1": "F1 out", "g": "G", "rail": "+5V", "b": "B", "ref": "REF", "k": "K"}
 
 
 def draw(d, x0, y0, pitch=16, column=36):
     """The layout on ``d`` (an svg.Drawing) from (x0, y0): strips, parts in columns, links."""
     columns = len(PARTS) + len(LINKS)
     width = (columns + 1) * column
-    d.text(x0, y0 - 8, "Stripboard, component side (strips run left to right; every leg's strip named):",
-           size=11, weight="bold")
+    d.text(
+        x0,
+        y0 - 8,
+        "Stripboard, component side (strips run left to right; every leg's strip named):",
+        size=11,
+        weight="bold",
+    )
     for n, net in sorted(STRIPS.items()):
         y = y0 + n * pitch
         d.line(x0 + 60, y, x0 + 60 + width, y, stroke="#c08040", stroke_width=5, class_="strip")
@@ -112,9 +136,14 @@ def draw(d, x0, y0, pitch=16, column=36):
         d.circle(x, y0 + a * pitch, 2.5, fill="#2060c0")
         d.circle(x, y0 + b * pitch, 2.5, fill="#2060c0")
         x += column
-    words = ["Legs: " + "; ".join("%s %s" % (ref, ", ".join("%s→%d" % (leg, s) for leg, _, s in legs))
-                                   for ref, _, legs in PARTS),
-             "Links (blue): " + ", ".join("%d-%d %s" % link for link in LINKS) + ". Wires: " +
-             ", ".join("%s → strip %d" % w for w in wires()) + ". No strip is cut. Tin strips 2, 3, 4, 7, 9 and "
-             "lay 18 AWG along them: they carry the load current."]
+    words = [
+        "Legs: "
+        + "; ".join("%s %s" % (ref, ", ".join("%s→%d" % (leg, s) for leg, _, s in legs)) for ref, _, legs in PARTS),
+        "Links (blue): "
+        + ", ".join("%d-%d %s" % link for link in LINKS)
+        + ". Wires: "
+        + ", ".join("%s → strip %d" % w for w in wires())
+        + ". No strip is cut. Tin strips 2, 3, 4, 7, 9 and "
+        "lay 18 AWG along them: they carry the load current.",
+    ]
     return (len(STRIPS) + 2) * pitch, words

@@ -6,7 +6,7 @@ drawing is the same bytes on every machine."""
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 COPYRIGHT = "2026 The Nimatron project contributors"
-LICENCE = "CERN-OHL-P-2.0"   # the hardware package's (hardware/LICENSE)
+LICENCE = "CERN-OHL-P-2.0"  # the hardware package's (hardware/LICENSE)
 
 
 def num(x):
@@ -74,8 +74,9 @@ class Drawing:
 
     def text(self, x, y, words, size=12, anchor="start", weight=None, **kw):
         kw.setdefault("fill", "#000000")
-        self.add("text", words, x=x, y=y, font_size=size, text_anchor=anchor, font_weight=weight,
-                 font_family=FONT, **kw)
+        self.add(
+            "text", words, x=x, y=y, font_size=size, text_anchor=anchor, font_weight=weight, font_family=FONT, **kw
+        )
 
     def group(self, **kw):
         self.items.append("<g %s>" % attrs(sorted(kw.items())))
@@ -85,13 +86,17 @@ class Drawing:
 
     def document(self):
         u = self.unit
-        head = ('<?xml version="1.0" encoding="UTF-8"?>\n'
-                '<svg xmlns="http://www.w3.org/2000/svg" width="%s%s" height="%s%s" viewBox="0 0 %s %s">\n'
-                % (num(self.width), u, num(self.height), u, num(self.width), num(self.height)))
+        head = (
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<svg xmlns="http://www.w3.org/2000/svg" width="%s%s" height="%s%s" viewBox="0 0 %s %s">\n'
+            % (num(self.width), u, num(self.height), u, num(self.width), num(self.height))
+        )
         body = ["<title>%s</title>" % esc(self.title)]
         if self.background:
-            body.append('<rect x="0" y="0" width="%s" height="%s" fill="%s"/>'
-                        % (num(self.width), num(self.height), self.background))
+            body.append(
+                '<rect x="0" y="0" width="%s" height="%s" fill="%s"/>'
+                % (num(self.width), num(self.height), self.background)
+            )
         return head + "\n".join(body + self.items) + "\n</svg>\n"
 
 
@@ -103,4 +108,10 @@ def licensed(document, revision):
     if not sep or not head.startswith("<?xml"):
         raise ValueError("an SVG without its XML declaration")
     return "%s%s<!--\nSPDX-FileCopyrightText: %s\n\nSPDX-License-Identifier: %s\n\n%s\n-->\n%s" % (
-        head, sep, COPYRIGHT, LICENCE, revision.replace("--", "- -"), rest)
+        head,
+        sep,
+        COPYRIGHT,
+        LICENCE,
+        revision.replace("--", "- -"),
+        rest,
+    )

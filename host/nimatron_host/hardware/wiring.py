@@ -17,12 +17,12 @@ from .design import Chain
 from .svg import Drawing
 from .words import wrap
 
-PITCH = 30          # px between pin lines
-MATRIX_PITCH = 60   # between key-matrix rows (room for a diode and a key)
-CELL = 76           # key-matrix column spacing
+PITCH = 30  # px between pin lines
+MATRIX_PITCH = 60  # between key-matrix rows (room for a diode and a key)
+CELL = 76  # key-matrix column spacing
 BOX_X, BOX_W = 20, 230
 START = BOX_X + BOX_W
-MATRIX_X = START + 170   # the key matrix's left edge
+MATRIX_X = START + 170  # the key matrix's left edge
 GREY = "#555555"
 
 
@@ -55,7 +55,11 @@ def _diode(d, x, y, ref, label, arrows=False, flip=False):
     d.line(b, y - 8, b, y + 8, stroke_width=1.6)
     if arrows:
         d.path("M%d %d l6 -8 M%d %d l6 -8" % (x + 20, y - 10, x + 26, y - 10), stroke_width=1)
-        d.path("M%d %d l-3 0 l3 -3 z M%d %d l-3 0 l3 -3 z" % (x + 27, y - 18, x + 33, y - 18), fill="#000000", stroke_width=1)
+        d.path(
+            "M%d %d l-3 0 l3 -3 z M%d %d l-3 0 l3 -3 z" % (x + 27, y - 18, x + 33, y - 18),
+            fill="#000000",
+            stroke_width=1,
+        )
     d.line(x + 30, y, x + 44, y)
     if label:
         d.text(x + 22, y - 12, "%s %s" % (ref, label), size=11, anchor="middle")
@@ -116,9 +120,9 @@ def rows_of(design):
             out.append((y, "heading", group))
             y += 24
         if item.end == "pixels":
-            y += 14   # room for the level shifter's and the strip's labels
+            y += 14  # room for the level shifter's and the strip's labels
         if item.end == "row" and out[-1][2].end == "column":
-            y += 26   # room for the first row of keys
+            y += 26  # room for the first row of keys
         out.append((y, "line", item))
         y += MATRIX_PITCH if item.end in ("row", "pixels") else PITCH
     return out, y
@@ -146,7 +150,7 @@ def draw(design):
     matrix = design.matrix
     width = max(940, MATRIX_X + 30 + len(matrix["columns"]) * CELL + 40) if matrix else 940
     if design.jack:
-        width += 120          # room for the input protection beside the supply
+        width += 120  # room for the input protection beside the supply
     notes = notes_of(design)
     height = bottom + 40 + 16 * len(wrap(notes, 125 if matrix else 108)) + 20
     d = Drawing(width, height, title="%s wiring" % design.name)
@@ -159,8 +163,14 @@ def draw(design):
             d.text(START + 14, y, item.upper(), size=11, weight="bold", fill=GREY)
             continue
         where = "built in" if item.header is None else "pin %d" % item.header
-        d.text(START - 10, y + 4, "%s · %s" % (item.pin, where), size=12, anchor="end",
-               weight="bold" if item.group != "power" else None)
+        d.text(
+            START - 10,
+            y + 4,
+            "%s · %s" % (item.pin, where),
+            size=12,
+            anchor="end",
+            weight="bold" if item.group != "power" else None,
+        )
         d.circle(START, y, 3, fill="#000000")
         if item.group == "power":
             d.group(class_="supply", data_pin=item.pin)
@@ -187,8 +197,14 @@ def _heading(d, design):
 
     about = what_words(design)
     d.text(20, 50, about if len(about) < 110 else about.split(":")[0], size=12, fill=GREY)
-    d.text(20, 68, "Generated from firmware/nimatron/config/pinmaps/%s.json by `nimatron hardware`: edit the pin "
-           "map, not this drawing." % design.name, size=11, fill=GREY)
+    d.text(
+        20,
+        68,
+        "Generated from firmware/nimatron/config/pinmaps/%s.json by `nimatron hardware`: edit the pin "
+        "map, not this drawing." % design.name,
+        size=11,
+        fill=GREY,
+    )
 
 
 def _controller(d, design, lines, bottom):
@@ -196,16 +212,25 @@ def _controller(d, design, lines, bottom):
     top = lines[0][0] - 26
     d.rect(BOX_X, top, BOX_W, bottom - top - 10, stroke_width=2, fill="#f4f4f4", data_ref=design.controller)
     title = design.title or ("Raspberry Pi Pico" if design.pico else "Raspberry Pi 40-pin header")
-    if design.onboard:   # the maker's name is in the subtitle and the BOM: the box is 230 wide
+    if design.onboard:  # the maker's name is in the subtitle and the BOM: the box is 230 wide
         title = title.replace("Adafruit ", "")
-    d.text(BOX_X + 8, top + 16, "%s %s" % (design.controller, title), size=12 if len(title) < 28 else 11,
-           weight="bold")
+    d.text(BOX_X + 8, top + 16, "%s %s" % (design.controller, title), size=12 if len(title) < 28 else 11, weight="bold")
     if design.pi_supply:
-        d.text(BOX_X + 8, top + 32, "USB-C power: %s Raspberry Pi supply" % design.pi_supply, size=11,
-               data_ref=design.pi_supply)
+        d.text(
+            BOX_X + 8,
+            top + 32,
+            "USB-C power: %s Raspberry Pi supply" % design.pi_supply,
+            size=11,
+            data_ref=design.pi_supply,
+        )
     if design.onboard:
-        d.text(BOX_X + 8, top + 32, "USB power: %s (5 V %g A)" % (design.supply, design.spec["supply"]["amps"]),
-               size=11, data_ref=design.supply)
+        d.text(
+            BOX_X + 8,
+            top + 32,
+            "USB power: %s (5 V %g A)" % (design.supply, design.spec["supply"]["amps"]),
+            size=11,
+            data_ref=design.supply,
+        )
     elif design.supply:
         _supply(d, design, lines[1][0])
 
@@ -248,7 +273,7 @@ def _line_end(d, design, item, x, y, col_x, row_ys):
         col_x[c] = (cx, y)
         d.line(x, y, cx, y)
         d.text(x + 8, y - 6, "column %d" % (c + 1), size=10, fill=GREY)
-        if design.matrix.get("pullup_ohms"):   # to 3.3 V: the loom settles within the scan
+        if design.matrix.get("pullup_ohms"):  # to 3.3 V: the loom settles within the scan
             d.circle(x + 72, y, 2, fill="#000000", class_="pullup")
             d.line(x + 72, y, x + 72, y - 8)
             d.line(x + 68, y - 8, x + 76, y - 8)
@@ -269,8 +294,14 @@ def _power_line(d, design, item, y):
     if item.end == "plus5":
         d.line(x, y, x + 30, y)
         d.text(x + 34, y + 4, "+5V", size=11, weight="bold")
-        d.text(x + 66, y + 4, "the lamps' +5V through an RXEF050 polyfuse: %d mA with every lamp lit, from the Pi's own supply"
-               % int(design.figures["leds_ma"] + 0.5), size=11, fill=GREY)
+        d.text(
+            x + 66,
+            y + 4,
+            "the lamps' +5V through an RXEF050 polyfuse: %d mA with every lamp lit, from the Pi's own supply"
+            % int(design.figures["leds_ma"] + 0.5),
+            size=11,
+            fill=GREY,
+        )
         return
     d.line(x, y, x + 20, y)
     x = _diode(d, x + 20, y, design.vsys_diode, "1N5817", flip=True)
@@ -285,8 +316,7 @@ def _supply(d, design, y):
     drawer holds 12 V adapters and plugs wired backwards."""
     x = d.width - 200
     d.rect(x, y - 30, 170, 40, stroke_width=2, data_ref=design.supply, fill="#eef4ff")
-    d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design.supply, design.spec["supply"]["amps"]), size=11,
-           weight="bold")
+    d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design.supply, design.spec["supply"]["amps"]), size=11, weight="bold")
     d.text(x + 8, y + 2, "%s DC jack (in the back: enclosure.svg)" % design.jack, size=10, data_ref=design.jack)
     d.line(x + 150, y + 10, x + 150, y + 16)
     _ground(d, x + 150, y + 16)
@@ -297,9 +327,13 @@ def _supply(d, design, y):
     d.line(x, ly, x - 40, ly)
     d.circle(x - 20, ly, 2, fill="#000000")
     d.line(x - 20, ly, x - 20, ly + 22)
-    d.path("M%d %d L%d %d L%d %d Z M%d %d L%d %d L%d %d Z" % (x - 26, ly + 22, x - 14, ly + 22, x - 20, ly + 29,
-                                                            x - 26, ly + 36, x - 14, ly + 36, x - 20, ly + 29),
-           fill="#ffffff", class_="protection", data_part="TVS1")
+    d.path(
+        "M%d %d L%d %d L%d %d Z M%d %d L%d %d L%d %d Z"
+        % (x - 26, ly + 22, x - 14, ly + 22, x - 20, ly + 29, x - 26, ly + 36, x - 14, ly + 36, x - 20, ly + 29),
+        fill="#ffffff",
+        class_="protection",
+        data_part="TVS1",
+    )
     d.line(x - 26, ly + 29, x - 14, ly + 29, stroke_width=1.6)
     d.line(x - 20, ly + 36, x - 20, ly + 40)
     _ground(d, x - 20, ly + 40)
@@ -363,8 +397,9 @@ def _matrix(d, design, col_x, row_ys):
             ky = ry - 34
             d.circle(cx, ky, 2.2, fill="#000000")
             d.line(cx, ky, cx + 6, ky)
-            d.path("M%d %d L%d %d L%d %d Z" % (cx + 6, ky - 5, cx + 6, ky + 5, cx + 16, ky), fill="#ffffff",
-                   data_ref=diode)
+            d.path(
+                "M%d %d L%d %d L%d %d Z" % (cx + 6, ky - 5, cx + 6, ky + 5, cx + 16, ky), fill="#ffffff", data_ref=diode
+            )
             d.line(cx + 16, ky - 5, cx + 16, ky + 5, stroke_width=1.4)
             x = _switch(d, cx + 16, ky, key, small=True)
             d.line(x, ky, x + 4, ky)
@@ -376,44 +411,74 @@ def _matrix(d, design, col_x, row_ys):
 def notes_of(design):
     out = []
     if design.onboard:
-        return ["Nothing to wire: every pin above is on the board itself (keys, pixels, speaker). The pin map names "
-                "them so the firmware, the simulator and this drawing agree.",
-                "Parts: " + ", ".join(ref_ranges(line[3]) for line in design.parts.lines) + " (see bom.csv)."]
+        return [
+            "Nothing to wire: every pin above is on the board itself (keys, pixels, speaker). The pin map names "
+            "them so the firmware, the simulator and this drawing agree.",
+            "Parts: " + ", ".join(ref_ranges(line[3]) for line in design.parts.lines) + " (see bom.csv).",
+        ]
     if not design.neopixel:
         out.append(led_words(design))
     else:
-        out.append("U1 74AHCT125 (DIP-14): pin 2 1A in, pin 3 1Y out, pin 1 1OE to ground, pin 14 VCC to +5V, pin 7 to ground;"
-                   " unused 2A/3A/4A (5, 9, 12) to ground, 2OE/3OE/4OE (4, 10, 13) to +5V.")
-        out.append("Data: keep the wire from U1 to the first pixel short; the 330 Ω resistor sits at the strip's DIN."
-                   + _pixel_power_words(design))
-    out.append("Buttons close to ground; the board's own pull-ups hold them high (no pull-up resistors)."
-               " The 220 Ω in each line limits an electrostatic discharge.")
+        out.append(
+            "U1 74AHCT125 (DIP-14): pin 2 1A in, pin 3 1Y out, pin 1 1OE to ground, pin 14 VCC to +5V, pin 7 to ground;"
+            " unused 2A/3A/4A (5, 9, 12) to ground, 2OE/3OE/4OE (4, 10, 13) to +5V."
+        )
+        out.append(
+            "Data: keep the wire from U1 to the first pixel short; the 330 Ω resistor sits at the strip's DIN."
+            + _pixel_power_words(design)
+        )
+    out.append(
+        "Buttons close to ground; the board's own pull-ups hold them high (no pull-up resistors)."
+        " The 220 Ω in each line limits an electrostatic discharge."
+    )
     if design.jack:
-        out.append("Input protection, between %s and the +5V net: TVS1 %s across the jack (transients only), "
-                   "F1 %s (holds the worst case, %.2f A, at 50 °C), Q1+Q2 SUP90P06-09L back to back on heat sinks "
-                   "(sources joined; reverse polarity and the over-voltage cut-off OVP: TL431 + 2N5401 turn both off "
-                   "above %.2f V); its parts and stripboard layout: input.svg. A 9, 12 or 24 V adapter or a reversed "
-                   "one leaves +5V at 0 V (simulated: hardware/README.md)."
-                   % (design.jack, supply_sim.TVS.upper(), catalogue.part(fuse_key(design))["part"].split(",")[0],
-                      catalogue.worst_amps(design), supply_sim.trip_volts()))
+        out.append(
+            "Input protection, between %s and the +5V net: TVS1 %s across the jack (transients only), "
+            "F1 %s (holds the worst case, %.2f A, at 50 °C), Q1+Q2 SUP90P06-09L back to back on heat sinks "
+            "(sources joined; reverse polarity and the over-voltage cut-off OVP: TL431 + 2N5401 turn both off "
+            "above %.2f V); its parts and stripboard layout: input.svg. A 9, 12 or 24 V adapter or a reversed "
+            "one leaves +5V at 0 V (simulated: hardware/README.md)."
+            % (
+                design.jack,
+                supply_sim.TVS.upper(),
+                catalogue.part(fuse_key(design))["part"].split(",")[0],
+                catalogue.worst_amps(design),
+                supply_sim.trip_volts(),
+            )
+        )
     if not design.onboard:
         n = electrical.esd_arrays(design)
         if n:
             pixel = catalogue.touched_pixels(design)
-            out.append("ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
-                       "pin 2 to ground, pin 5 to 3.3 V%s." % (n - pixel, "s" if n - pixel > 1 else "",
-                                                              "; 1 at the first pixel (visitors touch the pixels): "
-                                                              "I/O 1 on DIN after the 330 Ω, pin 5 on the string's "
-                                                              "+5V, pin 2 to its ground" if pixel else ""))
+            out.append(
+                "ESD: %d SRV05-4 array%s at the button and key looms' connectors, one line per signal wire, "
+                "pin 2 to ground, pin 5 to 3.3 V%s."
+                % (
+                    n - pixel,
+                    "s" if n - pixel > 1 else "",
+                    "; 1 at the first pixel (visitors touch the pixels): "
+                    "I/O 1 on DIN after the 330 Ω, pin 5 on the string's "
+                    "+5V, pin 2 to its ground"
+                    if pixel
+                    else "",
+                )
+            )
     if design.matrix:
-        out.append("Key-matrix columns: a %g kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
-                   "capacitance is too much for the pin's own within the scan's settle time). Rows: no resistor (a row "
-                   "carries every held key's current)." % (design.matrix["pullup_ohms"] / 1000.0))
-        out.append("Key matrix: one BAT85 Schottky per key, anode to the column, cathode towards the key and the row"
-                   " (keypad.KeyMatrix, columns_to_anodes=True); a whole row held reads %.2f V at worst (VIL 0.8 V)."
-                   " Key K(n) sits under lamp n, counted row by row." % electrical.pressed_volts(design)[-1][1])
-    out.append("All ground symbols are one net; all +5V flags are one net. Parts: " + ", ".join(
-        ref_ranges(line[3]) for line in design.parts.lines) + " (see bom.csv).")
+        out.append(
+            "Key-matrix columns: a %g kΩ pull-up from 3.3 V on each column's wire, at the loom end of its 220 Ω (the 800 mm loom's "
+            "capacitance is too much for the pin's own within the scan's settle time). Rows: no resistor (a row "
+            "carries every held key's current)." % (design.matrix["pullup_ohms"] / 1000.0)
+        )
+        out.append(
+            "Key matrix: one BAT85 Schottky per key, anode to the column, cathode towards the key and the row"
+            " (keypad.KeyMatrix, columns_to_anodes=True); a whole row held reads %.2f V at worst (VIL 0.8 V)."
+            " Key K(n) sits under lamp n, counted row by row." % electrical.pressed_volts(design)[-1][1]
+        )
+    out.append(
+        "All ground symbols are one net; all +5V flags are one net. Parts: "
+        + ", ".join(ref_ranges(line[3]) for line in design.parts.lines)
+        + " (see bom.csv)."
+    )
     return out
 
 
@@ -423,17 +488,44 @@ def led_words(design):
     led = spec["led"]
     exact = (f["drive_volts"] - led["vf"]) * 1000 / led["ma"]
     if not led.get("sink"):
-        return ("LEDs: Vf %.1f V at %g mA from %.1f V pins: R = (%.1f - %.1f) V / %g mA = %d Ω exact, "
-                "E24 %d Ω -> %.2f mA each, %.1f mA with every lamp lit (pins may give %d mA)."
-                % (led["vf"], led["ma"], f["logic_volts"], f["logic_volts"], led["vf"], led["ma"], exact,
-                   f["ohms"], f["led_ma"], f["leds_ma"], f["total_limit_ma"]))
+        return (
+            "LEDs: Vf %.1f V at %g mA from %.1f V pins: R = (%.1f - %.1f) V / %g mA = %d Ω exact, "
+            "E24 %d Ω -> %.2f mA each, %.1f mA with every lamp lit (pins may give %d mA)."
+            % (
+                led["vf"],
+                led["ma"],
+                f["logic_volts"],
+                f["logic_volts"],
+                led["vf"],
+                led["ma"],
+                exact,
+                f["ohms"],
+                f["led_ma"],
+                f["leds_ma"],
+                f["total_limit_ma"],
+            )
+        )
     sink = led["sink"]
-    return ("LEDs: each lamp hangs from +5V through its resistor, its cathode pulled to ground by a ULN2803A "
-            "channel while the GPIO pin is high (pin 9 GND, pin 10 COM unconnected). R = (%g - %.1f Vf - %.1f "
-            "Vce(sat)) V / %g mA = %d Ω exact, E24 %d Ω -> %.1f mA each, %d mA from +5V with every lamp lit; "
-            "each pin gives only the driver's input, at most %.2f mA (%.0f mA for all %d, pins may give %d mA)."
-            % (f["volts"], led["vf"], sink["vce"], led["ma"], exact, f["ohms"], f["led_ma"],
-               int(f["leds_ma"] + 0.5), sink["input_ma"], f["pins_ma"], f["lamps"], f["total_limit_ma"]))
+    return (
+        "LEDs: each lamp hangs from +5V through its resistor, its cathode pulled to ground by a ULN2803A "
+        "channel while the GPIO pin is high (pin 9 GND, pin 10 COM unconnected). R = (%g - %.1f Vf - %.1f "
+        "Vce(sat)) V / %g mA = %d Ω exact, E24 %d Ω -> %.1f mA each, %d mA from +5V with every lamp lit; "
+        "each pin gives only the driver's input, at most %.2f mA (%.0f mA for all %d, pins may give %d mA)."
+        % (
+            f["volts"],
+            led["vf"],
+            sink["vce"],
+            led["ma"],
+            exact,
+            f["ohms"],
+            f["led_ma"],
+            int(f["leds_ma"] + 0.5),
+            sink["input_ma"],
+            f["pins_ma"],
+            f["lamps"],
+            f["total_limit_ma"],
+        )
+    )
 
 
 def _pixel_power_words(design):
@@ -444,5 +536,7 @@ def _pixel_power_words(design):
     if not groups:
         return " Power the pixels from both ends of a long strip."
     refs = harness.group_fuse_refs(design)
-    return (" +5V reaches the pixels in %d groups, each from the fuse board through its own %g A fast fuse (%s-%s); "
-            "the +5V is cut between groups (harness.svg)." % (len(groups), electrical.group_fuse(), refs[0], refs[-1]))
+    return (
+        " +5V reaches the pixels in %d groups, each from the fuse board through its own %g A fast fuse (%s-%s); "
+        "the +5V is cut between groups (harness.svg)." % (len(groups), electrical.group_fuse(), refs[0], refs[-1])
+    )

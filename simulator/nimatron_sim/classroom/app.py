@@ -47,24 +47,33 @@ from .room import ClassError
 HERE = os.path.join(os.path.dirname(__file__), "static")
 MAX_BODY = 16 * 1024
 MAX_WS_MESSAGE = 4 * 1024
-TICK_S = 0.05          # machines run and changed states pushed this often
-TICK_GROUP = 8         # ... this many students' at a time, requests answered between
-VIEW_S = 0.25          # the teacher's and the projector's views at most this often
-SEND_TIMEOUT_S = 10    # a page that takes longer to read one push is let go
-PER_STUDENT = 4        # pages one student may keep open (tabs, a phone and a laptop)
-MAX_WATCHERS = 16      # projector pages open at once (read-only, anyone's)
+TICK_S = 0.05  # machines run and changed states pushed this often
+TICK_GROUP = 8  # ... this many students' at a time, requests answered between
+VIEW_S = 0.25  # the teacher's and the projector's views at most this often
+SEND_TIMEOUT_S = 10  # a page that takes longer to read one push is let go
+PER_STUDENT = 4  # pages one student may keep open (tabs, a phone and a laptop)
+MAX_WATCHERS = 16  # projector pages open at once (read-only, anyone's)
 MAX_TEACHERS = 4
-ADDRESS_S = 5          # the laptop's address looked at this often (its network may change)
-KEY_WAIT_S = 5         # a teacher's page sends its key at once
+ADDRESS_S = 5  # the laptop's address looked at this often (its network may change)
+KEY_WAIT_S = 5  # a teacher's page sends its key at once
 COOKIE = "nimatron-class"
-MAX_LINE = 8190        # bytes in a request line or one header (aiohttp's parser refuses more)
-MAX_HEADERS = 64       # headers in a request
+MAX_LINE = 8190  # bytes in a request line or one header (aiohttp's parser refuses more)
+MAX_HEADERS = 64  # headers in a request
 # The server's own limits, for aiohttp's AppRunner (the command and the tests alike).
-RUNNER = {"access_log": None, "keepalive_timeout": 15, "max_line_size": MAX_LINE, "max_field_size": MAX_LINE,
-          "max_headers": MAX_HEADERS}
+RUNNER = {
+    "access_log": None,
+    "keepalive_timeout": 15,
+    "max_line_size": MAX_LINE,
+    "max_field_size": MAX_LINE,
+    "max_headers": MAX_HEADERS,
+}
 PAGES = {"/join": "join.html", "/projector": "projector.html", "/teacher": "teacher.html"}
-SECURITY = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-            "X-Frame-Options": "DENY"}
+SECURITY = {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
 
 
 def lan_address():
@@ -159,8 +168,9 @@ class ClassApp:
         self._join_url = join_url
         self.peers = set()
         self.sim_files = static_files()
-        self.class_files = {name: os.path.join(HERE, name) for name in os.listdir(HERE)
-                            if os.path.isfile(os.path.join(HERE, name))}
+        self.class_files = {
+            name: os.path.join(HERE, name) for name in os.listdir(HERE) if os.path.isfile(os.path.join(HERE, name))
+        }
         for name in os.listdir(os.path.join(HERE, "lang")):
             self.class_files["lang/" + name] = os.path.join(HERE, "lang", name)
         self._presets = None
@@ -195,8 +205,8 @@ class ClassApp:
             try:
                 self.room.deal()
                 students = list(self.room.by_id.values())
-                for k in range(0, len(students), TICK_GROUP):   # presses are answered between the groups
-                    self.push_changed(self.room.tick(students[k:k + TICK_GROUP]))
+                for k in range(0, len(students), TICK_GROUP):  # presses are answered between the groups
+                    self.push_changed(self.room.tick(students[k : k + TICK_GROUP]))
                     await asyncio.sleep(0)
                 self.push_views_due()
             except Exception as e:  # a fault of ours: one line, the class goes on
@@ -256,8 +266,9 @@ class ClassApp:
         if len(hosts) != 1:
             return error(400, "%d Host headers; send one" % len(hosts))
         if not self.hosts.serves(hosts[0]):
-            return error(403, "this server answers to its own names and addresses, not to %s"
-                         % echo(hosts[0], quote=True))
+            return error(
+                403, "this server answers to its own names and addresses, not to %s" % echo(hosts[0], quote=True)
+            )
         if len(request.headers) > MAX_HEADERS:
             return error(431, "%d headers; at most %d" % (len(request.headers), MAX_HEADERS))
         for name in ("Origin", "Content-Type", "Content-Length", "Cookie"):
@@ -267,8 +278,11 @@ class ClassApp:
             return error(405, "%s is not answered here: GET the pages, POST presses" % echo(request.method))
         upgrade = request.headers.get("Upgrade", "").lower() == "websocket"
         origin = request.headers.get("Origin")
-        if (request.method == "POST" or upgrade) and origin is not None and \
-                origin.lower().rstrip("/") != "http://" + hosts[0].strip().lower():
+        if (
+            (request.method == "POST" or upgrade)
+            and origin is not None
+            and origin.lower().rstrip("/") != "http://" + hosts[0].strip().lower()
+        ):
             return error(403, "a page from %s may not act here; use this server's own pages" % echo(origin))
         try:
             response = await handler(request)
@@ -277,14 +291,17 @@ class ClassApp:
         except web.HTTPRequestEntityTooLarge:
             return error(413, "the body is too long; at most %d bytes" % MAX_BODY)
         except web.HTTPException as e:
-            if e.status >= 400:   # aiohttp's own refusals (a WebSocket without its upgrade): a sentence too
+            if e.status >= 400:  # aiohttp's own refusals (a WebSocket without its upgrade): a sentence too
                 return error(e.status, "refused: %s" % echo(e.text or e.reason, 200))
             raise
         except (ConnectionError, asyncio.CancelledError):
             raise
         except Exception as e:
-            print("nimatron class: %s %s: %s: %s" % (request.method, echo(request.path), type(e).__name__,
-                                                     echo(str(e), 200)), file=sys.stderr)
+            print(
+                "nimatron class: %s %s: %s: %s"
+                % (request.method, echo(request.path), type(e).__name__, echo(str(e), 200)),
+                file=sys.stderr,
+            )
             return error(500, "the server failed to answer (%s); nothing changed" % type(e).__name__)
         return response
 
@@ -310,8 +327,7 @@ class ClassApp:
 
     def teacher_check(self, request):
         key = request.headers.get("X-Teacher-Key", "")
-        if not key or not secrets.compare_digest(key.encode("utf-8", "replace"),
-                                                 self.room.teacher_key.encode()):
+        if not key or not secrets.compare_digest(key.encode("utf-8", "replace"), self.room.teacher_key.encode()):
             raise ClassError("only the teacher's page (the address printed in the terminal) may do this", 403)
 
     # -- routes -----------------------------------------------------------------------
@@ -330,9 +346,9 @@ class ClassApp:
             if path in PAGES:
                 return self.file(self.class_files, PAGES[path])
             if path.startswith("/static/"):
-                return self.file(self.sim_files, path[len("/static/"):])
+                return self.file(self.sim_files, path[len("/static/") :])
             if path.startswith("/class/static/"):
-                return self.file(self.class_files, path[len("/class/static/"):])
+                return self.file(self.class_files, path[len("/class/static/") :])
             if path == "/qr.svg":
                 return self.qr()
             if path == "/class/api/me":
@@ -343,8 +359,11 @@ class ClassApp:
                 return await self.websocket(request)
             if path == "/class/api/teacher/export.csv":
                 self.teacher_check(request)
-                return web.Response(text=self.room.store.csv_text(Words(self.lang).preset), content_type="text/csv", headers=dict(
-                    SECURITY, **{"Content-Disposition": 'attachment; filename="nimatron-class.csv"'}))
+                return web.Response(
+                    text=self.room.store.csv_text(Words(self.lang).preset),
+                    content_type="text/csv",
+                    headers=dict(SECURITY, **{"Content-Disposition": 'attachment; filename="nimatron-class.csv"'}),
+                )
             parts = path.strip("/").split("/")
             if len(parts) == 3 and parts[:2] == ["api", "machines"]:
                 student = self.room.owned(request.cookies.get(COOKIE), parts[2])
@@ -360,14 +379,14 @@ class ClassApp:
             response.set_cookie(COOKIE, student.token, httponly=True, samesite="Strict", max_age=12 * 3600, path="/")
             return response
         if parts == ["api", "machines"]:
-            await self.body(request)   # a tab's settings: the teacher sets them for the class
+            await self.body(request)  # a tab's settings: the teacher sets them for the class
             student = self.student_of(request)
             return web.json_response(self.room.state(student), status=201, headers=SECURITY)
         if len(parts) == 4 and parts[:2] == ["api", "machines"] and parts[3] == "press":
             student = self.room.owned(request.cookies.get(COOKIE), parts[2])
             body = await self.body(request)
             if set(body) != {"press"}:
-                raise ClassError("send {\"press\": BUTTON}, e.g. {\"press\": \"done\"}")
+                raise ClassError('send {"press": BUTTON}, e.g. {"press": "done"}')
             state = self.room.press(student, body["press"])
             self.push_student(student, state)
             self.room.changed = True
@@ -424,19 +443,27 @@ class ClassApp:
         import segno
 
         out = io.BytesIO()
-        segno.make(self.join_url(), error="m").save(out, kind="svg", scale=8, border=2, dark="#000", light="#fff",
-                                                     title="QR code of " + self.join_url())
+        segno.make(self.join_url(), error="m").save(
+            out, kind="svg", scale=8, border=2, dark="#000", light="#fff", title="QR code of " + self.join_url()
+        )
         return web.Response(body=out.getvalue(), headers=dict(SECURITY, **{"Content-Type": "image/svg+xml"}))
 
     def config(self):
         from nimatron.config import settings
 
         room = self.room
-        return {"lang": self.lang, "langs": languages(), "board": room.board,
-                "settings": dict(room.settings), "boards": [{"name": room.board, "about": ""}],
-                "presets": [{"name": n, "about": settings.PRESETS[n].get("about", "")} for n in self.presets()],
-                "rules": {room.board: []}, "rules_about": {},
-                "difficulties": list(settings.DIFFICULTIES), "first": list(settings.FIRST)}
+        return {
+            "lang": self.lang,
+            "langs": languages(),
+            "board": room.board,
+            "settings": dict(room.settings),
+            "boards": [{"name": room.board, "about": ""}],
+            "presets": [{"name": n, "about": settings.PRESETS[n].get("about", "")} for n in self.presets()],
+            "rules": {room.board: []},
+            "rules_about": {},
+            "difficulties": list(settings.DIFFICULTIES),
+            "first": list(settings.FIRST),
+        }
 
     def presets(self):
         """The presets a machine on the class's board plays (tried once)."""
@@ -474,7 +501,7 @@ class ClassApp:
                 return ws
             await self._make_room(kind, student)
             peer = self._joined(ws, kind, student)
-            async for message in ws:   # pages send nothing else: anything is read and dropped
+            async for message in ws:  # pages send nothing else: anything is read and dropped
                 if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                     break
         finally:
@@ -488,7 +515,7 @@ class ClassApp:
         (a phone that slept, a teacher's page closed and reopened)."""
         most = {"student": PER_STUDENT, "teacher": MAX_TEACHERS, "projector": MAX_WATCHERS}[kind]
         mine = [p for p in self.peers if p.kind == kind and p.student is student]
-        for old in sorted(mine, key=lambda p: p.since)[:max(0, len(mine) - most + 1)]:
+        for old in sorted(mine, key=lambda p: p.since)[: max(0, len(mine) - most + 1)]:
             self._gone(old)
             await old.ws.close(code=1008, message=b"replaced by a newer page")
 
@@ -498,8 +525,11 @@ class ClassApp:
             key = json.loads(message.data).get("key", "") if message.type == WSMsgType.TEXT else ""
         except (asyncio.TimeoutError, ValueError, AttributeError, TypeError):
             return False
-        return isinstance(key, str) and bool(key) and secrets.compare_digest(
-            key.encode("utf-8", "replace"), self.room.teacher_key.encode())
+        return (
+            isinstance(key, str)
+            and bool(key)
+            and secrets.compare_digest(key.encode("utf-8", "replace"), self.room.teacher_key.encode())
+        )
 
     def _joined(self, ws, kind, student):
         peer = Peer(ws, kind, student)
@@ -531,6 +561,9 @@ def play_page(page):
     answers play.js's poll with pushes)."""
     if SCRIPT not in page or "</head>" not in page:
         raise RuntimeError("the simulator's play.html no longer loads %s" % SCRIPT)
-    page = page.replace(SCRIPT, '<script src="/class/static/class.js" defer></script>\n'
-                                '<script src="/class/static/student.js" defer></script>\n' + SCRIPT)
+    page = page.replace(
+        SCRIPT,
+        '<script src="/class/static/class.js" defer></script>\n'
+        '<script src="/class/static/student.js" defer></script>\n' + SCRIPT,
+    )
     return page.replace("</head>", '<link rel="stylesheet" href="/class/static/class.css">\n</head>')

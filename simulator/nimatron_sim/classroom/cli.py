@@ -19,18 +19,26 @@ def default_db():
 def add_parser(sub):
     from . import __doc__ as doc
 
-    p = sub.add_parser("class", help="a class of phones against the machine: the teacher's laptop serves it",
-                       description=doc.split("\n")[0])
-    p.add_argument("--host", default="0.0.0.0", metavar="ADDRESS",
-                   help="address to serve (default 0.0.0.0: the phones on this network; localhost: this computer only)")
+    p = sub.add_parser(
+        "class",
+        help="a class of phones against the machine: the teacher's laptop serves it",
+        description=doc.split("\n")[0],
+    )
+    p.add_argument(
+        "--host",
+        default="0.0.0.0",
+        metavar="ADDRESS",
+        help="address to serve (default 0.0.0.0: the phones on this network; localhost: this computer only)",
+    )
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default %d)" % DEFAULT_PORT)
     p.add_argument("--board", default="pico-neopixel", help="the machine every student plays (default pico-neopixel)")
     p.add_argument("--preset", default="nimrod", help="the rule set the class starts with (default nimrod)")
     p.add_argument("--difficulty", help="perfect, fallible, equalizer or teach (default: the preset's)")
     p.add_argument("--lang", default="en", help="the pages' first language: en, es or ru (each student chooses)")
     p.add_argument("--students", type=int, default=40, metavar="N", help="places in the class (default 40)")
-    p.add_argument("--db", default=None, metavar="FILE",
-                   help="where the class is kept while it runs (default %s)" % default_db())
+    p.add_argument(
+        "--db", default=None, metavar="FILE", help="where the class is kept while it runs (default %s)" % default_db()
+    )
     p.add_argument("--join-url", metavar="URL", help="the address the projector shows (default: this laptop's)")
     p.add_argument("--export", metavar="FILE", help="write the class's results as CSV and stop ('-': stdout)")
     p.add_argument("--end", action="store_true", help="erase the kept class (export it first) and stop")
@@ -98,8 +106,7 @@ def run(args):
     if args.preset not in settings.PRESETS:
         raise UsageError("unknown --preset %r; presets: %s" % (args.preset, ", ".join(settings.PRESETS)))
     if args.difficulty is not None and args.difficulty not in settings.DIFFICULTIES:
-        raise UsageError("--difficulty must be one of %s, got %r" % (", ".join(settings.DIFFICULTIES),
-                                                                     args.difficulty))
+        raise UsageError("--difficulty must be one of %s, got %r" % (", ".join(settings.DIFFICULTIES), args.difficulty))
     if args.lang not in languages():
         raise UsageError("--lang must be one of %s, got %r" % (", ".join(languages()), args.lang))
     if not 1 <= args.students <= 200:
@@ -127,8 +134,9 @@ def open_files():
 
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         if hard == resource.RLIM_INFINITY or hard > soft:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536) if hard != resource.RLIM_INFINITY
-                                                        else 65536, hard))
+            resource.setrlimit(
+                resource.RLIMIT_NOFILE, (min(hard, 65536) if hard != resource.RLIM_INFINITY else 65536, hard)
+            )
     except (ImportError, ValueError, OSError):
         pass
 
@@ -159,14 +167,18 @@ def serve(room, host, port, lang, join_url, db, out=sys.stdout):
             site = web.TCPSite(runner, bind_address(host), port, shutdown_timeout=2, reuse_address=True)
             try:
                 await site.start()
-            except OSError as e:   # lost a race for the port after the check
+            except OSError as e:  # lost a race for the port after the check
                 raise UsageError("cannot serve on port %d: %s" % (port, e.strerror or e)) from e
             out.write("Nimatron class: students join at %s\n" % app.join_url())
             out.write("  the projector: http://%s:%d/projector\n" % (shown, port))
-            out.write("  the teacher:   http://%s:%d/teacher#key=%s  (keep this address to yourself)\n"
-                      % (shown, port, room.teacher_key))
-            out.write("  the class is kept in %s until you end it (nimatron class --export FILE, then --end); "
-                      "Ctrl-C stops the server\n" % db)
+            out.write(
+                "  the teacher:   http://%s:%d/teacher#key=%s  (keep this address to yourself)\n"
+                % (shown, port, room.teacher_key)
+            )
+            out.write(
+                "  the class is kept in %s until you end it (nimatron class --export FILE, then --end); "
+                "Ctrl-C stops the server\n" % db
+            )
             out.flush()
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()

@@ -34,13 +34,13 @@ from nimatron.machine.controller import ATTRACT, OVER, VISITOR
 from ..web.machines import LOCK, MachineError, WebMachine, echo
 from ..web.state import rules_about
 
-MAX_STUDENTS = 40      # phones in one class
-MAX_NAME = 24          # characters in a name
-RECLAIM_S = 300        # a place held by someone who never played, page gone this long: given back
-STREAK = 3             # losses in a row the teacher's view points out
-PRESS_BURST = 20       # presses a student may send at once ...
-PRESS_RATE = 10        # ... and per second after that (a hand presses far fewer)
-DEAL = 4               # puzzle machines made per tick when a round opens
+MAX_STUDENTS = 40  # phones in one class
+MAX_NAME = 24  # characters in a name
+RECLAIM_S = 300  # a place held by someone who never played, page gone this long: given back
+STREAK = 3  # losses in a row the teacher's view points out
+PRESS_BURST = 20  # presses a student may send at once ...
+PRESS_RATE = 10  # ... and per second after that (a hand presses far fewer)
+DEAL = 4  # puzzle machines made per tick when a round opens
 
 
 class ClassError(ValueError):
@@ -49,7 +49,7 @@ class ClassError(ValueError):
     def __init__(self, message, status=400, key=None):
         ValueError.__init__(self, message)
         self.status = status
-        self.key = key         # the sentence's key in the pages' words (static/lang), when they have it
+        self.key = key  # the sentence's key in the pages' words (static/lang), when they have it
 
 
 def clean_name(raw):
@@ -77,22 +77,22 @@ class Student:
         self.name = name
         self.token = token
         self.lang = lang
-        self.key = key            # the machine id the page presses (the same across restarts and rounds)
-        self.game = None          # WebMachine: the student's own game (made when first needed)
-        self.puzzle = None        # WebMachine: the round's position, while a round is open
-        self.resume = None        # a game to bring back: {"heaps", "mover", "preset", "difficulty"}
-        self.puzzle_at = None     # the round's puzzle as played on: {"round", "heaps", "mover"}, kept for a restart
-        self.stale = False        # the class's settings changed: a fresh machine at the next game
+        self.key = key  # the machine id the page presses (the same across restarts and rounds)
+        self.game = None  # WebMachine: the student's own game (made when first needed)
+        self.puzzle = None  # WebMachine: the round's position, while a round is open
+        self.resume = None  # a game to bring back: {"heaps", "mover", "preset", "difficulty"}
+        self.puzzle_at = None  # the round's puzzle as played on: {"round", "heaps", "mover"}, kept for a restart
+        self.stale = False  # the class's settings changed: a fresh machine at the next game
         self.score = {"games": 0, "wins": 0, "losses": 0, "streak": 0, "found": 0}
-        self.position = None      # the game in play, as kept: {"heaps", "mover", "preset", "difficulty"}
-        self.sockets = 0          # pages open now
+        self.position = None  # the game in play, as kept: {"heaps", "mover", "preset", "difficulty"}
+        self.sockets = 0  # pages open now
         self.gone = time.monotonic()  # since when no page is open
         self.played = False
-        self.last_t = 0           # the newest state's t sent (always forward: machines change under the page)
-        self.events = 0           # the newest event number sent: each machine's own are numbered after it
+        self.last_t = 0  # the newest state's t sent (always forward: machines change under the page)
+        self.events = 0  # the newest event number sent: each machine's own are numbered after it
         self.bucket = PRESS_BURST
         self.filled = time.monotonic()
-        self.sent = None          # the last state sent (to push only changes)
+        self.sent = None  # the last state sent (to push only changes)
 
     @property
     def machine(self):
@@ -111,11 +111,18 @@ def resting(machine):
     walk-away timer waits for the student, who is listening to the teacher)."""
     c = machine.face.controller
     if c.menu is not None:
-        return False   # the operator's menu: its own timers
+        return False  # the operator's menu: its own timers
     if c.state in (ATTRACT, OVER):
         return True
-    return (c.state == VISITOR and c._redraw_at is None and not c._dirty and c.asking is None
-            and c._begun is None and not c.moved and machine.note is None)
+    return (
+        c.state == VISITOR
+        and c._redraw_at is None
+        and not c._dirty
+        and c.asking is None
+        and c._begun is None
+        and not c.moved
+        and machine.note is None
+    )
 
 
 def rest(machine):
@@ -128,19 +135,20 @@ def rest(machine):
 class Room:
     """The class: students by secret, the teacher's settings, the rounds."""
 
-    def __init__(self, store, board, preset="nimrod", difficulty=None, *, seed=None, limit=MAX_STUDENTS,
-                 clock=time.monotonic):
+    def __init__(
+        self, store, board, preset="nimrod", difficulty=None, *, seed=None, limit=MAX_STUDENTS, clock=time.monotonic
+    ):
         self.store = store
         self.board = board
         self.seed = seed
         self.limit = limit
         self.clock = clock
-        self.students = {}        # token -> Student
+        self.students = {}  # token -> Student
         self.by_id = {}
-        self.round = None         # the round open now (``open_round``)
-        self.dealing = []         # students still to get the round's machine (``deal``)
+        self.round = None  # the round open now (``open_round``)
+        self.dealing = []  # students still to get the round's machine (``deal``)
         self.rounds = 0
-        self.changed = True       # something the teacher or the projector shows changed
+        self.changed = True  # something the teacher or the projector shows changed
         self.teacher_key = store.meta("teacher") or secrets.token_urlsafe(9)
         store.set_meta("teacher", self.teacher_key)
         self.settings = store.meta("settings") or {"preset": preset}
@@ -172,8 +180,9 @@ class Room:
         if preset not in config.PRESETS:
             raise ClassError("no preset %s; presets: %s" % (echo(preset, quote=True), ", ".join(config.PRESETS)))
         if difficulty not in (None, "") and difficulty not in config.DIFFICULTIES:
-            raise ClassError("no difficulty %s; difficulties: %s" % (echo(difficulty, quote=True),
-                                                                     ", ".join(config.DIFFICULTIES)))
+            raise ClassError(
+                "no difficulty %s; difficulties: %s" % (echo(difficulty, quote=True), ", ".join(config.DIFFICULTIES))
+            )
         new = {"preset": preset}
         if difficulty:
             new["difficulty"] = difficulty
@@ -211,11 +220,18 @@ class Room:
         name = clean_name(name)
         folded = name.casefold()
         if any(s.name.casefold() == folded for s in self.by_id.values()):
-            raise ClassError("%s is already in this class: add the first letter of your family name "
-                             "(%s B) or choose a nickname" % (name, name), 409, "join.taken")
+            raise ClassError(
+                "%s is already in this class: add the first letter of your family name "
+                "(%s B) or choose a nickname" % (name, name),
+                409,
+                "join.taken",
+            )
         if len(self.by_id) >= self.limit and not self._reclaim():
-            raise ClassError("the class is full (%d students): ask your teacher, or share a phone with a "
-                             "classmate" % self.limit, 503, "join.full")
+            raise ClassError(
+                "the class is full (%d students): ask your teacher, or share a phone with a classmate" % self.limit,
+                503,
+                "join.full",
+            )
         token = secrets.token_urlsafe(24)
         key = secrets.token_urlsafe(16)
         sid = self.store.add_student(name, token, lang, key)
@@ -224,7 +240,7 @@ class Room:
         self.students[token] = student
         self.by_id[sid] = student
         if self.round is not None:
-            self.dealing.append(student)   # late to the round: it is theirs too
+            self.dealing.append(student)  # late to the round: it is theirs too
         self.changed = True
         return student
 
@@ -232,8 +248,11 @@ class Room:
         """Give back one place held by a student who never played and whose page
         has been gone ``RECLAIM_S`` (the longest gone first); True if one was."""
         now = self.clock()
-        idle = [s for s in self.by_id.values()
-                if not s.played and s.sockets == 0 and now - s.gone >= RECLAIM_S and not self._answered(s)]
+        idle = [
+            s
+            for s in self.by_id.values()
+            if not s.played and s.sockets == 0 and now - s.gone >= RECLAIM_S and not self._answered(s)
+        ]
         if not idle:
             return False
         self.remove(min(idle, key=lambda s: s.gone))
@@ -289,15 +308,16 @@ class Room:
             if resume:
                 settings = {"preset": resume["preset"], "difficulty": resume.get("difficulty")}
                 try:
-                    machine = self._machine(student, dict(self.overrides(settings), starts=[resume["heaps"]],
-                                                          first=resume["mover"]))
+                    machine = self._machine(
+                        student, dict(self.overrides(settings), starts=[resume["heaps"]], first=resume["mover"])
+                    )
                 except ClassError:
                     machine = None
                 if machine is not None:
                     self._listen(student, machine, self._game_event)
                     student.game = machine
-                    machine.press("new")       # the kept game, where it was
-                    student.stale = True       # its next game: the class's settings again
+                    machine.press("new")  # the kept game, where it was
+                    student.stale = True  # its next game: the class's settings again
                     return machine
             student.game = self._machine(student, self.overrides())
             self._listen(student, student.game, self._game_event)
@@ -313,14 +333,18 @@ class Room:
         controller = machine.face.controller
         if kind == "new_game":
             student.played = True
-            student.position = {"heaps": list(event.get("position") or []), "mover": event.get("first") or "visitor",
-                                "preset": controller.settings["preset"],
-                                "difficulty": controller.settings["difficulty"]}
+            student.position = {
+                "heaps": list(event.get("position") or []),
+                "mover": event.get("first") or "visitor",
+                "preset": controller.settings["preset"],
+                "difficulty": controller.settings["difficulty"],
+            }
             if event.get("ring"):
-                student.position = None   # a circle's first move is not a position ``starts`` can hold
+                student.position = None  # a circle's first move is not a position ``starts`` can hold
         elif kind == "move" and student.position is not None:
-            student.position = dict(student.position, heaps=list(event["after"]),
-                                    mover="machine" if event["by"] == "visitor" else "visitor")
+            student.position = dict(
+                student.position, heaps=list(event["after"]), mover="machine" if event["by"] == "visitor" else "visitor"
+            )
         elif kind == "game_over":
             student.position = None
             winner = event.get("winner")
@@ -353,14 +377,14 @@ class Room:
         if student.bucket < 1:
             raise ClassError("too many presses at once: one at a time, please", 429)
         student.bucket -= 1
-        student.played = True   # a place in use: never given back
+        student.played = True  # a place in use: never given back
         with LOCK:
             self._dealt(student)
             if student.puzzle is None:
                 machine = self.game_machine(student)
                 state = machine.face.controller.state
                 if student.stale and (press == "new" or state in (ATTRACT, OVER)):
-                    machine.close()   # the teacher's settings, from this game on
+                    machine.close()  # the teacher's settings, from this game on
                     student.game = None
                     student.stale = False
                     machine = self.game_machine(student)
@@ -404,9 +428,13 @@ class Room:
         out = {"name": student.name, "score": dict(student.score)}
         if rnd is not None:
             answer = rnd["answers"].get(student.id)
-            out["round"] = {"id": rnd["id"], "position": rnd["words"], "revealed": rnd["revealed"],
-                            "answer": answer["words"] if answer else None,
-                            "found": answer["found"] if answer and rnd["revealed"] else None}
+            out["round"] = {
+                "id": rnd["id"],
+                "position": rnd["words"],
+                "revealed": rnd["revealed"],
+                "answer": answer["words"] if answer else None,
+                "found": answer["found"] if answer and rnd["revealed"] else None,
+            }
         return out
 
     def tick(self, students=None):
@@ -437,9 +465,14 @@ class Room:
     def digest(machine):
         """What the page shows of a machine, in short: pushed again only when it changes."""
         c = machine.face.controller
-        return (machine, c.state, machine.events[-1]["n"] if machine.events else 0,
-                machine.face.sim.bench.version,   # bumped on every change of a pin or a pixel
-                c.asking is not None, machine.note is not None)
+        return (
+            machine,
+            c.state,
+            machine.events[-1]["n"] if machine.events else 0,
+            machine.face.sim.bench.version,  # bumped on every change of a pin or a pixel
+            c.asking is not None,
+            machine.note is not None,
+        )
 
     # -- rounds ---------------------------------------------------------------------------
     def open_round(self, position, preset=None):
@@ -453,8 +486,7 @@ class Room:
             if not words or len(words) > 16 or not all(w.isdigit() and len(w) <= 3 for w in words):
                 raise ClassError("type the position as the lamps in each row, e.g. 3 4 5", key="t.position")
             position = [int(w) for w in words]
-        if not isinstance(position, list) or not all(isinstance(h, int) and not isinstance(h, bool)
-                                                      for h in position):
+        if not isinstance(position, list) or not all(isinstance(h, int) and not isinstance(h, bool) for h in position):
             raise ClassError("type the position as the lamps in each row, e.g. 3 4 5", key="t.position")
         preset = preset or self.settings["preset"]
         from nimatron.config import settings as config
@@ -472,23 +504,40 @@ class Room:
         try:
             model = WebMachine("round", self.board, overrides, self.seed)
         except ValueError as e:
-            raise ClassError("this board cannot play %s from %s: %s" % (
-                preset, " ".join(map(str, position)), str(e).split("\n")[0][:200]), key="t.cannot") from e
+            raise ClassError(
+                "this board cannot play %s from %s: %s"
+                % (preset, " ".join(map(str, position)), str(e).split("\n")[0][:200]),
+                key="t.cannot",
+            ) from e
         model.press("new")
         controller = model.face.controller
         heaps, ring = controller.position()
         result = strategy.solve(controller.rules, heaps, controller.misere, ring)
         if result["outcome"] != "win" and not reopened:
             model.close()
-            raise ClassError("%s has no winning move for the player to move: choose another position"
-                             % controller.rules.position_words(heaps), key="t.lost")
+            raise ClassError(
+                "%s has no winning move for the player to move: choose another position"
+                % controller.rules.position_words(heaps),
+                key="t.lost",
+            )
         state = model.state()
-        self.round = {"id": rid, "preset": preset, "overrides": overrides, "heaps": heaps,
-                      "words": controller.rules.position_words(heaps, ring),
-                      "rules": controller.rules, "misere": controller.misere,
-                      "about": rules_about(controller.rules), "last_move": controller.rules.last_move,
-                      "lamps": state["lamps"], "layout": state["layout"], "shape": state["shape"],
-                      "panel": state["nimrod"], "revealed": False, "answers": {}}
+        self.round = {
+            "id": rid,
+            "preset": preset,
+            "overrides": overrides,
+            "heaps": heaps,
+            "words": controller.rules.position_words(heaps, ring),
+            "rules": controller.rules,
+            "misere": controller.misere,
+            "about": rules_about(controller.rules),
+            "last_move": controller.rules.last_move,
+            "lamps": state["lamps"],
+            "layout": state["layout"],
+            "shape": state["shape"],
+            "panel": state["nimrod"],
+            "revealed": False,
+            "answers": {},
+        }
         model.close()
         for a in self.store.answers(rid):
             self.round["answers"][a["student"]] = a
@@ -515,7 +564,7 @@ class Room:
             student.puzzle.close()
         overrides = self.round["overrides"]
         at = student.puzzle_at
-        if at is not None and at.get("round") == self.round["id"]:   # brought back where it was played to
+        if at is not None and at.get("round") == self.round["id"]:  # brought back where it was played to
             overrides = dict(overrides, starts=[at["heaps"]], first=at["mover"])
         machine = self._machine(student, overrides)
         self._listen(student, machine, self._answer)
@@ -529,7 +578,7 @@ class Room:
         if event.get("event") != "move" or event.get("by") != "visitor" or rnd is None or machine is not student.puzzle:
             return
         if student.id in rnd["answers"]:
-            return   # the first answer counts; the rest of the game is play
+            return  # the first answer counts; the rest of the game is play
         if event["before"] != rnd["heaps"]:
             return
         after = list(event["after"])
@@ -546,9 +595,15 @@ class Room:
         kind = event.get("event")
         if machine is not student.puzzle or self.round is None or kind not in ("move", "game_over"):
             return
-        student.puzzle_at = None if kind == "game_over" else {
-            "round": self.round["id"], "heaps": list(event["after"]),
-            "mover": "machine" if event["by"] == "visitor" else "visitor"}
+        student.puzzle_at = (
+            None
+            if kind == "game_over"
+            else {
+                "round": self.round["id"],
+                "heaps": list(event["after"]),
+                "mover": "machine" if event["by"] == "visitor" else "visitor",
+            }
+        )
         self._save(student)
 
     def _dealt(self, student):
@@ -588,27 +643,45 @@ class Room:
         for a in rnd["answers"].values():
             entry = moves.setdefault(a["words"], [a["words"], 0, a["found"]])
             entry[1] += 1
-        out = {"id": rnd["id"], "preset": rnd["preset"], "position": rnd["words"], "about": rnd["about"],
-               "last_move": rnd["last_move"], "misere": rnd["misere"],
-               "lamps": rnd["lamps"], "layout": rnd["layout"], "shape": rnd["shape"],
-               "students": len(self.by_id), "answered": len(rnd["answers"]),
-               "found": sum(1 for a in rnd["answers"].values() if a["found"]),
-               "moves": sorted(moves.values(), key=lambda m: (-m[1], m[0])),
-               "revealed": rnd["revealed"]}
+        out = {
+            "id": rnd["id"],
+            "preset": rnd["preset"],
+            "position": rnd["words"],
+            "about": rnd["about"],
+            "last_move": rnd["last_move"],
+            "misere": rnd["misere"],
+            "lamps": rnd["lamps"],
+            "layout": rnd["layout"],
+            "shape": rnd["shape"],
+            "students": len(self.by_id),
+            "answered": len(rnd["answers"]),
+            "found": sum(1 for a in rnd["answers"].values() if a["found"]),
+            "moves": sorted(moves.values(), key=lambda m: (-m[1], m[0])),
+            "revealed": rnd["revealed"],
+        }
         if rnd["revealed"]:
             out["panel"] = rnd["panel"]
         return out
 
     def leaderboard(self, n=10):
-        rows = sorted(self.by_id.values(), key=lambda s: (-s.score["found"], -s.score["wins"], s.score["losses"],
-                                                          s.name.casefold()))
-        return [{"name": s.name, "found": s.score["found"], "wins": s.score["wins"], "games": s.score["games"]}
-                for s in rows[:n]]
+        rows = sorted(
+            self.by_id.values(),
+            key=lambda s: (-s.score["found"], -s.score["wins"], s.score["losses"], s.name.casefold()),
+        )
+        return [
+            {"name": s.name, "found": s.score["found"], "wins": s.score["wins"], "games": s.score["games"]}
+            for s in rows[:n]
+        ]
 
     def projector(self):
-        return {"students": [s.name for s in self.by_id.values()], "limit": self.limit,
-                "round": self.tally(), "leaderboard": self.leaderboard(), "rounds": self.rounds,
-                "settings": dict(self.settings)}
+        return {
+            "students": [s.name for s in self.by_id.values()],
+            "limit": self.limit,
+            "round": self.tally(),
+            "leaderboard": self.leaderboard(),
+            "rounds": self.rounds,
+            "settings": dict(self.settings),
+        }
 
     def teacher(self):
         panels = []
@@ -616,12 +689,27 @@ class Room:
             for s in self.by_id.values():
                 machine = s.machine
                 lamps = [[lamp.kind for lamp in row] for row in machine.face.lamps()] if machine else None
-                panels.append({"id": s.id, "name": s.name, "online": s.sockets > 0, "lamps": lamps, "t": s.last_t,
-                               "state": machine.face.controller.state if machine else "attract",
-                               "puzzle": s.puzzle is not None, "answered": self._answered(s),
-                               "stuck": s.score["streak"] >= STREAK, **s.score})
-        return {"students": panels, "settings": dict(self.settings), "round": self.tally(),
-                "limit": self.limit, "streak": STREAK}
+                panels.append(
+                    {
+                        "id": s.id,
+                        "name": s.name,
+                        "online": s.sockets > 0,
+                        "lamps": lamps,
+                        "t": s.last_t,
+                        "state": machine.face.controller.state if machine else "attract",
+                        "puzzle": s.puzzle is not None,
+                        "answered": self._answered(s),
+                        "stuck": s.score["streak"] >= STREAK,
+                        **s.score,
+                    }
+                )
+        return {
+            "students": panels,
+            "settings": dict(self.settings),
+            "round": self.tally(),
+            "limit": self.limit,
+            "streak": STREAK,
+        }
 
     def end_class(self):
         """The teacher ends the class: every machine closed, the file emptied."""
@@ -631,7 +719,7 @@ class Room:
             self.remove(student)
         self.store.erase()
         self.rounds = 0
-        self.store.set_meta("teacher", self.teacher_key)   # the teacher's page goes on with the next class
+        self.store.set_meta("teacher", self.teacher_key)  # the teacher's page goes on with the next class
         self.store.set_meta("settings", self.settings)
         self.changed = True
 

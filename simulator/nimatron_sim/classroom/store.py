@@ -58,16 +58,19 @@ class Store:
 
     # -- students ---------------------------------------------------------------------
     def add_student(self, name, token, lang, machine):
-        cur = self.db.execute("INSERT INTO students (name, token, lang, machine, joined) VALUES (?, ?, ?, ?, ?)",
-                              (name, token, lang, machine, time.time()))
+        cur = self.db.execute(
+            "INSERT INTO students (name, token, lang, machine, joined) VALUES (?, ?, ?, ?, ?)",
+            (name, token, lang, machine, time.time()),
+        )
         return cur.lastrowid
 
     def drop_student(self, sid):
         self.db.execute("DELETE FROM students WHERE id=?", (sid,))
 
     def students(self):
-        rows = self.db.execute("SELECT id, name, token, lang, machine, games, wins, losses, streak, found, game "
-                               "FROM students ORDER BY id").fetchall()
+        rows = self.db.execute(
+            "SELECT id, name, token, lang, machine, games, wins, losses, streak, found, game FROM students ORDER BY id"
+        ).fetchall()
         keys = ("id", "name", "token", "lang", "machine", "games", "wins", "losses", "streak", "found", "game")
         out = []
         for row in rows:
@@ -78,14 +81,25 @@ class Store:
 
     def save_game(self, sid, score):
         """A student's score and the game in play (``position``: None when none is)."""
-        self.db.execute("UPDATE students SET games=?, wins=?, losses=?, streak=?, found=?, game=? WHERE id=?",
-                        (score["games"], score["wins"], score["losses"], score["streak"], score.get("found", 0),
-                         json.dumps(score.get("position")) if score.get("position") else None, sid))
+        self.db.execute(
+            "UPDATE students SET games=?, wins=?, losses=?, streak=?, found=?, game=? WHERE id=?",
+            (
+                score["games"],
+                score["wins"],
+                score["losses"],
+                score["streak"],
+                score.get("found", 0),
+                json.dumps(score.get("position")) if score.get("position") else None,
+                sid,
+            ),
+        )
 
     # -- rounds and answers -----------------------------------------------------------------
     def open_round(self, preset, position):
-        cur = self.db.execute("INSERT INTO rounds (preset, position, opened) VALUES (?, ?, ?)",
-                              (preset, json.dumps(position), time.time()))
+        cur = self.db.execute(
+            "INSERT INTO rounds (preset, position, opened) VALUES (?, ?, ?)",
+            (preset, json.dumps(position), time.time()),
+        )
         return cur.lastrowid
 
     def mark_round(self, rid, what):
@@ -93,21 +107,26 @@ class Store:
 
     def rounds(self):
         rows = self.db.execute("SELECT id, preset, position, revealed, ended FROM rounds ORDER BY id").fetchall()
-        return [{"id": r[0], "preset": r[1], "position": json.loads(r[2]), "revealed": bool(r[3]),
-                 "ended": bool(r[4])} for r in rows]
+        return [
+            {"id": r[0], "preset": r[1], "position": json.loads(r[2]), "revealed": bool(r[3]), "ended": bool(r[4])}
+            for r in rows
+        ]
 
     def add_answer(self, rid, sid, after, words, found):
         """The student's first answer to a round; False if one was kept already."""
         try:
-            self.db.execute("INSERT INTO answers VALUES (?, ?, ?, ?, ?, ?)",
-                            (rid, sid, json.dumps(after), words, 1 if found else 0, time.time()))
+            self.db.execute(
+                "INSERT INTO answers VALUES (?, ?, ?, ?, ?, ?)",
+                (rid, sid, json.dumps(after), words, 1 if found else 0, time.time()),
+            )
         except sqlite3.IntegrityError:
             return False
         return True
 
     def answers(self, rid):
-        rows = self.db.execute("SELECT student, after, words, found FROM answers WHERE round=? ORDER BY at",
-                               (rid,)).fetchall()
+        rows = self.db.execute(
+            "SELECT student, after, words, found FROM answers WHERE round=? ORDER BY at", (rid,)
+        ).fetchall()
         return [{"student": r[0], "after": json.loads(r[1]), "words": r[2], "found": bool(r[3])} for r in rows]
 
     # -- the end of the class -------------------------------------------------------------
@@ -126,8 +145,16 @@ class Store:
         w.writerow(["round", "rules", "position", "student", "move", "found"])
         for r in self.rounds():
             for a in self.answers(r["id"]):
-                w.writerow([r["id"], _cell(named(r["preset"])), " ".join(map(str, r["position"])),
-                            _cell(names.get(a["student"], "?")), a["words"], "yes" if a["found"] else "no"])
+                w.writerow(
+                    [
+                        r["id"],
+                        _cell(named(r["preset"])),
+                        " ".join(map(str, r["position"])),
+                        _cell(names.get(a["student"], "?")),
+                        a["words"],
+                        "yes" if a["found"] else "no",
+                    ]
+                )
         return out.getvalue()
 
     def erase(self):

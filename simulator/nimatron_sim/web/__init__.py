@@ -32,8 +32,10 @@ def port_problem(port, host=HOST):
     if not 1 <= port <= 65535:
         return "--port must be between 1 and 65535, got %d" % port
     try:
-        addresses = [(family, address[0]) for family, _, _, _, address in
-                     socket.getaddrinfo(bind_address(host), port, type=socket.SOCK_STREAM)]
+        addresses = [
+            (family, address[0])
+            for family, _, _, _, address in socket.getaddrinfo(bind_address(host), port, type=socket.SOCK_STREAM)
+        ]
     except (OSError, UnicodeError) as e:
         return "cannot serve on --host %s: %s" % (host, getattr(e, "strerror", None) or e)
     for family, address in addresses[:1]:
@@ -104,8 +106,7 @@ def serve_machines(machines, host, port, lang, out=sys.stdout, what=""):
 
     signal.signal(signal.SIGTERM, stop)
     shown = "localhost" if host == "localhost" else host
-    out.write("Nimatron on http://%s:%d (%s; the crowd view: /crowd; Ctrl-C stops the server)\n"
-              % (shown, port, what))
+    out.write("Nimatron on http://%s:%d (%s; the crowd view: /crowd; Ctrl-C stops the server)\n" % (shown, port, what))
     out.flush()
     try:
         server.serve_forever(poll_interval=0.2)

@@ -23,8 +23,8 @@ from ..nimrod import nimrod_for
 from .machines import LOCK, MOVES_KEPT, MachineError, echo, event_record
 from .state import rules_about
 
-POLL_S = 0.15           # STATE this often (and events as they come)
-AUDITS_EVERY = 40       # AUDITS every this many polls (about 6 s)
+POLL_S = 0.15  # STATE this often (and events as they come)
+AUDITS_EVERY = 40  # AUDITS every this many polls (about 6 s)
 KINDS = {"0": "dark", "1": "lit", "2": "selected", "3": "hint", "4": "taking", "5": "refused"}
 PLAYING = ("visitor", "thinking", "showing")
 READ_ONLY = "this page follows the machine on %s: it can watch, not press or change settings"
@@ -36,22 +36,22 @@ class LinkMachine:
     id = "link"
 
     def __init__(self, link, hello, check_state):
-        self.link = link                  # the host's Link: command, ask, next_event, close
+        self.link = link  # the host's Link: command, ask, next_event, close
         self.hello = hello
-        self.check_state = check_state    # the host's checked_state: a STATE reply made safe to read
+        self.check_state = check_state  # the host's checked_state: a STATE reply made safe to read
         self.board = hello.get("board") or "?"
         try:
             self.spec = boards.board(self.board)
         except ValueError:  # a board this host does not know: rows, no shape
             self.spec = {"about": "", "lamps": {}}
-        self.reply = None           # the last STATE
+        self.reply = None  # the last STATE
         self.audits = {"games": 0, "visitor_wins": 0, "machine_wins": 0, "abandoned": 0}
         self.events = []
-        self.error = None           # why the link was lost, in words
+        self.error = None  # why the link was lost, in words
         self._n = 0
         self._ring = False
-        self._played = set()        # lamps lit at some point of this game: dark ones are "taken"
-        self._left = None           # the lamps still in play when a game last showed them (its light show's meaning)
+        self._played = set()  # lamps lit at some point of this game: dark ones are "taken"
+        self._left = None  # the lamps still in play when a game last showed them (its light show's meaning)
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._follow, name="nimatron-display", daemon=True)
 
@@ -91,14 +91,18 @@ class LinkMachine:
                     for i, digit in enumerate(row):
                         if digit in "1234":
                             self._played.add((r, i))
-                        if digit in "13":   # lit or hinted: still in play
+                        if digit in "13":  # lit or hinted: still in play
                             self._left.add((r, i))
             self.reply = reply
 
     def _take_audits(self, reply):
         with LOCK:
-            self.audits = {"games": reply.get("started", 0), "visitor_wins": reply.get("visitor_wins", 0),
-                           "machine_wins": reply.get("machine_wins", 0), "abandoned": reply.get("abandoned", 0)}
+            self.audits = {
+                "games": reply.get("started", 0),
+                "visitor_wins": reply.get("visitor_wins", 0),
+                "machine_wins": reply.get("machine_wins", 0),
+                "abandoned": reply.get("abandoned", 0),
+            }
 
     def _event(self, event):
         kind = event.get("event")
@@ -106,7 +110,7 @@ class LinkMachine:
             self._played = set()
             self._left = None
             self._ring = bool(event.get("ring"))
-        own = event.get("rules") if kind == "new_game" else None   # a new game says its rules; a move, the last reply
+        own = event.get("rules") if kind == "new_game" else None  # a new game says its rules; a move, the last reply
         rules = parse_rules(own or (self.reply or {}).get("rules") or event.get("rules") or "nim")
         ring = False
         if kind == "move":
@@ -148,8 +152,7 @@ class LinkMachine:
             counts = [sum(1 for d in row if d in "1234") for row in rows] if position is not None else None
         panel = None
         if position is not None:
-            panel = nimrod_for(rules, bool(reply.get("misere")), position, bool(reply.get("ring")),
-                               reply.get("state"))
+            panel = nimrod_for(rules, bool(reply.get("misere")), position, bool(reply.get("ring")), reply.get("state"))
         status = reply.get("status") or {}
         return {
             "machine": self.id,
@@ -169,9 +172,16 @@ class LinkMachine:
             "counts": counts,
             "status": {role: bool(status.get(role)) for role in STATUS_ROLES},
             "status_order": list(STATUS_ROLES),
-            "settings": {"preset": reply.get("preset", ""), "rules": rules.spec, "about": rules_about(rules),
-                         "last_move": rules.last_move, "misere": bool(reply.get("misere")), "difficulty": reply.get("difficulty", ""),
-                         "first": "", "explain": True},
+            "settings": {
+                "preset": reply.get("preset", ""),
+                "rules": rules.spec,
+                "about": rules_about(rules),
+                "last_move": rules.last_move,
+                "misere": bool(reply.get("misere")),
+                "difficulty": reply.get("difficulty", ""),
+                "first": "",
+                "explain": True,
+            },
             "say": self._say(reply),
             "events": self.events,
             "audits": self.audits,
@@ -231,8 +241,11 @@ class Followed:
 
     def get(self, ident):
         if ident != self.machine.id:
-            raise MachineError("no machine %s here: this server follows the machine on %s (its id is %r)"
-                               % (echo(ident, quote=True), self.machine.link.name, self.machine.id), 404)
+            raise MachineError(
+                "no machine %s here: this server follows the machine on %s (its id is %r)"
+                % (echo(ident, quote=True), self.machine.link.name, self.machine.id),
+                404,
+            )
         if self.machine.error:
             raise MachineError(self.machine.error, 503)
         return self.machine

@@ -29,14 +29,14 @@ from ..nimrod import nimrod
 from ..wallclock import WallClock
 from .state import snapshot
 
-MAX_STEP_MS = 1000     # after a stall, do not race ahead (as the terminal app)
-IDLE_S = 600           # a machine nobody asked about for 10 minutes is closed
-MAX_MACHINES = 48      # a classroom of tabs; more is refused with 503
-PER_OWNER = 4          # machines one client address may run at once (its tabs); more is refused with 429
-RECLAIM_S = 120        # ...unless one of its own nobody asked about this long: its tab was closed
-ECHO_CHARS = 60        # of a client's input, an answer or a log line repeats at most this much
-MOVES_KEPT = 40        # recent events each machine remembers for its pages
-NOTE_MS = 3000         # a refusal's reason stays in the words this long
+MAX_STEP_MS = 1000  # after a stall, do not race ahead (as the terminal app)
+IDLE_S = 600  # a machine nobody asked about for 10 minutes is closed
+MAX_MACHINES = 48  # a classroom of tabs; more is refused with 503
+PER_OWNER = 4  # machines one client address may run at once (its tabs); more is refused with 429
+RECLAIM_S = 120  # ...unless one of its own nobody asked about this long: its tab was closed
+ECHO_CHARS = 60  # of a client's input, an answer or a log line repeats at most this much
+MOVES_KEPT = 40  # recent events each machine remembers for its pages
+NOTE_MS = 3000  # a refusal's reason stays in the words this long
 
 LOCK = threading.RLock()
 
@@ -69,14 +69,24 @@ def event_record(event, rules, ring=False):
     position in the rule set's words (``position_words``)."""
     kind = event.get("event")
     if kind == "new_game":
-        return {"kind": "game", "position": event.get("position"), "rules": event.get("rules"),
-                "words": rules.position_words(event.get("position") or [], bool(event.get("ring"))),
-                "misere": bool(event.get("misere")), "first": event.get("first")}
+        return {
+            "kind": "game",
+            "position": event.get("position"),
+            "rules": event.get("rules"),
+            "words": rules.position_words(event.get("position") or [], bool(event.get("ring"))),
+            "misere": bool(event.get("misere")),
+            "first": event.get("first"),
+        }
     if kind == "move":
         from nimatron.games import explain
 
-        return {"kind": "move", "by": event["by"], "before": event["before"], "after": event["after"],
-                "words": explain.describe_move(event["before"], event["after"], rules.ordered, ring)}
+        return {
+            "kind": "move",
+            "by": event["by"],
+            "before": event["before"],
+            "after": event["after"],
+            "words": explain.describe_move(event["before"], event["after"], rules.ordered, ring),
+        }
     if kind == "refused":
         return {"kind": "refused", "reason": event.get("reason", "")}
     if kind == "game_over":
@@ -88,18 +98,18 @@ class WebMachine:
     """A Face on the wall clock, with the recent events in a form pages can word."""
 
     def __init__(self, ident, board, overrides, seed=None, *, clock=time.monotonic):
-        self.id = ident        # the tab's secret: whoever holds it may press
-        self.owner = None      # the client address that made it (``Machines.per_owner`` each)
+        self.id = ident  # the tab's secret: whoever holds it may press
+        self.owner = None  # the client address that made it (``Machines.per_owner`` each)
         self.watch = secrets.token_urlsafe(12)  # a handle to watch by (/crowd): it presses nothing
         self.face = Face(board, overrides, seed)
         self.overrides = dict(overrides)
         self.clock = clock
         self.wall = WallClock(clock, MAX_STEP_MS)
         self.seen = self.wall.last
-        self.left = False      # its tab said goodbye (closed, or reloading): its place is anyone's who asks
-        self.events = []       # {"n": N, "t": ms, "kind": ...}, the last MOVES_KEPT
+        self.left = False  # its tab said goodbye (closed, or reloading): its place is anyone's who asks
+        self.events = []  # {"n": N, "t": ms, "kind": ...}, the last MOVES_KEPT
         self._n = 0
-        self.note = None       # (until_ms, reason): the last refusal
+        self.note = None  # (until_ms, reason): the last refusal
         self._ring = False
         self.face.sim.listeners.append(self._event)
 
@@ -113,8 +123,10 @@ class WebMachine:
         """One press of a button by a visitor: ``row3``, ``done``, ``new``,
         ``key R I`` (a lamp's key), or a board's own (``a``, ``b``, ``cw``...)."""
         if not isinstance(press, str) or not self.can_press(press):
-            raise MachineError("board %s has no button %s; it has: %s" % (
-                self.face.board, echo(press, quote=True), ", ".join(self.buttons())))
+            raise MachineError(
+                "board %s has no button %s; it has: %s"
+                % (self.face.board, echo(press, quote=True), ", ".join(self.buttons()))
+            )
         self.catch_up()
         self.wall.spent(self.face.tap(press))
 
@@ -177,8 +189,7 @@ class Machines:
     """Every machine of one server: made with the command line's settings,
     or a page's own (a tab's settings never reach another tab)."""
 
-    def __init__(self, board, overrides, seed=None, *, clock=time.monotonic, limit=MAX_MACHINES,
-                 per_owner=PER_OWNER):
+    def __init__(self, board, overrides, seed=None, *, clock=time.monotonic, limit=MAX_MACHINES, per_owner=PER_OWNER):
         self.board = board
         self.overrides = dict(overrides)
         self.seed = seed
@@ -186,7 +197,7 @@ class Machines:
         self.limit = limit
         self.per_owner = per_owner
         self._machines = {}
-        self.latest = None     # the machine pressed or made last: what /crowd follows
+        self.latest = None  # the machine pressed or made last: what /crowd follows
 
     def create(self, board=None, overrides=None, replaces=None, owner=None):
         """A new machine; MachineError (400) for settings it cannot use, 503 when full.
@@ -202,12 +213,16 @@ class Machines:
             if len(self._machines) - (old is not None) >= self.limit:
                 self._close_left(list(self._machines.values()))
             if len(self._machines) - (old is not None) >= self.limit:
-                raise MachineError("this server already runs %d machines; close a tab and try again"
-                                   % self.limit, 503)
+                raise MachineError("this server already runs %d machines; close a tab and try again" % self.limit, 503)
             ident = secrets.token_urlsafe(16)
             try:
-                machine = WebMachine(ident, board or self.board,
-                                     self.overrides if overrides is None else overrides, self.seed, clock=self.clock)
+                machine = WebMachine(
+                    ident,
+                    board or self.board,
+                    self.overrides if overrides is None else overrides,
+                    self.seed,
+                    clock=self.clock,
+                )
             except ValueError as e:  # BoardError, SettingsError, PanelError, DriverError
                 raise MachineError(str(e).split("\n")[0][:300], settings=True) from e
             machine.owner = owner
@@ -226,9 +241,12 @@ class Machines:
             return
         stale = min(mine, key=lambda m: m.seen)
         if self.clock() - stale.seen <= RECLAIM_S:
-            raise MachineError("your address already runs %d machines, the most one address may run here; "
-                               "close one of its tabs and try again (a tab that closed without a goodbye makes "
-                               "room %d minutes later)" % (len(mine), RECLAIM_S // 60), 429)
+            raise MachineError(
+                "your address already runs %d machines, the most one address may run here; "
+                "close one of its tabs and try again (a tab that closed without a goodbye makes "
+                "room %d minutes later)" % (len(mine), RECLAIM_S // 60),
+                429,
+            )
         self._machines.pop(stale.id).close()
 
     def _close_left(self, among):
@@ -248,8 +266,11 @@ class Machines:
     def get(self, ident):
         machine = self._machines.get(ident)
         if machine is None:
-            raise MachineError("no machine %s here (closed after %d idle minutes, or the server restarted)"
-                               % (echo(ident, quote=True), IDLE_S // 60), 404)
+            raise MachineError(
+                "no machine %s here (closed after %d idle minutes, or the server restarted)"
+                % (echo(ident, quote=True), IDLE_S // 60),
+                404,
+            )
         return machine
 
     def press(self, ident, press):
@@ -283,8 +304,9 @@ class Machines:
                 if machine.watch == handle:
                     machine.catch_up()
                     return public(machine.state(), handle)
-        raise MachineError("nothing to watch as %s here (the tab closed, or the server restarted)"
-                           % echo(handle, quote=True), 404)
+        raise MachineError(
+            "nothing to watch as %s here (the tab closed, or the server restarted)" % echo(handle, quote=True), 404
+        )
 
     def _expire(self):
         now = self.clock()

@@ -60,22 +60,26 @@ from ..words import Words, languages
 from .machines import MachineError, echo
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
-TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
-         ".js": "text/javascript; charset=utf-8", ".json": "application/json; charset=utf-8",
-         ".svg": "image/svg+xml; charset=utf-8"}
+TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".json": "application/json; charset=utf-8",
+    ".svg": "image/svg+xml; charset=utf-8",
+}
 PAGES = {"/": "play.html", "/index.html": "play.html", "/crowd": "crowd.html"}
-FAVICON = "favicon.svg"   # /favicon.ico: a browser asks for it on every page it has not been given one
+FAVICON = "favicon.svg"  # /favicon.ico: a browser asks for it on every page it has not been given one
 MAX_BODY = 16 * 1024
 CLIENT_TIMEOUT_S = 10  # a whole request and its answer (keep-alive: the wait for it too); then the client is dropped
-MAX_CLIENTS = 512      # connections served at once (a thread each); the next ones get a 503 straight away
-PER_ADDRESS = 12       # ...of which one client address may hold this many (two browsers' six); more get a 429
-MAX_LINE = 8 * 1024    # a request line
-MAX_HEAD = 32 * 1024   # a request line and its headers together (http.server alone allows 100 x 64 KB)
-EVICT_WAIT_S = 0.5     # when full, how long the accept loop waits for an evicted connection's place
-LINGER_S = 1           # after the last answer, what the client still sends is read and dropped this long...
+MAX_CLIENTS = 512  # connections served at once (a thread each); the next ones get a 503 straight away
+PER_ADDRESS = 12  # ...of which one client address may hold this many (two browsers' six); more get a 429
+MAX_LINE = 8 * 1024  # a request line
+MAX_HEAD = 32 * 1024  # a request line and its headers together (http.server alone allows 100 x 64 KB)
+EVICT_WAIT_S = 0.5  # when full, how long the accept loop waits for an evicted connection's place
+LINGER_S = 1  # after the last answer, what the client still sends is read and dropped this long...
 LINGER_BYTES = 256 * 1024  # ...or up to this much, so it reads our 4xx instead of a reset
 SINGLE = ("Host", "Content-Length", "Content-Type", "Transfer-Encoding", "Origin")  # trusted: one of each
-BACKLOG = 128          # connections the kernel queues before the server takes them
+BACKLOG = 128  # connections the kernel queues before the server takes them
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 SETTING_KEYS = ("preset", "rules", "misere", "difficulty", "first")
 
@@ -197,7 +201,7 @@ class Handler(BaseHTTPRequestHandler):
         BaseHTTPRequestHandler.setup(self)
         self.deadline = time.monotonic() + self.server.client_timeout
         self.body_read = False
-        self.rfile.close()   # read and write through the request's deadline instead
+        self.rfile.close()  # read and write through the request's deadline instead
         self.rfile = Head(Deadline(self))
         self.wfile = Deadline(self)
         try:  # headers and body go in two writes: without this, Nagle + delayed ACK add 40 ms
@@ -287,19 +291,24 @@ class Handler(BaseHTTPRequestHandler):
     def send_error(self, code, message=None, explain=None):
         """http.server's own errors (a bad request line, an unknown method,
         a line too long) in JSON, like every other answer."""
-        words = {400: "the request is not HTTP this server understands", 414: "the address is too long",
-                 431: "the headers are too long", 501: "this server answers GET, HEAD and POST only"}
+        words = {
+            400: "the request is not HTTP this server understands",
+            414: "the address is too long",
+            431: "the headers are too long",
+            501: "this server answers GET, HEAD and POST only",
+        }
         self.close_connection = True
         try:
-            self._error(code, echo(message, 200) if message and code not in words
-                        else words.get(code, message or "refused"))
+            self._error(
+                code, echo(message, 200) if message and code not in words else words.get(code, message or "refused")
+            )
         except OSError:
             pass
 
     def _send(self, status, body, kind):
         data = body if isinstance(body, bytes) else body.encode("utf-8")
         if self.request_version == "HTTP/0.9":  # a line http.server read as HTTP/0.9 ("GET /", "GET / x y"):
-            self.request_version = "HTTP/1.0"   # its refusal would go without a status line
+            self.request_version = "HTTP/1.0"  # its refusal would go without a status line
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
@@ -318,8 +327,9 @@ class Handler(BaseHTTPRequestHandler):
     def _body(self):
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if self.headers.get("Transfer-Encoding"):
-            raise RequestError(411, "send the body with a Content-Length, not %s"
-                               % echo(self.headers["Transfer-Encoding"]))
+            raise RequestError(
+                411, "send the body with a Content-Length, not %s" % echo(self.headers["Transfer-Encoding"])
+            )
         text = (self.headers.get("Content-Length") or "0").strip()
         if text.startswith("-") and text[1:].isascii() and text[1:].isdigit():
             raise RequestError(400, "Content-Length is negative")
@@ -346,7 +356,7 @@ class Handler(BaseHTTPRequestHandler):
         except RecursionError:
             raise RequestError(400, "the body is not JSON this server reads: nested too deep") from None
         if not isinstance(body, dict):
-            raise RequestError(400, "the body must be a JSON object, like {\"press\": \"done\"}")
+            raise RequestError(400, 'the body must be a JSON object, like {"press": "done"}')
         return body
 
     def _check_sender(self, method):
@@ -354,12 +364,14 @@ class Handler(BaseHTTPRequestHandler):
         host = self.headers.get("Host")
         name, port = split_host(host)
         if name is None or not self.server.serves(name, port):
-            raise RequestError(403, "this server answers to %s, not to %s" % (self.server.names(),
-                                                                            echo(host, quote=True)))
+            raise RequestError(
+                403, "this server answers to %s, not to %s" % (self.server.names(), echo(host, quote=True))
+            )
         origin = self.headers.get("Origin")
         if method == "POST" and origin is not None and origin.lower().rstrip("/") != "http://" + host.strip().lower():
-            raise RequestError(403, "a page from %s may not change machines here; use this server's own page"
-                               % echo(origin))
+            raise RequestError(
+                403, "a page from %s may not change machines here; use this server's own page" % echo(origin)
+            )
 
     def _route(self, method):
         path = urlsplit(self.path).path
@@ -374,14 +386,18 @@ class Handler(BaseHTTPRequestHandler):
             self._error(e.status, str(e))
         except MachineError as e:
             if e.settings:  # the page says it in its visitor's words, never the firmware's sentence
-                self._json(e.status, {"error": str(e), "said": {lang: Words(lang).refused(str(e)) for lang in languages()}})
+                self._json(
+                    e.status, {"error": str(e), "said": {lang: Words(lang).refused(str(e)) for lang in languages()}}
+                )
             else:
                 self._error(e.status, str(e))
         except (BrokenPipeError, ConnectionResetError, TimeoutError, socket.timeout):
             self.close_connection = True  # the tab went away, or stopped sending: let it go
         except Exception as e:  # a fault of ours: one line in the log, a sentence on the wire
-            print("nimatron sim --web: %s %s: %s: %s" % (method, echo(path), type(e).__name__, echo(str(e), 200)),
-                  file=sys.stderr)
+            print(
+                "nimatron sim --web: %s %s: %s: %s" % (method, echo(path), type(e).__name__, echo(str(e), 200)),
+                file=sys.stderr,
+            )
             self._error(500, "the server failed to answer (%s); the machine is unchanged" % type(e).__name__)
 
     def do_GET(self):
@@ -404,7 +420,7 @@ class Handler(BaseHTTPRequestHandler):
         if path in PAGES:
             return self._file(PAGES[path])
         if path.startswith("/static/"):
-            return self._file(path[len("/static/"):])
+            return self._file(path[len("/static/") :])
         if path == "/favicon.ico":
             return self._file(FAVICON)
         if path == "/api/config":
@@ -412,7 +428,7 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/api/crowd":
             return self._json(200, machines.crowd())
         if path.startswith("/api/watch/") and path.count("/") == 3:
-            return self._json(200, machines.watch(path[len("/api/watch/"):]))
+            return self._json(200, machines.watch(path[len("/api/watch/") :]))
         parts = path.strip("/").split("/")
         if len(parts) == 3 and parts[:2] == ["api", "machines"]:
             return self._json(200, machines.state(parts[2]))
@@ -434,15 +450,22 @@ class Handler(BaseHTTPRequestHandler):
         if len(parts) == 4 and parts[:2] == ["api", "machines"] and parts[3] == "press":
             body = self._body()
             if set(body) != {"press"}:
-                raise RequestError(400, "send {\"press\": BUTTON}, e.g. {\"press\": \"done\"}; got keys %s"
-                                   % (echo(", ".join(sorted(body))) or "none"))
+                raise RequestError(
+                    400,
+                    'send {"press": BUTTON}, e.g. {"press": "done"}; got keys %s'
+                    % (echo(", ".join(sorted(body))) or "none"),
+                )
             return self._json(200, machines.press(parts[2], body["press"]))
         if len(parts) == 4 and parts[:2] == ["api", "machines"] and parts[3] == "leave":
             self._body()
             machines.leave(parts[2])
             return self._json(200, {"left": True})
-        if path in PAGES or path.startswith("/static/") or path in ("/api/config", "/api/crowd") or \
-                path.startswith("/api/watch/"):
+        if (
+            path in PAGES
+            or path.startswith("/static/")
+            or path in ("/api/config", "/api/crowd")
+            or path.startswith("/api/watch/")
+        ):
             raise RequestError(405, "%s is read-only: GET it" % echo(path))
         raise RequestError(404, "no such API: POST %s" % echo(path))
 
@@ -455,7 +478,7 @@ class Handler(BaseHTTPRequestHandler):
         self._send(200, data, TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
 
 
-MAX_NESTING = 32   # a request body is a flat object: nothing this server reads nests deeper
+MAX_NESTING = 32  # a request body is a flat object: nothing this server reads nests deeper
 
 
 def nesting(raw):
@@ -469,16 +492,16 @@ def nesting(raw):
         if in_string:
             if escaped:
                 escaped = False
-            elif byte == 0x5C:        # backslash
+            elif byte == 0x5C:  # backslash
                 escaped = True
-            elif byte == 0x22:        # closing quote
+            elif byte == 0x22:  # closing quote
                 in_string = False
         elif byte == 0x22:
             in_string = True
-        elif byte in (0x5B, 0x7B):    # [ {
+        elif byte in (0x5B, 0x7B):  # [ {
             depth += 1
             most = max(most, depth)
-        elif byte in (0x5D, 0x7D):    # ] }
+        elif byte in (0x5D, 0x7D):  # ] }
             depth -= 1
     return most
 
@@ -547,16 +570,25 @@ class NimatronServer(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = BACKLOG
 
-    def __init__(self, address, machines, *, lang="en", host="localhost", client_timeout=CLIENT_TIMEOUT_S,
-                 max_clients=MAX_CLIENTS, per_address=PER_ADDRESS):
+    def __init__(
+        self,
+        address,
+        machines,
+        *,
+        lang="en",
+        host="localhost",
+        client_timeout=CLIENT_TIMEOUT_S,
+        max_clients=MAX_CLIENTS,
+        per_address=PER_ADDRESS,
+    ):
         self.machines = machines
         self.lang = lang
         self.files = static_files()
         self.client_timeout = client_timeout
         self.clients = threading.BoundedSemaphore(max_clients)
         self.per_address = per_address
-        self.held = {}         # client_key -> its connections now; no entry at none, so memory stays bounded
-        self.live = set()      # every Slot held now
+        self.held = {}  # client_key -> its connections now; no entry at none, so memory stays bounded
+        self.live = set()  # every Slot held now
         self.counting = threading.Lock()
         self._playable = None  # board -> rule sets it plays (``playable``)
         self._playable_lock = threading.Lock()
@@ -592,8 +624,13 @@ class NimatronServer(ThreadingHTTPServer):
             if held < self.per_address:
                 self.held[owner] = held + 1
         if held >= self.per_address:
-            return self._refuse(request, 429, "Too Many Requests", "your address already has %d connections open "
-                                "here, the most one address may; close some and try again" % held)
+            return self._refuse(
+                request,
+                429,
+                "Too Many Requests",
+                "your address already has %d connections open "
+                "here, the most one address may; close some and try again" % held,
+            )
         if not self.clients.acquire(blocking=False) and not self._make_room():
             self._gone(owner=owner)
             return self._refuse(request, 503, "Service Unavailable", "this server is busy; try again in a moment")
@@ -617,10 +654,14 @@ class NimatronServer(ThreadingHTTPServer):
         close is a FIN and the client reads the answer, not a reset)."""
         body = json.dumps({"error": words}).encode()
         request.setblocking(False)
-        for step in (lambda: request.send(b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: "
-                                          b"%d\r\nConnection: close\r\n\r\n%s"
-                                          % (status, reason.encode(), len(body), body)),
-                     lambda: request.recv(MAX_HEAD), lambda: request.shutdown(socket.SHUT_WR)):
+        for step in (
+            lambda: request.send(
+                b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: "
+                b"%d\r\nConnection: close\r\n\r\n%s" % (status, reason.encode(), len(body), body)
+            ),
+            lambda: request.recv(MAX_HEAD),
+            lambda: request.shutdown(socket.SHUT_WR),
+        ):
             try:
                 step()
             except OSError:
@@ -683,8 +724,10 @@ class NimatronServer(ThreadingHTTPServer):
         kind, error = sys.exc_info()[:2]
         if isinstance(error, (ConnectionError, TimeoutError, socket.timeout)):
             return
-        print("nimatron sim --web: %s from %s: %s" % (getattr(kind, "__name__", kind), client_address[0], error),
-              file=sys.stderr)
+        print(
+            "nimatron sim --web: %s from %s: %s" % (getattr(kind, "__name__", kind), client_address[0], error),
+            file=sys.stderr,
+        )
 
     def config(self):
         from nimatron.config import boards, settings
@@ -696,16 +739,19 @@ class NimatronServer(ThreadingHTTPServer):
             "langs": languages(),
             "board": m.board,
             "settings": {k: m.overrides[k] for k in SETTING_KEYS if k in m.overrides},
-            "boards": [{"name": n, "about": boards.board(n)["about"], "preset": boards.board(n)["preset"]}
-                       for n in boards.names()],
+            "boards": [
+                {"name": n, "about": boards.board(n)["about"], "preset": boards.board(n)["preset"]}
+                for n in boards.names()
+            ],
             "presets": [{"name": n, "about": settings.PRESETS[n].get("about", "")} for n in settings.PRESETS],
             "rules": self.playable(),
             "difficulties": list(settings.DIFFICULTIES),
             "first": list(settings.FIRST),
         }
         # each rule set in words (the page shows these, never an id such as "subtract:3")
-        config["rules_about"] = {spec: parse_rules(spec).about or spec
-                                 for specs in config["rules"].values() for spec in specs}
+        config["rules_about"] = {
+            spec: parse_rules(spec).about or spec for specs in config["rules"].values() for spec in specs
+        }
         return config
 
     def playable(self):
@@ -733,12 +779,16 @@ class NimatronServer(ThreadingHTTPServer):
 
         unknown = sorted(set(body) - set(SETTING_KEYS) - {"board"})
         if unknown:
-            raise RequestError(400, "unknown setting %s; a page may choose: board, %s" % (
-                echo(", ".join(unknown)), ", ".join(SETTING_KEYS)))
+            raise RequestError(
+                400,
+                "unknown setting %s; a page may choose: board, %s"
+                % (echo(", ".join(unknown)), ", ".join(SETTING_KEYS)),
+            )
         board = body.get("board", self.machines.board)
         if not isinstance(board, str) or board not in boards.names():
-            raise RequestError(400, "unknown board %s; boards: %s" % (echo(board, quote=True),
-                                                                      ", ".join(boards.names())))
+            raise RequestError(
+                400, "unknown board %s; boards: %s" % (echo(board, quote=True), ", ".join(boards.names()))
+            )
         overrides = dict(self.machines.overrides)
         if board != self.machines.board:
             for key in SETTING_KEYS:
@@ -755,7 +805,8 @@ class NimatronServer(ThreadingHTTPServer):
                     if not isinstance(value, str):
                         raise RequestError(400, "%s must be a word, got %s" % (key, echo(value, quote=True)))
                     if len(value) > 40:
-                        raise RequestError(400, "%s %s is longer than any this server knows"
-                                           % (key, echo(value, quote=True)))
+                        raise RequestError(
+                            400, "%s %s is longer than any this server knows" % (key, echo(value, quote=True))
+                        )
                     overrides[key] = value
         return board, overrides

@@ -43,11 +43,16 @@ def snapshot(machine):
         "counts": [sum(row) for row in panel.lit] if panel is not None else None,
         "status": face.status(),
         "status_order": list(STATUS_ROLES),
-        "settings": {"preset": settings["preset"], "rules": controller.rules.spec,
-                     "about": rules_about(controller.rules), "last_move": controller.rules.last_move,
-                     "misere": bool(controller.misere),
-                     "difficulty": settings["difficulty"], "first": settings["first"],
-                     "explain": bool(settings["explain"])},
+        "settings": {
+            "preset": settings["preset"],
+            "rules": controller.rules.spec,
+            "about": rules_about(controller.rules),
+            "last_move": controller.rules.last_move,
+            "misere": bool(controller.misere),
+            "difficulty": settings["difficulty"],
+            "first": settings["first"],
+            "explain": bool(settings["explain"]),
+        },
         "say": say(machine),
         "events": machine.events,
         "audits": face.audits(),
@@ -93,14 +98,19 @@ def say(machine):
         hint = bool(controller.hint)
         if controller._building():  # Building Nim's first half: a press places a stone, no DONE
             heaps = controller.position()[0]
-            return ["say.building", {"n": heaps[-1], "row": explain.label(len(heaps) - 1),
-                                     "last": explain.label(len(heaps) - 2)}]
+            return [
+                "say.building",
+                {"n": heaps[-1], "row": explain.label(len(heaps) - 1), "last": explain.label(len(heaps) - 2)},
+            ]
         if controller.input_model == "rows":
             if controller.taken:
                 return ["say.rows_more", {"n": len(controller.taken), "row": explain.label(controller.turn_row)}]
             return ["say.rows", {"hint": hint}]
         if controller.selected:
-            return ["say.selected" if controller.rules.removes else "say.selected.split", {"n": len(controller.selected)}]
+            return [
+                "say.selected" if controller.rules.removes else "say.selected.split",
+                {"n": len(controller.selected)},
+            ]
         if face.sim.spec.get("cursor"):
             return ["say.cursor", {"hint": hint}]
         return ["say.grid", {"hint": hint}]
@@ -108,9 +118,18 @@ def say(machine):
         return ["say.thinking", {}]
     if state == SHOWING:
         heaps, ring = controller.position()
-        return ["say.showing", {"move": explain.describe_move(heaps, controller.machine_after,
-                                                              controller.rules.ordered, ring,
-                                                              getattr(controller.panel, "unlettered", None))}]
+        return [
+            "say.showing",
+            {
+                "move": explain.describe_move(
+                    heaps,
+                    controller.machine_after,
+                    controller.rules.ordered,
+                    ring,
+                    getattr(controller.panel, "unlettered", None),
+                )
+            },
+        ]
     if state == OVER:
         if controller.winner == "visitor":
             return ["say.win", {}]
