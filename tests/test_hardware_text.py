@@ -93,3 +93,45 @@ def test_end_and_middle_anchors_and_a_group_shift_are_read():
         '<text font-size="10" x="300" y="50" text-anchor="middle">alone</text></svg>'
     )
     assert overlaps(svg) == [("right aligned", "shifted")]
+
+
+def tables(svg_text):
+    """(left, top, right, bottom) of each table: a ``rect`` that names a connector (``data-ref``)."""
+    out = []
+    for el in ET.fromstring(svg_text.encode("utf-8")).iter(SVG + "rect"):
+        if el.get("data-ref") and float(el.get("width", "0")) > 100:
+            x, y = float(el.get("x")), float(el.get("y"))
+            out.append((x, y, x + float(el.get("width")), y + float(el.get("height"))))
+    return out
+
+
+def run_out(svg_text, slack=1.0):
+    """Text lines that begin inside a table and run past its right or bottom edge."""
+    found = []
+    for left, top, right, bottom, words in text_boxes(svg_text):
+        for x0, y0, x1, y1 in tables(svg_text):
+            if x0 <= left < x1 and y0 <= top < y1 and (right > x1 + slack or bottom > y1 + slack):
+                found.append(words)
+    return found
+
+
+@pytest.mark.parametrize("path", DRAWINGS, ids=lambda p: os.path.relpath(p, ROOT))
+def test_no_words_run_out_of_their_table(path):
+    with open(path, encoding="utf-8") as f:
+        found = run_out(f.read())
+    assert not found, "\n".join(repr(words) for words in found[:10])
+
+
+def test_the_check_sees_a_note_running_over_the_wires():
+    """The harness's J1 note before it was wrapped: 160 characters at 10 px in a 536 px table."""
+    note = (
+        "in the back (the service face, enclosure.svg); its tails joined in pairs only after the first "
+        "checkpoint has measured them apart (commissioning.md), then to the stripboard"
+    )
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg">'
+        '<rect data-ref="J1" x="20" y="100" width="536" height="90"/>'
+        '<text font-size="10" x="28" y="133">%s</text>'
+        '<text font-size="10" x="28" y="150">a note that fits</text></svg>' % note
+    )
+    assert run_out(svg) == [note]

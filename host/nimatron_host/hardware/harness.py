@@ -16,6 +16,7 @@ schematic's and the firmware's. Gauges come from the parts catalogue.
 from . import electrical, parts as catalogue
 from .circuit import ref_ranges, revision
 from .svg import Drawing
+from .words import wrap
 
 # Signal wires in the looms: contact n has colour n (red is kept for +5V, black for ground),
 # so a wire is known by its colour at both ends.
@@ -344,12 +345,19 @@ ROW = 18
 COLUMNS = (("pin", 28), ("signal", 78), ("A1 pin", 134), ("line", 186), ("wire", 440), ("AWG", 522))
 TABLE_R = 556
 WIRE_L, WIRE_R = 556, 806
+DETAIL_CHARS = 88  # a table's note, at 10 px, fits its 536 px box
+DETAIL_LINE = 12
 SLEEVE = (636, 726)
 FAR_X = 816
 
 
+def detail_lines(cable):
+    """The table's note, wrapped inside its box (never over the wires)."""
+    return [line.strip() for line in wrap([cable["detail"]], DETAIL_CHARS)]
+
+
 def block_height(cable):
-    return 46 + ROW * (len(cable["pins"]) + 1) + 18
+    return 46 + DETAIL_LINE * (len(detail_lines(cable)) - 1) + ROW * (len(cable["pins"]) + 1) + 18
 
 
 def draw(design):
@@ -414,10 +422,13 @@ def _cable(d, cable, y):
     """One connector's table, its wires and the far ends; returns the bottom."""
     n = len(cable["pins"])
     top = y
-    d.rect(20, top, TABLE_R - 20, 46 + ROW * (n + 1), stroke_width=1.6, fill="#f7f7f7", data_ref=cable["ref"])
+    detail = detail_lines(cable)
+    more = DETAIL_LINE * (len(detail) - 1)
+    d.rect(20, top, TABLE_R - 20, 46 + more + ROW * (n + 1), stroke_width=1.6, fill="#f7f7f7", data_ref=cable["ref"])
     d.text(28, top + 18, cable["title"], size=12, weight="bold")
-    d.text(28, top + 33, cable["detail"], size=10, fill=GREY)
-    top += 16
+    for k, line in enumerate(detail):
+        d.text(28, top + 33 + DETAIL_LINE * k, line, size=10, fill=GREY)
+    top += 16 + more
     y = top + 30 + ROW - 5
     for name, x in COLUMNS:
         d.text(x, y, name, size=10, weight="bold", fill=GREY)

@@ -317,7 +317,7 @@ def _supply(d, design, y):
     x = d.width - 200
     d.rect(x, y - 30, 170, 40, stroke_width=2, data_ref=design.supply, fill="#eef4ff")
     d.text(x + 8, y - 14, "%s 5 V %g A supply" % (design.supply, design.spec["supply"]["amps"]), size=11, weight="bold")
-    d.text(x + 8, y + 2, "%s DC jack (in the back: enclosure.svg)" % design.jack, size=10, data_ref=design.jack)
+    d.text(x + 8, y + 2, "%s in the back: enclosure.svg" % design.jack, size=10, data_ref=design.jack)
     d.line(x + 150, y + 10, x + 150, y + 16)
     _ground(d, x + 150, y + 16)
     # jack + -> F1 polyfuse -> Q1+Q2 (the MOSFET switch with its over-voltage cut-off) -> +5V; TVS1 drawn to ground
