@@ -620,8 +620,10 @@ def _choices_file(board, settings_json):
     from .machine import DryIO
 
     c = app.make_controller(board, json.loads(settings_json), io=DryIO())
-    kept = adjust.collect
-    adjust.collect = _no_collection  # a board's collection between two values: here 0.1 s each, for nothing
+    # A board's collection between two values (adjust's and deployed's own ``collect``): here a
+    # full collection of the host's objects each time, seconds of a deploy in a busy process, for nothing.
+    kept = adjust.collect, deployed.collect
+    adjust.collect = deployed.collect = _no_collection
     try:
         c.service(True, 0, by="link")
         menu = c.menu
@@ -648,7 +650,7 @@ def _choices_file(board, settings_json):
                     continue
                 lines.append("rules %s %s" % (key, " ".join(deployed.choices(menu, "rules"))))
     finally:
-        adjust.collect = kept
+        adjust.collect, deployed.collect = kept
         c.io.close()
         passes.due()  # the collection the menu's last step asked of the next pass: none left to a later caller
     return ("\n".join(lines) + "\n").encode("ascii")
