@@ -30,8 +30,10 @@ The sweep is the full exhaustive one, not a reduced size.
     micropython -X heapsize=64K tests/mpy/run_engine.py serve leave < every.jsonl
 
 serves the requests of every part, one after another, in one process; when
-the rules change the modules of the rule sets left are dropped, as a board
-drops them (``machine.unload``).
+the rules or the play change, the runner changes them as a board does
+(``change``: the modules of the rule sets left dropped by ``machine.unload``
+before the new ones load, each step after a collection). Its closing line
+adds the least largest free block, at each change and at the end.
 
     micropython -X heapsize=64K tests/mpy/run_engine.py import MODULE
 
