@@ -30,8 +30,10 @@ The sweep is the full exhaustive one, not a reduced size.
     micropython -X heapsize=64K tests/mpy/run_engine.py serve leave < every.jsonl
 
 serves the requests of every part, one after another, in one process; when
-the rules change the modules of the rule sets left are dropped, as a board
-drops them (``machine.unload``).
+the rules or the play change, the runner changes them as a board does
+(``change``: the modules of the rule sets left dropped by ``machine.unload``
+before the new ones load, each step after a collection). Its closing line
+adds the least largest free block, at each change and at the end.
 
     micropython -X heapsize=64K tests/mpy/run_engine.py import MODULE
 
@@ -62,33 +64,92 @@ def load(name):
 # --------------------------------------------------- the engine, on 64K
 
 
+def largest_block():
+    """The largest block the heap can give now, after a collection: found by
+    asking (a binary search over allocations, the collector off so that a try
+    that fails scans the allocation table and collects nothing)."""
+    gc.collect()
+    lo = 0
+    hi = gc.mem_free()
+    gc.disable()
+    try:
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            try:
+                bytearray(mid)
+                lo = mid
+            except MemoryError:
+                hi = mid - 1
+            gc.collect()
+    finally:
+        gc.enable()
+    return lo
+
+
+SEARCH_HEAP = 32 * 1024  # machine.turns.SEARCH_HEAP: below it a board collects before a search
+
+
+def change(spec, misere):
+    """A board's change of rules or play (``Controller.apply_settings``,
+    ``turns.prepare``), each step after a collection so that what stays
+    lands at the bottom of the heap, not above the garbage of the step
+    before: the searches and modules of the rules left dropped before the
+    new ones load (``machine.unload``), then the rule set, then its table.
+    Returns the rules, held as a board holds them."""
+    from nimatron.games.rules import parse_rules
+    from nimatron.games.strategy import forget_searches
+    from nimatron.machine.unload import drop_unused
+
+    forget_searches()
+    gc.collect()
+    drop_unused([])  # every rule set's modules: none is in play while the rules change
+    gc.collect()
+    rules = parse_rules(spec)
+    gc.collect()
+    if rules.table_spec(misere) is not None:
+        from nimatron.games import tables
+
+        gc.collect()  # the module's own garbage: its table lands below none
+        tables.load(rules, misere)
+        gc.collect()
+    return rules
+
+
 def serve(leave=False):
     """Answer each request line on stdin; nothing but the engine loaded.
-    ``leave``: as a board, when the rules change the modules of the rule
-    sets left go (``machine.unload``, loaded and dropped again each time)."""
+    ``leave``: as a board, when the rules or the play change the modules of
+    the rule sets left go (``change``: ``machine.unload``, loaded and
+    dropped again each time), and the heap is collected before a search
+    when less than SEARCH_HEAP is free, as a board's turn does. The closing
+    line: answers, the least free heap (after a collection, every 64
+    answers) and the least largest free block (once the rules have changed,
+    and at the end)."""
     from nimatron.games.strategy import solve
 
     low = None
+    block = None
     count = 0
-    held = None
+    rules = None
+    spec = misere = None
     while True:
+        if leave and gc.mem_free() < SEARCH_HEAP:
+            gc.collect()  # the request and the answer land low, not above the last one's garbage
         line = sys.stdin.readline()
         if not line:
             break
         request = json.loads(line)
-        if leave and request["rules"] != held:
-            held = request["rules"]
-            from nimatron.games.strategy import forget_searches
-
-            forget_searches()  # the searches of the rules left (``unload`` lets them go too, once loaded)
-            gc.collect()  # a board changes its rules in a pass after a collection
-            from nimatron.games.rules import parse_rules
-            from nimatron.machine.unload import drop_unused
-
-            drop_unused([parse_rules(held)])
+        if leave and (request["rules"] != spec or request["misere"] != misere):
+            rules = change(request["rules"], request["misere"])
+            spec = rules.spec  # made after the collections (the request's string sits above its garbage)
+            misere = request["misere"]
+            size = largest_block()  # the room the new rules' first search has
+            if block is None or size < block:
+                block = size
         try:
             answer = {
-                "result": solve(request["rules"], request["position"], misere=request["misere"], ring=request["ring"])
+                "result": solve(
+                    rules or request["rules"], request["position"], misere=request["misere"], ring=request["ring"]
+                )
             }
         except Exception as exc:  # MemoryError too: that is a finding
             answer = {"error": "%s: %s" % (type(exc).__name__, exc)}
@@ -103,7 +164,10 @@ def serve(leave=False):
     free = gc.mem_free()
     if low is None or free < low:
         low = free
-    print(json.dumps({"done": count, "least_free": low}))
+    size = largest_block()
+    if block is None or size < block:
+        block = size
+    print(json.dumps({"done": count, "least_free": low, "least_block": block}))
     return True
 
 
