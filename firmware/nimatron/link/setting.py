@@ -122,9 +122,11 @@ def _set_steps(link, key, text, step):
         if link.stepping:
             step[6] = left
         link.pause()
-    if step[6] is not None:  # polled: the rules left behind drop their modules in a pass of their own
-        left, step[6] = step[6], None
-        link.controller.rules_changed(left)
+    if step[6] is not None:  # polled: the rules left behind drop their modules in a pass of their own,
+        left, step[6] = step[6], None  # their garbage collected first thing in the next (both in one overran it)
+        if link.controller.rules_changed(left, False):
+            collect_next()
+            link.tidied = True
         link.pause()
     if step[3] is None:  # not saved yet
         step[3] = False

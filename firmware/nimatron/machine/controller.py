@@ -203,16 +203,20 @@ class Controller(VisitorTurn, MachineTurn):
             self.rules_changed(left)
         return left
 
-    def rules_changed(self, left):
+    def rules_changed(self, left, collect=True):
         """On a board, the modules the rules ``left`` used and these do not
         leave the heap (``unload``); the drawing these rules' games will need
         stays (a SET loaded it to check them: dropped, the next NEW loaded it
-        again in its press's pass, most of a pass on pico-grid)."""
+        again in its press's pass, most of a pass on pico-grid). Returns the
+        modules dropped; ``collect`` False leaves their garbage to a
+        collection the caller asks for (``unload.drop_unused``)."""
         if left is not None and left.spec != self.rules.spec:
             from ..panels.panel import panel_module
             from .unload import drop_unused
 
-            drop_unused([self.rules], self.panel, self.misere, panel_module(self.rules, self.settings.get("counter")))
+            shape = panel_module(self.rules, self.settings.get("counter"))
+            return drop_unused([self.rules], self.panel, self.misere, shape, collect)
+        return None
 
     def games_change(self, settings):
         """True if ``settings`` change the games themselves (``GAME_KEYS``)."""

@@ -63,13 +63,15 @@ def _built_on(obj, out):
     return True
 
 
-def drop_unused(rules, panel=None, misere=False, shape=None):
+def drop_unused(rules, panel=None, misere=False, shape=None, collect=True):
     """Forget the rule-set modules and panels not used by ``rules`` (the
     rules in play and any waiting: a list) nor ``panel`` (the one shown, or
     None) nor named ``shape`` (``panels.<shape>``: the drawing the next
     game needs, or None); the tables too if none of the rules reads one in play ``misere``
     or normal (what ``turns.prepare`` loads), and a table the rules left
-    read if they do. Returns the names dropped (none on CPython)."""
+    read if they do. Returns the names dropped (none on CPython); the
+    garbage collected now, unless ``collect`` is False (the caller asks
+    for it in a pass of its own: ``link.setting``)."""
     if sys.implementation.name == "cpython":
         return []
     turns = sys.modules.get(PACKAGE + "machine.turns")  # a board's, always: the engine alone (a sweep) has none
@@ -99,5 +101,5 @@ def drop_unused(rules, panel=None, misere=False, shape=None):
     engine = sys.modules.get(PACKAGE + "games.strategy")
     if engine is not None:
         engine.forget()  # the memos of the rules left (the ones in play have searched nothing yet)
-    forget(gone)
+    forget(gone, collect)
     return gone
