@@ -16,7 +16,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim"))
 
 from nimatron.config import STATUS, boards  # noqa: E402
-from nimatron.drivers import first_lamp, lamp_pixels  # noqa: E402
+from nimatron.config.boards import lamp_pixels  # noqa: E402
+from nimatron.drivers import first_lamp  # noqa: E402
 from nimatron.machine import power_on  # noqa: E402
 from nimatron.machine.ports import COLOURS, LIT, STATUS_COLOUR  # noqa: E402
 

@@ -85,6 +85,10 @@ class BoardError(ValueError):
     """A pin map that cannot work: a pin used twice, a role left unwired."""
 
 
+class DriverError(ValueError):
+    """A pin map or layout this driver cannot drive, or a pin the board lacks."""
+
+
 def names():
     """Every board with a pin map, sorted."""
     return sorted([f[:-5] for f in os.listdir(resource(FOLDER)) if f[-5:] == ".json"])
@@ -119,6 +123,95 @@ def layout(spec):
     if lamps["kind"] == "leds":
         return [len(row) for row in lamps["rows"]]
     return list(lamps["layout"])
+
+
+def lamp_pixels(lamps, layout):
+    """Pixel index of every lamp, one list per row of ``layout``.
+
+    ``lamps`` is a NeoPixel lamp map from ``boards``. The pixels sit behind
+    the panel's holes, which are the board's own layout (``lamps["layout"]``)
+    laid along the strip from ``first``; a game's row r therefore lights
+    panel row r, so the row's button and letter name the lamps that light.
+    A row shorter than its panel row takes the holes next to its button
+    (the end of the panel row: lamps stand on the button like coins). One
+    row longer than the first panel row (a game of 21) runs on through the
+    panel's holes in order. Anything else would light lamps in another
+    row's holes, or behind no hole: DriverError. On a ``fixed`` board (a
+    matrix or ring, where each pixel sits over its key) a row keeps its
+    place in the board's own layout, and ``layout`` must fit inside it.
+    """
+    first = lamps["first"]
+    status = lamps.get("status", ())
+    own = lamps["layout"]
+    out = []
+    if lamps.get("fixed"):
+        if len(layout) > len(own):
+            raise DriverError("layout %s has more rows than this board's fixed layout %s" % (list(layout), list(own)))
+        start = first
+        places = lamps.get("map")  # the pixel of every lamp of the board's own layout
+        for r, n in enumerate(layout):
+            if n > own[r]:
+                raise DriverError("layout %s does not fit this board's fixed layout %s" % (list(layout), list(own)))
+            out.append(list(places[r][:n]) if places else [start + i for i in range(n)])
+            start += own[r]
+        return out
+    holes = 0
+    for n in own:
+        holes += n
+    if len(own) == 1:  # one run of pixels (the Circuit Playground's ring): rows follow one another
+        start = first
+        for n in layout:
+            out.append([start + i for i in range(n)])
+            start += n
+        if start - first > holes:
+            raise DriverError(
+                "layout %s needs %d pixels after pixel %d; the board has %d"
+                % (list(layout), start - first, first, holes)
+            )
+        return out
+    if len(layout) == 1 and layout[0] > own[0]:
+        if layout[0] > holes:
+            raise DriverError(
+                "layout %s needs %d pixels after pixel %d; the panel has %d lamp holes"
+                % (list(layout), layout[0], first, holes)
+            )
+        return [[first + i for i in range(layout[0])]]
+    if len(layout) > len(own):
+        raise DriverError(
+            "layout %s has more rows than the panel's %d rows of holes %s" % (list(layout), len(own), list(own))
+        )
+    start = first
+    for r, n in enumerate(layout):
+        if n > own[r]:
+            raise DriverError(
+                "layout %s does not fit the panel's rows of holes %s: row %d has %d holes"
+                % (list(layout), list(own), r + 1, own[r])
+            )
+        out.append([start + own[r] - n + i for i in range(n)])
+        start += own[r]
+    for row in out:
+        for p in row:
+            if p in status:
+                raise DriverError("layout %s runs over status pixel %d" % (list(layout), p))
+    return out
+
+
+def key_lamps(lamps, layout, keys):
+    """(row, index) of the lamp over each key number of a key matrix, or None.
+
+    Key numbers count row-major through the board's lamp layout (key n sits
+    under the n-th lamp); keys past the last lamp, or under a lamp outside
+    ``layout``, map to None.
+    """
+    own = lamps["layout"] if lamps.get("fixed") else layout
+    out = []
+    for r, n in enumerate(own):
+        for i in range(n):
+            inside = r < len(layout) and i < layout[r]
+            out.append((r, i) if inside else None)
+    while len(out) < keys:
+        out.append(None)
+    return out[:keys]
 
 
 def pins(spec):

@@ -7,18 +7,16 @@ Each driver adapts one hardware library to the io port of ``nimatron.machine.por
 (``show(lamps, status)``, ``events()``, ``close()``) and receives its pin map
 (a board dict from ``nimatron.config.boards``) and the lamp layout through its
 constructor. Hardware libraries are imported inside the driver modules, never
-here, so ``import nimatron.drivers`` works anywhere.
+here, so ``import nimatron.drivers`` works anywhere. What a driver reads from
+its pin map (``lamp_pixels``, ``key_lamps``) and the error it raises
+(``DriverError``) are the pin map's own, in ``nimatron.config.boards``: the
+drivers import them from there, and this package only chooses among them.
 
     >>> from nimatron.config import boards
     >>> from nimatron.drivers import open_io
     >>> spec = boards.board("pi-leds")
     >>> io = open_io(spec, boards.layout(spec))      # doctest: +SKIP
 """
-
-
-class DriverError(ValueError):
-    """A pin map or layout this driver cannot drive, or a pin the board lacks."""
-
 
 # driver name -> module (imported only when chosen)
 DRIVERS = {
@@ -47,93 +45,6 @@ def open_io(board_spec, layout, **options):
         from .onboard_io import OnboardIO
 
         return OnboardIO(board_spec, layout, **options)
+    from ..config.boards import DriverError
+
     raise DriverError("unknown driver %r (choose from %s)" % (name, ", ".join(sorted(DRIVERS))))
-
-
-def lamp_pixels(lamps, layout):
-    """Pixel index of every lamp, one list per row of ``layout``.
-
-    ``lamps`` is a NeoPixel lamp map from ``boards``. The pixels sit behind
-    the panel's holes, which are the board's own layout (``lamps["layout"]``)
-    laid along the strip from ``first``; a game's row r therefore lights
-    panel row r, so the row's button and letter name the lamps that light.
-    A row shorter than its panel row takes the holes next to its button
-    (the end of the panel row: lamps stand on the button like coins). One
-    row longer than the first panel row (a game of 21) runs on through the
-    panel's holes in order. Anything else would light lamps in another
-    row's holes, or behind no hole: DriverError. On a ``fixed`` board (a
-    matrix or ring, where each pixel sits over its key) a row keeps its
-    place in the board's own layout, and ``layout`` must fit inside it.
-    """
-    first = lamps["first"]
-    status = lamps.get("status", ())
-    own = lamps["layout"]
-    out = []
-    if lamps.get("fixed"):
-        if len(layout) > len(own):
-            raise DriverError("layout %s has more rows than this board's fixed layout %s" % (list(layout), list(own)))
-        start = first
-        places = lamps.get("map")  # the pixel of every lamp of the board's own layout
-        for r, n in enumerate(layout):
-            if n > own[r]:
-                raise DriverError("layout %s does not fit this board's fixed layout %s" % (list(layout), list(own)))
-            out.append(list(places[r][:n]) if places else [start + i for i in range(n)])
-            start += own[r]
-        return out
-    holes = 0
-    for n in own:
-        holes += n
-    if len(own) == 1:  # one run of pixels (the Circuit Playground's ring): rows follow one another
-        start = first
-        for n in layout:
-            out.append([start + i for i in range(n)])
-            start += n
-        if start - first > holes:
-            raise DriverError(
-                "layout %s needs %d pixels after pixel %d; the board has %d"
-                % (list(layout), start - first, first, holes)
-            )
-        return out
-    if len(layout) == 1 and layout[0] > own[0]:
-        if layout[0] > holes:
-            raise DriverError(
-                "layout %s needs %d pixels after pixel %d; the panel has %d lamp holes"
-                % (list(layout), layout[0], first, holes)
-            )
-        return [[first + i for i in range(layout[0])]]
-    if len(layout) > len(own):
-        raise DriverError(
-            "layout %s has more rows than the panel's %d rows of holes %s" % (list(layout), len(own), list(own))
-        )
-    start = first
-    for r, n in enumerate(layout):
-        if n > own[r]:
-            raise DriverError(
-                "layout %s does not fit the panel's rows of holes %s: row %d has %d holes"
-                % (list(layout), list(own), r + 1, own[r])
-            )
-        out.append([start + own[r] - n + i for i in range(n)])
-        start += own[r]
-    for row in out:
-        for p in row:
-            if p in status:
-                raise DriverError("layout %s runs over status pixel %d" % (list(layout), p))
-    return out
-
-
-def key_lamps(lamps, layout, keys):
-    """(row, index) of the lamp over each key number of a key matrix, or None.
-
-    Key numbers count row-major through the board's lamp layout (key n sits
-    under the n-th lamp); keys past the last lamp, or under a lamp outside
-    ``layout``, map to None.
-    """
-    own = lamps["layout"] if lamps.get("fixed") else layout
-    out = []
-    for r, n in enumerate(own):
-        for i in range(n):
-            inside = r < len(layout) and i < layout[r]
-            out.append((r, i) if inside else None)
-    while len(out) < keys:
-        out.append(None)
-    return out[:keys]

@@ -21,10 +21,10 @@ from ..passes import mark
 from ..machine.ports import COLOURS, OFF, STATUS_COLOUR
 from .strip_io import SCAN_S, StripIO, board_pin, load
 
-# The package's names (DriverError, lamp_pixels, key_lamps) are imported where
-# a driver opens, never here: once a board has started, ``nimatron.drivers``
-# (what chooses and lays out a driver) leaves its heap (``startup.START_ONLY``)
-# and this module keeps only what shows lamps and reads buttons.
+# The pin map's names (DriverError, lamp_pixels, key_lamps in ``config.boards``)
+# are imported where a driver opens, never here: once a board has started,
+# ``config.boards`` leaves its heap (``limit.STARTUP_ONLY``) and this module
+# keeps only what shows lamps and reads buttons.
 
 
 class CircuitPythonIO(StripIO):
@@ -56,7 +56,7 @@ class CircuitPythonIO(StripIO):
                 count += len(row)
             self._pixel_shown = [None] * count  # the colour each lamp and status pixel was given
         elif lamps["kind"] == "leds":
-            from . import DriverError
+            from ..config.boards import DriverError
 
             digitalio = load("digitalio")
             own = [len(row) for row in lamps["rows"]]
@@ -72,7 +72,7 @@ class CircuitPythonIO(StripIO):
             super()._open_lamps(board, spec, layout, brightness)  # says which kind it cannot show
 
     def _open_buttons(self, board, keypad, spec, layout):
-        from . import DriverError, key_lamps
+        from ..config.boards import DriverError, key_lamps
 
         buttons = spec["buttons"]
         if spec["input"] == "rows":

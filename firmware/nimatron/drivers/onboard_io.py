@@ -23,7 +23,6 @@ time). Written in the subset shared by CPython and CircuitPython.
 
 from ..machine.ports import COLOURS, CURSOR, OFF
 from ..passes import mark
-from . import DriverError, lamp_pixels
 from .strip_io import SCAN_S, StripIO, board_pin, load
 from .presses import CURSOR_COLOUR, Presses
 
@@ -68,6 +67,8 @@ class OnboardIO(StripIO):
         self.presses = Presses(spec)
         try:
             if spec["lamps"]["kind"] != "neopixel":
+                from ..config.boards import DriverError
+
                 raise DriverError("the onboard driver drives a board's own NeoPixels")
             self._open_lamps(board, spec, layout, brightness)
             self._open_inputs(board, keypad, spec, layout)
@@ -80,6 +81,8 @@ class OnboardIO(StripIO):
     def _open_inputs(self, board, keypad, spec, layout):
         names = spec.get("keys", ())
         if names:
+            from ..config.boards import lamp_pixels
+
             where = {}
             for r, row in enumerate(lamp_pixels(spec["lamps"], layout)):
                 for i, p in enumerate(row):

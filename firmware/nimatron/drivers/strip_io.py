@@ -25,7 +25,7 @@ def board_pin(board, name):
     """``board.<name>``; DriverError (not AttributeError) when the board lacks it."""
     pin = getattr(board, name, None)
     if pin is None:
-        from . import DriverError
+        from ..config.boards import DriverError
 
         raise DriverError(
             "this board has no pin %s (board.%s); check its pin map in nimatron/config/boards.py" % (name, name)
@@ -38,7 +38,7 @@ def load(name):
     try:
         return __import__(name)
     except (ImportError, NotImplementedError, RuntimeError) as e:
-        from . import DriverError
+        from ..config.boards import DriverError
 
         raise DriverError(
             "cannot load %s on this machine (%s): is this the right board, with Blinka set up?" % (name, e)
@@ -55,7 +55,7 @@ class StripIO:
     sound = None
 
     def _open_lamps(self, board, spec, layout, brightness):
-        from . import DriverError, lamp_pixels
+        from ..config.boards import DriverError, lamp_pixels
 
         lamps = spec["lamps"]
         if lamps["kind"] != "neopixel":
