@@ -25,7 +25,7 @@ import re
 
 import pytest
 from nimatron.config import boards
-from nimatron.config.boards import lamp_pixels
+from nimatron.drivers import lamp_pixels
 from nimatron.games.rules import parse_rules
 from nimatron.machine.app import choose_layout, make_settings
 from nimatron.panels.playable import check_games

@@ -242,7 +242,7 @@ class BoardSim:
     insides. Every call is also a moment the row measures."""
 
     def __init__(self, emu, board, spec, row):
-        from nimatron.config.boards import lamp_pixels
+        from nimatron.drivers import lamp_pixels
 
         self.emu, self.board, self.spec, self.row = emu, board, spec, row
         self._lamp_pixels = lamp_pixels

@@ -17,7 +17,7 @@ top, unchanged:
   run on the bench's virtual clock.
 """
 
-from nimatron.config.boards import key_lamps, lamp_pixels
+from nimatron.drivers import key_lamps, lamp_pixels
 
 GND = "GND"
 KEPT_STATES = 64  # a mocked gpiozero pin's history of changes, trimmed beyond this

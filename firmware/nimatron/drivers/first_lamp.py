@@ -52,9 +52,9 @@ def light(board_name, settings_path):
 def first_pixel(lamps):
     """(pixel, colour) of the first lamp a NeoPixel lamp map lights: its
     MACHINE status pixel, else the panel's first lamp (row 0, lamp 0 of the
-    board's own layout, where ``boards.lamp_pixels`` places it: the ``map``'s
+    board's own layout, where ``drivers.lamp_pixels`` places it: the ``map``'s
     first pixel on a fixed board that has one, else ``first``; read here,
-    not from ``boards``, whose checks this lamp comes before)."""
+    not with ``lamp_pixels``, whose refusals need ``config.boards``)."""
     status = lamps.get("status") or ()
     if len(status) == len(STATUS):
         return status[STATUS.index("machine")], STATUS_COLOUR

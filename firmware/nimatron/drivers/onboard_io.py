@@ -43,7 +43,8 @@ def _queue(keys):
 class OnboardIO(StripIO):
     """The io port on a board's own NeoPixels, keys, buttons and switches."""
 
-    def __init__(self, spec, layout, *, brightness=None):
+    def __init__(self, spec, layout, pixels, *, brightness=None):
+        """``pixels``: the pixel of every lamp, a row each (``drivers.lamp_pixels``)."""
         board = load("board")
         keypad = load("keypad")
         self.spec = spec
@@ -70,21 +71,19 @@ class OnboardIO(StripIO):
                 from ..config.boards import DriverError
 
                 raise DriverError("the onboard driver drives a board's own NeoPixels")
-            self._open_lamps(board, spec, layout, brightness)
-            self._open_inputs(board, keypad, spec, layout)
+            self._open_lamps(board, spec, pixels, brightness)
+            self._open_inputs(board, keypad, spec)
             self._open_outputs(board, spec)
             self._open_sound(board, spec)
         except Exception:
             self.close()
             raise
 
-    def _open_inputs(self, board, keypad, spec, layout):
+    def _open_inputs(self, board, keypad, spec):
         names = spec.get("keys", ())
         if names:
-            from ..config.boards import lamp_pixels
-
             where = {}
-            for r, row in enumerate(lamp_pixels(spec["lamps"], layout)):
+            for r, row in enumerate(self._lamp_pixels):
                 for i, p in enumerate(row):
                     where[p] = "key %d %d" % (r, i)
             keys = keypad.Keys(

@@ -54,14 +54,15 @@ class StripIO:
     _scanners = ()  # type: list[tuple]  # type: ignore[assignment]  # a subclass opens its list; () is only iterated
     sound = None
 
-    def _open_lamps(self, board, spec, layout, brightness):
-        from ..config.boards import DriverError, lamp_pixels
-
+    def _open_lamps(self, board, spec, pixels, brightness):
+        """``pixels``: the pixel of every lamp, a row each (``drivers.lamp_pixels``)."""
         lamps = spec["lamps"]
         if lamps["kind"] != "neopixel":
+            from ..config.boards import DriverError
+
             raise DriverError("unknown lamp kind %r" % lamps["kind"])
         neopixel = load("neopixel")
-        self._lamp_pixels = lamp_pixels(lamps, layout)
+        self._lamp_pixels = pixels
         self._status_pixels = list(lamps["status"])
         level = spec.get("brightness", 1.0) if brightness is None else brightness  # checked by power.py
         self._pixels = neopixel.NeoPixel(

@@ -36,8 +36,10 @@ def choose_layout(spec, settings):
     wanted = settings["layout"]
     if lamps["kind"] != "neopixel" or lamps.get("fixed") or not wanted:
         return own
+    from ..drivers import lamp_pixels
+
     try:
-        boards.lamp_pixels(lamps, wanted)  # every lamp behind a hole of its own row
+        lamp_pixels(lamps, wanted)  # every lamp behind a hole of its own row (drivers.lamp_pixels)
     except boards.DriverError as e:
         raise PanelError("preset %s: %s" % (settings["preset"], e))
     if spec["input"] == "rows":
