@@ -9,7 +9,7 @@ import os
 import re
 
 from nimatron.config import boards, settings as nsettings
-from nimatron.games import registry
+from nimatron.games import registry, rules
 from nimatron.machine import service
 from nimatron_sim import words as words_module
 
@@ -57,7 +57,7 @@ def internal_ids():
     with open(os.path.join(words_module.FOLDER, "en.json"), encoding="utf-8") as f:
         keys = [k for k in json.load(f)["text"] if "." in k]
     words = _language_words()
-    every = [name for name, _, _, _ in registry.entries()]  # the one registry of rule sets
+    every = [name for name, _, _, _ in registry.entries(rules.REGISTRY)]  # the one registry of rule sets
     names = [n for n in every if n.lower() not in words]
     specs = [r"%s:\d+" % re.escape(n) for n in every]
     setting_names = [k for k in list(nsettings.DEFAULTS) + list(service.AUDITS) if "_" in k]

@@ -17,7 +17,8 @@ import sys
 
 import pytest
 from nimatron.config import boards
-from nimatron.drivers import DriverError, open_io
+from nimatron.config.boards import DriverError
+from nimatron.drivers import open_io
 from nimatron.drivers.cursor import CURSOR_MS
 from nimatron.drivers.presses import HOLD_MS, Presses
 from nimatron.games.rules import parse_rules

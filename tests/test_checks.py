@@ -43,7 +43,7 @@ SEARCHES = ("_value", "nim_value", "misere_wins", "_misere_table", "candies", "_
 
 
 def specs():
-    return registry.menu_specs() + ["graph:4"]
+    return registry.menu_specs(rules_module.REGISTRY) + ["graph:4"]
 
 
 def heap_starts(rules):

@@ -17,7 +17,8 @@ import threading
 
 import pytest
 from nimatron.config import boards
-from nimatron.drivers import DriverError, key_lamps, lamp_pixels, open_io
+from nimatron.config.boards import DriverError
+from nimatron.drivers import key_lamps, lamp_pixels, open_io
 from nimatron.machine.ports import COLOURS, LIT, OFF, REFUSED, SELECTED, TAKING
 from nimatron_sim.bench import BlinkaBench
 

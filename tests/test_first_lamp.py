@@ -11,6 +11,7 @@ import os
 import sys
 
 import pytest
+from hypothesis import given, settings as examples, strategies as st
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "simulator", "nimatron_sim"))
@@ -104,3 +105,27 @@ def test_the_deploy_puts_it_on_every_circuitpython_board(name):
     from nimatron_host.payload import driver_files
 
     assert "first_lamp.py" in driver_files(boards.board(name))
+
+
+# The first lamp's pixel is read from the lamp map by ``first_lamp.first_pixel``
+# itself (``lamp_pixels``' refusals need ``config.boards``, which this lamp comes
+# before): on every shape of lamp map without status pixels it is the pixel the
+# driver gives lamp 0 of row 0 of the board's own layout.
+@examples(max_examples=200, deadline=None)
+@given(
+    rows=st.lists(st.integers(1, 8), min_size=1, max_size=5),
+    first=st.integers(0, 6),
+    fixed=st.booleans(),
+    mapped=st.booleans(),
+    shift=st.integers(0, 40),
+)
+def test_the_first_pixel_is_the_drivers_lamp_0_of_row_0_on_any_lamp_map(rows, first, fixed, mapped, shift):
+    lamps = {"kind": "neopixel", "first": first, "layout": rows, "status": [], "pixels": first + sum(rows)}
+    if fixed:
+        lamps["fixed"] = True
+    if mapped:  # each lamp's own pixel, in some other order (a MacroPad's keys run by columns); read if fixed
+        count = sum(rows)
+        order = [(i * 7 + shift) % count for i in range(count)] if count % 7 else list(range(count))[::-1]
+        at = iter(order)
+        lamps["map"] = [[next(at) for _ in range(n)] for n in rows]
+    assert first_lamp.first_pixel(lamps) == (lamp_pixels(lamps, rows)[0][0], COLOURS[LIT])

@@ -231,7 +231,7 @@ def test_the_guide_drawing_and_driver_agree_on_the_diodes(name, texts):
 
 @pytest.mark.parametrize("name", sorted(boards.names()))
 def test_every_drawing_and_guide_carries_the_revision_the_machine_answers_hello_with(name):
-    from nimatron.machine.startup import identity
+    from nimatron.machine import identity
 
     who = identity(name)
     stamp = "rev. Nimatron %s, pin map %s CRC %s" % (who["version"], name, who["pinmap_crc"])

@@ -403,53 +403,18 @@ def circles(root=ROOT):
     return sorted(found)
 
 
-# The circles not yet broken, each exactly as found: a new circle, or a
-# module joining one of these, fails; a circle broken comes off this list
-# (test_every_circle_left_is_still_there). Most are a module that lazily
-# loads another for the heap's sake while that one imports helpers back;
-# the memory owner (issue 43) is to derive those loads. Empty is the goal.
-CIRCLES_LEFT = [
-    # rules_class's refusal of an unknown name lists every name (registry.usage, the menus' reading
-    # of the lines). Broken, the listing goes into rules.py, resident on a board in play and the
-    # engine's own on the 64 KB sweep: rules.mpy 3,910 -> 3,992 bytes (CircuitPython 9.2.8
-    # mpy-cross); rules and what a game loads with it, 224 bytes more heap (MicroPython 1.29, .mpy).
-    ("nimatron.games.registry", "nimatron.games.rules"),
-    # starting and limit take identity, _short, SOURCE_MISSING and PIN_TRIES from startup, which loads
-    # them (and app) for the start. The cheapest break measured: PIN_TRIES to starting (its one user),
-    # the other three to limit, which the controller keeps: startup and limit 32 bytes more heap
-    # (MicroPython 1.29, .mpy), and limit loads with startup, before the start, not with app; but
-    # the power budget is no home for a settings file's "missing" and an exception's short text,
-    # and a module of their own costs an interned name and a module's dict (not measured).
-    ("nimatron.machine.app", "nimatron.machine.limit", "nimatron.machine.starting", "nimatron.machine.startup"),
-    # open_io in drivers/__init__ imports the driver it opens, which imports DriverError and lamp_pixels
-    # back. Broken by moving open_io to app (the composition root, which already names the package):
-    # the stock MacroPad's first lamp 2,418 -> 2,432 ms and its longest pass with a menu visit 35.7 ->
-    # 38.5 ms (SET remote_play on), tools/emu_board.py --board macropad --service pad-nim (app, a
-    # start's module, loads 0.4 KB bigger); the tone's pins and loader are passed in already.
-    (
-        "nimatron.drivers",
-        "nimatron.drivers.circuitpython_io",
-        "nimatron.drivers.gpiozero_io",
-        "nimatron.drivers.onboard_io",
-        "nimatron.drivers.strip_io",
-    ),
-]
-
-
 def test_no_import_circle_in_any_package():
-    """No module imports one that imports it back, by any path (CIRCLES_LEFT
-    excepted). A circle is broken by moving the code to where it belongs (a
-    helper both sides use goes below both; a lazy load goes to its caller,
-    or the object is passed in), never by hiding the import."""
-    found = [group for group in circles() if group not in CIRCLES_LEFT]
-    assert not found, "import circles:\n" + "\n".join(" <-> ".join(group) for group in found)
-
-
-def test_every_circle_left_is_still_there():
-    """A circle broken is taken off CIRCLES_LEFT, so the list only shrinks."""
+    """No module imports one that imports it back, by any path. A circle is
+    broken by moving the code to where it belongs (a helper both sides use
+    goes below both; a lazy load goes to its caller, or the object is passed
+    in), never by hiding the import. The last three (issue 43): the drivers'
+    ``DriverError``, ``lamp_pixels`` and ``key_lamps`` are the pin map's
+    (``config.boards``), so ``drivers/__init__`` only chooses a driver;
+    ``registry`` reads the lines ``rules_class`` passes in; the start takes
+    ``identity`` from the ``machine`` package, ``short`` from ``store`` and
+    ``SOURCE_MISSING`` from ``config``, never from ``startup``, which loads it."""
     found = circles()
-    gone = [group for group in CIRCLES_LEFT if group not in found]
-    assert not gone, "broken (take off CIRCLES_LEFT):\n" + "\n".join(" <-> ".join(group) for group in gone)
+    assert not found, "import circles:\n" + "\n".join(" <-> ".join(group) for group in found)
 
 
 # The core's packages, bottom to top: a module imports only from its own

@@ -25,6 +25,7 @@ import pytest
 from nimatron.config import boards
 from nimatron.config.settings import PRESETS_FILE, changed
 from nimatron.games.registry import menu_specs
+from nimatron.games.rules import REGISTRY
 from nimatron.machine import app, deployed
 from nimatron_host.deploy import choices_file
 from nimatron_host.machine import DryIO
@@ -89,7 +90,7 @@ def test_the_deploys_lists_are_what_the_machine_accepts(board):
                 if line.startswith("rules " + key + " ") and accepted(c, games):
                     keys.append(key)
                     offered = line[len("rules " + key + " ") :].split()
-                    for spec in menu_specs():
+                    for spec in menu_specs(REGISTRY):
                         try:
                             one = changed(games, "rules", spec)  # the starts read by these rules
                         except ValueError:

@@ -109,7 +109,7 @@ def test_nothing_is_cut_twice_and_the_revision_rides_in_the_hidden_notes_layer(p
     notes = groups["notes"]
     assert notes.get("style") == "display:none"
     name = path.split("/")[0]
-    from nimatron.machine.startup import identity
+    from nimatron.machine import identity
 
     stamp = "rev. Nimatron %s, pin map %s CRC %s" % (identity(name)["version"], name, identity(name)["pinmap_crc"])
     assert [t.text for t in notes.iter(SVG + "text") if t.get("class") == "revision"] == [stamp]

@@ -23,18 +23,18 @@ from nimatron.config import boards
 from nimatron.config.settings import PRESETS, changed
 from nimatron.games import rules
 from nimatron.games.registry import entries, menu_specs, usage
-from nimatron.games.rules import RulesError, parse_rules, rules_class
+from nimatron.games.rules import REGISTRY, RulesError, parse_rules, rules_class
 from nimatron.machine.deployed import choices as menu_choices
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-NAMES = [entry[0] for entry in entries()]
+NAMES = [entry[0] for entry in entries(REGISTRY)]
 
 
 # -- the registry itself ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name, module, cls, ks", entries())
+@pytest.mark.parametrize("name, module, cls, ks", entries(REGISTRY))
 def test_each_line_names_the_module_and_class_of_its_rule_set(name, module, cls, ks):
     """The line's module hands out the class: its own (``nim``, ``splits``...),
     or a lookup that imports the class's module when asked (``heaps.Moore``
@@ -46,20 +46,20 @@ def test_each_line_names_the_module_and_class_of_its_rule_set(name, module, cls,
     assert getattr(importlib.import_module("nimatron.games." + module), cls) is found
     assert found.name == name, "class %s calls itself %r: a spec must read back as %r" % (cls, found.name, name)
     assert bool(ks) == found.takes_k, "%s: list the K its menus offer exactly when it takes one" % name
-    for spec in [s for s in menu_specs() if s.partition(":")[0] == name]:
+    for spec in [s for s in menu_specs(REGISTRY) if s.partition(":")[0] == name]:
         assert parse_rules(spec).spec == spec
 
 
 def test_names_are_listed_once_each():
     assert len(set(NAMES)) == len(NAMES)
-    assert usage() == ", ".join(n + (":K" if rules_class(n).takes_k else "") for n in NAMES)
+    assert usage(REGISTRY) == ", ".join(n + (":K" if rules_class(n).takes_k else "") for n in NAMES)
 
 
 @pytest.mark.parametrize("spec", ["toy", "Nim", "splits", "heaps", "subtract x", ""])
 def test_an_unknown_name_is_refused_in_words_naming_every_rule_set(spec):
     with pytest.raises(RulesError) as refused:
         parse_rules(spec)
-    assert str(refused.value) == "unknown rules %r (choose from %s)" % (spec.strip().partition(":")[0], usage())
+    assert str(refused.value) == "unknown rules %r (choose from %s)" % (spec.strip().partition(":")[0], usage(REGISTRY))
 
 
 def test_a_line_naming_a_missing_module_or_class_says_which(monkeypatch):
@@ -113,7 +113,7 @@ def test_only_the_chosen_rule_sets_module_is_imported(interpreter, tmp_path):
         assert before == "", "reading the registry imported %s" % before
         return after.split()
 
-    for name, module, _cls, ks in entries():
+    for name, module, _cls, ks in entries(REGISTRY):
         spec = "%s:%d" % (name, ks[0]) if ks else name
         own = rules_class(name).__module__[15:]  # the line's module, or the one it hands the class out from
         assert loaded("rules", spec) == sorted(set(loaded("module", module)) | {own}), spec
@@ -144,14 +144,14 @@ def test_nimatron_solve_names_every_rule_set(capsys):
 
     with pytest.raises(SystemExit):
         main(["solve", "--help"])
-    assert usage() in " ".join(capsys.readouterr().out.split())
+    assert usage(REGISTRY) in " ".join(capsys.readouterr().out.split())
 
 
 def test_the_docs_table_lists_every_rule_set_in_registry_order():
     with open(os.path.join(ROOT, "docs", "engine.md"), encoding="utf-8") as f:
         text = f.read()
     listed = re.findall(r"^\| `([a-z0-9]+(?::K)?)` \|", text, re.M)
-    assert ", ".join(listed) == usage(), "docs/engine.md's table: add or reorder its rows as REGISTRY"
+    assert ", ".join(listed) == usage(REGISTRY), "docs/engine.md's table: add or reorder its rows as REGISTRY"
 
 
 # -- every menu offers every rule set the board plays ------------------------------------
@@ -171,7 +171,7 @@ def plays():
     out = {}
     for board in boards.names():
         out[board] = []
-        for spec in menu_specs():
+        for spec in menu_specs(REGISTRY):
             try:
                 Simulator(board, {"rules": spec}).close()
             except ValueError:
@@ -193,7 +193,7 @@ def test_the_page_offers_every_rule_set_each_board_plays(plays):
         status, config = call(served.url + "/api/config")
         assert status == 200 and config["rules"] == plays
         mine = {}
-        for spec in menu_specs():  # and Apply agrees on the server's board
+        for spec in menu_specs(REGISTRY):  # and Apply agrees on the server's board
             status, state = call(served.url + "/api/machines", dict(mine, rules=spec))
             assert status in (201, 400) and (status == 201) == (spec in plays["pico-neopixel"]), (spec, state)
             if status == 201:
@@ -237,7 +237,7 @@ def test_the_terminal_offers_every_rule_set_each_board_plays(plays):
                 await pilot.pause()
                 rules = screen.query_one("#set-rules", Select)
                 offered[board] = []
-                for spec in menu_specs():
+                for spec in menu_specs(REGISTRY):
                     try:
                         rules.value = spec
                     except InvalidSelectValueError:
@@ -256,7 +256,7 @@ def test_the_operator_menu_offers_every_rule_set_the_board_plays(board):
         c = sim.controller
         own = c.settings
         saves = []
-        for spec in menu_specs():
+        for spec in menu_specs(REGISTRY):
             try:
                 c.apply_settings(changed(own, "rules", spec))
             except ValueError:

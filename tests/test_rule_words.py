@@ -29,7 +29,7 @@ import pytest
 from nimatron.drivers import oled
 from nimatron.games import explain
 from nimatron.games.registry import entries
-from nimatron.games.rules import parse_rules, rules_class
+from nimatron.games.rules import REGISTRY, parse_rules, rules_class
 from nimatron_host import cli
 from nimatron_host.monitor import Printer
 from nimatron_sim.face import Face
@@ -43,7 +43,7 @@ FLAGS = ("panel", "carries", "reasoning")  # what a rule set says of itself, nev
 SAYS_RULES = re.compile(r"\b(rules|spec|name)\b")  # an expression made of a rule set's spec or name
 PRESETS = os.path.join(ROOT, "firmware", "nimatron", "config", "presets.json")
 
-RULES = [name for name, _, _, _ in entries()]  # every registered rule set
+RULES = [name for name, _, _, _ in entries(REGISTRY)]  # every registered rule set
 
 
 # -- the scan ---------------------------------------------------------------------------------

@@ -39,10 +39,11 @@ class Disk(ModelFiles):
     """A Pi's disk that can be full: every create then fails with ENOSPC."""
 
     full = False
+    why = "No space left on device"
 
     def create(self, path, data):
         if self.full:
-            raise OSError(errno.ENOSPC, "No space left on device")
+            raise OSError(errno.ENOSPC, self.why)
         super().create(path, data)
 
 
@@ -98,6 +99,22 @@ def test_a_full_disk_is_loud_once_retried_and_said_again_when_it_recovers():
     again = Pi()
     again.disk = pi.disk.after_cut()
     assert again.start().audits.lifetime["games"] == 1  # the game waited in memory, then was written
+
+
+def test_a_refusal_longer_than_a_line_is_said_cut_to_one():
+    """What a failed save says (HELLO's ``saving``, the console, the event) is
+    one line: the exception's type and as much of its words as fit in 120
+    characters, then "..." (``store.short``, the start's notes' too)."""
+    pi = Pi()
+    m = pi.start()
+    pi.disk.full = True
+    pi.disk.why = "No space left on device " * 20
+    m.audits.game_started("nimatron")
+    m.audits.game_ended("machine")
+    m.tick(100)
+    said = m.store.failing
+    assert len(said) == 123 and said.startswith("OSError: ") and said.endswith("...")
+    assert pi.ask("HELLO")[1]["saving"].endswith(said)
 
 
 def test_a_full_disk_gives_no_pin_guesses_across_restarts():

@@ -13,12 +13,12 @@ a new one lacks, and prints the table of what each provides.
 
 import pytest
 from nimatron.games.registry import entries
-from nimatron.games.rules import parse_rules, rules_class
+from nimatron.games.rules import REGISTRY, parse_rules, rules_class
 from nimatron.panels import make_panel
 from nimatron.panels.panel import PanelError
 from nimatron_sim.words import Words
 
-RULES = [entry[0] for entry in entries()]
+RULES = [entry[0] for entry in entries(REGISTRY)]
 PANELS = ("heaps", "ring", "cells", "supply", "tally", "splits")
 REASONING = (None, "nim", "values", "groups", "moore", "building")
 # a start each panel can show: (start, layout of the lamps, their shape)

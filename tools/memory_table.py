@@ -87,8 +87,8 @@ def class_modules(root):
     """{rule set name: the module that holds its class}, asked of CPython in
     a fresh interpreter (a line's module may hand the class out from another)."""
     script = (
-        "import json\nfrom nimatron.games.registry import entries\nfrom nimatron.games.rules import rules_class\n"
-        "print(json.dumps([(e[0], e[1], rules_class(e[0]).__module__) for e in entries()]))"
+        "import json\nfrom nimatron.games.registry import entries\nfrom nimatron.games.rules import REGISTRY, rules_class\n"
+        "print(json.dumps([(e[0], e[1], rules_class(e[0]).__module__) for e in entries(REGISTRY)]))"
     )
     env = dict(os.environ, PYTHONPATH=os.path.join(root, "firmware"))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root)

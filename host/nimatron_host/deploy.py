@@ -663,8 +663,8 @@ def power_line(board, brightness):
     (``machine.limit.deployed_level``). Refused values are left out: the
     board works them out itself and says why."""
     from nimatron.config import boards, power
+    from nimatron.machine import identity
     from nimatron.machine.adjust import CHOICES
-    from nimatron.machine.startup import identity
 
     spec = boards.board(board)
     values = set(CHOICES["brightness"]) | {brightness, spec.get("brightness", 1.0)}

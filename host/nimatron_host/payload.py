@@ -65,13 +65,13 @@ def grid_only():
     the moves of a rule set whose ``one_row`` is False, so its drive goes
     without each module (and its table) that holds only such rule sets."""
     from nimatron.games.registry import entries
-    from nimatron.games.rules import rules_class
+    from nimatron.games.rules import REGISTRY, rules_class
 
     modules = []
-    for _name, module, _, _ in entries():
+    for _name, module, _, _ in entries(REGISTRY):
         if module not in modules:
             modules.append(module)
-    for name, module, _, _ in entries():
+    for name, module, _, _ in entries(REGISTRY):
         if rules_class(name).one_row and module in modules:
             modules.remove(module)
     return (

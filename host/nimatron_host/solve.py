@@ -15,14 +15,14 @@ import sys
 from nimatron.games import explain, strategy, tables
 from nimatron.games.graph import Graph
 from nimatron.games.registry import usage
-from nimatron.games.rules import RulesError, parse_rules
+from nimatron.games.rules import REGISTRY, RulesError, parse_rules
 
 from .cli import UsageError, cut_numbers
 
 
 def add_parser(sub):
     p = sub.add_parser("solve", help="the machine's move for a position", description=__doc__.split("\n")[0])
-    p.add_argument("--rules", default="nim", help="%s (default nim)" % usage())
+    p.add_argument("--rules", default="nim", help="%s (default nim)" % usage(REGISTRY))
     p.add_argument("--misere", action="store_true", help="misère play: whoever takes the last object loses")
     p.add_argument("--ring", action="store_true", help="circular Nim: the single heap is an unbroken circle")
     p.add_argument(

@@ -12,7 +12,7 @@ import json
 from nimatron import resource
 from nimatron.games import strategy, tables
 from nimatron.games.registry import entries
-from nimatron.games.rules import RulesError, parse_rules, rules_class
+from nimatron.games.rules import REGISTRY, RulesError, parse_rules, rules_class
 
 
 def specs():
@@ -21,7 +21,7 @@ def specs():
     exhibit's largest heap (``tables.TOP``) plays as a smaller K and shares
     its table (``moore:5`` is ``moore:4`` on four heaps), so K stops there."""
     out = []
-    for name, _, _, _ in entries():
+    for name, _, _, _ in entries(REGISTRY):
         for spec in ["%s:%d" % (name, k) for k in range(1, tables.TOP + 1)] if rules_class(name).takes_k else [name]:
             try:
                 rules = parse_rules(spec)

@@ -49,9 +49,10 @@ def playable_rules(board, overrides=None):
     (``make_controller``: the preset's starts, else the largest that fits);
     one refused (PanelError, SettingsError, RulesError...) is left out."""
     from nimatron.games.registry import menu_specs
+    from nimatron.games.rules import REGISTRY
 
     out = []
-    for spec in menu_specs():
+    for spec in menu_specs(REGISTRY):
         try:
             app.make_controller(board, dict(overrides or {}, rules=spec), io=_Unwired())
         except ValueError:

@@ -12,7 +12,7 @@ import sys
 from checks_kit import answer, expensive
 from nimatron.games import budget
 from nimatron.games.registry import menu_specs
-from nimatron.games.rules import parse_rules
+from nimatron.games.rules import REGISTRY, parse_rules
 from nimatron.panels.playable import covered
 
 
@@ -53,7 +53,7 @@ def grid_starts():
 def main():
     compared = 0
     bad = 0
-    for spec in menu_specs():
+    for spec in menu_specs(REGISTRY):
         rules = parse_rules(spec)
         ring = rules.has_ring
         starts = grid_starts() if rules.panel == "cells" else heap_starts(rules)

@@ -16,3 +16,4 @@ class SettingsError(ValueError):
 # operator menu names them without loading the pin maps' module again (a
 # whole pass of its own on a stock Pico)
 STATUS = ("visitor", "machine", "champ", "machine_wins")
+SOURCE_MISSING = "missing"  # why a settings source gave nothing: there is no file (``startup.read_source``)

@@ -85,6 +85,10 @@ class BoardError(ValueError):
     """A pin map that cannot work: a pin used twice, a role left unwired."""
 
 
+class DriverError(ValueError):
+    """A pin map or layout this driver cannot drive, or a pin the board lacks."""
+
+
 def names():
     """Every board with a pin map, sorted."""
     return sorted([f[:-5] for f in os.listdir(resource(FOLDER)) if f[-5:] == ".json"])

@@ -7,18 +7,16 @@ Each driver adapts one hardware library to the io port of ``nimatron.machine.por
 (``show(lamps, status)``, ``events()``, ``close()``) and receives its pin map
 (a board dict from ``nimatron.config.boards``) and the lamp layout through its
 constructor. Hardware libraries are imported inside the driver modules, never
-here, so ``import nimatron.drivers`` works anywhere.
+here, so ``import nimatron.drivers`` works anywhere. ``open_io`` chooses
+the driver and lays its lamps out (``lamp_pixels``, ``key_lamps``), which
+the driver is given; the error a driver raises (``DriverError``) is the pin
+map's, in ``nimatron.config.boards``. A driver imports nothing from here.
 
     >>> from nimatron.config import boards
     >>> from nimatron.drivers import open_io
     >>> spec = boards.board("pi-leds")
     >>> io = open_io(spec, boards.layout(spec))      # doctest: +SKIP
 """
-
-
-class DriverError(ValueError):
-    """A pin map or layout this driver cannot drive, or a pin the board lacks."""
-
 
 # driver name -> module (imported only when chosen)
 DRIVERS = {
@@ -32,21 +30,30 @@ def open_io(board_spec, layout, **options):
     """The io object for ``board_spec`` (a dict from ``boards.BOARDS``).
 
     ``layout`` is the lamps per row the game uses. ``options`` go to the
-    driver (``pin_factory=`` for gpiozero).
+    driver (``pin_factory=`` for gpiozero). A NeoPixel driver is given the
+    pixel of every lamp (``lamp_pixels``: a layout the panel cannot show is
+    refused here, before a pin is claimed), a key matrix's the lamp over
+    each of its keys (``key_lamps``).
     """
     name = board_spec.get("driver")
     if name == "gpiozero":
         from .gpiozero_io import GpiozeroIO
 
         return GpiozeroIO(board_spec, layout, **options)
+    lamps = board_spec["lamps"]
+    pixels = lamp_pixels(lamps, layout) if lamps.get("kind") == "neopixel" else None
     if name == "circuitpython":
         from .circuitpython_io import CircuitPythonIO
 
-        return CircuitPythonIO(board_spec, layout, **options)
+        matrix = board_spec.get("matrix") if board_spec.get("input") == "grid" else None
+        keys = key_lamps(lamps, layout, len(matrix["rows"]) * len(matrix["columns"])) if matrix else None
+        return CircuitPythonIO(board_spec, layout, pixels, keys, **options)
     if name == "onboard":
         from .onboard_io import OnboardIO
 
-        return OnboardIO(board_spec, layout, **options)
+        return OnboardIO(board_spec, layout, pixels, **options)
+    from ..config.boards import DriverError
+
     raise DriverError("unknown driver %r (choose from %s)" % (name, ", ".join(sorted(DRIVERS))))
 
 
@@ -65,6 +72,8 @@ def lamp_pixels(lamps, layout):
     matrix or ring, where each pixel sits over its key) a row keeps its
     place in the board's own layout, and ``layout`` must fit inside it.
     """
+    from ..config.boards import DriverError  # loaded: the pin map was read with it
+
     first = lamps["first"]
     status = lamps.get("status", ())
     own = lamps["layout"]

@@ -21,16 +21,19 @@ from ..passes import mark
 from ..machine.ports import COLOURS, OFF, STATUS_COLOUR
 from .strip_io import SCAN_S, StripIO, board_pin, load
 
-# The package's names (DriverError, lamp_pixels, key_lamps) are imported where
-# a driver opens, never here: once a board has started, ``nimatron.drivers``
-# (what chooses and lays out a driver) leaves its heap (``startup.START_ONLY``)
-# and this module keeps only what shows lamps and reads buttons.
+# ``DriverError`` (``config.boards``'s) is imported where a driver opens, never
+# here: once a board has started, ``config.boards`` leaves its heap
+# (``limit.STARTUP_ONLY``) and this module keeps only what shows lamps and
+# reads buttons. Where the lamps are is worked out by ``drivers.open_io``.
 
 
 class CircuitPythonIO(StripIO):
     """The io port on ``neopixel`` or ``digitalio`` lamps and ``keypad`` buttons."""
 
-    def __init__(self, spec, layout, *, brightness=None):
+    def __init__(self, spec, layout, pixels=None, keys=None, *, brightness=None):
+        """``pixels``: a NeoPixel strip's pixel of every lamp, a row each;
+        ``keys``: a key matrix's lamp over each key number (row, index) or
+        None (``drivers.lamp_pixels``, ``key_lamps``)."""
         board = load("board")
         keypad = load("keypad")
         self._pixels = None
@@ -40,39 +43,40 @@ class CircuitPythonIO(StripIO):
         self._pixel_shown = None  # NeoPixels: the colour each pixel was last given
         self.sound = None
         try:
-            self._open_lamps(board, spec, layout, brightness)
-            self._open_buttons(board, keypad, spec, layout)
+            if spec["lamps"]["kind"] == "leds":
+                self._open_leds(board, spec, layout)
+            else:
+                self._open_lamps(board, spec, pixels, brightness)
+            self._open_buttons(board, keypad, spec, layout, keys)
             self._open_sound(board, spec)
         except Exception:
             self.close()
             raise
 
-    def _open_lamps(self, board, spec, layout, brightness):
+    def _open_lamps(self, board, spec, pixels, brightness):
+        super()._open_lamps(board, spec, pixels, brightness)  # NeoPixels, or says which kind it cannot show
+        count = len(self._status_pixels)
+        for row in self._lamp_pixels:
+            count += len(row)
+        self._pixel_shown = [None] * count  # the colour each lamp and status pixel was given
+
+    def _open_leds(self, board, spec, layout):
+        from ..config.boards import DriverError
+
         lamps = spec["lamps"]
-        if lamps["kind"] == "neopixel":
-            super()._open_lamps(board, spec, layout, brightness)
-            count = len(self._status_pixels)
-            for row in self._lamp_pixels:
-                count += len(row)
-            self._pixel_shown = [None] * count  # the colour each lamp and status pixel was given
-        elif lamps["kind"] == "leds":
-            from . import DriverError
+        digitalio = load("digitalio")
+        own = [len(row) for row in lamps["rows"]]
+        if list(layout) != own:
+            raise DriverError("discrete LEDs are wired as %s; cannot show layout %s" % (own, list(layout)))
+        pins = [pin for row in lamps["rows"] for pin in row] + [spec["status"][role] for role in STATUS]
+        self._leds = []
+        for name in pins:
+            led = digitalio.DigitalInOut(board_pin(board, name))
+            self._leds.append(led)
+            led.switch_to_output(value=False)
 
-            digitalio = load("digitalio")
-            own = [len(row) for row in lamps["rows"]]
-            if list(layout) != own:
-                raise DriverError("discrete LEDs are wired as %s; cannot show layout %s" % (own, list(layout)))
-            pins = [pin for row in lamps["rows"] for pin in row] + [spec["status"][role] for role in STATUS]
-            self._leds = []
-            for name in pins:
-                led = digitalio.DigitalInOut(board_pin(board, name))
-                self._leds.append(led)
-                led.switch_to_output(value=False)
-        else:
-            super()._open_lamps(board, spec, layout, brightness)  # says which kind it cannot show
-
-    def _open_buttons(self, board, keypad, spec, layout):
-        from . import DriverError, key_lamps
+    def _open_buttons(self, board, keypad, spec, layout, keys):
+        from ..config.boards import DriverError
 
         buttons = spec["buttons"]
         if spec["input"] == "rows":
@@ -81,19 +85,18 @@ class CircuitPythonIO(StripIO):
             matrix = spec["matrix"]
             rows = [board_pin(board, name) for name in matrix["rows"]]
             columns = [board_pin(board, name) for name in matrix["columns"]]
-            places = key_lamps(spec["lamps"], layout, len(rows) * len(columns))
-            keys = keypad.KeyMatrix(rows, columns, interval=SCAN_S)
-            self._scanners.append((keys, ["key %d %d" % place if place else None for place in places]))
+            scanner = keypad.KeyMatrix(rows, columns, interval=SCAN_S)
+            self._scanners.append((scanner, ["key %d %d" % place if place else None for place in keys]))
             roles = ["done", "new"]
         else:
             raise DriverError("unknown input %r" % spec["input"])
         for role in roles:
             if role not in buttons:
                 raise DriverError("layout %s needs button %s, which this board does not have" % (list(layout), role))
-        keys = keypad.Keys(
+        scanner = keypad.Keys(
             [board_pin(board, buttons[role]) for role in roles], value_when_pressed=False, pull=True, interval=SCAN_S
         )
-        self._scanners.append((keys, roles))
+        self._scanners.append((scanner, roles))
 
     def show(self, lamps, status):
         if self._pixels is not None:

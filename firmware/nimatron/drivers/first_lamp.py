@@ -52,13 +52,14 @@ def light(board_name, settings_path):
 def first_pixel(lamps):
     """(pixel, colour) of the first lamp a NeoPixel lamp map lights: its
     MACHINE status pixel, else the panel's first lamp (row 0, lamp 0 of the
-    board's own layout, as the driver places it)."""
+    board's own layout, where ``drivers.lamp_pixels`` places it: the ``map``'s
+    first pixel on a fixed board that has one, else ``first``; read here,
+    not with ``lamp_pixels``, whose refusals need ``config.boards``)."""
     status = lamps.get("status") or ()
     if len(status) == len(STATUS):
         return status[STATUS.index("machine")], STATUS_COLOUR
-    from . import lamp_pixels
-
-    return lamp_pixels(lamps, lamps["layout"])[0][0], COLOURS[LIT]
+    places = lamps.get("map") if lamps.get("fixed") else None
+    return places[0][0] if places else lamps["first"], COLOURS[LIT]
 
 
 def _board(board_name, settings_path):

@@ -18,9 +18,8 @@ this driver unchanged: press with ``factory.pin("GPIO2").drive_low()``.
 
 from collections import deque
 
-from ..config.boards import STATUS
+from ..config.boards import STATUS, DriverError
 from ..machine.ports import OFF
-from . import DriverError
 
 
 class GpiozeroIO:

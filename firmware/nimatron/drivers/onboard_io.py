@@ -23,7 +23,6 @@ time). Written in the subset shared by CPython and CircuitPython.
 
 from ..machine.ports import COLOURS, CURSOR, OFF
 from ..passes import mark
-from . import DriverError, lamp_pixels
 from .strip_io import SCAN_S, StripIO, board_pin, load
 from .presses import CURSOR_COLOUR, Presses
 
@@ -44,7 +43,8 @@ def _queue(keys):
 class OnboardIO(StripIO):
     """The io port on a board's own NeoPixels, keys, buttons and switches."""
 
-    def __init__(self, spec, layout, *, brightness=None):
+    def __init__(self, spec, layout, pixels, *, brightness=None):
+        """``pixels``: the pixel of every lamp, a row each (``drivers.lamp_pixels``)."""
         board = load("board")
         keypad = load("keypad")
         self.spec = spec
@@ -68,20 +68,22 @@ class OnboardIO(StripIO):
         self.presses = Presses(spec)
         try:
             if spec["lamps"]["kind"] != "neopixel":
+                from ..config.boards import DriverError
+
                 raise DriverError("the onboard driver drives a board's own NeoPixels")
-            self._open_lamps(board, spec, layout, brightness)
-            self._open_inputs(board, keypad, spec, layout)
+            self._open_lamps(board, spec, pixels, brightness)
+            self._open_inputs(board, keypad, spec)
             self._open_outputs(board, spec)
             self._open_sound(board, spec)
         except Exception:
             self.close()
             raise
 
-    def _open_inputs(self, board, keypad, spec, layout):
+    def _open_inputs(self, board, keypad, spec):
         names = spec.get("keys", ())
         if names:
             where = {}
-            for r, row in enumerate(lamp_pixels(spec["lamps"], layout)):
+            for r, row in enumerate(self._lamp_pixels):
                 for i, p in enumerate(row):
                     where[p] = "key %d %d" % (r, i)
             keys = keypad.Keys(

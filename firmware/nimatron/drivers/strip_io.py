@@ -25,7 +25,7 @@ def board_pin(board, name):
     """``board.<name>``; DriverError (not AttributeError) when the board lacks it."""
     pin = getattr(board, name, None)
     if pin is None:
-        from . import DriverError
+        from ..config.boards import DriverError
 
         raise DriverError(
             "this board has no pin %s (board.%s); check its pin map in nimatron/config/boards.py" % (name, name)
@@ -38,7 +38,7 @@ def load(name):
     try:
         return __import__(name)
     except (ImportError, NotImplementedError, RuntimeError) as e:
-        from . import DriverError
+        from ..config.boards import DriverError
 
         raise DriverError(
             "cannot load %s on this machine (%s): is this the right board, with Blinka set up?" % (name, e)
@@ -54,14 +54,15 @@ class StripIO:
     _scanners = ()  # type: list[tuple]  # type: ignore[assignment]  # a subclass opens its list; () is only iterated
     sound = None
 
-    def _open_lamps(self, board, spec, layout, brightness):
-        from . import DriverError, lamp_pixels
-
+    def _open_lamps(self, board, spec, pixels, brightness):
+        """``pixels``: the pixel of every lamp, a row each (``drivers.lamp_pixels``)."""
         lamps = spec["lamps"]
         if lamps["kind"] != "neopixel":
+            from ..config.boards import DriverError
+
             raise DriverError("unknown lamp kind %r" % lamps["kind"])
         neopixel = load("neopixel")
-        self._lamp_pixels = lamp_pixels(lamps, layout)
+        self._lamp_pixels = pixels
         self._status_pixels = list(lamps["status"])
         level = spec.get("brightness", 1.0) if brightness is None else brightness  # checked by power.py
         self._pixels = neopixel.NeoPixel(

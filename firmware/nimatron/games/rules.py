@@ -274,7 +274,7 @@ def rules_class(name):
     else:
         from .registry import usage  # the menus' reading of the lines: not resident on a board
 
-        raise RulesError("unknown rules %r (choose from %s)" % (name, usage()))
+        raise RulesError("unknown rules %r (choose from %s)" % (name, usage(REGISTRY)))
     module, cls = words[1], words[2]
     package = __name__[: __name__.rfind(".")]  # nimatron.games, wherever the package sits
     try:

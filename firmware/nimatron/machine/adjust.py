@@ -89,8 +89,9 @@ def offered(key):
         return preset_names()
     if key == "rules":
         from ..games.registry import menu_specs
+        from ..games.rules import REGISTRY
 
-        return menu_specs()  # every registered rule set; those this board cannot play are left out
+        return menu_specs(REGISTRY)  # every registered rule set; those this board cannot play are left out
     return CHOICES[key]
 
 

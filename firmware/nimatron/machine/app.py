@@ -36,11 +36,11 @@ def choose_layout(spec, settings):
     wanted = settings["layout"]
     if lamps["kind"] != "neopixel" or lamps.get("fixed") or not wanted:
         return own
-    from ..drivers import DriverError, lamp_pixels
+    from ..drivers import lamp_pixels
 
     try:
         lamp_pixels(lamps, wanted)  # every lamp behind a hole of its own row (drivers.lamp_pixels)
-    except DriverError as e:
+    except boards.DriverError as e:
         raise PanelError("preset %s: %s" % (settings["preset"], e))
     if spec["input"] == "rows":
         buttons = len([r for r in spec["buttons"] if r[:3] == "row"])

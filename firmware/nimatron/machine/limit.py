@@ -61,7 +61,7 @@ def deployed_level(board, brightness):
         with open(resource("config/choices.txt")) as f:
             for line in f:
                 if line[:6] == "power ":
-                    from .startup import identity  # resident on a board: the Machine's
+                    from . import identity  # the machine package's, resident on a board
 
                     words = line.split()
                     if words[1] != board or words[2] != identity(board)["pinmap_crc"]:

@@ -10,8 +10,12 @@ soon as the start is done (``nimatron.forget``): a running exhibit needs
 none of it until it starts again.
 """
 
+from ..config import SOURCE_MISSING
+from . import identity
 from .audits import Audits
-from .startup import PIN_TRIES, SOURCE_MISSING, _short, identity
+from .store import short
+
+PIN_TRIES = 3  # as nimatron.link.protocol: wrong PINs before UNLOCK pauses
 
 
 def start(m, source, now_ms, reset_reason, clock):
@@ -135,12 +139,12 @@ def _choose(m, source, stored, notes, now):
             if m.strict and label == "file":
                 raise
             if label == "file":
-                notes.append("settings file rejected: %s" % _short(e))
+                notes.append("settings file rejected: %s" % short(e))
             elif label == "stored":
                 rejected = True
-                notes.append("stored settings rejected: %s" % _short(e))
+                notes.append("stored settings rejected: %s" % short(e))
             else:
-                notes.append("%s settings rejected: %s" % (label, _short(e)))
+                notes.append("%s settings rejected: %s" % (label, short(e)))
             if i == final:  # code.py's own board's defaults fail too: nothing left to try
                 _failed(m, notes)
                 raise
@@ -179,7 +183,7 @@ def _failed(m, notes):
     try:
         m.audits.save()
     except Exception as e:  # a failing store must not hide the start's own error
-        m.log("nimatron: start failure not saved: %s" % _short(e))
+        m.log("nimatron: start failure not saved: %s" % short(e))
 
 
 def _pin(file_over, file_why, stored):

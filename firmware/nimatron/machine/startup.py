@@ -35,16 +35,15 @@ attract mode with the fault pattern shown (``alarm = "fault"``).
 from .. import const
 import json
 
-from .. import __version__, forget
+from .. import forget
+from ..config import SOURCE_MISSING
 from .ports import ATTRACT, OVER
-from .store import RETRY_MS, crc32
+from .store import RETRY_MS, crc32, short
 
 _FAULT_BACKOFF_MS = const(5000)  # faults in a row: wait this long before rebuilding
 _FAULT_SAVE_MS = const(60000)  # a fault is written at once, at most once a minute
 _SETTINGS_GAP_MS = const(10000)  # settings are written at most this often; changes in between wait (wear)
 _QUIET_MS = const(5000)  # nobody pressed or sent a command for this long: the flash may be erased
-SOURCE_MISSING = "missing"
-PIN_TRIES = 3  # as nimatron.link.protocol: wrong PINs before UNLOCK pauses
 # Dropped from a board's heap once the Machine has started: the start itself,
 # what builds a controller and what chooses and opens its driver (imported
 # again by a rebuild after a fault; the driver's own module stays).
@@ -66,7 +65,7 @@ def read_source(text):
     try:
         data = json.loads(text)
     except Exception as e:  # ValueError, RecursionError, MemoryError...
-        return None, "not valid JSON (%s)" % _short(e), crc
+        return None, "not valid JSON (%s)" % short(e), crc
     if not isinstance(data, dict):
         return None, "must hold a JSON object", crc
     return data, None, crc
@@ -79,24 +78,6 @@ def overrides_source(overrides):
     except TypeError:  # MicroPython: no sort_keys
         text = json.dumps(overrides)
     return dict(overrides), None, crc32(text.encode())
-
-
-def identity(board):
-    """Who the machine is: firmware version, board, pin map name and CRC."""
-    from .. import resource
-
-    crc = None
-    try:
-        with open(resource("config/pinmaps/" + board + ".json"), "rb") as f:
-            crc = "%08x" % crc32(f.read())
-    except Exception:  # an unknown board has no pin map to name
-        pass
-    return {"version": __version__, "board": board, "pinmap": board, "pinmap_crc": crc}
-
-
-def _short(e, limit=120):
-    text = "%s: %s" % (type(e).__name__, e)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _default_make(board, overrides, listener, now_ms, audits):
@@ -264,7 +245,7 @@ class Machine:
             try:
                 self._write_settings(now)
             except Exception as e:  # the store said why; the game goes on
-                self.log("nimatron: settings not saved: " + _short(e))
+                self.log("nimatron: settings not saved: " + short(e))
         if self.store is not None:
             self.store.tick(now)
             if self.quiet(now):
@@ -318,7 +299,7 @@ class Machine:
 
     def fault(self, exc, now):
         """An unexpected exception: count it, say so, rebuild the game."""
-        self.last_fault = _short(exc, 200)
+        self.last_fault = short(exc, 200)
         self.log("nimatron: fault: " + self.last_fault)
         self.audits.count("faults")  # type: ignore[attr-defined]  # as in _build
         if self.last_fault_save is None or now - self.last_fault_save >= _FAULT_SAVE_MS:
@@ -348,7 +329,7 @@ class Machine:
             try:
                 self._build(self.board, over, now)  # type: ignore[attr-defined]  # as in _build
             except Exception as e:
-                self.log("nimatron: rebuild failed: " + _short(e))
+                self.log("nimatron: rebuild failed: " + short(e))
                 continue
             self.controller.alarm = "fault"  # type: ignore[union-attr]  # _build just made it
             if self.link is not None:

@@ -66,6 +66,13 @@ ERASE_MS = _DAY_MS // _ERASES_PER_DAY  # the time that earns one erase (integers
 _ROOM_SLACK = const(64)  # bytes a record may grow by before its next save (counts gain digits)
 
 
+def short(e, limit=120):
+    """An exception in one line of at most ``limit`` characters (and "..."):
+    what a failed save says, and the start's notes."""
+    text = "%s: %s" % (type(e).__name__, e)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def scan(buf):
     """Records in ``buf``: (records, tail, clean, damaged) (``reading.scan``)."""
     from .reading import scan
@@ -254,8 +261,7 @@ class Store:
 
     def _failed(self, e):
         self.failure = e
-        text = "%s: %s" % (type(e).__name__, e)
-        self.failing = text if len(text) <= 120 else text[:120] + "..."
+        self.failing = short(e)
         self.retry_at = (self.now or 0) + RETRY_MS
         return False
 

@@ -914,7 +914,7 @@ def bench_lines(design):
 
 
 def sheet_head(design):
-    from nimatron.machine.startup import identity
+    from nimatron.machine import identity
 
     name = design.name
     who = identity(name)

@@ -171,7 +171,7 @@ def revision(name):
     """The stamp on every drawing: the project's version and the pin map's
     CRC-32, the same two the machine answers HELLO with, so a technician can
     tell whether a drawing belongs to the machine in front of them."""
-    from nimatron.machine.startup import identity
+    from nimatron.machine import identity
 
     who = identity(name)
     return "rev. Nimatron %s, pin map %s CRC %s" % (who["version"], name, who["pinmap_crc"])
