@@ -130,7 +130,10 @@ class Machine:
     controller (default: ``app.make_controller``). ``log(line)`` gets the
     console lines (default: print). ``strict``: a source that fails raises
     (the simulator and an interactive ``python -m nimatron``: exit 2)
-    instead of falling back.
+    instead of falling back. ``reload``: ``supervisor`` (anything with
+    ``reload()``), given by ``code.py`` only where the board compiles its
+    modules from source (``power_on.source``): a rule change then restarts
+    the board (``restart``).
     """
 
     def __init__(
@@ -145,6 +148,7 @@ class Machine:
         make=None,
         log=None,
         strict=False,
+        reload=None,
     ):
         self.default_board = board
         self.strict = strict
@@ -165,6 +169,8 @@ class Machine:
         self.boot = {}  # type: dict  # the boot event: who we are, what we started with (``starting.start``)
         self.sealed = None  # why the host link refuses operator commands (``starting``)
         self.seal_lasts = False  # the seal is kept with the settings until the menu saves them
+        self.reload = reload
+        self.reloading = False  # a rule change saved: the board restarts once no game is shown (``tick``)
         from .starting import start
 
         try:
@@ -175,6 +181,7 @@ class Machine:
     def _build(self, board, overrides, now):
         self.controller = self.make(board, dict(overrides), self._event, now, self.audits)  # type: ignore[attr-defined]  # audits, board, src: set by starting.start, in __init__
         self.controller.save = self.save_settings  # the operator menu's adjustments, like SET
+        self.controller.restart = self.restart if self.reload is not None else None  # and its rule changes (``adjust``)
 
     def _event(self, event):
         """The controller's listener (a game's events): the machine's own
@@ -200,6 +207,7 @@ class Machine:
         """Give the link what it needs: saving SETs, who we are, the seal."""
         self.link = link
         link.save = self.save_settings
+        link.restart = self.restart if self.reload is not None else None
         link.sealed = self.sealed
         hello = {}
         for key in ("pinmap", "pinmap_crc", "restored", "settings_from", "why", "saving"):
@@ -227,6 +235,57 @@ class Machine:
             return max(1, self.settings_due - self.now)
         return self._write_settings(self.now)
 
+    def restart(self, key, value, own=None):
+        """A rule change (``key`` preset or rules, to ``value``) on a board
+        that compiles its modules from source (``reload`` given): when the
+        new rules' modules are not resident and ``nimatron deploy`` listed
+        the value for this board (``deployed.listed``: checked there, on the
+        host), the settings are saved now and the board restarts once no
+        game is shown (``tick``), so the new rules compile into the heap of
+        a fresh start: compiled into a heap cut up by what is resident, the
+        SET ran out of memory (docs/board.md). ``own``: the new preset's
+        settings (``load_preset``). None: not this way (applied in place, as
+        anywhere else); True: saved, the restart asked for; else why it
+        was not saved (nothing changed, no restart)."""
+        import sys
+
+        from ..config.settings import DEFAULTS, KEEP_ON_PRESET
+        from ..games.rules import rule_modules
+
+        c = self.controller
+        if self.reload is None or c is None or key not in ("preset", "rules") or (key == "preset" and not own):
+            return None
+        for name in rule_modules(own.get("rules", DEFAULTS["rules"]) if key == "preset" else value):
+            if "nimatron.games." + name not in sys.modules:
+                break
+        else:
+            return None  # resident: nothing compiles, applied in place
+        held = "nimatron.machine.deployed" in sys.modules  # the operator menu's, open
+        from .deployed import listed
+
+        if value not in (listed(c, key) or ()):
+            if not held:
+                forget(("machine.deployed",), False)
+            return None  # not checked by the deploy: checked here, in place, as before
+        if key == "preset":
+            new = {"preset": value}
+            for name in KEEP_ON_PRESET:
+                new[name] = c.settings[name]
+        else:
+            new = dict(c.settings)
+            new["rules"] = value
+        was = self.overrides
+        self.settings_saved_at = None  # written now, whatever the gap: the restart reads it
+        done = self.save_settings(new, own)
+        if done is not True:
+            self.overrides = was
+            if self.store is None:
+                return "no store"
+            self._write_settings(self.now)  # the store holds the old ones again (its retries write them)
+            return self.store.failing or "held back %d ms by the flash's wear limit" % done
+        self.reloading = True
+        return True
+
     def _write_settings(self, now):
         self.settings_due = None
         self.settings_saved_at = now
@@ -241,8 +300,21 @@ class Machine:
 
     # -- the main loop ------------------------------------------------------
     def tick(self, now):
-        """One pass of the main loop. Never raises (but KeyboardInterrupt)."""
+        """One pass of the main loop. Never raises (but KeyboardInterrupt,
+        and CircuitPython's reload: ``restart``)."""
         self.keep(now)
+        c = self.controller
+        if (
+            self.reloading
+            and (c is None or c.state == ATTRACT)
+            and (self.link is None or not self.link.out)
+            and (self.store is None or not self.store.unsaved)
+        ):
+            self.reloading = False
+            if self.audits.save(True) is True:  # type: ignore[attr-defined]  # as in _build
+                self.reload.reload()  # CircuitPython: code.py runs again
+                return
+            self.log("nimatron: audits not saved: no restart; the new rules apply at the next start")
         if self.controller is None:
             if now >= self.retry_at:
                 self._rebuild(now)
