@@ -247,3 +247,38 @@ def test_the_host_waits_for_the_board_to_come_back():
     hello = link.back(seconds=5, every=0.05)
     assert hello["name"] == "nimatron"
     assert link.ask("CONFIG preset") == {"preset": "graph"}
+
+
+def test_the_operator_menus_rule_change_takes_the_same_path(monkeypatch, deployed):
+    """A preset chosen from the deploy's list in the menu: saved, said, and
+    the board restarts once the menu is closed (attract mode)."""
+    from nimatron.machine import adjust
+    from nimatron.machine import deployed as lists
+
+    nvm = bytearray(b"\xff" * 4096)
+    m, cable = start(nvm)
+    port = m.reload = Port(cable, nvm)
+    c = m.controller
+    c.restart = m.restart  # as ``_build`` does when code.py gave the port
+    events = []
+    m.listener = events.append
+    not_resident(monkeypatch, "graph")
+    now = 1000
+    c.service(True, now, by="link")
+    menu = c.menu
+    menu.key = "preset"
+    assert lists.show(menu, "preset")  # the deploy's list: checked on the host
+    menu.index = menu.choices.index("graph")
+    menu.screen = "adjust_value"
+    adjust.select(menu, now)
+    said = [e for e in events if e.get("event") == "adjusted"]
+    assert said and said[-1]["restart"] is True and said[-1]["saved"] is True, said
+    assert "nimatron.games.graph" not in sys.modules
+    for _ in range(10):
+        now += 20
+        m.tick(now)
+    assert not port.asked  # the menu stays open
+    c.service(False, now, by="link")
+    with pytest.raises(Restarted):
+        m.tick(now + 20)
+    assert port.asked[0]["stored"]["set"]["preset"] == "graph"
