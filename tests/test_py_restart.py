@@ -252,8 +252,7 @@ def test_the_host_waits_for_the_board_to_come_back():
 def test_the_operator_menus_rule_change_takes_the_same_path(monkeypatch, deployed):
     """A preset chosen from the deploy's list in the menu: saved, said, and
     the board restarts once the menu is closed (attract mode)."""
-    from nimatron.machine import adjust
-    from nimatron.machine import deployed as lists
+    from nimatron.machine import adjust, deployed as lists
 
     nvm = bytearray(b"\xff" * 4096)
     m, cable = start(nvm)
