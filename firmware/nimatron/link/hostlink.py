@@ -96,7 +96,6 @@ class HostLink:
         self.transport = transport
         self.board = board
         self.save = save
-        self.restart = None  # a rule change that restarts the board instead (``startup.Machine.restart``)
         self.boot = boot
         self.sealed = None
         self.reader = LineReader(MAX_LINE)

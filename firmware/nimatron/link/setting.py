@@ -101,10 +101,11 @@ def _set_steps(link, key, text, step):
                 name = _preset_named(current, key, value)
                 step[4] = load_preset(name) if name else False
                 link.pause()
-            if step[9] is None and link.restart is not None:  # a board compiling from source: a pass of its own
+            restart = getattr(link, "restart", None)  # a board compiling from source (``Machine.attach``)
+            if step[9] is None and restart is not None:  # a pass of its own
                 if key == "preset":
                     value = _preset_named(current, key, value)
-                step[9] = link.restart(key, value, step[4] or None) or False
+                step[9] = restart(key, value, step[4] or None) or False
                 if step[9] is True:  # saved: the board restarts (``Machine.restart``), nothing loaded here
                     c = link.controller
                     forget(SETTINGS + ("panels.playable", "link.setting"))

@@ -207,7 +207,8 @@ class Machine:
         """Give the link what it needs: saving SETs, who we are, the seal."""
         self.link = link
         link.save = self.save_settings
-        link.restart = self.restart if self.reload is not None else None
+        if self.reload is not None:
+            link.restart = self.restart  # a rule change restarts the board (``link.setting``)
         link.sealed = self.sealed
         hello = {}
         for key in ("pinmap", "pinmap_crc", "restored", "settings_from", "why", "saving"):
