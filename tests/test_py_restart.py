@@ -281,3 +281,29 @@ def test_the_operator_menus_rule_change_takes_the_same_path(monkeypatch, deploye
     with pytest.raises(Restarted):
         m.tick(now + 20)
     assert port.asked[0]["stored"]["set"]["preset"] == "graph"
+
+
+def test_a_change_while_the_restart_is_due_keeps_the_rules_saved_for_it(monkeypatch, deployed):
+    """A second SET mid-game, after one that restarts: it lasts until the
+    restart ("saved": false); the settings saved for the restart stay."""
+    nvm = bytearray(b"\xff" * 4096)
+    m, cable = start(nvm)
+    port = m.reload = Port(cable, nvm)
+    m.link.restart = m.restart
+    m.controller.new_game(1000)
+    not_resident(monkeypatch, "graph")
+    reply, now = ask(m, cable, "SET preset graph")
+    assert reply[1]["restart"] is True
+    reply, now = ask(m, cable, "SET difficulty teach", now)
+    assert reply[0] == "OK" and reply[1]["saved"] is False, reply
+    for _ in range(600):  # past the settings' write gap (10 s): the game goes on
+        now += 20
+        m.tick(now)
+    assert not port.asked
+    assert Store(nvm=bytearray(nvm)).load()["settings"]["set"]["preset"] == "graph"
+    m.controller._abandon()
+    m.controller.panel = None
+    m.controller._enter("attract", now)
+    with pytest.raises(Restarted):
+        m.tick(now + 20)
+    assert port.asked[0]["stored"]["set"]["preset"] == "graph"

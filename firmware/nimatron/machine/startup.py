@@ -222,7 +222,11 @@ class Machine:
         of today's source. True once durable; False if they cannot be; else
         the milliseconds until they will be: writes come at most once every
         ``_SETTINGS_GAP_MS``, so a host looping over SET cannot wear the flash out.
-        ``own``: the preset's own settings, if the caller read them (``settings_diff``)."""
+        ``own``: the preset's own settings, if the caller read them (``settings_diff``).
+        While a restart is due (``restart``) nothing is saved: the restart reads
+        the settings saved for it (these last until then: False)."""
+        if self.reloading:
+            return False
         self.overrides = settings_diff(settings, own)
         if self.sealed is not None:  # only the operator menu reaches here while the link is sealed
             self.sealed = None
