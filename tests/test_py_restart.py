@@ -80,6 +80,25 @@ def start(nvm, reload=None):
     return m, cable
 
 
+def from_source():
+    """A board whose modules compile from source: code.py gave the machine its reload port."""
+    nvm = bytearray(b"\xff" * 4096)
+    m, cable = start(nvm)
+    port = m.reload = Port(cable, nvm)
+    m.link.restart = m.restart  # as ``attach`` does when code.py gave the port
+    m.controller.restart = m.restart  # and ``_build``
+    return m, cable, port, nvm
+
+
+def game_over(m, now):
+    """The game in play over, attract mode: the pass that restarts."""
+    m.controller._abandon()
+    m.controller.panel = None
+    m.controller._enter("attract", now)
+    with pytest.raises(Restarted):
+        m.tick(now + 20)
+
+
 def ask(m, cable, line, now=1000, passes=400):
     """``line`` over the link, the main loop polled until it answers (or a restart)."""
     cable.to_machine += line.encode() + b"\n"
@@ -93,10 +112,7 @@ def ask(m, cable, line, now=1000, passes=400):
 
 
 def test_a_rule_change_from_source_is_saved_answered_then_restarts(monkeypatch, deployed):
-    nvm = bytearray(b"\xff" * 4096)
-    m, cable = start(nvm)
-    port = m.reload = Port(cable, nvm)
-    m.link.restart = m.restart  # as ``attach`` does when code.py gave the port
+    m, cable, port, nvm = from_source()
     not_resident(monkeypatch, "graph")
     reply, now = ask(m, cable, "SET preset graph")
     assert reply == ("OK", {"key": "preset", "value": "graph", "applies": "now", "saved": True, "restart": True})
@@ -125,10 +141,7 @@ def test_without_a_port_the_change_applies_in_place(monkeypatch, deployed):
 
 
 def test_resident_rules_and_unlisted_values_apply_in_place(monkeypatch, deployed):
-    nvm = bytearray(b"\xff" * 4096)
-    m, cable = start(nvm)
-    port = m.reload = Port(cable, nvm)
-    m.link.restart = m.restart
+    m, cable, port, nvm = from_source()
     reply, _ = ask(m, cable, "SET preset graph")  # graph resident (CPython keeps it): nothing compiles
     assert reply[0] == "OK" and "restart" not in reply[1]
     assert m.controller.settings["preset"] == "graph"
@@ -148,11 +161,8 @@ class BrokenNvm(bytearray):
 
 
 def test_a_save_that_fails_changes_nothing_and_restarts_nothing(monkeypatch, deployed):
-    nvm = bytearray(b"\xff" * 4096)
-    m, cable = start(nvm)
+    m, cable, port, nvm = from_source()
     before = dict(m.controller.settings)
-    port = m.reload = Port(cable, nvm)
-    m.link.restart = m.restart
     m.store.nvm = BrokenNvm(nvm)
     not_resident(monkeypatch, "graph")
     reply, now = ask(m, cable, "SET preset graph")
@@ -168,10 +178,7 @@ def test_a_save_that_fails_changes_nothing_and_restarts_nothing(monkeypatch, dep
 
 def test_a_game_in_play_ends_before_the_restart(monkeypatch, deployed):
     """As a SET mid-game today: the new rules from the next game; the board restarts once it is over."""
-    nvm = bytearray(b"\xff" * 4096)
-    m, cable = start(nvm)
-    port = m.reload = Port(cable, nvm)
-    m.link.restart = m.restart
+    m, cable, port, nvm = from_source()
     m.controller.new_game(1000)
     not_resident(monkeypatch, "graph")
     reply, now = ask(m, cable, "SET preset graph")
@@ -180,11 +187,7 @@ def test_a_game_in_play_ends_before_the_restart(monkeypatch, deployed):
         now += 20
         m.tick(now)
     assert not port.asked  # the visitor's game goes on
-    m.controller._abandon()
-    m.controller.panel = None
-    m.controller._enter("attract", now)
-    with pytest.raises(Restarted):
-        m.tick(now + 20)
+    game_over(m, now)
     assert port.asked[0]["stored"]["set"]["preset"] == "graph"
 
 
@@ -254,11 +257,8 @@ def test_the_operator_menus_rule_change_takes_the_same_path(monkeypatch, deploye
     the board restarts once the menu is closed (attract mode)."""
     from nimatron.machine import adjust, deployed as lists
 
-    nvm = bytearray(b"\xff" * 4096)
-    m, cable = start(nvm)
-    port = m.reload = Port(cable, nvm)
+    m, cable, port, nvm = from_source()
     c = m.controller
-    c.restart = m.restart  # as ``_build`` does when code.py gave the port
     events = []
     m.listener = events.append
     not_resident(monkeypatch, "graph")
@@ -286,10 +286,7 @@ def test_the_operator_menus_rule_change_takes_the_same_path(monkeypatch, deploye
 def test_a_change_while_the_restart_is_due_keeps_the_rules_saved_for_it(monkeypatch, deployed):
     """A second SET mid-game, after one that restarts: it lasts until the
     restart ("saved": false); the settings saved for the restart stay."""
-    nvm = bytearray(b"\xff" * 4096)
-    m, cable = start(nvm)
-    port = m.reload = Port(cable, nvm)
-    m.link.restart = m.restart
+    m, cable, port, nvm = from_source()
     m.controller.new_game(1000)
     not_resident(monkeypatch, "graph")
     reply, now = ask(m, cable, "SET preset graph")
@@ -301,9 +298,5 @@ def test_a_change_while_the_restart_is_due_keeps_the_rules_saved_for_it(monkeypa
         m.tick(now)
     assert not port.asked
     assert Store(nvm=bytearray(nvm)).load()["settings"]["set"]["preset"] == "graph"
-    m.controller._abandon()
-    m.controller.panel = None
-    m.controller._enter("attract", now)
-    with pytest.raises(Restarted):
-        m.tick(now + 20)
+    game_over(m, now)
     assert port.asked[0]["stored"]["set"]["preset"] == "graph"
