@@ -241,55 +241,15 @@ class Machine:
         return self._write_settings(self.now)
 
     def restart(self, key, value, own=None):
-        """A rule change (``key`` preset or rules, to ``value``) on a board
-        that compiles its modules from source (``reload`` given): when the
-        new rules' modules are not resident and ``nimatron deploy`` listed
-        the value for this board (``deployed.listed``: checked there, on the
-        host), the settings are saved now and the board restarts once no
-        game is shown (``tick``), so the new rules compile into the heap of
-        a fresh start: compiled into a heap cut up by what is resident, the
-        SET ran out of memory (docs/board.md). ``own``: the new preset's
-        settings (``load_preset``). None: not this way (applied in place, as
-        anywhere else); True: saved, the restart asked for; else why it
-        was not saved (nothing changed, no restart)."""
-        import sys
+        """A rule change that restarts a board compiling its modules from
+        source (``machine.restart``: loaded only there, at a rule change;
+        None: not this way, and it leaves again)."""
+        from .restart import restart
 
-        from ..config.settings import DEFAULTS, KEEP_ON_PRESET
-        from ..games.rules import rule_modules
-
-        c = self.controller
-        if self.reload is None or c is None or key not in ("preset", "rules") or (key == "preset" and not own):
-            return None
-        for name in rule_modules(own.get("rules", DEFAULTS["rules"]) if key == "preset" else value):
-            if "nimatron.games." + name not in sys.modules:
-                break
-        else:
-            return None  # resident: nothing compiles, applied in place
-        held = "nimatron.machine.deployed" in sys.modules  # the operator menu's, open
-        from .deployed import listed
-
-        if value not in (listed(c, key) or ()):
-            if not held:
-                forget(("machine.deployed",), False)
-            return None  # not checked by the deploy: checked here, in place, as before
-        if key == "preset":
-            new = {"preset": value}
-            for name in KEEP_ON_PRESET:
-                new[name] = c.settings[name]
-        else:
-            new = dict(c.settings)
-            new["rules"] = value
-        was = self.overrides
-        self.settings_saved_at = None  # written now, whatever the gap: the restart reads it
-        done = self.save_settings(new, own)
-        if done is not True:
-            self.overrides = was
-            if self.store is None:
-                return "no store"
-            self._write_settings(self.now)  # the store holds the old ones again (its retries write them)
-            return self.store.failing or "held back %d ms by the flash's wear limit" % done
-        self.reloading = True
-        return True
+        done = restart(self, key, value, own)
+        if done is None:
+            forget(("machine.restart",), False)
+        return done
 
     def _write_settings(self, now):
         self.settings_due = None
