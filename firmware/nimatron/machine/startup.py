@@ -181,7 +181,8 @@ class Machine:
     def _build(self, board, overrides, now):
         self.controller = self.make(board, dict(overrides), self._event, now, self.audits)  # type: ignore[attr-defined]  # audits, board, src: set by starting.start, in __init__
         self.controller.save = self.save_settings  # the operator menu's adjustments, like SET
-        self.controller.restart = self.restart if self.reload is not None else None  # and its rule changes (``adjust``)
+        if self.reload is not None:  # a board compiling from source: the menu's rule changes restart it (``adjust``)
+            self.controller.restart = self.restart
 
     def _event(self, event):
         """The controller's listener (a game's events): the machine's own
