@@ -9,6 +9,7 @@ modules are ``.py``: ``power_on.source``)."""
 import sys
 
 from .. import forget
+from .ports import ATTRACT
 
 
 def restart(m, key, value, own=None):
@@ -59,3 +60,23 @@ def restart(m, key, value, own=None):
         return m.store.failing or "held back %d ms by the flash's wear limit" % done
     m.reloading = True
     return True
+
+
+def due(m):
+    """A pass of ``Machine.tick`` while a restart is due: once no game is
+    shown (attract mode, or no controller), the reply is out and nothing
+    waits in the store, the audits are written and the board restarts
+    (CircuitPython runs code.py again). True if the port returned (tests)."""
+    c = m.controller
+    if (
+        (c is not None and c.state != ATTRACT)
+        or (m.link is not None and m.link.out)
+        or (m.store is not None and m.store.unsaved)
+    ):
+        return False
+    m.reloading = False
+    if m.audits.save(True) is True:
+        m.reload.reload()  # CircuitPython: code.py runs again
+        return True
+    m.log("nimatron: audits not saved: no restart; the new rules apply at the next start")
+    return False

@@ -269,18 +269,11 @@ class Machine:
         """One pass of the main loop. Never raises (but KeyboardInterrupt,
         and CircuitPython's reload: ``restart``)."""
         self.keep(now)
-        c = self.controller
-        if (
-            self.reloading
-            and (c is None or c.state == ATTRACT)
-            and (self.link is None or not self.link.out)
-            and (self.store is None or not self.store.unsaved)
-        ):
-            self.reloading = False
-            if self.audits.save(True) is True:  # type: ignore[attr-defined]  # as in _build
-                self.reload.reload()  # CircuitPython: code.py runs again
+        if self.reloading:  # a rule change saved for a restart (``machine.restart``, loaded by it)
+            from .restart import due
+
+            if due(self):
                 return
-            self.log("nimatron: audits not saved: no restart; the new rules apply at the next start")
         if self.controller is None:
             if now >= self.retry_at:
                 self._rebuild(now)
