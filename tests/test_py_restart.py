@@ -4,10 +4,10 @@
 """A rule change on a board that compiles its modules from source restarts
 the board (issue 43): compiled into a heap cut up by what is resident, a
 new rule set's module ran out of memory (``SET preset graph`` on pico-grid
-from ``.py``). The rule (``startup.Machine.restart``): only where
+from ``.py``). The rule (``startup.Machine.restart``, ``machine/restart.py``): only where
 ``code.py`` gave a reload port (``power_on.source``: ``.py`` on the drive),
 only for a value ``nimatron deploy`` listed for the board and whose rules'
-modules are not resident; the settings written first, the reply sent, then
+modules are not resident (``machine/restart.py``); the settings written first, the reply sent, then
 the restart once no game is shown; a save that fails changes nothing and
 restarts nothing. Here on CPython with a fake port and the store on a fake
 nvm sector; under MicroPython: tests/test_py_sets.py."""

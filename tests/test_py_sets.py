@@ -13,7 +13,7 @@ twice as large and allocated in one block, and the heap, fragmented by what
 is resident, has no such block (``py/qstr.c``). Growing the table early did
 not help (docs/board.md).
 
-The rule now (``startup.Machine.restart``): where the board compiles its
+The rule now (``machine/restart.py``): where the board compiles its
 modules from source, a rule change whose modules are not resident is saved,
 answered ``"restart": true`` and the board restarts, so the new rules compile
 into the heap of a fresh start. The generator: the board's main loop

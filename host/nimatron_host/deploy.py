@@ -430,7 +430,7 @@ def carried_majors():
 PY_COST = (
     "slower, as the board compiles each module when it loads it (CircuitPython 9.2.8, pico-grid and MacroPad: "
     "passes up to 270 ms instead of 45, 7-15 KB less heap; a change to a rule set not in memory restarts the board, "
-    "about 5 s; docs/board.md)"
+    "5-6 s; docs/board.md)"
 )
 
 
