@@ -69,8 +69,11 @@ def deployed(monkeypatch, tmp_path):
 
 def not_resident(monkeypatch, *names):
     """CPython keeps every module it loaded (``nimatron.forget``): these are left out, as on a board."""
-    for name in names:
+    import nimatron.games
+
+    for name in names:  # the package's attribute too: a module imported again here is this test's alone
         monkeypatch.delitem(sys.modules, "nimatron.games." + name, raising=False)
+        monkeypatch.delattr(nimatron.games, name, raising=False)
 
 
 def start(nvm, reload=None):
