@@ -157,6 +157,7 @@ def main(mc=microcontroller, sup=supervisor, make=None, loops=None, state=STATE_
                     now_ms=now,
                     reset_reason=reason,
                     make=make or fed_make(dog),
+                    reload=once.source(sup),  # from .py: a rule change restarts the board (startup.Machine.restart)
                 )
                 print(json.dumps(machine.boot))
                 margin = dog is not None and now < RETRY_MS  # said on the next turn of the loop

@@ -197,8 +197,28 @@ const ops = {
   },
   run({ ms }) { s.runFor(ms); return { now: s.ms }; },
   cmd({ line, timeout = 10000 }) {
+    const consoleAt = s.console.length;
     const { reply, t0, latency_ms } = command(s, line, timeout);
-    return { reply, latency_ms, t: t0, events: events(newLines()), now: s.ms };
+    return { reply, latency_ms, t: t0, events: events(newLines()), now: s.ms, console_at: consoleAt };
+  },
+  back({ t0, console_at, timeout = 90000 }) { // a board that said it restarts (a SET's "restart": supervisor.reload),
+    // from the command sent at t0: run until its boot event; when code.py began again, its first lit lamp then
+    let again = null;
+    s.runUntil(() => {
+      const out = s.console.slice(console_at);
+      if (again === null && /code\.py output:/.test(out)) again = s.ms;
+      return /\{[^\n{]*"event": "boot"[^\n]*\}\r?\n/.test(out);
+    }, timeout);
+    const out = s.console.slice(console_at);
+    const m = out.match(/\{[^\n{]*"event": "boot"[^\n]*\}/);
+    const first = again === null ? null : s.frames.find((fr) => fr.t >= again && lit(fr));
+    const fed = feeds.length; // the start's own passes are no ticks, as at power-on
+    s.runUntil(() => feeds.length > fed, 5000);
+    started = feeds.length;
+    dataSeen = s.data.length;
+    return { boot: m ? JSON.parse(m[0]) : null, again_ms: again === null ? null : +(again - t0).toFixed(1),
+      first_lit_ms: first ? +(first.t - t0).toFixed(1) : null, boot_ms: +(s.ms - t0).toFixed(1),
+      console: out.slice(-600), now: s.ms };
   },
   tap({ name, hold = 80, gap = 250, on_release = false }) { // on_release: a button that acts when let go
     const t0 = s.ms;

@@ -173,6 +173,7 @@ class Row:
         self.profile = []  # --profile: passes over PROFILE_MS, with the time in each function
         self.not_offered = []  # --service: the presets it left out, and why
         self.offered = None  # --service: the presets the operator menu offers, as it stepped through them
+        self.restarts = []  # a SET answered "restart" (from .py): ms from it to code.py again, its first lit lamp, its boot
 
     def doing(self, t):
         """What the harness was doing at emulated time ``t``."""
@@ -226,6 +227,7 @@ class Row:
             "profile": self.profile,
             "offered": self.offered,
             "not_offered": self.not_offered,
+            "restarts": self.restarts,
         }
 
 
@@ -258,7 +260,7 @@ class BoardSim:
 
     # -- the link ---------------------------------------------------------
     def command(self, line, cause=None, timeout=20000):
-        out = self.emu("cmd", line=line, timeout=timeout)
+        out = self.sent = self.emu("cmd", line=line, timeout=timeout)
         self._after(out, cause or line, out["t"])
         reply = out.get("reply")
         if reply is None:
@@ -268,6 +270,23 @@ class BoardSim:
             self.row.errors.append("%s: %s" % (line, reply))
             return None
         return json.loads(reply[3:]) if reply.startswith("OK {") else {}
+
+    def back(self, line):
+        """The board said it restarts (``"restart": true``, a rule change from
+        ``.py``): run until it has started again, timed from ``line`` sent;
+        then the host link spoken to again, as a host tool does."""
+        sent = self.sent
+        out = self.emu("back", t0=sent["t"], console_at=sent["console_at"])
+        self.now = out["now"]
+        self.row.spans.append((sent["t"], "the restart after " + line))
+        self.row.restarts.append(
+            {"set": line, "again_ms": out["again_ms"], "first_lit_ms": out["first_lit_ms"], "boot_ms": out["boot_ms"]}
+        )
+        if out["boot"] is None:
+            self.row.errors.append("%s: the board did not start again: %s" % (line, out["console"][-300:]))
+            return
+        self.command("HELLO")
+        self.command("EVENTS ON")
 
     def memory(self):
         after = self.last
@@ -510,7 +529,8 @@ def measure(
         sim.command("EVENTS ON")
         sim.memory()
         if how == "set":
-            sim.command("SET preset %s" % preset)
+            if (sim.command("SET preset %s" % preset) or {}).get("restart"):
+                sim.back("SET preset %s" % preset)
             sim.memory()
             sim.refresh()
         if service:  # a technician's visit: the menu opened, the preset list looked at, closed
@@ -811,6 +831,11 @@ def main(argv=None):
             )
         if args.modules:
             print("    resident at the least free: " + " ".join(d["modules_at_least"] or ()))
+        for one in d["restarts"]:
+            print(
+                "    %s restarted the board: code.py again at %s ms, first lit lamp at %s ms, started at %s ms"
+                % (one["set"], one["again_ms"], one["first_lit_ms"], one["boot_ms"])
+            )
         for line, ms in sorted(d["set_ticks"].items()):
             print("    %s: longest tick %.1f ms" % (line, ms))
         if d["quiet_longest_tick_ms"]:

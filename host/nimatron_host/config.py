@@ -10,7 +10,10 @@
 Values are checked by the machine (a bad one changes nothing). When the
 machine has an operator PIN, changes need ``--pin`` (or NIMATRON_PIN in the
 environment, which keeps it out of the shell history); the link is locked
-again afterwards. Rules, starts and misère apply from the next game.
+again afterwards. Rules, starts and misère apply from the next game. A
+board running from hand-copied ``.py`` restarts for a new rule set (the
+reply says ``"restart": true``): this waits until it answers again and
+checks the setting came back.
 """
 
 import json
@@ -87,6 +90,16 @@ def run(args):
                     pass
         what = "a SET reply"
         require(data, "value", (str, int, float, bool, list, dict, type(None)), what)
+        if data.get("restart") is True:  # a rule change on a board running from .py: saved, the board restarts
+            out.write("the machine restarts to load the new rules...\n")
+            out.flush()
+            hello = link.back()
+            now = link.ask("CONFIG " + args.key).get(args.key)
+            if now != data["value"]:
+                raise Failure(
+                    "%s not changed: the machine came back with %s = %s (%s)"
+                    % (args.key, args.key, shown(now), hello.get("why") or "see nimatron monitor")
+                )
         out.write(
             "%s = %s  (applies %s; %s)\n"
             % (

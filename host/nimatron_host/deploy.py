@@ -429,8 +429,8 @@ def carried_majors():
 # What .py costs a board: docs/board.md, "`.mpy` by default" (tools/emu_board.py --py).
 PY_COST = (
     "slower, as the board compiles each module when it loads it (CircuitPython 9.2.8, pico-grid and MacroPad: "
-    "passes up to 270 ms instead of 45, 7-15 KB less heap; on pico-grid SET preset graph runs out of memory; "
-    "docs/board.md)"
+    "passes up to 270 ms instead of 45, 7-15 KB less heap; a change to a rule set not in memory restarts the board, "
+    "5-6 s; docs/board.md)"
 )
 
 

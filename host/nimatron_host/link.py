@@ -221,6 +221,29 @@ class Link:
             )
         return data
 
+    def back(self, seconds=90, every=3):
+        """After a reply that said the machine restarts (``"restart": true``:
+        a rule change on a board running from ``.py``): HELLO, again every
+        few seconds, until the machine answers; its HELLO. The HELLOs sent
+        while it restarted are answered too once its link is up: their
+        replies are read here, not taken for the next command's."""
+        deadline = time.monotonic() + seconds
+        sent = 0
+        while time.monotonic() < deadline:
+            self.send("HELLO")
+            sent += 1
+            wait = min(deadline, time.monotonic() + every)
+            got = self._read_line(wait)
+            while got is not None and got[0] == "EV":
+                self.pending.append(got[1])
+                got = self._read_line(wait)
+            if got is not None and got[0] == "OK" and isinstance(got[1], dict) and got[1].get("name") == "nimatron":
+                for _ in range(sent - 1):
+                    if self._read_line(time.monotonic() + 1) is None:
+                        break
+                return got[1]
+        raise Failure("%s did not answer within %d s of its restart" % (self.name, seconds))
+
     def next_event(self, timeout=None):
         """The next event (a dict), or None when ``timeout`` seconds pass first."""
         if self.pending:

@@ -51,8 +51,8 @@ def set_steps(link, args, text, now):
         link.operator("SET")  # once: a SET that sets the PIN goes on to its reply
         # another command, or the settings changed under it: (text, settings before, after,
         # saved, the preset's own settings, the module collected for, the rules left behind,
-        # the new rules and how many of their starts are checked)
-        step = link.step = [text, current, None, None, None, None, None, None, 0]
+        # the new rules and how many of their starts are checked, whether a restart was asked)
+        step = link.step = [text, current, None, None, None, None, None, None, 0, None]
     try:
         return _set_steps(link, key, text, step)
     except Later:
@@ -100,6 +100,24 @@ def _set_steps(link, key, text, step):
             if step[4] is None:  # the presets file read in a pass of its own, once
                 name = _preset_named(current, key, value)
                 step[4] = load_preset(name) if name else False
+                link.pause()
+            restart = getattr(link, "restart", None)  # a board compiling from source (``Machine.attach``)
+            if step[9] is None and restart is not None:  # a pass of its own
+                if key == "preset":
+                    value = _preset_named(current, key, value)
+                step[9] = restart(key, value, step[4] or None) or False
+                if step[9] is True:  # saved: the board restarts (``Machine.restart``), nothing loaded here
+                    c = link.controller
+                    forget(SETTINGS + ("panels.playable", "link.setting"))
+                    return {
+                        "key": key,
+                        "value": value,
+                        "applies": "now" if c.state == "attract" or c.panel is None else "next game",
+                        "saved": True,
+                        "restart": True,
+                    }
+                if step[9]:  # not saved: nothing changed, no restart
+                    raise CommandError("busy", "saving fails (%s): %s not changed" % (_shown(step[9], 120), key))
                 link.pause()
             for module in _rules_modules(key, value, step[4]):
                 link.load(module)  # a new rule set's modules, loaded by the checks next: a pass each

@@ -56,7 +56,23 @@ def select(menu, now):
         _stop_checks(menu)
         save_now(menu, now)  # nothing changes: confirmed at once
     elif menu.unchecked:  # the deploy's: checked on this board first, a pass at a time (``check_step``), then saved
-        menu.work = [c.settings, [menu.choices[menu.index]], 0, 0, None, None, None, ""]
+        key = menu.key
+        value = menu.choices[menu.index]
+        restart = getattr(c, "restart", None)
+        done = None
+        if restart is not None and key in ("preset", "rules"):  # compiled from source: saved, the board restarts
+            done = restart(key, value, _config().load_preset(value if key == "preset" else c.settings["preset"]))
+        if done is None:
+            menu.work = [c.settings, [value], 0, 0, None, None, None, ""]
+            return
+        event = {"event": "adjusted", "key": key, "value": value}
+        if done is True:  # once the menu is closed (``startup.Machine.tick``)
+            event["saved"] = event["restart"] = True
+            event["applies"] = "next game"
+        else:
+            event["error"] = "saving fails (%s): nothing changed" % done
+        menu._emit(event)
+        leave_value(menu, now)
     else:  # applied, the old rules dropped and saved over the next passes (``save_step``)
         _stop_checks(menu)
         menu.work = [c.settings, menu.choices[menu.index], 0, None, None]

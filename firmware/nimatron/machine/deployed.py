@@ -12,7 +12,6 @@ adjustments, and dropped with the menu (``controller.MENU_ONLY``).
 """
 
 from ..passes import collect, loaded
-from .adjust import _config, _forget_checked, _forget_checker, _load_checker, _playable, offered
 
 FILE = "config/choices.txt"
 
@@ -103,6 +102,8 @@ def choices(menu, key):
     """The values of ``key`` this board can play, the current one included,
     worked out at once (the deploy, tests, tools; ``menu``: an open
     ``Menu``) by the steps the menu takes a pass at a time (``check_step``)."""
+    from .adjust import offered
+
     menu.key = key
     menu.choices = [menu.c.settings[key]]
     menu.index = 0
@@ -125,6 +126,8 @@ def check_step(menu):
     next pass, not the press's), next value, phase (-1: checked, its
     modules to forget), its settings, its rules, the games modules
     resident before, with the panels']."""
+    from .adjust import _config, _forget_checked, _forget_checker, _load_checker, _playable, offered
+
     c = menu.c
     work = menu.work
     key = menu.key

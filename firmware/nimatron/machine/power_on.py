@@ -47,6 +47,21 @@ def first_lamp(board, settings_path):
         forget(("drivers.first_lamp",), collect=False)
 
 
+def source(sup):
+    """``sup`` (``supervisor``: anything with ``reload()``) where the board
+    compiles this package from source (``.py`` on the drive), else None:
+    there a rule change restarts the board (``startup.Machine.restart``).
+    Not from ``.mpy`` (this module's own file says which), not frozen (no
+    compile at all), never on CPython."""
+    import sys
+
+    import nimatron
+
+    if sys.implementation.name == "cpython" or nimatron.frozen(getattr(nimatron, "__path__", None)):
+        return None
+    return sup if __file__[-3:] == ".py" else None
+
+
 def reset_reason(mc):
     """Why the board started, in the audits' words (None: unknown)."""
     try:

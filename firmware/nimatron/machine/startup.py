@@ -111,7 +111,10 @@ class Machine:
     controller (default: ``app.make_controller``). ``log(line)`` gets the
     console lines (default: print). ``strict``: a source that fails raises
     (the simulator and an interactive ``python -m nimatron``: exit 2)
-    instead of falling back.
+    instead of falling back. ``reload``: ``supervisor`` (anything with
+    ``reload()``), given by ``code.py`` only where the board compiles its
+    modules from source (``power_on.source``): a rule change then restarts
+    the board (``restart``).
     """
 
     def __init__(
@@ -126,6 +129,7 @@ class Machine:
         make=None,
         log=None,
         strict=False,
+        reload=None,
     ):
         self.default_board = board
         self.strict = strict
@@ -146,6 +150,8 @@ class Machine:
         self.boot = {}  # type: dict  # the boot event: who we are, what we started with (``starting.start``)
         self.sealed = None  # why the host link refuses operator commands (``starting``)
         self.seal_lasts = False  # the seal is kept with the settings until the menu saves them
+        self.reload = reload
+        self.reloading = False  # a rule change saved: the board restarts once no game is shown (``tick``)
         from .starting import start
 
         try:
@@ -156,6 +162,8 @@ class Machine:
     def _build(self, board, overrides, now):
         self.controller = self.make(board, dict(overrides), self._event, now, self.audits)  # type: ignore[attr-defined]  # audits, board, src: set by starting.start, in __init__
         self.controller.save = self.save_settings  # the operator menu's adjustments, like SET
+        if self.reload is not None:  # a board compiling from source: the menu's rule changes restart it (``adjust``)
+            self.controller.restart = self.restart
 
     def _event(self, event):
         """The controller's listener (a game's events): the machine's own
@@ -181,6 +189,8 @@ class Machine:
         """Give the link what it needs: saving SETs, who we are, the seal."""
         self.link = link
         link.save = self.save_settings
+        if self.reload is not None:
+            link.restart = self.restart  # a rule change restarts the board (``link.setting``)
         link.sealed = self.sealed
         hello = {}
         for key in ("pinmap", "pinmap_crc", "restored", "settings_from", "why", "saving"):
@@ -194,7 +204,11 @@ class Machine:
         of today's source. True once durable; False if they cannot be; else
         the milliseconds until they will be: writes come at most once every
         ``_SETTINGS_GAP_MS``, so a host looping over SET cannot wear the flash out.
-        ``own``: the preset's own settings, if the caller read them (``settings_diff``)."""
+        ``own``: the preset's own settings, if the caller read them (``settings_diff``).
+        While a restart is due (``restart``) nothing is saved: the restart reads
+        the settings saved for it (these last until then: False)."""
+        if self.reloading:
+            return False
         self.overrides = settings_diff(settings, own)
         if self.sealed is not None:  # only the operator menu reaches here while the link is sealed
             self.sealed = None
@@ -207,6 +221,17 @@ class Machine:
             self.settings_due = self.settings_saved_at + _SETTINGS_GAP_MS
             return max(1, self.settings_due - self.now)
         return self._write_settings(self.now)
+
+    def restart(self, key, value, own=None):
+        """A rule change that restarts a board compiling its modules from
+        source (``machine.restart``: loaded only there, at a rule change;
+        None: not this way, and it leaves again)."""
+        from .restart import restart
+
+        done = restart(self, key, value, own)
+        if done is None:
+            forget(("machine.restart",), False)
+        return done
 
     def _write_settings(self, now):
         self.settings_due = None
@@ -222,8 +247,14 @@ class Machine:
 
     # -- the main loop ------------------------------------------------------
     def tick(self, now):
-        """One pass of the main loop. Never raises (but KeyboardInterrupt)."""
+        """One pass of the main loop. Never raises (but KeyboardInterrupt,
+        and CircuitPython's reload: ``restart``)."""
         self.keep(now)
+        if self.reloading:  # a rule change saved for a restart (``machine.restart``, loaded by it)
+            from .restart import due
+
+            if due(self):
+                return
         if self.controller is None:
             if now >= self.retry_at:
                 self._rebuild(now)
