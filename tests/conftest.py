@@ -101,38 +101,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.micropython)
         if module in SLOW or module in BROWSER or module in MICROPYTHON:
             item.add_marker(pytest.mark.slow)
-    items[:] = spread(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
-
-
-def spread(items, workers):
-    """The order xdist's worksteal shares best: it hands worker k the k-th
-    run of the list (N // workers each, the rest to the last) and an idle
-    worker steals from the far end of another's. So each run starts with its
-    share of the modules that have a slow test (dealt round, a module each,
-    so the browser and terminal families are split) and ends with quick
-    ones: what is shared at the end is short, and no worker waits out
-    another's 20-40 s test. Each module's tests stay together and in order."""
-    slow_modules = []
-    for item in items:
-        if item.get_closest_marker("slow") and item.module not in slow_modules:
-            slow_modules.append(item.module)
-    quick = [item for item in items if item.module not in slow_modules]
-    if workers < 2:
-        return [item for item in items if item.module in slow_modules] + quick
-    shares = [[] for _ in range(workers)]
-    for n, module in enumerate(slow_modules):
-        shares[n % workers].extend(item for item in items if item.module is module)
-    sizes, left = [], len(items)
-    for k in range(workers, 0, -1):  # as xdist's worksteal splits the list
-        sizes.append(left // k)
-        left -= sizes[-1]
-    out = []
-    for share, size in zip(shares, sizes):
-        take = max(0, size - len(share))
-        out.extend(share)
-        out.extend(quick[:take])
-        del quick[:take]
-    return out + quick
 
 
 # Fixtures every test module may ask for by name (test modules never import
