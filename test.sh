@@ -19,4 +19,7 @@ for tool in chromium tmux rsvg-convert:librsvg2-bin ngspice; do
             || echo "could not install $package: its tests will skip" >&2
     fi
 done
+# Bytecode is cached (__pycache__, ignored by git): a shell that sets PYTHONDONTWRITEBYTECODE
+# makes every worker and every command a test starts compile its modules again.
+unset PYTHONDONTWRITEBYTECODE
 exec .venv/bin/python -m pytest -n auto --dist worksteal -q "$@"
