@@ -22,4 +22,8 @@ done
 # Bytecode is cached (__pycache__, ignored by git): a shell that sets PYTHONDONTWRITEBYTECODE
 # makes every worker and every command a test starts compile its modules again.
 unset PYTHONDONTWRITEBYTECODE
-exec .venv/bin/python -m pytest -n auto --dist worksteal -q "$@"
+# Two workers a core: a quarter of the suite's time is spent waiting on the programs its
+# tests drive (tmux, chromium, ngspice, micropython), and a second worker fills it
+# (docs/benchmarks.md: 9 min 1 s with one a core, 7 min with two, on two cores).
+cores=$(nproc 2>/dev/null || echo 2)
+exec .venv/bin/python -m pytest -n $((cores * 2)) --dist worksteal -q "$@"
