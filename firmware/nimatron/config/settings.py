@@ -170,15 +170,21 @@ def changed(current, key, value, own=None, starts=True):
     if key == "layout" and value != current["layout"]:
         raise SettingsError("layout is fixed while running: change it in the settings file and restart")
     if key == "preset":
-        keep = {}
-        for k in KEEP_ON_PRESET:
-            keep[k] = current[k]
-        return resolve(keep, value, own, starts)
+        return resolve(kept(current), value, own, starts)
     new = dict(current)
     new[key] = value
     if starts and key in ("rules", "starts"):
         _check_starts(new)
     return new
+
+
+def kept(current):
+    """What a change of preset keeps of ``current``: ``KEEP_ON_PRESET``'s
+    settings (SET, the operator menu, a factory reset, a restart's save)."""
+    keep = {}
+    for k in KEEP_ON_PRESET:
+        keep[k] = current[k]
+    return keep
 
 
 def preset_base(name, own=None):

@@ -11,7 +11,7 @@ module, and opening it over the link loaded it in one pass that overran
 its budget on a stock board; most visits test lamps or read audits and never adjust.
 """
 
-from ..config.settings import DIFFICULTIES, FIRST, KEEP_ON_PRESET, preset_names, resolve
+from ..config.settings import DIFFICULTIES, FIRST, kept, preset_names, resolve
 from .. import forget
 from ..passes import collect, collect_next, load, loaded
 
@@ -175,10 +175,7 @@ def do(menu, action, now):
     if action == "clear_audits":
         menu._emit({"event": "audits_cleared", "saved": c.audits.clear_service()})
         return
-    keep = {}
-    for key in KEEP_ON_PRESET:
-        keep[key] = c.settings[key]
-    new = resolve(keep, getattr(c, "factory_preset", None))
+    new = resolve(kept(c.settings), getattr(c, "factory_preset", None))
     applied = True
     try:
         c.apply_settings(new)

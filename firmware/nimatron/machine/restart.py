@@ -24,7 +24,7 @@ def restart(m, key, value, own=None):
     settings (``load_preset``). None: not this way (applied in place, as
     anywhere else); True: saved, the restart asked for; else why it
     was not saved (nothing changed, no restart)."""
-    from ..config.settings import DEFAULTS, KEEP_ON_PRESET
+    from ..config.settings import DEFAULTS, kept
     from ..games.rules import rule_modules
 
     c = m.controller
@@ -43,9 +43,8 @@ def restart(m, key, value, own=None):
             forget(("machine.deployed",), False)
         return None  # not checked by the deploy: checked here, in place, as before
     if key == "preset":
-        new = {"preset": value}
-        for name in KEEP_ON_PRESET:
-            new[name] = c.settings[name]
+        new = kept(c.settings)
+        new["preset"] = value
     else:
         new = dict(c.settings)
         new["rules"] = value
