@@ -203,3 +203,23 @@ def test_the_records_crc_does_work_in_python_by_the_record_not_by_the_byte():
         return count[0]
 
     assert lines(bytes(range(20))) == lines(bytes(range(200)) * 10) > 0
+
+
+@pytest.mark.parametrize(
+    ("board", "preset", "new"), [("pico-grid", "allheaps", "graph"), ("macropad", "pad-nim", "pad-graph")]
+)
+def test_a_new_game_of_new_rules_drops_the_old_ones_and_collects_in_the_next_pass(tree, board, preset, new):
+    """A SET preset sent mid-game applies at the next game; the NEW that
+    begins it drops the old rules' modules, and their garbage is collected
+    first thing in the next pass, never in the drop's own (both in the NEW's
+    pass: 82-97 ms on pico-grid, issue 43)."""
+    out = mpy_runner.run("mpy/run_new_rules.py", heap="256K", paths=(tree,), args=(board, preset, new))
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1] == "ok", out.stdout
+    polls = [line for line in lines if line.startswith("poll ")]
+    drops = [i for i, line in enumerate(polls) if "dropped []" not in line]
+    assert drops, "the old rules' modules never left: " + out.stdout
+    for i in drops:
+        assert polls[i].endswith("collected 0"), "the drop collected in its own poll: " + out.stdout
+        assert i + 1 < len(polls) and not polls[i + 1].endswith("collected 0"), "not collected next poll: " + out.stdout

@@ -142,8 +142,7 @@ def _set_steps(link, key, text, step):
         link.pause()
     if step[6] is not None:  # polled: the rules left behind drop their modules in a pass of their own,
         left, step[6] = step[6], None  # their garbage collected first thing in the next (both in one overran it)
-        if link.controller.rules_changed(left, False):
-            collect_next()
+        if link.controller.rules_changed(left):
             link.tidied = True
         link.pause()
     if step[3] is None:  # not saved yet

@@ -203,19 +203,23 @@ class Controller(VisitorTurn, MachineTurn):
             self.rules_changed(left)
         return left
 
-    def rules_changed(self, left, collect=True):
+    def rules_changed(self, left):
         """On a board, the modules the rules ``left`` used and these do not
         leave the heap (``unload``); the drawing these rules' games will need
         stays (a SET loaded it to check them: dropped, the next NEW loaded it
-        again in its press's pass, most of a pass on pico-grid). Returns the
-        modules dropped; ``collect`` False leaves their garbage to a
-        collection the caller asks for (``unload.drop_unused``)."""
+        again in its press's pass, most of a pass on pico-grid). Their
+        garbage is collected first thing in the next pass: the drop and the
+        collection in one pass overran it (a SET's, a menu change's, the NEW
+        that begins a game of new rules). Returns the modules dropped."""
         if left is not None and left.spec != self.rules.spec:
             from ..panels.panel import panel_module
             from .unload import drop_unused
 
             shape = panel_module(self.rules, self.settings.get("counter"))
-            return drop_unused([self.rules], self.panel, self.misere, shape, collect)
+            gone = drop_unused([self.rules], self.panel, self.misere, shape, False)
+            if gone:
+                passes.collect_next()  # their garbage: first thing in the next pass
+            return gone
         return None
 
     def games_change(self, settings):

@@ -71,7 +71,7 @@ def drop_unused(rules, panel=None, misere=False, shape=None, collect=True):
     or normal (what ``turns.prepare`` loads), and a table the rules left
     read if they do. Returns the names dropped (none on CPython); the
     garbage collected now, unless ``collect`` is False (the caller asks
-    for it in a pass of its own: ``link.setting``)."""
+    for it in a pass of its own: ``Controller.rules_changed``)."""
     if sys.implementation.name == "cpython":
         return []
     turns = sys.modules.get(PACKAGE + "machine.turns")  # a board's, always: the engine alone (a sweep) has none
