@@ -21,6 +21,8 @@ With ``--elf`` (the UF2's own firmware.elf) every allocation is watched and
 the largest one after the start is printed beside the least largest free
 block: the run passes when every save is written, no save failed, and the
 least largest block held the largest allocation. Exit status 1 if it did not.
+The ``--json`` file then also has ``profile``: each pass over ``EMU_PROFILE_MS``
+(40 ms) with where its time went, as ``tools/emu_board.py --profile`` prints them.
 Not for CI (the emulator's set-up: tools/emu_board.py). Figures: docs/board.md.
 """
 
@@ -143,6 +145,7 @@ def soak(board, uf2, mpy_cross, games, presets, log, symbols=None, flash="typ", 
             out["games"].append(game)
             if symbols:
                 out["largest_alloc"] = emu("allocs", since=started_ms, skip=probes)["largest"]
+                out["profile"] = row.profile  # the passes over EMU_PROFILE_MS: where their time went
             out["longest_tick_by_cause"] = row.by_cause  # MEMORY's: its collection, and the search for the block
             if save:
                 save(out)  # after every game: a run stopped early keeps what it saw
