@@ -209,17 +209,20 @@ def test_the_records_crc_does_work_in_python_by_the_record_not_by_the_byte():
     ("board", "preset", "new"), [("pico-grid", "allheaps", "graph"), ("macropad", "pad-nim", "pad-graph")]
 )
 def test_a_new_game_of_new_rules_drops_the_old_ones_and_collects_in_the_next_pass(tree, board, preset, new):
-    """A SET preset sent mid-game applies at the next game; the NEW that
-    begins it drops the old rules' modules, and their garbage is collected
-    first thing in the next pass, never in the drop's own (both in the NEW's
-    pass: 82-97 ms on pico-grid, issue 43)."""
+    """A SET preset sent mid-game applies at the next game; after the NEW
+    that begins it, the old rules' modules are dropped in a pass of their own
+    and their garbage is collected first thing in the next (the drop, its
+    load of machine.unload, which collects, and the collection in the NEW's
+    pass: 82-98 ms on pico-grid, issue 43)."""
     out = mpy_runner.run("mpy/run_new_rules.py", heap="256K", paths=(tree,), args=(board, preset, new))
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.strip().splitlines()
     assert lines[-1] == "ok", out.stdout
     polls = [line for line in lines if line.startswith("poll ")]
+    new_poll = int(lines[-len(polls) - 2].split()[-1])  # the NEW's reply: the poll its press's pass would be
     drops = [i for i, line in enumerate(polls) if "dropped []" not in line]
     assert drops, "the old rules' modules never left: " + out.stdout
+    assert min(drops) > new_poll, "dropped in the NEW's own pass (machine.unload's load collects): " + out.stdout
     for i in drops:
         assert polls[i].endswith("collected 0"), "the drop collected in its own poll: " + out.stdout
         assert i + 1 < len(polls) and not polls[i + 1].endswith("collected 0"), "not collected next poll: " + out.stdout

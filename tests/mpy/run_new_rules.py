@@ -3,10 +3,12 @@
 # SPDX-License-Identifier: MIT
 # The NEW that begins a game of new rules, as a board's main loop polls it: a
 # game in play, SET preset sent mid-game (it applies at the next game), then
-# NEW. Prints, for each poll from the NEW on, the games modules it dropped
-# and the collections it made, as "poll N dropped [...] collected K"; then
-# "ok". The old rules' modules leave in one poll and their garbage is
-# collected first thing in the next (both in one pass: 82-97 ms on pico-grid).
+# NEW. Prints the poll each reply came in ("reply at poll N") and, for each
+# poll from the NEW on, the games modules it dropped and the collections it
+# made, as "poll N dropped [...] collected K"; then "ok". The old rules'
+# modules leave in a poll after the NEW's and their garbage is collected
+# first thing in the next (the drop, its load of machine.unload and the
+# collection in the NEW's pass: 82-98 ms on pico-grid).
 # MICROPYPATH=<compiled tree> micropython run_new_rules.py BOARD PRESET NEW_PRESET
 import gc
 import sys
@@ -57,6 +59,7 @@ def command(line, after=0):
         polls.append(([name for name in before if name not in games()], counts[0]))
         if left is None and wire.lines():
             left = after
+            print("reply at poll %d" % (len(polls) - 1))
         elif left is not None:
             left -= 1
     assert wire.lines(), "no reply to %s" % line
@@ -66,6 +69,7 @@ def command(line, after=0):
 reply, _ = command("NEW")
 assert reply.startswith("OK"), reply
 reply, _ = command("SET preset " + new_preset)
+print("set")
 assert reply.startswith("OK"), reply
 assert c.rules.spec != c.settings["rules"] or c.settings["preset"] == new_preset, reply
 reply, polls = command("NEW", 3)
