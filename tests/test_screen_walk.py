@@ -25,7 +25,7 @@ import random
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 from kit_words import ids_on, mixed_words, names_shown
 from nimatron.config import boards, settings as nsettings
 from nimatron.games import strategy
@@ -337,14 +337,21 @@ def test_the_log_and_the_counters_agree_whatever_is_pressed(board, steps, seed):
     heaps=st.lists(st.integers(0, 15), min_size=2, max_size=6),
     width=st.integers(12, 40),
 )
+@example(words=["3", "3"], heaps=[0, 0, 0, 0, 0], width=12)  # "→ 0 0 0 0 0 3": 11 columns with the 3, a line's room 10
 def test_the_log_never_breaks_a_position(words, heaps, width):
     """The terminal's moves panel wraps a line at its width but never inside
-    a position ("→ 0 0 4 4" once broke as "→ 0" / "0 4 4" at 100x30)."""
+    a position ("→ 0 0 4 4" once broke as "→ 0" / "0 4 4" at 100x30), unless
+    the position, with the numbers that follow it, is longer than a line."""
     position = " ".join(str(h) for h in heaps)
-    after = words[1:] if words and words[0].isdigit() else words  # "→ 0 0 0 0 0 3": a number after it is part of it
+    after = words[1:] if words and words[0].isdigit() else words
     text = " ".join(words + ["→", position] + after)
     lines = wrap_log(text, width)
-    if len(position) <= width - 2:
+    run = position  # "→ 0 0 0 0 0 3": the numbers after it read as part of it (``tui.POSITION``)
+    for word in after:
+        if not word.isdigit():
+            break
+        run += " " + word
+    if len(run) <= width - 2:
         assert any(position in line for line in lines), (lines, position)
     assert " ".join(" ".join(lines).split()) == " ".join(text.split())  # nothing lost, nothing added
 

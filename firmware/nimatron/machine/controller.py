@@ -269,8 +269,8 @@ class Controller(VisitorTurn, MachineTurn):
         """The modules of the rules a new game left, dropped first thing in a
         pass after the NEW's: the load of ``machine.unload`` that drops them
         collects the heap (py/builtinimport.c), and inside the NEW's pass it
-        made that pass 66-69 ms on pico-grid. Nothing else heavy in this
-        pass: a search waits for the next (``passes.mark``)."""
+        overran that pass (docs/board.md, "A long run"). Nothing else heavy
+        in this pass: a search waits for the next (``passes.mark``)."""
         left, self._left = self._left, None
         if self.rules_changed(left) is not None:
             passes.mark()
