@@ -272,7 +272,7 @@ class Controller(VisitorTurn, MachineTurn):
         overran that pass (docs/board.md, "A long run"). Nothing else heavy
         in this pass: a search waits for the next (``passes.mark``)."""
         left, self._left = self._left, None
-        if self.rules_changed(left) is not None:
+        if self.rules_changed(left):  # dropped (on a board: machine.unload loaded and dropped too)
             passes.mark()
 
     def _after_lamps(self, now):
