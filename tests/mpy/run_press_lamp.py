@@ -1,15 +1,20 @@
 # SPDX-FileCopyrightText: 2026 The Nimatron project contributors
 #
 # SPDX-License-Identifier: MIT
-# Bytes a grid board's DONE allocates between the controller reading the
-# press and the lamps it puts out being shown, in that very pass: whole games
-# with a visitor selecting a legal move's lamps key by key, then DONE.
-# Garbage there is what brings an automatic collection between a press and
-# its lamp (18-20 ms on an RP2040: press to lamp 36 ms on pico-grid, issue 27).
+# Bytes each press allocates between the controller reading it and the
+# lamps it changes being shown, in that very pass: whole games with a
+# visitor on every kind of board. A grid's visitor selects a legal move's
+# lamps key by key, then DONE; a row board's presses a row's button once a
+# lamp, then DONE (or none: the game's last lamp ends it); Building Nim's
+# places a stone a press. Garbage there is what brings an automatic
+# collection between a press and its lamp (18-20 ms on an RP2040: press to
+# lamp 36 ms on pico-grid, issue 27; a row's press 28.9 ms on pico-neopixel).
 # usage: MICROPYPATH=<compiled tree with fake_io, controller_kit> micropython -X heapsize=1M run_press_lamp.py BOARD PRESET...
-# prints per preset "PRESET DONES MOST_BYTES TURNS" (the most any DONE made
-# before its lamps, over every DONE after the first: a role's first edge
-# makes its two edge tuples once), or "PRESET error ..." on a failure.
+# prints per preset "PRESET DONES MOST_DONE PRESSES MOST_PRESS TURNS": the
+# most any DONE made before its lamps, and the most any other press did
+# (a key, a row, a stone), over every press of a button after its first in
+# a game (a role's first edge makes its edge tuples and its debouncer's
+# entries once, and a key its lamp); or "PRESET error ..." on a failure.
 import gc
 import sys
 
@@ -17,7 +22,7 @@ from controller_kit import TICK, Rig
 from fake_io import FakeIO
 from nimatron.machine.controller import Rng
 
-GAMES = 2
+GAMES = 3
 
 
 class PressIO(FakeIO):
@@ -58,10 +63,17 @@ class Visitor(Rig):
         return io.before
 
     def tap(self, role):
+        """A press and its release: the bytes before the press's lamps, or
+        None for a button's first press in this game."""
         before = self.edge(role, True)
         self.run(60)
         self.edge(role, False)
         self.run(60)
+        if before is None:
+            raise AssertionError("%s's pass showed no frame" % role)
+        if role not in self.seen:
+            self.seen[role] = True
+            return None
         return before
 
     def wait(self, limit=600000):
@@ -70,34 +82,69 @@ class Visitor(Rig):
             self.run(TICK)
             waited += TICK
 
-    def play(self, rng, most):
-        """One game; returns (turns, the most bytes before a DONE's lamps, DONEs measured)."""
+    def press(self, role):
+        before = self.tap(role)
+        if before is not None:
+            self.most[1] = max(self.most[1], before)
+            self.counted[1] += 1
+        return before
+
+    def done(self):
+        before = self.tap("done")
+        if before is not None:
+            self.most[0] = max(self.most[0], before)
+            self.counted[0] += 1
+
+    def move(self, rng):
+        """One move of the visitor's, pressed as its board takes it."""
         c = self.c
-        self.tap("done")  # attract: any press starts a game (and makes DONE's edges)
-        turns = dones = 0
-        self.wait()
-        while c.state == "visitor":
-            heaps, ring = c.panel.position()
-            if c._building():
-                self.tap("key %d 0" % rng.below(len(c.panel.lit)))  # a stone placed: that press is the move
-                self.wait()
-                turns += 1
-                continue
-            moves = list(c.rules.moves(heaps, ring))
-            after = moves[rng.below(len(moves))]
+        heaps, ring = c.panel.position()
+        grid = c.input_model == "grid"
+        if c._building():  # a stone on a row with room
+            rows = [r for r in range(c.panel.supply) if not c.panel.lit[r][-1]]
+            r = rows[rng.below(len(rows))]
+            self.press("key %d 0" % r if grid else "row%d" % r)
+            return
+        moves = list(c.rules.moves(heaps, ring))
+        if not grid:  # a row's button takes from one row, its rightmost lamp each press
+            moves = [m for m in moves if _one_row(heaps, m) is not None]
+        after = moves[rng.below(len(moves))]
+        lit_before = [list(row) for row in c.panel.lit]
+        if grid:
             for r, i in c.panel.lamps_for(after)[0]:
-                self.tap("key %d %d" % (r, i))
-            lit_before = [list(row) for row in c.panel.lit]
-            before = self.tap("done")
-            if c.panel.lit == lit_before and c.state == "visitor":
-                raise AssertionError("DONE took no lamps: %r -> %r" % (heaps, after))
-            if before is None:
-                raise AssertionError("DONE's pass showed no frame")
-            most = max(most, before)
-            dones += 1
+                self.press("key %d %d" % (r, i))
+        else:
+            r = _one_row(heaps, after)
+            for _ in range(heaps[r] - after[r]):
+                self.press("row%d" % r)
+        if c.state == "visitor" and (c.selected or c.taken):
+            self.done()
+        if c.panel.lit == lit_before:
+            raise AssertionError("the move took no lamps: %r -> %r" % (heaps, after))
+
+    def play(self, rng):
+        """One game; returns its turns."""
+        self.tap("done")  # attract, or the last game's end: any press starts a game
+        turns = 0
+        self.wait()
+        while self.c.state == "visitor":
+            self.move(rng)
             turns += 1
             self.wait()
-        return turns, most, dones
+        return turns
+
+
+def _one_row(heaps, after):
+    """The one row a move takes from (nothing added anywhere), or None."""
+    row = None
+    for i in range(len(heaps)):
+        if after[i] > heaps[i]:
+            return None
+        if after[i] < heaps[i]:
+            if row is not None:
+                return None
+            row = i
+    return row
 
 
 def main():
@@ -105,21 +152,14 @@ def main():
     for preset in sys.argv[2:]:
         try:
             rng = Rng(1940)
-            most = dones = turns = 0
-            for g in range(GAMES):
-                rig = Visitor(
-                    board,
-                    io=PressIO(),
-                    preset=preset,
-                    first="visitor" if g % 2 == 0 else "machine",
-                    think_ms=0,
-                    show_ms=0,
-                    seed=g,
-                )
-                t, most, d = rig.play(rng, most)
-                turns += t
-                dones += d
-            print(preset, dones, most, turns)
+            rig = Visitor(board, io=PressIO(), preset=preset, first="alternate", think_ms=0, show_ms=0, over_ms=1000)
+            rig.most, rig.counted, rig.seen = [0, 0], [0, 0], {}
+            turns = 0
+            for _ in range(GAMES):
+                turns += rig.play(rng)
+                rig.run(1500)  # the game-over display, then attract: a press starts the next
+            most, counted = rig.most, rig.counted
+            print(preset, counted[0], most[0], counted[1], most[1], turns)
         except Exception as e:
             print(preset, "error", repr(e))
 

@@ -45,7 +45,7 @@ from .. import passes
 from .game_lamps import SECOND_MS  # "still playing?" counts whole seconds
 from .ports import ATTRACT, OFF, OVER, SERVICE, SHOWING, THINKING, VISITOR
 from .switches import Switches
-from .turns import MachineTurn, Rng, VisitorTurn, prepare
+from .turns import MachineTurn, Rng, VisitorTurn, prepare, roomy
 
 _OVER_GUARD_MS = const(1500)  # a winner's stray press does not wipe NIM CHAMP at once
 _UNSHOWN = const(-1)  # no lamp state: the first frame always differs from what was "shown"
@@ -125,15 +125,15 @@ class Controller(VisitorTurn, MachineTurn):
         # -- this turn (``_reset_turn`` begins each one afresh) --
         self.turn_start = None  # (heaps, ring) when the turn began
         self.turn_row = None  # the row a row board's presses take from
-        self.taken = []  # lamps taken this turn, row board
-        self.selected = []  # lamps selected, grid board
+        self.taken = roomy()  # lamps taken this turn, row board (with room: a press grows no list)
+        self.selected = roomy()  # lamps selected, grid board (the same)
         self.refused = []  # the last refusal's lamps ...
         self.refused_at = None  # ... and when (they flash until refuse_ms after)
         self.hint = None  # lamps of the teaching hint ([]: no winning move to show)
         self._begun = None  # (rules left, who plays first) of a game begun this pass: told once its lamps show
         self._left = None  # the rules a new game left: their modules leave in a pass of their own (``update``)
         self.moved = False  # the visitor's move taken this pass: committed once its lamps show (``_after_lamps``)
-        self._checked = None  # [selection, after, legal]: a grid selection's check, made once its lamp showed
+        self._checked = None  # made once the lamps showed: a grid selection's [selection, after, legal], a row board's ``_check_rows``
         self.last_input = now_ms
         self.asking = None  # "still playing?" shown since this time
         # -- the machine's move (``turns.MachineTurn``) --
@@ -288,8 +288,12 @@ class Controller(VisitorTurn, MachineTurn):
         if self.moved:
             self.moved = False
             self._commit(now)
-        elif self.state == VISITOR and self.selected and self._checked is None and self.panel is not None:
-            self._checked = self._check_selection()
+        elif self.state == VISITOR and self._checked is None and self.panel is not None:
+            if self.input_model == "grid":
+                if self.selected:
+                    self._checked = self._check_selection()
+            elif not self._building():
+                self._checked = self._check_rows()  # a row's next press finds its answer made
 
     def service(self, on, now, by="link", before=None):
         """Open (``on``) or close the operator menu; ``by`` says who or why;
@@ -351,9 +355,9 @@ class Controller(VisitorTurn, MachineTurn):
             self.hint = None
             if role == "done":
                 self._done(now)
-            elif role[:3] == "row" and self.input_model == "rows":
+            elif role.startswith("row") and self.input_model == "rows":  # no slice: no str made before its lamp
                 self._row(role, now)
-            elif role[:4] == "key " and self.input_model == "grid":
+            elif role.startswith("key ") and self.input_model == "grid":
                 self._key(role, now)
         # THINKING, SHOWING: ignored, never queued into the next turn.
 
@@ -441,8 +445,8 @@ class Controller(VisitorTurn, MachineTurn):
     def _reset_turn(self, now):
         self.turn_start = self.panel.position() if self.panel else None
         self.turn_row = None
-        self.taken = []
-        self.selected = []
+        del self.taken[:]  # its room kept: a row's fifth press grew a new list (``clear`` gives the room back)
+        self.selected = roomy()  # DONE's ``clear`` gave its room back
         self.refused = []
         self.refused_at = None
         self.hint = None

@@ -38,7 +38,7 @@ class Switches:
         self.stuck = {}  # role -> "power-up" or "held"
         self.chord_at = None  # when DONE and NEW were both down
         self.idle = {}  # role -> finished games since it was last pressed
-        self.pressed = {}  # roles pressed since the last finished game
+        self.pressed = {}  # role -> pressed since the last finished game
         self.saved_at = None  # when a stuck button was last written at once
 
     def update(self, now):
@@ -113,13 +113,14 @@ class Switches:
         """A game finished: one more game for each button that sat unpressed."""
         limit = self.c.settings["check_switch_games"]
         for role in self.watched():
-            if role in self.pressed:
+            if self.pressed.get(role):
                 continue
             n = self.idle.get(role, 0) + 1
             self.idle[role] = n
             if limit and n == limit:
                 self.c._emit({"event": "check_switch", "button": role, "games": n})
-        self.pressed = {}
+        for role in self.pressed:  # kept, not replaced: the next game's first press of a role grows no dict
+            self.pressed[role] = False  # ... before its lamp
 
     def check_switch(self):
         """Buttons not pressed in the last ``check_switch_games`` games, in order."""

@@ -60,6 +60,31 @@ def bare_solve(rules, heaps, misere, ring):
     return strategy.solve(rules, heaps, misere, ring, None, False)
 
 
+_LAMPS = {}  # type: dict  # a grid key's role -> its lamp (row, index), made at its first press
+
+
+def roomy(n=32):
+    """An empty list with room for ``n`` items: a press that appends to it
+    grows no list before its lamp."""
+    out = [None] * n
+    del out[:]  # the room stays (``clear`` gives it back)
+    return out
+
+
+def row_of(role):
+    """The row a row button's role names ("row3": 3), or None; no object
+    made (``int(role[3:])`` made a str: garbage before a press's lamp)."""
+    if not role.startswith("row") or len(role) == len("row"):
+        return None
+    row = 0
+    for i in range(len("row"), len(role)):
+        digit = role[i]  # one character: an interned name, no object made
+        if digit < "0" or digit > "9":
+            return None
+        row = row * 10 + ord(digit) - ord("0")
+    return row
+
+
 class VisitorTurn:
     """The visitor's presses, turned into a move by ``_commit`` or refused."""
 
@@ -76,11 +101,11 @@ class VisitorTurn:
 
         def _refuse(self, reason: str, lamps: list, now: int) -> None: ...
         def _commit(self, now: int) -> None: ...
+        def _enter(self, state: str, now: int) -> None: ...
 
     def _row(self, role, now):
-        try:
-            row = int(role[3:])
-        except ValueError:
+        row = row_of(role)
+        if row is None:
             return
         panel = self.panel
         if self._building():
@@ -93,21 +118,44 @@ class VisitorTurn:
                 now,
             )
             return
-        lamp = panel.last_lit(row)
-        if lamp is None:
+        answers = self._checked  # made once the last lamps showed: a row's press allocates nothing before its lamp
+        if answers is None:
+            answers = self._checked = self._check_rows()
+        got = answers[row] if row < len(answers) else None
+        if got is None:
             self._refuse("row %s is empty" % row_label(row), [], now)
             return
-        heaps, ring = self.turn_start
-        after = panel.position()[0]
-        after[row] -= 1
-        if not self.rules.is_legal(heaps, after, ring):
+        lamp, legal, last = got
+        if not legal:
             self._refuse("not a legal move: %s" % self.rules.about, self._row_lamps(row), now)
             return
         panel.lit[lamp[0]][lamp[1]] = False
         self.turn_row = row
         self.taken.append(lamp)
-        if not self.rules.has_move(after, False):
+        self._checked = None  # checked again once its lamp shows (``_after_lamps``)
+        if last:
             self.moved = True  # the last lamp: no DONE needed to end the game (committed once it shows)
+
+    def _check_rows(self):
+        """What the next press of each row would do, worked out after the
+        lamps show (``_after_lamps``): (the lamp it puts out, legal, the
+        game's last move) or None for an empty row. Checking a take lists
+        the rule set's moves (``is_legal``): in the press's own pass that
+        garbage could bring a collection before its lamp went out."""
+        panel = self.panel
+        heaps, ring = self.turn_start
+        now_heaps = panel.position()[0]
+        out = []  # type: list
+        for row in range(len(now_heaps)):
+            lamp = panel.last_lit(row)
+            if lamp is None:
+                out.append(None)
+                continue
+            after = list(now_heaps)
+            after[row] -= 1
+            legal = self.rules.is_legal(heaps, after, ring)
+            out.append((lamp, legal, legal and not self.rules.has_move(after, False)))
+        return out
 
     def _row_lamps(self, row):
         if row >= len(self.panel.lit):
@@ -115,24 +163,27 @@ class VisitorTurn:
         return [(row, i) for i in range(len(self.panel.lit[row])) if self.panel.lit[row][i]]
 
     def _key(self, role, now):
-        parts = role.split()
-        try:
-            lamp = (int(parts[1]), int(parts[2]))
-        except (IndexError, ValueError):
-            return
+        lamp = _LAMPS.get(role)
+        if lamp is None:  # the key's first press: its lamp made once (a split and a tuple: garbage before its lamp)
+            parts = role.split()
+            try:
+                lamp = (int(parts[1]), int(parts[2]))
+            except (IndexError, ValueError):
+                return
         r, i = lamp
         if self._building():
             self._place(r, now)
             return
-        pick = getattr(self.panel, "selectable", None)  # a counter: only its choice lamps
-        if (
+        choice = getattr(self.panel, "choice_lamps", None)  # a counter: only its (lit) choice lamps; a list, not
+        if (  # ... its ``selectable()``, made anew
             r >= len(self.panel.lit)
             or i >= len(self.panel.lit[r])
             or not self.panel.lit[r][i]
-            or (pick is not None and lamp not in pick())
+            or (choice is not None and lamp not in choice)
         ):
             self._refuse("lamp %d of row %s is not in play" % (i + 1, row_label(r)), [], now)  # as the screen counts
             return
+        _LAMPS[role] = lamp  # a lamp in play: as many as the board has (a host's made-up roles are never kept)
         if lamp in self.selected:
             self.selected.remove(lamp)
         else:
@@ -145,11 +196,10 @@ class VisitorTurn:
         return hasattr(panel, "building") and panel.building()
 
     def _place(self, row, now):
-        out, light, reason = self.panel.place(row)
+        reason = self.panel.put(row)  # in the lamps themselves: nothing made before the press's lamp
         if reason is not None:
             self._refuse(reason, [], now)
             return
-        self.panel.apply(out, light)
         self.moved = True  # one stone is the whole move: no DONE (committed once it shows)
 
     def _done(self, now):
@@ -160,7 +210,8 @@ class VisitorTurn:
             if not self.taken:
                 self._refuse("take at least one lamp before DONE", [], now)
                 return
-            self._commit(now)
+            self.moved = True  # its event and the machine's turn once its lamps show (``_after_lamps``)
+            self._enter(THINKING, now)  # DONE's lamp: the turn lamp passes to the machine at once
             return
         if not self.selected:
             self._refuse("select lamps before DONE", [], now)

@@ -55,23 +55,40 @@ class SupplyPanel(HeapPanel):
                 return i
         return -1
 
+    def _refusal(self, row):
+        """Why a stone cannot go on ``row``, or None."""
+        supply = self.supply
+        if row >= supply:
+            return "the stones wait in row %s: press one of rows A-%s to place one" % (
+                _label(supply),
+                _label(supply - 1),
+            )
+        if self._next_dark(row) < 0:
+            return "row %s is full" % _label(row)
+        return None
+
     def place(self, row):
         """(lamps that go out, lamps that light, None) for a stone placed on
         ``row``, or (None, None, the reason it cannot go there)."""
+        reason = self._refusal(row)
+        if reason is not None:
+            return None, None, reason
         supply = self.supply
-        if row >= supply:
-            return (
-                None,
-                None,
-                (
-                    "the stones wait in row %s: press one of rows A-%s to place one"
-                    % (_label(supply), _label(supply - 1))
-                ),
-            )
-        i = self._next_dark(row)
-        if i < 0:
-            return None, None, "row %s is full" % _label(row)
-        return [(supply, _rightmost(self.lit[supply], 1)[0])], [(row, i)], None
+        return [(supply, _rightmost(self.lit[supply], 1)[0])], [(row, self._next_dark(row))], None
+
+    def put(self, row):
+        """A visitor's stone placed on ``row`` in the lamps themselves: None,
+        or why it cannot go there. No list made before the press's lamp
+        (``place`` makes the machine's)."""
+        reason = self._refusal(row)
+        if reason is None:
+            stones = self.lit[self.supply]
+            i = len(stones) - 1
+            while not stones[i]:
+                i -= 1
+            stones[i] = False
+            self.lit[row][self._next_dark(row)] = True
+        return reason
 
     def lamps_for(self, after):
         if self.building():
