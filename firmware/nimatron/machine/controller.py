@@ -463,6 +463,7 @@ class Controller(VisitorTurn, MachineTurn):
         self._emit({"event": "refused", "reason": reason})
 
     def _commit(self, now):
+        self._checked = None  # the turn's checks leave the heap with it, not at the next turn
         before = self.turn_start[0]
         after = self.panel.position()[0]
         self._tell_panel("visitor", before, after)

@@ -63,7 +63,7 @@ def bare_solve(rules, heaps, misere, ring):
 _LAMPS = {}  # type: dict  # a grid key's role -> its lamp (row, index), made at its first press
 
 
-def roomy(n=32):
+def roomy(n=16):
     """An empty list with room for ``n`` items: a press that appends to it
     grows no list before its lamp."""
     out = [None] * n
