@@ -44,6 +44,7 @@ CircuitPython's own mpy-cross (its build-mpy-cross.sh). Figures: docs/board.md.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -377,11 +378,23 @@ class BoardSim:
         return [[1 if any(c) else 0 for c in row] for row in self.read_colours()]
 
 
+def known_boot_out(uf2):
+    """Where what this firmware writes to boot_out.txt is kept: named by the
+    UF2's name and contents. By name alone, a firmware rebuilt on another day
+    under the same name met the old build's text (its build date differs),
+    and its first row counted CircuitPython rewriting the drive."""
+    digest = hashlib.sha256()
+    with open(uf2, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return os.path.join(CACHE, "boot_out-%s-%s.txt" % (os.path.basename(uf2), digest.hexdigest()[:12]))
+
+
 def boot_out_of(uf2):
     """What this firmware writes to boot_out.txt on the emulated board, learnt
     from an earlier run (None: not yet). A board in service holds it, so
     CircuitPython neither waits 1 s nor rewrites the drive at its start."""
-    known = os.path.join(CACHE, "boot_out-%s.txt" % os.path.basename(uf2))
+    known = known_boot_out(uf2)
     if os.path.isfile(known):
         with open(known, "rb") as f:
             return f.read()
@@ -390,7 +403,7 @@ def boot_out_of(uf2):
 
 def learn_boot_out(emu, uf2, work):
     """Keep what the firmware wrote to boot_out.txt, for the next runs."""
-    known = os.path.join(CACHE, "boot_out-%s.txt" % os.path.basename(uf2))
+    known = known_boot_out(uf2)
     if os.path.isfile(known):
         return
     image = os.path.join(work, "after.img")
