@@ -34,15 +34,10 @@ MicroPython. The driver calls ``feed`` with raw edges, ``watch`` every loop
 ``update`` for the core's edges.
 """
 
-from ..machine.debounce import Debouncer
+from ..machine.debounce import Debouncer, edge
 
 HOLD_MS = 1500
 CURSOR_COLOUR = (30, 60, 110)  # dim and cool beside the lamps' warm white
-
-
-def tap(role):
-    """A press and its release, as a driver reports them."""
-    return [(role, True), (role, False)]
 
 
 class Presses:
@@ -67,8 +62,10 @@ class Presses:
         self.down = {}  # button -> when pressed
         self.spent = []  # buttons whose release does nothing (used by a chord or a hold)
         self.chord = None  # [name, since, fired] while a chord is held
-        self.held = None  # [button, fired] while a hold-button is down
+        self.held = None  # [button, fired] while a hold-button is down (``_hold_at``, reused)
+        self._hold_at = [None, False]
         self.out = []
+        self._spare = []  # the list the last update returned: emptied and reused (no list a press)
         self.now = 0
         self.cursor = None  # the cursor's lamp and blink (``cursor.Cursor``): its module only where the pin map has one
         if self.move is not None:
@@ -95,12 +92,19 @@ class Presses:
         out = self.out
         if not out:
             return ()  # a quiet pass makes no garbage
-        self.out = []
+        spare = self._spare
+        spare.clear()
+        self._spare = out
+        self.out = spare
         return out
+
+    def _edge(self, role, pressed):
+        self.out.append(edge(self.debouncer._edges, role, pressed))  # each role's two edges made once
 
     def _press(self, role):
         if role:
-            self.out.extend(tap(role))
+            self._edge(role, True)
+            self._edge(role, False)
 
     def _down(self, role, now):
         self.down[role] = now
@@ -113,9 +117,10 @@ class Presses:
                         self.spent.append(p)
                 return
         if role not in self.deferred:
-            self.out.append((role, True))  # a plain key: at once
+            self._edge(role, True)  # a plain key: at once
         elif role in self.holds and self.chord is None:
-            self.held = [role, False]
+            held = self.held = self._hold_at  # its list made once: no list a press
+            held[0], held[1] = role, False
 
     def _up(self, role):
         self.down.pop(role, None)
@@ -143,7 +148,7 @@ class Presses:
         elif role in self.deferred:
             self._press(role)
         else:
-            self.out.append((role, False))
+            self._edge(role, False)
 
     def _timers(self, now):
         chord = self.chord
@@ -158,9 +163,9 @@ class Presses:
     def _hold(self, name, pressed):
         """A long press of ``name`` begins or ends (NEW GAME with DONE: the chord)."""
         role = self.holds[name]
-        self.out.append((role, pressed))
+        self._edge(role, pressed)
         if role == "new" and "+" in name and self.presses.get(name) == "done":
-            self.out.append(("done", pressed))
+            self._edge("done", pressed)
 
     # -- the cursor (``cursor.Cursor``; none on the MacroPad) ------------------------
     @property

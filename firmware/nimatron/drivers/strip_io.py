@@ -18,6 +18,8 @@ Written in the subset shared by CPython and CircuitPython.
 # scan between a press and the lamp going out (docs/board.md's press to lamp);
 # 5 ms costs a scan of a few pins, and the controller's debouncer ignores the
 # chatter a faster scan sees.
+from ..machine.debounce import edge
+
 SCAN_S = 0.005
 
 
@@ -51,6 +53,9 @@ class StripIO:
     speaker; a subclass opens them and draws the lamps."""
 
     _pixels = None
+    _event = None  # a keypad event, filled in by each read (``events``)
+    _edges = None  # type: dict | None  # role -> its two edges, made at its first press
+    _out = None  # type: list  # type: ignore[assignment]  # the list ``events`` returns, reused: made with ``_edges``
     _scanners = ()  # type: list[tuple]  # type: ignore[assignment]  # a subclass opens its list; () is only iterated
     sound = None
 
@@ -104,8 +109,14 @@ class StripIO:
     def events(self):
         """(role, pressed) edges since the last call; ``()`` when none, so a
         quiet pass makes no garbage (the collector's pause would land in
-        some press's tick)."""
+        some press's tick). A press makes nothing either: the first event's
+        object is filled in again (``get_into``), each role's edges are
+        made once, and the list returned is emptied and reused at the next
+        call (its reader is done with it by then)."""
         out = None
+        if self._edges is None:
+            self._edges = {}
+            self._out = []
         for keys, roles in self._scanners:
             queue = keys.events
             if queue.overflowed:
@@ -113,19 +124,28 @@ class StripIO:
                 # rescan from scratch so keys still held report a fresh press.
                 queue.clear()
                 _rescan(keys)
-                out = out or []
+                if out is None:
+                    out = self._out
+                    out.clear()
                 for role in roles:
                     if role is not None:
-                        out.append((role, False))
+                        out.append(edge(self._edges, role, False))
                 continue
             while True:
-                event = queue.get()
+                event = self._event
                 if event is None:
+                    event = queue.get()  # the first: its object is kept and filled in since
+                    if event is None:
+                        break
+                    self._event = event
+                elif not queue.get_into(event):
                     break
                 role = roles[event.key_number] if event.key_number < len(roles) else None
                 if role is not None:
-                    out = out or []
-                    out.append((role, event.pressed))
+                    if out is None:
+                        out = self._out
+                        out.clear()
+                    out.append(edge(self._edges, role, event.pressed))
         return out or ()
 
     def close(self):

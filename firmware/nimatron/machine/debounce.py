@@ -7,6 +7,15 @@ closes (so a bounce can never take two lamps, and a release is never lost).
 """
 
 
+def edge(edges, role, pressed):
+    """``(role, pressed)``, made once per role and kept in ``edges`` (a
+    dict): a press's pass makes no tuple before its lamp."""
+    pair = edges.get(role)
+    if pair is None:
+        pair = edges[role] = ((role, False), (role, True))
+    return pair[1] if pressed else pair[0]
+
+
 class Debouncer:
     def __init__(self, ms=30):
         self.ms = ms
@@ -30,10 +39,7 @@ class Debouncer:
         if last is None or now - last >= self.ms:
             self.stable[role] = level
             self.changed[role] = now
-            edges = self._edges.get(role)
-            if edges is None:
-                edges = self._edges[role] = ((role, False), (role, True))
-            self.out.append(edges[1] if level else edges[0])
+            self.out.append(edge(self._edges, role, level))
 
     def update(self, now):
         """Debounced edges since the last call, oldest first: a list the
