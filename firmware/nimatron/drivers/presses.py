@@ -66,6 +66,7 @@ class Presses:
         self._hold_at = [None, False]
         self.out = []
         self._spare = []  # the list the last update returned: emptied and reused (no list a press)
+        self._edges = {}  # role -> its two edges, made at its first press (``debounce.edge``)
         self.now = 0
         self.cursor = None  # the cursor's lamp and blink (``cursor.Cursor``): its module only where the pin map has one
         if self.move is not None:
@@ -99,7 +100,7 @@ class Presses:
         return out
 
     def _edge(self, role, pressed):
-        self.out.append(edge(self.debouncer._edges, role, pressed))  # each role's two edges made once
+        self.out.append(edge(self._edges, role, pressed))
 
     def _press(self, role):
         if role:
