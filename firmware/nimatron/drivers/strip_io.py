@@ -202,7 +202,7 @@ def _stop(keys):
     Blinka the scan is made a no-op (the daemon thread ends with the process)
     and the pins are released directly.
     """
-    thread = getattr(keys, "_scan_thread", None)
+    thread = keys._scan_thread if hasattr(keys, "_scan_thread") else None  # a name in the code: interned as it compiles
     if thread is None or not thread.is_alive():
         keys.deinit()
         return

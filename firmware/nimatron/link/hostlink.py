@@ -118,7 +118,10 @@ class HostLink:
         self.pin_pause_until = None
         from .commands import pin_pause
 
-        pause = pin_pause(getattr(getattr(controller, "audits", None), "pin_failures", 0))
+        failures = 0
+        if hasattr(getattr(controller, "audits", None), "pin_failures"):
+            failures = controller.audits.pin_failures  # a name in the code: interned as it compiles
+        pause = pin_pause(failures)
         if pause:  # wrong PINs before a restart: the pause starts again, in full
             self.pin_pause_until = now_ms + pause
         self._changes = None  # the transport's count of connection changes

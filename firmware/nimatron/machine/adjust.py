@@ -175,7 +175,9 @@ def do(menu, action, now):
     if action == "clear_audits":
         menu._emit({"event": "audits_cleared", "saved": c.audits.clear_service()})
         return
-    new = resolve(kept(c.settings), getattr(c, "factory_preset", None))
+    new = resolve(
+        kept(c.settings), c.factory_preset if hasattr(c, "factory_preset") else None
+    )  # a name in the code: interned as it compiles
     applied = True
     try:
         c.apply_settings(new)

@@ -50,7 +50,9 @@ def plays_by_table(rules, misere):
     stock MacroPad's heap through every game: ``explain`` reads it)."""
     if rules.table_spec(misere) is None:
         return False
-    theory = getattr(rules, "plays_by_theory", None)
+    theory = (
+        rules.plays_by_theory if hasattr(rules, "plays_by_theory") else None
+    )  # a name in the code: interned as it compiles
     return theory is None or not theory(misere)
 
 
@@ -174,12 +176,12 @@ class VisitorTurn:
         if self._building():
             self._place(r, now)
             return
-        choice = getattr(self.panel, "choice_lamps", None)  # a counter: only its (lit) choice lamps; a list, not
-        if (  # ... its ``selectable()``, made anew
+        counter = hasattr(self.panel, "selectable")  # a counter: only its (lit) choice lamps
+        if (
             r >= len(self.panel.lit)
             or i >= len(self.panel.lit[r])
             or not self.panel.lit[r][i]
-            or (choice is not None and lamp not in choice)
+            or (counter and lamp not in self.panel.choice_lamps)  # its list: ``selectable()`` makes one
         ):
             self._refuse("lamp %d of row %s is not in play" % (i + 1, row_label(r)), [], now)  # as the screen counts
             return
