@@ -238,8 +238,11 @@ def test_a_student_presses_their_own_machine_only():
 
 
 def test_a_flood_of_presses_is_slowed_down_for_that_student_only():
+    """On the room's own clock, stopped: the flood arrives at one instant. On the wall clock a loaded
+    machine sent it slowly enough for the bucket to refill, and no press was refused."""
+
     async def go():
-        async with Class() as c:
+        async with Class(clock=lambda: 1000.0) as c:
             ana = await c.student("Ana")
             bruno = await c.student("Bruno")
             statuses = [(await press(ana, "new"))[0] for _ in range(room_module.PRESS_BURST + 5)]
