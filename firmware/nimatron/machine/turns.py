@@ -141,16 +141,17 @@ class VisitorTurn:
     def _check_rows(self):
         """What the next press of each row would do, worked out after the
         lamps show (``_after_lamps``): (the lamp it puts out, legal, the
-        game's last move) or None for an empty row. Checking a take lists
-        the rule set's moves (``is_legal``): in the press's own pass that
-        garbage could bring a collection before its lamp went out."""
+        game's last move), or None for an empty row and, once a row is
+        taken from, for every other (``_row`` refuses them first). Checking
+        a take lists the rule set's moves (``is_legal``): in the press's own
+        pass that garbage could bring a collection before its lamp went out."""
         panel = self.panel
         heaps, ring = self.turn_start
         now_heaps = panel.position()[0]
         out = []  # type: list
         for row in range(len(now_heaps)):
             lamp = panel.last_lit(row)
-            if lamp is None:
+            if lamp is None or (self.turn_row is not None and row != self.turn_row):
                 out.append(None)
                 continue
             after = list(now_heaps)
